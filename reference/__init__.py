@@ -1,0 +1,41 @@
+"""The reference fold of chat-completion streams (refold.reference).
+
+Sans-IO and standard library only: plain JSON values in, a new plain JSON value out.
+Every rule of the chat-fold spec is implemented here and named where it is applied;
+`RULES` lists them all, and `differences` is the spec's canonical comparison.
+
+    >>> from refold.reference import fold
+    >>> fold([{"id": "c1", "choices": [{"index": 0, "delta": {"content": "Hi"}}]},
+    ...       {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}])["choices"][0]
+    {'index': 0, 'message': {'role': 'assistant', 'content': 'Hi'}, 'finish_reason': 'stop', 'logprobs': None}
+"""
+
+from ._accumulator import Accumulator, fold
+from ._arguments import parse_complete
+from ._compare import ABSENT, Difference, canonical, differences, equivalent, pointer
+from ._errors import ChunkTypeError, EmptyFoldError, RefoldError
+from ._json import JSON, JSONObject, json_equal
+from ._rules import FEATURES, RULES, Rule, rule, rules_of
+
+__all__ = [
+    "ABSENT",
+    "FEATURES",
+    "JSON",
+    "RULES",
+    "Accumulator",
+    "ChunkTypeError",
+    "Difference",
+    "EmptyFoldError",
+    "JSONObject",
+    "RefoldError",
+    "Rule",
+    "canonical",
+    "differences",
+    "equivalent",
+    "fold",
+    "json_equal",
+    "parse_complete",
+    "pointer",
+    "rule",
+    "rules_of",
+]
