@@ -1,0 +1,183 @@
+"""What the suites assert, and how a failed assertion reads.
+
+Suites state properties; this module turns a property into a call on the target and a
+`ConformanceFailure` when it does not hold. Every failure names the rule ids under test
+and their feature, shows the chunk stream as JSON lines, and reports the differences at
+JSON pointers through the spec's canonical comparison, expected value first.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from refold.reference import JSON, RULES, Difference, JSONObject, differences, fold
+
+from .errors import TargetError
+from .targets import Target, TargetAccumulator
+
+__all__ = ["Check", "ConformanceFailure", "format_chunks"]
+
+_SHOWN_DIFFERENCES = 5
+
+
+@dataclass(eq=False)
+class ConformanceFailure(AssertionError):
+    """A property of the spec does not hold for the target; a structured assertion."""
+
+    rules: tuple[str, ...]
+    summary: str
+    chunks: list[JSON] | None = None
+    differences: list[Difference] = field(default_factory=list)
+    expected: JSON = None
+    received: JSON = None
+    target_error: str | None = None
+
+    def __post_init__(self) -> None:
+        super().__init__(str(self))
+
+    @property
+    def features(self) -> tuple[str, ...]:
+        """The features of the rules under test, each once."""
+        return tuple(dict.fromkeys(RULES[r].feature for r in self.rules if r in RULES))
+
+    def __str__(self) -> str:
+        lines = [f"{_rule_heading(self.rules)}: {self.summary}"]
+        lines += [f"  {d}" for d in self.differences[:_SHOWN_DIFFERENCES]]
+        if len(self.differences) > _SHOWN_DIFFERENCES:
+            lines.append(f"  (+{len(self.differences) - _SHOWN_DIFFERENCES} more differences)")
+        if self.target_error:
+            lines += ["  " + line for line in self.target_error.splitlines()]
+        if self.chunks is not None:
+            lines.append(f"chunks ({len(self.chunks)}, one JSON object per line):")
+            lines += ["  " + line for line in format_chunks(self.chunks).splitlines()]
+        return "\n".join(lines)
+
+
+def _rule_heading(rules: Sequence[str]) -> str:
+    parts = [f"{r} ({RULES[r].feature})" if r in RULES else r for r in rules]
+    return ", ".join(parts) or "(no rule)"
+
+
+def format_chunks(chunks: Sequence[JSON]) -> str:
+    """Render a stream as JSON lines, the form failures and replay files use."""
+    return "\n".join(json.dumps(c, ensure_ascii=False, separators=(",", ":")) for c in chunks)
+
+
+class Check:
+    """The suite's handle on the target, bound to the rules of the running test."""
+
+    def __init__(self, target: Target) -> None:
+        self.target = target
+        self.rules: tuple[str, ...] = ()
+
+    def fail(self, summary: str, **details: object) -> ConformanceFailure:
+        """Build the failure of the rules under test (raise it)."""
+        return ConformanceFailure(self.rules, summary, **details)  # type: ignore[arg-type]
+
+    def fold(self, chunks: list[JSON]) -> JSONObject:
+        """Fold through the target; a misbehaving target fails the rules under test."""
+        __tracebackhide__ = True
+        try:
+            return self.target.fold(chunks)
+        except TargetError as exc:
+            raise self.fail(f"the target failed ({exc.kind})", chunks=chunks,
+                            target_error=str(exc)) from exc
+
+    def folds_to(self, chunks: list[JSON], expected: JSONObject) -> JSONObject:
+        """Assert that the target folds `chunks` into `expected`; return what it built."""
+        __tracebackhide__ = True
+        received = self.fold(chunks)
+        found = differences(expected, received)
+        if found:
+            raise self.fail(
+                f"the fold differs from the expected response at {len(found)} place(s)",
+                chunks=chunks, differences=found, expected=expected, received=received,
+            )
+        return received
+
+    def folds_like_reference(self, chunks: list[JSON]) -> JSONObject:
+        """Assert that the target folds `chunks` as the reference does (differential)."""
+        __tracebackhide__ = True
+        return self.folds_to(chunks, fold(chunks))
+
+    def refuses(self, value: JSON) -> None:
+        """Assert that a non-object chunk is refused (ROB-NOT-OBJECT)."""
+        __tracebackhide__ = True
+        try:
+            self.target.fold([value])
+        except TargetError as exc:
+            if exc.kind == "raised":
+                return
+            raise self.fail(f"the target failed ({exc.kind}) instead of refusing",
+                            chunks=[value], target_error=str(exc)) from exc
+        raise self.fail(f"the target accepted a chunk that is a {type(value).__name__}",
+                        chunks=[value])
+
+    def accumulator(self) -> CheckedAccumulator:
+        """Start an incremental fold whose misbehaviour fails the rules under test."""
+        try:
+            return CheckedAccumulator(self, self.target.accumulator())
+        except TargetError as exc:
+            raise self.fail(f"the target failed ({exc.kind})", target_error=str(exc)) from exc
+
+
+class CheckedAccumulator:
+    """A target accumulator that records the chunks it was given, for failure messages."""
+
+    def __init__(self, check: Check, accumulator: TargetAccumulator) -> None:
+        self._check = check
+        self._accumulator = accumulator
+        self.chunks: list[JSON] = []
+
+    def _guard(self, what: str, exc: TargetError) -> ConformanceFailure:
+        return self._check.fail(f"{what} failed ({exc.kind})", chunks=list(self.chunks),
+                                target_error=str(exc))
+
+    def add(self, chunk: JSON) -> None:
+        """Add one chunk; the target must not raise on a JSON object."""
+        self.chunks.append(chunk)
+        try:
+            self._accumulator.add(chunk)
+        except TargetError as exc:
+            raise self._guard("add(chunk)", exc) from exc
+
+    def add_raw(self, chunk: JSON) -> TargetError | None:
+        """Add a chunk and return the target's error instead of failing on it."""
+        try:
+            self._accumulator.add(chunk)
+        except TargetError as exc:
+            return exc
+        self.chunks.append(chunk)
+        return None
+
+    def response(self) -> JSONObject:
+        """Read the response; the target must return a JSON object."""
+        try:
+            return self._accumulator.response()
+        except TargetError as exc:
+            raise self._guard("response()", exc) from exc
+
+    def response_error(self) -> TargetError | None:
+        """Read the response expecting an error; return it, or None if none was raised."""
+        try:
+            self._accumulator.response()
+        except TargetError as exc:
+            return exc
+        return None
+
+    @property
+    def finished(self) -> bool:
+        """The target's `finished`."""
+        try:
+            return self._accumulator.finished()
+        except TargetError as exc:
+            raise self._guard("finished", exc) from exc
+
+    def mark_done(self) -> None:
+        """Record `[DONE]` in the target."""
+        try:
+            self._accumulator.mark_done()
+        except TargetError as exc:
+            raise self._guard("mark_done()", exc) from exc

@@ -1,0 +1,45 @@
+"""The `refold` command: a thin wrapper over pytest and the reports.
+
+No test logic lives here: `refold check` runs the installed suites through
+`pytest.main`, and every other subcommand calls a function of the harness. Each
+subcommand is a module of `refold.commands` with `register(subparsers)`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+
+__all__ = ["main"]
+
+COMMANDS = ("check", "rules")
+"""Subcommand modules of `refold.commands`, in the order `refold --help` lists them."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered."""
+    parser = argparse.ArgumentParser(
+        prog="refold",
+        description="Conformance suite for streaming chat-completion folds.",
+    )
+    parser.add_argument("--version", action="version", version=f"refold {__version__}")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in COMMANDS:
+        importlib.import_module(f"refold.commands.{name}").register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the `refold` command; return its exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    status: int = args.run(args)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

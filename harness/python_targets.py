@@ -1,0 +1,286 @@
+"""Python targets: find what a module offers and call it safely.
+
+A Python target may expose, simplest first:
+
+    fold(chunks) -> dict                     a whole-list fold
+    an accumulator class or factory          add(chunk), response(), and optionally a
+                                             `finished` property and mark_done()
+    refold_target                            an object or dict naming its `factory` (or
+                                             `fold`), its `name` and the `features` it claims
+
+When a module offers several, the richest is used. Every call into the target goes
+through `_call`, which turns whatever the target does wrong into a `TargetError` that
+says what happened, so a broken target fails the rule under test and the run goes on.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import json
+import sys
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any, TypeVar
+
+from refold.reference import JSON, JSONObject
+from refold.reference._json import copy_json
+
+from .errors import TargetError, UsageError
+from .targets import ALL_FOLD_FEATURES, TargetAccumulator, check_features
+
+__all__ = ["PythonTarget", "from_module", "from_object", "import_python_target"]
+
+_T = TypeVar("_T")
+_ACCUMULATOR_NAMES = ("Accumulator", "StreamAccumulator", "ChunkAccumulator")
+
+
+@dataclass
+class PythonTarget:
+    """A target implemented in this Python process."""
+
+    name: str
+    features: frozenset[str]
+    description: str
+    fold_function: Callable[[list[JSON]], Any] | None = None
+    factory: Callable[[], Any] | None = None
+
+    def fold(self, chunks: list[JSON]) -> JSONObject:
+        """Fold `chunks` with the target's fold, or with a fresh accumulator."""
+        given = copy_json(chunks)
+        if self.fold_function is not None:
+            result = _call(f"{self.name}: fold(chunks)", self.fold_function, given)
+        else:
+            accumulator = self.accumulator()
+            for chunk in given:
+                accumulator.add(chunk)
+            result = accumulator.response()
+        _check_unmutated(given, chunks, self.name)
+        return _json_object(result, f"{self.name}: fold(chunks)")
+
+    def accumulator(self) -> TargetAccumulator:
+        """Start an incremental fold through the target's factory."""
+        if self.factory is None:
+            raise UsageError(f"target {self.name} has no accumulator, only fold(chunks)")
+        instance = _call(f"{self.name}: creating an accumulator", self.factory)
+        return _PythonAccumulator(self.name, instance)
+
+    def close(self) -> None:
+        """Nothing to release for an in-process target."""
+
+
+class _PythonAccumulator:
+    def __init__(self, name: str, instance: Any) -> None:
+        self._name = name
+        self._instance = instance
+
+    def add(self, chunk: JSON) -> None:
+        given = copy_json(chunk)
+        _call(f"{self._name}: add(chunk)", self._instance.add, given)
+        _check_unmutated([given], [chunk], self._name)
+
+    def response(self) -> JSONObject:
+        result = _call(f"{self._name}: response()", self._instance.response)
+        return _json_object(result, f"{self._name}: response()")
+
+    def finished(self) -> bool:
+        value = _call(f"{self._name}: finished", lambda: _read_finished(self._instance))
+        if not isinstance(value, bool):
+            raise TargetError(
+                f"{self._name}: finished is {type(value).__name__} {value!r}, expected a bool",
+                kind="not-an-object",
+            )
+        return value
+
+    def mark_done(self) -> None:
+        _call(f"{self._name}: mark_done()", self._instance.mark_done)
+
+    @property
+    def raw(self) -> Any:
+        """The target's own accumulator object (for error messages and debugging)."""
+        return self._instance
+
+
+def _read_finished(instance: Any) -> Any:
+    value = instance.finished
+    return value() if callable(value) else value
+
+
+def _call(what: str, function: Callable[..., _T], *args: Any) -> _T:
+    try:
+        return function(*args)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as exc:
+        frames = traceback.format_exception(type(exc), exc, exc.__traceback__, limit=-3)
+        raise TargetError(
+            f"{what} raised {type(exc).__name__}: {exc}\n" + "".join(frames).rstrip(),
+            kind="raised",
+        ) from exc
+
+
+def _json_object(result: Any, what: str) -> JSONObject:
+    if not isinstance(result, dict):
+        raise TargetError(
+            f"{what} returned {type(result).__name__}, expected a JSON object (dict)",
+            kind="not-an-object",
+        )
+    try:
+        json.dumps(result)
+    except (TypeError, ValueError) as exc:
+        raise TargetError(f"{what} returned a dict that is not plain JSON: {exc}",
+                          kind="not-an-object") from exc
+    return result
+
+
+def _check_unmutated(given: list[JSON], original: list[JSON], name: str) -> None:
+    for number, (after, before) in enumerate(zip(given, original, strict=True)):
+        if after != before:
+            raise TargetError(
+                f"{name} mutated chunk {number} it was given (LIFE-SNAPSHOT): "
+                f"before {json.dumps(before)[:200]}, after {json.dumps(after, default=repr)[:200]}",
+                kind="mutated-input",
+            )
+
+
+def import_python_target(spec: str, *, features: frozenset[str] | None = None) -> PythonTarget:
+    """Load `module`, `module:attribute` or `path/to/file.py` as a Python target."""
+    module_name, _, attribute = spec.partition(":")
+    module = _load_module(module_name)
+    if not attribute:
+        return from_module(module, name=spec, features=features)
+    try:
+        obj = getattr(module, attribute)
+    except AttributeError:
+        raise UsageError(f"module {module.__name__} has no attribute {attribute!r}") from None
+    return from_object(obj, name=spec, features=features)
+
+
+def _load_module(name: str) -> ModuleType:
+    if name.endswith(".py") or "/" in name or "\\" in name:
+        path = Path(name).resolve()
+        if not path.is_file():
+            raise UsageError(f"target file {name} does not exist")
+        spec = importlib.util.spec_from_file_location(f"refold_target_{path.stem}", path)
+        if spec is None or spec.loader is None:
+            raise UsageError(f"cannot import {name} as a Python file")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+        return module
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        raise UsageError(
+            f"cannot import target {name!r}: {exc}. Expected `reference`, a registered "
+            f"target name, an importable module, module:attribute, a .py file, "
+            f"exec:COMMAND or an http:// URL"
+        ) from exc
+
+
+def from_module(
+    module: ModuleType, *, name: str, features: frozenset[str] | None = None
+) -> PythonTarget:
+    """Build a target from the richest interface a module offers."""
+    declared = getattr(module, "refold_target", None)
+    if declared is not None:
+        return from_object(declared, name=name, features=features)
+    for attribute in _ACCUMULATOR_NAMES:
+        candidate = getattr(module, attribute, None)
+        if inspect.isclass(candidate) and _is_accumulator_class(candidate):
+            return _accumulator_target(candidate, name, features)
+    fold_function = getattr(module, "fold", None)
+    if callable(fold_function):
+        return _fold_target(fold_function, name, features)
+    offered = sorted(n for n in vars(module) if not n.startswith("_"))
+    raise UsageError(
+        f"module {module.__name__} offers no target; expected one of: a `refold_target` "
+        f"object, an accumulator class named {' or '.join(_ACCUMULATOR_NAMES)} with add() "
+        f"and response(), or a fold(chunks) function. It defines: {', '.join(offered) or 'nothing'}"
+    )
+
+
+def from_object(
+    obj: Any, *, name: str, features: frozenset[str] | None = None
+) -> PythonTarget:
+    """Build a target from a `refold_target` declaration, a class, or a function."""
+    declaration = _declaration(obj)
+    if declaration is not None:
+        claimed = declaration.get("features")
+        target_name = declaration.get("name") or name
+        if features is None and claimed is not None:
+            features = frozenset(claimed)
+        factory, fold_function = declaration.get("factory"), declaration.get("fold")
+        if factory is not None:
+            return _accumulator_target(factory, target_name, features)
+        if fold_function is not None:
+            return _fold_target(fold_function, target_name, features)
+        raise UsageError(f"refold_target of {name} names neither a factory nor a fold")
+    if inspect.isclass(obj):
+        if not _is_accumulator_class(obj):
+            raise UsageError(f"{name} is a class without add() and response()")
+        return _accumulator_target(obj, name, features)
+    if callable(obj):
+        if _required_parameters(obj) == 0:
+            return _accumulator_target(obj, name, features)
+        return _fold_target(obj, name, features)
+    raise UsageError(f"{name} is a {type(obj).__name__}, expected a class, a function "
+                     f"or a refold_target declaration")
+
+
+def _declaration(obj: Any) -> dict[str, Any] | None:
+    if isinstance(obj, dict):
+        return obj
+    if any(hasattr(obj, key) for key in ("factory", "fold", "features")) and not callable(obj):
+        return {key: getattr(obj, key, None) for key in ("name", "factory", "fold", "features")}
+    return None
+
+
+def _is_accumulator_class(cls: type) -> bool:
+    return callable(getattr(cls, "add", None)) and callable(getattr(cls, "response", None))
+
+
+def _required_parameters(function: Callable[..., Any]) -> int:
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return 1
+    return sum(
+        p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        for p in parameters
+    )
+
+
+def _accumulator_target(
+    factory: Callable[[], Any], name: str, features: frozenset[str] | None
+) -> PythonTarget:
+    """The richest form: `fold` also goes through a fresh accumulator."""
+    lifecycle = all(hasattr(factory, attr) for attr in ("finished", "mark_done")) or (
+        not inspect.isclass(factory)
+    )
+    supported = ALL_FOLD_FEATURES | ({"lifecycle"} if lifecycle else set())
+    origin = f"target {name}"
+    claimed = check_features(features if features is not None else supported,
+                             supported=supported, origin=origin)
+    return PythonTarget(name=name, features=claimed, description=_describe(factory),
+                        factory=factory)
+
+
+def _fold_target(
+    function: Callable[[list[JSON]], Any], name: str, features: frozenset[str] | None
+) -> PythonTarget:
+    origin = f"target {name} (fold-only)"
+    claimed = check_features(features if features is not None else ALL_FOLD_FEATURES,
+                             supported=ALL_FOLD_FEATURES, origin=origin)
+    return PythonTarget(name=name, features=claimed, description=_describe(function),
+                        fold_function=function)
+
+
+def _describe(obj: Any) -> str:
+    module = getattr(obj, "__module__", "?")
+    qualname = getattr(obj, "__qualname__", type(obj).__name__)
+    return f"{module}.{qualname}"

@@ -1,0 +1,57 @@
+"""Helpers for writing example streams the way the spec's quirk catalogue writes them:
+the envelope is on every chunk unless a chunk overrides it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from refold.reference import JSONObject
+
+ENVELOPE: JSONObject = {
+    "id": "chatcmpl-x",
+    "object": "chat.completion.chunk",
+    "created": 1700000000,
+    "model": "m",
+}
+
+
+def stream(*chunks: JSONObject, envelope: JSONObject | None = None) -> list[JSONObject]:
+    """Return the chunks with the envelope's fields added where a chunk lacks them."""
+    base = ENVELOPE if envelope is None else envelope
+    return [{**base, **chunk} for chunk in chunks]
+
+
+def delta(index: int = 0, finish_reason: str | None = None, **fields: Any) -> JSONObject:
+    """One chunk with one choice entry carrying `fields` as its delta."""
+    entry: JSONObject = {"index": index, "delta": fields}
+    if finish_reason is not None:
+        entry["finish_reason"] = finish_reason
+    return {"choices": [entry]}
+
+
+def completion(*choices: JSONObject, **fields: Any) -> JSONObject:
+    """An expected `chat.completion` with the envelope's id, created and model."""
+    return {
+        "id": ENVELOPE["id"],
+        "object": "chat.completion",
+        "created": ENVELOPE["created"],
+        "model": ENVELOPE["model"],
+        "choices": list(choices),
+        **fields,
+    }
+
+
+def choice(index: int = 0, finish_reason: str | None = None, logprobs: Any = None,
+           **message: Any) -> JSONObject:
+    """An expected choice; the message role defaults to "assistant"."""
+    return {
+        "index": index,
+        "message": {"role": "assistant", "content": None, **message},
+        "finish_reason": finish_reason,
+        "logprobs": logprobs,
+    }
+
+
+def call(id: str | None, name: str | None, arguments: str, type: str = "function") -> JSONObject:
+    """An expected output tool call."""
+    return {"id": id, "type": type, "function": {"name": name, "arguments": arguments}}
