@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import pkgutil
 import sys
 from collections.abc import Sequence
 
-from . import __version__
+from . import __version__, commands
 
-__all__ = ["main"]
+__all__ = ["command_names", "main"]
 
-COMMANDS = ("check", "rules")
-"""Subcommand modules of `refold.commands`, in the order `refold --help` lists them."""
+
+def command_names() -> list[str]:
+    """The subcommand modules of `refold.commands`, alphabetically."""
+    return sorted(m.name for m in pkgutil.iter_modules(commands.__path__)
+                  if not m.name.startswith("_"))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -28,7 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"refold {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMANDS:
+    for name in command_names():
         importlib.import_module(f"refold.commands.{name}").register(subparsers)
     return parser
 
