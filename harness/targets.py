@@ -18,17 +18,21 @@ features of the spec's closed vocabulary it claims.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
 
 from refold.reference import FEATURES, JSON, JSONObject
 
-from .errors import UsageError
+from .errors import TargetError, UsageError
 
 __all__ = [
     "ALL_FOLD_FEATURES",
+    "PROTOCOL_VERSION",
+    "RemoteTarget",
     "Target",
     "TargetAccumulator",
+    "Transport",
     "check_features",
 ]
 
@@ -93,3 +97,167 @@ def check_features(
             f"finished/mark_done)"
         )
     return features
+
+
+PROTOCOL_VERSION = 1
+"""The version of the JSON protocol of `exec:` and `http://` targets (docs/protocol.md)."""
+
+_INCREMENTAL_OPERATIONS = frozenset({"new", "add", "response", "finished", "mark_done"})
+
+
+class Transport(Protocol):
+    """Carries one protocol message to a target and brings back its reply."""
+
+    where: str
+
+    def request(self, message: JSONObject) -> JSONObject:
+        """Send `message`, return the reply object; raise TargetError on failure."""
+        ...
+
+    def generation(self) -> int:
+        """Increases whenever the target restarts, invalidating its accumulators."""
+        ...
+
+    def close(self) -> None:
+        """Stop the target or drop the connection."""
+        ...
+
+
+class RemoteTarget:
+    """A target in another process, driven through the JSON protocol (docs/protocol.md).
+
+    The transport carries the messages (a subprocess's stdin/stdout, or HTTP POST);
+    this class is the protocol's operations and the checks on every reply.
+    """
+
+    def __init__(self, transport: Transport, *, spec: str,
+                 features: frozenset[str] | None) -> None:
+        self._transport = transport
+        hello = self._call({"op": "hello", "protocol": PROTOCOL_VERSION}, "hello")
+        self.operations = _operations(hello, transport.where)
+        self.name = str(hello.get("name") or spec)
+        version = hello.get("version")
+        self.description = f"{spec} ({self.name} {version})" if version else spec
+        supported = ALL_FOLD_FEATURES | (
+            {"lifecycle"} if _INCREMENTAL_OPERATIONS <= self.operations else set())
+        declared = hello.get("features")
+        if features is None and isinstance(declared, list):
+            features = frozenset(str(f) for f in declared)
+        self.features = check_features(supported if features is None else features,
+                                       supported=supported, origin=f"target {spec}")
+        self._released: list[str | int] = []
+
+    def _call(self, message: JSONObject, what: str) -> JSONObject:
+        reply = self._transport.request(message)
+        if reply.get("ok") is True:
+            return reply
+        error = reply.get("error")
+        if isinstance(error, dict):
+            kind = error.get("type") or "error"
+            raise TargetError(f"{self._transport.where}: {what} raised {kind}: "
+                              f"{error.get('message', '')}", kind="raised")
+        raise TargetError(f"{self._transport.where}: {what} replied {_preview(reply)}, "
+                          f'expected {{"ok": true, ...}} or {{"ok": false, "error": {{...}}}}',
+                          kind="protocol")
+
+    def _response(self, reply: JSONObject, what: str) -> JSONObject:
+        response = reply.get("response")
+        if not isinstance(response, dict):
+            raise TargetError(f"{self._transport.where}: {what} returned "
+                              f"{_json_type(response)} {_preview(response)}, expected a JSON "
+                              f"object", kind="not-an-object")
+        return response
+
+    def fold(self, chunks: list[JSON]) -> JSONObject:
+        """Fold with the `fold` operation, or through a fresh accumulator."""
+        if "fold" in self.operations:
+            reply = self._call({"op": "fold", "chunks": chunks}, "fold(chunks)")
+            return self._response(reply, "fold(chunks)")
+        accumulator = self.accumulator()
+        for chunk in chunks:
+            accumulator.add(chunk)
+        return accumulator.response()
+
+    def accumulator(self) -> TargetAccumulator:
+        """Start an incremental fold in the target (`new`)."""
+        if not _INCREMENTAL_OPERATIONS <= self.operations:
+            raise UsageError(f"target {self.name} offers only fold(chunks), no accumulator")
+        message: JSONObject = {"op": "new"}
+        if self._released:
+            message["release"], self._released = self._released, []
+        reply = self._call(message, "new accumulator")
+        handle = reply.get("id")
+        if not isinstance(handle, str | int) or isinstance(handle, bool):
+            raise TargetError(f"{self._transport.where}: new replied without an accumulator "
+                              f"id: {_preview(reply)}", kind="protocol")
+        return _RemoteAccumulator(self, handle, self._transport.generation())
+
+    def release(self, handle: str | int, generation: int) -> None:
+        """Queue an accumulator id to be freed with the next `new` (no extra round trip)."""
+        if generation == self._transport.generation():
+            self._released.append(handle)
+
+    def close(self) -> None:
+        """Stop the target (exec:) or close the connection (http://)."""
+        self._transport.close()
+
+
+class _RemoteAccumulator:
+    def __init__(self, target: RemoteTarget, handle: str | int, generation: int) -> None:
+        self._target = target
+        self._handle = handle
+        self._generation = generation
+
+    def __del__(self) -> None:
+        self._target.release(self._handle, self._generation)
+
+    def _op(self, op: str, what: str, **fields: JSON) -> JSONObject:
+        if self._target._transport.generation() != self._generation:
+            raise TargetError(f"{what}: the target process was restarted after an earlier "
+                              f"failure, so this accumulator no longer exists", kind="crashed")
+        return self._target._call({"op": op, "id": self._handle, **fields}, what)
+
+    def add(self, chunk: JSON) -> None:
+        self._op("add", "add(chunk)", chunk=chunk)
+
+    def response(self) -> JSONObject:
+        return self._target._response(self._op("response", "response()"), "response()")
+
+    def finished(self) -> bool:
+        value = self._op("finished", "finished").get("finished")
+        if not isinstance(value, bool):
+            raise TargetError(f"finished replied {_preview(value)}, expected true or false",
+                              kind="not-an-object")
+        return value
+
+    def mark_done(self) -> None:
+        self._op("mark_done", "mark_done()")
+
+
+def _operations(hello: JSONObject, where: str) -> frozenset[str]:
+    version = hello.get("protocol")
+    if version != PROTOCOL_VERSION:
+        raise UsageError(f"{where} speaks protocol {version!r}; refold speaks protocol "
+                         f"{PROTOCOL_VERSION} (docs/protocol.md)")
+    operations = hello.get("operations")
+    if not isinstance(operations, list) or not all(isinstance(o, str) for o in operations):
+        raise UsageError(f"{where}: hello lists no operations; expected e.g. "
+                         f'"operations": ["fold", "new", "add", "response", "finished", '
+                         f'"mark_done"], received {_preview(operations)}')
+    found = frozenset(operations)
+    if "fold" not in found and not _INCREMENTAL_OPERATIONS <= found:
+        raise UsageError(f"{where} offers {sorted(found)}; expected `fold` or all of "
+                         f"{sorted(_INCREMENTAL_OPERATIONS)}")
+    return found
+
+
+def _json_type(value: JSON) -> str:
+    if value is None:
+        return "null"
+    names = {bool: "boolean", int: "number", float: "number", str: "string", list: "array"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _preview(value: JSON, limit: int = 200) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
