@@ -1,0 +1,54 @@
+"""The canonical comparison (spec, Input and output) and how differences read."""
+
+from refold.reference import ABSENT, Difference, canonical, differences, equivalent, pointer
+
+
+def test_null_keys_and_absent_equivalent_empty_lists_are_removed_recursively() -> None:
+    value = {"a": None, "m": {"tool_calls": [], "annotations": [], "reasoning_details": [],
+                              "content": None, "other": [], "l": [None, {"x": None}]}}
+    assert canonical(value) == {"m": {"other": [], "l": [None, {}]}}
+
+
+def test_numbers_compare_as_json_numbers_and_booleans_are_not_numbers() -> None:
+    assert equivalent({"a": 1}, {"a": 1.0})
+    assert not equivalent({"a": 1}, {"a": True})
+    assert not equivalent({"a": False}, {"a": 0})
+    assert equivalent({"a": True}, {"a": True})
+
+
+def test_key_order_is_ignored_and_list_order_is_significant() -> None:
+    assert equivalent({"a": 1, "b": 2}, {"b": 2, "a": 1})
+    assert not equivalent({"a": [1, 2]}, {"a": [2, 1]})
+
+
+def test_differences_are_reported_at_json_pointers_expected_first() -> None:
+    found = differences({"a": {"b": [1, 2]}, "c": "x"}, {"a": {"b": [1]}, "c": "y", "d": 0})
+    assert found == [
+        Difference("/a/b/1", 2, ABSENT),
+        Difference("/c", "x", "y"),
+        Difference("/d", ABSENT, 0),
+    ]
+
+
+def test_a_type_mismatch_is_one_difference_at_that_pointer() -> None:
+    assert differences({"a": [1]}, {"a": {"0": 1}}) == [Difference("/a", [1], {"0": 1})]
+
+
+def test_a_whole_response_of_another_type_differs_at_the_root() -> None:
+    (only,) = differences({"a": 1}, [1])
+    assert only.pointer == "" and "(the whole response)" in str(only)
+
+
+def test_pointer_tokens_escape_tilde_and_slash() -> None:
+    assert pointer(["a/b", "c~d", 0]) == "/a~1b/c~0d/0"
+
+
+def test_a_difference_reads_expected_then_received_with_absent_spelled_out() -> None:
+    text = str(Difference("/choices/0/message/content", "héllo", ABSENT))
+    assert text == 'at /choices/0/message/content: expected "héllo", received (absent)'
+    assert repr(ABSENT) == "(absent)"
+
+
+def test_long_values_are_shortened_in_messages() -> None:
+    text = str(Difference("/x", "y" * 500, 1))
+    assert "..." in text and len(text) < 300
