@@ -102,13 +102,15 @@ def cost_against_decoding(chunks: list[JSONObject]) -> tuple[float, float, float
 def main() -> None:
     """Print the ratios."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="10 kB / 100 kB instead of 100 kB / 1 MB")
+    parser.add_argument("--quick", action="store_true",
+                        help="10 kB / 100 kB instead of 100 kB / 1 MB")
     args = parser.parse_args()
     small, large = (10_000, 100_000) if args.quick else (100_000, 1_000_000)
     for adversarial in (False, True):
         label = "adversarial {} fragments" if adversarial else "one character per chunk"
-        s, l, ratio = linearity(small, large, adversarial=adversarial)
-        print(f"linearity, {label}: {small:,} chars {s:.3f} s, {large:,} chars {l:.3f} s, "
+        small_time, large_time, ratio = linearity(small, large, adversarial=adversarial)
+        print(f"linearity, {label}: {small:,} chars {small_time:.3f} s, "
+              f"{large:,} chars {large_time:.3f} s, "
               f"ratio {ratio:.1f} (linear: 10, quadratic: 100)")
     streams = {
         "realistic stream (2,000 content chunks, a call, usage)": realistic_stream(2_000),

@@ -29,12 +29,12 @@ def render_rule_table(results: RuleResults, *, color: bool) -> str:
                 detail = f"{outcome.tests} test{'s' * (outcome.tests != 1)}"
                 if status == "skipped" and outcome.skip_reason:
                     detail += f": {outcome.skip_reason}"
-            lines.append(f"  {rule.id:<20} {_paint(status, color):<9} {detail}".rstrip())
+            lines.append(f"  {rule.id:<20} {_paint(status, color=color):<9} {detail}".rstrip())
     summary = ", ".join(f"{totals[s]} {s}" for s in _COLORS if s in totals)
     lines.append(f"rules: {summary}")
     return "\n".join(lines) + "\n"
 
 
-def _paint(status: str, color: bool) -> str:
+def _paint(status: str, *, color: bool) -> str:
     padded = f"{status:<8}"
     return f"\x1b[{_COLORS[status]}m{padded}\x1b[0m" if color else padded

@@ -5,9 +5,12 @@ Every rule of the chat-fold spec is implemented here and named where it is appli
 `RULES` lists them all, and `differences` is the spec's canonical comparison.
 
     >>> from refold.reference import fold
-    >>> fold([{"id": "c1", "choices": [{"index": 0, "delta": {"content": "Hi"}}]},
-    ...       {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}])["choices"][0]
-    {'index': 0, 'message': {'role': 'assistant', 'content': 'Hi'}, 'finish_reason': 'stop', 'logprobs': None}
+    >>> response = fold([
+    ...     {"id": "c1", "choices": [{"index": 0, "delta": {"content": "Hi"}}]},
+    ...     {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+    ... ])
+    >>> response["choices"][0]["message"], response["choices"][0]["finish_reason"]
+    ({'role': 'assistant', 'content': 'Hi'}, 'stop')
 """
 
 from ._accumulator import Accumulator, fold

@@ -44,3 +44,9 @@ def test_the_reference_does_no_io() -> None:
         names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
         modules = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         assert not (names | modules) & forbidden, path.name
+
+
+def test_the_package_docstring_example_runs() -> None:
+    import doctest
+
+    assert doctest.testmod(refold.reference).failed == 0

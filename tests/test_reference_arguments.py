@@ -1,6 +1,7 @@
 """The complete-arguments check: the incremental scanner agrees with parsing from scratch."""
 
 import json
+from itertools import pairwise
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -23,7 +24,7 @@ _OBJECTS = st.dictionaries(
 
 def _fragments_of(text: str, cuts: list[int]) -> list[str]:
     bounds = [0, *sorted({c % (len(text) + 1) for c in cuts}), len(text)]
-    return [text[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
+    return [text[a:b] for a, b in pairwise(bounds)]
 
 
 def _agrees_after_every_fragment(fragments: list[str], *, read_text_between: bool) -> None:

@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+import pytest
+
 from refold.commands.rules import render_markdown
 from refold.reference import FEATURES, RULES, rule, rules_of
 
@@ -63,12 +65,8 @@ def test_rules_of_a_feature_keep_the_spec_order() -> None:
 
 
 def test_an_unknown_rule_id_is_reported_with_the_rule_count() -> None:
-    try:
+    with pytest.raises(KeyError, match=r"'TOOL-9'.*49 rules"):
         rule("TOOL-9")
-    except KeyError as exc:
-        assert "TOOL-9" in str(exc) and "49 rules" in str(exc)
-    else:
-        raise AssertionError("rule('TOOL-9') did not raise")
 
 
 def test_docs_rules_md_is_generated_from_the_registry() -> None:
