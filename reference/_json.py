@@ -1,8 +1,11 @@
 """Reading JSON values the way the spec does: blank means absent, and numbers are numbers.
 
 "Blank" (spec, Input and output): absent, null, a value of the wrong JSON type, or a
-string that is empty or only whitespace. Integers follow JSON, not Python: `true` is not
-an integer, and `1.0` is the integer 1 (a JavaScript target cannot tell them apart).
+string that is empty or only whitespace. Whitespace is Unicode's White_Space property
+(25 code points), neither Python's `str.isspace` (which adds U+001C..U+001F) nor
+JavaScript's `trim` (which adds U+FEFF), so every language can implement it exactly.
+Integers follow JSON, not Python: `true` is not an integer, and `1.0` is the integer 1
+(a JavaScript target cannot tell them apart).
 """
 
 from __future__ import annotations
@@ -26,9 +29,16 @@ JSON: TypeAlias = Any
 JSONObject: TypeAlias = dict[str, Any]
 
 
+UNICODE_WHITESPACE = (
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+    "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+"""The code points with Unicode's White_Space property."""
+
+
 def non_blank(value: JSON) -> str | None:
     """Return `value` if it is a string with a non-whitespace character, else None."""
-    if isinstance(value, str) and value and not value.isspace():
+    if isinstance(value, str) and value.strip(UNICODE_WHITESPACE):
         return value
     return None
 
