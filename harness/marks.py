@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from refold.reference import RULES, rule as lookup_rule
+from refold.reference import RULES
+from refold.reference import rule as lookup_rule
 
 __all__ = ["rule", "rules_of_item"]
 
