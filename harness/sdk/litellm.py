@@ -1,0 +1,54 @@
+"""Target `litellm`: `litellm.stream_chunk_builder`, the fold litellm applies to a stream.
+
+Each chunk is built as litellm's `ModelResponseStream` (its own chunk type, with the
+normalisation its constructor applies) and the list is handed to `stream_chunk_builder`;
+its `ModelResponse` is dumped as JSON. litellm would fetch a model price map over the network
+when imported: the adapter asks for the copy bundled with the package instead, so the
+target runs offline.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from refold.reference import JSON, JSONObject
+
+from ._requires import require
+
+__all__ = ["FEATURES", "fold", "refold_target", "sdk_version"]
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+_litellm = require("litellm", extra="litellm")
+from litellm.types.utils import ModelResponseStream  # noqa: E402
+
+FEATURES = frozenset({
+    "text", "choices", "tool_calls", "tool_call_repair", "empty_arguments", "refusal",
+    "annotations", "logprobs", "usage", "provider_fields", "robustness",
+})
+"""What a `ModelResponse` can represent. Not `reasoning`: litellm's message type renames
+`reasoning` to `reasoning_content` on input, so the two fields of TEXT-REASONING cannot be
+told apart; not `reasoning_details`, which it has no field for."""
+
+
+def sdk_version() -> str:
+    """The installed litellm version."""
+    from importlib.metadata import version
+
+    return version("litellm")
+
+
+def fold(chunks: list[JSON]) -> JSONObject:
+    """Fold `chunks` with `litellm.stream_chunk_builder`."""
+    built = [ModelResponseStream(**chunk) for chunk in chunks]
+    response: Any = _litellm.stream_chunk_builder(built)
+    if response is None:
+        raise ValueError("litellm.stream_chunk_builder returned None (no response)")
+    # Round-trip through JSON: litellm objects nest pydantic models in plain dicts.
+    dumped: JSONObject = json.loads(response.model_dump_json())
+    return dumped
+
+
+refold_target = {"name": "litellm", "fold": fold, "features": FEATURES}
+"""The declaration `--target litellm` loads."""

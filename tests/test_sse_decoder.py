@@ -1,0 +1,121 @@
+"""The reference SSE decoder (refold.reference.sse): WHATWG framing and the chat layer."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from refold.reference.sse import (
+    Chunk,
+    ChunkStreamDecoder,
+    Done,
+    ErrorEvent,
+    Event,
+    EventStreamDecoder,
+    InvalidData,
+    SSEDataError,
+    decode_chunks,
+    decode_events,
+)
+from refold.strategies.wire import sse_bytes
+
+_CHUNK = {"id": "chatcmpl-x", "choices": [{"index": 0, "delta": {"content": "h€llo 😀"}}]}
+
+
+def _pieces(data: bytes, cuts: list[int]) -> list[bytes]:
+    bounds = [0, *sorted(set(cuts)), len(data)]
+    return [data[a:b] for a, b in itertools.pairwise(bounds)]
+
+
+def test_events_carry_type_data_last_id_and_the_line_they_started_on() -> None:
+    events = decode_events([b": hi\nid: 4\nevent: delta\ndata: a\ndata: b\n\ndata: c\n\n"])
+    assert events == [Event("delta", "a\nb", "4", line=3), Event("message", "c", "4", line=7)]
+
+
+def test_a_crlf_split_between_its_cr_and_lf_ends_one_line_not_two() -> None:
+    assert decode_events([b"data: a\r", b"\n", b"\r", b"\ndata: b\r\n\r\n"]) == [
+        Event("message", "a", line=1), Event("message", "b", line=3)]
+
+
+def test_a_lone_cr_at_the_end_of_a_piece_still_ends_the_line() -> None:
+    decoder = EventStreamDecoder()
+    assert decoder.feed(b"data: a\r\r") == [Event("message", "a", line=1)]
+    assert decoder.feed(b"data: b\r") == []
+    assert decoder.feed(b"\r") == [Event("message", "b", line=3)]
+
+
+def test_a_multi_byte_character_split_across_pieces_decodes_whole() -> None:
+    encoded = "data: €😀\n\n".encode()
+    assert decode_events([encoded[:7], encoded[7:9], encoded[9:]]) == [
+        Event("message", "€😀", line=1)]
+
+
+def test_one_leading_bom_is_ignored_even_when_split_but_a_second_is_kept() -> None:
+    stream = b"\xef\xbb\xbf\xef\xbb\xbfdata: a\n\ndata: b\n\n"
+    assert decode_events([stream[:1], stream[1:2], stream[2:]]) == [Event("message", "b", line=3)]
+
+
+def test_an_unterminated_final_event_is_discarded_at_close() -> None:
+    decoder = EventStreamDecoder()
+    assert decoder.feed(b"data: a\n\ndata: b\n") == [Event("message", "a", line=1)]
+    assert decoder.close() == []
+
+
+def test_retry_keeps_the_last_all_digit_value_for_the_connection() -> None:
+    decoder = EventStreamDecoder()
+    decoder.feed(b"retry: 300\n\nretry: -5\nretry: 1e3\nretry:  7\ndata: a\n\n")
+    assert decoder.retry == 300
+
+
+def test_the_chat_layer_reads_chunks_done_error_events_and_invalid_data() -> None:
+    decoder = ChunkStreamDecoder()
+    items = decoder.feed(
+        b'data: {"id": "c"}\n\nevent: error\ndata: {"error": {"message": "boom"}}\n\n'
+        b"data: {not json\n\ndata: [DONE]\n\n")
+    assert items[0] == Chunk({"id": "c"}, line=1)
+    assert items[1] == ErrorEvent({"error": {"message": "boom"}}, line=3)
+    assert isinstance(items[2], InvalidData)
+    assert (items[2].line, items[2].data) == (6, "{not json")
+    assert items[3] == Done(line=8)
+
+
+def test_an_error_chunk_in_a_message_event_is_still_a_chunk() -> None:
+    chunk = {"error": {"code": "server_error"}, "choices": [{"index": 0, "finish_reason": "error"}]}
+    assert decode_chunks([f"data: {json.dumps(chunk)}\n\n".encode()]) == [chunk]
+
+
+def test_decode_chunks_names_the_line_of_data_that_is_not_json() -> None:
+    expected = r"line 3: event data is not JSON .* received '\{\"id\"'"
+    with pytest.raises(SSEDataError, match=expected):
+        decode_chunks([b'data: {"id": "a"}\n\ndata: {"id"\n\n'])
+
+
+def test_decode_chunks_stops_at_done_and_reports_an_error_event() -> None:
+    assert decode_chunks([b'data: {"a": 1}\n\ndata: [DONE]\n\ndata: {"b": 2}\n\n']) == [{"a": 1}]
+    with pytest.raises(SSEDataError, match="line 1: the stream sent an error event"):
+        decode_chunks([b"event: error\ndata: overloaded\n\n"])
+
+
+@given(st.data())
+def test_any_cut_of_a_stream_decodes_to_the_events_of_the_whole_stream(data: st.DataObject) -> None:
+    stream = data.draw(st.sampled_from([
+        "\ufeffid: 1\r\ndata: a€\r\n\r\n: c\rdata:b\r\rdata\n\n",
+        "event: e\ndata: 😀\u2028\n\nretry: 12\n\ndata: x",
+    ])).encode()
+    cuts = data.draw(st.lists(st.integers(1, len(stream) - 1), max_size=len(stream)))
+    assert decode_events(_pieces(stream, cuts)) == decode_events([stream])
+
+
+@given(sse_bytes([_CHUNK, {"choices": [], "usage": {"total_tokens": 3}}]))
+def test_every_server_framing_decodes_back_to_the_chunks(parts: list[bytes]) -> None:
+    assert all(parts), "sse_bytes drew an empty piece"
+    assert decode_chunks(parts) == [_CHUNK, {"choices": [], "usage": {"total_tokens": 3}}]
+
+
+@given(sse_bytes([_CHUNK], bom=True, done=True))
+def test_a_bom_before_the_first_event_is_ignored(parts: list[bytes]) -> None:
+    assert parts[0].startswith(b"\xef") and decode_chunks(parts) == [_CHUNK]
