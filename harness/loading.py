@@ -17,6 +17,9 @@ ENTRY_POINT_GROUP = "refold.targets"
 
 BUILTIN_TARGETS: dict[str, str] = {
     "reference": "refold.reference:Accumulator",
+    "openai": "refold.sdk.openai:refold_target",
+    "litellm": "refold.sdk.litellm:refold_target",
+    "langchain": "refold.sdk.langchain:refold_target",
 }
 """Built-in target names and the Python object each stands for."""
 
