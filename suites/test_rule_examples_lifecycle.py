@@ -1,0 +1,194 @@
+"""Rule examples: the incremental fold's lifecycle (LIFE-*), through `check.accumulator()`."""
+
+import copy
+
+from refold.checks import Check, CheckedAccumulator
+from refold.marks import rule
+from refold.reference import JSONObject, differences
+
+from ._streams import call, choice, completion, delta, fragment, stream, usage
+
+_ERROR = {"code": "server_error", "message": "Provider disconnected unexpectedly"}
+
+
+def _add_all(acc: CheckedAccumulator, chunks: list[JSONObject]) -> None:
+    for chunk in chunks:
+        acc.add(chunk)
+
+
+def _expect_finished(check: Check, acc: CheckedAccumulator, expected: bool) -> None:
+    if acc.finished is not expected:
+        raise check.fail(f"finished is {not expected} after chunk {len(acc.chunks) - 1}, "
+                         f"expected {expected}", chunks=list(acc.chunks))
+
+
+def _expect_response(check: Check, acc: CheckedAccumulator, expected: JSONObject) -> None:
+    received = acc.response()
+    found = differences(expected, received)
+    if found:
+        raise check.fail(f"the response after chunk {len(acc.chunks) - 1} differs",
+                         chunks=list(acc.chunks), differences=found, expected=expected,
+                         received=received)
+
+
+@rule("LIFE-EMPTY")
+def test_reading_the_response_before_any_chunk_raises(check: Check) -> None:
+    acc = check.accumulator()
+    error = acc.response_error()
+    if error is None:
+        raise check.fail("response() returned a value before any chunk was folded")
+    if error.kind != "raised":
+        raise check.fail(f"response() before any chunk failed ({error.kind}) instead of "
+                         f"raising an error", target_error=str(error))
+
+
+@rule("LIFE-EMPTY", "ROB-NOT-OBJECT")
+def test_a_refused_chunk_is_not_a_folded_chunk(check: Check) -> None:
+    acc = check.accumulator()
+    if acc.add_raw([1, 2]) is None:
+        raise check.fail("a chunk that is a JSON array was accepted", chunks=[[1, 2]])
+    if acc.response_error() is None:
+        raise check.fail("response() returned a value although only a refused chunk arrived",
+                         chunks=[[1, 2]])
+
+
+@rule("LIFE-EMPTY")
+def test_one_folded_chunk_with_no_choices_is_enough_to_read_a_response(check: Check) -> None:
+    acc = check.accumulator()
+    acc.add(stream({"choices": []})[0])
+    _expect_response(check, acc, completion())
+
+
+@rule("LIFE-SNAPSHOT")
+def test_a_response_handed_out_never_changes_after_later_chunks(check: Check) -> None:
+    acc = check.accumulator()
+    first, *rest = stream(
+        delta(role="assistant", content="Hel", tool_calls=[
+            fragment(index=0, id="call_1", name="f", arguments='{"a"')]),
+        delta(content="lo", tool_calls=[fragment(index=0, arguments=":1}")]),
+        delta(finish_reason="tool_calls"),
+    )
+    acc.add(first)
+    snapshot = acc.response()
+    kept = copy.deepcopy(snapshot)
+    _add_all(acc, rest)
+    found = differences(kept, snapshot)
+    if found:
+        raise check.fail("a response already handed out changed when later chunks were folded",
+                         chunks=list(acc.chunks), differences=found)
+
+
+@rule("LIFE-SNAPSHOT")
+def test_changing_a_response_never_changes_the_next_one(check: Check) -> None:
+    acc = check.accumulator()
+    _add_all(acc, stream(delta(role="assistant", content="Hi", tool_calls=[
+        fragment(index=0, id="call_1", name="f", arguments="{}")])))
+    handed_out = acc.response()
+    handed_out["choices"][0]["message"]["content"] = "changed"
+    handed_out["choices"][0]["message"]["tool_calls"].append({"id": "call_x"})
+    handed_out["choices"].append({"index": 9})
+    _expect_response(check, acc, completion(choice(content="Hi",
+                                                    tool_calls=[call("call_1", "f", "{}")])))
+
+
+@rule("LIFE-SNAPSHOT")
+def test_folding_and_reading_never_mutate_the_chunks(check: Check) -> None:
+    chunks = stream(
+        {"usage": usage(5, 1), **delta(role="assistant", content="a", tool_calls=[
+            fragment(index=0, id="call_1", name="f", arguments="")])},
+        delta(reasoning_details=[{"type": "reasoning.text", "text": "t", "index": 0}],
+              tool_calls=[fragment(index=0, arguments="{}")]),
+        delta(finish_reason="tool_calls"),
+    )
+    originals = copy.deepcopy(chunks)
+    acc = check.accumulator()
+    for chunk in chunks:
+        acc.add(chunk)  # the harness also fails the test if the target mutates its copy
+        acc.response()
+    if chunks != originals:
+        raise check.fail("the chunks changed while they were folded", chunks=originals)
+
+
+@rule("LIFE-FINISHED")
+def test_finished_once_every_choice_has_a_finish_reason_other_than_error(
+        check: Check) -> None:
+    acc = check.accumulator()
+    steps = [
+        ({"choices": []}, False),  # no choice exists yet
+        (delta(index=0, content="A"), False),
+        (delta(index=1, content="B", finish_reason="stop"), False),  # choice 0 is open
+        (delta(index=0, finish_reason="error"), False),  # "error" does not finish
+        (delta(index=0, finish_reason=""), False),  # blank is absent
+        (delta(index=0, finish_reason="length"), True),
+    ]
+    for chunk, finished in steps:
+        acc.add(stream(chunk)[0])
+        _expect_finished(check, acc, finished)
+
+
+@rule("LIFE-DONE")
+def test_recording_done_finishes_a_fold_without_finish_reasons(check: Check) -> None:
+    acc = check.accumulator()
+    acc.add(stream(delta(role="assistant", content="Hi"))[0])
+    _expect_finished(check, acc, False)
+    acc.mark_done()
+    _expect_finished(check, acc, True)
+    _expect_response(check, acc, completion(choice(content="Hi")))
+
+
+@rule("LIFE-DONE", "TOOL-EMPTY-ARGS")
+def test_empty_arguments_read_braces_only_once_done_is_recorded(check: Check) -> None:
+    acc = check.accumulator()
+    acc.add(stream(delta(tool_calls=[fragment(index=0, id="call_1", name="f",
+                                              arguments="")]))[0])
+    _expect_response(check, acc, completion(choice(tool_calls=[call("call_1", "f", "")])))
+    acc.mark_done()
+    _expect_response(check, acc, completion(choice(tool_calls=[call("call_1", "f", "{}")])))
+
+
+@rule("LIFE-ERROR", "ENV-NO-ERROR")
+def test_an_error_chunk_folds_its_deltas_keeps_no_error_and_does_not_finish(
+        check: Check) -> None:
+    # openrouter_midstream_error (Q18), with a delta on the error chunk that must count
+    acc = check.accumulator()
+    _add_all(acc, stream(
+        delta(role="assistant", content="Par"),
+        delta(content="tia"),
+        {"error": _ERROR, **delta(content="l", finish_reason="error")},
+    ))
+    _expect_response(check, acc, completion(choice(content="Partial", finish_reason="error")))
+    _expect_finished(check, acc, False)
+
+
+@rule("LIFE-AFTER", "LIFE-ERROR")
+def test_chunks_after_an_error_chunk_are_still_folded(check: Check) -> None:
+    acc = check.accumulator()
+    _add_all(acc, stream(
+        delta(role="assistant", content="Par"),
+        {"error": _ERROR, **delta(content="", finish_reason="error")},
+        delta(content="tial"),
+        delta(finish_reason="stop"),
+    ))
+    _expect_response(check, acc, completion(choice(content="Partial", finish_reason="stop")))
+    _expect_finished(check, acc, True)
+
+
+@rule("LIFE-AFTER", "USAGE-LAST")
+def test_the_usage_chunk_after_the_fold_finished_is_still_folded(check: Check) -> None:
+    acc = check.accumulator()
+    _add_all(acc, stream(delta(role="assistant", content="Hi", finish_reason="stop")))
+    _expect_finished(check, acc, True)
+    acc.add(stream({"choices": [], "usage": usage(5, 1)})[0])
+    _expect_response(check, acc, completion(choice(content="Hi", finish_reason="stop"),
+                                            usage=usage(5, 1)))
+
+
+@rule("LIFE-AFTER")
+def test_content_after_the_fold_finished_or_done_is_still_folded(check: Check) -> None:
+    acc = check.accumulator()
+    _add_all(acc, stream(delta(role="assistant", content="a", finish_reason="stop"),
+                         delta(content="b")))
+    acc.mark_done()
+    acc.add(stream(delta(content="c"))[0])
+    _expect_response(check, acc, completion(choice(content="abc", finish_reason="stop")))
+    _expect_finished(check, acc, True)
