@@ -16,6 +16,7 @@ import queue
 import shlex
 import subprocess
 import threading
+from collections.abc import Callable
 from typing import IO
 
 from refold.reference import JSONObject
@@ -43,6 +44,7 @@ class ExecTransport:
         self._lines: queue.Queue[bytes] = queue.Queue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=_STDERR_LINES)
         self._hello: JSONObject | None = None
+        self._pumps: list[threading.Thread] = []
 
     def generation(self) -> int:
         """How many times the process was (re)started."""
@@ -100,8 +102,8 @@ class ExecTransport:
         self._lines = queue.Queue()
         self._stderr.clear()
         assert process.stdout is not None and process.stderr is not None
-        _daemon(_pump_lines, process.stdout, self._lines)
-        _daemon(_pump_stderr, process.stderr, self._stderr)
+        self._pumps = [_daemon(_pump_lines, process.stdout, self._lines),
+                       _daemon(_pump_stderr, process.stderr, self._stderr)]
         if self._hello is not None and self._generation > 1:
             self._handshake(self._hello)
 
@@ -136,9 +138,12 @@ class ExecTransport:
             status = process.wait(timeout=self.timeout)
         except subprocess.TimeoutExpired:
             return None
-        if process.stdin is not None:
+        for pump in self._pumps:
+            pump.join(timeout=1.0)  # the process is gone: its pipes reach end of file
+        for stream in (process.stdin, process.stdout, process.stderr):
             try:
-                process.stdin.close()
+                if stream is not None:
+                    stream.close()
             except OSError:
                 pass  # the pipe broke with the process; nothing left to flush
         return status
@@ -173,8 +178,10 @@ class ExecTarget(RemoteTarget):
             raise
 
 
-def _daemon(function: object, *args: object) -> None:
-    threading.Thread(target=function, args=args, daemon=True).start()  # type: ignore[arg-type]
+def _daemon(function: Callable[..., None], *args: object) -> threading.Thread:
+    thread = threading.Thread(target=function, args=args, daemon=True)
+    thread.start()
+    return thread
 
 
 def _pump_lines(stream: IO[bytes], lines: queue.Queue[bytes]) -> None:

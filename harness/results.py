@@ -1,19 +1,28 @@
 """Outcomes by rule: what a run says about each rule id of the spec.
 
 A rule's status is the worst outcome of the tests that check it: failed, then xfailed,
-then passed, then skipped. Rules no collected test checks are "not run".
+then passed, then skipped. Rules no collected test checks are "not run". Outcomes are
+built from test reports alone (their `user_properties` carry the rule ids and, for a
+conformance failure, its structured details), so under pytest-xdist the controller
+sees everything the workers saw.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
-__all__ = ["STATUSES", "RuleOutcome", "RuleResults"]
+__all__ = ["FAILURE_PROPERTY", "STATUSES", "RuleOutcome", "RuleResults"]
 
 STATUSES = ("failed", "xfailed", "passed", "skipped", "not run")
 """From worst to best; a rule takes the worst status among its tests."""
+
+FAILURE_PROPERTY = "refold_failure"
+"""The user property holding a conformance failure's details (see `refold.replay`)."""
+
+_MESSAGE_LIMIT = 4000
 
 
 @dataclass
@@ -24,9 +33,12 @@ class RuleOutcome:
     tests: int = 0
     counts: dict[str, int] = field(default_factory=dict)
     first_failure: str | None = None
+    failure: dict[str, Any] | None = None
     skip_reason: str | None = None
+    xfail_reason: str | None = None
 
-    def add(self, status: str, *, message: str | None = None) -> None:
+    def add(self, status: str, *, message: str | None = None,
+            failure: dict[str, Any] | None = None) -> None:
         """Fold one test's outcome into the rule's."""
         self.tests += 1
         self.counts[status] = self.counts.get(status, 0) + 1
@@ -34,8 +46,29 @@ class RuleOutcome:
             self.status = status
         if status == "failed" and self.first_failure is None:
             self.first_failure = message
+            self.failure = failure
         if status == "skipped" and self.skip_reason is None:
             self.skip_reason = message
+        if status == "xfailed" and self.xfail_reason is None:
+            self.xfail_reason = message
+
+    def mark_stale(self, reason: str) -> None:
+        """A baseline expected this rule to fail and none of its tests did."""
+        self.status = "failed"
+        self.first_failure = reason
+        self.failure = {"message": reason, "chunks": None, "expected": None,
+                        "received": None, "pointer": None}
+
+    @property
+    def reason(self) -> str | None:
+        """Why the rule has its status: the skip or xfail reason, or the first failure."""
+        if self.status == "skipped":
+            return self.skip_reason
+        if self.status == "xfailed":
+            return self.xfail_reason
+        if self.status == "failed" and self.first_failure:
+            return self.first_failure.strip().splitlines()[0]
+        return None
 
 
 class RuleResults:
@@ -50,8 +83,15 @@ class RuleResults:
         if status is None:
             return
         message = _message(report, status)
+        failure = dict(report.user_properties).get(FAILURE_PROPERTY)
+        if status == "failed" and isinstance(failure, dict):
+            message = str(failure.get("message") or message)
+        elif status == "failed":
+            failure = {"message": message or "", "chunks": None, "expected": None,
+                       "received": None, "pointer": None}
         for rule_id in rules:
-            self.by_rule.setdefault(rule_id, RuleOutcome()).add(status, message=message)
+            self.by_rule.setdefault(rule_id, RuleOutcome()).add(
+                status, message=message, failure=failure if status == "failed" else None)
 
     def status(self, rule_id: str) -> str:
         """The rule's aggregated status ("not run" if no test reported on it)."""
@@ -62,7 +102,8 @@ class RuleResults:
 def _status(report: pytest.TestReport) -> str | None:
     if report.when == "call":
         if hasattr(report, "wasxfail"):
-            return "xfailed" if report.skipped else "failed"
+            # A non-strict xfail that passed is a pass; the baseline judges staleness.
+            return "xfailed" if report.skipped else "passed" if report.passed else "failed"
         return "passed" if report.passed else "failed" if report.failed else "skipped"
     if report.skipped:
         return "xfailed" if hasattr(report, "wasxfail") else "skipped"
@@ -74,6 +115,10 @@ def _status(report: pytest.TestReport) -> str | None:
 def _message(report: pytest.TestReport, status: str) -> str | None:
     if status == "skipped" and isinstance(report.longrepr, tuple):
         return str(report.longrepr[2]).removeprefix("Skipped: ")
+    if status == "xfailed":
+        return str(getattr(report, "wasxfail", "")) or None
     if status == "failed":
-        return report.longreprtext
+        crash = getattr(report.longrepr, "reprcrash", None)
+        text = str(getattr(crash, "message", "")) or report.longreprtext
+        return text if len(text) <= _MESSAGE_LIMIT else text[:_MESSAGE_LIMIT] + "\n..."
     return None

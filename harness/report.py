@@ -1,0 +1,83 @@
+"""The results JSON of a run (`--refold-report FILE`), the input of every renderer.
+
+    {"refold_version", "target": {"name", "description", "features"},
+     "versions": {"python", "pytest", "hypothesis", "refold", "platform"},
+     "started", "duration_seconds", "hypothesis_profile",
+     "rules": {RULE-ID: {"feature", "statement", "status", "tests", "reason", "failure"}},
+     "totals": {status: count}}
+
+Every rule of the registry is listed, "not run" when no collected test checks it.
+Strings from the stream were scrubbed when the failure was recorded (`refold.replay`).
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+from datetime import datetime
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from refold import __version__
+from refold.reference import FEATURES, RULES
+
+from .results import STATUSES, RuleResults
+from .targets import Target
+
+__all__ = ["build_report", "write_report"]
+
+
+def build_report(results: RuleResults, *, target: Target | None, started: datetime,
+                 duration_seconds: float, hypothesis_profile: str) -> dict[str, Any]:
+    """The results of a run as the documented JSON object."""
+    rules: dict[str, Any] = {}
+    totals = dict.fromkeys(STATUSES, 0)
+    for rule in RULES.values():
+        outcome = results.by_rule.get(rule.id)
+        status = outcome.status if outcome else "not run"
+        totals[status] += 1
+        rules[rule.id] = {
+            "feature": rule.feature,
+            "statement": rule.statement,
+            "status": status,
+            "tests": outcome.tests if outcome else 0,
+            "reason": outcome.reason if outcome else None,
+            "failure": outcome.failure if outcome and status == "failed" else None,
+        }
+    return {
+        "refold_version": __version__,
+        "target": _target(target),
+        "versions": _versions(),
+        "started": started.isoformat(timespec="seconds"),
+        "duration_seconds": round(duration_seconds, 3),
+        "hypothesis_profile": hypothesis_profile,
+        "rules": rules,
+        "totals": totals,
+    }
+
+
+def _target(target: Target | None) -> dict[str, Any]:
+    if target is None:
+        return {"name": "(not loaded)", "description": "", "features": []}
+    return {"name": target.name, "description": target.description,
+            "features": [f for f in FEATURES if f in target.features]}
+
+
+def _versions() -> dict[str, str]:
+    found = {"python": platform.python_version(), "refold": __version__,
+             "platform": platform.platform(terse=True)}
+    for distribution in ("pytest", "hypothesis"):
+        try:
+            found[distribution] = version(distribution)
+        except PackageNotFoundError:
+            found[distribution] = "unknown"
+    return found
+
+
+def write_report(report: dict[str, Any], path: Path) -> Path:
+    """Write the report as UTF-8 JSON (creating the folder); return the path."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, indent=1, ensure_ascii=False, default=repr) + "\n",
+                    encoding="utf-8")
+    return path
