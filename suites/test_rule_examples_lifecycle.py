@@ -16,7 +16,7 @@ def _add_all(acc: CheckedAccumulator, chunks: list[JSONObject]) -> None:
         acc.add(chunk)
 
 
-def _expect_finished(check: Check, acc: CheckedAccumulator, expected: bool) -> None:
+def _expect_finished(check: Check, acc: CheckedAccumulator, *, expected: bool) -> None:
     if acc.finished is not expected:
         raise check.fail(f"finished is {not expected} after chunk {len(acc.chunks) - 1}, "
                          f"expected {expected}", chunks=list(acc.chunks))
@@ -123,16 +123,16 @@ def test_finished_once_every_choice_has_a_finish_reason_other_than_error(
     ]
     for chunk, finished in steps:
         acc.add(stream(chunk)[0])
-        _expect_finished(check, acc, finished)
+        _expect_finished(check, acc, expected=finished)
 
 
 @rule("LIFE-DONE")
 def test_recording_done_finishes_a_fold_without_finish_reasons(check: Check) -> None:
     acc = check.accumulator()
     acc.add(stream(delta(role="assistant", content="Hi"))[0])
-    _expect_finished(check, acc, False)
+    _expect_finished(check, acc, expected=False)
     acc.mark_done()
-    _expect_finished(check, acc, True)
+    _expect_finished(check, acc, expected=True)
     _expect_response(check, acc, completion(choice(content="Hi")))
 
 
@@ -157,7 +157,7 @@ def test_an_error_chunk_folds_its_deltas_keeps_no_error_and_does_not_finish(
         {"error": _ERROR, **delta(content="l", finish_reason="error")},
     ))
     _expect_response(check, acc, completion(choice(content="Partial", finish_reason="error")))
-    _expect_finished(check, acc, False)
+    _expect_finished(check, acc, expected=False)
 
 
 @rule("LIFE-AFTER", "LIFE-ERROR")
@@ -170,14 +170,14 @@ def test_chunks_after_an_error_chunk_are_still_folded(check: Check) -> None:
         delta(finish_reason="stop"),
     ))
     _expect_response(check, acc, completion(choice(content="Partial", finish_reason="stop")))
-    _expect_finished(check, acc, True)
+    _expect_finished(check, acc, expected=True)
 
 
 @rule("LIFE-AFTER", "USAGE-LAST")
 def test_the_usage_chunk_after_the_fold_finished_is_still_folded(check: Check) -> None:
     acc = check.accumulator()
     _add_all(acc, stream(delta(role="assistant", content="Hi", finish_reason="stop")))
-    _expect_finished(check, acc, True)
+    _expect_finished(check, acc, expected=True)
     acc.add(stream({"choices": [], "usage": usage(5, 1)})[0])
     _expect_response(check, acc, completion(choice(content="Hi", finish_reason="stop"),
                                             usage=usage(5, 1)))
@@ -191,4 +191,4 @@ def test_content_after_the_fold_finished_or_done_is_still_folded(check: Check) -
     acc.mark_done()
     acc.add(stream(delta(content="c"))[0])
     _expect_response(check, acc, completion(choice(content="abc", finish_reason="stop")))
-    _expect_finished(check, acc, True)
+    _expect_finished(check, acc, expected=True)
