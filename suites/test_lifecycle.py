@@ -194,8 +194,8 @@ class EmptyArgumentsMachine(LifecycleMachine):
         if expected in empty and received in empty and expected != received:
             state = "finished" if self.stream.finished else "not finished"
             raise self.check.fail(
-                f"an argument-less call reads {received!r} at {pointer(list(path))} while the fold is "
-                f"{state}; expected {expected!r}", chunks=self.target.chunks,
+                f"an argument-less call reads {received!r} at {pointer(list(path))} while "
+                f"the fold is {state}; expected {expected!r}", chunks=self.target.chunks,
                 expected=expected, received=received)
 
 
