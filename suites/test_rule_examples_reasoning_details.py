@@ -149,3 +149,18 @@ def test_null_reasoning_detail_entries_are_skipped(check: Check) -> None:
     expected = completion(choice(finish_reason="stop", reasoning_details=[
         {"type": _TEXT, "text": "ab", "index": 0}]))
     check.folds_to(chunks, expected)
+
+
+@rule("RD-MERGE", "RD-FIELDS", "ROB-WRONG-TYPE")
+def test_reasoning_values_of_the_wrong_type_are_skipped(check: Check) -> None:
+    # a non-list reasoning_details, and a `text` that is not a string, join nothing
+    chunks = stream(
+        delta(reasoning_details={"type": _TEXT, "text": "lost", "index": 0}),
+        delta(reasoning_details=[{"type": _TEXT, "text": "ok", "signature": "sig", "index": 0}]),
+        delta(reasoning_details=[{"type": _TEXT, "text": None, "index": 0},
+                                 {"type": _TEXT, "text": 5, "index": 0}]),
+        delta(finish_reason="stop"),
+    )
+    expected = completion(choice(finish_reason="stop", reasoning_details=[
+        {"type": _TEXT, "text": "ok", "signature": "sig", "index": 0}]))
+    check.folds_to(chunks, expected)

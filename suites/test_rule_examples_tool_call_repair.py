@@ -227,3 +227,37 @@ def test_an_index_that_is_not_a_non_negative_integer_counts_as_no_index(check: C
     expected = completion(choice(tool_calls=[call("call_1", "f", '{"a":1}')],
                                  finish_reason="tool_calls"))
     check.folds_to(chunks, expected)
+
+
+@rule("TOOL-4-SPLIT")
+def test_braces_and_escapes_inside_strings_do_not_fool_completeness(check: Check) -> None:
+    # the first call is complete only at its last fragment, whatever its strings hold
+    chunks = stream(
+        delta(tool_calls=[fragment(index=0, id="call_1", name="f", arguments='{"s":"a}')]),
+        delta(tool_calls=[fragment(index=0, arguments='\\"{\\\\","n":[1,{"x":')]),
+        delta(tool_calls=[fragment(index=0, arguments="[2]}]}")]),
+        delta(tool_calls=[fragment(index=0, arguments='{"b":1}')]),
+        delta(finish_reason="tool_calls"),
+    )
+    expected = completion(choice(tool_calls=[
+        call("call_1", "f", '{"s":"a}\\"{\\\\","n":[1,{"x":[2]}]}'),
+        call(None, None, '{"b":1}'),
+    ], finish_reason="tool_calls"))
+    check.folds_to(chunks, expected)
+
+
+@rule("TOOL-4-SPLIT", "TOOL-5-APPEND")
+def test_complete_json_onto_arguments_that_are_not_one_object_is_appended(
+        check: Check) -> None:
+    # a stray prefix, or text after the closing brace, makes the current call incomplete
+    chunks = stream(
+        delta(tool_calls=[fragment(index=0, id="call_1", name="f", arguments='x{"a":1}'),
+                          fragment(index=1, id="call_2", name="g", arguments='{"a":1} x')]),
+        delta(tool_calls=[fragment(index=0, arguments='{"b":2}'),
+                          fragment(index=1, arguments='{"b":2}')]),
+        delta(finish_reason="tool_calls"),
+    )
+    expected = completion(choice(tool_calls=[call("call_1", "f", 'x{"a":1}{"b":2}'),
+                                             call("call_2", "g", '{"a":1} x{"b":2}')],
+                                 finish_reason="tool_calls"))
+    check.folds_to(chunks, expected)
