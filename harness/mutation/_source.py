@@ -1,0 +1,97 @@
+"""What a mutation run mutates: the Python source of a target, located without importing it.
+
+`refold mutate` copies this source into a scratch work dir, so the user's files are
+never touched. Targets that are not Python source (exec:, http://, compiled
+extensions, byte-code only) cannot be mutated, and are refused with the reason.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+
+from refold.errors import UsageError
+
+__all__ = ["MutationSource", "locate_source"]
+
+REFERENCE_PACKAGE = "refold.reference"
+
+
+@dataclass(frozen=True)
+class MutationSource:
+    """The Python source mutmut mutates, and the `--target` the suites run against.
+
+    `module` is the dotted name the tests import (so it is also the name mutmut gives
+    the mutants), `path` the installed file or package directory it is copied from.
+    """
+
+    target: str
+    module: str
+    path: Path
+
+    @property
+    def is_reference(self) -> bool:
+        """Whether this is refold's own reference fold."""
+        return self.module == REFERENCE_PACKAGE
+
+    @property
+    def relative_path(self) -> Path:
+        """Where the source lives inside the work dir: the module name as a path."""
+        parts = self.module.split(".")
+        if self.path.is_file():
+            return Path(*parts[:-1], self.path.name)
+        return Path(*parts)
+
+
+def locate_source(target: str) -> MutationSource:
+    """The source of `target`: `reference`, or an importable module/package name
+    (optionally `module:attribute`).
+
+    Raises:
+        UsageError: the target is not pure-Python source that can be copied.
+    """
+    if target == "reference":
+        import refold.reference
+
+        return MutationSource(target, REFERENCE_PACKAGE, Path(refold.reference.__file__).parent)
+    if target.startswith(("exec:", "http://", "https://")):
+        raise UsageError(f"cannot mutate target {target!r}: it is not Python code running in "
+                         "this interpreter; mutation needs the Python source of an installed "
+                         "package (mutate it with its own language's tools)")
+    if target.endswith(".py") or "/" in target:
+        raise UsageError(f"cannot mutate target {target!r}: pass the importable module name "
+                         "(put its folder on PYTHONPATH), not a file path")
+    top = target.partition(":")[0].partition(".")[0]
+    return MutationSource(target, top, _package_path(top, target))
+
+
+def _package_path(top: str, target: str) -> Path:
+    spec = importlib.util.find_spec(top)
+    if spec is None:
+        raise UsageError(f"cannot mutate target {target!r}: no module named {top!r} is "
+                         "installed in this interpreter")
+    locations = list(spec.submodule_search_locations or [])
+    if locations:
+        if len(locations) != 1:
+            raise UsageError(f"cannot mutate target {target!r}: {top!r} is a namespace package "
+                             f"spread over {len(locations)} folders: {locations}")
+        return _checked_package(Path(locations[0]), target)
+    if spec.origin is None or not spec.origin.endswith(".py"):
+        raise UsageError(f"cannot mutate target {target!r}: {top!r} is not Python source "
+                         f"(loaded from {spec.origin}); only pure-Python code can be mutated")
+    return Path(spec.origin)
+
+
+def _checked_package(folder: Path, target: str) -> Path:
+    compiled = sorted(p.name for p in folder.rglob("*")
+                      if any(p.name.endswith(s) for s in EXTENSION_SUFFIXES))
+    if compiled:
+        raise UsageError(f"cannot mutate target {target!r}: its package {folder} contains "
+                         f"compiled extension modules ({', '.join(compiled[:5])}); mutmut "
+                         "mutates Python source only, and a partial run would overstate the "
+                         "suite's strength")
+    if not any(folder.rglob("*.py")):
+        raise UsageError(f"cannot mutate target {target!r}: {folder} holds no .py source")
+    return folder

@@ -1,0 +1,107 @@
+"""The scratch work dir a mutation run happens in.
+
+mutmut copies what it mutates into `<work dir>/mutants/` and runs the tests from there,
+with `mutants/` first on `sys.path`. Three things make the run honest (see
+docs/mutation.md): the tests sit inside the work dir (with `--pyargs`, node ids could
+not be resolved and every mutant was reported killed), the mutated package keeps the
+dotted name the tests import, and for the reference the whole `refold` package is
+copied next to it so nothing resolves to the unmutated checkout.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+
+from ._source import MutationSource
+
+__all__ = [
+    "PROFILE", "SUITES_DIR", "TESTS_DIR", "build_workdir", "pytest_options", "write_config",
+]
+
+PROFILE = "mutation"
+SUITES_DIR = "suites"
+TESTS_DIR = "tests"
+_IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", ".pytest_cache")
+
+
+def build_workdir(source: MutationSource, directory: Path, *, extra_tests: Sequence[Path]) -> None:
+    """Copy the source, the suites (as `suites/`) and `extra_tests` (into `tests/`)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    _copy(source.path, directory / source.relative_path)
+    if source.is_reference:
+        _copy_refold_package(directory / "refold")
+    import refold.suites
+
+    _copy(Path(refold.suites.__file__).parent, directory / SUITES_DIR)
+    if extra_tests:
+        (directory / TESTS_DIR).mkdir(exist_ok=True)
+        for test in extra_tests:
+            shutil.copy2(test, directory / TESTS_DIR / test.name)
+    write_config(source, directory, deselect=())
+
+
+def _copy(origin: Path, destination: Path) -> None:
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    if origin.is_dir():
+        shutil.copytree(origin, destination, ignore=_IGNORED, dirs_exist_ok=True)
+    else:
+        shutil.copy2(origin, destination)
+
+
+def _copy_refold_package(destination: Path) -> None:
+    # The reference is `refold.reference`: the rest of `refold` (plugin, checks,
+    # strategies...) must import from the work dir too, or `refold/__init__.py` in
+    # the checkout would shadow the copy and the tests would import unmutated code.
+    import refold
+
+    _copy(Path(refold.__file__).parent, destination)
+    for name in ("strategies", "suites", "reports"):
+        try:
+            module = __import__(f"refold.{name}", fromlist=["__file__"])
+        except ImportError:  # a layer not written yet
+            continue
+        _copy(Path(module.__file__).parent, destination / name)
+
+
+def write_config(source: MutationSource, directory: Path, *, deselect: Sequence[str]) -> None:
+    """Write the work dir's pyproject.toml: mutmut's settings and pytest's options.
+
+    `deselect` names tests that fail on the unmutated target: they are left out, since
+    mutmut needs a green run and a test that already fails can kill nothing.
+    """
+    tests = [SUITES_DIR] + ([TESTS_DIR] if (directory / TESTS_DIR).is_dir() else [])
+    pytest_args = [*pytest_options(source), *(f"--deselect={n}" for n in deselect)]
+    settings = {
+        "source_paths": [source.relative_path.as_posix()],
+        "also_copy": _also_copy(source, directory),
+        "pytest_add_cli_args": pytest_args,
+        "pytest_add_cli_args_test_selection": tests,
+    }
+    lines = ["[tool.mutmut]"]
+    lines += [f"{key} = {json.dumps(value)}" for key, value in settings.items()]
+    lines += ["", "[tool.pytest.ini_options]", 'addopts = ["--strict-markers"]',
+              "xfail_strict = true", ""]
+    (directory / "pyproject.toml").write_text("\n".join(lines), encoding="utf-8")
+
+
+def pytest_options(source: MutationSource) -> list[str]:
+    """The pytest options of every run in the work dir (the green run and mutmut's)."""
+    # --assert=plain: pytest rewrites the asserts of every module of a pytest11
+    # plugin's distribution, which in the work dir includes the mutated package
+    # itself; verdicts need pass/fail only, not assertion introspection.
+    return [f"--target={source.target}", f"--hypothesis-profile={PROFILE}",
+            "-p", "no:cacheprovider", "--assert=plain"]
+
+
+def _also_copy(source: MutationSource, directory: Path) -> list[str]:
+    copied = [SUITES_DIR]
+    if source.is_reference:
+        # Every entry of refold/ except the mutated package: copying that too would
+        # overwrite the mutants on an incremental re-run.
+        package = directory / "refold"
+        copied += sorted(f"refold/{entry.name}" for entry in package.iterdir()
+                         if entry.name != "reference")
+    return copied
