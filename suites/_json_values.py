@@ -135,15 +135,19 @@ hold entry lists only under `logprobs`, elsewhere they are strings and left alon
 @st.composite
 def with_junk_entries(draw: st.DrawFn, value: JSON) -> JSON:
     """`value` with null and non-object entries inserted into its entry lists."""
+    return _insert_junk(draw, value)
+
+
+def _insert_junk(draw: st.DrawFn, value: JSON) -> JSON:
     if isinstance(value, dict):
         result: JSONObject = {}
         for key, item in value.items():
-            item = draw(with_junk_entries(item))
+            item = _insert_junk(draw, item)
             if key in _ENTRY_LISTS and isinstance(item, list):
                 for _ in range(draw(st.integers(0, 2))):
                     item.insert(draw(st.integers(0, len(item))), draw(_JUNK))
             result[key] = item
         return result
     if isinstance(value, list):
-        return [draw(with_junk_entries(item)) for item in value]
+        return [_insert_junk(draw, item) for item in value]
     return value
