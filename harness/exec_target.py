@@ -40,6 +40,7 @@ class ExecTransport:
         self.where = f"exec:{command}"
         self.timeout = timeout
         self._generation = 0
+        self._starts = 0
         self._process: subprocess.Popen[bytes] | None = None
         self._lines: queue.Queue[bytes] = queue.Queue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=_STDERR_LINES)
@@ -47,7 +48,7 @@ class ExecTransport:
         self._pumps: list[threading.Thread] = []
 
     def generation(self) -> int:
-        """How many times the process was (re)started."""
+        """How many processes were discarded: accumulators of older ones are gone."""
         return self._generation
 
     def request(self, message: JSONObject) -> JSONObject:
@@ -97,14 +98,14 @@ class ExecTransport:
                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         except OSError as exc:
             raise UsageError(f"{self.where}: cannot start {self.argv[0]!r}: {exc}") from exc
-        self._generation += 1
+        self._starts += 1
         self._process = process
         self._lines = queue.Queue()
         self._stderr.clear()
         assert process.stdout is not None and process.stderr is not None
         self._pumps = [_daemon(_pump_lines, process.stdout, self._lines),
                        _daemon(_pump_stderr, process.stderr, self._stderr)]
-        if self._hello is not None and self._generation > 1:
+        if self._hello is not None and self._starts > 1:
             self._handshake(self._hello)
 
     def _handshake(self, hello: JSONObject) -> None:
@@ -132,6 +133,7 @@ class ExecTransport:
         process, self._process = self._process, None
         if process is None:
             return None
+        self._generation += 1  # the accumulators of this process are gone with it
         if process.poll() is None:
             process.kill()
         try:

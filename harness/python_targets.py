@@ -170,7 +170,12 @@ def _load_module(name: str) -> ModuleType:
             raise UsageError(f"cannot import {name} as a Python file")
         module = importlib.util.module_from_spec(spec)
         sys.modules[spec.name] = module
-        spec.loader.exec_module(module)
+        try:
+            spec.loader.exec_module(module)
+        except Exception as exc:
+            del sys.modules[spec.name]
+            raise UsageError(f"importing target file {name} raised "
+                             f"{type(exc).__name__}: {exc}") from exc
         return module
     try:
         return importlib.import_module(name)
@@ -180,6 +185,9 @@ def _load_module(name: str) -> ModuleType:
             f"target name, an importable module, module:attribute, a .py file, "
             f"exec:COMMAND or an http:// URL"
         ) from exc
+    except Exception as exc:
+        raise UsageError(f"importing target module {name!r} raised "
+                         f"{type(exc).__name__}: {exc}") from exc
 
 
 def from_module(
@@ -196,12 +204,34 @@ def from_module(
     fold_function = getattr(module, "fold", None)
     if callable(fold_function):
         return _fold_target(fold_function, name, features)
-    offered = sorted(n for n in vars(module) if not n.startswith("_"))
     raise UsageError(
         f"module {module.__name__} offers no target; expected one of: a `refold_target` "
         f"object, an accumulator class named {' or '.join(_ACCUMULATOR_NAMES)} with add() "
-        f"and response(), or a fold(chunks) function. It defines: {', '.join(offered) or 'nothing'}"
+        f"and response(), or a fold(chunks) function. It defines: {_inventory(module)}"
     )
+
+
+def _inventory(module: ModuleType) -> str:
+    """What a module offers, described the way the target forms are."""
+    found: list[str] = []
+    for attribute, value in sorted(vars(module).items()):
+        if attribute.startswith("_") or inspect.ismodule(value):
+            continue
+        if inspect.isclass(value):
+            methods = [n for n in vars(value) if not n.startswith("_")]
+            found.append(f"class {attribute} (methods: {', '.join(methods) or 'none'})")
+        elif callable(value):
+            found.append(f"function {attribute}{_signature(value)}")
+        else:
+            found.append(f"{type(value).__name__} {attribute}")
+    return "; ".join(found) or "nothing public"
+
+
+def _signature(function: Callable[..., Any]) -> str:
+    try:
+        return str(inspect.signature(function))
+    except (TypeError, ValueError):
+        return "(...)"
 
 
 def from_object(
@@ -258,16 +288,41 @@ def _required_parameters(function: Callable[..., Any]) -> int:
 def _accumulator_target(
     factory: Callable[[], Any], name: str, features: frozenset[str] | None
 ) -> PythonTarget:
-    """The richest form: `fold` also goes through a fresh accumulator."""
-    lifecycle = all(hasattr(factory, attr) for attr in ("finished", "mark_done")) or (
-        not inspect.isclass(factory)
-    )
+    """The richest form: `fold` also goes through a fresh accumulator.
+
+    One accumulator is built up front to see what its instances offer: `finished` may be
+    set in `__init__`, and a factory function says nothing about what it returns.
+    """
+    sample = _probe(factory, name)
+    lifecycle = hasattr(sample, "finished") and callable(getattr(sample, "mark_done", None))
     supported = ALL_FOLD_FEATURES | ({"lifecycle"} if lifecycle else set())
-    origin = f"target {name}"
+    origin = f"target {name}" if lifecycle else (
+        f"target {name} (an accumulator without `finished` and `mark_done()`)")
     claimed = check_features(features if features is not None else supported,
                              supported=supported, origin=origin)
     return PythonTarget(name=name, features=claimed, description=_describe(factory),
                         factory=factory)
+
+
+def _probe(factory: Callable[[], Any], name: str) -> Any:
+    try:
+        sample = factory()
+    except Exception as exc:
+        raise UsageError(f"target {name}: creating an accumulator with {_describe(factory)}() "
+                         f"raised {type(exc).__name__}: {exc}") from exc
+    missing = [m for m in ("add", "response") if not callable(getattr(sample, m, None))]
+    if missing:
+        raise UsageError(
+            f"target {name}: {_describe(factory)}() returned a {type(sample).__name__} "
+            f"without {' and '.join(f'{m}()' for m in missing)}; expected an accumulator "
+            f"with add(chunk) and response(), optionally `finished` and mark_done(). "
+            f"It has: {_members(sample)}")
+    return sample
+
+
+def _members(obj: Any) -> str:
+    names = [n for n in dir(obj) if not n.startswith("_")]
+    return ", ".join(names) or "no public attributes"
 
 
 def _fold_target(

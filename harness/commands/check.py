@@ -1,44 +1,92 @@
 """`refold check`: run the conformance suites against a target through pytest.
 
-The table by feature and rule is printed by the plugin at the end of the run; this
-command only builds the pytest command line. Arguments after `--` go to pytest as is.
+The table by feature and rule is printed by the plugin at the end of the run, after
+pytest's progress line; this command only builds the pytest command line and, with
+`--report-dir`, hands the results JSON to the renderers. Arguments after `--` go to
+pytest as is.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-__all__ = ["pytest_arguments", "register"]
+__all__ = ["add_target_arguments", "pytest_arguments", "register", "render_reports"]
 
 
 def register(subparsers: Any) -> None:
     """Add `refold check` to the parser."""
     parser = subparsers.add_parser("check", help="run the suites against a target")
-    parser.add_argument("--target", default="reference",
+    add_target_arguments(parser)
+    parser.add_argument("--baseline", metavar="FILE",
+                        help="TOML baseline of expected failures (the release gate)")
+    parser.add_argument("--report", metavar="FILE", help="write the results JSON to FILE")
+    parser.add_argument("--report-dir", metavar="DIR",
+                        help="write DIR/results.json and every rendered report")
+    parser.add_argument("pytest_args", nargs="*", help="further pytest arguments (after --)")
+    parser.set_defaults(run=run)
+
+
+def add_target_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options every command that runs the suites shares."""
+    parser.add_argument("--target", default=None,
                         help="the implementation to check (default: reference)")
     parser.add_argument("--features", help="comma-separated features the target claims")
     parser.add_argument("--target-timeout", type=float, help="per-call timeout in seconds")
     parser.add_argument("--profile", default=None,
                         help="Hypothesis profile: dev, ci, nightly or mutation")
-    parser.add_argument("pytest_args", nargs="*", help="further pytest arguments (after --)")
-    parser.set_defaults(run=run)
+    parser.add_argument("--replay-dir", metavar="DIR",
+                        help="where failures write replay files (default ./refold-replays)")
 
 
 def pytest_arguments(args: argparse.Namespace) -> list[str]:
     """The pytest command line `refold check` runs."""
-    argv = ["--target", args.target, "-p", "no:cacheprovider", "-q", "--no-header"]
-    if args.features:
-        argv += ["--features", args.features]
-    if args.target_timeout is not None:
-        argv += ["--target-timeout", str(args.target_timeout)]
-    if args.profile:
-        argv += ["--hypothesis-profile", args.profile]
-    return argv + list(args.pytest_args)
+    argv = ["-p", "no:cacheprovider", "-q", "--no-header"]
+    options = {"--target": args.target, "--features": args.features,
+               "--target-timeout": args.target_timeout, "--hypothesis-profile": args.profile,
+               "--replay-dir": args.replay_dir,
+               "--baseline": getattr(args, "baseline", None)}
+    for option, value in options.items():
+        if value is not None:
+            argv += [option, str(value)]
+    if getattr(args, "target", None) is None and getattr(args, "baseline", None) is None:
+        argv += ["--target", "reference"]
+    report = _report_path(args)
+    if report is not None:
+        argv += ["--refold-report", str(report)]
+    return argv + list(getattr(args, "pytest_args", []))
+
+
+def _report_path(args: argparse.Namespace) -> Path | None:
+    if getattr(args, "report_dir", None):
+        return Path(args.report_dir) / "results.json"
+    report = getattr(args, "report", None)
+    return Path(report) if report else None
 
 
 def run(args: argparse.Namespace) -> int:
     """Run pytest; its exit status is the command's."""
-    return int(pytest.main(pytest_arguments(args)))
+    status = int(pytest.main(pytest_arguments(args)))
+    if args.report_dir and (Path(args.report_dir) / "results.json").is_file():
+        for path in render_reports(Path(args.report_dir)):
+            print(f"refold: wrote {path}")
+    return status
+
+
+def render_reports(directory: Path) -> list[Path]:
+    """Render DIR/results.json with `refold.reports.write_all`, when the renderers exist."""
+    results = directory / "results.json"
+    try:
+        reports = importlib.import_module("refold.reports")
+    except ImportError:
+        return [results]
+    write_all = getattr(reports, "write_all", None)
+    if write_all is None:
+        return [results]
+    written: list[Path] = write_all(json.loads(results.read_text(encoding="utf-8")), directory)
+    return [results, *written]

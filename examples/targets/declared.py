@@ -1,0 +1,11 @@
+"""A target that declares itself: `refold_target` names its factory, name and features."""
+
+from __future__ import annotations
+
+from refold.reference import Accumulator
+
+refold_target = {
+    "name": "declared-example",
+    "factory": Accumulator,
+    "features": ["text", "choices", "tool_calls", "usage", "lifecycle"],
+}
