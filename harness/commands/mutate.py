@@ -24,6 +24,9 @@ from refold.errors import UsageError
 __all__ = ["register", "render_summary", "run"]
 
 _CHECKOUT = Path(__file__).resolve().parent.parent.parent
+# Tests of the reference's module structure (its imports, its namespace) fail by
+# design on mutmut's rewritten modules, which import mutmut and add trampolines.
+_STRUCTURAL_TESTS = frozenset({"test_reference_api.py"})
 
 
 def register(subparsers: Any) -> None:
@@ -82,7 +85,8 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
     reference = args.target == "reference"
     extra_tests: tuple[Path, ...] = ()
     if reference and not args.suites_only:
-        extra_tests = tuple(sorted((_CHECKOUT / "tests").glob("test_reference_*.py")))
+        extra_tests = tuple(sorted(p for p in (_CHECKOUT / "tests").glob("test_reference_*.py")
+                                   if p.name not in _STRUCTURAL_TESTS))
     equivalents = args.equivalents
     if equivalents is None and reference:
         equivalents = _CHECKOUT / "docs" / "equivalent-mutants.toml"

@@ -34,12 +34,14 @@ class ProgressRelay:
         self.tally: dict[str, int] = {}
         self.tail: deque[str] = deque(maxlen=60)
         self._phase = ""
+        self._pending = ""  # a line cut by the read size, completed by the next piece
         self._expected: int | None = None
         self._last_report = 0.0
 
     def feed(self, text: str) -> None:
         """Take a piece of mutmut's output (any split)."""
-        for fragment in text.replace("\r", "\n").split("\n"):
+        *complete, self._pending = (self._pending + text).replace("\r", "\n").split("\n")
+        for fragment in complete:
             self._line(fragment.strip())
 
     def _line(self, line: str) -> None:
@@ -71,6 +73,8 @@ class ProgressRelay:
 
     def finish(self) -> None:
         """Write the final tally."""
+        self._line(self._pending.strip())
+        self._pending = ""
         if self.tally:
             self._report(force=True)
 

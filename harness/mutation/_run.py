@@ -122,10 +122,8 @@ def _mutmut_executable() -> str:
 def _run_mutmut(options: MutationOptions, out: IO[str]) -> None:
     command = [_mutmut_executable(), "run", "--max-children", str(options.max_children),
                *options.filters]
+    # mutmut puts mutants/ first on sys.path itself, so PYTHONPATH may stay.
     environment = {**os.environ, **options.environment, "PYTHONUNBUFFERED": "1"}
-    environment.pop("PYTHONPATH", None)  # mutants/ must be the only copy on the path
-    if "PYTHONPATH" in options.environment:
-        environment["PYTHONPATH"] = options.environment["PYTHONPATH"]
     relay = ProgressRelay(out, lambda: _expected(options))
     with subprocess.Popen(command, cwd=options.workdir, env=environment, text=True,
                           encoding="utf-8", errors="replace", stdout=subprocess.PIPE,

@@ -1,0 +1,72 @@
+"""`refold report`: render the reports of a run from its JSON documents.
+
+    refold report results.json --mutation mutation.json --coverage coverage.json \\
+        --history history/ --record --fail-on-score-drop --out reports/
+
+With `--history`, the trend across earlier runs is drawn; `--record` adds this run
+to the folder; `--fail-on-score-drop` exits 1 when the mutation score is lower than
+the last recorded run's (the nightly job's gate).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["register", "run", "score_drop"]
+
+
+def register(subparsers: Any) -> None:
+    """Add `refold report` to the parser."""
+    parser = subparsers.add_parser("report", help="write HTML/JSON/JUnit/Markdown reports")
+    parser.add_argument("results", type=Path, help="the results JSON of `refold check`")
+    parser.add_argument("--mutation", type=Path, help="the result JSON of `refold mutate`")
+    parser.add_argument("--coverage", type=Path, help="the JSON of `refold coverage`")
+    parser.add_argument("--history", type=Path, help="folder of earlier runs: draw the trend")
+    parser.add_argument("--record", action="store_true", help="add this run to --history")
+    parser.add_argument("--fail-on-score-drop", action="store_true",
+                        help="exit 1 if the score is below the last run's in --history")
+    parser.add_argument("--out", type=Path, default=Path("refold-report"),
+                        help="output folder (default refold-report)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the reports; apply the score gate."""
+    from refold.reports import history_entry, load_history, record_history, write_all
+
+    results = _read(args.results)
+    mutation = _read(args.mutation) if args.mutation else None
+    coverage = _read(args.coverage) if args.coverage else None
+    earlier = load_history(args.history) if args.history else []
+    for path in write_all(results, args.out, mutation=mutation, coverage=coverage,
+                          history=args.history):
+        print(path)
+    drop = score_drop(earlier, mutation)
+    if args.fail_on_score_drop and drop:
+        # Not recorded: the next run must still compare against the better score.
+        print(f"refold report: {drop}", file=sys.stderr)
+        return 1
+    if args.record and args.history:
+        print(record_history(history_entry(results, mutation), args.history))
+    return 0
+
+
+def score_drop(earlier: list[dict[str, Any]], mutation: dict[str, Any] | None) -> str | None:
+    """Why the score dropped below the last scored run's, or None if it did not."""
+    scored = [e for e in earlier if e.get("score") is not None]
+    if not scored or mutation is None:
+        return None
+    previous, current = float(scored[-1]["score"]), mutation.get("score")
+    if current is None or float(current) < previous:
+        return (f"mutation score dropped from {previous:.2f}% (run of {scored[-1]['started']}) "
+                f"to {current if current is None else f'{float(current):.2f}%'}")
+    return None
+
+
+def _read(path: Path) -> dict[str, Any]:
+    document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return document

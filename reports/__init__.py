@@ -1,0 +1,80 @@
+"""Reports of a run (refold.reports): HTML, JSON, JUnit XML, Markdown and the trend.
+
+They render the results JSON the harness writes (`refold check --report-dir`), and
+optionally the mutation result of `refold mutate` and the coverage result of
+`refold coverage`. Reports only render: every document is scrubbed of credentials
+and `opaque` provider frames before anything is written, and every string from a
+stream is escaped for the format it lands in.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ._html import render_html
+from ._junit import render_junit
+from ._markdown import escape_markdown, render_markdown
+from ._sanitize import REDACTED, scrub, scrub_text
+from ._trend import history_entry, load_history, record_history, trend_svg
+
+__all__ = [
+    "REDACTED",
+    "escape_markdown",
+    "history_entry",
+    "load_history",
+    "record_history",
+    "render_html",
+    "render_junit",
+    "render_markdown",
+    "scrub",
+    "scrub_text",
+    "trend_svg",
+    "write_all",
+]
+
+
+def write_all(
+    results: dict[str, Any],
+    directory: Path,
+    *,
+    mutation: dict[str, Any] | None = None,
+    coverage: dict[str, Any] | None = None,
+    history: Path | None = None,
+) -> list[Path]:
+    """Write every report of one run into `directory`; return the files written.
+
+    report.html, results.json, junit.xml and summary.md always; mutation.json and
+    coverage.json when given; trend.svg when `history` names a folder of earlier runs
+    (this run is drawn last but not recorded: see `record_history`).
+    """
+    results = scrub(results)
+    mutation = None if mutation is None else scrub(mutation)
+    coverage = None if coverage is None else scrub(coverage)
+    trend = ""
+    if history is not None:
+        trend = trend_svg([*load_history(history), history_entry(results, mutation)])
+    directory.mkdir(parents=True, exist_ok=True)
+    documents: dict[str, str] = {
+        "report.html": render_html(results, mutation=mutation, coverage=coverage, trend=trend),
+        "results.json": _json(results),
+        "junit.xml": render_junit(results),
+        "summary.md": render_markdown(results, mutation=mutation, coverage=coverage),
+    }
+    if mutation is not None:
+        documents["mutation.json"] = _json(mutation)
+    if coverage is not None:
+        documents["coverage.json"] = _json(coverage)
+    if trend:
+        documents["trend.svg"] = trend + "\n"
+    written = []
+    for name, text in documents.items():
+        path = directory / name
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def _json(document: dict[str, Any]) -> str:
+    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"

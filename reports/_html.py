@@ -1,0 +1,156 @@
+"""The HTML report: one self-contained page per run (inline CSS and SVG, no scripts).
+
+Every string that came from a run (messages, chunks, rule reasons, diffs, names) goes
+through `html.escape` exactly once, here, at the point it enters the markup.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from importlib.resources import files
+from typing import Any
+
+from ._model import STATUS_ORDER, by_feature, first_line, survivors_by_function
+
+__all__ = ["render_html"]
+
+
+def _e(value: Any) -> str:
+    return escape(str(value), quote=True)
+
+
+def render_html(results: dict[str, Any], *, mutation: dict[str, Any] | None = None,
+                coverage: dict[str, Any] | None = None, trend: str = "") -> str:
+    """The page: header and totals, the rule table, failing streams, mutation, coverage,
+    and the trend (an SVG from `trend_svg`, already escaped)."""
+    target = results.get("target", {})
+    css = files("refold.reports").joinpath("templates/report.css").read_text(encoding="utf-8")
+    body = [_header(results), _rule_table(results), _failures(results)]
+    if mutation is not None:
+        body.append(_mutation(mutation))
+    if coverage is not None:
+        body.append(_coverage(coverage))
+    if trend:
+        body.append(f"<h2>Trend</h2>\n{trend}")
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+            "style-src 'unsafe-inline'; img-src data:\">"
+            f"<title>refold report: {_e(target.get('name', ''))}</title>"
+            f"<style>{css}</style></head>\n<body>\n" + "\n".join(body) + "\n</body></html>\n")
+
+
+def _header(results: dict[str, Any]) -> str:
+    target = results.get("target", {})
+    totals = results.get("totals", {})
+    versions = ", ".join(f"{k} {v}" for k, v in results.get("versions", {}).items())
+    spans = "".join(f'<span class="{_css(s)}">{totals[s]} {_e(s)}</span>'
+                    for s in STATUS_ORDER if totals.get(s))
+    return (f"<h1>refold: {_e(target.get('name', ''))}</h1>"
+            f"<p class=\"meta\">{_e(target.get('description', ''))}<br>"
+            f"features: {_e(', '.join(target.get('features', [])))}<br>"
+            f"started {_e(results.get('started', ''))}, "
+            f"{float(results.get('duration_seconds') or 0):.1f} s, Hypothesis profile "
+            f"{_e(results.get('hypothesis_profile', ''))}; refold "
+            f"{_e(results.get('refold_version', ''))}; {_e(versions)}</p>"
+            f"<p class=\"totals\">{spans}</p>")
+
+
+def _css(status: Any) -> str:
+    return str(status).replace(" ", "-") if status in STATUS_ORDER else "skipped"
+
+
+def _rule_table(results: dict[str, Any]) -> str:
+    rows = ['<h2>Rules by feature</h2><table><thead><tr><th>rule</th><th>status</th>'
+            '<th class="num">tests</th><th>statement / reason</th></tr></thead><tbody>']
+    for feature, rules in by_feature(results).items():
+        rows.append(f'<tr class="feature"><td colspan="4">{_e(feature)}</td></tr>')
+        for rule_id, rule in rules:
+            status = rule.get("status", "not run")
+            note = rule.get("statement", "")
+            if rule.get("reason"):
+                note = f"{note} ({rule['reason']})"
+            if status == "failed":
+                link = f'<a href="#fail-{_e(rule_id)}">{_e(rule_id)}</a>'
+            else:
+                link = _e(rule_id)
+            rows.append(f'<tr><td>{link}</td><td class="status {_css(status)}">{_e(status)}</td>'
+                        f'<td class="num">{int(rule.get("tests") or 0)}</td><td>{_e(note)}</td></tr>')
+    rows.append("</tbody></table>")
+    return "".join(rows)
+
+
+def _failures(results: dict[str, Any]) -> str:
+    failing = [(rule_id, rule) for rules in by_feature(results).values()
+               for rule_id, rule in rules if rule.get("status") == "failed"]
+    if not failing:
+        return "<h2>Failing streams</h2><p>No rule failed.</p>"
+    parts = ["<h2>Failing streams</h2>"]
+    for rule_id, rule in failing:
+        failure = rule.get("failure") or {}
+        parts.append(f'<div class="failure" id="fail-{_e(rule_id)}"><h3>{_e(rule_id)} '
+                     f'<small>({_e(rule.get("feature", ""))})</small></h3>'
+                     f'<pre>{_e(failure.get("message") or rule.get("reason") or "")}</pre>')
+        if failure.get("pointer") is not None:
+            parts.append(f"<p>at <code>{_e(failure['pointer'])}</code></p>")
+        if failure.get("chunks"):
+            lines = "\n".join(json.dumps(c, ensure_ascii=False) for c in failure["chunks"])
+            parts.append(f"<p>chunks ({len(failure['chunks'])}), one JSON object a line:</p>"
+                         f"<pre>{_e(lines)}</pre>")
+        for key in ("expected", "received"):
+            if failure.get(key) is not None:
+                text = json.dumps(failure[key], ensure_ascii=False, indent=1)
+                parts.append(f"<details><summary>{key}</summary><pre>{_e(text)}</pre></details>")
+        parts.append("</div>")
+    return "".join(parts)
+
+
+def _mutation(mutation: dict[str, Any]) -> str:
+    score = mutation.get("score")
+    width = 0.0 if score is None else max(0.0, min(100.0, float(score)))
+    counts = ", ".join(f"{n} {s}" for s, n in mutation.get("counts", {}).items())
+    parts = [f"<h2>Mutation score</h2><p><span class=\"score\">"
+             f"{'n/a' if score is None else f'{score:.2f}%'}</span> "
+             f"<span class=\"bar\"><i style=\"width:{width:.1f}%\"></i></span></p>"
+             f"<p class=\"meta\">{_e(counts)}; target {_e(mutation.get('target', ''))}, "
+             f"{_e(mutation.get('duration_seconds', ''))} s, mutmut "
+             f"{_e(mutation.get('mutmut_version', ''))}</p>"]
+    for function, mutants in survivors_by_function(mutation).items():
+        rules = sorted({r for _, m in mutants for r in m.get("rules", [])})
+        parts.append(f"<h3>{_e(function)}</h3><p class=\"meta\">reached by rules: "
+                     f"{_e(', '.join(rules) or 'none')}</p>")
+        for name, mutant in mutants:
+            parts.append(f"<details><summary>{_e(mutant.get('status', ''))}: "
+                         f"{_e(name.rpartition('.')[2])}</summary>"
+                         f"<pre>{_e(mutant.get('diff') or '')}</pre></details>")
+    equivalent = [(n, m) for n, m in mutation.get("mutants", {}).items()
+                  if m.get("status") == "equivalent"]
+    if equivalent:
+        parts.append("<h3>Equivalent mutants (not scored)</h3><table><tbody>")
+        parts += [f"<tr><td>{_e(n)}</td><td>{_e(m.get('reason', ''))}</td></tr>"
+                  for n, m in equivalent]
+        parts.append("</tbody></table>")
+    return "".join(parts)
+
+
+def _coverage(coverage: dict[str, Any]) -> str:
+    totals = coverage.get("totals", {})
+    rows = [f"<h2>Coverage of {_e(coverage.get('package', ''))}</h2>"
+            f"<p>{totals.get('lines_percent', 0):.1f}% of lines, "
+            f"{totals.get('branches_percent', 0):.1f}% of branches</p><table><thead><tr>"
+            "<th>file</th><th class=\"num\">lines</th><th class=\"num\">branches</th>"
+            "<th>missing lines</th></tr></thead><tbody>"]
+    for path, data in coverage.get("files", {}).items():
+        missing = ", ".join(str(n) for n in data.get("missing_lines", []))
+        rows.append(f"<tr><td>{_e(path)}</td><td class=\"num\">{data.get('lines_percent', 0):.1f}%"
+                    f"</td><td class=\"num\">{data.get('branches_percent', 0):.1f}%</td>"
+                    f"<td>{_e(first_line(missing, 120))}</td></tr>")
+    rows.append("</tbody></table>")
+    by_rule = coverage.get("lines_by_rule", {})
+    if by_rule:
+        rows.append("<details><summary>lines reached by each rule</summary><table><tbody>")
+        for rule_id, per_file in by_rule.items():
+            count = sum(len(lines) for lines in per_file.values())
+            rows.append(f"<tr><td>{_e(rule_id)}</td><td class=\"num\">{count}</td></tr>")
+        rows.append("</tbody></table></details>")
+    return "".join(rows)

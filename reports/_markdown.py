@@ -1,0 +1,75 @@
+"""The Markdown summary for a CI job summary ($GITHUB_STEP_SUMMARY).
+
+GitHub renders HTML inside Markdown, so every string from a run is HTML-escaped and
+its Markdown punctuation backslash-escaped before it lands in the page.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+from ._model import STATUS_ORDER, by_feature, first_line, survivors_by_function
+
+__all__ = ["escape_markdown", "render_markdown"]
+
+_PUNCTUATION = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+_LISTED_SURVIVORS = 30
+
+
+def escape_markdown(text: Any) -> str:
+    """`text` safe inside a Markdown table cell or list item: one line, no markup."""
+    one_line = " ".join(str(text).split())
+    return _PUNCTUATION.sub(r"\\\1", html.escape(one_line, quote=True))
+
+
+def render_markdown(results: dict[str, Any], *, mutation: dict[str, Any] | None = None,
+                    coverage: dict[str, Any] | None = None) -> str:
+    """The summary: totals, a table by feature, the failing rules, score and coverage."""
+    totals = results.get("totals", {})
+    target = results.get("target", {}).get("name", "")
+    head = ", ".join(f"{totals[s]} {s}" for s in STATUS_ORDER if totals.get(s))
+    lines = [f"## refold: {escape_markdown(target)}: {escape_markdown(head or 'no rules')}", "",
+             "| feature | " + " | ".join(STATUS_ORDER) + " |",
+             "|---|" + "---:|" * len(STATUS_ORDER)]
+    failing = []
+    for feature, rules in by_feature(results).items():
+        tally = {s: sum(1 for _, r in rules if r.get("status") == s) for s in STATUS_ORDER}
+        lines.append(f"| {escape_markdown(feature)} | "
+                     + " | ".join(str(tally[s] or "") for s in STATUS_ORDER) + " |")
+        failing += [(rule_id, r) for rule_id, r in rules if r.get("status") == "failed"]
+    if failing:
+        lines += ["", "### Failing rules", ""]
+        lines += [f"- **{escape_markdown(rule_id)}**: "
+                  f"{escape_markdown(first_line((r.get('failure') or {}).get('message')))}"
+                  for rule_id, r in failing]
+    if mutation is not None:
+        lines += _mutation_lines(mutation)
+    if coverage is not None:
+        lines += _coverage_lines(coverage)
+    return "\n".join(lines) + "\n"
+
+
+def _mutation_lines(mutation: dict[str, Any]) -> list[str]:
+    score = mutation.get("score")
+    counts = ", ".join(f"{n} {s}" for s, n in mutation.get("counts", {}).items())
+    lines = ["", f"### Mutation score: {'n/a' if score is None else f'{score:.2f}%'}", "",
+             escape_markdown(counts)]
+    groups = list(survivors_by_function(mutation).items())
+    if groups:
+        lines += ["", "| function | undetected | rules reaching it |", "|---|---:|---|"]
+        for function, mutants in groups[:_LISTED_SURVIVORS]:
+            rules = sorted({r for _, m in mutants for r in m.get("rules", [])})
+            lines.append(f"| {escape_markdown(function)} | {len(mutants)} | "
+                         f"{escape_markdown(', '.join(rules) or 'none')} |")
+        if len(groups) > _LISTED_SURVIVORS:
+            lines.append(f"\n{len(groups) - _LISTED_SURVIVORS} more functions in the HTML report")
+    return lines
+
+
+def _coverage_lines(coverage: dict[str, Any]) -> list[str]:
+    totals = coverage.get("totals", {})
+    return ["", f"### Coverage of {escape_markdown(coverage.get('package', ''))}: "
+            f"{totals.get('lines_percent', 0):.1f}% of lines, "
+            f"{totals.get('branches_percent', 0):.1f}% of branches"]

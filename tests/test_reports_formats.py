@@ -1,0 +1,106 @@
+"""The report formats: one JUnit testcase per rule, the Markdown summary's tables, the
+files `write_all` writes, and the trend drawn from a history folder."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+from refold.commands.report import score_drop
+from refold.reference import RULES
+from refold.reports import (
+    history_entry,
+    load_history,
+    record_history,
+    render_junit,
+    render_markdown,
+    trend_svg,
+    write_all,
+)
+
+STATUSES = ["passed", "failed", "xfailed", "skipped", "not run"]
+
+
+def every_rule_results() -> dict[str, Any]:
+    rules = {}
+    for number, entry in enumerate(RULES.values()):
+        status = STATUSES[number % len(STATUSES)]
+        rules[entry.id] = {
+            "feature": entry.feature, "statement": entry.statement, "status": status,
+            "tests": 1, "reason": "in the baseline" if status == "xfailed" else None,
+            "failure": {"message": f"{entry.id}: differs", "chunks": [{"id": "x"}],
+                        "expected": 1, "received": 2, "pointer": "/id"}
+            if status == "failed" else None,
+        }
+    totals: dict[str, int] = {}
+    for rule in rules.values():
+        totals[rule["status"]] = totals.get(rule["status"], 0) + 1
+    return {"refold_version": "0.1.0", "target": {"name": "t", "description": "d",
+            "features": ["text"]}, "versions": {}, "started": "2026-11-30T01:00:00+00:00",
+            "duration_seconds": 2.0, "hypothesis_profile": "ci", "rules": rules, "totals": totals}
+
+
+MUTATION = {"format": "refold-mutation/1", "target": "reference", "score": 97.5,
+            "duration_seconds": 60.0, "counts": {"killed": 39, "survived": 1},
+            "mutants": {"m.x_f__mutmut_1": {"status": "survived", "function": "m.x_f",
+                                            "diff": "-a\n+b", "rules": ["TEXT-JOIN"]},
+                        "m.x_f__mutmut_2": {"status": "killed", "function": "m.x_f"}}}
+
+
+def test_junit_has_one_testcase_per_rule_with_its_outcome() -> None:
+    results = every_rule_results()
+    suite = ET.fromstring(render_junit(results)).find("testsuite")
+    assert suite is not None
+    cases = suite.findall("testcase")
+    assert sorted(c.attrib["name"] for c in cases) == sorted(RULES)  # each exactly once
+    for case in cases:
+        status = results["rules"][case.attrib["name"]]["status"]
+        assert (case.find("failure") is not None) == (status == "failed")
+        assert (case.find("skipped") is not None) == (status in ("xfailed", "skipped", "not run"))
+    assert suite.attrib["failures"] == str(results["totals"]["failed"])
+    assert suite.attrib["tests"] == str(len(RULES))
+
+
+def test_markdown_counts_each_feature_and_lists_failing_rules_and_survivors() -> None:
+    results = every_rule_results()
+    summary = render_markdown(results, mutation=MUTATION)
+    failing = [r for r, v in results["rules"].items() if v["status"] == "failed"]
+    for rule_id in failing:
+        assert f"**{rule_id.replace('-', chr(92) + '-')}**" in summary
+    assert "### Mutation score: 97.50%" in summary
+    assert "| m\\.x\\_f | 1 | TEXT\\-JOIN |" in summary
+
+
+def test_write_all_writes_every_format_and_the_trend(tmp_path: Path) -> None:
+    history = tmp_path / "history"
+    record_history({"started": "2026-11-28T00:00:00", "failed_rules": 3, "score": 90.0}, history)
+    written = write_all(every_rule_results(), tmp_path / "out", mutation=MUTATION,
+                        coverage={"package": "p", "totals": {"lines_percent": 90.0,
+                                  "branches_percent": 80.0}, "files": {}}, history=history)
+    assert sorted(p.name for p in written) == sorted([
+        "report.html", "results.json", "junit.xml", "summary.md", "mutation.json",
+        "coverage.json", "trend.svg"])
+    page = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    assert "<svg" in page and "97.50%" in page and "90.0% of lines" in page
+    assert json.loads((tmp_path / "out" / "mutation.json").read_text())["score"] == 97.5
+
+
+def test_the_trend_plots_one_point_per_run_on_each_line(tmp_path: Path) -> None:
+    for day, score in ((1, 90.0), (2, None), (3, 95.0)):
+        record_history({"started": f"2026-11-0{day}T00:00:00", "failed_rules": day,
+                        "score": score}, tmp_path)
+    entries = load_history(tmp_path)
+    assert [e["started"][:10] for e in entries] == ["2026-11-01", "2026-11-02", "2026-11-03"]
+    svg = trend_svg(entries)
+    ET.fromstring(svg)  # well-formed
+    assert svg.count('class="score"/>') == 2 and svg.count('class="failures"/>') == 3
+
+
+def test_a_lower_score_than_the_last_recorded_run_is_a_drop() -> None:
+    earlier = [history_entry(every_rule_results(), {"score": 96.0})]
+    assert score_drop(earlier, {"score": 95.99}) is not None
+    assert score_drop(earlier, {"score": 96.0}) is None
+    assert score_drop(earlier, None) is None
+    assert score_drop([], {"score": 10.0}) is None
