@@ -120,7 +120,7 @@ def _mutation(mutation: dict[str, Any]) -> str:
         parts.append(f"<h3>{_e(function)}</h3><p class=\"meta\">reached by rules: "
                      f"{_e(', '.join(rules) or 'none')}</p>")
         for name, mutant in mutants:
-            parts.append(f"<details><summary>{_e(mutant.get('status', ''))}: "
+            parts.append(f"<details open><summary>{_e(mutant.get('status', ''))}: "
                          f"{_e(name.rpartition('.')[2])}</summary>"
                          f"<pre>{_e(mutant.get('diff') or '')}</pre></details>")
     equivalent = [(n, m) for n, m in mutation.get("mutants", {}).items()

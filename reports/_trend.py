@@ -62,10 +62,11 @@ def trend_svg(entries: Sequence[dict[str, Any]]) -> str:
              *_axes(most)]
     parts.append(_polyline([None if s is None else float(s) / 100 for s in scores], "score"))
     parts.append(_polyline([f / most for f in failures], "failures"))
-    for i, entry in enumerate(entries):
-        x, label = _x(i, len(entries)), escape(str(entry["started"])[:10])
-        parts.append(f'<text x="{x:.1f}" y="{_HEIGHT - 8}" class="tick">{label}</text>'
-                     if i in (0, len(entries) - 1) else "")
+    last = len(entries) - 1
+    for i in sorted({0, last}):
+        anchor = "end" if i == last and last else "start"
+        parts.append(f'<text x="{_x(i, len(entries)):.1f}" y="{_HEIGHT - 8}" class="tick" '
+                     f'text-anchor="{anchor}">{escape(str(entries[i]["started"])[:10])}</text>')
     parts.append("</svg>")
     return "".join(parts)
 

@@ -80,7 +80,7 @@ def _green_run(source: MutationSource, options: MutationOptions) -> dict[str, An
     rule_map_file = options.workdir / "rule-map.json"
     tests = [SUITES_DIR] + ([TESTS_DIR] if (options.workdir / TESTS_DIR).is_dir() else [])
     command = [sys.executable, "-m", "pytest", *tests, *pytest_options(source),
-               "-p", "refold.mutation._rulemap", "-q", "--no-header"]
+               "-p", "refold.mutation._rulemap", "-q"]
     environment = {**os.environ, **options.environment, ENVIRONMENT_VARIABLE: str(rule_map_file),
                    "PYTHONPATH": _python_path(options.workdir, options.environment)}
     finished = subprocess.run(command, cwd=options.workdir, env=environment, text=True,

@@ -92,8 +92,10 @@ def pytest_options(source: MutationSource) -> list[str]:
     # --assert=plain: pytest rewrites the asserts of every module of a pytest11
     # plugin's distribution, which in the work dir includes the mutated package
     # itself; verdicts need pass/fail only, not assertion introspection.
+    # --no-header: the header hook loads the target too (see _guard).
     return [f"--target={source.target}", f"--hypothesis-profile={PROFILE}",
-            "-p", "no:cacheprovider", "--assert=plain"]
+            "-p", "no:cacheprovider", "--assert=plain", "--no-header",
+            "-p", "refold.mutation._guard"]
 
 
 def _also_copy(source: MutationSource, directory: Path) -> list[str]:
