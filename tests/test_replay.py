@@ -1,0 +1,110 @@
+"""Replay: every conformance failure writes a scrubbed replay file, and `pytest --replay`
+or `refold replay` re-runs exactly that case against any target."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from refold.checks import ConformanceFailure
+from refold.replay import SCRUBBED, read_replay, scrub, write_replay
+from refold.errors import UsageError
+
+ROOT = Path(__file__).resolve().parent.parent
+BROKEN = ROOT / "examples" / "targets" / "broken_accumulator.py"
+SAMPLE_SUITE = ROOT / "examples" / "targets" / "sample_suite.py"
+PYTEST = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"]
+
+
+def test_scrub_removes_credentials_and_provider_frames() -> None:
+    value = {"api_key": "k", "Authorization": "x", "access_token": "t", "client_secret": "s",
+             "opaque": {"frame": 1}, "token": "Hello",
+             "content": "key sk-abcdefghijklmnop1234 and Bearer abc.def.ghi123 end",
+             "list": [{"x-api-key": "1"}, "plain"]}
+    assert scrub(value) == {
+        "api_key": SCRUBBED, "Authorization": SCRUBBED, "access_token": SCRUBBED,
+        "client_secret": SCRUBBED, "token": "Hello",
+        "content": f"key {SCRUBBED} and {SCRUBBED} end",
+        "list": [{"x-api-key": SCRUBBED}, "plain"]}
+
+
+def test_a_replay_file_never_holds_a_credential(tmp_path: Path) -> None:
+    chunks: list[Any] = [{"id": "c", "api_key": "sk-abcdefghijklmnopqrstu",
+                          "opaque": {"frame": "in-memory provider object"}}]
+    failure = ConformanceFailure(("ENV-ID",), "differs", chunks=chunks,
+                                 expected={"id": "c"}, received={"id": "d"})
+    path = write_replay(tmp_path, failure, target="t", test={"module": "m", "name": "n"},
+                        hypothesis={})
+    text = path.read_text(encoding="utf-8")
+    assert "sk-" not in text and "opaque" not in text
+    assert read_replay(path)["chunks"] == [{"id": "c", "api_key": SCRUBBED}]
+
+
+def test_a_file_that_is_not_a_replay_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "x.json"
+    path.write_text('{"chunks": []}', encoding="utf-8")
+    with pytest.raises(UsageError, match="not a refold replay file"):
+        read_replay(path)
+
+
+@pytest.fixture(scope="module")
+def failing_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    workdir = tmp_path_factory.mktemp("replay")
+    shutil.copy(SAMPLE_SUITE, workdir / "test_sample.py")
+    done = subprocess.run([*PYTEST, f"--target={BROKEN}", "test_sample.py"], cwd=workdir,
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 1, done.stdout[-3000:]
+    assert "replay file: refold-replays/" in done.stdout
+    return workdir
+
+
+def _replays(workdir: Path, test_name: str) -> Path:
+    for path in sorted((workdir / "refold-replays").glob("*.json")):
+        if json.loads(path.read_text(encoding="utf-8"))["test"]["name"] == test_name:
+            return path
+    raise AssertionError(f"no replay file for {test_name}")
+
+
+def test_every_conformance_failure_wrote_a_replay_file(failing_run: Path) -> None:
+    files = list((failing_run / "refold-replays").glob("*.json"))
+    tests = sorted(read_replay(p)["test"]["name"] for p in files)
+    assert tests == ["test_a_later_empty_finish_reason_erases_nothing",
+                     "test_the_first_id_is_kept", "test_the_id_read_incrementally_is_the_first"]
+    replay = read_replay(_replays(failing_run, "test_the_first_id_is_kept"))
+    assert replay["rules"] == ["ENV-ID"] and replay["target"] == str(BROKEN)
+    assert replay["differences"][0]["pointer"] == "/id"
+    assert replay["hypothesis"]["version"]
+
+
+@pytest.mark.parametrize("test_name", ["test_the_first_id_is_kept",
+                                       "test_the_id_read_incrementally_is_the_first"])
+def test_pytest_replay_reproduces_the_failure_and_passes_on_a_fixed_target(
+    failing_run: Path, test_name: str,
+) -> None:
+    path = _replays(failing_run, test_name)
+    recorded = read_replay(path)["chunks"]
+    again = subprocess.run([*PYTEST, "--replay", str(path), "test_sample.py"],
+                           cwd=failing_run, capture_output=True, text=True, timeout=600,
+                           check=False)
+    assert again.returncode == 1, again.stdout[-3000:]
+    assert "1 failed" in again.stdout and "deselected" in again.stdout
+    assert json.dumps(recorded[-1]["id"]) in again.stdout
+    fixed = subprocess.run([*PYTEST, "--replay", str(path), "--target", "reference",
+                            "test_sample.py"], cwd=failing_run, capture_output=True,
+                           text=True, timeout=600, check=False)
+    assert fixed.returncode == 0, fixed.stdout[-3000:]
+
+
+def test_refold_replay_runs_the_recorded_case(failing_run: Path) -> None:
+    path = _replays(failing_run, "test_a_later_empty_finish_reason_erases_nothing")
+    done = subprocess.run([sys.executable, "-m", "refold.cli", "replay", str(path), "--",
+                           "test_sample.py"], cwd=failing_run, capture_output=True, text=True,
+                          timeout=600, check=False)
+    assert done.returncode == 1, done.stdout[-3000:]
+    assert "CHOICE-FINISH" in done.stdout
