@@ -11,6 +11,7 @@ absent are made wrong: the entries of `annotations`, logprobs lists, `usage` and
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TypeAlias
 
 from hypothesis import strategies as st
@@ -19,10 +20,10 @@ from refold.reference import JSON, JSONObject
 
 __all__ = [
     "chunks_with_wrong_types",
+    "insert_junk_entries",
     "json_objects",
     "json_values",
     "non_objects",
-    "with_junk_entries",
 ]
 
 _SCALARS = (st.none() | st.booleans() | st.integers(-2, 2**53)
@@ -132,22 +133,18 @@ _ENTRY_LISTS = frozenset({"choices", "tool_calls", "annotations", "reasoning_det
 hold entry lists only under `logprobs`, elsewhere they are strings and left alone."""
 
 
-@st.composite
-def with_junk_entries(draw: st.DrawFn, value: JSON) -> JSON:
-    """`value` with null and non-object entries inserted into its entry lists."""
-    return _insert_junk(draw, value)
-
-
-def _insert_junk(draw: st.DrawFn, value: JSON) -> JSON:
+def insert_junk_entries(draw: Callable[[st.SearchStrategy[Any]], Any], value: JSON) -> JSON:
+    """`value` with null and non-object entries inserted into its entry lists, drawn with
+    `draw` (a composite's `draw` or `st.data()`'s `.draw`)."""
     if isinstance(value, dict):
         result: JSONObject = {}
         for key, item in value.items():
-            item = _insert_junk(draw, item)
+            item = insert_junk_entries(draw, item)
             if key in _ENTRY_LISTS and isinstance(item, list):
                 for _ in range(draw(st.integers(0, 2))):
                     item.insert(draw(st.integers(0, len(item))), draw(_JUNK))
             result[key] = item
         return result
     if isinstance(value, list):
-        return [_insert_junk(draw, item) for item in value]
+        return [insert_junk_entries(draw, item) for item in value]
     return value

@@ -18,9 +18,9 @@ from refold.reference import JSON, JSONObject, differences
 
 from ._json_values import (
     chunks_with_wrong_types,
+    insert_junk_entries,
     json_objects,
     non_objects,
-    with_junk_entries,
 )
 
 _ENVELOPE: JSONObject = {"id": "chatcmpl-x", "object": "chat.completion.chunk",
@@ -52,7 +52,7 @@ def test_null_and_non_object_list_entries_are_skipped(
     check: Check, data: st.DataObject, pairs: list[tuple[JSONObject, JSONObject]]
 ) -> None:
     clean = [cleaned for _, cleaned in pairs]
-    chunks = [data.draw(with_junk_entries(chunk)) for chunk in clean]
+    chunks = [insert_junk_entries(data.draw, chunk) for chunk in clean]
     _folds_alike(check, chunks, clean, "the same chunks without their non-object entries")
 
 
