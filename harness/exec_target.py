@@ -54,16 +54,18 @@ class ExecTransport:
     def request(self, message: JSONObject) -> JSONObject:
         """Send one request line and wait, at most `timeout` seconds, for its reply."""
         if message.get("op") == "hello":
-            self._hello = message
-        process = self._running()
-        line = json.dumps(message, separators=(",", ":")).encode() + b"\n"
+            self._hello = message  # said again to every restarted process
+        self._send(message)
+        return self._reply(message)
+
+    def _send(self, message: JSONObject) -> None:
+        stdin = self._running().stdin
+        assert stdin is not None, "started with stdin=PIPE"
         try:
-            assert process.stdin is not None
-            process.stdin.write(line)
-            process.stdin.flush()
+            stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+            stdin.flush()
         except OSError:
             raise self._failure("crashed", "the process closed its stdin") from None
-        return self._reply(message)
 
     def _reply(self, message: JSONObject) -> JSONObject:
         try:
@@ -102,21 +104,13 @@ class ExecTransport:
         self._process = process
         self._lines = queue.Queue()
         self._stderr.clear()
-        assert process.stdout is not None and process.stderr is not None
+        assert process.stdout is not None, "started with stdout=PIPE"
+        assert process.stderr is not None, "started with stderr=PIPE"
         self._pumps = [_daemon(_pump_lines, process.stdout, self._lines),
                        _daemon(_pump_stderr, process.stderr, self._stderr)]
         if self._hello is not None and self._starts > 1:
-            self._handshake(self._hello)
-
-    def _handshake(self, hello: JSONObject) -> None:
-        process = self._process
-        assert process is not None and process.stdin is not None
-        try:
-            process.stdin.write(json.dumps(hello).encode() + b"\n")
-            process.stdin.flush()
-        except OSError:
-            raise self._failure("crashed", "the restarted process closed its stdin") from None
-        self._reply(hello)
+            self._send(self._hello)
+            self._reply(self._hello)
 
     def _failure(self, kind: str, what: str) -> TargetError:
         """Kill the process (the next call starts a fresh one) and describe the failure."""

@@ -63,13 +63,14 @@ def scrub(value: JSON) -> JSON:
 def failure_record(failure: ConformanceFailure) -> dict[str, Any]:
     """The failure as the results report carries it (scrubbed, plain JSON)."""
     first = failure.differences[0].pointer if failure.differences else None
-    return scrub({
+    record: dict[str, Any] = scrub({
         "message": str(failure),
         "chunks": failure.chunks,
         "expected": failure.expected,
         "received": failure.received,
         "pointer": first,
-    })  # type: ignore[return-value]
+    })
+    return record
 
 
 def reproduce_blob(exc: BaseException) -> tuple[str, bytes] | None:

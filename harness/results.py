@@ -83,15 +83,17 @@ class RuleResults:
         if status is None:
             return
         message = _message(report, status)
-        failure = dict(report.user_properties).get(FAILURE_PROPERTY)
-        if status == "failed" and isinstance(failure, dict):
-            message = str(failure.get("message") or message)
+        recorded = dict(report.user_properties).get(FAILURE_PROPERTY)
+        failure: dict[str, Any] | None = None
+        if status == "failed" and isinstance(recorded, dict):
+            failure = recorded
+            message = str(recorded.get("message") or message)
         elif status == "failed":
             failure = {"message": message or "", "chunks": None, "expected": None,
                        "received": None, "pointer": None}
         for rule_id in rules:
             self.by_rule.setdefault(rule_id, RuleOutcome()).add(
-                status, message=message, failure=failure if status == "failed" else None)
+                status, message=message, failure=failure)
 
     def status(self, rule_id: str) -> str:
         """The rule's aggregated status ("not run" if no test reported on it)."""

@@ -27,12 +27,17 @@ def render_rule_table(results: RuleResults, *, color: bool) -> str:
             detail = ""
             if outcome is not None:
                 detail = f"{outcome.tests} test{'s' * (outcome.tests != 1)}"
-                if status == "skipped" and outcome.skip_reason:
-                    detail += f": {outcome.skip_reason}"
+                if outcome.reason:
+                    detail += f": {_short(outcome.reason)}"
             lines.append(f"  {rule.id:<20} {_paint(status, color=color):<9} {detail}".rstrip())
     summary = ", ".join(f"{totals[s]} {s}" for s in _COLORS if s in totals)
     lines.append(f"rules: {summary}")
     return "\n".join(lines) + "\n"
+
+
+def _short(text: str, limit: int = 90) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
 def _paint(status: str, *, color: bool) -> str:

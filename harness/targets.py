@@ -139,7 +139,7 @@ class RemoteTarget:
         version = hello.get("version")
         self.description = f"{spec} ({self.name} {version})" if version else spec
         supported = ALL_FOLD_FEATURES | (
-            {"lifecycle"} if _INCREMENTAL_OPERATIONS <= self.operations else set())
+            {"lifecycle"} if self.operations >= _INCREMENTAL_OPERATIONS else set())
         declared = hello.get("features")
         if features is None and isinstance(declared, list):
             features = frozenset(str(f) for f in declared)
@@ -180,7 +180,7 @@ class RemoteTarget:
 
     def accumulator(self) -> TargetAccumulator:
         """Start an incremental fold in the target (`new`)."""
-        if not _INCREMENTAL_OPERATIONS <= self.operations:
+        if not self.operations >= _INCREMENTAL_OPERATIONS:
             raise UsageError(f"target {self.name} offers only fold(chunks), no accumulator")
         message: JSONObject = {"op": "new"}
         if self._released:
@@ -245,7 +245,7 @@ def _operations(hello: JSONObject, where: str) -> frozenset[str]:
                          f'"operations": ["fold", "new", "add", "response", "finished", '
                          f'"mark_done"], received {_preview(operations)}')
     found = frozenset(operations)
-    if "fold" not in found and not _INCREMENTAL_OPERATIONS <= found:
+    if "fold" not in found and not found >= _INCREMENTAL_OPERATIONS:
         raise UsageError(f"{where} offers {sorted(found)}; expected `fold` or all of "
                          f"{sorted(_INCREMENTAL_OPERATIONS)}")
     return found

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from refold.checks import ConformanceFailure
-from refold.replay import SCRUBBED, read_replay, scrub, write_replay
 from refold.errors import UsageError
+from refold.replay import SCRUBBED, read_replay, scrub, write_replay
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "examples" / "targets" / "broken_accumulator.py"
