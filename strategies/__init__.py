@@ -1,0 +1,37 @@
+"""Hypothesis strategies for chat-completion streams (refold.strategies).
+
+Two stages, as the spec's round-trip property reads: draw a known completion, then a
+chunk stream that folds back to it.
+
+    >>> from hypothesis import given
+    >>> from refold.strategies import completions, chunk_splits
+    >>> @given(completions(features={"text", "tool_calls"}).flatmap(
+    ...     lambda c: chunk_splits(c).map(lambda chunks: (c, chunks))))
+    ... def test_round_trip(case): ...
+
+`chunk_streams()` draws streams that need not be lossless, for differential checks,
+and `chunk_schema()` / `completion_schema()` are the JSON Schemas every drawn value
+validates against.
+"""
+
+from ._completions import FINISH_REASONS, completions, is_finished, reasoning_details
+from ._schemas import chunk_schema, completion_schema
+from ._splits import SPLIT_FAMILIES, chunk_splits
+from ._streams import chunk_streams, families_for
+from ._text import argument_texts, json_objects, texts
+
+__all__ = [
+    "FINISH_REASONS",
+    "SPLIT_FAMILIES",
+    "argument_texts",
+    "chunk_schema",
+    "chunk_splits",
+    "chunk_streams",
+    "completion_schema",
+    "completions",
+    "families_for",
+    "is_finished",
+    "json_objects",
+    "reasoning_details",
+    "texts",
+]
