@@ -56,8 +56,8 @@ def run_coverage(target: str, *, profile: str = "ci",
         UsageError: the target is not Python source running in this interpreter, or
             the suites could not run (a collection error).
     """
-    from refold.mutation import locate_source
     import refold.suites
+    from refold.mutation import locate_source
 
     source = locate_source(target)
     with tempfile.TemporaryDirectory(prefix="refold-coverage-") as scratch:

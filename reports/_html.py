@@ -75,7 +75,8 @@ def _rule_table(results: dict[str, Any]) -> str:
             else:
                 link = _e(rule_id)
             rows.append(f'<tr><td>{link}</td><td class="status {_css(status)}">{_e(status)}</td>'
-                        f'<td class="num">{int(rule.get("tests") or 0)}</td><td>{_e(note)}</td></tr>')
+                        f'<td class="num">{int(rule.get("tests") or 0)}</td>'
+                        f'<td>{_e(note)}</td></tr>')
     rows.append("</tbody></table>")
     return "".join(rows)
 

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from refold.coverage_run import FORMAT, context_name, coverage_document
 
@@ -20,6 +21,17 @@ def test_join():
 
 def test_unmarked():
     assert tinypkg.other() == 1
+'''
+HYPOTHESIS_TEST = '''
+import pytest
+from hypothesis import given, settings, strategies as st
+import tinypkg
+
+@pytest.mark.rule("TEXT-JOIN")
+@settings(max_examples=5)
+@given(st.lists(st.text(max_size=2), max_size=2))
+def test_join(parts):
+    assert tinypkg.join(parts) == "".join(parts)
 '''
 TINY_PACKAGE = '''
 def join(parts):
@@ -36,17 +48,23 @@ def test_a_context_names_the_rules_then_the_test() -> None:
         "TEXT-JOIN,ENV-ID|suites/t.py::test_x"
 
 
-def test_lines_run_by_a_marked_test_are_charged_to_its_rules(tmp_path: Path) -> None:
-    (tmp_path / "tinypkg").mkdir()
-    (tmp_path / "tinypkg" / "__init__.py").write_text(TINY_PACKAGE)
-    (tmp_path / "test_tiny.py").write_text(TINY_TEST)
-    (tmp_path / ".coveragerc").write_text("[run]\nbranch = True\nsource_pkgs = tinypkg\n")
-    run = [sys.executable, "-m", "coverage", "run", "-m", "pytest", "test_tiny.py", "-p", "refold.coverage_run", "-p", "no:cacheprovider",
-           "-q", "--rootdir", str(tmp_path)]
-    subprocess.run(run, cwd=tmp_path, check=True, capture_output=True)
+def measure(folder: Path, test_source: str) -> dict[str, Any]:
+    """Run `test_source` under `coverage run` with the context plugin; coverage's JSON."""
+    (folder / "tinypkg").mkdir()
+    (folder / "tinypkg" / "__init__.py").write_text(TINY_PACKAGE)
+    (folder / "test_tiny.py").write_text(test_source)
+    (folder / ".coveragerc").write_text("[run]\nbranch = True\nsource_pkgs = tinypkg\n")
+    subprocess.run([sys.executable, "-m", "coverage", "run", "-m", "pytest", "test_tiny.py",
+                    "-p", "refold.coverage_run", "-p", "no:cacheprovider", "-q",
+                    "--rootdir", str(folder)], cwd=folder, check=True, capture_output=True)
     subprocess.run([sys.executable, "-m", "coverage", "json", "--show-contexts", "-o",
-                    "cov.json"], cwd=tmp_path, check=True, capture_output=True)
-    raw = json.loads((tmp_path / "cov.json").read_text())
+                    "cov.json"], cwd=folder, check=True, capture_output=True)
+    raw: dict[str, Any] = json.loads((folder / "cov.json").read_text())
+    return raw
+
+
+def test_lines_run_by_a_marked_test_are_charged_to_its_rules(tmp_path: Path) -> None:
+    raw = measure(tmp_path, TINY_TEST)
     document = coverage_document(raw, target="tinypkg", package="tinypkg", root=tmp_path,
                                  pytest_status=0, profile="ci")
     assert document["format"] == FORMAT
@@ -59,20 +77,6 @@ def test_lines_run_by_a_marked_test_are_charged_to_its_rules(tmp_path: Path) -> 
 
 def test_a_hypothesis_test_charges_its_lines_to_its_rules_not_to_the_runner(
         tmp_path: Path) -> None:
-    (tmp_path / "tinypkg").mkdir()
-    (tmp_path / "tinypkg" / "__init__.py").write_text(TINY_PACKAGE)
-    (tmp_path / "test_tiny.py").write_text(
-        "import pytest\nfrom hypothesis import given, settings, strategies as st\n"
-        "import tinypkg\n\n@pytest.mark.rule('TEXT-JOIN')\n@settings(max_examples=5)\n"
-        "@given(st.lists(st.text(max_size=2), max_size=2))\n"
-        "def test_join(parts):\n    assert tinypkg.join(parts) == ''.join(parts)\n")
-    (tmp_path / ".coveragerc").write_text("[run]\nsource_pkgs = tinypkg\n")
-    subprocess.run([sys.executable, "-m", "coverage", "run", "-m",
-                    "pytest", "test_tiny.py", "-p", "refold.coverage_run", "-p",
-                    "no:cacheprovider", "-q", "--rootdir", str(tmp_path)],
-                   cwd=tmp_path, check=True, capture_output=True)
-    subprocess.run([sys.executable, "-m", "coverage", "json", "--show-contexts", "-o",
-                    "cov.json"], cwd=tmp_path, check=True, capture_output=True)
-    contexts = json.loads((tmp_path / "cov.json").read_text())["files"]
-    line_contexts = next(iter(contexts.values()))["contexts"]["3"]
+    raw = measure(tmp_path, HYPOTHESIS_TEST)
+    line_contexts = raw["files"]["tinypkg/__init__.py"]["contexts"]["3"]
     assert line_contexts == ["TEXT-JOIN|test_tiny.py::test_join"]

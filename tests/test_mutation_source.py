@@ -44,7 +44,7 @@ def test_an_installed_package_and_a_single_module_are_located(installed: Path) -
 
 
 @pytest.mark.parametrize(("target", "reason"), [
-    ("exec:node fold.js", "not Python code running in this interpreter"),
+    ("exec:node fold.js", r"not Python code running in this interpreter"),
     ("http://localhost:8000", "not Python code running in this interpreter"),
     ("examples/broken/sum_usage.py", "pass the importable module name"),
     ("no_such_fold_package", "no module named 'no_such_fold_package' is installed"),
@@ -57,7 +57,7 @@ def test_targets_that_are_not_installed_python_source_are_refused(target: str,
 
 def test_a_package_with_compiled_modules_is_refused(installed: Path) -> None:
     (installed / "tinyfold" / f"_speedups{EXTENSION_SUFFIXES[0]}").write_bytes(b"\x7fELF")
-    with pytest.raises(UsageError, match="compiled extension modules .*_speedups"):
+    with pytest.raises(UsageError, match=r"compiled extension modules .*_speedups"):
         locate_source("tinyfold")
 
 
