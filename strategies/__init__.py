@@ -16,7 +16,7 @@ validates against.
 
 from ._completions import FINISH_REASONS, completions, is_finished, reasoning_details
 from ._schemas import chunk_schema, completion_schema
-from ._splits import SPLIT_FAMILIES, chunk_splits
+from ._splits import SPLIT_FAMILIES, chunk_splits, round_trips
 from ._streams import chunk_streams, families_for
 from ._text import argument_texts, json_objects, texts
 
@@ -33,5 +33,6 @@ __all__ = [
     "is_finished",
     "json_objects",
     "reasoning_details",
+    "round_trips",
     "texts",
 ]

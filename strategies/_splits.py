@@ -15,9 +15,9 @@ from hypothesis import event
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from refold.reference import JSONObject
+from refold.reference import FEATURES, JSONObject
 
-from ._completions import is_finished
+from ._completions import completions, is_finished
 from ._fragments import (
     Lane,
     annotation_lanes,
@@ -29,7 +29,7 @@ from ._fragments import (
 from ._noise import with_noise
 from ._text import BOOLEANS, below
 
-__all__ = ["SPLIT_FAMILIES", "chunk_splits"]
+__all__ = ["SPLIT_FAMILIES", "chunk_splits", "round_trips"]
 
 T = TypeVar("T")
 
@@ -193,3 +193,17 @@ def _with_stream_fields(draw: st.DrawFn, chunks: list[JSONObject],
         if any(entry.get("finish_reason") == "error" for entry in chunk["choices"]):
             chunk["error"] = {"code": 502, "message": "Provider disconnected"}  # Q18
     return chunks
+
+
+@st.composite
+def round_trips(
+    draw: st.DrawFn,
+    *,
+    features: Collection[str] = frozenset(FEATURES),
+    families: Collection[int] = SPLIT_FAMILIES,
+    max_tool_calls: int = 3,
+) -> tuple[JSONObject, list[JSONObject]]:
+    """Draw `(completion, chunks)`: a known completion over `features` and a lossless
+    split of it from `families`, the two stages of the round-trip property."""
+    completion = draw(completions(features=features, max_tool_calls=max_tool_calls))
+    return completion, draw(chunk_splits(completion, families=families))
