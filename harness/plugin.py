@@ -89,7 +89,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--replay", default=None, metavar="FILE",
                     help="re-run the failure recorded in a replay file")
     group.addoption("--replay-dir", default="refold-replays", metavar="DIR",
-                    help="where failures write replay files (default ./refold-replays)")
+                    help="where failures write replay files (default ./refold-replays; "
+                         "an empty value writes none)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -275,6 +276,8 @@ def _write_replay_file(item: pytest.Item, failure: ConformanceFailure,
     from .replay import reproduce_blob, write_replay
 
     config = item.config
+    if not config.getoption("replay_dir"):
+        return None
     blob = reproduce_blob(exc) if exc is not None else None
     function = getattr(item, "obj", None)
     hypothesis = {

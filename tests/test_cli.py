@@ -66,6 +66,7 @@ def test_check_on_a_broken_target_prints_its_failures_by_rule_and_fails(tmp_path
     assert "\x1b[" not in done.stdout  # not a terminal: no colour codes
     results = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
     assert results["rules"]["ENV-ID"]["status"] == "failed"
+    assert (tmp_path / "out" / "report.html").is_file()  # rendered by refold.reports
 
 
 def test_check_on_the_reference_exits_zero(tmp_path: Path) -> None:

@@ -89,4 +89,4 @@ def render_reports(directory: Path) -> list[Path]:
     if write_all is None:
         return [results]
     written: list[Path] = write_all(json.loads(results.read_text(encoding="utf-8")), directory)
-    return [results, *written]
+    return list(dict.fromkeys([results, *written]))
