@@ -10,6 +10,7 @@ copied next to it so nothing resolves to the unmutated checkout.
 
 from __future__ import annotations
 
+import importlib
 import json
 import shutil
 from collections.abc import Sequence
@@ -60,10 +61,11 @@ def _copy_refold_package(destination: Path) -> None:
     _copy(Path(refold.__file__).parent, destination)
     for name in ("strategies", "suites", "reports"):
         try:
-            module = __import__(f"refold.{name}", fromlist=["__file__"])
+            module = importlib.import_module(f"refold.{name}")
         except ImportError:  # a layer not written yet
             continue
-        _copy(Path(module.__file__).parent, destination / name)
+        if module.__file__ is not None:
+            _copy(Path(module.__file__).parent, destination / name)
 
 
 def write_config(source: MutationSource, directory: Path, *, deselect: Sequence[str]) -> None:
