@@ -103,7 +103,7 @@ def _error_chunk(draw: st.DrawFn, chunks: list[JSONObject]) -> list[JSONObject]:
 def _wrong_types(draw: st.DrawFn, chunks: list[JSONObject]) -> list[JSONObject]:
     """Replace a few values anywhere in the stream by blank or wrongly typed ones."""
     for _ in range(1 + draw(below(3))):
-        places = list(_places(chunks))
+        places = [place for chunk in chunks for place in _places(chunk)]
         if not places:
             break
         parent, key = places[draw(below(len(places)))]
