@@ -14,6 +14,7 @@ the installed suites, so `pytest --target=mypkg` works from any directory. It th
 
 from __future__ import annotations
 
+import importlib.util
 import time
 from collections.abc import Generator
 from datetime import UTC, datetime
@@ -39,7 +40,6 @@ _TARGET_KEY = pytest.StashKey["Target | None"]()
 _RESULTS_KEY = pytest.StashKey[RuleResults]()
 _RUN_KEY = pytest.StashKey["_Run"]()
 _REPLAY_CASE_KEY = pytest.StashKey[dict[str, Any]]()
-SUITES_DIR = Path(__file__).resolve().parent.parent / "suites"
 
 
 class _Run:
@@ -105,9 +105,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _installed_suites() -> Path:
-    import refold.suites
-
-    return Path(refold.suites.__file__).parent
+    """The installed suites' folder, found without importing them (pytest imports them)."""
+    spec = importlib.util.find_spec("refold.suites")
+    if spec is None or not spec.submodule_search_locations:
+        raise pytest.UsageError("refold.suites is not installed: reinstall refold")
+    return Path(next(iter(spec.submodule_search_locations)))
 
 
 def _target(config: pytest.Config) -> Target:
