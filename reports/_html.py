@@ -94,7 +94,7 @@ def _failures(results: dict[str, Any]) -> str:
                      f'<pre>{_e(failure.get("message") or rule.get("reason") or "")}</pre>')
         if failure.get("pointer") is not None:
             parts.append(f"<p>at <code>{_e(failure['pointer'])}</code></p>")
-        if failure.get("chunks"):
+        if failure.get("chunks") and not _shown_in(failure):
             lines = "\n".join(json.dumps(c, ensure_ascii=False) for c in failure["chunks"])
             parts.append(f"<p>chunks ({len(failure['chunks'])}), one JSON object a line:</p>"
                          f"<pre>{_e(lines)}</pre>")
@@ -104,6 +104,12 @@ def _failures(results: dict[str, Any]) -> str:
                 parts.append(f"<details><summary>{key}</summary><pre>{_e(text)}</pre></details>")
         parts.append("</div>")
     return "".join(parts)
+
+
+def _shown_in(failure: dict[str, Any]) -> bool:
+    # The harness's message usually lists the chunks already (compact JSON lines).
+    first = json.dumps(failure["chunks"][0], ensure_ascii=False, separators=(",", ":"))
+    return first in str(failure.get("message") or "")
 
 
 def _mutation(mutation: dict[str, Any]) -> str:
