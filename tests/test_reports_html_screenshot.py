@@ -12,11 +12,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from refold.reports import record_history, write_all
-
 from test_reports_escaping import results_with
 from test_reports_formats import MUTATION
+
+from refold.reports import record_history, write_all
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 WIDTH, HEIGHT = 1200, 1600
