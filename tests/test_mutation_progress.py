@@ -24,3 +24,13 @@ def test_verdicts_are_tallied_and_phases_printed_once_whatever_the_read_size() -
         assert lines[:2] == ["mutmut: Generating mutants", "mutmut: Running stats"], size
         assert lines[-1] == "mutants checked: 4/4 (2 killed, 1 survived, 1 timeout)", size
         assert list(relay.tail) == ["done in 12ms"], size
+
+
+def test_mutmuts_live_status_line_is_reported_while_mutants_run() -> None:
+    out = io.StringIO()
+    relay = ProgressRelay(out, lambda: 66, every=0.0)
+    relay.feed("⠋ Running mutation testing\r⠙ 12/66  🎉 10 🫥 0  ⏰ 1  🤔 0  🙁 1  🔇 0\r")
+    assert out.getvalue().splitlines() == [
+        "mutmut: Running mutation testing",
+        "mutants checked: 12/66 (10 killed, 1 survived, 1 timeout)",
+    ]

@@ -7,6 +7,7 @@ phase once and a tally of the verdicts at most every few seconds.
 
 from __future__ import annotations
 
+import re
 import time
 from collections import deque
 from collections.abc import Callable
@@ -19,12 +20,16 @@ _STATUS_BY_EMOJI = {
     "🔇": "skipped", "🧙": "caught by type check", "💥": "segfault", "🛑": "interrupted",
 }
 _SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+_LIVE_STATUS = re.compile(r"^(?P<done>\d+)/(?P<total>\d+)\s*(?P<counts>.*)$")
+_EMOJI_COUNT = re.compile(r"(\S)\s+(\d+)")
 
 
 class ProgressRelay:
     """Reads mutmut's output and writes progress to `out`; keeps the last lines for errors.
 
-    `total` is called once the first verdict arrives (the mutants exist by then).
+    While mutants run, mutmut's status line gives the live tally; the verdict lines
+    it prints per mutant give the final one. `total` is called once the first verdict
+    line arrives (the mutants exist by then).
     """
 
     def __init__(self, out: IO[str], total: Callable[[], int], *, every: float = 5.0) -> None:
@@ -36,7 +41,7 @@ class ProgressRelay:
         self._phase = ""
         self._pending = ""  # a line cut by the read size, completed by the next piece
         self._expected: int | None = None
-        self._last_report = 0.0
+        self._last_report = float("-inf")
 
     def feed(self, text: str) -> None:
         """Take a piece of mutmut's output (any split)."""
@@ -54,11 +59,25 @@ class ProgressRelay:
             return
         if line[:1] in _SPINNER:
             phase = line[1:].strip()
-            if phase and not phase[:1].isdigit() and phase != self._phase:
+            live = _LIVE_STATUS.match(phase)
+            if live:
+                self._live(int(live["done"]), int(live["total"]), live["counts"])
+            elif phase and phase != self._phase:
                 self._phase = phase
                 self._write(f"mutmut: {phase}")
             return
         self.tail.append(line)
+
+    def _live(self, done: int, total: int, counts: str) -> None:
+        # mutmut's status line while mutants run: "12/66  🎉 10 🫥 0  ⏰ 0 ..."
+        now = time.monotonic()
+        if now - self._last_report < self.every:
+            return
+        self._last_report = now
+        tally = {_STATUS_BY_EMOJI[e]: int(n) for e, n in _EMOJI_COUNT.findall(counts)
+                 if e in _STATUS_BY_EMOJI and int(n)}
+        detail = ", ".join(f"{n} {s}" for s, n in sorted(tally.items()))
+        self._write(f"mutants checked: {done}/{total} ({detail})")
 
     def _report(self, *, force: bool) -> None:
         now = time.monotonic()
