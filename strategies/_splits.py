@@ -164,7 +164,8 @@ def _groups(draw: st.DrawFn, entries: list[JSONObject]) -> list[list[JSONObject]
     """Group consecutive entries into chunks; shrinks toward one entry per chunk."""
     groups: list[list[JSONObject]] = []
     for entry in entries:
-        if groups and draw(BOOLEANS):
+        together: bool = draw(BOOLEANS) if groups else False
+        if together:
             groups[-1].append(entry)
         else:
             groups.append([entry])
@@ -185,7 +186,8 @@ def _with_stream_fields(draw: st.DrawFn, chunks: list[JSONObject],
                 tail[key] = completion[key]
     if "usage" in completion:
         tail["usage"] = completion["usage"]
-    if tail and draw(BOOLEANS):
+    separate: bool = draw(BOOLEANS) if tail else False
+    if separate:
         chunks.append({**_envelope(completion), "choices": [], **tail})
     else:
         chunks[-1].update(tail)

@@ -128,7 +128,7 @@ _ARGUMENT_TEXTS = _argument_texts()
 def escape_positions(text: str) -> list[int]:
     """Cut positions inside a JSON escape sequence (after the backslash): the positions
     where a fold that decodes fragments one by one breaks."""
-    positions = []
+    positions: list[int] = []
     index = text.find("\\")
     while index != -1 and index + 1 < len(text):
         length = 6 if text[index + 1] == "u" else 2
@@ -146,7 +146,7 @@ def cut(draw: st.DrawFn, length: int, *, max_cuts: int = 6,
     empty pieces."""
     if length < 2:
         points: set[int] = set()
-    elif favour and draw(BOOLEANS):
+    elif favour and bool(draw(BOOLEANS)):
         points = draw(st.sets(st.sampled_from(favour) | _cut_points(length), max_size=max_cuts))
     else:
         points = draw(_cut_sets(length, max_cuts))
