@@ -5,7 +5,8 @@
 Source: /work/shared/research/fold-semantics.md §1.1 and Q6, Q8 (Ollama and Fireworks
 repeat role/id/name on every fragment; openai-python folds `assistantassistant`,
 `call_1call_1`, `searchsearch`).
-Breaks: CHOICE-ROLE, TOOL-NAME, TOOL-ADOPT-ID.
+Breaks: CHOICE-ROLE, TOOL-NAME, TOOL-5-APPEND (a repeated id no longer matches the
+concatenated one, so the next fragment starts a new call instead of appending).
 """
 
 from __future__ import annotations
