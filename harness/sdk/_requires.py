@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import importlib
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import ModuleType
 
 from refold.errors import UsageError
 
-__all__ = ["require"]
+__all__ = ["quiet", "require"]
 
 
 def require(module: str, *, extra: str) -> ModuleType:
@@ -19,3 +22,13 @@ def require(module: str, *, extra: str) -> ModuleType:
             f"the {extra} target needs the `{module}` package, which is not installed "
             f"({exc}); install it with: pip install 'refold[{extra}]'"
         ) from exc
+
+
+@contextmanager
+def quiet() -> Iterator[None]:
+    """Silence the SDK's warnings (pydantic serializer warnings on off-type fields): a
+    warning is not what the user of the SDK sees as the result, so it must not turn into
+    a failure under pytest's `filterwarnings = error`."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield

@@ -23,7 +23,7 @@ from typing import Any
 
 from refold.reference import JSON, JSONObject
 
-from ._requires import require
+from ._requires import quiet, require
 
 __all__ = ["FEATURES", "fold", "refold_target", "sdk_version"]
 
@@ -60,10 +60,11 @@ def sdk_version() -> str:
 def fold(chunks: list[JSON]) -> JSONObject:
     """Fold `chunks` the way `ChatOpenAI.stream()` and `+` do, mapped to the spec's shape."""
     summed: Any = None
-    for chunk in chunks:
-        message = _message_of(chunk)
-        if message is not None:
-            summed = message if summed is None else summed + message
+    with quiet():
+        for chunk in chunks:
+            message = _message_of(chunk)
+            if message is not None:
+                summed = message if summed is None else summed + message
     if summed is None:
         raise ValueError("LangChain produced no message chunk for this stream")
     return _completion(summed)

@@ -9,13 +9,14 @@ target runs offline.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from typing import Any
 
 from refold.reference import JSON, JSONObject
 
-from ._requires import require
+from ._requires import quiet, require
 
 __all__ = ["FEATURES", "fold", "refold_target", "sdk_version"]
 
@@ -41,8 +42,11 @@ def sdk_version() -> str:
 
 def fold(chunks: list[JSON]) -> JSONObject:
     """Fold `chunks` with `litellm.stream_chunk_builder`."""
-    built = [ModelResponseStream(**chunk) for chunk in chunks]
-    response: Any = _litellm.stream_chunk_builder(built)
+    with quiet():
+        # A fresh copy per chunk, as litellm's HTTP layer hands its constructor freshly
+        # decoded JSON: the constructor rewrites the nested dicts it is given in place.
+        built = [ModelResponseStream(**copy.deepcopy(chunk)) for chunk in chunks]
+        response: Any = _litellm.stream_chunk_builder(built)
     if response is None:
         raise ValueError("litellm.stream_chunk_builder returned None (no response)")
     # Round-trip through JSON: litellm objects nest pydantic models in plain dicts.

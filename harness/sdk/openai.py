@@ -6,7 +6,9 @@ consumed as `.stream()` consumes them. The result is `current_completion_snapsho
 `get_final_completion()`, which refuses to return a completion whose finish reason is
 `length` or `content_filter`. The snapshot is dumped with only the fields that were set;
 the SDK's own additions `parsed` and `parsed_arguments` (structured-output parsing, not part
-of a `chat.completion`) are dropped. Nothing else is changed.
+of a `chat.completion`) are dropped, and so is the `index` each snapshot tool call keeps
+(streaming bookkeeping a non-streaming response does not carry; so TOOL-OUTPUT's "no index"
+clause is not judged for this target). Nothing else is changed.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ from typing import Any
 
 from refold.reference import JSON, JSONObject
 
-from ._requires import require
+from ._requires import quiet, require
 
-__all__ = ["FEATURES", "fold", "refold_target", "sdk_version"]
+__all__ = ["FEATURES", "fold", "in_spec_shape", "refold_target", "sdk_version"]
 
 _openai = require("openai", extra="openai")
 from openai._models import construct_type  # noqa: E402
@@ -41,12 +43,28 @@ def sdk_version() -> str:
 
 def fold(chunks: list[JSON]) -> JSONObject:
     """Fold `chunks` through a fresh `ChatCompletionStreamState`."""
-    state: ChatCompletionStreamState[Any] = ChatCompletionStreamState()
-    for chunk in chunks:
-        built = construct_type(type_=ChatCompletionChunk, value=chunk)
-        list(state.handle_chunk(built))  # type: ignore[arg-type]
-    snapshot: dict[str, Any] = state.current_completion_snapshot.to_dict()
-    return _without_sdk_additions(snapshot)
+    with quiet():
+        state: ChatCompletionStreamState[Any] = ChatCompletionStreamState()
+        for chunk in chunks:
+            built = construct_type(type_=ChatCompletionChunk, value=chunk)
+            list(state.handle_chunk(built))  # type: ignore[arg-type]
+        snapshot: dict[str, Any] = state.current_completion_snapshot.to_dict()
+    return in_spec_shape(snapshot)
+
+
+def in_spec_shape(snapshot: dict[str, Any]) -> JSONObject:
+    """Map an openai-python completion dict (`to_dict()` of a snapshot or of a
+    `ChatCompletion`) to the spec's shape: tool calls lose their streaming `index`, and
+    the SDK's `parsed`/`parsed_arguments` additions are dropped. Mutates `snapshot`."""
+    for choice in snapshot.get("choices") or []:
+        message = choice.get("message") if isinstance(choice, dict) else None
+        calls = message.get("tool_calls") if isinstance(message, dict) else None
+        for call in calls if isinstance(calls, list) else []:
+            if isinstance(call, dict):
+                # The streaming position a snapshot call keeps; a chat.completion has none.
+                call.pop("index", None)
+    dropped: JSONObject = _without_sdk_additions(snapshot)
+    return dropped
 
 
 def _without_sdk_additions(value: Any) -> Any:
