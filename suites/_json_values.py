@@ -72,7 +72,7 @@ _FUNCTION = {"name": "string", "arguments": "string"}
 _TOOL_FRAGMENT = {"index": "integer", "id": "string", "type": "string", "function": _FUNCTION}
 _DELTA = {"role": "string", "content": "string", "refusal": "string", "reasoning": "string",
           "reasoning_content": "string", "tool_calls": ("list", _TOOL_FRAGMENT)}
-_LOGPROBS = {"content": ("list", {}), "refusal": ("list", {})}  # entries are kept verbatim
+_LOGPROBS: Shape = {"content": ("list", {}), "refusal": ("list", {})}  # entries kept verbatim
 _CHOICE = {"index": "integer", "finish_reason": "string", "native_finish_reason": "string",
            "delta": _DELTA, "logprobs": _LOGPROBS}
 CHUNK_SHAPE: Shape = {
