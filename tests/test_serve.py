@@ -25,7 +25,9 @@ def server(request: pytest.FixtureRequest) -> Iterator[CompletionServer]:
     assert not thread.is_alive(), "the server did not stop itself after its requests"
 
 
-def _post(client: httpx.Client, server: CompletionServer, body: dict[str, object]) -> httpx.Response:
+def _post(
+    client: httpx.Client, server: CompletionServer, body: dict[str, object]
+) -> httpx.Response:
     return client.post(f"{server.base_url}/chat/completions", json=body, timeout=10)
 
 
