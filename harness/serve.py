@@ -19,9 +19,6 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from hypothesis import HealthCheck, Phase, given, seed, settings
-from hypothesis import strategies as st
-
 from refold.reference import JSON, JSONObject
 
 __all__ = ["DEFAULT_FEATURES", "CompletionServer", "ServedCase", "served_case"]
@@ -44,6 +41,11 @@ class ServedCase:
 def served_case(case_seed: int, *, features: Collection[str] = DEFAULT_FEATURES,
                 families: Collection[int] = frozenset({1})) -> ServedCase:
     """Draw the case for `case_seed`: the same seed and options always give the same case."""
+    # Imported here: `refold check` imports every command before pytest starts, and
+    # Hypothesis imported that early could not be assertion-rewritten by pytest.
+    from hypothesis import HealthCheck, Phase, given, seed, settings
+    from hypothesis import strategies as st
+
     from refold.strategies import chunk_splits, completions
     from refold.strategies.wire import sse_bytes
 
