@@ -21,7 +21,8 @@ CI_EXAMPLES = 100
 def register_profiles() -> None:
     """Register the four profiles (idempotent)."""
     slow = [HealthCheck.too_slow, HealthCheck.data_too_large]
-    settings.register_profile("dev", max_examples=20, deadline=None, suppress_health_check=slow)
+    settings.register_profile("dev", max_examples=20, deadline=None, print_blob=True,
+                              suppress_health_check=slow)
     settings.register_profile(
         "ci", parent=settings.get_profile("ci"), max_examples=CI_EXAMPLES, deadline=None,
         derandomize=True, database=None, print_blob=True, suppress_health_check=slow,
@@ -32,5 +33,6 @@ def register_profiles() -> None:
     )
     settings.register_profile(
         "mutation", max_examples=25, deadline=None, derandomize=True, database=None,
+        print_blob=True,
         phases=[Phase.explicit, Phase.generate, Phase.shrink], suppress_health_check=slow,
     )
