@@ -14,7 +14,6 @@ the installed suites, so `pytest --target=mypkg` works from any directory. It th
 
 from __future__ import annotations
 
-import importlib.util
 import time
 from collections.abc import Generator
 from datetime import UTC, datetime
@@ -29,8 +28,9 @@ from .baseline import Baseline, load_baseline
 from .checks import Check, ConformanceFailure
 from .errors import UsageError
 from .loading import load_target
+from .locations import suites_dir
 from .marks import rules_of_item
-from .profiles import register_profiles
+from .profiles import register_profiles, relax_default_deadline
 from .results import FAILURE_PROPERTY, RuleResults
 from .targets import Target
 
@@ -106,10 +106,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def _installed_suites() -> Path:
     """The installed suites' folder, found without importing them (pytest imports them)."""
-    spec = importlib.util.find_spec("refold.suites")
-    if spec is None or not spec.submodule_search_locations:
-        raise pytest.UsageError("refold.suites is not installed: reinstall refold")
-    return Path(next(iter(spec.submodule_search_locations)))
+    try:
+        return suites_dir()
+    except LookupError as exc:
+        raise pytest.UsageError(f"{exc}: reinstall refold") from exc
 
 
 def _target(config: pytest.Config) -> Target:
@@ -144,6 +144,7 @@ def pytest_collection_modifyitems(
     marked = [(item, rules) for item, rules in marked if rules]
     if not marked:
         return
+    relax_default_deadline()
     target = _target(config)
     run = config.stash[_RUN_KEY]
     for item, rules in marked:

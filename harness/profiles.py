@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, Phase, settings
 
-__all__ = ["CI_EXAMPLES", "register_profiles"]
+__all__ = ["CI_EXAMPLES", "register_profiles", "relax_default_deadline"]
 
 CI_EXAMPLES = 100
 
@@ -36,3 +36,15 @@ def register_profiles() -> None:
         print_blob=True,
         phases=[Phase.explicit, Phase.generate, Phase.shrink], suppress_health_check=slow,
     )
+
+
+def relax_default_deadline() -> None:
+    """Drop the 200 ms deadline when nobody chose a profile.
+
+    A target may be a subprocess or a service, where one example can take longer than
+    Hypothesis's default deadline without anything being wrong. Only runs that collect
+    refold suites call this, so other Hypothesis tests keep their own defaults.
+    """
+    if settings.get_current_profile_name() == "default":
+        settings.register_profile("refold-default", deadline=None)
+        settings.load_profile("refold-default")
