@@ -52,3 +52,15 @@ def test_a_difference_reads_expected_then_received_with_absent_spelled_out() -> 
 def test_long_values_are_shortened_in_messages() -> None:
     text = str(Difference("/x", "y" * 500, 1))
     assert "..." in text and len(text) < 300
+
+
+def test_a_value_of_exactly_the_limit_is_shown_whole_and_a_longer_one_cut_to_it() -> None:
+    at_limit = "y" * 198  # 200 characters once quoted
+    assert str(Difference("/x", at_limit, 1)) == f'at /x: expected "{at_limit}", received 1'
+    longer = "y" * 199
+    assert str(Difference("/x", longer, 1)) == f'at /x: expected "{"y" * 196}..., received 1'
+
+
+def test_objects_are_shown_with_sorted_keys_and_unescaped_text() -> None:
+    text = str(Difference("/m", {"b": "é", "a": [1, None]}, ABSENT))
+    assert text == 'at /m: expected {"a": [1, null], "b": "é"}, received (absent)'

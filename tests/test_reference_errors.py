@@ -46,3 +46,30 @@ def test_every_refold_error_is_a_refold_error_and_a_builtin_kind() -> None:
 def test_folding_an_empty_list_raises_the_empty_fold_error() -> None:
     with pytest.raises(EmptyFoldError):
         fold([])
+
+
+def test_the_refusal_message_is_exact() -> None:
+    with pytest.raises(ChunkTypeError) as caught:
+        fold([[1, 2]])
+    assert str(caught.value) == (
+        "ROB-NOT-OBJECT: chunk 0 is a JSON array, expected a JSON object (a dict decoded "
+        "from one SSE data: line); received [1, 2]"
+    )
+
+
+def test_a_preview_keeps_77_characters_and_an_ellipsis() -> None:
+    value = "x" * 1000
+    with pytest.raises(ChunkTypeError) as caught:
+        fold([value])
+    assert str(caught.value).endswith("received " + repr(value)[:77] + "...")
+    exactly_80 = "y" * 78  # its repr is 80 characters: shown whole
+    with pytest.raises(ChunkTypeError) as caught:
+        fold([exactly_80])
+    assert str(caught.value).endswith("received " + repr(exactly_80))
+
+
+def test_the_empty_fold_message_is_exact() -> None:
+    assert str(EmptyFoldError()) == (
+        "LIFE-EMPTY: no chunk has been folded yet, so there is no response to read; "
+        "call add(chunk) first"
+    )
