@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from refold.errors import UsageError
+from refold.locations import suites_dir
 
 __all__ = ["FORMAT", "context_name", "coverage_document", "run_coverage"]
 
@@ -56,7 +57,6 @@ def run_coverage(target: str, *, profile: str = "ci",
         UsageError: the target is not Python source running in this interpreter, or
             the suites could not run (a collection error).
     """
-    import refold.suites
     from refold.mutation import locate_source
 
     source = locate_source(target)
@@ -66,7 +66,7 @@ def run_coverage(target: str, *, profile: str = "ci",
         rcfile.write_text(f"[run]\nbranch = True\nsource_pkgs = {source.module}\n"
                           f"data_file = {folder / '.coverage'}\n", encoding="utf-8")
         command = [sys.executable, "-m", "coverage", "run", f"--rcfile={rcfile}", "-m", "pytest",
-                   str(Path(refold.suites.__file__).parent), f"--target={target}",
+                   str(suites_dir()), f"--target={target}",
                    f"--hypothesis-profile={profile}", "-p", "refold.coverage_run",
                    "-p", "no:cacheprovider", "-q", "--no-header", *pytest_args]
         tests = subprocess.run(command, cwd=folder, text=True, capture_output=True, check=False)

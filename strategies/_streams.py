@@ -128,7 +128,8 @@ def _places(value: JSON) -> list[tuple[JSON, str | int]]:
 def _index_lost(draw: st.DrawFn, chunks: list[JSONObject]) -> list[JSONObject]:
     """Tool fragments without their index, wherever they are (TOOL-NO-INDEX)."""
     for chunk in chunks:
-        for entry in chunk.get("choices") or []:
+        choices = chunk.get("choices")
+        for entry in choices if isinstance(choices, list) else []:
             delta = entry.get("delta") if isinstance(entry, dict) else None
             calls = delta.get("tool_calls") if isinstance(delta, dict) else None
             for fragment in calls if isinstance(calls, list) else []:

@@ -118,7 +118,8 @@ def test_re_splitting_an_arguments_fragment_never_changes_the_fold(
     calls.append({"id": "call_resplit", "type": "function",
                   "function": {"name": "f", "arguments": data.draw(argument_texts())}})
     # A re-send (family 6) is one fragment by definition: cut, it would be appended.
-    families = families_for(claimed) - {6}
+    # Family 7 may stream a "{}" call with no arguments at all, leaving nothing to cut.
+    families = families_for(claimed) - {6, 7}
     chunks = data.draw(chunk_splits(completion, families=families), label="chunks")
     changed = copy.deepcopy(chunks)
     places = list(_argument_places(changed))

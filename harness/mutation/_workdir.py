@@ -10,11 +10,12 @@ copied next to it so nothing resolves to the unmutated checkout.
 
 from __future__ import annotations
 
-import importlib
 import json
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
+
+from refold.locations import package_dir, suites_dir
 
 from ._source import MutationSource
 
@@ -34,9 +35,7 @@ def build_workdir(source: MutationSource, directory: Path, *, extra_tests: Seque
     _copy(source.path, directory / source.relative_path)
     if source.is_reference:
         _copy_refold_package(directory / "refold")
-    import refold.suites
-
-    _copy(Path(refold.suites.__file__).parent, directory / SUITES_DIR)
+    _copy(suites_dir(), directory / SUITES_DIR)
     if extra_tests:
         (directory / TESTS_DIR).mkdir(exist_ok=True)
         for test in extra_tests:
@@ -60,12 +59,7 @@ def _copy_refold_package(destination: Path) -> None:
 
     _copy(Path(refold.__file__).parent, destination)
     for name in ("strategies", "suites", "reports"):
-        try:
-            module = importlib.import_module(f"refold.{name}")
-        except ImportError:  # a layer not written yet
-            continue
-        if module.__file__ is not None:
-            _copy(Path(module.__file__).parent, destination / name)
+        _copy(package_dir(f"refold.{name}"), destination / name)
 
 
 def write_config(source: MutationSource, directory: Path, *, deselect: Sequence[str]) -> None:
