@@ -71,7 +71,11 @@ def _integer(value: JSON) -> int | None:
 
 
 def json_equal(a: JSON, b: JSON) -> bool:
-    """Compare two JSON values as JSON: key order ignored, `1 == 1.0`, `true != 1`."""
+    """Compare two JSON values as JSON: key order ignored, `1 == 1.0`, `true != 1`.
+
+    Integers compare exactly; a float against any number compares as IEEE doubles, which
+    is all a JavaScript (or any double-based) implementation can hold.
+    """
     if isinstance(a, bool) or isinstance(b, bool):
         return isinstance(a, bool) and isinstance(b, bool) and a == b
     if isinstance(a, dict):
@@ -87,8 +91,19 @@ def json_equal(a: JSON, b: JSON) -> bool:
             and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
         )
     if isinstance(a, int | float):
-        return isinstance(b, int | float) and a == b
+        return isinstance(b, int | float) and _same_number(a, b)
     return type(a) is type(b) and a == b
+
+
+def _same_number(a: int | float, b: int | float) -> bool:
+    # A float on either side means a double was involved, so compare as doubles: a
+    # JavaScript target echoes 6.903453683793277e16 as 69034536837932770, the same double.
+    if isinstance(a, float) or isinstance(b, float):
+        try:
+            return float(a) == float(b)
+        except OverflowError:  # an integer beyond every double
+            return False
+    return a == b
 
 
 def copy_json(value: JSON) -> JSON:

@@ -55,3 +55,11 @@ def test_copies_share_no_container_with_the_original() -> None:
     copy = copy_json(original)
     copy["a"][0]["b"].append(2)
     assert original == {"a": [{"b": [1]}], "c": "x"}
+
+
+def test_a_double_compares_as_a_double_whatever_its_spelling() -> None:
+    assert json_equal(6.903453683793277e16, 69034536837932770)
+    assert json_equal(69034536837932770, 6.903453683793277e16)
+    assert not json_equal(2**53 + 1, 2**53)  # two integers: exact
+    assert not json_equal(10**400, float("inf"))
+    assert not json_equal(0.1, 0.2)
