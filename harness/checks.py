@@ -1,9 +1,14 @@
 """What the suites assert, and how a failed assertion reads.
 
 Suites state properties; this module turns a property into a call on the target and a
-`ConformanceFailure` when it does not hold. Every failure names the rule ids under test
-and their feature, shows the chunk stream as JSON lines, and reports the differences at
-JSON pointers through the spec's canonical comparison, expected value first.
+`ConformanceFailure` when it does not hold. Every failure names the rules it is evidence
+against (by where its differences are, see `refold.attribution`) and the rules of the test
+that found it, shows the chunk stream as JSON lines, and reports the differences at JSON
+pointers through the spec's canonical comparison, expected value first.
+
+Known failures (a baseline's expected failures) are masked in the tests of other rules:
+a difference that only a known-failing rule explains does not fail a property test, so
+Hypothesis goes on looking for new failures instead of re-finding the known one.
 """
 
 from __future__ import annotations
@@ -14,10 +19,11 @@ from dataclasses import dataclass, field
 
 from refold.reference import JSON, RULES, Difference, JSONObject, differences, fold
 
+from .attribution import rules_at
 from .errors import TargetError
 from .targets import Target, TargetAccumulator
 
-__all__ = ["Check", "ConformanceFailure", "format_chunks"]
+__all__ = ["Check", "ConformanceFailure", "format_chunks", "implicated_by"]
 
 _SHOWN_DIFFERENCES = 5
 
@@ -39,11 +45,24 @@ class ConformanceFailure(AssertionError):
 
     @property
     def features(self) -> tuple[str, ...]:
-        """The features of the rules under test, each once."""
-        return tuple(dict.fromkeys(RULES[r].feature for r in self.rules if r in RULES))
+        """The features of the implicated rules, each once."""
+        return tuple(dict.fromkeys(RULES[r].feature for r in self.implicated if r in RULES))
+
+    @property
+    def implicated(self) -> tuple[str, ...]:
+        """The rules this failure is evidence against, in the spec's order."""
+        found: set[str] = set()
+        for difference in self.differences:
+            found |= implicated_by(difference.pointer, self.rules)
+        if not found:
+            found = set(self.rules)
+        return tuple(r for r in RULES if r in found) + tuple(sorted(found - RULES.keys()))
 
     def __str__(self) -> str:
-        lines = [f"{_rule_heading(self.rules)}: {self.summary}"]
+        implicated = self.implicated
+        lines = [f"{_rule_heading(implicated)}: {self.summary}"]
+        if set(implicated) != set(self.rules):
+            lines.append(f"  (found by a test of {_rule_heading(self.rules)})")
         lines += [f"  {d}" for d in self.differences[:_SHOWN_DIFFERENCES]]
         if len(self.differences) > _SHOWN_DIFFERENCES:
             lines.append(f"  (+{len(self.differences) - _SHOWN_DIFFERENCES} more differences)")
@@ -53,6 +72,17 @@ class ConformanceFailure(AssertionError):
             lines.append(f"chunks ({len(self.chunks)}, one JSON object per line):")
             lines += ["  " + line for line in format_chunks(self.chunks).splitlines()]
         return "\n".join(lines)
+
+
+def implicated_by(pointer: str, tested: Sequence[str]) -> set[str]:
+    """The rules a difference at `pointer` is evidence against, in a test of `tested`.
+
+    The test's own rules when the pointer is theirs; the pointer's rules when it is not
+    (a usage bug found by a robustness test is a USAGE-LAST failure); the test's rules
+    when the pointer belongs to no rule.
+    """
+    owners = rules_at(pointer)
+    return set(owners & set(tested)) or set(owners) or set(tested)
 
 
 def _rule_heading(rules: Sequence[str]) -> str:
@@ -71,10 +101,16 @@ class Check:
     def __init__(self, target: Target) -> None:
         self.target = target
         self.rules: tuple[str, ...] = ()
+        self.masked: frozenset[str] = frozenset()  # known failures of other rules
 
     def fail(self, summary: str, **details: object) -> ConformanceFailure:
         """Build the failure of the rules under test (raise it)."""
         return ConformanceFailure(self.rules, summary, **details)  # type: ignore[arg-type]
+
+    def differences(self, expected: JSON, received: JSON) -> list[Difference]:
+        """The canonical differences, less those only a known failure explains."""
+        return [d for d in differences(expected, received)
+                if not (self.masked and implicated_by(d.pointer, self.rules) <= self.masked)]
 
     def fold(self, chunks: list[JSON]) -> JSONObject:
         """Fold through the target; a misbehaving target fails the rules under test."""
@@ -89,7 +125,7 @@ class Check:
         """Assert that the target folds `chunks` into `expected`; return what it built."""
         __tracebackhide__ = True
         received = self.fold(chunks)
-        found = differences(expected, received)
+        found = self.differences(expected, received)
         if found:
             raise self.fail(
                 f"the fold differs from the expected response at {len(found)} place(s)",

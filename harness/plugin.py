@@ -31,7 +31,7 @@ from .loading import load_target
 from .locations import suites_dir
 from .marks import rules_of_item
 from .profiles import register_profiles, relax_default_deadline
-from .results import FAILURE_PROPERTY, RuleResults
+from .results import FAILURE_PROPERTY, IMPLICATED_PROPERTY, RuleOutcome, RuleResults
 from .targets import Target
 
 register_profiles()
@@ -225,11 +225,14 @@ def pytest_runtest_call(item: pytest.Item) -> Any:
     bound = getattr(item, "funcargs", {}).get("check")
     if isinstance(bound, Check):
         bound.rules = rules_of_item(item)
+        baseline = item.config.stash[_RUN_KEY].baseline
+        known = frozenset(baseline.expected_failures) if baseline is not None else frozenset()
+        bound.masked = known - set(bound.rules)
     try:
         return (yield)
     finally:
         if isinstance(bound, Check):
-            bound.rules = ()
+            bound.rules, bound.masked = (), frozenset()
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -253,6 +256,7 @@ def pytest_runtest_makereport(
         from .replay import failure_record
 
         report.user_properties.append((FAILURE_PROPERTY, failure_record(failure)))
+        report.user_properties.append((IMPLICATED_PROPERTY, " ".join(failure.implicated)))
         path = _write_replay_file(item, failure, call.excinfo.value if call.excinfo else None)
         if path is not None:
             report.sections.append(("refold replay", f"replay file: {path}\nre-run: pytest "
@@ -339,8 +343,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
         from .report import build_report, write_report
 
+        # Under xdist only the workers collect, so the controller loads the target here
+        # to name it and its features in the report.
         report = build_report(
-            results, target=config.stash.get(_TARGET_KEY, None), started=run.started,
+            results, target=_target(config), started=run.started,
             duration_seconds=time.monotonic() - run.clock,
             hypothesis_profile=settings.get_current_profile_name())
         write_report(report, Path(destination))
@@ -349,6 +355,13 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 def _judge_baseline(session: pytest.Session, run: _Run, results: RuleResults) -> None:
     """Fail the run on every expected failure whose rule no longer fails."""
     assert run.baseline is not None
+    for nodeid, implicated in results.xfailed_implicated:
+        for rule_id in sorted(implicated - run.baseline.expected_failures.keys()):
+            message = (f"new failure: {rule_id} fails in {nodeid}, a test the baseline "
+                       f"{run.baseline.path} expects to fail only for "
+                       f"{', '.join(sorted(implicated & run.baseline.expected_failures.keys()))}")
+            results.by_rule.setdefault(rule_id, RuleOutcome()).mark_failed(message)
+            run.stale.append(message)
     for rule_id, reason in run.baseline.expected_failures.items():
         outcome = results.by_rule.get(rule_id)
         if outcome is None or outcome.status != "passed":

@@ -14,13 +14,16 @@ from typing import Any
 
 import pytest
 
-__all__ = ["FAILURE_PROPERTY", "STATUSES", "RuleOutcome", "RuleResults"]
+__all__ = ["FAILURE_PROPERTY", "IMPLICATED_PROPERTY", "STATUSES", "RuleOutcome", "RuleResults"]
 
 STATUSES = ("failed", "xfailed", "passed", "skipped", "not run")
 """From worst to best; a rule takes the worst status among its tests."""
 
 FAILURE_PROPERTY = "refold_failure"
 """The user property holding a conformance failure's details (see `refold.replay`)."""
+
+IMPLICATED_PROPERTY = "refold_implicated"
+"""The user property naming the rules a conformance failure is evidence against."""
 
 _MESSAGE_LIMIT = 4000
 
@@ -52,6 +55,10 @@ class RuleOutcome:
         if status == "xfailed" and self.xfail_reason is None:
             self.xfail_reason = message
 
+    def mark_failed(self, reason: str) -> None:
+        """The run judged this rule failed after its tests ran (a baseline's verdict)."""
+        self.mark_stale(reason)
+
     def mark_stale(self, reason: str) -> None:
         """A baseline expected this rule to fail and none of its tests did."""
         self.status = "failed"
@@ -76,12 +83,30 @@ class RuleResults:
 
     def __init__(self) -> None:
         self.by_rule: dict[str, RuleOutcome] = {}
+        self.xfailed_implicated: list[tuple[str, set[str]]] = []
 
     def record(self, report: pytest.TestReport, rules: list[str]) -> None:
-        """Record a test report for each of its rules (the call phase, or a skip/error)."""
+        """Record a test report for its rules (the call phase, or a skip/error).
+
+        A conformance failure is charged to the rules it implicates (see
+        `refold.attribution`); the test's other rules held in the failing example.
+        """
         status = _status(report)
         if status is None:
             return
+        properties = dict(report.user_properties)
+        implicated = str(properties.get(IMPLICATED_PROPERTY, "")).split()
+        if status in ("failed", "xfailed") and implicated:
+            if status == "xfailed":
+                self.xfailed_implicated.append((report.nodeid, set(implicated)))
+            self._record(report, status, implicated)
+            held = [r for r in rules if r not in implicated]
+            if held:
+                self._record_status(held, "passed", None, None)
+            return
+        self._record(report, status, rules)
+
+    def _record(self, report: pytest.TestReport, status: str, rules: list[str]) -> None:
         message = _message(report, status)
         recorded = dict(report.user_properties).get(FAILURE_PROPERTY)
         failure: dict[str, Any] | None = None
@@ -91,6 +116,10 @@ class RuleResults:
         elif status == "failed":
             failure = {"message": message or "", "chunks": None, "expected": None,
                        "received": None, "pointer": None}
+        self._record_status(rules, status, message, failure)
+
+    def _record_status(self, rules: list[str], status: str, message: str | None,
+                       failure: dict[str, Any] | None) -> None:
         for rule_id in rules:
             self.by_rule.setdefault(rule_id, RuleOutcome()).add(
                 status, message=message, failure=failure)

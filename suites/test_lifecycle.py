@@ -207,7 +207,7 @@ class ReferenceMachine(LifecycleMachine):
         if not self.given:
             return
         expected, received = self.reference.response(), self.target.response()
-        found = differences(expected, received)
+        found = self.check.differences(expected, received)
         if found:
             raise self.check.fail(
                 f"after {len(self.given)} chunks (finished: {self.stream.finished}) the "
