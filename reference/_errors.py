@@ -48,8 +48,6 @@ def _json_type_name(value: object) -> str:
         return "string"
     if isinstance(value, list | tuple):
         return "array"
-    if isinstance(value, dict):
-        return "object"
     return f"non-JSON value of Python type {type(value).__name__}"
 
 

@@ -164,3 +164,30 @@ def test_reasoning_values_of_the_wrong_type_are_skipped(check: Check) -> None:
     expected = completion(choice(finish_reason="stop", reasoning_details=[
         {"type": _TEXT, "text": "ok", "signature": "sig", "index": 0}]))
     check.folds_to(chunks, expected)
+
+
+@rule("RD-FIELDS")
+def test_a_merged_segment_keeps_the_last_non_null_value_of_a_non_string_field(
+    check: Check,
+) -> None:
+    # The spec names string fields only; the reference reads a non-string field the same
+    # way (last value that is not null), so a later null never erases an earlier value.
+    chunks = stream(
+        delta(reasoning_details=[{"type": "reasoning.text", "index": 0, "text": "a",
+                                  "extra": {"n": 1}}]),
+        delta(reasoning_details=[{"type": "reasoning.text", "index": 0, "text": "b",
+                                  "extra": None}]),
+        delta(reasoning_details=[{"type": "reasoning.text", "index": 0, "extra": [2]}]),
+    )
+    check.folds_to(chunks, completion(choice(reasoning_details=[
+        {"type": "reasoning.text", "index": 0, "text": "ab", "extra": [2]}])))
+
+
+@rule("RD-MERGE")
+def test_a_merged_segment_that_never_received_text_has_no_text_field(check: Check) -> None:
+    chunks = stream(
+        delta(reasoning_details=[{"type": "reasoning.summary", "index": 0, "format": "f"}]),
+        delta(reasoning_details=[{"type": "reasoning.summary", "index": 0, "summary": None}]),
+    )
+    check.folds_to(chunks, completion(choice(reasoning_details=[
+        {"type": "reasoning.summary", "index": 0, "format": "f"}])))

@@ -119,3 +119,10 @@ def test_every_server_framing_decodes_back_to_the_chunks(parts: list[bytes]) -> 
 @given(sse_bytes([_CHUNK], bom=True, done=True))
 def test_a_bom_before_the_first_event_is_ignored(parts: list[bytes]) -> None:
     assert parts[0].startswith(b"\xef") and decode_chunks(parts) == [_CHUNK]
+
+
+def test_an_event_field_after_data_keeps_the_line_of_the_events_first_field() -> None:
+    from refold.reference.sse import decode_events
+
+    (event,) = decode_events([b": keep-alive\ndata: a\nevent: custom\nevent: other\n\n"])
+    assert (event.type, event.data, event.line) == ("other", "a", 2)
