@@ -10,6 +10,11 @@ decide the value there; a failure is charged to the rules its differences point 
 Rules about reading any field (ROB-*, CHOICE-DELTA-NULL, LIFE-*) own no pointer: a
 difference never implicates them by position, only through the test's own marks when
 nothing more precise is known.
+
+The wire rules (SSE-*, `refold.reference.SSE_RULES`) own no pointer either: a decoder's
+failure is about events, not about a `chat.completion`, and the `sse` suite asserts
+plainly rather than through `ConformanceFailure`, so it is charged to the marks of the
+failing test, which name wire rules only, never to a spec rule.
 """
 
 from __future__ import annotations

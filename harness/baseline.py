@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from refold.reference import FEATURES, RULES
+from refold.reference import ALL_RULES, FEATURES
 
 from .errors import UsageError
 
@@ -68,7 +68,7 @@ def load_baseline(path: str | Path) -> Baseline:
         raise UsageError(f"baseline {where}: unknown keys {unknown}; expected {sorted(_KEYS)}")
     tables = {name: _reasons(data.get(name, {}), where, name) for name in _TABLES}
     for name in ("expected_failures", "skips"):
-        _known(tables[name], RULES, where, name, "rule id", "`refold rules` lists them")
+        _known(tables[name], ALL_RULES, where, name, "rule id", "`refold rules` lists them")
     _known(tables["unsupported_features"], dict.fromkeys(FEATURES), where,
            "unsupported_features", "feature", f"the vocabulary is {', '.join(FEATURES)}")
     return Baseline(path=where, target=_target(data, where), features=_features(data, where),

@@ -17,7 +17,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from refold.reference import JSON, RULES, Difference, JSONObject, differences, fold
+from refold.reference import ALL_RULES, JSON, Difference, JSONObject, differences, fold
 
 from .attribution import rules_at
 from .errors import TargetError
@@ -46,17 +46,19 @@ class ConformanceFailure(AssertionError):
     @property
     def features(self) -> tuple[str, ...]:
         """The features of the implicated rules, each once."""
-        return tuple(dict.fromkeys(RULES[r].feature for r in self.implicated if r in RULES))
+        return tuple(dict.fromkeys(ALL_RULES[r].feature for r in self.implicated
+                                   if r in ALL_RULES))
 
     @property
     def implicated(self) -> tuple[str, ...]:
-        """The rules this failure is evidence against, in the spec's order."""
+        """The rules this failure is evidence against, in the registries' order."""
         found: set[str] = set()
         for difference in self.differences:
             found |= implicated_by(difference.pointer, self.rules)
         if not found:
             found = set(self.rules)
-        return tuple(r for r in RULES if r in found) + tuple(sorted(found - RULES.keys()))
+        known = tuple(r for r in ALL_RULES if r in found)
+        return known + tuple(sorted(found - ALL_RULES.keys()))
 
     def __str__(self) -> str:
         implicated = self.implicated
@@ -86,7 +88,7 @@ def implicated_by(pointer: str, tested: Sequence[str]) -> set[str]:
 
 
 def _rule_heading(rules: Sequence[str]) -> str:
-    parts = [f"{r} ({RULES[r].feature})" if r in RULES else r for r in rules]
+    parts = [f"{r} ({ALL_RULES[r].feature})" if r in ALL_RULES else r for r in rules]
     return ", ".join(parts) or "(no rule)"
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from refold.reference import FEATURES, RULES
+from refold.reference import ALL_RULES, FEATURES
 
 from .baseline import Baseline, load_baseline
 from .checks import Check, ConformanceFailure
@@ -96,7 +96,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "rule(*ids, features): the chat-fold spec rules a conformance test checks")
+        "markers", "rule(*ids, features): the spec (or sse wire) rules a conformance test checks")
     config.stash[_RESULTS_KEY] = RuleResults()
     config.stash[_RUN_KEY] = run = _Run(config)
     config.pluginmanager.register(_ResultRecorder(config.stash[_RESULTS_KEY]), "refold-results")
@@ -149,7 +149,7 @@ def pytest_collection_modifyitems(
     target = _target(config)
     run = config.stash[_RUN_KEY]
     for item, rules in marked:
-        features = tuple(dict.fromkeys(RULES[r].feature for r in rules))
+        features = tuple(dict.fromkeys(ALL_RULES[r].feature for r in rules))
         item.user_properties.append(("rules", " ".join(rules)))
         item.user_properties.append(("features", " ".join(features)))
         _apply_claims(item, rules, features, target, run.baseline)

@@ -6,7 +6,9 @@ A Python target may expose, simplest first:
     an accumulator class or factory          add(chunk), response(), and optionally a
                                              `finished` property and mark_done()
     refold_target                            an object or dict naming its `factory` (or
-                                             `fold`), its `name` and the `features` it claims
+                                             `fold`), its `name`, the `features` it claims
+                                             and optionally its `sse` decoder
+                                             (decode(parts) -> DecodedStream)
 
 When a module offers several, the richest is used. Every call into the target goes
 through `_call`, which turns whatever the target does wrong into a `TargetError` that
@@ -25,13 +27,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from refold.reference import JSON, JSONObject
 from refold.reference._json import copy_json
 
 from .errors import TargetError, UsageError
 from .targets import ALL_FOLD_FEATURES, TargetAccumulator, check_features
+
+if TYPE_CHECKING:
+    from .sdk.decoders import SSEDecode
 
 __all__ = ["PythonTarget", "from_module", "from_object", "import_python_target"]
 
@@ -48,6 +53,8 @@ class PythonTarget:
     description: str
     fold_function: Callable[[list[JSON]], Any] | None = None
     factory: Callable[[], Any] | None = None
+    sse: SSEDecode | None = None
+    """The target's SSE decoder (its `refold_target`'s `sse`); with it, it may claim `sse`."""
 
     def fold(self, chunks: list[JSON]) -> JSONObject:
         """Fold `chunks` with the target's fold, or with a fresh accumulator."""
@@ -245,10 +252,11 @@ def from_object(
         if features is None and claimed is not None:
             features = frozenset(claimed)
         factory, fold_function = declaration.get("factory"), declaration.get("fold")
+        sse = _sse_decoder(declaration.get("sse"), name)
         if factory is not None:
-            return _accumulator_target(factory, target_name, features)
+            return _accumulator_target(factory, target_name, features, sse=sse)
         if fold_function is not None:
-            return _fold_target(fold_function, target_name, features)
+            return _fold_target(fold_function, target_name, features, sse=sse)
         raise UsageError(f"refold_target of {name} names neither a factory nor a fold")
     if inspect.isclass(obj):
         if not _is_accumulator_class(obj):
@@ -266,8 +274,17 @@ def _declaration(obj: Any) -> dict[str, Any] | None:
     if isinstance(obj, dict):
         return obj
     if any(hasattr(obj, key) for key in ("factory", "fold", "features")) and not callable(obj):
-        return {key: getattr(obj, key, None) for key in ("name", "factory", "fold", "features")}
+        return {key: getattr(obj, key, None)
+                for key in ("name", "factory", "fold", "features", "sse")}
     return None
+
+
+def _sse_decoder(value: Any, name: str) -> SSEDecode | None:
+    if value is None or callable(value):
+        decoder: SSEDecode | None = value
+        return decoder
+    raise UsageError(f"refold_target of {name}: `sse` is a {type(value).__name__}, expected "
+                     f"a decoder function decode(parts) -> DecodedStream (refold.sdk.decoders)")
 
 
 def _is_accumulator_class(cls: type) -> bool:
@@ -286,7 +303,8 @@ def _required_parameters(function: Callable[..., Any]) -> int:
 
 
 def _accumulator_target(
-    factory: Callable[[], Any], name: str, features: frozenset[str] | None
+    factory: Callable[[], Any], name: str, features: frozenset[str] | None,
+    *, sse: SSEDecode | None = None,
 ) -> PythonTarget:
     """The richest form: `fold` also goes through a fresh accumulator.
 
@@ -295,13 +313,19 @@ def _accumulator_target(
     """
     sample = _probe(factory, name)
     lifecycle = hasattr(sample, "finished") and callable(getattr(sample, "mark_done", None))
-    supported = ALL_FOLD_FEATURES | ({"lifecycle"} if lifecycle else set())
+    supported = ALL_FOLD_FEATURES | _sse_features(sse) | (
+        {"lifecycle"} if lifecycle else set())
     origin = f"target {name}" if lifecycle else (
         f"target {name} (an accumulator without `finished` and `mark_done()`)")
     claimed = check_features(features if features is not None else supported,
                              supported=supported, origin=origin)
     return PythonTarget(name=name, features=claimed, description=_describe(factory),
-                        factory=factory)
+                        factory=factory, sse=sse)
+
+
+def _sse_features(sse: SSEDecode | None) -> frozenset[str]:
+    """A decoder is what makes feature `sse` checkable."""
+    return frozenset({"sse"}) if sse is not None else frozenset()
 
 
 def _probe(factory: Callable[[], Any], name: str) -> Any:
@@ -326,13 +350,15 @@ def _members(obj: Any) -> str:
 
 
 def _fold_target(
-    function: Callable[[list[JSON]], Any], name: str, features: frozenset[str] | None
+    function: Callable[[list[JSON]], Any], name: str, features: frozenset[str] | None,
+    *, sse: SSEDecode | None = None,
 ) -> PythonTarget:
     origin = f"target {name} (fold-only)"
-    claimed = check_features(features if features is not None else ALL_FOLD_FEATURES,
-                             supported=ALL_FOLD_FEATURES, origin=origin)
+    supported = ALL_FOLD_FEATURES | _sse_features(sse)
+    claimed = check_features(features if features is not None else supported,
+                             supported=supported, origin=origin)
     return PythonTarget(name=name, features=claimed, description=_describe(function),
-                        fold_function=function)
+                        fold_function=function, sse=sse)
 
 
 def _describe(obj: Any) -> str:

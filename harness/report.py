@@ -3,10 +3,14 @@
     {"refold_version", "target": {"name", "description", "features"},
      "versions": {"python", "pytest", "hypothesis", "refold", "platform"},
      "started", "duration_seconds", "hypothesis_profile",
-     "rules": {RULE-ID: {"feature", "statement", "status", "tests", "reason", "failure"}},
+     "rules": {RULE-ID: {"feature", "registry", "statement", "status", "tests", "reason",
+                         "failure"}},
      "totals": {status: count}}
 
-Every rule of the registry is listed, "not run" when no collected test checks it.
+Every rule of both registries is listed, "not run" when no collected test checks it: the
+spec's rules first (`"registry": "spec"`), then the wire rules of the `sse` suite
+(`"registry": "wire"`, from WHATWG server-sent events, not part of chat-fold.md). The
+totals count every listed rule.
 Strings from the stream were scrubbed when the failure was recorded (`refold.replay`).
 """
 
@@ -20,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from refold import __version__
-from refold.reference import FEATURES, RULES
+from refold.reference import ALL_RULES, FEATURES, SSE_RULES
 
 from .results import STATUSES, RuleResults
 from .targets import Target
@@ -33,12 +37,13 @@ def build_report(results: RuleResults, *, target: Target | None, started: dateti
     """The results of a run as the documented JSON object."""
     rules: dict[str, Any] = {}
     totals = dict.fromkeys(STATUSES, 0)
-    for rule in RULES.values():
+    for rule in ALL_RULES.values():
         outcome = results.by_rule.get(rule.id)
         status = outcome.status if outcome else "not run"
         totals[status] += 1
         rules[rule.id] = {
             "feature": rule.feature,
+            "registry": "wire" if rule.id in SSE_RULES else "spec",
             "statement": rule.statement,
             "status": status,
             "tests": outcome.tests if outcome else 0,

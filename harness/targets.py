@@ -3,7 +3,8 @@
 Every target, whatever its language, offers the suites the same two operations:
 `fold(chunks)` for a whole list, and `accumulator()` for the incremental interface
 (`add`, `response`, `finished`, `mark_done`) when it has one. A target also says which
-features of the spec's closed vocabulary it claims.
+features of the spec's closed vocabulary it claims, and may carry the SSE decoder of its
+wire layer (`sse`, feature `sse`); only a Python target can, a remote one has none.
 
 `load_target(spec)` turns a `--target` value into a Target:
 
@@ -20,11 +21,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from refold.reference import FEATURES, JSON, JSONObject
 
 from .errors import TargetError, UsageError
+
+if TYPE_CHECKING:
+    # Imported for the annotation only: the decoders module pulls in httpx.
+    from .sdk.decoders import SSEDecode
 
 __all__ = [
     "ALL_FOLD_FEATURES",
@@ -39,6 +44,14 @@ __all__ = [
 _NOT_FOLD_FEATURES = frozenset({"lifecycle", "sse", "events"})
 ALL_FOLD_FEATURES = frozenset(FEATURES) - _NOT_FOLD_FEATURES
 """What a fold-only target is checked on when it declares nothing."""
+
+_WHY_UNSUPPORTED = {
+    "lifecycle": "a fold-only target cannot claim `lifecycle`: it needs add/response/"
+                 "finished/mark_done",
+    "sse": "a target without an SSE decoder cannot claim `sse`: a Python target declares "
+           "one as `sse` in its refold_target (decode(parts) -> DecodedStream); exec: and "
+           "http:// targets expose none",
+}
 
 
 @runtime_checkable
@@ -57,6 +70,8 @@ class Target(Protocol):
     name: str
     features: frozenset[str]
     description: str
+    sse: SSEDecode | None
+    """The target's SSE decoder, checked by the `sse` suite; None when it exposes none."""
 
     def fold(self, chunks: list[JSON]) -> JSONObject:
         """Fold a whole list of chunks; raise TargetError if the target misbehaves."""
@@ -91,11 +106,10 @@ def check_features(
         raise UsageError(f"{origin} does not claim `text`, which every target must support")
     unsupported = sorted(features - supported)
     if unsupported:
+        why = "; ".join(_WHY_UNSUPPORTED.get(f, f"no target interface offers `{f}` yet")
+                        for f in unsupported)
         raise UsageError(
-            f"{origin} claims {unsupported}, which its interface cannot support "
-            f"(a fold-only target cannot claim `lifecycle`: it needs add/response/"
-            f"finished/mark_done)"
-        )
+            f"{origin} claims {unsupported}, which its interface cannot support ({why})")
     return features
 
 
@@ -133,6 +147,8 @@ class RemoteTarget:
     def __init__(self, transport: Transport, *, spec: str,
                  features: frozenset[str] | None) -> None:
         self._transport = transport
+        # The protocol carries chunks, not bytes: a remote target exposes no SSE decoder.
+        self.sse: SSEDecode | None = None
         hello = self._call({"op": "hello", "protocol": PROTOCOL_VERSION}, "hello")
         self.operations = _operations(hello, transport.where)
         self.name = str(hello.get("name") or spec)

@@ -2,7 +2,9 @@
 
 Sans-IO and standard library only: plain JSON values in, a new plain JSON value out.
 Every rule of the chat-fold spec is implemented here and named where it is applied;
-`RULES` lists them all, and `differences` is the spec's canonical comparison.
+`RULES` lists them all, and `differences` is the spec's canonical comparison. `SSE_RULES`
+is a separate registry of wire rules (WHATWG server-sent events, not part of the spec) for
+the `sse` feature; `ALL_RULES` and `lookup_any_rule` cover both.
 
     >>> from refold.reference import fold
     >>> response = fold([
@@ -19,12 +21,16 @@ from ._compare import ABSENT, Difference, canonical, differences, equivalent, po
 from ._errors import ChunkTypeError, EmptyFoldError, RefoldError
 from ._json import JSON, JSONObject, json_equal
 from ._rules import FEATURES, RULES, Rule, rule, rules_of
+from ._sse_rules import ALL_RULES, SSE_RULES, SSE_RULES_SOURCE, lookup_any_rule
 
 __all__ = [
     "ABSENT",
+    "ALL_RULES",
     "FEATURES",
     "JSON",
     "RULES",
+    "SSE_RULES",
+    "SSE_RULES_SOURCE",
     "Accumulator",
     "ChunkTypeError",
     "Difference",
@@ -37,6 +43,7 @@ __all__ = [
     "equivalent",
     "fold",
     "json_equal",
+    "lookup_any_rule",
     "parse_complete",
     "pointer",
     "rule",

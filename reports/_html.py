@@ -11,7 +11,7 @@ from html import escape
 from importlib.resources import files
 from typing import Any
 
-from ._model import STATUS_ORDER, by_feature, first_line, survivors_by_function
+from ._model import STATUS_ORDER, by_feature, first_line, sections, survivors_by_function
 
 __all__ = ["render_html"]
 
@@ -63,8 +63,8 @@ def _css(status: Any) -> str:
 def _rule_table(results: dict[str, Any]) -> str:
     rows = ['<h2>Rules by feature</h2><table><thead><tr><th>rule</th><th>status</th>'
             '<th class="num">tests</th><th>statement / reason</th></tr></thead><tbody>']
-    for feature, rules in by_feature(results).items():
-        rows.append(f'<tr class="feature"><td colspan="4">{_e(feature)}</td></tr>')
+    for heading, _feature, rules in sections(results):
+        rows.append(f'<tr class="feature"><td colspan="4">{_e(heading)}</td></tr>')
         for rule_id, rule in rules:
             status = rule.get("status", "not run")
             note = rule.get("statement", "")

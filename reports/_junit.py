@@ -1,4 +1,5 @@
-"""JUnit XML: one testcase per rule, so CI dashboards list the spec's rules.
+"""JUnit XML: one testcase per rule, so CI dashboards list the spec's rules (and, in a
+second testsuite, the wire rules of the `sse` suite).
 
 passed → a plain testcase; failed → <failure> with the message, the JSON pointer and
 the chunks; xfailed, skipped and not run → <skipped> with the reason. Characters XML
@@ -11,7 +12,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from ._model import by_feature, failure_text, first_line
+from ._model import WIRE_NOTE, by_feature, failure_text, first_line
 
 __all__ = ["render_junit"]
 
@@ -23,30 +24,42 @@ def _text(value: Any) -> str:
 
 
 def render_junit(results: dict[str, Any]) -> str:
-    """The results as a JUnit XML document."""
-    totals = results.get("totals", {})
+    """The results as a JUnit XML document: a testsuite of the spec's rules, and one of the
+    wire rules (named as not part of chat-fold.md) when the results list any."""
+    target = results.get("target", {})
+    root = ET.Element("testsuites", {"name": "refold"})
+    root.append(_suite(results, f"refold: {target.get('name', '')}",
+                       by_feature(results, registry="spec")))
+    wire = by_feature(results, registry="wire")
+    if wire:
+        root.append(_suite(results, f"refold {WIRE_NOTE}: {target.get('name', '')}", wire))
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def _suite(results: dict[str, Any], name: str,
+           groups: dict[str, list[tuple[str, dict[str, Any]]]]) -> ET.Element:
+    # Counted from the suite's own rules: the results' totals span both registries.
+    rules = [rule for group in groups.values() for _, rule in group]
     target = results.get("target", {})
     suite = ET.Element("testsuite", {
-        "name": _text(f"refold: {target.get('name', '')}"),
-        "tests": str(len(results.get("rules", {}))),
-        "failures": str(totals.get("failed", 0)),
+        "name": _text(name),
+        "tests": str(len(rules)),
+        "failures": str(sum(r.get("status") == "failed" for r in rules)),
         "errors": "0",
-        "skipped": str(sum(totals.get(s, 0) for s in ("xfailed", "skipped", "not run"))),
+        "skipped": str(sum(r.get("status") in ("xfailed", "skipped", "not run") for r in rules)),
         "time": f"{float(results.get('duration_seconds') or 0):.3f}",
         "timestamp": _text(results.get("started", "")),
     })
     properties = ET.SubElement(suite, "properties")
-    for name, value in (("target", target.get("name")), ("features", " ".join(
+    for key, value in (("target", target.get("name")), ("features", " ".join(
             target.get("features", []))), ("hypothesis_profile", results.get("hypothesis_profile")),
             ("refold_version", results.get("refold_version"))):
-        ET.SubElement(properties, "property", {"name": name, "value": _text(value or "")})
-    for feature, rules in by_feature(results).items():
-        for rule_id, rule in rules:
+        ET.SubElement(properties, "property", {"name": key, "value": _text(value or "")})
+    for feature, group in groups.items():
+        for rule_id, rule in group:
             suite.append(_testcase(feature, rule_id, rule))
-    root = ET.Element("testsuites", {"name": "refold"})
-    root.append(suite)
-    ET.indent(root)
-    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+    return suite
 
 
 def _testcase(feature: str, rule_id: str, rule: dict[str, Any]) -> ET.Element:

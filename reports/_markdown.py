@@ -10,7 +10,7 @@ import html
 import re
 from typing import Any
 
-from ._model import STATUS_ORDER, by_feature, first_line, survivors_by_function
+from ._model import STATUS_ORDER, first_line, sections, survivors_by_function
 
 __all__ = ["escape_markdown", "render_markdown"]
 
@@ -34,9 +34,9 @@ def render_markdown(results: dict[str, Any], *, mutation: dict[str, Any] | None 
              "| feature | " + " | ".join(STATUS_ORDER) + " |",
              "|---|" + "---:|" * len(STATUS_ORDER)]
     failing = []
-    for feature, rules in by_feature(results).items():
+    for heading, _feature, rules in sections(results):
         tally = {s: sum(1 for _, r in rules if r.get("status") == s) for s in STATUS_ORDER}
-        lines.append(f"| {escape_markdown(feature)} | "
+        lines.append(f"| {escape_markdown(heading)} | "
                      + " | ".join(str(tally[s] or "") for s in STATUS_ORDER) + " |")
         failing += [(rule_id, r) for rule_id, r in rules if r.get("status") == "failed"]
     if failing:

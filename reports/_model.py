@@ -6,18 +6,43 @@ import json
 from collections import defaultdict
 from typing import Any
 
-__all__ = ["STATUS_ORDER", "by_feature", "failure_text", "first_line", "survivors_by_function"]
+from refold.reference import SSE_RULES_SOURCE
+
+__all__ = ["STATUS_ORDER", "WIRE_NOTE", "by_feature", "failure_text", "first_line", "sections",
+           "survivors_by_function"]
 
 STATUS_ORDER = ("failed", "xfailed", "passed", "skipped", "not run")
 _UNDETECTED = ("survived", "no tests", "suspicious")
 
+WIRE_NOTE = f"wire rules from {SSE_RULES_SOURCE}; not part of chat-fold.md"
+"""How the reports label the group of wire rules (`"registry": "wire"`)."""
 
-def by_feature(results: dict[str, Any]) -> dict[str, list[tuple[str, dict[str, Any]]]]:
-    """The rules grouped by feature, both in the order the results list them."""
-    groups: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+Group = list[tuple[str, dict[str, Any]]]
+
+
+def _registry(rule: dict[str, Any]) -> str:
+    # Results written before the wire registry existed carry no "registry": all spec rules.
+    return "wire" if rule.get("registry") == "wire" else "spec"
+
+
+def by_feature(results: dict[str, Any], *, registry: str | None = None) -> dict[str, Group]:
+    """The rules grouped by feature, both in the order the results list them; only the
+    rules of `registry` ("spec" or "wire") when given."""
+    groups: dict[str, Group] = {}
     for rule_id, rule in results.get("rules", {}).items():
-        groups.setdefault(str(rule.get("feature", "")), []).append((str(rule_id), rule))
+        if registry is None or _registry(rule) == registry:
+            groups.setdefault(str(rule.get("feature", "")), []).append((str(rule_id), rule))
     return groups
+
+
+def sections(results: dict[str, Any]) -> list[tuple[str, str, Group]]:
+    """(heading, feature, rules) per group: the spec's features, then the wire rules' under
+    a heading that says they are not part of the spec."""
+    found = [(feature, feature, rules)
+             for feature, rules in by_feature(results, registry="spec").items()]
+    found += [(f"{feature} ({WIRE_NOTE})", feature, rules)
+              for feature, rules in by_feature(results, registry="wire").items()]
+    return found
 
 
 def first_line(text: Any, limit: int = 160) -> str:

@@ -6,4 +6,6 @@ Suites only state properties: every test is marked with the rule ids it checks
 of how the target runs (in process, a subprocess, a service): that is the harness's job.
 
     test_rule_examples_*.py   hand-written examples, at least one per rule id
+    test_sse.py               the wire rules (SSE-*) against the target's SSE decoder,
+                              `refold_target.sse` (feature `sse`)
 """

@@ -104,3 +104,39 @@ def test_a_lower_score_than_the_last_recorded_run_is_a_drop() -> None:
     assert score_drop(earlier, {"score": 96.0}) is None
     assert score_drop(earlier, None) is None
     assert score_drop([], {"score": 10.0}) is None
+
+
+def _with_wire_rules() -> dict[str, Any]:
+    from refold.reference import SSE_RULES
+
+    results = every_rule_results()
+    for rule_id, entry in SSE_RULES.items():
+        results["rules"][rule_id] = {"feature": "sse", "registry": "wire",
+                                     "statement": entry.statement, "status": "passed",
+                                     "tests": 1, "reason": None, "failure": None}
+    results["rules"]["SSE-BOM"].update(status="xfailed", reason="openai deviates from SSE-BOM")
+    return results
+
+
+def test_wire_rules_get_their_own_junit_testsuite_marked_as_not_the_spec() -> None:
+    from refold.reference import SSE_RULES
+
+    spec, wire = ET.fromstring(render_junit(_with_wire_rules())).findall("testsuite")
+    assert sorted(c.attrib["name"] for c in spec.findall("testcase")) == sorted(RULES)
+    assert spec.attrib["tests"] == str(len(RULES))
+    assert [c.attrib["name"] for c in wire.findall("testcase")] == list(SSE_RULES)
+    assert "not part of chat-fold.md" in wire.attrib["name"]
+    assert (wire.attrib["tests"], wire.attrib["failures"], wire.attrib["skipped"]) == (
+        str(len(SSE_RULES)), "0", "1")
+
+
+def test_markdown_and_html_label_the_wire_rules_group_as_not_the_spec() -> None:
+    from refold.reports import render_html
+
+    results = _with_wire_rules()
+    summary = render_markdown(results)
+    wire_rows = [line for line in summary.splitlines() if line.startswith("| sse ")]
+    assert len(wire_rows) == 1 and "not part of chat\\-fold\\.md" in wire_rows[0]
+    assert wire_rows[0].endswith("| 1 | 15 |  |  |")
+    page = render_html(results)
+    assert page.index("not part of chat-fold.md") > page.index("LIFE-AFTER")

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from refold.reference import RULES
+from refold.reference import ALL_RULES, RULES, SSE_RULES
 from refold.results import STATUSES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,12 +45,14 @@ def test_the_report_has_the_documented_top_level_shape(results: Any) -> None:
 
 
 def test_every_rule_id_is_listed_with_a_status(results: Any) -> None:
-    assert list(results["rules"]) == list(RULES)
+    assert list(results["rules"]) == [*RULES, *SSE_RULES]  # the spec's, then the wire rules
     for rule_id, entry in results["rules"].items():
-        assert set(entry) == {"feature", "statement", "status", "tests", "reason", "failure"}
+        assert set(entry) == {"feature", "registry", "statement", "status", "tests", "reason",
+                              "failure"}
         assert entry["status"] in STATUSES, rule_id
-        assert entry["feature"] == RULES[rule_id].feature
-    assert sum(results["totals"].values()) == len(RULES)
+        assert entry["feature"] == ALL_RULES[rule_id].feature
+        assert entry["registry"] == ("wire" if rule_id in SSE_RULES else "spec")
+    assert sum(results["totals"].values()) == len(ALL_RULES)
 
 
 def test_statuses_follow_the_tests_of_each_rule(results: Any) -> None:

@@ -106,3 +106,18 @@ def test_a_missing_sdk_is_a_usage_error_naming_the_extra() -> None:
 
     with pytest.raises(UsageError, match=r"pip install 'refold\[openai\]'"):
         require("refold_no_such_sdk_module", extra="openai")
+
+
+@pytest.mark.parametrize(("name", "module", "claims_sse"), [
+    ("openai", "openai", True), ("litellm", "litellm", False),
+    ("langchain", "langchain_openai", False)])
+def test_only_the_openai_target_carries_its_sdks_sse_decoder(
+    name: str, module: str, claims_sse: bool
+) -> None:
+    if importlib.util.find_spec(module) is None:
+        pytest.skip(f"install refold[{name}] to check the {name} target")
+    from refold.sdk.decoders import decode_openai
+
+    target = load_target(name)
+    assert ("sse" in target.features) is claims_sse
+    assert target.sse is (decode_openai if claims_sse else None)

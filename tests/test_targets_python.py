@@ -159,3 +159,48 @@ def test_a_registered_entry_point_name_loads_its_target(tmp_path: Path) -> None:
                           text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["vendor", "['text',", "'usage']", "x"]
+
+
+def test_a_python_target_without_an_sse_decoder_cannot_claim_sse(on_path: Path) -> None:
+    name = _module(on_path, "no_decoder_mod", """
+        from refold.reference import Accumulator
+        refold_target = {"name": "no-decoder", "factory": Accumulator,
+                         "features": ["text", "sse"]}
+    """)
+    with pytest.raises(UsageError, match=r"target no-decoder claims \['sse'\].*SSE decoder"):
+        load_target(name)
+
+
+def test_a_declared_sse_decoder_is_kept_and_claims_sse_by_default(on_path: Path) -> None:
+    name = _module(on_path, "decoder_mod", """
+        from refold.reference import fold
+        from refold.sdk.decoders import decode_reference
+        refold_target = {"name": "with-decoder", "fold": fold, "sse": decode_reference}
+    """)
+    target = load_target(name)
+    assert target.features == ALL_FOLD_FEATURES | {"sse"}
+    assert target.sse is not None
+    assert [e.data for e in target.sse([b"data: a\n\n"]).events] == ["a"]
+
+
+def test_an_sse_entry_that_is_not_callable_is_refused(on_path: Path) -> None:
+    name = _module(on_path, "bad_decoder_mod", """
+        from refold.reference import fold
+        refold_target = {"name": "bad", "fold": fold, "sse": "openai"}
+    """)
+    with pytest.raises(UsageError, match="`sse` is a str, expected a decoder function"):
+        load_target(name)
+
+
+def test_the_reference_target_carries_the_reference_decoder_and_claims_sse() -> None:
+    from refold.sdk.decoders import decode_reference
+
+    target = load_target("reference")
+    assert target.sse is decode_reference
+    assert target.features == ALL_FOLD_FEATURES | {"lifecycle", "sse"}
+
+
+def test_a_target_without_a_decoder_claims_no_sse_by_default() -> None:
+    target = load_target(str(EXAMPLES / "fold_only.py"))
+    assert target.sse is None
+    assert "sse" not in target.features

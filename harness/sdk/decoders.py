@@ -1,6 +1,11 @@
-"""SSE decoders as targets of the `sse` suite: the reference, openai-python's, httpx-sse's.
+"""SSE decoders: the reference's, openai-python's and httpx-sse's, in one shape.
 
-A decoder target turns a byte stream, given in the pieces the network delivered, into the
+A target's `sse` decoder (see `refold.targets.Target.sse`) is what the `sse` suite checks:
+the built-in `reference` target carries `decode_reference`, `openai` carries
+`decode_openai`. httpx-sse is no target's decoder; tests/test_sdk_sse_decoders.py checks
+it and openai-python's directly, whatever `--target` is.
+
+A decoder turns a byte stream, given in the pieces the network delivered, into the
 events a client would see and the reconnection time it would keep. The real decoders are
 run through their public path (openai-python's `SSEDecoder.iter_bytes`, httpx-sse's
 `EventSource.iter_sse` over an `httpx.Response` streaming the pieces) and their events are
@@ -13,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 import httpx
 
@@ -21,7 +26,16 @@ from refold.reference.sse import Event, EventStreamDecoder
 
 from ._requires import require
 
-__all__ = ["DECODERS", "DecodedStream", "SSEDecoderTarget", "decoder_target"]
+__all__ = [
+    "DECODERS",
+    "DecodedStream",
+    "SSEDecode",
+    "SSEDecoderTarget",
+    "decode_httpx_sse",
+    "decode_openai",
+    "decode_reference",
+    "decoder_target",
+]
 
 
 @dataclass(frozen=True)
@@ -32,28 +46,35 @@ class DecodedStream:
     retry: int | None
 
 
+SSEDecode: TypeAlias = Callable[[Sequence[bytes]], DecodedStream]
+"""A decoder: the byte pieces the network delivered in, what a client made of them out."""
+
+
 @dataclass(frozen=True)
 class SSEDecoderTarget:
     """A named SSE decoder and the extra it needs (None: always available)."""
 
     name: str
     extra: str | None
-    decode: Callable[[Sequence[bytes]], DecodedStream]
+    decode: SSEDecode
 
 
-def _reference(parts: Sequence[bytes]) -> DecodedStream:
+def decode_reference(parts: Sequence[bytes]) -> DecodedStream:
+    """Decode with the reference's `EventStreamDecoder` (WHATWG)."""
     decoder = EventStreamDecoder()
     events = [event for part in parts for event in decoder.feed(part)] + decoder.close()
     return DecodedStream(tuple(Event(e.type, e.data, e.last_event_id) for e in events),
                          decoder.retry)
 
 
-def _openai(parts: Sequence[bytes]) -> DecodedStream:
+def decode_openai(parts: Sequence[bytes]) -> DecodedStream:
+    """Decode with openai-python's `SSEDecoder.iter_bytes` (needs the `openai` extra)."""
     streaming = require("openai._streaming", extra="openai")
     return _mapped(streaming.SSEDecoder().iter_bytes(iter(parts)))
 
 
-def _httpx_sse(parts: Sequence[bytes]) -> DecodedStream:
+def decode_httpx_sse(parts: Sequence[bytes]) -> DecodedStream:
+    """Decode with httpx-sse's `EventSource.iter_sse` (needs the `openai` extra)."""
     httpx_sse = require("httpx_sse", extra="openai")
     response = httpx.Response(200, headers={"content-type": "text/event-stream"},
                               content=iter(parts))
@@ -70,11 +91,11 @@ def _mapped(events: Iterator[Any]) -> DecodedStream:
 
 
 DECODERS: dict[str, SSEDecoderTarget] = {
-    "reference": SSEDecoderTarget("reference", None, _reference),
-    "openai": SSEDecoderTarget("openai", "openai", _openai),
-    "httpx-sse": SSEDecoderTarget("httpx-sse", "openai", _httpx_sse),
+    "reference": SSEDecoderTarget("reference", None, decode_reference),
+    "openai": SSEDecoderTarget("openai", "openai", decode_openai),
+    "httpx-sse": SSEDecoderTarget("httpx-sse", "openai", decode_httpx_sse),
 }
-"""The decoders the `sse` suite runs, by name."""
+"""The known decoders by name (the SSE tests of the SDKs run the real ones)."""
 
 
 def decoder_target(name: str) -> SSEDecoderTarget:

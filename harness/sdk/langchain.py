@@ -14,7 +14,9 @@ the messages are added with `+`. The summed message is mapped back to a `chat.co
     usage_metadata                   -> usage (input/output/total tokens and their details)
 
 LangChain reads choice 0 only, so the target does not claim `choices`; it drops refusal,
-reasoning, reasoning details and annotations, so it does not claim those either.
+reasoning, reasoning details and annotations, so it does not claim those either. Nor `sse`:
+langchain-openai exposes no byte-level decoder of its own (it streams through
+openai-python's client), so the target declares none.
 """
 
 from __future__ import annotations

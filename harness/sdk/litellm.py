@@ -5,6 +5,13 @@ normalisation its constructor applies) and the list is handed to `stream_chunk_b
 its `ModelResponse` is dumped as JSON. litellm would fetch a model price map over the network
 when imported: the adapter asks for the copy bundled with the package instead, so the
 target runs offline.
+
+No `sse`: litellm exposes no byte-level event-stream decoder of its own to hand the `sse`
+suite. Its OpenAI and OpenAI-compatible providers stream through openai-python's client
+(whose decoder the `openai` target carries); other providers split lines
+(`litellm.llms.custom_httpx.sse_lines`) and read `data:` lines in per-provider handlers,
+with no one entry point from bytes to events. So the target declares no decoder and does
+not claim the feature.
 """
 
 from __future__ import annotations

@@ -9,6 +9,9 @@ the SDK's own additions `parsed` and `parsed_arguments` (structured-output parsi
 of a `chat.completion`) are dropped, and so is the `index` each snapshot tool call keeps
 (streaming bookkeeping a non-streaming response does not carry; so TOOL-OUTPUT's "no index"
 clause is not judged for this target). Nothing else is changed.
+
+The target's `sse` decoder is openai-python's own `SSEDecoder` (`decode_openai`), the one
+its `Stream` reads a response with, so the `sse` suite checks the SDK's wire layer too.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 from refold.reference import JSON, JSONObject
 
 from ._requires import quiet, require
+from .decoders import decode_openai
 
 __all__ = ["FEATURES", "fold", "in_spec_shape", "refold_target", "sdk_version"]
 
@@ -29,9 +33,11 @@ from openai.types.chat import ChatCompletionChunk  # noqa: E402
 FEATURES = frozenset({
     "text", "choices", "tool_calls", "tool_call_repair", "refusal", "reasoning",
     "reasoning_details", "annotations", "logprobs", "usage", "provider_fields", "robustness",
+    "sse",
 })
-"""What the snapshot can represent. Not `empty_arguments`: a `chat.completion` from the
-state has no finished moment at which `""` could become `"{}"`, and the SDK never does it."""
+"""What the snapshot can represent, and `sse` for the SDK's decoder. Not `empty_arguments`: a
+`chat.completion` from the state has no finished moment at which `""` could become `"{}"`,
+and the SDK never does it."""
 
 _SDK_ADDITIONS = ("parsed", "parsed_arguments")
 
@@ -76,5 +82,5 @@ def _without_sdk_additions(value: Any) -> Any:
     return value
 
 
-refold_target = {"name": "openai", "fold": fold, "features": FEATURES}
+refold_target = {"name": "openai", "fold": fold, "features": FEATURES, "sse": decode_openai}
 """The declaration `--target openai` loads."""

@@ -1,0 +1,61 @@
+"""openai-python's and httpx-sse's SSE decoders against the wire rules, whatever `--target`.
+
+The `sse` suite checks only the decoder of the target under check; this file keeps both real
+decoders' documented deviations (`KNOWN_DEVIATIONS`) shown as strict xfails in every CI
+run: an xfail that starts passing means the library fixed its decoder, and the entry must
+go. httpx-sse is checked only here, since no target carries it. Skipped with a reason when
+the `openai` extra (openai-python and httpx-sse) is absent.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from refold.sdk.decoders import DECODERS, SSEDecoderTarget, decode_reference
+from refold.strategies.wire import sse_bytes
+from refold.suites._sse_cases import CASES, KNOWN_DEVIATIONS, SSECase, chunk_lists, mismatch
+
+_REAL = ("openai", "httpx-sse")
+_MODULE = {"openai": "openai", "httpx-sse": "httpx_sse"}
+
+
+def _decoder(name: str) -> SSEDecoderTarget:
+    pytest.importorskip(_MODULE[name], reason=f"install refold[openai] to check {name}")
+    return DECODERS[name]
+
+
+def _case_params() -> list[object]:
+    params = []
+    for name in _REAL:
+        for case in CASES:
+            deviation = KNOWN_DEVIATIONS[name].get(case.rule)
+            marks = [] if deviation is None else [pytest.mark.xfail(
+                strict=True, reason=f"{name} deviates from {case.rule}: {deviation}")]
+            params.append(pytest.param(name, case, marks=marks, id=f"{name}-{case.rule}"))
+    return params
+
+
+@pytest.mark.parametrize(("name", "case"), _case_params())
+def test_a_real_decoder_follows_each_wire_rule_except_its_documented_deviations(
+    name: str, case: SSECase
+) -> None:
+    problem = mismatch(case, _decoder(name).decode)
+    assert problem is None, problem
+
+
+@pytest.mark.parametrize("name", _REAL)
+@given(data=st.data())
+def test_a_real_decoder_yields_the_reference_events_for_any_server_framing_and_cuts(
+    name: str, data: st.DataObject
+) -> None:
+    decoder = _decoder(name)
+    parts = data.draw(sse_bytes(data.draw(chunk_lists(), label="chunks")), label="parts")
+    assert decoder.decode(parts) == decode_reference(parts), f"cut into {parts!r}"
+
+
+def test_every_documented_deviation_names_a_wire_rule_with_a_case() -> None:
+    ruled = {case.rule for case in CASES}
+    for name, deviations in KNOWN_DEVIATIONS.items():
+        assert set(deviations) <= ruled, f"{name}: {sorted(set(deviations) - ruled)}"
