@@ -3,7 +3,8 @@
     dev       fast feedback while writing a target
     ci        derandomized, no example database: the release gate (`CI=true` selects it)
     nightly   ten times the ci examples, randomized, for the nightly job
-    mutation  derandomized, few examples, no database: one run per mutant must be cheap
+    mutation  derandomized, few examples, no database, no shrinking: one run per mutant
+              must be cheap, and its verdict needs a failure, not a minimal one
 
 Select one with `--hypothesis-profile NAME`. Registered at import time because
 Hypothesis loads the chosen profile in its own `pytest_configure`.
@@ -33,8 +34,7 @@ def register_profiles() -> None:
     )
     settings.register_profile(
         "mutation", max_examples=25, deadline=None, derandomize=True, database=None,
-        print_blob=True,
-        phases=[Phase.explicit, Phase.generate, Phase.shrink], suppress_health_check=slow,
+        phases=[Phase.explicit, Phase.generate], suppress_health_check=slow,
     )
 
 

@@ -31,7 +31,7 @@ class Accumulator:
 
     def __init__(self) -> None:
         self._received = 0  # add() calls, refused ones included: chunk numbers
-        self._folded = 0
+        self._folded = False  # LIFE-EMPTY: whether any chunk was folded, not how many
         self._done = False
         self._id: str | None = None
         self._model: str | None = None
@@ -51,7 +51,7 @@ class Accumulator:
         self._received += 1
         if not isinstance(chunk, dict):
             raise ChunkTypeError(chunk, chunk_number=number)
-        self._folded += 1
+        self._folded = True
         self._add_envelope(chunk)
         usage = chunk.get("usage")
         if isinstance(usage, dict):

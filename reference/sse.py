@@ -70,6 +70,15 @@ class EventStreamDecoder:
     """The WHATWG event-stream parser, fed bytes incrementally."""
 
     def __init__(self) -> None:
+        self.last_event_id = ""
+        """The last event id buffer: set by `id`, never reset by a dispatch or a close."""
+        self.retry: int | None = None
+        """The reconnection time in milliseconds from the last valid `retry` field."""
+        self._start_stream()
+
+    def _start_stream(self) -> None:
+        # What one connection's stream holds; the last event id and the reconnection
+        # time belong to the connection's owner and outlive it (WHATWG reconnects).
         self._text = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._at_start = True
         self._skip_lf = False
@@ -78,10 +87,6 @@ class EventStreamDecoder:
         self._data: list[str] = []
         self._event_type = ""
         self._event_line = 0
-        self.last_event_id = ""
-        """The last event id buffer: set by `id`, never reset by a dispatch."""
-        self.retry: int | None = None
-        """The reconnection time in milliseconds from the last valid `retry` field."""
 
     def feed(self, data: bytes) -> list[Event]:
         """Decode `data` and return the events the lines it completed dispatched."""
@@ -92,10 +97,14 @@ class EventStreamDecoder:
         return self._read_text(text)
 
     def close(self) -> list[Event]:
-        """End of stream: decode what remains; an event without its blank line is discarded."""
-        events = self.feed(b"") + self._read_text(self._text.decode(b"", final=True))
-        self._line, self._data, self._event_type = "", [], ""
-        return events
+        """End of this stream: returns no events, since an event without its blank line
+        is discarded (and every terminated line was read when its end arrived; bytes held
+        back for an incomplete UTF-8 character never end a line). The decoder may then be
+        fed the next connection's stream, which may start with a BOM of its own; the last
+        event id and the reconnection time carry over, as a reconnecting client keeps
+        them. A list, like `feed`, so that a loop can treat the end as one more piece."""
+        self._start_stream()
+        return []
 
     def _read_text(self, text: str) -> list[Event]:
         events: list[Event] = []
@@ -228,8 +237,9 @@ class ChunkStreamDecoder:
         return [_item(event) for event in self.events.feed(data)]
 
     def close(self) -> list[StreamItem]:
-        """End of stream (an unterminated final event is discarded)."""
-        return [_item(event) for event in self.events.close()]
+        """End of stream: no items (an unterminated final event is discarded)."""
+        self.events.close()
+        return []
 
 
 def _item(event: Event) -> StreamItem:

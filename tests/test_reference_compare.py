@@ -36,7 +36,8 @@ def test_a_type_mismatch_is_one_difference_at_that_pointer() -> None:
 
 def test_a_whole_response_of_another_type_differs_at_the_root() -> None:
     (only,) = differences({"a": 1}, [1])
-    assert only.pointer == "" and "(the whole response)" in str(only)
+    assert only.pointer == ""
+    assert str(only) == 'at (the whole response): expected {"a": 1}, received [1]'
 
 
 def test_pointer_tokens_escape_tilde_and_slash() -> None:
@@ -64,3 +65,14 @@ def test_a_value_of_exactly_the_limit_is_shown_whole_and_a_longer_one_cut_to_it(
 def test_objects_are_shown_with_sorted_keys_and_unescaped_text() -> None:
     text = str(Difference("/m", {"b": "é", "a": [1, None]}, ABSENT))
     assert text == 'at /m: expected {"a": [1, null], "b": "é"}, received (absent)'
+
+
+def test_a_key_missing_from_the_received_response_reads_absent_not_null() -> None:
+    (only,) = differences({"a": 1}, {})
+    assert only == Difference("/a", 1, ABSENT)
+    assert str(only) == "at /a: expected 1, received (absent)"
+
+
+def test_a_received_list_longer_than_expected_differs_at_each_extra_position() -> None:
+    assert differences({"a": [1]}, {"a": [1, 2, 3]}) == [
+        Difference("/a/1", ABSENT, 2), Difference("/a/2", ABSENT, 3)]

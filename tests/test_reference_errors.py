@@ -73,3 +73,15 @@ def test_the_empty_fold_message_is_exact() -> None:
         "LIFE-EMPTY: no chunk has been folded yet, so there is no response to read; "
         "call add(chunk) first"
     )
+
+
+def test_chunk_numbers_count_every_add_call_refused_ones_included() -> None:
+    accumulator = Accumulator()
+    accumulator.add({"choices": []})
+    for number in (1, 2):
+        with pytest.raises(ChunkTypeError) as caught:
+            accumulator.add([number])
+        assert caught.value.chunk_number == number
+    accumulator.add({"choices": []})
+    with pytest.raises(ChunkTypeError, match="chunk 4 is a JSON null"):
+        accumulator.add(None)

@@ -1,10 +1,7 @@
-"""The rules registry matches the spec, and docs/rules.md is generated from it."""
-
-from pathlib import Path
+"""The rules registry matches the spec."""
 
 import pytest
 
-from refold.commands.rules import render_markdown
 from refold.reference import FEATURES, RULES, rule, rules_of
 
 # A copy of the spec's rule ids and features (../shared/spec/chat-fold.md), in the
@@ -67,10 +64,3 @@ def test_rules_of_a_feature_keep_the_spec_order() -> None:
 def test_an_unknown_rule_id_is_reported_with_the_rule_count() -> None:
     with pytest.raises(KeyError, match=r"'TOOL-9'.*49 rules"):
         rule("TOOL-9")
-
-
-def test_docs_rules_md_is_generated_from_the_registry() -> None:
-    page = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
-    assert page.read_text(encoding="utf-8") == render_markdown(), (
-        "docs/rules.md is stale: run `refold rules --markdown > docs/rules.md`"
-    )

@@ -75,6 +75,10 @@ def write_config(source: MutationSource, directory: Path, *, deselect: Sequence[
         "also_copy": _also_copy(source, directory),
         "pytest_add_cli_args": pytest_args,
         "pytest_add_cli_args_test_selection": tests,
+        # mutmut's own per-mutant wall limit, (estimate + constant) x multiplier, is
+        # only the outer bound: the guard plugin times each test (see _guard).
+        "timeout_multiplier": 3.0,
+        "timeout_constant": 10.0,
     }
     lines = ["[tool.mutmut]"]
     lines += [f"{key} = {json.dumps(value)}" for key, value in settings.items()]

@@ -126,3 +126,56 @@ def test_an_event_field_after_data_keeps_the_line_of_the_events_first_field() ->
 
     (event,) = decode_events([b": keep-alive\ndata: a\nevent: custom\nevent: other\n\n"])
     assert (event.type, event.data, event.line) == ("other", "a", 2)
+
+
+def test_a_bom_at_the_start_of_a_later_piece_is_kept() -> None:
+    # Only the stream's first character may be a BOM; a piece boundary is not a start.
+    decoder = EventStreamDecoder()
+    assert decoder.feed(b"data: a\n\n") == [Event("message", "a", line=1)]
+    assert decoder.feed(b"\xef\xbb\xbfdata: b\n\ndata: c\n\n") == [Event("message", "c", line=5)]
+
+
+def test_a_leading_line_feed_is_a_blank_line_of_its_own() -> None:
+    assert decode_events([b"\ndata: a\n\n"]) == [Event("message", "a", line=2)]
+
+
+def test_a_closed_decoder_reads_the_next_connection_from_scratch_keeping_id_and_retry() -> None:
+    decoder = EventStreamDecoder()
+    assert decoder.feed(b"id: 7\nretry: 50\nevent: x\n\nevent: partial\ndata: cut\r") == []
+    assert decoder.close() == []
+    reconnected = decoder.feed(b"\xef\xbb\xbf\ndata: b\n\n")
+    assert reconnected == [Event("message", "b", last_event_id="7", line=2)]
+    assert decoder.retry == 50
+
+
+def test_an_error_event_whose_data_is_not_json_carries_the_text() -> None:
+    decoder = ChunkStreamDecoder()
+    assert decoder.feed(b"event: error\ndata: overloaded\n\n") == [ErrorEvent("overloaded", 1)]
+    assert decoder.close() == []
+
+
+def test_invalid_data_says_why_the_json_decoder_refused_it() -> None:
+    [item] = ChunkStreamDecoder().feed(b"\ndata: {1}\n\n")
+    assert item == InvalidData(
+        "{1}", 2, "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)")
+
+
+def test_an_sse_data_error_names_the_item_its_line_and_the_data_received() -> None:
+    item = InvalidData("x" * 80, 4, "Expecting value: line 1 column 1 (char 0)")
+    error = SSEDataError(item)
+    assert (error.item, error.line) == (item, 4)
+    assert str(error) == (
+        "line 4: event data is not JSON (Expecting value: line 1 column 1 (char 0)); expected "
+        f"a chat.completion.chunk object or [DONE], received '{'x' * 80}'")
+
+
+def test_an_sse_data_error_shows_long_data_cut_to_eighty_characters() -> None:
+    error = SSEDataError(InvalidData("y" * 81, 1, "r"))
+    assert str(error).endswith(f"received '{'y' * 77}...'")
+
+
+def test_an_sse_data_error_for_an_error_event_shows_the_error_as_json() -> None:
+    error = SSEDataError(ErrorEvent({"code": 529, "message": "Overloaded"}, 6))
+    assert (error.line, str(error)) == (
+        6, "line 6: the stream sent an error event: "
+           "'{\"code\": 529, \"message\": \"Overloaded\"}'")
