@@ -163,15 +163,8 @@ class ExecTarget(RemoteTarget):
     def start(cls, command: str, *, features: frozenset[str] | None,
               timeout: float) -> ExecTarget:
         """Start the process and say hello; a failing hello is a usage error."""
-        transport = ExecTransport(command, timeout=timeout)
-        try:
-            return cls(transport, spec=f"exec:{command}", features=features)
-        except TargetError as exc:
-            transport.close()
-            raise UsageError(f"exec:{command} did not answer hello: {exc}") from exc
-        except UsageError:
-            transport.close()
-            raise
+        return cls.greeted(ExecTransport(command, timeout=timeout), spec=f"exec:{command}",
+                           features=features)
 
 
 def _daemon(function: Callable[..., None], *args: object) -> threading.Thread:

@@ -15,7 +15,7 @@ import httpx
 
 from refold.reference import JSONObject
 
-from .errors import TargetError, UsageError
+from .errors import TargetError
 from .targets import RemoteTarget
 
 __all__ = ["HttpTarget", "HttpTransport"]
@@ -70,12 +70,4 @@ class HttpTarget(RemoteTarget):
     def connect(cls, url: str, *, features: frozenset[str] | None,
                 timeout: float) -> HttpTarget:
         """Say hello to the service; an unreachable or silent one is a usage error."""
-        transport = HttpTransport(url, timeout=timeout)
-        try:
-            return cls(transport, spec=url, features=features)
-        except TargetError as exc:
-            transport.close()
-            raise UsageError(f"{url} did not answer hello: {exc}") from exc
-        except UsageError:
-            transport.close()
-            raise
+        return cls.greeted(HttpTransport(url, timeout=timeout), spec=url, features=features)

@@ -84,14 +84,21 @@ class _PythonAccumulator:
     def __init__(self, name: str, instance: Any) -> None:
         self._name = name
         self._instance = instance
+        # Every chunk handed over so far, as given and as sent: a target may keep a
+        # chunk and change it during a later call, not only during its own add().
+        self._given: list[JSON] = []
+        self._sent: list[JSON] = []
 
     def add(self, chunk: JSON) -> None:
         given = copy_json(chunk)
+        self._given.append(given)
+        self._sent.append(chunk)
         _call(f"{self._name}: add(chunk)", self._instance.add, given)
-        _check_unmutated([given], [chunk], self._name)
+        _check_unmutated([given], [chunk], self._name, first=len(self._given) - 1)
 
     def response(self) -> JSONObject:
         result = _call(f"{self._name}: response()", self._instance.response)
+        _check_unmutated(self._given, self._sent, self._name)
         return _json_object(result, f"{self._name}: response()")
 
     def finished(self) -> bool:
@@ -144,8 +151,11 @@ def _json_object(result: Any, what: str) -> JSONObject:
     return result
 
 
-def _check_unmutated(given: list[JSON], original: list[JSON], name: str) -> None:
-    for number, (after, before) in enumerate(zip(given, original, strict=True)):
+def _check_unmutated(given: list[JSON], original: list[JSON], name: str, *,
+                     first: int = 0) -> None:
+    """Raise if a chunk the target was given differs from what was sent; `first` is the
+    chunk number of `given[0]`."""
+    for number, (after, before) in enumerate(zip(given, original, strict=True), start=first):
         if after != before:
             raise TargetError(
                 f"{name} mutated chunk {number} it was given (LIFE-SNAPSHOT): "

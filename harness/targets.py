@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, Self, runtime_checkable
 
 from refold.reference import FEATURES, JSON, JSONObject
 
@@ -143,6 +143,20 @@ class RemoteTarget:
     The transport carries the messages (a subprocess's stdin/stdout, or HTTP POST);
     this class is the protocol's operations and the checks on every reply.
     """
+
+    @classmethod
+    def greeted(cls, transport: Transport, *, spec: str,
+                features: frozenset[str] | None) -> Self:
+        """Say hello over `transport`; a target that cannot is a usage error, and the
+        transport is closed so no process or connection outlives the refusal."""
+        try:
+            return cls(transport, spec=spec, features=features)
+        except TargetError as exc:
+            transport.close()
+            raise UsageError(f"{spec} did not answer hello: {exc}") from exc
+        except UsageError:
+            transport.close()
+            raise
 
     def __init__(self, transport: Transport, *, spec: str,
                  features: frozenset[str] | None) -> None:

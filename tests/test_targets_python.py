@@ -139,6 +139,46 @@ def test_a_target_mutating_its_input_is_caught(on_path: Path) -> None:
     assert CHUNKS[0]["id"] == "c1"
 
 
+def test_an_accumulator_changing_a_kept_chunk_during_a_later_add_is_caught(
+        on_path: Path) -> None:
+    name = _module(on_path, "keeping_mod", """
+        from refold.reference import Accumulator
+        class Keeping(Accumulator):
+            def __init__(self):
+                super().__init__()
+                self.kept = []
+            def add(self, chunk):
+                if self.kept:
+                    self.kept[0]["model"] = "rewritten"
+                self.kept.append(chunk)
+                super().add(chunk)
+        refold_target = {"name": "keeping", "factory": Keeping}
+    """)
+    accumulator = load_target(name).accumulator()
+    for chunk in [*CHUNKS, {"choices": []}]:
+        accumulator.add(chunk)
+    with pytest.raises(TargetError, match="mutated chunk 0") as excinfo:
+        accumulator.response()
+    assert excinfo.value.kind == "mutated-input"
+
+
+def test_a_chunk_mutated_during_its_own_add_is_named_by_its_chunk_number(
+        on_path: Path) -> None:
+    name = _module(on_path, "own_mod", """
+        from refold.reference import Accumulator
+        class Own(Accumulator):
+            def add(self, chunk):
+                if chunk.get("choices") == []:
+                    chunk["id"] = "changed"
+                super().add(chunk)
+        refold_target = {"name": "own", "factory": Own}
+    """)
+    accumulator = load_target(name).accumulator()
+    accumulator.add(CHUNKS[0])
+    with pytest.raises(TargetError, match="mutated chunk 1 it was given"):
+        accumulator.add({"choices": []})
+
+
 def test_a_registered_entry_point_name_loads_its_target(tmp_path: Path) -> None:
     _module(tmp_path, "vendor_fold", """
         from refold.reference import Accumulator
