@@ -179,3 +179,9 @@ def test_an_sse_data_error_for_an_error_event_shows_the_error_as_json() -> None:
     assert (error.line, str(error)) == (
         6, "line 6: the stream sent an error event: "
            "'{\"code\": 529, \"message\": \"Overloaded\"}'")
+
+
+def test_only_cr_and_lf_end_a_line_whatever_other_characters_the_data_holds() -> None:
+    printable = bytes(range(0x20, 0x7F))
+    assert decode_events([b"data: " + printable + b"\n\n"]) == [
+        Event("message", printable.decode("ascii"), line=1)]
