@@ -31,7 +31,7 @@ from .errors import UsageError
 from .loading import load_target
 from .locations import suites_dir
 from .marks import rules_of_item
-from .profiles import register_profiles, relax_default_deadline
+from .profiles import limit_shrinking, register_profiles, relax_default_deadline
 from .results import FAILURE_PROPERTY, IMPLICATED_PROPERTY, RuleOutcome, RuleResults
 from .targets import Target
 
@@ -89,6 +89,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="write the results by rule as JSON")
     group.addoption("--replay", default=None, metavar="FILE",
                     help="re-run the failure recorded in a replay file")
+    group.addoption("--shrink-seconds", type=float, default=None, metavar="SECONDS",
+                    help="stop shrinking a failing example after SECONDS (default: "
+                         "Hypothesis's 300); for targets that fail many properties")
     group.addoption("--replay-dir", default="refold-replays", metavar="DIR",
                     help="where failures write replay files (default ./refold-replays; "
                          "an empty value writes none)")
@@ -98,6 +101,14 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "rule(*ids, features): the spec (or sse wire) rules a conformance test checks")
     config.stash[_RESULTS_KEY] = RuleResults()
+    shrink_seconds = config.getoption("shrink_seconds")
+    if shrink_seconds is not None:
+        if shrink_seconds <= 0:
+            raise pytest.UsageError(f"--shrink-seconds {shrink_seconds}: expected seconds > 0")
+        try:
+            limit_shrinking(shrink_seconds)
+        except RuntimeError as exc:
+            raise pytest.UsageError(str(exc)) from exc
     config.stash[_RUN_KEY] = run = _Run(config)
     config.pluginmanager.register(_ResultRecorder(config.stash[_RESULTS_KEY]), "refold-results")
     named = config.getoption("target") or run.baseline is not None or run.replay is not None

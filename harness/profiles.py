@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, Phase, settings
 
-__all__ = ["CI_EXAMPLES", "register_profiles", "relax_default_deadline"]
+__all__ = ["CI_EXAMPLES", "limit_shrinking", "register_profiles", "relax_default_deadline"]
 
 CI_EXAMPLES = 100
 
@@ -48,3 +48,23 @@ def relax_default_deadline() -> None:
     if settings.get_current_profile_name() == "default":
         settings.register_profile("refold-default", deadline=None)
         settings.load_profile("refold-default")
+
+
+def limit_shrinking(seconds: float) -> None:
+    """Stop shrinking a failing example after `seconds` (Hypothesis's own cap is 300 s).
+
+    A target failing many properties spends most of a run shrinking: openai-python fails
+    dozens of them, five minutes each. The cap is Hypothesis's internal
+    `MAX_SHRINKING_SECONDS`; a failure is still reported, shrunk as far as the time
+    allowed (the rule-example suites show each defect on a hand-minimal stream anyway).
+
+    Raises:
+        RuntimeError: this Hypothesis version has no such cap to set.
+    """
+    from hypothesis.internal.conjecture import engine
+
+    if not hasattr(engine, "MAX_SHRINKING_SECONDS"):
+        raise RuntimeError(f"hypothesis {engine.__name__} has no MAX_SHRINKING_SECONDS: "
+                           "--shrink-seconds needs a Hypothesis version that has one")
+    engine.MAX_SHRINKING_SECONDS = seconds  # type: ignore[assignment]
+

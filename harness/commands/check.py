@@ -42,6 +42,8 @@ def add_target_arguments(parser: argparse.ArgumentParser) -> None:
                         help="Hypothesis profile: dev, ci, nightly or mutation")
     parser.add_argument("--replay-dir", metavar="DIR",
                         help="where failures write replay files (default ./refold-replays)")
+    parser.add_argument("--shrink-seconds", type=float, metavar="SECONDS",
+                        help="stop shrinking each failing example after SECONDS")
 
 
 def pytest_arguments(args: argparse.Namespace) -> list[str]:
@@ -50,6 +52,7 @@ def pytest_arguments(args: argparse.Namespace) -> list[str]:
     options = {"--target": args.target, "--features": args.features,
                "--target-timeout": args.target_timeout, "--hypothesis-profile": args.profile,
                "--replay-dir": args.replay_dir,
+               "--shrink-seconds": getattr(args, "shrink_seconds", None),
                "--baseline": getattr(args, "baseline", None)}
     for option, value in options.items():
         if value is not None:
