@@ -257,17 +257,12 @@ def from_object(
     """Build a target from a `refold_target` declaration, a class, or a function."""
     declaration = _declaration(obj)
     if declaration is not None:
-        claimed = declaration.get("features")
-        target_name = declaration.get("name") or name
-        if features is None and claimed is not None:
-            features = frozenset(claimed)
-        factory, fold_function = declaration.get("factory"), declaration.get("fold")
-        sse = _sse_decoder(declaration.get("sse"), name)
-        if factory is not None:
-            return _accumulator_target(factory, target_name, features, sse=sse)
-        if fold_function is not None:
-            return _fold_target(fold_function, target_name, features, sse=sse)
-        raise UsageError(f"refold_target of {name} names neither a factory nor a fold")
+        target = _declared_target(declaration, name, features)
+        described = declaration.get("description")
+        if described is not None:
+            # Reports name what was checked: an SDK adapter says which SDK version it folds with.
+            target.description = str(described)
+        return target
     if inspect.isclass(obj):
         if not _is_accumulator_class(obj):
             raise UsageError(f"{name} is a class without add() and response()")
@@ -280,12 +275,28 @@ def from_object(
                      f"or a refold_target declaration")
 
 
+
+def _declared_target(declaration: dict[str, Any], name: str,
+                 features: frozenset[str] | None) -> PythonTarget:
+    claimed = declaration.get("features")
+    target_name = declaration.get("name") or name
+    if features is None and claimed is not None:
+        features = frozenset(claimed)
+    factory, fold_function = declaration.get("factory"), declaration.get("fold")
+    sse = _sse_decoder(declaration.get("sse"), name)
+    if factory is not None:
+        return _accumulator_target(factory, target_name, features, sse=sse)
+    if fold_function is not None:
+        return _fold_target(fold_function, target_name, features, sse=sse)
+    raise UsageError(f"refold_target of {name} names neither a factory nor a fold")
+
+
 def _declaration(obj: Any) -> dict[str, Any] | None:
     if isinstance(obj, dict):
         return obj
     if any(hasattr(obj, key) for key in ("factory", "fold", "features")) and not callable(obj):
         return {key: getattr(obj, key, None)
-                for key in ("name", "factory", "fold", "features", "sse")}
+                for key in ("name", "factory", "fold", "features", "sse", "description")}
     return None
 
 

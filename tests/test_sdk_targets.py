@@ -121,3 +121,14 @@ def test_only_the_openai_target_carries_its_sdks_sse_decoder(
     target = load_target(name)
     assert ("sse" in target.features) is claims_sse
     assert target.sse is (decode_openai if claims_sse else None)
+
+
+@pytest.mark.parametrize(("name", "distribution", "label"), [
+    ("openai", "openai", "openai-python"), ("litellm", "litellm", "litellm"),
+    ("langchain", "langchain-openai", "langchain-openai")])
+def test_an_sdk_target_names_the_sdk_version_it_folds_with(
+        name: str, distribution: str, label: str) -> None:
+    pytest.importorskip(distribution.replace("-", "_"), reason=f"install refold[{name}]")
+    from importlib.metadata import version
+
+    assert f"{label} {version(distribution)}" in load_target(name).description

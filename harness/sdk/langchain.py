@@ -116,5 +116,6 @@ def _usage(metadata: dict[str, Any]) -> JSONObject:
     return usage
 
 
-refold_target = {"name": "langchain", "fold": fold, "features": FEATURES}
+refold_target = {"name": "langchain", "fold": fold, "features": FEATURES,
+                 "description": f"{sdk_version()}: AIMessageChunk sum (refold.sdk.langchain)"}
 """The declaration `--target langchain` loads."""

@@ -61,5 +61,8 @@ def fold(chunks: list[JSON]) -> JSONObject:
     return dumped
 
 
-refold_target = {"name": "litellm", "fold": fold, "features": FEATURES}
+refold_target = {
+    "name": "litellm", "fold": fold, "features": FEATURES,
+    "description": f"litellm {sdk_version()}: stream_chunk_builder (refold.sdk.litellm)",
+}
 """The declaration `--target litellm` loads."""

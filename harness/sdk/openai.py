@@ -82,5 +82,8 @@ def _without_sdk_additions(value: Any) -> Any:
     return value
 
 
-refold_target = {"name": "openai", "fold": fold, "features": FEATURES, "sse": decode_openai}
+refold_target = {
+    "name": "openai", "fold": fold, "features": FEATURES, "sse": decode_openai,
+    "description": f"openai-python {sdk_version()}: ChatCompletionStreamState (refold.sdk.openai)",
+}
 """The declaration `--target openai` loads."""
