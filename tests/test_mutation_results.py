@@ -76,3 +76,18 @@ def test_verdicts_are_read_from_the_meta_files_of_the_mutants_folder(tmp_path: P
         "pkg.mod.x_f__mutmut_2": ("survived", folder / "mod.py"),
         "pkg.mod.x_g__mutmut_1": ("not checked", folder / "mod.py"),
     }
+
+
+def test_the_summary_names_the_rules_reaching_a_survivor_but_none_for_a_timeout() -> None:
+    from refold.commands.mutate import render_summary
+
+    diff = "--- a.py\n+++ a.py\n@@ -1 +1 @@\n-    x = 1\n+    x = 2\n"
+    result = {"target": "reference", "score": 50.0, "duration_seconds": 1.0,
+              "counts": {"survived": 1, "timeout": 1},
+              "mutants": {
+                  "m.x_f__mutmut_1": {"status": "survived", "function": "m.x_f", "diff": diff,
+                                      "tests": 2, "rules": ["USAGE-LAST"]},
+                  "m.x_g__mutmut_1": {"status": "timeout", "function": "m.x_g"}}}
+    summary = render_summary(result)
+    assert "m.x_f  (reached by rules: USAGE-LAST)" in summary
+    assert "\nm.x_g\n  timeout: x_g__mutmut_1" in summary

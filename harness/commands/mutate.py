@@ -109,7 +109,10 @@ def render_summary(result: dict[str, Any]) -> str:
             by_function[mutant["function"]].append((name, mutant))
     for function, mutants in sorted(by_function.items()):
         rules = sorted({r for _, m in mutants for r in m.get("rules", [])})
-        lines.append(f"\n{function}  (reached by rules: {', '.join(rules) or 'none'})")
+        # Detected mutants (timeouts) carry no rule map: only undetected ones need one.
+        mapped = any("rules" in m for _, m in mutants)
+        reach = f"  (reached by rules: {', '.join(rules) or 'none'})" if mapped else ""
+        lines.append(f"\n{function}{reach}")
         for name, mutant in mutants:
             lines.append(f"  {mutant['status']}: {name.rpartition('.')[2]}")
             lines += [f"    {line}" for line in _changed_lines(mutant.get("diff") or "")]
