@@ -26,16 +26,7 @@ from refold.reference.sse import Event, EventStreamDecoder
 
 from ._requires import require
 
-__all__ = [
-    "DECODERS",
-    "DecodedStream",
-    "SSEDecode",
-    "SSEDecoderTarget",
-    "decode_httpx_sse",
-    "decode_openai",
-    "decode_reference",
-    "decoder_target",
-]
+__all__ = ["DecodedStream", "SSEDecode", "decode_httpx_sse", "decode_openai", "decode_reference"]
 
 
 @dataclass(frozen=True)
@@ -48,15 +39,6 @@ class DecodedStream:
 
 SSEDecode: TypeAlias = Callable[[Sequence[bytes]], DecodedStream]
 """A decoder: the byte pieces the network delivered in, what a client made of them out."""
-
-
-@dataclass(frozen=True)
-class SSEDecoderTarget:
-    """A named SSE decoder and the extra it needs (None: always available)."""
-
-    name: str
-    extra: str | None
-    decode: SSEDecode
 
 
 def decode_reference(parts: Sequence[bytes]) -> DecodedStream:
@@ -89,18 +71,3 @@ def _mapped(events: Iterator[Any]) -> DecodedStream:
         retry = event.retry if event.retry is not None else retry
     return DecodedStream(tuple(decoded), retry)
 
-
-DECODERS: dict[str, SSEDecoderTarget] = {
-    "reference": SSEDecoderTarget("reference", None, decode_reference),
-    "openai": SSEDecoderTarget("openai", "openai", decode_openai),
-    "httpx-sse": SSEDecoderTarget("httpx-sse", "openai", decode_httpx_sse),
-}
-"""The known decoders by name (the SSE tests of the SDKs run the real ones)."""
-
-
-def decoder_target(name: str) -> SSEDecoderTarget:
-    """The decoder target called `name`; KeyError lists the known names."""
-    try:
-        return DECODERS[name]
-    except KeyError:
-        raise KeyError(f"unknown SSE decoder {name!r}; known: {', '.join(DECODERS)}") from None
