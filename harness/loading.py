@@ -5,8 +5,6 @@ from __future__ import annotations
 from importlib.metadata import entry_points
 from typing import Any
 
-from refold.reference import Accumulator
-
 from .errors import UsageError
 from .python_targets import from_object, import_python_target
 from .targets import Target
@@ -16,7 +14,7 @@ __all__ = ["BUILTIN_TARGETS", "load_target"]
 ENTRY_POINT_GROUP = "refold.targets"
 
 BUILTIN_TARGETS: dict[str, str] = {
-    "reference": "refold.reference:Accumulator",  # with refold.sdk.decoders.decode_reference
+    "reference": "refold.reference_target:refold_target",
     "openai": "refold.sdk.openai:refold_target",
     "litellm": "refold.sdk.litellm:refold_target",
     "langchain": "refold.sdk.langchain:refold_target",
@@ -40,21 +38,14 @@ def load_target(
         from .http_target import HttpTarget
 
         return HttpTarget.connect(spec, features=features, timeout=timeout)
-    if spec == "reference":
-        return from_object(_reference_declaration(), name="reference", features=features)
+    if spec == "reference":  # before registered names: no plugin can stand in for it
+        return import_python_target(BUILTIN_TARGETS[spec], features=features)
     registered = _registered(spec)
     if registered is not None:
         return from_object(registered, name=spec, features=features)
     if spec in BUILTIN_TARGETS:
         return import_python_target(BUILTIN_TARGETS[spec], features=features)
     return import_python_target(spec, features=features)
-
-
-def _reference_declaration() -> dict[str, Any]:
-    """The reference fold with the reference's SSE decoder, so it also claims `sse`."""
-    from .sdk.decoders import decode_reference  # imports httpx: only when asked for
-
-    return {"name": "reference", "factory": Accumulator, "sse": decode_reference}
 
 
 def _registered(name: str) -> Any:

@@ -8,7 +8,8 @@ A Python target may expose, simplest first:
     refold_target                            an object or dict naming its `factory` (or
                                              `fold`), its `name`, the `features` it claims
                                              and optionally its `sse` decoder
-                                             (decode(parts) -> DecodedStream)
+                                             (decode(parts) -> DecodedStream) and a
+                                             `description` for reports
 
 When a module offers several, the richest is used. Every call into the target goes
 through `_call`, which turns whatever the target does wrong into a `TargetError` that
@@ -257,12 +258,7 @@ def from_object(
     """Build a target from a `refold_target` declaration, a class, or a function."""
     declaration = _declaration(obj)
     if declaration is not None:
-        target = _declared_target(declaration, name, features)
-        described = declaration.get("description")
-        if described is not None:
-            # Reports name what was checked: an SDK adapter says which SDK version it folds with.
-            target.description = str(described)
-        return target
+        return _declared_target(declaration, name, features)
     if inspect.isclass(obj):
         if not _is_accumulator_class(obj):
             raise UsageError(f"{name} is a class without add() and response()")
@@ -275,7 +271,6 @@ def from_object(
                      f"or a refold_target declaration")
 
 
-
 def _declared_target(declaration: dict[str, Any], name: str,
                  features: frozenset[str] | None) -> PythonTarget:
     claimed = declaration.get("features")
@@ -284,10 +279,15 @@ def _declared_target(declaration: dict[str, Any], name: str,
         features = frozenset(claimed)
     factory, fold_function = declaration.get("factory"), declaration.get("fold")
     sse = _sse_decoder(declaration.get("sse"), name)
+    # Reports name what was checked: an SDK adapter says which SDK version it folds with.
+    described = declaration.get("description")
+    description = None if described is None else str(described)
     if factory is not None:
-        return _accumulator_target(factory, target_name, features, sse=sse)
+        return _accumulator_target(factory, target_name, features, sse=sse,
+                                   description=description)
     if fold_function is not None:
-        return _fold_target(fold_function, target_name, features, sse=sse)
+        return _fold_target(fold_function, target_name, features, sse=sse,
+                            description=description)
     raise UsageError(f"refold_target of {name} names neither a factory nor a fold")
 
 
@@ -325,7 +325,7 @@ def _required_parameters(function: Callable[..., Any]) -> int:
 
 def _accumulator_target(
     factory: Callable[[], Any], name: str, features: frozenset[str] | None,
-    *, sse: SSEDecode | None = None,
+    *, sse: SSEDecode | None = None, description: str | None = None,
 ) -> PythonTarget:
     """The richest form: `fold` also goes through a fresh accumulator.
 
@@ -340,8 +340,8 @@ def _accumulator_target(
         f"target {name} (an accumulator without `finished` and `mark_done()`)")
     claimed = check_features(features if features is not None else supported,
                              supported=supported, origin=origin)
-    return PythonTarget(name=name, features=claimed, description=_describe(factory),
-                        factory=factory, sse=sse)
+    return PythonTarget(name=name, features=claimed,
+                        description=description or _describe(factory), factory=factory, sse=sse)
 
 
 def _sse_features(sse: SSEDecode | None) -> frozenset[str]:
@@ -372,13 +372,14 @@ def _members(obj: Any) -> str:
 
 def _fold_target(
     function: Callable[[list[JSON]], Any], name: str, features: frozenset[str] | None,
-    *, sse: SSEDecode | None = None,
+    *, sse: SSEDecode | None = None, description: str | None = None,
 ) -> PythonTarget:
     origin = f"target {name} (fold-only)"
     supported = ALL_FOLD_FEATURES | _sse_features(sse)
     claimed = check_features(features if features is not None else supported,
                              supported=supported, origin=origin)
-    return PythonTarget(name=name, features=claimed, description=_describe(function),
+    return PythonTarget(name=name, features=claimed,
+                        description=description or _describe(function),
                         fold_function=function, sse=sse)
 
 
