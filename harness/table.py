@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from refold.reference import FEATURES, RULES, SSE_RULES, SSE_RULES_SOURCE, Rule
+from refold.reference import FEATURES, RULES, SSE_RULES, SSE_RULES_NOTE, Rule
 
 from .results import RuleResults
 
@@ -17,7 +17,7 @@ __all__ = ["WIRE_HEADING", "render_rule_table"]
 
 _COLORS = {"failed": "31", "xfailed": "33", "passed": "32", "skipped": "36", "not run": "2"}
 
-WIRE_HEADING = f"sse (wire rules from {SSE_RULES_SOURCE}; not part of chat-fold.md)"
+WIRE_HEADING = f"sse ({SSE_RULES_NOTE})"
 """The heading of the wire rules' group, in the table and in `refold rules`."""
 
 

@@ -21,7 +21,7 @@ from ._compare import ABSENT, Difference, canonical, differences, equivalent, po
 from ._errors import ChunkTypeError, EmptyFoldError, RefoldError
 from ._json import JSON, JSONObject, json_equal
 from ._rules import FEATURES, RULES, Rule, rule, rules_of
-from ._sse_rules import ALL_RULES, SSE_RULES, SSE_RULES_SOURCE, lookup_any_rule
+from ._sse_rules import ALL_RULES, SSE_RULES, SSE_RULES_NOTE, SSE_RULES_SOURCE, lookup_any_rule
 
 __all__ = [
     "ABSENT",
@@ -30,6 +30,7 @@ __all__ = [
     "JSON",
     "RULES",
     "SSE_RULES",
+    "SSE_RULES_NOTE",
     "SSE_RULES_SOURCE",
     "Accumulator",
     "ChunkTypeError",

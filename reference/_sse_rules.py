@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from ._rules import RULES, Rule
 
-__all__ = ["ALL_RULES", "SSE_RULES", "SSE_RULES_SOURCE", "lookup_any_rule"]
+__all__ = ["ALL_RULES", "SSE_RULES", "SSE_RULES_NOTE", "SSE_RULES_SOURCE", "lookup_any_rule"]
 
 SSE_RULES_SOURCE = "WHATWG HTML Living Standard §9.2 server-sent events"
 """Where the wire rules come from (they are not part of chat-fold.md)."""
+
+SSE_RULES_NOTE = f"wire rules from {SSE_RULES_SOURCE}; not part of chat-fold.md"
+"""How tables and reports label the wire rules' group, so no reader takes them for spec rules."""
 
 # In the order the standard's algorithm applies them: decoding, lines, fields, dispatch.
 _TABLE: tuple[tuple[str, str], ...] = (

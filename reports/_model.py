@@ -6,7 +6,7 @@ import json
 from collections import defaultdict
 from typing import Any
 
-from refold.reference import SSE_RULES_SOURCE
+from refold.reference import SSE_RULES_NOTE
 
 __all__ = ["STATUS_ORDER", "WIRE_NOTE", "by_feature", "failure_text", "first_line", "sections",
            "survivors_by_function"]
@@ -14,7 +14,7 @@ __all__ = ["STATUS_ORDER", "WIRE_NOTE", "by_feature", "failure_text", "first_lin
 STATUS_ORDER = ("failed", "xfailed", "passed", "skipped", "not run")
 _UNDETECTED = ("survived", "no tests", "suspicious")
 
-WIRE_NOTE = f"wire rules from {SSE_RULES_SOURCE}; not part of chat-fold.md"
+WIRE_NOTE = SSE_RULES_NOTE
 """How the reports label the group of wire rules (`"registry": "wire"`)."""
 
 Group = list[tuple[str, dict[str, Any]]]
