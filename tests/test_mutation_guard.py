@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from refold.mutation._guard import MUTMUT_TIMEOUT_STATUS, test_budget
+from refold.mutation._guard import MUTMUT_TIMEOUT_STATUS, budget_for
 
 BROKEN_COLLECTION = '''
 import pytest
@@ -82,4 +82,4 @@ def test_the_unmutated_runs_are_never_timed(tmp_path: Path, phase: str) -> None:
 @pytest.mark.parametrize(("unmutated", "budget"), [(0.001, 5.0), (0.5, 5.0), (2.0, 20.0)])
 def test_a_budget_is_ten_times_the_unmutated_time_and_at_least_five_seconds(
         unmutated: float, budget: float) -> None:
-    assert test_budget(unmutated) == budget
+    assert budget_for(unmutated) == budget

@@ -30,7 +30,7 @@ from typing import Any
 
 import pytest
 
-__all__ = ["MUTMUT_TIMEOUT_STATUS", "MutantBrokeTheHarness", "test_budget"]
+__all__ = ["MUTMUT_TIMEOUT_STATUS", "MutantBrokeTheHarness", "budget_for"]
 
 MUTMUT_TIMEOUT_STATUS = 36
 """The exit status mutmut records as "timeout"."""
@@ -52,12 +52,9 @@ def pytest_collection_modifyitems() -> Generator[None, Any, Any]:
         raise MutantBrokeTheHarness(str(exc)) from exc
 
 
-def test_budget(unmutated_seconds: float) -> float:
+def budget_for(unmutated_seconds: float) -> float:
     """Wall-clock seconds a test may take on a mutant, given its unmutated time."""
     return max(_BUDGET_FLOOR_SECONDS, _BUDGET_FACTOR * unmutated_seconds)
-
-
-test_budget.__test__ = False  # type: ignore[attr-defined]  # not a test, despite its name
 
 
 def _durations() -> dict[str, float]:
@@ -80,11 +77,13 @@ def _overran(signum: int, frame: FrameType | None) -> None:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, Any, Any]:
-    durations = item.config.stash.setdefault(_DURATIONS_KEY, _durations())
+    if _DURATIONS_KEY not in item.config.stash:  # read the stats once per run, not per test
+        item.config.stash[_DURATIONS_KEY] = _durations()
+    durations = item.config.stash[_DURATIONS_KEY]
     if item.nodeid not in durations:
         return (yield)
     previous = signal.signal(signal.SIGALRM, _overran)
-    signal.setitimer(signal.ITIMER_REAL, test_budget(float(durations[item.nodeid])))
+    signal.setitimer(signal.ITIMER_REAL, budget_for(float(durations[item.nodeid])))
     try:
         return (yield)
     finally:
