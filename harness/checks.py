@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from refold.reference import ALL_RULES, JSON, Difference, JSONObject, differences, fold
 
 from .attribution import rules_at
+from .console import printable
 from .errors import TargetError
 from .targets import Target, TargetAccumulator
 
@@ -73,7 +74,8 @@ class ConformanceFailure(AssertionError):
         if self.chunks is not None:
             lines.append(f"chunks ({len(self.chunks)}, one JSON object per line):")
             lines += ["  " + line for line in format_chunks(self.chunks).splitlines()]
-        return "\n".join(lines)
+        # Shown in a terminal: a target's control characters are escaped, long lines cut.
+        return "\n".join(printable(line) for line in lines)
 
 
 def implicated_by(pointer: str, tested: Sequence[str]) -> set[str]:

@@ -27,6 +27,7 @@ from refold.reference import ALL_RULES, FEATURES
 
 from .baseline import Baseline, load_baseline
 from .checks import Check, ConformanceFailure
+from .console import printable
 from .errors import UsageError
 from .loading import load_target
 from .locations import suites_dir
@@ -341,7 +342,7 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
         return None
     target = _target(config)
     claimed = [f for f in FEATURES if f in target.features]
-    lines = [f"refold target: {target.name} ({target.description})",
+    lines = [printable(f"refold target: {target.name} ({target.description})"),
              f"refold features: {', '.join(claimed)}"]
     if run.baseline is not None:
         lines.append(f"refold baseline: {run.baseline.path} "
@@ -405,7 +406,7 @@ def pytest_terminal_summary(
     terminalreporter.section("refold: results by feature and rule")
     terminalreporter.write(render_rule_table(results, color=terminalreporter.hasmarkup))
     for message in config.stash[_RUN_KEY].stale:
-        terminalreporter.write_line(message, red=True, bold=True)
+        terminalreporter.write_line(printable(message), red=True, bold=True)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -13,10 +13,10 @@ recorded chunks and compares them with the recorded expected response, whatever
 Hypothesis would draw today; otherwise it re-runs the test itself with the recorded
 `@reproduce_failure` blob or seed.
 
-Nothing persisted may carry a credential or a provider's in-memory frame: `scrub` drops
-`opaque` keys, replaces the values of credential-named keys and any string that looks
-like an API key or a bearer token. (A key named exactly `token` is kept: logprobs
-entries use it for the sampled text.)
+Nothing persisted may carry a credential or a provider's in-memory frame, and nothing a
+target answers is kept whole: the failure is recorded through `persistable`
+(`refold.reference`: one scrubber for every persisted document, then the size caps), and
+its message is rendered from that scrubbed, bounded copy.
 """
 
 from __future__ import annotations
@@ -29,46 +29,45 @@ from pathlib import Path
 from typing import Any
 
 from refold import __version__
-from refold.reference import ABSENT, JSON
+from refold.reference import (ABSENT, JSON, REDACTED, Difference, bound, persistable, scrub,
+                              scrub_at, scrub_text)
 
 from .checks import ConformanceFailure
 from .errors import UsageError
 
-__all__ = ["REPLAY_FORMAT", "failure_record", "read_replay", "reproduce_blob", "scrub",
-           "write_replay"]
+__all__ = ["REPLAY_FORMAT", "SCRUBBED", "failure_record", "kept", "read_replay",
+           "reproduce_blob", "scrub", "write_replay"]
 
 REPLAY_FORMAT = 1
-SCRUBBED = "[scrubbed]"
-_CREDENTIAL_KEY = re.compile(
-    r"api[_-]?key|authorization|secret|password|passwd|credential|cookie|"
-    r"(^|[_-])(access|refresh|auth|id|bearer|session|api)[_-]?token$|^x-api-", re.IGNORECASE)
-_CREDENTIAL_VALUE = re.compile(
-    r"\bsk-[A-Za-z0-9_\-]{16,}|\bBearer\s+[A-Za-z0-9._~+/=\-]{8,}|\bBasic\s+[A-Za-z0-9+/=]{8,}")
-_PROVIDER_FRAME_KEYS = frozenset({"opaque"})
+SCRUBBED = REDACTED
+"""What a credential is replaced with (`refold.reference.REDACTED`)."""
 _REPRODUCE = re.compile(r"@reproduce_failure\('([^']+)', (b'[^']*'|b\"[^\"]*\")\)")
 
 
-def scrub(value: JSON) -> JSON:
-    """A copy of `value` without credentials or provider frames."""
-    if isinstance(value, dict):
-        return {key: SCRUBBED if _CREDENTIAL_KEY.search(key) else scrub(item)
-                for key, item in value.items() if key not in _PROVIDER_FRAME_KEYS}
-    if isinstance(value, list | tuple):
-        return [scrub(item) for item in value]
-    if isinstance(value, str):
-        return _CREDENTIAL_VALUE.sub(SCRUBBED, value)
-    return value
+def kept(failure: ConformanceFailure) -> ConformanceFailure:
+    """The failure as it may be persisted: every value scrubbed and bounded, so that the
+    message rendered from it is too."""
+    return ConformanceFailure(
+        failure.rules, scrub_text(failure.summary), chunks=persistable(failure.chunks),
+        differences=[Difference(scrub_text(d.pointer), _kept_at(d.pointer, d.expected),
+                                _kept_at(d.pointer, d.received)) for d in failure.differences],
+        expected=persistable(failure.expected), received=persistable(failure.received),
+        target_error=persistable(failure.target_error))
+
+
+def _kept_at(pointer: str, value: JSON) -> JSON:
+    return value if value is ABSENT else bound(scrub_at(pointer, value))
 
 
 def failure_record(failure: ConformanceFailure) -> dict[str, Any]:
-    """The failure as the results report carries it (scrubbed, plain JSON)."""
-    first = failure.differences[0].pointer if failure.differences else None
-    record: dict[str, Any] = scrub({
-        "message": str(failure),
-        "chunks": failure.chunks,
-        "expected": failure.expected,
-        "received": failure.received,
-        "pointer": first,
+    """The failure as the results report carries it (scrubbed, bounded, plain JSON)."""
+    safe = kept(failure)
+    record: dict[str, Any] = persistable({
+        "message": str(safe),
+        "chunks": safe.chunks,
+        "expected": safe.expected,
+        "received": safe.received,
+        "pointer": safe.differences[0].pointer if safe.differences else None,
     })
     return record
 
@@ -85,7 +84,8 @@ def reproduce_blob(exc: BaseException) -> tuple[str, bytes] | None:
 def write_replay(directory: Path, failure: ConformanceFailure, *, target: str,
                  test: dict[str, str], hypothesis: dict[str, Any]) -> Path:
     """Write the failure's replay file into `directory`; return its path."""
-    content = scrub({
+    failure = kept(failure)
+    content = persistable({
         "refold_replay": REPLAY_FORMAT,
         "refold_version": __version__,
         "target": target,
@@ -98,9 +98,10 @@ def write_replay(directory: Path, failure: ConformanceFailure, *, target: str,
         "differences": [_difference(d.pointer, d.expected, d.received)
                         for d in failure.differences],
         "target_error": failure.target_error,
-        "hypothesis": hypothesis,
     })
-    text = json.dumps(content, indent=1, ensure_ascii=False, default=repr) + "\n"
+    # Drawn by Hypothesis, not the target; a long blob must survive whole to replay.
+    content["hypothesis"] = hypothesis
+    text = json.dumps(content, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
     digest = hashlib.sha256(text.encode()).hexdigest()[:12]
     rule = failure.rules[0] if failure.rules else "no-rule"
     directory.mkdir(parents=True, exist_ok=True)

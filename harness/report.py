@@ -11,12 +11,13 @@ Every rule of both registries is listed, "not run" when no collected test checks
 spec's rules first (`"registry": "spec"`), then the wire rules of the `sse` suite
 (`"registry": "wire"`, from WHATWG server-sent events, not part of chat-fold.md). The
 totals count every listed rule.
-Strings from the stream were scrubbed when the failure was recorded (`refold.replay`).
+Strings from the stream were scrubbed and bounded when the failure was recorded
+(`refold.replay`); `write_report` passes the whole document, the target's name and
+description too, through `refold.reference.json_text` (scrubbed, bounded, no bare NaN).
 """
 
 from __future__ import annotations
 
-import json
 import platform
 from datetime import datetime
 from importlib.metadata import PackageNotFoundError, version
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from refold import __version__
-from refold.reference import ALL_RULES, FEATURES, SSE_RULES
+from refold.reference import ALL_RULES, FEATURES, SSE_RULES, json_text
 
 from .results import STATUSES, RuleResults
 from .targets import Target
@@ -81,8 +82,7 @@ def _versions() -> dict[str, str]:
 
 
 def write_report(report: dict[str, Any], path: Path) -> Path:
-    """Write the report as UTF-8 JSON (creating the folder); return the path."""
+    """Write the report as scrubbed UTF-8 JSON (creating the folder); return the path."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(report, indent=1, ensure_ascii=False, default=repr) + "\n",
-                    encoding="utf-8")
+    path.write_text(json_text(report), encoding="utf-8")
     return path

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from refold.reference import FEATURES, RULES, SSE_RULES, SSE_RULES_NOTE, Rule
 
+from .console import printable
 from .results import RuleResults
 
 __all__ = ["WIRE_HEADING", "render_rule_table"]
@@ -61,7 +62,8 @@ def _summary(totals: dict[str, int]) -> str:
 
 def _short(text: str, limit: int = 90) -> str:
     line = text.strip().splitlines()[0] if text.strip() else ""
-    return line if len(line) <= limit else line[: limit - 3] + "..."
+    line = line if len(line) <= limit else line[: limit - 3] + "..."
+    return printable(line)  # a reason can quote a target's control characters
 
 
 def _paint(status: str, *, color: bool) -> str:

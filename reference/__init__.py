@@ -20,7 +20,9 @@ from ._arguments import parse_complete
 from ._compare import ABSENT, Difference, canonical, differences, equivalent, pointer
 from ._errors import ChunkTypeError, EmptyFoldError, RefoldError
 from ._json import JSON, JSONObject, json_equal
+from ._persist import bound, cut_text, json_text, persistable
 from ._rules import FEATURES, RULES, Rule, rule, rules_of
+from ._scrub import NOT_KEPT, REDACTED, scrub, scrub_at, scrub_text
 from ._sse_rules import ALL_RULES, SSE_RULES, SSE_RULES_NOTE, SSE_RULES_SOURCE, lookup_any_rule
 
 __all__ = [
@@ -37,16 +39,25 @@ __all__ = [
     "Difference",
     "EmptyFoldError",
     "JSONObject",
+    "NOT_KEPT",
+    "REDACTED",
     "RefoldError",
     "Rule",
+    "bound",
     "canonical",
+    "cut_text",
     "differences",
     "equivalent",
     "fold",
     "json_equal",
+    "json_text",
     "lookup_any_rule",
     "parse_complete",
+    "persistable",
     "pointer",
     "rule",
     "rules_of",
+    "scrub",
+    "scrub_at",
+    "scrub_text",
 ]

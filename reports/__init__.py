@@ -3,23 +3,26 @@
 They render the results JSON the harness writes (`refold check --report-dir`), and
 optionally the mutation result of `refold mutate` and the coverage result of
 `refold coverage`. Reports only render: every document is scrubbed of credentials
-and `opaque` provider frames before anything is written, and every string from a
-stream is escaped for the format it lands in.
+and `opaque`/`payload` values and bounded in size before it is rendered, every rendered
+document is scrubbed again as text, every string from a stream is escaped for the format
+it lands in, and no JSON file holds a bare NaN or Infinity.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
+
+from refold.reference import json_text
 
 from ._html import render_html
 from ._junit import render_junit
 from ._markdown import escape_markdown, render_markdown
-from ._sanitize import REDACTED, scrub, scrub_text
+from ._sanitize import NOT_KEPT, REDACTED, safe_input, scrub, scrub_document, scrub_text
 from ._trend import history_entry, load_history, record_history, trend_svg
 
 __all__ = [
+    "NOT_KEPT",
     "REDACTED",
     "escape_markdown",
     "history_entry",
@@ -49,9 +52,9 @@ def write_all(
     coverage.json when given; trend.svg when `history` names a folder of earlier runs
     (this run is drawn last but not recorded: see `record_history`).
     """
-    results = scrub(results)
-    mutation = None if mutation is None else scrub(mutation)
-    coverage = None if coverage is None else scrub(coverage)
+    results = safe_input(results)
+    mutation = None if mutation is None else safe_input(mutation)
+    coverage = None if coverage is None else safe_input(coverage)
     trend = ""
     if history is not None:
         trend = trend_svg([*load_history(history), history_entry(results, mutation)])
@@ -71,10 +74,10 @@ def write_all(
     written = []
     for name, text in documents.items():
         path = directory / name
-        path.write_text(text, encoding="utf-8")
+        path.write_text(scrub_document(text), encoding="utf-8")
         written.append(path)
     return written
 
 
 def _json(document: dict[str, Any]) -> str:
-    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+    return json_text(document)

@@ -21,7 +21,8 @@ _LISTED_SURVIVORS = 30
 def escape_markdown(text: Any) -> str:
     """`text` safe inside a Markdown table cell or list item: one line, no markup."""
     one_line = " ".join(str(text).split())
-    return _PUNCTUATION.sub(r"\\\1", html.escape(one_line, quote=True))
+    # quote=False: no attribute value to close here, and `'` must read as itself.
+    return _PUNCTUATION.sub(r"\\\1", html.escape(one_line, quote=False))
 
 
 def render_markdown(results: dict[str, Any], *, mutation: dict[str, Any] | None = None,

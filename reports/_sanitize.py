@@ -1,50 +1,29 @@
-"""What may be persisted: everything a report writes passes through `scrub` first.
+"""What may be persisted: every document a report writes passes through the one scrubber.
 
-Streams can carry credentials (a proxy echoing an Authorization header, a key pasted
-into a prompt) and `opaque` provider frames, which runtimes must strip before anything
-is persisted (seed 000). Keys are matched by name and values by the shapes of common
-secrets; counters such as `prompt_tokens` and logprob `token`s are not credentials.
+The scrubber and the size caps live in `refold.reference` (`scrub`, `persistable`), so
+the harness (results, replay files, baselines) and the reports apply the same patterns:
+credential-named members and credential-shaped strings become `REDACTED`, `opaque` and
+`payload` values become `NOT_KEPT`. The renderers get scrubbed, bounded input, and every
+rendered document is scrubbed again as text before it is written (`scrub_document`).
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-__all__ = ["REDACTED", "scrub", "scrub_text"]
+from refold.reference import NOT_KEPT, REDACTED, persistable, scrub, scrub_text
 
-REDACTED = "[redacted]"
+__all__ = ["NOT_KEPT", "REDACTED", "safe_input", "scrub", "scrub_document", "scrub_text"]
 
-_DROPPED_KEYS = frozenset({"opaque"})
-_SECRET_KEYS = re.compile(
-    r"^(x-)?(api[-_]?key|apikey|authorization|proxy-authorization|access[-_]token|"
-    r"refresh[-_]token|id[-_]token|secret|client[-_]secret|password|passwd|cookie|set-cookie|"
-    r"session[-_]token|bearer)$",
-    re.IGNORECASE,
-)
-_SECRET_VALUES = re.compile(
-    r"(?i:bearer)\s+[A-Za-z0-9._~+/=-]{8,}"
-    r"|\bsk-(?:proj-|ant-|or-v1-)?[A-Za-z0-9_-]{16,}"
-    r"|\bAKIA[0-9A-Z]{16}\b"
-    r"|\bgh[pousr]_[A-Za-z0-9]{30,}"
-    r"|\bxox[abpr]-[A-Za-z0-9-]{10,}"
-    r"|\bAIza[0-9A-Za-z_-]{35}"
-)
+_DOCUMENT_BYTES = 32 * 1024 * 1024
 
 
-def scrub(value: Any) -> Any:
-    """A copy of a JSON value without `opaque` members and with credentials redacted."""
-    if isinstance(value, dict):
-        return {str(k): (REDACTED if _SECRET_KEYS.match(str(k)) and v not in (None, "")
-                         else scrub(v))
-                for k, v in value.items() if k not in _DROPPED_KEYS}
-    if isinstance(value, list | tuple):
-        return [scrub(item) for item in value]
-    if isinstance(value, str):
-        return scrub_text(value)
-    return value
+def safe_input(document: Any) -> Any:
+    """A document the renderers may show: scrubbed, bounded, finite JSON."""
+    return persistable(document, total_bytes=_DOCUMENT_BYTES)
 
 
-def scrub_text(text: str) -> str:
-    """`text` with anything shaped like a credential replaced by a marker."""
-    return _SECRET_VALUES.sub(REDACTED, text)
+def scrub_document(text: str) -> str:
+    """A rendered document (HTML, XML, Markdown, JSON text) with credential shapes
+    that survived the structured scrub (inside text) replaced."""
+    return scrub_text(text)

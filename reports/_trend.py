@@ -12,6 +12,8 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from refold.reference import json_text
+
 __all__ = ["history_entry", "load_history", "record_history", "trend_svg"]
 
 _WIDTH, _HEIGHT, _PAD = 640, 220, 40
@@ -32,7 +34,7 @@ def record_history(entry: dict[str, Any], folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     stamp = "".join(c if c.isalnum() else "-" for c in entry["started"]) or "unknown"
     path = folder / f"run-{stamp}.json"
-    path.write_text(json.dumps(entry, indent=1) + "\n", encoding="utf-8")
+    path.write_text(json_text(entry), encoding="utf-8")
     return path
 
 

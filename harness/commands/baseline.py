@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from refold.baseline import Baseline, dump_baseline
+from refold.reference import cut_text, scrub_text
 
 from .check import add_target_arguments, pytest_arguments
 
@@ -46,7 +47,10 @@ def run(args: argparse.Namespace) -> int:
             return int(status) or 1
         results = json.loads(report.read_text(encoding="utf-8"))
     baseline = baseline_from_results(results, target=args.target or "reference")
-    comment = (f"refold baseline for {results['target']['description']}\n"
+    # A TOML comment is one line of printable text; the description is the target's own.
+    description = "".join(c if c.isprintable() else " " for c in cut_text(
+        scrub_text(" ".join(str(results["target"]["description"]).split())), _REASON_LIMIT))
+    comment = (f"refold baseline for {description}\n"
                f"written by `refold baseline --write`; {len(baseline.expected_failures)} "
                f"expected failures")
     Path(args.write).write_text(dump_baseline(baseline, comment=comment), encoding="utf-8")
@@ -64,5 +68,6 @@ def baseline_from_results(results: dict[str, Any], *, target: str) -> Baseline:
 
 
 def _reason(entry: dict[str, Any]) -> str:
-    reason = (entry.get("reason") or "fails").strip().splitlines()[0]
+    # Scrubbed again: the results file may come from an older refold (or a hand edit).
+    reason = scrub_text(entry.get("reason") or "fails").strip().splitlines()[0]
     return reason if len(reason) <= _REASON_LIMIT else reason[: _REASON_LIMIT - 3] + "..."

@@ -1,0 +1,142 @@
+"""What may be persisted: the one scrubber every document refold writes passes through.
+
+Results, replay files, baselines and reports are kept and shared, so nothing secret or
+opaque may reach them, wherever it hides:
+
+* the value of a member named like a credential (`api_key`, `apiKey`, `x-api-key`,
+  `Authorization`, `password`, `secret`, `*_token`, `cookie`, `set-cookie` ...; names are
+  compared lower-case with `-`/`_` dropped) becomes `REDACTED`; a member named exactly
+  `token` is kept under `logprobs`, where it is the sampled text;
+* the value of an `opaque` or `payload` member, at any depth, becomes `NOT_KEPT`
+  (in-memory provider frames, which runtimes strip before persisting; seed 000);
+* inside every string (message text, differences, names, descriptions, stderr tails,
+  member names too), anything shaped like a credential becomes `REDACTED`: OpenAI and
+  Anthropic keys (`sk-`, `sk-proj-`, `sk-ant-`), AWS access key ids, GitHub and Slack
+  tokens, Google API keys, JWTs, `Bearer ...`, `Authorization: Basic ...`, private key
+  blocks, and `name=value` / `"name": "value"` pairs with a credential's name.
+
+Standard library only, so the harness and the reports share it (`reports/` may import
+only `refold.reference`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from ._compare import ABSENT
+
+__all__ = ["NOT_KEPT", "REDACTED", "scrub", "scrub_at", "scrub_text"]
+
+REDACTED = "[redacted]"
+"""What a credential is replaced with."""
+
+NOT_KEPT = "(present, not kept)"
+"""What the value of an `opaque` or `payload` member is replaced with."""
+
+_DROPPED = frozenset({"opaque", "payload"})
+_SECRET_NAMES = frozenset({
+    "authorization", "proxyauthorization", "bearer", "cookie", "setcookie", "credential",
+    "credentials", "passwd", "signingkey"})
+_SECRET_SUFFIXES = ("apikey", "secret", "password", "token", "privatekey", "secretkey",
+                    "accesskeyid", "sessionid")
+_LOGPROB_CONTAINERS = frozenset({"logprobs", "toplogprobs"})
+_NOT_NAME = re.compile(r"[^a-z0-9]")
+
+# (needles, pattern): a pattern runs only on text whose lower-case form holds a needle,
+# so a 100 MB string without any is scanned at the speed of `str.__contains__`.
+_PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = tuple(
+    (needles, re.compile(pattern)) for needles, pattern in (
+        (("sk-",), r"\bsk-(?:proj-|ant-(?:api\d\d-)?|or-v1-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}"),
+        (("akia", "asia"), r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
+        (("gh",), r"\bgh[pousr]_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}"),
+        (("xox",), r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
+        (("aiza",), r"\bAIza[0-9A-Za-z_-]{35}"),
+        (("eyj",), r"\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*"),
+        (("bearer",), r"(?i:\bbearer)\s+[A-Za-z0-9._~+/=-]{8,}"),
+        (("private key",),
+         r"-----BEGIN[A-Z ]*PRIVATE KEY-----(?s:.*?)(?:-----END[A-Z ]*PRIVATE KEY-----|\Z)"),
+    ))
+_BASIC = re.compile(
+    r"(?i)(\b(?:proxy-)?authorization[\"']?\s*[:=]\s*[\"']?)basic\s+[A-Za-z0-9+/]{4,}=*")
+_SECRET_WORDS = ("key", "secret", "passw", "token", "cookie", "credential")
+_SECRET_NAME_TEXT = (r"[\w-]{0,40}?(?:api[_-]?key|secret|password|passwd|credentials?|"
+                     r"(?:access|refresh|session|id|auth|api|bearer)[_-]?token|cookie)")
+_ASSIGNED = re.compile(
+    rf"(?i)((?P<q>[\"'])\b{_SECRET_NAME_TEXT}(?P=q)\s*:\s*|\b{_SECRET_NAME_TEXT}\s*=\s*)"
+    r"(?P<v>\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|[^\s\"',;&}\]]+)")
+
+
+def _name(key: str) -> str:
+    return _NOT_NAME.sub("", key.lower())
+
+
+def _is_secret(name: str, *, in_logprobs: bool) -> bool:
+    if name == "token" and in_logprobs:
+        return False  # a logprob entry's sampled text, not a credential
+    return name in _SECRET_NAMES or name.endswith(_SECRET_SUFFIXES)
+
+
+def _hidden(name: str, value: Any, *, in_logprobs: bool) -> Any:
+    """The marker that replaces a member's value, or ABSENT when the value is kept."""
+    if name in _DROPPED:
+        return NOT_KEPT
+    if _is_secret(name, in_logprobs=in_logprobs) and value not in (None, ""):
+        return REDACTED
+    return ABSENT
+
+
+def scrub(value: Any, *, text: Callable[[str], str] | None = None,
+          _in_logprobs: bool = False) -> Any:
+    """A copy of a JSON value without credentials or provider frames, at any depth.
+
+    `text` scrubs each string value (`scrub_text` by default; `persistable` passes one
+    that skips what it will cut anyway)."""
+    clean = text or scrub_text
+    if isinstance(value, dict):
+        kept: dict[str, Any] = {}
+        for key, item in value.items():
+            name = _name(str(key))
+            marker = _hidden(name, item, in_logprobs=_in_logprobs)
+            kept[scrub_text(str(key))] = marker if marker is not ABSENT else scrub(
+                item, text=clean, _in_logprobs=_in_logprobs or name in _LOGPROB_CONTAINERS)
+        return kept
+    if isinstance(value, list | tuple):
+        return [scrub(item, text=clean, _in_logprobs=_in_logprobs) for item in value]
+    if isinstance(value, str):
+        return clean(value)
+    return value
+
+
+def scrub_at(pointer: str, value: Any) -> Any:
+    """`value`, found at JSON `pointer`, scrubbed as `scrub` would scrub it in place."""
+    if value is ABSENT:
+        return value
+    in_logprobs = False
+    for segment in pointer.split("/")[1:]:
+        name = _name(segment.replace("~1", "/").replace("~0", "~"))
+        marker = _hidden(name, value, in_logprobs=in_logprobs)
+        if marker is not ABSENT:
+            return marker
+        in_logprobs = in_logprobs or name in _LOGPROB_CONTAINERS
+    return scrub(value, _in_logprobs=in_logprobs)
+
+
+def scrub_text(text: str) -> str:
+    """`text` with anything shaped like a credential replaced by `REDACTED`."""
+    lowered = text.lower()
+    for needles, pattern in _PATTERNS:
+        if any(needle in lowered for needle in needles):
+            text = pattern.sub(REDACTED, text)
+    if "authorization" in lowered:
+        text = _BASIC.sub(lambda m: m.group(1) + REDACTED, text)
+    if any(word in lowered for word in _SECRET_WORDS):
+        text = _ASSIGNED.sub(_assigned, text)
+    return text
+
+
+def _assigned(match: re.Match[str]) -> str:
+    value = match.group("v")
+    quote = value[0] if value[:1] in ("'", '"') else ""
+    return f"{match.group(1)}{quote}{REDACTED}{quote}"
