@@ -14,6 +14,7 @@ import pytest
 
 from refold.checks import ConformanceFailure
 from refold.errors import UsageError
+from refold.reference import NOT_KEPT
 from refold.replay import SCRUBBED, read_replay, scrub, write_replay
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,11 +26,13 @@ PYTEST = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"]
 def test_scrub_removes_credentials_and_provider_frames() -> None:
     value = {"api_key": "k", "Authorization": "x", "access_token": "t", "client_secret": "s",
              "opaque": {"frame": 1}, "token": "Hello",
+             "logprobs": {"content": [{"token": "Hello", "logprob": -0.5}]},
              "content": "key sk-abcdefghijklmnop1234 and Bearer abc.def.ghi123 end",
              "list": [{"x-api-key": "1"}, "plain"]}
     assert scrub(value) == {
         "api_key": SCRUBBED, "Authorization": SCRUBBED, "access_token": SCRUBBED,
-        "client_secret": SCRUBBED, "token": "Hello",
+        "client_secret": SCRUBBED, "opaque": NOT_KEPT, "token": SCRUBBED,
+        "logprobs": {"content": [{"token": "Hello", "logprob": -0.5}]},
         "content": f"key {SCRUBBED} and {SCRUBBED} end",
         "list": [{"x-api-key": SCRUBBED}, "plain"]}
 
@@ -42,8 +45,8 @@ def test_a_replay_file_never_holds_a_credential(tmp_path: Path) -> None:
     path = write_replay(tmp_path, failure, target="t", test={"module": "m", "name": "n"},
                         hypothesis={})
     text = path.read_text(encoding="utf-8")
-    assert "sk-" not in text and "opaque" not in text
-    assert read_replay(path)["chunks"] == [{"id": "c", "api_key": SCRUBBED}]
+    assert "sk-" not in text and "in-memory provider object" not in text
+    assert read_replay(path)["chunks"] == [{"id": "c", "api_key": SCRUBBED, "opaque": NOT_KEPT}]
 
 
 def test_a_file_that_is_not_a_replay_is_refused(tmp_path: Path) -> None:
