@@ -54,13 +54,17 @@ def load_baseline(path: str | Path) -> Baseline:
     """Read and validate a baseline; every error names the file and the key.
 
     Raises:
-        UsageError: the file is missing, is not TOML, or names unknown rules or features.
+        UsageError: the file is missing, is not UTF-8 TOML, or names unknown rules or
+            features.
     """
     where = str(path)
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise UsageError(f"baseline {where}: cannot read it: {exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"baseline {where} is not UTF-8 text: byte 0x{exc.object[exc.start]:02x} "
+                         f"at offset {exc.start}; expected a TOML file saved as UTF-8") from exc
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"baseline {where} is not valid TOML: {exc}") from exc
     unknown = sorted(set(data) - _KEYS)

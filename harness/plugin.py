@@ -32,6 +32,7 @@ from .errors import UsageError
 from .loading import load_target
 from .locations import suites_dir
 from .marks import rules_of_item
+from .preflight import check_pytest_options
 from .profiles import limit_shrinking, register_profiles, relax_default_deadline
 from .results import FAILURE_PROPERTY, IMPLICATED_PROPERTY, RuleOutcome, RuleResults
 from .targets import Target
@@ -102,6 +103,12 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "rule(*ids, features): the spec (or sse wire) rules a conformance test checks")
     config.stash[_RESULTS_KEY] = RuleResults()
+    try:
+        check_pytest_options(config.getoption, refold_run=bool(
+            config.getoption("target") or config.getoption("baseline")
+            or config.getoption("replay")))
+    except UsageError as exc:
+        raise pytest.UsageError(str(exc)) from exc
     shrink_seconds = config.getoption("shrink_seconds")
     if shrink_seconds is not None:
         if shrink_seconds <= 0:

@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from refold import __version__
-from refold.reference import (ABSENT, JSON, REDACTED, Difference, bound, persistable, scrub,
-                              scrub_at, scrub_text)
+from refold.reference import (ABSENT, JSON, REDACTED, Difference, bound, cut_text,
+                              persistable, scrub, scrub_at, scrub_text)
 
 from .checks import ConformanceFailure
 from .errors import UsageError
@@ -139,7 +139,38 @@ def read_replay(path: str | Path) -> dict[str, Any]:
             and isinstance(test.get("name"), str)):
         raise UsageError(f"replay file {path}: `test` is {test!r}, expected "
                          f'{{"module": ..., "name": ...}}')
+    _check_blob(path, content)
     return content
+
+
+def _check_blob(path: str | Path, content: dict[str, Any]) -> None:
+    """The recorded `@reproduce_failure` arguments parse, so the replay can use them."""
+    hypothesis = content.get("hypothesis")
+    recorded = hypothesis.get("reproduce_failure") if isinstance(hypothesis, dict) else None
+    if recorded is None:
+        return
+    where = (f"replay file {path}: hypothesis.reproduce_failure is "
+             f"{cut_text(json.dumps(recorded), 200)}")
+    if not (isinstance(recorded, list) and len(recorded) == 2
+            and all(isinstance(part, str) for part in recorded)):
+        raise UsageError(f"{where}; expected null or [version, blob], the two arguments "
+                         f"Hypothesis prints as @reproduce_failure('6.x.y', b'...')")
+    try:
+        blob = ast.literal_eval(recorded[1])
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        blob = None
+    if not isinstance(blob, bytes):
+        raise UsageError(f"{where}; its blob is not a bytes literal, expected b'...' as "
+                         f"Hypothesis prints it")
+    try:
+        from hypothesis.core import decode_failure
+    except ImportError:  # another Hypothesis: it checks the blob itself when it runs
+        return
+    try:
+        decode_failure(blob)
+    except Exception as exc:  # noqa: BLE001 - any decoding error means a damaged blob
+        raise UsageError(f"{where}; Hypothesis cannot decode the blob ({exc}), so the file "
+                         f"was damaged or edited") from exc
 
 
 def blob_of(content: dict[str, Any]) -> tuple[str, bytes] | None:

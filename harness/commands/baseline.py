@@ -19,7 +19,7 @@ import pytest
 from refold.baseline import Baseline, dump_baseline
 from refold.reference import cut_text, scrub_text
 
-from .check import add_target_arguments, pytest_arguments
+from .check import add_target_arguments, preflight, pytest_arguments
 
 __all__ = ["baseline_from_results", "register"]
 
@@ -38,6 +38,9 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the suites, then write the baseline; fail if the run itself broke."""
+    refused = preflight(args, "baseline")
+    if refused is not None:
+        return refused
     with tempfile.TemporaryDirectory(prefix="refold-baseline-") as scratch:
         report = Path(scratch) / "results.json"
         argv = [*pytest_arguments(args), "--refold-report", str(report)]

@@ -11,12 +11,17 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-__all__ = ["add_target_arguments", "pytest_arguments", "register", "render_reports"]
+from refold.errors import UsageError
+from refold.preflight import USAGE_ERROR, check_seconds, writable_file, writable_folder
+
+__all__ = ["add_target_arguments", "preflight", "pytest_arguments", "register",
+           "render_reports"]
 
 
 def register(subparsers: Any) -> None:
@@ -72,8 +77,28 @@ def _report_path(args: argparse.Namespace) -> Path | None:
     return Path(report) if report else None
 
 
+def preflight(args: argparse.Namespace, command: str) -> int | None:
+    """Refuse options that would fail only after the run (print why); USAGE_ERROR or None."""
+    try:
+        check_seconds("--target-timeout", args.target_timeout)
+        check_seconds("--shrink-seconds", getattr(args, "shrink_seconds", None))
+        if getattr(args, "report_dir", None):
+            writable_folder("--report-dir", args.report_dir, "the reports")
+        elif getattr(args, "report", None):
+            writable_file("--report", args.report, "the results JSON")
+        if getattr(args, "write", None):
+            writable_file("--write", args.write, "the baseline")
+    except UsageError as exc:
+        print(f"refold {command}: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     """Run pytest; its exit status is the command's."""
+    refused = preflight(args, "check")
+    if refused is not None:
+        return refused
     status = int(pytest.main(pytest_arguments(args)))
     if args.report_dir and (Path(args.report_dir) / "results.json").is_file():
         for path in render_reports(Path(args.report_dir)):

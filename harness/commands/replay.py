@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .check import add_target_arguments, pytest_arguments
+from .check import add_target_arguments, preflight, pytest_arguments
 
 __all__ = ["register"]
 
@@ -27,6 +27,9 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run pytest on the one recorded case; its exit status is the command's."""
+    refused = preflight(args, "replay")
+    if refused is not None:
+        return refused
     argv = pytest_arguments(args)
     if args.target is None:
         at = argv.index("--target")
