@@ -48,12 +48,15 @@ _NOT_NAME = re.compile(r"[^a-z0-9]")
 # so a 100 MB string without any is scanned at the speed of `str.__contains__`.
 _PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = tuple(
     (needles, re.compile(pattern)) for needles, pattern in (
-        (("sk-",), r"\bsk-(?:proj-|ant-(?:api\d\d-)?|or-v1-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}"),
-        (("akia", "asia"), r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
-        (("gh",), r"\bgh[pousr]_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}"),
-        (("xox",), r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
-        (("aiza",), r"\bAIza[0-9A-Za-z_-]{35}"),
-        (("eyj",), r"\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*"),
+        # No leading \b: a key glued to a word (`31msk-...` after an escape) is still a key;
+        # `sk-` wants a digit in its body, so `risk-management-framework` is not one.
+        (("sk-",), r"sk-(?=[A-Za-z0-9_-]{0,200}\d)(?:proj-|ant-(?:api\d\d-)?|or-v1-|svcacct-|admin-)?"
+                   r"[A-Za-z0-9_-]{16,}"),
+        (("akia", "asia"), r"(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])"),
+        (("gh",), r"gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}"),
+        (("xox",), r"xox[abposr]-[A-Za-z0-9-]{10,}"),
+        (("aiza",), r"AIza[0-9A-Za-z_-]{35}"),
+        (("eyj",), r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*"),
         (("bearer",), r"(?i:\bbearer)\s+[A-Za-z0-9._~+/=-]{8,}"),
         (("private key",),
          r"-----BEGIN[A-Z ]*PRIVATE KEY-----(?s:.*?)(?:-----END[A-Z ]*PRIVATE KEY-----|\Z)"),
@@ -65,7 +68,7 @@ _SECRET_NAME_TEXT = (r"[\w-]{0,40}?(?:api[_-]?key|secret|password|passwd|credent
                      r"(?:access|refresh|session|id|auth|api|bearer)[_-]?token|cookie)")
 _ASSIGNED = re.compile(
     rf"(?i)((?P<q>[\"'])\b{_SECRET_NAME_TEXT}(?P=q)\s*:\s*|\b{_SECRET_NAME_TEXT}\s*=\s*)"
-    r"(?P<v>\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|[^\s\"',;&}\]]+)")
+    r"(?!\[redacted\])(?P<v>\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|[^\s\"',;&}\]]+)")
 
 
 def _name(key: str) -> str:
