@@ -29,8 +29,18 @@ from pathlib import Path
 from typing import Any
 
 from refold import __version__
-from refold.reference import (ABSENT, JSON, REDACTED, Difference, bound, cut_text,
-                              persistable, scrub, scrub_at, scrub_text)
+from refold.reference import (
+    ABSENT,
+    JSON,
+    REDACTED,
+    Difference,
+    bound,
+    cut_text,
+    persistable,
+    scrub,
+    scrub_at,
+    scrub_text,
+)
 
 from .checks import ConformanceFailure
 from .errors import UsageError
@@ -168,7 +178,7 @@ def _check_blob(path: str | Path, content: dict[str, Any]) -> None:
         return
     try:
         decode_failure(blob)
-    except Exception as exc:  # noqa: BLE001 - any decoding error means a damaged blob
+    except Exception as exc:
         raise UsageError(f"{where}; Hypothesis cannot decode the blob ({exc}), so the file "
                          f"was damaged or edited") from exc
 

@@ -50,8 +50,8 @@ _PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = tuple(
     (needles, re.compile(pattern)) for needles, pattern in (
         # No leading \b: a key glued to a word (`31msk-...` after an escape) is still a key;
         # `sk-` wants a digit in its body, so `risk-management-framework` is not one.
-        (("sk-",), r"sk-(?=[A-Za-z0-9_-]{0,200}\d)(?:proj-|ant-(?:api\d\d-)?|or-v1-|svcacct-|admin-)?"
-                   r"[A-Za-z0-9_-]{16,}"),
+        (("sk-",), r"sk-(?=[A-Za-z0-9_-]{0,200}\d)"
+                   r"(?:proj-|ant-(?:api\d\d-)?|or-v1-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}"),
         (("akia", "asia"), r"(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])"),
         (("gh",), r"gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}"),
         (("xox",), r"xox[abposr]-[A-Za-z0-9-]{10,}"),

@@ -50,7 +50,8 @@ from refold.reference import fold as _fold
 def _answer(chunks):
     response = _fold(chunks)
     response.update({KEYED!r})
-    response["choices"][0]["message"]["content"] = {CONTROL!r} + {" | ".join([*SHAPED, BASIC, *ASSIGNED])!r}
+    response["choices"][0]["message"]["content"] = (
+        {CONTROL!r} + {" | ".join([*SHAPED, BASIC, *ASSIGNED])!r})
     response["choices"][0]["message"]["opaque"] = {{"deep": [{{"frame": {OPAQUE!r}}}]}}
     response["usage"] = {{"x": {{"y": {{"payload": {{"body": {PAYLOAD!r}}}}}}}}}
     return response

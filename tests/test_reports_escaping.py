@@ -8,7 +8,15 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from refold.reports import NOT_KEPT, REDACTED, render_html, render_junit, render_markdown, scrub, write_all
+from refold.reports import (
+    NOT_KEPT,
+    REDACTED,
+    render_html,
+    render_junit,
+    render_markdown,
+    scrub,
+    write_all,
+)
 
 SCRIPT = "<script>alert('x')</script>"
 
