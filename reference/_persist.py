@@ -5,7 +5,7 @@ replay files, results and reports) is bounded by `bound`, with a visible marker 
 something was cut: a string keeps its first `STRING_BYTES` bytes of UTF-8 and ends in
 "… (N bytes cut)"; a list keeps `ITEMS` entries and ends in "… (N entries cut)"; an
 object keeps `ITEMS` members and gains a member "…": "(N members cut)"; containers
-nested deeper than `DEPTH` become "… (nested deeper than 32 levels, cut)"; and once
+nested deeper than `DEPTH` become "… (N entries cut, nested deeper than 32 levels)"; and once
 `TOTAL_BYTES` of strings are kept (`DOCUMENT_BYTES` for a whole document written by
 `json_text`), everything after is cut the same way.
 
@@ -48,10 +48,11 @@ def cut_text(text: str, limit: int = STRING_BYTES) -> str:
 
 
 class _Budget:
-    """What is left of `TOTAL_BYTES` while one value is bounded."""
+    """What is left of `TOTAL_BYTES` while one value is bounded, and the depth allowed."""
 
-    def __init__(self, total: int) -> None:
+    def __init__(self, total: int, depth: int) -> None:
         self.left = total
+        self.depth = depth
 
     def take(self, text: str, limit: int) -> str:
         kept = cut_text(text, max(0, min(limit, self.left)))
@@ -62,7 +63,7 @@ class _Budget:
 def bound(value: Any, *, string_bytes: int = STRING_BYTES, items: int = ITEMS,
           depth: int = DEPTH, total_bytes: int = TOTAL_BYTES) -> Any:
     """A copy of `value` that is plain, finite JSON of bounded size (see the module)."""
-    return _bound(value, _Budget(total_bytes), string_bytes, items, depth)
+    return _bound(value, _Budget(total_bytes, depth), string_bytes, items, depth)
 
 
 def _bound(value: Any, budget: _Budget, limit: int, items: int, depth: int) -> Any:
@@ -76,7 +77,7 @@ def _bound(value: Any, budget: _Budget, limit: int, items: int, depth: int) -> A
         return budget.take("(absent)" if value is ABSENT else scrub_text(repr(value)), limit)
     if depth <= 0 or budget.left <= 0:
         return f"… ({len(value)} {'members' if isinstance(value, dict) else 'entries'} cut" + (
-            f", nested deeper than {DEPTH} levels)" if depth <= 0 else ")")
+            f", nested deeper than {budget.depth} levels)" if depth <= 0 else ")")
     if isinstance(value, dict):
         return _bound_object(value, budget, limit, items, depth)
     entries = list(value)
