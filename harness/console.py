@@ -1,26 +1,45 @@
 """Text a target produced, made safe for a terminal.
 
-A target's strings (its answer, its stderr, its name and description) reach the
-terminal in failure messages and the result table. Raw ESC, OSC and other C0/C1
-control characters there would move the cursor, recolour, retitle the window or hide
-text, so each is shown visibly as its JSON escape (`\\u001b` for ESC); tabs and line
-breaks are kept.
+A target's strings (its answer, its stderr, its exceptions, its name and description)
+reach the terminal in failure messages, pytest's tracebacks and the result table. Raw
+ESC, OSC and other C0/C1 control characters there would move the cursor, recolour,
+retitle the window or hide text, so each is shown visibly as its JSON escape (`\\u001b`
+for ESC); tabs and line breaks are kept.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from refold.reference import cut_text
 
-__all__ = ["LINE_BYTES", "printable"]
+__all__ = ["LINE_BYTES", "escape_report", "printable"]
 
 LINE_BYTES = 16 * 1024
 """How much of one line of a failure message is kept."""
 
+_SECTION_BYTES = 1024 * 1024
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def printable(text: str, limit: int = LINE_BYTES) -> str:
     """`text` cut to `limit` bytes, its control characters (but tab and newline) escaped."""
     return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", cut_text(text, limit))
+
+
+def escape_report(report: Any) -> None:
+    """Escape, in place, what pytest will print of a failed test: the exception chain
+    (which quotes the exceptions a target raised) and the captured output sections."""
+    longrepr = report.longrepr
+    chain = getattr(longrepr, "chain", None)
+    if chain is None:
+        chain = [(getattr(longrepr, "reprtraceback", None), getattr(longrepr, "reprcrash", None),
+                  None)]
+    for traceback, crash, _ in chain:
+        for entry in getattr(traceback, "reprentries", ()):
+            entry.lines = [printable(line) for line in entry.lines]
+        if crash is not None:
+            crash.message = printable(crash.message)
+    report.sections = [(title, printable(text, _SECTION_BYTES))
+                       for title, text in report.sections]

@@ -27,7 +27,7 @@ from refold.reference import ALL_RULES, FEATURES
 
 from .baseline import Baseline, load_baseline
 from .checks import Check, ConformanceFailure
-from .console import printable
+from .console import escape_report, printable
 from .errors import UsageError
 from .loading import load_target
 from .locations import suites_dir
@@ -279,6 +279,8 @@ def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     report = yield
+    if report.failed and rules_of_item(item):
+        escape_report(report)  # the traceback quotes what the target raised
     failure = _conformance_failure(call.excinfo.value) if call.excinfo else None
     if failure is not None and call.when == "call":
         from .replay import failure_record

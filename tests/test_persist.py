@@ -11,8 +11,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from refold.reference import (NOT_KEPT, REDACTED, bound, cut_text, json_text, persistable,
-                              scrub, scrub_at, scrub_text)
+from refold.reference import (
+    NOT_KEPT,
+    REDACTED,
+    bound,
+    cut_text,
+    json_text,
+    persistable,
+    scrub,
+    scrub_at,
+    scrub_text,
+)
 
 _KEYS = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=8)
 _SCALARS = (st.none() | st.booleans() | st.integers() | st.floats()
