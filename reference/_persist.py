@@ -6,8 +6,8 @@ something was cut: a string keeps its first `STRING_BYTES` bytes of UTF-8 and en
 "… (N bytes cut)"; a list keeps `ITEMS` entries and ends in "… (N entries cut)"; an
 object keeps `ITEMS` members and gains a member "…": "(N members cut)"; containers
 nested deeper than `DEPTH` become "… (N entries cut, nested deeper than 32 levels)"; and once
-`TOTAL_BYTES` of strings are kept (`DOCUMENT_BYTES` for a whole document written by
-`json_text`), everything after is cut the same way.
+`TOTAL_BYTES` of strings are kept, everything after is cut the same way (a whole
+document, see `persistable`, has larger bounds).
 
 JSON has no NaN or infinities, so `bound` writes them as the strings "NaN",
 "Infinity" and "-Infinity" (the names Python's and JavaScript's JSON readers use) and
@@ -24,14 +24,15 @@ from typing import Any
 from ._compare import ABSENT
 from ._scrub import scrub, scrub_text
 
-__all__ = ["DEPTH", "DOCUMENT_BYTES", "ITEMS", "STRING_BYTES", "TOTAL_BYTES", "bound", "cut_text",
-           "json_text", "persistable"]
+__all__ = ["DEPTH", "DOCUMENT_BYTES", "DOCUMENT_ITEMS", "ITEMS", "STRING_BYTES", "TOTAL_BYTES",
+           "bound", "cut_text", "json_text", "persistable"]
 
 STRING_BYTES = 64 * 1024
 ITEMS = 1000
 DEPTH = 32
 TOTAL_BYTES = 1024 * 1024
 DOCUMENT_BYTES = 32 * 1024 * 1024
+DOCUMENT_ITEMS = 1_000_000
 _SLACK = 64  # a marker's own length: a kept value is not cut again
 _NON_FINITE = {math.inf: "Infinity", -math.inf: "-Infinity"}
 
@@ -101,9 +102,17 @@ def _bound_object(value: dict[Any, Any], budget: _Budget, limit: int, items: int
     return kept
 
 
-def persistable(value: Any, *, total_bytes: int = TOTAL_BYTES) -> Any:
-    """`value` as refold may keep it: scrubbed (`scrub`), then bounded (`bound`)."""
-    return bound(scrub(value, text=_scrub_head), total_bytes=total_bytes)
+def persistable(value: Any, *, document: bool = False) -> Any:
+    """`value` as refold may keep it: scrubbed (`scrub`), then bounded (`bound`).
+
+    A record (a failure, a replay) is bounded by the defaults; a `document` (results, a
+    mutation or coverage result) holds many records, each bounded when it was made, and
+    long lists of its own (mutants, lines), so it is bounded by `DOCUMENT_BYTES` and
+    `DOCUMENT_ITEMS` instead."""
+    scrubbed = scrub(value, text=_scrub_head)
+    if document:
+        return bound(scrubbed, items=DOCUMENT_ITEMS, total_bytes=DOCUMENT_BYTES)
+    return bound(scrubbed)
 
 
 def _scrub_head(text: str) -> str:
@@ -119,11 +128,8 @@ def _scrub_head(text: str) -> str:
     return cleaned + text[head:]
 
 
-def json_text(value: Any, *, indent: int | None = 1,
-              total_bytes: int = DOCUMENT_BYTES) -> str:
-    """`value` scrubbed, bounded and written as JSON text (UTF-8 safe, no bare NaN).
-
-    A document (results, a report) holds many records, each bounded when it was made;
-    its own bound is `DOCUMENT_BYTES`."""
-    return json.dumps(persistable(value, total_bytes=total_bytes), indent=indent,
+def json_text(value: Any, *, indent: int | None = 1) -> str:
+    """A document scrubbed, bounded (`persistable(document=True)`) and written as JSON
+    text: UTF-8, no bare NaN."""
+    return json.dumps(persistable(value, document=True), indent=indent,
                       ensure_ascii=False, allow_nan=False) + "\n"

@@ -71,6 +71,10 @@ _ASSIGNED = re.compile(
     r"(?!\[redacted\])(?P<v>\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|[^\s\"',;&}\]]+)")
 
 
+_FRAME_MEMBER = re.compile(r"([\"'])(?i:opaque|payload)\1\s*:\s*")
+_SCALAR = re.compile(r"[^,}\]\n]*")
+
+
 def _name(key: str) -> str:
     return _NOT_NAME.sub("", key.lower())
 
@@ -136,7 +140,47 @@ def scrub_text(text: str) -> str:
         text = _BASIC.sub(lambda m: m.group(1) + REDACTED, text)
     if any(word in lowered for word in _SECRET_WORDS):
         text = _ASSIGNED.sub(_assigned, text)
+    if "opaque" in lowered or "payload" in lowered:
+        text = _drop_frames(text)
     return text
+
+
+def _drop_frames(text: str) -> str:
+    """`"opaque": VALUE` written inside text (JSON or a repr quoted in a message): VALUE,
+    however nested, becomes `NOT_KEPT`, quoted as the member's name is."""
+    parts: list[str] = []
+    position = 0
+    while match := _FRAME_MEMBER.search(text, position):
+        quote = match.group(1)
+        parts.append(f"{text[position:match.end()]}{quote}{NOT_KEPT}{quote}")
+        position = _value_end(text, match.end())
+    return "".join(parts) + text[position:]
+
+
+def _value_end(text: str, start: int) -> int:
+    """Where the JSON-like value starting at `start` ends (the end of `text` if it is cut)."""
+    if text[start:start + 1] in ('"', "'"):
+        return _string_end(text, start)
+    if text[start:start + 1] not in ("{", "["):
+        return _SCALAR.match(text, start).end()  # type: ignore[union-attr]  # always matches
+    depth, at = 0, start
+    while at < len(text):
+        char = text[at]
+        if char in "\"'":
+            at = _string_end(text, at)
+            continue
+        depth += (char in "{[") - (char in "}]")
+        at += 1
+        if depth == 0:
+            return at
+    return at
+
+
+def _string_end(text: str, start: int) -> int:
+    at = start + 1
+    while at < len(text) and text[at] != text[start]:
+        at += 2 if text[at] == "\\" else 1
+    return min(at + 1, len(text))
 
 
 def _assigned(match: re.Match[str]) -> str:

@@ -15,12 +15,10 @@ from refold.reference import NOT_KEPT, REDACTED, persistable, scrub, scrub_text
 
 __all__ = ["NOT_KEPT", "REDACTED", "safe_input", "scrub", "scrub_document", "scrub_text"]
 
-_DOCUMENT_BYTES = 32 * 1024 * 1024
-
 
 def safe_input(document: Any) -> Any:
     """A document the renderers may show: scrubbed, bounded, finite JSON."""
-    return persistable(document, total_bytes=_DOCUMENT_BYTES)
+    return persistable(document, document=True)
 
 
 def scrub_document(text: str) -> str:

@@ -130,3 +130,19 @@ def test_a_hundred_megabyte_string_is_kept_as_its_first_64_kilobytes() -> None:
 def test_text_keeps_what_only_looks_like_a_credential_name() -> None:
     text = "at /password: expected 'a', received 'b'; risk-management-framework; token 3"
     assert scrub_text(text) == text
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("assert {'opaque': {'raw': \"x}\", 'n': [1, {2: 3}]}, 'id': 1} == {}",
+     "assert {'opaque': '(present, not kept)', 'id': 1} == {}"),
+    ('{"payload":"a\\"b","k":1}', '{"payload":"(present, not kept)","k":1}'),
+    ('cut short "opaque": {"frame": [1, 2', 'cut short "opaque": "(present, not kept)"'),
+])
+def test_an_opaque_member_quoted_inside_text_is_not_kept(text: str, kept: str) -> None:
+    assert scrub_text(text) == kept
+    assert scrub_text(kept) == kept
+
+
+def test_a_document_keeps_all_its_entries() -> None:
+    mutants = {f"m{n}": {"status": "killed"} for n in range(5000)}
+    assert _strict(json_text({"mutants": mutants}))["mutants"] == mutants
