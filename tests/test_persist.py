@@ -146,3 +146,11 @@ def test_an_opaque_member_quoted_inside_text_is_not_kept(text: str, kept: str) -
 def test_a_document_keeps_all_its_entries() -> None:
     mutants = {f"m{n}": {"status": "killed"} for n in range(5000)}
     assert _strict(json_text({"mutants": mutants}))["mutants"] == mutants
+
+
+def test_the_harness_and_the_reports_share_one_scrubber() -> None:
+    import refold.replay
+    import refold.reports
+
+    assert refold.replay.scrub is refold.reports.scrub is scrub
+    assert refold.reports.scrub_text is scrub_text
