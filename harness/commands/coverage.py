@@ -6,12 +6,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from refold.errors import UsageError
+from refold.reference import json_text
 
 __all__ = ["register", "render_summary", "run"]
 
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as exc:
         print(f"refold coverage: {exc}", file=sys.stderr)
         return 2
-    args.output.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    args.output.write_text(json_text(document), encoding="utf-8")  # no bare NaN
     print(render_summary(document))
     print(f"coverage written to {args.output}")
     return 0 if document["files"] else 2

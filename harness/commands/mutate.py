@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from refold.errors import UsageError
+from refold.reference import json_text
 
 __all__ = ["register", "render_summary", "run"]
 
@@ -68,8 +69,7 @@ def run(args: argparse.Namespace) -> int:
     except (UsageError, MutationError, ValueError, OSError) as exc:
         print(f"refold mutate: {exc}", file=sys.stderr)
         return 2
-    args.output.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n",
-                           encoding="utf-8")
+    args.output.write_text(json_text(result), encoding="utf-8")  # scrubbed, no bare NaN
     print(render_summary(result))
     print(f"result written to {args.output}")
     if args.fail_under is not None and (result["score"] or 0.0) < args.fail_under:
