@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from refold.reference import ALL_RULES, JSON, Difference, JSONObject, differences, fold
 
 from .attribution import rules_at
+from .crashes import Crash, signature
 from .errors import TargetError
 from .targets import Target, TargetAccumulator
 
@@ -39,6 +40,8 @@ class ConformanceFailure(AssertionError):
     expected: JSON = None
     received: JSON = None
     target_error: str | None = None
+    crash: Crash | None = None
+    """Set when the target raised: where, and which rule ablation charged it to."""
 
     def __post_init__(self) -> None:
         super().__init__(str(self))
@@ -52,7 +55,7 @@ class ConformanceFailure(AssertionError):
     @property
     def implicated(self) -> tuple[str, ...]:
         """The rules this failure is evidence against, in the registries' order."""
-        found: set[str] = set()
+        found: set[str] = set(self.crash.charged) if self.crash is not None else set()
         for difference in self.differences:
             found |= implicated_by(difference.pointer, self.rules)
         if not found:
@@ -60,11 +63,21 @@ class ConformanceFailure(AssertionError):
         known = tuple(r for r in ALL_RULES if r in found)
         return known + tuple(sorted(found - ALL_RULES.keys()))
 
+    @property
+    def blocked(self) -> tuple[str, ...]:
+        """The test's rules a crash charged to other rules kept from being checked."""
+        if self.crash is None or not self.crash.explained:
+            return ()
+        return tuple(r for r in self.rules if r not in self.implicated)
+
     def __str__(self) -> str:
         implicated = self.implicated
         lines = [f"{_rule_heading(implicated)}: {self.summary}"]
         if set(implicated) != set(self.rules):
             lines.append(f"  (found by a test of {_rule_heading(self.rules)})")
+        if self.crash is not None:
+            count = len(self.chunks) if self.chunks is not None else None
+            lines += [f"  {line}" for line in self.crash.describe(count)]
         lines += [f"  {d}" for d in self.differences[:_SHOWN_DIFFERENCES]]
         if len(self.differences) > _SHOWN_DIFFERENCES:
             lines.append(f"  (+{len(self.differences) - _SHOWN_DIFFERENCES} more differences)")
@@ -121,7 +134,8 @@ class Check:
             return self.target.fold(chunks)
         except TargetError as exc:
             raise self.fail(f"the target failed ({exc.kind})", chunks=chunks,
-                            target_error=str(exc)) from exc
+                            target_error=str(exc),
+                            crash=Crash("fold(chunks)", signature(exc))) from exc
 
     def folds_to(self, chunks: list[JSON], expected: JSONObject) -> JSONObject:
         """Assert that the target folds `chunks` into `expected`; return what it built."""
@@ -170,8 +184,10 @@ class CheckedAccumulator:
         self.chunks: list[JSON] = []
 
     def _guard(self, what: str, exc: TargetError) -> ConformanceFailure:
+        at = len(self.chunks) if what == "add(chunk)" else None
         return self._check.fail(f"{what} failed ({exc.kind})", chunks=list(self.chunks),
-                                target_error=str(exc))
+                                target_error=str(exc),
+                                crash=Crash(what, signature(exc), at_chunk=at))
 
     def add(self, chunk: JSON) -> None:
         """Add one chunk; the target must not raise on a JSON object."""
