@@ -93,7 +93,7 @@ def analyse(crash: Crash, chunks: list[JSON], target: Target) -> None:
         return
     if crash.signature.split(":")[0] not in _ANALYSED_KINDS:
         return
-    if crash.operation == "fold(chunks)" and crash.at_chunk is None:
+    if crash.operation == "fold(chunks)" and crash.at_chunk is None and chunks:
         crash.at_chunk = _shortest_raising_prefix(crash, chunks, target)
     prefix = chunks[: crash.at_chunk] if crash.at_chunk is not None else chunks
     tried: dict[str, None] = {}

@@ -32,7 +32,13 @@ from .loading import load_target
 from .locations import suites_dir
 from .marks import rules_of_item
 from .profiles import limit_shrinking, register_profiles, relax_default_deadline
-from .results import FAILURE_PROPERTY, IMPLICATED_PROPERTY, RuleOutcome, RuleResults
+from .results import (
+    BLOCKED_PROPERTY,
+    FAILURE_PROPERTY,
+    IMPLICATED_PROPERTY,
+    RuleOutcome,
+    RuleResults,
+)
 from .targets import Target
 
 register_profiles()
@@ -270,18 +276,40 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-    report = yield
     failure = _conformance_failure(call.excinfo.value) if call.excinfo else None
+    if failure is not None and failure.crash is not None and call.when == "call":
+        from .crashes import analyse
+
+        # Once per failed test, before its report renders the message: not on every
+        # example Hypothesis tries while shrinking.
+        analyse(failure.crash, failure.chunks or [], _target(item.config))
+    report = yield
     if failure is not None and call.when == "call":
         from .replay import failure_record
 
         report.user_properties.append((FAILURE_PROPERTY, failure_record(failure)))
         report.user_properties.append((IMPLICATED_PROPERTY, " ".join(failure.implicated)))
+        report.user_properties.append((BLOCKED_PROPERTY, " ".join(failure.blocked)))
+        _expect_known_crash(item, report, failure)
         path = _write_replay_file(item, failure, call.excinfo.value if call.excinfo else None)
         if path is not None:
             report.sections.append(("refold replay", f"replay file: {path}\nre-run: pytest "
                                     f"--replay {path}"))
     return report
+
+
+def _expect_known_crash(item: pytest.Item, report: pytest.TestReport,
+                        failure: ConformanceFailure) -> None:
+    """A crash charged only to a baseline's expected failures is one of them: the test
+    reads xfailed, and its other rules blocked, not new failures."""
+    baseline = item.config.stash[_RUN_KEY].baseline
+    if (baseline is None or not report.failed or failure.crash is None
+            or not failure.crash.explained
+            or not set(failure.implicated) <= baseline.expected_failures.keys()):
+        return
+    report.outcome = "skipped"
+    report.wasxfail = (f"baseline: the crash is charged to {', '.join(failure.implicated)}, "
+                       f"expected to fail")
 
 
 def _conformance_failure(exc: BaseException) -> ConformanceFailure | None:
