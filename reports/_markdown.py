@@ -49,8 +49,8 @@ def render_markdown(results: dict[str, Any], *, mutation: dict[str, Any] | None 
     if blocked:
         lines += ["", "### Blocked rules (not judged: another rule's failure stopped their "
                   "tests)", ""]
-        lines += [f"- **{escape_markdown(rule_id)}**: {escape_markdown(first_line(r.get('reason')))}"
-                  for rule_id, r in blocked]
+        lines += [f"- **{escape_markdown(rule_id)}**: "
+                  f"{escape_markdown(first_line(r.get('reason')))}" for rule_id, r in blocked]
     if mutation is not None:
         lines += _mutation_lines(mutation)
     if coverage is not None:
