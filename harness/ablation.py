@@ -339,14 +339,16 @@ def choice_key(stream: list[JSON]) -> list[JSON]:
 
 
 def choice_order(stream: list[JSON]) -> list[JSON]:
-    """CHOICE-ORDER: the choices one after the other in index order, each entry in a chunk
-    of its own with its chunk's envelope; the other chunk fields follow on `choices: []`
-    chunks, in their order."""
+    """CHOICE-ORDER: when a choice first arrives before one of a lower index, the choices
+    one after the other in index order, each entry in a chunk of its own with its chunk's
+    envelope; the other chunk fields follow on `choices: []` chunks, in their order.
+    (Choices that first arrive in index order and then interleave are OpenAI's shape.)"""
     chunks = [c for c in stream if isinstance(c, dict)]
     if len(chunks) != len(stream):
         return copy.deepcopy(stream)
     keys = [_choice_key(e) for c in chunks for e in _entries(c)]
-    if keys == sorted(keys):
+    first = list(dict.fromkeys(keys))
+    if first == sorted(first):
         return copy.deepcopy(stream)
     envelope = ("id", "object", "created", "model")
     ordered: list[JSON] = []
