@@ -78,6 +78,8 @@ class ConformanceFailure(AssertionError):
         if self.crash is not None:
             count = len(self.chunks) if self.chunks is not None else None
             lines += [f"  {line}" for line in self.crash.describe(count)]
+            if self.blocked:
+                lines.append(f"  blocked by it, not judged: {', '.join(self.blocked)}")
         lines += [f"  {d}" for d in self.differences[:_SHOWN_DIFFERENCES]]
         if len(self.differences) > _SHOWN_DIFFERENCES:
             lines.append(f"  (+{len(self.differences) - _SHOWN_DIFFERENCES} more differences)")

@@ -75,9 +75,10 @@ class Crash:
         if not self.analysed:
             return lines
         if self.charged:
-            lines.append(f"charged to {', '.join(self.charged)}: undoing that departure from "
-                         f"the plain shape alone (the reference folds it identically) makes "
-                         f"the crash go away")
+            which = "its departure" if len(self.charged) == 1 else "any one of their departures"
+            lines.append(f"charged to {', '.join(self.charged)}: undoing {which} from the plain "
+                         f"shape alone (a change the reference folds identically) makes the "
+                         f"crash go away")
         elif self.departures:
             lines.append(f"unexplained crash: undoing any one of the departures present "
                          f"({', '.join(self.departures)}) leaves it; charged to the test's rules")
