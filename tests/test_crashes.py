@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from _crash_streams import SPARSE, SPARSE_CRASH, chunk
 
 from refold.checks import Check, ConformanceFailure
 from refold.crashes import analyse
@@ -16,54 +17,10 @@ from refold.targets import Target
 
 _BROKEN = Path(__file__).resolve().parent.parent / "examples" / "broken"
 
-_SPARSE_CRASH = '''
-from refold.reference import fold as reference_fold
-
-
-def fold(chunks):
-    """The reference, but a tool index must be the next free one (as openai-python's
-    list-backed snapshot needs): a sparse or non-zero-based index raises IndexError."""
-    calls = {}
-    for chunk in chunks:
-        for entry in chunk.get("choices") or []:
-            for fragment in ((entry or {}).get("delta") or {}).get("tool_calls") or []:
-                seen = calls.setdefault((entry or {}).get("index", 0), [])
-                index = fragment.get("index")
-                if index not in seen:
-                    if index != len(seen):
-                        raise IndexError("list index out of range")
-                    seen.append(index)
-    return reference_fold(chunks)
-
-
-refold_target = {"name": "sparse_crash", "fold": fold,
-                 "features": ["text", "choices", "tool_calls", "robustness"]}
-'''
-
-_ENVELOPE = {"id": "chatcmpl-x", "object": "chat.completion.chunk", "created": 1, "model": "m"}
-
-
-def _chunk(*entries: JSON, **fields: JSON) -> JSON:
-    return {**_ENVELOPE, "choices": list(entries), **fields}
-
-
-def _call(index: int, **delta: JSON) -> JSON:
-    return _chunk({"index": 0, "delta": {"tool_calls": [{"index": index, **delta}]}})
-
-
-_SPARSE: list[JSON] = [
-    _chunk({"index": 0, "delta": {"role": "assistant", "content": "Let me check."}}),
-    _call(1, id="call_1", type="function", function={"name": "f", "arguments": ""}),
-    _call(1, function={"arguments": "{}"}),
-    _chunk({"index": 0, "delta": {}, "finish_reason": "tool_calls"}),
-]
-"""TOOL-INDEX's departure: the only call is on index 1."""
-
-
 @pytest.fixture(scope="module")
 def sparse_crash(tmp_path_factory: pytest.TempPathFactory) -> Target:
     path = tmp_path_factory.mktemp("targets") / "sparse_crash.py"
-    path.write_text(_SPARSE_CRASH, encoding="utf-8")
+    path.write_text(SPARSE_CRASH, encoding="utf-8")
     return load_target(str(path))
 
 
@@ -77,9 +34,9 @@ def _failure(check: Check, chunks: list[JSON], rules: tuple[str, ...]) -> Confor
 def test_a_fold_that_raises_is_located_at_the_shortest_prefix_that_raises(
     sparse_crash: Target,
 ) -> None:
-    failure = _failure(Check(sparse_crash), _SPARSE, ("TEXT-JOIN",))
+    failure = _failure(Check(sparse_crash), SPARSE, ("TEXT-JOIN",))
     assert failure.crash is not None and failure.crash.at_chunk is None
-    analyse(failure.crash, _SPARSE, sparse_crash)
+    analyse(failure.crash, SPARSE, sparse_crash)
     assert failure.crash.at_chunk == 2
     assert "raised at chunk 2 of 4 (fold(chunks))" in str(failure)
 
@@ -87,9 +44,9 @@ def test_a_fold_that_raises_is_located_at_the_shortest_prefix_that_raises(
 def test_a_crash_on_a_sparse_index_is_charged_to_tool_index_and_blocks_the_tests_rules(
     sparse_crash: Target,
 ) -> None:
-    failure = _failure(Check(sparse_crash), _SPARSE, ("TOOL-1-OPEN", "TEXT-JOIN"))
+    failure = _failure(Check(sparse_crash), SPARSE, ("TOOL-1-OPEN", "TEXT-JOIN"))
     assert set(failure.implicated) == {"TOOL-1-OPEN", "TEXT-JOIN"}  # not analysed yet
-    analyse(failure.crash, _SPARSE, sparse_crash)  # type: ignore[arg-type]
+    analyse(failure.crash, SPARSE, sparse_crash)  # type: ignore[arg-type]
     assert failure.implicated == ("TOOL-INDEX",)
     assert failure.blocked == ("TOOL-1-OPEN", "TEXT-JOIN")  # in the test's order
     text = str(failure)
@@ -104,16 +61,16 @@ def test_a_crash_no_departure_explains_stays_on_the_tests_rules_and_says_so(
     path = tmp_path / "boom.py"
     path.write_text("def fold(chunks):\n    raise RuntimeError('boom')\n", encoding="utf-8")
     target = load_target(str(path))
-    plain: list[JSON] = [_chunk({"index": 0, "delta": {"role": "assistant", "content": "a"}}),
-                         _chunk({"index": 0, "delta": {}, "finish_reason": "stop"})]
+    plain: list[JSON] = [chunk({"index": 0, "delta": {"role": "assistant", "content": "a"}}),
+                         chunk({"index": 0, "delta": {}, "finish_reason": "stop"})]
     failure = _failure(Check(target), plain, ("TEXT-JOIN", "CHOICE-FINISH"))
     analyse(failure.crash, plain, target)  # type: ignore[arg-type]
     assert failure.crash is not None and failure.crash.analysed
     assert failure.implicated == ("CHOICE-FINISH", "TEXT-JOIN") and failure.blocked == ()
     assert "unexplained crash: the stream has no departure from the plain shape" in str(failure)
     # A departure present whose undoing leaves the crash: unexplained too, naming it.
-    failure = _failure(Check(target), _SPARSE, ("TEXT-JOIN",))
-    analyse(failure.crash, _SPARSE, target)  # type: ignore[arg-type]
+    failure = _failure(Check(target), SPARSE, ("TEXT-JOIN",))
+    analyse(failure.crash, SPARSE, target)  # type: ignore[arg-type]
     assert failure.implicated == ("TEXT-JOIN",)
     assert "unexplained crash: undoing any one of the departures present (TOOL-INDEX)" in str(
         failure)
@@ -123,8 +80,8 @@ def test_an_accumulator_that_raises_in_add_is_located_at_that_chunk_and_charged(
     target = load_target(str(_BROKEN / "crash_on_null_choice.py"))
     check = Check(target)
     check.rules = ("TEXT-JOIN", "CHOICE-FINISH")
-    chunks: list[JSON] = [_chunk({"index": 0, "delta": {"content": "a"}}), _chunk(None),
-                          _chunk({"index": 0, "delta": {}, "finish_reason": "stop"})]
+    chunks: list[JSON] = [chunk({"index": 0, "delta": {"content": "a"}}), chunk(None),
+                          chunk({"index": 0, "delta": {}, "finish_reason": "stop"})]
     accumulator = check.accumulator()
     accumulator.add(chunks[0])
     with pytest.raises(ConformanceFailure) as excinfo:
@@ -147,7 +104,7 @@ def test_a_crash_costs_a_bounded_number_of_target_calls(sparse_crash: Target) ->
             calls.append(len(chunks))
             return sparse_crash.fold(chunks)
 
-    stream = _SPARSE * 8  # 32 chunks
+    stream = SPARSE * 8  # 32 chunks
     failure = _failure(Check(Counting()), stream, ("TEXT-JOIN",))  # type: ignore[arg-type]
     calls.clear()
     analyse(failure.crash, stream, Counting())  # type: ignore[arg-type]
