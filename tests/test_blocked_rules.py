@@ -143,3 +143,21 @@ def test_a_written_baseline_lists_the_blocking_rule_only_and_the_gated_run_is_gr
     rules = json.loads((work / "gated.json").read_text(encoding="utf-8"))["rules"]
     assert rules["TOOL-INDEX"]["status"] == "xfailed"
     assert rules["TOOL-1-OPEN"]["status"] == "blocked"
+
+
+def test_a_null_choice_crash_in_the_noise_round_trip_fails_rob_null_entries_alone(
+    tmp_path: Path,
+) -> None:
+    target = Path(__file__).resolve().parent.parent / "examples" / "broken" / (
+        "crash_on_null_choice.py")
+    done = _run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--target={target}",
+                 "--hypothesis-profile=dev", "--shrink-seconds=5", "--replay-dir=",
+                 "--refold-report", "results.json", "-k", "family-8"], tmp_path)
+    assert done.returncode == 1, done.stdout[-3000:]
+    rules = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))["rules"]
+    failed = {rule_id for rule_id, entry in rules.items() if entry["status"] == "failed"}
+    assert failed == {"ROB-NULL-ENTRIES"}, done.stdout[-3000:]
+    for rule_id in ("ROB-BLANK", "ROB-UNKNOWN-KEYS", "CHOICE-DELTA-NULL", "ENV-ID",
+                    "CHOICE-FINISH"):
+        assert rules[rule_id]["status"] == "blocked", rule_id
+        assert rules[rule_id]["blocked_by"] == ["ROB-NULL-ENTRIES"]
