@@ -24,7 +24,7 @@ from typing import Any
 
 from refold.reference import JSON, JSONObject, RefoldError, differences, fold
 
-__all__ = ["DEPARTURES", "Undo", "applicable_undos"]
+__all__ = ["DEPARTURES", "Undo", "applicable_undos", "departures_alone"]
 
 Undo = Callable[[list[JSON]], list[JSON]]
 
@@ -469,4 +469,32 @@ def applicable_undos(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
                 found.append((rule_id, undone))
         except RefoldError:
             continue
+    return found
+
+
+def departures_alone(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
+    """(rule id, stream) per departure present in `stream`: the stream with every other
+    departure undone, so it departs from the plain shape by that one alone; first
+    ("", stream) with every departure undone. Only streams the reference folds as it
+    folds `stream` are given (canonical comparison), and none when the plain one is not.
+    """
+    try:
+        expected = fold(stream)
+    except RefoldError:
+        return []
+    present = [rule_id for rule_id, undo in DEPARTURES if undo(stream) != stream]
+    found: list[tuple[str, list[JSON]]] = []
+    for kept in ["", *present]:
+        undone = stream
+        for rule_id, undo in DEPARTURES:
+            if rule_id in present and rule_id != kept:
+                undone = undo(undone)
+        try:
+            identical = not differences(expected, fold(undone))
+        except RefoldError:
+            identical = False
+        if not kept and not identical:
+            return []
+        if identical and undone != stream:
+            found.append((kept, undone))
     return found

@@ -12,8 +12,11 @@ crash is located and explained:
   (`refold.ablation`), and the target is run again on each (one call per departure
   present). The rules of the departures whose undoing makes the crash go away are charged.
   When none does, the same is tried on the whole stream (an undo may move a later chunk
-  before the crash, as putting the choices in order does); when none does either, the
-  crash is *unexplained* and stays charged to the test's own rules.
+  before the crash, as putting the choices in order does). When none does, each departure
+  may crash the target by itself: every departure is undone at once, and when the plain
+  stream does not crash, each one is put back alone (one more call each); the rules of
+  those that crash it alone are charged. When none does either, the crash is
+  *unexplained* and stays charged to the test's own rules.
 
 The test's other rules are then *blocked*: their property could not be checked because
 the target crashed on another rule's departure (`refold.results`).
@@ -29,7 +32,7 @@ from dataclasses import dataclass, field
 
 from refold.reference import JSON
 
-from .ablation import applicable_undos
+from .ablation import applicable_undos, departures_alone
 from .errors import TargetError
 from .targets import Target
 
@@ -59,7 +62,10 @@ class Crash:
     departures: tuple[str, ...] = ()
     """The rules of the departures present (and undoable) up to the crash."""
     charged: tuple[str, ...] = field(default_factory=tuple)
-    """The rules whose departure, undone alone, makes the crash go away."""
+    """The rules whose departure, undone alone, makes the crash go away (or, when none
+    does, whose departure alone on the otherwise plain stream makes it)."""
+    by_undoing: bool = True
+    """How `charged` was found: by undoing one departure, or by keeping one alone."""
 
     @property
     def explained(self) -> bool:
@@ -75,13 +81,21 @@ class Crash:
         if not self.analysed:
             return lines
         if self.charged:
-            which = "its departure" if len(self.charged) == 1 else "any one of their departures"
-            lines.append(f"charged to {', '.join(self.charged)}: undoing {which} from the plain "
-                         f"shape alone (a change the reference folds identically) makes the "
-                         f"crash go away")
+            one = len(self.charged) == 1
+            if self.by_undoing:
+                lines.append(f"charged to {', '.join(self.charged)}: undoing "
+                             f"{'its departure' if one else 'any one of their departures'} "
+                             f"from the plain shape alone (a change the reference folds "
+                             f"identically) makes the crash go away")
+            else:
+                lines.append(f"charged to {', '.join(self.charged)}: "
+                             f"{'its departure' if one else 'each of their departures'} alone "
+                             f"(every other one undone, as the reference folds identically) "
+                             f"crashes the target, and the plain stream does not")
         elif self.departures:
             lines.append(f"unexplained crash: undoing any one of the departures present "
-                         f"({', '.join(self.departures)}) leaves it; charged to the test's rules")
+                         f"({', '.join(self.departures)}) leaves it, and none alone makes it; "
+                         f"charged to the test's rules")
         else:
             lines.append("unexplained crash: the stream has no departure from the plain shape "
                          "to undo; charged to the test's rules")
@@ -105,8 +119,20 @@ def analyse(crash: Crash, chunks: list[JSON], target: Target) -> None:
                               if not _raises(crash, undone, target))
         if crash.charged:
             break
+    if not crash.charged:
+        crash.charged = _sufficient_alone(crash, chunks, target)
+        crash.by_undoing = False
     crash.departures = tuple(tried)
     crash.analysed = True
+
+
+def _sufficient_alone(crash: Crash, chunks: list[JSON], target: Target) -> tuple[str, ...]:
+    """The departures that, alone on the otherwise plain stream, crash the target the same
+    way, when the plain stream does not (several departures each crashing the target)."""
+    alone = departures_alone(chunks)
+    if not alone or alone[0][0] or _raises(crash, alone[0][1], target):
+        return ()
+    return tuple(rule_id for rule_id, stream in alone[1:] if _raises(crash, stream, target))
 
 
 def _shortest_raising_prefix(crash: Crash, chunks: list[JSON], target: Target) -> int:

@@ -111,3 +111,20 @@ def test_a_crash_costs_a_bounded_number_of_target_calls(sparse_crash: Target) ->
     from refold.ablation import DEPARTURES
 
     assert len(calls) <= 6 + 2 * len(DEPARTURES)  # bisection of 32, then one per departure
+
+
+def test_a_crash_two_departures_each_make_is_charged_to_both(tmp_path: Path) -> None:
+    path = tmp_path / "either.py"
+    path.write_text(SPARSE_CRASH.replace(
+        "    calls = {}\n",
+        "    calls = {}\n    if any(None in (c.get('choices') or []) for c in chunks):\n"
+        "        raise IndexError('list index out of range')\n"), encoding="utf-8")
+    target = load_target(str(path))
+    both = {**SPARSE[1], "choices": [None, *SPARSE[1]["choices"]]}  # type: ignore[index]
+    stream = [SPARSE[0], both, *SPARSE[2:]]  # the two departures in the chunk that raises
+    failure = _failure(Check(target), stream, ("TEXT-JOIN",))
+    analyse(failure.crash, stream, target)  # type: ignore[arg-type]
+    # Undoing either departure leaves the other's crash; each alone makes it.
+    assert failure.implicated == ("TOOL-INDEX", "ROB-NULL-ENTRIES")
+    assert failure.crash is not None and not failure.crash.by_undoing
+    assert "each of their departures alone" in str(failure)
