@@ -210,18 +210,35 @@ def _calls_by_choice(stream: list[JSON]) -> dict[int, list[JSONObject]]:
     return found
 
 
+def _fragment_slots(stream: list[JSON]) -> dict[int, list[tuple[list[Any], int]]]:
+    """Where each tool fragment that is an object sits, per choice, in arrival order."""
+    found: dict[int, list[tuple[list[Any], int]]] = {}
+    for chunk in stream:
+        for entry in _entries(chunk):
+            calls = _delta(entry).get("tool_calls")
+            slots = found.setdefault(_choice_key(entry), [])
+            if isinstance(calls, list):
+                slots += [(calls, i) for i, f in enumerate(calls) if isinstance(f, dict)]
+    return found
+
+
 def tool_index(stream: list[JSON]) -> list[JSON]:
-    """TOOL-INDEX: renumber sparse or non-zero-based tool indexes densely, in their order
-    (a choice whose fragments all carry an index)."""
+    """TOOL-INDEX: renumber sparse or non-zero-based tool indexes densely, in their order,
+    and let the calls arrive in index order (the fragments of one index keep theirs), for
+    a choice whose fragments all carry an index."""
     stream = copy.deepcopy(stream)
-    for fragments in _calls_by_choice(stream).values():
-        indexes = [_index(f.get("index")) for f in fragments]
-        present = [i for i in indexes if i is not None]
-        if len(present) != len(indexes):
+    for slots in _fragment_slots(stream).values():
+        fragments = [calls[i] for calls, i in slots]
+        present = [_index(f.get("index")) for f in fragments]
+        indexes = [i for i in present if i is not None]
+        if len(indexes) != len(present):
             continue
-        dense = {old: new for new, old in enumerate(sorted(set(present)))}
-        for fragment, old in zip(fragments, present, strict=True):
+        dense = {old: new for new, old in enumerate(sorted(set(indexes)))}
+        for fragment, old in zip(fragments, indexes, strict=True):
             fragment["index"] = dense[old]
+        ordered = sorted(fragments, key=lambda f: int(f["index"]))  # stable: arrival kept
+        for (calls, i), fragment in zip(slots, ordered, strict=True):
+            calls[i] = fragment
     return stream
 
 

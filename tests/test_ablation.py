@@ -157,3 +157,12 @@ def test_every_trusted_undo_of_a_drawn_stream_folds_as_the_stream_does(
 def test_looking_for_departures_never_raises_on_any_json_objects(chunks: list[JSON]) -> None:
     for _, undone in applicable_undos(chunks):
         assert isinstance(undone, list)
+
+
+def test_tool_index_is_undone_into_dense_indexes_arriving_in_index_order() -> None:
+    undone = dict(applicable_undos(_EXAMPLES["TOOL-INDEX"]))["TOOL-INDEX"]
+    arrived = [f["index"] for chunk in undone for e in chunk["choices"]  # type: ignore[index]
+               for f in e["delta"].get("tool_calls", [])]
+    assert arrived == [0, 1]
+    assert [c["id"] for c in fold(undone)["choices"][0]["message"]["tool_calls"]] == [
+        "call_b", "call_a"]
