@@ -320,6 +320,51 @@ def tool_adopt_id(stream: list[JSON]) -> list[JSON]:
     return _repeated(stream, "id")
 
 
+_JOINED = {"reasoning.text": "text", "reasoning.summary": "summary"}
+
+
+def rd_indexless(stream: list[JSON]) -> list[JSON]:
+    """RD-INDEXLESS: an index-less text or summary segment split across fragments becomes
+    one fragment where it first arrived (its text joined, its other fields the last)."""
+    stream = copy.deepcopy(stream)
+    for slots in _detail_slots(stream).values():
+        open_: dict[str, JSONObject] = {}
+        for details, fragment in slots:
+            kind = fragment.get("type")
+            if kind not in _JOINED or "index" in fragment:
+                continue
+            first = open_.get(kind)
+            if first is None:
+                open_[kind] = fragment
+            else:
+                _merge_detail(first, fragment, _JOINED[kind])
+                details.remove(fragment)
+            if not _blank(fragment.get("signature")):
+                del open_[kind]  # a signature closes the segment
+    return stream
+
+
+def _detail_slots(stream: list[JSON]) -> dict[int, list[tuple[list[Any], JSONObject]]]:
+    found: dict[int, list[tuple[list[Any], JSONObject]]] = {}
+    for chunk in stream:
+        for entry in _entries(chunk):
+            details = _delta(entry).get("reasoning_details")
+            if isinstance(details, list):
+                found.setdefault(_choice_key(entry), []).extend(
+                    (details, d) for d in details if isinstance(d, dict))
+    return found
+
+
+def _merge_detail(first: JSONObject, later: JSONObject, joined: str) -> None:
+    for key, value in later.items():
+        if key == joined:
+            first[key] = (first.get(key) if isinstance(first.get(key), str) else "") + (
+                value if isinstance(value, str) else "")
+        elif (isinstance(value, str) and value.strip()) or not (
+                value is None or isinstance(value, str)):
+            first[key] = value
+
+
 def choice_role(stream: list[JSON]) -> list[JSON]:
     """CHOICE-ROLE: a role on a later entry of a choice than its first role is dropped."""
     stream = copy.deepcopy(stream)
@@ -456,6 +501,7 @@ DEPARTURES: tuple[tuple[str, Undo], ...] = (
     ("TOOL-NAME", tool_name),
     ("TOOL-TYPE", tool_type),
     ("TOOL-ADOPT-ID", tool_adopt_id),
+    ("RD-INDEXLESS", rd_indexless),
     ("CHOICE-ROLE", choice_role),
     ("CHOICE-KEY", choice_key),
     ("CHOICE-ORDER", choice_order),

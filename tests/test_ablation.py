@@ -82,6 +82,9 @@ _EXAMPLES: dict[str, list[JSON]] = {
                   _chunk(_entry(tool_calls=[_call(0, None, None, "}", type="function")]))],
     "TOOL-ADOPT-ID": [_chunk(_entry(tool_calls=[_call(0, "call_a", "f", "{")])),
                       _chunk(_entry(tool_calls=[_call(0, "call_a", None, "}")]))],
+    "RD-INDEXLESS": [_chunk(_entry(reasoning_details=[{"type": "reasoning.text", "text": "a"}])),
+                     _chunk(_entry(0, "stop", reasoning_details=[
+                         {"type": "reasoning.text", "text": "b", "signature": "s"}]))],
     "CHOICE-ROLE": [_chunk(_entry(role="assistant", content="a")),
                     _chunk(_entry(role="assistant", content="b"))],
     "CHOICE-KEY": [_chunk(_entry(content="a"), _entry(content="b"), _entry(0, "stop"))],
