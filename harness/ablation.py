@@ -24,6 +24,24 @@ from typing import Any
 
 from refold.reference import JSON, JSONObject, RefoldError, differences, fold
 
+from ._chunk_walk import (
+    blank,
+    choice_key_of,
+    delta_of,
+    entries,
+    fragments_of,
+    index_of,
+    objects_only,
+)
+from ._tool_departures import (
+    tool_2_new_id,
+    tool_adopt_id,
+    tool_index,
+    tool_name,
+    tool_no_index,
+    tool_type,
+)
+
 __all__ = ["DEPARTURES", "Undo", "applicable_undos", "departures_alone"]
 
 Undo = Callable[[list[JSON]], list[JSON]]
@@ -49,67 +67,21 @@ _IDENTITY = {"chunk": ("id", "model", "provider", "system_fingerprint", "service
              "fragment": ("id", "type"), "function": ("name",)}
 
 
-def _index(value: Any) -> int | None:
-    """A non-negative JSON integer (1.0 counts, true does not), else None."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    if isinstance(value, float) and not value.is_integer():
-        return None
-    return int(value) if value >= 0 else None
-
-
-def _blank(value: Any) -> bool:
-    return not (isinstance(value, str) and value.strip())
-
-
-def _entries(chunk: JSON) -> Iterator[JSONObject]:
-    """The choice entries of a chunk that are objects."""
-    choices = chunk.get("choices") if isinstance(chunk, dict) else None
-    for entry in choices if isinstance(choices, list) else []:
-        if isinstance(entry, dict):
-            yield entry
-
-
-def _delta(entry: JSONObject) -> JSONObject:
-    delta = entry.get("delta")
-    return delta if isinstance(delta, dict) else {}
-
-
-def _fragments(entry: JSONObject) -> Iterator[JSONObject]:
-    calls = _delta(entry).get("tool_calls")
-    for fragment in calls if isinstance(calls, list) else []:
-        if isinstance(fragment, dict):
-            yield fragment
-
-
-def _function(fragment: JSONObject) -> JSONObject:
-    function = fragment.get("function")
-    return function if isinstance(function, dict) else {}
-
-
-def _choice_key(entry: JSONObject) -> int:
-    return _index(entry.get("index")) or 0
-
-
-def _objects_only(values: list[Any]) -> list[Any]:
-    return [value for value in values if isinstance(value, dict)]
-
-
 def rob_null_entries(stream: list[JSON]) -> list[JSON]:
     """ROB-NULL-ENTRIES: drop null and non-object entries of the entry lists."""
     stream = copy.deepcopy(stream)
     for chunk in stream:
         if isinstance(chunk, dict) and isinstance(chunk.get("choices"), list):
-            chunk["choices"] = _objects_only(chunk["choices"])
-        for entry in _entries(chunk):
-            delta = _delta(entry)
+            chunk["choices"] = objects_only(chunk["choices"])
+        for entry in entries(chunk):
+            delta = delta_of(entry)
             for key in _ENTRY_LISTS:
                 if isinstance(delta.get(key), list):
-                    delta[key] = _objects_only(delta[key])
+                    delta[key] = objects_only(delta[key])
             logprobs = entry.get("logprobs")
             for key in ("content", "refusal"):
                 if isinstance(logprobs, dict) and isinstance(logprobs.get(key), list):
-                    logprobs[key] = _objects_only(logprobs[key])
+                    logprobs[key] = objects_only(logprobs[key])
     return stream
 
 
@@ -117,7 +89,7 @@ def choice_delta_null(stream: list[JSON]) -> list[JSON]:
     """CHOICE-DELTA-NULL: a null, absent or non-object delta becomes `{}`."""
     stream = copy.deepcopy(stream)
     for chunk in stream:
-        for entry in _entries(chunk):
+        for entry in entries(chunk):
             if not isinstance(entry.get("delta"), dict):
                 entry["delta"] = {}
     return stream
@@ -126,11 +98,11 @@ def choice_delta_null(stream: list[JSON]) -> list[JSON]:
 def _levels(chunk: JSONObject) -> Iterator[tuple[str, JSONObject]]:
     """(level, object) for every object of a chunk the fold reads fields of."""
     yield "chunk", chunk
-    for entry in _entries(chunk):
+    for entry in entries(chunk):
         yield "entry", entry
         if isinstance(entry.get("delta"), dict):
             yield "delta", entry["delta"]
-        for fragment in _fragments(entry):
+        for fragment in fragments_of(entry):
             yield "fragment", fragment
             if isinstance(fragment.get("function"), dict):
                 yield "function", fragment["function"]
@@ -163,7 +135,7 @@ def rob_wrong_type(stream: list[JSON]) -> list[JSON]:
             for key in _STRING_FIELDS.get(level, ()):
                 if key in value and value[key] is not None and not isinstance(value[key], str):
                     del value[key]
-            if level in ("entry", "fragment") and "index" in value and _index(
+            if level in ("entry", "fragment") and "index" in value and index_of(
                     value["index"]) is None:
                 del value["index"]
             if level == "delta":
@@ -177,7 +149,7 @@ def lp_skip(stream: list[JSON]) -> list[JSON]:
     """LP-SKIP: drop a `logprobs` that is not an object, and its non-list lists."""
     stream = copy.deepcopy(stream)
     for chunk in stream:
-        for entry in _entries(chunk):
+        for entry in entries(chunk):
             logprobs = entry.get("logprobs")
             if "logprobs" in entry and logprobs is not None and not isinstance(logprobs, dict):
                 del entry["logprobs"]
@@ -201,125 +173,6 @@ def rob_unknown_keys(stream: list[JSON]) -> list[JSON]:
     return stream
 
 
-def _calls_by_choice(stream: list[JSON]) -> dict[int, list[JSONObject]]:
-    """Every tool fragment that is an object, per choice, in arrival order."""
-    found: dict[int, list[JSONObject]] = {}
-    for chunk in stream:
-        for entry in _entries(chunk):
-            found.setdefault(_choice_key(entry), []).extend(_fragments(entry))
-    return found
-
-
-def _fragment_slots(stream: list[JSON]) -> dict[int, list[tuple[list[Any], int]]]:
-    """Where each tool fragment that is an object sits, per choice, in arrival order."""
-    found: dict[int, list[tuple[list[Any], int]]] = {}
-    for chunk in stream:
-        for entry in _entries(chunk):
-            calls = _delta(entry).get("tool_calls")
-            slots = found.setdefault(_choice_key(entry), [])
-            if isinstance(calls, list):
-                slots += [(calls, i) for i, f in enumerate(calls) if isinstance(f, dict)]
-    return found
-
-
-def tool_index(stream: list[JSON]) -> list[JSON]:
-    """TOOL-INDEX: renumber sparse or non-zero-based tool indexes densely, in their order,
-    and let the calls arrive in index order (the fragments of one index keep theirs), for
-    a choice whose fragments all carry an index."""
-    stream = copy.deepcopy(stream)
-    for slots in _fragment_slots(stream).values():
-        fragments = [calls[i] for calls, i in slots]
-        present = [_index(f.get("index")) for f in fragments]
-        indexes = [i for i in present if i is not None]
-        if len(indexes) != len(present):
-            continue
-        dense = {old: new for new, old in enumerate(sorted(set(indexes)))}
-        for fragment, old in zip(fragments, indexes, strict=True):
-            fragment["index"] = dense[old]
-        ordered = sorted(fragments, key=lambda f: int(f["index"]))  # stable: arrival kept
-        for (calls, i), fragment in zip(slots, ordered, strict=True):
-            calls[i] = fragment
-    return stream
-
-
-def tool_no_index(stream: list[JSON]) -> list[JSON]:
-    """TOOL-NO-INDEX: give an index-less fragment the index it belongs to (the choice's
-    most recently touched index, 0 when none)."""
-    stream = copy.deepcopy(stream)
-    for fragments in _calls_by_choice(stream).values():
-        last = 0
-        for fragment in fragments:
-            index = _index(fragment.get("index"))
-            if index is None:
-                fragment["index"] = last
-            else:
-                last = index
-    return stream
-
-
-def _call_numbers(fragments: list[JSONObject]) -> list[tuple[int, int]]:
-    """(index, n) per fragment: the n-th call on that index, a new call on each new id."""
-    current: dict[int, tuple[int, str | None]] = {}
-    numbers: list[tuple[int, int]] = []
-    for fragment in fragments:
-        index = _index(fragment.get("index")) or 0
-        ident = None if _blank(fragment.get("id")) else str(fragment["id"])
-        count, known = current.get(index, (0, None))
-        if index in current and ident is not None and known is not None and ident != known:
-            count += 1
-        current[index] = (count, ident or known)
-        numbers.append((index, count))
-    return numbers
-
-
-def tool_2_new_id(stream: list[JSON]) -> list[JSON]:
-    """TOOL-2-NEW-ID: move the later calls sharing an index to indexes of their own,
-    keeping the order of the output and the gaps between indexes."""
-    stream = copy.deepcopy(stream)
-    for fragments in _calls_by_choice(stream).values():
-        if any(_index(f.get("index")) is None for f in fragments):
-            continue
-        numbers = _call_numbers(fragments)
-        extra: dict[int, int] = {}
-        for index, count in numbers:
-            extra[index] = max(extra.get(index, 0), count)
-        for fragment, (index, count) in zip(fragments, numbers, strict=True):
-            fragment["index"] = index + count + sum(n for i, n in extra.items() if i < index)
-    return stream
-
-
-def _repeated(stream: list[JSON], key: str) -> list[JSON]:
-    """Drop `key` of a tool fragment (`name`: of its function) once its call has a
-    non-blank one; a fragment with a new id starts a new call, which keeps its own."""
-    stream = copy.deepcopy(stream)
-    for fragments in _calls_by_choice(stream).values():
-        known: set[tuple[int, int]] = set()
-        for fragment, call in zip(fragments, _call_numbers(fragments), strict=True):
-            holder = _function(fragment) if key == "name" else fragment
-            if key not in holder:
-                continue
-            if call in known:
-                del holder[key]
-            elif not _blank(holder[key]):
-                known.add(call)
-    return stream
-
-
-def tool_name(stream: list[JSON]) -> list[JSON]:
-    """TOOL-NAME: a name repeated (or changed) on later fragments of a call is dropped."""
-    return _repeated(stream, "name")
-
-
-def tool_type(stream: list[JSON]) -> list[JSON]:
-    """TOOL-TYPE: a type repeated on later fragments of a call is dropped."""
-    return _repeated(stream, "type")
-
-
-def tool_adopt_id(stream: list[JSON]) -> list[JSON]:
-    """TOOL-ADOPT-ID: an id repeated on later fragments of a call is dropped."""
-    return _repeated(stream, "id")
-
-
 _JOINED = {"reasoning.text": "text", "reasoning.summary": "summary"}
 
 
@@ -339,7 +192,7 @@ def rd_indexless(stream: list[JSON]) -> list[JSON]:
             else:
                 _merge_detail(first, fragment, _JOINED[kind])
                 details.remove(fragment)
-            if not _blank(fragment.get("signature")):
+            if not blank(fragment.get("signature")):
                 del open_[kind]  # a signature closes the segment
     return stream
 
@@ -347,10 +200,10 @@ def rd_indexless(stream: list[JSON]) -> list[JSON]:
 def _detail_slots(stream: list[JSON]) -> dict[int, list[tuple[list[Any], JSONObject]]]:
     found: dict[int, list[tuple[list[Any], JSONObject]]] = {}
     for chunk in stream:
-        for entry in _entries(chunk):
-            details = _delta(entry).get("reasoning_details")
+        for entry in entries(chunk):
+            details = delta_of(entry).get("reasoning_details")
             if isinstance(details, list):
-                found.setdefault(_choice_key(entry), []).extend(
+                found.setdefault(choice_key_of(entry), []).extend(
                     (details, d) for d in details if isinstance(d, dict))
     return found
 
@@ -358,7 +211,8 @@ def _detail_slots(stream: list[JSON]) -> dict[int, list[tuple[list[Any], JSONObj
 def _merge_detail(first: JSONObject, later: JSONObject, joined: str) -> None:
     for key, value in later.items():
         if key == joined:
-            first[key] = (first.get(key) if isinstance(first.get(key), str) else "") + (
+            before = first.get(key)
+            first[key] = (before if isinstance(before, str) else "") + (
                 value if isinstance(value, str) else "")
         elif (isinstance(value, str) and value.strip()) or not (
                 value is None or isinstance(value, str)):
@@ -370,13 +224,13 @@ def choice_role(stream: list[JSON]) -> list[JSON]:
     stream = copy.deepcopy(stream)
     seen: set[int] = set()
     for chunk in stream:
-        for entry in _entries(chunk):
-            delta = _delta(entry)
-            if _blank(delta.get("role")):
+        for entry in entries(chunk):
+            delta = delta_of(entry)
+            if blank(delta.get("role")):
                 continue
-            if _choice_key(entry) in seen:
+            if choice_key_of(entry) in seen:
                 del delta["role"]
-            seen.add(_choice_key(entry))
+            seen.add(choice_key_of(entry))
     return stream
 
 
@@ -385,15 +239,15 @@ def choice_key(stream: list[JSON]) -> list[JSON]:
     entry (OpenAI sends at most one entry per choice in a chunk)."""
     result: list[JSON] = []
     for chunk in copy.deepcopy(stream):
-        entries = list(_entries(chunk))
-        keys = [_choice_key(e) for e in entries]
-        if len(set(keys)) == len(keys) or len(entries) != len(chunk["choices"]):
+        found = list(entries(chunk))
+        keys = [choice_key_of(e) for e in found]
+        if len(set(keys)) == len(keys) or len(found) != len(chunk["choices"]):
             result.append(chunk)
             continue
         rest = {k: v for k, v in chunk.items() if k != "choices"}
         groups: list[list[JSONObject]] = [[]]
-        for entry, key in zip(entries, keys, strict=True):
-            if key in (_choice_key(e) for e in groups[-1]):
+        for entry, key in zip(found, keys, strict=True):
+            if key in (choice_key_of(e) for e in groups[-1]):
                 groups.append([])
             groups[-1].append(entry)
         result += [{**copy.deepcopy(rest), "choices": group} for group in groups]
@@ -408,7 +262,7 @@ def choice_order(stream: list[JSON]) -> list[JSON]:
     chunks = [c for c in stream if isinstance(c, dict)]
     if len(chunks) != len(stream):
         return copy.deepcopy(stream)
-    keys = [_choice_key(e) for c in chunks for e in _entries(c)]
+    keys = [choice_key_of(e) for c in chunks for e in entries(c)]
     first = list(dict.fromkeys(keys))
     if first == sorted(first):
         return copy.deepcopy(stream)
@@ -417,7 +271,7 @@ def choice_order(stream: list[JSON]) -> list[JSON]:
     for key in sorted(set(keys)):
         for chunk in chunks:
             head = {k: chunk[k] for k in envelope if k in chunk}
-            ordered += [{**head, "choices": [e]} for e in _entries(chunk) if _choice_key(e) == key]
+            ordered += [{**head, "choices": [e]} for e in entries(chunk) if choice_key_of(e) == key]
     for chunk in chunks:
         rest = {k: v for k, v in chunk.items() if k != "choices" and k not in envelope}
         if rest:
@@ -437,26 +291,26 @@ def _first_wins(stream: list[JSON], key: str, valid: Callable[[Any], bool]) -> l
 
 def env_id(stream: list[JSON]) -> list[JSON]:
     """ENV-ID: a later chunk id that differs from the first non-blank one takes its value."""
-    return _first_wins(stream, "id", lambda value: not _blank(value))
+    return _first_wins(stream, "id", lambda value: not blank(value))
 
 
 def env_model(stream: list[JSON]) -> list[JSON]:
     """ENV-MODEL: a later model that differs from the first non-blank one takes its value."""
-    return _first_wins(stream, "model", lambda value: not _blank(value))
+    return _first_wins(stream, "model", lambda value: not blank(value))
 
 
 def env_created(stream: list[JSON]) -> list[JSON]:
     """ENV-CREATED: a later positive `created` takes the first one's value."""
-    return _first_wins(stream, "created", lambda value: (_index(value) or 0) > 0)
+    return _first_wins(stream, "created", lambda value: (index_of(value) or 0) > 0)
 
 
 def prov_last(stream: list[JSON]) -> list[JSON]:
     """PROV-LAST: an earlier provider field that differs from the last takes its value."""
     stream = copy.deepcopy(stream)
     for key in ("provider", "system_fingerprint", "service_tier"):
-        values = [c[key] for c in stream if isinstance(c, dict) and not _blank(c.get(key))]
+        values = [c[key] for c in stream if isinstance(c, dict) and not blank(c.get(key))]
         for chunk in stream:
-            if values and isinstance(chunk, dict) and not _blank(chunk.get(key)):
+            if values and isinstance(chunk, dict) and not blank(chunk.get(key)):
                 chunk[key] = values[-1]
     return stream
 
@@ -478,12 +332,12 @@ def choice_finish(stream: list[JSON]) -> list[JSON]:
     stream = copy.deepcopy(stream)
     last: dict[int, JSONObject] = {}
     for chunk in stream:
-        for entry in _entries(chunk):
-            if not _blank(entry.get("finish_reason")):
-                last[_choice_key(entry)] = entry
+        for entry in entries(chunk):
+            if not blank(entry.get("finish_reason")):
+                last[choice_key_of(entry)] = entry
     for chunk in stream:
-        for entry in _entries(chunk):
-            if not _blank(entry.get("finish_reason")) and last[_choice_key(entry)] is not entry:
+        for entry in entries(chunk):
+            if not blank(entry.get("finish_reason")) and last[choice_key_of(entry)] is not entry:
                 del entry["finish_reason"]
     return stream
 
