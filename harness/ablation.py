@@ -13,6 +13,13 @@ undos that change the stream and that the reference folds identically by the can
 comparison (checked on the stream at hand, so an undo that is only usually lossless is
 never trusted on a stream where it is not).
 
+The plain shape is family 1 as OpenAI itself streams it, a little narrower than the
+family the spec allows: tool indexes dense from 0 and calls first arriving in index
+order, choices first arriving in index order, at most one entry per choice in a chunk,
+an index-less reasoning segment in one fragment. Those narrowings are departures here
+(TOOL-INDEX, CHOICE-ORDER, CHOICE-KEY, RD-INDEXLESS) because SDKs that index a list by
+position crash on them, and the rule they then break is that one.
+
 Plain JSON in, plain JSON out; the input is never mutated.
 """
 
