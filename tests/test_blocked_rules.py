@@ -14,7 +14,7 @@ import pytest
 from _crash_streams import SPARSE, SPARSE_CRASH
 
 from refold.commands.baseline import baseline_from_results
-from refold.reports import render_junit, render_markdown
+from refold.reports import render_html, render_junit, render_markdown
 from refold.reports._model import STATUS_ORDER
 from refold.results import BLOCKED_PROPERTY, IMPLICATED_PROPERTY, STATUSES, RuleResults
 
@@ -120,6 +120,7 @@ def test_reports_show_a_blocked_rule_as_blocked_and_junit_as_skipped_not_failed(
     junit = render_junit(results)
     assert 'message="blocked: blocked by TOOL-INDEX"' in junit
     assert 'failures="1"' in junit
+    assert '<td class="status blocked">blocked</td>' in render_html(results)
     summary = render_markdown(results)
     assert "### Blocked rules" in summary and "**TOOL\\-1\\-OPEN**: blocked by TOOL\\-INDEX" in (
         summary)
