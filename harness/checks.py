@@ -2,13 +2,16 @@
 
 Suites state properties; this module turns a property into a call on the target and a
 `ConformanceFailure` when it does not hold. Every failure names the rules it is evidence
-against (by where its differences are, see `refold.attribution`) and the rules of the test
-that found it, shows the chunk stream as JSON lines, and reports the differences at JSON
+against (by where its differences are, see `refold.attribution`; for a crash, by ablation
+once the test has failed, see `refold.crashes`) and the rules of the test that found it,
+shows the chunk stream as JSON lines, and reports the differences at JSON
 pointers through the spec's canonical comparison, expected value first.
 
 Known failures (a baseline's expected failures) are masked in the tests of other rules:
 a difference that only a known-failing rule explains does not fail a property test, so
-Hypothesis goes on looking for new failures instead of re-finding the known one.
+Hypothesis goes on looking for new failures instead of re-finding the known one. A crash
+is not masked while the test runs (charging it takes more calls on the target than one
+example should cost); the plugin reads a crash charged only to known failures as xfailed.
 """
 
 from __future__ import annotations
