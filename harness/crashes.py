@@ -18,6 +18,10 @@ crash is located and explained:
   those that crash it alone are charged. When none does either, the crash is
   *unexplained* and stays charged to the test's own rules.
 
+The cost is bounded: about log2(chunks) calls to locate, then at most three per departure
+present (and one more), once per failed test, never while Hypothesis shrinks (the plugin
+analyses the failure the test ended with).
+
 The test's other rules are then *blocked*: their property could not be checked because
 the target crashed on another rule's departure (`refold.results`).
 
