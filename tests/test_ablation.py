@@ -164,7 +164,7 @@ def test_looking_for_departures_never_raises_on_any_json_objects(chunks: list[JS
 
 def test_tool_index_is_undone_into_dense_indexes_arriving_in_index_order() -> None:
     undone = dict(applicable_undos(_EXAMPLES["TOOL-INDEX"]))["TOOL-INDEX"]
-    arrived = [f["index"] for chunk in undone for e in chunk["choices"]  # type: ignore[index]
+    arrived = [f["index"] for chunk in undone for e in chunk["choices"]
                for f in e["delta"].get("tool_calls", [])]
     assert arrived == [0, 1]
     assert [c["id"] for c in fold(undone)["choices"][0]["message"]["tool_calls"]] == [

@@ -8,7 +8,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from _crash_streams import SPARSE, SPARSE_CRASH
@@ -41,7 +41,7 @@ def test_text_joins(check):
 '''
 
 
-def _report(outcome: str, rules: str, implicated: str = "",
+def _report(outcome: Literal["passed", "failed"], rules: str, implicated: str = "",
             blocked: str = "") -> pytest.TestReport:
     properties: list[tuple[str, object]] = [("rules", rules)]
     if implicated:

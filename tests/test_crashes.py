@@ -120,7 +120,7 @@ def test_a_crash_two_departures_each_make_is_charged_to_both(tmp_path: Path) -> 
         "    calls = {}\n    if any(None in (c.get('choices') or []) for c in chunks):\n"
         "        raise IndexError('list index out of range')\n"), encoding="utf-8")
     target = load_target(str(path))
-    both = {**SPARSE[1], "choices": [None, *SPARSE[1]["choices"]]}  # type: ignore[index]
+    both = {**SPARSE[1], "choices": [None, *SPARSE[1]["choices"]]}
     stream = [SPARSE[0], both, *SPARSE[2:]]  # the two departures in the chunk that raises
     failure = _failure(Check(target), stream, ("TEXT-JOIN",))
     analyse(failure.crash, stream, target)  # type: ignore[arg-type]
