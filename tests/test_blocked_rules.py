@@ -162,3 +162,41 @@ def test_a_null_choice_crash_in_the_noise_round_trip_fails_rob_null_entries_alon
                     "CHOICE-FINISH"):
         assert rules[rule_id]["status"] == "blocked", rule_id
         assert rules[rule_id]["blocked_by"] == ["ROB-NULL-ENTRIES"]
+
+
+_GROUPED = f'''
+from refold.checks import ConformanceFailure
+from refold.marks import rule
+from refold.reference import fold
+
+SPARSE = {SPARSE!r}
+PLAIN = [{{"id": "c", "choices": [{{"index": 0, "delta": {{"content": "hi"}}}}]}}]
+
+
+@rule("TOOL-1-OPEN", "TEXT-JOIN")
+def test_two_distinct_failures_at_once(check):
+    wrong = fold(PLAIN)
+    wrong["choices"][0]["message"]["content"] = "ho"
+    found = []
+    for chunks, expected in ((SPARSE, fold(SPARSE)), (PLAIN, wrong)):
+        try:
+            check.folds_to(chunks, expected)
+        except ConformanceFailure as exc:
+            found.append(exc)
+    raise ExceptionGroup("two failures, as Hypothesis reports them", found)
+'''
+
+
+def test_a_rule_another_failure_of_the_same_test_implicates_is_failed_not_blocked(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "sparse_crash.py").write_text(SPARSE_CRASH, encoding="utf-8")
+    (tmp_path / "test_grouped.py").write_text(_GROUPED, encoding="utf-8")
+    done = _run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--target",
+                 "sparse_crash.py", "--refold-report", "results.json", "test_grouped.py"],
+                tmp_path)
+    assert done.returncode == 1, done.stdout[-3000:]
+    rules = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))["rules"]
+    assert rules["TOOL-INDEX"]["status"] == "failed"
+    assert rules["TEXT-JOIN"]["status"] == "failed"  # the content differs: direct evidence
+    assert rules["TOOL-1-OPEN"]["status"] == "blocked"
