@@ -2,13 +2,16 @@
 
 Suites state properties; this module turns a property into a call on the target and a
 `ConformanceFailure` when it does not hold. Every failure names the rules it is evidence
-against (by where its differences are, see `refold.attribution`) and the rules of the test
-that found it, shows the chunk stream as JSON lines, and reports the differences at JSON
+against (by where its differences are, see `refold.attribution`; for a crash, by ablation
+once the test has failed, see `refold.crashes`) and the rules of the test that found it,
+shows the chunk stream as JSON lines, and reports the differences at JSON
 pointers through the spec's canonical comparison, expected value first.
 
 Known failures (a baseline's expected failures) are masked in the tests of other rules:
 a difference that only a known-failing rule explains does not fail a property test, so
-Hypothesis goes on looking for new failures instead of re-finding the known one.
+Hypothesis goes on looking for new failures instead of re-finding the known one. A crash
+is not masked while the test runs (charging it takes more calls on the target than one
+example should cost); the plugin reads a crash charged only to known failures as xfailed.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from refold.reference import ALL_RULES, JSON, Difference, JSONObject, difference
 
 from .attribution import rules_at
 from .console import printable
+from .crashes import Crash, signature
 from .errors import TargetError
 from .targets import Target, TargetAccumulator
 
@@ -40,6 +44,8 @@ class ConformanceFailure(AssertionError):
     expected: JSON = None
     received: JSON = None
     target_error: str | None = None
+    crash: Crash | None = None
+    """Set when the target raised: where, and which rule ablation charged it to."""
 
     def __post_init__(self) -> None:
         super().__init__(str(self))
@@ -53,7 +59,7 @@ class ConformanceFailure(AssertionError):
     @property
     def implicated(self) -> tuple[str, ...]:
         """The rules this failure is evidence against, in the registries' order."""
-        found: set[str] = set()
+        found: set[str] = set(self.crash.charged) if self.crash is not None else set()
         for difference in self.differences:
             found |= implicated_by(difference.pointer, self.rules)
         if not found:
@@ -61,11 +67,23 @@ class ConformanceFailure(AssertionError):
         known = tuple(r for r in ALL_RULES if r in found)
         return known + tuple(sorted(found - ALL_RULES.keys()))
 
+    @property
+    def blocked(self) -> tuple[str, ...]:
+        """The test's rules a crash charged to other rules kept from being checked."""
+        if self.crash is None or not self.crash.explained:
+            return ()
+        return tuple(r for r in self.rules if r not in self.implicated)
+
     def __str__(self) -> str:
         implicated = self.implicated
         lines = [f"{_rule_heading(implicated)}: {self.summary}"]
         if set(implicated) != set(self.rules):
             lines.append(f"  (found by a test of {_rule_heading(self.rules)})")
+        if self.crash is not None:
+            count = len(self.chunks) if self.chunks is not None else None
+            lines += [f"  {line}" for line in self.crash.describe(count)]
+            if self.blocked:
+                lines.append(f"  blocked by it, not judged: {', '.join(self.blocked)}")
         lines += [f"  {d}" for d in self.differences[:_SHOWN_DIFFERENCES]]
         if len(self.differences) > _SHOWN_DIFFERENCES:
             lines.append(f"  (+{len(self.differences) - _SHOWN_DIFFERENCES} more differences)")
@@ -123,7 +141,8 @@ class Check:
             return self.target.fold(chunks)
         except TargetError as exc:
             raise self.fail(f"the target failed ({exc.kind})", chunks=chunks,
-                            target_error=str(exc)) from exc
+                            target_error=str(exc),
+                            crash=Crash("fold(chunks)", signature(exc))) from exc
 
     def folds_to(self, chunks: list[JSON], expected: JSONObject) -> JSONObject:
         """Assert that the target folds `chunks` into `expected`; return what it built."""
@@ -172,8 +191,10 @@ class CheckedAccumulator:
         self.chunks: list[JSON] = []
 
     def _guard(self, what: str, exc: TargetError) -> ConformanceFailure:
+        at = len(self.chunks) if what == "add(chunk)" else None
         return self._check.fail(f"{what} failed ({exc.kind})", chunks=list(self.chunks),
-                                target_error=str(exc))
+                                target_error=str(exc),
+                                crash=Crash(what, signature(exc), at_chunk=at))
 
     def add(self, chunk: JSON) -> None:
         """Add one chunk; the target must not raise on a JSON object."""

@@ -34,7 +34,13 @@ from .locations import suites_dir
 from .marks import rules_of_item
 from .preflight import check_pytest_options
 from .profiles import limit_shrinking, register_profiles, relax_default_deadline
-from .results import FAILURE_PROPERTY, IMPLICATED_PROPERTY, RuleOutcome, RuleResults
+from .results import (
+    BLOCKED_PROPERTY,
+    FAILURE_PROPERTY,
+    IMPLICATED_PROPERTY,
+    RuleOutcome,
+    RuleResults,
+)
 from .targets import Target
 
 register_profiles()
@@ -278,15 +284,31 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    failures = _conformance_failures(call.excinfo.value) if call.excinfo else []
+    if call.when == "call":
+        from .crashes import analyse
+
+        # Once per failed test, before its report renders the message: not on every
+        # example Hypothesis tries while shrinking.
+        for found in failures:
+            if found.crash is not None:
+                analyse(found.crash, found.chunks or [], _target(item.config))
     report = yield
     if report.failed and rules_of_item(item):
         escape_report(report)  # the traceback quotes what the target raised
-    failure = _conformance_failure(call.excinfo.value) if call.excinfo else None
+    failure = failures[0] if failures else None
     if failure is not None and call.when == "call":
         from .replay import failure_record
 
+        # Hypothesis may report several distinct failures at once: each one's evidence
+        # counts, and a rule one of them implicates is not blocked by another.
+        implicated = tuple(dict.fromkeys(r for f in failures for r in f.implicated))
+        blocked = tuple(dict.fromkeys(r for f in failures for r in f.blocked
+                                      if r not in implicated))
         report.user_properties.append((FAILURE_PROPERTY, failure_record(failure)))
-        report.user_properties.append((IMPLICATED_PROPERTY, " ".join(failure.implicated)))
+        report.user_properties.append((IMPLICATED_PROPERTY, " ".join(implicated)))
+        report.user_properties.append((BLOCKED_PROPERTY, " ".join(blocked)))
+        _expect_known_crash(item, report, failures, implicated)
         path = _write_replay_file(item, failure, call.excinfo.value if call.excinfo else None)
         if path is not None:
             report.sections.append(("refold replay", f"replay file: {path}\nre-run: pytest "
@@ -294,15 +316,27 @@ def pytest_runtest_makereport(
     return report
 
 
-def _conformance_failure(exc: BaseException) -> ConformanceFailure | None:
+def _expect_known_crash(item: pytest.Item, report: pytest.TestReport,
+                        failures: list[ConformanceFailure], implicated: tuple[str, ...]) -> None:
+    """Crashes charged only to a baseline's expected failures are those failures: the test
+    reads xfailed, and its other rules blocked, not new failures."""
+    baseline = item.config.stash[_RUN_KEY].baseline
+    if (baseline is None or not report.failed
+            or not all(f.crash is not None and f.crash.explained for f in failures)
+            or not set(implicated) <= baseline.expected_failures.keys()):
+        return
+    report.outcome = "skipped"
+    report.wasxfail = (f"baseline: the crash is charged to {', '.join(implicated)}, "
+                       f"expected to fail")
+
+
+def _conformance_failures(exc: BaseException) -> list[ConformanceFailure]:
+    """The conformance failures `exc` is or holds (Hypothesis groups distinct ones)."""
     if isinstance(exc, ConformanceFailure):
-        return exc
+        return [exc]
     if isinstance(exc, BaseExceptionGroup):
-        for inner in exc.exceptions:
-            found = _conformance_failure(inner)
-            if found is not None:
-                return found
-    return None
+        return [found for inner in exc.exceptions for found in _conformance_failures(inner)]
+    return []
 
 
 def _write_replay_file(item: pytest.Item, failure: ConformanceFailure,

@@ -4,13 +4,15 @@
      "versions": {"python", "pytest", "hypothesis", "refold", "platform"},
      "started", "duration_seconds", "hypothesis_profile",
      "rules": {RULE-ID: {"feature", "registry", "statement", "status", "tests", "reason",
-                         "failure"}},
+                         "failure", "blocked_by"}},
      "totals": {status: count}}
 
 Every rule of both registries is listed, "not run" when no collected test checks it: the
 spec's rules first (`"registry": "spec"`), then the wire rules of the `sse` suite
 (`"registry": "wire"`, from WHATWG server-sent events, not part of chat-fold.md). The
-totals count every listed rule.
+totals count every listed rule. A "blocked" rule's tests crashed on another rule's defect
+(`refold.crashes`): "blocked_by" names those rules (empty for every other status), and
+"failure" is the failed rule's, not repeated.
 Strings from the stream were scrubbed and bounded when the failure was recorded
 (`refold.replay`); `write_report` passes the whole document, the target's name and
 description too, through `refold.reference.json_text` (scrubbed, bounded, no bare NaN).
@@ -50,6 +52,7 @@ def build_report(results: RuleResults, *, target: Target | None, started: dateti
             "tests": outcome.tests if outcome else 0,
             "reason": outcome.reason if outcome else None,
             "failure": outcome.failure if outcome and status == "failed" else None,
+            "blocked_by": list(outcome.blocked_by) if outcome and status == "blocked" else [],
         }
     return {
         "refold_version": __version__,

@@ -1,7 +1,12 @@
 """Outcomes by rule: what a run says about each rule id of the spec.
 
 A rule's status is the worst outcome of the tests that check it: failed, then xfailed,
-then passed, then skipped. Rules no collected test checks are "not run". Outcomes are
+then blocked, then passed, then skipped. Rules no collected test checks are "not run".
+A rule is *blocked* when a test of it crashed and the crash was charged to another rule
+(`refold.crashes`): the test gave no evidence about it either way. Blocked is below
+xfailed, since a known failure of the rule itself says more about it than a check that
+could not run, and above passed, since a check that could not run is not a pass; any
+test with direct evidence against the rule makes it failed. Outcomes are
 built from test reports alone (their `user_properties` carry the rule ids and, for a
 conformance failure, its structured details), so under pytest-xdist the controller
 sees everything the workers saw.
@@ -14,9 +19,10 @@ from typing import Any
 
 import pytest
 
-__all__ = ["FAILURE_PROPERTY", "IMPLICATED_PROPERTY", "STATUSES", "RuleOutcome", "RuleResults"]
+__all__ = ["BLOCKED_PROPERTY", "FAILURE_PROPERTY", "IMPLICATED_PROPERTY", "STATUSES",
+           "RuleOutcome", "RuleResults"]
 
-STATUSES = ("failed", "xfailed", "passed", "skipped", "not run")
+STATUSES = ("failed", "xfailed", "blocked", "passed", "skipped", "not run")
 """From worst to best; a rule takes the worst status among its tests."""
 
 FAILURE_PROPERTY = "refold_failure"
@@ -24,6 +30,9 @@ FAILURE_PROPERTY = "refold_failure"
 
 IMPLICATED_PROPERTY = "refold_implicated"
 """The user property naming the rules a conformance failure is evidence against."""
+
+BLOCKED_PROPERTY = "refold_blocked"
+"""The user property naming the test's rules a crash charged elsewhere kept unchecked."""
 
 _MESSAGE_LIMIT = 4000
 
@@ -39,11 +48,14 @@ class RuleOutcome:
     failure: dict[str, Any] | None = None
     skip_reason: str | None = None
     xfail_reason: str | None = None
+    blocked_by: list[str] = field(default_factory=list)
+    """The rules whose crashes kept this rule's tests from checking it."""
 
     def add(self, status: str, *, message: str | None = None,
-            failure: dict[str, Any] | None = None) -> None:
-        """Fold one test's outcome into the rule's."""
+            failure: dict[str, Any] | None = None, blockers: tuple[str, ...] = ()) -> None:
+        """Fold one test's outcome into the rule's (`blockers`: for "blocked")."""
         self.tests += 1
+        self.blocked_by += [r for r in blockers if r not in self.blocked_by]
         self.counts[status] = self.counts.get(status, 0) + 1
         if STATUSES.index(status) < STATUSES.index(self.status):
             self.status = status
@@ -73,6 +85,8 @@ class RuleOutcome:
             return self.skip_reason
         if self.status == "xfailed":
             return self.xfail_reason
+        if self.status == "blocked":
+            return f"blocked by {', '.join(self.blocked_by)}"
         if self.status == "failed" and self.first_failure:
             return self.first_failure.strip().splitlines()[0]
         return None
@@ -89,7 +103,8 @@ class RuleResults:
         """Record a test report for its rules (the call phase, or a skip/error).
 
         A conformance failure is charged to the rules it implicates (see
-        `refold.attribution`); the test's other rules held in the failing example.
+        `refold.attribution`, `refold.crashes`); the test's other rules held in the
+        failing example, or, when a crash charged elsewhere stopped the test, are blocked.
         """
         status = _status(report)
         if status is None:
@@ -100,7 +115,12 @@ class RuleResults:
             if status == "xfailed":
                 self.xfailed_implicated.append((report.nodeid, set(implicated)))
             self._record(report, status, implicated)
-            held = [r for r in rules if r not in implicated]
+            blocked = [r for r in str(properties.get(BLOCKED_PROPERTY, "")).split()
+                       if r in rules and r not in implicated]
+            for rule_id in blocked:
+                self.by_rule.setdefault(rule_id, RuleOutcome()).add(
+                    "blocked", blockers=tuple(implicated))
+            held = [r for r in rules if r not in implicated and r not in blocked]
             if held:
                 self._record_status(held, "passed", None, None)
             return

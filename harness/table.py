@@ -16,7 +16,8 @@ from .results import RuleResults
 
 __all__ = ["WIRE_HEADING", "render_rule_table"]
 
-_COLORS = {"failed": "31", "xfailed": "33", "passed": "32", "skipped": "36", "not run": "2"}
+_COLORS = {"failed": "31", "xfailed": "33", "blocked": "35", "passed": "32", "skipped": "36",
+           "not run": "2"}
 
 WIRE_HEADING = f"sse ({SSE_RULES_NOTE})"
 """The heading of the wire rules' group, in the table and in `refold rules`."""

@@ -23,6 +23,10 @@ def _text(value: Any) -> str:
     return _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}", str(value))
 
 
+_SKIPPED = ("xfailed", "blocked", "skipped", "not run")
+"""The statuses a testcase reports as skipped, each with its reason."""
+
+
 def render_junit(results: dict[str, Any]) -> str:
     """The results as a JUnit XML document: a testsuite of the spec's rules, and one of the
     wire rules (named as not part of chat-fold.md) when the results list any."""
@@ -47,7 +51,7 @@ def _suite(results: dict[str, Any], name: str,
         "tests": str(len(rules)),
         "failures": str(sum(r.get("status") == "failed" for r in rules)),
         "errors": "0",
-        "skipped": str(sum(r.get("status") in ("xfailed", "skipped", "not run") for r in rules)),
+        "skipped": str(sum(r.get("status") in _SKIPPED for r in rules)),
         "time": f"{float(results.get('duration_seconds') or 0):.3f}",
         "timestamp": _text(results.get("started", "")),
     })
@@ -71,8 +75,10 @@ def _testcase(feature: str, rule_id: str, rule: dict[str, Any]) -> ET.Element:
         failure = ET.SubElement(case, "failure", {"message": _text(first_line(text)),
                                                   "type": "ConformanceFailure"})
         failure.text = _text(text)
-    elif status in ("xfailed", "skipped", "not run"):
-        reason = {"xfailed": "known failure (baseline)", "not run": "no test checked this rule"}
+    elif status in _SKIPPED:
+        # Blocked is no failure of its own: the blocking rule's testcase carries it.
+        reason = {"xfailed": "known failure (baseline)", "not run": "no test checked this rule",
+                  "blocked": "blocked by another rule's failure"}
         message = rule.get("reason") or reason.get(str(status), "skipped")
         ET.SubElement(case, "skipped", {"message": _text(f"{status}: {message}")})
     return case

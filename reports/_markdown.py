@@ -34,17 +34,24 @@ def render_markdown(results: dict[str, Any], *, mutation: dict[str, Any] | None 
     lines = [f"## refold: {escape_markdown(target)}: {escape_markdown(head or 'no rules')}", "",
              "| feature | " + " | ".join(STATUS_ORDER) + " |",
              "|---|" + "---:|" * len(STATUS_ORDER)]
-    failing = []
+    failing: list[tuple[str, dict[str, Any]]] = []
+    blocked: list[tuple[str, dict[str, Any]]] = []
     for heading, _feature, rules in sections(results):
         tally = {s: sum(1 for _, r in rules if r.get("status") == s) for s in STATUS_ORDER}
         lines.append(f"| {escape_markdown(heading)} | "
                      + " | ".join(str(tally[s] or "") for s in STATUS_ORDER) + " |")
         failing += [(rule_id, r) for rule_id, r in rules if r.get("status") == "failed"]
+        blocked += [(rule_id, r) for rule_id, r in rules if r.get("status") == "blocked"]
     if failing:
         lines += ["", "### Failing rules", ""]
         lines += [f"- **{escape_markdown(rule_id)}**: "
                   f"{escape_markdown(first_line((r.get('failure') or {}).get('message')))}"
                   for rule_id, r in failing]
+    if blocked:
+        lines += ["", "### Blocked rules (not judged: another rule's failure stopped their "
+                  "tests)", ""]
+        lines += [f"- **{escape_markdown(rule_id)}**: "
+                  f"{escape_markdown(first_line(r.get('reason')))}" for rule_id, r in blocked]
     if mutation is not None:
         lines += _mutation_lines(mutation)
     if coverage is not None:

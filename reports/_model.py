@@ -11,7 +11,8 @@ from refold.reference import SSE_RULES_NOTE
 __all__ = ["STATUS_ORDER", "WIRE_NOTE", "by_feature", "failure_text", "first_line", "sections",
            "survivors_by_function"]
 
-STATUS_ORDER = ("failed", "xfailed", "passed", "skipped", "not run")
+STATUS_ORDER = ("failed", "xfailed", "blocked", "passed", "skipped", "not run")
+"""Worst first, as the harness orders them (`refold.results.STATUSES`)."""
 _UNDETECTED = ("survived", "no tests", "suspicious")
 
 WIRE_NOTE = SSE_RULES_NOTE

@@ -48,7 +48,7 @@ def test_every_rule_id_is_listed_with_a_status(results: Any) -> None:
     assert list(results["rules"]) == [*RULES, *SSE_RULES]  # the spec's, then the wire rules
     for rule_id, entry in results["rules"].items():
         assert set(entry) == {"feature", "registry", "statement", "status", "tests", "reason",
-                              "failure"}
+                              "failure", "blocked_by"}
         assert entry["status"] in STATUSES, rule_id
         assert entry["feature"] == ALL_RULES[rule_id].feature
         assert entry["registry"] == ("wire" if rule_id in SSE_RULES else "spec")

@@ -62,7 +62,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def baseline_from_results(results: dict[str, Any], *, target: str) -> Baseline:
-    """The baseline that makes the run behind `results` pass: its failures expected."""
+    """The baseline that makes the run behind `results` pass: its failures expected.
+
+    A blocked rule is not listed: no test judged it (another rule's crash stopped its
+    tests), and the gated run reads a crash charged to a listed rule as xfailed."""
     failing = {rule_id: _reason(entry) for rule_id, entry in results["rules"].items()
                if entry["status"] == "failed"}
     return Baseline(path="(written)", target=target,

@@ -1,0 +1,61 @@
+"""Reading the parts of a chunk stream the fold reads, leniently (for `refold.ablation`).
+
+Every function accepts any JSON: a part that is missing or of the wrong type reads as
+absent, never raises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from refold.reference import JSON, JSONObject
+
+__all__ = ["blank", "choice_key_of", "delta_of", "entries", "fragments_of", "function_of",
+           "index_of", "objects_only"]
+
+
+def index_of(value: Any) -> int | None:
+    """A non-negative JSON integer (1.0 counts, true does not), else None."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if isinstance(value, float) and not value.is_integer():
+        return None
+    return int(value) if value >= 0 else None
+
+
+def blank(value: Any) -> bool:
+    return not (isinstance(value, str) and value.strip())
+
+
+def entries(chunk: JSON) -> Iterator[JSONObject]:
+    """The choice entries of a chunk that are objects."""
+    choices = chunk.get("choices") if isinstance(chunk, dict) else None
+    for entry in choices if isinstance(choices, list) else []:
+        if isinstance(entry, dict):
+            yield entry
+
+
+def delta_of(entry: JSONObject) -> JSONObject:
+    delta = entry.get("delta")
+    return delta if isinstance(delta, dict) else {}
+
+
+def fragments_of(entry: JSONObject) -> Iterator[JSONObject]:
+    calls = delta_of(entry).get("tool_calls")
+    for fragment in calls if isinstance(calls, list) else []:
+        if isinstance(fragment, dict):
+            yield fragment
+
+
+def function_of(fragment: JSONObject) -> JSONObject:
+    function = fragment.get("function")
+    return function if isinstance(function, dict) else {}
+
+
+def choice_key_of(entry: JSONObject) -> int:
+    return index_of(entry.get("index")) or 0
+
+
+def objects_only(values: list[Any]) -> list[Any]:
+    return [value for value in values if isinstance(value, dict)]
