@@ -62,7 +62,10 @@ def kept(failure: ConformanceFailure) -> ConformanceFailure:
         differences=[Difference(scrub_text(d.pointer), _kept_at(d.pointer, d.expected),
                                 _kept_at(d.pointer, d.received)) for d in failure.differences],
         expected=persistable(failure.expected), received=persistable(failure.received),
-        target_error=persistable(failure.target_error))
+        target_error=persistable(failure.target_error),
+        # Rule ids, chunk numbers and an exception signature: the located crash, kept so
+        # the persisted message says where it raised and what it was charged to.
+        crash=failure.crash)
 
 
 def _kept_at(pointer: str, value: JSON) -> JSON:
