@@ -39,6 +39,7 @@ class ConformanceFailure(AssertionError):
     expected: JSON = None
     received: JSON = None
     target_error: str | None = None
+    compared_fold: bool = False  # raised by `folds_to`: a replay can refold `chunks` alone
 
     def __post_init__(self) -> None:
         super().__init__(str(self))
@@ -132,6 +133,7 @@ class Check:
             raise self.fail(
                 f"the fold differs from the expected response at {len(found)} place(s)",
                 chunks=chunks, differences=found, expected=expected, received=received,
+                compared_fold=True,
             )
         return received
 

@@ -53,25 +53,28 @@ class _Run:
         self.replay: dict[str, Any] | None = None
         self.stale: list[str] = []
         self.replay_files: list[str] = []
+        self.replay_target: str | None = None
         baseline, replay = config.getoption("baseline"), config.getoption("replay")
         try:
             if baseline:
                 self.baseline = load_baseline(baseline)
             if replay:
-                from .replay import read_replay
+                from .replay import read_replay, recorded_target
 
                 self.replay = read_replay(replay)
+                if not (config.getoption("target") or self.baseline and self.baseline.target):
+                    self.replay_target = recorded_target(
+                        replay, self.replay, command=f"pytest --replay {replay}")
         except UsageError as exc:
             raise pytest.UsageError(str(exc)) from exc
 
     def target_spec(self, config: pytest.Config) -> str:
-        """--target, else the baseline's or the replay file's target, else the reference."""
+        """--target, else the baseline's target, else a replay file's built-in target
+        (a replay file never names foreign code to run), else the reference."""
         spec = config.getoption("target")
         if not spec and self.baseline is not None:
             spec = self.baseline.target
-        if not spec and self.replay is not None:
-            spec = self.replay.get("target")
-        return str(spec or "reference")
+        return str(spec or self.replay_target or "reference")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -191,8 +194,6 @@ def _apply_claims(item: pytest.Item, rules: tuple[str, ...], features: tuple[str
 
 def _select_replayed(config: pytest.Config, items: list[pytest.Item],
                      replay: dict[str, Any]) -> None:
-    from .replay import blob_of
-
     test = replay["test"]
     chosen = [item for item in items if item.name == test["name"]
               and _module_basename(item) == test["module"]]
@@ -204,15 +205,6 @@ def _select_replayed(config: pytest.Config, items: list[pytest.Item],
     items[:] = chosen
     for item in chosen:
         item.stash[_REPLAY_CASE_KEY] = replay
-        hypothesis = replay.get("hypothesis") or {}
-        function = getattr(item, "obj", None)
-        if replay.get("expected") is not None or function is None:
-            continue
-        blob = blob_of(replay)
-        if blob is not None:
-            function._hypothesis_internal_use_reproduce_failure = blob
-        elif hypothesis.get("seed") is not None:
-            function._hypothesis_internal_use_seed = hypothesis["seed"]
 
 
 def _module_basename(item: pytest.Item) -> str:
@@ -253,15 +245,17 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
     case = pyfuncitem.stash.get(_REPLAY_CASE_KEY, None)
     if case is None:
         return None
+    from .replay import replays_fold, reproducing
+
     bound = pyfuncitem.funcargs.get("check")
-    if case.get("expected") is not None and isinstance(bound, Check):
+    if replays_fold(case) and isinstance(bound, Check):
         bound.folds_to(case["chunks"], case["expected"])
         return True
     from hypothesis.errors import DidNotReproduce
 
     arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
     # DidNotReproduce: the recorded example no longer fails, so the target was fixed.
-    with contextlib.suppress(DidNotReproduce):
+    with contextlib.suppress(DidNotReproduce), reproducing(pyfuncitem.obj, case):
         pyfuncitem.obj(**arguments)
     return True
 
