@@ -62,7 +62,8 @@ class _Run:
                 from .replay import read_replay, recorded_target
 
                 self.replay = read_replay(replay)
-                if not (config.getoption("target") or self.baseline and self.baseline.target):
+                named = config.getoption("target") or (self.baseline and self.baseline.target)
+                if not named:
                     self.replay_target = recorded_target(
                         replay, self.replay, command=f"pytest --replay {replay}")
         except UsageError as exc:
