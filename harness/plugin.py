@@ -7,8 +7,10 @@ the installed suites, so `pytest --target=mypkg` works from any directory. It th
 * binds the session-scoped `check` fixture to the target and to each test's rules;
 * skips a test whose rules belong to a feature the target does not claim, and applies
   the baseline (`refold.baseline`): skips, and expected failures as xfail;
-* records one outcome per rule (on the xdist controller), fails the run on a stale
-  baseline entry, prints the table and writes the results JSON (`--refold-report`);
+* with a baseline, draws fixed examples (`refold.profiles.fix_draws`) and judges the run
+  against it (`refold.gate`): new failures and stale entries fail the run;
+* records one outcome per rule (on the xdist controller), prints the table and writes
+  the results JSON (`--refold-report`);
 * writes a replay file for every conformance failure, and re-runs one (`--replay`).
 """
 
@@ -32,7 +34,13 @@ from .loading import load_target
 from .locations import suites_dir
 from .marks import rules_of_item
 from .profiles import limit_shrinking, register_profiles, relax_default_deadline
-from .results import FAILURE_PROPERTY, IMPLICATED_PROPERTY, RuleOutcome, RuleResults
+from .results import (
+    FAILURE_PROPERTY,
+    FINGERPRINTS_PROPERTY,
+    IMPLICATED_PROPERTY,
+    TEST_PROPERTY,
+    RuleResults,
+)
 from .targets import Target
 
 register_profiles()
@@ -54,6 +62,8 @@ class _Run:
         self.stale: list[str] = []
         self.replay_files: list[str] = []
         self.replay_target: str | None = None
+        self.gate: dict[str, str | int] | None = None  # a gate run's settings
+        self.deselected_rules: set[str] = set()
         baseline, replay = config.getoption("baseline"), config.getoption("replay")
         try:
             if baseline:
@@ -96,11 +106,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--shrink-seconds", type=float, default=None, metavar="SECONDS",
                     help="stop shrinking a failing example after SECONDS (default: "
                          "Hypothesis's 300); for targets that fail many properties")
+    group.addoption("--draws", default=None, choices=("fixed", "profile"),
+                    help="fixed: derandomized, no example database, the same examples every "
+                         "run (the default with --baseline); profile: as the profile says")
     group.addoption("--replay-dir", default="refold-replays", metavar="DIR",
                     help="where failures write replay files (default ./refold-replays; "
                          "an empty value writes none)")
 
 
+@pytest.hookimpl(trylast=True)  # after Hypothesis's plugin loaded --hypothesis-profile
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "rule(*ids, features): the spec (or sse wire) rules a conformance test checks")
@@ -114,10 +128,29 @@ def pytest_configure(config: pytest.Config) -> None:
         except RuntimeError as exc:
             raise pytest.UsageError(str(exc)) from exc
     config.stash[_RUN_KEY] = run = _Run(config)
+    if run.baseline is not None or config.getoption("draws"):
+        run.gate = _gate_profile(config, run.baseline)
     config.pluginmanager.register(_ResultRecorder(config.stash[_RESULTS_KEY]), "refold-results")
     named = config.getoption("target") or run.baseline is not None or run.replay is not None
     if named and config.args_source != pytest.Config.ArgsSource.ARGS:
         config.args = [str(_installed_suites())]
+
+
+def _gate_profile(config: pytest.Config, baseline: Baseline | None) -> dict[str, str | int]:
+    """Load the gate's profile: --hypothesis-profile, else the baseline's, else ci."""
+    from hypothesis import settings
+
+    from .profiles import fix_draws, gate_settings, is_profile
+
+    draws = config.getoption("draws") or "fixed"
+    recorded = str(baseline.settings.get("profile", "")) if baseline is not None else ""
+    profile = (config.getoption("hypothesis_profile")
+               or (recorded if recorded and is_profile(recorded) else "ci"))
+    if draws == "fixed":
+        fix_draws(profile)
+    else:
+        settings.load_profile(profile)
+    return gate_settings(profile, draws)
 
 
 def _installed_suites() -> Path:
@@ -132,9 +165,14 @@ def _target(config: pytest.Config) -> Target:
     if _TARGET_KEY not in config.stash:
         run = config.stash[_RUN_KEY]
         try:
-            config.stash[_TARGET_KEY] = load_target(
+            loaded = load_target(
                 run.target_spec(config), features=_claimed_features(config, run.baseline),
                 timeout=config.getoption("target_timeout"))
+            config.stash[_TARGET_KEY] = loaded
+            if run.baseline is not None:
+                from .gate import check_claims
+
+                check_claims(run.baseline, loaded.features, loaded.name)
         except UsageError as exc:
             raise pytest.UsageError(str(exc)) from exc
     target = config.stash[_TARGET_KEY]
@@ -167,6 +205,7 @@ def pytest_collection_modifyitems(
         features = tuple(dict.fromkeys(ALL_RULES[r].feature for r in rules))
         item.user_properties.append(("rules", " ".join(rules)))
         item.user_properties.append(("features", " ".join(features)))
+        item.user_properties.append((TEST_PROPERTY, _test_id(item)))
         _apply_claims(item, rules, features, target, run.baseline)
     if run.replay is not None:
         _select_replayed(config, items, run.replay)
@@ -206,6 +245,20 @@ def _select_replayed(config: pytest.Config, items: list[pytest.Item],
     items[:] = chosen
     for item in chosen:
         item.stash[_REPLAY_CASE_KEY] = replay
+
+
+def pytest_deselected(items: list[pytest.Item]) -> None:
+    """Note the rules of deselected tests: a rule not fully run is not judged stale."""
+    for item in items:
+        run = item.config.stash.get(_RUN_KEY, None)
+        if run is not None:
+            run.deselected_rules.update(rules_of_item(item))
+
+
+def _test_id(item: pytest.Item) -> str:
+    from .fingerprints import test_id
+
+    return test_id(_module_basename(item), item.nodeid)
 
 
 def _module_basename(item: pytest.Item) -> str:
@@ -266,6 +319,11 @@ def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     report = yield
+    if call.when == "call" and call.excinfo and (report.failed or hasattr(report, "wasxfail")):
+        from .fingerprints import fingerprints_of
+
+        report.user_properties.append((FINGERPRINTS_PROPERTY, fingerprints_of(
+            call.excinfo.value, test=_test_id(item), rules=rules_of_item(item))))
     failure = _conformance_failure(call.excinfo.value) if call.excinfo else None
     if failure is not None and call.when == "call":
         from .replay import failure_record
@@ -341,7 +399,19 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
     if run.baseline is not None:
         lines.append(f"refold baseline: {run.baseline.path} "
                      f"({len(run.baseline.expected_failures)} expected failures)")
+    lines += _settings_note(run)
+    if run.gate is not None:
+        lines.append(f"refold draws: {run.gate['draws']} (profile {run.gate['profile']}, "
+                     f"max_examples {run.gate['max_examples']})")
     return lines
+
+
+def _settings_note(run: _Run) -> list[str]:
+    from .gate import settings_note
+
+    note = (settings_note(run.baseline, run.gate)
+            if run.baseline is not None and run.gate is not None else None)
+    return [note] if note else []
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -363,28 +433,16 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         report = build_report(
             results, target=_target(config), started=run.started,
             duration_seconds=time.monotonic() - run.clock,
-            hypothesis_profile=settings.get_current_profile_name())
+            hypothesis_profile=settings.get_current_profile_name(), settings=run.gate)
         write_report(report, Path(destination))
 
 
 def _judge_baseline(session: pytest.Session, run: _Run, results: RuleResults) -> None:
-    """Fail the run on every expected failure whose rule no longer fails."""
+    """Fail the run on every new failure and stale entry (see `refold.gate`)."""
+    from .gate import judge
+
     assert run.baseline is not None
-    for nodeid, implicated in results.xfailed_implicated:
-        for rule_id in sorted(implicated - run.baseline.expected_failures.keys()):
-            message = (f"new failure: {rule_id} fails in {nodeid}, a test the baseline "
-                       f"{run.baseline.path} expects to fail only for "
-                       f"{', '.join(sorted(implicated & run.baseline.expected_failures.keys()))}")
-            results.by_rule.setdefault(rule_id, RuleOutcome()).mark_failed(message)
-            run.stale.append(message)
-    for rule_id, reason in run.baseline.expected_failures.items():
-        outcome = results.by_rule.get(rule_id)
-        if outcome is None or outcome.status != "passed":
-            continue
-        message = (f"stale baseline entry: {rule_id} passes now, but {run.baseline.path} "
-                   f"expects it to fail ({reason}); remove the entry")
-        outcome.mark_stale(message)
-        run.stale.append(message)
+    run.stale += judge(run.baseline, results, deselected_rules=frozenset(run.deselected_rules))
     if run.stale and session.exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
@@ -399,7 +457,10 @@ def pytest_terminal_summary(
 
     terminalreporter.section("refold: results by feature and rule")
     terminalreporter.write(render_rule_table(results, color=terminalreporter.hasmarkup))
-    for message in config.stash[_RUN_KEY].stale:
+    run = config.stash[_RUN_KEY]
+    for note in _settings_note(run):
+        terminalreporter.write_line(note, yellow=True, bold=True)
+    for message in run.stale:
         terminalreporter.write_line(message, red=True, bold=True)
 
 

@@ -2,15 +2,17 @@
 
     {"refold_version", "target": {"name", "description", "features"},
      "versions": {"python", "pytest", "hypothesis", "refold", "platform"},
-     "started", "duration_seconds", "hypothesis_profile",
+     "started", "duration_seconds", "hypothesis_profile", "settings",
      "rules": {RULE-ID: {"feature", "registry", "statement", "status", "tests", "reason",
-                         "failure"}},
+                         "failure", "fingerprints"}},
      "totals": {status: count}}
 
 Every rule of both registries is listed, "not run" when no collected test checks it: the
 spec's rules first (`"registry": "spec"`), then the wire rules of the `sse` suite
 (`"registry": "wire"`, from WHATWG server-sent events, not part of chat-fold.md). The
-totals count every listed rule.
+totals count every listed rule. `settings` is what decided the examples drawn, for a
+gate run (`refold.profiles.gate_settings`, else null); `fingerprints` lists how the rule
+failed in each test (`refold.fingerprints`), what `refold baseline` records.
 Strings from the stream were scrubbed when the failure was recorded (`refold.replay`).
 """
 
@@ -33,7 +35,8 @@ __all__ = ["build_report", "write_report"]
 
 
 def build_report(results: RuleResults, *, target: Target | None, started: datetime,
-                 duration_seconds: float, hypothesis_profile: str) -> dict[str, Any]:
+                 duration_seconds: float, hypothesis_profile: str,
+                 settings: dict[str, Any] | None = None) -> dict[str, Any]:
     """The results of a run as the documented JSON object."""
     rules: dict[str, Any] = {}
     totals = dict.fromkeys(STATUSES, 0)
@@ -49,6 +52,7 @@ def build_report(results: RuleResults, *, target: Target | None, started: dateti
             "tests": outcome.tests if outcome else 0,
             "reason": outcome.reason if outcome else None,
             "failure": outcome.failure if outcome and status == "failed" else None,
+            "fingerprints": _unique(outcome.fingerprints) if outcome else [],
         }
     return {
         "refold_version": __version__,
@@ -57,9 +61,15 @@ def build_report(results: RuleResults, *, target: Target | None, started: dateti
         "started": started.isoformat(timespec="seconds"),
         "duration_seconds": round(duration_seconds, 3),
         "hypothesis_profile": hypothesis_profile,
+        "settings": settings,
         "rules": rules,
         "totals": totals,
     }
+
+
+def _unique(fingerprints: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    keyed = {json.dumps(f, sort_keys=True): f for f in fingerprints}
+    return [keyed[key] for key in sorted(keyed)]
 
 
 def _target(target: Target | None) -> dict[str, Any]:

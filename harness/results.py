@@ -3,8 +3,9 @@
 A rule's status is the worst outcome of the tests that check it: failed, then xfailed,
 then passed, then skipped. Rules no collected test checks are "not run". Outcomes are
 built from test reports alone (their `user_properties` carry the rule ids and, for a
-conformance failure, its structured details), so under pytest-xdist the controller
-sees everything the workers saw.
+conformance failure, its structured details and fingerprints), so under pytest-xdist the
+controller sees everything the workers saw. `recorded_property` is the one place they
+are read.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from typing import Any
 
 import pytest
 
-__all__ = ["FAILURE_PROPERTY", "IMPLICATED_PROPERTY", "STATUSES", "RuleOutcome", "RuleResults"]
+__all__ = ["FAILURE_PROPERTY", "FINGERPRINTS_PROPERTY", "IMPLICATED_PROPERTY", "STATUSES",
+           "TEST_PROPERTY", "RuleOutcome", "RuleResults", "XfailedTest", "recorded_property"]
 
 STATUSES = ("failed", "xfailed", "passed", "skipped", "not run")
 """From worst to best; a rule takes the worst status among its tests."""
@@ -25,7 +27,33 @@ FAILURE_PROPERTY = "refold_failure"
 IMPLICATED_PROPERTY = "refold_implicated"
 """The user property naming the rules a conformance failure is evidence against."""
 
+TEST_PROPERTY = "refold_test"
+"""The user property naming a test as fingerprints do (`refold.fingerprints.test_id`)."""
+
+FINGERPRINTS_PROPERTY = "refold_fingerprints"
+"""The user property listing a failed test's fingerprints (see `refold.fingerprints`)."""
+
 _MESSAGE_LIMIT = 4000
+
+
+def recorded_property(report: pytest.TestReport, name: str) -> Any:
+    """The refold user property `name` of a report (None if absent).
+
+    Every read of a failure record, implicated rules or fingerprints goes through here,
+    so how they cross from xdist workers is decided in one place.
+    """
+    return dict(report.user_properties).get(name)
+
+
+@dataclass(frozen=True)
+class XfailedTest:
+    """A test that failed as a baseline expected: what a gate judges it by."""
+
+    nodeid: str
+    rules: tuple[str, ...]
+    implicated: frozenset[str]
+    fingerprints: tuple[dict[str, Any], ...]
+    failure: dict[str, Any] | None
 
 
 @dataclass
@@ -39,6 +67,9 @@ class RuleOutcome:
     failure: dict[str, Any] | None = None
     skip_reason: str | None = None
     xfail_reason: str | None = None
+    fingerprints: list[dict[str, Any]] = field(default_factory=list)
+    # Room for a "blocked" status (a rule failing only through another rule's defect):
+    # it would be set here, between failed and xfailed, by whoever judges blocking.
 
     def add(self, status: str, *, message: str | None = None,
             failure: dict[str, Any] | None = None) -> None:
@@ -55,9 +86,12 @@ class RuleOutcome:
         if status == "xfailed" and self.xfail_reason is None:
             self.xfail_reason = message
 
-    def mark_failed(self, reason: str) -> None:
-        """The run judged this rule failed after its tests ran (a baseline's verdict)."""
+    def mark_failed(self, reason: str, failure: dict[str, Any] | None = None) -> None:
+        """The run judged this rule failed after its tests ran (a baseline's verdict);
+        `failure` is the record of the test failure behind it, chunks and all."""
         self.mark_stale(reason)
+        if failure is not None:
+            self.failure = {**failure, "message": reason}
 
     def mark_stale(self, reason: str) -> None:
         """A baseline expected this rule to fail and none of its tests did."""
@@ -83,7 +117,8 @@ class RuleResults:
 
     def __init__(self) -> None:
         self.by_rule: dict[str, RuleOutcome] = {}
-        self.xfailed_implicated: list[tuple[str, set[str]]] = []
+        self.xfailed: list[XfailedTest] = []
+        self.ran: set[str] = set()  # `module::name` of every test whose call phase ran
 
     def record(self, report: pytest.TestReport, rules: list[str]) -> None:
         """Record a test report for its rules (the call phase, or a skip/error).
@@ -94,11 +129,19 @@ class RuleResults:
         status = _status(report)
         if status is None:
             return
-        properties = dict(report.user_properties)
-        implicated = str(properties.get(IMPLICATED_PROPERTY, "")).split()
+        if report.when == "call" and status != "skipped":
+            self.ran.add(str(recorded_property(report, TEST_PROPERTY)))
+        implicated = str(recorded_property(report, IMPLICATED_PROPERTY) or "").split()
+        fingerprints = list(recorded_property(report, FINGERPRINTS_PROPERTY) or [])
+        for fingerprint in fingerprints:
+            outcome = self.by_rule.setdefault(fingerprint["rule"], RuleOutcome())
+            outcome.fingerprints.append({k: v for k, v in fingerprint.items() if k != "rule"})
+        if status == "xfailed":
+            failure = recorded_property(report, FAILURE_PROPERTY)
+            self.xfailed.append(XfailedTest(
+                report.nodeid, tuple(rules), frozenset(implicated or rules), tuple(fingerprints),
+                failure if isinstance(failure, dict) else None))
         if status in ("failed", "xfailed") and implicated:
-            if status == "xfailed":
-                self.xfailed_implicated.append((report.nodeid, set(implicated)))
             self._record(report, status, implicated)
             held = [r for r in rules if r not in implicated]
             if held:
@@ -108,7 +151,7 @@ class RuleResults:
 
     def _record(self, report: pytest.TestReport, status: str, rules: list[str]) -> None:
         message = _message(report, status)
-        recorded = dict(report.user_properties).get(FAILURE_PROPERTY)
+        recorded = recorded_property(report, FAILURE_PROPERTY)
         failure: dict[str, Any] | None = None
         if status == "failed" and isinstance(recorded, dict):
             failure = recorded
