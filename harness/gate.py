@@ -138,7 +138,9 @@ def _fail(results: RuleResults, rule_id: str, test: XfailedTest, message: str) -
 
 
 def _stale(results: RuleResults, rule_id: str, message: str) -> str:
-    results.by_rule.setdefault(rule_id, RuleOutcome()).mark_stale(message)
+    outcome = results.by_rule.setdefault(rule_id, RuleOutcome())
+    if outcome.status != "failed":  # a failure already shown for the rule stays its reason
+        outcome.mark_stale(message)
     return message
 
 
