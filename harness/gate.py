@@ -133,7 +133,9 @@ def _stale_fingerprints(baseline: Baseline, results: RuleResults, rule_id: str, 
 
 
 def _fail(results: RuleResults, rule_id: str, test: XfailedTest, message: str) -> str:
-    results.by_rule.setdefault(rule_id, RuleOutcome()).mark_failed(message, test.failure)
+    outcome = results.by_rule.setdefault(rule_id, RuleOutcome())
+    outcome.mark_failed(message, test.failure)
+    outcome.verdict = "new"
     return message
 
 
@@ -141,6 +143,7 @@ def _stale(results: RuleResults, rule_id: str, message: str) -> str:
     outcome = results.by_rule.setdefault(rule_id, RuleOutcome())
     if outcome.status != "failed":  # a failure already shown for the rule stays its reason
         outcome.mark_stale(message)
+    outcome.verdict = outcome.verdict or "stale"
     return message
 
 

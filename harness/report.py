@@ -4,7 +4,7 @@
      "versions": {"python", "pytest", "hypothesis", "refold", "platform"},
      "started", "duration_seconds", "hypothesis_profile", "settings",
      "rules": {RULE-ID: {"feature", "registry", "statement", "status", "tests", "reason",
-                         "failure", "fingerprints"}},
+                         "failure", "fingerprints", "verdict"}},
      "totals": {status: count}}
 
 Every rule of both registries is listed, "not run" when no collected test checks it: the
@@ -12,7 +12,8 @@ spec's rules first (`"registry": "spec"`), then the wire rules of the `sse` suit
 (`"registry": "wire"`, from WHATWG server-sent events, not part of chat-fold.md). The
 totals count every listed rule. `settings` is what decided the examples drawn, for a
 gate run (`refold.profiles.gate_settings`, else null); `fingerprints` lists how the rule
-failed in each test (`refold.fingerprints`), what `refold baseline` records.
+failed in each test (`refold.fingerprints`), what `refold baseline` records; `verdict`
+is a baseline's verdict on the rule (`"new"` failure, `"stale"` entry, else null).
 Strings from the stream were scrubbed when the failure was recorded (`refold.replay`).
 """
 
@@ -53,6 +54,7 @@ def build_report(results: RuleResults, *, target: Target | None, started: dateti
             "reason": outcome.reason if outcome else None,
             "failure": outcome.failure if outcome and status == "failed" else None,
             "fingerprints": _unique(outcome.fingerprints) if outcome else [],
+            "verdict": outcome.verdict if outcome else None,
         }
     return {
         "refold_version": __version__,

@@ -68,6 +68,7 @@ class RuleOutcome:
     skip_reason: str | None = None
     xfail_reason: str | None = None
     fingerprints: list[dict[str, Any]] = field(default_factory=list)
+    verdict: str | None = None  # a baseline's verdict on the rule: "new" or "stale"
     # Room for a "blocked" status (a rule failing only through another rule's defect):
     # it would be set here, between failed and xfailed, by whoever judges blocking.
 

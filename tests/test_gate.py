@@ -220,3 +220,57 @@ def test_a_baseline_entry_for_an_unclaimed_feature_is_refused(workdir: Path) -> 
     said = " ".join(done.stderr.split())
     assert "[expected_failures] lists TOOL-NAME (tool_calls)" in said
     assert "does not claim" in said and "Traceback" not in said
+
+
+_MASKED_SUITE = '''
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from refold.marks import rule
+
+
+def _stream(parts, role_twice):
+    return [{"id": "c", "choices": [{"index": 0, "delta": {
+        "content": part, **({"role": "assistant"} if number == 0 or role_twice else {})}}]}
+        for number, part in enumerate(["x", *parts])]
+
+
+@rule("CHOICE-ROLE")
+def test_the_role_is_not_repeated(check):
+    check.folds_like_reference(_stream([], True) + _stream([], True))
+
+
+@rule("TEXT-JOIN")
+@settings(max_examples=100, database=None)
+@given(parts=st.lists(st.sampled_from(["a", "b"]), min_size=1, max_size=3),
+       role_twice=st.booleans())
+def test_text_is_joined(check, parts, role_twice):
+    check.folds_like_reference(_stream(parts, role_twice))
+'''
+
+
+def test_refold_baseline_folds_in_what_the_check_finds_past_masked_failures(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "test_masked.py").write_text(_MASKED_SUITE, encoding="utf-8")
+    # Two bugs: a repeated role is concatenated (CHOICE-ROLE), a third "b" is doubled
+    # (TEXT-JOIN), rarely drawn.
+    # Unmasked, the text test shrinks to the role bug; with CHOICE-ROLE known (masked)
+    # it finds the text bug, which the written file must then expect.
+    target = _target(tmp_path, "two_bugs", add="\n        ".join([
+        "import copy; chunk = copy.deepcopy(chunk)",
+        "for c in chunk.get('choices') or []:",
+        "    d = c.get('delta') or {}",
+        "    self.bs = getattr(self, 'bs', 0) + (d.get('content') == 'b')",
+        "    if d.get('content') == 'b' and self.bs == 3: d['content'] = 'bb'",
+        "    self.roles = getattr(self, 'roles', 0) + bool(d.get('role'))"]),
+        response="\n        ".join([
+        "if getattr(self, 'roles', 0) > 1:",
+        "    response['choices'][0]['message']['role'] *= 2"]))
+    written = _run([*REFOLD, "baseline", "--target", str(target), "--write", "b.toml", "--",
+                    "test_masked.py"], tmp_path)
+    assert written.returncode == 0, written.stdout[-4000:] + written.stderr[-2000:]
+    baseline = load_baseline(tmp_path / "b.toml")
+    assert set(baseline.expected_failures) == {"CHOICE-ROLE", "TEXT-JOIN"}, written.stdout[-4000:]
+    gated = _run([*PYTEST, "--baseline", "b.toml", "test_masked.py"], tmp_path)
+    assert gated.returncode == 0, gated.stdout[-3000:]
