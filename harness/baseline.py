@@ -111,8 +111,8 @@ def _settings(table: Any, where: str) -> dict[str, str | int]:
             raise UsageError(f"baseline {where}: [settings] has unknown key {key!r}; expected "
                              f"some of {sorted(SETTINGS_KEYS)}")
         if not isinstance(value, kind) or isinstance(value, bool):
-            raise UsageError(f"baseline {where}: [settings] {key} = {value!r}; expected a "
-                             f"{kind.__name__}")
+            raise UsageError(f"baseline {where}: [settings] {key} = {value!r}; expected "
+                             f"{'an integer' if kind is int else 'a string'}")
     return dict(table)
 
 

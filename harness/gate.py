@@ -98,8 +98,16 @@ def _new_failures(baseline: Baseline, results: RuleResults, test: XfailedTest) -
             verdicts.append(_fail(results, rule_id, test, (
                 f"new failure: {rule_id} fails in {test.nodeid} as {fingerprint}, which the "
                 f"baseline {baseline.path} does not record for {rule_id} (it records "
-                f"{_listing(recorded)}); a different defect in a known-failing rule.")))
+                f"{_listing(recorded)}); {_kinship(fingerprint, recorded)}.")))
     return verdicts
+
+
+def _kinship(new: Fingerprint, recorded: frozenset[Fingerprint]) -> str:
+    """What the new fingerprint is to the recorded ones, as far as they can tell."""
+    if any((f.kind, f.pointers) == (new.kind, new.pointers) for f in recorded):
+        return ("the same kind of failure at the same pointers is recorded in another test, "
+                "so this may be the known defect found by one more test")
+    return "a failure the baseline has not seen in this rule"
 
 
 def _stale_rule(baseline: Baseline, results: RuleResults, rule_id: str, reason: str,
