@@ -1,6 +1,6 @@
 """The release gate: judge a run against a baseline (`--baseline FILE`).
 
-A gate run is reproducible: it draws fixed examples (`refold.profiles.fix_draws`), so
+A gate run is reproducible: it draws fixed examples (`refold.profiles.load_gate_profile`), so
 the same target finds the same failures as the run that wrote the baseline. It fails on
 
 * a new failure: a test expected to fail (xfail) charges a rule the baseline does not
@@ -25,7 +25,7 @@ from .errors import UsageError
 from .fingerprints import Fingerprint
 from .results import RuleOutcome, RuleResults, XfailedTest
 
-__all__ = ["check_claims", "judge", "settings_note"]
+__all__ = ["check_claims", "judge", "settings_notes"]
 
 
 def check_claims(baseline: Baseline, claimed: Iterable[str], target: str) -> None:
@@ -50,19 +50,26 @@ def check_claims(baseline: Baseline, claimed: Iterable[str], target: str) -> Non
                 f"or claim the features")
 
 
-def settings_note(baseline: Baseline, current: Mapping[str, str | int]) -> str | None:
-    """A warning when this run draws examples differently from the run behind `baseline`."""
+def settings_notes(baseline: Baseline | None,
+                   current: Mapping[str, str | int] | None) -> list[str]:
+    """A warning when this run draws examples differently from the run behind `baseline`.
+
+    A warning, not an error: after a Hypothesis upgrade, or with a bigger profile on
+    purpose, the gate still judges every failure; the note says why it may not match.
+    """
+    if baseline is None or current is None:
+        return []
     recorded = baseline.settings
     differ = [k for k in SETTINGS_KEYS if k in recorded and recorded[k] != current.get(k)]
     if not differ:
-        return None
+        return []
     then = ", ".join(f"{k} {recorded[k]}" for k in differ)
     now = ", ".join(f"{k} {current.get(k)}" for k in differ)
-    return (f"refold baseline: {baseline.path} was written with {then}, but this run has "
+    return [f"refold baseline: {baseline.path} was written with {then}, but this run has "
             f"{now}, so it draws other examples: failures the baseline records may not be "
             f"found and others may appear; run with the recorded settings (for the profile, "
             f"--profile {recorded.get('profile', current.get('profile'))}) or rewrite the "
-            f"baseline")
+            f"baseline"]
 
 
 def judge(baseline: Baseline, results: RuleResults, *,

@@ -7,7 +7,7 @@ the installed suites, so `pytest --target=mypkg` works from any directory. It th
 * binds the session-scoped `check` fixture to the target and to each test's rules;
 * skips a test whose rules belong to a feature the target does not claim, and applies
   the baseline (`refold.baseline`): skips, and expected failures as xfail;
-* with a baseline, draws fixed examples (`refold.profiles.fix_draws`) and judges the run
+* with a baseline, draws fixed examples (`refold.profiles.load_gate_profile`) and judges
   against it (`refold.gate`): new failures and stale entries fail the run;
 * records one outcome per rule (on the xdist controller), prints the table and writes
   the results JSON (`--refold-report`);
@@ -129,28 +129,15 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(str(exc)) from exc
     config.stash[_RUN_KEY] = run = _Run(config)
     if run.baseline is not None or config.getoption("draws"):
-        run.gate = _gate_profile(config, run.baseline)
+        from .profiles import load_gate_profile
+
+        run.gate = load_gate_profile(
+            config.getoption("hypothesis_profile"), config.getoption("draws") or "fixed",
+            recorded=run.baseline.settings.get("profile") if run.baseline else None)
     config.pluginmanager.register(_ResultRecorder(config.stash[_RESULTS_KEY]), "refold-results")
     named = config.getoption("target") or run.baseline is not None or run.replay is not None
     if named and config.args_source != pytest.Config.ArgsSource.ARGS:
         config.args = [str(_installed_suites())]
-
-
-def _gate_profile(config: pytest.Config, baseline: Baseline | None) -> dict[str, str | int]:
-    """Load the gate's profile: --hypothesis-profile, else the baseline's, else ci."""
-    from hypothesis import settings
-
-    from .profiles import fix_draws, gate_settings, is_profile
-
-    draws = config.getoption("draws") or "fixed"
-    recorded = str(baseline.settings.get("profile", "")) if baseline is not None else ""
-    profile = (config.getoption("hypothesis_profile")
-               or (recorded if recorded and is_profile(recorded) else "ci"))
-    if draws == "fixed":
-        fix_draws(profile)
-    else:
-        settings.load_profile(profile)
-    return gate_settings(profile, draws)
 
 
 def _installed_suites() -> Path:
@@ -332,8 +319,11 @@ def pytest_runtest_makereport(
         report.user_properties.append((IMPLICATED_PROPERTY, " ".join(failure.implicated)))
         path = _write_replay_file(item, failure, call.excinfo.value if call.excinfo else None)
         if path is not None:
+            import shlex
+
+            spec = shlex.quote(item.config.stash[_RUN_KEY].target_spec(item.config))
             report.sections.append(("refold replay", f"replay file: {path}\nre-run: pytest "
-                                    f"--replay {path}"))
+                                    f"--replay {path} --target {spec}"))
     return report
 
 
@@ -399,19 +389,13 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
     if run.baseline is not None:
         lines.append(f"refold baseline: {run.baseline.path} "
                      f"({len(run.baseline.expected_failures)} expected failures)")
-    lines += _settings_note(run)
     if run.gate is not None:
+        from .gate import settings_notes
+
         lines.append(f"refold draws: {run.gate['draws']} (profile {run.gate['profile']}, "
                      f"max_examples {run.gate['max_examples']})")
+        lines += settings_notes(run.baseline, run.gate)
     return lines
-
-
-def _settings_note(run: _Run) -> list[str]:
-    from .gate import settings_note
-
-    note = (settings_note(run.baseline, run.gate)
-            if run.baseline is not None and run.gate is not None else None)
-    return [note] if note else []
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -458,7 +442,9 @@ def pytest_terminal_summary(
     terminalreporter.section("refold: results by feature and rule")
     terminalreporter.write(render_rule_table(results, color=terminalreporter.hasmarkup))
     run = config.stash[_RUN_KEY]
-    for note in _settings_note(run):
+    from .gate import settings_notes
+
+    for note in settings_notes(run.baseline, run.gate):
         terminalreporter.write_line(note, yellow=True, bold=True)
     for message in run.stale:
         terminalreporter.write_line(message, red=True, bold=True)

@@ -8,7 +8,7 @@
 
 Select one with `--hypothesis-profile NAME`. Registered at import time because
 Hypothesis loads the chosen profile in its own `pytest_configure`. A gate run (with a
-baseline, or writing one) loads its profile with fixed draws (`fix_draws`): the same
+baseline, or writing one) loads its profile with fixed draws (`load_gate_profile`): the same
 examples every time, whatever the profile's example budget.
 """
 
@@ -20,8 +20,8 @@ from hypothesis.errors import InvalidArgument
 
 from refold import __version__
 
-__all__ = ["CI_EXAMPLES", "fix_draws", "gate_settings", "is_profile", "limit_shrinking",
-           "register_profiles", "relax_default_deadline"]
+__all__ = ["CI_EXAMPLES", "limit_shrinking", "load_gate_profile", "register_profiles",
+           "relax_default_deadline"]
 
 CI_EXAMPLES = 100
 
@@ -45,7 +45,23 @@ def register_profiles() -> None:
     )
 
 
-def is_profile(name: str) -> bool:
+def load_gate_profile(explicit: str | None, draws: str, *,
+                      recorded: str | int | None) -> dict[str, str | int]:
+    """Load a gate run's profile and return its settings (a baseline's `[settings]`).
+
+    The profile is the one asked for, else the one the baseline records (if registered
+    here), else ci; with `draws == "fixed"` it is loaded derandomized, without database.
+    """
+    profile = explicit or (recorded if isinstance(recorded, str) and _is_profile(recorded)
+                           else "ci")
+    if draws == "fixed":
+        _fix_draws(profile)
+    else:
+        settings.load_profile(profile)
+    return _gate_settings(profile, draws)
+
+
+def _is_profile(name: str) -> bool:
     """Whether a Hypothesis profile of that name is registered."""
     try:
         settings.get_profile(name)
@@ -54,7 +70,7 @@ def is_profile(name: str) -> bool:
     return True
 
 
-def fix_draws(profile: str) -> None:
+def _fix_draws(profile: str) -> None:
     """Load `profile` derandomized and without an example database.
 
     The same target then draws the same examples in every run, so it finds the same
@@ -68,7 +84,7 @@ def fix_draws(profile: str) -> None:
     settings.load_profile(f"{profile}-fixed")
 
 
-def gate_settings(profile: str, draws: str) -> dict[str, str | int]:
+def _gate_settings(profile: str, draws: str) -> dict[str, str | int]:
     """What decides the examples of this run, as a baseline's `[settings]` records it."""
     current = settings()  # the loaded profile's values
     return {"profile": profile, "draws": draws, "max_examples": current.max_examples,

@@ -11,7 +11,7 @@ Every rule of both registries is listed, "not run" when no collected test checks
 spec's rules first (`"registry": "spec"`), then the wire rules of the `sse` suite
 (`"registry": "wire"`, from WHATWG server-sent events, not part of chat-fold.md). The
 totals count every listed rule. `settings` is what decided the examples drawn, for a
-gate run (`refold.profiles.gate_settings`, else null); `fingerprints` lists how the rule
+gate run (`refold.profiles.load_gate_profile`, else null); `fingerprints` lists how the rule
 failed in each test (`refold.fingerprints`), what `refold baseline` records; `verdict`
 is a baseline's verdict on the rule (`"new"` failure, `"stale"` entry, else null).
 Strings from the stream were scrubbed when the failure was recorded (`refold.replay`).
