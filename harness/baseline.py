@@ -4,8 +4,21 @@
     target = "mypkg"
     features = ["text", "choices", "tool_calls"]
 
-    [expected_failures]            # rule id -> reason; applied as strict xfail
+    [settings]                     # how it was written; a check with others says so
+    profile = "ci"
+    draws = "fixed"
+    max_examples = 100
+    hypothesis = "6.170.17"
+    refold = "0.1.0"
+
+    [expected_failures]            # rule id -> reason; applied as xfail
     "TOOL-2-NEW-ID" = "one call per index, issue #12"
+
+    [fingerprints]                 # rule id -> what fails, per test (refold.fingerprints)
+    "TOOL-2-NEW-ID" = [
+      {test = "test_tool_calls::test_new_id", kind = "differs",
+       pointers = ["/choices/*/message/tool_calls"]},   (one line in the file)
+    ]
 
     [skips]                        # rule id -> reason; the rule's tests are skipped
     "LIFE-AFTER" = "hangs after [DONE], issue #40"
@@ -13,10 +26,11 @@
     [unsupported_features]         # optional: why a feature is not claimed
     logprobs = "not exposed by the SDK"
 
-Expected failures are strict at the level of a rule, the key of the file: the tests of a
-listed rule run as xfail, and once no test of that rule fails any more the entry is
-stale and the run fails until it is removed. (A rule has several tests, so pytest's
-per-test strict xfail would fail a rule whose other tests pass.)
+The tests of a listed rule run as xfail, and `refold.gate` judges the run against the
+file: a failure whose fingerprint the rule does not record is a new failure, a recorded
+fingerprint whose test ran without it is stale, and so is an entry whose rule no longer
+fails; all of them fail the run. `[settings]` and `[fingerprints]` are optional: a file
+without fingerprints for a rule is judged per rule only, as files written before them.
 """
 
 from __future__ import annotations
@@ -31,11 +45,15 @@ from typing import Any
 from refold.reference import ALL_RULES, FEATURES
 
 from .errors import UsageError
+from .fingerprints import Fingerprint
 
-__all__ = ["Baseline", "dump_baseline", "load_baseline"]
+__all__ = ["SETTINGS_KEYS", "Baseline", "dump_baseline", "load_baseline"]
 
 _TABLES = ("expected_failures", "skips", "unsupported_features")
-_KEYS = frozenset({"target", "features", *_TABLES})
+_KEYS = frozenset({"target", "features", "settings", "fingerprints", *_TABLES})
+SETTINGS_KEYS: dict[str, type] = {"profile": str, "draws": str, "max_examples": int,
+                                  "hypothesis": str, "refold": str}
+"""The keys of `[settings]` and their types: what decides which examples a run draws."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +66,8 @@ class Baseline:
     expected_failures: dict[str, str] = field(default_factory=dict)
     skips: dict[str, str] = field(default_factory=dict)
     unsupported_features: dict[str, str] = field(default_factory=dict)
+    fingerprints: dict[str, frozenset[Fingerprint]] = field(default_factory=dict)
+    settings: dict[str, str | int] = field(default_factory=dict)
 
 
 def load_baseline(path: str | Path) -> Baseline:
@@ -75,8 +95,49 @@ def load_baseline(path: str | Path) -> Baseline:
         _known(tables[name], ALL_RULES, where, name, "rule id", "`refold rules` lists them")
     _known(tables["unsupported_features"], dict.fromkeys(FEATURES), where,
            "unsupported_features", "feature", f"the vocabulary is {', '.join(FEATURES)}")
+    fingerprints = _fingerprints(data.get("fingerprints", {}), where)
+    stray = sorted(set(fingerprints) - set(tables["expected_failures"]))
+    if stray:
+        raise UsageError(f"baseline {where}: [fingerprints] lists {stray}, which "
+                         f"[expected_failures] does not; a fingerprint belongs to an expected "
+                         f"failure")
     return Baseline(path=where, target=_target(data, where), features=_features(data, where),
+                    fingerprints=fingerprints, settings=_settings(data.get("settings", {}), where),
                     **tables)
+
+
+def _settings(table: Any, where: str) -> dict[str, str | int]:
+    if not isinstance(table, dict):
+        raise UsageError(f"baseline {where}: [settings] is {table!r}, expected a table")
+    for key, value in table.items():
+        kind = SETTINGS_KEYS.get(key)
+        if kind is None:
+            raise UsageError(f"baseline {where}: [settings] has unknown key {key!r}; expected "
+                             f"some of {sorted(SETTINGS_KEYS)}")
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise UsageError(f"baseline {where}: [settings] {key} = {value!r}; expected "
+                             f"{'an integer' if kind is int else 'a string'}")
+    return dict(table)
+
+
+def _fingerprints(table: Any, where: str) -> dict[str, frozenset[Fingerprint]]:
+    if not isinstance(table, dict):
+        raise UsageError(f"baseline {where}: [fingerprints] is {table!r}, expected a table")
+    found: dict[str, frozenset[Fingerprint]] = {}
+    for rule_id, entries in table.items():
+        if not isinstance(entries, list) or not all(_is_fingerprint(e) for e in entries):
+            raise UsageError(
+                f"baseline {where}: [fingerprints] {rule_id!r} = {entries!r}; expected a list "
+                f'of {{test = "module::name", kind = "...", pointers = ["/json/pointer"]}}')
+        found[rule_id] = frozenset(Fingerprint.from_json(e) for e in entries)
+    return found
+
+
+def _is_fingerprint(entry: Any) -> bool:
+    return (isinstance(entry, dict) and set(entry) <= {"test", "kind", "pointers"}
+            and isinstance(entry.get("test"), str) and isinstance(entry.get("kind"), str)
+            and isinstance(entry.get("pointers", []), list)
+            and all(isinstance(p, str) for p in entry.get("pointers", [])))
 
 
 def _target(data: Mapping[str, Any], where: str) -> str | None:
@@ -121,12 +182,32 @@ def dump_baseline(baseline: Baseline, *, comment: str = "") -> str:
     if baseline.features is not None:
         ordered = [f for f in FEATURES if f in baseline.features]
         lines.append("features = [" + ", ".join(_string(f) for f in ordered) + "]")
+    if baseline.settings:
+        lines += ["", "[settings]"]
+        lines += [f"{key} = {_value(baseline.settings[key])}" for key in SETTINGS_KEYS
+                  if key in baseline.settings]
     for name in _TABLES:
         table: dict[str, str] = getattr(baseline, name)
         if table:
             lines += ["", f"[{name}]"]
             lines += [f"{_string(key)} = {_string(table[key])}" for key in sorted(table)]
+        if name == "expected_failures" and baseline.fingerprints:
+            lines += ["", "[fingerprints]"]
+            for rule_id in sorted(baseline.fingerprints):
+                lines.append(f"{_string(rule_id)} = [")
+                lines += [f"  {_inline(f)}," for f in sorted(baseline.fingerprints[rule_id])]
+                lines.append("]")
     return "\n".join(lines) + "\n"
+
+
+def _inline(fingerprint: Fingerprint) -> str:
+    pointers = ", ".join(_string(p) for p in fingerprint.pointers)
+    return (f"{{test = {_string(fingerprint.test)}, kind = {_string(fingerprint.kind)}, "
+            f"pointers = [{pointers}]}}")
+
+
+def _value(value: str | int) -> str:
+    return str(value) if isinstance(value, int) else _string(value)
 
 
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f",

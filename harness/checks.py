@@ -46,6 +46,7 @@ class ConformanceFailure(AssertionError):
     target_error: str | None = None
     crash: Crash | None = None
     """Set when the target raised: where, and which rule ablation charged it to."""
+    compared_fold: bool = False  # raised by `folds_to`: a replay can refold `chunks` alone
 
     def __post_init__(self) -> None:
         super().__init__(str(self))
@@ -153,6 +154,7 @@ class Check:
             raise self.fail(
                 f"the fold differs from the expected response at {len(found)} place(s)",
                 chunks=chunks, differences=found, expected=expected, received=received,
+                compared_fold=True,
             )
         return received
 

@@ -7,8 +7,10 @@ the installed suites, so `pytest --target=mypkg` works from any directory. It th
 * binds the session-scoped `check` fixture to the target and to each test's rules;
 * skips a test whose rules belong to a feature the target does not claim, and applies
   the baseline (`refold.baseline`): skips, and expected failures as xfail;
-* records one outcome per rule (on the xdist controller), fails the run on a stale
-  baseline entry, prints the table and writes the results JSON (`--refold-report`);
+* with a baseline, draws fixed examples (`refold.profiles.load_gate_profile`) and judges
+  against it (`refold.gate`): new failures and stale entries fail the run;
+* records one outcome per rule (on the xdist controller), prints the table and writes
+  the results JSON (`--refold-report`);
 * writes a replay file for every conformance failure, and re-runs one (`--replay`).
 """
 
@@ -37,8 +39,9 @@ from .profiles import limit_shrinking, register_profiles, relax_default_deadline
 from .results import (
     BLOCKED_PROPERTY,
     FAILURE_PROPERTY,
+    FINGERPRINTS_PROPERTY,
     IMPLICATED_PROPERTY,
-    RuleOutcome,
+    TEST_PROPERTY,
     RuleResults,
 )
 from .targets import Target
@@ -61,25 +64,31 @@ class _Run:
         self.replay: dict[str, Any] | None = None
         self.stale: list[str] = []
         self.replay_files: list[str] = []
+        self.replay_target: str | None = None
+        self.gate: dict[str, str | int] | None = None  # a gate run's settings
+        self.deselected_rules: set[str] = set()
         baseline, replay = config.getoption("baseline"), config.getoption("replay")
         try:
             if baseline:
                 self.baseline = load_baseline(baseline)
             if replay:
-                from .replay import read_replay
+                from .replay import read_replay, recorded_target
 
                 self.replay = read_replay(replay)
+                named = config.getoption("target") or (self.baseline and self.baseline.target)
+                if not named:
+                    self.replay_target = recorded_target(
+                        replay, self.replay, command=f"pytest --replay {replay}")
         except UsageError as exc:
             raise pytest.UsageError(str(exc)) from exc
 
     def target_spec(self, config: pytest.Config) -> str:
-        """--target, else the baseline's or the replay file's target, else the reference."""
+        """--target, else the baseline's target, else a replay file's built-in target
+        (a replay file never names foreign code to run), else the reference."""
         spec = config.getoption("target")
         if not spec and self.baseline is not None:
             spec = self.baseline.target
-        if not spec and self.replay is not None:
-            spec = self.replay.get("target")
-        return str(spec or "reference")
+        return str(spec or self.replay_target or "reference")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -100,11 +109,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--shrink-seconds", type=float, default=None, metavar="SECONDS",
                     help="stop shrinking a failing example after SECONDS (default: "
                          "Hypothesis's 300); for targets that fail many properties")
+    group.addoption("--draws", default=None, choices=("fixed", "profile"),
+                    help="fixed: derandomized, no example database, the same examples every "
+                         "run (the default with --baseline); profile: as the profile says")
     group.addoption("--replay-dir", default="refold-replays", metavar="DIR",
                     help="where failures write replay files (default ./refold-replays; "
                          "an empty value writes none)")
 
 
+@pytest.hookimpl(trylast=True)  # after Hypothesis's plugin loaded --hypothesis-profile
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "rule(*ids, features): the spec (or sse wire) rules a conformance test checks")
@@ -124,6 +137,12 @@ def pytest_configure(config: pytest.Config) -> None:
         except RuntimeError as exc:
             raise pytest.UsageError(str(exc)) from exc
     config.stash[_RUN_KEY] = run = _Run(config)
+    if run.baseline is not None or config.getoption("draws"):
+        from .profiles import load_gate_profile
+
+        run.gate = load_gate_profile(
+            config.getoption("hypothesis_profile"), config.getoption("draws") or "fixed",
+            recorded=run.baseline.settings.get("profile") if run.baseline else None)
     config.pluginmanager.register(_ResultRecorder(config.stash[_RESULTS_KEY]), "refold-results")
     named = config.getoption("target") or run.baseline is not None or run.replay is not None
     if named and config.args_source != pytest.Config.ArgsSource.ARGS:
@@ -142,9 +161,14 @@ def _target(config: pytest.Config) -> Target:
     if _TARGET_KEY not in config.stash:
         run = config.stash[_RUN_KEY]
         try:
-            config.stash[_TARGET_KEY] = load_target(
+            loaded = load_target(
                 run.target_spec(config), features=_claimed_features(config, run.baseline),
                 timeout=config.getoption("target_timeout"))
+            config.stash[_TARGET_KEY] = loaded
+            if run.baseline is not None:
+                from .gate import check_claims
+
+                check_claims(run.baseline, loaded.features, loaded.name)
         except UsageError as exc:
             raise pytest.UsageError(str(exc)) from exc
     target = config.stash[_TARGET_KEY]
@@ -177,6 +201,7 @@ def pytest_collection_modifyitems(
         features = tuple(dict.fromkeys(ALL_RULES[r].feature for r in rules))
         item.user_properties.append(("rules", " ".join(rules)))
         item.user_properties.append(("features", " ".join(features)))
+        item.user_properties.append((TEST_PROPERTY, _test_id(item)))
         _apply_claims(item, rules, features, target, run.baseline)
     if run.replay is not None:
         _select_replayed(config, items, run.replay)
@@ -205,8 +230,6 @@ def _apply_claims(item: pytest.Item, rules: tuple[str, ...], features: tuple[str
 
 def _select_replayed(config: pytest.Config, items: list[pytest.Item],
                      replay: dict[str, Any]) -> None:
-    from .replay import blob_of
-
     test = replay["test"]
     chosen = [item for item in items if item.name == test["name"]
               and _module_basename(item) == test["module"]]
@@ -218,15 +241,20 @@ def _select_replayed(config: pytest.Config, items: list[pytest.Item],
     items[:] = chosen
     for item in chosen:
         item.stash[_REPLAY_CASE_KEY] = replay
-        hypothesis = replay.get("hypothesis") or {}
-        function = getattr(item, "obj", None)
-        if replay.get("expected") is not None or function is None:
-            continue
-        blob = blob_of(replay)
-        if blob is not None:
-            function._hypothesis_internal_use_reproduce_failure = blob
-        elif hypothesis.get("seed") is not None:
-            function._hypothesis_internal_use_seed = hypothesis["seed"]
+
+
+def pytest_deselected(items: list[pytest.Item]) -> None:
+    """Note the rules of deselected tests: a rule not fully run is not judged stale."""
+    for item in items:
+        run = item.config.stash.get(_RUN_KEY, None)
+        if run is not None:
+            run.deselected_rules.update(rules_of_item(item))
+
+
+def _test_id(item: pytest.Item) -> str:
+    from .fingerprints import test_id
+
+    return test_id(_module_basename(item), item.nodeid)
 
 
 def _module_basename(item: pytest.Item) -> str:
@@ -267,15 +295,17 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
     case = pyfuncitem.stash.get(_REPLAY_CASE_KEY, None)
     if case is None:
         return None
+    from .replay import replays_fold, reproducing
+
     bound = pyfuncitem.funcargs.get("check")
-    if case.get("expected") is not None and isinstance(bound, Check):
+    if replays_fold(case) and isinstance(bound, Check):
         bound.folds_to(case["chunks"], case["expected"])
         return True
     from hypothesis.errors import DidNotReproduce
 
     arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
     # DidNotReproduce: the recorded example no longer fails, so the target was fixed.
-    with contextlib.suppress(DidNotReproduce):
+    with contextlib.suppress(DidNotReproduce), reproducing(pyfuncitem.obj, case):
         pyfuncitem.obj(**arguments)
     return True
 
@@ -296,6 +326,11 @@ def pytest_runtest_makereport(
     report = yield
     if report.failed and rules_of_item(item):
         escape_report(report)  # the traceback quotes what the target raised
+    if call.when == "call" and call.excinfo and (report.failed or hasattr(report, "wasxfail")):
+        from .fingerprints import fingerprints_of
+
+        report.user_properties.append((FINGERPRINTS_PROPERTY, fingerprints_of(
+            call.excinfo.value, test=_test_id(item), rules=rules_of_item(item))))
     failure = failures[0] if failures else None
     if failure is not None and call.when == "call":
         from .replay import failure_record
@@ -311,8 +346,11 @@ def pytest_runtest_makereport(
         _expect_known_crash(item, report, failures, implicated)
         path = _write_replay_file(item, failure, call.excinfo.value if call.excinfo else None)
         if path is not None:
+            import shlex
+
+            spec = shlex.quote(item.config.stash[_RUN_KEY].target_spec(item.config))
             report.sections.append(("refold replay", f"replay file: {path}\nre-run: pytest "
-                                    f"--replay {path}"))
+                                    f"--replay {path} --target {spec}"))
     return report
 
 
@@ -390,6 +428,12 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
     if run.baseline is not None:
         lines.append(f"refold baseline: {run.baseline.path} "
                      f"({len(run.baseline.expected_failures)} expected failures)")
+    if run.gate is not None:
+        from .gate import settings_notes
+
+        lines.append(f"refold draws: {run.gate['draws']} (profile {run.gate['profile']}, "
+                     f"max_examples {run.gate['max_examples']})")
+        lines += settings_notes(run.baseline, run.gate)
     return lines
 
 
@@ -412,28 +456,16 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         report = build_report(
             results, target=_target(config), started=run.started,
             duration_seconds=time.monotonic() - run.clock,
-            hypothesis_profile=settings.get_current_profile_name())
+            hypothesis_profile=settings.get_current_profile_name(), settings=run.gate)
         write_report(report, Path(destination))
 
 
 def _judge_baseline(session: pytest.Session, run: _Run, results: RuleResults) -> None:
-    """Fail the run on every expected failure whose rule no longer fails."""
+    """Fail the run on every new failure and stale entry (see `refold.gate`)."""
+    from .gate import judge
+
     assert run.baseline is not None
-    for nodeid, implicated in results.xfailed_implicated:
-        for rule_id in sorted(implicated - run.baseline.expected_failures.keys()):
-            message = (f"new failure: {rule_id} fails in {nodeid}, a test the baseline "
-                       f"{run.baseline.path} expects to fail only for "
-                       f"{', '.join(sorted(implicated & run.baseline.expected_failures.keys()))}")
-            results.by_rule.setdefault(rule_id, RuleOutcome()).mark_failed(message)
-            run.stale.append(message)
-    for rule_id, reason in run.baseline.expected_failures.items():
-        outcome = results.by_rule.get(rule_id)
-        if outcome is None or outcome.status != "passed":
-            continue
-        message = (f"stale baseline entry: {rule_id} passes now, but {run.baseline.path} "
-                   f"expects it to fail ({reason}); remove the entry")
-        outcome.mark_stale(message)
-        run.stale.append(message)
+    run.stale += judge(run.baseline, results, deselected_rules=frozenset(run.deselected_rules))
     if run.stale and session.exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
@@ -448,7 +480,12 @@ def pytest_terminal_summary(
 
     terminalreporter.section("refold: results by feature and rule")
     terminalreporter.write(render_rule_table(results, color=terminalreporter.hasmarkup))
-    for message in config.stash[_RUN_KEY].stale:
+    run = config.stash[_RUN_KEY]
+    from .gate import settings_notes
+
+    for note in settings_notes(run.baseline, run.gate):
+        terminalreporter.write_line(note, yellow=True, bold=True)
+    for message in run.stale:
         terminalreporter.write_line(printable(message), red=True, bold=True)
 
 

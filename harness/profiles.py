@@ -7,14 +7,21 @@
               must be cheap, and its verdict needs a failure, not a minimal one
 
 Select one with `--hypothesis-profile NAME`. Registered at import time because
-Hypothesis loads the chosen profile in its own `pytest_configure`.
+Hypothesis loads the chosen profile in its own `pytest_configure`. A gate run (with a
+baseline, or writing one) loads its profile with fixed draws (`load_gate_profile`): the same
+examples every time, whatever the profile's example budget.
 """
 
 from __future__ import annotations
 
 from hypothesis import HealthCheck, Phase, settings
+from hypothesis import __version__ as hypothesis_version
+from hypothesis.errors import InvalidArgument
 
-__all__ = ["CI_EXAMPLES", "limit_shrinking", "register_profiles", "relax_default_deadline"]
+from refold import __version__
+
+__all__ = ["CI_EXAMPLES", "limit_shrinking", "load_gate_profile", "register_profiles",
+           "relax_default_deadline"]
 
 CI_EXAMPLES = 100
 
@@ -36,6 +43,52 @@ def register_profiles() -> None:
         "mutation", max_examples=25, deadline=None, derandomize=True, database=None,
         phases=[Phase.explicit, Phase.generate], suppress_health_check=slow,
     )
+
+
+def load_gate_profile(explicit: str | None, draws: str, *,
+                      recorded: str | int | None) -> dict[str, str | int]:
+    """Load a gate run's profile and return its settings (a baseline's `[settings]`).
+
+    The profile is the one asked for, else the one the baseline records (if registered
+    here), else ci; with `draws == "fixed"` it is loaded derandomized, without database.
+    """
+    profile = explicit or (recorded if isinstance(recorded, str) and _is_profile(recorded)
+                           else "ci")
+    if draws == "fixed":
+        _fix_draws(profile)
+    else:
+        settings.load_profile(profile)
+    return _gate_settings(profile, draws)
+
+
+def _is_profile(name: str) -> bool:
+    """Whether a Hypothesis profile of that name is registered."""
+    try:
+        settings.get_profile(name)
+    except InvalidArgument:
+        return False
+    return True
+
+
+def _fix_draws(profile: str) -> None:
+    """Load `profile` derandomized and without an example database.
+
+    The same target then draws the same examples in every run, so it finds the same
+    failures: what a baseline run and the check against it need to agree.
+    """
+    base = settings.get_profile(profile)
+    if base.derandomize and base.database is None:
+        settings.load_profile(profile)
+        return
+    settings.register_profile(f"{profile}-fixed", parent=base, derandomize=True, database=None)
+    settings.load_profile(f"{profile}-fixed")
+
+
+def _gate_settings(profile: str, draws: str) -> dict[str, str | int]:
+    """What decides the examples of this run, as a baseline's `[settings]` records it."""
+    current = settings()  # the loaded profile's values
+    return {"profile": profile, "draws": draws, "max_examples": current.max_examples,
+            "hypothesis": hypothesis_version, "refold": __version__}
 
 
 def relax_default_deadline() -> None:

@@ -5,13 +5,21 @@ shrinking), the plugin writes `<rule>-<hash>.json` into the replay folder:
 
     {"refold_replay": 1, "refold_version", "target", "test": {"module", "name"},
      "rules", "summary", "chunks", "expected", "received", "differences",
-     "target_error", "hypothesis": {"version", "reproduce_failure", "seed", "profile"}}
+     "target_error", "case", "hypothesis": {"version", "reproduce_failure", "seed",
+     "profile"}}
 
-`pytest --replay FILE` (or `refold replay FILE`) selects the recorded test and re-runs
-the case: when the failure compared a fold with an expected response, it folds the
-recorded chunks and compares them with the recorded expected response, whatever
-Hypothesis would draw today; otherwise it re-runs the test itself with the recorded
-`@reproduce_failure` blob or seed.
+`pytest --replay FILE --target X` (or `refold replay FILE --target X`) selects the
+recorded test and re-runs the case. When the failure compared a fold with an expected
+response (`"case": "fold"`), it folds the recorded chunks and compares them with the
+recorded expected response, whatever Hypothesis would draw today; otherwise
+(`"case": "test"`) it re-runs the test itself with the recorded `@reproduce_failure`
+blob or seed, applied to the test when it is a `@given` test and to the state machine it
+runs when it is not (Hypothesis reads the blob from the machine class).
+
+A replay file is data: it travels in bug reports, so on its own it never starts a
+process or imports a file. Its recorded target is used only when it is one of refold's
+built-in names (`reference`, `openai`, ...); any other target must be given again with
+`--target`, and the refusal shows the recorded one (`recorded_target`).
 
 Nothing persisted may carry a credential or a provider's in-memory frame, and nothing a
 target answers is kept whole: the failure is recorded through `persistable`
@@ -22,9 +30,12 @@ its message is rendered from that scrubbed, bounded copy.
 from __future__ import annotations
 
 import ast
+import contextlib
 import hashlib
 import json
 import re
+import shlex
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,9 +55,11 @@ from refold.reference import (
 
 from .checks import ConformanceFailure
 from .errors import UsageError
+from .loading import BUILTIN_TARGETS
 
 __all__ = ["REPLAY_FORMAT", "SCRUBBED", "failure_record", "kept", "read_replay",
-           "reproduce_blob", "scrub", "write_replay"]
+           "recorded_target", "replays_fold", "reproduce_blob", "reproducing", "scrub",
+           "write_replay"]
 
 REPLAY_FORMAT = 1
 SCRUBBED = REDACTED
@@ -65,7 +78,7 @@ def kept(failure: ConformanceFailure) -> ConformanceFailure:
         target_error=persistable(failure.target_error),
         # Rule ids, chunk numbers and an exception signature: the located crash, kept so
         # the persisted message says where it raised and what it was charged to.
-        crash=failure.crash)
+        crash=failure.crash, compared_fold=failure.compared_fold)
 
 
 def _kept_at(pointer: str, value: JSON) -> JSON:
@@ -111,6 +124,7 @@ def write_replay(directory: Path, failure: ConformanceFailure, *, target: str,
         "differences": [_difference(d.pointer, d.expected, d.received)
                         for d in failure.differences],
         "target_error": failure.target_error,
+        "case": "fold" if failure.compared_fold else "test",
     })
     # Drawn by Hypothesis, not the target; a long blob must survive whole to replay.
     content["hypothesis"] = hypothesis
@@ -192,3 +206,73 @@ def blob_of(content: dict[str, Any]) -> tuple[str, bytes] | None:
     if not (isinstance(recorded, list) and len(recorded) == 2):
         return None
     return str(recorded[0]), ast.literal_eval(recorded[1])
+
+
+def replays_fold(content: dict[str, Any]) -> bool:
+    """Whether the case is re-run by refolding its chunks (else by re-running the test).
+
+    Files written before `case` was recorded refold when they hold an expected response
+    and no blob: a blob re-runs the test exactly, a state machine's included.
+    """
+    case = content.get("case")
+    if case is not None:
+        return bool(case == "fold")
+    return isinstance(content.get("expected"), dict) and blob_of(content) is None
+
+
+@contextlib.contextmanager
+def reproducing(function: Callable[..., Any], content: dict[str, Any]) -> Iterator[None]:
+    """Run `function` with the recorded `@reproduce_failure` blob (or seed) applied.
+
+    A `@given` test reads them from itself; a test that runs a state machine reads
+    them from the machine class (`run_state_machine_as_test` copies them from there),
+    so for the one test a replay runs they are set on every machine, then removed.
+    """
+    from hypothesis import is_hypothesis_test
+    from hypothesis.stateful import RuleBasedStateMachine
+
+    blob = blob_of(content)
+    seed = (content.get("hypothesis") or {}).get("seed")
+    attribute, value = (("_hypothesis_internal_use_reproduce_failure", blob) if blob else
+                        ("_hypothesis_internal_use_seed", seed))
+    holder: Any = function if is_hypothesis_test(function) else RuleBasedStateMachine
+    if value is None:
+        yield
+        return
+    setattr(holder, attribute, value)
+    try:
+        yield
+    finally:
+        if holder is RuleBasedStateMachine:
+            delattr(holder, attribute)
+
+
+def recorded_target(path: str | Path, content: dict[str, Any], *, command: str) -> str:
+    """The replay's recorded target if it runs no foreign code, else a usage error.
+
+    `command` is how the user re-runs the file (`refold replay FILE`), for the message.
+
+    Raises:
+        UsageError: the target is not a built-in name: it is shown with the command
+            that runs it, and never loaded from the file alone.
+    """
+    target = content.get("target")
+    if isinstance(target, str) and target in BUILTIN_TARGETS:
+        return target
+    shown = target if isinstance(target, str) else repr(target)
+    where = ""
+    if isinstance(target, str) and _missing_relative_path(target):
+        where = (f" It is a relative path that does not exist from {Path.cwd()}: the "
+                 f"replay was made in another folder, so give the path from here.")
+    raise UsageError(
+        f"replay file {path} records the target {shown}, which is not a built-in target; "
+        f"a replay file is data from elsewhere and never starts a process or imports a file "
+        f"on its own.{where} To run it, pass the target again: "
+        f"{command} --target {shlex.quote(shown)}")
+
+
+def _missing_relative_path(target: str) -> bool:
+    if target.startswith(("exec:", "http://", "https://")):
+        return False
+    looks_like_path = "/" in target or target.endswith(".py")
+    return looks_like_path and not Path(target).is_absolute() and not Path(target).exists()

@@ -2,9 +2,9 @@
 
     {"refold_version", "target": {"name", "description", "features"},
      "versions": {"python", "pytest", "hypothesis", "refold", "platform"},
-     "started", "duration_seconds", "hypothesis_profile",
+     "started", "duration_seconds", "hypothesis_profile", "settings",
      "rules": {RULE-ID: {"feature", "registry", "statement", "status", "tests", "reason",
-                         "failure", "blocked_by"}},
+                         "failure", "blocked_by", "fingerprints", "verdict"}},
      "totals": {status: count}}
 
 Every rule of both registries is listed, "not run" when no collected test checks it: the
@@ -12,7 +12,10 @@ spec's rules first (`"registry": "spec"`), then the wire rules of the `sse` suit
 (`"registry": "wire"`, from WHATWG server-sent events, not part of chat-fold.md). The
 totals count every listed rule. A "blocked" rule's tests crashed on another rule's defect
 (`refold.crashes`): "blocked_by" names those rules (empty for every other status), and
-"failure" is the failed rule's, not repeated.
+"failure" is the failed rule's, not repeated. `settings` is what decided the examples
+drawn, for a gate run (`refold.profiles.load_gate_profile`, else null); `fingerprints` lists
+how the rule failed in each test (`refold.fingerprints`), what `refold baseline` records;
+`verdict` is a baseline's verdict on the rule (`"new"` failure, `"stale"` entry, else null).
 Strings from the stream were scrubbed and bounded when the failure was recorded
 (`refold.replay`); `write_report` passes the whole document, the target's name and
 description too, through `refold.reference.json_text` (scrubbed, bounded, no bare NaN).
@@ -20,6 +23,7 @@ description too, through `refold.reference.json_text` (scrubbed, bounded, no bar
 
 from __future__ import annotations
 
+import json
 import platform
 from datetime import datetime
 from importlib.metadata import PackageNotFoundError, version
@@ -36,7 +40,8 @@ __all__ = ["build_report", "write_report"]
 
 
 def build_report(results: RuleResults, *, target: Target | None, started: datetime,
-                 duration_seconds: float, hypothesis_profile: str) -> dict[str, Any]:
+                 duration_seconds: float, hypothesis_profile: str,
+                 settings: dict[str, Any] | None = None) -> dict[str, Any]:
     """The results of a run as the documented JSON object."""
     rules: dict[str, Any] = {}
     totals = dict.fromkeys(STATUSES, 0)
@@ -53,6 +58,8 @@ def build_report(results: RuleResults, *, target: Target | None, started: dateti
             "reason": outcome.reason if outcome else None,
             "failure": outcome.failure if outcome and status == "failed" else None,
             "blocked_by": list(outcome.blocked_by) if outcome and status == "blocked" else [],
+            "fingerprints": _unique(outcome.fingerprints) if outcome else [],
+            "verdict": outcome.verdict if outcome else None,
         }
     return {
         "refold_version": __version__,
@@ -61,9 +68,15 @@ def build_report(results: RuleResults, *, target: Target | None, started: dateti
         "started": started.isoformat(timespec="seconds"),
         "duration_seconds": round(duration_seconds, 3),
         "hypothesis_profile": hypothesis_profile,
+        "settings": settings,
         "rules": rules,
         "totals": totals,
     }
+
+
+def _unique(fingerprints: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    keyed = {json.dumps(f, sort_keys=True): f for f in fingerprints}
+    return [keyed[key] for key in sorted(keyed)]
 
 
 def _target(target: Target | None) -> dict[str, Any]:

@@ -8,8 +8,9 @@ xfailed, since a known failure of the rule itself says more about it than a chec
 could not run, and above passed, since a check that could not run is not a pass; any
 test with direct evidence against the rule makes it failed. Outcomes are
 built from test reports alone (their `user_properties` carry the rule ids and, for a
-conformance failure, its structured details), so under pytest-xdist the controller
-sees everything the workers saw.
+conformance failure, its structured details and fingerprints), so under pytest-xdist the
+controller sees everything the workers saw. `recorded_property` is the one place they
+are read.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from typing import Any
 
 import pytest
 
-__all__ = ["BLOCKED_PROPERTY", "FAILURE_PROPERTY", "IMPLICATED_PROPERTY", "STATUSES",
-           "RuleOutcome", "RuleResults"]
+__all__ = ["BLOCKED_PROPERTY", "FAILURE_PROPERTY", "FINGERPRINTS_PROPERTY",
+           "IMPLICATED_PROPERTY", "STATUSES", "TEST_PROPERTY", "RuleOutcome", "RuleResults",
+           "XfailedTest", "recorded_property"]
 
 STATUSES = ("failed", "xfailed", "blocked", "passed", "skipped", "not run")
 """From worst to best; a rule takes the worst status among its tests."""
@@ -34,7 +36,33 @@ IMPLICATED_PROPERTY = "refold_implicated"
 BLOCKED_PROPERTY = "refold_blocked"
 """The user property naming the test's rules a crash charged elsewhere kept unchecked."""
 
+TEST_PROPERTY = "refold_test"
+"""The user property naming a test as fingerprints do (`refold.fingerprints.test_id`)."""
+
+FINGERPRINTS_PROPERTY = "refold_fingerprints"
+"""The user property listing a failed test's fingerprints (see `refold.fingerprints`)."""
+
 _MESSAGE_LIMIT = 4000
+
+
+def recorded_property(report: pytest.TestReport, name: str) -> Any:
+    """The refold user property `name` of a report (None if absent).
+
+    Every read of a failure record, implicated rules or fingerprints goes through here,
+    so how they cross from xdist workers is decided in one place.
+    """
+    return dict(report.user_properties).get(name)
+
+
+@dataclass(frozen=True)
+class XfailedTest:
+    """A test that failed as a baseline expected: what a gate judges it by."""
+
+    nodeid: str
+    rules: tuple[str, ...]
+    implicated: frozenset[str]
+    fingerprints: tuple[dict[str, Any], ...]
+    failure: dict[str, Any] | None
 
 
 @dataclass
@@ -50,6 +78,8 @@ class RuleOutcome:
     xfail_reason: str | None = None
     blocked_by: list[str] = field(default_factory=list)
     """The rules whose crashes kept this rule's tests from checking it."""
+    fingerprints: list[dict[str, Any]] = field(default_factory=list)
+    verdict: str | None = None  # a baseline's verdict on the rule: "new" or "stale"
 
     def add(self, status: str, *, message: str | None = None,
             failure: dict[str, Any] | None = None, blockers: tuple[str, ...] = ()) -> None:
@@ -67,9 +97,12 @@ class RuleOutcome:
         if status == "xfailed" and self.xfail_reason is None:
             self.xfail_reason = message
 
-    def mark_failed(self, reason: str) -> None:
-        """The run judged this rule failed after its tests ran (a baseline's verdict)."""
+    def mark_failed(self, reason: str, failure: dict[str, Any] | None = None) -> None:
+        """The run judged this rule failed after its tests ran (a baseline's verdict);
+        `failure` is the record of the test failure behind it, chunks and all."""
         self.mark_stale(reason)
+        if failure is not None:
+            self.failure = {**failure, "message": reason}
 
     def mark_stale(self, reason: str) -> None:
         """A baseline expected this rule to fail and none of its tests did."""
@@ -97,7 +130,8 @@ class RuleResults:
 
     def __init__(self) -> None:
         self.by_rule: dict[str, RuleOutcome] = {}
-        self.xfailed_implicated: list[tuple[str, set[str]]] = []
+        self.xfailed: list[XfailedTest] = []
+        self.ran: set[str] = set()  # `module::name` of every test whose call phase ran
 
     def record(self, report: pytest.TestReport, rules: list[str]) -> None:
         """Record a test report for its rules (the call phase, or a skip/error).
@@ -109,13 +143,21 @@ class RuleResults:
         status = _status(report)
         if status is None:
             return
-        properties = dict(report.user_properties)
-        implicated = str(properties.get(IMPLICATED_PROPERTY, "")).split()
+        if report.when == "call" and status != "skipped":
+            self.ran.add(str(recorded_property(report, TEST_PROPERTY)))
+        implicated = str(recorded_property(report, IMPLICATED_PROPERTY) or "").split()
+        fingerprints = list(recorded_property(report, FINGERPRINTS_PROPERTY) or [])
+        for fingerprint in fingerprints:
+            outcome = self.by_rule.setdefault(fingerprint["rule"], RuleOutcome())
+            outcome.fingerprints.append({k: v for k, v in fingerprint.items() if k != "rule"})
+        if status == "xfailed":
+            failure = recorded_property(report, FAILURE_PROPERTY)
+            self.xfailed.append(XfailedTest(
+                report.nodeid, tuple(rules), frozenset(implicated or rules), tuple(fingerprints),
+                failure if isinstance(failure, dict) else None))
         if status in ("failed", "xfailed") and implicated:
-            if status == "xfailed":
-                self.xfailed_implicated.append((report.nodeid, set(implicated)))
             self._record(report, status, implicated)
-            blocked = [r for r in str(properties.get(BLOCKED_PROPERTY, "")).split()
+            blocked = [r for r in str(recorded_property(report, BLOCKED_PROPERTY) or "").split()
                        if r in rules and r not in implicated]
             for rule_id in blocked:
                 self.by_rule.setdefault(rule_id, RuleOutcome()).add(
@@ -128,7 +170,7 @@ class RuleResults:
 
     def _record(self, report: pytest.TestReport, status: str, rules: list[str]) -> None:
         message = _message(report, status)
-        recorded = dict(report.user_properties).get(FAILURE_PROPERTY)
+        recorded = recorded_property(report, FAILURE_PROPERTY)
         failure: dict[str, Any] | None = None
         if status == "failed" and isinstance(recorded, dict):
             failure = recorded

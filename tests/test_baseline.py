@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from refold.baseline import Baseline, dump_baseline, load_baseline
 from refold.errors import UsageError
+from refold.fingerprints import Fingerprint
 from refold.reference import FEATURES, RULES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,19 +25,48 @@ _reasons = st.dictionaries(st.sampled_from(sorted(RULES)), st.text(min_size=1).f
                            max_size=4)
 
 
+_fingerprints = st.frozensets(st.builds(
+    Fingerprint, test=st.text(), kind=st.text(),
+    pointers=st.lists(st.text()).map(lambda p: tuple(sorted(set(p))))), min_size=1, max_size=3)
+_settings = st.fixed_dictionaries({}, optional={
+    "profile": st.text(), "draws": st.sampled_from(["fixed", "profile"]),
+    "max_examples": st.integers(0, 10**6), "hypothesis": st.text(), "refold": st.text()})
+
+
+@st.composite
+def _expected_with_fingerprints(
+    draw: st.DrawFn,
+) -> tuple[dict[str, str], dict[str, frozenset[Fingerprint]]]:
+    expected = draw(_reasons)
+    fingerprinted = draw(st.sets(st.sampled_from(sorted(expected)))) if expected else set()
+    return expected, {r: draw(_fingerprints) for r in fingerprinted}
+
+
 @given(target=st.text(), features=st.sets(st.sampled_from(FEATURES)),
-       expected=_reasons, skips=_reasons)
+       expected=_expected_with_fingerprints(), skips=_reasons, settings=_settings)
 def test_a_written_baseline_reads_back_to_the_same_values(
     tmp_path_factory: pytest.TempPathFactory, target: str, features: set[str],
-    expected: dict[str, str], skips: dict[str, str],
+    expected: tuple[dict[str, str], dict[str, frozenset[Fingerprint]]],
+    skips: dict[str, str], settings: dict[str, str | int],
 ) -> None:
-    baseline = Baseline(path="-", target=target, features=frozenset(features),
-                        expected_failures=expected, skips=skips)
+    reasons, fingerprints = expected
+    values = {"target": target, "features": frozenset(features), "expected_failures": reasons,
+              "skips": skips, "fingerprints": fingerprints, "settings": settings}
     path = tmp_path_factory.mktemp("baseline") / "baseline.toml"
-    path.write_text(dump_baseline(baseline, comment="line one\nline two"), encoding="utf-8")
-    assert load_baseline(path) == Baseline(path=str(path), target=target,
-                                           features=frozenset(features),
-                                           expected_failures=expected, skips=skips)
+    text = dump_baseline(Baseline(path="-", **values), comment="line one\nline two")
+    path.write_text(text, encoding="utf-8")
+    assert load_baseline(path) == Baseline(path=str(path), **values)
+
+
+def test_a_baseline_written_before_settings_and_fingerprints_still_loads(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.toml"
+    path.write_text('target = "mypkg"\nfeatures = ["text"]\n\n[expected_failures]\n'
+                    '"ENV-ID" = "last id wins"\n', encoding="utf-8")
+    baseline = load_baseline(path)
+    assert baseline.expected_failures == {"ENV-ID": "last id wins"}
+    assert baseline.fingerprints == {} and baseline.settings == {}
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -46,6 +76,12 @@ def test_a_written_baseline_reads_back_to_the_same_values(
     ("features = \"text\"\n", "expected a list"),
     ("colour = 1\n", r"unknown keys \['colour'\]"),
     ("[expected_failures\n", "not valid TOML"),
+    ('[fingerprints]\n"ENV-ID" = [{test = "m::t", kind = "differs"}]\n',
+     r"\[fingerprints\] lists \['ENV-ID'\], which \[expected_failures\] does not"),
+    ('[expected_failures]\n"ENV-ID" = "x"\n[fingerprints]\n"ENV-ID" = ["m::t"]\n',
+     "expected a list of"),
+    ("[settings]\nmax_examples = \"many\"\n", "expected an integer"),
+    ("[settings]\nseed = 1\n", "unknown key 'seed'"),
 ])
 def test_an_invalid_baseline_is_refused_naming_the_file_and_key(
     tmp_path: Path, text: str, message: str

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from refold.checks import ConformanceFailure
+from refold.checks import ConformanceFailure, format_chunks
 from refold.errors import UsageError
 from refold.reference import NOT_KEPT
 from refold.replay import SCRUBBED, read_replay, scrub, write_replay
@@ -92,7 +92,8 @@ def test_pytest_replay_reproduces_the_failure_and_passes_on_a_fixed_target(
 ) -> None:
     path = _replays(failing_run, test_name)
     recorded = read_replay(path)["chunks"]
-    again = subprocess.run([*PYTEST, "--replay", str(path), "test_sample.py"],
+    again = subprocess.run([*PYTEST, "--replay", str(path), "--target", str(BROKEN),
+                            "test_sample.py"],
                            cwd=failing_run, capture_output=True, text=True, timeout=600,
                            check=False)
     assert again.returncode == 1, again.stdout[-3000:]
@@ -106,8 +107,91 @@ def test_pytest_replay_reproduces_the_failure_and_passes_on_a_fixed_target(
 
 def test_refold_replay_runs_the_recorded_case(failing_run: Path) -> None:
     path = _replays(failing_run, "test_a_later_empty_finish_reason_erases_nothing")
-    done = subprocess.run([sys.executable, "-m", "refold.cli", "replay", str(path), "--",
-                           "test_sample.py"], cwd=failing_run, capture_output=True, text=True,
-                          timeout=600, check=False)
+    done = subprocess.run([sys.executable, "-m", "refold.cli", "replay", "--target",
+                           str(BROKEN), str(path), "--", "test_sample.py"], cwd=failing_run,
+                          capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 1, done.stdout[-3000:]
     assert "CHOICE-FINISH" in done.stdout
+
+
+def _replay_file(tmp_path: Path, target: str) -> Path:
+    """A replay file of the sample suite's CHOICE-FINISH test recording `target`."""
+    failure = ConformanceFailure(("CHOICE-FINISH",), "differs", chunks=[], expected={},
+                                 received={}, compared_fold=True)
+    return write_replay(tmp_path, failure, target=target,
+                        test={"module": "test_sample",
+                              "name": "test_a_later_empty_finish_reason_erases_nothing"},
+                        hypothesis={})
+
+
+@pytest.mark.parametrize("command", ["pytest", "refold"])
+def test_a_replay_file_alone_never_starts_a_process_or_imports_a_file(
+    tmp_path: Path, command: str,
+) -> None:
+    shutil.copy(SAMPLE_SUITE, tmp_path / "test_sample.py")
+    ran, imported = tmp_path / "ran", tmp_path / "imported"
+    (tmp_path / "evil.py").write_text(f"open({str(imported)!r}, 'w').close()\n",
+                                      encoding="utf-8")
+    for target in (f"exec:touch {ran}", str(tmp_path / "evil.py")):
+        path = _replay_file(tmp_path / "replays", target)
+        argv = ([*PYTEST, "--replay", str(path), "test_sample.py"] if command == "pytest" else
+                [sys.executable, "-m", "refold.cli", "replay", str(path), "--",
+                 "test_sample.py"])
+        done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True,
+                              timeout=600, check=False)
+        assert done.returncode == 4, done.stdout[-3000:] + done.stderr[-3000:]
+        said = " ".join((done.stdout + done.stderr).split())
+        assert target in said and "--target" in said and "Traceback" not in said
+        assert not ran.exists() and not imported.exists()
+
+
+def test_a_replay_recording_the_reference_runs_it_without_target(tmp_path: Path) -> None:
+    shutil.copy(SAMPLE_SUITE, tmp_path / "test_sample.py")
+    path = _replay_file(tmp_path, "reference")
+    done = subprocess.run([*PYTEST, "--replay", str(path), "test_sample.py"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "CHOICE-FINISH" in done.stdout  # the recorded case: {} is not what it folds to
+
+
+def test_a_replay_made_in_another_folder_says_its_relative_target_is_missing_here(
+    tmp_path: Path,
+) -> None:
+    shutil.copy(SAMPLE_SUITE, tmp_path / "test_sample.py")
+    path = _replay_file(tmp_path, "pkg/mytarget.py")
+    done = subprocess.run([sys.executable, "-m", "refold.cli", "replay", str(path), "--",
+                           "test_sample.py"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=600, check=False)
+    assert done.returncode == 4, done.stdout[-3000:] + done.stderr[-3000:]
+    said = " ".join((done.stdout + done.stderr).split())
+    assert "pkg/mytarget.py" in said and "does not exist from" in said
+    assert f"refold replay {path} --target" in said
+
+
+LIVE_SNAPSHOT = ROOT / "examples" / "broken" / "live_snapshot.py"
+LIFECYCLE = ROOT / "suites" / "test_lifecycle.py"
+
+
+def test_a_lifecycle_replay_reruns_its_state_machine_with_the_recorded_blob(
+    tmp_path: Path,
+) -> None:
+    done = subprocess.run([*PYTEST, f"--target={LIVE_SNAPSHOT}", "--hypothesis-profile=dev",
+                           "-k", "handed_out", str(LIFECYCLE)], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 1, done.stdout[-3000:]
+    (path,) = (tmp_path / "refold-replays").glob("LIFE-SNAPSHOT-*.json")
+    recorded = read_replay(path)
+    assert recorded["hypothesis"]["reproduce_failure"] is not None
+    replay = [sys.executable, "-m", "refold.cli", "replay", str(path), "--", str(LIFECYCLE)]
+    again = subprocess.run([*replay[:4], "--target", str(LIVE_SNAPSHOT), *replay[4:]],
+                           cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                           check=False)
+    assert again.returncode == 1, again.stdout[-3000:]
+    assert "InvalidArgument" not in again.stdout
+    assert "response 0 changed after it was handed out" in again.stdout
+    assert "found by a test of LIFE-SNAPSHOT" in again.stdout
+    assert format_chunks(recorded["chunks"]) in "\n".join(
+        line.removeprefix("E").strip() for line in again.stdout.splitlines())
+    fixed = subprocess.run([*replay[:4], "--target", "reference", *replay[4:]], cwd=tmp_path,
+                           capture_output=True, text=True, timeout=600, check=False)
+    assert fixed.returncode == 0, fixed.stdout[-3000:]

@@ -36,7 +36,8 @@ def results(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
 
 def test_the_report_has_the_documented_top_level_shape(results: Any) -> None:
     assert set(results) == {"refold_version", "target", "versions", "started",
-                            "duration_seconds", "hypothesis_profile", "rules", "totals"}
+                            "duration_seconds", "hypothesis_profile", "settings", "rules",
+                            "totals"}
     assert set(results["target"]) == {"name", "description", "features"}
     assert {"python", "pytest", "hypothesis", "refold"} <= set(results["versions"])
     datetime.fromisoformat(results["started"])
@@ -48,7 +49,7 @@ def test_every_rule_id_is_listed_with_a_status(results: Any) -> None:
     assert list(results["rules"]) == [*RULES, *SSE_RULES]  # the spec's, then the wire rules
     for rule_id, entry in results["rules"].items():
         assert set(entry) == {"feature", "registry", "statement", "status", "tests", "reason",
-                              "failure", "blocked_by"}
+                              "failure", "blocked_by", "fingerprints", "verdict"}
         assert entry["status"] in STATUSES, rule_id
         assert entry["feature"] == ALL_RULES[rule_id].feature
         assert entry["registry"] == ("wire" if rule_id in SSE_RULES else "spec")

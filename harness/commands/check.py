@@ -44,7 +44,11 @@ def add_target_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--features", help="comma-separated features the target claims")
     parser.add_argument("--target-timeout", type=float, help="per-call timeout in seconds")
     parser.add_argument("--profile", default=None,
-                        help="Hypothesis profile: dev, ci, nightly or mutation")
+                        help="Hypothesis profile: dev, ci, nightly or mutation (with a "
+                             "baseline: the one it records, else ci)")
+    parser.add_argument("--draws", choices=("fixed", "profile"), default=None,
+                        help="fixed: the same examples every run (the default with a "
+                             "baseline); profile: as the profile says")
     parser.add_argument("--replay-dir", metavar="DIR",
                         help="where failures write replay files (default ./refold-replays)")
     parser.add_argument("--shrink-seconds", type=float, metavar="SECONDS",
@@ -56,7 +60,7 @@ def pytest_arguments(args: argparse.Namespace) -> list[str]:
     argv = ["-p", "no:cacheprovider", "-q", "--no-header"]
     options = {"--target": args.target, "--features": args.features,
                "--target-timeout": args.target_timeout, "--hypothesis-profile": args.profile,
-               "--replay-dir": args.replay_dir,
+               "--replay-dir": args.replay_dir, "--draws": getattr(args, "draws", None),
                "--shrink-seconds": getattr(args, "shrink_seconds", None),
                "--baseline": getattr(args, "baseline", None)}
     for option, value in options.items():

@@ -1,15 +1,21 @@
 """`refold replay FILE [--target X]`: re-run the failure recorded in a replay file.
 
 The same as `pytest --replay FILE --target X`: the recorded test is selected and its
-recorded case re-run (see `refold.replay`). The target defaults to the one recorded.
+recorded case re-run (see `refold.replay`). Without `--target` the recorded target runs
+only when it is a built-in name; any other is shown with the command that runs it, and
+the command exits 4: a replay file alone never starts a process or imports a file.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 import pytest
+
+from refold.errors import UsageError
+from refold.replay import read_replay, recorded_target
 
 from .check import add_target_arguments, preflight, pytest_arguments
 
@@ -30,6 +36,13 @@ def run(args: argparse.Namespace) -> int:
     refused = preflight(args, "replay")
     if refused is not None:
         return refused
+    if args.target is None:
+        try:
+            recorded_target(args.file, read_replay(args.file),
+                            command=f"refold replay {args.file}")
+        except UsageError as exc:
+            print(f"refold replay: {exc}", file=sys.stderr)
+            return int(pytest.ExitCode.USAGE_ERROR)
     argv = pytest_arguments(args)
     if args.target is None:
         at = argv.index("--target")
