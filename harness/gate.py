@@ -131,7 +131,8 @@ def _stale_fingerprints(baseline: Baseline, results: RuleResults, rule_id: str, 
                         recorded: frozenset[Fingerprint]) -> list[str]:
     outcome = results.by_rule.get(rule_id, RuleOutcome())
     seen = {Fingerprint.from_json(f) for f in outcome.fingerprints}
-    judged = {f for f in recorded if f.test in results.ran}
+    judged = {f for f in recorded
+              if f.test in results.ran and (f.test, rule_id) not in results.blocked_in}
     gone = sorted(judged - seen)
     if not gone:
         return []

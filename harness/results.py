@@ -132,6 +132,9 @@ class RuleResults:
         self.by_rule: dict[str, RuleOutcome] = {}
         self.xfailed: list[XfailedTest] = []
         self.ran: set[str] = set()  # `module::name` of every test whose call phase ran
+        # (test, rule) pairs where a crash charged elsewhere kept the test from judging
+        # the rule: no evidence either way, so a gate judges nothing stale there.
+        self.blocked_in: set[tuple[str, str]] = set()
 
     def record(self, report: pytest.TestReport, rules: list[str]) -> None:
         """Record a test report for its rules (the call phase, or a skip/error).
@@ -162,6 +165,7 @@ class RuleResults:
             for rule_id in blocked:
                 self.by_rule.setdefault(rule_id, RuleOutcome()).add(
                     "blocked", blockers=tuple(implicated))
+                self.blocked_in.add((str(recorded_property(report, TEST_PROPERTY)), rule_id))
             held = [r for r in rules if r not in implicated and r not in blocked]
             if held:
                 self._record_status(held, "passed", None, None)

@@ -139,12 +139,15 @@ def test_a_new_defect_in_a_known_failing_rule_fails_the_gate(workdir: Path) -> N
                     "test_sample.py"], workdir)
     assert written.returncode == 0, written.stdout[-3000:] + written.stderr[-2000:]
     assert load_baseline(workdir / "b.toml").fingerprints["CHOICE-FINISH"]
-    # Still fails CHOICE-FINISH (and ENV-ID, as recorded), now by raising on a blank finish.
+    # Still fails CHOICE-FINISH (and ENV-ID, as recorded), now by raising on a chunk after
+    # a finish: no departure from the plain shape explains that crash (undoing the blank
+    # finish reason leaves it), so it stays charged to the test's own rule.
     worse = _target(workdir, "worse", add="\n        ".join([
         "self.last = chunk.get('id') or getattr(self, 'last', None)",
-        "if any(isinstance(c, dict) and c.get('finish_reason') == ''",
-        "       for c in chunk.get('choices') or []):",
-        "    raise ValueError('blank finish_reason')"]),
+        "if getattr(self, 'stopped', False):",
+        "    raise ValueError('a chunk after the finish')",
+        "self.stopped = any(isinstance(c, dict) and c.get('finish_reason') == 'stop'",
+        "                   for c in chunk.get('choices') or [])"]),
         response="response['id'] = self.last")
     gated = _run([*PYTEST, "--baseline", "b.toml", "--target", str(worse), "--refold-report",
                   "r.json", "test_sample.py"], workdir)
@@ -274,3 +277,24 @@ def test_refold_baseline_folds_in_what_the_check_finds_past_masked_failures(
     assert set(baseline.expected_failures) == {"CHOICE-ROLE", "TEXT-JOIN"}, written.stdout[-4000:]
     gated = _run([*PYTEST, "--baseline", "b.toml", "test_masked.py"], tmp_path)
     assert gated.returncode == 0, gated.stdout[-3000:]
+
+
+def test_a_known_failure_blocked_by_a_new_crash_is_not_stale(workdir: Path) -> None:
+    written = _run([*REFOLD, "baseline", "--target", str(BROKEN), "--write", "b.toml", "--",
+                    "test_sample.py"], workdir)
+    assert written.returncode == 0, written.stdout[-3000:] + written.stderr[-2000:]
+    # Raising on the blank finish reason: ablation charges the crash to ROB-BLANK, which
+    # keeps the test from judging CHOICE-FINISH either way.
+    crashing = _target(workdir, "crashing", add="\n        ".join([
+        "self.last = chunk.get('id') or getattr(self, 'last', None)",
+        "if any(isinstance(c, dict) and c.get('finish_reason') == ''",
+        "       for c in chunk.get('choices') or []):",
+        "    raise ValueError('blank finish_reason')"]),
+        response="response['id'] = self.last")
+    gated = _run([*PYTEST, "--baseline", "b.toml", "--target", str(crashing),
+                  "--refold-report", "r.json", "test_sample.py"], workdir)
+    assert gated.returncode == 1, gated.stdout[-3000:]
+    assert _sentences(gated.stdout, "new failure: ROB-BLANK")
+    assert not _sentences(gated.stdout, "stale baseline fingerprint: CHOICE-FINISH")
+    rules = json.loads((workdir / "r.json").read_text(encoding="utf-8"))["rules"]
+    assert rules["CHOICE-FINISH"]["verdict"] != "stale"
