@@ -33,7 +33,7 @@ from .locations import suites_dir
 from .marks import rules_of_item
 from .profiles import limit_shrinking, register_profiles, relax_default_deadline
 from .results import FAILURE_PROPERTY, IMPLICATED_PROPERTY, RuleOutcome, RuleResults
-from .targets import Target
+from .targets import DEFAULT_MAX_REPLY, Target
 
 register_profiles()
 
@@ -82,7 +82,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--features", default=None, metavar="A,B,C",
                     help="features the target claims (default: all its interface supports)")
     group.addoption("--target-timeout", type=float, default=5.0, metavar="SECONDS",
-                    help="per-call timeout for exec: and http:// targets (default 5)")
+                    help="deadline of every call into the target (default 5; none with "
+                         "--in-process)")
+    group.addoption("--target-max-reply", type=int, default=DEFAULT_MAX_REPLY, metavar="BYTES",
+                    help=f"largest reply accepted from a target out of this process "
+                         f"(default {DEFAULT_MAX_REPLY}, 64 MiB)")
+    group.addoption("--in-process", action="store_true", default=False,
+                    help="debugging: run a Python target in pytest's own process (no deadline; "
+                         "a crash, exit or patch by the target takes the run with it)")
     group.addoption("--baseline", default=None, metavar="FILE",
                     help="TOML baseline: claimed features, expected failures, skips")
     group.addoption("--refold-report", default=None, metavar="FILE",
@@ -130,7 +137,9 @@ def _target(config: pytest.Config) -> Target:
         try:
             config.stash[_TARGET_KEY] = load_target(
                 run.target_spec(config), features=_claimed_features(config, run.baseline),
-                timeout=config.getoption("target_timeout"))
+                timeout=config.getoption("target_timeout"),
+                isolated=not config.getoption("in_process"),
+                max_reply=config.getoption("target_max_reply"))
         except UsageError as exc:
             raise pytest.UsageError(str(exc)) from exc
     target = config.stash[_TARGET_KEY]
