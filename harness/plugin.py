@@ -27,6 +27,7 @@ from refold.reference import ALL_RULES, FEATURES
 
 from .baseline import Baseline, load_baseline
 from .checks import Check, ConformanceFailure
+from .completion import CompletionWatch
 from .errors import UsageError
 from .loading import load_target
 from .locations import suites_dir
@@ -118,6 +119,8 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(str(exc)) from exc
     config.stash[_RUN_KEY] = run = _Run(config)
     config.pluginmanager.register(_ResultRecorder(config.stash[_RESULTS_KEY]), "refold-results")
+    if not hasattr(config, "workerinput"):
+        config.pluginmanager.register(CompletionWatch(), "refold-completion")
     named = config.getoption("target") or run.baseline is not None or run.replay is not None
     if named and config.args_source != pytest.Config.ArgsSource.ARGS:
         config.args = [str(_installed_suites())]

@@ -136,8 +136,8 @@ def _raised(name: str, op: object, exc: BaseException) -> str:
     return f"{name}: {op} raised {type(exc).__name__}: {exc}\n" + "".join(frames).rstrip()
 
 
-def _error(kind: str, message: str, **extra: JSON) -> JSONObject:
-    return {"ok": False, "error": {"type": kind, "message": message, **extra}}
+def _error(error_type: str, message: str, **extra: JSON) -> JSONObject:
+    return {"ok": False, "error": {"type": error_type, "message": message, **extra}}
 
 
 def _protocol_streams() -> tuple[IO[bytes], IO[bytes]]:
