@@ -13,6 +13,7 @@ TargetError saying what happened, and the next call starts a fresh process.
 from __future__ import annotations
 
 import collections
+import contextlib
 import enum
 import itertools
 import json
@@ -94,7 +95,8 @@ class ExecTransport:
         return reply
 
     def _send(self, message: JSONObject) -> None:
-        assert self._process is not None and self._process.stdin is not None
+        assert self._process is not None, "started by _running"
+        assert self._process.stdin is not None, "started with stdin=PIPE"
         try:
             self._process.stdin.write(json.dumps(message, separators=(",", ":")).encode()
                                       + b"\n")
@@ -175,10 +177,8 @@ class ExecTransport:
         for pump in self._pumps:
             pump.join(timeout=1.0)  # every writer is gone: its pipes reach end of file
         if process.stdin is not None:
-            try:
+            with contextlib.suppress(OSError):  # the pipe broke with the process
                 process.stdin.close()
-            except OSError:
-                pass  # the pipe broke with the process; nothing left to flush
         return status
 
     def close(self) -> None:
@@ -251,7 +251,5 @@ def _pump_stderr(stream: IO[bytes], tail: collections.deque[str]) -> None:
 def _close(stream: IO[bytes]) -> None:
     # Closed by the thread reading it: closing it from another thread while a read is
     # under way can block that thread on the stream's lock.
-    try:
+    with contextlib.suppress(OSError):
         stream.close()
-    except OSError:
-        pass

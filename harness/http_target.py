@@ -15,6 +15,7 @@ identity`) and inflates nothing, so a compressed body cannot grow past the limit
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import itertools
 import json
@@ -156,10 +157,8 @@ def _cut(connection: http.client.HTTPConnection, expired: threading.Event) -> No
     expired.set()
     sock = connection.sock
     if sock is not None:
-        try:
+        with contextlib.suppress(OSError):  # already closed
             sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass  # already closed
 
 
 class HttpTarget(RemoteTarget):

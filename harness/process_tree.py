@@ -10,6 +10,7 @@ starts, and processes whose environment holds it are killed too.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -64,14 +65,11 @@ class ProcessTree:
 
 
 def _signal_group(pid: int) -> None:
-    try:
+    # ProcessLookupError: the group is gone (or never was one), nothing left to kill.
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass  # the group is gone (or never was one): nothing left to kill
 
 
 def _signal(pid: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.kill(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass

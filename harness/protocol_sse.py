@@ -67,8 +67,8 @@ def decoded_stream(reply: JSONObject, where: str) -> DecodedStream:
     if retry is not None and (not isinstance(retry, int) or isinstance(retry, bool)):
         raise TargetError(f"{where}: sse replied retry {_preview(retry)}, expected an "
                           f"integer or null", kind="protocol")
-    decoded = tuple(Event(e["type"], e["data"], e["last_event_id"])  # type: ignore[index]
-                    for e in events)
+    decoded = tuple(Event(str(e["type"]), str(e["data"]), str(e["last_event_id"]))
+                    for e in events if isinstance(e, dict))
     return DecodedStream(decoded, retry)
 
 

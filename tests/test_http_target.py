@@ -167,7 +167,7 @@ def _bomb(connection: socket.socket, request: bytes) -> None:
 def test_no_compression_is_asked_for_and_a_compressed_reply_is_not_inflated() -> None:
     server = _RawServer(_bomb)
     try:
-        with pytest.raises(UsageError, match="encoded 'gzip'.*inflates nothing"):
+        with pytest.raises(UsageError, match=r"encoded 'gzip'.*inflates nothing"):
             load_target(server.url, timeout=2.0)
         headers = server.requests[0].split(b"\r\n\r\n")[0].lower()
         assert b"gzip" not in headers and b"accept-encoding: identity" in headers
