@@ -284,3 +284,25 @@ def test_in_process_an_interrupt_ends_the_run_with_the_table_and_a_non_zero_stat
     assert "refold: results by feature and rule" in done.stdout
     assert "the run ended before every selected test reported: 1 of 3" in done.stdout
     assert rules["TEXT-JOIN"]["status"] == "passed"
+
+
+def test_refold_check_passes_in_process_and_the_reply_limit_to_pytest() -> None:
+    from refold.cli import build_parser
+    from refold.commands.check import pytest_arguments
+
+    isolated = pytest_arguments(build_parser().parse_args(["check"]))
+    assert "--in-process" not in isolated
+    argv = pytest_arguments(build_parser().parse_args(
+        ["check", "--in-process", "--target-max-reply", "1000"]))
+    assert "--in-process" in argv
+    assert argv[argv.index("--target-max-reply") + 1] == "1000"
+
+
+def test_a_malformed_sse_reply_is_a_protocol_failure() -> None:
+    from refold.protocol_sse import decoded_stream
+
+    with pytest.raises(TargetError, match="expected a list") as info:
+        decoded_stream({"events": [{"type": "message", "data": 1}], "retry": None}, "t")
+    assert info.value.kind == "protocol"
+    with pytest.raises(TargetError, match="expected an integer or null"):
+        decoded_stream({"events": [], "retry": "5"}, "t")
