@@ -187,3 +187,17 @@ def test_a_reply_beyond_the_limit_is_refused_whatever_its_headers_say() -> None:
             load_target(server.url, timeout=2.0, max_reply=1000)
     finally:
         server.close()
+
+
+def _wrong_seq(connection: socket.socket, request: bytes) -> None:
+    body = b'{"ok": true, "seq": 99, "protocol": 2, "operations": ["fold"]}'
+    connection.sendall(b"HTTP/1.1 200 OK\r\ncontent-length: %d\r\n\r\n%s" % (len(body), body))
+
+
+def test_a_reply_that_does_not_echo_its_request_seq_is_refused() -> None:
+    server = _RawServer(_wrong_seq)
+    try:
+        with pytest.raises(UsageError, match=r"reply to 'hello' \(seq 1\) carries seq 99"):
+            load_target(server.url, timeout=2.0)
+    finally:
+        server.close()
