@@ -18,11 +18,12 @@ import json
 import os
 import sys
 
-from refold.reference import JSONObject
+from refold.reference import JSON, JSONObject
 
 from .errors import TargetError, UsageError
 from .exec_target import ExecTransport
-from .targets import DEFAULT_MAX_REPLY, RemoteTarget
+from .snapshot_mirror import SnapshotMirror
+from .targets import DEFAULT_MAX_REPLY, RemoteAccumulator, RemoteTarget, TargetAccumulator
 from .worker import PATH_VARIABLE
 
 __all__ = ["HELLO_SECONDS", "IsolatedTarget"]
@@ -64,3 +65,28 @@ class IsolatedTarget(RemoteTarget):
     @staticmethod
     def _describe(hello: JSONObject, spec: str) -> str:
         return str(hello.get("description") or spec)
+
+    def _accumulator_for(self, handle: str | int) -> TargetAccumulator:
+        return _MirroredAccumulator(self, handle, self._transport.generation())
+
+
+class _MirroredAccumulator(RemoteAccumulator):
+    """Responses handed out stay live in both directions, as in-process (LIFE-SNAPSHOT;
+    see `refold.snapshot_mirror`)."""
+
+    def __init__(self, target: RemoteTarget, handle: str | int, generation: int) -> None:
+        super().__init__(target, handle, generation)
+        self._mirror = SnapshotMirror()
+
+    def _op(self, op: str, what: str, **fields: JSON) -> JSONObject:
+        changed = self._mirror.outgoing()
+        if changed:
+            fields["snapshots"] = changed
+        reply = super()._op(op, what, **fields)
+        self._mirror.incoming(reply.get("snapshots"))
+        return reply
+
+    def response(self) -> JSONObject:
+        response = super().response()
+        self._mirror.hand_out(response)
+        return response

@@ -36,6 +36,7 @@ __all__ = [
     "ALL_FOLD_FEATURES",
     "DEFAULT_MAX_REPLY",
     "PROTOCOL_VERSION",
+    "RemoteAccumulator",
     "RemoteTarget",
     "Target",
     "TargetAccumulator",
@@ -247,7 +248,10 @@ class RemoteTarget:
         if not isinstance(handle, str | int) or isinstance(handle, bool):
             raise TargetError(f"{self._transport.where}: new replied without an accumulator "
                               f"id: {_preview(reply)}", kind="protocol")
-        return _RemoteAccumulator(self, handle, self._transport.generation())
+        return self._accumulator_for(handle)
+
+    def _accumulator_for(self, handle: str | int) -> TargetAccumulator:
+        return RemoteAccumulator(self, handle, self._transport.generation())
 
     def release(self, handle: str | int, generation: int) -> None:
         """Queue an accumulator id to be freed with the next `new` (no extra round trip)."""
@@ -259,7 +263,9 @@ class RemoteTarget:
         self._transport.close()
 
 
-class _RemoteAccumulator:
+class RemoteAccumulator:
+    """An accumulator in a remote target, named by the id its `new` returned."""
+
     def __init__(self, target: RemoteTarget, handle: str | int, generation: int) -> None:
         self._target = target
         self._handle = handle

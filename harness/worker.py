@@ -10,7 +10,9 @@ The protocol runs on private duplicates of stdin and stdout: the target's `print
 any write to file descriptor 1 go to stderr, and it reads end of file from stdin, so it
 cannot corrupt or steal a protocol line. Every call goes through the in-process
 `PythonTarget`, so what it checks still holds here: a reply that is not a JSON object, or
-a chunk mutated by the target (LIFE-SNAPSHOT), is reported with its failure kind.
+a chunk mutated by the target (LIFE-SNAPSHOT), is reported with its failure kind; and the
+responses an accumulator handed out are mirrored with the harness's copies
+(`refold.snapshot_mirror`), so a live snapshot shows as it would in-process.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import IO, Any
 from refold.reference import JSON, JSONObject
 
 from .errors import TargetError, UsageError
+from .snapshot_mirror import SnapshotMirror
 from .targets import PROTOCOL_VERSION, TargetAccumulator
 
 __all__ = ["PATH_VARIABLE", "main"]
@@ -44,7 +47,7 @@ class _Worker:
         from .loading import load_target
 
         self._refusal: str | None = None
-        self._accumulators: dict[int, TargetAccumulator] = {}
+        self._accumulators: dict[int, tuple[TargetAccumulator, SnapshotMirror]] = {}
         self._next_id = 0
         try:
             self._target = load_target(spec, features=features)
@@ -99,28 +102,40 @@ class _Worker:
             if isinstance(handle, int):
                 self._accumulators.pop(handle, None)
         self._next_id += 1
-        self._accumulators[self._next_id] = self._target.accumulator()
+        self._accumulators[self._next_id] = (self._target.accumulator(), SnapshotMirror())
         return {"id": self._next_id}
 
-    def _accumulator(self, message: JSONObject) -> TargetAccumulator:
+    def _on_accumulator(self, message: JSONObject,
+                        call: Callable[[TargetAccumulator], JSONObject]) -> JSONObject:
+        """One accumulator call, with the responses it handed out mirrored both ways."""
         handle = message.get("id")
         if not isinstance(handle, int) or handle not in self._accumulators:
             raise ValueError(f"no accumulator with id {handle!r}")
-        return self._accumulators[handle]
+        accumulator, mirror = self._accumulators[handle]
+        mirror.incoming(message.get("snapshots"))
+        fields = call(accumulator)
+        if "response" in fields and isinstance(fields["response"], dict):
+            mirror.hand_out(fields["response"])
+        changed = mirror.outgoing()
+        return {**fields, "snapshots": changed} if changed else fields
 
     def _op_add(self, message: JSONObject) -> JSONObject:
-        self._accumulator(message).add(message.get("chunk"))
-        return {}
+        def add(accumulator: TargetAccumulator) -> JSONObject:
+            accumulator.add(message.get("chunk"))
+            return {}
+        return self._on_accumulator(message, add)
 
     def _op_response(self, message: JSONObject) -> JSONObject:
-        return {"response": self._accumulator(message).response()}
+        return self._on_accumulator(message, lambda a: {"response": a.response()})
 
     def _op_finished(self, message: JSONObject) -> JSONObject:
-        return {"finished": self._accumulator(message).finished()}
+        return self._on_accumulator(message, lambda a: {"finished": a.finished()})
 
     def _op_mark_done(self, message: JSONObject) -> JSONObject:
-        self._accumulator(message).mark_done()
-        return {}
+        def mark_done(accumulator: TargetAccumulator) -> JSONObject:
+            accumulator.mark_done()
+            return {}
+        return self._on_accumulator(message, mark_done)
 
     def _op_sse(self, message: JSONObject) -> JSONObject:
         from .protocol_sse import sse_parts, sse_reply

@@ -306,3 +306,56 @@ def test_a_malformed_sse_reply_is_a_protocol_failure() -> None:
     assert info.value.kind == "protocol"
     with pytest.raises(TargetError, match="expected an integer or null"):
         decoded_stream({"events": [], "retry": "5"}, "t")
+
+
+_HANDS_OUT_ITS_STATE = """
+from refold.reference import fold
+
+class Accumulator:
+    def __init__(self):
+        self.chunks, self.state = [], None
+    def add(self, chunk):
+        self.chunks.append(chunk)
+        if self.state is None:
+            self.state = fold(self.chunks)
+        else:  # updated in place: the object handed out is the live state
+            self.state["choices"][0]["message"]["content"] = fold(self.chunks)[
+                "choices"][0]["message"]["content"]
+    def response(self):
+        return self.state
+"""
+
+
+def _snapshot_observations(target: Target) -> list[object]:
+    accumulator = target.accumulator()
+    accumulator.add({"choices": [{"index": 0, "delta": {"content": "a"}}]})
+    first = accumulator.response()
+    accumulator.add({"choices": [{"index": 0, "delta": {"content": "b"}}]})
+    seen = [first["choices"][0]["message"]["content"]]  # a live snapshot shows "ab"
+    first["choices"][0]["message"]["content"] = "changed by the suite"
+    seen.append(accumulator.response()["choices"][0]["message"]["content"])
+    return seen
+
+
+@pytest.mark.parametrize("source", [_HANDS_OUT_ITS_STATE, None], ids=["live", "examples"])
+def test_a_live_snapshot_shows_isolated_as_it_does_in_process(
+    tmp_path: Path, source: str | None,
+) -> None:
+    examples = Path(__file__).resolve().parent.parent / "examples" / "broken"
+    path = _target_file(tmp_path, source) if source else str(examples / "live_snapshot.py")
+    isolated = load_target(path, isolated=True)
+    try:
+        observed = _snapshot_observations(isolated)
+    finally:
+        isolated.close()
+    assert observed == _snapshot_observations(load_target(path))
+    if source:
+        assert observed == ["ab", "changed by the suite"]
+
+
+def test_a_target_handing_out_copies_is_not_touched_by_the_mirror() -> None:
+    target = load_target("reference", isolated=True)
+    try:
+        assert _snapshot_observations(target) == ["a", "ab"]
+    finally:
+        target.close()
