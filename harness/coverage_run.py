@@ -66,7 +66,7 @@ def run_coverage(target: str, *, profile: str = "ci",
         rcfile.write_text(f"[run]\nbranch = True\nsource_pkgs = {source.module}\n"
                           f"data_file = {folder / '.coverage'}\n", encoding="utf-8")
         command = [sys.executable, "-m", "coverage", "run", f"--rcfile={rcfile}", "-m", "pytest",
-                   str(suites_dir()), f"--target={target}",
+                   str(suites_dir()), f"--target={target}", "--in-process",
                    f"--hypothesis-profile={profile}", "-p", "refold.coverage_run",
                    "-p", "no:cacheprovider", "-q", "--no-header", *pytest_args]
         tests = subprocess.run(command, cwd=folder, text=True, capture_output=True, check=False)

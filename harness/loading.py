@@ -7,7 +7,7 @@ from typing import Any
 
 from .errors import UsageError
 from .python_targets import from_object, import_python_target
-from .targets import Target
+from .targets import DEFAULT_MAX_REPLY, Target
 
 __all__ = ["BUILTIN_TARGETS", "load_target"]
 
@@ -23,9 +23,15 @@ BUILTIN_TARGETS: dict[str, str] = {
 
 
 def load_target(
-    spec: str, *, features: frozenset[str] | None = None, timeout: float = 5.0
+    spec: str, *, features: frozenset[str] | None = None, timeout: float = 5.0,
+    isolated: bool = False, max_reply: int = DEFAULT_MAX_REPLY,
 ) -> Target:
     """Resolve `spec` to a target, claiming `features` (None: all its interface supports).
+
+    A Python target is loaded into this process, or with `isolated` into a worker
+    process of its own (`refold.isolation`, what the plugin does unless `--in-process`).
+    `timeout` is the deadline of every call, `max_reply` the largest reply in bytes, for
+    every target out of this process.
 
     Raises:
         UsageError: the target cannot be found or its feature claim is invalid.
@@ -33,11 +39,18 @@ def load_target(
     if spec.startswith("exec:"):
         from .exec_target import ExecTarget
 
-        return ExecTarget.start(spec.removeprefix("exec:"), features=features, timeout=timeout)
+        return ExecTarget.start(spec.removeprefix("exec:"), features=features, timeout=timeout,
+                                max_reply=max_reply)
     if spec.startswith(("http://", "https://")):
         from .http_target import HttpTarget
 
-        return HttpTarget.connect(spec, features=features, timeout=timeout)
+        return HttpTarget.connect(spec, features=features, timeout=timeout,
+                                  max_reply=max_reply)
+    if isolated:
+        from .isolation import IsolatedTarget
+
+        return IsolatedTarget.start(spec, features=features, timeout=timeout,
+                                    max_reply=max_reply)
     if spec == "reference":  # before registered names: no plugin can stand in for it
         return import_python_target(BUILTIN_TARGETS[spec], features=features)
     registered = _registered(spec)

@@ -29,6 +29,7 @@ from refold.reference import ALL_RULES, FEATURES
 
 from .baseline import Baseline, load_baseline
 from .checks import Check, ConformanceFailure
+from .completion import CompletionWatch
 from .console import escape_report, printable
 from .errors import UsageError
 from .loading import load_target
@@ -44,7 +45,7 @@ from .results import (
     TEST_PROPERTY,
     RuleResults,
 )
-from .targets import Target
+from .targets import DEFAULT_MAX_REPLY, Target
 
 register_profiles()
 
@@ -99,7 +100,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--features", default=None, metavar="A,B,C",
                     help="features the target claims (default: all its interface supports)")
     group.addoption("--target-timeout", type=float, default=5.0, metavar="SECONDS",
-                    help="per-call timeout for exec: and http:// targets (default 5)")
+                    help="deadline of every call into the target (default 5; none with "
+                         "--in-process)")
+    group.addoption("--target-max-reply", type=int, default=DEFAULT_MAX_REPLY, metavar="BYTES",
+                    help=f"largest reply accepted from a target out of this process "
+                         f"(default {DEFAULT_MAX_REPLY}, 64 MiB)")
+    group.addoption("--in-process", action="store_true", default=False,
+                    help="debugging: run a Python target in pytest's own process (no deadline; "
+                         "a crash, exit or patch by the target takes the run with it)")
     group.addoption("--baseline", default=None, metavar="FILE",
                     help="TOML baseline: claimed features, expected failures, skips")
     group.addoption("--refold-report", default=None, metavar="FILE",
@@ -144,6 +152,8 @@ def pytest_configure(config: pytest.Config) -> None:
             config.getoption("hypothesis_profile"), config.getoption("draws") or "fixed",
             recorded=run.baseline.settings.get("profile") if run.baseline else None)
     config.pluginmanager.register(_ResultRecorder(config.stash[_RESULTS_KEY]), "refold-results")
+    if not hasattr(config, "workerinput"):
+        config.pluginmanager.register(CompletionWatch(), "refold-completion")
     named = config.getoption("target") or run.baseline is not None or run.replay is not None
     if named and config.args_source != pytest.Config.ArgsSource.ARGS:
         config.args = [str(_installed_suites())]
@@ -163,7 +173,9 @@ def _target(config: pytest.Config) -> Target:
         try:
             loaded = load_target(
                 run.target_spec(config), features=_claimed_features(config, run.baseline),
-                timeout=config.getoption("target_timeout"))
+                timeout=config.getoption("target_timeout"),
+                isolated=not config.getoption("in_process"),
+                max_reply=config.getoption("target_max_reply"))
             config.stash[_TARGET_KEY] = loaded
             if run.baseline is not None:
                 from .gate import check_claims

@@ -4,7 +4,8 @@ Every target, whatever its language, offers the suites the same two operations:
 `fold(chunks)` for a whole list, and `accumulator()` for the incremental interface
 (`add`, `response`, `finished`, `mark_done`) when it has one. A target also says which
 features of the spec's closed vocabulary it claims, and may carry the SSE decoder of its
-wire layer (`sse`, feature `sse`); only a Python target can, a remote one has none.
+wire layer (`sse`, feature `sse`): a Python target's own, or a remote target's `sse`
+operation.
 
 `load_target(spec)` turns a `--target` value into a Target:
 
@@ -20,7 +21,7 @@ wire layer (`sse`, feature `sse`); only a Python target can, a remote one has no
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol, Self, runtime_checkable
 
 from refold.reference import FEATURES, JSON, JSONObject
@@ -29,16 +30,20 @@ from .errors import TargetError, UsageError
 
 if TYPE_CHECKING:
     # Imported for the annotation only: the decoders module pulls in httpx.
-    from .sdk.decoders import SSEDecode
+    from .sdk.decoders import DecodedStream, SSEDecode
 
 __all__ = [
     "ALL_FOLD_FEATURES",
+    "DEFAULT_MAX_REPLY",
     "PROTOCOL_VERSION",
+    "RemoteAccumulator",
     "RemoteTarget",
     "Target",
     "TargetAccumulator",
     "Transport",
     "check_features",
+    "misanswered",
+    "stamped",
 ]
 
 _NOT_FOLD_FEATURES = frozenset({"lifecycle", "sse", "events"})
@@ -50,7 +55,7 @@ _WHY_UNSUPPORTED = {
                  "finished/mark_done",
     "sse": "a target without an SSE decoder cannot claim `sse`: a Python target declares "
            "one as `sse` in its refold_target (decode(parts) -> DecodedStream); exec: and "
-           "http:// targets expose none",
+           "http:// targets offer one with the `sse` operation (docs/protocol.md)",
 }
 
 
@@ -113,8 +118,15 @@ def check_features(
     return features
 
 
-PROTOCOL_VERSION = 1
-"""The version of the JSON protocol of `exec:` and `http://` targets (docs/protocol.md)."""
+PROTOCOL_VERSION = 2
+"""The version of the JSON protocol of `exec:` and `http://` targets (docs/protocol.md).
+Version 2 added `seq`: every request carries one and its reply must echo it."""
+
+DEFAULT_MAX_REPLY = 64 * 1024 * 1024
+"""The largest reply accepted from a remote target, in bytes (`--target-max-reply`)."""
+
+_VERSION_CHANGE = ("since protocol 2 every request carries an integer `seq` that its reply "
+                   "must echo")
 
 _INCREMENTAL_OPERATIONS = frozenset({"new", "add", "response", "finished", "mark_done"})
 
@@ -161,15 +173,15 @@ class RemoteTarget:
     def __init__(self, transport: Transport, *, spec: str,
                  features: frozenset[str] | None) -> None:
         self._transport = transport
-        # The protocol carries chunks, not bytes: a remote target exposes no SSE decoder.
-        self.sse: SSEDecode | None = None
         hello = self._call({"op": "hello", "protocol": PROTOCOL_VERSION}, "hello")
         self.operations = _operations(hello, transport.where)
+        # The `sse` operation is the target's decoder, carried over the protocol.
+        self.sse: SSEDecode | None = self._decode if "sse" in self.operations else None
         self.name = str(hello.get("name") or spec)
-        version = hello.get("version")
-        self.description = f"{spec} ({self.name} {version})" if version else spec
+        self.description = self._describe(hello, spec)
         supported = ALL_FOLD_FEATURES | (
-            {"lifecycle"} if self.operations >= _INCREMENTAL_OPERATIONS else set())
+            {"lifecycle"} if self.operations >= _INCREMENTAL_OPERATIONS else set()) | (
+            {"sse"} if self.sse is not None else set())
         declared = hello.get("features")
         if features is None and isinstance(declared, list):
             features = frozenset(str(f) for f in declared)
@@ -183,12 +195,28 @@ class RemoteTarget:
             return reply
         error = reply.get("error")
         if isinstance(error, dict):
-            kind = error.get("type") or "error"
-            raise TargetError(f"{self._transport.where}: {what} raised {kind}: "
-                              f"{error.get('message', '')}", kind="raised")
+            raise self._raised(error, what)
         raise TargetError(f"{self._transport.where}: {what} replied {_preview(reply)}, "
                           f'expected {{"ok": true, ...}} or {{"ok": false, "error": {{...}}}}',
                           kind="protocol")
+
+    def _raised(self, error: JSONObject, what: str) -> Exception:
+        """The exception an error reply stands for: the target raised."""
+        kind = error.get("type") or "error"
+        return TargetError(f"{self._transport.where}: {what} raised {kind}: "
+                           f"{error.get('message', '')}", kind="raised")
+
+    @staticmethod
+    def _describe(hello: JSONObject, spec: str) -> str:
+        name, version = hello.get("name") or spec, hello.get("version")
+        return f"{spec} ({name} {version})" if version else spec
+
+    def _decode(self, parts: Sequence[bytes]) -> DecodedStream:
+        """The target's SSE decoder, through the `sse` operation."""
+        from .protocol_sse import decoded_stream, sse_request
+
+        reply = self._call(sse_request(parts), "sse(parts)")
+        return decoded_stream(reply, self._transport.where)
 
     def _response(self, reply: JSONObject, what: str) -> JSONObject:
         response = reply.get("response")
@@ -220,7 +248,10 @@ class RemoteTarget:
         if not isinstance(handle, str | int) or isinstance(handle, bool):
             raise TargetError(f"{self._transport.where}: new replied without an accumulator "
                               f"id: {_preview(reply)}", kind="protocol")
-        return _RemoteAccumulator(self, handle, self._transport.generation())
+        return self._accumulator_for(handle)
+
+    def _accumulator_for(self, handle: str | int) -> TargetAccumulator:
+        return RemoteAccumulator(self, handle, self._transport.generation())
 
     def release(self, handle: str | int, generation: int) -> None:
         """Queue an accumulator id to be freed with the next `new` (no extra round trip)."""
@@ -232,7 +263,9 @@ class RemoteTarget:
         self._transport.close()
 
 
-class _RemoteAccumulator:
+class RemoteAccumulator:
+    """An accumulator in a remote target, named by the id its `new` returned."""
+
     def __init__(self, target: RemoteTarget, handle: str | int, generation: int) -> None:
         self._target = target
         self._handle = handle
@@ -264,11 +297,32 @@ class _RemoteAccumulator:
         self._op("mark_done", "mark_done()")
 
 
+def stamped(message: JSONObject, seq: int) -> JSONObject:
+    """`message` as sent: with the request number its reply must echo."""
+    return {**message, "seq": seq}
+
+
+def misanswered(request: JSONObject, reply: JSONObject) -> str | None:
+    """Why `reply` is not the reply to `request` (its `seq` differs), or None if it is."""
+    expected, received = request.get("seq"), reply.get("seq")
+    if type(received) is int and received == expected:
+        return None
+    op = request.get("op")
+    if op == "hello" and reply.get("protocol") != PROTOCOL_VERSION:
+        return (f"the reply to 'hello' says protocol {reply.get('protocol')!r}; refold speaks "
+                f"protocol {PROTOCOL_VERSION}: {_VERSION_CHANGE} (docs/protocol.md)")
+    if "seq" not in reply:
+        return (f"the reply to {op!r} carries no `seq`; expected {expected}, the request's: "
+                f"{_VERSION_CHANGE}")
+    return (f"the reply to {op!r} (seq {expected}) carries seq {_preview(received)}: the "
+            f"replies are out of order (did the target answer an earlier request twice?)")
+
+
 def _operations(hello: JSONObject, where: str) -> frozenset[str]:
     version = hello.get("protocol")
     if version != PROTOCOL_VERSION:
         raise UsageError(f"{where} speaks protocol {version!r}; refold speaks protocol "
-                         f"{PROTOCOL_VERSION} (docs/protocol.md)")
+                         f"{PROTOCOL_VERSION}: {_VERSION_CHANGE} (docs/protocol.md)")
     operations = hello.get("operations")
     if not isinstance(operations, list) or not all(isinstance(o, str) for o in operations):
         raise UsageError(f"{where}: hello lists no operations; expected e.g. "

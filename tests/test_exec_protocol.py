@@ -77,7 +77,7 @@ def test_a_process_that_exits_is_reported_with_its_stderr_and_replaced(
     with pytest.raises(TargetError, match="exited") as excinfo:
         faulty.fold(_chunk("DIE"))
     assert excinfo.value.kind == "crashed"
-    assert "exit status 3" in str(excinfo.value)
+    assert "the target exited (status 3)" in str(excinfo.value)
     assert "exiting on purpose" in str(excinfo.value)
     assert faulty.fold(CHUNKS)["id"] == "c1"
 

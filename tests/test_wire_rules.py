@@ -70,7 +70,7 @@ class _HelloOnly:
     where = "fake://decoderless"
 
     def request(self, message: JSONObject) -> JSONObject:
-        return {"ok": True, "protocol": 1, "operations": ["fold"],
+        return {"ok": True, "protocol": 2, "operations": ["fold"],
                 "features": ["text", "sse"]}
 
     def generation(self) -> int:

@@ -17,7 +17,7 @@ function accumulator(id) {
 }
 
 const handlers = {
-  hello: () => ({ protocol: 1, name: "refold-js-example", version: "0.1.0",
+  hello: () => ({ protocol: 2, name: "refold-js-example", version: "0.1.0",
                   operations: OPERATIONS }),
   fold: (m) => ({ response: fold(m.chunks) }),
   new: (m) => {
@@ -32,6 +32,7 @@ const handlers = {
   mark_done: (m) => { accumulator(m.id).markDone(); return {}; },
 };
 
+// Every reply echoes its request's `seq` (protocol 2), so none is charged to another.
 function answer(line) {
   let message;
   try {
@@ -39,6 +40,13 @@ function answer(line) {
   } catch (error) {
     return { ok: false, error: { type: "ProtocolError", message: `not JSON: ${error.message}` } };
   }
+  if (message === null || typeof message !== "object") {
+    return { ok: false, error: { type: "ProtocolError", message: "a request is a JSON object" } };
+  }
+  return { ...reply(message), seq: message.seq };
+}
+
+function reply(message) {
   const handler = Object.hasOwn(handlers, message.op) ? handlers[message.op] : null;
   if (handler === null) {
     return { ok: false, error: { type: "ProtocolError", message: `unknown op ${message.op}` } };

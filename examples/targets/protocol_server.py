@@ -35,9 +35,12 @@ class ProtocolHandler:
         self._lock = threading.Lock()
 
     def answer(self, message: Any) -> dict[str, Any]:
-        """The reply to one request, errors included."""
+        """The reply to one request, errors included, echoing the request's `seq`."""
         if not isinstance(message, dict):
             return _error("ProtocolError", f"a request must be a JSON object: {message!r}")
+        return {**self._answer(message), "seq": message.get("seq")}
+
+    def _answer(self, message: dict[str, Any]) -> dict[str, Any]:
         handler = getattr(self, f"_op_{message.get('op')}", None)
         if handler is None:
             return _error("ProtocolError", f"unknown op {message.get('op')!r}")
@@ -48,7 +51,7 @@ class ProtocolHandler:
             return _error(type(exc).__name__, str(exc))
 
     def _op_hello(self, message: dict[str, Any]) -> dict[str, Any]:
-        return {"protocol": 1, "name": self.name, "version": "1", "operations": OPERATIONS}
+        return {"protocol": 2, "name": self.name, "version": "1", "operations": OPERATIONS}
 
     def _op_fold(self, message: dict[str, Any]) -> dict[str, Any]:
         return {"response": fold(message["chunks"])}

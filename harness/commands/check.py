@@ -42,7 +42,14 @@ def add_target_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target", default=None,
                         help="the implementation to check (default: reference)")
     parser.add_argument("--features", help="comma-separated features the target claims")
-    parser.add_argument("--target-timeout", type=float, help="per-call timeout in seconds")
+    parser.add_argument("--target-timeout", type=float,
+                        help="deadline of every call into the target, in seconds (default 5)")
+    parser.add_argument("--target-max-reply", type=int, metavar="BYTES",
+                        help="largest reply accepted from the target (default 64 MiB)")
+    parser.add_argument("--in-process", action="store_true", default=None,
+                        help="debugging: run a Python target in the harness's process (no "
+                             "deadline; a crash, exit or patch by the target takes the run "
+                             "with it)")
     parser.add_argument("--profile", default=None,
                         help="Hypothesis profile: dev, ci, nightly or mutation (with a "
                              "baseline: the one it records, else ci)")
@@ -66,6 +73,10 @@ def pytest_arguments(args: argparse.Namespace) -> list[str]:
     for option, value in options.items():
         if value is not None:
             argv += [option, str(value)]
+    if getattr(args, "target_max_reply", None) is not None:
+        argv += ["--target-max-reply", str(args.target_max_reply)]
+    if getattr(args, "in_process", None):
+        argv.append("--in-process")
     if getattr(args, "target", None) is None and getattr(args, "baseline", None) is None:
         argv += ["--target", "reference"]
     report = _report_path(args)

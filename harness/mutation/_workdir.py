@@ -93,7 +93,8 @@ def pytest_options(source: MutationSource) -> list[str]:
     # plugin's distribution, which in the work dir includes the mutated package
     # itself; verdicts need pass/fail only, not assertion introspection.
     # --no-header: the header hook loads the target too (see _guard).
-    return [f"--target={source.target}", f"--hypothesis-profile={PROFILE}",
+    # --in-process: mutmut's trampolines record and switch mutants in this process.
+    return [f"--target={source.target}", "--in-process", f"--hypothesis-profile={PROFILE}",
             "-p", "no:cacheprovider", "--assert=plain", "--no-header",
             "-p", "refold.mutation._guard"]
 

@@ -1,0 +1,81 @@
+"""The `sse` operation of the target protocol: an SSE decoder behind JSON messages.
+
+The request carries the byte pieces the network delivered, each base64-encoded (bytes are
+not JSON); the reply carries the events and the reconnection time the decoder kept:
+
+    {"op": "sse", "parts": ["ZGF0YTogYQ==", "Cgo="]}
+    {"ok": true, "events": [{"type": "message", "data": "a", "last_event_id": ""}],
+     "retry": null}
+
+Both sides are here: the harness's (`sse_request`, `decoded_stream`) and the one the
+isolated Python worker answers with (`sse_parts`, `sse_reply`).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from refold.reference import JSON, JSONObject
+from refold.reference.sse import Event
+
+from .errors import TargetError
+
+if TYPE_CHECKING:
+    from .sdk.decoders import DecodedStream
+
+__all__ = ["decoded_stream", "sse_parts", "sse_reply", "sse_request"]
+
+_EVENT_FIELDS = ("type", "data", "last_event_id")
+
+
+def sse_request(parts: Sequence[bytes]) -> JSONObject:
+    """The `sse` request for `parts`."""
+    return {"op": "sse", "parts": [base64.b64encode(p).decode("ascii") for p in parts]}
+
+
+def sse_parts(message: JSONObject) -> list[bytes]:
+    """The byte pieces of an `sse` request; ValueError if they are not base64 strings."""
+    parts = message.get("parts")
+    if not isinstance(parts, list) or not all(isinstance(p, str) for p in parts):
+        raise ValueError("`parts` must be a list of base64 strings")
+    try:
+        return [base64.b64decode(p, validate=True) for p in parts]
+    except binascii.Error as exc:
+        raise ValueError(f"`parts` holds a string that is not base64: {exc}") from exc
+
+
+def sse_reply(stream: DecodedStream) -> JSONObject:
+    """The reply fields for what a decoder made of the pieces."""
+    events: list[JSON] = [{"type": e.type, "data": e.data, "last_event_id": e.last_event_id}
+                          for e in stream.events]
+    return {"events": events, "retry": stream.retry}
+
+
+def decoded_stream(reply: JSONObject, where: str) -> DecodedStream:
+    """The `DecodedStream` an `sse` reply describes; TargetError if it is malformed."""
+    from .sdk.decoders import DecodedStream  # pulls in httpx: only for targets with `sse`
+
+    events, retry = reply.get("events"), reply.get("retry")
+    if not isinstance(events, list) or not all(_is_event(e) for e in events):
+        raise TargetError(f"{where}: sse replied events {_preview(events)}, expected a list "
+                          f"of {{\"type\", \"data\", \"last_event_id\"}} string objects",
+                          kind="protocol")
+    if retry is not None and (not isinstance(retry, int) or isinstance(retry, bool)):
+        raise TargetError(f"{where}: sse replied retry {_preview(retry)}, expected an "
+                          f"integer or null", kind="protocol")
+    decoded = tuple(Event(str(e["type"]), str(e["data"]), str(e["last_event_id"]))
+                    for e in events if isinstance(e, dict))
+    return DecodedStream(decoded, retry)
+
+
+def _is_event(value: JSON) -> bool:
+    return isinstance(value, dict) and all(isinstance(value.get(f), str) for f in _EVENT_FIELDS)
+
+
+def _preview(value: JSON, limit: int = 200) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
