@@ -63,10 +63,9 @@ def test_one_folded_chunk_with_no_choices_is_enough_to_read_a_response(check: Ch
 def test_a_response_handed_out_never_changes_after_later_chunks(check: Check) -> None:
     acc = check.accumulator()
     first, *rest = stream(
-        delta(role="assistant", content="Hel", tool_calls=[
-            fragment(index=0, id="call_1", name="f", arguments='{"a"')]),
-        delta(content="lo", tool_calls=[fragment(index=0, arguments=":1}")]),
-        delta(finish_reason="tool_calls"),
+        delta(role="assistant", content="Hel"),
+        delta(content="lo"),
+        delta(finish_reason="stop"),
     )
     acc.add(first)
     snapshot = acc.response()
@@ -81,25 +80,28 @@ def test_a_response_handed_out_never_changes_after_later_chunks(check: Check) ->
 @rule("LIFE-SNAPSHOT")
 def test_changing_a_response_never_changes_the_next_one(check: Check) -> None:
     acc = check.accumulator()
+    _add_all(acc, stream(delta(role="assistant", content="Hi")))
+    handed_out = acc.response()
+    handed_out["choices"][0]["message"]["content"] = "changed"
+    handed_out["choices"][0]["message"]["extra"] = {"added": True}
+    handed_out["choices"].append({"index": 9})
+    _expect_response(check, acc, completion(choice(content="Hi")))
+
+
+@rule("LIFE-SNAPSHOT", "TOOL-5-APPEND")
+def test_changing_a_response_never_changes_the_tool_calls_of_the_next_one(
+        check: Check) -> None:
+    acc = check.accumulator()
     _add_all(acc, stream(delta(role="assistant", content="Hi", tool_calls=[
         fragment(index=0, id="call_1", name="f", arguments="{}")])))
     handed_out = acc.response()
-    handed_out["choices"][0]["message"]["content"] = "changed"
     handed_out["choices"][0]["message"]["tool_calls"].append({"id": "call_x"})
-    handed_out["choices"].append({"index": 9})
+    handed_out["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] = "x"
     _expect_response(check, acc, completion(choice(content="Hi",
                                                     tool_calls=[call("call_1", "f", "{}")])))
 
 
-@rule("LIFE-SNAPSHOT")
-def test_folding_and_reading_never_mutate_the_chunks(check: Check) -> None:
-    chunks = stream(
-        {"usage": usage(5, 1), **delta(role="assistant", content="a", tool_calls=[
-            fragment(index=0, id="call_1", name="f", arguments="")])},
-        delta(reasoning_details=[{"type": "reasoning.text", "text": "t", "index": 0}],
-              tool_calls=[fragment(index=0, arguments="{}")]),
-        delta(finish_reason="tool_calls"),
-    )
+def _never_mutated(check: Check, chunks: list[JSONObject]) -> None:
     originals = copy.deepcopy(chunks)
     acc = check.accumulator()
     for chunk in chunks:
@@ -109,21 +111,58 @@ def test_folding_and_reading_never_mutate_the_chunks(check: Check) -> None:
         raise check.fail("the chunks changed while they were folded", chunks=originals)
 
 
-@rule("LIFE-FINISHED")
-def test_finished_once_every_choice_has_a_finish_reason_other_than_error(
-        check: Check) -> None:
+@rule("LIFE-SNAPSHOT")
+def test_folding_and_reading_never_mutate_the_chunks(check: Check) -> None:
+    _never_mutated(check, stream(
+        delta(role="assistant", content="a"),
+        delta(content="b"),
+        delta(finish_reason="stop"),
+    ))
+
+
+@rule("LIFE-SNAPSHOT", "TOOL-5-APPEND")
+def test_folding_and_reading_never_mutate_tool_call_fragments(check: Check) -> None:
+    _never_mutated(check, stream(
+        delta(role="assistant", content="a", tool_calls=[
+            fragment(index=0, id="call_1", name="f", arguments="")]),
+        delta(tool_calls=[fragment(index=0, arguments="{}")]),
+        delta(finish_reason="tool_calls"),
+    ))
+
+
+def _expect_steps(check: Check, steps: list[tuple[JSONObject, bool]]) -> None:
     acc = check.accumulator()
-    steps = [
-        ({"choices": []}, False),  # no choice exists yet
-        (delta(index=0, content="A"), False),
-        (delta(index=1, content="B", finish_reason="stop"), False),  # choice 0 is open
-        (delta(index=0, finish_reason="error"), False),  # "error" does not finish
-        (delta(index=0, finish_reason=""), False),  # blank is absent
-        (delta(index=0, finish_reason="length"), True),
-    ]
     for chunk, finished in steps:
         acc.add(stream(chunk)[0])
         _expect_finished(check, acc, expected=finished)
+
+
+@rule("LIFE-FINISHED")
+def test_finished_once_the_choice_has_a_finish_reason_other_than_error(check: Check) -> None:
+    _expect_steps(check, [
+        ({"choices": []}, False),  # no choice exists yet
+        (delta(content="A"), False),
+        (delta(finish_reason="error"), False),  # "error" does not finish
+        (delta(finish_reason="length"), True),
+    ])
+
+
+@rule("LIFE-FINISHED", "CHOICE-FINISH")
+def test_a_blank_finish_reason_neither_finishes_nor_unfinishes(check: Check) -> None:
+    _expect_steps(check, [
+        (delta(content="A", finish_reason=""), False),  # blank is absent
+        (delta(finish_reason="stop"), True),
+        (delta(finish_reason=""), True),  # and never erases "stop"
+    ])
+
+
+@rule("LIFE-FINISHED", "CHOICE-ORDER")
+def test_finished_once_every_choice_has_a_finish_reason(check: Check) -> None:
+    _expect_steps(check, [
+        (delta(index=0, content="A"), False),
+        (delta(index=1, content="B", finish_reason="stop"), False),  # choice 0 is open
+        (delta(index=0, finish_reason="stop"), True),
+    ])
 
 
 @rule("LIFE-DONE")

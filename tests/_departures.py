@@ -119,6 +119,12 @@ def _dicts(value: Any) -> Iterator[dict[str, Any]]:
         else iter(())
 
 
+def _wrong_envelope_type(key: str, value: Any) -> bool:
+    if key == "created":
+        return isinstance(value, str | list | dict | bool)
+    return value is not None and not isinstance(value, str)
+
+
 def _blank(value: Any) -> bool:
     return not isinstance(value, str) or not value.strip()
 
@@ -179,8 +185,7 @@ class _Stream:
             self.found.add("object not chat.completion.chunk")
         for key in ("id", "model", "created"):
             value = chunk.get(key)
-            if key == "created" and isinstance(value, (str, list, dict, bool)) \
-                    or key != "created" and value is not None and not isinstance(value, str):
+            if _wrong_envelope_type(key, value):
                 self.found.add("wrong-typed envelope field")
             elif _blank(value) if key != "created" else not isinstance(value, int) or value <= 0:
                 self.found.add("blank envelope field")
@@ -332,7 +337,6 @@ class _Stream:
 
     def _continues(self, call: _Call, key: tuple[str, int], fragment: dict[str, Any],
                    function: dict[str, Any]) -> _Call:
-        fragment_id = fragment.get("id")
         if _new_id(call, fragment):
             indexless = not isinstance(fragment.get("index"), int)
             self.found.add("new id on an index-less fragment" if indexless
@@ -360,7 +364,7 @@ class _Stream:
     def _ends(self) -> None:
         if self.choices and self.choices != set(range(len(self.choices))):
             self.found.add("sparse choice index")
-        for (choice, _), call in self.calls.items():
+        for call in self.calls.values():
             if call.arguments == "":
                 self.found.add("call without arguments")
         per_choice: dict[str, set[int]] = {}

@@ -174,9 +174,13 @@ def test_the_classifier_sees_each_departure(chunks: list[Any], kind: str) -> Non
 
 def test_the_plain_shape_has_no_departure() -> None:
     envelope = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m"}
-    chunks = [{**envelope, "choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": [
-        {"index": 0, "id": "a", "type": "function", "function": {"name": "f", "arguments": ""}}]}}]},
+    header = {"index": 0, "id": "a", "type": "function",
+              "function": {"name": "f", "arguments": ""}}
+    chunks = [
+        {**envelope, "choices": [{"index": 0, "delta": {"role": "assistant",
+                                                        "tool_calls": [header]}}]},
         {**envelope, "choices": [{"index": 0, "delta": {"tool_calls": [
             {"index": 0, "function": {"arguments": "{}"}}]}, "finish_reason": "tool_calls"}]},
-        {**envelope, "choices": [], "usage": {"prompt_tokens": 1}}]
+        {**envelope, "choices": [], "usage": {"prompt_tokens": 1}},
+    ]
     assert departures(chunks) == set()
