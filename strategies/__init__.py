@@ -14,15 +14,19 @@ and `chunk_schema()` / `completion_schema()` are the JSON Schemas every drawn va
 validates against.
 """
 
+from ._claims import SHAPES, allows, families_for
 from ._completions import FINISH_REASONS, completions, is_finished, reasoning_details
+from ._lifecycle import lifecycle_chunks
 from ._schemas import chunk_schema, completion_schema
 from ._splits import SPLIT_FAMILIES, chunk_splits, round_trips
-from ._streams import chunk_streams, families_for
+from ._streams import chunk_streams
 from ._text import argument_texts, json_objects, texts
 
 __all__ = [
     "FINISH_REASONS",
+    "SHAPES",
     "SPLIT_FAMILIES",
+    "allows",
     "argument_texts",
     "chunk_schema",
     "chunk_splits",
@@ -32,6 +36,7 @@ __all__ = [
     "families_for",
     "is_finished",
     "json_objects",
+    "lifecycle_chunks",
     "reasoning_details",
     "round_trips",
     "texts",

@@ -131,7 +131,8 @@ def _blank(value: Any) -> bool:
 
 class _Call:
     def __init__(self, fragment: dict[str, Any]) -> None:
-        self.id = fragment.get("id")
+        fragment_id = fragment.get("id")
+        self.id = None if _blank(fragment_id) else fragment_id
         self.arguments = ""
 
 
