@@ -66,6 +66,23 @@ GOVERNING: dict[str, frozenset[str]] = {
 }
 """Each kind of departure and the rules that decide its fold."""
 
+_ROBUSTNESS = ("null list entry", "wrong type", "wrong-typed logprobs", "unknown key",
+               "blank envelope field", "wrong-typed envelope field", "blank finish reason",
+               "blank role", "blank tool id", "blank tool name", "blank tool type",
+               "blank provider field", "null identity on a continuation",
+               "chunk not an object", "integral float index", "object not chat.completion.chunk")
+NEEDS: dict[str, str] = {
+    **dict.fromkeys(_ROBUSTNESS, "robustness"),
+    "index-less tool fragment": "tool_call_repair",
+    "new id on an index": "tool_call_repair",
+    "new id on an index-less fragment": "tool_call_repair",
+    "arguments after complete arguments": "tool_call_repair",
+    "call without arguments": "empty_arguments",
+}
+"""The feature a target must claim to be sent each kind of departure (the others are
+governed by rules of the features that send them: a later finish reason, a repeated role,
+a sparse tool index)."""
+
 
 def departures(chunks: list[Any]) -> set[str]:
     """The kinds of departure from family 1 in one stream (keys of GOVERNING)."""

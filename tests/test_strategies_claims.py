@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from _departures import departures, features_used
+from _departures import NEEDS, departures, features_used
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
@@ -23,31 +23,15 @@ from refold.strategies import (
     round_trips,
 )
 
-_ROBUSTNESS = ("null list entry", "wrong type", "wrong-typed logprobs", "unknown key",
-               "blank envelope field", "wrong-typed envelope field", "blank finish reason",
-               "blank role", "blank tool id", "blank tool name", "blank tool type",
-               "blank provider field", "null identity on a continuation",
-               "chunk not an object", "integral float index", "object not chat.completion.chunk")
-_NEEDS: dict[str, str] = {
-    **dict.fromkeys(_ROBUSTNESS, "robustness"),
-    "index-less tool fragment": "tool_call_repair",
-    "new id on an index": "tool_call_repair",
-    "new id on an index-less fragment": "tool_call_repair",
-    "arguments after complete arguments": "tool_call_repair",
-    "call without arguments": "empty_arguments",
-}
-"""The feature a target must claim to be sent each kind of departure (the others are
-governed by rules of the features that send them)."""
-
 _FOLD_FEATURES = sorted(set(FEATURES) - {"text", "sse", "events"})
 _CLAIMS = st.sets(st.sampled_from(_FOLD_FEATURES)).map(lambda f: frozenset({"text", *f}))
 
 
 def _unclaimed(chunks: list[Any], claimed: frozenset[str]) -> dict[str, str]:
-    found = {kind: _NEEDS[kind] for kind in departures(chunks)
-             if kind in _NEEDS and _NEEDS[kind] not in claimed}
+    found = {kind: NEEDS[kind] for kind in departures(chunks)
+             if kind in NEEDS and NEEDS[kind] not in claimed}
     implied = {"tool_calls"} if claimed & {"tool_call_repair", "empty_arguments"} else set()
-    found.update({feature: "claimed" for feature in features_used(chunks) - claimed - implied})
+    found.update(dict.fromkeys(features_used(chunks) - claimed - implied, "claimed"))
     return found
 
 
