@@ -31,7 +31,7 @@ import pytest
 from hypothesis import Phase, given, settings, stateful
 from hypothesis import strategies as st
 
-from refold.checks import Check, CheckedAccumulator
+from refold.checks import Check, CheckedAccumulator, ConformanceFailure
 from refold.marks import rule
 from refold.reference import JSON, Accumulator, JSONObject, differences, json_equal, pointer
 from refold.strategies import lifecycle_chunks
@@ -59,9 +59,14 @@ class _FinishedModel:
                 self.finish_reasons[entry["index"]] = latest or previous
 
     @property
-    def finished(self) -> bool:
+    def by_finish_reasons(self) -> bool:
+        """Finished by its finish reasons alone (LIFE-FINISHED without LIFE-DONE)."""
         reasons = self.finish_reasons.values()
-        return self.done or (bool(reasons) and all(r not in (None, "error") for r in reasons))
+        return bool(reasons) and all(r not in (None, "error") for r in reasons)
+
+    @property
+    def finished(self) -> bool:
+        return self.done or self.by_finish_reasons
 
 
 class LifecycleMachine(stateful.RuleBasedStateMachine):
@@ -137,9 +142,13 @@ class FinishedMachine(LifecycleMachine):
         expected = self.stream.finished
         if self.target.finished != expected:
             reasons = {i: self.stream.finish_reasons[i] for i in sorted(self.stream.finish_reasons)}
-            raise self.check.fail(
-                f"finished is {not expected}, expected {expected}: finish reasons by choice "
-                f"{reasons}, [DONE] {'recorded' if self.stream.done else 'not recorded'}",
+            # `finished` has no JSON pointer: charge the clause that decides it, LIFE-DONE
+            # when only `[DONE]` finishes the fold, LIFE-FINISHED otherwise
+            by_reasons = self.stream.by_finish_reasons
+            rule_id = "LIFE-DONE" if self.stream.done and not by_reasons else "LIFE-FINISHED"
+            raise ConformanceFailure(
+                (rule_id,), f"finished is {not expected}, expected {expected}: finish reasons "
+                f"by choice {reasons}, [DONE] {'recorded' if self.stream.done else 'not recorded'}",
                 chunks=self.target.chunks, expected=expected, received=not expected)
 
 

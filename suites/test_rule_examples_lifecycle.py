@@ -2,7 +2,7 @@
 
 import copy
 
-from refold.checks import Check, CheckedAccumulator
+from refold.checks import Check, CheckedAccumulator, ConformanceFailure
 from refold.marks import rule
 from refold.reference import JSONObject, differences
 
@@ -16,10 +16,18 @@ def _add_all(acc: CheckedAccumulator, chunks: list[JSONObject]) -> None:
         acc.add(chunk)
 
 
+_FINISHED_RULES = ("LIFE-FINISHED", "LIFE-DONE", "LIFE-ERROR")
+"""The rules that decide `finished`."""
+
+
 def _expect_finished(check: Check, acc: CheckedAccumulator, *, expected: bool) -> None:
     if acc.finished is not expected:
-        raise check.fail(f"finished is {not expected} after chunk {len(acc.chunks) - 1}, "
-                         f"expected {expected}", chunks=list(acc.chunks))
+        # `finished` has no JSON pointer to attribute by: a wrong value is evidence against
+        # the rules that decide it, not against the test's others (usage, error objects)
+        rules = tuple(r for r in check.rules if r in _FINISHED_RULES) or ("LIFE-FINISHED",)
+        raise ConformanceFailure(rules, f"finished is {not expected} after chunk "
+                                        f"{len(acc.chunks) - 1}, expected {expected}",
+                                 chunks=list(acc.chunks))
 
 
 def _expect_response(check: Check, acc: CheckedAccumulator, expected: JSONObject) -> None:
@@ -185,7 +193,7 @@ def test_empty_arguments_read_braces_only_once_done_is_recorded(check: Check) ->
     _expect_response(check, acc, completion(choice(tool_calls=[call("call_1", "f", "{}")])))
 
 
-@rule("LIFE-ERROR", "ENV-NO-ERROR")
+@rule("LIFE-ERROR")
 def test_an_error_chunk_folds_its_deltas_keeps_no_error_and_does_not_finish(
         check: Check) -> None:
     # openrouter_midstream_error (Q18), with a delta on the error chunk that must count
