@@ -16,8 +16,8 @@ def _add_all(acc: CheckedAccumulator, chunks: list[JSONObject]) -> None:
         acc.add(chunk)
 
 
-_FINISHED_RULES = ("LIFE-FINISHED", "LIFE-DONE", "LIFE-ERROR")
-"""The rules that decide `finished`."""
+_FINISHED_RULES = ("LIFE-FINISHED", "LIFE-DONE", "LIFE-ERROR", "CHOICE-KEY")
+"""The rules that decide `finished` (CHOICE-KEY: which choice a finish reason is of)."""
 
 
 def _expect_finished(check: Check, acc: CheckedAccumulator, *, expected: bool) -> None:
@@ -164,7 +164,7 @@ def test_a_blank_finish_reason_neither_finishes_nor_unfinishes(check: Check) -> 
     ])
 
 
-@rule("LIFE-FINISHED", "CHOICE-ORDER")
+@rule("LIFE-FINISHED", "CHOICE-KEY", "CHOICE-ORDER")
 def test_finished_once_every_choice_has_a_finish_reason(check: Check) -> None:
     _expect_steps(check, [
         (delta(index=0, content="A"), False),
