@@ -44,6 +44,7 @@ GOVERNING: dict[str, frozenset[str]] = {
     "role repeated": frozenset({"CHOICE-ROLE"}),
     "sparse choice index": frozenset({"CHOICE-KEY", "CHOICE-ORDER"}),
     "sparse tool index": frozenset({"TOOL-INDEX"}),
+    "tool index opened out of order": frozenset({"TOOL-INDEX"}),
     "index-less tool fragment": frozenset({"TOOL-NO-INDEX"}),
     "new id on an index-less fragment": frozenset({"TOOL-NO-INDEX", "TOOL-2-NEW-ID"}),
     "integral float index": frozenset({"CHOICE-KEY", "ROB-WRONG-TYPE"}),
@@ -316,6 +317,9 @@ class _Stream:
         key = (json.dumps(choice), index)
         call = self.calls.get(key)
         if call is None:
+            opened = [i for (c, i) in self.calls if c == key[0]]
+            if opened and index < max(opened):
+                self.found.add("tool index opened out of order")  # joined by value, not position
             self._opens(fragment, function)
             call = self.calls[key] = _Call(fragment)
         elif arguments and _complete(call.arguments) and _complete(arguments) \
