@@ -10,8 +10,10 @@ chunk stream that folds back to it.
     ... def test_round_trip(case): ...
 
 `chunk_streams()` draws streams that need not be lossless, for differential checks,
-and `chunk_schema()` / `completion_schema()` are the JSON Schemas every drawn value
-validates against.
+`lifecycle_chunks()` single chunks for driving an incremental fold, and
+`chunk_schema()` / `completion_schema()` are the JSON Schemas every drawn value
+validates against. What a target is sent follows the features it claims through one
+table, `SHAPES` (`allows(shape, features)`, `families_for(features)`).
 """
 
 from ._claims import SHAPES, allows, families_for

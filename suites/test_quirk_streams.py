@@ -54,7 +54,7 @@ _Q1_TO_Q5 = [
         delta(finish_reason="tool_calls"),
     ), _calls("tool_calls", call("call_1", "file_write", '{"filePath":"hello.py"}'),
               call("call_2", "file_write", '{"filePath":"world.py"}'))),
-    _quirk("tool_index_starts_at_1", ("TOOL-INDEX", "TOOL-1-OPEN"), stream(
+    _quirk("tool_index_starts_at_1", ("TOOL-INDEX",), stream(
         delta(role="assistant", content="Let me check."),
         delta(tool_calls=[fragment(index=1, id="toolu_1", type="function", name="get_weather",
                                    arguments="")]),
