@@ -35,7 +35,9 @@ SHAPES: Mapping[str, frozenset[str]] = {
     # single values, for strategies that draw chunks one by one (the lifecycle machine)
     "null entries": _ROBUST,  # ROB-NULL-ENTRIES
     "blank values": _ROBUST,  # ROB-BLANK: "", whitespace and null ids, types, names, roles
-    "null arguments": _ROBUST,  # ROB-WRONG-TYPE: `arguments: null`
+    # `arguments: null` (ROB-WRONG-TYPE) on a call's only fragment leaves it without
+    # arguments, which is TOOL-EMPTY-ARGS's
+    "null arguments": _ROBUST | {"empty_arguments"},
     "index-less fragments": _REPAIR,  # TOOL-NO-INDEX
     "new id on an index": _REPAIR,  # TOOL-2-NEW-ID
     "complete argument fragments": _REPAIR,  # TOOL-3-RESEND, TOOL-4-SPLIT

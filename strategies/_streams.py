@@ -53,7 +53,10 @@ def chunk_streams(
     damages = [("cut off", _cut_off, may_lose), ("chunks lost", _lose, may_lose),
                ("chunk repeated", _repeat, may_repeat), ("chunks swapped", _swap, may_repeat),
                ("error chunk", _error_chunk, allows("error chunk", features)),
-               ("wrong types", _wrong_types, allows("wrong types", features)),
+               # a wrongly typed `arguments` can leave a call without arguments (like a
+               # loss), a wrongly typed `index` makes a fragment index-less (TOOL-NO-INDEX)
+               ("wrong types", _wrong_types,
+                allows("wrong types", features) and may_lose and may_repeat),
                ("index lost", _index_lost, allows("index lost", features))]
     for name, damage, allowed in damages:
         if allowed and len(chunks) > 1 and draw(BOOLEANS):
