@@ -7,9 +7,13 @@ does not have, and would make a baseline unusable (one known failure would fail 
 property test). So each JSON pointer of a `chat.completion` is mapped to the rules that
 decide the value there; a failure is charged to the rules its differences point at.
 
-Rules about reading any field (ROB-*, CHOICE-DELTA-NULL, LIFE-*) own no pointer: a
-difference never implicates them by position, only through the test's own marks when
-nothing more precise is known.
+Rules about reading any field (`POINTERLESS`: ROB-* but ROB-UNKNOWN-KEYS,
+CHOICE-DELTA-NULL, LIFE-*) own no pointer: a difference never implicates them by position,
+only through the test's own marks when nothing more precise is known (a crash, a wrong
+`finished`). A key outside the output shape (`OUTSIDE_THE_SHAPE`) is ROB-UNKNOWN-KEYS's:
+the shape is closed, so such a key was copied from a chunk (openai-python keeps Azure's
+`prompt_filter_results`) or invented, and either way an unknown key changed the result.
+Only the whole response (pointer "") belongs to no rule.
 
 The wire rules (SSE-*, `refold.reference.SSE_RULES`) own no pointer either: a decoder's
 failure is about events, not about a `chat.completion`, and the `sse` suite asserts
@@ -21,7 +25,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["rules_at"]
+from refold.reference import ALL_RULES, SSE_RULES
+
+__all__ = ["OUTSIDE_THE_SHAPE", "POINTERLESS", "rules_at"]
 
 _CALL = r"/choices/\d+/message/tool_calls/\d+"
 _LADDER = ("TOOL-1-OPEN", "TOOL-2-NEW-ID", "TOOL-3-RESEND", "TOOL-4-SPLIT", "TOOL-5-APPEND",
@@ -64,10 +70,20 @@ _TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 _COMPILED = tuple((re.compile(pattern), frozenset(rules)) for pattern, rules in _TABLE)
 
+OUTSIDE_THE_SHAPE: frozenset[str] = frozenset({"ROB-UNKNOWN-KEYS"})
+"""The rules of a pointer the output shape has no place for."""
+
+POINTERLESS: frozenset[str] = frozenset(
+    {"ROB-NULL-ENTRIES", "ROB-BLANK", "ROB-WRONG-TYPE", "ROB-NOT-OBJECT", "CHOICE-DELTA-NULL"}
+    | {rule for rule in ALL_RULES if rule.startswith("LIFE-")} | set(SSE_RULES))
+"""The rules no difference in a response implicates by position."""
+
 
 def rules_at(pointer: str) -> frozenset[str]:
-    """The rules that decide the value at `pointer` of a `chat.completion` (may be empty)."""
+    """The rules that decide the value at `pointer` of a `chat.completion`: the table's,
+    ROB-UNKNOWN-KEYS for a place the output shape does not have, none for the whole
+    response."""
     for pattern, rules in _COMPILED:
         if pattern.fullmatch(pointer):
             return rules
-    return frozenset()
+    return OUTSIDE_THE_SHAPE if pointer else frozenset()

@@ -101,8 +101,10 @@ def implicated_by(pointer: str, tested: Sequence[str]) -> set[str]:
     """The rules a difference at `pointer` is evidence against, in a test of `tested`.
 
     The test's own rules when the pointer is theirs; the pointer's rules when it is not
-    (a usage bug found by a robustness test is a USAGE-LAST failure); the test's rules
-    when the pointer belongs to no rule.
+    (a usage bug found by a robustness test is a USAGE-LAST failure; a key the output
+    shape does not have is ROB-UNKNOWN-KEYS's, see `refold.attribution`). Only a
+    difference in the whole response (pointer "", e.g. a list returned for an object)
+    belongs to no rule, and is charged to the test's rules: nothing narrower is known.
     """
     owners = rules_at(pointer)
     return set(owners & set(tested)) or set(owners) or set(tested)

@@ -10,19 +10,25 @@ chunk stream that folds back to it.
     ... def test_round_trip(case): ...
 
 `chunk_streams()` draws streams that need not be lossless, for differential checks,
-and `chunk_schema()` / `completion_schema()` are the JSON Schemas every drawn value
-validates against.
+`lifecycle_chunks()` single chunks for driving an incremental fold, and
+`chunk_schema()` / `completion_schema()` are the JSON Schemas every drawn value
+validates against. What a target is sent follows the features it claims through one
+table, `SHAPES` (`allows(shape, features)`, `families_for(features)`).
 """
 
+from ._claims import SHAPES, allows, families_for
 from ._completions import FINISH_REASONS, completions, is_finished, reasoning_details
+from ._lifecycle import lifecycle_chunks
 from ._schemas import chunk_schema, completion_schema
 from ._splits import SPLIT_FAMILIES, chunk_splits, round_trips
-from ._streams import chunk_streams, families_for
+from ._streams import chunk_streams
 from ._text import argument_texts, json_objects, texts
 
 __all__ = [
     "FINISH_REASONS",
+    "SHAPES",
     "SPLIT_FAMILIES",
+    "allows",
     "argument_texts",
     "chunk_schema",
     "chunk_splits",
@@ -32,6 +38,7 @@ __all__ = [
     "families_for",
     "is_finished",
     "json_objects",
+    "lifecycle_chunks",
     "reasoning_details",
     "round_trips",
     "texts",

@@ -18,11 +18,12 @@ from hypothesis import strategies as st
 
 from refold.reference import FEATURES, JSON, JSONObject
 
+from ._claims import allows, families_for
 from ._completions import _check_options, completions
 from ._splits import chunk_splits
 from ._text import BOOLEANS, below
 
-__all__ = ["chunk_streams", "families_for"]
+__all__ = ["chunk_streams"]
 
 _ODD_VALUES: tuple[JSON, ...] = (None, "", " ", 0, -1, 2.5, True, [], {}, [None], "x")
 """Values of the wrong type or blank, for any field (ROB-WRONG-TYPE, ROB-BLANK)."""
@@ -33,19 +34,6 @@ _ERROR_CHUNK: JSONObject = {
     "choices": [{"index": 0, "delta": {"content": ""}, "finish_reason": "error"}],
 }
 """OpenRouter's mid-stream error chunk (LIFE-ERROR, ENV-NO-ERROR; Q18)."""
-
-
-def families_for(features: Collection[str]) -> frozenset[int]:
-    """The lossless split families whose fold a target claiming `features` is judged on:
-    3, 4 and 6 need `tool_call_repair`, 7 `empty_arguments`, 8 `robustness`."""
-    families = {1, 2, 5}
-    if "tool_call_repair" in features:
-        families |= {3, 4, 6}
-    if "empty_arguments" in features:
-        families.add(7)
-    if "robustness" in features:
-        families.add(8)
-    return frozenset(families)
 
 
 @st.composite
@@ -64,10 +52,12 @@ def chunk_streams(
     may_repeat = "tool_call_repair" in features or not has_calls
     damages = [("cut off", _cut_off, may_lose), ("chunks lost", _lose, may_lose),
                ("chunk repeated", _repeat, may_repeat), ("chunks swapped", _swap, may_repeat),
-               ("error chunk", _error_chunk, True),
-               ("wrong types", _wrong_types, "robustness" in features),
-               ("index lost", _index_lost, "robustness" in features
-                and "tool_call_repair" in features)]
+               ("error chunk", _error_chunk, allows("error chunk", features)),
+               # a wrongly typed `arguments` can leave a call without arguments (like a
+               # loss), a wrongly typed `index` makes a fragment index-less (TOOL-NO-INDEX)
+               ("wrong types", _wrong_types,
+                allows("wrong types", features) and may_lose and may_repeat),
+               ("index lost", _index_lost, allows("index lost", features))]
     for name, damage, allowed in damages:
         if allowed and len(chunks) > 1 and draw(BOOLEANS):
             event(f"stream: {name}")
@@ -96,8 +86,11 @@ def _swap(draw: st.DrawFn, chunks: list[JSONObject]) -> list[JSONObject]:
 
 
 def _error_chunk(draw: st.DrawFn, chunks: list[JSONObject]) -> list[JSONObject]:
+    """OpenRouter's error chunk, with the stream's envelope: a missing id or model is a
+    blank value (ROB-BLANK), which only a target claiming `robustness` is sent."""
     number = draw(below(len(chunks) + 1))
-    return [*chunks[:number], copy.deepcopy(_ERROR_CHUNK), *chunks[number:]]
+    envelope = {key: chunks[0][key] for key in ("id", "created", "model") if key in chunks[0]}
+    return [*chunks[:number], {**envelope, **copy.deepcopy(_ERROR_CHUNK)}, *chunks[number:]]
 
 
 def _wrong_types(draw: st.DrawFn, chunks: list[JSONObject]) -> list[JSONObject]:

@@ -14,6 +14,10 @@ failure is charged to the rules it breaks, not to every lifecycle rule at once:
 Replaying a printed reproduction: Hypothesis prints `state = SnapshotMachine()` and the
 steps. The machines read their target from `LifecycleMachine.bound_check`, so paste the
 steps into a test that takes `check` and runs them inside `with bound(check):`.
+
+Chunks are drawn with `refold.strategies.lifecycle_chunks` over the features the target
+claims: a target that does not claim `robustness` is never sent a null entry or a blank
+value, so a correct lifecycle is never failed for a robustness fault.
 """
 
 from __future__ import annotations
@@ -27,52 +31,16 @@ import pytest
 from hypothesis import Phase, given, settings, stateful
 from hypothesis import strategies as st
 
-from refold.checks import Check, CheckedAccumulator
+from refold.checks import Check, CheckedAccumulator, ConformanceFailure
 from refold.marks import rule
 from refold.reference import JSON, Accumulator, JSONObject, differences, json_equal, pointer
+from refold.strategies import lifecycle_chunks
 
 _STEPS = 15
 """Steps per run: enough for a finish, a `[DONE]` and chunks after both."""
 
 _ENVELOPE: JSONObject = {"id": "chatcmpl-x", "object": "chat.completion.chunk",
                          "created": 1700000000, "model": "m"}
-
-# Small alphabets: every value below exercises a rule, and shrinking lands on them.
-_TOOL_FRAGMENTS = st.fixed_dictionaries({}, optional={
-    "index": st.sampled_from([0, 1, None]),
-    "id": st.sampled_from(["call_a", "call_b", "", None]),
-    "type": st.sampled_from(["function", "", None]),
-    "function": st.fixed_dictionaries({}, optional={
-        "name": st.sampled_from(["f", "g", "", None]),
-        "arguments": st.sampled_from(["", "{", '"a": 1', "}", "{}", '{"a": 1}', None]),
-    }),
-})
-_DELTAS = st.fixed_dictionaries({}, optional={
-    "role": st.sampled_from(["assistant", "", None]),
-    "content": st.sampled_from(["a", "b c", "", None]),
-    "tool_calls": st.lists(st.none() | _TOOL_FRAGMENTS, max_size=2),
-})
-_CHOICE_ENTRIES = st.fixed_dictionaries({"index": st.sampled_from([0, 1])}, optional={
-    "delta": st.none() | _DELTAS,
-    "finish_reason": st.sampled_from(["stop", "tool_calls", "length", "error", "", None]),
-})
-_USAGES = st.builds(
-    lambda prompt, completion: {"prompt_tokens": prompt, "completion_tokens": completion,
-                                "total_tokens": prompt + completion},
-    st.integers(0, 9), st.integers(0, 9),
-)
-_ERROR = {"code": "server_error", "message": "Provider disconnected unexpectedly"}
-
-
-@st.composite
-def lifecycle_chunks(draw: st.DrawFn) -> JSONObject:
-    """One chunk: the envelope, up to two choice entries (or nulls), maybe usage or an error."""
-    chunk: JSONObject = {**_ENVELOPE,
-                         "choices": draw(st.lists(st.none() | _CHOICE_ENTRIES, max_size=2))}
-    chunk.update(draw(st.fixed_dictionaries({}, optional={
-        "usage": st.none() | _USAGES, "error": st.just(_ERROR)})))
-    return chunk
-
 
 class _FinishedModel:
     """LIFE-FINISHED from the chunks alone: choices seen, the last non-blank finish reason
@@ -91,9 +59,14 @@ class _FinishedModel:
                 self.finish_reasons[entry["index"]] = latest or previous
 
     @property
-    def finished(self) -> bool:
+    def by_finish_reasons(self) -> bool:
+        """Finished by its finish reasons alone (LIFE-FINISHED without LIFE-DONE)."""
         reasons = self.finish_reasons.values()
-        return self.done or (bool(reasons) and all(r not in (None, "error") for r in reasons))
+        return bool(reasons) and all(r not in (None, "error") for r in reasons)
+
+    @property
+    def finished(self) -> bool:
+        return self.done or self.by_finish_reasons
 
 
 class LifecycleMachine(stateful.RuleBasedStateMachine):
@@ -113,8 +86,10 @@ class LifecycleMachine(stateful.RuleBasedStateMachine):
         self.given: list[tuple[JSONObject, JSONObject]] = []  # (chunk passed in, its copy)
         self.handed_out: list[tuple[JSONObject, JSONObject]] = []  # (response, its copy)
 
-    @stateful.rule(chunk=lifecycle_chunks())
-    def add(self, chunk: JSONObject) -> None:
+    @stateful.rule(data=st.data())
+    def add(self, data: st.DataObject) -> None:
+        # only the shapes the target claims (`refold.strategies.allows`)
+        chunk = data.draw(lifecycle_chunks(features=self.check.target.features), label="chunk")
         self.given.append((chunk, copy.deepcopy(chunk)))
         self.target.add(chunk)
         self.reference.add(copy.deepcopy(chunk))
@@ -167,9 +142,13 @@ class FinishedMachine(LifecycleMachine):
         expected = self.stream.finished
         if self.target.finished != expected:
             reasons = {i: self.stream.finish_reasons[i] for i in sorted(self.stream.finish_reasons)}
-            raise self.check.fail(
-                f"finished is {not expected}, expected {expected}: finish reasons by choice "
-                f"{reasons}, [DONE] {'recorded' if self.stream.done else 'not recorded'}",
+            # `finished` has no JSON pointer: charge the clause that decides it, LIFE-DONE
+            # when only `[DONE]` finishes the fold, LIFE-FINISHED otherwise
+            by_reasons = self.stream.by_finish_reasons
+            rule_id = "LIFE-DONE" if self.stream.done and not by_reasons else "LIFE-FINISHED"
+            raise ConformanceFailure(
+                (rule_id,), f"finished is {not expected}, expected {expected}: finish reasons "
+                f"by choice {reasons}, [DONE] {'recorded' if self.stream.done else 'not recorded'}",
                 chunks=self.target.chunks, expected=expected, received=not expected)
 
 

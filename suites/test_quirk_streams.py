@@ -54,7 +54,7 @@ _Q1_TO_Q5 = [
         delta(finish_reason="tool_calls"),
     ), _calls("tool_calls", call("call_1", "file_write", '{"filePath":"hello.py"}'),
               call("call_2", "file_write", '{"filePath":"world.py"}'))),
-    _quirk("tool_index_starts_at_1", ("TOOL-INDEX", "TOOL-1-OPEN"), stream(
+    _quirk("tool_index_starts_at_1", ("TOOL-INDEX",), stream(
         delta(role="assistant", content="Let me check."),
         delta(tool_calls=[fragment(index=1, id="toolu_1", type="function", name="get_weather",
                                    arguments="")]),
@@ -168,7 +168,7 @@ _Q13_TO_Q15 = [
         delta(finish_reason="stop"),
         {"usage": usage(5, 1), **delta(finish_reason="")},
     ), completion(choice(content="a", finish_reason="stop"), usage=usage(5, 1))),
-    _quirk("finish_reason_twice", ("CHOICE-FINISH", "USAGE-LAST"), stream(
+    _quirk("finish_reason_twice", ("CHOICE-FINISH", "USAGE-LAST", "TOOL-1-OPEN"), stream(
         delta(role="assistant", tool_calls=[fragment(
             index=0, id="call_1", type="function", name="f", arguments="{}")]),
         delta(finish_reason="tool_calls"),
@@ -208,7 +208,7 @@ _Q13_TO_Q15 = [
         {"obfuscation": "b22", **delta(finish_reason="stop")},
     ), completion(choice(content="Hi", finish_reason="stop"))),
     _quirk("azure_prompt_filter_first",
-           ("ENV-ID", "ENV-MODEL", "ENV-CREATED", "ROB-UNKNOWN-KEYS"), stream(
+           ("ENV-ID", "ENV-MODEL", "ENV-CREATED", "ENV-OBJECT", "ROB-UNKNOWN-KEYS"), stream(
         {"id": "", "object": "", "created": 0, "model": "", "choices": [],
          "prompt_filter_results": [{"prompt_index": 0, "content_filter_results": {}}]},
         delta(role="assistant", content="Hi"),

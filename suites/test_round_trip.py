@@ -24,9 +24,9 @@ _TOOL_FEATURES = frozenset({"text", "choices", "tool_calls", "tool_call_repair",
 """What a tool-call family's completions are drawn with (when claimed): its shapes
 only concern calls, so the examples go to calls."""
 
-_FEATURE_FAMILIES = frozenset({1, 2, 5})
-"""The families whose rules belong to `text` and `tool_calls` alone: a per-feature
-test must fail only on its feature's rules."""
+_FEATURE_FAMILIES = families_for({"text", "tool_calls"})
+"""The families whose rules belong to `text` and `tool_calls` alone (1, 2 and 5): a
+per-feature test must fail only on its feature's rules."""
 
 _FAMILIES = [
     pytest.param(1, None, marks=rule("TEXT-JOIN", "CHOICE-KEY", "CHOICE-ROLE", "CHOICE-FINISH",

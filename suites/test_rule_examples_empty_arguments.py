@@ -53,7 +53,7 @@ def test_empty_arguments_stay_empty_until_the_fold_is_finished(check: Check) -> 
 def test_an_error_finish_does_not_finish_so_empty_arguments_stay_empty(check: Check) -> None:
     chunks = stream(
         delta(tool_calls=[fragment(index=0, id="call_1", name="f", arguments="")]),
-        {"error": {"message": "upstream failed"}, **delta(finish_reason="error")},
+        delta(finish_reason="error"),
     )
     expected = completion(choice(tool_calls=[call("call_1", "f", "")], finish_reason="error"))
     check.folds_to(chunks, expected)

@@ -2,7 +2,7 @@
 
 import copy
 
-from refold.checks import Check, CheckedAccumulator
+from refold.checks import Check, CheckedAccumulator, ConformanceFailure
 from refold.marks import rule
 from refold.reference import JSONObject, differences
 
@@ -16,10 +16,18 @@ def _add_all(acc: CheckedAccumulator, chunks: list[JSONObject]) -> None:
         acc.add(chunk)
 
 
+_FINISHED_RULES = ("LIFE-FINISHED", "LIFE-DONE", "LIFE-ERROR", "CHOICE-KEY")
+"""The rules that decide `finished` (CHOICE-KEY: which choice a finish reason is of)."""
+
+
 def _expect_finished(check: Check, acc: CheckedAccumulator, *, expected: bool) -> None:
     if acc.finished is not expected:
-        raise check.fail(f"finished is {not expected} after chunk {len(acc.chunks) - 1}, "
-                         f"expected {expected}", chunks=list(acc.chunks))
+        # `finished` has no JSON pointer to attribute by: a wrong value is evidence against
+        # the rules that decide it, not against the test's others (usage, error objects)
+        rules = tuple(r for r in check.rules if r in _FINISHED_RULES) or ("LIFE-FINISHED",)
+        raise ConformanceFailure(rules, f"finished is {not expected} after chunk "
+                                        f"{len(acc.chunks) - 1}, expected {expected}",
+                                 chunks=list(acc.chunks))
 
 
 def _expect_response(check: Check, acc: CheckedAccumulator, expected: JSONObject) -> None:
@@ -63,10 +71,9 @@ def test_one_folded_chunk_with_no_choices_is_enough_to_read_a_response(check: Ch
 def test_a_response_handed_out_never_changes_after_later_chunks(check: Check) -> None:
     acc = check.accumulator()
     first, *rest = stream(
-        delta(role="assistant", content="Hel", tool_calls=[
-            fragment(index=0, id="call_1", name="f", arguments='{"a"')]),
-        delta(content="lo", tool_calls=[fragment(index=0, arguments=":1}")]),
-        delta(finish_reason="tool_calls"),
+        delta(role="assistant", content="Hel"),
+        delta(content="lo"),
+        delta(finish_reason="stop"),
     )
     acc.add(first)
     snapshot = acc.response()
@@ -81,25 +88,28 @@ def test_a_response_handed_out_never_changes_after_later_chunks(check: Check) ->
 @rule("LIFE-SNAPSHOT")
 def test_changing_a_response_never_changes_the_next_one(check: Check) -> None:
     acc = check.accumulator()
+    _add_all(acc, stream(delta(role="assistant", content="Hi")))
+    handed_out = acc.response()
+    handed_out["choices"][0]["message"]["content"] = "changed"
+    handed_out["choices"][0]["message"]["extra"] = {"added": True}
+    handed_out["choices"].append({"index": 9})
+    _expect_response(check, acc, completion(choice(content="Hi")))
+
+
+@rule("LIFE-SNAPSHOT", "TOOL-5-APPEND")
+def test_changing_a_response_never_changes_the_tool_calls_of_the_next_one(
+        check: Check) -> None:
+    acc = check.accumulator()
     _add_all(acc, stream(delta(role="assistant", content="Hi", tool_calls=[
         fragment(index=0, id="call_1", name="f", arguments="{}")])))
     handed_out = acc.response()
-    handed_out["choices"][0]["message"]["content"] = "changed"
     handed_out["choices"][0]["message"]["tool_calls"].append({"id": "call_x"})
-    handed_out["choices"].append({"index": 9})
+    handed_out["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] = "x"
     _expect_response(check, acc, completion(choice(content="Hi",
                                                     tool_calls=[call("call_1", "f", "{}")])))
 
 
-@rule("LIFE-SNAPSHOT")
-def test_folding_and_reading_never_mutate_the_chunks(check: Check) -> None:
-    chunks = stream(
-        {"usage": usage(5, 1), **delta(role="assistant", content="a", tool_calls=[
-            fragment(index=0, id="call_1", name="f", arguments="")])},
-        delta(reasoning_details=[{"type": "reasoning.text", "text": "t", "index": 0}],
-              tool_calls=[fragment(index=0, arguments="{}")]),
-        delta(finish_reason="tool_calls"),
-    )
+def _never_mutated(check: Check, chunks: list[JSONObject]) -> None:
     originals = copy.deepcopy(chunks)
     acc = check.accumulator()
     for chunk in chunks:
@@ -109,21 +119,58 @@ def test_folding_and_reading_never_mutate_the_chunks(check: Check) -> None:
         raise check.fail("the chunks changed while they were folded", chunks=originals)
 
 
-@rule("LIFE-FINISHED")
-def test_finished_once_every_choice_has_a_finish_reason_other_than_error(
-        check: Check) -> None:
+@rule("LIFE-SNAPSHOT")
+def test_folding_and_reading_never_mutate_the_chunks(check: Check) -> None:
+    _never_mutated(check, stream(
+        delta(role="assistant", content="a"),
+        delta(content="b"),
+        delta(finish_reason="stop"),
+    ))
+
+
+@rule("LIFE-SNAPSHOT", "TOOL-5-APPEND")
+def test_folding_and_reading_never_mutate_tool_call_fragments(check: Check) -> None:
+    _never_mutated(check, stream(
+        delta(role="assistant", content="a", tool_calls=[
+            fragment(index=0, id="call_1", name="f", arguments="")]),
+        delta(tool_calls=[fragment(index=0, arguments="{}")]),
+        delta(finish_reason="tool_calls"),
+    ))
+
+
+def _expect_steps(check: Check, steps: list[tuple[JSONObject, bool]]) -> None:
     acc = check.accumulator()
-    steps = [
-        ({"choices": []}, False),  # no choice exists yet
-        (delta(index=0, content="A"), False),
-        (delta(index=1, content="B", finish_reason="stop"), False),  # choice 0 is open
-        (delta(index=0, finish_reason="error"), False),  # "error" does not finish
-        (delta(index=0, finish_reason=""), False),  # blank is absent
-        (delta(index=0, finish_reason="length"), True),
-    ]
     for chunk, finished in steps:
         acc.add(stream(chunk)[0])
         _expect_finished(check, acc, expected=finished)
+
+
+@rule("LIFE-FINISHED")
+def test_finished_once_the_choice_has_a_finish_reason_other_than_error(check: Check) -> None:
+    _expect_steps(check, [
+        ({"choices": []}, False),  # no choice exists yet
+        (delta(content="A"), False),
+        (delta(finish_reason="error"), False),  # "error" does not finish
+        (delta(finish_reason="length"), True),
+    ])
+
+
+@rule("LIFE-FINISHED", "CHOICE-FINISH")
+def test_a_blank_finish_reason_neither_finishes_nor_unfinishes(check: Check) -> None:
+    _expect_steps(check, [
+        (delta(content="A", finish_reason=""), False),  # blank is absent
+        (delta(finish_reason="stop"), True),
+        (delta(finish_reason=""), True),  # and never erases "stop"
+    ])
+
+
+@rule("LIFE-FINISHED", "CHOICE-KEY", "CHOICE-ORDER")
+def test_finished_once_every_choice_has_a_finish_reason(check: Check) -> None:
+    _expect_steps(check, [
+        (delta(index=0, content="A"), False),
+        (delta(index=1, content="B", finish_reason="stop"), False),  # choice 0 is open
+        (delta(index=0, finish_reason="stop"), True),
+    ])
 
 
 @rule("LIFE-DONE")
@@ -146,7 +193,7 @@ def test_empty_arguments_read_braces_only_once_done_is_recorded(check: Check) ->
     _expect_response(check, acc, completion(choice(tool_calls=[call("call_1", "f", "{}")])))
 
 
-@rule("LIFE-ERROR", "ENV-NO-ERROR")
+@rule("LIFE-ERROR")
 def test_an_error_chunk_folds_its_deltas_keeps_no_error_and_does_not_finish(
         check: Check) -> None:
     # openrouter_midstream_error (Q18), with a delta on the error chunk that must count

@@ -28,7 +28,7 @@ def test_content_entries_of_every_chunk_are_concatenated(check: Check) -> None:
     check.folds_to(chunks, expected)
 
 
-@rule("LP-CONCAT")
+@rule("LP-CONCAT", "TEXT-REFUSAL")
 def test_refusal_entries_are_concatenated_apart_from_content(check: Check) -> None:
     chunks = stream(
         entry(index=0, delta={"refusal": "No"}, logprobs={"content": [], "refusal": [_NO]}),

@@ -127,13 +127,28 @@ def test_segments_are_in_order_of_first_appearance_with_index_kept(check: Check)
         delta(reasoning_details=[{"type": _TEXT, "text": "one", "index": 1}]),
         delta(reasoning_details=[{"type": _TEXT, "text": "zero", "index": 0}]),
         delta(reasoning_details=[{"type": _TEXT, "text": " more", "index": 1}]),
-        delta(reasoning_details=[{"type": _TEXT, "text": "no index"}]),
         delta(finish_reason="stop"),
     )
     expected = completion(choice(finish_reason="stop", reasoning_details=[
         {"type": _TEXT, "text": "one more", "index": 1},
         {"type": _TEXT, "text": "zero", "index": 0},
+    ]))
+    check.folds_to(chunks, expected)
+
+
+@rule("RD-ORDER", "RD-INDEXLESS")
+def test_an_index_less_segment_takes_its_place_of_first_appearance_and_no_index(
+        check: Check) -> None:
+    chunks = stream(
+        delta(reasoning_details=[{"type": _TEXT, "text": "one", "index": 1}]),
+        delta(reasoning_details=[{"type": _TEXT, "text": "no index"}]),
+        delta(reasoning_details=[{"type": _TEXT, "text": "zero", "index": 0}]),
+        delta(finish_reason="stop"),
+    )
+    expected = completion(choice(finish_reason="stop", reasoning_details=[
+        {"type": _TEXT, "text": "one", "index": 1},
         {"type": _TEXT, "text": "no index"},
+        {"type": _TEXT, "text": "zero", "index": 0},
     ]))
     check.folds_to(chunks, expected)
 

@@ -116,11 +116,23 @@ def test_a_name_repeated_on_every_fragment_is_never_concatenated(check: Check) -
 
 @rule("TOOL-NAME")
 def test_the_name_is_the_first_non_blank_one_and_later_names_are_ignored(check: Check) -> None:
-    # a new name on an id-less call does not split it either (declined in the seed)
     chunks = stream(
-        delta(tool_calls=[fragment(index=0, name="", arguments='{"a":')]),
+        delta(tool_calls=[fragment(index=0, id="call_1", name="", arguments='{"a":')]),
         delta(tool_calls=[fragment(index=0, name="first", arguments="1")]),
         delta(tool_calls=[fragment(index=0, name="second", arguments="}")]),
+        delta(finish_reason="tool_calls"),
+    )
+    expected = completion(choice(tool_calls=[call("call_1", "first", '{"a":1}')],
+                                 finish_reason="tool_calls"))
+    check.folds_to(chunks, expected)
+
+
+@rule("TOOL-NAME", "TOOL-ADOPT-ID")
+def test_a_new_name_on_an_id_less_call_does_not_split_it(check: Check) -> None:
+    # declined in the seed: no capture shows that shape
+    chunks = stream(
+        delta(tool_calls=[fragment(index=0, name="first", arguments='{"a":')]),
+        delta(tool_calls=[fragment(index=0, name="second", arguments="1}")]),
         delta(finish_reason="tool_calls"),
     )
     expected = completion(choice(tool_calls=[call(None, "first", '{"a":1}')],
@@ -156,12 +168,28 @@ def test_the_type_is_the_first_non_blank_one_and_never_inherited(check: Check) -
 
 @rule("TOOL-OUTPUT")
 def test_output_calls_are_ordered_by_index_and_carry_no_index(check: Check) -> None:
+    # dense indexes opened in order, so only the output's shape and order are judged
+    # (an index opened before a lower one is TOOL-INDEX's: joined by value, not position)
+    chunks = stream(
+        delta(tool_calls=[fragment(index=0, id="call_0", name="f", arguments='{"n":')]),
+        delta(tool_calls=[fragment(index=1, id="call_1", name="h", arguments='{"n":1}')]),
+        delta(tool_calls=[fragment(index=0, arguments="0}")]),
+        delta(finish_reason="tool_calls"),
+    )
+    # the expected calls have no "index" key: a target that echoes one differs at it
+    expected = completion(choice(tool_calls=[call("call_0", "f", '{"n":0}'),
+                                             call("call_1", "h", '{"n":1}')],
+                                 finish_reason="tool_calls"))
+    check.folds_to(chunks, expected)
+
+
+@rule("TOOL-INDEX", "TOOL-OUTPUT")
+def test_sparse_indexes_opened_out_of_order_are_output_in_index_order(check: Check) -> None:
     chunks = stream(
         delta(tool_calls=[fragment(index=3, id="call_3", name="h", arguments='{"n":3}')]),
         delta(tool_calls=[fragment(index=1, id="call_1", name="f", arguments='{"n":1}')]),
         delta(finish_reason="tool_calls"),
     )
-    # the expected calls have no "index" key: a target that echoes one differs at it
     expected = completion(choice(tool_calls=[call("call_1", "f", '{"n":1}'),
                                              call("call_3", "h", '{"n":3}')],
                                  finish_reason="tool_calls"))
