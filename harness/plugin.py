@@ -273,9 +273,9 @@ def pytest_runtest_makereport(
     report = yield
     failure = _conformance_failure(call.excinfo.value) if call.excinfo else None
     if failure is not None and call.when == "call":
-        from .replay import failure_record
+        from .replay import encode_failure
 
-        report.user_properties.append((FAILURE_PROPERTY, failure_record(failure)))
+        report.user_properties.append((FAILURE_PROPERTY, encode_failure(failure)))
         report.user_properties.append((IMPLICATED_PROPERTY, " ".join(failure.implicated)))
         path = _write_replay_file(item, failure, call.excinfo.value if call.excinfo else None)
         if path is not None:

@@ -31,11 +31,12 @@ from typing import Any
 from refold import __version__
 from refold.reference import ABSENT, JSON
 
+from .bounded import bounded_json
 from .checks import ConformanceFailure
 from .errors import UsageError
 
-__all__ = ["REPLAY_FORMAT", "failure_record", "read_replay", "reproduce_blob", "scrub",
-           "write_replay"]
+__all__ = ["REPLAY_FORMAT", "decode_failure", "encode_failure", "failure_record", "read_replay",
+           "reproduce_blob", "scrub", "write_replay"]
 
 REPLAY_FORMAT = 1
 SCRUBBED = "[scrubbed]"
@@ -71,6 +72,26 @@ def failure_record(failure: ConformanceFailure) -> dict[str, Any]:
         "pointer": first,
     })
     return record
+
+
+def encode_failure(failure: ConformanceFailure) -> str:
+    """The failure record as a test report carries it: one bounded, plain JSON string.
+
+    Under pytest-xdist the report crosses from a worker through execnet, which cannot
+    serialise every value a record may hold (see `refold.bounded`).
+    """
+    return bounded_json(failure_record(failure))
+
+
+def decode_failure(value: object) -> dict[str, Any] | None:
+    """The record `encode_failure` wrote, or None when `value` is not one."""
+    if not isinstance(value, str):
+        return None
+    try:
+        record = json.loads(value)
+    except ValueError:
+        return None
+    return record if isinstance(record, dict) else None
 
 
 def reproduce_blob(exc: BaseException) -> tuple[str, bytes] | None:

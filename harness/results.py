@@ -14,13 +14,16 @@ from typing import Any
 
 import pytest
 
+from .replay import decode_failure
+
 __all__ = ["FAILURE_PROPERTY", "IMPLICATED_PROPERTY", "STATUSES", "RuleOutcome", "RuleResults"]
 
 STATUSES = ("failed", "xfailed", "passed", "skipped", "not run")
 """From worst to best; a rule takes the worst status among its tests."""
 
 FAILURE_PROPERTY = "refold_failure"
-"""The user property holding a conformance failure's details (see `refold.replay`)."""
+"""The user property holding a conformance failure's details, as JSON text
+(`refold.replay.encode_failure`: plain and bounded, so it crosses from an xdist worker)."""
 
 IMPLICATED_PROPERTY = "refold_implicated"
 """The user property naming the rules a conformance failure is evidence against."""
@@ -108,9 +111,9 @@ class RuleResults:
 
     def _record(self, report: pytest.TestReport, status: str, rules: list[str]) -> None:
         message = _message(report, status)
-        recorded = dict(report.user_properties).get(FAILURE_PROPERTY)
+        recorded = decode_failure(dict(report.user_properties).get(FAILURE_PROPERTY))
         failure: dict[str, Any] | None = None
-        if status == "failed" and isinstance(recorded, dict):
+        if status == "failed" and recorded is not None:
             failure = recorded
             message = str(recorded.get("message") or message)
         elif status == "failed":
