@@ -64,7 +64,7 @@ def _cut(value: Any, characters: int, items: int, depth: int) -> Any:
         return kept
     if isinstance(value, list | tuple):
         cut = [_cut(v, characters, items, depth + 1) for v in value[:items]]
-        return cut + [f"… ({len(value) - items} items cut)"] if len(value) > items else cut
+        return [*cut, f"… ({len(value) - items} items cut)"] if len(value) > items else cut
     return _cut_text(repr(value), characters)
 
 
