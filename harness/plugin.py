@@ -31,8 +31,14 @@ from .errors import UsageError
 from .loading import load_target
 from .locations import suites_dir
 from .marks import rules_of_item
-from .profiles import limit_shrinking, register_profiles, relax_default_deadline
+from .profiles import (
+    DEFAULT_SHRINK_SECONDS,
+    limit_shrinking,
+    register_profiles,
+    relax_default_deadline,
+)
 from .results import FAILURE_PROPERTY, IMPLICATED_PROPERTY, RuleOutcome, RuleResults
+from .search import properties_last, searched_as_needed
 from .targets import Target
 
 register_profiles()
@@ -90,8 +96,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--replay", default=None, metavar="FILE",
                     help="re-run the failure recorded in a replay file")
     group.addoption("--shrink-seconds", type=float, default=None, metavar="SECONDS",
-                    help="stop shrinking a failing example after SECONDS (default: "
-                         "Hypothesis's 300); for targets that fail many properties")
+                    help="stop shrinking a failing example after SECONDS (default in a "
+                         f"refold run: {DEFAULT_SHRINK_SECONDS:g}; Hypothesis's own: 300)")
     group.addoption("--replay-dir", default="refold-replays", metavar="DIR",
                     help="where failures write replay files (default ./refold-replays; "
                          "an empty value writes none)")
@@ -157,6 +163,10 @@ def pytest_collection_modifyitems(
     if not marked:
         return
     relax_default_deadline()
+    if config.getoption("shrink_seconds") is None:
+        with contextlib.suppress(RuntimeError):  # a Hypothesis without the cap: its own
+            limit_shrinking(DEFAULT_SHRINK_SECONDS)
+    properties_last(items)
     target = _target(config)
     run = config.stash[_RUN_KEY]
     for item, rules in marked:
@@ -240,8 +250,11 @@ def pytest_runtest_call(item: pytest.Item) -> Any:
         baseline = item.config.stash[_RUN_KEY].baseline
         known = frozenset(baseline.expected_failures) if baseline is not None else frozenset()
         bound.masked = known - set(bound.rules)
+    results = item.config.stash[_RESULTS_KEY]
     try:
-        return (yield)
+        with searched_as_needed(item, lambda r: results.status(r) == "failed",
+                                rules_of_item(item)):
+            return (yield)
     finally:
         if isinstance(bound, Check):
             bound.rules, bound.masked = (), frozenset()

@@ -14,9 +14,14 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, Phase, settings
 
-__all__ = ["CI_EXAMPLES", "limit_shrinking", "register_profiles", "relax_default_deadline"]
+__all__ = ["CI_EXAMPLES", "DEFAULT_SHRINK_SECONDS", "limit_shrinking", "register_profiles",
+           "relax_default_deadline"]
 
 CI_EXAMPLES = 100
+
+DEFAULT_SHRINK_SECONDS = 20.0
+"""How long a refold run shrinks each failing example unless `--shrink-seconds` is given
+(Hypothesis's own cap is 300 s; see `refold.search`)."""
 
 
 def register_profiles() -> None:
