@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import Phase, is_hypothesis_test, settings
@@ -45,7 +46,8 @@ def searched_as_needed(item: pytest.Item, already_failed: Callable[[str], bool],
     Phases a test's own `@settings` dropped stay dropped; everything else (examples,
     derandomization, database) is the test's own.
     """
-    function = getattr(getattr(item, "obj", None), "__func__", getattr(item, "obj", None))
+    obj = getattr(item, "obj", None)
+    function: Any = getattr(obj, "__func__", obj)
     if not is_hypothesis_test(function):
         yield
         return
