@@ -58,5 +58,14 @@ def searched_as_needed(item: pytest.Item, already_failed: Callable[[str], bool],
         own, phases=[phase for phase in own.phases if phase not in dropped])
     try:
         yield
+    except BaseException:
+        if known:
+            item.add_report_section("call", "refold", _NOT_SHRUNK.format(", ".join(rules)))
+        raise
     finally:
         function._hypothesis_internal_use_settings = own
+
+
+_NOT_SHRUNK = ("not shrunk: every rule of this test ({}) had already failed earlier in this "
+               "run, so its first failing example is shown as found; the rule's first failure "
+               "shows a minimal stream (refold.search)")

@@ -90,6 +90,7 @@ def _suite_run(tmp_path: Path, *options: str) -> list[dict[str, object]]:
          str(tmp_path / "test_suite.py")],
         cwd=tmp_path, capture_output=True, text=True, check=False)
     assert done.returncode == 1, done.stdout + done.stderr
+    (tmp_path / "output.txt").write_text(done.stdout)
     lines = (tmp_path / "log.jsonl").read_text().splitlines()
     return [json.loads(line) for line in lines]
 
@@ -121,6 +122,8 @@ def test_a_property_whose_rules_all_failed_already_stops_at_its_first_failure(
     assert len(known) == 2  # the failing example, and Hypothesis's replay of it
     fresh = [e["phases"] for e in log if e["test"] == "fresh"]
     assert all("shrink" in phases for phases in fresh)
+    output = (tmp_path / "output.txt").read_text()
+    assert output.count("not shrunk: every rule of this test (ENV-ID) had already failed") == 1
 
 
 def test_no_property_runs_the_explain_phase(tmp_path: Path) -> None:

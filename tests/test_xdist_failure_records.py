@@ -80,3 +80,43 @@ def test_a_property_that_is_not_an_encoded_failure_decodes_to_nothing() -> None:
 
 def _no_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON")
+
+
+_DOCS = Path(__file__).resolve().parent.parent / "docs" / "sdk-conformance.md"
+_SDK_MODULES = {"openai": "openai", "litellm": "litellm", "langchain": "langchain_openai"}
+_FAILS_IN_EVERY_SDK = "test_a_null_choice_entry_is_skipped"  # "choices": [null] raises
+
+
+def _report_commands() -> dict[str, str]:
+    """The documented report commands, by target."""
+    commands = [line.strip() for line in _DOCS.read_text(encoding="utf-8").splitlines()
+                if line.startswith("refold check --target ")]
+    return {command.split()[3]: command for command in commands}
+
+
+def test_the_docs_give_a_report_command_for_every_built_in_sdk_target() -> None:
+    from refold.loading import BUILTIN_TARGETS
+
+    assert set(_report_commands()) == set(BUILTIN_TARGETS) - {"reference"}
+    assert all(" -- -n 2" in command for command in _report_commands().values())
+
+
+@pytest.mark.parametrize("target", sorted(_SDK_MODULES))
+def test_the_documented_report_command_runs_under_xdist(tmp_path: Path, target: str) -> None:
+    import importlib.util
+    import os
+
+    if importlib.util.find_spec(_SDK_MODULES[target]) is None:
+        pytest.skip(f"install refold[{target}] to run its report command")
+    command = f"{_report_commands()[target]} -k {_FAILS_IN_EVERY_SDK}"
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    done = subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300, check=False, env={**os.environ, "PATH": path})
+    output = done.stdout + done.stderr
+    assert "INTERNALERROR" not in output, output[-3000:]
+    assert done.returncode == 1, output[-3000:]
+    [results] = tmp_path.glob("reports/conformance/*/results.json")
+    rules = json.loads(results.read_text(encoding="utf-8"))["rules"]
+    assert rules["ROB-NULL-ENTRIES"]["status"] == "failed"
+    assert rules["ROB-NULL-ENTRIES"]["failure"]["chunks"]
+    assert (results.parent / "summary.md").is_file()
