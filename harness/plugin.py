@@ -38,7 +38,7 @@ from .profiles import (
     relax_default_deadline,
 )
 from .results import FAILURE_PROPERTY, IMPLICATED_PROPERTY, RuleOutcome, RuleResults
-from .search import properties_last, searched_as_needed
+from .search import properties_last, run_as_needed
 from .targets import Target
 
 register_profiles()
@@ -250,11 +250,8 @@ def pytest_runtest_call(item: pytest.Item) -> Any:
         baseline = item.config.stash[_RUN_KEY].baseline
         known = frozenset(baseline.expected_failures) if baseline is not None else frozenset()
         bound.masked = known - set(bound.rules)
-    results = item.config.stash[_RESULTS_KEY]
     try:
-        with searched_as_needed(item, lambda r: results.status(r) == "failed",
-                                rules_of_item(item)):
-            return (yield)
+        return (yield)
     finally:
         if isinstance(bound, Check):
             bound.rules, bound.masked = (), frozenset()
@@ -262,10 +259,13 @@ def pytest_runtest_call(item: pytest.Item) -> Any:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
-    """Replay a recorded fold-and-compare case instead of drawing new examples."""
+    """Replay a recorded case instead of drawing new examples; else search a property
+    only as far as the verdicts need (`refold.search`)."""
     case = pyfuncitem.stash.get(_REPLAY_CASE_KEY, None)
     if case is None:
-        return None
+        results = pyfuncitem.config.stash[_RESULTS_KEY]
+        return run_as_needed(pyfuncitem, lambda r: results.status(r) == "failed",
+                             _conformance_failure)
     bound = pyfuncitem.funcargs.get("check")
     if case.get("expected") is not None and isinstance(bound, Check):
         bound.folds_to(case["chunks"], case["expected"])

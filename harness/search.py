@@ -8,7 +8,8 @@ Hypothesis's five minutes. So, in a run that collects refold suites:
 * the tests that are not Hypothesis tests (rule examples, quirk streams) run first:
   they are cheap and show each defect on a hand-minimal stream;
 * a property test whose rules have all failed already in this process stops at its
-  first failing example and does not shrink it (its verdict is already known);
+  first failing example and does not shrink it (its verdict is already known), unless
+  that example is evidence against a rule that has not failed yet;
 * every other failure is shrunk for at most `DEFAULT_SHRINK_SECONDS` (unless
   `--shrink-seconds` says otherwise);
 * no property runs Hypothesis's explain phase, which replays a shrunk failure once per
@@ -25,7 +26,10 @@ from typing import Any
 import pytest
 from hypothesis import Phase, is_hypothesis_test, settings
 
-__all__ = ["is_property_test", "properties_last", "searched_as_needed"]
+from .checks import ConformanceFailure
+from .marks import rules_of_item
+
+__all__ = ["is_property_test", "properties_last", "run_as_needed"]
 
 
 def is_property_test(item: pytest.Item) -> bool:
@@ -38,30 +42,48 @@ def properties_last(items: list[pytest.Item]) -> None:
     items.sort(key=is_property_test)
 
 
-@contextlib.contextmanager
-def searched_as_needed(item: pytest.Item, already_failed: Callable[[str], bool],
-                       rules: tuple[str, ...]) -> Iterator[None]:
-    """Run the item's property without explain, and without shrink if its rules all failed.
+def run_as_needed(item: pytest.Function, already_failed: Callable[[str], bool],
+                  failure_of: Callable[[BaseException], ConformanceFailure | None]) -> bool | None:
+    """Run a refold property test only as far as the verdicts need (None: not one).
 
-    Phases a test's own `@settings` dropped stay dropped; everything else (examples,
-    derandomization, database) is the test's own.
+    When every rule of the test has failed already, the test stops at its first failing
+    example, unshrunk, unless that failure is evidence against a rule that has not failed
+    yet (by where its differences are): then the test is searched again in full, so a new
+    rule's failure is always a shrunk one. Phases a test's own `@settings` dropped stay
+    dropped; everything else (examples, derandomization, database) is the test's own.
     """
+    function, rules = _hypothesis_function(item), rules_of_item(item)
+    if function is None or not rules:
+        return None  # not a refold property: pytest runs it as it always does
+    arguments = {name: item.funcargs[name] for name in item._fixtureinfo.argnames}
+    if all(already_failed(rule) for rule in rules):
+        try:
+            with _without(function, {Phase.explain, Phase.shrink}):
+                function(**arguments)
+            return True
+        except Exception as exc:
+            failure = failure_of(exc)
+            if all(already_failed(r) for r in (failure.implicated if failure else rules)):
+                item.add_report_section("call", "refold", _NOT_SHRUNK.format(", ".join(rules)))
+                raise
+    with _without(function, {Phase.explain}):
+        function(**arguments)
+    return True
+
+
+def _hypothesis_function(item: pytest.Item) -> Any:
     obj = getattr(item, "obj", None)
-    function: Any = getattr(obj, "__func__", obj)
-    if not is_hypothesis_test(function):
-        yield
-        return
+    function = getattr(obj, "__func__", obj)
+    return function if is_hypothesis_test(function) else None
+
+
+@contextlib.contextmanager
+def _without(function: Any, dropped: set[Phase]) -> Iterator[None]:
     own: settings = function._hypothesis_internal_use_settings
-    known = bool(rules) and all(already_failed(rule) for rule in rules)
-    dropped = {Phase.explain, Phase.shrink} if known else {Phase.explain}
     function._hypothesis_internal_use_settings = settings(
         own, phases=[phase for phase in own.phases if phase not in dropped])
     try:
         yield
-    except BaseException:
-        if known:
-            item.add_report_section("call", "refold", _NOT_SHRUNK.format(", ".join(rules)))
-        raise
     finally:
         function._hypothesis_internal_use_settings = own
 

@@ -48,8 +48,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.internal.conjecture import engine
 
-from refold.checks import Check
+from refold.checks import Check, ConformanceFailure
 from refold.marks import rule
+from refold.reference import Difference
 
 LOG = Path(__file__).with_name("log.jsonl")
 
@@ -71,6 +72,14 @@ def test_a_property_of_a_rule_nothing_failed_yet(check: Check, x: int) -> None:
 def test_a_property_of_a_rule_an_example_already_failed(check: Check, x: int) -> None:
     _log("known", phases=[p.name for p in settings.default.phases])
     raise check.fail("fails on purpose")
+
+
+@rule("ENV-ID")
+@given(st.integers())
+def test_a_property_of_a_failed_rule_that_finds_a_new_one(check: Check, x: int) -> None:
+    _log("new", phases=[p.name for p in settings.default.phases])
+    raise ConformanceFailure(("ENV-ID",), "usage differs",
+                             differences=[Difference("/usage", None, {"total_tokens": x})])
 
 
 @rule("ENV-ID")
@@ -110,7 +119,7 @@ def test_a_given_cap_overrides_the_default(tmp_path: Path) -> None:
 def test_examples_run_before_the_property_tests(tmp_path: Path) -> None:
     log = _suite_run(tmp_path)
     assert log[0]["test"] == "example"
-    assert {e["test"] for e in log[1:]} == {"fresh", "known"}
+    assert {e["test"] for e in log[1:]} == {"fresh", "known", "new"}
 
 
 def test_a_property_whose_rules_all_failed_already_stops_at_its_first_failure(
@@ -124,6 +133,17 @@ def test_a_property_whose_rules_all_failed_already_stops_at_its_first_failure(
     assert all("shrink" in phases for phases in fresh)
     output = (tmp_path / "output.txt").read_text()
     assert output.count("not shrunk: every rule of this test (ENV-ID) had already failed") == 1
+
+
+def test_a_first_failure_that_implicates_a_rule_not_failed_yet_is_searched_in_full(
+    tmp_path: Path
+) -> None:
+    log = _suite_run(tmp_path)
+    phases = [e["phases"] for e in log if e["test"] == "new"]
+    assert "shrink" not in phases[0]  # stopped at its first failure: USAGE-LAST is new
+    assert "shrink" in phases[-1]  # so searched again, shrinking
+    output = (tmp_path / "output.txt").read_text()
+    assert "usage differs" in output
 
 
 def test_no_property_runs_the_explain_phase(tmp_path: Path) -> None:
