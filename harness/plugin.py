@@ -33,6 +33,8 @@ from .locations import suites_dir
 from .marks import rules_of_item
 from .profiles import (
     DEFAULT_SHRINK_SECONDS,
+    DEV_SHRINK_SECONDS,
+    default_shrink_seconds,
     limit_shrinking,
     register_profiles,
     relax_default_deadline,
@@ -97,7 +99,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="re-run the failure recorded in a replay file")
     group.addoption("--shrink-seconds", type=float, default=None, metavar="SECONDS",
                     help="stop shrinking a failing example after SECONDS (default in a "
-                         f"refold run: {DEFAULT_SHRINK_SECONDS:g}; Hypothesis's own: 300)")
+                         f"refold run: {DEFAULT_SHRINK_SECONDS:g}, {DEV_SHRINK_SECONDS:g} with the "
+                         "dev profile; Hypothesis's own: 300)")
     group.addoption("--replay-dir", default="refold-replays", metavar="DIR",
                     help="where failures write replay files (default ./refold-replays; "
                          "an empty value writes none)")
@@ -165,7 +168,7 @@ def pytest_collection_modifyitems(
     relax_default_deadline()
     if config.getoption("shrink_seconds") is None:
         with contextlib.suppress(RuntimeError):  # a Hypothesis without the cap: its own
-            limit_shrinking(DEFAULT_SHRINK_SECONDS)
+            limit_shrinking(default_shrink_seconds())
     properties_last(items)
     target = _target(config)
     run = config.stash[_RUN_KEY]

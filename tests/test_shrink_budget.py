@@ -111,6 +111,13 @@ def test_a_refold_run_caps_shrinking_by_default(tmp_path: Path) -> None:
     assert [e["cap"] for e in log if e["test"] == "example"] == [DEFAULT_SHRINK_SECONDS]
 
 
+def test_the_dev_profile_shrinks_for_less_time(tmp_path: Path) -> None:
+    from refold.profiles import DEV_SHRINK_SECONDS
+
+    log = _suite_run(tmp_path, "--hypothesis-profile", "dev")
+    assert [e["cap"] for e in log if e["test"] == "example"] == [DEV_SHRINK_SECONDS]
+
+
 def test_a_given_cap_overrides_the_default(tmp_path: Path) -> None:
     log = _suite_run(tmp_path, "--shrink-seconds", "3")
     assert [e["cap"] for e in log if e["test"] == "example"] == [3]
