@@ -40,7 +40,7 @@ from .profiles import (
     relax_default_deadline,
 )
 from .results import FAILURE_PROPERTY, IMPLICATED_PROPERTY, RuleOutcome, RuleResults
-from .search import properties_last, run_as_needed
+from .search import UNSHRUNK, properties_last, replayed_as_recorded, run_as_needed
 from .targets import Target
 
 register_profiles()
@@ -277,7 +277,8 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
 
     arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
     # DidNotReproduce: the recorded example no longer fails, so the target was fixed.
-    with contextlib.suppress(DidNotReproduce):
+    with contextlib.suppress(DidNotReproduce), replayed_as_recorded(
+            pyfuncitem, case.get("hypothesis") or {}):
         pyfuncitem.obj(**arguments)
     return True
 
@@ -328,6 +329,7 @@ def _write_replay_file(item: pytest.Item, failure: ConformanceFailure,
         "reproduce_failure": [blob[0], repr(blob[1])] if blob else None,
         "seed": getattr(function, "_hypothesis_internal_use_generated_seed", None),
         "profile": settings.get_current_profile_name(),
+        "shrunk": not item.stash.get(UNSHRUNK, False),
     }
     try:
         return write_replay(

@@ -5,13 +5,15 @@ shrinking), the plugin writes `<rule>-<hash>.json` into the replay folder:
 
     {"refold_replay": 1, "refold_version", "target", "test": {"module", "name"},
      "rules", "summary", "chunks", "expected", "received", "differences",
-     "target_error", "hypothesis": {"version", "reproduce_failure", "seed", "profile"}}
+     "target_error", "hypothesis": {"version", "reproduce_failure", "seed", "profile",
+     "shrunk"}}
 
 `pytest --replay FILE` (or `refold replay FILE`) selects the recorded test and re-runs
 the case: when the failure compared a fold with an expected response, it folds the
 recorded chunks and compares them with the recorded expected response, whatever
 Hypothesis would draw today; otherwise it re-runs the test itself with the recorded
-`@reproduce_failure` blob or seed.
+`@reproduce_failure` blob or seed (without shrinking when the failure was recorded
+unshrunk, see `refold.search`).
 
 Nothing persisted may carry a credential or a provider's in-memory frame: `scrub` drops
 `opaque` keys, replaces the values of credential-named keys and any string that looks

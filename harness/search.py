@@ -29,7 +29,11 @@ from hypothesis import Phase, is_hypothesis_test, settings
 from .checks import ConformanceFailure
 from .marks import rules_of_item
 
-__all__ = ["is_property_test", "properties_last", "run_as_needed"]
+__all__ = ["UNSHRUNK", "is_property_test", "properties_last", "replayed_as_recorded",
+           "run_as_needed"]
+
+UNSHRUNK = pytest.StashKey[bool]()
+"""Set on an item whose failure was reported unshrunk (its replay file says so)."""
 
 
 def is_property_test(item: pytest.Item) -> bool:
@@ -65,10 +69,23 @@ def run_as_needed(item: pytest.Function, already_failed: Callable[[str], bool],
             failure = failure_of(exc)
             if all(already_failed(r) for r in (failure.implicated if failure else rules)):
                 item.add_report_section("call", "refold", _NOT_SHRUNK.format(", ".join(rules)))
+                item.stash[UNSHRUNK] = True
                 raise
     with _without(function, {Phase.explain}):
         function(**arguments)
     return True
+
+
+@contextlib.contextmanager
+def replayed_as_recorded(item: pytest.Item, recorded: dict[str, Any]) -> Iterator[None]:
+    """Re-run a recorded failure that was not shrunk without shrinking it, so that a seed
+    finds the recorded example again rather than a smaller one."""
+    function = _hypothesis_function(item)
+    if function is None or recorded.get("shrunk") is not False:
+        yield
+        return
+    with _without(function, {Phase.explain, Phase.shrink}):
+        yield
 
 
 def _hypothesis_function(item: pytest.Item) -> Any:
