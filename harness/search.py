@@ -7,9 +7,10 @@ Hypothesis's five minutes. So, in a run that collects refold suites:
 
 * the tests that are not Hypothesis tests (rule examples, quirk streams) run first:
   they are cheap and show each defect on a hand-minimal stream;
-* a property test whose rules have all failed already in this process stops at its
-  first failing example and does not shrink it (its verdict is already known), unless
-  that example is evidence against a rule that has not failed yet;
+* a property test whose rules have all failed already in this process is searched as
+  usual (all its examples, each distinct failure) but not shrunk, unless the failure it
+  reports is evidence against a rule that has not failed yet (then it is searched again,
+  shrinking);
 * every other failure is shrunk for at most `DEFAULT_SHRINK_SECONDS` (unless
   `--shrink-seconds` says otherwise);
 * no property runs Hypothesis's explain phase, which replays a shrunk failure once per
@@ -50,11 +51,12 @@ def run_as_needed(item: pytest.Function, already_failed: Callable[[str], bool],
                   failure_of: Callable[[BaseException], ConformanceFailure | None]) -> bool | None:
     """Run a refold property test only as far as the verdicts need (None: not one).
 
-    When every rule of the test has failed already, the test stops at its first failing
-    example, unshrunk, unless that failure is evidence against a rule that has not failed
-    yet (by where its differences are): then the test is searched again in full, so a new
-    rule's failure is always a shrunk one. Phases a test's own `@settings` dropped stay
-    dropped; everything else (examples, derandomization, database) is the test's own.
+    When every rule of the test has failed already, its failures are reported unshrunk
+    (the search for distinct failures goes on as usual), unless the reported one is
+    evidence against a rule that has not failed yet (by where its differences are): then
+    the test is searched again, shrinking, so a new rule's failure is always a shrunk one.
+    Phases a test's own `@settings` dropped stay dropped; everything else (examples,
+    derandomization, database) is the test's own.
     """
     function, rules = _hypothesis_function(item), rules_of_item(item)
     if function is None or not rules:
@@ -62,7 +64,7 @@ def run_as_needed(item: pytest.Function, already_failed: Callable[[str], bool],
     arguments = {name: item.funcargs[name] for name in item._fixtureinfo.argnames}
     if all(already_failed(rule) for rule in rules):
         try:
-            with _without(function, {Phase.explain, Phase.shrink}):
+            with _unshrunk(function):
                 function(**arguments)
             return True
         except Exception as exc:
@@ -84,8 +86,24 @@ def replayed_as_recorded(item: pytest.Item, recorded: dict[str, Any]) -> Iterato
     if function is None or recorded.get("shrunk") is not False:
         yield
         return
-    with _without(function, {Phase.explain, Phase.shrink}):
+    with _unshrunk(function):
         yield
+
+
+@contextlib.contextmanager
+def _unshrunk(function: Any) -> Iterator[None]:
+    """Search as usual, but shrink nothing: generation still goes on after a first failure
+    to find the test's other distinct failures (each may implicate other rules), which it
+    would not do with the shrink phase dropped."""
+    from hypothesis.internal.conjecture import engine
+
+    budget = engine.MAX_SHRINKING_SECONDS
+    engine.MAX_SHRINKING_SECONDS = 0
+    try:
+        with _without(function, {Phase.explain}):
+            yield
+    finally:
+        engine.MAX_SHRINKING_SECONDS = budget
 
 
 def _hypothesis_function(item: pytest.Item) -> Any:
@@ -106,5 +124,5 @@ def _without(function: Any, dropped: set[Phase]) -> Iterator[None]:
 
 
 _NOT_SHRUNK = ("not shrunk: every rule of this test ({}) had already failed earlier in this "
-               "run, so its first failing example is shown as found; the rule's first failure "
+               "run, so its failing example is shown as found; the rule's first failure "
                "shows a minimal stream (refold.search)")

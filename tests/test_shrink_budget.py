@@ -63,21 +63,24 @@ def _log(test, **details):
 @rule("TEXT-JOIN")
 @given(st.integers())
 def test_a_property_of_a_rule_nothing_failed_yet(check: Check, x: int) -> None:
-    _log("fresh", phases=[p.name for p in settings.default.phases])
+    _log("fresh", phases=[p.name for p in settings.default.phases],
+         cap=engine.MAX_SHRINKING_SECONDS)
     assert x < 5
 
 
 @rule("ENV-ID")
 @given(st.integers())
 def test_a_property_of_a_rule_an_example_already_failed(check: Check, x: int) -> None:
-    _log("known", phases=[p.name for p in settings.default.phases])
+    _log("known", phases=[p.name for p in settings.default.phases],
+         cap=engine.MAX_SHRINKING_SECONDS)
     raise check.fail("fails on purpose")
 
 
 @rule("ENV-ID")
 @given(st.integers())
 def test_a_property_of_a_failed_rule_that_finds_a_new_one(check: Check, x: int) -> None:
-    _log("new", phases=[p.name for p in settings.default.phases])
+    _log("new", phases=[p.name for p in settings.default.phases],
+         cap=engine.MAX_SHRINKING_SECONDS)
     raise ConformanceFailure(("ENV-ID",), "usage differs",
                              differences=[Difference("/usage", None, {"total_tokens": x})])
 
@@ -129,15 +132,14 @@ def test_examples_run_before_the_property_tests(tmp_path: Path) -> None:
     assert {e["test"] for e in log[1:]} == {"fresh", "known", "new"}
 
 
-def test_a_property_whose_rules_all_failed_already_stops_at_its_first_failure(
+def test_a_property_whose_rules_all_failed_already_is_not_shrunk(
     tmp_path: Path
 ) -> None:
     log = _suite_run(tmp_path)
-    known = [e["phases"] for e in log if e["test"] == "known"]
-    assert all("shrink" not in phases for phases in known)
-    assert len(known) == 2  # the failing example, and Hypothesis's replay of it
-    fresh = [e["phases"] for e in log if e["test"] == "fresh"]
-    assert all("shrink" in phases for phases in fresh)
+    known = [e for e in log if e["test"] == "known"]
+    assert all(e["cap"] == 0 for e in known)
+    fresh = [e["cap"] for e in log if e["test"] == "fresh"]
+    assert fresh and all(cap > 0 for cap in fresh)
     output = (tmp_path / "output.txt").read_text()
     assert output.count("not shrunk: every rule of this test (ENV-ID) had already failed") == 1
 
@@ -146,9 +148,9 @@ def test_a_first_failure_that_implicates_a_rule_not_failed_yet_is_searched_in_fu
     tmp_path: Path
 ) -> None:
     log = _suite_run(tmp_path)
-    phases = [e["phases"] for e in log if e["test"] == "new"]
-    assert "shrink" not in phases[0]  # stopped at its first failure: USAGE-LAST is new
-    assert "shrink" in phases[-1]  # so searched again, shrinking
+    caps = [e["cap"] for e in log if e["test"] == "new"]
+    assert caps[0] == 0  # not shrunk at first, but its failure implicates USAGE-LAST
+    assert caps[-1] > 0  # so searched again, shrinking
     output = (tmp_path / "output.txt").read_text()
     assert "usage differs" in output
 
