@@ -36,7 +36,14 @@ from .loading import load_target
 from .locations import suites_dir
 from .marks import rules_of_item
 from .preflight import check_pytest_options
-from .profiles import limit_shrinking, register_profiles, relax_default_deadline
+from .profiles import (
+    DEFAULT_SHRINK_SECONDS,
+    DEV_SHRINK_SECONDS,
+    default_shrink_seconds,
+    limit_shrinking,
+    register_profiles,
+    relax_default_deadline,
+)
 from .results import (
     BLOCKED_PROPERTY,
     FAILURE_PROPERTY,
@@ -45,6 +52,7 @@ from .results import (
     TEST_PROPERTY,
     RuleResults,
 )
+from .search import UNSHRUNK, properties_last, replayed_as_recorded, run_as_needed
 from .targets import DEFAULT_MAX_REPLY, Target
 
 register_profiles()
@@ -115,8 +123,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--replay", default=None, metavar="FILE",
                     help="re-run the failure recorded in a replay file")
     group.addoption("--shrink-seconds", type=float, default=None, metavar="SECONDS",
-                    help="stop shrinking a failing example after SECONDS (default: "
-                         "Hypothesis's 300); for targets that fail many properties")
+                    help="stop shrinking a failing example after SECONDS (default in a "
+                         f"refold run: {DEFAULT_SHRINK_SECONDS:g}, {DEV_SHRINK_SECONDS:g} with the "
+                         "dev profile; Hypothesis's own: 300)")
     group.addoption("--draws", default=None, choices=("fixed", "profile"),
                     help="fixed: derandomized, no example database, the same examples every "
                          "run (the default with --baseline); profile: as the profile says")
@@ -207,6 +216,10 @@ def pytest_collection_modifyitems(
     if not marked:
         return
     relax_default_deadline()
+    if config.getoption("shrink_seconds") is None:
+        with contextlib.suppress(RuntimeError):  # a Hypothesis without the cap: its own
+            limit_shrinking(default_shrink_seconds())
+    properties_last(items)
     target = _target(config)
     run = config.stash[_RUN_KEY]
     for item, rules in marked:
@@ -303,10 +316,13 @@ def pytest_runtest_call(item: pytest.Item) -> Any:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
-    """Replay a recorded fold-and-compare case instead of drawing new examples."""
+    """Replay a recorded case instead of drawing new examples; else search a property
+    only as far as the verdicts need (`refold.search`)."""
     case = pyfuncitem.stash.get(_REPLAY_CASE_KEY, None)
     if case is None:
-        return None
+        results = pyfuncitem.config.stash[_RESULTS_KEY]
+        return run_as_needed(pyfuncitem, lambda r: results.status(r) == "failed",
+                             _first_conformance_failure)
     from .replay import replays_fold, reproducing
 
     bound = pyfuncitem.funcargs.get("check")
@@ -317,7 +333,8 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
 
     arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
     # DidNotReproduce: the recorded example no longer fails, so the target was fixed.
-    with contextlib.suppress(DidNotReproduce), reproducing(pyfuncitem.obj, case):
+    with contextlib.suppress(DidNotReproduce), reproducing(pyfuncitem.obj, case), \
+            replayed_as_recorded(pyfuncitem, case.get("hypothesis") or {}):
         pyfuncitem.obj(**arguments)
     return True
 
@@ -345,14 +362,14 @@ def pytest_runtest_makereport(
             call.excinfo.value, test=_test_id(item), rules=rules_of_item(item))))
     failure = failures[0] if failures else None
     if failure is not None and call.when == "call":
-        from .replay import failure_record
+        from .replay import encode_failure
 
         # Hypothesis may report several distinct failures at once: each one's evidence
         # counts, and a rule one of them implicates is not blocked by another.
         implicated = tuple(dict.fromkeys(r for f in failures for r in f.implicated))
         blocked = tuple(dict.fromkeys(r for f in failures for r in f.blocked
                                       if r not in implicated))
-        report.user_properties.append((FAILURE_PROPERTY, failure_record(failure)))
+        report.user_properties.append((FAILURE_PROPERTY, encode_failure(failure)))
         report.user_properties.append((IMPLICATED_PROPERTY, " ".join(implicated)))
         report.user_properties.append((BLOCKED_PROPERTY, " ".join(blocked)))
         _expect_known_crash(item, report, failures, implicated)
@@ -378,6 +395,11 @@ def _expect_known_crash(item: pytest.Item, report: pytest.TestReport,
     report.outcome = "skipped"
     report.wasxfail = (f"baseline: the crash is charged to {', '.join(implicated)}, "
                        f"expected to fail")
+
+
+def _first_conformance_failure(exc: BaseException) -> ConformanceFailure | None:
+    found = _conformance_failures(exc)
+    return found[0] if found else None
 
 
 def _conformance_failures(exc: BaseException) -> list[ConformanceFailure]:
@@ -406,6 +428,7 @@ def _write_replay_file(item: pytest.Item, failure: ConformanceFailure,
         "reproduce_failure": [blob[0], repr(blob[1])] if blob else None,
         "seed": getattr(function, "_hypothesis_internal_use_generated_seed", None),
         "profile": settings.get_current_profile_name(),
+        "shrunk": not item.stash.get(UNSHRUNK, False),
     }
     try:
         return write_replay(

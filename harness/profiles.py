@@ -1,6 +1,6 @@
 """Hypothesis settings profiles registered by the refold plugin.
 
-    dev       fast feedback while writing a target
+    dev       fast feedback while writing a target (failures shrunk for 5 s, not 20)
     ci        derandomized, no example database: the release gate (`CI=true` selects it)
     nightly   ten times the ci examples, randomized, for the nightly job
     mutation  derandomized, few examples, no database, no shrinking: one run per mutant
@@ -20,10 +20,26 @@ from hypothesis.errors import InvalidArgument
 
 from refold import __version__
 
-__all__ = ["CI_EXAMPLES", "limit_shrinking", "load_gate_profile", "register_profiles",
+__all__ = ["CI_EXAMPLES", "DEFAULT_SHRINK_SECONDS", "DEV_SHRINK_SECONDS",
+           "default_shrink_seconds", "limit_shrinking", "load_gate_profile", "register_profiles",
            "relax_default_deadline"]
 
 CI_EXAMPLES = 100
+
+DEFAULT_SHRINK_SECONDS = 20.0
+"""How long a refold run shrinks each failing example unless `--shrink-seconds` is given
+(Hypothesis's own cap is 300 s; see `refold.search`)."""
+
+DEV_SHRINK_SECONDS = 5.0
+"""The same under the `dev` profile, which is for fast feedback."""
+
+
+def default_shrink_seconds() -> float:
+    """The shrink budget of a refold run that gave no `--shrink-seconds`."""
+    from hypothesis import settings as current
+
+    dev = current.get_current_profile_name() == "dev"
+    return DEV_SHRINK_SECONDS if dev else DEFAULT_SHRINK_SECONDS
 
 
 def register_profiles() -> None:

@@ -6,7 +6,7 @@ shrinking), the plugin writes `<rule>-<hash>.json` into the replay folder:
     {"refold_replay": 1, "refold_version", "target", "test": {"module", "name"},
      "rules", "summary", "chunks", "expected", "received", "differences",
      "target_error", "case", "hypothesis": {"version", "reproduce_failure", "seed",
-     "profile"}}
+     "profile", "shrunk"}}
 
 `pytest --replay FILE --target X` (or `refold replay FILE --target X`) selects the
 recorded test and re-runs the case. When the failure compared a fold with an expected
@@ -14,7 +14,8 @@ response (`"case": "fold"`), it folds the recorded chunks and compares them with
 recorded expected response, whatever Hypothesis would draw today; otherwise
 (`"case": "test"`) it re-runs the test itself with the recorded `@reproduce_failure`
 blob or seed, applied to the test when it is a `@given` test and to the state machine it
-runs when it is not (Hypothesis reads the blob from the machine class).
+runs when it is not (Hypothesis reads the blob from the machine class), and without
+shrinking when the failure was recorded unshrunk (see `refold.search`).
 
 A replay file is data: it travels in bug reports, so on its own it never starts a
 process or imports a file. Its recorded target is used only when it is one of refold's
@@ -57,9 +58,9 @@ from .checks import ConformanceFailure
 from .errors import UsageError
 from .loading import BUILTIN_TARGETS
 
-__all__ = ["REPLAY_FORMAT", "SCRUBBED", "failure_record", "kept", "read_replay",
-           "recorded_target", "replays_fold", "reproduce_blob", "reproducing", "scrub",
-           "write_replay"]
+__all__ = ["REPLAY_FORMAT", "SCRUBBED", "decode_failure", "encode_failure", "failure_record",
+           "kept", "read_replay", "recorded_target", "replays_fold", "reproduce_blob",
+           "reproducing", "scrub", "write_replay"]
 
 REPLAY_FORMAT = 1
 SCRUBBED = REDACTED
@@ -96,6 +97,27 @@ def failure_record(failure: ConformanceFailure) -> dict[str, Any]:
         "pointer": safe.differences[0].pointer if safe.differences else None,
     })
     return record
+
+
+def encode_failure(failure: ConformanceFailure) -> str:
+    """The failure record as a test report carries it: one bounded, plain JSON string.
+
+    Under pytest-xdist the report crosses from a worker through execnet, which cannot
+    serialise every value a record may hold (an integer below -2**31 ended the run in an
+    INTERNALERROR); `failure_record` is already scrubbed and bounded.
+    """
+    return json.dumps(failure_record(failure), ensure_ascii=False, allow_nan=False)
+
+
+def decode_failure(value: object) -> dict[str, Any] | None:
+    """The record `encode_failure` wrote, or None when `value` is not one."""
+    if not isinstance(value, str):
+        return None
+    try:
+        record = json.loads(value)
+    except ValueError:
+        return None
+    return record if isinstance(record, dict) else None
 
 
 def reproduce_blob(exc: BaseException) -> tuple[str, bytes] | None:

@@ -28,7 +28,8 @@ STATUSES = ("failed", "xfailed", "blocked", "passed", "skipped", "not run")
 """From worst to best; a rule takes the worst status among its tests."""
 
 FAILURE_PROPERTY = "refold_failure"
-"""The user property holding a conformance failure's details (see `refold.replay`)."""
+"""The user property holding a conformance failure's details, as JSON text
+(`refold.replay.encode_failure`: plain and bounded, so it crosses from an xdist worker)."""
 
 IMPLICATED_PROPERTY = "refold_implicated"
 """The user property naming the rules a conformance failure is evidence against."""
@@ -51,7 +52,12 @@ def recorded_property(report: pytest.TestReport, name: str) -> Any:
     Every read of a failure record, implicated rules or fingerprints goes through here,
     so how they cross from xdist workers is decided in one place.
     """
-    return dict(report.user_properties).get(name)
+    value = dict(report.user_properties).get(name)
+    if name == FAILURE_PROPERTY:
+        from .replay import decode_failure  # the record crossed as JSON text
+
+        return decode_failure(value)
+    return value
 
 
 @dataclass(frozen=True)
@@ -176,7 +182,7 @@ class RuleResults:
         message = _message(report, status)
         recorded = recorded_property(report, FAILURE_PROPERTY)
         failure: dict[str, Any] | None = None
-        if status == "failed" and isinstance(recorded, dict):
+        if status == "failed" and recorded is not None:
             failure = recorded
             message = str(recorded.get("message") or message)
         elif status == "failed":

@@ -11,8 +11,9 @@ document, see `persistable`, has larger bounds).
 
 JSON has no NaN or infinities, so `bound` writes them as the strings "NaN",
 "Infinity" and "-Infinity" (the names Python's and JavaScript's JSON readers use) and
-`json_text` writes with `allow_nan=False`: no file holds a bare `NaN` token. Values
-that are not JSON at all become their `repr`.
+`json_text` writes with `allow_nan=False`: no file holds a bare `NaN` token. An integer
+beyond 256 bits is kept as a sentence giving its size (Python will not even print one of
+5,000 digits). Values that are not JSON at all become their `repr`.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ DOCUMENT_BYTES = 32 * 1024 * 1024
 DOCUMENT_ITEMS = 1_000_000
 _SLACK = 64  # a marker's own length: a kept value is not cut again
 _NON_FINITE = {math.inf: "Infinity", -math.inf: "-Infinity"}
+_INT_BITS = 256  # beyond this an integer is kept as its size: str() of 10**5000 raises
 
 
 def cut_text(text: str, limit: int = STRING_BYTES) -> str:
@@ -70,8 +72,11 @@ def bound(value: Any, *, string_bytes: int = STRING_BYTES, items: int = ITEMS,
 def _bound(value: Any, budget: _Budget, limit: int, items: int, depth: int) -> Any:
     if isinstance(value, str):
         return budget.take(value, limit)
-    if value is None or isinstance(value, bool | int):
+    if value is None or isinstance(value, bool) or (
+            isinstance(value, int) and value.bit_length() <= _INT_BITS):
         return value
+    if isinstance(value, int):
+        return budget.take(f"(an integer of {value.bit_length()} bits, not kept)", limit)
     if isinstance(value, float):
         return value if math.isfinite(value) else _NON_FINITE.get(value, "NaN")
     if not isinstance(value, dict | list | tuple):

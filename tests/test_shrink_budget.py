@@ -38,3 +38,123 @@ def test_a_cap_that_is_not_positive_is_a_usage_error(tmp_path: Path) -> None:
 def test_refold_check_passes_the_cap_to_pytest() -> None:
     argv = pytest_arguments(build_parser().parse_args(["check", "--shrink-seconds", "20"]))
     assert argv[argv.index("--shrink-seconds") + 1] == "20.0"
+
+
+_SUITE = '''
+import json
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.internal.conjecture import engine
+
+from refold.checks import Check, ConformanceFailure
+from refold.marks import rule
+from refold.reference import Difference
+
+LOG = Path(__file__).with_name("log.jsonl")
+
+
+def _log(test, **details):
+    with LOG.open("a") as log:
+        log.write(json.dumps({"test": test, **details}) + "\\n")
+
+
+@rule("TEXT-JOIN")
+@given(st.integers())
+def test_a_property_of_a_rule_nothing_failed_yet(check: Check, x: int) -> None:
+    _log("fresh", phases=[p.name for p in settings.default.phases],
+         cap=engine.MAX_SHRINKING_SECONDS)
+    assert x < 5
+
+
+@rule("ENV-ID")
+@given(st.integers())
+def test_a_property_of_a_rule_an_example_already_failed(check: Check, x: int) -> None:
+    _log("known", phases=[p.name for p in settings.default.phases],
+         cap=engine.MAX_SHRINKING_SECONDS)
+    raise check.fail("fails on purpose")
+
+
+@rule("ENV-ID")
+@given(st.integers())
+def test_a_property_of_a_failed_rule_that_finds_a_new_one(check: Check, x: int) -> None:
+    _log("new", phases=[p.name for p in settings.default.phases],
+         cap=engine.MAX_SHRINKING_SECONDS)
+    raise ConformanceFailure(("ENV-ID",), "usage differs",
+                             differences=[Difference("/usage", None, {"total_tokens": x})])
+
+
+@rule("ENV-ID")
+def test_an_example_of_the_rule(check: Check) -> None:
+    _log("example", cap=engine.MAX_SHRINKING_SECONDS)
+    raise check.fail("fails on purpose")
+'''
+
+
+def _suite_run(tmp_path: Path, *options: str) -> list[dict[str, object]]:
+    import json
+
+    (tmp_path / "test_suite.py").write_text(_SUITE)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir",
+         str(tmp_path), "--target", "reference", "--replay-dir", "", *options,
+         str(tmp_path / "test_suite.py")],
+        cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert done.returncode == 1, done.stdout + done.stderr
+    (tmp_path / "output.txt").write_text(done.stdout)
+    lines = (tmp_path / "log.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def test_a_refold_run_caps_shrinking_by_default(tmp_path: Path) -> None:
+    from refold.profiles import DEFAULT_SHRINK_SECONDS
+
+    log = _suite_run(tmp_path)
+    assert [e["cap"] for e in log if e["test"] == "example"] == [DEFAULT_SHRINK_SECONDS]
+
+
+def test_the_dev_profile_shrinks_for_less_time(tmp_path: Path) -> None:
+    from refold.profiles import DEV_SHRINK_SECONDS
+
+    log = _suite_run(tmp_path, "--hypothesis-profile", "dev")
+    assert [e["cap"] for e in log if e["test"] == "example"] == [DEV_SHRINK_SECONDS]
+
+
+def test_a_given_cap_overrides_the_default(tmp_path: Path) -> None:
+    log = _suite_run(tmp_path, "--shrink-seconds", "3")
+    assert [e["cap"] for e in log if e["test"] == "example"] == [3]
+
+
+def test_examples_run_before_the_property_tests(tmp_path: Path) -> None:
+    log = _suite_run(tmp_path)
+    assert log[0]["test"] == "example"
+    assert {e["test"] for e in log[1:]} == {"fresh", "known", "new"}
+
+
+def test_a_property_whose_rules_all_failed_already_is_not_shrunk(
+    tmp_path: Path
+) -> None:
+    log = _suite_run(tmp_path)
+    known = [e for e in log if e["test"] == "known"]
+    assert all(e["cap"] == 0 for e in known)
+    fresh = [e["cap"] for e in log if e["test"] == "fresh"]
+    assert fresh and all(cap > 0 for cap in fresh)
+    output = (tmp_path / "output.txt").read_text()
+    assert output.count("not shrunk: every rule of this test (ENV-ID) had already failed") == 1
+
+
+def test_a_first_failure_that_implicates_a_rule_not_failed_yet_is_searched_in_full(
+    tmp_path: Path
+) -> None:
+    log = _suite_run(tmp_path)
+    caps = [e["cap"] for e in log if e["test"] == "new"]
+    assert caps[0] == 0  # not shrunk at first, but its failure implicates USAGE-LAST
+    assert caps[-1] > 0  # so searched again, shrinking
+    output = (tmp_path / "output.txt").read_text()
+    assert "usage differs" in output
+
+
+def test_no_property_runs_the_explain_phase(tmp_path: Path) -> None:
+    log = _suite_run(tmp_path)
+    assert all("explain" not in e["phases"] for e in log if "phases" in e)
