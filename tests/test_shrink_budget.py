@@ -32,7 +32,7 @@ def test_the_option_sets_hypothesis_shrinking_cap_for_the_run(tmp_path: Path) ->
 def test_a_cap_that_is_not_positive_is_a_usage_error(tmp_path: Path) -> None:
     run = _pytest(tmp_path, "--shrink-seconds", "0")
     assert run.returncode == 4
-    assert "--shrink-seconds 0.0: expected seconds > 0" in run.stderr
+    assert "--shrink-seconds 0: expected a number of seconds above zero" in run.stderr
 
 
 def test_refold_check_passes_the_cap_to_pytest() -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from refold.checks import ConformanceFailure
+from refold.reference._persist import TOTAL_BYTES
 from refold.replay import decode_failure, encode_failure
 
 _HUGE_CREATED = '''
@@ -66,7 +67,9 @@ def test_an_encoded_failure_is_bounded_whatever_the_values() -> None:
         ("TEXT-JOIN",), "differs", chunks=[{"content": huge_text}] * 50,
         expected={"content": huge_text}, received={"n": 10**5000, "f": float("nan")})
     text = encode_failure(failure)
-    assert len(text) < 1_000_000
+    # The one cap on what refold keeps (refold.reference.TOTAL_BYTES of strings), plus the
+    # record's own structure.
+    assert len(text.encode("utf-8")) < TOTAL_BYTES + 16 * 1024
     record = decode_failure(text)
     assert record is not None and record["message"].startswith("TEXT-JOIN")
     json.loads(text, parse_constant=_no_constant)  # plain JSON: no NaN or Infinity
