@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -47,8 +48,15 @@ def add_target_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def pytest_arguments(args: argparse.Namespace) -> list[str]:
-    """The pytest command line `refold check` runs."""
-    argv = ["-p", "no:cacheprovider", "-q", "--no-header"]
+    """The pytest command line `refold check` runs.
+
+    `-c` names no configuration file (pytest's documented `--config-file=/dev/null`), so
+    the `pyproject.toml`, `pytest.ini`, `tox.ini` or `setup.cfg` of the current directory
+    cannot change the run: the installed suites run the same from a project's root (whose
+    `filterwarnings = ["error"]` or `addopts` were meant for its own tests) as from
+    anywhere else. A `-c FILE` after `--` comes later and wins, to opt back in.
+    """
+    argv = ["-c", os.devnull, "-p", "no:cacheprovider", "-q", "--no-header"]
     options = {"--target": args.target, "--features": args.features,
                "--target-timeout": args.target_timeout, "--hypothesis-profile": args.profile,
                "--replay-dir": args.replay_dir,
