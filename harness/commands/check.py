@@ -17,7 +17,14 @@ from typing import Any
 
 import pytest
 
-__all__ = ["add_target_arguments", "pytest_arguments", "register", "render_reports"]
+from ..errors import UsageError
+
+__all__ = ["PROFILES", "add_target_arguments", "announce_target", "pytest_arguments",
+           "register", "render_reports"]
+
+PROFILES = ("dev", "ci", "nightly", "mutation")
+"""The profiles `refold.profiles` registers. Named here, not read from Hypothesis: the
+command must not import Hypothesis before pytest starts (it could not be rewritten)."""
 
 
 def register(subparsers: Any) -> None:
@@ -33,10 +40,11 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def add_target_arguments(parser: argparse.ArgumentParser) -> None:
+def add_target_arguments(parser: argparse.ArgumentParser, *,
+                         target_default: str = "reference") -> None:
     """The options every command that runs the suites shares."""
     parser.add_argument("--target", default=None,
-                        help="the implementation to check (default: reference)")
+                        help=f"the implementation to check (default: {target_default})")
     parser.add_argument("--features", help="comma-separated features the target claims")
     parser.add_argument("--target-timeout", type=float, help="per-call timeout in seconds")
     parser.add_argument("--profile", default=None,
@@ -56,6 +64,11 @@ def pytest_arguments(args: argparse.Namespace) -> list[str]:
     `filterwarnings = ["error"]` or `addopts` were meant for its own tests) as from
     anywhere else. A `-c FILE` after `--` comes later and wins, to opt back in.
     """
+    profile = getattr(args, "profile", None)
+    if profile is not None and profile not in PROFILES:
+        raise UsageError(f"unknown Hypothesis profile {profile!r} (--profile); expected one "
+                         f"of {', '.join(PROFILES)} (a profile of your own goes to pytest: "
+                         f"`-- --hypothesis-profile NAME`)")
     argv = ["-c", os.devnull, "-p", "no:cacheprovider", "-q", "--no-header"]
     options = {"--target": args.target, "--features": args.features,
                "--target-timeout": args.target_timeout, "--hypothesis-profile": args.profile,
@@ -82,7 +95,7 @@ def _report_path(args: argparse.Namespace) -> Path | None:
 
 def run(args: argparse.Namespace) -> int:
     """Run pytest; its exit status is the command's."""
-    status = int(pytest.main(pytest_arguments(args)))
+    status = int(pytest.main(pytest_arguments(args), plugins=[announce_target()]))
     if args.report_dir and (Path(args.report_dir) / "results.json").is_file():
         for path in render_reports(Path(args.report_dir)):
             print(f"refold: wrote {path}")
@@ -101,3 +114,23 @@ def render_reports(directory: Path) -> list[Path]:
         return [results]
     written: list[Path] = write_all(json.loads(results.read_text(encoding="utf-8")), directory)
     return list(dict.fromkeys([results, *written]))
+
+
+class _TargetAnnouncement:
+    """Prints the refold plugin's header lines (the resolved target and its features) at
+    the start of a run, which `-q --no-header` would otherwise leave out."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        config = session.config
+        plugin = config.pluginmanager.get_plugin("refold")
+        reporter = config.pluginmanager.get_plugin("terminalreporter")
+        if hasattr(config, "workerinput") or plugin is None or reporter is None:
+            return
+        for line in plugin.pytest_report_header(config) or []:
+            reporter.write_line(line)
+
+
+def announce_target() -> object:
+    """A pytest plugin object for `pytest.main(plugins=...)`: names the target first."""
+    return _TargetAnnouncement()

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .check import add_target_arguments, pytest_arguments
+from .check import add_target_arguments, announce_target, pytest_arguments
 
 __all__ = ["register"]
 
@@ -20,7 +20,7 @@ def register(subparsers: Any) -> None:
     """Add `refold replay` to the parser."""
     parser = subparsers.add_parser("replay", help="re-run a failure from its replay file")
     parser.add_argument("file", help="a replay file written by a failing run")
-    add_target_arguments(parser)
+    add_target_arguments(parser, target_default="the target recorded in the replay file")
     parser.add_argument("pytest_args", nargs="*", help="further pytest arguments (after --)")
     parser.set_defaults(run=run)
 
@@ -31,4 +31,4 @@ def run(args: argparse.Namespace) -> int:
     if args.target is None:
         at = argv.index("--target")
         del argv[at:at + 2]  # the replay file names its target
-    return int(pytest.main([*argv, "--replay", args.file]))
+    return int(pytest.main([*argv, "--replay", args.file], plugins=[announce_target()]))
