@@ -275,10 +275,12 @@ def pytest_runtest_makereport(
     if failure is not None and call.when == "call":
         from .replay import failure_record
 
-        report.user_properties.append((FAILURE_PROPERTY, failure_record(failure)))
+        record = failure_record(failure)
+        report.user_properties.append((FAILURE_PROPERTY, record))
         report.user_properties.append((IMPLICATED_PROPERTY, " ".join(failure.implicated)))
         path = _write_replay_file(item, failure, call.excinfo.value if call.excinfo else None)
         if path is not None:
+            record["replay_file"] = str(path)  # the reports show the command that replays it
             report.sections.append(("refold replay", f"replay file: {path}\nre-run: pytest "
                                     f"--replay {path}"))
     return report

@@ -390,5 +390,9 @@ def _describe(obj: Any) -> str:
     qualname = getattr(obj, "__qualname__", type(obj).__name__)
     loaded_from = getattr(sys.modules.get(module), "__file__", None)
     if str(module).startswith(_FILE_MODULE_PREFIX) and loaded_from:
-        return f"{loaded_from}: {qualname}"  # a target file: its path, not the loader's name
+        # A target file: its path (from the current folder when inside it), not the name
+        # the loader gave its module.
+        path = Path(loaded_from)
+        shown = path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path
+        return f"{shown}: {qualname}"
     return f"{module}.{qualname}"

@@ -98,3 +98,14 @@ def test_check_names_the_resolved_target_and_features_before_the_run(tmp_path: P
     assert lines[0] == f"refold target: sum_usage ({target}: Accumulator)", done.stdout[-2000:]
     assert lines[1] == "refold features: text, usage"
     assert "failed" in lines[-1]
+
+
+def test_the_reference_target_is_described_by_its_public_name() -> None:
+    from refold.loading import load_target
+
+    target = load_target("reference", features=None, timeout=5.0)
+    try:
+        assert target.description.startswith("refold.reference.Accumulator")
+        assert "._" not in target.description  # no private module of the package
+    finally:
+        target.close()
