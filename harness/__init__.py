@@ -10,6 +10,12 @@ the `refold` command). The other layers are its subpackages:
     refold.reports     renderers of results (HTML, JSON, JUnit XML, Markdown)
 
 Importing `refold` imports nothing else, so `refold.reference` stays standard-library only.
+
+PYTEST_DONT_REWRITE: the `refold` command imports this package before it starts pytest,
+which then marks every package of a pytest11 distribution for assertion rewriting; the
+marker tells pytest this module (no asserts) needs none, instead of a warning that the
+checkout's `filterwarnings = ["error"]` turns into a crash. Submodules imported later
+(the plugin, the suites) are rewritten as usual.
 """
 
 __version__ = "0.1.0"

@@ -31,6 +31,8 @@ from .targets import Target, TargetAccumulator
 __all__ = ["Check", "ConformanceFailure", "format_chunks", "implicated_by"]
 
 _SHOWN_DIFFERENCES = 5
+_LINE_BREAKS = {ord(c): f"\\u{ord(c):04x}" for c in "\x85\u2028\u2029"}
+"""Line breaks to `str.splitlines` that `json.dumps(ensure_ascii=False)` leaves raw."""
 
 
 @dataclass(eq=False)
@@ -116,8 +118,15 @@ def _rule_heading(rules: Sequence[str]) -> str:
 
 
 def format_chunks(chunks: Sequence[JSON]) -> str:
-    """Render a stream as JSON lines, the form failures and replay files use."""
-    return "\n".join(json.dumps(c, ensure_ascii=False, separators=(",", ":")) for c in chunks)
+    """Render a stream as JSON lines, the form failures and replay files use.
+
+    Non-ASCII text stays readable, except the characters `str.splitlines`, editors and
+    terminals break lines at that JSON leaves unescaped (NEL, U+2028, U+2029): escaped,
+    each chunk stays one line, and the line is still the same JSON.
+    """
+    return "\n".join(json.dumps(c, ensure_ascii=False, separators=(",", ":"))
+                     .translate(_LINE_BREAKS) for c in chunks)
+
 
 
 class Check:

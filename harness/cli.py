@@ -9,13 +9,20 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
+import shlex
 import sys
 from collections.abc import Sequence
 
 from . import __version__, commands
+from .commands._usage import usage_error
+from .errors import UsageError
 
 __all__ = ["command_names", "main"]
+
+_SIGPIPE_STATUS = 128 + 13
+"""What a shell reports for a program ended by SIGPIPE (`refold rules | head`)."""
 
 
 def command_names() -> list[str]:
@@ -39,10 +46,32 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the `refold` command; return its exit status."""
+    given = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    args = parser.parse_args(argv)
-    status: int = args.run(args)
+    args, unknown = parser.parse_known_args(given)
+    if unknown:
+        if "pytest_args" not in vars(args):
+            parser.parse_args(given)  # argparse's own "unrecognized arguments", exit 2
+        return _options_before_the_dash(args.command, given, unknown)
+    try:
+        status: int = args.run(args)
+        sys.stdout.flush()
+    except UsageError as exc:
+        return usage_error(args.command, str(exc))
+    except BrokenPipeError:
+        # The reader went away; the rest of the output has nowhere to go. Point stdout
+        # at devnull so the interpreter's final flush does not raise again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return _SIGPIPE_STATUS
     return status
+
+
+def _options_before_the_dash(command: str, given: list[str], unknown: list[str]) -> int:
+    """pytest options such as `-k` given among refold's own: show where they go."""
+    at = given.index(unknown[0])
+    suggested = shlex.join(["refold", *given[:at], "--", *given[at:]])
+    return usage_error(command, f"unrecognized arguments {shlex.join(unknown)}; pytest "
+                                f"options go after `--`: {suggested}")
 
 
 if __name__ == "__main__":

@@ -369,11 +369,13 @@ def pytest_runtest_makereport(
         implicated = tuple(dict.fromkeys(r for f in failures for r in f.implicated))
         blocked = tuple(dict.fromkeys(r for f in failures for r in f.blocked
                                       if r not in implicated))
-        report.user_properties.append((FAILURE_PROPERTY, encode_failure(failure)))
+        path = _write_replay_file(item, failure, call.excinfo.value if call.excinfo else None)
+        # The reports show the command that replays it.
+        report.user_properties.append((FAILURE_PROPERTY, encode_failure(
+            failure, replay_file=str(path) if path is not None else None)))
         report.user_properties.append((IMPLICATED_PROPERTY, " ".join(implicated)))
         report.user_properties.append((BLOCKED_PROPERTY, " ".join(blocked)))
         _expect_known_crash(item, report, failures, implicated)
-        path = _write_replay_file(item, failure, call.excinfo.value if call.excinfo else None)
         if path is not None:
             import shlex
 

@@ -43,6 +43,8 @@ __all__ = ["PythonTarget", "from_module", "from_object", "import_python_target"]
 
 _T = TypeVar("_T")
 _ACCUMULATOR_NAMES = ("Accumulator", "StreamAccumulator", "ChunkAccumulator")
+_FILE_MODULE_PREFIX = "refold_target_"
+"""The module name a target file is imported under (only the loader sees it)."""
 
 
 @dataclass
@@ -183,7 +185,7 @@ def _load_module(name: str) -> ModuleType:
         path = Path(name).resolve()
         if not path.is_file():
             raise UsageError(f"target file {name} does not exist")
-        spec = importlib.util.spec_from_file_location(f"refold_target_{path.stem}", path)
+        spec = importlib.util.spec_from_file_location(f"{_FILE_MODULE_PREFIX}{path.stem}", path)
         if spec is None or spec.loader is None:
             raise UsageError(f"cannot import {name} as a Python file")
         module = importlib.util.module_from_spec(spec)
@@ -386,4 +388,11 @@ def _fold_target(
 def _describe(obj: Any) -> str:
     module = getattr(obj, "__module__", "?")
     qualname = getattr(obj, "__qualname__", type(obj).__name__)
+    loaded_from = getattr(sys.modules.get(module), "__file__", None)
+    if str(module).startswith(_FILE_MODULE_PREFIX) and loaded_from:
+        # A target file: its path (from the current folder when inside it), not the name
+        # the loader gave its module.
+        path = Path(loaded_from)
+        shown = path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path
+        return f"{shown}: {qualname}"
     return f"{module}.{qualname}"

@@ -12,5 +12,6 @@ from .sdk.decoders import decode_reference
 
 __all__ = ["refold_target"]
 
-refold_target = {"name": "reference", "factory": Accumulator, "sse": decode_reference}
+refold_target = {"name": "reference", "factory": Accumulator, "sse": decode_reference,
+                 "description": "refold.reference.Accumulator, the spec's reference fold"}
 """The declaration `--target reference` loads."""

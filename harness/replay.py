@@ -99,14 +99,17 @@ def failure_record(failure: ConformanceFailure) -> dict[str, Any]:
     return record
 
 
-def encode_failure(failure: ConformanceFailure) -> str:
+def encode_failure(failure: ConformanceFailure, *, replay_file: str | None = None) -> str:
     """The failure record as a test report carries it: one bounded, plain JSON string.
 
     Under pytest-xdist the report crosses from a worker through execnet, which cannot
     serialise every value a record may hold (an integer below -2**31 ended the run in an
     INTERNALERROR); `failure_record` is already scrubbed and bounded.
     """
-    return json.dumps(failure_record(failure), ensure_ascii=False, allow_nan=False)
+    record = failure_record(failure)
+    if replay_file is not None:
+        record["replay_file"] = replay_file
+    return json.dumps(record, ensure_ascii=False, allow_nan=False)
 
 
 def decode_failure(value: object) -> dict[str, Any] | None:

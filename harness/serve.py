@@ -1,18 +1,25 @@
 """A loopback server that answers OpenAI-style chat completions with drawn completions.
 
 `POST /v1/chat/completions` draws a completion from the request's `seed` (OpenAI's own
-request field; 0 when absent), so the same seed always gives the same completion. With
+request field; 0 when absent), so the same seed always gives the same completion and
+different seeds different ones. With
 `"stream": true` the completion is sent as server-sent events: split into chunks by the
 spec's lossless families, framed with real-server variations and cut into byte pieces, each
 written and flushed on its own; otherwise it is the JSON body. A client under test is
 pointed at the base URL, makes both calls with one seed, and compares its streamed fold with
 its non-streaming result. Only the standard library's HTTP server: no credentials, nothing
-persisted, loopback by default.
+persisted, loopback by default (`refold serve` binds another address only with
+`--allow-remote`). A malformed request (a bad or huge `Content-Length`, a body that is not
+a JSON object or nests too deeply) gets a 400 or 413 answer saying what was expected.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import re
+import socket
+import sys
 import threading
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -21,12 +28,18 @@ from typing import Any
 
 from refold.reference import JSON, JSONObject
 
-__all__ = ["DEFAULT_FEATURES", "CompletionServer", "ServedCase", "served_case"]
+__all__ = ["DEFAULT_FEATURES", "MAX_BODY_BYTES", "CompletionServer", "ServedCase",
+           "is_loopback", "served_case"]
 
 DEFAULT_FEATURES = frozenset({"text", "choices", "tool_calls", "refusal", "logprobs", "usage"})
 """What an OpenAI-compatible client is asked to fold by default."""
 
 _PATH = "/v1/chat/completions"
+
+MAX_BODY_BYTES = 8 * 1024 * 1024
+"""The largest request body read; a larger declared `Content-Length` gets 413 unread."""
+
+_BYTE_COUNT = re.compile(r"[0-9]+")
 
 
 @dataclass(frozen=True)
@@ -51,7 +64,9 @@ def served_case(case_seed: int, *, features: Collection[str] = DEFAULT_FEATURES,
 
     drawn: list[ServedCase] = []
 
-    @settings(max_examples=1, database=None, phases=[Phase.generate], deadline=None,
+    # Two examples, the second kept: Hypothesis's first example is always the simplest
+    # one (an empty completion), whatever the seed; only the later ones follow the seed.
+    @settings(max_examples=2, database=None, phases=[Phase.generate], deadline=None,
               suppress_health_check=list(HealthCheck))
     @seed(case_seed)
     @given(st.data())
@@ -61,18 +76,21 @@ def served_case(case_seed: int, *, features: Collection[str] = DEFAULT_FEATURES,
         drawn.append(ServedCase(completion, chunks, data.draw(sse_bytes(chunks, done=True))))
 
     draw()
-    return drawn[0]
+    return drawn[-1]
 
 
 class CompletionServer(ThreadingHTTPServer):
     """The server; `max_requests` makes it stop itself after that many requests."""
 
     daemon_threads = True
+    request_queue_size = 128
+    """The listen backlog: socketserver's 5 reset clients sending 20 requests at once."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0, *,
                  features: Collection[str] = DEFAULT_FEATURES,
                  families: Collection[int] = frozenset({1}),
                  max_requests: int | None = None) -> None:
+        self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
         super().__init__((host, port), _Handler)
         self.features = frozenset(features)
         self.families = frozenset(families)
@@ -84,7 +102,8 @@ class CompletionServer(ThreadingHTTPServer):
     def base_url(self) -> str:
         """The base URL an OpenAI client takes (`.../v1`)."""
         host, port = self.server_address[:2]
-        return f"http://{host!s}:{port}/v1"
+        shown = f"[{host!s}]" if ":" in str(host) else str(host)
+        return f"http://{shown}:{port}/v1"
 
     def case(self, case_seed: int) -> ServedCase:
         """The case this server serves for `case_seed`."""
@@ -98,10 +117,18 @@ class CompletionServer(ThreadingHTTPServer):
         if last:
             threading.Thread(target=self.shutdown, daemon=True).start()
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """One line on stderr instead of socketserver's traceback: a client that hangs up
+        or stalls mid-request ends only its own connection."""
+        exc = sys.exc_info()[1]
+        print(f"refold serve: the request from {client_address[0]} ended early: "
+              f"{type(exc).__name__}: {exc}", file=sys.stderr)
+
 
 class _Handler(BaseHTTPRequestHandler):
     server: CompletionServer
     protocol_version = "HTTP/1.0"  # the connection closes after each response
+    timeout = 30  # seconds a client may take to send its request
 
     def do_POST(self) -> None:
         try:
@@ -120,9 +147,14 @@ class _Handler(BaseHTTPRequestHandler):
             self.server.count_request()
 
     def _read_json(self) -> dict[str, Any] | None:
-        length = int(self.headers.get("content-length") or 0)
+        length = self._content_length()
+        if length is None:
+            return None
         try:
             request = json.loads(self.rfile.read(length) or b"{}")
+        except RecursionError:
+            self._send_json(400, _error("the request body is nested too deeply to read"))
+            return None
         except ValueError as exc:
             self._send_json(400, _error(f"the request body is not JSON: {exc}"))
             return None
@@ -130,6 +162,24 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(400, _error("the request body must be a JSON object"))
             return None
         return request
+
+    def _content_length(self) -> int | None:
+        """The declared body length; None once an error answer was sent."""
+        declared = self.headers.get_all("content-length") or []
+        if not declared:
+            return 0
+        value = declared[0].strip()
+        if len(declared) > 1 or not _BYTE_COUNT.fullmatch(value):
+            self._send_json(400, _error(
+                f"Content-Length {', '.join(declared)!r} is not a byte count; expected one "
+                f"non-negative integer"))
+            return None
+        if int(value) > MAX_BODY_BYTES:
+            self._send_json(413, _error(
+                f"Content-Length {value} is more than this server reads "
+                f"({MAX_BODY_BYTES} bytes)"))
+            return None
+        return int(value)
 
     def _send_json(self, status: int, body: JSON) -> None:
         encoded = json.dumps(body).encode()
@@ -150,6 +200,17 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: the request log would interleave with the client's output."""
+
+
+def is_loopback(host: str) -> bool:
+    """Whether every address `host` names is a loopback address (`localhost`, 127.0.0.1,
+    ::1); a wildcard such as 0.0.0.0 or `::` is not."""
+    try:
+        found = socket.getaddrinfo(host, None)
+    except (OSError, UnicodeError):
+        return False
+    addresses = {str(info[4][0]).partition("%")[0] for info in found}
+    return bool(addresses) and all(ipaddress.ip_address(a).is_loopback for a in addresses)
 
 
 def _seed_of(request: dict[str, Any]) -> int:

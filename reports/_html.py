@@ -1,23 +1,43 @@
 """The HTML report: one self-contained page per run (inline CSS and SVG, no scripts).
 
 Every string that came from a run (messages, chunks, rule reasons, diffs, names) goes
-through `html.escape` exactly once, here, at the point it enters the markup.
+through `html.escape` exactly once, here, at the point it enters the markup. Only the rule
+statements of the registries get markup of their own: their `code` spans become <code>.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import shlex
 from html import escape
 from importlib.resources import files
 from typing import Any
 
 from ._model import STATUS_ORDER, by_feature, first_line, sections, survivors_by_function
+from ._tracebacks import tidy_tracebacks
 
 __all__ = ["render_html"]
 
 
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+_LINE_BREAKS = {ord(c): f"\\u{ord(c):04x}" for c in "\x85\u2028\u2029"}
+"""Line breaks JSON leaves raw; escaped, each chunk keeps one line (as in the terminal)."""
+
+
 def _e(value: Any) -> str:
     return escape(str(value), quote=True)
+
+
+def _statement(text: str) -> str:
+    """A rule statement, escaped, with its Markdown `code` spans as <code>."""
+    parts = _CODE_SPAN.split(text)
+    return "".join(f"<code>{_e(part)}</code>" if odd else _e(part)
+                   for odd, part in ((i % 2 == 1, p) for i, p in enumerate(parts)))
+
+
+def _json_line(value: Any, separators: tuple[str, str] = (", ", ": ")) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=separators).translate(_LINE_BREAKS)
 
 
 def render_html(results: dict[str, Any], *, mutation: dict[str, Any] | None = None,
@@ -43,7 +63,8 @@ def render_html(results: dict[str, Any], *, mutation: dict[str, Any] | None = No
 def _header(results: dict[str, Any]) -> str:
     target = results.get("target", {})
     totals = results.get("totals", {})
-    versions = ", ".join(f"{k} {v}" for k, v in results.get("versions", {}).items())
+    versions = ", ".join(f"{k} {v}" for k, v in results.get("versions", {}).items()
+                         if k != "refold")  # named once, as "refold X.Y.Z"
     spans = "".join(f'<span class="{_css(s)}">{totals[s]} {_e(s)}</span>'
                     for s in STATUS_ORDER if totals.get(s))
     return (f"<h1>refold: {_e(target.get('name', ''))}</h1>"
@@ -67,16 +88,16 @@ def _rule_table(results: dict[str, Any]) -> str:
         rows.append(f'<tr class="feature"><td colspan="4">{_e(heading)}</td></tr>')
         for rule_id, rule in rules:
             status = rule.get("status", "not run")
-            note = rule.get("statement", "")
+            note = _statement(str(rule.get("statement", "")))
             if rule.get("reason"):
-                note = f"{note} ({rule['reason']})"
+                note = f"{note} ({_e(rule['reason'])})"
             if status == "failed":
                 link = f'<a href="#fail-{_e(rule_id)}">{_e(rule_id)}</a>'
             else:
                 link = _e(rule_id)
             rows.append(f'<tr><td>{link}</td><td class="status {_css(status)}">{_e(status)}</td>'
                         f'<td class="num">{int(rule.get("tests") or 0)}</td>'
-                        f'<td>{_e(note)}</td></tr>')
+                        f'<td>{note}</td></tr>')
     rows.append("</tbody></table>")
     return "".join(rows)
 
@@ -87,28 +108,51 @@ def _failures(results: dict[str, Any]) -> str:
     if not failing:
         return "<h2>Failing streams</h2><p>No rule failed.</p>"
     parts = ["<h2>Failing streams</h2>"]
+    for group in _distinct_failures(failing):
+        parts.append(_failure_block(group))
+    return "".join(parts)
+
+
+def _distinct_failures(failing: list[tuple[str, dict[str, Any]]]
+                       ) -> list[list[tuple[str, dict[str, Any]]]]:
+    """The failing rules grouped by failure: one failing example often breaks several."""
+    groups: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     for rule_id, rule in failing:
-        failure = rule.get("failure") or {}
-        parts.append(f'<div class="failure" id="fail-{_e(rule_id)}"><h3>{_e(rule_id)} '
-                     f'<small>({_e(rule.get("feature", ""))})</small></h3>'
-                     f'<pre>{_e(failure.get("message") or rule.get("reason") or "")}</pre>')
-        if failure.get("pointer") is not None:
-            parts.append(f"<p>at <code>{_e(failure['pointer'])}</code></p>")
-        if failure.get("chunks") and not _shown_in(failure):
-            lines = "\n".join(json.dumps(c, ensure_ascii=False) for c in failure["chunks"])
-            parts.append(f"<p>chunks ({len(failure['chunks'])}), one JSON object a line:</p>"
-                         f"<pre>{_e(lines)}</pre>")
-        for key in ("expected", "received"):
-            if failure.get(key) is not None:
-                text = json.dumps(failure[key], ensure_ascii=False, indent=1)
-                parts.append(f"<details><summary>{key}</summary><pre>{_e(text)}</pre></details>")
-        parts.append("</div>")
+        failure = rule.get("failure") or {"message": rule.get("reason")}
+        key = json.dumps(failure, sort_keys=True, default=str)
+        groups.setdefault(key, []).append((rule_id, rule))
+    return list(groups.values())
+
+
+def _failure_block(group: list[tuple[str, dict[str, Any]]]) -> str:
+    first_id, rule = group[0]
+    failure = rule.get("failure") or {}
+    names = ", ".join(f'{_e(rule_id)} <small>({_e(r.get("feature", ""))})</small>'
+                      for rule_id, r in group)
+    anchors = "".join(f'<span id="fail-{_e(rule_id)}"></span>' for rule_id, _ in group[1:])
+    message = tidy_tracebacks(str(failure.get("message") or rule.get("reason") or ""))
+    parts = [f'<div class="failure" id="fail-{_e(first_id)}">{anchors}<h3>{names}</h3>'
+             f"<pre>{_e(message)}</pre>"]
+    if failure.get("pointer") is not None:
+        parts.append(f"<p>at <code>{_e(failure['pointer'])}</code></p>")
+    if failure.get("chunks") and not _shown_in(failure):
+        lines = "\n".join(_json_line(c) for c in failure["chunks"])
+        parts.append(f"<p>chunks ({len(failure['chunks'])}), one JSON object a line:</p>"
+                     f"<pre>{_e(lines)}</pre>")
+    for key in ("expected", "received"):
+        if failure.get(key) is not None:
+            text = json.dumps(failure[key], ensure_ascii=False, indent=1)
+            parts.append(f"<details><summary>{key}</summary><pre>{_e(text)}</pre></details>")
+    if failure.get("replay_file"):
+        command = shlex.join(["refold", "replay", str(failure["replay_file"])])
+        parts.append(f"<p>replay: <code>{_e(command)}</code></p>")
+    parts.append("</div>")
     return "".join(parts)
 
 
 def _shown_in(failure: dict[str, Any]) -> bool:
     # The harness's message usually lists the chunks already (compact JSON lines).
-    first = json.dumps(failure["chunks"][0], ensure_ascii=False, separators=(",", ":"))
+    first = _json_line(failure["chunks"][0], separators=(",", ":"))
     return first in str(failure.get("message") or "")
 
 

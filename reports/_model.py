@@ -6,7 +6,7 @@ import json
 from collections import defaultdict
 from typing import Any
 
-from refold.reference import SSE_RULES_NOTE
+from refold.reference import FEATURES, SSE_RULES_NOTE
 
 __all__ = ["STATUS_ORDER", "WIRE_NOTE", "by_feature", "failure_text", "first_line", "sections",
            "survivors_by_function"]
@@ -27,13 +27,17 @@ def _registry(rule: dict[str, Any]) -> str:
 
 
 def by_feature(results: dict[str, Any], *, registry: str | None = None) -> dict[str, Group]:
-    """The rules grouped by feature, both in the order the results list them; only the
-    rules of `registry` ("spec" or "wire") when given."""
+    """The rules grouped by feature, the features in the spec's order (as the terminal
+    table lists them; unknown ones after, as found) and the rules of each in the order the
+    results list them; only the rules of `registry` ("spec" or "wire") when given."""
     groups: dict[str, Group] = {}
     for rule_id, rule in results.get("rules", {}).items():
         if registry is None or _registry(rule) == registry:
             groups.setdefault(str(rule.get("feature", "")), []).append((str(rule_id), rule))
-    return groups
+    found = list(groups)
+    ordered = sorted(found, key=lambda f: (FEATURES.index(f) if f in FEATURES
+                                           else len(FEATURES) + found.index(f)))
+    return {feature: groups[feature] for feature in ordered}
 
 
 def sections(results: dict[str, Any]) -> list[tuple[str, str, Group]]:

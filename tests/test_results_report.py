@@ -4,6 +4,7 @@ failing stream of a failure, and the same results under pytest-xdist."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -66,7 +67,9 @@ def test_statuses_follow_the_tests_of_each_rule(results: Any) -> None:
 
 def test_a_failure_carries_its_minimal_stream_and_first_difference(results: Any) -> None:
     failure = results["rules"]["ENV-ID"]["failure"]
-    assert set(failure) == {"message", "chunks", "expected", "received", "pointer"}
+    assert set(failure) == {"message", "chunks", "expected", "received", "pointer",
+                            "replay_file"}
+    assert re.fullmatch(r"refold-replays[\\/]ENV-ID-\w+\.json", failure["replay_file"])
     assert failure["message"].startswith("ENV-ID (text):")
     ids = [chunk["id"] for chunk in failure["chunks"]]
     assert len(ids) == 2 and ids[0] != ids[1]  # shrunk to two distinct ids

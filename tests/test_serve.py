@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator
 
@@ -65,3 +66,13 @@ def test_a_wrong_path_or_body_gets_an_error_that_says_what_was_expected(
                              timeout=10)
         assert broken.status_code == 400
         assert "not JSON" in broken.json()["error"]["message"]
+
+
+@pytest.mark.parametrize("server", [4], indirect=True)
+def test_each_seed_picks_its_own_drawn_completion(server: CompletionServer) -> None:
+    bodies: list[dict[str, object]] = [{"model": "m", "seed": s} for s in (1, 7, 42)]
+    with httpx.Client() as client:
+        served = [_post(client, server, body).json() for body in [*bodies, {"model": "m"}]]
+    assert len({json.dumps(s, sort_keys=True) for s in served}) == 4, served
+    assert any(choice["message"].get("content") or choice["message"].get("tool_calls")
+               for completion in served for choice in completion["choices"])

@@ -11,17 +11,23 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import sys
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from refold.errors import UsageError
-from refold.preflight import USAGE_ERROR, check_seconds, writable_file, writable_folder
+from refold.preflight import check_seconds, writable_file, writable_folder
 
-__all__ = ["add_target_arguments", "preflight", "pytest_arguments", "register",
-           "render_reports"]
+from ._usage import usage_error
+
+__all__ = ["PROFILES", "add_target_arguments", "announce_target", "preflight",
+           "pytest_arguments", "register", "render_reports"]
+
+PROFILES = ("dev", "ci", "nightly", "mutation")
+"""The profiles `refold.profiles` registers. Named here, not read from Hypothesis: the
+command must not import Hypothesis before pytest starts (it could not be rewritten)."""
 
 
 def register(subparsers: Any) -> None:
@@ -37,10 +43,11 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def add_target_arguments(parser: argparse.ArgumentParser) -> None:
+def add_target_arguments(parser: argparse.ArgumentParser, *,
+                         target_default: str = "reference") -> None:
     """The options every command that runs the suites shares."""
     parser.add_argument("--target", default=None,
-                        help="the implementation to check (default: reference)")
+                        help=f"the implementation to check (default: {target_default})")
     parser.add_argument("--features", help="comma-separated features the target claims")
     parser.add_argument("--target-timeout", type=float,
                         help="deadline of every call into the target, in seconds (default 5)")
@@ -63,8 +70,20 @@ def add_target_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def pytest_arguments(args: argparse.Namespace) -> list[str]:
-    """The pytest command line `refold check` runs."""
-    argv = ["-p", "no:cacheprovider", "-q", "--no-header"]
+    """The pytest command line `refold check` runs.
+
+    `-c` names no configuration file (pytest's documented `--config-file=/dev/null`), so
+    the `pyproject.toml`, `pytest.ini`, `tox.ini` or `setup.cfg` of the current directory
+    cannot change the run: the installed suites run the same from a project's root (whose
+    `filterwarnings = ["error"]` or `addopts` were meant for its own tests) as from
+    anywhere else. A `-c FILE` after `--` comes later and wins, to opt back in.
+    """
+    profile = getattr(args, "profile", None)
+    if profile is not None and profile not in PROFILES:
+        raise UsageError(f"unknown Hypothesis profile {profile!r} (--profile); expected one "
+                         f"of {', '.join(PROFILES)} (a profile of your own goes to pytest: "
+                         f"`-- --hypothesis-profile NAME`)")
+    argv = ["-c", os.devnull, "-p", "no:cacheprovider", "-q", "--no-header"]
     options = {"--target": args.target, "--features": args.features,
                "--target-timeout": args.target_timeout, "--hypothesis-profile": args.profile,
                "--replay-dir": args.replay_dir, "--draws": getattr(args, "draws", None),
@@ -104,8 +123,7 @@ def preflight(args: argparse.Namespace, command: str) -> int | None:
         if getattr(args, "write", None):
             writable_file("--write", args.write, "the baseline")
     except UsageError as exc:
-        print(f"refold {command}: {exc}", file=sys.stderr)
-        return USAGE_ERROR
+        return usage_error(command, str(exc))
     return None
 
 
@@ -114,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
     refused = preflight(args, "check")
     if refused is not None:
         return refused
-    status = int(pytest.main(pytest_arguments(args)))
+    status = int(pytest.main(pytest_arguments(args), plugins=[announce_target()]))
     if args.report_dir and (Path(args.report_dir) / "results.json").is_file():
         for path in render_reports(Path(args.report_dir)):
             print(f"refold: wrote {path}")
@@ -133,3 +151,23 @@ def render_reports(directory: Path) -> list[Path]:
         return [results]
     written: list[Path] = write_all(json.loads(results.read_text(encoding="utf-8")), directory)
     return list(dict.fromkeys([results, *written]))
+
+
+class _TargetAnnouncement:
+    """Prints the refold plugin's header lines (the resolved target and its features) at
+    the start of a run, which `-q --no-header` would otherwise leave out."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        config = session.config
+        plugin = config.pluginmanager.get_plugin("refold")
+        reporter = config.pluginmanager.get_plugin("terminalreporter")
+        if hasattr(config, "workerinput") or plugin is None or reporter is None:
+            return
+        for line in plugin.pytest_report_header(config) or []:
+            reporter.write_line(line)
+
+
+def announce_target() -> object:
+    """A pytest plugin object for `pytest.main(plugins=...)`: names the target first."""
+    return _TargetAnnouncement()

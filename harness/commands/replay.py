@@ -17,7 +17,7 @@ import pytest
 from refold.errors import UsageError
 from refold.replay import read_replay, recorded_target
 
-from .check import add_target_arguments, preflight, pytest_arguments
+from .check import add_target_arguments, announce_target, preflight, pytest_arguments
 
 __all__ = ["register"]
 
@@ -26,7 +26,7 @@ def register(subparsers: Any) -> None:
     """Add `refold replay` to the parser."""
     parser = subparsers.add_parser("replay", help="re-run a failure from its replay file")
     parser.add_argument("file", help="a replay file written by a failing run")
-    add_target_arguments(parser)
+    add_target_arguments(parser, target_default="the target recorded in the replay file")
     parser.add_argument("pytest_args", nargs="*", help="further pytest arguments (after --)")
     parser.set_defaults(run=run)
 
@@ -47,4 +47,4 @@ def run(args: argparse.Namespace) -> int:
     if args.target is None:
         at = argv.index("--target")
         del argv[at:at + 2]  # the replay file names its target
-    return int(pytest.main([*argv, "--replay", args.file]))
+    return int(pytest.main([*argv, "--replay", args.file], plugins=[announce_target()]))

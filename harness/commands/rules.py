@@ -13,6 +13,7 @@ from typing import Any
 from refold.reference import FEATURES, RULES, SSE_RULES, SSE_RULES_SOURCE, Rule
 
 from ..table import WIRE_HEADING
+from ._usage import usage_error
 
 __all__ = ["register", "render_markdown"]
 
@@ -32,8 +33,14 @@ def run(args: argparse.Namespace) -> int:
     if args.markdown:
         print(render_markdown(), end="")
         return 0
+    if args.feature is not None and args.feature not in FEATURES:
+        return usage_error("rules", f"unknown feature {args.feature!r} (--feature); the "
+                                    f"features are {', '.join(FEATURES)}")
     spec = _selected(RULES.values(), args.feature)
     wire = _selected(SSE_RULES.values(), args.feature)
+    if not spec and not wire:
+        print(f"feature {args.feature} has no rules of its own")
+        return 0
     _print_rules(spec)
     if wire:
         print(f"{chr(10) if spec else ''}{WIRE_HEADING}")

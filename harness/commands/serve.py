@@ -2,6 +2,7 @@
 
 Point a client in any language at the printed base URL; the request's `seed` picks the
 completion, `"stream": true` gets it as server-sent events cut into flushed byte pieces.
+It binds loopback only, unless `--allow-remote` says another address is meant.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from typing import Any
 
 from refold.reference import FEATURES
 
-from ..serve import DEFAULT_FEATURES, CompletionServer
+from ..serve import DEFAULT_FEATURES, CompletionServer, is_loopback
+from ._usage import usage_error
 
 __all__ = ["register"]
 
@@ -19,7 +21,12 @@ __all__ = ["register"]
 def register(subparsers: Any) -> None:
     """Add `refold serve` to the parser."""
     parser = subparsers.add_parser("serve", help="serve drawn completions over loopback HTTP")
-    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default loopback)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to bind (default 127.0.0.1); a non-loopback address "
+                             "needs --allow-remote")
+    parser.add_argument("--allow-remote", action="store_true",
+                        help="allow a --host that is not loopback: anyone who can reach it "
+                             "gets answers")
     parser.add_argument("--port", type=int, default=8765, help="port (0: any free port)")
     parser.add_argument("--features", default=",".join(sorted(DEFAULT_FEATURES)),
                         help="comma-separated features of the drawn completions")
@@ -32,12 +39,19 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted or until --max-requests were answered."""
+    if not args.allow_remote and not is_loopback(args.host):
+        return usage_error("serve", f"--host {args.host} is not a loopback address, so anyone "
+                                    f"who can reach it would be served; add --allow-remote to "
+                                    f"bind it anyway, or use 127.0.0.1")
     features = frozenset(f.strip() for f in args.features.split(",") if f.strip())
     unknown = sorted(features - set(FEATURES))
     if unknown:
-        print(f"refold serve: unknown features {unknown}; the vocabulary is {', '.join(FEATURES)}")
-        return 2
-    families = frozenset(int(f) for f in args.families.split(",") if f.strip())
+        return usage_error("serve", f"unknown features {unknown} (--features); the vocabulary "
+                                    f"is {', '.join(FEATURES)}")
+    families = _families(args.families)
+    if families is None:
+        return usage_error("serve", f"--families {args.families!r}: expected comma-separated "
+                                    f"split families from 1 to 8")
     server = CompletionServer(args.host, args.port, features=features, families=families,
                               max_requests=args.max_requests)
     print(f"refold serve: POST {server.base_url}/chat/completions "
@@ -49,3 +63,11 @@ def run(args: argparse.Namespace) -> int:
     finally:
         server.server_close()
     return 0
+
+
+def _families(text: str) -> frozenset[int] | None:
+    """The split families named, or None when one is not a family number (1 to 8)."""
+    names = [f.strip() for f in text.split(",") if f.strip()]
+    if not names or not all(n.isdigit() and 1 <= int(n) <= 8 for n in names):
+        return None
+    return frozenset(int(n) for n in names)
