@@ -17,7 +17,7 @@ example should cost); the plugin reads a crash charged only to known failures as
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from refold.reference import ALL_RULES, JSON, Difference, JSONObject, differences, fold
@@ -49,6 +49,8 @@ class ConformanceFailure(AssertionError):
     crash: Crash | None = None
     """Set when the target raised: where, and which rule ablation charged it to."""
     compared_fold: bool = False  # raised by `folds_to`: a replay can refold `chunks` alone
+    claimed: frozenset[str] | None = None
+    """The target's claimed features: a rule of another feature is never charged."""
 
     def __post_init__(self) -> None:
         super().__init__(str(self))
@@ -64,9 +66,8 @@ class ConformanceFailure(AssertionError):
         """The rules this failure is evidence against, in the registries' order."""
         found: set[str] = set(self.crash.charged) if self.crash is not None else set()
         for difference in self.differences:
-            found |= implicated_by(difference.pointer, self.rules)
-        if not found:
-            found = set(self.rules)
+            found |= implicated_by(difference.pointer, self.rules, self.claimed)
+        found = _judged(found, self.claimed) or set(self.rules)
         known = tuple(r for r in ALL_RULES if r in found)
         return known + tuple(sorted(found - ALL_RULES.keys()))
 
@@ -99,7 +100,8 @@ class ConformanceFailure(AssertionError):
         return "\n".join(printable(line) for line in lines)
 
 
-def implicated_by(pointer: str, tested: Sequence[str]) -> set[str]:
+def implicated_by(pointer: str, tested: Sequence[str],
+                  claimed: frozenset[str] | None = None) -> set[str]:
     """The rules a difference at `pointer` is evidence against, in a test of `tested`.
 
     The test's own rules when the pointer is theirs; the pointer's rules when it is not
@@ -107,9 +109,18 @@ def implicated_by(pointer: str, tested: Sequence[str]) -> set[str]:
     shape does not have is ROB-UNKNOWN-KEYS's, see `refold.attribution`). Only a
     difference in the whole response (pointer "", e.g. a list returned for an object)
     belongs to no rule, and is charged to the test's rules: nothing narrower is known.
+    A target is not judged on the rules of a feature it does not claim (`claimed`), so
+    when every owner is such a rule the difference is charged to the test's rules too.
     """
     owners = rules_at(pointer)
-    return set(owners & set(tested)) or set(owners) or set(tested)
+    return set(owners & set(tested)) or _judged(owners, claimed) or set(tested)
+
+
+def _judged(rules: Iterable[str], claimed: frozenset[str] | None) -> set[str]:
+    """`rules` less those of features the target does not claim (all when unknown)."""
+    if claimed is None:
+        return set(rules)
+    return {r for r in rules if r not in ALL_RULES or ALL_RULES[r].feature in claimed}
 
 
 def _rule_heading(rules: Sequence[str]) -> str:
@@ -139,12 +150,14 @@ class Check:
 
     def fail(self, summary: str, **details: object) -> ConformanceFailure:
         """Build the failure of the rules under test (raise it)."""
-        return ConformanceFailure(self.rules, summary, **details)  # type: ignore[arg-type]
+        return ConformanceFailure(self.rules, summary, claimed=self.target.features,
+                                  **details)  # type: ignore[arg-type]
 
     def differences(self, expected: JSON, received: JSON) -> list[Difference]:
         """The canonical differences, less those only a known failure explains."""
         return [d for d in differences(expected, received)
-                if not (self.masked and implicated_by(d.pointer, self.rules) <= self.masked)]
+                if not (self.masked and implicated_by(d.pointer, self.rules,
+                                                      self.target.features) <= self.masked)]
 
     def fold(self, chunks: list[JSON]) -> JSONObject:
         """Fold through the target; a misbehaving target fails the rules under test."""

@@ -466,11 +466,9 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
         lines.append(f"refold baseline: {run.baseline.path} "
                      f"({len(run.baseline.expected_failures)} expected failures)")
     if run.gate is not None:
-        from .gate import settings_notes
-
+        # A difference from the baseline's settings is said once, beside the verdicts.
         lines.append(f"refold draws: {run.gate['draws']} (profile {run.gate['profile']}, "
                      f"max_examples {run.gate['max_examples']})")
-        lines += settings_notes(run.baseline, run.gate)
     return lines
 
 

@@ -88,3 +88,15 @@ def test_a_usage_difference_is_charged_to_usage_last_whatever_test_found_it() ->
         failure = ConformanceFailure(tested, "differs", differences=[
             Difference("/usage", ABSENT, {"prompt_tokens": 0, "completion_tokens": 1})])
         assert failure.implicated == ("USAGE-LAST",), tested
+
+
+def test_a_difference_is_never_charged_to_a_rule_of_a_feature_the_target_does_not_claim() -> None:
+    invented = [Difference("/opaque", ABSENT, {"frame": 1})]  # a key outside the shape
+    claims_robustness = ConformanceFailure(
+        ("TEXT-JOIN",), "differs", differences=invented,
+        claimed=frozenset({"text", "robustness"}))
+    assert claims_robustness.implicated == ("ROB-UNKNOWN-KEYS",)
+    text_only = ConformanceFailure(("TEXT-JOIN",), "differs", differences=invented,
+                                   claimed=frozenset({"text"}))
+    assert text_only.implicated == ("TEXT-JOIN",)
+    assert implicated_by("/opaque", ("TEXT-JOIN",), frozenset({"text"})) == {"TEXT-JOIN"}

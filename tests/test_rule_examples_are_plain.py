@@ -87,7 +87,8 @@ def _run(workdir: Path) -> tuple[dict[str, list[list[Any]]], dict[str, Any], str
     record, marks = workdir / "record.jsonl", workdir / "marks.json"
     environment = {**os.environ, "PYTHONPATH": str(workdir), "REFOLD_RECORD": str(record),
                    "REFOLD_MARKS": str(marks)}
-    command = [sys.executable, "-m", "pytest", "--target=recording_target.py",
+    # In process: the recorder reads PYTEST_CURRENT_TEST, which a worker would not see.
+    command = [sys.executable, "-m", "pytest", "--target=recording_target.py", "--in-process",
                "-p", "no:cacheprovider", "-p", "refold_marks", "-q",
                "--hypothesis-profile=dev", "-k", "test_rule_examples or test_quirk_streams"]
     completed = subprocess.run(command, cwd=workdir, env=environment, capture_output=True,
