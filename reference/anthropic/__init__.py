@@ -21,12 +21,26 @@ applied; `RULES` lists them all, and `differences` is the dialect's canonical co
     ([{'type': 'text', 'text': 'Hi'}], 'end_turn', {'input_tokens': 3, 'output_tokens': 1})
 """
 
+from .._compare import ABSENT, Difference
+from .._rules import Rule
 from ._accumulator import Accumulator, fold
+from ._compare import canonical, differences, equivalent
 from ._errors import EventTypeError, NoMessageError
+from ._rules import FEATURES, RULES, rule, rules_of
 
 __all__ = [
+    "ABSENT",
+    "FEATURES",
+    "RULES",
     "Accumulator",
+    "Difference",
     "EventTypeError",
     "NoMessageError",
+    "Rule",
+    "canonical",
+    "differences",
+    "equivalent",
     "fold",
+    "rule",
+    "rules_of",
 ]

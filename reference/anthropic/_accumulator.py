@@ -113,9 +113,12 @@ class Accumulator:
         """
         if self._message is None:
             raise NoMessageError(events=self._received)
-        message: JSONObject = {key: copy_json(value) for key, value in self._message.items()
-                               if key != "content"}  # AM-LIFE-SNAPSHOT: a fresh copy
-        message["content"] = self._blocks.output()
+        content = self._blocks.output()
+        message: JSONObject = {  # AM-LIFE-SNAPSHOT: a fresh copy, keys in the order sent
+            key: content if key == "content" else copy_json(value)
+            for key, value in self._message.items()
+        }
+        message["content"] = content
         for key, default in _DEFAULTS:
             if non_blank(message.get(key)) is None:
                 message[key] = default  # AM-TYPE-ROLE
