@@ -3,7 +3,8 @@
 Sans-IO and standard library only: plain JSON values in, a new plain JSON value out.
 Every rule of the anthropic-fold spec is implemented here and named (`AM-*`) where it is
 applied; `RULES` lists them all, and `differences` is the dialect's canonical comparison
-(nulls kept inside a block's `input`, empty `citations` removed).
+(nulls kept inside a block's `input`, empty `citations` removed). `decode_stream` and
+`MessageStreamDecoder` are the wire layer (feature `sse`): SSE bytes in, event objects out.
 
     >>> from refold.reference.anthropic import fold
     >>> message = fold([
@@ -25,8 +26,9 @@ from .._compare import ABSENT, Difference
 from .._rules import Rule
 from ._accumulator import Accumulator, fold
 from ._compare import canonical, differences, equivalent
-from ._errors import EventTypeError, NoMessageError
+from ._errors import EventDataError, EventTypeError, NoMessageError
 from ._rules import FEATURES, RULES, rule, rules_of
+from ._sse import MessageStreamDecoder, decode_stream
 
 __all__ = [
     "ABSENT",
@@ -34,10 +36,13 @@ __all__ = [
     "RULES",
     "Accumulator",
     "Difference",
+    "EventDataError",
     "EventTypeError",
+    "MessageStreamDecoder",
     "NoMessageError",
     "Rule",
     "canonical",
+    "decode_stream",
     "differences",
     "equivalent",
     "fold",

@@ -8,9 +8,9 @@ both dialects, and their messages name the AM rule.
 
 from __future__ import annotations
 
-from .._errors import ChunkTypeError, EmptyFoldError, _json_type_name, _preview
+from .._errors import ChunkTypeError, EmptyFoldError, RefoldError, _json_type_name, _preview
 
-__all__ = ["EventTypeError", "NoMessageError"]
+__all__ = ["EventDataError", "EventTypeError", "NoMessageError"]
 
 
 class EventTypeError(ChunkTypeError):
@@ -36,4 +36,16 @@ class NoMessageError(EmptyFoldError):
             self,
             f"AM-LIFE-EMPTY: no message_start has been folded yet ({events} events received), "
             f"so there is no Message to read; add a message_start event first",
+        )
+
+
+class EventDataError(RefoldError, ValueError):
+    """An SSE event's data was not JSON (wire feature `sse`), at the line it started on."""
+
+    def __init__(self, data: str, *, line: int, reason: str) -> None:
+        self.data = data
+        self.line = line
+        super().__init__(
+            f"line {line}: event data is not JSON ({reason}); expected one Anthropic "
+            f"Messages event object, received {_preview(data)}"
         )
