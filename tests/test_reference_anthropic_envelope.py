@@ -135,7 +135,7 @@ def test_content_block_start_opens_a_copy_of_the_block_with_every_key() -> None:
 
 def test_a_start_without_a_usable_index_or_block_opens_nothing() -> None:
     events = [start(), block(-1, type="text", text="a"), block("0", type="text", text="b"),
-              block(True, type="text", text="c"), block(1.5, type="text", text="d"),
+              block(index=True, type="text", text="c"), block(1.5, type="text", text="d"),
               {"type": "content_block_start", "index": 0, "content_block": None},
               {"type": "content_block_start", "content_block": {"type": "text"}}]
     assert fold(events)["content"] == []

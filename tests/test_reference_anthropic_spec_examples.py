@@ -56,6 +56,7 @@ def _chars(text: str) -> list[str]:
 
 def _block_events(index: int, block: dict[str, Any], split: Any) -> list[dict[str, Any]]:
     kind = block["type"]
+    opening: dict[str, Any]
     if kind == "text":
         opening, rest = {"type": "text", "text": ""}, block["text"]
         if split is _chars:  # family 2: a prefix of the text on the start event itself
