@@ -33,6 +33,7 @@ RULES_CHECKED: dict[str, tuple[str, ...]] = {
     "test_thinking_is_the_start_value_then_every_thinking_delta": ("AM-THINK-JOIN",),
     "test_a_signature_only_thinking_block_keeps_empty_thinking": ("AM-THINK-JOIN",),
     "test_the_last_signature_delta_wins": ("AM-THINK-SIGNATURE",),
+    "test_an_empty_string_signature_is_a_signature": ("AM-THINK-SIGNATURE",),
     "test_without_signature_delta_the_start_signature_stands_or_is_absent": (
         "AM-THINK-SIGNATURE",),
     "test_redacted_thinking_is_kept_verbatim_in_place": ("AM-REDACTED", "AM-RESULT-AS-SENT"),
@@ -206,6 +207,13 @@ def test_the_last_signature_delta_wins() -> None:
                          delta(0, type="signature_delta", signature="second"),
                          delta(0, type="signature_delta", signature=None)])
     assert result["signature"] == "second"
+
+
+def test_an_empty_string_signature_is_a_signature() -> None:
+    # A signature is not an identity field, so it is never blank-tested: any string counts.
+    result = only_block([block(0, type="thinking", thinking="", signature="start"),
+                         delta(0, type="signature_delta", signature="")])
+    assert result["signature"] == ""
 
 
 def test_without_signature_delta_the_start_signature_stands_or_is_absent() -> None:

@@ -23,6 +23,7 @@ RULES_CHECKED: dict[str, tuple[str, ...]] = {
     "test_no_usage_reported_means_no_usage_key": ("AM-USAGE-ABSENT",),
     "test_reading_before_message_start_raises_the_documented_error": ("AM-LIFE-EMPTY",),
     "test_every_read_is_a_new_value_and_events_are_never_mutated": ("AM-LIFE-SNAPSHOT",),
+    "test_reading_after_every_event_matches_folding_once": ("AM-LIFE-SNAPSHOT",),
     "test_finished_once_message_stop_follows_message_start": ("AM-LIFE-FINISHED",),
     "test_message_stop_before_message_start_does_not_finish": (
         "AM-LIFE-FINISHED", "AM-BEFORE-START"),
@@ -157,6 +158,25 @@ def test_every_read_is_a_new_value_and_events_are_never_mutated() -> None:
     assert accumulator.response()["stop_details"] == {"type": "r"}
     assert accumulator.error == OVERLOADED["error"]
     assert events == sent
+
+
+def test_reading_after_every_event_matches_folding_once() -> None:
+    pieces = ["", '{"a": "x', "\\", 'u00e9"', "}", " ", "\n"]
+    events = [start(), *text_block(0, "a"),
+              {"type": "content_block_start", "index": 1, "content_block": {
+                  "type": "tool_use", "id": "t", "name": "f", "input": {"start": 1}}},
+              *[{"type": "content_block_delta", "index": 1,
+                 "delta": {"type": "input_json_delta", "partial_json": p}} for p in pieces],
+              STOP]
+    accumulator = Accumulator()
+    seen = []
+    for event in events:
+        accumulator.add(event)
+        content = accumulator.response()["content"]
+        seen.append(content[-1].get("input") if content else None)
+    assert accumulator.response() == fold(events)
+    assert seen[3:] == [{"start": 1}, {"start": 1}, '{"a": "x', '{"a": "x\\', '{"a": "x\\u00e9"',
+                        {"a": "x\u00e9"}, {"a": "x\u00e9"}, {"a": "x\u00e9"}, {"a": "x\u00e9"}]
 
 
 def test_finished_once_message_stop_follows_message_start() -> None:
