@@ -139,7 +139,7 @@ class Blocks:
             return  # AM-ROB-WRONG-TYPE: a content_block that is not an object opens nothing
         if index in self._blocks:
             return  # AM-BLOCK-REOPEN: the first start wins
-        self._blocks[index] = _new_block(start)  # AM-BLOCK-OPEN
+        self._blocks[index] = _new_block(start)  # AM-BLOCK-OPEN, AM-UNKNOWN-KEYS: all kept
 
     def start(self, event: JSONObject) -> None:
         """Fold a `content_block_start` event."""
