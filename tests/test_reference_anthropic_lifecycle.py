@@ -21,6 +21,7 @@ RULES_CHECKED: dict[str, tuple[str, ...]] = {
     "test_no_count_is_ever_added_across_events": ("AM-USAGE-NEVER-SUM",),
     "test_usage_without_a_start_object_comes_from_message_delta_alone": ("AM-USAGE-ABSENT",),
     "test_no_usage_reported_means_no_usage_key": ("AM-USAGE-ABSENT",),
+    "test_an_empty_usage_object_on_message_start_is_kept": ("AM-USAGE-BASE", "AM-USAGE-ABSENT"),
     "test_reading_before_message_start_raises_the_documented_error": ("AM-LIFE-EMPTY",),
     "test_every_read_is_a_new_value_and_events_are_never_mutated": ("AM-LIFE-SNAPSHOT",),
     "test_reading_after_every_event_matches_folding_once": ("AM-LIFE-SNAPSHOT",),
@@ -113,6 +114,13 @@ def test_no_usage_reported_means_no_usage_key() -> None:
     assert "usage" not in fold([start(), usage_delta({"output_tokens": None}), STOP])
     assert "usage" not in fold([start(usage=None), STOP])
     assert "usage" not in fold([start(usage=[1]), usage_delta({}), STOP])
+
+
+def test_an_empty_usage_object_on_message_start_is_kept() -> None:
+    # AM-USAGE-BASE copies a usage object whatever it holds; AM-USAGE-ABSENT's "no usage
+    # key" is read as the case where message_start carried no usage object at all.
+    assert fold([start(usage={}), STOP])["usage"] == {}
+    assert fold([start(usage={"input_tokens": None}), STOP])["usage"] == {"input_tokens": None}
 
 
 def test_reading_before_message_start_raises_the_documented_error() -> None:
