@@ -62,7 +62,7 @@ class Accumulator:
                 self._start(event)
             # AM-BEFORE-START: anything else before message_start changes nothing
         else:
-            handler = _HANDLERS.get(event_type)  # type: ignore[arg-type]
+            handler = _HANDLERS.get(event_type or "")
             if handler is not None:  # AM-UNKNOWN-EVENT, AM-PING: the rest changes nothing
                 handler(self, event)
 
