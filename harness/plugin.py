@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from refold.reference import ALL_RULES, FEATURES
+from refold.reference import ALL_RULES, FEATURES, scrub_text
 
 from .baseline import Baseline, load_baseline
 from .checks import Check, ConformanceFailure
@@ -89,7 +89,7 @@ class _Run:
                     self.replay_target = recorded_target(
                         replay, self.replay, command=f"pytest --replay {replay}")
         except UsageError as exc:
-            raise pytest.UsageError(str(exc)) from exc
+            raise pytest.UsageError(_shown(exc)) from exc
 
     def target_spec(self, config: pytest.Config) -> str:
         """--target, else the baseline's target, else a replay file's built-in target
@@ -144,7 +144,7 @@ def pytest_configure(config: pytest.Config) -> None:
             config.getoption("target") or config.getoption("baseline")
             or config.getoption("replay")))
     except UsageError as exc:
-        raise pytest.UsageError(str(exc)) from exc
+        raise pytest.UsageError(_shown(exc)) from exc
     shrink_seconds = config.getoption("shrink_seconds")
     if shrink_seconds is not None:
         if shrink_seconds <= 0:
@@ -152,7 +152,7 @@ def pytest_configure(config: pytest.Config) -> None:
         try:
             limit_shrinking(shrink_seconds)
         except RuntimeError as exc:
-            raise pytest.UsageError(str(exc)) from exc
+            raise pytest.UsageError(_shown(exc)) from exc
     config.stash[_RUN_KEY] = run = _Run(config)
     if run.baseline is not None or config.getoption("draws"):
         from .profiles import load_gate_profile
@@ -191,7 +191,7 @@ def _target(config: pytest.Config) -> Target:
 
                 check_claims(run.baseline, loaded.features, loaded.name)
         except UsageError as exc:
-            raise pytest.UsageError(str(exc)) from exc
+            raise pytest.UsageError(_shown(exc)) from exc
     target = config.stash[_TARGET_KEY]
     assert target is not None, "internal error: target unloaded"
     return target
@@ -397,6 +397,12 @@ def _expect_known_crash(item: pytest.Item, report: pytest.TestReport,
     report.outcome = "skipped"
     report.wasxfail = (f"baseline: the crash is charged to {', '.join(implicated)}, "
                        f"expected to fail")
+
+
+def _shown(exc: Exception) -> str:
+    """A usage error as the terminal (and a CI log) shows it: it may quote a target's name
+    or a file's content, so credentials are scrubbed and control characters escaped."""
+    return printable(scrub_text(str(exc)))
 
 
 def _first_conformance_failure(exc: BaseException) -> ConformanceFailure | None:

@@ -113,3 +113,20 @@ def test_the_console_saw_no_raw_control_character(hostile_run: tuple[Path, str])
     _, console = hostile_run
     assert "\x1b" not in console and "\x07" not in console and "\x9b" not in console
     assert "\\u001b]0;pwned" in console  # shown, escaped
+
+
+def test_a_usage_error_naming_a_hostile_target_is_scrubbed_and_escaped(tmp_path: Path) -> None:
+    target = tmp_path / "named.py"
+    target.write_text(
+        "from refold.reference import Accumulator\n"
+        "refold_target = {'name': 'evil sk-proj-Qz16namedABCDEFGHIJKLM \\x1b]0;pwned\\x07',\n"
+        "                 'factory': Accumulator, 'features': ['text']}\n", encoding="utf-8")
+    (tmp_path / "b.toml").write_text('[expected_failures]\n"USAGE-LAST" = "sums"\n',
+                                      encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
+                          "--target", str(target), "--baseline", "b.toml"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode == 4, run.stdout[-2000:] + run.stderr[-2000:]
+    shown = run.stdout + run.stderr
+    assert "USAGE-LAST" in shown
+    assert "sk-proj-Qz16named" not in shown and "\x1b" not in shown
