@@ -65,7 +65,7 @@ def _text(draw: st.DrawFn, block: JSONObject,
         prefix, pieces = _text_pieces(draw, text)
     deltas: list[JSONObject] = [{"type": "text_delta", "text": p} for p in pieces]
     citations = [{"type": "citations_delta", "citation": c} for c in block.get("citations", [])]
-    if 5 in families and citations and draw(BOOLEANS):
+    if 5 in families and bool(citations) and draw(BOOLEANS):
         deltas = _scattered(draw, deltas, citations)
     else:
         deltas += citations
@@ -76,7 +76,7 @@ def _text_pieces(draw: st.DrawFn, text: str) -> tuple[str, list[str]]:
     """Family 2: split at any code point, empty fragments allowed, maybe a prefix on
     the start event."""
     pieces = [str(p) for p in pieces_of(text, cut(draw, len(text)))]
-    prefix = pieces.pop(0) if pieces and draw(BOOLEANS) else ""
+    prefix = pieces.pop(0) if bool(pieces) and draw(BOOLEANS) else ""
     return prefix, pieces
 
 

@@ -13,13 +13,9 @@ from collections.abc import Collection, Mapping
 
 from hypothesis.errors import InvalidArgument
 
-__all__ = ["FEATURES", "SHAPES", "allows", "check_features", "families_for"]
+from refold.reference.anthropic import FEATURES
 
-FEATURES: tuple[str, ...] = (
-    "text", "tool_use", "server_tools", "thinking", "citations", "stop_details", "usage",
-    "robustness", "lifecycle", "sse",
-)
-"""The spec's closed feature vocabulary (`anthropic-fold.md`, "Features")."""
+__all__ = ["FEATURES", "SHAPES", "allows", "check_features", "families_for"]
 
 _TEXT = frozenset({"text"})
 _ROBUST = frozenset({"robustness"})
@@ -61,6 +57,7 @@ SHAPES: Mapping[str, frozenset[str]] = {
     "reordered events": _ROBUST,  # AM-BEFORE-START, AM-DELTA-ROUTE on missing blocks
     "unknown deltas": _ROBUST,  # AM-UNKNOWN-DELTA
     "wrong types": _ROBUST,  # AM-ROB-WRONG-TYPE
+    "wrong usage types": _ROBUST | {"usage"},  # AM-ROB-WRONG-TYPE on AM-USAGE-REPLACE
 }
 """Each thing a strategy can draw and the features a target must claim (all of them)
 to be sent it."""

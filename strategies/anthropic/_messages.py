@@ -52,7 +52,7 @@ def _text_blocks(features: Collection[str]) -> st.SearchStrategy[JSONObject]:
     if allows("citations", features):
         optional["citations"] = st.lists(_citations(), min_size=1, max_size=3)
     return st.fixed_dictionaries({"type": st.just("text"), "text": texts()},
-                                 optional=optional)  # type: ignore[arg-type]
+                                 optional=optional)
 
 
 def _tool_blocks(kind: str, names: st.SearchStrategy[str]) -> st.SearchStrategy[JSONObject]:

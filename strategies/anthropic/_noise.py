@@ -35,8 +35,7 @@ _BEDROCK_METRICS = {"amazon-bedrock-invocationMetrics": {
     "firstByteLatency": 40}}
 _ENVELOPE_KEYS = st.sampled_from(["request_id", "x_trace", "amazon-bedrock-invocationMetrics"])
 _LATE_EVENTS: tuple[JSONObject, ...] = (
-    {"type": "message_delta", "delta": {"stop_reason": "max_tokens", "stop_sequence": None},
-     "usage": {"output_tokens": 99}},
+    {"type": "message_delta", "delta": {"stop_reason": "max_tokens", "stop_sequence": None}},
     {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "late"}},
     {"type": "content_block_start", "index": 99, "content_block": {"type": "text", "text": "x"}},
     {"type": "message_start", "message": {"id": "msg_late", "type": "message", "content": []}},

@@ -29,22 +29,27 @@ __all__ = ["event_streams"]
 
 _Damage = Callable[[st.DrawFn, list[JSONObject]], list[JSONObject]]
 
-_ERRORS = st.sampled_from([
+_ERRORS: st.SearchStrategy[JSONObject] = st.sampled_from([
     {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
     {"type": "error", "error": {"type": "api_error", "message": "x", "details": None},
      "request_id": "req_1"},
     {"type": "error"},
 ])
 _BLANK_REASONS = st.sampled_from([None, "", " ", 7])
-_UNKNOWN_DELTAS = st.sampled_from([
+_UNKNOWN_DELTAS: st.SearchStrategy[JSONObject] = st.sampled_from([
     {"type": "compaction_delta", "content": "summary"}, {"type": "x_delta", "text": "x"},
     {"text": "typeless"},
 ])
-_MISMATCHED = st.sampled_from([
-    {"type": "input_json_delta", "partial_json": "{}"}, {"type": "text_delta", "text": "x"},
-    {"type": "thinking_delta", "thinking": "x"}, {"type": "signature_delta", "signature": "s"},
-    {"type": "citations_delta", "citation": {"type": "char_location", "cited_text": "c"}},
-])
+_MISMATCHED: tuple[tuple[frozenset[str], JSONObject], ...] = (
+    (frozenset({"text"}), {"type": "text_delta", "text": "x"}),
+    (frozenset({"tool_use"}), {"type": "input_json_delta", "partial_json": "{}"}),
+    (frozenset({"thinking"}), {"type": "thinking_delta", "thinking": "x"}),
+    (frozenset({"thinking"}), {"type": "signature_delta", "signature": "s"}),
+    (frozenset({"citations"}),
+     {"type": "citations_delta", "citation": {"type": "char_location", "cited_text": "c"}}),
+)
+"""Deltas to send to a block of another type, with the features their type belongs to:
+only the claimed ones are sent."""
 _CUT_INPUTS = st.sampled_from(['{"a": "cut', "{", '{"a": 1} x', "[1, 2]", '"text"'])
 
 
@@ -105,7 +110,7 @@ def _gaps(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
 def _repeated_starts(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
     """AM-BLOCK-REOPEN and AM-START-ONCE: a second start for a block or the message."""
     indexes = _indexes(events)
-    if indexes and draw(BOOLEANS):
+    if bool(indexes) and draw(BOOLEANS):
         again = start_event(draw(st.sampled_from(indexes)), {"type": "text", "text": "again"})
     else:
         again = {"type": "message_start", "message": {"id": "msg_again", "content": [],
@@ -114,11 +119,15 @@ def _repeated_starts(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObje
     return events
 
 
-def _mismatched(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
+def _mismatched(features: Collection[str]) -> _Damage:
     """AM-DELTA-MATCH (and AM-DELTA-ROUTE on an index without a block)."""
-    index = draw(st.sampled_from([*_indexes(events), 50]))
-    _insert_after_start(draw, events, delta_event(index, dict(draw(_MISMATCHED))))
-    return events
+    pool = st.sampled_from([delta for needs, delta in _MISMATCHED if needs <= set(features)])
+
+    def damage(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
+        index = draw(st.sampled_from([*_indexes(events), 50]))
+        _insert_after_start(draw, events, delta_event(index, dict(draw(pool))))
+        return events
+    return damage
 
 
 def _blank_reasons(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
@@ -145,9 +154,10 @@ def _invalid_input(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject
 
 
 def _reordered(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
-    """AM-BEFORE-START, AM-DELTA-ROUTE: one event moved anywhere (message_start events
-    stay where they are, so the first one still counts)."""
-    movable = [i for i, item in enumerate(events) if item.get("type") != "message_start"]
+    """AM-BEFORE-START, AM-DELTA-ROUTE: one event moved anywhere (message_start and
+    error events stay where they are, so the first message_start still counts)."""
+    movable = [i for i, item in enumerate(events)
+               if item.get("type") not in ("message_start", "error")]
     if movable:
         moved = events.pop(draw(st.sampled_from(movable)))
         events.insert(draw(below(len(events) + 1)), moved)
@@ -170,28 +180,40 @@ _WRONG_TYPES: tuple[JSONObject, ...] = (
     {"type": "content_block_delta", "index": 0, "delta": None},
     {"type": "content_block_delta", "index": 0.0, "delta": {"type": "text_delta", "text": None}},
     {"type": "content_block_delta", "index": 1.5, "delta": {"type": "text_delta", "text": "x"}},
+    {"type": "message_delta", "delta": None},
+    {"type": "message_delta", "delta": {"stop_reason": 3, "stop_sequence": 4}},
+    {"type": 7},
+)
+_WRONG_USAGE: tuple[JSONObject, ...] = (
     {"type": "message_delta", "delta": None, "usage": {"output_tokens": "12"}},
     {"type": "message_delta", "delta": {"stop_reason": None},
      "usage": {"input_tokens": None, "server_tool_use": 3, "service_tier": 1}},
-    {"type": 7},
+    {"type": "message_delta", "delta": {}, "usage": None},
 )
 
 
-def _wrong_types(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
+def _wrong_types(pool: tuple[JSONObject, ...]) -> _Damage:
     """AM-ROB-WRONG-TYPE: fields of the wrong JSON type, each treated as absent."""
-    for _ in range(draw(st.integers(1, 2))):
-        wrong = copy.deepcopy(draw(st.sampled_from(_WRONG_TYPES)))
-        events.insert(draw(below(len(events) + 1)), wrong)
-    return events
+    choices = st.sampled_from(pool)
+
+    def damage(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
+        for _ in range(draw(st.integers(1, 2))):
+            events.insert(draw(below(len(events) + 1)), copy.deepcopy(draw(choices)))
+        return events
+    return damage
 
 
-_DAMAGES: tuple[tuple[str, _Damage], ...] = (
-    ("truncated", _truncated), ("error event", _error), ("blank stop reasons", _blank_reasons),
-    ("interleaved blocks", _interleaved), ("index gaps", _gaps),
-    ("repeated starts", _repeated_starts), ("mismatched deltas", _mismatched),
-    ("invalid tool input", _invalid_input), ("unknown deltas", _unknown_deltas),
-    ("reordered events", _reordered), ("wrong types", _wrong_types),
-)
+def _damages(features: Collection[str]) -> list[tuple[str, _Damage]]:
+    """Every kind of damage, simplest first, each with the SHAPES name that gates it."""
+    return [
+        ("truncated", _truncated), ("error event", _error),
+        ("blank stop reasons", _blank_reasons), ("interleaved blocks", _interleaved),
+        ("index gaps", _gaps), ("repeated starts", _repeated_starts),
+        ("mismatched deltas", _mismatched(features)), ("invalid tool input", _invalid_input),
+        ("unknown deltas", _unknown_deltas), ("reordered events", _reordered),
+        ("wrong types", _wrong_types(_WRONG_TYPES)),
+        ("wrong usage types", _wrong_types(_WRONG_USAGE)),
+    ]
 
 
 @st.composite
@@ -208,7 +230,7 @@ def event_streams(
     events = draw(event_splits(message, families=families_for(features),
                                late_events=allows("events after message_stop", features)))
     events = copy.deepcopy(events)
-    for name, damage in _DAMAGES:
+    for name, damage in _damages(features):
         if allows(name, features) and draw(BOOLEANS):
             event(f"damage: {name}")
             events = damage(draw, events)
