@@ -18,7 +18,7 @@ features)`, `families_for(features)`).
 from ._claims import FEATURES, SHAPES, allows, families_for
 from ._messages import STOP_REASONS, messages
 from ._splits import SPLIT_FAMILIES, event_splits
-from ._streams import event_streams
+from ._streams import event_streams, round_trips
 from .wire import event_name, sse_bytes
 
 __all__ = [
@@ -32,5 +32,6 @@ __all__ = [
     "event_streams",
     "families_for",
     "messages",
+    "round_trips",
     "sse_bytes",
 ]

@@ -25,7 +25,7 @@ from ._claims import FEATURES, allows, check_features, families_for
 from ._messages import TOOL_TYPES, messages
 from ._splits import event_splits
 
-__all__ = ["event_streams"]
+__all__ = ["event_streams", "round_trips"]
 
 _Damage = Callable[[st.DrawFn, list[JSONObject]], list[JSONObject]]
 
@@ -225,13 +225,25 @@ def event_streams(
     an error, blank stop reasons, interleaved blocks, index gaps, repeated starts,
     mismatched, unknown or misplaced deltas, invalid tool input, wrong types). Its
     expectation is the reference fold of the same events."""
-    check_features(features)
-    message = draw(messages(features=features))
-    events = draw(event_splits(message, families=families_for(features),
-                               late_events=allows("events after message_stop", features)))
+    _, events = draw(round_trips(features=features))
     events = copy.deepcopy(events)
     for name, damage in _damages(features):
         if allows(name, features) and draw(BOOLEANS):
             event(f"damage: {name}")
             events = damage(draw, events)
     return events
+
+
+@st.composite
+def round_trips(
+    draw: st.DrawFn, *, features: Collection[str] = frozenset(FEATURES),
+    families: Collection[int] | None = None,
+) -> tuple[JSONObject, list[JSONObject]]:
+    """Draw `(message, events)`: a message of the claimed features and a lossless split
+    of it from `families` (default: every family the features are judged on)."""
+    check_features(features)
+    message = draw(messages(features=features))
+    chosen = families_for(features) if families is None else families
+    events = draw(event_splits(message, families=chosen,
+                               late_events=allows("events after message_stop", features)))
+    return message, events
