@@ -67,8 +67,15 @@ def _indexes(events: list[JSONObject]) -> list[int]:
                    and isinstance(item.get("index"), int)})
 
 
+def _stop_position(events: list[JSONObject]) -> int:
+    """Where the first message_stop is (the end when there is none): inserting there or
+    before keeps every new event one the fold reads (AM-LIFE-AFTER-STOP is lifecycle's)."""
+    return next((i for i, item in enumerate(events) if item.get("type") == "message_stop"),
+                len(events))
+
+
 def _insert_after_start(draw: st.DrawFn, events: list[JSONObject], new: JSONObject) -> None:
-    position = draw(st.integers(_start_position(events) + 1, len(events)))
+    position = draw(st.integers(_start_position(events) + 1, _stop_position(events)))
     events.insert(position, new)
 
 
@@ -154,13 +161,14 @@ def _invalid_input(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject
 
 
 def _reordered(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
-    """AM-BEFORE-START, AM-DELTA-ROUTE: one event moved anywhere (message_start and
-    error events stay where they are, so the first message_start still counts)."""
-    movable = [i for i, item in enumerate(events)
+    """AM-BEFORE-START, AM-DELTA-ROUTE: one event moved anywhere before message_stop
+    (message_start, message_stop and error events stay, so the first message_start
+    still counts)."""
+    movable = [i for i, item in enumerate(events[:_stop_position(events)])
                if item.get("type") not in ("message_start", "error")]
     if movable:
         moved = events.pop(draw(st.sampled_from(movable)))
-        events.insert(draw(below(len(events) + 1)), moved)
+        events.insert(draw(below(_stop_position(events) + 1)), moved)
     return events
 
 
@@ -198,7 +206,7 @@ def _wrong_types(pool: tuple[JSONObject, ...]) -> _Damage:
 
     def damage(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
         for _ in range(draw(st.integers(1, 2))):
-            events.insert(draw(below(len(events) + 1)), copy.deepcopy(draw(choices)))
+            events.insert(draw(below(_stop_position(events) + 1)), copy.deepcopy(draw(choices)))
         return events
     return damage
 
