@@ -25,7 +25,7 @@ def message_features(message: dict[str, Any]) -> set[str]:
     used = {"text"}
     for block in message.get("content") or []:
         if isinstance(block, dict):
-            used.add(_BLOCK_FEATURES.get(block.get("type"), "robustness"))
+            used.add(_BLOCK_FEATURES.get(str(block.get("type")), "robustness"))
             if block.get("citations"):
                 used.add("citations")
     if "usage" in message:
