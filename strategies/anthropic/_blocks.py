@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Collection
+from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
@@ -130,17 +131,47 @@ def _partial(text: str) -> JSONObject:
 
 @st.composite
 def _json_texts(draw: st.DrawFn, value: JSONObject) -> str:
-    """Any JSON text that parses to `value`: key order, escapes, spacing, padding."""
+    """Any JSON text that parses to `value`: key order, `\\uXXXX` and `\\/` escapes,
+    number spellings (`1.0`, `1e0`), spacing and padding."""
     if draw(BOOLEANS):
         value = _shuffled(value, random.Random(draw(st.integers(0, 2**16))))
-    text = json.dumps(
-        value,
-        ensure_ascii=draw(BOOLEANS),
-        separators=draw(st.sampled_from([(",", ":"), (", ", ": ")])),
-        indent=draw(st.sampled_from([None, 2])),
-    )
+    style = _Style(ensure_ascii=draw(BOOLEANS), separators=draw(_SEPARATORS),
+                   solidus=draw(BOOLEANS), number=draw(st.sampled_from(["", ".0", "e0"])))
     padding = st.sampled_from(["", " ", "\n", "\t\r\n "])
-    return draw(padding) + text + draw(padding)
+    return draw(padding) + _encoded(value, style) + draw(padding)
+
+
+_SEPARATORS = st.sampled_from([(",", ":"), (", ", ": "), (",\n  ", " : ")])
+
+
+@dataclass(frozen=True)
+class _Style:
+    """How `_encoded` spells a JSON value; every style parses back to the same value."""
+
+    ensure_ascii: bool
+    separators: tuple[str, str]  # between members, between a key and its value
+    solidus: bool  # "/" written as the legal escape "\\/"
+    number: str  # suffix spelling an integer differently: "1.0", "1e0"
+
+
+def _encoded(value: JSON, style: _Style) -> str:
+    comma, colon = style.separators
+    if isinstance(value, dict):
+        members = (_string(key, style) + colon + _encoded(item, style)
+                   for key, item in value.items())
+        return "{" + comma.join(members) + "}"
+    if isinstance(value, list):
+        return "[" + comma.join(_encoded(item, style) for item in value) + "]"
+    if isinstance(value, str):
+        return _string(value, style)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value) + style.number
+    return json.dumps(value)
+
+
+def _string(text: str, style: _Style) -> str:
+    encoded = json.dumps(text, ensure_ascii=style.ensure_ascii)
+    return encoded.replace("/", "\\/") if style.solidus else encoded
 
 
 def _shuffled(value: JSON, rng: random.Random) -> JSONObject:
