@@ -132,7 +132,7 @@ def _mismatched(features: Collection[str]) -> _Damage:
 
     def damage(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
         index = draw(st.sampled_from([*_indexes(events), 50]))
-        _insert_after_start(draw, events, delta_event(index, dict(draw(pool))))
+        _insert_after_start(draw, events, delta_event(index, copy.deepcopy(draw(pool))))
         return events
     return damage
 
@@ -175,7 +175,7 @@ def _reordered(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
 def _unknown_deltas(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
     """AM-UNKNOWN-DELTA: a delta of an unknown (or no) type for an existing block."""
     indexes = _indexes(events) or [0]
-    delta = dict(draw(_UNKNOWN_DELTAS))
+    delta = copy.deepcopy(draw(_UNKNOWN_DELTAS))
     _insert_after_start(draw, events, delta_event(draw(st.sampled_from(indexes)), delta))
     return events
 
