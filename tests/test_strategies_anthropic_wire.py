@@ -58,3 +58,13 @@ def test_sse_bytes_are_cut_into_non_empty_pieces_that_join_to_one_stream(
     parts = data.draw(sse_bytes(events))
     assert all(parts)
     assert b"".join(parts).decode("utf-8").count("data:") >= len(events)
+
+
+@given(data=st.data(), events=_streams)
+@_SLOW
+def test_sse_bytes_with_wrong_event_names_decode_on_the_dialects_wire_layer(
+    data: st.DataObject, events: list[Any]
+) -> None:
+    parts = data.draw(sse_bytes(events, event_lines=True, wrong_names=True))
+    assert [json.loads(e.data) for e in decode_events(parts)] == events
+    assert decode_stream(parts) == events

@@ -23,6 +23,7 @@ from ..wire import KEEP_ALIVE_COMMENTS, _cut, _joined, _line_ends
 __all__ = ["sse_bytes"]
 
 _MAX_CUTS = 24
+_WRONG_NAMES = st.sampled_from(["message", "ping", "message_stop", "error", "completion"])
 
 
 def event_name(item: JSON) -> str | None:
@@ -43,6 +44,7 @@ def sse_bytes(
     mixed_line_ends: bool = True,
     multiline_data: bool = True,
     empty_frames: bool = True,
+    wrong_names: bool = False,
     max_cuts: int = _MAX_CUTS,
 ) -> list[bytes]:
     """The `events` as an event stream of bytes, cut into the pieces a client receives.
@@ -50,7 +52,9 @@ def sse_bytes(
     Every drawn stream decodes, under the WHATWG rules, to one event per item whose data
     is that item's JSON. `event_lines` True names every frame by its `type`, False names
     none (the WHATWG default `message`), None draws it per frame. `empty_frames` adds
-    `event:` lines without data, which WHATWG never dispatches.
+    `event:` lines without data, which WHATWG never dispatches. `wrong_names` lets a
+    named frame carry a name other than its data's `type` (or a name on data without
+    one), which a conforming decoder ignores (AM-SSE-TYPE: the data's `type` wins).
     """
     line_end = draw(_line_ends(mixed=mixed_line_ends))
     lines: list[str] = []
@@ -58,20 +62,22 @@ def sse_bytes(
         if empty_frames and draw(st.booleans()):
             lines += ["event: ping", ""]
         named = draw(st.booleans()) if event_lines is None else event_lines
-        lines += draw(_frame(item, named=named, keep_alives=keep_alives,
+        name = event_name(item) if named else None
+        if named and wrong_names and draw(st.booleans()):
+            name = draw(_WRONG_NAMES)
+        lines += draw(_frame(item, name=name, keep_alives=keep_alives,
                              multiline=multiline_data))
     encoded = _joined(lines, [draw(line_end) for _ in lines]).encode("utf-8")
     return draw(_cut(encoded, max_cuts=max_cuts))
 
 
 @st.composite
-def _frame(draw: st.DrawFn, item: JSON, *, named: bool, keep_alives: bool,
+def _frame(draw: st.DrawFn, item: JSON, *, name: str | None, keep_alives: bool,
            multiline: bool) -> list[str]:
     lines: list[str] = []
     if keep_alives:
         lines += draw(st.lists(st.sampled_from(KEEP_ALIVE_COMMENTS), max_size=2))
-    name = event_name(item)
-    if named and name is not None:
+    if name is not None:
         lines.append(f"event: {name}")
     indent = draw(st.sampled_from([None, 0, 1])) if multiline else None
     payload = json.dumps(item, ensure_ascii=draw(st.booleans()), indent=indent)
