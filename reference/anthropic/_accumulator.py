@@ -62,7 +62,7 @@ class Accumulator:
                 self._start(event)
             # AM-BEFORE-START: anything else before message_start changes nothing
         else:
-            handler = _HANDLERS.get(event_type)  # type: ignore[arg-type]
+            handler = _HANDLERS.get(event_type or "")
             if handler is not None:  # AM-UNKNOWN-EVENT, AM-PING: the rest changes nothing
                 handler(self, event)
 
@@ -70,7 +70,7 @@ class Accumulator:
         message = object_or_none(event.get("message"))
         if message is None:
             return  # AM-BEFORE-START: a message that is not an object starts nothing
-        self._message = message  # AM-START-BASE
+        self._message = message  # AM-START-BASE, AM-UNKNOWN-KEYS: every key of it kept
         content = message.get("content")
         if isinstance(content, list):
             for index, block in enumerate(content):
@@ -140,7 +140,10 @@ _HANDLERS: dict[str, Callable[[Accumulator, JSONObject], None]] = {
     "message_stop": Accumulator._message_stop,
     "ping": Accumulator._ignore,  # AM-PING
 }
-"""The event types the fold acts on once a message started; any other changes nothing."""
+"""The event types the fold acts on once a message started; any other changes nothing.
+
+Each handler reads only the fields it names, so unknown envelope keys never change the
+Message (AM-UNKNOWN-KEYS)."""
 
 
 def fold(events: Iterable[JSON]) -> JSONObject:

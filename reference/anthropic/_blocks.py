@@ -139,7 +139,7 @@ class Blocks:
             return  # AM-ROB-WRONG-TYPE: a content_block that is not an object opens nothing
         if index in self._blocks:
             return  # AM-BLOCK-REOPEN: the first start wins
-        self._blocks[index] = _new_block(start)  # AM-BLOCK-OPEN
+        self._blocks[index] = _new_block(start)  # AM-BLOCK-OPEN, AM-UNKNOWN-KEYS: all kept
 
     def start(self, event: JSONObject) -> None:
         """Fold a `content_block_start` event."""
@@ -149,7 +149,8 @@ class Blocks:
 
     def delta(self, event: JSONObject) -> None:
         """Fold a `content_block_delta` event into the block its `index` names."""
-        block = self._blocks.get(non_negative_int(event.get("index")))  # type: ignore[arg-type]
+        index = non_negative_int(event.get("index"))
+        block = None if index is None else self._blocks.get(index)
         if block is None:
             return  # AM-DELTA-ROUTE: no block at that index (or no index): ignored
         delta = object_or_none(event.get("delta"))

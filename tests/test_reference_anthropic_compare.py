@@ -1,0 +1,74 @@
+"""The Anthropic Messages dialect's canonical comparison (spec, Input and output)."""
+
+from __future__ import annotations
+
+from refold.reference import differences as chat_differences
+from refold.reference.anthropic import ABSENT, Difference, canonical, differences, equivalent
+
+
+def message(*content: object, **fields: object) -> dict[str, object]:
+    return {"id": "msg_1", "type": "message", "role": "assistant", "content": list(content),
+            **fields}
+
+
+def tool(tool_input: object) -> dict[str, object]:
+    return {"type": "tool_use", "id": "t", "name": "f", "input": tool_input}
+
+
+def test_nulls_are_removed_recursively_outside_block_input() -> None:
+    expected = message({"type": "text", "text": "a", "x": None},
+                       stop_reason="end_turn", stop_sequence=None, usage={"a": None, "b": 1})
+    received = message({"type": "text", "text": "a"}, stop_reason="end_turn", usage={"b": 1})
+    assert equivalent(expected, received) and differences(expected, received) == []
+
+
+def test_nulls_inside_a_block_input_are_data() -> None:
+    with_null = message(tool({"x": None, "y": {"z": None}}))
+    assert differences(with_null, message(tool({"y": {}}))) == [
+        Difference("/content/0/input/x", None, ABSENT),
+        Difference("/content/0/input/y/z", None, ABSENT),
+    ]
+    assert equivalent(with_null, message(tool({"x": None, "y": {"z": None}})))
+    assert chat_differences(with_null, message(tool({"y": {}}))) == []
+
+
+def test_a_null_input_key_itself_is_absent() -> None:
+    assert equivalent(message({"type": "tool_use", "id": "t", "input": None}),
+                      message({"type": "tool_use", "id": "t"}))
+
+
+def test_blocks_in_nested_content_lists_keep_their_input() -> None:
+    nested = {"type": "x_result", "content": [{"type": "x", "input": {"k": None}}]}
+    assert not equivalent(message(nested),
+                          message({"type": "x_result", "content": [{"type": "x", "input": {}}]}))
+
+
+def test_empty_citations_are_absent_and_other_empty_lists_are_not() -> None:
+    assert equivalent(message({"type": "text", "text": "a", "citations": []}),
+                      message({"type": "text", "text": "a"}))
+    assert not equivalent(message(), {"id": "msg_1", "type": "message", "role": "assistant"})
+    assert not equivalent(message({"type": "text", "text": "a", "citations": [{"n": 1}]}),
+                          message({"type": "text", "text": "a"}))
+
+
+def test_citations_inside_tool_input_are_data() -> None:
+    assert not equivalent(message(tool({"citations": []})), message(tool({})))
+
+
+def test_json_values_compare_as_json() -> None:
+    assert equivalent(message(usage={"output_tokens": 1}), message(usage={"output_tokens": 1.0}))
+    assert not equivalent(message(tool({"flag": True})), message(tool({"flag": 1})))
+    assert differences(message(tool({"a": [1, 2]})), message(tool({"a": [2, 1]}))) == [
+        Difference("/content/0/input/a/0", 1, 2), Difference("/content/0/input/a/1", 2, 1)]
+
+
+def test_canonical_keeps_non_block_content_and_scalars() -> None:
+    assert canonical({"content": ["text", None]}) == {"content": ["text", None]}
+    assert canonical([None, {"a": None}]) == [None, {}]
+    assert canonical("x") == "x"
+
+
+def test_differences_name_keys_only_the_received_message_has() -> None:
+    found = differences(message(), message(stop_details={"type": "refusal"}))
+    assert found == [Difference("/stop_details", ABSENT, {"type": "refusal"})]
+    assert str(found[0]) == 'at /stop_details: expected (absent), received {"type": "refusal"}'
