@@ -39,6 +39,7 @@ def stream_features(events: list[Any]) -> set[str]:
     """The features a stream's events need, counting only events the fold reads."""
     used = {"text"}
     stopped = False
+    blocks: dict[Any, str] = {}  # index -> the feature of the block opened there
     for item in events:
         kind = item.get("type")
         if stopped:
@@ -47,14 +48,17 @@ def stream_features(events: list[Any]) -> set[str]:
         if kind not in _KNOWN_EVENTS:
             used.add("robustness")  # ping, unknown and blank types
             continue
-        used |= _event_features(item)
+        if item["type"] == "content_block_start" and isinstance(item.get("content_block"), dict):
+            blocks.setdefault(item.get("index"), _BLOCK_FEATURES.get(
+                str(item["content_block"].get("type")), "robustness"))
+        used |= _event_features(item, blocks)
         stopped = kind == "message_stop"
     if not stopped and not any(item.get("type") == "error" for item in events):
         used.add("lifecycle")  # truncated
     return used
 
 
-def _event_features(item: dict[str, Any]) -> set[str]:
+def _event_features(item: dict[str, Any], blocks: dict[Any, str]) -> set[str]:
     kind = item["type"]
     used: set[str] = set()
     if kind == "error":
@@ -71,7 +75,11 @@ def _event_features(item: dict[str, Any]) -> set[str]:
     if kind == "content_block_start" and isinstance(item.get("content_block"), dict):
         used |= message_features({"content": [item["content_block"]]})
     if kind == "content_block_delta" and isinstance(item.get("delta"), dict):
-        used |= _DELTA_FEATURES.get(item["delta"].get("type"), {"robustness"})
+        kind = item["delta"].get("type")
+        if kind == "input_json_delta" and blocks.get(item.get("index")) == "server_tools":
+            used.add("server_tools")  # AM-SERVER-TOOL: the same delta, the other feature
+        else:
+            used |= _DELTA_FEATURES.get(kind, {"robustness"})
     if kind == "message_delta":
         delta = item.get("delta")
         if "usage" in item:
