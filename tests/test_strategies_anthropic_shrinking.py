@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, Phase, find, settings
 
+from refold.reference.anthropic import fold
 from refold.strategies.anthropic import event_streams, round_trips
 
 _FIND = settings(max_examples=2000, database=None, deadline=None,
@@ -85,3 +86,33 @@ def _text_prefix_on_start(case: _Case) -> bool:
 ])
 def test_each_familys_characteristic_shape_is_drawn(family: int, shape: Any) -> None:
     find(round_trips(families={1, family}), shape, settings=_EXISTS)
+
+
+def _truncated(events: list[dict[str, Any]]) -> bool:
+    return all(e.get("type") != "message_stop" for e in events)
+
+
+def _interleaved(events: list[dict[str, Any]]) -> bool:
+    order = [e["index"] for e in events if str(e.get("type")).startswith("content_block_")]
+    firsts = list(dict.fromkeys(order))
+    return order != sorted(order, key=firsts.index)
+
+
+def _gap(events: list[dict[str, Any]]) -> bool:
+    starts = sorted({e["index"] for e in events if e.get("type") == "content_block_start"
+                     and type(e.get("index")) is int})
+    return bool(starts) and starts != list(range(len(starts)))
+
+
+def _invalid_input(events: list[dict[str, Any]]) -> bool:
+    return any(b.get("type") == "tool_use" and isinstance(b.get("input"), str)
+               for b in fold(events)["content"])
+
+
+def _wrong_type(events: list[dict[str, Any]]) -> bool:
+    return any(e.get("delta", {}) is None or e.get("message", {}) is None for e in events)
+
+
+@pytest.mark.parametrize("damage", [_truncated, _interleaved, _gap, _invalid_input, _wrong_type])
+def test_each_kind_of_damage_is_drawn(damage: Any) -> None:
+    find(event_streams(), damage, settings=_EXISTS)
