@@ -1,0 +1,86 @@
+"""What an Anthropic Messages target is sent, from the features it claims: one table.
+
+A drawn message or stream may only contain what the target claims: a block type, a
+message field, a departure from Anthropic's own shape (split family 1) or a kind of
+damage whose rules belong to a feature the target does not claim would charge the
+failure to rules it is not judged on. Every strategy that decides whether to draw
+something asks `allows`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+
+from hypothesis.errors import InvalidArgument
+
+from refold.reference.anthropic import FEATURES
+
+__all__ = ["FEATURES", "SHAPES", "allows", "check_features", "families_for"]
+
+_TEXT = frozenset({"text"})
+_ROBUST = frozenset({"robustness"})
+_LIFE = frozenset({"lifecycle"})
+
+SHAPES: Mapping[str, frozenset[str]] = {
+    # what a known message may hold (`messages`)
+    "text blocks": _TEXT,  # AM-TEXT-JOIN
+    "unknown message keys": _TEXT,  # AM-START-BASE
+    "citations": frozenset({"citations"}),  # AM-CITATIONS-APPEND
+    "tool_use blocks": frozenset({"tool_use"}),  # AM-TOOL-*
+    "server_tool_use blocks": frozenset({"server_tools"}),  # AM-SERVER-TOOL
+    "server tool results": frozenset({"server_tools"}),  # AM-RESULT-AS-SENT
+    "thinking blocks": frozenset({"thinking"}),  # AM-THINK-*
+    "redacted_thinking blocks": frozenset({"thinking"}),  # AM-REDACTED
+    "unknown blocks": _ROBUST,  # AM-UNKNOWN-BLOCK
+    "stop_details": frozenset({"stop_details"}),  # AM-STOP-DETAILS, AM-CONTAINER
+    "usage": frozenset({"usage"}),  # AM-USAGE-*
+    # lossless split families (the spec's "Lossless split families")
+    "family 1": _TEXT,  # Anthropic's own shape
+    "family 2": _TEXT,  # text split anywhere, a prefix on the start event
+    "family 3": frozenset({"tool_use"}),  # tool input as any JSON text, split anywhere
+    "family 4": frozenset({"thinking"}),  # thinking split, one signature_delta
+    "family 5": frozenset({"citations"}),  # citations among the text deltas
+    "family 6": _TEXT,  # delta-less blocks whole on the start (their own plain shape)
+    "family 7": frozenset({"usage"}),  # usage re-reported, several message_delta events
+    "family 8": _ROBUST,  # pings, unknown events, unknown envelope keys
+    "family 9": _TEXT,  # finished blocks inside message_start (AM-START-CONTENT)
+    "events after message_stop": _ROBUST | _LIFE,  # AM-LIFE-AFTER-STOP
+    # damage to a stream (differential checks, `event_streams`)
+    "truncated": _LIFE,  # AM-LIFE-TRUNCATED
+    "error event": _LIFE,  # AM-LIFE-ERROR
+    "interleaved blocks": _TEXT,  # AM-DELTA-ROUTE
+    "index gaps": _TEXT,  # AM-BLOCK-ORDER
+    "repeated starts": _TEXT,  # AM-BLOCK-REOPEN, AM-START-ONCE
+    "mismatched deltas": _TEXT,  # AM-DELTA-MATCH
+    "blank stop reasons": _TEXT,  # AM-STOP-REASON
+    "invalid tool input": frozenset({"tool_use"}),  # AM-TOOL-INVALID
+    "reordered events": _ROBUST,  # AM-BEFORE-START, AM-DELTA-ROUTE on missing blocks
+    "unknown deltas": _ROBUST,  # AM-UNKNOWN-DELTA
+    "wrong types": _ROBUST,  # AM-ROB-WRONG-TYPE
+    "wrong usage types": _ROBUST | {"usage"},  # AM-ROB-WRONG-TYPE on AM-USAGE-REPLACE
+}
+"""Each thing a strategy can draw and the features a target must claim (all of them)
+to be sent it."""
+
+
+def allows(shape: str, features: Collection[str]) -> bool:
+    """True when a target claiming `features` is judged on streams with `shape`."""
+    try:
+        needed = SHAPES[shape]
+    except KeyError:
+        raise InvalidArgument(f"shape={shape!r} is not one of {sorted(SHAPES)}") from None
+    return needed <= set(features)
+
+
+def families_for(features: Collection[str]) -> frozenset[int]:
+    """The lossless split families a target claiming `features` is judged on."""
+    return frozenset(family for family in range(1, 10) if allows(f"family {family}", features))
+
+
+def check_features(features: Collection[str]) -> None:
+    """Refuse a feature set outside the vocabulary, or one without `text`."""
+    unknown = sorted(set(features) - set(FEATURES))
+    if unknown:
+        raise InvalidArgument(f"features={unknown!r} are not in the vocabulary {FEATURES}")
+    if "text" not in features:
+        raise InvalidArgument(f"features={sorted(features)!r} must include 'text'")
