@@ -30,18 +30,35 @@ def test_check_passes_its_options_to_pytest() -> None:
         ["check", "--target", "exec:node t.js", "--baseline", "b.toml", "--report-dir", "out",
          "--target-timeout", "2", "--", "-k", "tool"])
     argv = pytest_arguments(args)
-    assert argv[argv.index("--target") + 1] == "exec:node t.js"
-    assert argv[argv.index("--baseline") + 1] == "b.toml"
-    assert argv[argv.index("--refold-report") + 1] == str(Path("out") / "results.json")
-    assert argv[argv.index("--target-timeout") + 1] == "2.0"
+    assert "--target=exec:node t.js" in argv
+    assert "--baseline=b.toml" in argv
+    assert f"--refold-report={Path('out') / 'results.json'}" in argv
+    assert "--target-timeout=2.0" in argv
     assert argv[-2:] == ["-k", "tool"]
 
 
 def test_check_defaults_to_the_reference_unless_a_baseline_names_the_target() -> None:
     plain = pytest_arguments(build_parser().parse_args(["check"]))
-    assert plain[plain.index("--target") + 1] == "reference"
+    assert "--target=reference" in plain
     gated = pytest_arguments(build_parser().parse_args(["check", "--baseline", "b.toml"]))
-    assert "--target" not in gated
+    assert not [a for a in gated if a.startswith("--target=")]
+
+
+def test_check_passes_each_option_as_one_token_so_pytest_never_reads_a_value_as_a_path(
+        tmp_path: Path) -> None:
+    # `--target examples/x.py` as two tokens made pytest root the run at the target's
+    # folder, and name the installed suites' tests after it.
+    target = tmp_path / "examples" / "fold_only.py"
+    target.parent.mkdir()
+    target.write_text("from refold.reference import fold\n", encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "refold.cli", "check", "--target", "examples/fold_only.py",
+         "--profile",
+         "dev", "--", "-k", "test_the_id_is_the_first_non_blank_chunk_id", "-rA"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    assert "examples/test_" not in run.stdout
+    assert "PASSED test_rule_examples_envelope.py::" in run.stdout
 
 
 def test_a_baseline_lists_exactly_the_failed_rules_of_a_run() -> None:

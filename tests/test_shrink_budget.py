@@ -37,7 +37,7 @@ def test_a_cap_that_is_not_positive_is_a_usage_error(tmp_path: Path) -> None:
 
 def test_refold_check_passes_the_cap_to_pytest() -> None:
     argv = pytest_arguments(build_parser().parse_args(["check", "--shrink-seconds", "20"]))
-    assert argv[argv.index("--shrink-seconds") + 1] == "20.0"
+    assert "--shrink-seconds=20.0" in argv
 
 
 _SUITE = '''

@@ -295,7 +295,7 @@ def test_refold_check_passes_in_process_and_the_reply_limit_to_pytest() -> None:
     argv = pytest_arguments(build_parser().parse_args(
         ["check", "--in-process", "--target-max-reply", "1000"]))
     assert "--in-process" in argv
-    assert argv[argv.index("--target-max-reply") + 1] == "1000"
+    assert "--target-max-reply=1000" in argv
 
 
 def test_a_malformed_sse_reply_is_a_protocol_failure() -> None:

@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     args.draws, args.baseline = args.draws or "fixed", None
     with tempfile.TemporaryDirectory(prefix="refold-baseline-") as scratch:
         report = Path(scratch) / "results.json"
-        status = pytest.main([*pytest_arguments(args), "--refold-report", str(report)])
+        status = pytest.main([*pytest_arguments(args), f"--refold-report={report}"])
         if status not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
             print(f"refold baseline: the run ended with {status!r}; no baseline written")
             return int(status) or 1
@@ -100,8 +100,8 @@ def _gate(args: argparse.Namespace, report: Path) -> tuple[int, dict[str, Any] |
     args.baseline = args.write
     # A second pytest.main in this process would find the suites already imported (and
     # not assertion-rewritten); a fresh interpreter runs them as `refold check` would.
-    argv = [sys.executable, "-m", "pytest", *pytest_arguments(args), "--refold-report",
-            str(report)]
+    argv = [sys.executable, "-m", "pytest", *pytest_arguments(args),
+            f"--refold-report={report}"]
     status = subprocess.run(argv, check=False).returncode
     checked = json.loads(report.read_text(encoding="utf-8")) if report.is_file() else None
     return status, checked

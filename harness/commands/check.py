@@ -89,18 +89,21 @@ def pytest_arguments(args: argparse.Namespace) -> list[str]:
                "--replay-dir": args.replay_dir, "--draws": getattr(args, "draws", None),
                "--shrink-seconds": getattr(args, "shrink_seconds", None),
                "--baseline": getattr(args, "baseline", None)}
+    # One token per option (`--target=VALUE`): pytest reads a separate value that looks
+    # like a path (`--target examples/t.py`) as a test path when it picks its root
+    # folder, and then names the installed suites' tests after the target's folder.
     for option, value in options.items():
         if value is not None:
-            argv += [option, str(value)]
+            argv.append(f"{option}={value}")
     if getattr(args, "target_max_reply", None) is not None:
-        argv += ["--target-max-reply", str(args.target_max_reply)]
+        argv.append(f"--target-max-reply={args.target_max_reply}")
     if getattr(args, "in_process", None):
         argv.append("--in-process")
     if getattr(args, "target", None) is None and getattr(args, "baseline", None) is None:
-        argv += ["--target", "reference"]
+        argv.append("--target=reference")
     report = _report_path(args)
     if report is not None:
-        argv += ["--refold-report", str(report)]
+        argv.append(f"--refold-report={report}")
     return argv + list(getattr(args, "pytest_args", []))
 
 

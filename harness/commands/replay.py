@@ -45,6 +45,5 @@ def run(args: argparse.Namespace) -> int:
             return int(pytest.ExitCode.USAGE_ERROR)
     argv = pytest_arguments(args)
     if args.target is None:
-        at = argv.index("--target")
-        del argv[at:at + 2]  # the replay file names its target
-    return int(pytest.main([*argv, "--replay", args.file], plugins=[announce_target()]))
+        argv.remove("--target=reference")  # the replay file names its target
+    return int(pytest.main([*argv, f"--replay={args.file}"], plugins=[announce_target()]))
