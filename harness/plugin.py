@@ -52,7 +52,13 @@ from .results import (
     TEST_PROPERTY,
     RuleResults,
 )
-from .search import UNSHRUNK, properties_last, replayed_as_recorded, run_as_needed
+from .search import (
+    UNSHRUNK,
+    explain_shrink_stop,
+    properties_last,
+    replayed_as_recorded,
+    run_as_needed,
+)
 from .targets import DEFAULT_MAX_REPLY, Target
 
 register_profiles()
@@ -352,6 +358,11 @@ def pytest_runtest_makereport(
         for found in failures:
             if found.crash is not None:
                 analyse(found.crash, found.chunks or [], _target(item.config))
+    if call.when == "call" and call.excinfo is not None and rules_of_item(item):
+        from hypothesis.internal.conjecture import engine
+
+        explain_shrink_stop(item, None if item.stash.get(UNSHRUNK, False)
+                            else engine.MAX_SHRINKING_SECONDS)
     report = yield
     if report.failed and rules_of_item(item):
         escape_report(report)  # the traceback quotes what the target raised

@@ -21,6 +21,7 @@ Hypothesis's five minutes. So, in a run that collects refold suites:
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -30,8 +31,8 @@ from hypothesis import Phase, is_hypothesis_test, settings
 from .checks import ConformanceFailure
 from .marks import rules_of_item
 
-__all__ = ["UNSHRUNK", "is_property_test", "properties_last", "replayed_as_recorded",
-           "run_as_needed"]
+__all__ = ["UNSHRUNK", "explain_shrink_stop", "is_property_test", "properties_last",
+           "replayed_as_recorded", "run_as_needed"]
 
 UNSHRUNK = pytest.StashKey[bool]()
 """Set on an item whose failure was reported unshrunk (its replay file says so)."""
@@ -126,3 +127,26 @@ def _without(function: Any, dropped: set[Phase]) -> Iterator[None]:
 _NOT_SHRUNK = ("not shrunk: every rule of this test ({}) had already failed earlier in this "
                "run, so its failing example is shown as found; the rule's first failure "
                "shows a minimal stream (refold.search)")
+
+
+# Hypothesis words every stop of its shrink clock as five minutes of slow progress and
+# asks for a bug report; under refold the clock is the budget this module set.
+_SLOW_SHRINK = re.compile(
+    r"WARNING: Hypothesis has spent more than five minutes working to shrink.*?"
+    r"shrinking performance for everyone\.", re.S)
+_EXITED_EARLY = "This test function exited early because it took too long to shrink."
+
+
+def explain_shrink_stop(item: pytest.Item, budget: float | None) -> None:
+    """Say, in place of Hypothesis's slow-shrink warning, that refold's budget ran out.
+
+    Called before the report is made: Hypothesis's plugin turns the text it left on the
+    item into the report's "Hypothesis" section."""
+    text = getattr(item, "hypothesis_report_information", None)
+    if not isinstance(text, str):
+        return
+    said = (f"refold: shrinking stopped at this run's budget ({budget:g} s a failing "
+            f"example; --shrink-seconds changes it)" if budget else
+            "refold: not shrunk (see the refold section)")
+    item.hypothesis_report_information = _SLOW_SHRINK.sub(said, text).replace(  # type: ignore[attr-defined]
+        _EXITED_EARLY, "This test function stopped shrinking at refold's budget.")

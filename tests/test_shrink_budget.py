@@ -158,3 +158,15 @@ def test_a_first_failure_that_implicates_a_rule_not_failed_yet_is_searched_in_fu
 def test_no_property_runs_the_explain_phase(tmp_path: Path) -> None:
     log = _suite_run(tmp_path)
     assert all("explain" not in e["phases"] for e in log if "phases" in e)
+
+
+def test_a_shrink_stopped_by_refolds_budget_is_not_reported_as_five_slow_minutes(
+        tmp_path: Path) -> None:
+    broken = Path(__file__).resolve().parent.parent / "examples" / "broken" / "sum_usage.py"
+    run = subprocess.run(
+        [sys.executable, "-m", "refold.cli", "check", "--target", str(broken), "--profile",
+         "dev", "--shrink-seconds", "0.01", "--", "-k", "moving_the_usage"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False)
+    assert run.returncode == 1, run.stdout[-3000:] + run.stderr[-2000:]
+    assert "five minutes" not in run.stdout and "PLEASE REPORT THIS" not in run.stdout
+    assert "refold: shrinking stopped at this run's budget (0.01 s" in run.stdout
