@@ -57,7 +57,9 @@ def chunk_streams(
                # loss), a wrongly typed `index` makes a fragment index-less (TOOL-NO-INDEX)
                ("wrong types", _wrong_types,
                 allows("wrong types", features) and may_lose and may_repeat),
-               ("index lost", _index_lost, allows("index lost", features))]
+               # an index-less fragment joins the last call touched, which can leave the
+               # call it belonged to without arguments (like a loss)
+               ("index lost", _index_lost, allows("index lost", features) and may_lose)]
     for name, damage, allowed in damages:
         if allowed and len(chunks) > 1 and draw(BOOLEANS):
             event(f"stream: {name}")
