@@ -46,7 +46,7 @@ from .profiles import (
     relax_default_deadline,
 )
 from .replaying import record_failures, run_replayed, select_replayed
-from .results import FINGERPRINTS_PROPERTY, TEST_PROPERTY, RuleResults
+from .results import FINGERPRINTS_PROPERTY, TEST_PROPERTY, RuleResults, recorded_property
 from .run_state import (
     close_target,
     has_run,
@@ -228,16 +228,14 @@ class _ResultRecorder:
         self.results = results
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        rules = dict(report.user_properties).get("rules")
+        rules = recorded_property(report, "rules")
         if rules:
             self.results.record(report, str(rules).split())
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:
     run = run_of(config)
-    if not (config.getoption("target") or run.baseline or run.replay):
-        return None
-    return run.header(target_of(config))
+    return run.header(target_of(config)) if run.named(config) else None
 
 
 @pytest.hookimpl(tryfirst=True)
