@@ -48,6 +48,7 @@ from .profiles import (
 from .replaying import record_failures, run_replayed, select_replayed
 from .results import FINGERPRINTS_PROPERTY, TEST_PROPERTY, RuleResults, recorded_property
 from .run_state import (
+    as_usage_error,
     close_target,
     has_run,
     item_test_id,
@@ -110,7 +111,7 @@ def pytest_configure(config: pytest.Config) -> None:
             or config.getoption("replay")))
         limit_shrinking_to_option(config.getoption("shrink_seconds"))
     except UsageError as exc:
-        raise pytest.UsageError(str(exc)) from exc
+        raise as_usage_error(exc) from exc
     run = start_run(config)
     config.pluginmanager.register(_ResultRecorder(results), "refold-results")
     if not hasattr(config, "workerinput"):

@@ -24,9 +24,9 @@ from .loading import load_target
 from .results import RuleResults
 from .targets import Target
 
-__all__ = ["RunState", "claimed_features", "close_target", "has_run", "item_test_id",
-           "module_basename", "recorded_results", "results_of", "run_of", "start_results",
-           "start_run", "target_of", "write_run_report"]
+__all__ = ["RunState", "as_usage_error", "claimed_features", "close_target", "has_run",
+           "item_test_id", "module_basename", "recorded_results", "results_of", "run_of",
+           "start_results", "start_run", "target_of", "write_run_report"]
 
 _TARGET_KEY = pytest.StashKey["Target | None"]()
 _RESULTS_KEY = pytest.StashKey[RuleResults]()
@@ -58,7 +58,7 @@ class RunState:
                     self.replay_target = recorded_target(
                         replay, self.replay, command=f"pytest --replay {replay}")
         except UsageError as exc:
-            raise pytest.UsageError(str(exc)) from exc
+            raise as_usage_error(exc) from exc
 
     def target_spec(self, config: pytest.Config) -> str:
         """--target, else the baseline's target, else a replay file's built-in target
@@ -86,6 +86,12 @@ class RunState:
             lines.append(f"refold draws: {self.gate['draws']} (profile {self.gate['profile']}, "
                          f"max_examples {self.gate['max_examples']})")
         return lines
+
+
+def as_usage_error(exc: UsageError) -> pytest.UsageError:
+    """A refold usage error as pytest reports it (exit status 4): the one place the
+    plugin's usage errors are turned into text for the terminal."""
+    return pytest.UsageError(str(exc))
 
 
 def start_run(config: pytest.Config) -> RunState:
@@ -142,7 +148,7 @@ def target_of(config: pytest.Config) -> Target:
 
                 check_claims(run.baseline, loaded.features, loaded.name)
         except UsageError as exc:
-            raise pytest.UsageError(str(exc)) from exc
+            raise as_usage_error(exc) from exc
     target = config.stash[_TARGET_KEY]
     assert target is not None, "internal error: target unloaded"
     return target
