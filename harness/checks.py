@@ -17,7 +17,7 @@ example should cost); the plugin reads a crash charged only to known failures as
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from refold.reference import ALL_RULES, JSON, Difference, JSONObject, differences, fold
@@ -28,7 +28,8 @@ from .crashes import Crash, signature
 from .errors import TargetError
 from .targets import Target, TargetAccumulator
 
-__all__ = ["Check", "ConformanceFailure", "format_chunks", "implicated_by"]
+__all__ = ["Check", "ConformanceFailure", "charged_rules", "conformance_failures",
+           "first_conformance_failure", "format_chunks", "implicated_by", "leaf_errors"]
 
 _SHOWN_DIFFERENCES = 5
 _LINE_BREAKS = {ord(c): f"\\u{ord(c):04x}" for c in "\x85\u2028\u2029"}
@@ -114,6 +115,40 @@ def implicated_by(pointer: str, tested: Sequence[str],
     """
     owners = rules_at(pointer)
     return set(owners & set(tested)) or _judged(owners, claimed) or set(tested)
+
+
+def leaf_errors(exc: BaseException) -> Iterator[BaseException]:
+    """`exc`, or each exception it holds when it is a group (Hypothesis groups the
+    distinct failures it found), however deeply nested."""
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            yield from leaf_errors(inner)
+    else:
+        yield exc
+
+
+def conformance_failures(exc: BaseException) -> list[ConformanceFailure]:
+    """The conformance failures `exc` is or holds."""
+    return [found for found in leaf_errors(exc) if isinstance(found, ConformanceFailure)]
+
+
+def first_conformance_failure(exc: BaseException) -> ConformanceFailure | None:
+    """The first conformance failure `exc` is or holds, if any."""
+    found = conformance_failures(exc)
+    return found[0] if found else None
+
+
+def charged_rules(failures: Sequence[ConformanceFailure]
+                  ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(implicated, blocked) rules of failures reported together, each once, in order.
+
+    Each failure's evidence counts, and a rule one of them implicates is not blocked by
+    another.
+    """
+    implicated = tuple(dict.fromkeys(r for f in failures for r in f.implicated))
+    blocked = tuple(dict.fromkeys(r for f in failures for r in f.blocked
+                                  if r not in implicated))
+    return implicated, blocked
 
 
 def _judged(rules: Iterable[str], claimed: frozenset[str] | None) -> set[str]:

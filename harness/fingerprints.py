@@ -24,11 +24,11 @@ baseline (`refold.baseline`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .checks import ConformanceFailure, implicated_by
+from .checks import ConformanceFailure, implicated_by, leaf_errors
 from .errors import TargetError
 
 __all__ = ["Fingerprint", "fingerprints_of", "normalise_pointer", "test_id"]
@@ -80,7 +80,7 @@ def fingerprints_of(exc: BaseException, *, test: str,
     fingerprint, and is masked when that rule is a known failure.
     """
     found: dict[tuple[str, Fingerprint], None] = {}
-    for failure in _leaves(exc):
+    for failure in leaf_errors(exc):
         if isinstance(failure, ConformanceFailure):
             for rule_id in failure.implicated:
                 if rule_id in rules:
@@ -100,11 +100,3 @@ def _of_conformance(failure: ConformanceFailure, rule_id: str, test: str) -> Fin
     else:
         kind = "differs" if failure.differences else "asserted"
     return Fingerprint(test, kind, tuple(pointers))
-
-
-def _leaves(exc: BaseException) -> Iterator[BaseException]:
-    if isinstance(exc, BaseExceptionGroup):
-        for inner in exc.exceptions:
-            yield from _leaves(inner)
-    else:
-        yield exc

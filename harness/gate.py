@@ -16,16 +16,21 @@ tests it did not select. Every verdict is one sentence, also set as the rule's f
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+
+import pytest
 
 from refold.reference import ALL_RULES
 
 from .baseline import SETTINGS_KEYS, Baseline
+from .checks import ConformanceFailure
 from .errors import UsageError
 from .fingerprints import Fingerprint
 from .results import RuleOutcome, RuleResults, XfailedTest
+from .targets import Target
 
-__all__ = ["check_claims", "judge", "settings_notes"]
+__all__ = ["apply_claims", "check_claims", "expect_known_crash", "judge", "judge_session",
+           "masked_rules", "settings_notes"]
 
 
 def check_claims(baseline: Baseline, claimed: Iterable[str], target: str) -> None:
@@ -48,6 +53,59 @@ def check_claims(baseline: Baseline, claimed: Iterable[str], target: str) -> Non
                 f"{target} does not claim (it claims {', '.join(sorted(features))}); their "
                 f"tests are skipped, so the entries could never be checked: remove them, "
                 f"or claim the features")
+
+
+def apply_claims(item: pytest.Item, rules: tuple[str, ...], features: tuple[str, ...],
+                 target: Target, baseline: Baseline | None) -> None:
+    """Skip a test of a feature the target does not claim, or of a rule the baseline skips;
+    mark a test of a rule the baseline expects to fail as xfail (not strict)."""
+    missing = [f for f in features if f not in target.features]
+    if missing:
+        why = baseline.unsupported_features.get(missing[0]) if baseline else None
+        reason = f"target {target.name} does not claim feature {', '.join(missing)}"
+        item.add_marker(pytest.mark.skip(reason=f"{reason}: {why}" if why else reason))
+        return
+    if baseline is None:
+        return
+    skipped = [r for r in rules if r in baseline.skips]
+    if skipped:
+        item.add_marker(pytest.mark.skip(
+            reason=f"baseline skips {skipped[0]}: {baseline.skips[skipped[0]]}"))
+        return
+    expected = [r for r in rules if r in baseline.expected_failures]
+    if expected:
+        reasons = "; ".join(f"{r}: {baseline.expected_failures[r]}" for r in expected)
+        item.add_marker(pytest.mark.xfail(reason=f"baseline: {reasons}", strict=False))
+
+
+def masked_rules(baseline: Baseline | None, rules: Sequence[str]) -> frozenset[str]:
+    """The baseline's expected failures other than `rules`, masked in a test of `rules`: a
+    difference only they explain does not fail it (`Check.masked`)."""
+    known = frozenset(baseline.expected_failures) if baseline is not None else frozenset()
+    return known - set(rules)
+
+
+def expect_known_crash(baseline: Baseline | None, report: pytest.TestReport,
+                       failures: Sequence[ConformanceFailure],
+                       implicated: tuple[str, ...]) -> None:
+    """Crashes charged only to a baseline's expected failures are those failures: the test
+    reads xfailed, and its other rules blocked, not new failures."""
+    if (baseline is None or not report.failed
+            or not all(f.crash is not None and f.crash.explained for f in failures)
+            or not set(implicated) <= baseline.expected_failures.keys()):
+        return
+    report.outcome = "skipped"
+    report.wasxfail = (f"baseline: the crash is charged to {', '.join(implicated)}, "
+                       f"expected to fail")
+
+
+def judge_session(session: pytest.Session, baseline: Baseline, results: RuleResults, *,
+                  deselected_rules: frozenset[str]) -> list[str]:
+    """`judge` the run, and fail it on every new failure and stale entry."""
+    verdicts = judge(baseline, results, deselected_rules=deselected_rules)
+    if verdicts and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    return verdicts
 
 
 def settings_notes(baseline: Baseline | None,
@@ -90,7 +148,8 @@ def judge(baseline: Baseline, results: RuleResults, *,
 def _new_failures(baseline: Baseline, results: RuleResults, test: XfailedTest) -> list[str]:
     expected = baseline.expected_failures
     listed = [r for r in test.rules if r in expected]
-    found = ", ".join(sorted({str(_fingerprint(f)) for f in test.fingerprints})) or "no details"
+    found = ", ".join(sorted({str(Fingerprint.from_json(f)) for f in test.fingerprints}))
+    found = found or "no details"
     verdicts = []
     for rule_id in sorted(test.implicated - expected.keys()):
         verdicts.append(_fail(results, rule_id, test, (
@@ -100,7 +159,7 @@ def _new_failures(baseline: Baseline, results: RuleResults, test: XfailedTest) -
         recorded = baseline.fingerprints.get(rule_id)
         if not recorded:
             continue  # a rule recorded without fingerprints is judged per rule
-        for fingerprint in sorted({_fingerprint(f) for f in test.fingerprints
+        for fingerprint in sorted({Fingerprint.from_json(f) for f in test.fingerprints
                                    if f["rule"] == rule_id} - recorded):
             verdicts.append(_fail(results, rule_id, test, (
                 f"new failure: {rule_id} fails in {test.nodeid} as {fingerprint}, which the "
@@ -161,10 +220,6 @@ def _stale(results: RuleResults, rule_id: str, message: str) -> str:
         outcome.mark_stale(message)
     outcome.verdict = outcome.verdict or "stale"
     return message
-
-
-def _fingerprint(value: Mapping[str, object]) -> Fingerprint:
-    return Fingerprint.from_json(value)
 
 
 def _listing(recorded: frozenset[Fingerprint]) -> str:

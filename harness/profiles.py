@@ -20,8 +20,11 @@ from hypothesis.errors import InvalidArgument
 
 from refold import __version__
 
+from .errors import UsageError
+
 __all__ = ["CI_EXAMPLES", "DEFAULT_SHRINK_SECONDS", "DEV_SHRINK_SECONDS",
-           "default_shrink_seconds", "limit_shrinking", "load_gate_profile", "register_profiles",
+           "default_shrink_seconds", "limit_shrinking", "limit_shrinking_to_option",
+           "load_gate_profile", "register_profiles",
            "relax_default_deadline"]
 
 CI_EXAMPLES = 100
@@ -137,3 +140,19 @@ def limit_shrinking(seconds: float) -> None:
                            "--shrink-seconds needs a Hypothesis version that has one")
     engine.MAX_SHRINKING_SECONDS = seconds  # type: ignore[assignment]
 
+
+
+def limit_shrinking_to_option(seconds: float | None) -> None:
+    """Apply `--shrink-seconds` (nothing when not given).
+
+    Raises:
+        UsageError: the seconds are not positive, or this Hypothesis cannot be capped.
+    """
+    if seconds is None:
+        return
+    if seconds <= 0:
+        raise UsageError(f"--shrink-seconds {seconds}: expected seconds > 0")
+    try:
+        limit_shrinking(seconds)
+    except RuntimeError as exc:
+        raise UsageError(str(exc)) from exc

@@ -1,0 +1,208 @@
+"""What the plugin (`refold.plugin`) knows about a run beyond pytest's own options.
+
+One `RunState` per pytest run, kept in the config's stash with the loaded target and the
+outcomes by rule: the baseline and replay file read from the options, the gate's draw
+settings, the verdicts, the rules of deselected tests. The hooks read it through
+`run_of`, `results_of` and `target_of`.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from refold.reference import FEATURES, scrub_text
+
+from .baseline import Baseline, load_baseline
+from .console import printable
+from .errors import UsageError
+from .loading import load_target
+from .results import RuleResults
+from .targets import Target
+
+__all__ = ["RunState", "as_usage_error", "claimed_features", "close_target", "has_run",
+           "item_test_id", "module_basename", "recorded_results", "results_of", "run_of",
+           "start_results", "start_run", "target_of", "write_run_report"]
+
+_TARGET_KEY = pytest.StashKey["Target | None"]()
+_RESULTS_KEY = pytest.StashKey[RuleResults]()
+_RUN_KEY = pytest.StashKey["RunState"]()
+
+
+class RunState:
+    """What the plugin knows about this run beyond pytest's own options."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.started = datetime.now(UTC)
+        self.clock = time.monotonic()
+        self.baseline: Baseline | None = None
+        self.replay: dict[str, Any] | None = None
+        self.stale: list[str] = []
+        self.replay_target: str | None = None
+        self.gate: dict[str, str | int] | None = None  # a gate run's settings
+        self.deselected_rules: set[str] = set()
+        baseline, replay = config.getoption("baseline"), config.getoption("replay")
+        try:
+            if baseline:
+                self.baseline = load_baseline(baseline)
+            if replay:
+                from .replay import read_replay, recorded_target
+
+                self.replay = read_replay(replay)
+                named = config.getoption("target") or (self.baseline and self.baseline.target)
+                if not named:
+                    self.replay_target = recorded_target(
+                        replay, self.replay, command=f"pytest --replay {replay}")
+        except UsageError as exc:
+            raise as_usage_error(exc) from exc
+
+    def target_spec(self, config: pytest.Config) -> str:
+        """--target, else the baseline's target, else a replay file's built-in target
+        (a replay file never names foreign code to run), else the reference."""
+        spec = config.getoption("target")
+        if not spec and self.baseline is not None:
+            spec = self.baseline.target
+        return str(spec or self.replay_target or "reference")
+
+    def named(self, config: pytest.Config) -> bool:
+        """Whether the run names a target, a baseline or a replay file (a refold run)."""
+        return bool(config.getoption("target") or self.baseline is not None
+                    or self.replay is not None)
+
+    def header(self, target: Target) -> list[str]:
+        """The lines pytest prints under its own header: target, features, baseline, draws."""
+        claimed = [f for f in FEATURES if f in target.features]
+        lines = [printable(f"refold target: {target.name} ({target.description})"),
+                 f"refold features: {', '.join(claimed)}"]
+        if self.baseline is not None:
+            lines.append(f"refold baseline: {self.baseline.path} "
+                         f"({len(self.baseline.expected_failures)} expected failures)")
+        if self.gate is not None:
+            # A difference from the baseline's settings is said once, beside the verdicts.
+            lines.append(f"refold draws: {self.gate['draws']} (profile {self.gate['profile']}, "
+                         f"max_examples {self.gate['max_examples']})")
+        return lines
+
+
+def as_usage_error(exc: UsageError) -> pytest.UsageError:
+    """A refold usage error as pytest reports it (exit status 4): the one place the
+    plugin's usage errors are turned into text for the terminal. It may quote a target's
+    name or a file's content, and a CI log keeps it: credentials are scrubbed and control
+    characters escaped."""
+    return pytest.UsageError(printable(scrub_text(str(exc))))
+
+
+def start_run(config: pytest.Config) -> RunState:
+    """Read the run's options into its state and the gate's draw settings, and stash it."""
+    config.stash[_RUN_KEY] = run = RunState(config)
+    if run.baseline is not None or config.getoption("draws"):
+        from .profiles import load_gate_profile
+
+        run.gate = load_gate_profile(
+            config.getoption("hypothesis_profile"), config.getoption("draws") or "fixed",
+            recorded=run.baseline.settings.get("profile") if run.baseline else None)
+    return run
+
+
+def run_of(config: pytest.Config) -> RunState:
+    """This run's state (after `pytest_configure`)."""
+    return config.stash[_RUN_KEY]
+
+
+def has_run(config: pytest.Config) -> bool:
+    """Whether `pytest_configure` set up this run's state."""
+    return _RUN_KEY in config.stash
+
+
+def start_results(config: pytest.Config) -> RuleResults:
+    """Stash empty outcomes by rule for this process to record into."""
+    config.stash[_RESULTS_KEY] = results = RuleResults()
+    return results
+
+
+def results_of(config: pytest.Config) -> RuleResults:
+    """The outcomes by rule this process records (after `start_results`)."""
+    return config.stash[_RESULTS_KEY]
+
+
+def recorded_results(config: pytest.Config) -> RuleResults | None:
+    """The outcomes by rule, if this run records any."""
+    return config.stash.get(_RESULTS_KEY, None)
+
+
+def target_of(config: pytest.Config) -> Target:
+    """The target under test, loaded on first use (and the baseline's claims checked)."""
+    if _TARGET_KEY not in config.stash:
+        run = run_of(config)
+        try:
+            loaded = load_target(
+                run.target_spec(config), features=claimed_features(config, run.baseline),
+                timeout=config.getoption("target_timeout"),
+                isolated=not config.getoption("in_process"),
+                max_reply=config.getoption("target_max_reply"))
+            config.stash[_TARGET_KEY] = loaded
+            if run.baseline is not None:
+                from .gate import check_claims
+
+                check_claims(run.baseline, loaded.features, loaded.name)
+        except UsageError as exc:
+            raise as_usage_error(exc) from exc
+    target = config.stash[_TARGET_KEY]
+    assert target is not None, "internal error: target unloaded"
+    return target
+
+
+def close_target(config: pytest.Config) -> None:
+    """Close the target if this run loaded one."""
+    target = config.stash.get(_TARGET_KEY, None)
+    if target is not None:
+        target.close()
+
+
+def claimed_features(config: pytest.Config, baseline: Baseline | None) -> frozenset[str] | None:
+    """The features `--features` or the baseline claims (None: all the target supports).
+
+    Raises:
+        UsageError: both claim features, and not the same ones.
+    """
+    raw = config.getoption("features")
+    given = frozenset(f.strip() for f in raw.split(",") if f.strip()) if raw else None
+    listed = baseline.features if baseline is not None else None
+    if given is not None and listed is not None and given != listed:
+        raise UsageError(
+            f"--features {raw} and baseline {baseline.path if baseline else ''} claim "
+            f"different features ({sorted(given ^ listed)} differ); claim them in one place")
+    return given if given is not None else listed
+
+
+def module_basename(item: pytest.Item) -> str:
+    """The last name of the module a test was collected from ('' if none)."""
+    module = getattr(item, "module", None)
+    return str(getattr(module, "__name__", "")).rpartition(".")[2]
+
+
+def item_test_id(item: pytest.Item) -> str:
+    """The test's name as fingerprints give it (`refold.fingerprints.test_id`)."""
+    from .fingerprints import test_id
+
+    return test_id(module_basename(item), item.nodeid)
+
+
+def write_run_report(config: pytest.Config, run: RunState, results: RuleResults,
+                     destination: Path) -> None:
+    """Write the results JSON (`--refold-report`)."""
+    from hypothesis import settings
+
+    from .report import build_report, write_report
+
+    # Under xdist only the workers collect, so the controller loads the target here
+    # to name it and its features in the report.
+    report = build_report(
+        results, target=target_of(config), started=run.started,
+        duration_seconds=time.monotonic() - run.clock,
+        hypothesis_profile=settings.get_current_profile_name(), settings=run.gate)
+    write_report(report, Path(destination))
