@@ -48,15 +48,18 @@ def default_shrink_seconds() -> float:
 def register_profiles() -> None:
     """Register the four profiles (idempotent)."""
     slow = [HealthCheck.too_slow, HealthCheck.data_too_large]
+    # dev and nightly draw new examples every run, also where Hypothesis sees a CI
+    # environment (CI=true makes its default settings derandomized): a profile means
+    # the same everywhere.
     settings.register_profile("dev", max_examples=20, deadline=None, print_blob=True,
-                              suppress_health_check=slow)
+                              derandomize=False, suppress_health_check=slow)
     settings.register_profile(
         "ci", parent=settings.get_profile("ci"), max_examples=CI_EXAMPLES, deadline=None,
         derandomize=True, database=None, print_blob=True, suppress_health_check=slow,
     )
     settings.register_profile(
         "nightly", max_examples=10 * CI_EXAMPLES, deadline=None, print_blob=True,
-        suppress_health_check=slow,
+        derandomize=False, suppress_health_check=slow,
     )
     settings.register_profile(
         "mutation", max_examples=25, deadline=None, derandomize=True, database=None,

@@ -5,6 +5,7 @@ could never check; `refold baseline` records the settings it drew with."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -298,3 +299,13 @@ def test_a_known_failure_blocked_by_a_new_crash_is_not_stale(workdir: Path) -> N
     assert not _sentences(gated.stdout, "stale baseline fingerprint: CHOICE-FINISH")
     rules = json.loads((workdir / "r.json").read_text(encoding="utf-8"))["rules"]
     assert rules["CHOICE-FINISH"]["verdict"] != "stale"
+
+
+def test_dev_and_nightly_draw_new_examples_also_where_hypothesis_sees_a_ci() -> None:
+    probe = ("from hypothesis import settings\n"
+             "from refold.profiles import register_profiles\n"
+             "register_profiles()\n"
+             "print([settings.get_profile(p).derandomize for p in ('dev', 'nightly', 'ci')])")
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                           timeout=120, check=True, env={**os.environ, "CI": "true"}).stdout
+    assert shown.strip() == "[False, False, True]"
