@@ -57,9 +57,12 @@ def _target(directory: Path, name: str, *, add: str = "pass", response: str = "p
     return path
 
 
-def _run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+def _run(argv: list[str], cwd: Path, *, ci: bool = True) -> subprocess.CompletedProcess[str]:
+    from hypothesis._settings import _CI_VARS  # the variables Hypothesis reads a CI from
+
+    environment = {k: v for k, v in os.environ.items() if ci or k not in _CI_VARS}
     return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=600,
-                          check=False)
+                          check=False, env=environment)
 
 
 def _sentences(text: str, start: str) -> list[str]:
@@ -113,8 +116,10 @@ def test_a_run_with_a_baseline_draws_fixed_examples_whatever_the_profile(tmp_pat
                   "test_probe.py"], tmp_path)
     assert gated.returncode == 0, gated.stdout[-3000:]
     assert "refold draws: fixed (profile dev, max_examples 20)" in gated.stdout
+    # Where Hypothesis sees a CI (CI=true) its default settings, and so the dev profile,
+    # are derandomized already: the opt-out is shown where the profile draws at random.
     asked = _run([*PYTEST, "--baseline", "b.toml", "--hypothesis-profile", "dev", "--draws",
-                  "profile", "test_probe.py"], tmp_path)
+                  "profile", "test_probe.py"], tmp_path, ci=False)
     assert asked.returncode == 1, asked.stdout[-3000:]  # the user asked for random draws
 
 
