@@ -8,9 +8,11 @@
 
 from __future__ import annotations
 
-from refold.reference import RefoldError
+import json
 
-__all__ = ["TargetError", "UsageError"]
+from refold.reference import JSON, RefoldError
+
+__all__ = ["TargetError", "UsageError", "preview"]
 
 
 class TargetError(RefoldError):
@@ -23,3 +25,9 @@ class TargetError(RefoldError):
 
 class UsageError(RefoldError):
     """The harness was asked for something it cannot do (bad target, bad baseline)."""
+
+
+def preview(value: JSON, limit: int = 200) -> str:
+    """A target's reply as an error message quotes it: JSON, cut to `limit` characters."""
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from refold.reference import JSON, JSONObject
 from refold.reference.sse import Event
 
-from .errors import TargetError
+from .errors import TargetError, preview
 
 if TYPE_CHECKING:
     from .sdk.decoders import DecodedStream
@@ -61,11 +60,11 @@ def decoded_stream(reply: JSONObject, where: str) -> DecodedStream:
 
     events, retry = reply.get("events"), reply.get("retry")
     if not isinstance(events, list) or not all(_is_event(e) for e in events):
-        raise TargetError(f"{where}: sse replied events {_preview(events)}, expected a list "
+        raise TargetError(f"{where}: sse replied events {preview(events)}, expected a list "
                           f"of {{\"type\", \"data\", \"last_event_id\"}} string objects",
                           kind="protocol")
     if retry is not None and (not isinstance(retry, int) or isinstance(retry, bool)):
-        raise TargetError(f"{where}: sse replied retry {_preview(retry)}, expected an "
+        raise TargetError(f"{where}: sse replied retry {preview(retry)}, expected an "
                           f"integer or null", kind="protocol")
     decoded = tuple(Event(str(e["type"]), str(e["data"]), str(e["last_event_id"]))
                     for e in events if isinstance(e, dict))
@@ -75,7 +74,3 @@ def decoded_stream(reply: JSONObject, where: str) -> DecodedStream:
 def _is_event(value: JSON) -> bool:
     return isinstance(value, dict) and all(isinstance(value.get(f), str) for f in _EVENT_FIELDS)
 
-
-def _preview(value: JSON, limit: int = 200) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=repr)
-    return text if len(text) <= limit else text[: limit - 3] + "..."

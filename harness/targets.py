@@ -20,13 +20,12 @@ operation.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol, Self, runtime_checkable
 
 from refold.reference import FEATURES, JSON, JSONObject
 
-from .errors import TargetError, UsageError
+from .errors import TargetError, UsageError, preview
 
 if TYPE_CHECKING:
     # Imported for the annotation only: the decoders module pulls in httpx.
@@ -196,7 +195,7 @@ class RemoteTarget:
         error = reply.get("error")
         if isinstance(error, dict):
             raise self._raised(error, what)
-        raise TargetError(f"{self._transport.where}: {what} replied {_preview(reply)}, "
+        raise TargetError(f"{self._transport.where}: {what} replied {preview(reply)}, "
                           f'expected {{"ok": true, ...}} or {{"ok": false, "error": {{...}}}}',
                           kind="protocol")
 
@@ -222,7 +221,7 @@ class RemoteTarget:
         response = reply.get("response")
         if not isinstance(response, dict):
             raise TargetError(f"{self._transport.where}: {what} returned "
-                              f"{_json_type(response)} {_preview(response)}, expected a JSON "
+                              f"{_json_type(response)} {preview(response)}, expected a JSON "
                               f"object", kind="not-an-object")
         return response
 
@@ -247,7 +246,7 @@ class RemoteTarget:
         handle = reply.get("id")
         if not isinstance(handle, str | int) or isinstance(handle, bool):
             raise TargetError(f"{self._transport.where}: new replied without an accumulator "
-                              f"id: {_preview(reply)}", kind="protocol")
+                              f"id: {preview(reply)}", kind="protocol")
         return self._accumulator_for(handle)
 
     def _accumulator_for(self, handle: str | int) -> TargetAccumulator:
@@ -289,7 +288,7 @@ class RemoteAccumulator:
     def finished(self) -> bool:
         value = self._op("finished", "finished").get("finished")
         if not isinstance(value, bool):
-            raise TargetError(f"finished replied {_preview(value)}, expected true or false",
+            raise TargetError(f"finished replied {preview(value)}, expected true or false",
                               kind="not-an-object")
         return value
 
@@ -314,7 +313,7 @@ def misanswered(request: JSONObject, reply: JSONObject) -> str | None:
     if "seq" not in reply:
         return (f"the reply to {op!r} carries no `seq`; expected {expected}, the request's: "
                 f"{_VERSION_CHANGE}")
-    return (f"the reply to {op!r} (seq {expected}) carries seq {_preview(received)}: the "
+    return (f"the reply to {op!r} (seq {expected}) carries seq {preview(received)}: the "
             f"replies are out of order (did the target answer an earlier request twice?)")
 
 
@@ -327,7 +326,7 @@ def _operations(hello: JSONObject, where: str) -> frozenset[str]:
     if not isinstance(operations, list) or not all(isinstance(o, str) for o in operations):
         raise UsageError(f"{where}: hello lists no operations; expected e.g. "
                          f'"operations": ["fold", "new", "add", "response", "finished", '
-                         f'"mark_done"], received {_preview(operations)}')
+                         f'"mark_done"], received {preview(operations)}')
     found = frozenset(operations)
     if "fold" not in found and not found >= _INCREMENTAL_OPERATIONS:
         raise UsageError(f"{where} offers {sorted(found)}; expected `fold` or all of "
@@ -341,7 +340,3 @@ def _json_type(value: JSON) -> str:
     names = {bool: "boolean", int: "number", float: "number", str: "string", list: "array"}
     return names.get(type(value), type(value).__name__)
 
-
-def _preview(value: JSON, limit: int = 200) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=repr)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
