@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from refold.reference import ALL_RULES, JSON, Difference, JSONObject, differences, fold
 
-from .attribution import rules_at
+from refold.reference import rules_at
 from .console import printable
 from .crashes import Crash, signature
 from .errors import TargetError

@@ -17,6 +17,7 @@ the `sse` feature; `ALL_RULES` and `lookup_any_rule` cover both.
 
 from ._accumulator import Accumulator, fold
 from ._arguments import parse_complete
+from ._attribution import OUTSIDE_THE_SHAPE, POINTERLESS, rules_at
 from ._compare import ABSENT, Difference, canonical, differences, equivalent, pointer
 from ._errors import ChunkTypeError, EmptyFoldError, RefoldError
 from ._json import JSON, JSONObject, json_equal
@@ -31,6 +32,8 @@ __all__ = [
     "FEATURES",
     "JSON",
     "NOT_KEPT",
+    "OUTSIDE_THE_SHAPE",
+    "POINTERLESS",
     "REDACTED",
     "RULES",
     "SSE_RULES",
@@ -56,6 +59,7 @@ __all__ = [
     "persistable",
     "pointer",
     "rule",
+    "rules_at",
     "rules_of",
     "scrub",
     "scrub_at",

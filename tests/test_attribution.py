@@ -1,13 +1,13 @@
 """A failure is charged to the rules its differences point at, not to every rule its
 test is marked with; known failures are masked in the tests of other rules."""
 
-from refold.attribution import rules_at
+from refold.reference._attribution import rules_at
 from refold.checks import ConformanceFailure, implicated_by
 from refold.reference import ABSENT, RULES, Difference
 
 
 def test_every_pointer_owner_is_a_rule_of_the_spec() -> None:
-    from refold.attribution import _TABLE
+    from refold.reference._attribution import _TABLE
 
     for _, rules in _TABLE:
         assert set(rules) <= RULES.keys()
@@ -50,7 +50,7 @@ def test_known_failures_are_masked_only_outside_their_own_tests() -> None:
 
 
 def test_every_rule_owns_a_pointer_or_is_declared_pointer_less() -> None:
-    from refold.attribution import _TABLE, OUTSIDE_THE_SHAPE, POINTERLESS
+    from refold.reference._attribution import _TABLE, OUTSIDE_THE_SHAPE, POINTERLESS
     from refold.reference import ALL_RULES
 
     owners = {r for _, rules in _TABLE for r in rules} | OUTSIDE_THE_SHAPE

@@ -25,6 +25,7 @@ applied; `RULES` lists them all, and `differences` is the dialect's canonical co
 from .._compare import ABSENT, Difference
 from .._rules import Rule
 from ._accumulator import Accumulator, fold
+from ._attribution import OUTSIDE_THE_SHAPE, POINTERLESS, rules_at
 from ._compare import canonical, differences, equivalent
 from ._errors import EventDataError, EventTypeError, NoMessageError
 from ._rules import FEATURES, RULES, rule, rules_of
@@ -33,6 +34,8 @@ from ._sse import MessageStreamDecoder, decode_stream
 __all__ = [
     "ABSENT",
     "FEATURES",
+    "OUTSIDE_THE_SHAPE",
+    "POINTERLESS",
     "RULES",
     "Accumulator",
     "Difference",
@@ -47,5 +50,6 @@ __all__ = [
     "equivalent",
     "fold",
     "rule",
+    "rules_at",
     "rules_of",
 ]

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from refold.reference import ALL_RULES, SSE_RULES
+from ._sse_rules import ALL_RULES, SSE_RULES
 
 __all__ = ["OUTSIDE_THE_SHAPE", "POINTERLESS", "rules_at"]
 

@@ -1,0 +1,77 @@
+"""What a dialect is: one kind of stream, its contract, and how refold checks it.
+
+A dialect is a value (`Dialect`), not a special case: the harness, the plugin, the
+commands and the records are parameterised by it, so adding one means writing its
+reference, strategies and suites and registering its `Dialect` (`refold.dialects`).
+Everything here is the dialect's own: its rules registry and features, its reference
+fold, its canonical comparison, its pointer → rule attribution, the operations of its
+incremental interface and the item layer of its wire decoder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from refold.reference import JSON, Difference, JSONObject, Rule
+
+__all__ = ["Dialect"]
+
+
+@dataclass(frozen=True, eq=False)
+class Dialect:
+    """One stream dialect and everything refold needs to check a target of it."""
+
+    name: str
+    """The stable name (`openai-chat`, `anthropic-messages`): options, declarations, records."""
+    title: str
+    """What readers call it: "OpenAI Chat Completions"."""
+    spec: str
+    """The contract's file name (`chat-fold.md`)."""
+    result: str
+    """What a fold builds, as the spec names it (`chat.completion`, `Message`)."""
+    item: str
+    """What one element of a stream is called (`chunk`, `event`); plural adds an s."""
+    rules: Mapping[str, Rule]
+    """Every rule the dialect's tests may be marked with, in report order: the spec's, then
+    any registry of its own (the chat dialect's WHATWG wire rules)."""
+    spec_rules: frozenset[str]
+    """The ids of `rules` that are the spec's; the others are labelled `extra_rules_note`."""
+    features: tuple[str, ...]
+    """The spec's closed feature vocabulary, in order; `text` is required of every target."""
+    fold: Callable[[list[JSON]], JSONObject]
+    """The reference fold of a whole stream."""
+    accumulator: Callable[[], Any]
+    """A new reference accumulator (`add`, `response`, `finished` and the lifecycle reads)."""
+    differences: Callable[[JSON, JSON], list[Difference]]
+    """The canonical comparison, expected first."""
+    rules_at: Callable[[str], frozenset[str]]
+    """The rules that decide the value at a JSON pointer of the result."""
+    pointerless: frozenset[str]
+    """The rules that own no pointer (a test keeps every rule owning one or declared here)."""
+    lifecycle: tuple[str, ...]
+    """The incremental reads and calls beyond add/response that feature `lifecycle` needs
+    (`finished` and `mark_done` for chat; `finished` and `error` for Anthropic)."""
+    decode_sse: Callable[[Iterable[bytes]], list[JSON]]
+    """The reference item layer over the one WHATWG decoder: bytes in, stream items out."""
+    suites: str
+    """The sub-package of `refold.suites` holding the dialect's suites ("" for the
+    top-level modules, where the chat suites were before dialects existed)."""
+    not_fold_features: frozenset[str] = field(default=frozenset({"lifecycle", "sse"}))
+    """Features a fold-only target cannot be checked on (they need another interface)."""
+    extra_rules_note: str | None = None
+    """How tables label the rules that are not the spec's (None when all are)."""
+
+    @property
+    def items(self) -> str:
+        """The plural of `item`: `chunks`, `events`."""
+        return f"{self.item}s"
+
+    @property
+    def fold_features(self) -> frozenset[str]:
+        """What a fold-only target is checked on when it declares nothing."""
+        return frozenset(self.features) - self.not_fold_features
+
+    def __repr__(self) -> str:
+        return f"Dialect({self.name!r})"

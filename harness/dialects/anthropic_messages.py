@@ -1,0 +1,42 @@
+"""The `anthropic-messages` dialect: Anthropic Messages event streams.
+
+Its contract is anthropic-fold.md (`refold.reference.anthropic`), whose `AM-*` rules
+include the wire rules (feature `sse`); its suites are `refold.suites.anthropic`.
+"""
+
+from __future__ import annotations
+
+from refold.reference.anthropic import (
+    FEATURES,
+    POINTERLESS,
+    RULES,
+    Accumulator,
+    decode_stream,
+    differences,
+    fold,
+    rules_at,
+)
+
+from ._dialect import Dialect
+
+__all__ = ["ANTHROPIC_MESSAGES"]
+
+ANTHROPIC_MESSAGES = Dialect(
+    name="anthropic-messages",
+    title="Anthropic Messages",
+    spec="anthropic-fold.md",
+    result="Message",
+    item="event",
+    rules=RULES,
+    spec_rules=frozenset(RULES),
+    features=FEATURES,
+    fold=fold,
+    accumulator=Accumulator,
+    differences=differences,
+    rules_at=rules_at,
+    pointerless=POINTERLESS,
+    lifecycle=("finished", "error"),
+    decode_sse=decode_stream,
+    suites="anthropic",
+)
+"""Anthropic Messages streams (`message_start` … `message_stop`)."""

@@ -1,0 +1,48 @@
+"""The `openai-chat` dialect: OpenAI Chat Completions `chat.completion.chunk` streams.
+
+Its contract is chat-fold.md (`refold.reference`); its wire rules (SSE-*, WHATWG) are a
+registry of its own, labelled as not part of the spec; its suites are the top-level
+modules of `refold.suites`, where they were before dialects existed, so their node ids
+and the baselines that name them did not change.
+"""
+
+from __future__ import annotations
+
+from refold.reference import (
+    ALL_RULES,
+    FEATURES,
+    POINTERLESS,
+    RULES,
+    SSE_RULES_NOTE,
+    Accumulator,
+    differences,
+    fold,
+    rules_at,
+)
+from refold.reference.sse import decode_chunks
+
+from ._dialect import Dialect
+
+__all__ = ["OPENAI_CHAT"]
+
+OPENAI_CHAT = Dialect(
+    name="openai-chat",
+    title="OpenAI Chat Completions",
+    spec="chat-fold.md",
+    result="chat.completion",
+    item="chunk",
+    rules=ALL_RULES,
+    spec_rules=frozenset(RULES),
+    features=FEATURES,
+    fold=fold,
+    accumulator=Accumulator,
+    differences=differences,
+    rules_at=rules_at,
+    pointerless=POINTERLESS,
+    lifecycle=("finished", "mark_done"),
+    decode_sse=decode_chunks,
+    suites="",
+    not_fold_features=frozenset({"lifecycle", "sse", "events"}),
+    extra_rules_note=SSE_RULES_NOTE,
+)
+"""OpenAI Chat Completions, the first dialect and the default one."""

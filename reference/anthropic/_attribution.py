@@ -1,0 +1,73 @@
+"""Which AM rules a difference is evidence against, from where it is in the Message.
+
+The dialect's counterpart of the chat table (`refold.reference._attribution`): each JSON
+pointer of an Anthropic `Message` is mapped to the rules that decide the value there, so
+a failure found by a test of several rules is charged to the ones its differences point
+at. Rules about reading an event whatever its fields (`POINTERLESS`: pings, unknown
+events and deltas, wrong types, the lifecycle, the wire) own no pointer.
+
+A place the table does not name is kept from an event's object or invented: the Message
+keeps every key of `message_start.message` (AM-START-BASE), and unknown keys of event
+envelopes must never reach it (AM-UNKNOWN-KEYS), so such a place is charged to both
+(`OUTSIDE_THE_SHAPE`). Only the whole Message (pointer "") belongs to no rule.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._rules import RULES
+
+__all__ = ["OUTSIDE_THE_SHAPE", "POINTERLESS", "rules_at"]
+
+_BLOCK = r"/content/\d+"
+_DELTAS = ("AM-DELTA-ROUTE", "AM-DELTA-MATCH", "AM-BLOCK-STOP")
+_ENVELOPE = ("AM-START-BASE", "AM-START-ONCE")
+_INPUT = ("AM-TOOL-JOIN", "AM-TOOL-NO-DELTA", "AM-TOOL-INVALID", "AM-SERVER-TOOL", *_DELTAS)
+_USAGE = ("AM-USAGE-BASE", "AM-USAGE-REPLACE", "AM-USAGE-NEVER-SUM", "AM-USAGE-ABSENT")
+
+_TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (r"/(id|model)", _ENVELOPE),
+    (r"/(type|role)", ("AM-TYPE-ROLE", *_ENVELOPE)),
+    (r"/content", ("AM-BLOCK-OPEN", "AM-BLOCK-ORDER", "AM-BLOCK-REOPEN", "AM-START-CONTENT")),
+    (_BLOCK, ("AM-BLOCK-OPEN", "AM-BLOCK-ORDER", "AM-BLOCK-REOPEN", "AM-START-CONTENT",
+              "AM-RESULT-AS-SENT", "AM-UNKNOWN-BLOCK", "AM-REDACTED")),
+    (rf"{_BLOCK}/type", ("AM-BLOCK-OPEN", "AM-BLOCK-ORDER", "AM-BLOCK-REOPEN",
+                         "AM-UNKNOWN-BLOCK")),
+    (rf"{_BLOCK}/text", ("AM-TEXT-JOIN", *_DELTAS)),
+    (rf"{_BLOCK}/citations(/.*)?", ("AM-CITATIONS-APPEND",)),
+    (rf"{_BLOCK}/input(/.*)?", _INPUT),
+    (rf"{_BLOCK}/(id|name)", ("AM-TOOL-IDENTITY", "AM-SERVER-TOOL")),
+    (rf"{_BLOCK}/thinking", ("AM-THINK-JOIN", *_DELTAS)),
+    (rf"{_BLOCK}/signature", ("AM-THINK-SIGNATURE",)),
+    (rf"{_BLOCK}/data", ("AM-REDACTED",)),
+    (rf"{_BLOCK}/[^/]+(/.*)?", ("AM-BLOCK-OPEN", "AM-UNKNOWN-KEYS", "AM-TOOL-IDENTITY",
+                                "AM-RESULT-AS-SENT")),
+    (r"/stop_reason", ("AM-STOP-REASON", "AM-START-CONTENT")),
+    (r"/stop_sequence", ("AM-STOP-SEQUENCE",)),
+    (r"/stop_details(/.*)?", ("AM-STOP-DETAILS",)),
+    (r"/container(/.*)?", ("AM-CONTAINER",)),
+    (r"/usage", _USAGE),
+    (r"/usage/.*", _USAGE),
+    (r"/error(/.*)?", ("AM-LIFE-ERROR", "AM-UNKNOWN-KEYS")),
+)
+_COMPILED = tuple((re.compile(pattern), frozenset(rules)) for pattern, rules in _TABLE)
+
+OUTSIDE_THE_SHAPE: frozenset[str] = frozenset({"AM-START-BASE", "AM-UNKNOWN-KEYS"})
+"""The rules of a place the table does not name: a key kept from message_start, or one
+an event's envelope must not have put there."""
+
+POINTERLESS: frozenset[str] = frozenset(
+    {"AM-BEFORE-START", "AM-PING", "AM-UNKNOWN-EVENT", "AM-UNKNOWN-DELTA",
+     "AM-ROB-WRONG-TYPE", "AM-ROB-NOT-OBJECT"}
+    | {rule for rule in RULES if rule.startswith(("AM-LIFE-", "AM-SSE-"))} - {"AM-LIFE-ERROR"})
+"""The rules no difference in a Message implicates by position."""
+
+
+def rules_at(pointer: str) -> frozenset[str]:
+    """The rules that decide the value at `pointer` of a Message: the table's, the
+    outside-the-shape rules for a place it does not name, none for the whole Message."""
+    for pattern, rules in _COMPILED:
+        if pattern.fullmatch(pointer):
+            return rules
+    return OUTSIDE_THE_SHAPE if pointer else frozenset()
