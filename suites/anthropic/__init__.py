@@ -1,0 +1,1 @@
+"""The conformance suites of the `anthropic-messages` dialect (anthropic-fold.md, `AM-*`)."""
