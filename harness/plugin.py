@@ -31,6 +31,7 @@ from refold.reference import ALL_RULES
 from .checks import Check, conformance_failures, first_conformance_failure
 from .completion import CompletionWatch
 from .console import escape_report, printable
+from .dialects import DIALECTS
 from .errors import UsageError
 from .gate import apply_claims, expect_known_crash, judge_session, masked_rules
 from .locations import suites_dir
@@ -71,6 +72,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--target", default=None, metavar="TARGET",
                     help="implementation to check: reference (default), a registered name, "
                          "a module, module:attr, a .py file, exec:COMMAND or an http:// URL")
+    group.addoption("--dialect", default=None, metavar="NAME",
+                    help="the stream dialect to check: " + ", ".join(DIALECTS)
+                         + " (default: the target's declaration, else openai-chat)")
     group.addoption("--features", default=None, metavar="A,B,C",
                     help="features the target claims (default: all its interface supports)")
     group.addoption("--target-timeout", type=float, default=5.0, metavar="SECONDS",
@@ -201,7 +205,8 @@ def pytest_runtest_makereport(
     exc = call.excinfo.value if call.excinfo else None
     failures = conformance_failures(exc) if exc is not None else []
     if call.when == "call":
-        from .crashes import analyse
+        from .dialects import DIALECTS
+from .crashes import analyse
 
         # Once per failed test, before its report renders the message: not on every
         # example Hypothesis tries while shrinking.

@@ -19,12 +19,14 @@ from refold.reference import FEATURES, scrub_text
 
 from .baseline import Baseline, load_baseline
 from .console import printable
+from .dialects import DEFAULT_DIALECT, Dialect, dialect
 from .errors import UsageError
 from .loading import load_target
 from .results import RuleResults
 from .targets import Target
 
-__all__ = ["RunState", "as_usage_error", "claimed_features", "close_target", "has_run",
+__all__ = ["RunState", "as_usage_error", "claimed_features", "close_target", "dialect_of",
+           "has_run",
            "item_test_id", "module_basename", "recorded_results", "results_of", "run_of",
            "start_results", "start_run", "target_of", "write_run_report"]
 
@@ -154,6 +156,14 @@ def target_of(config: pytest.Config) -> Target:
     target = config.stash[_TARGET_KEY]
     assert target is not None, "internal error: target unloaded"
     return target
+
+
+def dialect_of(config: pytest.Config) -> Dialect:
+    """The dialect this run checks: `--dialect`, else the default (`openai-chat`)."""
+    try:
+        return dialect(config.getoption("dialect") or DEFAULT_DIALECT)
+    except UsageError as exc:
+        raise as_usage_error(exc) from exc
 
 
 def close_target(config: pytest.Config) -> None:
