@@ -20,9 +20,8 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from refold.reference import ALL_RULES, JSON, Difference, JSONObject, differences, fold
+from refold.reference import ALL_RULES, JSON, Difference, JSONObject, differences, fold, rules_at
 
-from refold.reference import rules_at
 from .console import printable
 from .crashes import Crash, signature
 from .errors import TargetError

@@ -205,8 +205,7 @@ def pytest_runtest_makereport(
     exc = call.excinfo.value if call.excinfo else None
     failures = conformance_failures(exc) if exc is not None else []
     if call.when == "call":
-        from .dialects import DIALECTS
-from .crashes import analyse
+        from .crashes import analyse
 
         # Once per failed test, before its report renders the message: not on every
         # example Hypothesis tries while shrinking.
