@@ -4,8 +4,10 @@ Suites state properties; this module turns a property into a call on the target 
 `ConformanceFailure` when it does not hold. Every failure names the rules it is evidence
 against (by where its differences are, see `refold.attribution`; for a crash, by ablation
 once the test has failed, see `refold.crashes`) and the rules of the test that found it,
-shows the chunk stream as JSON lines, and reports the differences at JSON
-pointers through the spec's canonical comparison, expected value first.
+shows the stream as JSON lines, and reports the differences at JSON pointers through
+the canonical comparison of the test's dialect, expected value first. A failure's
+dialect is that of its rules (`refold.dialects.dialect_of_rule`): rule ids are unique
+across dialects, so a failure that crosses from an xdist worker as JSON needs no more.
 
 Known failures (a baseline's expected failures) are masked in the tests of other rules:
 a difference that only a known-failing rule explains does not fail a property test, so
@@ -20,15 +22,17 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from refold.reference import ALL_RULES, JSON, Difference, JSONObject, differences, fold, rules_at
+from refold.reference import JSON, Difference, JSONObject
 
 from .console import printable
 from .crashes import Crash, signature
+from .dialects import DEFAULT_DIALECT, DIALECTS, EVERY_RULE, Dialect, dialect_of_rule
 from .errors import TargetError
 from .targets import Target, TargetAccumulator
 
 __all__ = ["Check", "ConformanceFailure", "charged_rules", "conformance_failures",
-           "first_conformance_failure", "format_chunks", "implicated_by", "leaf_errors"]
+           "dialect_of_rules", "first_conformance_failure", "format_chunks", "implicated_by",
+           "leaf_errors"]
 
 _SHOWN_DIFFERENCES = 5
 _LINE_BREAKS = {ord(c): f"\\u{ord(c):04x}" for c in "\x85\u2028\u2029"}
@@ -42,6 +46,7 @@ class ConformanceFailure(AssertionError):
     rules: tuple[str, ...]
     summary: str
     chunks: list[JSON] | None = None
+    """The stream's items (chunks or events, as the dialect names them)."""
     differences: list[Difference] = field(default_factory=list)
     expected: JSON = None
     received: JSON = None
@@ -56,10 +61,15 @@ class ConformanceFailure(AssertionError):
         super().__init__(str(self))
 
     @property
+    def dialect(self) -> Dialect:
+        """The dialect of the failing test's rules."""
+        return dialect_of_rules(self.rules)
+
+    @property
     def features(self) -> tuple[str, ...]:
         """The features of the implicated rules, each once."""
-        return tuple(dict.fromkeys(ALL_RULES[r].feature for r in self.implicated
-                                   if r in ALL_RULES))
+        return tuple(dict.fromkeys(EVERY_RULE[r].feature for r in self.implicated
+                                   if r in EVERY_RULE))
 
     @property
     def implicated(self) -> tuple[str, ...]:
@@ -68,8 +78,9 @@ class ConformanceFailure(AssertionError):
         for difference in self.differences:
             found |= implicated_by(difference.pointer, self.rules, self.claimed)
         found = _judged(found, self.claimed) or set(self.rules)
-        known = tuple(r for r in ALL_RULES if r in found)
-        return known + tuple(sorted(found - ALL_RULES.keys()))
+        registry = self.dialect.rules
+        known = tuple(r for r in registry if r in found)
+        return known + tuple(sorted(found - registry.keys()))
 
     @property
     def blocked(self) -> tuple[str, ...]:
@@ -85,7 +96,8 @@ class ConformanceFailure(AssertionError):
             lines.append(f"  (found by a test of {_rule_heading(self.rules)})")
         if self.crash is not None:
             count = len(self.chunks) if self.chunks is not None else None
-            lines += [f"  {line}" for line in self.crash.describe(count)]
+            lines += [f"  {line}" for line in self.crash.describe(count,
+                                                                 item=self.dialect.item)]
             if self.blocked:
                 lines.append(f"  blocked by it, not judged: {', '.join(self.blocked)}")
         lines += [f"  {d}" for d in self.differences[:_SHOWN_DIFFERENCES]]
@@ -94,7 +106,7 @@ class ConformanceFailure(AssertionError):
         if self.target_error:
             lines += ["  " + line for line in self.target_error.splitlines()]
         if self.chunks is not None:
-            lines.append(f"chunks ({len(self.chunks)}, one JSON object per line):")
+            lines.append(f"{self.dialect.items} ({len(self.chunks)}, one JSON object per line):")
             lines += ["  " + line for line in format_chunks(self.chunks).splitlines()]
         # Shown in a terminal: a target's control characters are escaped, long lines cut.
         return "\n".join(printable(line) for line in lines)
@@ -111,8 +123,9 @@ def implicated_by(pointer: str, tested: Sequence[str],
     belongs to no rule, and is charged to the test's rules: nothing narrower is known.
     A target is not judged on the rules of a feature it does not claim (`claimed`), so
     when every owner is such a rule the difference is charged to the test's rules too.
+    The pointer is read in the dialect of `tested`.
     """
-    owners = rules_at(pointer)
+    owners = dialect_of_rules(tested).rules_at(pointer)
     return set(owners & set(tested)) or _judged(owners, claimed) or set(tested)
 
 
@@ -150,15 +163,24 @@ def charged_rules(failures: Sequence[ConformanceFailure]
     return implicated, blocked
 
 
+def dialect_of_rules(rules: Sequence[str]) -> Dialect:
+    """The dialect whose registry holds `rules` (the default one for unknown ids)."""
+    for rule_id in rules:
+        found = dialect_of_rule(rule_id)
+        if found is not None:
+            return found
+    return DIALECTS[DEFAULT_DIALECT]
+
+
 def _judged(rules: Iterable[str], claimed: frozenset[str] | None) -> set[str]:
     """`rules` less those of features the target does not claim (all when unknown)."""
     if claimed is None:
         return set(rules)
-    return {r for r in rules if r not in ALL_RULES or ALL_RULES[r].feature in claimed}
+    return {r for r in rules if r not in EVERY_RULE or EVERY_RULE[r].feature in claimed}
 
 
 def _rule_heading(rules: Sequence[str]) -> str:
-    parts = [f"{r} ({ALL_RULES[r].feature})" if r in ALL_RULES else r for r in rules]
+    parts = [f"{r} ({EVERY_RULE[r].feature})" if r in EVERY_RULE else r for r in rules]
     return ", ".join(parts) or "(no rule)"
 
 
@@ -175,21 +197,36 @@ def format_chunks(chunks: Sequence[JSON]) -> str:
 
 
 class Check:
-    """The suite's handle on the target, bound to the rules of the running test."""
+    """The suite's handle on the target, bound to the rules of the running test.
+
+    One class for every dialect: the fold, the comparison and the names of the stream's
+    items are the target's dialect's (`target.dialect`).
+    """
 
     def __init__(self, target: Target) -> None:
         self.target = target
+        self.dialect: Dialect = target.dialect
         self.rules: tuple[str, ...] = ()
         self.masked: frozenset[str] = frozenset()  # known failures of other rules
 
-    def fail(self, summary: str, **details: object) -> ConformanceFailure:
-        """Build the failure of the rules under test (raise it)."""
-        return ConformanceFailure(self.rules, summary, claimed=self.target.features,
+    def fail(self, summary: str, *, rules: Sequence[str] | None = None,
+             events: list[JSON] | None = None, **details: object) -> ConformanceFailure:
+        """Build the failure of the rules under test, or of `rules` when given (the
+        narrower rules that decide what was wrong); `events` is the stream under its
+        Anthropic name (`chunks` is the same field). Raise it."""
+        if events is not None:
+            details["chunks"] = events
+        return ConformanceFailure(tuple(rules) if rules else self.rules, summary,
+                                  claimed=self.target.features,
                                   **details)  # type: ignore[arg-type]
+
+    @property
+    def _ops(self) -> tuple[str, str]:
+        return f"fold({self.dialect.items})", f"add({self.dialect.item})"
 
     def differences(self, expected: JSON, received: JSON) -> list[Difference]:
         """The canonical differences, less those only a known failure explains."""
-        return [d for d in differences(expected, received)
+        return [d for d in self.dialect.differences(expected, received)
                 if not (self.masked and implicated_by(d.pointer, self.rules,
                                                       self.target.features) <= self.masked)]
 
@@ -201,7 +238,7 @@ class Check:
         except TargetError as exc:
             raise self.fail(f"the target failed ({exc.kind})", chunks=chunks,
                             target_error=str(exc),
-                            crash=Crash("fold(chunks)", signature(exc))) from exc
+                            crash=Crash(self._ops[0], signature(exc))) from exc
 
     def folds_to(self, chunks: list[JSON], expected: JSONObject) -> JSONObject:
         """Assert that the target folds `chunks` into `expected`; return what it built."""
@@ -219,10 +256,11 @@ class Check:
     def folds_like_reference(self, chunks: list[JSON]) -> JSONObject:
         """Assert that the target folds `chunks` as the reference does (differential)."""
         __tracebackhide__ = True
-        return self.folds_to(chunks, fold(chunks))
+        return self.folds_to(chunks, self.dialect.fold(chunks))
 
     def refuses(self, value: JSON) -> None:
-        """Assert that a non-object chunk is refused (ROB-NOT-OBJECT)."""
+        """Assert that an item that is not a JSON object is refused (ROB-NOT-OBJECT,
+        AM-ROB-NOT-OBJECT)."""
         __tracebackhide__ = True
         try:
             self.target.fold([value])
@@ -231,8 +269,28 @@ class Check:
                 return
             raise self.fail(f"the target failed ({exc.kind}) instead of refusing",
                             chunks=[value], target_error=str(exc)) from exc
-        raise self.fail(f"the target accepted a chunk that is a {type(value).__name__}",
-                        chunks=[value])
+        raise self.fail(f"the target accepted a{_an(self.dialect.item)} {self.dialect.item} "
+                        f"that is a {type(value).__name__}", chunks=[value])
+
+    def decoded(self, parts: list[bytes]) -> list[JSON]:
+        """The items the target's own SSE decoder makes of `parts`, bytes in the pieces
+        given (feature `sse` of a dialect whose wire rules are about items, as
+        Anthropic's are); a decoder that fails or answers a non-list fails the rules
+        under test."""
+        __tracebackhide__ = True
+        decode = getattr(self.target, "sse", None)
+        if decode is None:
+            raise self.fail(f"target {self.target.name} claims `sse` but declares no SSE "
+                            f"decoder")
+        try:
+            decoded = decode(parts)
+        except TargetError as exc:
+            raise self.fail(f"the target's SSE decoder failed ({exc.kind})",
+                            target_error=str(exc)) from exc
+        if not isinstance(decoded, list):
+            raise self.fail(f"the target's SSE decoder returned {type(decoded).__name__}, "
+                            f"expected a list of {self.dialect.items}")
+        return decoded
 
     def accumulator(self) -> CheckedAccumulator:
         """Start an incremental fold whose misbehaviour fails the rules under test."""
@@ -243,15 +301,20 @@ class Check:
 
 
 class CheckedAccumulator:
-    """A target accumulator that records the chunks it was given, for failure messages."""
+    """A target accumulator that records the items it was given, for failure messages."""
 
     def __init__(self, check: Check, accumulator: TargetAccumulator) -> None:
         self._check = check
         self._accumulator = accumulator
         self.chunks: list[JSON] = []
 
+    @property
+    def events(self) -> list[JSON]:
+        """The items added so far (`chunks`, under the Anthropic name)."""
+        return self.chunks
+
     def _guard(self, what: str, exc: TargetError) -> ConformanceFailure:
-        at = len(self.chunks) if what == "add(chunk)" else None
+        at = len(self.chunks) if what.startswith("add(") else None
         return self._check.fail(f"{what} failed ({exc.kind})", chunks=list(self.chunks),
                                 target_error=str(exc),
                                 crash=Crash(what, signature(exc), at_chunk=at))
@@ -262,7 +325,7 @@ class CheckedAccumulator:
         try:
             self._accumulator.add(chunk)
         except TargetError as exc:
-            raise self._guard("add(chunk)", exc) from exc
+            raise self._guard(self._check._ops[1], exc) from exc
 
     def add_raw(self, chunk: JSON) -> TargetError | None:
         """Add a chunk and return the target's error instead of failing on it."""
@@ -302,3 +365,15 @@ class CheckedAccumulator:
             self._accumulator.mark_done()
         except TargetError as exc:
             raise self._guard("mark_done()", exc) from exc
+
+    @property
+    def error(self) -> JSONObject | None:
+        """The target's recorded stream error (the Anthropic lifecycle's `error`)."""
+        try:
+            return self._accumulator.error()
+        except TargetError as exc:
+            raise self._guard("error", exc) from exc
+
+
+def _an(noun: str) -> str:
+    return "n" if noun[:1] in "aeiou" else ""

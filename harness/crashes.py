@@ -36,14 +36,15 @@ from dataclasses import dataclass, field
 
 from refold.reference import JSON
 
-from .ablation import applicable_undos, departures_alone
+from .dialects import Ablation
 from .errors import TargetError
 from .targets import Target
 
 __all__ = ["Crash", "analyse", "signature"]
 
 _ANALYSED_KINDS = frozenset({"raised", "crashed"})
-_REPLAYED_OPERATIONS = frozenset({"fold(chunks)", "add(chunk)", "response()"})
+_REPLAYED_OPERATIONS = frozenset({"fold", "add", "response"})
+"""The calls a crash is replayed through, by name: `fold(chunks)` or `fold(events)` alike."""
 
 
 def signature(error: TargetError) -> str:
@@ -58,7 +59,7 @@ class Crash:
     """A target's crash during a check, and what analysis found out about it."""
 
     operation: str
-    """The call that raised: "fold(chunks)", "add(chunk)", "response()", ..."""
+    """The call that raised: "fold(chunks)", "add(event)", "response()", ..."""
     signature: str
     at_chunk: int | None = None
     """1-based: the chunk whose folding raised (None: not located)."""
@@ -76,12 +77,12 @@ class Crash:
         """Whether ablation charged the crash to at least one rule."""
         return bool(self.charged)
 
-    def describe(self, chunks: int | None) -> list[str]:
+    def describe(self, chunks: int | None, *, item: str = "chunk") -> list[str]:
         """The lines a failure message shows about the crash."""
         lines: list[str] = []
         if self.at_chunk is not None:
             of = f" of {chunks}" if chunks is not None else ""
-            lines.append(f"raised at chunk {self.at_chunk}{of} ({self.operation})")
+            lines.append(f"raised at {item} {self.at_chunk}{of} ({self.operation})")
         if not self.analysed:
             return lines
         if self.charged:
@@ -107,33 +108,40 @@ class Crash:
 
 
 def analyse(crash: Crash, chunks: list[JSON], target: Target) -> None:
-    """Locate `crash` in `chunks` and charge it by ablation (mutates `crash`)."""
-    if crash.analysed or crash.operation not in _REPLAYED_OPERATIONS:
+    """Locate `crash` in `chunks` and charge it by ablation (mutates `crash`): the
+    target's dialect's (`Dialect.ablation`); a dialect without one has its crashes
+    located only, and charged to the test's rules."""
+    if crash.analysed or _name(crash.operation) not in _REPLAYED_OPERATIONS:
         return
     if crash.signature.split(":")[0] not in _ANALYSED_KINDS:
         return
-    if crash.operation == "fold(chunks)" and crash.at_chunk is None and chunks:
+    if _name(crash.operation) == "fold" and crash.at_chunk is None and chunks:
         crash.at_chunk = _shortest_raising_prefix(crash, chunks, target)
+    ablation = target.dialect.ablation
+    if ablation is None:
+        crash.analysed = True
+        return
     prefix = chunks[: crash.at_chunk] if crash.at_chunk is not None else chunks
     tried: dict[str, None] = {}
     for stream in (prefix, chunks) if len(prefix) < len(chunks) else (chunks,):
-        undos = applicable_undos(stream)
+        undos = ablation.applicable_undos(stream)
         tried.update(dict.fromkeys(rule_id for rule_id, _ in undos))
         crash.charged = tuple(rule_id for rule_id, undone in undos
                               if not _raises(crash, undone, target))
         if crash.charged:
             break
     if not crash.charged:
-        crash.charged = _sufficient_alone(crash, chunks, target)
+        crash.charged = _sufficient_alone(crash, chunks, target, ablation)
         crash.by_undoing = False
     crash.departures = tuple(tried)
     crash.analysed = True
 
 
-def _sufficient_alone(crash: Crash, chunks: list[JSON], target: Target) -> tuple[str, ...]:
+def _sufficient_alone(crash: Crash, chunks: list[JSON], target: Target,
+                      ablation: Ablation) -> tuple[str, ...]:
     """The departures that, alone on the otherwise plain stream, crash the target the same
     way, when the plain stream does not (several departures each crashing the target)."""
-    alone = departures_alone(chunks)
+    alone = ablation.departures_alone(chunks)
     if not alone or alone[0][0] or _raises(crash, alone[0][1], target):
         return ()
     return tuple(rule_id for rule_id, stream in alone[1:] if _raises(crash, stream, target))
@@ -155,14 +163,19 @@ def _shortest_raising_prefix(crash: Crash, chunks: list[JSON], target: Target) -
 def _raises(crash: Crash, chunks: list[JSON], target: Target) -> bool:
     """Whether the crash's operation on `chunks` raises the same way again."""
     try:
-        if crash.operation == "fold(chunks)":
+        if _name(crash.operation) == "fold":
             target.fold(chunks)
             return False
         accumulator = target.accumulator()
         for chunk in chunks:
             accumulator.add(chunk)
-        if crash.operation == "response()":
+        if _name(crash.operation) == "response":
             accumulator.response()
     except TargetError as exc:
         return signature(exc) == crash.signature
     return False
+
+
+def _name(operation: str) -> str:
+    """The call's name: `add` of "add(event)"."""
+    return operation.partition("(")[0]

@@ -10,7 +10,9 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-__all__ = ["package_dir", "suites_dir"]
+from .dialects import DIALECTS, Dialect
+
+__all__ = ["package_dir", "suites_dialect", "suites_dir"]
 
 
 def package_dir(name: str) -> Path:
@@ -24,3 +26,19 @@ def package_dir(name: str) -> Path:
 def suites_dir() -> Path:
     """The folder of the installed conformance suites (`refold.suites`)."""
     return package_dir("refold.suites")
+
+
+def suites_dialect(path: Path) -> Dialect | None:
+    """The dialect whose suites `path` is (a file or folder of the installed suites), or
+    None for anything else: a dialect's suites are a sub-package of `refold.suites`
+    (`Dialect.suites`), or its top-level modules for the dialect whose `suites` is ""."""
+    try:
+        relative = path.resolve().relative_to(suites_dir())
+    except (LookupError, ValueError):
+        return None
+    if not relative.parts or relative.name == "__init__.py":
+        return None
+    top = relative.parts[0] if (len(relative.parts) > 1 or path.is_dir()) else ""
+    if top.startswith(("_", ".")):
+        return None  # private helpers and caches belong to no dialect
+    return next((d for d in DIALECTS.values() if d.suites == top), None)

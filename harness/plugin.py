@@ -26,15 +26,13 @@ from typing import Any
 
 import pytest
 
-from refold.reference import ALL_RULES
-
-from .checks import Check, conformance_failures, first_conformance_failure
+from .checks import Check, conformance_failures, dialect_of_rules, first_conformance_failure
 from .completion import CompletionWatch
 from .console import escape_report, printable
-from .dialects import DIALECTS
+from .dialects import DIALECTS, EVERY_RULE, Dialect
 from .errors import UsageError
 from .gate import apply_claims, expect_known_crash, judge_session, masked_rules
-from .locations import suites_dir
+from .locations import suites_dialect, suites_dir
 from .marks import rules_of_item
 from .preflight import check_pytest_options
 from .profiles import (
@@ -56,6 +54,7 @@ from .run_state import (
     recorded_results,
     results_of,
     run_of,
+    settle_dialect,
     start_results,
     start_run,
     target_of,
@@ -121,7 +120,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if not hasattr(config, "workerinput"):
         config.pluginmanager.register(CompletionWatch(), "refold-completion")
     if run.named(config) and config.args_source != pytest.Config.ArgsSource.ARGS:
-        config.args = [str(_installed_suites())]
+        config.args = [str(_installed_suites())]  # another dialect's suites are ignored
 
 
 def _installed_suites() -> Path:
@@ -139,6 +138,8 @@ def pytest_collection_modifyitems(
     marked = [(item, rules) for item, rules in marked if rules]
     if not marked:
         return
+    settle_dialect(config, {dialect_of_rules(rules) for _, rules in marked})
+    marked = _of_the_runs_dialect(items, marked, target_of(config).dialect)
     relax_default_deadline()
     if config.getoption("shrink_seconds") is None:
         with contextlib.suppress(RuntimeError):  # a Hypothesis without the cap: its own
@@ -146,13 +147,36 @@ def pytest_collection_modifyitems(
     properties_last(items)
     target, run = target_of(config), run_of(config)
     for item, rules in marked:
-        features = tuple(dict.fromkeys(ALL_RULES[r].feature for r in rules))
+        features = tuple(dict.fromkeys(EVERY_RULE[r].feature for r in rules))
         item.user_properties.append(("rules", " ".join(rules)))
         item.user_properties.append(("features", " ".join(features)))
         item.user_properties.append((TEST_PROPERTY, item_test_id(item)))
         apply_claims(item, rules, features, target, run.baseline)
     if run.replay is not None:
         select_replayed(config, items, run.replay)
+
+
+_Marked = list[tuple[pytest.Item, tuple[str, ...]]]
+
+
+def _of_the_runs_dialect(items: list[pytest.Item], marked: _Marked,
+                         dialect: Dialect) -> _Marked:
+    """Keep only the tests of `dialect`: a target of one dialect is never run against
+    another's suites. The others are not "deselected" (nothing chose to skip them): they
+    are not this run's tests, as another dialect's suite folder is not collected."""
+    foreign = {item for item, rules in marked if dialect_of_rules(rules) is not dialect}
+    if foreign:
+        items[:] = [item for item in items if item not in foreign]
+    return [(item, rules) for item, rules in marked if item not in foreign]
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Another dialect's suites are not collected when the run's dialect is known before
+    collection (`--dialect`, a baseline's)."""
+    if not has_run(config) or run_of(config).dialect is None:
+        return None
+    owner = suites_dialect(collection_path)
+    return True if owner is not None and owner is not run_of(config).dialect else None
 
 
 def pytest_deselected(items: list[pytest.Item]) -> None:

@@ -15,20 +15,34 @@ from typing import Any
 
 import pytest
 
-from refold.reference import FEATURES, scrub_text
+from refold.reference import scrub_text
 
 from .baseline import Baseline, load_baseline
 from .console import printable
-from .dialects import DEFAULT_DIALECT, Dialect, dialect
+from .dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect
 from .errors import UsageError
 from .loading import load_target
 from .results import RuleResults
 from .targets import Target
 
-__all__ = ["RunState", "as_usage_error", "claimed_features", "close_target", "dialect_of",
-           "has_run",
-           "item_test_id", "module_basename", "recorded_results", "results_of", "run_of",
-           "start_results", "start_run", "target_of", "write_run_report"]
+__all__ = [
+    "RunState",
+    "as_usage_error",
+    "claimed_features",
+    "close_target",
+    "dialect_of",
+    "has_run",
+    "item_test_id",
+    "module_basename",
+    "recorded_results",
+    "results_of",
+    "run_of",
+    "settle_dialect",
+    "start_results",
+    "start_run",
+    "target_of",
+    "write_run_report",
+]
 
 _TARGET_KEY = pytest.StashKey["Target | None"]()
 _RESULTS_KEY = pytest.StashKey[RuleResults]()
@@ -47,10 +61,15 @@ class RunState:
         self.replay_target: str | None = None
         self.gate: dict[str, str | int] | None = None  # a gate run's settings
         self.deselected_rules: set[str] = set()
+        self.dialect: Dialect | None = None
+        """The dialect asked for: `--dialect`, else the baseline's (None: the target's)."""
         baseline, replay = config.getoption("baseline"), config.getoption("replay")
         try:
+            if config.getoption("dialect"):
+                self.dialect = dialect(config.getoption("dialect"))
             if baseline:
                 self.baseline = load_baseline(baseline)
+                self.dialect = _agreed(self.dialect, self.baseline)
             if replay:
                 from .replay import read_replay, recorded_target
 
@@ -76,9 +95,12 @@ class RunState:
                     or self.replay is not None)
 
     def header(self, target: Target) -> list[str]:
-        """The lines pytest prints under its own header: target, features, baseline, draws."""
-        claimed = [f for f in FEATURES if f in target.features]
-        lines = [printable(f"refold target: {target.name} ({target.description})"),
+        """The lines pytest prints under its own header: dialect, target, features,
+        baseline, draws."""
+        claimed = [f for f in target.dialect.features if f in target.features]
+        lines = [f"refold dialect: {target.dialect.name} ({target.dialect.title}, "
+                 f"{target.dialect.spec})",
+                 printable(f"refold target: {target.name} ({target.description})"),
                  f"refold features: {', '.join(claimed)}"]
         if self.baseline is not None:
             lines.append(f"refold baseline: {self.baseline.path} "
@@ -142,7 +164,8 @@ def target_of(config: pytest.Config) -> Target:
         run = run_of(config)
         try:
             loaded = load_target(
-                run.target_spec(config), features=claimed_features(config, run.baseline),
+                run.target_spec(config), dialect=run.dialect,
+                features=claimed_features(config, run.baseline),
                 timeout=config.getoption("target_timeout"),
                 isolated=not config.getoption("in_process"),
                 max_reply=config.getoption("target_max_reply"))
@@ -159,11 +182,32 @@ def target_of(config: pytest.Config) -> Target:
 
 
 def dialect_of(config: pytest.Config) -> Dialect:
-    """The dialect this run checks: `--dialect`, else the default (`openai-chat`)."""
-    try:
-        return dialect(config.getoption("dialect") or DEFAULT_DIALECT)
-    except UsageError as exc:
-        raise as_usage_error(exc) from exc
+    """The dialect this run checks: the loaded target's; before it is loaded, the one
+    asked for (`--dialect`, the baseline's), else the default (`openai-chat`)."""
+    loaded = config.stash.get(_TARGET_KEY, None)
+    if loaded is not None:
+        return loaded.dialect
+    return run_of(config).dialect or DIALECTS[DEFAULT_DIALECT]
+
+
+def settle_dialect(config: pytest.Config, found: set[Dialect]) -> None:
+    """When nothing asked for a dialect and every collected test is of one, run that one
+    (`pytest suites/anthropic` checks the Anthropic dialect); the target, loaded next,
+    must then be of it (or, like `reference`, serve any)."""
+    run = run_of(config)
+    if run.dialect is None and len(found) == 1 and _TARGET_KEY not in config.stash:
+        run.dialect = next(iter(found))
+
+
+def _agreed(asked: Dialect | None, baseline: Baseline) -> Dialect | None:
+    recorded = getattr(baseline, "dialect", None)
+    if recorded is None:
+        return asked
+    if asked is not None and recorded != asked.name:
+        raise UsageError(f"--dialect {asked.name} but baseline {baseline.path} is a baseline "
+                         f"of dialect {recorded}; check it with --dialect {recorded}, or "
+                         f"record a baseline for {asked.name} with `refold baseline`")
+    return dialect(recorded)
 
 
 def close_target(config: pytest.Config) -> None:

@@ -12,11 +12,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from refold.reference import JSON, Difference, JSONObject, Rule
 
-__all__ = ["Dialect"]
+__all__ = ["Ablation", "Dialect"]
+
+Streams = Callable[[list[JSON]], list[tuple[str, list[JSON]]]]
+
+
+class Ablation(NamedTuple):
+    """How a crash is charged to a rule in a dialect (`refold.crashes`): the departures
+    from the plain shape present in a stream, each undone by a change the reference
+    folds identically (`applicable_undos`), and each alone (`departures_alone`)."""
+
+    applicable_undos: Streams
+    departures_alone: Streams
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,6 +73,9 @@ class Dialect:
     """Features a fold-only target cannot be checked on (they need another interface)."""
     extra_rules_note: str | None = None
     """How tables label the rules that are not the spec's (None when all are)."""
+    ablation: Ablation | None = None
+    """How a crash is charged by undoing departures; None: a crash is located only, and
+    charged to the rules of the test that met it."""
 
     @property
     def items(self) -> str:

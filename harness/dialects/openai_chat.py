@@ -21,7 +21,8 @@ from refold.reference import (
 )
 from refold.reference.sse import decode_chunks
 
-from ._dialect import Dialect
+from ..ablation import applicable_undos, departures_alone
+from ._dialect import Ablation, Dialect
 
 __all__ = ["OPENAI_CHAT"]
 
@@ -44,5 +45,6 @@ OPENAI_CHAT = Dialect(
     suites="",
     not_fold_features=frozenset({"lifecycle", "sse", "events"}),
     extra_rules_note=SSE_RULES_NOTE,
+    ablation=Ablation(applicable_undos, departures_alone),
 )
 """OpenAI Chat Completions, the first dialect and the default one."""
