@@ -1,4 +1,4 @@
-"""The forms of a `--target` value, in one table, and `load_target`, which reads it.
+"""The forms of a `--target` value, in one table.
 
 `FORMS` is the only place the forms are written out: `load_target` tries them in order,
 and the `--target` help (`forms_help`), the error for an unloadable target
@@ -11,33 +11,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Any
 
-from ..errors import UsageError
+from .loading import BUILTIN_TARGETS, ENTRY_POINT_GROUP, registered
 from .python import from_object, import_python_target
-from .remote import DEFAULT_MAX_REPLY, Target
+from .remote import Target
 
 __all__ = [
-    "BUILTIN_TARGETS",
-    "ENTRY_POINT_GROUP",
     "FORMS",
     "TargetForm",
     "TargetOptions",
     "forms_help",
     "forms_markdown",
     "forms_sentence",
-    "load_target",
 ]
-
-ENTRY_POINT_GROUP = "refold.targets"
-
-BUILTIN_TARGETS: dict[str, str] = {
-    "reference": "refold.targets.reference:refold_target",
-    "openai": "refold.targets.sdk.openai:refold_target",
-    "litellm": "refold.targets.sdk.litellm:refold_target",
-    "langchain": "refold.targets.sdk.langchain:refold_target",
-}
-"""Built-in target names and the Python object each stands for."""
 
 
 @dataclass(frozen=True)
@@ -83,7 +69,7 @@ def _load_builtin(spec: str, options: TargetOptions) -> Target:
 
 
 def _load_registered(spec: str, options: TargetOptions) -> Target:
-    return from_object(_registered(spec), name=spec, features=options.features)
+    return from_object(registered(spec), name=spec, features=options.features)
 
 
 def _load_python(spec: str, options: TargetOptions) -> Target:
@@ -116,7 +102,8 @@ FORMS: tuple[TargetForm, ...] = (
     TargetForm("`NAME`", "a registered target name",
                f"a target registered in the `{ENTRY_POINT_GROUP}` entry-point group",
                _is_registered, _load_registered, python=True),
-    TargetForm(", ".join(f"`{name}`" for name in _SDK_NAMES), ", ".join(_SDK_NAMES),
+    TargetForm(", ".join(f"`{name}`" for name in _SDK_NAMES),
+               f"a built-in SDK target ({', '.join(_SDK_NAMES)})",
                "the built-in SDK targets (below)",
                lambda spec: spec in BUILTIN_TARGETS, _load_builtin, python=True),
     TargetForm("`path/to/file.py`", "a .py file", "a Python file",
@@ -128,29 +115,6 @@ FORMS: tuple[TargetForm, ...] = (
                lambda spec: True, _load_python, python=True),
 )
 """Every `--target` form, in the order `load_target` tries them (the last takes anything)."""
-
-
-def load_target(
-    spec: str, *, features: frozenset[str] | None = None, timeout: float = 5.0,
-    isolated: bool = False, max_reply: int = DEFAULT_MAX_REPLY,
-) -> Target:
-    """Resolve `spec` to a target, claiming `features` (None: all its interface supports).
-
-    A Python target is loaded into this process, or with `isolated` into a worker
-    process of its own (`refold.targets.isolation`, what the plugin does unless
-    `--in-process`). `timeout` is the deadline of every call, `max_reply` the largest reply
-    in bytes, for every target out of this process.
-
-    Raises:
-        UsageError: the target cannot be found or its feature claim is invalid.
-    """
-    form = next(form for form in FORMS if form.matches(spec))
-    if isolated and form.python:
-        from .isolation import IsolatedTarget
-
-        return IsolatedTarget.start(spec, features=features, timeout=timeout,
-                                    max_reply=max_reply)
-    return form.load(spec, TargetOptions(features, timeout, max_reply))
 
 
 def forms_help() -> str:
@@ -168,17 +132,3 @@ def forms_markdown() -> str:
     """The README's table of the forms."""
     rows = [f"| {form.shape} | {form.description} |" for form in FORMS]
     return "\n".join(["| form | what is checked |", "| --- | --- |", *rows])
-
-
-def _registered(name: str) -> Any:
-    matches = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
-    if not matches:
-        return None
-    if len(matches) > 1:
-        sources = ", ".join(ep.value for ep in matches)
-        raise UsageError(f"target name {name!r} is registered more than once: {sources}")
-    try:
-        return matches[0].load()
-    except Exception as exc:
-        raise UsageError(f"registered target {name!r} ({matches[0].value}) failed to load: "
-                         f"{type(exc).__name__}: {exc}") from exc

@@ -44,7 +44,7 @@ class _Worker:
     """Answers protocol requests for one loaded Python target."""
 
     def __init__(self, spec: str, features: frozenset[str] | None) -> None:
-        from .forms import load_target
+        from .loading import load_target
 
         self._refusal: str | None = None
         self._accumulators: dict[int, tuple[TargetAccumulator, SnapshotMirror]] = {}
