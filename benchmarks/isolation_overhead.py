@@ -3,7 +3,7 @@
 Run: `python benchmarks/isolation_overhead.py` (add `--profile dev` for a quicker run).
 
 Times the installed suites against the reference twice, the same way but for one
-option: isolated (the default: the reference is served by a `refold.worker` process)
+option: isolated (the default: the reference is served by a `refold.targets.worker` process)
 and `--in-process`. Each run is
 
     pytest <suites> --target reference --hypothesis-profile PROFILE -p no:randomly

@@ -61,7 +61,7 @@ from .run_state import (
     write_run_report,
 )
 from .search import UNSHRUNK, explain_shrink_stop, properties_last, run_as_needed
-from .targets import DEFAULT_MAX_REPLY, Target
+from .targets import DEFAULT_MAX_REPLY, Target, forms_help
 
 register_profiles()
 
@@ -69,8 +69,7 @@ register_profiles()
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("refold", "refold conformance suite")
     group.addoption("--target", default=None, metavar="TARGET",
-                    help="implementation to check: reference (default), a registered name, "
-                         "a module, module:attr, a .py file, exec:COMMAND or an http:// URL")
+                    help=forms_help())
     group.addoption("--dialect", default=None, metavar="NAME",
                     help="the stream dialect to check: " + ", ".join(DIALECTS)
                          + " (default: the target's declaration, else openai-chat)")

@@ -56,7 +56,7 @@ from refold.reference import (
 
 from .checks import ConformanceFailure
 from .errors import UsageError
-from .loading import BUILTIN_TARGETS
+from .targets import BUILTIN_TARGETS
 
 __all__ = ["REPLAY_FORMAT", "SCRUBBED", "decode_failure", "encode_failure", "failure_record",
            "kept", "read_replay", "recorded_target", "replays_fold", "reproduce_blob",

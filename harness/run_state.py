@@ -21,9 +21,8 @@ from .baseline import Baseline, load_baseline
 from .console import printable
 from .dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect
 from .errors import UsageError
-from .loading import load_target
 from .results import RuleResults
-from .targets import Target
+from .targets import Target, load_target
 
 __all__ = [
     "RunState",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from hypothesis import strategies as st
 
 from refold.reference.sse import Event
-from refold.sdk.decoders import DecodedStream, SSEDecode
+from refold.targets.sdk.decoders import DecodedStream, SSEDecode
 
 __all__ = ["CASES", "KNOWN_DEVIATIONS", "PROPERTY_RULES", "SSECase", "chunk_lists",
            "cuts_of", "mismatch"]

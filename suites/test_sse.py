@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 
 from refold.marks import rule
 from refold.reference.sse import decode_chunks
-from refold.sdk.decoders import SSEDecode, decode_reference
 from refold.strategies.wire import sse_bytes
 from refold.targets import Target
+from refold.targets.sdk.decoders import SSEDecode, decode_reference
 
 from ._sse_cases import CASES, KNOWN_DEVIATIONS, PROPERTY_RULES, SSECase, chunk_lists, mismatch
 

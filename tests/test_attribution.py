@@ -1,9 +1,9 @@
 """A failure is charged to the rules its differences point at, not to every rule its
 test is marked with; known failures are masked in the tests of other rules."""
 
-from refold.reference._attribution import rules_at
 from refold.checks import ConformanceFailure, implicated_by
 from refold.reference import ABSENT, RULES, Difference
+from refold.reference._attribution import rules_at
 
 
 def test_every_pointer_owner_is_a_rule_of_the_spec() -> None:
@@ -37,7 +37,7 @@ def test_a_failure_without_differences_is_charged_to_the_tests_rules() -> None:
 
 def test_known_failures_are_masked_only_outside_their_own_tests() -> None:
     from refold.checks import Check
-    from refold.loading import load_target
+    from refold.targets import load_target
 
     check = Check(load_target("reference"))
     expected = {"usage": {"total_tokens": 8}, "id": "a"}
@@ -50,8 +50,8 @@ def test_known_failures_are_masked_only_outside_their_own_tests() -> None:
 
 
 def test_every_rule_owns_a_pointer_or_is_declared_pointer_less() -> None:
-    from refold.reference._attribution import _TABLE, OUTSIDE_THE_SHAPE, POINTERLESS
     from refold.reference import ALL_RULES
+    from refold.reference._attribution import _TABLE, OUTSIDE_THE_SHAPE, POINTERLESS
 
     owners = {r for _, rules in _TABLE for r in rules} | OUTSIDE_THE_SHAPE
     both = owners & POINTERLESS

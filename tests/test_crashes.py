@@ -11,9 +11,8 @@ from _crash_streams import SPARSE, SPARSE_CRASH, chunk
 
 from refold.checks import Check, ConformanceFailure
 from refold.crashes import analyse
-from refold.loading import load_target
 from refold.reference import JSON
-from refold.targets import Target
+from refold.targets import Target, load_target
 
 _BROKEN = Path(__file__).resolve().parent.parent / "examples" / "broken"
 

@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from refold.errors import TargetError, UsageError
-from refold.loading import load_target
-from refold.targets import Target
+from refold.targets import Target, load_target
 
 _SERVER = """
 import json, os, sys, time

@@ -14,9 +14,8 @@ from pathlib import Path
 import pytest
 
 from refold.errors import TargetError, UsageError
-from refold.loading import load_target
 from refold.reference import differences, fold
-from refold.targets import RemoteTarget
+from refold.targets import RemoteTarget, load_target
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVER = ROOT / "examples" / "targets" / "protocol_server.py"

@@ -20,7 +20,7 @@ from types import ModuleType
 import pytest
 
 from refold.errors import TargetError, UsageError
-from refold.loading import load_target
+from refold.targets import load_target
 
 SERVER = Path(__file__).resolve().parent.parent / "examples" / "targets" / "protocol_server.py"
 

@@ -88,8 +88,8 @@ def test_the_reference_work_dir_holds_all_of_refold_but_copies_the_reference_onc
     settings = tomllib.loads((tmp_path / "pyproject.toml").read_text())["tool"]["mutmut"]
     assert settings["source_paths"] == ["refold/reference"]
     assert "refold/plugin.py" in settings["also_copy"]
-    # The mutated package itself is never among the copies (refold/reference_target.py,
-    # a sibling module, is).
+    # The mutated package itself is never among the copies (refold/targets, which holds
+    # target `reference`, is).
     assert not any(p == "refold/reference" or p.startswith("refold/reference/")
                    for p in settings["also_copy"])
-    assert "refold/reference_target.py" in settings["also_copy"]
+    assert "refold/targets" in settings["also_copy"]

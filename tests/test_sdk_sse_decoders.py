@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from refold.sdk.decoders import SSEDecode, decode_httpx_sse, decode_openai, decode_reference
 from refold.strategies.wire import sse_bytes
 from refold.suites._sse_cases import CASES, KNOWN_DEVIATIONS, SSECase, chunk_lists, mismatch
+from refold.targets.sdk.decoders import SSEDecode, decode_httpx_sse, decode_openai, decode_reference
 
 # The real decoders by name, with the module each needs (both come with refold[openai]).
 _REAL: dict[str, tuple[str, SSEDecode]] = {

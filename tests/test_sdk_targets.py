@@ -11,8 +11,8 @@ import importlib.util
 import pytest
 
 from refold.checks import Check, ConformanceFailure
-from refold.loading import BUILTIN_TARGETS, load_target
 from refold.reference import fold
+from refold.targets import BUILTIN_TARGETS, load_target
 
 _ENVELOPE = {"id": "chatcmpl-x", "object": "chat.completion.chunk", "created": 1, "model": "m"}
 
@@ -55,9 +55,9 @@ def _check(name: str, module: str, rules: tuple[str, ...]) -> Check:
 
 def test_every_sdk_target_is_a_builtin_name() -> None:
     assert {name: BUILTIN_TARGETS[name] for name in ("openai", "litellm", "langchain")} == {
-        "openai": "refold.sdk.openai:refold_target",
-        "litellm": "refold.sdk.litellm:refold_target",
-        "langchain": "refold.sdk.langchain:refold_target",
+        "openai": "refold.targets.sdk.openai:refold_target",
+        "litellm": "refold.targets.sdk.litellm:refold_target",
+        "langchain": "refold.targets.sdk.langchain:refold_target",
     }
 
 
@@ -102,7 +102,7 @@ def test_openai_erases_usage_with_a_later_chunk_without_usage() -> None:
 
 def test_a_missing_sdk_is_a_usage_error_naming_the_extra() -> None:
     from refold.errors import UsageError
-    from refold.sdk._requires import require
+    from refold.targets.sdk._requires import require
 
     with pytest.raises(UsageError, match=r"pip install 'refold\[openai\]'"):
         require("refold_no_such_sdk_module", extra="openai")
@@ -116,7 +116,7 @@ def test_only_the_openai_target_carries_its_sdks_sse_decoder(
 ) -> None:
     if importlib.util.find_spec(module) is None:
         pytest.skip(f"install refold[{name}] to check the {name} target")
-    from refold.sdk.decoders import decode_openai
+    from refold.targets.sdk.decoders import decode_openai
 
     target = load_target(name)
     assert ("sse" in target.features) is claims_sse

@@ -1,5 +1,5 @@
 """A Python target can change the verdict only through its answers: it runs in a worker
-process (refold.worker), so exiting, crashing, hanging, interrupting or patching the
+process (refold.targets.worker), so exiting, crashing, hanging, interrupting or patching the
 harness fails the rule under test, and a fresh worker serves the next test. Each hostile
 target is written here, in tmp_path."""
 
@@ -18,8 +18,7 @@ import pytest
 import refold.checks
 from refold.checks import Check, ConformanceFailure
 from refold.errors import TargetError, UsageError
-from refold.loading import load_target
-from refold.targets import Target
+from refold.targets import Target, load_target
 
 CHUNKS = [{"id": "c1", "choices": [{"index": 0, "delta": {"content": "Hi"},
                                     "finish_reason": "stop"}]}]
@@ -299,7 +298,7 @@ def test_refold_check_passes_in_process_and_the_reply_limit_to_pytest() -> None:
 
 
 def test_a_malformed_sse_reply_is_a_protocol_failure() -> None:
-    from refold.protocol_sse import decoded_stream
+    from refold.targets.protocol_sse import decoded_stream
 
     with pytest.raises(TargetError, match="expected a list") as info:
         decoded_stream({"events": [{"type": "message", "data": 1}], "retry": None}, "t")

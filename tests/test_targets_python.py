@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from refold.errors import TargetError, UsageError
-from refold.loading import load_target
-from refold.targets import ALL_FOLD_FEATURES
+from refold.targets import ALL_FOLD_FEATURES, load_target
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "targets"
 CHUNKS = [{"id": "c1", "choices": [{"index": 0, "delta": {"content": "Hi"},
@@ -191,7 +190,7 @@ def test_a_registered_entry_point_name_loads_its_target(tmp_path: Path) -> None:
         "Metadata-Version: 2.1\nName: vendor-fold\nVersion: 1.0\n", encoding="utf-8")
     (dist_info / "entry_points.txt").write_text(
         "[refold.targets]\nvendor = vendor_fold:refold_target\n", encoding="utf-8")
-    program = ("from refold.loading import load_target\n"
+    program = ("from refold.targets import load_target\n"
                "t = load_target('vendor')\n"
                "print(t.name, sorted(t.features), t.fold([{'id': 'x'}])['id'])\n")
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
@@ -214,7 +213,7 @@ def test_a_python_target_without_an_sse_decoder_cannot_claim_sse(on_path: Path) 
 def test_a_declared_sse_decoder_is_kept_and_claims_sse_by_default(on_path: Path) -> None:
     name = _module(on_path, "decoder_mod", """
         from refold.reference import fold
-        from refold.sdk.decoders import decode_reference
+        from refold.targets.sdk.decoders import decode_reference
         refold_target = {"name": "with-decoder", "fold": fold, "sse": decode_reference}
     """)
     target = load_target(name)
@@ -233,7 +232,7 @@ def test_an_sse_entry_that_is_not_callable_is_refused(on_path: Path) -> None:
 
 
 def test_the_reference_target_carries_the_reference_decoder_and_claims_sse() -> None:
-    from refold.sdk.decoders import decode_reference
+    from refold.targets.sdk.decoders import decode_reference
 
     target = load_target("reference")
     assert target.sse is decode_reference

@@ -130,7 +130,7 @@ def test_a_decoder_failure_is_charged_to_its_wire_rule_and_to_no_spec_rule(
     # A second BOM in front of the stream: harmless unless the stream starts with one.
     (tmp_path / "bom_blind.py").write_text(textwrap.dedent("""
         from refold.reference import fold
-        from refold.sdk.decoders import decode_reference
+        from refold.targets.sdk.decoders import decode_reference
 
         def decode(parts):
             return decode_reference([b"\\xef\\xbb\\xbf", *parts])

@@ -7,15 +7,7 @@ features of the spec's closed vocabulary it claims, and may carry the SSE decode
 wire layer (`sse`, feature `sse`): a Python target's own, or a remote target's `sse`
 operation.
 
-`load_target(spec)` turns a `--target` value into a Target:
-
-    reference               the built-in reference fold (the default)
-    NAME                    a target registered in the `refold.targets` entry-point group
-    mypkg, mypkg.sub        an importable module
-    mypkg:attribute         one attribute of a module
-    path/to/file.py         a Python file
-    exec:COMMAND            a process speaking the JSON-lines protocol (docs/protocol.md)
-    http://host:port/path   a service speaking the same protocol over HTTP
+`load_target(spec)` (`refold.targets.forms`) turns a `--target` value into a Target.
 """
 
 from __future__ import annotations
@@ -25,7 +17,7 @@ from typing import TYPE_CHECKING, Protocol, Self, runtime_checkable
 
 from refold.reference import FEATURES, JSON, JSONObject
 
-from .errors import TargetError, UsageError, preview
+from ..errors import TargetError, UsageError, preview
 
 if TYPE_CHECKING:
     # Imported for the annotation only: the decoders module pulls in httpx.

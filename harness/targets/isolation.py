@@ -2,12 +2,12 @@
 
 A Python target run in the harness's process can decide the verdict without answering:
 patch `refold.checks`, end the run with `os._exit(0)`, hang it in a loop, crash it with a
-segfault. `IsolatedTarget` runs it in a worker process (`python -m refold.worker`)
+segfault. `IsolatedTarget` runs it in a worker process (`python -m refold.targets.worker`)
 instead, driven by the exec: machinery: every call has the `--target-timeout` deadline, a
 worker that exits or crashes fails the call under way ("the target exited (status N)")
 and a fresh worker serves the next one, and the worker's failure kinds (a mutated chunk,
 a reply that is not an object) arrive as the in-process target would raise them. One
-worker serves the whole pytest process. `--in-process` (`refold.loading.load_target(...,
+worker serves the whole pytest process. `--in-process` (`refold.targets.load_target(...,
 isolated=False)`) is the opt-in for debugging, and for `refold mutate` and `refold
 coverage`, which measure the target's code in the harness's process.
 """
@@ -20,10 +20,10 @@ import sys
 
 from refold.reference import JSON, JSONObject
 
-from .errors import TargetError, UsageError
-from .exec_target import ExecTransport
+from ..errors import TargetError, UsageError
+from .exec import ExecTransport
+from .remote import DEFAULT_MAX_REPLY, RemoteAccumulator, RemoteTarget, TargetAccumulator
 from .snapshot_mirror import SnapshotMirror
-from .targets import DEFAULT_MAX_REPLY, RemoteAccumulator, RemoteTarget, TargetAccumulator
 from .worker import PATH_VARIABLE
 
 __all__ = ["HELLO_SECONDS", "IsolatedTarget"]
@@ -42,7 +42,7 @@ class IsolatedTarget(RemoteTarget):
     def start(cls, spec: str, *, features: frozenset[str] | None, timeout: float,
               max_reply: int = DEFAULT_MAX_REPLY) -> IsolatedTarget:
         """Start the worker for `spec`; a target that cannot load is a usage error."""
-        argv = [sys.executable, "-m", "refold.worker", spec]
+        argv = [sys.executable, "-m", "refold.targets.worker", spec]
         if features is not None:
             argv += ["--features", ",".join(sorted(features))]
         env = {**os.environ, PATH_VARIABLE: json.dumps(sys.path)}
@@ -72,7 +72,7 @@ class IsolatedTarget(RemoteTarget):
 
 class _MirroredAccumulator(RemoteAccumulator):
     """Responses handed out stay live in both directions, as in-process (LIFE-SNAPSHOT;
-    see `refold.snapshot_mirror`)."""
+    see `refold.targets.snapshot_mirror`)."""
 
     def __init__(self, target: RemoteTarget, handle: str | int, generation: int) -> None:
         super().__init__(target, handle, generation)

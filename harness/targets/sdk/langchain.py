@@ -117,5 +117,6 @@ def _usage(metadata: dict[str, Any]) -> JSONObject:
 
 
 refold_target = {"name": "langchain", "fold": fold, "features": FEATURES,
-                 "description": f"{sdk_version()}: AIMessageChunk sum (refold.sdk.langchain)"}
+                 "description": f"{sdk_version()}: AIMessageChunk sum "
+                                f"(refold.targets.sdk.langchain)"}
 """The declaration `--target langchain` loads."""

@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from refold.reference import JSON, JSONObject
 from refold.reference._json import copy_json
 
-from .errors import TargetError, UsageError
-from .targets import ALL_FOLD_FEATURES, TargetAccumulator, check_features
+from ..errors import TargetError, UsageError
+from .remote import ALL_FOLD_FEATURES, TargetAccumulator, check_features
 
 if TYPE_CHECKING:
     from .sdk.decoders import SSEDecode
@@ -200,10 +200,10 @@ def _load_module(name: str) -> ModuleType:
     try:
         return importlib.import_module(name)
     except ImportError as exc:
+        from .forms import forms_sentence  # the table of forms imports this module
+
         raise UsageError(
-            f"cannot import target {name!r}: {exc}. Expected `reference`, a registered "
-            f"target name, an importable module, module:attribute, a .py file, "
-            f"exec:COMMAND or an http:// URL"
+            f"cannot import target {name!r}: {exc}. Expected {forms_sentence()}"
         ) from exc
     except Exception as exc:
         raise UsageError(f"importing target module {name!r} raised "
@@ -307,7 +307,8 @@ def _sse_decoder(value: Any, name: str) -> SSEDecode | None:
         decoder: SSEDecode | None = value
         return decoder
     raise UsageError(f"refold_target of {name}: `sse` is a {type(value).__name__}, expected "
-                     f"a decoder function decode(parts) -> DecodedStream (refold.sdk.decoders)")
+                     f"a decoder function decode(parts) -> DecodedStream "
+                     f"(refold.targets.sdk.decoders)")
 
 
 def _is_accumulator_class(cls: type) -> bool:

@@ -26,8 +26,8 @@ import urllib.parse
 
 from refold.reference import JSONObject
 
-from .errors import TargetError, UsageError
-from .targets import DEFAULT_MAX_REPLY, RemoteTarget, misanswered, stamped
+from ..errors import TargetError, UsageError
+from .remote import DEFAULT_MAX_REPLY, RemoteTarget, misanswered, stamped
 
 __all__ = ["HttpTarget", "HttpTransport"]
 

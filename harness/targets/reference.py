@@ -1,6 +1,6 @@
 """Target `reference`: the reference fold, with the reference SSE decoder (feature `sse`).
 
-A module of its own so that `refold.loading` stays free of httpx, which the decoders
+A module of its own so that `refold.targets` stays free of httpx, which the decoders
 import; it is loaded only when `--target reference` is asked for.
 """
 

@@ -1,9 +1,9 @@
-"""`python -m refold.worker SPEC [--features A,B]`: a Python target in a process of its own.
+"""`python -m refold.targets.worker SPEC [--features A,B]`: a Python target in a process of its own.
 
-The harness runs every Python target here by default (`refold.isolation`), so that the
+The harness runs every Python target here by default (`refold.targets.isolation`), so that the
 target can change the verdict only through its answers: it cannot patch the harness, end
 the run with `os._exit`, hang it, or take it down with a segfault. The worker loads SPEC
-as `--in-process` would (`refold.loading`) and answers the exec: JSON-lines protocol
+as `--in-process` would (`refold.targets`) and answers the exec: JSON-lines protocol
 (docs/protocol.md) for it, including the `sse` operation when the target has a decoder.
 
 The protocol runs on private duplicates of stdin and stdout: the target's `print` and
@@ -12,7 +12,7 @@ cannot corrupt or steal a protocol line. Every call goes through the in-process
 `PythonTarget`, so what it checks still holds here: a reply that is not a JSON object, or
 a chunk mutated by the target (LIFE-SNAPSHOT), is reported with its failure kind; and the
 responses an accumulator handed out are mirrored with the harness's copies
-(`refold.snapshot_mirror`), so a live snapshot shows as it would in-process.
+(`refold.targets.snapshot_mirror`), so a live snapshot shows as it would in-process.
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from typing import IO, Any
 
 from refold.reference import JSON, JSONObject
 
-from .errors import TargetError, UsageError
+from ..errors import TargetError, UsageError
+from .remote import PROTOCOL_VERSION, TargetAccumulator
 from .snapshot_mirror import SnapshotMirror
-from .targets import PROTOCOL_VERSION, TargetAccumulator
 
 __all__ = ["PATH_VARIABLE", "main"]
 
@@ -170,7 +170,7 @@ def _protocol_streams() -> tuple[IO[bytes], IO[bytes]]:
 
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m refold.worker",
+    parser = argparse.ArgumentParser(prog="python -m refold.targets.worker",
                                      description="serve a Python target to the refold harness")
     parser.add_argument("spec", help="the Python target, as --target takes it")
     parser.add_argument("--features", default=None, help="comma-separated claimed features")

@@ -6,7 +6,7 @@ serves the whole run. Every request has a deadline (`--target-timeout`) for its 
 reply: a reader thread hands stdout lines over through a queue, so the harness never
 blocks on a hung process. Every reply must echo its request's `seq`, so a reply can never
 be charged to another request. A process that hangs, dies or breaks the protocol is
-killed with everything it started (`refold.process_tree`), the call fails with a
+killed with everything it started (`refold.targets.process_tree`), the call fails with a
 TargetError saying what happened, and the next call starts a fresh process.
 """
 
@@ -27,9 +27,9 @@ from typing import IO
 
 from refold.reference import JSONObject
 
-from .errors import TargetError, UsageError
+from ..errors import TargetError, UsageError
 from .process_tree import ProcessTree
-from .targets import DEFAULT_MAX_REPLY, RemoteTarget, misanswered, stamped
+from .remote import DEFAULT_MAX_REPLY, RemoteTarget, misanswered, stamped
 
 __all__ = ["ExecTarget", "ExecTransport"]
 

@@ -84,6 +84,7 @@ def _without_sdk_additions(value: Any) -> Any:
 
 refold_target = {
     "name": "openai", "fold": fold, "features": FEATURES, "sse": decode_openai,
-    "description": f"openai-python {sdk_version()}: ChatCompletionStreamState (refold.sdk.openai)",
+    "description": f"openai-python {sdk_version()}: ChatCompletionStreamState "
+                   f"(refold.targets.sdk.openai)",
 }
 """The declaration `--target openai` loads."""

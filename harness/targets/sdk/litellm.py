@@ -63,6 +63,6 @@ def fold(chunks: list[JSON]) -> JSONObject:
 
 refold_target = {
     "name": "litellm", "fold": fold, "features": FEATURES,
-    "description": f"litellm {sdk_version()}: stream_chunk_builder (refold.sdk.litellm)",
+    "description": f"litellm {sdk_version()}: stream_chunk_builder (refold.targets.sdk.litellm)",
 }
 """The declaration `--target litellm` loads."""

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from refold.reference import JSON, JSONObject
 from refold.reference.sse import Event
 
-from .errors import TargetError, preview
+from ..errors import TargetError, preview
 
 if TYPE_CHECKING:
     from .sdk.decoders import DecodedStream

@@ -1,0 +1,134 @@
+"""The forms of a `--target` value, in one table.
+
+`FORMS` is the only place the forms are written out: `load_target` tries them in order,
+and the `--target` help (`forms_help`), the error for an unloadable target
+(`forms_sentence`) and the README's table (`forms_markdown`, kept equal by
+tests/test_target_forms.py) are generated from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+
+from .loading import BUILTIN_TARGETS, ENTRY_POINT_GROUP, registered
+from .python import from_object, import_python_target
+from .remote import Target
+
+__all__ = [
+    "FORMS",
+    "TargetForm",
+    "TargetOptions",
+    "forms_help",
+    "forms_markdown",
+    "forms_sentence",
+]
+
+
+@dataclass(frozen=True)
+class TargetOptions:
+    """What every loader is given besides the `--target` value."""
+
+    features: frozenset[str] | None
+    timeout: float
+    max_reply: int
+
+
+@dataclass(frozen=True)
+class TargetForm:
+    """One form of `--target` value: how it looks, what it names, and how it is loaded."""
+
+    shape: str
+    """The form as the README's table shows it (Markdown)."""
+    short: str
+    """The form in a one-line list (the `--target` help, the unloadable-target error)."""
+    description: str
+    matches: Callable[[str], bool]
+    load: Callable[[str, TargetOptions], Target]
+    python: bool
+    """A Python target: served from a worker process unless `--in-process`."""
+
+
+def _load_exec(spec: str, options: TargetOptions) -> Target:
+    from .exec import ExecTarget
+
+    return ExecTarget.start(spec.removeprefix("exec:"), features=options.features,
+                            timeout=options.timeout, max_reply=options.max_reply)
+
+
+def _load_http(spec: str, options: TargetOptions) -> Target:
+    from .http import HttpTarget
+
+    return HttpTarget.connect(spec, features=options.features, timeout=options.timeout,
+                              max_reply=options.max_reply)
+
+
+def _load_builtin(spec: str, options: TargetOptions) -> Target:
+    return import_python_target(BUILTIN_TARGETS[spec], features=options.features)
+
+
+def _load_registered(spec: str, options: TargetOptions) -> Target:
+    return from_object(registered(spec), name=spec, features=options.features)
+
+
+def _load_python(spec: str, options: TargetOptions) -> Target:
+    return import_python_target(spec, features=options.features)
+
+
+def _is_registered(spec: str) -> bool:
+    return any(ep.name == spec for ep in entry_points(group=ENTRY_POINT_GROUP))
+
+
+def _is_file(spec: str) -> bool:
+    module = spec.partition(":")[0]
+    return module.endswith(".py") or "/" in module or "\\" in module
+
+
+_SDK_NAMES = [name for name in BUILTIN_TARGETS if name != "reference"]
+
+FORMS: tuple[TargetForm, ...] = (
+    # "reference" before registered names: no plugin can stand in for it.
+    TargetForm("`reference`", "reference (the default)",
+               "the built-in reference fold (the default)",
+               lambda spec: spec == "reference", _load_builtin, python=True),
+    TargetForm("`exec:COMMAND`", "exec:COMMAND",
+               "a process speaking the JSON-lines protocol on stdin/stdout",
+               lambda spec: spec.startswith("exec:"), _load_exec, python=False),
+    TargetForm("`http://host:port/path`", "an http(s):// URL",
+               "a service speaking the same protocol over HTTP POST (`https://` too)",
+               lambda spec: spec.startswith(("http://", "https://")), _load_http,
+               python=False),
+    TargetForm("`NAME`", "a registered target name",
+               f"a target registered in the `{ENTRY_POINT_GROUP}` entry-point group",
+               _is_registered, _load_registered, python=True),
+    TargetForm(", ".join(f"`{name}`" for name in _SDK_NAMES),
+               f"a built-in SDK target ({', '.join(_SDK_NAMES)})",
+               "the built-in SDK targets (below)",
+               lambda spec: spec in BUILTIN_TARGETS, _load_builtin, python=True),
+    TargetForm("`path/to/file.py`", "a .py file", "a Python file",
+               _is_file, _load_python, python=True),
+    TargetForm("`mypkg:attr`", "module:attr",
+               "one attribute of a module: a class, a function or a declaration",
+               lambda spec: ":" in spec, _load_python, python=True),
+    TargetForm("`mypkg`, `mypkg.sub`", "a module", "an importable module",
+               lambda spec: True, _load_python, python=True),
+)
+"""Every `--target` form, in the order `load_target` tries them (the last takes anything)."""
+
+
+def forms_help() -> str:
+    """The `--target` option's help: every form, briefly."""
+    return "implementation to check: " + ", ".join(form.short for form in FORMS)
+
+
+def forms_sentence() -> str:
+    """Every form, as the error for an unloadable target lists them."""
+    shorts = [form.short for form in FORMS]
+    return ", ".join(shorts[:-1]) + " or " + shorts[-1]
+
+
+def forms_markdown() -> str:
+    """The README's table of the forms."""
+    rows = [f"| {form.shape} | {form.description} |" for form in FORMS]
+    return "\n".join(["| form | what is checked |", "| --- | --- |", *rows])

@@ -1,0 +1,62 @@
+"""Turn a `--target` value into a Target (the forms: `refold.targets.forms`)."""
+
+from __future__ import annotations
+
+from importlib.metadata import entry_points
+from typing import Any
+
+from ..errors import UsageError
+from .remote import DEFAULT_MAX_REPLY, Target
+
+__all__ = ["BUILTIN_TARGETS", "ENTRY_POINT_GROUP", "load_target", "registered"]
+
+ENTRY_POINT_GROUP = "refold.targets"
+
+BUILTIN_TARGETS: dict[str, str] = {
+    "reference": "refold.targets.reference:refold_target",
+    "openai": "refold.targets.sdk.openai:refold_target",
+    "litellm": "refold.targets.sdk.litellm:refold_target",
+    "langchain": "refold.targets.sdk.langchain:refold_target",
+}
+"""Built-in target names and the Python object each stands for."""
+
+
+def load_target(
+    spec: str, *, features: frozenset[str] | None = None, timeout: float = 5.0,
+    isolated: bool = False, max_reply: int = DEFAULT_MAX_REPLY,
+) -> Target:
+    """Resolve `spec` to a target, claiming `features` (None: all its interface supports).
+
+    A Python target is loaded into this process, or with `isolated` into a worker
+    process of its own (`refold.targets.isolation`, what the plugin does unless
+    `--in-process`).
+    `timeout` is the deadline of every call, `max_reply` the largest reply in bytes, for
+    every target out of this process.
+
+    Raises:
+        UsageError: the target cannot be found or its feature claim is invalid.
+    """
+    from .forms import FORMS, TargetOptions  # the table's loaders use this module
+
+    form = next(form for form in FORMS if form.matches(spec))
+    if isolated and form.python:
+        from .isolation import IsolatedTarget
+
+        return IsolatedTarget.start(spec, features=features, timeout=timeout,
+                                    max_reply=max_reply)
+    return form.load(spec, TargetOptions(features, timeout, max_reply))
+
+
+def registered(name: str) -> Any:
+    """The object registered as target `name` (None: no such name)."""
+    matches = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
+    if not matches:
+        return None
+    if len(matches) > 1:
+        sources = ", ".join(ep.value for ep in matches)
+        raise UsageError(f"target name {name!r} is registered more than once: {sources}")
+    try:
+        return matches[0].load()
+    except Exception as exc:
+        raise UsageError(f"registered target {name!r} ({matches[0].value}) failed to load: "
+                         f"{type(exc).__name__}: {exc}") from exc
