@@ -287,6 +287,9 @@ class Check:
         except TargetError as exc:
             raise self.fail(f"the target's SSE decoder failed ({exc.kind})",
                             target_error=str(exc)) from exc
+        except Exception as exc:  # an in-process target's own decoder, called as it is
+            raise self.fail("the target's SSE decoder failed (raised)",
+                            target_error=f"{type(exc).__name__}: {exc}") from exc
         if not isinstance(decoded, list):
             raise self.fail(f"the target's SSE decoder returned {type(decoded).__name__}, "
                             f"expected a list of {self.dialect.items}")

@@ -17,11 +17,11 @@ from types import MappingProxyType
 from refold.reference import Rule
 
 from ..errors import UsageError
-from ._dialect import Dialect
+from ._dialect import Ablation, Dialect
 from .anthropic_messages import ANTHROPIC_MESSAGES
 from .openai_chat import OPENAI_CHAT
 
-__all__ = ["DEFAULT_DIALECT", "DIALECTS", "EVERY_RULE", "Dialect", "dialect",
+__all__ = ["DEFAULT_DIALECT", "DIALECTS", "EVERY_RULE", "Ablation", "Dialect", "dialect",
            "dialect_of_rule"]
 
 DEFAULT_DIALECT = OPENAI_CHAT.name

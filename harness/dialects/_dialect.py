@@ -69,6 +69,12 @@ class Dialect:
     suites: str
     """The sub-package of `refold.suites` holding the dialect's suites ("" for the
     top-level modules, where the chat suites were before dialects existed)."""
+    snapshot_rule: str
+    """The rule a target breaks by mutating the items it was given (LIFE-SNAPSHOT)."""
+    sse_layer: str
+    """What the dialect's wire rules are about, so what a target's `sse` decoder returns:
+    "events" (WHATWG events: the chat wire rules are the standard's) or "items" (the
+    stream items a fold is given: Anthropic's wire rules are about event names)."""
     not_fold_features: frozenset[str] = field(default=frozenset({"lifecycle", "sse"}))
     """Features a fold-only target cannot be checked on (they need another interface)."""
     extra_rules_note: str | None = None

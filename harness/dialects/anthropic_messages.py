@@ -37,6 +37,8 @@ ANTHROPIC_MESSAGES = Dialect(
     pointerless=POINTERLESS,
     lifecycle=("finished", "error"),
     decode_sse=decode_stream,
+    snapshot_rule="AM-LIFE-SNAPSHOT",
+    sse_layer="items",
     suites="anthropic",
 )
 """Anthropic Messages streams (`message_start` … `message_stop`)."""

@@ -27,6 +27,7 @@ from typing import IO
 
 from refold.reference import JSONObject
 
+from ..dialects import Dialect
 from ..errors import TargetError, UsageError
 from .process_tree import ProcessTree
 from .remote import DEFAULT_MAX_REPLY, RemoteTarget, misanswered, stamped
@@ -199,10 +200,12 @@ class ExecTarget(RemoteTarget):
 
     @classmethod
     def start(cls, command: str, *, features: frozenset[str] | None, timeout: float,
+              dialect: Dialect | None = None,
               max_reply: int = DEFAULT_MAX_REPLY) -> ExecTarget:
         """Start the process and say hello; a failing hello is a usage error."""
         transport = ExecTransport.from_command(command, timeout=timeout, max_reply=max_reply)
-        return cls.greeted(transport, spec=f"exec:{command}", features=features)
+        return cls.greeted(transport, spec=f"exec:{command}", features=features,
+                           dialect=dialect)
 
 
 def _status(status: int | None) -> str:

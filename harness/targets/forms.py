@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 
+from ..dialects import Dialect
 from .loading import BUILTIN_TARGETS, ENTRY_POINT_GROUP, registered
 from .python import from_object, import_python_target
 from .remote import Target
@@ -33,6 +34,8 @@ class TargetOptions:
     features: frozenset[str] | None
     timeout: float
     max_reply: int
+    dialect: Dialect | None = None
+    """The run's dialect (None: the target's own)."""
 
 
 @dataclass(frozen=True)
@@ -54,26 +57,29 @@ def _load_exec(spec: str, options: TargetOptions) -> Target:
     from .exec import ExecTarget
 
     return ExecTarget.start(spec.removeprefix("exec:"), features=options.features,
-                            timeout=options.timeout, max_reply=options.max_reply)
+                            timeout=options.timeout, max_reply=options.max_reply,
+                            dialect=options.dialect)
 
 
 def _load_http(spec: str, options: TargetOptions) -> Target:
     from .http import HttpTarget
 
     return HttpTarget.connect(spec, features=options.features, timeout=options.timeout,
-                              max_reply=options.max_reply)
+                              max_reply=options.max_reply, dialect=options.dialect)
 
 
 def _load_builtin(spec: str, options: TargetOptions) -> Target:
-    return import_python_target(BUILTIN_TARGETS[spec], features=options.features)
+    return import_python_target(BUILTIN_TARGETS[spec], features=options.features,
+                                dialect=options.dialect)
 
 
 def _load_registered(spec: str, options: TargetOptions) -> Target:
-    return from_object(registered(spec), name=spec, features=options.features)
+    return from_object(registered(spec), name=spec, features=options.features,
+                       dialect=options.dialect)
 
 
 def _load_python(spec: str, options: TargetOptions) -> Target:
-    return import_python_target(spec, features=options.features)
+    return import_python_target(spec, features=options.features, dialect=options.dialect)
 
 
 def _is_registered(spec: str) -> bool:

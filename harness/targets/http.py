@@ -26,6 +26,7 @@ import urllib.parse
 
 from refold.reference import JSONObject
 
+from ..dialects import Dialect
 from ..errors import TargetError, UsageError
 from .remote import DEFAULT_MAX_REPLY, RemoteTarget, misanswered, stamped
 
@@ -166,7 +167,8 @@ class HttpTarget(RemoteTarget):
 
     @classmethod
     def connect(cls, url: str, *, features: frozenset[str] | None, timeout: float,
+                dialect: Dialect | None = None,
                 max_reply: int = DEFAULT_MAX_REPLY) -> HttpTarget:
         """Say hello to the service; an unreachable or silent one is a usage error."""
         transport = HttpTransport(url, timeout=timeout, max_reply=max_reply)
-        return cls.greeted(transport, spec=url, features=features)
+        return cls.greeted(transport, spec=url, features=features, dialect=dialect)

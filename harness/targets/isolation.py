@@ -20,6 +20,7 @@ import sys
 
 from refold.reference import JSON, JSONObject
 
+from ..dialects import Dialect
 from ..errors import TargetError, UsageError
 from .exec import ExecTransport
 from .remote import DEFAULT_MAX_REPLY, RemoteAccumulator, RemoteTarget, TargetAccumulator
@@ -40,17 +41,21 @@ class IsolatedTarget(RemoteTarget):
 
     @classmethod
     def start(cls, spec: str, *, features: frozenset[str] | None, timeout: float,
-              max_reply: int = DEFAULT_MAX_REPLY) -> IsolatedTarget:
-        """Start the worker for `spec`; a target that cannot load is a usage error."""
+              max_reply: int = DEFAULT_MAX_REPLY,
+              dialect: Dialect | None = None) -> IsolatedTarget:
+        """Start the worker for `spec` (in a run of `dialect`, None: the target's); a
+        target that cannot load is a usage error."""
         argv = [sys.executable, "-m", "refold.targets.worker", spec]
         if features is not None:
             argv += ["--features", ",".join(sorted(features))]
+        if dialect is not None:
+            argv += ["--dialect", dialect.name]
         env = {**os.environ, PATH_VARIABLE: json.dumps(sys.path)}
         transport = ExecTransport(argv, where=f"target {spec} (worker process)",
                                   timeout=timeout, hello_timeout=max(timeout, HELLO_SECONDS),
                                   max_reply=max_reply, env=env)
         # The worker validated the claim against the target's own interface.
-        return cls.greeted(transport, spec=spec, features=None)
+        return cls.greeted(transport, spec=spec, features=None, dialect=dialect)
 
     def _raised(self, error: JSONObject, what: str) -> Exception:
         """The worker's errors carry the in-process message and failure kind."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from importlib.metadata import entry_points
 from typing import Any
 
+from ..dialects import Dialect
 from ..errors import UsageError
 from .remote import DEFAULT_MAX_REPLY, Target
 
@@ -23,9 +24,12 @@ BUILTIN_TARGETS: dict[str, str] = {
 
 def load_target(
     spec: str, *, features: frozenset[str] | None = None, timeout: float = 5.0,
-    isolated: bool = False, max_reply: int = DEFAULT_MAX_REPLY,
+    isolated: bool = False, max_reply: int = DEFAULT_MAX_REPLY, dialect: Dialect | None = None,
 ) -> Target:
     """Resolve `spec` to a target, claiming `features` (None: all its interface supports).
+
+    The target is of `dialect` (None: the one it declares, else openai-chat); one that
+    declares another is refused, and `reference` is the reference of `dialect`.
 
     A Python target is loaded into this process, or with `isolated` into a worker
     process of its own (`refold.targets.isolation`, what the plugin does unless
@@ -43,8 +47,8 @@ def load_target(
         from .isolation import IsolatedTarget
 
         return IsolatedTarget.start(spec, features=features, timeout=timeout,
-                                    max_reply=max_reply)
-    return form.load(spec, TargetOptions(features, timeout, max_reply))
+                                    max_reply=max_reply, dialect=dialect)
+    return form.load(spec, TargetOptions(features, timeout, max_reply, dialect))
 
 
 def registered(name: str) -> Any:

@@ -7,8 +7,14 @@ not JSON); the reply carries the events and the reconnection time the decoder ke
     {"ok": true, "events": [{"type": "message", "data": "a", "last_event_id": ""}],
      "retry": null}
 
-Both sides are here: the harness's (`sse_request`, `decoded_stream`) and the one the
-isolated Python worker answers with (`sse_parts`, `sse_reply`).
+In a dialect whose wire rules are about the stream's items (`Dialect.sse_layer` "items",
+Anthropic's), `events` is the list of items the decoder gives the fold, and there is no
+`retry`:
+
+    {"ok": true, "events": [{"type": "message_start", "message": {...}}, ...]}
+
+Both sides are here: the harness's (`sse_request`, `decoded_stream`, `decoded_items`) and
+the one the isolated Python worker answers with (`sse_parts`, `sse_reply`, `items_reply`).
 """
 
 from __future__ import annotations
@@ -26,7 +32,8 @@ from ..errors import TargetError, preview
 if TYPE_CHECKING:
     from .sdk.decoders import DecodedStream
 
-__all__ = ["decoded_stream", "sse_parts", "sse_reply", "sse_request"]
+__all__ = ["decoded_items", "decoded_stream", "items_reply", "sse_parts", "sse_reply",
+           "sse_request"]
 
 _EVENT_FIELDS = ("type", "data", "last_event_id")
 
@@ -69,6 +76,23 @@ def decoded_stream(reply: JSONObject, where: str) -> DecodedStream:
     decoded = tuple(Event(str(e["type"]), str(e["data"]), str(e["last_event_id"]))
                     for e in events if isinstance(e, dict))
     return DecodedStream(decoded, retry)
+
+
+def items_reply(items: object) -> JSONObject:
+    """The reply fields for the items a decoder made of the pieces; ValueError when the
+    decoder returned something else than a list."""
+    if not isinstance(items, list):
+        raise ValueError(f"the SSE decoder returned {type(items).__name__}, expected a list")
+    return {"events": items}
+
+
+def decoded_items(reply: JSONObject, where: str) -> list[JSON]:
+    """The items an `sse` reply carries; TargetError if it carries no list."""
+    items = reply.get("events")
+    if not isinstance(items, list):
+        raise TargetError(f"{where}: sse replied events {preview(items)}, expected a list of "
+                          f"the stream's items", kind="protocol")
+    return items
 
 
 def _is_event(value: JSON) -> bool:

@@ -6,10 +6,12 @@ A Python target may expose, simplest first:
     an accumulator class or factory          add(chunk), response(), and optionally a
                                              `finished` property and mark_done()
     refold_target                            an object or dict naming its `factory` (or
-                                             `fold`), its `name`, the `features` it claims
-                                             and optionally its `sse` decoder
-                                             (decode(parts) -> DecodedStream) and a
-                                             `description` for reports
+                                             `fold`), its `name`, its `dialect` (default
+                                             openai-chat), the `features` it claims and
+                                             optionally its `sse` decoder and a
+                                             `description` for reports; or a dict of
+                                             such declarations by dialect under
+                                             `dialects`, for a target of several
 
 When a module offers several, the richest is used. Every call into the target goes
 through `_call`, which turns whatever the target does wrong into a `TargetError` that
@@ -33,11 +35,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from refold.reference import JSON, JSONObject
 from refold.reference._json import copy_json
 
+from ..dialects import Dialect
 from ..errors import TargetError, UsageError
-from .remote import ALL_FOLD_FEATURES, TargetAccumulator, check_features
+from .remote import TargetAccumulator, check_features, declared_dialect
 
 if TYPE_CHECKING:
-    from .sdk.decoders import SSEDecode
+    from .sdk.decoders import AnySSEDecode
 
 __all__ = ["PythonTarget", "from_module", "from_object", "import_python_target"]
 
@@ -52,41 +55,45 @@ class PythonTarget:
     """A target implemented in this Python process."""
 
     name: str
+    dialect: Dialect
     features: frozenset[str]
     description: str
     fold_function: Callable[[list[JSON]], Any] | None = None
     factory: Callable[[], Any] | None = None
-    sse: SSEDecode | None = None
+    sse: AnySSEDecode | None = None
     """The target's SSE decoder (its `refold_target`'s `sse`); with it, it may claim `sse`."""
 
     def fold(self, chunks: list[JSON]) -> JSONObject:
         """Fold `chunks` with the target's fold, or with a fresh accumulator."""
         given = copy_json(chunks)
+        what = f"{self.name}: fold({self.dialect.items})"
         if self.fold_function is not None:
-            result = _call(f"{self.name}: fold(chunks)", self.fold_function, given)
+            result = _call(what, self.fold_function, given)
         else:
             accumulator = self.accumulator()
             for chunk in given:
                 accumulator.add(chunk)
             result = accumulator.response()
-        _check_unmutated(given, chunks, self.name)
-        return _json_object(result, f"{self.name}: fold(chunks)")
+        _check_unmutated(given, chunks, self.name, self.dialect)
+        return _json_object(result, what)
 
     def accumulator(self) -> TargetAccumulator:
         """Start an incremental fold through the target's factory."""
         if self.factory is None:
-            raise UsageError(f"target {self.name} has no accumulator, only fold(chunks)")
+            raise UsageError(f"target {self.name} has no accumulator, only "
+                             f"fold({self.dialect.items})")
         instance = _call(f"{self.name}: creating an accumulator", self.factory)
-        return _PythonAccumulator(self.name, instance)
+        return _PythonAccumulator(self.name, instance, self.dialect)
 
     def close(self) -> None:
         """Nothing to release for an in-process target."""
 
 
 class _PythonAccumulator:
-    def __init__(self, name: str, instance: Any) -> None:
+    def __init__(self, name: str, instance: Any, dialect: Dialect) -> None:
         self._name = name
         self._instance = instance
+        self._dialect = dialect
         # Every chunk handed over so far, as given and as sent: a target may keep a
         # chunk and change it during a later call, not only during its own add().
         self._given: list[JSON] = []
@@ -96,12 +103,13 @@ class _PythonAccumulator:
         given = copy_json(chunk)
         self._given.append(given)
         self._sent.append(chunk)
-        _call(f"{self._name}: add(chunk)", self._instance.add, given)
-        _check_unmutated([given], [chunk], self._name, first=len(self._given) - 1)
+        _call(f"{self._name}: add({self._dialect.item})", self._instance.add, given)
+        _check_unmutated([given], [chunk], self._name, self._dialect,
+                         first=len(self._given) - 1)
 
     def response(self) -> JSONObject:
         result = _call(f"{self._name}: response()", self._instance.response)
-        _check_unmutated(self._given, self._sent, self._name)
+        _check_unmutated(self._given, self._sent, self._name, self._dialect)
         return _json_object(result, f"{self._name}: response()")
 
     def finished(self) -> bool:
@@ -116,6 +124,12 @@ class _PythonAccumulator:
     def mark_done(self) -> None:
         _call(f"{self._name}: mark_done()", self._instance.mark_done)
 
+    def error(self) -> JSONObject | None:
+        value = _call(f"{self._name}: error", lambda: _read_property(self._instance, "error"))
+        if value is not None:
+            return _json_object(value, f"{self._name}: error")
+        return None
+
     @property
     def raw(self) -> Any:
         """The target's own accumulator object (for error messages and debugging)."""
@@ -123,7 +137,12 @@ class _PythonAccumulator:
 
 
 def _read_finished(instance: Any) -> Any:
-    value = instance.finished
+    return _read_property(instance, "finished")
+
+
+def _read_property(instance: Any, name: str) -> Any:
+    """A lifecycle read: a property, or a method of no arguments."""
+    value = getattr(instance, name)
     return value() if callable(value) else value
 
 
@@ -154,30 +173,33 @@ def _json_object(result: Any, what: str) -> JSONObject:
     return result
 
 
-def _check_unmutated(given: list[JSON], original: list[JSON], name: str, *,
-                     first: int = 0) -> None:
-    """Raise if a chunk the target was given differs from what was sent; `first` is the
-    chunk number of `given[0]`."""
+def _check_unmutated(given: list[JSON], original: list[JSON], name: str, dialect: Dialect,
+                     *, first: int = 0) -> None:
+    """Raise if an item the target was given differs from what was sent; `first` is the
+    item number of `given[0]`."""
     for number, (after, before) in enumerate(zip(given, original, strict=True), start=first):
         if after != before:
             raise TargetError(
-                f"{name} mutated chunk {number} it was given (LIFE-SNAPSHOT): "
+                f"{name} mutated {dialect.item} {number} it was given "
+                f"({dialect.snapshot_rule}): "
                 f"before {json.dumps(before)[:200]}, after {json.dumps(after, default=repr)[:200]}",
                 kind="mutated-input",
             )
 
 
-def import_python_target(spec: str, *, features: frozenset[str] | None = None) -> PythonTarget:
-    """Load `module`, `module:attribute` or `path/to/file.py` as a Python target."""
+def import_python_target(spec: str, *, features: frozenset[str] | None = None,
+                         dialect: Dialect | None = None) -> PythonTarget:
+    """Load `module`, `module:attribute` or `path/to/file.py` as a Python target of
+    `dialect` (None: the one it declares, else openai-chat), claiming `features`."""
     module_name, _, attribute = spec.partition(":")
     module = _load_module(module_name)
     if not attribute:
-        return from_module(module, name=spec, features=features)
+        return from_module(module, name=spec, features=features, dialect=dialect)
     try:
         obj = getattr(module, attribute)
     except AttributeError:
         raise UsageError(f"module {module.__name__} has no attribute {attribute!r}") from None
-    return from_object(obj, name=spec, features=features)
+    return from_object(obj, name=spec, features=features, dialect=dialect)
 
 
 def _load_module(name: str) -> ModuleType:
@@ -211,24 +233,35 @@ def _load_module(name: str) -> ModuleType:
 
 
 def from_module(
-    module: ModuleType, *, name: str, features: frozenset[str] | None = None
+    module: ModuleType, *, name: str, features: frozenset[str] | None = None,
+    dialect: Dialect | None = None,
 ) -> PythonTarget:
     """Build a target from the richest interface a module offers."""
     declared = getattr(module, "refold_target", None)
     if declared is not None:
-        return from_object(declared, name=name, features=features)
+        return from_object(declared, name=name, features=features, dialect=dialect)
+    asked = _Asked(features, declared_dialect(None, dialect, origin=f"target {name}"))
     for attribute in _ACCUMULATOR_NAMES:
         candidate = getattr(module, attribute, None)
         if inspect.isclass(candidate) and _is_accumulator_class(candidate):
-            return _accumulator_target(candidate, name, features)
+            return _accumulator_target(candidate, name, asked)
     fold_function = getattr(module, "fold", None)
     if callable(fold_function):
-        return _fold_target(fold_function, name, features)
+        return _fold_target(fold_function, name, asked)
     raise UsageError(
         f"module {module.__name__} offers no target; expected one of: a `refold_target` "
         f"object, an accumulator class named {' or '.join(_ACCUMULATOR_NAMES)} with add() "
-        f"and response(), or a fold(chunks) function. It defines: {_inventory(module)}"
+        f"and response(), or a fold function. It defines: {_inventory(module)}"
     )
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """What the run asks of a target: the features it claims for it (None: all its
+    interface supports) and the dialect it is of, settled."""
+
+    features: frozenset[str] | None
+    dialect: Dialect
 
 
 def _inventory(module: ModuleType) -> str:
@@ -255,60 +288,86 @@ def _signature(function: Callable[..., Any]) -> str:
 
 
 def from_object(
-    obj: Any, *, name: str, features: frozenset[str] | None = None
+    obj: Any, *, name: str, features: frozenset[str] | None = None,
+    dialect: Dialect | None = None,
 ) -> PythonTarget:
     """Build a target from a `refold_target` declaration, a class, or a function."""
     declaration = _declaration(obj)
     if declaration is not None:
-        return _declared_target(declaration, name, features)
+        return _declared_target(_for_dialect(declaration, dialect, name), name, features,
+                                dialect)
+    asked = _Asked(features, declared_dialect(None, dialect, origin=f"target {name}"))
     if inspect.isclass(obj):
         if not _is_accumulator_class(obj):
             raise UsageError(f"{name} is a class without add() and response()")
-        return _accumulator_target(obj, name, features)
+        return _accumulator_target(obj, name, asked)
     if callable(obj):
         if _required_parameters(obj) == 0:
-            return _accumulator_target(obj, name, features)
-        return _fold_target(obj, name, features)
+            return _accumulator_target(obj, name, asked)
+        return _fold_target(obj, name, asked)
     raise UsageError(f"{name} is a {type(obj).__name__}, expected a class, a function "
                      f"or a refold_target declaration")
 
 
+def _for_dialect(declaration: dict[str, Any], dialect: Dialect | None,
+                 name: str) -> dict[str, Any]:
+    """The declaration for the run's dialect, of a target declaring several
+    (`{"dialects": {name: declaration}}`, as target `reference` does); others as given."""
+    by_dialect = declaration.get("dialects")
+    if by_dialect is None:
+        return declaration
+    if not isinstance(by_dialect, dict) or not by_dialect:
+        raise UsageError(f"refold_target of {name}: `dialects` is {type(by_dialect).__name__},"
+                         f" expected a dict of declarations by dialect name")
+    wanted = dialect.name if dialect is not None else next(iter(by_dialect))
+    if wanted not in by_dialect:
+        raise UsageError(f"target {name} folds {', '.join(by_dialect)} streams, not {wanted}: "
+                         f"check it with --dialect {next(iter(by_dialect))}")
+    return {**declaration, **by_dialect[wanted], "dialect": wanted, "dialects": None}
+
+
 def _declared_target(declaration: dict[str, Any], name: str,
-                 features: frozenset[str] | None) -> PythonTarget:
+                     features: frozenset[str] | None, dialect: Dialect | None) -> PythonTarget:
     claimed = declaration.get("features")
     target_name = declaration.get("name") or name
     if features is None and claimed is not None:
         features = frozenset(claimed)
+    asked = _Asked(features, declared_dialect(declaration.get("dialect"), dialect,
+                                              origin=f"target {target_name}"))
     factory, fold_function = declaration.get("factory"), declaration.get("fold")
     sse = _sse_decoder(declaration.get("sse"), name)
     # Reports name what was checked: an SDK adapter says which SDK version it folds with.
     described = declaration.get("description")
     description = None if described is None else str(described)
     if factory is not None:
-        return _accumulator_target(factory, target_name, features, sse=sse,
+        return _accumulator_target(factory, target_name, asked, sse=sse,
                                    description=description)
     if fold_function is not None:
-        return _fold_target(fold_function, target_name, features, sse=sse,
+        return _fold_target(fold_function, target_name, asked, sse=sse,
                             description=description)
     raise UsageError(f"refold_target of {name} names neither a factory nor a fold")
+
+
+_DECLARED = ("name", "dialect", "dialects", "factory", "fold", "features", "sse", "description")
 
 
 def _declaration(obj: Any) -> dict[str, Any] | None:
     if isinstance(obj, dict):
         return obj
-    if any(hasattr(obj, key) for key in ("factory", "fold", "features")) and not callable(obj):
-        return {key: getattr(obj, key, None)
-                for key in ("name", "factory", "fold", "features", "sse", "description")}
+    if any(hasattr(obj, key) for key in ("factory", "fold", "features", "dialects")) and (
+            not callable(obj)):
+        return {key: getattr(obj, key, None) for key in _DECLARED}
     return None
 
 
-def _sse_decoder(value: Any, name: str) -> SSEDecode | None:
+def _sse_decoder(value: Any, name: str) -> AnySSEDecode | None:
     if value is None or callable(value):
-        decoder: SSEDecode | None = value
+        decoder: AnySSEDecode | None = value
         return decoder
     raise UsageError(f"refold_target of {name}: `sse` is a {type(value).__name__}, expected "
                      f"a decoder function decode(parts) -> DecodedStream "
-                     f"(refold.targets.sdk.decoders)")
+                     f"(refold.targets.sdk.decoders), or -> a list of events for a "
+                     f"dialect whose wire rules are about events (anthropic-messages)")
 
 
 def _is_accumulator_class(cls: type) -> bool:
@@ -327,32 +386,43 @@ def _required_parameters(function: Callable[..., Any]) -> int:
 
 
 def _accumulator_target(
-    factory: Callable[[], Any], name: str, features: frozenset[str] | None,
-    *, sse: SSEDecode | None = None, description: str | None = None,
+    factory: Callable[[], Any], name: str, asked: _Asked,
+    *, sse: AnySSEDecode | None = None, description: str | None = None,
 ) -> PythonTarget:
     """The richest form: `fold` also goes through a fresh accumulator.
 
     One accumulator is built up front to see what its instances offer: `finished` may be
-    set in `__init__`, and a factory function says nothing about what it returns.
+    set in `__init__`, and a factory function says nothing about what it returns. It
+    supports `lifecycle` when it has every read and call of its dialect's lifecycle.
     """
-    sample = _probe(factory, name)
-    lifecycle = hasattr(sample, "finished") and callable(getattr(sample, "mark_done", None))
-    supported = ALL_FOLD_FEATURES | _sse_features(sse) | (
+    sample = _probe(factory, name, asked.dialect)
+    reads = asked.dialect.lifecycle
+    lifecycle = all(_offers(sample, read) for read in reads)
+    supported = asked.dialect.fold_features | _sse_features(sse) | (
         {"lifecycle"} if lifecycle else set())
     origin = f"target {name}" if lifecycle else (
-        f"target {name} (an accumulator without `finished` and `mark_done()`)")
-    claimed = check_features(features if features is not None else supported,
-                             supported=supported, origin=origin)
-    return PythonTarget(name=name, features=claimed,
+        f"target {name} (an accumulator without {' and '.join(map(_shown, reads))})")
+    claimed = check_features(asked.features if asked.features is not None else supported,
+                             supported=supported, origin=origin, dialect=asked.dialect)
+    return PythonTarget(name=name, dialect=asked.dialect, features=claimed,
                         description=description or _describe(factory), factory=factory, sse=sse)
 
 
-def _sse_features(sse: SSEDecode | None) -> frozenset[str]:
+def _offers(sample: Any, read: str) -> bool:
+    """`finished` and `error` are reads (a property or a method), `mark_done` a call."""
+    return callable(getattr(sample, read, None)) if read == "mark_done" else hasattr(sample, read)
+
+
+def _shown(read: str) -> str:
+    return f"{read}()" if read == "mark_done" else f"`{read}`"
+
+
+def _sse_features(sse: AnySSEDecode | None) -> frozenset[str]:
     """A decoder is what makes feature `sse` checkable."""
     return frozenset({"sse"}) if sse is not None else frozenset()
 
 
-def _probe(factory: Callable[[], Any], name: str) -> Any:
+def _probe(factory: Callable[[], Any], name: str, dialect: Dialect) -> Any:
     try:
         sample = factory()
     except Exception as exc:
@@ -363,8 +433,8 @@ def _probe(factory: Callable[[], Any], name: str) -> Any:
         raise UsageError(
             f"target {name}: {_describe(factory)}() returned a {type(sample).__name__} "
             f"without {' and '.join(f'{m}()' for m in missing)}; expected an accumulator "
-            f"with add(chunk) and response(), optionally `finished` and mark_done(). "
-            f"It has: {_members(sample)}")
+            f"with add({dialect.item}) and response(), optionally "
+            f"{' and '.join(map(_shown, dialect.lifecycle))}. It has: {_members(sample)}")
     return sample
 
 
@@ -374,14 +444,14 @@ def _members(obj: Any) -> str:
 
 
 def _fold_target(
-    function: Callable[[list[JSON]], Any], name: str, features: frozenset[str] | None,
-    *, sse: SSEDecode | None = None, description: str | None = None,
+    function: Callable[[list[JSON]], Any], name: str, asked: _Asked,
+    *, sse: AnySSEDecode | None = None, description: str | None = None,
 ) -> PythonTarget:
     origin = f"target {name} (fold-only)"
-    supported = ALL_FOLD_FEATURES | _sse_features(sse)
-    claimed = check_features(features if features is not None else supported,
-                             supported=supported, origin=origin)
-    return PythonTarget(name=name, features=claimed,
+    supported = asked.dialect.fold_features | _sse_features(sse)
+    claimed = check_features(asked.features if asked.features is not None else supported,
+                             supported=supported, origin=origin, dialect=asked.dialect)
+    return PythonTarget(name=name, dialect=asked.dialect, features=claimed,
                         description=description or _describe(function),
                         fold_function=function, sse=sse)
 

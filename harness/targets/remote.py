@@ -1,27 +1,30 @@
 """Targets: the implementations under test, behind one small interface.
 
 Every target, whatever its language, offers the suites the same two operations:
-`fold(chunks)` for a whole list, and `accumulator()` for the incremental interface
-(`add`, `response`, `finished`, `mark_done`) when it has one. A target also says which
-features of the spec's closed vocabulary it claims, and may carry the SSE decoder of its
-wire layer (`sse`, feature `sse`): a Python target's own, or a remote target's `sse`
-operation.
+`fold(items)` for a whole list, and `accumulator()` for the incremental interface
+(`add`, `response`, and the dialect's lifecycle reads: `finished` and `mark_done` for
+chat, `finished` and `error` for Anthropic) when it has one. A target is of one dialect
+(`refold.dialects`), says which features of that dialect's closed vocabulary it claims,
+and may carry the SSE decoder of its wire layer (`sse`, feature `sse`): a Python
+target's own, or a remote target's `sse` operation.
 
 `load_target(spec)` (`refold.targets.forms`) turns a `--target` value into a Target.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol, Self, runtime_checkable
 
 from refold.reference import FEATURES, JSON, JSONObject
 
+from ..dialects import DEFAULT_DIALECT, DIALECTS, Dialect
 from ..errors import TargetError, UsageError, preview
 
 if TYPE_CHECKING:
     # Imported for the annotation only: the decoders module pulls in httpx.
-    from .sdk.decoders import DecodedStream, SSEDecode
+    from .sdk.decoders import AnySSEDecode, DecodedStream
 
 __all__ = [
     "ALL_FOLD_FEATURES",
@@ -33,21 +36,55 @@ __all__ = [
     "TargetAccumulator",
     "Transport",
     "check_features",
+    "declared_dialect",
+    "incremental_operations",
     "misanswered",
     "stamped",
 ]
 
 _NOT_FOLD_FEATURES = frozenset({"lifecycle", "sse", "events"})
 ALL_FOLD_FEATURES = frozenset(FEATURES) - _NOT_FOLD_FEATURES
-"""What a fold-only target is checked on when it declares nothing."""
+"""What a fold-only chat target is checked on when it declares nothing
+(`Dialect.fold_features` is every dialect's)."""
 
-_WHY_UNSUPPORTED = {
-    "lifecycle": "a fold-only target cannot claim `lifecycle`: it needs add/response/"
-                 "finished/mark_done",
-    "sse": "a target without an SSE decoder cannot claim `sse`: a Python target declares "
-           "one as `sse` in its refold_target (decode(parts) -> DecodedStream); exec: and "
-           "http:// targets offer one with the `sse` operation (docs/protocol.md)",
-}
+
+def _why_unsupported(feature: str, dialect: Dialect) -> str:
+    if feature == "lifecycle":
+        needs = "/".join(("add", "response", *dialect.lifecycle))
+        return f"a fold-only target cannot claim `lifecycle`: it needs {needs}"
+    if feature == "sse":
+        returns = "DecodedStream" if dialect.sse_layer == "events" else f"a list of {dialect.items}"
+        return ("a target without an SSE decoder cannot claim `sse`: a Python target declares "
+                f"one as `sse` in its refold_target (decode(parts) -> {returns}); exec: and "
+                "http:// targets offer one with the `sse` operation (docs/protocol.md)")
+    return f"no target interface offers `{feature}` yet"
+
+
+def declared_dialect(declared: object, asked: Dialect | None, *, origin: str) -> Dialect:
+    """The dialect of a target that declares `declared` (None: nothing), in a run that
+    asks for `asked` (None: nothing): a target is never run against another dialect.
+
+    Raises:
+        UsageError: the declaration names no dialect refold has, or another one than
+            the run asks for.
+    """
+    if declared is None:
+        return asked or DIALECTS[DEFAULT_DIALECT]
+    if not isinstance(declared, str) or declared not in DIALECTS:
+        raise UsageError(f"{origin} declares dialect {preview(declared)}; expected one of: "
+                         f"{', '.join(DIALECTS)}")
+    found = DIALECTS[declared]
+    if asked is not None and asked is not found:
+        raise UsageError(
+            f"{origin} folds {found.name} streams ({found.title}) but this run checks "
+            f"{asked.name}: a target is only run against its own dialect's suites; check it "
+            f"with --dialect {found.name} (or without --dialect)")
+    return found
+
+
+def incremental_operations(dialect: Dialect) -> frozenset[str]:
+    """The protocol operations of the incremental interface in `dialect`."""
+    return frozenset({"new", "add", "response", *dialect.lifecycle})
 
 
 @runtime_checkable
@@ -57,17 +94,26 @@ class TargetAccumulator(Protocol):
     def add(self, chunk: JSON) -> None: ...
     def response(self) -> JSONObject: ...
     def finished(self) -> bool: ...
-    def mark_done(self) -> None: ...
+    def mark_done(self) -> None:
+        """Record the end of the stream (`[DONE]`, the chat lifecycle)."""
+        ...
+    def error(self) -> JSONObject | None:
+        """The stream's recorded error, or None (the Anthropic lifecycle)."""
+        ...
 
 
 class Target(Protocol):
     """An implementation under test, as the suites see it."""
 
     name: str
+    dialect: Dialect
+    """The one dialect whose streams it folds."""
     features: frozenset[str]
     description: str
-    sse: SSEDecode | None
-    """The target's SSE decoder, checked by the `sse` suite; None when it exposes none."""
+    sse: AnySSEDecode | None
+    """The target's SSE decoder, checked by the `sse` suite; None when it exposes none.
+    It returns a `DecodedStream` in a dialect whose wire rules are about WHATWG events
+    (chat), the list of items a fold would be given in one whose rules are about items."""
 
     def fold(self, chunks: list[JSON]) -> JSONObject:
         """Fold a whole list of chunks; raise TargetError if the target misbehaves."""
@@ -83,27 +129,29 @@ class Target(Protocol):
 
 
 def check_features(
-    claimed: Iterable[str], *, supported: frozenset[str], origin: str
+    claimed: Iterable[str], *, supported: frozenset[str], origin: str,
+    dialect: Dialect | None = None,
 ) -> frozenset[str]:
-    """Validate a feature claim against the vocabulary and the target's interface.
+    """Validate a feature claim against the dialect's vocabulary (the default dialect's
+    when None) and the target's interface.
 
     Raises:
         UsageError: a feature is not in the spec's vocabulary, `text` is missing, or the
             target's interface cannot support a claimed feature.
     """
+    dialect = dialect or DIALECTS[DEFAULT_DIALECT]
     features = frozenset(claimed)
-    unknown = sorted(features - set(FEATURES))
+    unknown = sorted(features - set(dialect.features))
     if unknown:
         raise UsageError(
-            f"{origin} claims unknown features {unknown}; "
-            f"the vocabulary is: {', '.join(FEATURES)}"
+            f"{origin} claims unknown features {unknown}; the {dialect.name} "
+            f"vocabulary is: {', '.join(dialect.features)}"
         )
     if "text" not in features:
         raise UsageError(f"{origin} does not claim `text`, which every target must support")
     unsupported = sorted(features - supported)
     if unsupported:
-        why = "; ".join(_WHY_UNSUPPORTED.get(f, f"no target interface offers `{f}` yet")
-                        for f in unsupported)
+        why = "; ".join(_why_unsupported(f, dialect) for f in unsupported)
         raise UsageError(
             f"{origin} claims {unsupported}, which its interface cannot support ({why})")
     return features
@@ -119,7 +167,6 @@ DEFAULT_MAX_REPLY = 64 * 1024 * 1024
 _VERSION_CHANGE = ("since protocol 2 every request carries an integer `seq` that its reply "
                    "must echo")
 
-_INCREMENTAL_OPERATIONS = frozenset({"new", "add", "response", "finished", "mark_done"})
 
 
 class Transport(Protocol):
@@ -148,12 +195,13 @@ class RemoteTarget:
     """
 
     @classmethod
-    def greeted(cls, transport: Transport, *, spec: str,
-                features: frozenset[str] | None) -> Self:
-        """Say hello over `transport`; a target that cannot is a usage error, and the
-        transport is closed so no process or connection outlives the refusal."""
+    def greeted(cls, transport: Transport, *, spec: str, features: frozenset[str] | None,
+                dialect: Dialect | None = None) -> Self:
+        """Say hello over `transport` in a run of `dialect` (None: the target's); a target
+        that cannot is a usage error, and the transport is closed so no process or
+        connection outlives the refusal."""
         try:
-            return cls(transport, spec=spec, features=features)
+            return cls(transport, spec=spec, features=features, dialect=dialect)
         except TargetError as exc:
             transport.close()
             raise UsageError(f"{spec} did not answer hello: {exc}") from exc
@@ -161,23 +209,26 @@ class RemoteTarget:
             transport.close()
             raise
 
-    def __init__(self, transport: Transport, *, spec: str,
-                 features: frozenset[str] | None) -> None:
+    def __init__(self, transport: Transport, *, spec: str, features: frozenset[str] | None,
+                 dialect: Dialect | None = None) -> None:
         self._transport = transport
         hello = self._call({"op": "hello", "protocol": PROTOCOL_VERSION}, "hello")
-        self.operations = _operations(hello, transport.where)
+        self.dialect = declared_dialect(hello.get("dialect"), dialect, origin=f"target {spec}")
+        self._incremental = incremental_operations(self.dialect)
+        self.operations = _operations(hello, transport.where, self._incremental)
         # The `sse` operation is the target's decoder, carried over the protocol.
-        self.sse: SSEDecode | None = self._decode if "sse" in self.operations else None
+        self.sse: AnySSEDecode | None = self._decode if "sse" in self.operations else None
         self.name = str(hello.get("name") or spec)
         self.description = self._describe(hello, spec)
-        supported = ALL_FOLD_FEATURES | (
-            {"lifecycle"} if self.operations >= _INCREMENTAL_OPERATIONS else set()) | (
+        supported = self.dialect.fold_features | (
+            {"lifecycle"} if self.operations >= self._incremental else set()) | (
             {"sse"} if self.sse is not None else set())
         declared = hello.get("features")
         if features is None and isinstance(declared, list):
             features = frozenset(str(f) for f in declared)
         self.features = check_features(supported if features is None else features,
-                                       supported=supported, origin=f"target {spec}")
+                                       supported=supported, origin=f"target {spec}",
+                                       dialect=self.dialect)
         self._released: list[str | int] = []
 
     def _call(self, message: JSONObject, what: str) -> JSONObject:
@@ -202,11 +253,14 @@ class RemoteTarget:
         name, version = hello.get("name") or spec, hello.get("version")
         return f"{spec} ({name} {version})" if version else spec
 
-    def _decode(self, parts: Sequence[bytes]) -> DecodedStream:
-        """The target's SSE decoder, through the `sse` operation."""
-        from .protocol_sse import decoded_stream, sse_request
+    def _decode(self, parts: Sequence[bytes]) -> DecodedStream | list[JSON]:
+        """The target's SSE decoder, through the `sse` operation: WHATWG events, or the
+        stream's items, as the dialect's wire rules are about (`Dialect.sse_layer`)."""
+        from .protocol_sse import decoded_items, decoded_stream, sse_request
 
         reply = self._call(sse_request(parts), "sse(parts)")
+        if self.dialect.sse_layer == "items":
+            return decoded_items(reply, self._transport.where)
         return decoded_stream(reply, self._transport.where)
 
     def _response(self, reply: JSONObject, what: str) -> JSONObject:
@@ -220,8 +274,9 @@ class RemoteTarget:
     def fold(self, chunks: list[JSON]) -> JSONObject:
         """Fold with the `fold` operation, or through a fresh accumulator."""
         if "fold" in self.operations:
-            reply = self._call({"op": "fold", "chunks": chunks}, "fold(chunks)")
-            return self._response(reply, "fold(chunks)")
+            what = f"fold({self.dialect.items})"
+            reply = self._call({"op": "fold", self.dialect.items: chunks}, what)
+            return self._response(reply, what)
         accumulator = self.accumulator()
         for chunk in chunks:
             accumulator.add(chunk)
@@ -229,7 +284,7 @@ class RemoteTarget:
 
     def accumulator(self) -> TargetAccumulator:
         """Start an incremental fold in the target (`new`)."""
-        if not self.operations >= _INCREMENTAL_OPERATIONS:
+        if not self.operations >= self._incremental:
             raise UsageError(f"target {self.name} offers only fold(chunks), no accumulator")
         message: JSONObject = {"op": "new"}
         if self._released:
@@ -272,7 +327,8 @@ class RemoteAccumulator:
         return self._target._call({"op": op, "id": self._handle, **fields}, what)
 
     def add(self, chunk: JSON) -> None:
-        self._op("add", "add(chunk)", chunk=chunk)
+        item = self._target.dialect.item
+        self._op("add", f"add({item})", **{item: chunk})
 
     def response(self) -> JSONObject:
         return self._target._response(self._op("response", "response()"), "response()")
@@ -286,6 +342,13 @@ class RemoteAccumulator:
 
     def mark_done(self) -> None:
         self._op("mark_done", "mark_done()")
+
+    def error(self) -> JSONObject | None:
+        value = self._op("error", "error").get("error")
+        if value is not None and not isinstance(value, dict):
+            raise TargetError(f"error replied {preview(value)}, expected an object or null",
+                              kind="not-an-object")
+        return value
 
 
 def stamped(message: JSONObject, seq: int) -> JSONObject:
@@ -309,7 +372,7 @@ def misanswered(request: JSONObject, reply: JSONObject) -> str | None:
             f"replies are out of order (did the target answer an earlier request twice?)")
 
 
-def _operations(hello: JSONObject, where: str) -> frozenset[str]:
+def _operations(hello: JSONObject, where: str, incremental: frozenset[str]) -> frozenset[str]:
     version = hello.get("protocol")
     if version != PROTOCOL_VERSION:
         raise UsageError(f"{where} speaks protocol {version!r}; refold speaks protocol "
@@ -317,12 +380,12 @@ def _operations(hello: JSONObject, where: str) -> frozenset[str]:
     operations = hello.get("operations")
     if not isinstance(operations, list) or not all(isinstance(o, str) for o in operations):
         raise UsageError(f"{where}: hello lists no operations; expected e.g. "
-                         f'"operations": ["fold", "new", "add", "response", "finished", '
-                         f'"mark_done"], received {preview(operations)}')
+                         f'"operations": {json.dumps(["fold", *sorted(incremental)])}, '
+                         f'received {preview(operations)}')
     found = frozenset(operations)
-    if "fold" not in found and not found >= _INCREMENTAL_OPERATIONS:
+    if "fold" not in found and not found >= incremental:
         raise UsageError(f"{where} offers {sorted(found)}; expected `fold` or all of "
-                         f"{sorted(_INCREMENTAL_OPERATIONS)}")
+                         f"{sorted(incremental)}")
     return found
 
 

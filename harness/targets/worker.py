@@ -28,8 +28,9 @@ from typing import IO, Any
 
 from refold.reference import JSON, JSONObject
 
+from ..dialects import DIALECTS, Dialect
 from ..errors import TargetError, UsageError
-from .remote import PROTOCOL_VERSION, TargetAccumulator
+from .remote import PROTOCOL_VERSION, TargetAccumulator, incremental_operations
 from .snapshot_mirror import SnapshotMirror
 
 __all__ = ["PATH_VARIABLE", "main"]
@@ -37,20 +38,20 @@ __all__ = ["PATH_VARIABLE", "main"]
 PATH_VARIABLE = "REFOLD_WORKER_PATH"
 """The harness's `sys.path` (JSON), so the worker imports the target as the harness would."""
 
-_INCREMENTAL = ["new", "add", "response", "finished", "mark_done"]
 
 
 class _Worker:
     """Answers protocol requests for one loaded Python target."""
 
-    def __init__(self, spec: str, features: frozenset[str] | None) -> None:
+    def __init__(self, spec: str, features: frozenset[str] | None,
+                 dialect: Dialect | None = None) -> None:
         from .loading import load_target
 
         self._refusal: str | None = None
         self._accumulators: dict[int, tuple[TargetAccumulator, SnapshotMirror]] = {}
         self._next_id = 0
         try:
-            self._target = load_target(spec, features=features)
+            self._target = load_target(spec, features=features, dialect=dialect)
         except UsageError as exc:
             self._refusal = str(exc)
         except BaseException as exc:  # a target's import may raise anything, SystemExit too
@@ -83,17 +84,19 @@ class _Worker:
 
     def _op_hello(self, message: JSONObject) -> JSONObject:
         target = self._target
-        operations = ["fold"] + (_INCREMENTAL if getattr(target, "factory", None) else [])
+        operations = ["fold"] + (sorted(incremental_operations(target.dialect))
+                                 if getattr(target, "factory", None) else [])
         operations += ["sse"] if target.sse is not None else []
         features: list[JSON] = sorted(target.features)
         return {"protocol": PROTOCOL_VERSION, "name": target.name,
-                "description": target.description, "features": features,
-                "operations": list(operations)}
+                "dialect": target.dialect.name, "description": target.description,
+                "features": features, "operations": list(operations)}
 
     def _op_fold(self, message: JSONObject) -> JSONObject:
-        chunks = message.get("chunks")
+        items = self._target.dialect.items
+        chunks = message.get(items)
         if not isinstance(chunks, list):
-            raise ValueError("fold needs `chunks`, a JSON array")
+            raise ValueError(f"fold needs `{items}`, a JSON array")
         return {"response": self._target.fold(chunks)}
 
     def _op_new(self, message: JSONObject) -> JSONObject:
@@ -121,7 +124,7 @@ class _Worker:
 
     def _op_add(self, message: JSONObject) -> JSONObject:
         def add(accumulator: TargetAccumulator) -> JSONObject:
-            accumulator.add(message.get("chunk"))
+            accumulator.add(message.get(self._target.dialect.item))
             return {}
         return self._on_accumulator(message, add)
 
@@ -137,13 +140,18 @@ class _Worker:
             return {}
         return self._on_accumulator(message, mark_done)
 
+    def _op_error(self, message: JSONObject) -> JSONObject:
+        return self._on_accumulator(message, lambda a: {"error": a.error()})
+
     def _op_sse(self, message: JSONObject) -> JSONObject:
-        from .protocol_sse import sse_parts, sse_reply
+        from .protocol_sse import items_reply, sse_parts, sse_reply
 
         decode = self._target.sse
         if decode is None:
             raise UsageError(f"target {self._target.name} has no SSE decoder")
-        return sse_reply(decode(sse_parts(message)))
+        decoded = decode(sse_parts(message))
+        return items_reply(decoded) if self._target.dialect.sse_layer == "items" else (
+            sse_reply(decoded))
 
 
 def _raised(name: str, op: object, exc: BaseException) -> str:
@@ -174,6 +182,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
                                      description="serve a Python target to the refold harness")
     parser.add_argument("spec", help="the Python target, as --target takes it")
     parser.add_argument("--features", default=None, help="comma-separated claimed features")
+    parser.add_argument("--dialect", default=None, help="the run's dialect")
     return parser.parse_args(argv)
 
 
@@ -187,7 +196,8 @@ def main(argv: list[str] | None = None) -> int:
     requests, replies = _protocol_streams()
     features = None if args.features is None else frozenset(
         f for f in args.features.split(",") if f)
-    worker = _Worker(args.spec, features)
+    worker = _Worker(args.spec, features,
+                     None if args.dialect is None else DIALECTS.get(args.dialect))
     for line in requests:
         if not line.strip():
             continue

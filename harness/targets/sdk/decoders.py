@@ -26,7 +26,8 @@ from refold.reference.sse import Event, EventStreamDecoder
 
 from ._requires import require
 
-__all__ = ["DecodedStream", "SSEDecode", "decode_httpx_sse", "decode_openai", "decode_reference"]
+__all__ = ["AnySSEDecode", "DecodedStream", "SSEDecode", "decode_httpx_sse", "decode_openai",
+           "decode_reference"]
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,10 @@ class DecodedStream:
 
 
 SSEDecode: TypeAlias = Callable[[Sequence[bytes]], DecodedStream]
+"""A decoder of the WHATWG event layer (the chat dialect's wire rules)."""
+
+AnySSEDecode: TypeAlias = Callable[[Sequence[bytes]], Any]
+"""A target's decoder in any dialect: `SSEDecode`, or bytes to the stream's items."""
 """A decoder: the byte pieces the network delivered in, what a client made of them out."""
 
 
