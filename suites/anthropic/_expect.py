@@ -51,7 +51,7 @@ def same_fold(check: Any, events: list[JSON], without: list[JSON], *,
                    when="the fold with the extra events")
 
 
-def expect_finished(check: Any, acc: Any, expected: bool, *,
+def expect_finished(check: Any, acc: Any, *, expected: bool,
                     rule: str = "AM-LIFE-FINISHED") -> None:
     """Fail unless the accumulator's `finished` is `expected`."""
     if acc.finished is not expected:
