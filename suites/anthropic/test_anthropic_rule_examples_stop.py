@@ -92,7 +92,7 @@ def test_the_stop_sequence_that_ended_the_message_is_kept(check: Check) -> None:
                                        stop_sequence="\n\nHuman:"))
 
 
-@rule("AM-STOP-SEQUENCE")
+@rule("AM-STOP-SEQUENCE", "AM-STOP-REASON")
 def test_a_message_delta_with_a_blank_stop_reason_leaves_the_stop_sequence(
         check: Check) -> None:
     events = _answer(message_delta("stop_sequence", "END"), message_delta(None, None),
@@ -110,6 +110,9 @@ def test_the_stop_sequence_follows_the_delta_that_last_set_the_stop_reason(
                                            stop_sequence=None))
 
 
+# the later message_delta events repeat the stop reason, so that a fold which erases it
+# with a null (AQ26, a STOP-REASON defect) does not fail the tests below too
+
 _REFUSAL = {"type": "refusal", "category": "cyber",
             "explanation": "The request asks for working malware."}
 
@@ -126,7 +129,7 @@ def test_stop_details_arrive_on_message_delta_with_a_refusal(check: Check) -> No
 def test_a_blank_stop_details_changes_nothing(check: Check) -> None:
     for blank in (None, "refusal", [], 1):
         events = _answer(message_delta("refusal", None, stop_details=_REFUSAL),
-                         message_delta(None, None, stop_details=blank))
+                         message_delta("refusal", None, stop_details=blank))
         expect_fold(check, events, message(text("Hi"), stop_reason="refusal",
                                            stop_details=_REFUSAL))
 
@@ -135,7 +138,7 @@ def test_a_blank_stop_details_changes_nothing(check: Check) -> None:
 def test_a_later_stop_details_object_replaces_the_earlier_one_whole(check: Check) -> None:
     later = {"type": "refusal", "category": "bio"}
     events = _answer(message_delta("refusal", None, stop_details=_REFUSAL),
-                     message_delta(None, None, stop_details=later))
+                     message_delta("refusal", None, stop_details=later))
     expect_fold(check, events, message(text("Hi"), stop_reason="refusal", stop_details=later))
 
 
@@ -159,6 +162,6 @@ def test_a_delta_container_is_reported_when_message_start_had_none(check: Check)
 def test_a_blank_container_changes_nothing(check: Check) -> None:
     for blank in (None, "container_011CU", []):
         events = _answer(message_delta("end_turn", None, container=_CONTAINER),
-                         message_delta(None, None, container=blank))
+                         message_delta("end_turn", None, container=blank))
         expect_fold(check, events, message(text("Hi"), stop_reason="end_turn",
                                            container=_CONTAINER))
