@@ -167,7 +167,8 @@ def thinking(value: str, signature: Any = _UNSET, **extra: Any) -> JSONObject:
 def frame(data: JSON | str, event: str | None = None) -> bytes:
     """One SSE frame: an optional `event:` line, one `data:` line, the blank line.
 
-    `data` is sent as JSON unless it is a string, which is sent as it is."""
-    text_data = data if isinstance(data, str) else json.dumps(data)
+    `data` is sent as JSON (UTF-8, not ASCII-escaped, as Anthropic sends it) unless it is
+    a string, which is sent as it is."""
+    text_data = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
     name = f"event: {event}\n" if event is not None else ""
     return f"{name}data: {text_data}\n\n".encode()
