@@ -293,3 +293,20 @@ def test_an_error_after_message_stop_leaves_the_message_finished(check: Check) -
     add_all(acc, [*text_stream("Hi"), error()])
     expect_finished(check, acc, expected=True, rule="AM-LIFE-AFTER-STOP")
     _expect_response(check, acc, message(text("Hi"), stop_reason="end_turn"))
+
+
+@rule("AM-LIFE-TRUNCATED")
+def test_a_stream_ending_right_after_message_start_is_an_empty_unfinished_message(
+        check: Check) -> None:
+    acc = check.accumulator()
+    add_all(acc, [message_start(), ping()])
+    expect_finished(check, acc, expected=False, rule="AM-LIFE-TRUNCATED")
+    _expect_response(check, acc, message())
+
+
+@rule("AM-LIFE-AFTER-STOP")
+def test_a_second_message_after_message_stop_is_not_folded_in(check: Check) -> None:
+    acc = check.accumulator()
+    add_all(acc, [*text_stream("Hi"), *text_stream("Other", stop_reason="max_tokens")])
+    expect_finished(check, acc, expected=True, rule="AM-LIFE-AFTER-STOP")
+    _expect_response(check, acc, message(text("Hi"), stop_reason="end_turn"))

@@ -19,6 +19,7 @@ from ._events import (
     message_start,
     stop,
     text_delta,
+    text_start,
     tool_start,
     tool_use,
 )
@@ -226,3 +227,31 @@ def test_deltas_sent_to_a_result_block_change_nothing(check: Check) -> None:
               input_delta(0, '{"a": 1}'), block_stop(0), message_delta("end_turn", None),
               stop()]
     expect_fold(check, events, message(_SEARCH_RESULT, stop_reason="end_turn"))
+
+
+_LOCATION = {"type": "web_search_result_location", "url": "https://weather.example/nyc",
+             "title": "Weather in New York City", "encrypted_index": "Eo8BCioIAhgBIiQyYjQ0",
+             "cited_text": "Partly cloudy, 41 F"}
+
+
+@rule("AM-SERVER-TOOL", "AM-RESULT-AS-SENT", "AM-CITATIONS-APPEND")
+def test_the_docs_web_search_stream_folds_into_its_message(check: Check) -> None:
+    # the streaming page's web search example, without usage: text, the search call,
+    # its result (complete on the start event), then cited text
+    events = [message_start(), text_start(0),
+              text_delta(0, "I'll check the current weather in New York City for you."),
+              block_stop(0),
+              tool_start(1, type="server_tool_use", id="srvtoolu_014h", name="web_search"),
+              input_delta(1, ""), input_delta(1, '{"query'), input_delta(1, '": "weather'),
+              input_delta(1, ' NYC today"}'), block_stop(1),
+              block_start(2, _SEARCH_RESULT), block_stop(2),
+              block_start(3, {"type": "text", "text": ""}),
+              delta(3, {"type": "citations_delta", "citation": _LOCATION}),
+              text_delta(3, "It is partly cloudy, "), text_delta(3, "41 F."), block_stop(3),
+              message_delta("end_turn", None), stop()]
+    expected = message(
+        {"type": "text", "text": "I'll check the current weather in New York City for you."},
+        tool_use({"query": "weather NYC today"}, **_SERVER), _SEARCH_RESULT,
+        {"type": "text", "text": "It is partly cloudy, 41 F.", "citations": [_LOCATION]},
+        stop_reason="end_turn")
+    expect_fold(check, events, expected)

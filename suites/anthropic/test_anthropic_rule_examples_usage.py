@@ -176,3 +176,19 @@ def test_usage_of_only_blank_keys_gives_a_message_without_usage(check: Check) ->
                                                             "input_tokens": "7"}),
                      {"type": "message_delta", "usage": None})
     _expect_usage(check, events, None)
+
+
+@rule("AM-USAGE-BASE")
+def test_a_message_delta_without_usage_keeps_message_starts_usage(check: Check) -> None:
+    start = {"input_tokens": 25, "output_tokens": 1, "server_tool_use": {"web_search_requests": 0}}
+    events = _answer(message_delta(None, None), message_delta("end_turn", None, usage=None),
+                     {"type": "message_delta", "delta": {}, "usage": {}}, usage=start)
+    _expect_usage(check, events, start)
+
+
+@rule("AM-USAGE-BASE", "AM-START-ONCE")
+def test_a_second_message_starts_usage_is_ignored(check: Check) -> None:
+    events = [message_start(usage=_START), text_start(0), text_delta(0, "Hi"),
+              message_start(usage={"input_tokens": 999, "output_tokens": 999}), block_stop(0),
+              message_delta("end_turn", None, usage={"output_tokens": 15}), stop()]
+    _expect_usage(check, events, {"input_tokens": 25, "output_tokens": 15})
