@@ -7,7 +7,7 @@ import pytest
 
 from refold.checks import Check
 from refold.marks import rule
-from refold.reference import JSONObject
+from refold.reference import JSON, JSONObject
 
 from ._events import (
     block_stop,
@@ -127,7 +127,8 @@ def test_stop_details_arrive_on_message_delta_with_a_refusal(check: Check) -> No
 
 @rule("AM-STOP-DETAILS")
 def test_a_blank_stop_details_changes_nothing(check: Check) -> None:
-    for blank in (None, "refusal", [], 1):
+    blanks: tuple[JSON, ...] = (None, "refusal", [], 1)
+    for blank in blanks:
         events = _answer(message_delta("refusal", None, stop_details=_REFUSAL),
                          message_delta("refusal", None, stop_details=blank))
         expect_fold(check, events, message(text("Hi"), stop_reason="refusal",
@@ -160,7 +161,8 @@ def test_a_delta_container_is_reported_when_message_start_had_none(check: Check)
 
 @rule("AM-CONTAINER")
 def test_a_blank_container_changes_nothing(check: Check) -> None:
-    for blank in (None, "container_011CU", []):
+    blanks: tuple[JSON, ...] = (None, "container_011CU", [])
+    for blank in blanks:
         events = _answer(message_delta("end_turn", None, container=_CONTAINER),
                          message_delta("end_turn", None, container=blank))
         expect_fold(check, events, message(text("Hi"), stop_reason="end_turn",

@@ -34,11 +34,9 @@ def _tool_stream(fragments: list[str], stop_reason: str = "tool_use",
             block_stop(0), message_delta(stop_reason, None), stop()]
 
 
-def _expect_input(check: Check, events: list[JSONObject], input: JSON, *,
-                  rules: tuple[str, ...] | None = None, **block: Any) -> None:
+def _expect_input(check: Check, events: list[JSONObject], input: JSON, **block: Any) -> None:
     stop_reason = events[-2]["delta"]["stop_reason"]
-    expect_fold(check, events, message(tool_use(input, **block), stop_reason=stop_reason),
-                rules=rules)
+    expect_fold(check, events, message(tool_use(input, **block), stop_reason=stop_reason))
 
 
 @rule("AM-TOOL-JOIN")
@@ -139,8 +137,9 @@ def test_malformed_input_is_kept_as_a_string(check: Check) -> None:
 
 @rule("AM-TOOL-IDENTITY")
 def test_id_name_and_every_other_start_key_are_kept(check: Check) -> None:
-    extra = {"caller": {"type": "code_execution_20250825", "tool_id": "srvtoolu_01"},
-             "toolset_name": "weather", "x_trace": [1, 2]}
+    extra: dict[str, Any] = {
+        "caller": {"type": "code_execution_20250825", "tool_id": "srvtoolu_01"},
+        "toolset_name": "weather", "x_trace": [1, 2]}
     events = _tool_stream(['{"location": "Paris"}'], id="toolu_01A", name="get_weather",
                           **extra)
     _expect_input(check, events, {"location": "Paris"}, id="toolu_01A", name="get_weather",
@@ -161,7 +160,7 @@ def _server_stream(fragments: list[str], **start: Any) -> list[JSONObject]:
                         name="web_search", **start)
 
 
-_SERVER = {"type": "server_tool_use", "id": "srvtoolu_014h", "name": "web_search"}
+_SERVER: dict[str, Any] = {"type": "server_tool_use", "id": "srvtoolu_014h", "name": "web_search"}
 
 
 @rule("AM-SERVER-TOOL")
