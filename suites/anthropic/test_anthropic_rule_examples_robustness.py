@@ -68,7 +68,7 @@ def test_a_vertex_event_changes_nothing_and_never_raises(check: Check) -> None:
 @rule("AM-UNKNOWN-EVENT")
 def test_an_unknown_event_that_looks_like_a_known_one_changes_nothing(check: Check) -> None:
     # a fold must dispatch on `type`, not on which keys an event happens to carry
-    lookalikes = [
+    lookalikes: list[JSONObject] = [
         {"type": "content_block_delta_v2", "index": 0,
          "delta": {"type": "text_delta", "text": "X"}},
         {"type": "message_update", "delta": {"stop_reason": "max_tokens"}},
