@@ -81,14 +81,20 @@ def _usable(key, value):
     return value is not None
 
 
+def _without_text(content_block):
+    """The bug: a text block's start on content_block_start loses the text it carries."""
+    if isinstance(content_block, dict) and content_block.get("type") == "text":
+        return {**content_block, "text": ""}
+    return content_block
+
+
 class _Block:
     """One content block: its start value and what its deltas added."""
 
     def __init__(self, start):
         self.start = start
         self.kind = _string(start.get("type"))
-        # The bug: only a thinking block keeps its start value; a text start is dropped.
-        first = start.get(self.kind) if self.kind == "thinking" else None
+        first = start.get(self.kind) if self.kind in ("text", "thinking") else None
         self.text = [first] if isinstance(first, str) else []
         self.citations = []
         self.signature = None
@@ -153,7 +159,7 @@ class Accumulator:
         elif kind == "content_block_start":
             index = _index(event.get("index"))
             if index is not None:
-                self._open(index, event.get("content_block"))
+                self._open(index, _without_text(event.get("content_block")))
         elif kind == "content_block_delta":
             self._delta(event)
         elif kind == "message_delta":
