@@ -44,14 +44,16 @@ EXPECTED_FAILURES: dict[str, frozenset[str]] = {
     "anthropic_sums_message_delta_usage": frozenset({"AM-USAGE-NEVER-SUM", "AM-USAGE-REPLACE"}),
     "anthropic_drops_start_text": frozenset({"AM-TEXT-JOIN"}),
     "anthropic_replaces_message_id": frozenset({"AM-START-BASE"}),
-    "anthropic_merges_text_blocks": frozenset({"AM-BLOCK-OPEN", "AM-TEXT-JOIN"}),
+    "anthropic_merges_text_blocks": frozenset(
+        {"AM-BLOCK-OPEN", "AM-TEXT-JOIN", "AM-CITATIONS-APPEND"}),
     "anthropic_stop_sequence_as_end_turn": frozenset({"AM-STOP-REASON", "AM-STOP-SEQUENCE"}),
     "anthropic_crash_without_usage": frozenset({"AM-USAGE-ABSENT"}),
     "anthropic_parses_each_fragment": frozenset(
         {"AM-TOOL-JOIN", "AM-TOOL-INVALID", "AM-SERVER-TOOL"}),
     "anthropic_drops_unknown_blocks": frozenset({"AM-UNKNOWN-BLOCK"}),
     "anthropic_concatenates_signatures": frozenset({"AM-THINK-SIGNATURE"}),
-    "anthropic_ping_before_start_raises": frozenset({"AM-BEFORE-START", "AM-PING"}),
+    "anthropic_ping_before_start_raises": frozenset(
+        {"AM-BEFORE-START", "AM-PING", "AM-UNKNOWN-EVENT"}),
     "anthropic_routes_by_position": frozenset(
         {"AM-BLOCK-ORDER", "AM-BLOCK-REOPEN", "AM-DELTA-ROUTE"}),
     "anthropic_drops_frames_without_event": frozenset({"AM-SSE-TYPE"}),
@@ -60,6 +62,8 @@ EXPECTED_FAILURES: dict[str, frozenset[str]] = {
 
 _ALL = frozenset(FEATURES)
 _STOP: JSONObject = {"type": "message_stop"}
+_CITATION: JSONObject = {"type": "char_location", "cited_text": "Two", "document_index": 0,
+                         "start_char_index": 0, "end_char_index": 3}
 
 
 def _load(name: str) -> ModuleType:
@@ -148,7 +152,12 @@ DEFECTS: dict[str, list[list[JSONObject]]] = {
     ],
     "anthropic_drops_start_text": [_plain(_text(0, " is 42.", start="The answer"))],
     "anthropic_replaces_message_id": [PLAIN],
-    "anthropic_merges_text_blocks": [_plain(_text(0, "One."), _tool(1, "{}"), _text(2, "Two."))],
+    "anthropic_merges_text_blocks": [
+        _plain(_text(0, "One."), _tool(1, "{}"), _text(2, "Two.")),
+        _plain(_text(0, "One."), _block(1, {"type": "text", "text": ""},
+                                        {"type": "text_delta", "text": "Two."},
+                                        {"type": "citations_delta", "citation": _CITATION})),
+    ],
     "anthropic_stop_sequence_as_end_turn": [
         _plain(_text(0, "Count: 1, 2"), end=_end("stop_sequence", ", 3")),
     ],
@@ -231,7 +240,10 @@ def test_crash_without_usage_raises_where_the_reference_folds_no_usage() -> None
 def test_ping_before_start_raises_and_changes_nothing_else() -> None:
     name = "anthropic_ping_before_start_raises"
     assert EXPECTED_FAILURES[name] <= POINTERLESS
-    for first in ({"type": "ping"}, {"type": "vertex_event", "usage": {"input_tokens": 1}}):
+    firsts = ({"type": "ping"},  # AM-PING, AM-BEFORE-START
+              {"type": "vertex_event", "usage": {"input_tokens": 1}},  # AM-UNKNOWN-EVENT
+              {"type": "content_block_stop", "index": 0})  # AM-BEFORE-START
+    for first in firsts:
         accumulator = _target(name)["factory"]()
         with pytest.raises(RuntimeError, match="before \"message_start\""):
             accumulator.add(first)

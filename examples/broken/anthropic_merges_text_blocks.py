@@ -7,7 +7,7 @@ one OpenAI `content` string, and its Anthropic adapter
 moves that block after the tool blocks; this fold keeps it in the first one's place.)
 Evidence: /work/shared/research/anthropic-fold.md (AQn, §n; cases and
 experiments are its §4 probe).
-Breaks: AM-BLOCK-OPEN, AM-TEXT-JOIN.
+Breaks: AM-BLOCK-OPEN, AM-TEXT-JOIN, AM-CITATIONS-APPEND.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ Modelled on: AQ23 (case 24): anthropic-python 2.14.0 `accumulate_event` raises
 `.stream()` filters pings at the SSE layer first).
 Evidence: /work/shared/research/anthropic-fold.md (AQn, §n; cases and
 experiments are its §4 probe).
-Breaks: AM-BEFORE-START, AM-PING.
+Breaks: AM-BEFORE-START, AM-PING, AM-UNKNOWN-EVENT.
 """
 
 from __future__ import annotations
