@@ -269,7 +269,8 @@ def test_frames_without_event_decode_to_nothing_while_named_ones_decode() -> Non
 
 
 def _no_more_text_blocks_than_one(message: JSONObject) -> bool:
-    return sum(block["type"] == "text" for block in message["content"]) <= 1
+    texts: int = sum(block["type"] == "text" for block in message["content"])
+    return texts <= 1
 
 
 _EVERY_FAMILY = families_for(_ALL)
