@@ -214,5 +214,6 @@ def write_run_report(config: pytest.Config, run: RunState, results: RuleResults,
     report = build_report(
         results, target=target_of(config), started=run.started,
         duration_seconds=time.monotonic() - run.clock,
-        hypothesis_profile=settings.get_current_profile_name(), settings=run.gate)
+        hypothesis_profile=settings.get_current_profile_name(), settings=run.gate,
+        dialect=dialect_of(config))
     write_report(report, Path(destination))
