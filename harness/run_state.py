@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from refold.reference import FEATURES, scrub_text
+from refold.reference import scrub_text
 
 from .baseline import Baseline, load_baseline
 from .console import printable
@@ -39,6 +39,7 @@ class RunState:
     """What the plugin knows about this run beyond pytest's own options."""
 
     def __init__(self, config: pytest.Config) -> None:
+        self.config = config
         self.started = datetime.now(UTC)
         self.clock = time.monotonic()
         self.baseline: Baseline | None = None
@@ -76,10 +77,13 @@ class RunState:
                     or self.replay is not None)
 
     def header(self, target: Target) -> list[str]:
-        """The lines pytest prints under its own header: target, features, baseline, draws."""
-        claimed = [f for f in FEATURES if f in target.features]
+        """The lines pytest prints under its own header: target, features, dialect,
+        baseline, draws."""
+        checked = dialect_of(self.config)
+        claimed = [f for f in checked.features if f in target.features]
         lines = [printable(f"refold target: {target.name} ({target.description})"),
-                 f"refold features: {', '.join(claimed)}"]
+                 f"refold features: {', '.join(claimed)}",
+                 f"refold dialect: {checked.title} ({checked.name}, {checked.spec})"]
         if self.baseline is not None:
             lines.append(f"refold baseline: {self.baseline.path} "
                          f"({len(self.baseline.expected_failures)} expected failures)")

@@ -87,7 +87,9 @@ def test_replay_help_says_the_target_defaults_to_the_recorded_one(
     assert "default: reference" not in out
 
 
-def test_check_names_the_resolved_target_and_features_before_the_run(tmp_path: Path) -> None:
+def test_check_names_the_resolved_target_features_and_dialect_before_the_run(
+    tmp_path: Path,
+) -> None:
     target = ROOT / "examples" / "broken" / "sum_usage.py"
     done = subprocess.run(
         [*REFOLD, "check", "--target", str(target), "--features", "text,usage",
@@ -97,6 +99,7 @@ def test_check_names_the_resolved_target_and_features_before_the_run(tmp_path: P
     lines = done.stdout.splitlines()
     assert lines[0] == f"refold target: sum_usage ({target}: Accumulator)", done.stdout[-2000:]
     assert lines[1] == "refold features: text, usage"
+    assert lines[2] == "refold dialect: OpenAI Chat Completions (openai-chat, chat-fold.md)"
     assert "failed" in lines[-1]
 
 
