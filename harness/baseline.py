@@ -1,6 +1,7 @@
 """Baselines: a vendor's known state of conformance, the release gate (TOML).
 
     # refold baseline for mypkg
+    dialect = "openai-chat"        # the dialect it gates (refold.dialects)
     target = "mypkg"
     features = ["text", "choices", "tool_calls"]
 
@@ -31,6 +32,8 @@ file: a failure whose fingerprint the rule does not record is a new failure, a r
 fingerprint whose test ran without it is stale, and so is an entry whose rule no longer
 fails; all of them fail the run. `[settings]` and `[fingerprints]` are optional: a file
 without fingerprints for a rule is judged per rule only, as files written before them.
+Rule ids and features are those of the file's `dialect`; a file without one was written
+before dialects, for `openai-chat`. A run of another dialect refuses it (`check_dialect`).
 """
 
 from __future__ import annotations
@@ -42,15 +45,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from refold.reference import ALL_RULES, FEATURES
-
+from .dialects import DEFAULT_DIALECT, DIALECTS, Dialect
 from .errors import UsageError
 from .fingerprints import Fingerprint
 
-__all__ = ["SETTINGS_KEYS", "Baseline", "dump_baseline", "load_baseline"]
+__all__ = ["SETTINGS_KEYS", "Baseline", "check_dialect", "dump_baseline", "load_baseline"]
 
 _TABLES = ("expected_failures", "skips", "unsupported_features")
-_KEYS = frozenset({"target", "features", "settings", "fingerprints", *_TABLES})
+_KEYS = frozenset({"dialect", "target", "features", "settings", "fingerprints", *_TABLES})
 SETTINGS_KEYS: dict[str, type] = {"profile": str, "draws": str, "max_examples": int,
                                   "hypothesis": str, "refold": str}
 """The keys of `[settings]` and their types: what decides which examples a run draws."""
@@ -61,6 +63,8 @@ class Baseline:
     """A parsed baseline file."""
 
     path: str
+    dialect: str = DEFAULT_DIALECT
+    """The dialect the file gates: its rule ids and features are that dialect's."""
     target: str | None = None
     features: frozenset[str] | None = None
     expected_failures: dict[str, str] = field(default_factory=dict)
@@ -90,20 +94,52 @@ def load_baseline(path: str | Path) -> Baseline:
     unknown = sorted(set(data) - _KEYS)
     if unknown:
         raise UsageError(f"baseline {where}: unknown keys {unknown}; expected {sorted(_KEYS)}")
+    dialect = _dialect(data, where)
     tables = {name: _reasons(data.get(name, {}), where, name) for name in _TABLES}
     for name in ("expected_failures", "skips"):
-        _known(tables[name], ALL_RULES, where, name, "rule id", "`refold rules` lists them")
-    _known(tables["unsupported_features"], dict.fromkeys(FEATURES), where,
-           "unsupported_features", "feature", f"the vocabulary is {', '.join(FEATURES)}")
+        _known(tables[name], dialect.rules, where, name, "rule id",
+               f"of dialect {dialect.name}: `refold rules --dialect {dialect.name}` lists them")
+    _known(tables["unsupported_features"], dict.fromkeys(dialect.features), where,
+           "unsupported_features", "feature",
+           f"the vocabulary of dialect {dialect.name} is {', '.join(dialect.features)}")
     fingerprints = _fingerprints(data.get("fingerprints", {}), where)
     stray = sorted(set(fingerprints) - set(tables["expected_failures"]))
     if stray:
         raise UsageError(f"baseline {where}: [fingerprints] lists {stray}, which "
                          f"[expected_failures] does not; a fingerprint belongs to an expected "
                          f"failure")
-    return Baseline(path=where, target=_target(data, where), features=_features(data, where),
+    return Baseline(path=where, dialect=dialect.name, target=_target(data, where),
+                    features=_features(data, where),
                     fingerprints=fingerprints, settings=_settings(data.get("settings", {}), where),
                     **tables)
+
+
+def check_dialect(baseline: Baseline, dialect: Dialect) -> None:
+    """Refuse a baseline written for another dialect than the run's.
+
+    Raises:
+        UsageError: the file gates another dialect; the message names both and how to
+            check the file's own.
+    """
+    if baseline.dialect == dialect.name:
+        return
+    written = DIALECTS.get(baseline.dialect)
+    named = f" ({written.title}, {written.spec})" if written is not None else ""
+    raise UsageError(
+        f"baseline {baseline.path} gates dialect {baseline.dialect}{named} (its `dialect` "
+        f"key; a file without one gates {DEFAULT_DIALECT}), but this run checks "
+        f"dialect {dialect.name} ({dialect.title}, {dialect.spec}); a baseline's rule ids "
+        f"and features are its dialect's, so it cannot gate another. Check the dialect it "
+        f"was written for (--dialect {baseline.dialect}), or record a baseline of "
+        f"{dialect.name} with `refold baseline --write FILE`")
+
+
+def _dialect(data: Mapping[str, Any], where: str) -> Dialect:
+    name = data.get("dialect", DEFAULT_DIALECT)
+    if not isinstance(name, str) or name not in DIALECTS:
+        raise UsageError(f"baseline {where}: `dialect` is {name!r}, expected one of "
+                         f"{', '.join(DIALECTS)} (or no key: {DEFAULT_DIALECT})")
+    return DIALECTS[name]
 
 
 def _settings(table: Any, where: str) -> dict[str, str | int]:
@@ -177,10 +213,13 @@ def _known(table: Mapping[str, str], known: Mapping[str, Any], where: str, name:
 def dump_baseline(baseline: Baseline, *, comment: str = "") -> str:
     """Render a baseline as TOML that `load_baseline` reads back to the same values."""
     lines = [f"# {line}".rstrip() for line in comment.splitlines()]
+    lines.append(f"dialect = {_string(baseline.dialect)}")
     if baseline.target is not None:
         lines.append(f"target = {_string(baseline.target)}")
     if baseline.features is not None:
-        ordered = [f for f in FEATURES if f in baseline.features]
+        vocabulary = DIALECTS[baseline.dialect].features if baseline.dialect in DIALECTS else ()
+        ordered = [f for f in vocabulary if f in baseline.features]
+        ordered += sorted(baseline.features - set(ordered))
         lines.append("features = [" + ", ".join(_string(f) for f in ordered) + "]")
     if baseline.settings:
         lines += ["", "[settings]"]

@@ -20,10 +20,9 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import pytest
 
-from refold.reference import ALL_RULES
-
 from .baseline import SETTINGS_KEYS, Baseline
 from .checks import ConformanceFailure
+from .dialects import EVERY_RULE
 from .errors import UsageError
 from .fingerprints import Fingerprint
 from .results import RuleOutcome, RuleResults, XfailedTest
@@ -45,9 +44,9 @@ def check_claims(baseline: Baseline, claimed: Iterable[str], target: str) -> Non
     features = set(claimed)
     for table in ("expected_failures", "skips"):
         entries: Mapping[str, str] = getattr(baseline, table)
-        unclaimed = sorted(r for r in entries if ALL_RULES[r].feature not in features)
+        unclaimed = sorted(r for r in entries if EVERY_RULE[r].feature not in features)
         if unclaimed:
-            listed = ", ".join(f"{r} ({ALL_RULES[r].feature})" for r in unclaimed)
+            listed = ", ".join(f"{r} ({EVERY_RULE[r].feature})" for r in unclaimed)
             raise UsageError(
                 f"baseline {baseline.path}: [{table}] lists {listed}, of features target "
                 f"{target} does not claim (it claims {', '.join(sorted(features))}); their "

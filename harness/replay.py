@@ -3,9 +3,9 @@
 When a test fails with a `ConformanceFailure` (for a property, the minimal example after
 shrinking), the plugin writes `<rule>-<hash>.json` into the replay folder:
 
-    {"refold_replay": 1, "refold_version", "target", "test": {"module", "name"},
-     "rules", "summary", "chunks", "expected", "received", "differences",
-     "target_error", "case", "hypothesis": {"version", "reproduce_failure", "seed",
+    {"refold_replay": 1, "refold_version", "dialect", "target",
+     "test": {"module", "name"}, "rules", "summary", "chunks", "expected", "received",
+     "differences", "target_error", "case", "hypothesis": {"version", "reproduce_failure", "seed",
      "profile", "shrunk"}}
 
 `pytest --replay FILE --target X` (or `refold replay FILE --target X`) selects the
@@ -16,6 +16,10 @@ recorded expected response, whatever Hypothesis would draw today; otherwise
 blob or seed, applied to the test when it is a `@given` test and to the state machine it
 runs when it is not (Hypothesis reads the blob from the machine class), and without
 shrinking when the failure was recorded unshrunk (see `refold.search`).
+
+`dialect` names the dialect of the recorded rules (`recorded_dialect`); a file written
+before dialects has none and is an `openai-chat` one. The chunks are the stream's items
+whatever the dialect calls them (`"chunks"` holds an Anthropic run's events too).
 
 A replay file is data: it travels in bug reports, so on its own it never starts a
 process or imports a file. Its recorded target is used only when it is one of refold's
@@ -46,6 +50,7 @@ from refold.reference import (
     JSON,
     REDACTED,
     Difference,
+    FailureRecord,
     bound,
     cut_text,
     persistable,
@@ -53,14 +58,16 @@ from refold.reference import (
     scrub_at,
     scrub_text,
 )
+from refold.reference import failure_record as _record
 
 from .checks import ConformanceFailure
+from .dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect_of_rule
 from .errors import UsageError
 from .targets import BUILTIN_TARGETS
 
 __all__ = ["REPLAY_FORMAT", "SCRUBBED", "decode_failure", "encode_failure", "failure_record",
-           "kept", "read_replay", "recorded_target", "replays_fold", "reproduce_blob",
-           "reproducing", "scrub", "write_replay"]
+           "kept", "read_replay", "recorded_dialect", "recorded_target", "replays_fold",
+           "reproduce_blob", "reproducing", "scrub", "write_replay"]
 
 REPLAY_FORMAT = 1
 SCRUBBED = REDACTED
@@ -86,16 +93,12 @@ def _kept_at(pointer: str, value: JSON) -> JSON:
     return value if value is ABSENT else bound(scrub_at(pointer, value))
 
 
-def failure_record(failure: ConformanceFailure) -> dict[str, Any]:
+def failure_record(failure: ConformanceFailure) -> FailureRecord:
     """The failure as the results report carries it (scrubbed, bounded, plain JSON)."""
     safe = kept(failure)
-    record: dict[str, Any] = persistable({
-        "message": str(safe),
-        "chunks": safe.chunks,
-        "expected": safe.expected,
-        "received": safe.received,
-        "pointer": safe.differences[0].pointer if safe.differences else None,
-    })
+    record: FailureRecord = persistable(_record(
+        str(safe), chunks=safe.chunks, expected=safe.expected, received=safe.received,
+        pointer=safe.differences[0].pointer if safe.differences else None))
     return record
 
 
@@ -112,7 +115,7 @@ def encode_failure(failure: ConformanceFailure, *, replay_file: str | None = Non
     return json.dumps(record, ensure_ascii=False, allow_nan=False)
 
 
-def decode_failure(value: object) -> dict[str, Any] | None:
+def decode_failure(value: object) -> FailureRecord | None:
     """The record `encode_failure` wrote, or None when `value` is not one."""
     if not isinstance(value, str):
         return None
@@ -120,7 +123,14 @@ def decode_failure(value: object) -> dict[str, Any] | None:
         record = json.loads(value)
     except ValueError:
         return None
-    return record if isinstance(record, dict) else None
+    if not (isinstance(record, dict) and isinstance(record.get("message"), str)):
+        return None
+    found = _record(record["message"], chunks=record.get("chunks"),
+                    expected=record.get("expected"), received=record.get("received"),
+                    pointer=record.get("pointer"))
+    if isinstance(record.get("replay_file"), str):
+        found["replay_file"] = record["replay_file"]
+    return found
 
 
 def reproduce_blob(exc: BaseException) -> tuple[str, bytes] | None:
@@ -133,12 +143,19 @@ def reproduce_blob(exc: BaseException) -> tuple[str, bytes] | None:
 
 
 def write_replay(directory: Path, failure: ConformanceFailure, *, target: str,
-                 test: dict[str, str], hypothesis: dict[str, Any]) -> Path:
-    """Write the failure's replay file into `directory`; return its path."""
+                 test: dict[str, str], hypothesis: dict[str, Any],
+                 dialect: Dialect | None = None) -> Path:
+    """Write the failure's replay file into `directory`; return its path.
+
+    `dialect` is the run's; by default, that of the failure's rules (ids are unique
+    across dialects), else the default dialect."""
     failure = kept(failure)
+    owner = dialect or next((found for found in map(dialect_of_rule, failure.rules) if found),
+                            DIALECTS[DEFAULT_DIALECT])
     content = persistable({
         "refold_replay": REPLAY_FORMAT,
         "refold_version": __version__,
+        "dialect": owner.name,
         "target": target,
         "test": test,
         "rules": list(failure.rules),
@@ -270,6 +287,22 @@ def reproducing(function: Callable[..., Any], content: dict[str, Any]) -> Iterat
     finally:
         if holder is RuleBasedStateMachine:
             delattr(holder, attribute)
+
+
+def recorded_dialect(path: str | Path, content: dict[str, Any]) -> Dialect:
+    """The dialect a replay file records (`openai-chat` for a file written before
+    dialects existed).
+
+    Raises:
+        UsageError: it names no dialect refold checks; the message lists those it does.
+    """
+    name = content.get("dialect", DEFAULT_DIALECT)
+    if isinstance(name, str) and name in DIALECTS:
+        return DIALECTS[name]
+    raise UsageError(
+        f"replay file {path} records the dialect {cut_text(repr(name), 80)}, which refold "
+        f"does not check; expected one of {', '.join(DIALECTS)} (or no `dialect` key, for "
+        f"a file written before dialects: openai-chat)")
 
 
 def recorded_target(path: str | Path, content: dict[str, Any], *, command: str) -> str:

@@ -3,13 +3,18 @@
     {"refold_version", "target": {"name", "description", "features"},
      "versions": {"python", "pytest", "hypothesis", "refold", "platform"},
      "started", "duration_seconds", "hypothesis_profile", "settings",
+     "dialect": {"name", "title", "spec", "item", "features", "extra_rules_note"},
      "rules": {RULE-ID: {"feature", "registry", "statement", "status", "tests", "reason",
                          "failure", "blocked_by", "fingerprints", "verdict"}},
      "totals": {status: count}}
 
-Every rule of both registries is listed, "not run" when no collected test checks it: the
-spec's rules first (`"registry": "spec"`), then the wire rules of the `sse` suite
-(`"registry": "wire"`, from WHATWG server-sent events, not part of chat-fold.md). The
+`dialect` names the dialect the run checked and carries what the reports show of it
+(`refold.reference.DialectRecord`: they cannot import the registry); a results file
+without it was written before dialects, for `openai-chat`. Every rule of the dialect is
+listed (`refold.reference.RuleRecord`), "not run" when no collected test checks it, in
+its report order: the spec's rules first (`"registry": "spec"`), then any registry of
+its own (`"registry": "wire"`: the chat dialect's wire rules of the `sse` suite, from
+WHATWG server-sent events, not part of chat-fold.md, labelled `extra_rules_note`). The
 totals count every listed rule. A "blocked" rule's tests crashed on another rule's defect
 (`refold.crashes`): "blocked_by" names those rules (empty for every other status), and
 "failure" is the failed rule's, not repeated. `settings` is what decided the examples
@@ -31,27 +36,28 @@ from pathlib import Path
 from typing import Any
 
 from refold import __version__
-from refold.reference import ALL_RULES, FEATURES, SSE_RULES, json_text
+from refold.reference import STATUSES, DialectRecord, RuleRecord, Status, json_text
 
-from .results import STATUSES, RuleResults
+from .dialects import Dialect
+from .results import RuleResults
 from .targets import Target
 
-__all__ = ["build_report", "write_report"]
+__all__ = ["build_report", "dialect_record_of", "write_report"]
 
 
 def build_report(results: RuleResults, *, target: Target | None, started: datetime,
-                 duration_seconds: float, hypothesis_profile: str,
+                 duration_seconds: float, hypothesis_profile: str, dialect: Dialect,
                  settings: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The results of a run as the documented JSON object."""
-    rules: dict[str, Any] = {}
-    totals = dict.fromkeys(STATUSES, 0)
-    for rule in ALL_RULES.values():
+    """The results of a run of `dialect` as the documented JSON object."""
+    rules: dict[str, RuleRecord] = {}
+    totals: dict[Status, int] = dict.fromkeys(STATUSES, 0)
+    for rule in dialect.rules.values():
         outcome = results.by_rule.get(rule.id)
         status = outcome.status if outcome else "not run"
         totals[status] += 1
         rules[rule.id] = {
             "feature": rule.feature,
-            "registry": "wire" if rule.id in SSE_RULES else "spec",
+            "registry": "spec" if rule.id in dialect.spec_rules else "wire",
             "statement": rule.statement,
             "status": status,
             "tests": outcome.tests if outcome else 0,
@@ -63,12 +69,13 @@ def build_report(results: RuleResults, *, target: Target | None, started: dateti
         }
     return {
         "refold_version": __version__,
-        "target": _target(target),
+        "target": _target(target, dialect),
         "versions": _versions(),
         "started": started.isoformat(timespec="seconds"),
         "duration_seconds": round(duration_seconds, 3),
         "hypothesis_profile": hypothesis_profile,
         "settings": settings,
+        "dialect": dialect_record_of(dialect),
         "rules": rules,
         "totals": totals,
     }
@@ -79,11 +86,18 @@ def _unique(fingerprints: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [keyed[key] for key in sorted(keyed)]
 
 
-def _target(target: Target | None) -> dict[str, Any]:
+def dialect_record_of(dialect: Dialect) -> DialectRecord:
+    """What a record says of `dialect`: its name, and what a reader needs to show it."""
+    return {"name": dialect.name, "title": dialect.title, "spec": dialect.spec,
+            "item": dialect.item, "features": list(dialect.features),
+            "extra_rules_note": dialect.extra_rules_note}
+
+
+def _target(target: Target | None, dialect: Dialect) -> dict[str, Any]:
     if target is None:
         return {"name": "(not loaded)", "description": "", "features": []}
     return {"name": target.name, "description": target.description,
-            "features": [f for f in FEATURES if f in target.features]}
+            "features": [f for f in dialect.features if f in target.features]}
 
 
 def _versions() -> dict[str, str]:

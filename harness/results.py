@@ -1,7 +1,9 @@
 """Outcomes by rule: what a run says about each rule id of the spec.
 
 A rule's status is the worst outcome of the tests that check it: failed, then xfailed,
-then blocked, then passed, then skipped. Rules no collected test checks are "not run".
+then blocked, then passed, then skipped (`refold.reference.STATUSES`, the one vocabulary
+the results, the replay records and the reports share). Rules no collected test checks
+are "not run".
 A rule is *blocked* when a test of it crashed and the crash was charged to another rule
 (`refold.crashes`): the test gave no evidence about it either way. Blocked is below
 xfailed, since a known failure of the rule itself says more about it than a check that
@@ -20,12 +22,11 @@ from typing import Any
 
 import pytest
 
+from refold.reference import STATUSES, FailureRecord, Status, failure_record
+
 __all__ = ["BLOCKED_PROPERTY", "FAILURE_PROPERTY", "FINGERPRINTS_PROPERTY",
            "IMPLICATED_PROPERTY", "STATUSES", "TEST_PROPERTY", "RuleOutcome", "RuleResults",
            "XfailedTest", "recorded_property"]
-
-STATUSES = ("failed", "xfailed", "blocked", "passed", "skipped", "not run")
-"""From worst to best; a rule takes the worst status among its tests."""
 
 FAILURE_PROPERTY = "refold_failure"
 """The user property holding a conformance failure's details, as JSON text
@@ -68,18 +69,18 @@ class XfailedTest:
     rules: tuple[str, ...]
     implicated: frozenset[str]
     fingerprints: tuple[dict[str, Any], ...]
-    failure: dict[str, Any] | None
+    failure: FailureRecord | None
 
 
 @dataclass
 class RuleOutcome:
     """The aggregated result of one rule."""
 
-    status: str = "not run"
+    status: Status = "not run"
     tests: int = 0
     counts: dict[str, int] = field(default_factory=dict)
     first_failure: str | None = None
-    failure: dict[str, Any] | None = None
+    failure: FailureRecord | None = None
     skip_reason: str | None = None
     xfail_reason: str | None = None
     blocked_by: list[str] = field(default_factory=list)
@@ -87,8 +88,8 @@ class RuleOutcome:
     fingerprints: list[dict[str, Any]] = field(default_factory=list)
     verdict: str | None = None  # a baseline's verdict on the rule: "new" or "stale"
 
-    def add(self, status: str, *, message: str | None = None,
-            failure: dict[str, Any] | None = None, blockers: tuple[str, ...] = ()) -> None:
+    def add(self, status: Status, *, message: str | None = None,
+            failure: FailureRecord | None = None, blockers: tuple[str, ...] = ()) -> None:
         """Fold one test's outcome into the rule's (`blockers`: for "blocked")."""
         self.tests += 1
         self.blocked_by += [r for r in blockers if r not in self.blocked_by]
@@ -103,7 +104,7 @@ class RuleOutcome:
         if status == "xfailed" and self.xfail_reason is None:
             self.xfail_reason = message
 
-    def mark_failed(self, reason: str, failure: dict[str, Any] | None = None) -> None:
+    def mark_failed(self, reason: str, failure: FailureRecord | None = None) -> None:
         """The run judged this rule failed after its tests ran (a baseline's verdict);
         `failure` is the record of the test failure behind it, chunks and all."""
         self.mark_stale(reason)
@@ -114,8 +115,7 @@ class RuleOutcome:
         """A baseline expected this rule to fail and none of its tests did."""
         self.status = "failed"
         self.first_failure = reason
-        self.failure = {"message": reason, "chunks": None, "expected": None,
-                        "received": None, "pointer": None}
+        self.failure = failure_record(reason)
 
     @property
     def reason(self) -> str | None:
@@ -160,10 +160,10 @@ class RuleResults:
             outcome = self.by_rule.setdefault(fingerprint["rule"], RuleOutcome())
             outcome.fingerprints.append({k: v for k, v in fingerprint.items() if k != "rule"})
         if status == "xfailed":
-            failure = recorded_property(report, FAILURE_PROPERTY)
+            failure: FailureRecord | None = recorded_property(report, FAILURE_PROPERTY)
             self.xfailed.append(XfailedTest(
                 report.nodeid, tuple(rules), frozenset(implicated or rules), tuple(fingerprints),
-                failure if isinstance(failure, dict) else None))
+                failure))
         if status in ("failed", "xfailed") and implicated:
             self._record(report, status, implicated)
             blocked = [r for r in str(recorded_property(report, BLOCKED_PROPERTY) or "").split()
@@ -178,31 +178,30 @@ class RuleResults:
             return
         self._record(report, status, rules)
 
-    def _record(self, report: pytest.TestReport, status: str, rules: list[str]) -> None:
+    def _record(self, report: pytest.TestReport, status: Status, rules: list[str]) -> None:
         message = _message(report, status)
         recorded = recorded_property(report, FAILURE_PROPERTY)
-        failure: dict[str, Any] | None = None
+        failure: FailureRecord | None = None
         if status == "failed" and recorded is not None:
             failure = recorded
             message = str(recorded.get("message") or message)
         elif status == "failed":
-            failure = {"message": message or "", "chunks": None, "expected": None,
-                       "received": None, "pointer": None}
+            failure = failure_record(message or "")
         self._record_status(rules, status, message, failure)
 
-    def _record_status(self, rules: list[str], status: str, message: str | None,
-                       failure: dict[str, Any] | None) -> None:
+    def _record_status(self, rules: list[str], status: Status, message: str | None,
+                       failure: FailureRecord | None) -> None:
         for rule_id in rules:
             self.by_rule.setdefault(rule_id, RuleOutcome()).add(
                 status, message=message, failure=failure)
 
-    def status(self, rule_id: str) -> str:
+    def status(self, rule_id: str) -> Status:
         """The rule's aggregated status ("not run" if no test reported on it)."""
         outcome = self.by_rule.get(rule_id)
         return outcome.status if outcome else "not run"
 
 
-def _status(report: pytest.TestReport) -> str | None:
+def _status(report: pytest.TestReport) -> Status | None:
     if report.when == "call":
         if hasattr(report, "wasxfail"):
             # A non-strict xfail that passed is a pass; the baseline judges staleness.
@@ -215,7 +214,7 @@ def _status(report: pytest.TestReport) -> str | None:
     return None
 
 
-def _message(report: pytest.TestReport, status: str) -> str | None:
+def _message(report: pytest.TestReport, status: Status) -> str | None:
     if status == "skipped" and isinstance(report.longrepr, tuple):
         return str(report.longrepr[2]).removeprefix("Skipped: ")
     if status == "xfailed":

@@ -17,7 +17,7 @@ import pytest
 
 from refold.reference import scrub_text
 
-from .baseline import Baseline, load_baseline
+from .baseline import Baseline, check_dialect, load_baseline
 from .console import printable
 from .dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect
 from .errors import UsageError
@@ -52,6 +52,7 @@ class RunState:
     """What the plugin knows about this run beyond pytest's own options."""
 
     def __init__(self, config: pytest.Config) -> None:
+        self.config = config
         self.started = datetime.now(UTC)
         self.clock = time.monotonic()
         self.baseline: Baseline | None = None
@@ -94,13 +95,13 @@ class RunState:
                     or self.replay is not None)
 
     def header(self, target: Target) -> list[str]:
-        """The lines pytest prints under its own header: dialect, target, features,
+        """The lines pytest prints under its own header: target, features, dialect,
         baseline, draws."""
-        claimed = [f for f in target.dialect.features if f in target.features]
-        lines = [f"refold dialect: {target.dialect.name} ({target.dialect.title}, "
-                 f"{target.dialect.spec})",
-                 printable(f"refold target: {target.name} ({target.description})"),
-                 f"refold features: {', '.join(claimed)}"]
+        checked = dialect_of(self.config)
+        claimed = [f for f in checked.features if f in target.features]
+        lines = [printable(f"refold target: {target.name} ({target.description})"),
+                 f"refold features: {', '.join(claimed)}",
+                 f"refold dialect: {checked.title} ({checked.name}, {checked.spec})"]
         if self.baseline is not None:
             lines.append(f"refold baseline: {self.baseline.path} "
                          f"({len(self.baseline.expected_failures)} expected failures)")
@@ -198,15 +199,12 @@ def settle_dialect(config: pytest.Config, found: set[Dialect]) -> None:
         run.dialect = next(iter(found))
 
 
-def _agreed(asked: Dialect | None, baseline: Baseline) -> Dialect | None:
-    recorded = getattr(baseline, "dialect", None)
-    if recorded is None:
-        return asked
-    if asked is not None and recorded != asked.name:
-        raise UsageError(f"--dialect {asked.name} but baseline {baseline.path} is a baseline "
-                         f"of dialect {recorded}; check it with --dialect {recorded}, or "
-                         f"record a baseline for {asked.name} with `refold baseline`")
-    return dialect(recorded)
+def _agreed(asked: Dialect | None, baseline: Baseline) -> Dialect:
+    """The baseline's dialect (a file without one gates openai-chat), which must be the
+    one asked for."""
+    if asked is not None:
+        check_dialect(baseline, asked)
+    return dialect(baseline.dialect)
 
 
 def close_target(config: pytest.Config) -> None:
@@ -257,5 +255,6 @@ def write_run_report(config: pytest.Config, run: RunState, results: RuleResults,
     report = build_report(
         results, target=target_of(config), started=run.started,
         duration_seconds=time.monotonic() - run.clock,
-        hypothesis_profile=settings.get_current_profile_name(), settings=run.gate)
+        hypothesis_profile=settings.get_current_profile_name(), settings=run.gate,
+        dialect=dialect_of(config))
     write_report(report, Path(destination))

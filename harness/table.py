@@ -1,43 +1,69 @@
 """The per-rule result table printed at the end of a run (terminal and `refold check`).
 
-The spec's rules come first, grouped by feature; the wire rules of the `sse` suite follow
-in a group of their own, headed as not part of chat-fold.md, with their own totals line,
-so "rules: 49 passed" keeps meaning the spec's rules.
+It lists the run's dialect: the spec's rules first, grouped by the dialect's features;
+rules of a registry of the dialect's own (the chat dialect's wire rules of the `sse`
+suite) follow in a group of their own, headed with the dialect's `extra_rules_note`, with
+their own totals line, so "rules: 49 passed" keeps meaning the spec's rules.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from refold.reference import FEATURES, RULES, SSE_RULES, SSE_RULES_NOTE, Rule
+from refold.reference import Rule
 
 from .console import printable
+from .dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect_of_rule
 from .results import RuleResults
 
-__all__ = ["WIRE_HEADING", "render_rule_table"]
+__all__ = ["WIRE_HEADING", "extra_heading", "render_rule_table"]
 
 _COLORS = {"failed": "31", "xfailed": "33", "blocked": "35", "passed": "32", "skipped": "36",
            "not run": "2"}
 
-WIRE_HEADING = f"sse ({SSE_RULES_NOTE})"
-"""The heading of the wire rules' group, in the table and in `refold rules`."""
+
+def extra_heading(feature: str, dialect: Dialect) -> str:
+    """The heading of a group of `dialect`'s rules that are not its spec's."""
+    return f"{feature} ({dialect.extra_rules_note})"
 
 
-def render_rule_table(results: RuleResults, *, color: bool) -> str:
-    """Render one row per rule, grouped by feature, with a totals line per registry."""
+WIRE_HEADING = extra_heading("sse", DIALECTS[DEFAULT_DIALECT])
+"""The heading of the chat wire rules' group, in the table and in `refold rules`."""
+
+
+def render_rule_table(results: RuleResults, *, color: bool,
+                      dialect: Dialect | None = None) -> str:
+    """Render one row per rule of `dialect` (by default, that of the recorded rules),
+    grouped by feature, with a totals line per registry."""
+    dialect = dialect or _recorded_dialect(results)
     lines: list[str] = []
     totals: dict[str, int] = {}
-    for feature in FEATURES:
-        rules = [r for r in RULES.values() if r.feature == feature]
-        if rules:
-            lines.append(feature)
-            lines += _rows(rules, results, totals, color=color)
+    spec = [r for r in dialect.rules.values() if r.id in dialect.spec_rules]
+    for feature, rules in _by_feature(spec, dialect):
+        lines.append(feature)
+        lines += _rows(rules, results, totals, color=color)
     lines.append(f"rules: {_summary(totals)}")
-    wire_totals: dict[str, int] = {}
-    lines.append(WIRE_HEADING)
-    lines += _rows(SSE_RULES.values(), results, wire_totals, color=color)
-    lines.append(f"wire rules: {_summary(wire_totals)}")
+    extra = [r for r in dialect.rules.values() if r.id not in dialect.spec_rules]
+    if extra:
+        wire_totals: dict[str, int] = {}
+        for feature, rules in _by_feature(extra, dialect):
+            lines.append(extra_heading(feature, dialect))
+            lines += _rows(rules, results, wire_totals, color=color)
+        lines.append(f"wire rules: {_summary(wire_totals)}")
     return "\n".join(lines) + "\n"
+
+
+def _recorded_dialect(results: RuleResults) -> Dialect:
+    # A run's tests are all of one dialect, and a rule id names its dialect.
+    found = (dialect_of_rule(rule_id) for rule_id in results.by_rule)
+    return next((one for one in found if one is not None), DIALECTS[DEFAULT_DIALECT])
+
+
+def _by_feature(rules: list[Rule], dialect: Dialect) -> list[tuple[str, list[Rule]]]:
+    """The rules grouped by feature, in the dialect's feature order (then any other)."""
+    order = [*dialect.features, *dict.fromkeys(r.feature for r in rules)]
+    grouped = [(f, [r for r in rules if r.feature == f]) for f in dict.fromkeys(order)]
+    return [(feature, group) for feature, group in grouped if group]
 
 
 def _rows(rules: Iterable[Rule], results: RuleResults, totals: dict[str, int], *,

@@ -21,6 +21,16 @@ from ._attribution import OUTSIDE_THE_SHAPE, POINTERLESS, rules_at
 from ._compare import ABSENT, Difference, canonical, differences, equivalent, pointer
 from ._errors import ChunkTypeError, EmptyFoldError, RefoldError
 from ._json import JSON, JSONObject, json_equal
+from ._outcomes import (
+    STATUSES,
+    UNNAMED_DIALECT,
+    DialectRecord,
+    FailureRecord,
+    RuleRecord,
+    Status,
+    dialect_record,
+    failure_record,
+)
 from ._persist import bound, cut_text, json_text, persistable
 from ._rules import FEATURES, RULES, Rule, rule, rules_of
 from ._scrub import NOT_KEPT, REDACTED, scrub, scrub_at, scrub_text
@@ -39,18 +49,26 @@ __all__ = [
     "SSE_RULES",
     "SSE_RULES_NOTE",
     "SSE_RULES_SOURCE",
+    "STATUSES",
+    "UNNAMED_DIALECT",
     "Accumulator",
     "ChunkTypeError",
+    "DialectRecord",
     "Difference",
     "EmptyFoldError",
+    "FailureRecord",
     "JSONObject",
     "RefoldError",
     "Rule",
+    "RuleRecord",
+    "Status",
     "bound",
     "canonical",
     "cut_text",
+    "dialect_record",
     "differences",
     "equivalent",
+    "failure_record",
     "fold",
     "json_equal",
     "json_text",

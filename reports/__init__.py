@@ -18,8 +18,9 @@ from refold.reference import json_text
 from ._html import render_html
 from ._junit import render_junit
 from ._markdown import escape_markdown, render_markdown
+from ._model import dialect_line
 from ._sanitize import NOT_KEPT, REDACTED, safe_input, scrub, scrub_document, scrub_text
-from ._trend import history_entry, load_history, record_history, trend_svg
+from ._trend import history_entry, load_history, of_dialect, record_history, trend_svg
 
 __all__ = [
     "NOT_KEPT",
@@ -50,14 +51,17 @@ def write_all(
 
     report.html, results.json, junit.xml and summary.md always; mutation.json and
     coverage.json when given; trend.svg when `history` names a folder of earlier runs
-    (this run is drawn last but not recorded: see `record_history`).
+    (this run is drawn last but not recorded: see `record_history`), with the earlier
+    runs of this run's dialect only.
     """
     results = safe_input(results)
     mutation = None if mutation is None else safe_input(mutation)
     coverage = None if coverage is None else safe_input(coverage)
     trend = ""
     if history is not None:
-        trend = trend_svg([*load_history(history), history_entry(results, mutation)])
+        entry = history_entry(results, mutation)
+        trend = trend_svg([*of_dialect(load_history(history), entry["dialect"]), entry],
+                          dialect=dialect_line(results))
     directory.mkdir(parents=True, exist_ok=True)
     documents: dict[str, str] = {
         "report.html": render_html(results, mutation=mutation, coverage=coverage, trend=trend),

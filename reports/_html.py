@@ -14,7 +14,15 @@ from html import escape
 from importlib.resources import files
 from typing import Any
 
-from ._model import STATUS_ORDER, by_feature, first_line, sections, survivors_by_function
+from ._model import (
+    STATUSES,
+    by_feature,
+    dialect_line,
+    first_line,
+    items_of,
+    sections,
+    survivors_by_function,
+)
 from ._tracebacks import tidy_tracebacks
 
 __all__ = ["render_html"]
@@ -66,9 +74,10 @@ def _header(results: dict[str, Any]) -> str:
     versions = ", ".join(f"{k} {v}" for k, v in results.get("versions", {}).items()
                          if k != "refold")  # named once, as "refold X.Y.Z"
     spans = "".join(f'<span class="{_css(s)}">{totals[s]} {_e(s)}</span>'
-                    for s in STATUS_ORDER if totals.get(s))
+                    for s in STATUSES if totals.get(s))
     return (f"<h1>refold: {_e(target.get('name', ''))}</h1>"
             f"<p class=\"meta\">{_e(target.get('description', ''))}<br>"
+            f"dialect: {_e(dialect_line(results))}<br>"
             f"features: {_e(', '.join(target.get('features', [])))}<br>"
             f"started {_e(results.get('started', ''))}, "
             f"{float(results.get('duration_seconds') or 0):.1f} s, Hypothesis profile "
@@ -78,12 +87,13 @@ def _header(results: dict[str, Any]) -> str:
 
 
 def _css(status: Any) -> str:
-    return str(status).replace(" ", "-") if status in STATUS_ORDER else "skipped"
+    return str(status).replace(" ", "-") if status in STATUSES else "skipped"
 
 
 def _rule_table(results: dict[str, Any]) -> str:
-    rows = ['<h2>Rules by feature</h2><table><thead><tr><th>rule</th><th>status</th>'
-            '<th class="num">tests</th><th>statement / reason</th></tr></thead><tbody>']
+    rows = [f'<h2>Rules of {_e(dialect_line(results))} by feature</h2><table><thead><tr>'
+            '<th>rule</th><th>status</th><th class="num">tests</th>'
+            '<th>statement / reason</th></tr></thead><tbody>']
     for heading, _feature, rules in sections(results):
         rows.append(f'<tr class="feature"><td colspan="4">{_e(heading)}</td></tr>')
         for rule_id, rule in rules:
@@ -109,7 +119,7 @@ def _failures(results: dict[str, Any]) -> str:
         return "<h2>Failing streams</h2><p>No rule failed.</p>"
     parts = ["<h2>Failing streams</h2>"]
     for group in _distinct_failures(failing):
-        parts.append(_failure_block(group))
+        parts.append(_failure_block(group, items_of(results)))
     return "".join(parts)
 
 
@@ -124,7 +134,7 @@ def _distinct_failures(failing: list[tuple[str, dict[str, Any]]]
     return list(groups.values())
 
 
-def _failure_block(group: list[tuple[str, dict[str, Any]]]) -> str:
+def _failure_block(group: list[tuple[str, dict[str, Any]]], items: str) -> str:
     first_id, rule = group[0]
     failure = rule.get("failure") or {}
     names = ", ".join(f'{_e(rule_id)} <small>({_e(r.get("feature", ""))})</small>'
@@ -137,7 +147,7 @@ def _failure_block(group: list[tuple[str, dict[str, Any]]]) -> str:
         parts.append(f"<p>at <code>{_e(failure['pointer'])}</code></p>")
     if failure.get("chunks") and not _shown_in(failure):
         lines = "\n".join(_json_line(c) for c in failure["chunks"])
-        parts.append(f"<p>chunks ({len(failure['chunks'])}), one JSON object a line:</p>"
+        parts.append(f"<p>{_e(items)} ({len(failure['chunks'])}), one JSON object a line:</p>"
                      f"<pre>{_e(lines)}</pre>")
     for key in ("expected", "received"):
         if failure.get(key) is not None:

@@ -1,5 +1,6 @@
 """JUnit XML: one testcase per rule, so CI dashboards list the spec's rules (and, in a
-second testsuite, the wire rules of the `sse` suite).
+second testsuite, the chat dialect's wire rules of the `sse` suite); each testsuite's
+`dialect` property names the dialect of the run.
 
 passed → a plain testcase; failed → <failure> with the message, the JSON pointer and
 the chunks; xfailed, skipped and not run → <skipped> with the reason. Characters XML
@@ -12,7 +13,9 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from ._model import WIRE_NOTE, by_feature, failure_text, first_line
+from refold.reference import dialect_record
+
+from ._model import by_feature, failure_text, first_line, items_of, wire_note
 
 __all__ = ["render_junit"]
 
@@ -36,7 +39,8 @@ def render_junit(results: dict[str, Any]) -> str:
                        by_feature(results, registry="spec")))
     wire = by_feature(results, registry="wire")
     if wire:
-        root.append(_suite(results, f"refold {WIRE_NOTE}: {target.get('name', '')}", wire))
+        root.append(_suite(results, f"refold {wire_note(results)}: {target.get('name', '')}",
+                           wire))
     ET.indent(root)
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
@@ -56,22 +60,23 @@ def _suite(results: dict[str, Any], name: str,
         "timestamp": _text(results.get("started", "")),
     })
     properties = ET.SubElement(suite, "properties")
-    for key, value in (("target", target.get("name")), ("features", " ".join(
+    for key, value in (("dialect", dialect_record(results)["name"]),
+                       ("target", target.get("name")), ("features", " ".join(
             target.get("features", []))), ("hypothesis_profile", results.get("hypothesis_profile")),
             ("refold_version", results.get("refold_version"))):
         ET.SubElement(properties, "property", {"name": key, "value": _text(value or "")})
     for feature, group in groups.items():
         for rule_id, rule in group:
-            suite.append(_testcase(feature, rule_id, rule))
+            suite.append(_testcase(feature, rule_id, rule, items_of(results)))
     return suite
 
 
-def _testcase(feature: str, rule_id: str, rule: dict[str, Any]) -> ET.Element:
+def _testcase(feature: str, rule_id: str, rule: dict[str, Any], items: str) -> ET.Element:
     case = ET.Element("testcase", {"classname": _text(f"refold.{feature}"),
                                    "name": _text(rule_id), "time": "0"})
     status = rule.get("status")
     if status == "failed":
-        text = failure_text(rule.get("failure")) or str(rule.get("reason") or "failed")
+        text = failure_text(rule.get("failure"), items) or str(rule.get("reason") or "failed")
         failure = ET.SubElement(case, "failure", {"message": _text(first_line(text)),
                                                   "type": "ConformanceFailure"})
         failure.text = _text(text)

@@ -10,7 +10,7 @@ import html
 import re
 from typing import Any
 
-from ._model import STATUS_ORDER, first_line, sections, survivors_by_function
+from ._model import STATUSES, dialect_line, first_line, sections, survivors_by_function
 
 __all__ = ["escape_markdown", "render_markdown"]
 
@@ -30,16 +30,17 @@ def render_markdown(results: dict[str, Any], *, mutation: dict[str, Any] | None 
     """The summary: totals, a table by feature, the failing rules, score and coverage."""
     totals = results.get("totals", {})
     target = results.get("target", {}).get("name", "")
-    head = ", ".join(f"{totals[s]} {s}" for s in STATUS_ORDER if totals.get(s))
+    head = ", ".join(f"{totals[s]} {s}" for s in STATUSES if totals.get(s))
     lines = [f"## refold: {escape_markdown(target)}: {escape_markdown(head or 'no rules')}", "",
-             "| feature | " + " | ".join(STATUS_ORDER) + " |",
-             "|---|" + "---:|" * len(STATUS_ORDER)]
+             f"dialect: {escape_markdown(dialect_line(results))}", "",
+             "| feature | " + " | ".join(STATUSES) + " |",
+             "|---|" + "---:|" * len(STATUSES)]
     failing: list[tuple[str, dict[str, Any]]] = []
     blocked: list[tuple[str, dict[str, Any]]] = []
     for heading, _feature, rules in sections(results):
-        tally = {s: sum(1 for _, r in rules if r.get("status") == s) for s in STATUS_ORDER}
+        tally = {s: sum(1 for _, r in rules if r.get("status") == s) for s in STATUSES}
         lines.append(f"| {escape_markdown(heading)} | "
-                     + " | ".join(str(tally[s] or "") for s in STATUS_ORDER) + " |")
+                     + " | ".join(str(tally[s] or "") for s in STATUSES) + " |")
         failing += [(rule_id, r) for rule_id, r in rules if r.get("status") == "failed"]
         blocked += [(rule_id, r) for rule_id, r in rules if r.get("status") == "blocked"]
     if failing:

@@ -1,24 +1,44 @@
-"""Read-only views of the documents the reports render: results, mutation, coverage."""
+"""Read-only views of the documents the reports render: results, mutation, coverage.
+
+The statuses, their order and the record shapes are `refold.reference`'s (`STATUSES`,
+`FailureRecord`, `RuleRecord`, `DialectRecord`), the ones the harness writes. A results
+file names its dialect (`dialect_record`: `openai-chat` when written before dialects),
+and the reports group its rules by that dialect, then by the dialect's features.
+"""
 
 from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Mapping
 from typing import Any
 
-from refold.reference import FEATURES, SSE_RULES_NOTE
+from refold.reference import SSE_RULES_NOTE, STATUSES, DialectRecord, dialect_record
 
-__all__ = ["STATUS_ORDER", "WIRE_NOTE", "by_feature", "failure_text", "first_line", "sections",
-           "survivors_by_function"]
+__all__ = ["STATUSES", "by_feature", "dialect_line", "failure_text", "first_line", "items_of",
+           "sections", "survivors_by_function", "wire_note"]
 
-STATUS_ORDER = ("failed", "xfailed", "blocked", "passed", "skipped", "not run")
-"""Worst first, as the harness orders them (`refold.results.STATUSES`)."""
 _UNDETECTED = ("survived", "no tests", "suspicious")
 
-WIRE_NOTE = SSE_RULES_NOTE
-"""How the reports label the group of wire rules (`"registry": "wire"`)."""
-
 Group = list[tuple[str, dict[str, Any]]]
+
+
+def dialect_line(results: Mapping[str, Any]) -> str:
+    """The dialect as the reports name it: `OpenAI Chat Completions (openai-chat,
+    chat-fold.md)`."""
+    found = dialect_record(results)
+    spec = f", {found['spec']}" if found["spec"] else ""
+    return f"{found['title']} ({found['name']}{spec})"
+
+
+def items_of(results: Mapping[str, Any]) -> str:
+    """What the failing streams' items are called, plural (`chunks`, `events`)."""
+    return f"{dialect_record(results)['item']}s"
+
+
+def wire_note(results: Mapping[str, Any]) -> str:
+    """How the reports label the group of wire rules (`"registry": "wire"`)."""
+    return dialect_record(results)["extra_rules_note"] or SSE_RULES_NOTE
 
 
 def _registry(rule: dict[str, Any]) -> str:
@@ -27,25 +47,31 @@ def _registry(rule: dict[str, Any]) -> str:
 
 
 def by_feature(results: dict[str, Any], *, registry: str | None = None) -> dict[str, Group]:
-    """The rules grouped by feature, the features in the spec's order (as the terminal
-    table lists them; unknown ones after, as found) and the rules of each in the order the
-    results list them; only the rules of `registry` ("spec" or "wire") when given."""
+    """The rules grouped by feature, the features in the order of the results' dialect (as
+    the terminal table lists them; unknown ones after, as found) and the rules of each in
+    the order the results list them; only the rules of `registry` ("spec" or "wire") when
+    given."""
     groups: dict[str, Group] = {}
     for rule_id, rule in results.get("rules", {}).items():
         if registry is None or _registry(rule) == registry:
             groups.setdefault(str(rule.get("feature", "")), []).append((str(rule_id), rule))
     found = list(groups)
-    ordered = sorted(found, key=lambda f: (FEATURES.index(f) if f in FEATURES
-                                           else len(FEATURES) + found.index(f)))
+    features = _features(dialect_record(results))
+    ordered = sorted(found, key=lambda f: (features.index(f) if f in features
+                                           else len(features) + found.index(f)))
     return {feature: groups[feature] for feature in ordered}
 
 
+def _features(found: DialectRecord) -> list[str]:
+    return list(found["features"])
+
+
 def sections(results: dict[str, Any]) -> list[tuple[str, str, Group]]:
-    """(heading, feature, rules) per group: the spec's features, then the wire rules' under
-    a heading that says they are not part of the spec."""
+    """(heading, feature, rules) per group of the results' dialect: its spec's features,
+    then the wire rules' under a heading that says they are not part of the spec."""
     found = [(feature, feature, rules)
              for feature, rules in by_feature(results, registry="spec").items()]
-    found += [(f"{feature} ({WIRE_NOTE})", feature, rules)
+    found += [(f"{feature} ({wire_note(results)})", feature, rules)
               for feature, rules in by_feature(results, registry="wire").items()]
     return found
 
@@ -57,15 +83,16 @@ def first_line(text: Any, limit: int = 160) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
-def failure_text(failure: dict[str, Any] | None) -> str:
-    """A failure as plain text: message, pointer, the chunks as JSON lines, both values."""
+def failure_text(failure: Mapping[str, Any] | None, items: str = "chunks") -> str:
+    """A failure (a `FailureRecord`) as plain text: message, pointer, the stream's `items`
+    as JSON lines, both values."""
     if not failure:
         return ""
     parts = [str(failure.get("message") or "")]
     if failure.get("pointer") is not None:
         parts.append(f"at {failure['pointer']}")
     if failure.get("chunks"):
-        parts.append("chunks:\n" + "\n".join(_json(c) for c in failure["chunks"]))
+        parts.append(f"{items}:\n" + "\n".join(_json(c) for c in failure["chunks"]))
     for key in ("expected", "received"):
         if key in failure and failure[key] is not None:
             parts.append(f"{key}: {_json(failure[key])}")

@@ -1,7 +1,10 @@
 """The history of runs and its trend plot: mutation score and failing rules over time.
 
-A history folder holds one small JSON entry per run (`record_history`); `trend_svg`
-draws them as an inline SVG with no dependency, so the HTML page stays self-contained.
+A history folder holds one small JSON entry per run (`record_history`), naming the run's
+dialect (an entry without one is an `openai-chat` run's); `trend_svg` draws them as an
+inline SVG with no dependency, so the HTML page stays self-contained. Failing rules of
+different dialects do not compare: a report draws the runs of its own dialect
+(`of_dialect`) and names it.
 """
 
 from __future__ import annotations
@@ -12,9 +15,9 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from refold.reference import json_text
+from refold.reference import dialect_record, json_text
 
-__all__ = ["history_entry", "load_history", "record_history", "trend_svg"]
+__all__ = ["history_entry", "load_history", "of_dialect", "record_history", "trend_svg"]
 
 _WIDTH, _HEIGHT, _PAD = 640, 220, 40
 
@@ -24,6 +27,7 @@ def history_entry(results: dict[str, Any], mutation: dict[str, Any] | None) -> d
     return {
         "started": str(results.get("started", "")),
         "target": str(results.get("target", {}).get("name", "")),
+        "dialect": dialect_record(results)["name"],
         "failed_rules": int(results.get("totals", {}).get("failed", 0)),
         "score": None if mutation is None else mutation.get("score"),
     }
@@ -51,8 +55,14 @@ def load_history(folder: Path) -> list[dict[str, Any]]:
     return sorted(entries, key=lambda e: str(e["started"]))
 
 
-def trend_svg(entries: Sequence[dict[str, Any]]) -> str:
-    """A line plot of the score (0-100 %, left axis) and failing rules (right axis)."""
+def of_dialect(entries: Sequence[dict[str, Any]], name: str) -> list[dict[str, Any]]:
+    """The entries of runs of the dialect `name` (an entry naming none: `openai-chat`)."""
+    return [e for e in entries if dialect_record(e)["name"] == name]
+
+
+def trend_svg(entries: Sequence[dict[str, Any]], *, dialect: str = "") -> str:
+    """A line plot of the score (0-100 %, left axis) and failing rules (right axis) of the
+    runs of one `dialect` (as the reports name it, shown beside the legend)."""
     if not entries:
         return ""
     failures = [int(e.get("failed_rules") or 0) for e in entries]
@@ -60,8 +70,10 @@ def trend_svg(entries: Sequence[dict[str, Any]]) -> str:
     scores = [e.get("score") for e in entries]
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_WIDTH} {_HEIGHT}" '
              f'width="{_WIDTH}" height="{_HEIGHT}" role="img" '
-             'aria-label="mutation score and failing rules per run" class="trend">',
-             *_axes(most)]
+             f'aria-label="mutation score and failing rules per run{_of(dialect)}" '
+             'class="trend">', *_axes(most)]
+    if dialect:
+        parts.append(f'<text x="{_PAD + 300}" y="14" class="legend">{escape(dialect)}</text>')
     parts.append(_polyline([None if s is None else float(s) / 100 for s in scores], "score"))
     parts.append(_polyline([f / most for f in failures], "failures"))
     last = len(entries) - 1
@@ -71,6 +83,10 @@ def trend_svg(entries: Sequence[dict[str, Any]]) -> str:
                      f'text-anchor="{anchor}">{escape(str(entries[i]["started"])[:10])}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _of(dialect: str) -> str:
+    return f" of {escape(dialect)}" if dialect else ""
 
 
 def _axes(most: int) -> list[str]:

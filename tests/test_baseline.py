@@ -12,7 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from refold.baseline import Baseline, dump_baseline, load_baseline
+from refold.baseline import Baseline, check_dialect, dump_baseline, load_baseline
+from refold.commands.baseline import baseline_from_results, revise_baseline
+from refold.dialects import dialect
 from refold.errors import UsageError
 from refold.fingerprints import Fingerprint
 from refold.reference import FEATURES, RULES
@@ -67,6 +69,67 @@ def test_a_baseline_written_before_settings_and_fingerprints_still_loads(
     baseline = load_baseline(path)
     assert baseline.expected_failures == {"ENV-ID": "last id wins"}
     assert baseline.fingerprints == {} and baseline.settings == {}
+    assert baseline.dialect == "openai-chat"  # written before dialects: all were chat ones
+    check_dialect(baseline, dialect("openai-chat"))
+
+
+def test_a_written_baseline_names_its_dialect_and_reads_back_to_it(tmp_path: Path) -> None:
+    written = Baseline(path="-", dialect="anthropic-messages", target="t",
+                       features=frozenset({"text", "tool_use"}),
+                       expected_failures={"AM-LIFE-FINISHED": "finished too early"},
+                       unsupported_features={"thinking": "not exposed"})
+    text = dump_baseline(written)
+    assert text.splitlines()[0] == 'dialect = "anthropic-messages"'
+    assert 'dialect = "openai-chat"' in dump_baseline(Baseline(path="-"))
+    path = tmp_path / "am.toml"
+    path.write_text(text, encoding="utf-8")
+    assert load_baseline(path) == Baseline(path=str(path), dialect="anthropic-messages",
+                                           target="t", features=written.features,
+                                           expected_failures=written.expected_failures,
+                                           unsupported_features=written.unsupported_features)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('dialect = "gemini"\n', r"`dialect` is 'gemini'.*openai-chat, anthropic-messages"),
+    ("dialect = 1\n", r"`dialect` is 1"),
+    ('dialect = "anthropic-messages"\n[expected_failures]\n"ENV-ID" = "x"\n',
+     r"unknown rule ids \['ENV-ID'\].*anthropic-messages"),
+    ('[expected_failures]\n"AM-LIFE-FINISHED" = "x"\n',
+     r"unknown rule ids \['AM-LIFE-FINISHED'\].*openai-chat"),
+    ('dialect = "anthropic-messages"\n[unsupported_features]\nlogprobs = "x"\n',
+     "unknown features"),
+])
+def test_a_baseline_names_only_rules_and_features_of_its_own_dialect(
+    tmp_path: Path, text: str, message: str,
+) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(UsageError, match=message) as excinfo:
+        load_baseline(path)
+    assert str(path) in str(excinfo.value)
+
+
+def test_a_baseline_of_another_dialect_is_refused_in_one_paragraph() -> None:
+    baseline = Baseline(path="vendor/baseline.toml", dialect="anthropic-messages")
+    check_dialect(baseline, dialect("anthropic-messages"))
+    with pytest.raises(UsageError) as excinfo:
+        check_dialect(baseline, dialect("openai-chat"))
+    message = str(excinfo.value)
+    assert "\n" not in message
+    for said in ("vendor/baseline.toml", "anthropic-messages", "anthropic-fold.md",
+                 "openai-chat", "chat-fold.md", "--dialect anthropic-messages"):
+        assert said in message, said
+
+
+def test_a_baseline_written_from_results_keeps_their_dialect() -> None:
+    results = {"dialect": {"name": "anthropic-messages"}, "target": {"features": ["text"]},
+               "rules": {"AM-LIFE-FINISHED": {"status": "failed", "reason": "too early",
+                                              "fingerprints": []}}}
+    baseline = baseline_from_results(results, target="t")
+    assert baseline.dialect == "anthropic-messages"
+    assert revise_baseline(baseline, results).dialect == "anthropic-messages"
+    del results["dialect"]  # a results file written before dialects
+    assert baseline_from_results(results, target="t").dialect == "openai-chat"
 
 
 @pytest.mark.parametrize(("text", "message"), [

@@ -87,7 +87,9 @@ def test_replay_help_says_the_target_defaults_to_the_recorded_one(
     assert "default: reference" not in out
 
 
-def test_check_names_the_dialect_target_and_features_before_the_run(tmp_path: Path) -> None:
+def test_check_names_the_resolved_target_features_and_dialect_before_the_run(
+    tmp_path: Path,
+) -> None:
     target = ROOT / "examples" / "broken" / "sum_usage.py"
     done = subprocess.run(
         [*REFOLD, "check", "--target", str(target), "--features", "text,usage",
@@ -95,14 +97,14 @@ def test_check_names_the_dialect_target_and_features_before_the_run(tmp_path: Pa
          "-k", "test_cumulative_usage_on_every_chunk_is_never_summed"],
         cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False)
     lines = done.stdout.splitlines()
-    assert lines[0] == "refold dialect: openai-chat (OpenAI Chat Completions, chat-fold.md)"
-    assert lines[1] == f"refold target: sum_usage ({target}: Accumulator)", done.stdout[-2000:]
-    assert lines[2] == "refold features: text, usage"
+    assert lines[0] == f"refold target: sum_usage ({target}: Accumulator)", done.stdout[-2000:]
+    assert lines[1] == "refold features: text, usage"
+    assert lines[2] == "refold dialect: OpenAI Chat Completions (openai-chat, chat-fold.md)"
     assert "failed" in lines[-1]
 
 
 def test_the_reference_target_is_described_by_its_public_name() -> None:
-    from refold.targets import load_target
+    from refold.loading import load_target
 
     target = load_target("reference", features=None, timeout=5.0)
     try:

@@ -15,7 +15,15 @@ import pytest
 from refold.checks import ConformanceFailure, format_chunks
 from refold.errors import UsageError
 from refold.reference import NOT_KEPT
-from refold.replay import SCRUBBED, read_replay, scrub, write_replay
+from refold.replay import (
+    SCRUBBED,
+    decode_failure,
+    encode_failure,
+    read_replay,
+    recorded_dialect,
+    scrub,
+    write_replay,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "examples" / "targets" / "broken_accumulator.py"
@@ -47,6 +55,46 @@ def test_a_replay_file_never_holds_a_credential(tmp_path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert "sk-" not in text and "in-memory provider object" not in text
     assert read_replay(path)["chunks"] == [{"id": "c", "api_key": SCRUBBED, "opaque": NOT_KEPT}]
+
+
+def test_a_replay_file_records_the_dialect_of_its_rules(tmp_path: Path) -> None:
+    failure = ConformanceFailure(("AM-LIFE-FINISHED",), "finished too early", chunks=[],
+                                 expected=None, received=None)
+    path = write_replay(tmp_path, failure, target="t", test={"module": "m", "name": "n"},
+                        hypothesis={})
+    content = read_replay(path)
+    assert content["dialect"] == "anthropic-messages"
+    assert recorded_dialect(path, content).name == "anthropic-messages"
+    chat = write_replay(tmp_path, ConformanceFailure(("ENV-ID",), "differs"), target="t",
+                        test={"module": "m", "name": "n"}, hypothesis={})
+    assert read_replay(chat)["dialect"] == "openai-chat"
+
+
+def test_a_replay_file_written_before_dialects_replays_as_openai_chat(tmp_path: Path) -> None:
+    path = _replay_file(tmp_path, "reference")
+    content = json.loads(path.read_text(encoding="utf-8"))
+    del content["dialect"]  # as every file written before dialects
+    path.write_text(json.dumps(content), encoding="utf-8")
+    assert recorded_dialect(path, read_replay(path)).name == "openai-chat"
+
+
+def test_a_replay_file_of_an_unknown_dialect_is_refused_naming_it(tmp_path: Path) -> None:
+    path = _replay_file(tmp_path, "reference")
+    content = json.loads(path.read_text(encoding="utf-8"))
+    content["dialect"] = "gemini"
+    path.write_text(json.dumps(content), encoding="utf-8")
+    with pytest.raises(UsageError, match=r"records the dialect 'gemini'.*anthropic-messages"):
+        recorded_dialect(path, read_replay(path))
+
+
+def test_the_failure_record_crosses_from_a_worker_in_the_one_record_shape() -> None:
+    failure = ConformanceFailure(("ENV-ID",), "differs", chunks=[{"id": "a"}],
+                                 expected={"id": "a"}, received={"id": "b"})
+    record = decode_failure(encode_failure(failure, replay_file="r.json"))
+    assert record is not None
+    assert set(record) == {"message", "chunks", "expected", "received", "pointer",
+                           "replay_file"}
+    assert decode_failure('{"chunks": []}') is None  # no message: not a failure record
 
 
 def test_a_file_that_is_not_a_replay_is_refused(tmp_path: Path) -> None:

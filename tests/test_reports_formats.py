@@ -4,6 +4,7 @@ files `write_all` writes, and the trend drawn from a history folder."""
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -140,3 +141,89 @@ def test_markdown_and_html_label_the_wire_rules_group_as_not_the_spec() -> None:
     assert wire_rows[0].endswith("| 1 |  | 15 |  |  |")  # xfailed, blocked, passed, ...
     page = render_html(results)
     assert page.index("not part of chat-fold.md") > page.index("LIFE-AFTER")
+
+
+CONFORMANCE = sorted((Path(__file__).resolve().parent.parent / "reports" / "conformance")
+                     .glob("*/results.json"))
+
+
+def _anthropic_results() -> dict[str, Any]:
+    from datetime import datetime
+
+    from refold.dialects import dialect
+    from refold.report import build_report
+    from refold.results import RuleOutcome, RuleResults
+
+    results = RuleResults()
+    results.by_rule["AM-LIFE-FINISHED"] = outcome = RuleOutcome()
+    outcome.add("failed", message="AM-LIFE-FINISHED: finished too early", failure={
+        "message": "AM-LIFE-FINISHED: finished too early", "chunks": [{"type": "ping"}],
+        "expected": None, "received": None, "pointer": None})
+    return build_report(results, target=None, started=datetime(2026, 12, 1),
+                        duration_seconds=1.0, hypothesis_profile="dev",
+                        dialect=dialect("anthropic-messages"))
+
+
+def test_the_committed_results_written_before_dialects_render_as_openai_chat() -> None:
+    from refold.reports import render_html
+
+    assert CONFORMANCE, "no committed results to read"
+    for path in CONFORMANCE:
+        results = json.loads(path.read_text(encoding="utf-8"))
+        assert "dialect" not in results  # written before dialects
+        said = "OpenAI Chat Completions (openai-chat, chat-fold.md)"
+        assert said in html_text(render_html(results)), path
+        assert "OpenAI Chat Completions \\(openai\\-chat, chat\\-fold\\.md\\)" in render_markdown(
+            results), path
+        suites = ET.fromstring(render_junit(results)).findall("testsuite")
+        assert [_property(s, "dialect") for s in suites] == ["openai-chat"] * len(suites)
+        assert history_entry(results, None)["dialect"] == "openai-chat"
+
+
+def html_text(page: str) -> str:
+    import html
+
+    return html.unescape(re.sub(r"<[^>]+>", "", page))
+
+
+def _property(suite: ET.Element, name: str) -> str | None:
+    for found in suite.iter("property"):
+        if found.attrib["name"] == name:
+            return found.attrib["value"]
+    return None
+
+
+def test_the_reports_of_an_anthropic_run_show_its_dialect_and_its_features() -> None:
+    from refold.reference.anthropic import FEATURES as AM_FEATURES
+    from refold.reference.anthropic import RULES as AM_RULES
+    from refold.reports import render_html
+
+    results = _anthropic_results()
+    page = render_html(results)
+    text = html_text(page)
+    assert "Anthropic Messages (anthropic-messages, anthropic-fold.md)" in text
+    headings = re.findall(r'<tr class="feature"><td colspan="4">([^<]+)</td>', page)
+    assert headings == [f for f in AM_FEATURES if any(r.feature == f for r in AM_RULES.values())]
+    assert "events (1), one JSON object a line" in page and "chunks (" not in page
+    assert "not part of" not in page
+    summary = render_markdown(results)
+    assert "Anthropic Messages \\(anthropic\\-messages, anthropic\\-fold\\.md\\)" in summary
+    [suite] = ET.fromstring(render_junit(results)).findall("testsuite")
+    assert _property(suite, "dialect") == "anthropic-messages"
+    assert suite.attrib["tests"] == str(len(AM_RULES)) and suite.attrib["failures"] == "1"
+
+
+def test_the_trend_draws_the_runs_of_this_runs_dialect_and_names_it(tmp_path: Path) -> None:
+    history = tmp_path / "history"
+    record_history({"started": "2026-11-28T00:00:00", "failed_rules": 3, "score": None},
+                   history)  # written before dialects: a chat run
+    record_history({**history_entry(_anthropic_results(), None),
+                    "started": "2026-11-29T00:00:00"}, history)
+    assert [e.get("dialect") for e in load_history(history)] == [None, "anthropic-messages"]
+    write_all(_anthropic_results(), tmp_path / "out", history=history)
+    svg = (tmp_path / "out" / "trend.svg").read_text(encoding="utf-8")
+    assert svg.count('class="failures"/>') == 2  # this run and the earlier anthropic one
+    assert "Anthropic Messages" in svg
+    write_all(every_rule_results(), tmp_path / "chat", history=history)
+    chat = (tmp_path / "chat" / "trend.svg").read_text(encoding="utf-8")
+    assert chat.count('class="failures"/>') == 2 and "OpenAI Chat Completions" in chat

@@ -14,8 +14,12 @@ from typing import Any
 
 import pytest
 
-from refold.reference import ALL_RULES, RULES, SSE_RULES
-from refold.results import STATUSES
+from refold.dialects import DIALECTS, dialect
+from refold.reference import ALL_RULES, RULES, SSE_RULES, STATUSES, UNNAMED_DIALECT
+from refold.reference.anthropic import FEATURES as AM_FEATURES
+from refold.reference.anthropic import RULES as AM_RULES
+from refold.report import build_report, dialect_record_of
+from refold.results import RuleOutcome, RuleResults
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "examples" / "targets" / "broken_accumulator.py"
@@ -37,8 +41,8 @@ def results(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
 
 def test_the_report_has_the_documented_top_level_shape(results: Any) -> None:
     assert set(results) == {"refold_version", "target", "versions", "started",
-                            "duration_seconds", "hypothesis_profile", "settings", "rules",
-                            "totals"}
+                            "duration_seconds", "hypothesis_profile", "settings", "dialect",
+                            "rules", "totals"}
     assert set(results["target"]) == {"name", "description", "features"}
     assert {"python", "pytest", "hypothesis", "refold"} <= set(results["versions"])
     datetime.fromisoformat(results["started"])
@@ -78,3 +82,40 @@ def test_a_failure_carries_its_minimal_stream_and_first_difference(results: Any)
     finish = results["rules"]["CHOICE-FINISH"]["failure"]
     assert finish["pointer"] == "/choices/0/finish_reason"
     assert results["rules"]["CHOICE-FINISH"]["reason"].startswith("CHOICE-FINISH (text):")
+
+
+def test_a_chat_run_names_its_dialect(results: Any) -> None:
+    assert results["dialect"] == {
+        "name": "openai-chat", "title": "OpenAI Chat Completions", "spec": "chat-fold.md",
+        "item": "chunk", "features": list(dialect("openai-chat").features),
+        "extra_rules_note": dialect("openai-chat").extra_rules_note}
+
+
+def _anthropic_report() -> dict[str, Any]:
+    results = RuleResults()
+    results.by_rule["AM-LIFE-FINISHED"] = outcome = RuleOutcome()
+    outcome.add("failed", message="AM-LIFE-FINISHED (lifecycle): finished too early")
+    results.by_rule["AM-TEXT-JOIN"] = passed = RuleOutcome()
+    passed.add("passed")
+    return build_report(results, target=None, started=datetime(2026, 12, 1),
+                        duration_seconds=1.0, hypothesis_profile="dev",
+                        dialect=dialect("anthropic-messages"))
+
+
+def test_the_results_of_an_anthropic_run_name_anthropic_messages_and_list_its_rules() -> None:
+    report = _anthropic_report()
+    assert report["dialect"] == {
+        "name": "anthropic-messages", "title": "Anthropic Messages",
+        "spec": "anthropic-fold.md", "item": "event", "features": list(AM_FEATURES),
+        "extra_rules_note": None}
+    assert list(report["rules"]) == list(AM_RULES)  # its rules only, in report order
+    assert {entry["registry"] for entry in report["rules"].values()} == {"spec"}
+    assert report["rules"]["AM-LIFE-FINISHED"]["status"] == "failed"
+    assert report["rules"]["AM-TEXT-JOIN"]["status"] == "passed"
+    assert report["rules"]["AM-TEXT-JOIN"]["feature"] == AM_RULES["AM-TEXT-JOIN"].feature
+    assert sum(report["totals"].values()) == len(AM_RULES) == 45
+
+
+def test_a_record_naming_no_dialect_is_the_registered_chat_dialect() -> None:
+    # The reports cannot import the registry: their default must not drift from it.
+    assert dialect_record_of(DIALECTS["openai-chat"]) == UNNAMED_DIALECT

@@ -2,9 +2,9 @@
 
 Runs the suites through pytest (as `refold check` does) with fixed draws (the same
 examples every run; `--draws profile` opts out), reads the results JSON, and writes a
-baseline: the claimed features, the settings that decided the examples drawn, every
-failing rule as an expected failure (the first line of its failure as the reason) and
-how it failed in each of its own tests (fingerprints).
+baseline: the dialect the run checked, the claimed features, the settings that decided
+the examples drawn, every failing rule as an expected failure (the first line of its
+failure as the reason) and how it failed in each of its own tests (fingerprints).
 
 It then checks the target against the file, as `refold check --baseline FILE` will. That
 run can differ from the first: known failures are masked in other rules' tests
@@ -28,7 +28,7 @@ import pytest
 
 from refold.baseline import SETTINGS_KEYS, Baseline, dump_baseline
 from refold.fingerprints import Fingerprint
-from refold.reference import cut_text, scrub_text
+from refold.reference import cut_text, dialect_record, scrub_text
 
 from .check import add_target_arguments, preflight, pytest_arguments
 
@@ -115,7 +115,7 @@ def baseline_from_results(results: dict[str, Any], *, target: str) -> Baseline:
     failing = {rule_id: entry for rule_id, entry in results["rules"].items()
                if entry["status"] == "failed"}
     recorded = results.get("settings") or {}
-    return Baseline(path="(written)", target=target,
+    return Baseline(path="(written)", dialect=dialect_record(results)["name"], target=target,
                     features=frozenset(results["target"]["features"]),
                     expected_failures={r: _reason(entry) for r, entry in failing.items()},
                     fingerprints=_fingerprints(failing),
@@ -132,7 +132,8 @@ def revise_baseline(baseline: Baseline, checked: dict[str, Any]) -> Baseline:
             if entry.get("fingerprints") or (entry["status"] in ("failed", "xfailed")
                                              and entry.get("verdict") != "stale")}
     return Baseline(
-        path=baseline.path, target=baseline.target, features=baseline.features,
+        path=baseline.path, dialect=baseline.dialect, target=baseline.target,
+        features=baseline.features,
         expected_failures={r: baseline.expected_failures.get(r) or _reason(entry)
                            for r, entry in kept.items()},
         fingerprints=_fingerprints(kept), skips=baseline.skips,

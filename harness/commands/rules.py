@@ -1,7 +1,9 @@
 """`refold rules`: list the rule ids with their features and statements.
 
-The spec's rules come first; the wire rules of the `sse` suite follow in a section of
-their own, since they come from WHATWG server-sent events, not from chat-fold.md.
+Every dialect by default, one section each (`--dialect NAME` for one): its spec's rules
+first; rules of a registry of its own (the chat dialect's wire rules of the `sse` suite,
+from WHATWG server-sent events, not from chat-fold.md) follow under a heading of their
+own. `--markdown` prints docs/rules.md, which lists every dialect.
 """
 
 from __future__ import annotations
@@ -10,18 +12,34 @@ import argparse
 from collections.abc import Iterable
 from typing import Any
 
-from refold.reference import FEATURES, RULES, SSE_RULES, SSE_RULES_SOURCE, Rule
+from refold.reference import SSE_RULES_SOURCE, Rule
 
-from ..table import WIRE_HEADING
+from ..dialects import DIALECTS, Dialect, dialect
+from ..errors import UsageError
+from ..table import extra_heading
 from ._usage import usage_error
 
 __all__ = ["register", "render_markdown"]
 
+_SOURCES = {"openai-chat": "`refold/reference/_rules.py` and `refold/reference/_sse_rules.py`",
+            "anthropic-messages": "`refold/reference/anthropic/_rules.py`"}
+"""Where each dialect's registries live, for the page's readers."""
+
+_EXTRA_NOTES = {"openai-chat": (
+    f"Not part of chat-fold.md: the spec names the feature `sse` (the wire decoder) but "
+    f"states no rules for it. These ids are the `sse` suite's checks of a decoder of "
+    f"`text/event-stream` bytes, paraphrasing {SSE_RULES_SOURCE} (\"Parsing an event "
+    f"stream\", \"Interpreting an event stream\").")}
+"""What the page says of a dialect's rules that are not its spec's."""
+
 
 def register(subparsers: Any) -> None:
     """Add `refold rules` to the parser."""
-    parser = subparsers.add_parser("rules", help="list the rule ids of the spec and the "
-                                                 "sse wire rules")
+    parser = subparsers.add_parser("rules", help="list the rule ids of each dialect's spec "
+                                                 "(and the chat sse wire rules)")
+    parser.add_argument("--dialect", metavar="NAME",
+                        help=f"only this dialect's rules ({', '.join(DIALECTS)}; default: "
+                             f"every dialect)")
     parser.add_argument("--feature", help="only the rules of this feature")
     parser.add_argument("--markdown", action="store_true",
                         help="print docs/rules.md (the registries as Markdown tables)")
@@ -33,60 +51,77 @@ def run(args: argparse.Namespace) -> int:
     if args.markdown:
         print(render_markdown(), end="")
         return 0
-    if args.feature is not None and args.feature not in FEATURES:
+    try:
+        listed = [dialect(args.dialect)] if args.dialect else list(DIALECTS.values())
+    except UsageError as exc:
+        return usage_error("rules", f"{exc} (--dialect)")
+    features = list(dict.fromkeys(f for one in listed for f in one.features))
+    if args.feature is not None and args.feature not in features:
         return usage_error("rules", f"unknown feature {args.feature!r} (--feature); the "
-                                    f"features are {', '.join(FEATURES)}")
-    spec = _selected(RULES.values(), args.feature)
-    wire = _selected(SSE_RULES.values(), args.feature)
-    if not spec and not wire:
+                                    f"features are {', '.join(features)}")
+    sections = [_section(one, args.feature) for one in listed]
+    printed = [lines for lines in sections if lines]
+    if not printed:
         print(f"feature {args.feature} has no rules of its own")
         return 0
-    _print_rules(spec)
-    if wire:
-        print(f"{chr(10) if spec else ''}{WIRE_HEADING}")
-        _print_rules(wire)
+    print("\n\n".join("\n".join(lines) for lines in printed))
     return 0
+
+
+def _section(one: Dialect, feature: str | None) -> list[str]:
+    """One dialect's rules as lines under its heading ([] when it has none to list)."""
+    spec = _selected((r for r in one.rules.values() if r.id in one.spec_rules), feature)
+    extra = _selected((r for r in one.rules.values() if r.id not in one.spec_rules), feature)
+    if not spec and not extra:
+        return []
+    lines = [f"{one.name}: {one.title} ({one.spec})", *_lines(spec)]
+    for group in dict.fromkeys(r.feature for r in extra):
+        lines += ["", extra_heading(group, one), *_lines(r for r in extra if r.feature == group)]
+    return lines
 
 
 def _selected(rules: Iterable[Rule], feature: str | None) -> list[Rule]:
     return [r for r in rules if feature in (None, r.feature)]
 
 
-def _print_rules(rules: list[Rule]) -> None:
-    for rule in rules:
-        print(f"{rule.id:<20} {rule.feature:<18} {rule.statement}")
+def _lines(rules: Iterable[Rule]) -> list[str]:
+    return [f"{rule.id:<20} {rule.feature:<18} {rule.statement}" for rule in rules]
 
 
 def render_markdown() -> str:
-    """The registries as the Markdown page `docs/rules.md`."""
+    """Every dialect's registries as the Markdown page `docs/rules.md`."""
     lines = [
         "# Rules",
         "",
-        "Generated from the rules registries (`refold/reference/_rules.py` and",
-        "`refold/reference/_sse_rules.py`) by `refold rules --markdown > docs/rules.md`;",
-        "a test keeps it up to date.",
-        "The contract itself is the chat-fold spec; these are its rule ids, one line each.",
+        "Generated from the rules registries of each dialect (`refold.dialects`) by",
+        "`refold rules --markdown > docs/rules.md`; a test keeps it up to date.",
+        "Each dialect's contract is its spec; these are its rule ids, one line each.",
         "",
     ]
-    for feature in FEATURES:
-        lines += _table(f"## {feature}", [r for r in RULES.values() if r.feature == feature])
-    lines += [
-        "# Wire rules (feature `sse`)",
-        "",
-        f"Not part of chat-fold.md: the spec names the feature `sse` (the wire decoder) but "
-        f"states no rules for it. These ids are the `sse` suite's checks of a decoder of "
-        f"`text/event-stream` bytes, paraphrasing {SSE_RULES_SOURCE} (\"Parsing an event "
-        f"stream\", \"Interpreting an event stream\").",
-        "",
-    ]
-    lines += _table("## sse", list(SSE_RULES.values()))
+    for one in DIALECTS.values():
+        lines += _dialect_page(one)
     return "\n".join(lines)
+
+
+def _dialect_page(one: Dialect) -> list[str]:
+    registry = f"; the registry is {_SOURCES[one.name]}" if one.name in _SOURCES else ""
+    lines = [f"## {one.title} (`{one.name}`)", "", f"The contract is {one.spec}{registry}.", ""]
+    spec = [r for r in one.rules.values() if r.id in one.spec_rules]
+    for feature in one.features:
+        lines += _table(f"### {feature}", [r for r in spec if r.feature == feature])
+    extra = [r for r in one.rules.values() if r.id not in one.spec_rules]
+    for feature in dict.fromkeys(r.feature for r in extra):
+        lines += [f"### Wire rules (feature `{feature}`)", "",
+                  _EXTRA_NOTES.get(one.name, f"Not part of {one.spec}."), ""]
+        lines += _table("", [r for r in extra if r.feature == feature])
+    return lines
 
 
 def _table(heading: str, rules: list[Rule]) -> list[str]:
     if not rules:
         return []
-    lines = [heading, "", "| id | rule |", "| --- | --- |"]
+    lines = [heading, ""] if heading else []
+    lines += ["| id | rule |", "| --- | --- |"]
     lines += [f"| `{r.id}` | {_cell(r.statement)} |" for r in rules]
     lines.append("")
     return lines

@@ -1,0 +1,126 @@
+"""The one outcome vocabulary and record shapes every refold record shares.
+
+The harness writes them (`refold.results`, `refold.report`, `refold.replay`) and the
+reports read them (`refold.reports`, which may import only `refold.reference`), so they
+are defined once, here: the statuses a rule can have, worst first; the record of a
+failure (`FailureRecord`), as a rule's entry in the results JSON carries it and as it
+crosses from an xdist worker; a rule's entry in the results JSON (`RuleRecord`); and the
+dialect a record names (`DialectRecord`). Records written before dialects existed name
+none: they were all of the chat dialect (`UNNAMED_DIALECT`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, NotRequired, TypedDict, get_args
+
+from ._rules import FEATURES
+from ._sse_rules import SSE_RULES_NOTE
+
+__all__ = ["STATUSES", "UNNAMED_DIALECT", "DialectRecord", "FailureRecord", "RuleRecord",
+           "Status", "dialect_record", "failure_record"]
+
+Status = Literal["failed", "xfailed", "blocked", "passed", "skipped", "not run"]
+"""What a run says about a rule: the worst outcome of the tests that check it."""
+
+STATUSES: tuple[Status, ...] = get_args(Status)
+"""From worst to best; a rule takes the worst status among its tests."""
+
+
+class FailureRecord(TypedDict):
+    """A failure as records carry it: scrubbed, bounded, plain JSON."""
+
+    message: str
+    """The failure message (for a conformance failure, rendered from the scrubbed copy)."""
+    chunks: list[Any] | None
+    """The failing stream's items, as the dialect names them (chunks, events); the key
+    keeps its first name so that every record written before dialects still reads."""
+    expected: Any
+    received: Any
+    pointer: str | None
+    """The JSON pointer of the first difference, None when nothing was compared."""
+    replay_file: NotRequired[str]
+    """The replay file written for the failure, when one was."""
+
+
+def failure_record(message: str, *, chunks: list[Any] | None = None, expected: Any = None,
+                   received: Any = None, pointer: str | None = None) -> FailureRecord:
+    """A failure record; a failure with nothing compared has only its message."""
+    return {"message": message, "chunks": chunks, "expected": expected, "received": received,
+            "pointer": pointer}
+
+
+class RuleRecord(TypedDict):
+    """One rule's entry in the results JSON (`refold.report`)."""
+
+    feature: str
+    registry: Literal["spec", "wire"]
+    """"spec": a rule of the dialect's spec; "wire": one of its own registry of wire rules,
+    labelled with the dialect's `extra_rules_note`."""
+    statement: str
+    status: Status
+    tests: int
+    reason: str | None
+    failure: FailureRecord | None
+    blocked_by: list[str]
+    fingerprints: list[dict[str, Any]]
+    verdict: str | None
+
+
+class DialectRecord(TypedDict):
+    """The dialect a record was written for, with what a reader needs to show it."""
+
+    name: str
+    """The stable name (`openai-chat`)."""
+    title: str
+    """What readers call it (`OpenAI Chat Completions`)."""
+    spec: str
+    """The contract's file name (`chat-fold.md`)."""
+    item: str
+    """What one element of its streams is called (`chunk`, `event`)."""
+    features: list[str]
+    """Its feature vocabulary, in the order tables list it."""
+    extra_rules_note: str | None
+    """How the rules of registry "wire" are labelled (None when it has none)."""
+
+
+UNNAMED_DIALECT: DialectRecord = {
+    "name": "openai-chat", "title": "OpenAI Chat Completions", "spec": "chat-fold.md",
+    "item": "chunk", "features": list(FEATURES), "extra_rules_note": SSE_RULES_NOTE,
+}
+"""The dialect of a record that names none: every record written before dialects existed
+(the harness checks that it equals the registered `openai-chat` dialect's)."""
+
+
+def dialect_record(document: Mapping[str, Any]) -> DialectRecord:
+    """The dialect a results JSON (or any record with a `dialect` key) names.
+
+    A record without the key is `UNNAMED_DIALECT`'s. A key that is a name alone, or an
+    object missing some of the keys (a hand edit), keeps what it gives and takes the rest
+    from the chat dialect when it is that one, else from the name itself.
+    """
+    given = document.get("dialect")
+    if given is None:
+        return UNNAMED_DIALECT
+    found = {"name": given} if isinstance(given, str) else given
+    if not isinstance(found, Mapping) or not isinstance(found.get("name"), str):
+        return UNNAMED_DIALECT
+    name = str(found["name"])
+    base: DialectRecord = (UNNAMED_DIALECT if name == UNNAMED_DIALECT["name"] else
+                           {"name": name, "title": name, "spec": "", "item": "item",
+                            "features": [], "extra_rules_note": None})
+    return {
+        "name": name,
+        "title": _text(found.get("title"), base["title"]),
+        "spec": _text(found.get("spec"), base["spec"]),
+        "item": _text(found.get("item"), base["item"]),
+        "features": ([str(f) for f in found["features"]]
+                     if isinstance(found.get("features"), list) else base["features"]),
+        "extra_rules_note": (found["extra_rules_note"]
+                             if isinstance(found.get("extra_rules_note"), str)
+                             else base["extra_rules_note"]),
+    }
+
+
+def _text(value: Any, default: str) -> str:
+    return value if isinstance(value, str) else default
