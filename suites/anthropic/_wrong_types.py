@@ -107,9 +107,10 @@ def _wronged(draw: st.DrawFn, damaged: JSONObject, cleaned: JSONObject,
     (both copies of one event; a field already wrong in both stays consistent)."""
     *parents, last = path
     for key in parents:
-        damaged, cleaned = damaged.get(key), cleaned.get(key)
-        if not (isinstance(damaged, dict) and isinstance(cleaned, dict)):
+        inner, inner_cleaned = damaged.get(key), cleaned.get(key)
+        if not (isinstance(inner, dict) and isinstance(inner_cleaned, dict)):
             return  # an enclosing object was already made wrong: nothing left to change
+        damaged, cleaned = inner, inner_cleaned
     damaged[last] = draw(_wrong_index(damaged.get(last)) if kind == "index" else _WRONG[kind])
     cleaned.pop(last, None)
 

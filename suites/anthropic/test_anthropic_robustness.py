@@ -58,10 +58,13 @@ _LOOKALIKES: st.SearchStrategy[JSON] = st.sampled_from([
 block, a stop reason."""
 _PAYLOADS = st.dictionaries(_ENVELOPE_KEYS | _NAMES, _LOOKALIKES | json_values(max_leaves=4),
                             max_size=3)
-_DELTA_PAYLOADS: st.SearchStrategy[JSONObject] = st.sampled_from([
+_KNOWN_DELTA_FIELDS: list[JSONObject] = [
     {"text": "x"}, {"partial_json": '{"a": 1}'}, {"thinking": "t"}, {"signature": "sig"},
     {"citation": {"type": "char_location", "cited_text": "c"}}, {"content": "summary"},
-]) | st.dictionaries(_NAMES, json_values(max_leaves=3), max_size=2)
+]
+_DELTA_PAYLOADS: st.SearchStrategy[JSONObject] = st.one_of(
+    st.sampled_from(_KNOWN_DELTA_FIELDS),
+    st.dictionaries(_NAMES, json_values(max_leaves=3), max_size=2))
 """What an unknown delta carries: often the field of a known delta type."""
 
 
