@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
 from refold.reference.anthropic import decode_stream
@@ -68,3 +68,34 @@ def test_sse_bytes_with_wrong_event_names_decode_on_the_dialects_wire_layer(
     parts = data.draw(sse_bytes(events, event_lines=True, wrong_names=True))
     assert [json.loads(e.data) for e in decode_events(parts)] == events
     assert decode_stream(parts) == events
+
+
+@given(data=st.data(), events=_streams)
+@_SLOW
+def test_sse_bytes_with_empty_data_frames_decode_on_the_dialects_wire_layer(
+    data: st.DataObject, events: list[Any]
+) -> None:
+    parts = data.draw(sse_bytes(events, empty_data=True))
+    decoded = decode_events(parts)
+    assert [json.loads(e.data) for e in decoded if e.data] == events
+    assert all(e.data or e.type in _EMPTY_DATA_NAMES for e in decoded)
+    assert decode_stream(parts) == events
+
+
+_EMPTY_DATA_NAMES = {"message", "ping", "content_block_delta", "error"}
+
+
+def test_sse_bytes_with_empty_data_draw_frames_that_whatwg_dispatches() -> None:
+    parts = find(sse_bytes([{"type": "ping"}], empty_data=True),
+                 lambda parts: any(not e.data for e in decode_events(parts)),
+                 settings=settings(database=None, deadline=None))
+    assert decode_stream(parts) == [{"type": "ping"}]
+
+
+def test_sse_bytes_without_empty_data_never_dispatch_an_empty_event() -> None:
+    @given(parts=sse_bytes([{"type": "ping"}, {"type": "message_stop"}]))
+    @_SLOW
+    def check(parts: list[bytes]) -> None:
+        assert all(e.data for e in decode_events(parts))
+
+    check()

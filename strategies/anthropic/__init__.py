@@ -10,12 +10,14 @@ final `Message`, then an event stream that folds back to it.
     ... def test_round_trip(case): ...
 
 `event_streams()` draws damaged streams for differential checks against the reference
-fold, and `sse_bytes()` the bytes of a stream as a server sends them. What a target is
+fold, `lifecycle_events()` single events for driving an incremental fold step by step, and
+`sse_bytes()` the bytes of a stream as a server sends them. What a target is
 sent follows the features it claims through one table, `SHAPES` (`allows(shape,
 features)`, `families_for(features)`).
 """
 
 from ._claims import FEATURES, SHAPES, allows, families_for
+from ._lifecycle import lifecycle_events
 from ._messages import STOP_REASONS, messages
 from ._splits import SPLIT_FAMILIES, event_splits
 from ._streams import event_streams, round_trips
@@ -31,6 +33,7 @@ __all__ = [
     "event_splits",
     "event_streams",
     "families_for",
+    "lifecycle_events",
     "messages",
     "round_trips",
     "sse_bytes",

@@ -56,6 +56,8 @@ SHAPES: Mapping[str, frozenset[str]] = {
     "invalid tool input": frozenset({"tool_use"}),  # AM-TOOL-INVALID
     "reordered events": _ROBUST,  # AM-BEFORE-START, AM-DELTA-ROUTE on missing blocks
     "unknown deltas": _ROBUST,  # AM-UNKNOWN-DELTA
+    "pings": _ROBUST,  # AM-PING (single events, `lifecycle_events`)
+    "unknown events": _ROBUST,  # AM-UNKNOWN-EVENT (single events, `lifecycle_events`)
     "wrong types": _ROBUST,  # AM-ROB-WRONG-TYPE
     "wrong usage types": _ROBUST | {"usage"},  # AM-ROB-WRONG-TYPE on AM-USAGE-REPLACE
 }

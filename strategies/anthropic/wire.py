@@ -4,9 +4,10 @@
 data's `type` (as Anthropic does) or without it (as Anthropic-compatible proxies do,
 AM-SSE-TYPE), plus the lossless WHATWG variations of `refold.strategies.wire`: comment
 keep-alives, LF/CRLF/CR line ends, `data:` with or without its space, JSON spread over
-several `data:` lines, extra blank lines, and `event:` lines flushed without data
-(AM-SSE-EMPTY). There is no `[DONE]`. The bytes are then cut anywhere, preferring inside
-a UTF-8 character and between CR and LF; it shrinks toward one piece.
+several `data:` lines, extra blank lines, `event:` lines flushed without data, and
+optionally frames whose data is empty, which WHATWG dispatches and the dialect's decoder
+skips (both AM-SSE-EMPTY). There is no `[DONE]`. The bytes are then cut anywhere,
+preferring inside a UTF-8 character and between CR and LF; it shrinks toward one piece.
 """
 
 from __future__ import annotations
@@ -24,6 +25,11 @@ __all__ = ["sse_bytes"]
 
 _MAX_CUTS = 24
 _WRONG_NAMES = st.sampled_from(["message", "ping", "message_stop", "error", "completion"])
+_EMPTY_DATA_FRAMES = st.sampled_from([
+    ["data:", ""], ["data: ", ""], ["event: ping", "data:", ""],
+    ["event: content_block_delta", "data: ", ""], ["event: error", "data:", ""],
+])
+"""Frames a proxy flushes with empty data: each fires a WHATWG event with data \"\"."""
 
 
 def event_name(item: JSON) -> str | None:
@@ -44,6 +50,7 @@ def sse_bytes(
     mixed_line_ends: bool = True,
     multiline_data: bool = True,
     empty_frames: bool = True,
+    empty_data: bool = False,
     wrong_names: bool = False,
     max_cuts: int = _MAX_CUTS,
 ) -> list[bytes]:
@@ -52,7 +59,9 @@ def sse_bytes(
     Every drawn stream decodes, under the WHATWG rules, to one event per item whose data
     is that item's JSON. `event_lines` True names every frame by its `type`, False names
     none (the WHATWG default `message`), None draws it per frame. `empty_frames` adds
-    `event:` lines without data, which WHATWG never dispatches. `wrong_names` lets a
+    `event:` lines without data, which WHATWG never dispatches. `empty_data` adds frames
+    whose data is empty (`data:` or `data: ` alone, named or not), which WHATWG dispatches
+    and the dialect's decoder skips (AM-SSE-EMPTY). `wrong_names` lets a
     named frame carry a name other than its data's `type` (or a name on data without
     one), which a conforming decoder ignores (AM-SSE-TYPE: the data's `type` wins).
     """
@@ -61,6 +70,8 @@ def sse_bytes(
     for item in events:
         if empty_frames and draw(st.booleans()):
             lines += ["event: ping", ""]
+        if empty_data and draw(st.booleans()):
+            lines += draw(_EMPTY_DATA_FRAMES)
         named = draw(st.booleans()) if event_lines is None else event_lines
         name = event_name(item) if named else None
         if named and wrong_names and draw(st.booleans()):
