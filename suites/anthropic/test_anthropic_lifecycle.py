@@ -234,7 +234,7 @@ class ErrorMachine(LifecycleMachine):
 
 class AfterStopMachine(LifecycleMachine):
     """AM-LIFE-AFTER-STOP: once message_stop ended the message, later events change neither
-    the Message, nor `finished`, nor `error`."""
+    the Message nor `finished`."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -257,10 +257,10 @@ class AfterStopMachine(LifecycleMachine):
         if self.finished_at_stop and not self.target.finished:
             raise self._fail("finished went back to False after message_stop",
                              expected=True, received=False)
-        error = self.target.error
-        if error is not None:
-            raise self._fail("an error event after message_stop was recorded",
-                             expected=None, received=error)
+        # Whether an `error` event after message_stop is readable is not checked: "events
+        # after message_stop change nothing" (AM-LIFE-AFTER-STOP) and "error ... is
+        # terminal wherever it arrives" (AM-BEFORE-START) read both ways; the Message and
+        # `finished` are what both readings fix.
 
     def _fail(self, summary: str, *, expected: JSON, received: JSON) -> AssertionError:
         return self.check.fail(summary, rules=("AM-LIFE-AFTER-STOP",), events=self.events(),

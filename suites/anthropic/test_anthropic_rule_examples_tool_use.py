@@ -133,7 +133,7 @@ def test_two_objects_one_after_the_other_are_kept_as_a_string(check: Check) -> N
 
 @rule("AM-TOOL-INVALID")
 def test_malformed_input_is_kept_as_a_string(check: Check) -> None:
-    for raw in ("{'a': 1}", '{"a": 1,}', '{"a": NaN}', '{"a" 1}'):
+    for raw in ("{'a': 1}", '{"a": 1,}', '{"a" 1}'):
         _expect_input(check, _tool_stream([raw]), raw)
 
 
