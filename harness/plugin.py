@@ -49,8 +49,10 @@ from .results import FINGERPRINTS_PROPERTY, TEST_PROPERTY, RuleResults, recorded
 from .run_state import (
     as_usage_error,
     close_target,
+    dialect_of,
     has_run,
     item_test_id,
+    recorded_dialects,
     recorded_results,
     results_of,
     run_of,
@@ -294,8 +296,10 @@ def pytest_terminal_summary(
     from .gate import settings_notes
     from .table import render_rule_table
 
+    settle_dialect(config, recorded_dialects(results))  # the xdist controller collected none
     terminalreporter.section("refold: results by feature and rule")
-    terminalreporter.write(render_rule_table(results, color=terminalreporter.hasmarkup))
+    terminalreporter.write(render_rule_table(results, color=terminalreporter.hasmarkup,
+                                             dialect=dialect_of(config)))
     run = run_of(config)
     for note in settings_notes(run.baseline, run.gate):
         terminalreporter.write_line(note, yellow=True, bold=True)

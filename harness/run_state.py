@@ -19,7 +19,7 @@ from refold.reference import scrub_text
 
 from .baseline import Baseline, check_dialect, load_baseline
 from .console import printable
-from .dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect
+from .dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect, dialect_of_rule
 from .errors import UsageError
 from .results import RuleResults
 from .targets import Target, load_target
@@ -71,9 +71,11 @@ class RunState:
                 self.baseline = load_baseline(baseline)
                 self.dialect = _agreed(self.dialect, self.baseline)
             if replay:
-                from .replay import read_replay, recorded_target
+                from .replay import read_replay, recorded_dialect, recorded_target
 
                 self.replay = read_replay(replay)
+                self.dialect = _replayed(self.dialect, recorded_dialect(replay, self.replay),
+                                         replay)
                 named = config.getoption("target") or (self.baseline and self.baseline.target)
                 if not named:
                     self.replay_target = recorded_target(
@@ -199,12 +201,26 @@ def settle_dialect(config: pytest.Config, found: set[Dialect]) -> None:
         run.dialect = next(iter(found))
 
 
+def recorded_dialects(results: RuleResults) -> set[Dialect]:
+    """The dialects of the rules outcomes were recorded for (one, in a refold run)."""
+    return {found for found in map(dialect_of_rule, results.by_rule) if found is not None}
+
+
 def _agreed(asked: Dialect | None, baseline: Baseline) -> Dialect:
     """The baseline's dialect (a file without one gates openai-chat), which must be the
     one asked for."""
     if asked is not None:
         check_dialect(baseline, asked)
     return dialect(baseline.dialect)
+
+
+def _replayed(asked: Dialect | None, recorded: Dialect, path: str) -> Dialect:
+    """A replay file's dialect, which must be the one asked for."""
+    if asked is not None and asked is not recorded:
+        raise UsageError(f"replay file {path} records a stream of dialect {recorded.name} "
+                         f"({recorded.title}), but this run checks {asked.name}; replay it "
+                         f"with --dialect {recorded.name} (or without --dialect)")
+    return recorded
 
 
 def close_target(config: pytest.Config) -> None:
@@ -251,7 +267,8 @@ def write_run_report(config: pytest.Config, run: RunState, results: RuleResults,
     from .report import build_report, write_report
 
     # Under xdist only the workers collect, so the controller loads the target here
-    # to name it and its features in the report.
+    # to name it and its features in the report, of the dialect its workers ran.
+    settle_dialect(config, recorded_dialects(results))
     report = build_report(
         results, target=target_of(config), started=run.started,
         duration_seconds=time.monotonic() - run.clock,
