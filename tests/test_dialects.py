@@ -87,7 +87,7 @@ def test_a_declared_dialect_is_the_targets_and_another_run_dialect_is_refused(
     target = load_target(spec)
     assert target.dialect is ANTHROPIC
     assert "lifecycle" in target.features  # `finished` and `error`: the dialect's reads
-    with pytest.raises(UsageError, match="folds anthropic-messages streams .* checks "
+    with pytest.raises(UsageError, match=r"folds anthropic-messages streams .* checks "
                                          "openai-chat"):
         load_target(spec, dialect=CHAT)
 
