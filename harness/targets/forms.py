@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from importlib.metadata import entry_points
 
 from ..dialects import Dialect
+from .discovery import import_python_target
 from .loading import BUILTIN_TARGETS, ENTRY_POINT_GROUP, registered
-from .python import from_object, import_python_target
+from .python import from_object
 from .remote import Target
 
 __all__ = [

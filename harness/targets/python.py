@@ -1,4 +1,6 @@
-"""Python targets: find what a module offers and call it safely.
+"""Python targets: build one from what a module offers, and call it safely.
+
+Finding the module a `--target` value names is `refold.targets.discovery`.
 
 A Python target may expose, simplest first:
 
@@ -20,8 +22,6 @@ says what happened, so a broken target fails the rule under test and the run goe
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import inspect
 import json
 import sys
@@ -29,7 +29,6 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from refold.reference import JSON, JSONObject
@@ -42,11 +41,12 @@ from .remote import TargetAccumulator, check_features, declared_dialect
 if TYPE_CHECKING:
     from .sdk.decoders import AnySSEDecode
 
-__all__ = ["PythonTarget", "from_module", "from_object", "import_python_target"]
+__all__ = ["ACCUMULATOR_NAMES", "FILE_MODULE_PREFIX", "Asked", "PythonTarget", "accumulator_target",
+           "fold_target", "from_object", "is_accumulator_class"]
 
 _T = TypeVar("_T")
-_ACCUMULATOR_NAMES = ("Accumulator", "StreamAccumulator", "ChunkAccumulator")
-_FILE_MODULE_PREFIX = "refold_target_"
+ACCUMULATOR_NAMES = ("Accumulator", "StreamAccumulator", "ChunkAccumulator")
+FILE_MODULE_PREFIX = "refold_target_"
 """The module name a target file is imported under (only the loader sees it)."""
 
 
@@ -187,104 +187,13 @@ def _check_unmutated(given: list[JSON], original: list[JSON], name: str, dialect
             )
 
 
-def import_python_target(spec: str, *, features: frozenset[str] | None = None,
-                         dialect: Dialect | None = None) -> PythonTarget:
-    """Load `module`, `module:attribute` or `path/to/file.py` as a Python target of
-    `dialect` (None: the one it declares, else openai-chat), claiming `features`."""
-    module_name, _, attribute = spec.partition(":")
-    module = _load_module(module_name)
-    if not attribute:
-        return from_module(module, name=spec, features=features, dialect=dialect)
-    try:
-        obj = getattr(module, attribute)
-    except AttributeError:
-        raise UsageError(f"module {module.__name__} has no attribute {attribute!r}") from None
-    return from_object(obj, name=spec, features=features, dialect=dialect)
-
-
-def _load_module(name: str) -> ModuleType:
-    if name.endswith(".py") or "/" in name or "\\" in name:
-        path = Path(name).resolve()
-        if not path.is_file():
-            raise UsageError(f"target file {name} does not exist")
-        spec = importlib.util.spec_from_file_location(f"{_FILE_MODULE_PREFIX}{path.stem}", path)
-        if spec is None or spec.loader is None:
-            raise UsageError(f"cannot import {name} as a Python file")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module
-        try:
-            spec.loader.exec_module(module)
-        except Exception as exc:
-            del sys.modules[spec.name]
-            raise UsageError(f"importing target file {name} raised "
-                             f"{type(exc).__name__}: {exc}") from exc
-        return module
-    try:
-        return importlib.import_module(name)
-    except ImportError as exc:
-        from .forms import forms_sentence  # the table of forms imports this module
-
-        raise UsageError(
-            f"cannot import target {name!r}: {exc}. Expected {forms_sentence()}"
-        ) from exc
-    except Exception as exc:
-        raise UsageError(f"importing target module {name!r} raised "
-                         f"{type(exc).__name__}: {exc}") from exc
-
-
-def from_module(
-    module: ModuleType, *, name: str, features: frozenset[str] | None = None,
-    dialect: Dialect | None = None,
-) -> PythonTarget:
-    """Build a target from the richest interface a module offers."""
-    declared = getattr(module, "refold_target", None)
-    if declared is not None:
-        return from_object(declared, name=name, features=features, dialect=dialect)
-    asked = _Asked(features, declared_dialect(None, dialect, origin=f"target {name}"))
-    for attribute in _ACCUMULATOR_NAMES:
-        candidate = getattr(module, attribute, None)
-        if inspect.isclass(candidate) and _is_accumulator_class(candidate):
-            return _accumulator_target(candidate, name, asked)
-    fold_function = getattr(module, "fold", None)
-    if callable(fold_function):
-        return _fold_target(fold_function, name, asked)
-    raise UsageError(
-        f"module {module.__name__} offers no target; expected one of: a `refold_target` "
-        f"object, an accumulator class named {' or '.join(_ACCUMULATOR_NAMES)} with add() "
-        f"and response(), or a fold function. It defines: {_inventory(module)}"
-    )
-
-
 @dataclass(frozen=True)
-class _Asked:
+class Asked:
     """What the run asks of a target: the features it claims for it (None: all its
     interface supports) and the dialect it is of, settled."""
 
     features: frozenset[str] | None
     dialect: Dialect
-
-
-def _inventory(module: ModuleType) -> str:
-    """What a module offers, described the way the target forms are."""
-    found: list[str] = []
-    for attribute, value in sorted(vars(module).items()):
-        if attribute.startswith("_") or inspect.ismodule(value):
-            continue
-        if inspect.isclass(value):
-            methods = [n for n in vars(value) if not n.startswith("_")]
-            found.append(f"class {attribute} (methods: {', '.join(methods) or 'none'})")
-        elif callable(value):
-            found.append(f"function {attribute}{_signature(value)}")
-        else:
-            found.append(f"{type(value).__name__} {attribute}")
-    return "; ".join(found) or "nothing public"
-
-
-def _signature(function: Callable[..., Any]) -> str:
-    try:
-        return str(inspect.signature(function))
-    except (TypeError, ValueError):
-        return "(...)"
 
 
 def from_object(
@@ -296,15 +205,15 @@ def from_object(
     if declaration is not None:
         return _declared_target(_for_dialect(declaration, dialect, name), name, features,
                                 dialect)
-    asked = _Asked(features, declared_dialect(None, dialect, origin=f"target {name}"))
+    asked = Asked(features, declared_dialect(None, dialect, origin=f"target {name}"))
     if inspect.isclass(obj):
-        if not _is_accumulator_class(obj):
+        if not is_accumulator_class(obj):
             raise UsageError(f"{name} is a class without add() and response()")
-        return _accumulator_target(obj, name, asked)
+        return accumulator_target(obj, name, asked)
     if callable(obj):
         if _required_parameters(obj) == 0:
-            return _accumulator_target(obj, name, asked)
-        return _fold_target(obj, name, asked)
+            return accumulator_target(obj, name, asked)
+        return fold_target(obj, name, asked)
     raise UsageError(f"{name} is a {type(obj).__name__}, expected a class, a function "
                      f"or a refold_target declaration")
 
@@ -332,7 +241,7 @@ def _declared_target(declaration: dict[str, Any], name: str,
     target_name = declaration.get("name") or name
     if features is None and claimed is not None:
         features = frozenset(claimed)
-    asked = _Asked(features, declared_dialect(declaration.get("dialect"), dialect,
+    asked = Asked(features, declared_dialect(declaration.get("dialect"), dialect,
                                               origin=f"target {target_name}"))
     factory, fold_function = declaration.get("factory"), declaration.get("fold")
     sse = _sse_decoder(declaration.get("sse"), name)
@@ -340,10 +249,10 @@ def _declared_target(declaration: dict[str, Any], name: str,
     described = declaration.get("description")
     description = None if described is None else str(described)
     if factory is not None:
-        return _accumulator_target(factory, target_name, asked, sse=sse,
+        return accumulator_target(factory, target_name, asked, sse=sse,
                                    description=description)
     if fold_function is not None:
-        return _fold_target(fold_function, target_name, asked, sse=sse,
+        return fold_target(fold_function, target_name, asked, sse=sse,
                             description=description)
     raise UsageError(f"refold_target of {name} names neither a factory nor a fold")
 
@@ -370,7 +279,7 @@ def _sse_decoder(value: Any, name: str) -> AnySSEDecode | None:
                      f"dialect whose wire rules are about events (anthropic-messages)")
 
 
-def _is_accumulator_class(cls: type) -> bool:
+def is_accumulator_class(cls: type) -> bool:
     return callable(getattr(cls, "add", None)) and callable(getattr(cls, "response", None))
 
 
@@ -385,8 +294,8 @@ def _required_parameters(function: Callable[..., Any]) -> int:
     )
 
 
-def _accumulator_target(
-    factory: Callable[[], Any], name: str, asked: _Asked,
+def accumulator_target(
+    factory: Callable[[], Any], name: str, asked: Asked,
     *, sse: AnySSEDecode | None = None, description: str | None = None,
 ) -> PythonTarget:
     """The richest form: `fold` also goes through a fresh accumulator.
@@ -443,8 +352,8 @@ def _members(obj: Any) -> str:
     return ", ".join(names) or "no public attributes"
 
 
-def _fold_target(
-    function: Callable[[list[JSON]], Any], name: str, asked: _Asked,
+def fold_target(
+    function: Callable[[list[JSON]], Any], name: str, asked: Asked,
     *, sse: AnySSEDecode | None = None, description: str | None = None,
 ) -> PythonTarget:
     origin = f"target {name} (fold-only)"
@@ -460,7 +369,7 @@ def _describe(obj: Any) -> str:
     module = getattr(obj, "__module__", "?")
     qualname = getattr(obj, "__qualname__", type(obj).__name__)
     loaded_from = getattr(sys.modules.get(module), "__file__", None)
-    if str(module).startswith(_FILE_MODULE_PREFIX) and loaded_from:
+    if str(module).startswith(FILE_MODULE_PREFIX) and loaded_from:
         # A target file: its path (from the current folder when inside it), not the name
         # the loader gave its module.
         path = Path(loaded_from)
