@@ -104,7 +104,7 @@ def test_check_names_the_resolved_target_features_and_dialect_before_the_run(
 
 
 def test_the_reference_target_is_described_by_its_public_name() -> None:
-    from refold.loading import load_target
+    from refold.targets import load_target
 
     target = load_target("reference", features=None, timeout=5.0)
     try:

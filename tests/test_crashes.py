@@ -98,6 +98,7 @@ def test_a_crash_costs_a_bounded_number_of_target_calls(sparse_crash: Target) ->
 
     class Counting:
         name, features, description, sse = "counting", sparse_crash.features, "", None
+        dialect = sparse_crash.dialect
 
         def fold(self, chunks: list[JSON]) -> JSON:
             calls.append(len(chunks))

@@ -56,10 +56,11 @@ def test_the_rule_mark_takes_a_wire_rule_and_records_its_feature() -> None:
 
 
 def test_the_wire_rules_page_section_says_it_is_not_the_spec() -> None:
-    done = subprocess.run([*REFOLD, "rules", "--feature", "sse"], capture_output=True,
-                          text=True, timeout=60, check=False)
+    done = subprocess.run([*REFOLD, "rules", "--dialect", "openai-chat", "--feature", "sse"],
+                          capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
-    heading, *rows = done.stdout.splitlines()
+    dialect, blank, heading, *rows = done.stdout.splitlines()
+    assert dialect.startswith("openai-chat: ") and not blank
     assert SSE_RULES_SOURCE in heading and "not part of chat-fold.md" in heading
     assert [row.split()[0] for row in rows] == list(SSE_RULES)
 
