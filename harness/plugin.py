@@ -47,6 +47,7 @@ from .profiles import (
 from .replaying import record_failures, run_replayed, select_replayed
 from .results import FINGERPRINTS_PROPERTY, TEST_PROPERTY, RuleResults, recorded_property
 from .run_state import (
+    RunState,
     as_usage_error,
     close_target,
     dialect_of,
@@ -140,7 +141,7 @@ def pytest_collection_modifyitems(
     if not marked:
         return
     settle_dialect(config, {dialect_of_rules(rules) for _, rules in marked})
-    marked = _of_the_runs_dialect(items, marked, target_of(config).dialect)
+    marked = _of_the_runs_dialect(items, marked, target_of(config).dialect, run_of(config))
     relax_default_deadline()
     if config.getoption("shrink_seconds") is None:
         with contextlib.suppress(RuntimeError):  # a Hypothesis without the cap: its own
@@ -160,12 +161,17 @@ def pytest_collection_modifyitems(
 _Marked = list[tuple[pytest.Item, tuple[str, ...]]]
 
 
-def _of_the_runs_dialect(items: list[pytest.Item], marked: _Marked,
-                         dialect: Dialect) -> _Marked:
+def _of_the_runs_dialect(items: list[pytest.Item], marked: _Marked, dialect: Dialect,
+                         run: RunState) -> _Marked:
     """Keep only the tests of `dialect`: a target of one dialect is never run against
     another's suites. The others are not "deselected" (nothing chose to skip them): they
-    are not this run's tests, as another dialect's suite folder is not collected."""
+    are not this run's tests, as another dialect's suite folder is not collected; the
+    terminal summary says how many there were, so none is mistaken for a pass."""
     foreign = {item for item, rules in marked if dialect_of_rules(rules) is not dialect}
+    for _, rules in marked:
+        other = dialect_of_rules(rules)
+        if other is not dialect:
+            run.other_dialects[other.name] = run.other_dialects.get(other.name, 0) + 1
     if foreign:
         items[:] = [item for item in items if item not in foreign]
     return [(item, rules) for item, rules in marked if item not in foreign]
@@ -305,6 +311,11 @@ def pytest_terminal_summary(
         terminalreporter.write_line(note, yellow=True, bold=True)
     for message in run.stale:
         terminalreporter.write_line(printable(message), red=True, bold=True)
+    for name, count in run.other_dialects.items():
+        terminalreporter.write_line(
+            f"refold: {count} collected tests of dialect {name} were not run: a run checks "
+            f"one dialect ({dialect_of(config).name}); run them with --dialect {name}",
+            yellow=True)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

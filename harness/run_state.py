@@ -61,6 +61,8 @@ class RunState:
         self.replay_target: str | None = None
         self.gate: dict[str, str | int] | None = None  # a gate run's settings
         self.deselected_rules: set[str] = set()
+        self.other_dialects: dict[str, int] = {}
+        """Tests collected from another dialect's suites and not run, by dialect name."""
         self.dialect: Dialect | None = None
         """The dialect asked for: `--dialect`, else the baseline's (None: the target's)."""
         baseline, replay = config.getoption("baseline"), config.getoption("replay")
