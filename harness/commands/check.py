@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
-from refold.dialects import DEFAULT_DIALECT, DIALECTS, dialect
+from refold.dialects import DEFAULT_DIALECT, DIALECTS
 from refold.errors import UsageError
 from refold.preflight import check_seconds, writable_file, writable_folder
 
-from ._usage import usage_error
+from ._usage import dialect_option, usage_error
 
 __all__ = ["PROFILES", "add_target_arguments", "announce_target", "preflight",
            "pytest_arguments", "register", "render_reports"]
@@ -123,7 +123,7 @@ def _report_path(args: argparse.Namespace) -> Path | None:
 def preflight(args: argparse.Namespace, command: str) -> int | None:
     """Refuse options that would fail only after the run (print why); USAGE_ERROR or None."""
     try:
-        _check_dialect(getattr(args, "dialect", None))
+        dialect_option(getattr(args, "dialect", None))
         check_seconds("--target-timeout", args.target_timeout)
         check_seconds("--shrink-seconds", getattr(args, "shrink_seconds", None))
         if getattr(args, "report_dir", None):
@@ -135,15 +135,6 @@ def preflight(args: argparse.Namespace, command: str) -> int | None:
     except UsageError as exc:
         return usage_error(command, str(exc))
     return None
-
-
-def _check_dialect(name: str | None) -> None:
-    if name is None:
-        return
-    try:
-        dialect(name)
-    except UsageError as exc:
-        raise UsageError(f"--dialect {name}: {exc}") from None
 
 
 def run(args: argparse.Namespace) -> int:
