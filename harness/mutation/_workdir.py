@@ -58,8 +58,10 @@ def _copy_refold_package(destination: Path) -> None:
     # the checkout would shadow the copy and the tests would import unmutated code.
     import refold
 
+    # The reference too: the mutated source may be only a part of it (another dialect's
+    # reference inside it), copied over it unchanged.
     _copy(Path(refold.__file__).parent, destination)
-    for name in ("strategies", "suites", "reports"):
+    for name in ("reference", "strategies", "suites", "reports"):
         _copy(package_dir(f"refold.{name}"), destination / name)
 
 
