@@ -1,7 +1,8 @@
 """Rule examples for branches of the reference no other example reached (measured with
 `refold coverage --dialect anthropic-messages --target reference`): a wrong-typed
-`citation` or `signature` in a delta is treated as absent (AM-ROB-WRONG-TYPE), so it
-appends no citation (AM-CITATIONS-APPEND) and replaces no signature (AM-THINK-SIGNATURE)."""
+`citation`, `signature` or `partial_json` in a delta is treated as absent
+(AM-ROB-WRONG-TYPE), so it appends no citation (AM-CITATIONS-APPEND), replaces no signature
+(AM-THINK-SIGNATURE) and adds no input fragment (AM-TOOL-JOIN)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from refold.reference import JSON, JSONObject
 from ._events import (
     block_stop,
     citation_delta,
+    input_delta,
     message,
     message_delta,
     message_start,
@@ -25,6 +27,8 @@ from ._events import (
     thinking,
     thinking_delta,
     thinking_start,
+    tool_start,
+    tool_use,
 )
 from ._expect import expect_fold
 
@@ -66,3 +70,12 @@ def test_a_lone_signature_that_is_not_a_string_leaves_the_block_unsigned(
     events = _one_block(thinking_start(0), thinking_delta(0, "Hmm."),
                         signature_delta(0, signature))
     expect_fold(check, events, message(thinking("Hmm."), stop_reason="end_turn"))
+
+
+@rule("AM-ROB-WRONG-TYPE", "AM-TOOL-JOIN")
+@pytest.mark.parametrize("fragment", _NOT_STRINGS)
+def test_an_input_fragment_that_is_not_a_string_adds_nothing(check: Check,
+                                                             fragment: JSON) -> None:
+    events = _one_block(tool_start(0), input_delta(0, '{"city": '), input_delta(0, fragment),
+                        input_delta(0, '"Paris"}'))
+    expect_fold(check, events, message(tool_use({"city": "Paris"}), stop_reason="end_turn"))
