@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from refold.dialects import Dialect
 from refold.errors import UsageError
 from refold.locations import suites_dir
 
@@ -47,11 +48,12 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, Any, Any]:
             current.switch_context("")
 
 
-def run_coverage(target: str, *, profile: str = "ci",
-                 pytest_args: Sequence[str] = ()) -> dict[str, Any]:
-    """Run the installed suites against `target` under coverage; return the
-    `refold-coverage/1` document (failing tests do not stop the measurement; the
-    pytest exit status is in it).
+def run_coverage(target: str, *, profile: str = "ci", pytest_args: Sequence[str] = (),
+                 dialect: Dialect | None = None) -> dict[str, Any]:
+    """Run the installed suites of `dialect` (None: the target's own) against `target`
+    under coverage; return the `refold-coverage/1` document (failing tests do not stop
+    the measurement; the pytest exit status is in it). `reference` is the dialect's
+    reference package, without another dialect's reference inside it.
 
     Raises:
         UsageError: the target is not Python source running in this interpreter, or
@@ -59,14 +61,19 @@ def run_coverage(target: str, *, profile: str = "ci",
     """
     from refold.mutation import locate_source
 
-    source = locate_source(target)
+    source = locate_source(target, dialect)
+    suites, chosen = suites_dir(), []
+    if dialect is not None:
+        suites, chosen = suites / dialect.suites, [f"--dialect={dialect.name}"]
     with tempfile.TemporaryDirectory(prefix="refold-coverage-") as scratch:
         folder = Path(scratch)
         rcfile = folder / "coveragerc"
+        omit = "".join(f"\n    {source.path / name}/*" for name in source.excluded)
         rcfile.write_text(f"[run]\nbranch = True\nsource_pkgs = {source.module}\n"
-                          f"data_file = {folder / '.coverage'}\n", encoding="utf-8")
+                          f"data_file = {folder / '.coverage'}\nomit ={omit}\n",
+                          encoding="utf-8")
         command = [sys.executable, "-m", "coverage", "run", f"--rcfile={rcfile}", "-m", "pytest",
-                   str(suites_dir()), f"--target={target}", "--in-process",
+                   str(suites), f"--target={target}", *chosen, "--in-process",
                    f"--hypothesis-profile={profile}", "-p", "refold.coverage_run",
                    "-p", "no:cacheprovider", "-q", "--no-header", *pytest_args]
         tests = subprocess.run(command, cwd=folder, text=True, capture_output=True, check=False)

@@ -1,16 +1,21 @@
-"""A loopback server that answers OpenAI-style chat completions with drawn completions.
+"""A loopback server that answers a dialect's API with drawn results.
 
-`POST /v1/chat/completions` draws a completion from the request's `seed` (OpenAI's own
-request field; 0 when absent), so the same seed always gives the same completion and
-different seeds different ones. With
-`"stream": true` the completion is sent as server-sent events: split into chunks by the
-spec's lossless families, framed with real-server variations and cut into byte pieces, each
-written and flushed on its own; otherwise it is the JSON body. A client under test is
-pointed at the base URL, makes both calls with one seed, and compares its streamed fold with
-its non-streaming result. Only the standard library's HTTP server: no credentials, nothing
-persisted, loopback by default (`refold serve` binds another address only with
-`--allow-remote`). A malformed request (a bad or huge `Content-Length`, a body that is not
-a JSON object or nests too deeply) gets a 400 or 413 answer saying what was expected.
+For `openai-chat`, `POST /v1/chat/completions` draws a completion from the request's `seed`
+(OpenAI's own request field; 0 when absent), so the same seed always gives the same
+completion and different seeds different ones. With `"stream": true` the completion is sent
+as server-sent events: split into chunks by the spec's lossless families, framed with real-
+server variations and cut into byte pieces, each written and flushed on its own; otherwise
+it is the JSON body. A client under test is pointed at the base URL, makes both calls with
+one seed, and compares its streamed fold with its non-streaming result. Only the standard
+library's HTTP server: no credentials, nothing persisted, loopback by default (`refold
+serve` binds another address only with `--allow-remote`). A malformed request (a bad or
+huge `Content-Length`, a body that is not a JSON object or nests too deeply) gets a 400 or
+413 answer saying what was expected.
+
+For `anthropic-messages`, `POST /v1/messages` answers the same way with a drawn `Message`
+(the request's `seed`, an extra body field there) or, streamed, its events, each frame
+named by its event's type. What each dialect serves is its `Endpoint`
+(`refold.serve_cases`).
 """
 
 from __future__ import annotations
@@ -22,19 +27,19 @@ import socket
 import sys
 import threading
 from collections.abc import Collection
-from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from refold.reference import JSON, JSONObject
+from refold.reference import JSON
+
+from .dialects import DEFAULT_DIALECT
+from .serve_cases import ENDPOINTS, Endpoint, ServedCase
 
 __all__ = ["DEFAULT_FEATURES", "MAX_BODY_BYTES", "CompletionServer", "ServedCase",
            "is_loopback", "served_case"]
 
-DEFAULT_FEATURES = frozenset({"text", "choices", "tool_calls", "refusal", "logprobs", "usage"})
+DEFAULT_FEATURES = ENDPOINTS[DEFAULT_DIALECT].features
 """What an OpenAI-compatible client is asked to fold by default."""
-
-_PATH = "/v1/chat/completions"
 
 MAX_BODY_BYTES = 8 * 1024 * 1024
 """The largest request body read; a larger declared `Content-Length` gets 413 unread."""
@@ -42,57 +47,33 @@ MAX_BODY_BYTES = 8 * 1024 * 1024
 _BYTE_COUNT = re.compile(r"[0-9]+")
 
 
-@dataclass(frozen=True)
-class ServedCase:
-    """One drawn case: the completion, its chunks and the byte pieces that carry them."""
-
-    completion: JSONObject
-    chunks: list[JSON]
-    parts: list[bytes]
-
-
-def served_case(case_seed: int, *, features: Collection[str] = DEFAULT_FEATURES,
-                families: Collection[int] = frozenset({1})) -> ServedCase:
-    """Draw the case for `case_seed`: the same seed and options always give the same case."""
-    # Imported here: `refold check` imports every command before pytest starts, and
-    # Hypothesis imported that early could not be assertion-rewritten by pytest.
-    from hypothesis import HealthCheck, Phase, given, seed, settings
-    from hypothesis import strategies as st
-
-    from refold.strategies import chunk_splits, completions
-    from refold.strategies.wire import sse_bytes
-
-    drawn: list[ServedCase] = []
-
-    # Two examples, the second kept: Hypothesis's first example is always the simplest
-    # one (an empty completion), whatever the seed; only the later ones follow the seed.
-    @settings(max_examples=2, database=None, phases=[Phase.generate], deadline=None,
-              suppress_health_check=list(HealthCheck))
-    @seed(case_seed)
-    @given(st.data())
-    def draw(data: st.DataObject) -> None:
-        completion = data.draw(completions(features=frozenset(features)))
-        chunks = data.draw(chunk_splits(completion, families=frozenset(families)))
-        drawn.append(ServedCase(completion, chunks, data.draw(sse_bytes(chunks, done=True))))
-
-    draw()
-    return drawn[-1]
+def served_case(case_seed: int, *, features: Collection[str] | None = None,
+                families: Collection[int] = frozenset({1}),
+                dialect: str = DEFAULT_DIALECT) -> ServedCase:
+    """Draw the case for `case_seed` in `dialect` (features None: the endpoint's
+    default ones): the same seed and options always give the same case."""
+    endpoint = ENDPOINTS[dialect]
+    chosen = endpoint.features if features is None else frozenset(features)
+    return endpoint.draw(case_seed, chosen, frozenset(families))
 
 
 class CompletionServer(ThreadingHTTPServer):
-    """The server; `max_requests` makes it stop itself after that many requests."""
+    """The server of `dialect`'s endpoint (`refold.serve_cases.ENDPOINTS`); `max_requests`
+    makes it stop itself after that many requests."""
 
     daemon_threads = True
     request_queue_size = 128
     """The listen backlog: socketserver's 5 reset clients sending 20 requests at once."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0, *,
-                 features: Collection[str] = DEFAULT_FEATURES,
+                 features: Collection[str] | None = None,
                  families: Collection[int] = frozenset({1}),
-                 max_requests: int | None = None) -> None:
+                 max_requests: int | None = None, dialect: str = DEFAULT_DIALECT) -> None:
         self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
         super().__init__((host, port), _Handler)
-        self.features = frozenset(features)
+        self.dialect = dialect
+        self.endpoint: Endpoint = ENDPOINTS[dialect]
+        self.features = self.endpoint.features if features is None else frozenset(features)
         self.families = frozenset(families)
         self.max_requests = max_requests
         self._served = 0
@@ -100,14 +81,20 @@ class CompletionServer(ThreadingHTTPServer):
 
     @property
     def base_url(self) -> str:
-        """The base URL an OpenAI client takes (`.../v1`)."""
+        """The base URL the dialect's clients take (`.../v1` for OpenAI's, the bare
+        origin for Anthropic's)."""
         host, port = self.server_address[:2]
         shown = f"[{host!s}]" if ":" in str(host) else str(host)
-        return f"http://{shown}:{port}/v1"
+        return f"http://{shown}:{port}{self.endpoint.client_base}"
+
+    @property
+    def url(self) -> str:
+        """The URL requests are posted to."""
+        return self.base_url + self.endpoint.path.removeprefix(self.endpoint.client_base)
 
     def case(self, case_seed: int) -> ServedCase:
         """The case this server serves for `case_seed`."""
-        return served_case(case_seed, features=self.features, families=self.families)
+        return self.endpoint.draw(case_seed, self.features, self.families)
 
     def count_request(self) -> None:
         """Record one answered request; the last one allowed stops the server."""
@@ -132,8 +119,10 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         try:
-            if self.path.rstrip("/") != _PATH:
-                self._send_json(404, _error(f"unknown path {self.path!r}; expected {_PATH}"))
+            expected = self.server.endpoint.path
+            if self.path.rstrip("/") != expected:
+                self._send_json(404, self._error(f"unknown path {self.path!r}; expected "
+                                                 f"{expected}"))
                 return
             request = self._read_json()
             if request is None:
@@ -142,7 +131,7 @@ class _Handler(BaseHTTPRequestHandler):
             if request.get("stream") is True:
                 self._send_events(case.parts)
             else:
-                self._send_json(200, case.completion)
+                self._send_json(200, case.result)
         finally:
             self.server.count_request()
 
@@ -153,13 +142,13 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             request = json.loads(self.rfile.read(length) or b"{}")
         except RecursionError:
-            self._send_json(400, _error("the request body is nested too deeply to read"))
+            self._send_json(400, self._error("the request body is nested too deeply to read"))
             return None
         except ValueError as exc:
-            self._send_json(400, _error(f"the request body is not JSON: {exc}"))
+            self._send_json(400, self._error(f"the request body is not JSON: {exc}"))
             return None
         if not isinstance(request, dict):
-            self._send_json(400, _error("the request body must be a JSON object"))
+            self._send_json(400, self._error("the request body must be a JSON object"))
             return None
         return request
 
@@ -170,16 +159,19 @@ class _Handler(BaseHTTPRequestHandler):
             return 0
         value = declared[0].strip()
         if len(declared) > 1 or not _BYTE_COUNT.fullmatch(value):
-            self._send_json(400, _error(
+            self._send_json(400, self._error(
                 f"Content-Length {', '.join(declared)!r} is not a byte count; expected one "
                 f"non-negative integer"))
             return None
         if int(value) > MAX_BODY_BYTES:
-            self._send_json(413, _error(
+            self._send_json(413, self._error(
                 f"Content-Length {value} is more than this server reads "
                 f"({MAX_BODY_BYTES} bytes)"))
             return None
         return int(value)
+
+    def _error(self, message: str) -> JSON:
+        return self.server.endpoint.error(message)
 
     def _send_json(self, status: int, body: JSON) -> None:
         encoded = json.dumps(body).encode()
@@ -216,7 +208,3 @@ def is_loopback(host: str) -> bool:
 def _seed_of(request: dict[str, Any]) -> int:
     value = request.get("seed")
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def _error(message: str) -> JSONObject:
-    return {"error": {"message": message, "type": "invalid_request_error"}}

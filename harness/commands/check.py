@@ -17,10 +17,11 @@ from typing import Any
 
 import pytest
 
+from refold.dialects import DEFAULT_DIALECT, DIALECTS
 from refold.errors import UsageError
 from refold.preflight import check_seconds, writable_file, writable_folder
 
-from ._usage import usage_error
+from ._usage import dialect_option, usage_error
 
 __all__ = ["PROFILES", "add_target_arguments", "announce_target", "preflight",
            "pytest_arguments", "register", "render_reports"]
@@ -48,6 +49,10 @@ def add_target_arguments(parser: argparse.ArgumentParser, *,
     """The options every command that runs the suites shares."""
     parser.add_argument("--target", default=None,
                         help=f"the implementation to check (default: {target_default})")
+    parser.add_argument("--dialect", default=None, metavar="NAME",
+                        help="the stream dialect to check: " + ", ".join(DIALECTS)
+                             + " (default: the one the target or baseline declares, else "
+                             + DEFAULT_DIALECT + ")")
     parser.add_argument("--features", help="comma-separated features the target claims")
     parser.add_argument("--target-timeout", type=float,
                         help="deadline of every call into the target, in seconds (default 5)")
@@ -84,7 +89,8 @@ def pytest_arguments(args: argparse.Namespace) -> list[str]:
                          f"of {', '.join(PROFILES)} (a profile of your own goes to pytest: "
                          f"`-- --hypothesis-profile NAME`)")
     argv = ["-c", os.devnull, "-p", "no:cacheprovider", "-q", "--no-header"]
-    options = {"--target": args.target, "--features": args.features,
+    options = {"--target": args.target, "--dialect": getattr(args, "dialect", None),
+               "--features": args.features,
                "--target-timeout": args.target_timeout, "--hypothesis-profile": args.profile,
                "--replay-dir": args.replay_dir, "--draws": getattr(args, "draws", None),
                "--shrink-seconds": getattr(args, "shrink_seconds", None),
@@ -117,6 +123,7 @@ def _report_path(args: argparse.Namespace) -> Path | None:
 def preflight(args: argparse.Namespace, command: str) -> int | None:
     """Refuse options that would fail only after the run (print why); USAGE_ERROR or None."""
     try:
+        dialect_option(getattr(args, "dialect", None))
         check_seconds("--target-timeout", args.target_timeout)
         check_seconds("--shrink-seconds", getattr(args, "shrink_seconds", None))
         if getattr(args, "report_dir", None):

@@ -13,6 +13,8 @@ from typing import Any
 from refold.errors import UsageError
 from refold.reference import json_text
 
+from ._usage import add_dialect_argument, dialect_option, usage_error
+
 __all__ = ["register", "render_summary", "run"]
 
 
@@ -21,6 +23,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("coverage", help="line/branch coverage of a target, by rule")
     parser.add_argument("--target", default="reference",
                         help="reference (default) or an installed Python module")
+    add_dialect_argument(parser, what="measured and the suites run")
     parser.add_argument("--profile", default="ci", help="Hypothesis profile (default ci)")
     parser.add_argument("--output", "-o", type=Path, default=Path("coverage.json"),
                         help="where to write the coverage JSON (default coverage.json)")
@@ -33,7 +36,12 @@ def run(args: argparse.Namespace) -> int:
     from refold.coverage_run import run_coverage
 
     try:
-        document = run_coverage(args.target, profile=args.profile, pytest_args=args.pytest_args)
+        checked = dialect_option(args.dialect)
+    except UsageError as exc:
+        return usage_error("coverage", str(exc))
+    try:
+        document = run_coverage(args.target, profile=args.profile, pytest_args=args.pytest_args,
+                                dialect=checked)
     except UsageError as exc:
         print(f"refold coverage: {exc}", file=sys.stderr)
         return 2

@@ -12,6 +12,7 @@ result could be produced (the suite is red on the reference, mutmut failed).
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import sys
 import tempfile
@@ -19,15 +20,18 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from refold.dialects import DEFAULT_DIALECT, DIALECTS, Dialect
 from refold.errors import UsageError
 from refold.reference import json_text
+
+from ._usage import add_dialect_argument, dialect_option, usage_error
 
 __all__ = ["register", "render_summary", "run"]
 
 _CHECKOUT = Path(__file__).resolve().parent.parent.parent
 # Tests of the reference's module structure (its imports, its namespace) fail by
 # design on mutmut's rewritten modules, which import mutmut and add trampolines.
-_STRUCTURAL_TESTS = frozenset({"test_reference_api.py"})
+_STRUCTURAL_TESTS = frozenset({"test_reference_api.py", "test_reference_anthropic_api.py"})
 
 
 def register(subparsers: Any) -> None:
@@ -35,6 +39,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("mutate", help="mutation score of the suites (mutmut 3)")
     parser.add_argument("--target", default="reference",
                         help="reference (default) or an installed pure-Python module")
+    add_dialect_argument(parser, what="mutated and the suites run")
     parser.add_argument("--max-children", type=int, default=2, metavar="N",
                         help="parallel mutant runs (default 2)")
     parser.add_argument("--filter", action="append", default=[], metavar="GLOB",
@@ -62,6 +67,10 @@ def run(args: argparse.Namespace) -> int:
     from refold.mutation import MutationError, merge
 
     try:
+        dialect_option(args.dialect)
+    except UsageError as exc:
+        return usage_error("mutate", str(exc))
+    try:
         if args.merge:
             result = merge(json.loads(p.read_text(encoding="utf-8")) for p in args.merge)
         else:
@@ -83,19 +92,30 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
     from refold.mutation import MutationOptions, run_mutation
 
     reference = args.target == "reference"
+    checked = dialect_option(args.dialect)
     extra_tests: tuple[Path, ...] = ()
     if reference and not args.suites_only:
-        extra_tests = tuple(sorted(p for p in (_CHECKOUT / "tests").glob("test_reference_*.py")
-                                   if p.name not in _STRUCTURAL_TESTS))
+        extra_tests = reference_tests(_CHECKOUT / "tests", checked or DIALECTS[DEFAULT_DIALECT])
     equivalents = args.equivalents
     if equivalents is None and reference:
         equivalents = _CHECKOUT / "docs" / "equivalent-mutants.toml"
     workdir = args.work_dir or Path(tempfile.mkdtemp(prefix="refold-mutate-"))
-    options = MutationOptions(target=args.target, workdir=workdir.resolve(),
+    options = MutationOptions(target=args.target, workdir=workdir.resolve(), dialect=checked,
                               max_children=args.max_children, filters=tuple(args.filter),
                               extra_tests=extra_tests, equivalents=equivalents,
                               exclude_failing=args.exclude_failing)
     return run_mutation(options)
+
+
+def reference_tests(folder: Path, dialect: Dialect) -> tuple[Path, ...]:
+    """The checkout's tests of `dialect`'s reference: those its `reference_tests` glob
+    names and no longer glob of another dialect does (`test_reference_anthropic_*.py`
+    is not the chat reference's), without the structural ones."""
+    longer = [d.reference_tests for d in DIALECTS.values()
+              if d is not dialect and len(d.reference_tests) > len(dialect.reference_tests)]
+    return tuple(sorted(p for p in folder.glob(dialect.reference_tests)
+                        if p.name not in _STRUCTURAL_TESTS
+                        and not any(fnmatch.fnmatch(p.name, g) for g in longer)))
 
 
 def render_summary(result: dict[str, Any]) -> str:

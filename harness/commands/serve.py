@@ -1,4 +1,5 @@
-"""`refold serve`: a loopback server answering OpenAI-style chat completions with drawn cases.
+"""`refold serve`: a loopback server answering a dialect's API with drawn cases
+(`--dialect openai-chat`: chat completions, the default; `anthropic-messages`: Messages).
 
 Point a client in any language at the printed base URL; the request's `seed` picks the
 completion, `"stream": true` gets it as server-sent events cut into flushed byte pieces.
@@ -10,10 +11,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from refold.reference import FEATURES
+from refold.dialects import DEFAULT_DIALECT, dialect
+from refold.errors import UsageError
 
-from ..serve import DEFAULT_FEATURES, CompletionServer, is_loopback
-from ._usage import usage_error
+from ..serve import CompletionServer, is_loopback
+from ..serve_cases import ENDPOINTS
+from ._usage import add_dialect_argument, usage_error
 
 __all__ = ["register"]
 
@@ -28,10 +31,14 @@ def register(subparsers: Any) -> None:
                         help="allow a --host that is not loopback: anyone who can reach it "
                              "gets answers")
     parser.add_argument("--port", type=int, default=8765, help="port (0: any free port)")
-    parser.add_argument("--features", default=",".join(sorted(DEFAULT_FEATURES)),
-                        help="comma-separated features of the drawn completions")
+    add_dialect_argument(parser, what="served")
+    parser.add_argument("--features", default=None,
+                        help="comma-separated features of the drawn cases (default: "
+                             + "; ".join(f"{name}: {','.join(sorted(e.features))}"
+                                         for name, e in ENDPOINTS.items()) + ")")
     parser.add_argument("--families", default="1",
-                        help="comma-separated lossless split families 1-8 (default: 1)")
+                        help="comma-separated lossless split families of the dialect "
+                             "(openai-chat 1-8, anthropic-messages 1-9; default: 1)")
     parser.add_argument("--max-requests", type=int, default=None,
                         help="stop after this many requests (default: serve until interrupted)")
     parser.set_defaults(run=run)
@@ -43,18 +50,25 @@ def run(args: argparse.Namespace) -> int:
         return usage_error("serve", f"--host {args.host} is not a loopback address, so anyone "
                                     f"who can reach it would be served; add --allow-remote to "
                                     f"bind it anyway, or use 127.0.0.1")
-    features = frozenset(f.strip() for f in args.features.split(",") if f.strip())
-    unknown = sorted(features - set(FEATURES))
+    try:
+        served = dialect(args.dialect or DEFAULT_DIALECT)
+    except UsageError as exc:
+        return usage_error("serve", f"--dialect {args.dialect}: {exc}")
+    endpoint = ENDPOINTS[served.name]
+    features = endpoint.features if args.features is None else frozenset(
+        f.strip() for f in args.features.split(",") if f.strip())
+    unknown = sorted(features - set(served.features))
     if unknown:
-        return usage_error("serve", f"unknown features {unknown} (--features); the vocabulary "
-                                    f"is {', '.join(FEATURES)}")
-    families = _families(args.families)
+        return usage_error("serve", f"unknown features {unknown} (--features); the "
+                                    f"{served.name} vocabulary is {', '.join(served.features)}")
+    families = _families(args.families, endpoint.families)
     if families is None:
         return usage_error("serve", f"--families {args.families!r}: expected comma-separated "
-                                    f"split families from 1 to 8")
+                                    f"{served.name} split families from {min(endpoint.families)}"
+                                    f" to {max(endpoint.families)}")
     server = CompletionServer(args.host, args.port, features=features, families=families,
-                              max_requests=args.max_requests)
-    print(f"refold serve: POST {server.base_url}/chat/completions "
+                              max_requests=args.max_requests, dialect=served.name)
+    print(f"refold serve: {served.title}: POST {server.url} "
           f"(body `seed` picks the case, `stream` streams it)", flush=True)
     try:
         server.serve_forever()
@@ -65,9 +79,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _families(text: str) -> frozenset[int] | None:
-    """The split families named, or None when one is not a family number (1 to 8)."""
+def _families(text: str, known: frozenset[int]) -> frozenset[int] | None:
+    """The split families named, or None when one is not a family number in `known`."""
     names = [f.strip() for f in text.split(",") if f.strip()]
-    if not names or not all(n.isdigit() and 1 <= int(n) <= 8 for n in names):
+    if not names or not all(n.isdigit() and int(n) in known for n in names):
         return None
     return frozenset(int(n) for n in names)
+

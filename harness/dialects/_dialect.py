@@ -75,6 +75,14 @@ class Dialect:
     """What the dialect's wire rules are about, so what a target's `sse` decoder returns:
     "events" (WHATWG events: the chat wire rules are the standard's) or "items" (the
     stream items a fold is given: Anthropic's wire rules are about event names)."""
+    reference_package: str
+    """The dotted name of the reference fold's package: what `refold mutate` and `refold
+    coverage` mutate and measure for `--target reference` (its modules; a sub-package
+    that is another dialect's reference is not part of it)."""
+    reference_tests: str
+    """The glob naming the checkout's tests of the reference (`tests/test_reference_*.py`)
+    that `refold mutate --target reference` runs beside the suites; a file another
+    dialect's longer glob also matches is that dialect's."""
     not_fold_features: frozenset[str] = field(default=frozenset({"lifecycle", "sse"}))
     """Features a fold-only target cannot be checked on (they need another interface)."""
     extra_rules_note: str | None = None

@@ -40,5 +40,7 @@ ANTHROPIC_MESSAGES = Dialect(
     snapshot_rule="AM-LIFE-SNAPSHOT",
     sse_layer="items",
     suites="anthropic",
+    reference_package="refold.reference.anthropic",
+    reference_tests="test_reference_anthropic_*.py",
 )
 """Anthropic Messages streams (`message_start` … `message_stop`)."""

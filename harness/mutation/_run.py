@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from refold.dialects import Dialect
 from refold.errors import UsageError
 
 from ._equivalents import apply_equivalents, load_equivalents
@@ -22,7 +23,7 @@ from ._progress import ProgressRelay
 from ._results import DETECTED, FORMAT, counts, function_of, read_verdicts, score
 from ._rulemap import ENVIRONMENT_VARIABLE
 from ._source import MutationSource, locate_source
-from ._workdir import SUITES_DIR, TESTS_DIR, build_workdir, pytest_options, write_config
+from ._workdir import TESTS_DIR, build_workdir, pytest_options, test_paths, write_config
 
 __all__ = ["MutationError", "MutationOptions", "run_mutation"]
 
@@ -37,6 +38,7 @@ class MutationOptions:
 
     target: str
     workdir: Path
+    dialect: Dialect | None = None
     max_children: int = 2
     filters: tuple[str, ...] = ()
     extra_tests: tuple[Path, ...] = ()
@@ -54,7 +56,7 @@ def run_mutation(options: MutationOptions, *, out: IO[str] = sys.stdout) -> dict
     """
     started = datetime.now(UTC)
     clock = time.monotonic()
-    source = locate_source(options.target)
+    source = locate_source(options.target, options.dialect)
     build_workdir(source, options.workdir, extra_tests=options.extra_tests)
     out.write(f"refold mutate: {source.module} from {source.path}\n"
               f"  work dir {options.workdir}\n  checking the suite is green first...\n")
@@ -67,6 +69,9 @@ def run_mutation(options: MutationOptions, *, out: IO[str] = sys.stdout) -> dict
     mutants = _mutants(options, tests_by_function, rule_map["rules"])
     stale = apply_equivalents(mutants, load_equivalents(options.equivalents)
                               if options.equivalents else [])
+    # One file lists every dialect's equivalents: only this source's modules vouch.
+    modules = {m["function"].rpartition(".")[0] for m in mutants.values()}
+    stale = [e for e in stale if e.function.rpartition(".")[0] in modules]
     if options.filters:  # a shard only vouches for the functions it checked
         checked = {m["function"] for m in mutants.values() if m["status"] != "not checked"}
         stale = [e for e in stale if e.function in checked]
@@ -78,7 +83,7 @@ def _green_run(source: MutationSource, options: MutationOptions) -> dict[str, An
     # mutmut needs the unmutated run green; tests that fail there are left out (they
     # can kill nothing), except on the reference, where a failure is a bug to fix first.
     rule_map_file = options.workdir / "rule-map.json"
-    tests = [SUITES_DIR] + ([TESTS_DIR] if (options.workdir / TESTS_DIR).is_dir() else [])
+    tests = test_paths(source, options.workdir)
     command = [sys.executable, "-m", "pytest", *tests, *pytest_options(source),
                "-p", "refold.mutation._rulemap", "-q"]
     environment = {**os.environ, **options.environment, ENVIRONMENT_VARIABLE: str(rule_map_file),
@@ -191,6 +196,7 @@ def _result(source: MutationSource, options: MutationOptions, mutants: dict[str,
         "format": FORMAT,
         "target": source.target,
         "module": source.module,
+        "dialect": source.dialect.name if source.dialect is not None else None,
         "refold_version": refold.__version__,
         "mutmut_version": getattr(mutmut, "__version__", "unknown"),
         "started": started.isoformat(timespec="seconds"),
@@ -198,7 +204,8 @@ def _result(source: MutationSource, options: MutationOptions, mutants: dict[str,
         "max_children": options.max_children,
         "filter": list(options.filters),
         "tests": {"collected": len(rule_map["rules"]), "excluded_failing": rule_map["failed"],
-                  "paths": [SUITES_DIR] + [f"{TESTS_DIR}/{p.name}" for p in options.extra_tests]},
+                  "paths": [test_paths(source, options.workdir)[0]]
+                  + [f"{TESTS_DIR}/{p.name}" for p in options.extra_tests]},
         "counts": counts(mutants),
         "score": score(mutants),
         "stale_equivalents": [{"function": e.function, "mutation": e.mutation,

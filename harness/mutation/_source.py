@@ -7,14 +7,16 @@ extensions, byte-code only) cannot be mutated, and are refused with the reason.
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 from dataclasses import dataclass
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
+from refold.dialects import DEFAULT_DIALECT, DIALECTS, Dialect
 from refold.errors import UsageError
 
-__all__ = ["MutationSource", "locate_source"]
+__all__ = ["MutationSource", "locate_source", "reference_source"]
 
 REFERENCE_PACKAGE = "refold.reference"
 
@@ -25,16 +27,21 @@ class MutationSource:
 
     `module` is the dotted name the tests import (so it is also the name mutmut gives
     the mutants), `path` the installed file or package directory it is copied from.
+    `dialect` is the run's dialect (None: the target's own declaration decides) and
+    `excluded` the sub-packages of `path` that are not part of it (another dialect's
+    reference inside this one's package), relative to `path`.
     """
 
     target: str
     module: str
     path: Path
+    dialect: Dialect | None = None
+    excluded: tuple[str, ...] = ()
 
     @property
     def is_reference(self) -> bool:
-        """Whether this is refold's own reference fold."""
-        return self.module == REFERENCE_PACKAGE
+        """Whether this is one of refold's own reference folds."""
+        return self.module == REFERENCE_PACKAGE or self.module.startswith(f"{REFERENCE_PACKAGE}.")
 
     @property
     def relative_path(self) -> Path:
@@ -45,17 +52,16 @@ class MutationSource:
         return Path(*parts)
 
 
-def locate_source(target: str) -> MutationSource:
-    """The source of `target`: `reference`, or an importable module/package name
-    (optionally `module:attribute`).
+def locate_source(target: str, dialect: Dialect | None = None) -> MutationSource:
+    """The source of `target` in a run of `dialect` (None: the target's own):
+    `reference` (the dialect's reference package, openai-chat's by default), or an
+    importable module/package name (optionally `module:attribute`).
 
     Raises:
         UsageError: the target is not pure-Python source that can be copied.
     """
     if target == "reference":
-        import refold.reference
-
-        return MutationSource(target, REFERENCE_PACKAGE, Path(refold.reference.__file__).parent)
+        return reference_source(dialect or DIALECTS[DEFAULT_DIALECT])
     if target.startswith(("exec:", "http://", "https://")):
         raise UsageError(f"cannot mutate target {target!r}: it is not Python code running in "
                          "this interpreter; mutation needs the Python source of an installed "
@@ -64,7 +70,20 @@ def locate_source(target: str) -> MutationSource:
         raise UsageError(f"cannot mutate target {target!r}: pass the importable module name "
                          "(put its folder on PYTHONPATH), not a file path")
     top = target.partition(":")[0].partition(".")[0]
-    return MutationSource(target, top, _package_path(top, target))
+    return MutationSource(target, top, _package_path(top, target), dialect=dialect)
+
+
+def reference_source(dialect: Dialect) -> MutationSource:
+    """The reference fold of `dialect`: its package's modules, without the packages
+    inside it that are other dialects' references (`refold.reference.anthropic` is not
+    part of the chat reference `refold.reference`)."""
+    package = dialect.reference_package
+    path = Path(importlib.import_module(package).__file__ or "").parent
+    inside = sorted(other.reference_package.removeprefix(f"{package}.")
+                    for other in DIALECTS.values()
+                    if other.reference_package.startswith(f"{package}."))
+    return MutationSource("reference", package, path, dialect=dialect,
+                          excluded=tuple(name.replace(".", "/") for name in inside))
 
 
 def _package_path(top: str, target: str) -> Path:

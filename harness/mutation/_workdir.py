@@ -20,7 +20,8 @@ from refold.locations import package_dir, suites_dir
 from ._source import MutationSource
 
 __all__ = [
-    "PROFILE", "SUITES_DIR", "TESTS_DIR", "build_workdir", "pytest_options", "write_config",
+    "PROFILE", "SUITES_DIR", "TESTS_DIR", "build_workdir", "pytest_options", "test_paths",
+    "write_config",
 ]
 
 PROFILE = "mutation"
@@ -57,8 +58,10 @@ def _copy_refold_package(destination: Path) -> None:
     # the checkout would shadow the copy and the tests would import unmutated code.
     import refold
 
+    # The reference too: the mutated source may be only a part of it (another dialect's
+    # reference inside it), copied over it unchanged.
     _copy(Path(refold.__file__).parent, destination)
-    for name in ("strategies", "suites", "reports"):
+    for name in ("reference", "strategies", "suites", "reports"):
         _copy(package_dir(f"refold.{name}"), destination / name)
 
 
@@ -68,10 +71,13 @@ def write_config(source: MutationSource, directory: Path, *, deselect: Sequence[
     `deselect` names tests that fail on the unmutated target: they are left out, since
     mutmut needs a green run and a test that already fails can kill nothing.
     """
-    tests = [SUITES_DIR] + ([TESTS_DIR] if (directory / TESTS_DIR).is_dir() else [])
+    tests = test_paths(source, directory)
     pytest_args = [*pytest_options(source), *(f"--deselect={n}" for n in deselect)]
+    mutated = source.relative_path.as_posix()
     settings = {
-        "source_paths": [source.relative_path.as_posix()],
+        "source_paths": [mutated],
+        # Copied into mutants/ unmutated: another dialect's reference inside this one.
+        "do_not_mutate": [f"{mutated}/{name}/*" for name in source.excluded],
         "also_copy": _also_copy(source, directory),
         "pytest_add_cli_args": pytest_args,
         "pytest_add_cli_args_test_selection": tests,
@@ -87,6 +93,15 @@ def write_config(source: MutationSource, directory: Path, *, deselect: Sequence[
     (directory / "pyproject.toml").write_text("\n".join(lines), encoding="utf-8")
 
 
+def test_paths(source: MutationSource, directory: Path) -> list[str]:
+    """The tests every run in the work dir collects: the suites of the run's dialect (all
+    of them when the target's declaration decides it) and the copied extra tests."""
+    suites = SUITES_DIR
+    if source.dialect is not None and source.dialect.suites:
+        suites = f"{SUITES_DIR}/{source.dialect.suites}"
+    return [suites] + ([TESTS_DIR] if (directory / TESTS_DIR).is_dir() else [])
+
+
 def pytest_options(source: MutationSource) -> list[str]:
     """The pytest options of every run in the work dir (the green run and mutmut's)."""
     # --assert=plain: pytest rewrites the asserts of every module of a pytest11
@@ -94,17 +109,22 @@ def pytest_options(source: MutationSource) -> list[str]:
     # itself; verdicts need pass/fail only, not assertion introspection.
     # --no-header: the header hook loads the target too (see _guard).
     # --in-process: mutmut's trampolines record and switch mutants in this process.
-    return [f"--target={source.target}", "--in-process", f"--hypothesis-profile={PROFILE}",
-            "-p", "no:cacheprovider", "--assert=plain", "--no-header",
-            "-p", "refold.mutation._guard"]
+    dialect = [f"--dialect={source.dialect.name}"] if source.dialect is not None else []
+    return [f"--target={source.target}", *dialect, "--in-process",
+            f"--hypothesis-profile={PROFILE}", "-p", "no:cacheprovider", "--assert=plain",
+            "--no-header", "-p", "refold.mutation._guard"]
 
 
 def _also_copy(source: MutationSource, directory: Path) -> list[str]:
     copied = [SUITES_DIR]
     if source.is_reference:
-        # Every entry of refold/ except the mutated package: copying that too would
-        # overwrite the mutants on an incremental re-run.
-        package = directory / "refold"
-        copied += sorted(f"refold/{entry.name}" for entry in package.iterdir()
-                         if entry.name != "reference")
+        # Every entry of refold/ beside the mutated package and the packages holding it
+        # (refold/reference/*.py beside refold/reference/anthropic): copying the mutated
+        # package too would overwrite the mutants on an incremental re-run.
+        mutated = source.relative_path
+        for depth in range(1, len(mutated.parts)):
+            folder, inner = Path(*mutated.parts[:depth]), mutated.parts[depth]
+            copied += sorted((folder / entry.name).as_posix()
+                             for entry in (directory / folder).iterdir()
+                             if entry.name != inner and entry.name != "__pycache__")
     return copied
