@@ -17,7 +17,8 @@ from refold.reference.anthropic import (
     rules_at,
 )
 
-from ._dialect import Dialect
+from ..ablation_anthropic import applicable_undos, departures_alone
+from ._dialect import Ablation, Dialect
 
 __all__ = ["ANTHROPIC_MESSAGES"]
 
@@ -40,5 +41,6 @@ ANTHROPIC_MESSAGES = Dialect(
     snapshot_rule="AM-LIFE-SNAPSHOT",
     sse_layer="items",
     suites="anthropic",
+    ablation=Ablation(applicable_undos, departures_alone),
 )
 """Anthropic Messages streams (`message_start` … `message_stop`)."""
