@@ -3,8 +3,10 @@
 The dialect's counterpart of the chat table (`refold.reference._attribution`): each JSON
 pointer of an Anthropic `Message` is mapped to the rules that decide the value there, so
 a failure found by a test of several rules is charged to the ones its differences point
-at. Rules about reading an event whatever its fields (`POINTERLESS`: pings, unknown
-events and deltas, wrong types, the lifecycle, the wire) own no pointer.
+at. Rules about reading an event whatever its fields (`POINTERLESS`: which events count,
+before message_start and after the first one, pings, unknown events and deltas, wrong
+types, the lifecycle, the wire) own no pointer: a later message_start taken for the
+first shows at AM-START-BASE's pointers (its Message is a copy of the *first*).
 
 A place the table does not name is kept from an event's object or invented: the Message
 keeps every key of `message_start.message` (AM-START-BASE), and unknown keys of event
@@ -22,7 +24,7 @@ __all__ = ["OUTSIDE_THE_SHAPE", "POINTERLESS", "rules_at"]
 
 _BLOCK = r"/content/\d+"
 _DELTAS = ("AM-DELTA-ROUTE", "AM-DELTA-MATCH", "AM-BLOCK-STOP")
-_ENVELOPE = ("AM-START-BASE", "AM-START-ONCE")
+_ENVELOPE = ("AM-START-BASE",)
 _INPUT = ("AM-TOOL-JOIN", "AM-TOOL-NO-DELTA", "AM-TOOL-INVALID", "AM-SERVER-TOOL", *_DELTAS)
 _USAGE = ("AM-USAGE-BASE", "AM-USAGE-REPLACE", "AM-USAGE-NEVER-SUM", "AM-USAGE-ABSENT")
 
@@ -30,8 +32,9 @@ _TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"/(id|model)", _ENVELOPE),
     (r"/(type|role)", ("AM-TYPE-ROLE", *_ENVELOPE)),
     (r"/content", ("AM-BLOCK-OPEN", "AM-BLOCK-ORDER", "AM-BLOCK-REOPEN", "AM-START-CONTENT")),
+    # which blocks there are; what a kept block holds is decided at its keys below
     (_BLOCK, ("AM-BLOCK-OPEN", "AM-BLOCK-ORDER", "AM-BLOCK-REOPEN", "AM-START-CONTENT",
-              "AM-RESULT-AS-SENT", "AM-UNKNOWN-BLOCK", "AM-REDACTED")),
+              "AM-UNKNOWN-BLOCK")),
     (rf"{_BLOCK}/type", ("AM-BLOCK-OPEN", "AM-BLOCK-ORDER", "AM-BLOCK-REOPEN",
                          "AM-UNKNOWN-BLOCK")),
     (rf"{_BLOCK}/text", ("AM-TEXT-JOIN", *_DELTAS)),
@@ -43,7 +46,9 @@ _TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     (rf"{_BLOCK}/data", ("AM-REDACTED",)),
     (rf"{_BLOCK}/[^/]+(/.*)?", ("AM-BLOCK-OPEN", "AM-UNKNOWN-KEYS", "AM-TOOL-IDENTITY",
                                 "AM-RESULT-AS-SENT")),
-    (r"/stop_reason", ("AM-STOP-REASON", "AM-START-CONTENT")),
+    # AM-START-CONTENT's "its stop_reason stands" is AM-STOP-REASON's "starts as
+    # message_start's": one defect, one rule
+    (r"/stop_reason", ("AM-STOP-REASON",)),
     (r"/stop_sequence", ("AM-STOP-SEQUENCE",)),
     (r"/stop_details(/.*)?", ("AM-STOP-DETAILS",)),
     (r"/container(/.*)?", ("AM-CONTAINER",)),
@@ -58,7 +63,7 @@ OUTSIDE_THE_SHAPE: frozenset[str] = frozenset({"AM-START-BASE", "AM-UNKNOWN-KEYS
 an event's envelope must not have put there."""
 
 POINTERLESS: frozenset[str] = frozenset(
-    {"AM-BEFORE-START", "AM-PING", "AM-UNKNOWN-EVENT", "AM-UNKNOWN-DELTA",
+    {"AM-BEFORE-START", "AM-START-ONCE", "AM-PING", "AM-UNKNOWN-EVENT", "AM-UNKNOWN-DELTA",
      "AM-ROB-WRONG-TYPE", "AM-ROB-NOT-OBJECT"}
     | {rule for rule in RULES if rule.startswith(("AM-LIFE-", "AM-SSE-"))} - {"AM-LIFE-ERROR"})
 """The rules no difference in a Message implicates by position."""
