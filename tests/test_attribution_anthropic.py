@@ -5,9 +5,15 @@ value there, so a defect found by a test of other rules is charged to its own ru
 from __future__ import annotations
 
 from refold.checks import ConformanceFailure
-from refold.reference.anthropic import ABSENT, OUTSIDE_THE_SHAPE, POINTERLESS, RULES, rules_at
+from refold.reference.anthropic import (
+    ABSENT,
+    OUTSIDE_THE_SHAPE,
+    POINTERLESS,
+    RULES,
+    Difference,
+    rules_at,
+)
 from refold.reference.anthropic._attribution import _TABLE
-from refold.reference.anthropic._compare import Difference
 
 
 def test_every_rule_owns_a_pointer_or_is_declared_pointer_less() -> None:
@@ -46,3 +52,10 @@ def test_a_missing_block_is_charged_to_the_rules_that_decide_which_blocks_there_
     assert "AM-RESULT-AS-SENT" in rules_at("/content/1/content")
     assert "AM-REDACTED" in rules_at("/content/1/data")
     assert Difference("/content/1", {"type": "text", "text": ""}, ABSENT).pointer == "/content/1"
+
+
+def test_a_count_is_decided_by_the_usage_rules_that_fold_counts() -> None:
+    # whether there is a usage at all is AM-USAGE-ABSENT's; a count's value is not
+    assert "AM-USAGE-ABSENT" in rules_at("/usage")
+    assert rules_at("/usage/output_tokens") == {
+        "AM-USAGE-BASE", "AM-USAGE-REPLACE", "AM-USAGE-NEVER-SUM"}

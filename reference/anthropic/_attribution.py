@@ -53,7 +53,8 @@ _TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"/stop_details(/.*)?", ("AM-STOP-DETAILS",)),
     (r"/container(/.*)?", ("AM-CONTAINER",)),
     (r"/usage", _USAGE),
-    (r"/usage/.*", _USAGE),
+    # a count's value: AM-USAGE-ABSENT decides only whether there is a usage at all
+    (r"/usage/.*", tuple(r for r in _USAGE if r != "AM-USAGE-ABSENT")),
     (r"/error(/.*)?", ("AM-LIFE-ERROR", "AM-UNKNOWN-KEYS")),
 )
 _COMPILED = tuple((re.compile(pattern), frozenset(rules)) for pattern, rules in _TABLE)
