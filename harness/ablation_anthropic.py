@@ -25,7 +25,15 @@ from collections.abc import Callable
 from refold.reference import JSON, JSONObject, RefoldError
 from refold.reference.anthropic import NoMessageError, differences, fold, rules_at
 
-__all__ = ["DEPARTURES", "Undo", "applicable_undos", "departures_alone"]
+from ._anthropic_block_departures import (
+    block_order,
+    block_reopen,
+    block_stop,
+    delta_match,
+    delta_route,
+)
+
+__all__ = ["DEPARTURES", "Undo", "absent_departures", "applicable_undos", "departures_alone"]
 
 Undo = Callable[[list[JSON]], list[JSON]]
 
@@ -161,8 +169,47 @@ DEPARTURES: tuple[tuple[str, Undo], ...] = (
     ("AM-UNKNOWN-KEYS", unknown_keys),
     ("AM-USAGE-ABSENT", usage_absent),
     ("AM-START-CONTENT", start_content),
+    ("AM-BLOCK-REOPEN", block_reopen),
+    ("AM-DELTA-ROUTE", delta_route),
+    ("AM-DELTA-MATCH", delta_match),
+    ("AM-BLOCK-ORDER", block_order),
+    ("AM-BLOCK-STOP", block_stop),
 )
 """(rule id, undo) per departure from the plain shape, in the order they are tried."""
+
+_ONLY_DEPARTING = frozenset({"AM-START-CONTENT", "AM-BLOCK-REOPEN", "AM-DELTA-ROUTE",
+                             "AM-DELTA-MATCH", "AM-BLOCK-ORDER", "AM-BLOCK-STOP"})
+"""The rules that decide only how a departure from family 1 folds: on a stream that does
+not depart their way they have nothing to decide, so nothing to be wrong about."""
+
+
+def absent_departures(stream: list[JSON]) -> frozenset[str]:
+    """The rules of `_ONLY_DEPARTING` whose departure `stream` does not have (undoing it
+    changes nothing), and AM-UNKNOWN-BLOCK when no block of an unknown type is opened."""
+    undos = dict(DEPARTURES)
+    absent = {rule for rule in _ONLY_DEPARTING if undos[rule](stream) == stream}
+    if not any(_opens_unknown(event) for event in stream):
+        absent.add("AM-UNKNOWN-BLOCK")
+    return frozenset(absent)
+
+
+_KNOWN_BLOCKS = frozenset({"text", "thinking", "redacted_thinking", "tool_use",
+                           "server_tool_use", "mcp_tool_use", "container_upload"})
+
+
+def _opens_unknown(event: JSON) -> bool:
+    """Whether `event` opens (or message_start holds) a block whose type is not one the
+    spec names (server results are `*_tool_result`)."""
+    if not isinstance(event, dict):
+        return False
+    blocks: list[JSON] = []
+    if event.get("type") == "content_block_start":
+        blocks = [event.get("content_block")]
+    elif event.get("type") == "message_start" and isinstance(event.get("message"), dict):
+        content = event["message"].get("content")
+        blocks = list(content) if isinstance(content, list) else []
+    return any(isinstance(b, dict) and isinstance(b.get("type"), str) and not (
+        b["type"] in _KNOWN_BLOCKS or b["type"].endswith("_tool_result")) for b in blocks)
 
 
 def _message(stream: list[JSON]) -> JSONObject | None:

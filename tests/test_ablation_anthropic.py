@@ -9,12 +9,17 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-from refold.ablation_anthropic import DEPARTURES, applicable_undos, departures_alone
+from refold.ablation_anthropic import (
+    DEPARTURES,
+    absent_departures,
+    applicable_undos,
+    departures_alone,
+)
 from refold.checks import Check, ConformanceFailure
 from refold.crashes import analyse
 from refold.dialects import dialect
 from refold.reference import JSON, JSONObject
-from refold.reference.anthropic import RULES, differences, fold, rules_at
+from refold.reference.anthropic import RULES, Difference, differences, fold, rules_at
 from refold.strategies.anthropic import round_trips
 from refold.targets import load_target
 
@@ -132,3 +137,42 @@ def test_a_raise_before_message_start_is_charged_to_the_rules_of_that_event(
     failure = _crash("anthropic_ping_before_start_raises", [first, start, *_TEXT, *_END],
                      ("AM-DELTA-ROUTE",))
     assert set(failure.implicated) == charged
+
+
+def _text_block(index: int, *texts: str) -> list[JSON]:
+    return [{"type": "content_block_start", "index": index,
+             "content_block": {"type": "text", "text": ""}},
+            *({"type": "content_block_delta", "index": index,
+               "delta": {"type": "text_delta", "text": t}} for t in texts),
+            {"type": "content_block_stop", "index": index}]
+
+
+def test_block_departures_are_undone_to_family_one() -> None:
+    gaps_and_disorder: list[JSON] = [_START, *_text_block(3, "b"), *_text_block(1, "a"), *_END]
+    reopened: list[JSON] = [_START, *_text_block(0, "a"), _text_block(0)[0], *_END]
+    misrouted: list[JSON] = [_START, *_TEXT, _text_block(5, "x")[1], *_END]
+    unstopped: list[JSON] = [_START, *_TEXT[:2], *_END]
+    cases = {"AM-BLOCK-ORDER": gaps_and_disorder, "AM-BLOCK-REOPEN": reopened,
+             "AM-DELTA-ROUTE": misrouted, "AM-BLOCK-STOP": unstopped}
+    for rule_id, stream in cases.items():
+        undos = dict(applicable_undos(stream))
+        assert rule_id in undos, (rule_id, sorted(undos))
+        assert not differences(fold(stream), fold(undos[rule_id]))
+    assert dict(applicable_undos(gaps_and_disorder))["AM-BLOCK-ORDER"][1:7] == [
+        *_text_block(0, "a"), *_text_block(1, "b")]
+
+
+def test_a_stream_that_does_not_depart_gives_no_evidence_against_those_rules() -> None:
+    plain: list[JSON] = [_START, *_TEXT, *_END]
+    assert absent_departures(plain) >= {"AM-BLOCK-ORDER", "AM-BLOCK-REOPEN", "AM-DELTA-ROUTE",
+                                        "AM-DELTA-MATCH", "AM-BLOCK-STOP", "AM-START-CONTENT",
+                                        "AM-UNKNOWN-BLOCK"}
+    # a start text dropped by the target: AM-TEXT-JOIN's, not the delta rules'
+    failure = ConformanceFailure(("AM-USAGE-BASE",), "differs", chunks=plain,
+                                 differences=[Difference("/content/0/text", "Hi", "i")])
+    assert failure.implicated == ("AM-TEXT-JOIN",)
+    reopened: list[JSON] = [_START, *_TEXT, _text_block(0)[0], *_END]
+    assert "AM-BLOCK-REOPEN" not in absent_departures(reopened)
+    unknown: list[JSON] = [_START, {"type": "content_block_start", "index": 0,
+                                    "content_block": {"type": "x_block_future"}}, *_END]
+    assert "AM-UNKNOWN-BLOCK" not in absent_departures(unknown)

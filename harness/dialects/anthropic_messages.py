@@ -17,7 +17,7 @@ from refold.reference.anthropic import (
     rules_at,
 )
 
-from ..ablation_anthropic import applicable_undos, departures_alone
+from ..ablation_anthropic import absent_departures, applicable_undos, departures_alone
 from ._dialect import Ablation, Dialect
 
 __all__ = ["ANTHROPIC_MESSAGES"]
@@ -42,5 +42,6 @@ ANTHROPIC_MESSAGES = Dialect(
     sse_layer="items",
     suites="anthropic",
     ablation=Ablation(applicable_undos, departures_alone),
+    absent_departures=absent_departures,
 )
 """Anthropic Messages streams (`message_start` … `message_stop`)."""
