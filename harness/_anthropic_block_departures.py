@@ -151,12 +151,15 @@ def _block_stop(stream: list[JSON]) -> list[JSON]:
                 _kind(event) == "content_block_delta" and index in last)):
             last[index] = n
     after = {n: index for index, n in last.items()}
+    stops = {index: event for event in reversed(stream)
+             if _kind(event) == "content_block_stop" and (index := _index(event)) is not None}
     result: list[JSON] = []
     for n, event in enumerate(stream):
-        if _kind(event) != "content_block_stop" or not isinstance(event, dict):
+        if _kind(event) != "content_block_stop":
             result.append(copy.deepcopy(event))
-        if n in after:
-            result.append({"type": "content_block_stop", "index": after[n]})
+        if n in after:  # the block's first stop, as sent, moved here (or a new one)
+            stop = stops.get(after[n], {"type": "content_block_stop", "index": after[n]})
+            result.append(copy.deepcopy(stop))
     return result
 
 

@@ -97,9 +97,11 @@ def unknown_delta(stream: list[JSON]) -> list[JSON]:
 
 
 def unknown_keys(stream: list[JSON]) -> list[JSON]:
-    """AM-UNKNOWN-KEYS: drop the keys of event envelopes the spec does not name."""
+    """AM-UNKNOWN-KEYS: drop the keys the spec does not name from the envelopes of the
+    events it names (an unknown event is ignored whole: AM-UNKNOWN-EVENT's)."""
     return [{k: copy.deepcopy(v) for k, v in event.items() if k in _ENVELOPE_KEYS}
-            if isinstance(event, dict) else copy.deepcopy(event) for event in stream]
+            if isinstance(event, dict) and event.get("type") in _EVENTS
+            else copy.deepcopy(event) for event in stream]
 
 
 def wrong_type(stream: list[JSON]) -> list[JSON]:
