@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_broken_anthropic_accumulators import EXPECTED_FAILURES
@@ -33,6 +34,15 @@ from refold.reference.anthropic import RULES
 
 _BROKEN = Path(__file__).resolve().parent.parent / "examples" / "broken"
 _PROFILE = "ci"
+
+NOT_YET_EXACT: dict[str, str] = {}
+"""Accumulators the suite still fails on more rules than their own (measured with the ci
+profile), and why: each is expected to fail this test (strict), until fixed."""
+
+
+def _cases() -> list[Any]:
+    return [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=NOT_YET_EXACT[name]))
+            if name in NOT_YET_EXACT else name for name in sorted(EXPECTED_FAILURES)]
 
 
 @dataclass(frozen=True)
@@ -84,7 +94,7 @@ def anthropic_runs(tmp_path_factory: pytest.TempPathFactory,
         yield runs
 
 
-@pytest.mark.parametrize("name", sorted(EXPECTED_FAILURES))
+@pytest.mark.parametrize("name", _cases())
 def test_the_suite_fails_each_broken_accumulator_on_exactly_its_rules(
     anthropic_runs: dict[str, Future[AnthropicRun]], name: str,
 ) -> None:

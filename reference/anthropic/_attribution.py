@@ -24,8 +24,11 @@ __all__ = ["OUTSIDE_THE_SHAPE", "POINTERLESS", "rules_at"]
 
 _BLOCK = r"/content/\d+"
 _DELTAS = ("AM-DELTA-ROUTE", "AM-DELTA-MATCH", "AM-BLOCK-STOP")
+_SLOTS = ("AM-BLOCK-ORDER", "AM-BLOCK-REOPEN", "AM-START-CONTENT")
+"""Which block a slot of `content` holds: a block out of place differs in its fields."""
 _ENVELOPE = ("AM-START-BASE",)
-_INPUT = ("AM-TOOL-JOIN", "AM-TOOL-NO-DELTA", "AM-TOOL-INVALID", "AM-SERVER-TOOL", *_DELTAS)
+_INPUT = ("AM-TOOL-JOIN", "AM-TOOL-NO-DELTA", "AM-TOOL-INVALID", "AM-SERVER-TOOL", *_DELTAS,
+          *_SLOTS)
 _USAGE = ("AM-USAGE-BASE", "AM-USAGE-REPLACE", "AM-USAGE-NEVER-SUM", "AM-USAGE-ABSENT")
 
 _TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -37,12 +40,12 @@ _TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
               "AM-UNKNOWN-BLOCK")),
     (rf"{_BLOCK}/type", ("AM-BLOCK-OPEN", "AM-BLOCK-ORDER", "AM-BLOCK-REOPEN",
                          "AM-UNKNOWN-BLOCK")),
-    (rf"{_BLOCK}/text", ("AM-TEXT-JOIN", *_DELTAS)),
-    (rf"{_BLOCK}/citations(/.*)?", ("AM-CITATIONS-APPEND",)),
+    (rf"{_BLOCK}/text", ("AM-TEXT-JOIN", *_DELTAS, *_SLOTS)),
+    (rf"{_BLOCK}/citations(/.*)?", ("AM-CITATIONS-APPEND", *_DELTAS, *_SLOTS)),
     (rf"{_BLOCK}/input(/.*)?", _INPUT),
     (rf"{_BLOCK}/(id|name)", ("AM-TOOL-IDENTITY", "AM-SERVER-TOOL")),
-    (rf"{_BLOCK}/thinking", ("AM-THINK-JOIN", *_DELTAS)),
-    (rf"{_BLOCK}/signature", ("AM-THINK-SIGNATURE",)),
+    (rf"{_BLOCK}/thinking", ("AM-THINK-JOIN", *_DELTAS, *_SLOTS)),
+    (rf"{_BLOCK}/signature", ("AM-THINK-SIGNATURE", *_DELTAS, *_SLOTS)),
     (rf"{_BLOCK}/data", ("AM-REDACTED",)),
     (rf"{_BLOCK}/[^/]+(/.*)?", ("AM-BLOCK-OPEN", "AM-UNKNOWN-KEYS", "AM-TOOL-IDENTITY",
                                 "AM-RESULT-AS-SENT")),
