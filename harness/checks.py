@@ -75,12 +75,19 @@ class ConformanceFailure(AssertionError):
     def implicated(self) -> tuple[str, ...]:
         """The rules this failure is evidence against, in the registries' order."""
         found: set[str] = set(self.crash.charged) if self.crash is not None else set()
+        absent = self._absent_departures()
         for difference in self.differences:
-            found |= implicated_by(difference.pointer, self.rules, self.claimed)
+            found |= implicated_by(difference.pointer, self.rules, self.claimed, absent=absent)
         found = _judged(found, self.claimed) or set(self.rules)
         registry = self.dialect.rules
         known = tuple(r for r in registry if r in found)
         return known + tuple(sorted(found - registry.keys()))
+
+    def _absent_departures(self) -> frozenset[str]:
+        """The departure rules the failing stream gives no evidence against (it does not
+        depart that way), when the dialect knows them."""
+        known = self.dialect.absent_departures
+        return known(self.chunks) if known is not None and self.chunks else frozenset()
 
     @property
     def blocked(self) -> tuple[str, ...]:
@@ -113,7 +120,8 @@ class ConformanceFailure(AssertionError):
 
 
 def implicated_by(pointer: str, tested: Sequence[str],
-                  claimed: frozenset[str] | None = None) -> set[str]:
+                  claimed: frozenset[str] | None = None, *,
+                  absent: frozenset[str] = frozenset()) -> set[str]:
     """The rules a difference at `pointer` is evidence against, in a test of `tested`.
 
     The test's own rules when the pointer is theirs; the pointer's rules when it is not
@@ -123,10 +131,14 @@ def implicated_by(pointer: str, tested: Sequence[str],
     belongs to no rule, and is charged to the test's rules: nothing narrower is known.
     A target is not judged on the rules of a feature it does not claim (`claimed`), so
     when every owner is such a rule the difference is charged to the test's rules too.
-    The pointer is read in the dialect of `tested`.
+    The pointer is read in the dialect of `tested`. A rule about a departure from the
+    plain shape the stream does not depart in (`absent`: a block re-opened, a delta
+    routed to no block, in the Anthropic dialect) is not evidence, owner or mark.
     """
     owners = dialect_of_rules(tested).rules_at(pointer)
-    return set(owners & set(tested)) or _judged(owners, claimed) or set(tested)
+    owners = owners - absent or owners
+    marked = set(tested) - absent or set(tested)
+    return set(owners & marked) or _judged(owners, claimed) or set(tested)
 
 
 def leaf_errors(exc: BaseException) -> Iterator[BaseException]:

@@ -7,7 +7,7 @@ Known here: the block union of anthropic-python 2.14.0 `types/content_block.py`,
 `mcp_tool_use`.
 Evidence: /work/shared/research/anthropic-fold.md (AQn, §n; cases and
 experiments are its §4 probe).
-Breaks: AM-UNKNOWN-BLOCK.
+Breaks: AM-UNKNOWN-BLOCK, AM-RESULT-AS-SENT.
 """
 
 from __future__ import annotations

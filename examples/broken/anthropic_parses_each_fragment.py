@@ -7,7 +7,7 @@ Modelled on: AQ8: bojieli/ai-agent-book#194 ("every multi-fragment input became
 at toolcall_end); no released SDK probed does it (all concatenate first, case 11).
 Evidence: /work/shared/research/anthropic-fold.md (AQn, §n; cases and
 experiments are its §4 probe).
-Breaks: AM-TOOL-JOIN, AM-TOOL-INVALID, AM-SERVER-TOOL.
+Breaks: AM-TOOL-JOIN, AM-TOOL-INVALID, AM-SERVER-TOOL, AM-TOOL-NO-DELTA.
 """
 
 from __future__ import annotations

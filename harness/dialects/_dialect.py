@@ -90,6 +90,9 @@ class Dialect:
     ablation: Ablation | None = None
     """How a crash is charged by undoing departures; None: a crash is located only, and
     charged to the rules of the test that met it."""
+    absent_departures: Callable[[list[JSON]], frozenset[str]] | None = None
+    """The rules about a departure from the plain shape that a stream does not depart in:
+    a difference in its fold is never evidence against them (None: not known)."""
 
     @property
     def items(self) -> str:

@@ -17,7 +17,8 @@ from refold.reference.anthropic import (
     rules_at,
 )
 
-from ._dialect import Dialect
+from ..ablation_anthropic import absent_departures, applicable_undos, departures_alone
+from ._dialect import Ablation, Dialect
 
 __all__ = ["ANTHROPIC_MESSAGES"]
 
@@ -42,5 +43,7 @@ ANTHROPIC_MESSAGES = Dialect(
     suites="anthropic",
     reference_package="refold.reference.anthropic",
     reference_tests="test_reference_anthropic_*.py",
+    ablation=Ablation(applicable_undos, departures_alone),
+    absent_departures=absent_departures,
 )
 """Anthropic Messages streams (`message_start` … `message_stop`)."""

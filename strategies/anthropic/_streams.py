@@ -226,14 +226,16 @@ def _damages(features: Collection[str]) -> list[tuple[str, _Damage]]:
 
 @st.composite
 def event_streams(
-    draw: st.DrawFn, *, features: Collection[str] = frozenset(FEATURES)
+    draw: st.DrawFn, *, features: Collection[str] = frozenset(FEATURES),
+    families: Collection[int] | None = None,
 ) -> list[JSONObject]:
     """Draw an event stream that need not fold to any known message: a lossless split
-    of a drawn message, damaged in the ways the claimed features decide (truncated,
-    an error, blank stop reasons, interleaved blocks, index gaps, repeated starts,
-    mismatched, unknown or misplaced deltas, invalid tool input, wrong types). Its
-    expectation is the reference fold of the same events."""
-    _, events = draw(round_trips(features=features))
+    of a drawn message (from `families`, default every family the features are judged
+    on), damaged in the ways the claimed features decide (truncated, an error, blank stop
+    reasons, interleaved blocks, index gaps, repeated starts, mismatched, unknown or
+    misplaced deltas, invalid tool input, wrong types). Its expectation is the reference
+    fold of the same events."""
+    _, events = draw(round_trips(features=features, families=families))
     events = copy.deepcopy(events)
     for name, damage in _damages(features):
         if allows(name, features) and draw(BOOLEANS):

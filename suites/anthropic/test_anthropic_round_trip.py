@@ -55,16 +55,20 @@ _FAMILIES = [
 ]
 
 _FEATURES = [
+    # each feature's messages have text blocks, split as family 2 splits them (a prefix
+    # on content_block_start included): AM-TEXT-JOIN is every parameter's rule
     pytest.param("text", marks=rule("AM-TEXT-JOIN", "AM-BLOCK-OPEN", "AM-BLOCK-ORDER",
                                     "AM-START-BASE", "AM-STOP-REASON", "AM-STOP-SEQUENCE")),
-    pytest.param("tool_use", marks=rule("AM-TOOL-JOIN", "AM-TOOL-NO-DELTA",
+    pytest.param("tool_use", marks=rule("AM-TEXT-JOIN", "AM-TOOL-JOIN", "AM-TOOL-NO-DELTA",
                                         "AM-TOOL-IDENTITY")),
-    pytest.param("server_tools", marks=rule("AM-SERVER-TOOL", "AM-RESULT-AS-SENT")),
-    pytest.param("thinking", marks=rule("AM-THINK-JOIN", "AM-THINK-SIGNATURE", "AM-REDACTED")),
-    pytest.param("citations", marks=rule("AM-CITATIONS-APPEND")),
-    pytest.param("stop_details", marks=rule("AM-STOP-DETAILS", "AM-CONTAINER")),
-    pytest.param("usage", marks=rule("AM-USAGE-BASE", "AM-USAGE-REPLACE", "AM-USAGE-NEVER-SUM",
-                                     "AM-USAGE-ABSENT")),
+    pytest.param("server_tools", marks=rule("AM-TEXT-JOIN", "AM-SERVER-TOOL", "AM-RESULT-AS-SENT")),
+    pytest.param("thinking", marks=rule("AM-TEXT-JOIN", "AM-THINK-JOIN", "AM-THINK-SIGNATURE",
+                                        "AM-REDACTED")),
+    pytest.param("citations", marks=rule("AM-TEXT-JOIN", "AM-CITATIONS-APPEND")),
+    pytest.param("stop_details", marks=rule("AM-TEXT-JOIN", "AM-STOP-DETAILS",
+                                            "AM-CONTAINER")),
+    pytest.param("usage", marks=rule("AM-TEXT-JOIN", "AM-USAGE-BASE", "AM-USAGE-REPLACE",
+                                     "AM-USAGE-NEVER-SUM", "AM-USAGE-ABSENT")),
 ]
 
 

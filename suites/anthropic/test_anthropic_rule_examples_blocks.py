@@ -79,7 +79,8 @@ def test_a_gap_between_indexes_is_closed_up(check: Check) -> None:
 @rule("AM-BLOCK-REOPEN")
 def test_a_second_block_start_for_an_index_is_ignored_and_the_first_keeps_folding(
         check: Check) -> None:
-    events = _around(text_start(0, "A"), text_delta(0, "b"),
+    # the first start is plain (its text "" and deltas); the re-open is the departure
+    events = _around(text_start(0), text_delta(0, "A"), text_delta(0, "b"),
                      text_start(0, "Z", x_second=True), text_delta(0, "c"), block_stop(0))
     expect_fold(check, events, message(text("Abc"), stop_reason="end_turn"))
 

@@ -188,7 +188,9 @@ def test_a_message_delta_without_usage_keeps_message_starts_usage(check: Check) 
 
 @rule("AM-USAGE-BASE", "AM-START-ONCE")
 def test_a_second_message_starts_usage_is_ignored(check: Check) -> None:
-    events = [message_start(usage=_START), text_start(0), text_delta(0, "Hi"),
+    # a start usage without a provisional output count, so that only the ignored second
+    # message_start could change the counts (summing is AM-USAGE-NEVER-SUM's to show)
+    events = [message_start(usage={"input_tokens": 25}), text_start(0), text_delta(0, "Hi"),
               message_start(usage={"input_tokens": 999, "output_tokens": 999}), block_stop(0),
               message_delta("end_turn", None, usage={"output_tokens": 15}), stop()]
     _expect_usage(check, events, {"input_tokens": 25, "output_tokens": 15})

@@ -1,0 +1,283 @@
+"""Departures of an Anthropic event stream from the plain shape, each named after its
+rule, and how to undo them: the `anthropic-messages` dialect's ablation (`refold.crashes`).
+
+The plain shape is the spec's split family 1, Anthropic's own shape: `message_start`
+carrying a usage object and `content: []`, per block its `content_block_start`, deltas
+and `content_block_stop`, one `message_delta` carrying usage, `message_stop`, and nothing
+else. Each departure is one function `undo(stream) -> stream`, named after the rule that
+says how the departure folds; it is present when undoing it changes the stream.
+
+Unlike the chat ablation (`refold.ablation`), an undo need not leave the fold unchanged
+everywhere: the reference must fold the undone stream identically *except at pointers
+the departure's own rule owns* (`rules_at`). Adding a usage object to a stream that
+reported none (AM-USAGE-ABSENT) changes the Message at `/usage` only, and `/usage` is
+that rule's, so a crash that goes away with it is evidence against that rule and no
+other. An undo that changes the fold anywhere else is not trusted on that stream.
+
+Plain JSON in, plain JSON out; the input is never mutated.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+
+from refold.reference import JSON, JSONObject, RefoldError
+from refold.reference.anthropic import NoMessageError, differences, fold, rules_at
+
+from ._anthropic_block_departures import (
+    block_order,
+    block_reopen,
+    block_stop,
+    delta_match,
+    delta_route,
+)
+
+__all__ = ["DEPARTURES", "Undo", "absent_departures", "applicable_undos", "departures_alone"]
+
+Undo = Callable[[list[JSON]], list[JSON]]
+
+_EVENTS = frozenset({"message_start", "content_block_start", "content_block_delta",
+                     "content_block_stop", "message_delta", "message_stop", "ping", "error"})
+_DELTAS = frozenset({"text_delta", "input_json_delta", "thinking_delta", "signature_delta",
+                     "citations_delta"})
+_ENVELOPE_KEYS = frozenset({"type", "message", "index", "content_block", "delta", "usage",
+                            "error"})
+_OBJECT_FIELDS = ("message", "content_block", "delta", "usage")
+
+
+def _type(event: JSON) -> object:
+    return event.get("type") if isinstance(event, dict) else None
+
+
+def _starts(event: JSON) -> bool:
+    """Whether `event` is a message_start that starts the Message (its message an object)."""
+    return _type(event) == "message_start" and isinstance(
+        event.get("message") if isinstance(event, dict) else None, dict)
+
+
+def rob_not_object(stream: list[JSON]) -> list[JSON]:
+    """AM-ROB-NOT-OBJECT: drop the events that are not JSON objects."""
+    return [copy.deepcopy(event) for event in stream if isinstance(event, dict)]
+
+
+def before_start(stream: list[JSON]) -> list[JSON]:
+    """AM-BEFORE-START: drop the events before the first message_start that starts the
+    Message, except `error` events (which are recorded wherever they are)."""
+    first = next((n for n, event in enumerate(stream) if _starts(event)), len(stream))
+    kept = [event for event in stream[:first] if _type(event) == "error"]
+    return copy.deepcopy(kept + stream[first:])
+
+
+def ping(stream: list[JSON]) -> list[JSON]:
+    """AM-PING: drop the ping events."""
+    return [copy.deepcopy(event) for event in stream if _type(event) != "ping"]
+
+
+def unknown_event(stream: list[JSON]) -> list[JSON]:
+    """AM-UNKNOWN-EVENT: drop the objects whose type is not one the spec names."""
+    return [copy.deepcopy(event) for event in stream
+            if not isinstance(event, dict) or event.get("type") in _EVENTS]
+
+
+def after_stop(stream: list[JSON]) -> list[JSON]:
+    """AM-LIFE-AFTER-STOP: drop the events after the first message_stop."""
+    stop = next((n for n, event in enumerate(stream) if _type(event) == "message_stop"), None)
+    return copy.deepcopy(stream if stop is None else stream[: stop + 1])
+
+
+def unknown_delta(stream: list[JSON]) -> list[JSON]:
+    """AM-UNKNOWN-DELTA: drop the content_block_delta events of a delta type the spec
+    does not name."""
+    def known(event: JSON) -> bool:
+        delta = event.get("delta") if isinstance(event, dict) else None
+        return _type(event) != "content_block_delta" or not isinstance(delta, dict) or (
+            delta.get("type") in _DELTAS)
+    return [copy.deepcopy(event) for event in stream if known(event)]
+
+
+def unknown_keys(stream: list[JSON]) -> list[JSON]:
+    """AM-UNKNOWN-KEYS: drop the keys the spec does not name from the envelopes of the
+    events it names (an unknown event is ignored whole: AM-UNKNOWN-EVENT's)."""
+    return [{k: copy.deepcopy(v) for k, v in event.items() if k in _ENVELOPE_KEYS}
+            if isinstance(event, dict) and event.get("type") in _EVENTS
+            else copy.deepcopy(event) for event in stream]
+
+
+def wrong_type(stream: list[JSON]) -> list[JSON]:
+    """AM-ROB-WRONG-TYPE: drop the envelope fields of the wrong JSON type (a `message`,
+    `content_block`, `delta` or `usage` that is not an object; an `error` that is not
+    one): the spec treats them as absent."""
+    stream = copy.deepcopy(stream)
+    for event in stream:
+        if not isinstance(event, dict):
+            continue
+        for key in (*_OBJECT_FIELDS, "error"):
+            if key in event and not isinstance(event[key], dict):
+                del event[key]
+    return stream
+
+
+def _has_usage(event: JSON) -> bool:
+    if not isinstance(event, dict):
+        return False
+    holder = event.get("message") if _type(event) == "message_start" else event
+    return isinstance(holder, dict) and isinstance(holder.get("usage"), dict)
+
+
+def usage_absent(stream: list[JSON]) -> list[JSON]:
+    """AM-USAGE-ABSENT: a message_start without a usage object gets `usage: {}`, and so
+    does a message_delta (family 1 reports usage on both). Only `/usage` may change: it
+    is built from message_delta alone without a start usage, and is absent without any."""
+    stream = copy.deepcopy(stream)
+    for event in stream:
+        if _type(event) == "message_start" and isinstance(event, dict) and isinstance(
+                event.get("message"), dict) and not _has_usage(event):
+            event["message"]["usage"] = {}
+        elif _type(event) == "message_delta" and isinstance(event, dict) and not _has_usage(
+                event):
+            event["usage"] = {}
+    return stream
+
+
+def start_content(stream: list[JSON]) -> list[JSON]:
+    """AM-START-CONTENT: blocks sent inside the first message_start's `content` are sent
+    as content_block_start/content_block_stop events right after it, at indexes 0..n-1."""
+    stream = copy.deepcopy(stream)
+    first = next((n for n, event in enumerate(stream) if _starts(event)), None)
+    if first is None:
+        return stream
+    start = stream[first]
+    message = start.get("message") if isinstance(start, dict) else None
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(message, dict) or not isinstance(content, list) or not content:
+        return stream
+    message["content"] = []
+    moved: list[JSON] = []
+    for index, block in enumerate(content):
+        moved += [{"type": "content_block_start", "index": index, "content_block": block},
+                  {"type": "content_block_stop", "index": index}]
+    return [*stream[: first + 1], *moved, *stream[first + 1:]]
+
+
+DEPARTURES: tuple[tuple[str, Undo], ...] = (
+    ("AM-ROB-NOT-OBJECT", rob_not_object),
+    ("AM-ROB-WRONG-TYPE", wrong_type),
+    ("AM-BEFORE-START", before_start),
+    ("AM-PING", ping),
+    ("AM-UNKNOWN-EVENT", unknown_event),
+    ("AM-LIFE-AFTER-STOP", after_stop),
+    ("AM-UNKNOWN-DELTA", unknown_delta),
+    ("AM-UNKNOWN-KEYS", unknown_keys),
+    ("AM-USAGE-ABSENT", usage_absent),
+    ("AM-START-CONTENT", start_content),
+    ("AM-BLOCK-REOPEN", block_reopen),
+    ("AM-DELTA-ROUTE", delta_route),
+    ("AM-DELTA-MATCH", delta_match),
+    ("AM-BLOCK-ORDER", block_order),
+    ("AM-BLOCK-STOP", block_stop),
+)
+"""(rule id, undo) per departure from the plain shape, in the order they are tried."""
+
+_ONLY_DEPARTING = frozenset({"AM-START-CONTENT", "AM-BLOCK-REOPEN", "AM-DELTA-ROUTE",
+                             "AM-DELTA-MATCH", "AM-BLOCK-ORDER", "AM-BLOCK-STOP"})
+"""The rules that decide only how a departure from family 1 folds: on a stream that does
+not depart their way they have nothing to decide, so nothing to be wrong about."""
+
+
+def absent_departures(stream: list[JSON]) -> frozenset[str]:
+    """The rules of `_ONLY_DEPARTING` whose departure `stream` does not have (undoing it
+    changes nothing), and AM-UNKNOWN-BLOCK when no block of an unknown type is opened."""
+    undos = dict(DEPARTURES)
+    absent = {rule for rule in _ONLY_DEPARTING if undos[rule](stream) == stream}
+    if "AM-BLOCK-ORDER" not in absent:
+        # blocks out of index order, with gaps or interleaved: routing a delta by its
+        # index then differs from routing it by position or to the latest block
+        absent.discard("AM-DELTA-ROUTE")
+    if not any(_opens_unknown(event) for event in stream):
+        absent.add("AM-UNKNOWN-BLOCK")
+    return frozenset(absent)
+
+
+_KNOWN_BLOCKS = frozenset({"text", "thinking", "redacted_thinking", "tool_use",
+                           "server_tool_use", "mcp_tool_use", "container_upload"})
+
+
+def _opens_unknown(event: JSON) -> bool:
+    """Whether `event` opens (or message_start holds) a block whose type is not one the
+    spec names (server results are `*_tool_result`)."""
+    if not isinstance(event, dict):
+        return False
+    blocks: list[JSON] = []
+    if event.get("type") == "content_block_start":
+        blocks = [event.get("content_block")]
+    elif event.get("type") == "message_start" and isinstance(event.get("message"), dict):
+        content = event["message"].get("content")
+        blocks = list(content) if isinstance(content, list) else []
+    return any(isinstance(b, dict) and isinstance(b.get("type"), str) and not (
+        b["type"] in _KNOWN_BLOCKS or b["type"].endswith("_tool_result")) for b in blocks)
+
+
+def _message(stream: list[JSON]) -> JSONObject | None:
+    """The reference's fold of `stream`; None when no event started a Message (a prefix
+    that ends before message_start: a crash there is located at such a prefix).
+
+    Raises:
+        RefoldError: the reference refuses the stream (an event not an object).
+    """
+    try:
+        return fold(stream)
+    except NoMessageError:
+        return None
+
+
+def _folds_alike(expected: JSONObject | None, stream: list[JSON],
+                 owned: frozenset[str]) -> bool:
+    """Whether the reference folds `stream` as `expected` except at pointers a rule of
+    `owned` decides (a stream it refuses does not; no Message is alike no Message)."""
+    try:
+        received = _message(stream)
+    except RefoldError:
+        return False
+    if expected is None or received is None:
+        return expected is received
+    return all(rules_at(d.pointer) & owned for d in differences(expected, received))
+
+
+def applicable_undos(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
+    """(rule id, undone stream) for every departure present in `stream` whose undoing the
+    reference folds identically except at the pointers its rule owns."""
+    try:
+        expected = _message(stream)
+    except RefoldError:
+        return []  # a stream the reference refuses has no plain shape to return to
+    found: list[tuple[str, list[JSON]]] = []
+    for rule_id, undo in DEPARTURES:
+        undone = undo(stream)
+        if undone != stream and _folds_alike(expected, undone, frozenset({rule_id})):
+            found.append((rule_id, undone))
+    return found
+
+
+def departures_alone(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
+    """(rule id, stream) per departure present in `stream`: the stream with every other
+    departure undone; first ("", stream) with every departure undone. Only streams the
+    reference folds as it folds `stream`, except at pointers of the undone departures'
+    rules, are given, and none when the plain one is not."""
+    try:
+        expected = _message(stream)
+    except RefoldError:
+        return []
+    present = [rule_id for rule_id, undo in DEPARTURES if undo(stream) != stream]
+    found: list[tuple[str, list[JSON]]] = []
+    for kept in ["", *present]:
+        undone = stream
+        for rule_id, undo in DEPARTURES:
+            if rule_id in present and rule_id != kept:
+                undone = undo(undone)
+        alike = _folds_alike(expected, undone, frozenset(present) - {kept})
+        if not kept and not alike:
+            return []
+        if alike and undone != stream:
+            found.append((kept, undone))
+    return found
