@@ -123,6 +123,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(CompletionWatch(), "refold-completion")
     if run.named(config) and config.args_source != pytest.Config.ArgsSource.ARGS:
         config.args = [str(_installed_suites())]  # another dialect's suites are ignored
+        run.installed_suites = True
 
 
 def _installed_suites() -> Path:
@@ -179,11 +180,18 @@ def _of_the_runs_dialect(items: list[pytest.Item], marked: _Marked, dialect: Dia
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
     """Another dialect's suites are not collected when the run's dialect is known before
-    collection (`--dialect`, a baseline's)."""
-    if not has_run(config) or run_of(config).dialect is None:
+    collection (`--dialect`, a baseline's, a replay file's), or when the plugin chose the
+    installed suites itself (`pytest --target=...` without test paths): the target's
+    dialect then decides."""
+    if not has_run(config):
+        return None
+    run = run_of(config)
+    if run.dialect is None and not run.installed_suites:
         return None
     owner = suites_dialect(collection_path)
-    return True if owner is not None and owner is not run_of(config).dialect else None
+    if owner is None:
+        return None
+    return True if owner is not (run.dialect or target_of(config).dialect) else None
 
 
 def pytest_deselected(items: list[pytest.Item]) -> None:

@@ -61,6 +61,8 @@ class RunState:
         self.replay_target: str | None = None
         self.gate: dict[str, str | int] | None = None  # a gate run's settings
         self.deselected_rules: set[str] = set()
+        self.installed_suites = False
+        """Whether the plugin chose the installed suites as the run's test paths."""
         self.other_dialects: dict[str, int] = {}
         """Tests collected from another dialect's suites and not run, by dialect name."""
         self.dialect: Dialect | None = None
