@@ -127,6 +127,23 @@ def test_an_isolated_target_keeps_its_dialect_and_its_lifecycle_reads() -> None:
         target.close()
 
 
+
+def test_a_worker_answers_only_the_operations_its_dialect_offers() -> None:
+    requests = [{"op": "hello", "seq": 1}, {"op": "new", "seq": 2},
+                {"op": "mark_done", "id": 1, "seq": 3}, {"op": "error", "id": 1, "seq": 4}]
+    worker = subprocess.run(
+        [sys.executable, "-m", "refold.targets.worker", "reference",
+         "--dialect", ANTHROPIC.name],
+        input="".join(json.dumps(r) + "\n" for r in requests), capture_output=True,
+        text=True, timeout=60, check=True)
+    hello, new, mark_done, error = map(json.loads, worker.stdout.splitlines())
+    assert "mark_done" not in hello["operations"] and "error" in hello["operations"]
+    assert new["ok"] is True
+    # `[DONE]` is the chat lifecycle's: an Anthropic accumulator is never asked for it
+    assert mark_done["ok"] is False and mark_done["error"]["type"] == "ProtocolError"
+    assert "does not offer op 'mark_done'" in mark_done["error"]["message"], mark_done
+    assert error == {"ok": True, "error": None, "seq": 4}
+
 _PROTOCOL_SERVER = '''
 import json, sys
 from refold.reference.anthropic import Accumulator, fold

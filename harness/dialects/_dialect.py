@@ -61,9 +61,13 @@ class Dialect:
     """The rules that decide the value at a JSON pointer of the result."""
     pointerless: frozenset[str]
     """The rules that own no pointer (a test keeps every rule owning one or declared here)."""
-    lifecycle: tuple[str, ...]
-    """The incremental reads and calls beyond add/response that feature `lifecycle` needs
-    (`finished` and `mark_done` for chat; `finished` and `error` for Anthropic)."""
+    lifecycle_reads: tuple[str, ...]
+    """The incremental reads beyond add/response that feature `lifecycle` needs, each a
+    property or a method of no arguments (`finished` for chat; `finished` and `error` for
+    Anthropic)."""
+    lifecycle_calls: tuple[str, ...]
+    """The incremental calls beyond add/response that feature `lifecycle` needs
+    (`mark_done` for chat, the `[DONE]` sentinel; none for Anthropic)."""
     decode_sse: Callable[[Iterable[bytes]], list[JSON]]
     """The reference item layer over the one WHATWG decoder: bytes in, stream items out."""
     suites: str
@@ -98,6 +102,12 @@ class Dialect:
     def items(self) -> str:
         """The plural of `item`: `chunks`, `events`."""
         return f"{self.item}s"
+
+    @property
+    def lifecycle(self) -> tuple[str, ...]:
+        """Every read and call feature `lifecycle` needs: the operations a remote
+        accumulator answers beyond new/add/response."""
+        return (*self.lifecycle_reads, *self.lifecycle_calls)
 
     @property
     def fold_features(self) -> frozenset[str]:

@@ -305,25 +305,24 @@ def accumulator_target(
     supports `lifecycle` when it has every read and call of its dialect's lifecycle.
     """
     sample = _probe(factory, name, asked.dialect)
-    reads = asked.dialect.lifecycle
-    lifecycle = all(_offers(sample, read) for read in reads)
-    supported = asked.dialect.fold_features | _sse_features(sse) | (
+    dialect = asked.dialect
+    lifecycle = (all(hasattr(sample, read) for read in dialect.lifecycle_reads)
+                 and all(callable(getattr(sample, call, None))
+                         for call in dialect.lifecycle_calls))
+    supported = dialect.fold_features | _sse_features(sse) | (
         {"lifecycle"} if lifecycle else set())
     origin = f"target {name}" if lifecycle else (
-        f"target {name} (an accumulator without {' and '.join(map(_shown, reads))})")
+        f"target {name} (an accumulator without {_lifecycle_shown(dialect)})")
     claimed = check_features(asked.features if asked.features is not None else supported,
-                             supported=supported, origin=origin, dialect=asked.dialect)
-    return PythonTarget(name=name, dialect=asked.dialect, features=claimed,
+                             supported=supported, origin=origin, dialect=dialect)
+    return PythonTarget(name=name, dialect=dialect, features=claimed,
                         description=description or _describe(factory), factory=factory, sse=sse)
 
 
-def _offers(sample: Any, read: str) -> bool:
-    """`finished` and `error` are reads (a property or a method), `mark_done` a call."""
-    return callable(getattr(sample, read, None)) if read == "mark_done" else hasattr(sample, read)
-
-
-def _shown(read: str) -> str:
-    return f"{read}()" if read == "mark_done" else f"`{read}`"
+def _lifecycle_shown(dialect: Dialect) -> str:
+    """The lifecycle's reads as `name`, its calls as `name()`."""
+    return " and ".join([*(f"`{read}`" for read in dialect.lifecycle_reads),
+                         *(f"{call}()" for call in dialect.lifecycle_calls)])
 
 
 def _sse_features(sse: AnySSEDecode | None) -> frozenset[str]:
@@ -343,7 +342,7 @@ def _probe(factory: Callable[[], Any], name: str, dialect: Dialect) -> Any:
             f"target {name}: {_describe(factory)}() returned a {type(sample).__name__} "
             f"without {' and '.join(f'{m}()' for m in missing)}; expected an accumulator "
             f"with add({dialect.item}) and response(), optionally "
-            f"{' and '.join(map(_shown, dialect.lifecycle))}. It has: {_members(sample)}")
+            f"{_lifecycle_shown(dialect)}. It has: {_members(sample)}")
     return sample
 
 

@@ -70,6 +70,10 @@ class _Worker:
             return _error("ProtocolError", f"unknown op {op!r}")
         if self._refusal is not None:
             return _error("UsageError", self._refusal)
+        offered = self._operations()
+        if op != "hello" and op not in offered:
+            return _error("ProtocolError", f"target {self._target.name} does not offer op "
+                          f"{op!r}; its hello reply offers {', '.join(offered)}")
         try:
             return {"ok": True, **handler(message)}
         except TargetError as exc:
@@ -82,15 +86,20 @@ class _Worker:
             return _error(type(exc).__name__, _raised(self._target.name, op, exc),
                           kind="crashed")
 
-    def _op_hello(self, message: JSONObject) -> JSONObject:
+    def _operations(self) -> list[str]:
+        """What the target offers: `fold`, its dialect's incremental operations when it
+        is an accumulator, `sse` when it has a decoder."""
         target = self._target
         operations = ["fold"] + (sorted(incremental_operations(target.dialect))
                                  if getattr(target, "factory", None) else [])
-        operations += ["sse"] if target.sse is not None else []
+        return operations + (["sse"] if target.sse is not None else [])
+
+    def _op_hello(self, message: JSONObject) -> JSONObject:
+        target = self._target
         features: list[JSON] = sorted(target.features)
         return {"protocol": PROTOCOL_VERSION, "name": target.name,
                 "dialect": target.dialect.name, "description": target.description,
-                "features": features, "operations": list(operations)}
+                "features": features, "operations": self._operations()}
 
     def _op_fold(self, message: JSONObject) -> JSONObject:
         items = self._target.dialect.items
