@@ -1,7 +1,8 @@
 """The nightly workflow's structure: it cannot run here, so its shape is checked.
 
 It parses (PyYAML comes with the dev extra through mutmut → libcst), runs on a schedule,
-runs the nightly profile, coverage, the mutation run and the reports in that order,
+once per registered dialect, runs the nightly profile, coverage, the mutation run and the
+reports in that order, each on the dialect of its matrix entry,
 gates on the score against the stored history, uploads the reports whatever happened,
 and every `refold` command line in it parses with refold's own argument parser.
 """
@@ -16,6 +17,7 @@ import pytest
 import yaml
 
 from refold.cli import build_parser
+from refold.dialects import DIALECTS
 
 WORKFLOW = Path(__file__).resolve().parent.parent / ".github" / "workflows" / "nightly.yml"
 
@@ -34,10 +36,12 @@ def steps(workflow: dict[Any, Any]) -> list[dict[str, Any]]:
     return list(jobs["nightly"]["steps"])
 
 
-def refold_commands(steps: list[dict[str, Any]]) -> list[tuple[int, list[str]]]:
+def refold_commands(steps: list[dict[str, Any]],
+                    dialect: str = "openai-chat") -> list[tuple[int, list[str]]]:
+    """The `refold` command lines of the steps, as the matrix entry `dialect` runs them."""
     found = []
     for number, step in enumerate(steps):
-        script = str(step.get("run", "")).replace("\\\n", " ")
+        script = str(step.get("run", "")).replace("\\\n", " ").replace("$DIALECT", dialect)
         for line in script.splitlines():
             command = line.split("||")[0].strip()
             if command.startswith("refold "):
@@ -50,6 +54,18 @@ def test_it_runs_every_night_and_on_demand(workflow: dict[Any, Any]) -> None:
     assert set(triggers) == {"schedule", "workflow_dispatch"}
     assert triggers["schedule"][0]["cron"].count(" ") == 4
     assert workflow["permissions"] == {"contents": "read"}
+
+
+def test_it_runs_once_per_dialect_on_that_dialect(workflow: dict[Any, Any],
+                                                  steps: list[dict[str, Any]]) -> None:
+    job = workflow["jobs"]["nightly"]
+    assert job["strategy"]["matrix"]["dialect"] == list(DIALECTS)
+    assert job["strategy"]["fail-fast"] is False
+    assert job["env"]["DIALECT"] == "${{ matrix.dialect }}"
+    parser = build_parser()
+    for name in DIALECTS:
+        commands = [argv for _, argv in refold_commands(steps, name) if argv[0] != "report"]
+        assert [parser.parse_args(argv).dialect for argv in commands] == [name] * 3
 
 
 def test_every_refold_command_line_parses(steps: list[dict[str, Any]]) -> None:
@@ -80,7 +96,11 @@ def test_the_history_is_restored_before_the_gate_and_saved_only_on_success(
     assert restore < report < save
     assert steps[save]["if"] == "success()"
     assert steps[restore]["with"]["path"] == steps[save]["with"]["path"] == "history"
-    assert steps[restore]["with"]["restore-keys"] == "refold-history-"
+    # one history per dialect: a score is gated against its own dialect's last run
+    key = "refold-history-${{ matrix.dialect }}-"
+    assert steps[restore]["with"]["restore-keys"] == key
+    assert steps[restore]["with"]["key"] == steps[save]["with"]["key"]
+    assert steps[save]["with"]["key"].startswith(key)
 
 
 def test_the_reports_are_uploaded_and_summarised_even_when_a_step_failed(
