@@ -296,6 +296,45 @@ def test_a_text_start_without_text_raises_on_the_first_delta(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", BOTH)
+def test_a_thinking_start_without_thinking_raises_on_the_first_delta(name: str) -> None:
+    start = {"type": "content_block_start", "index": 0, "content_block": {"type": "thinking"}}
+    events = [_HELLO[0], start, _delta(0, {"type": "thinking_delta", "thinking": "Hmm."}),
+              *_HELLO[4:]]
+    failure = _failure(name, events, ("AM-THINK-JOIN",))
+    assert "TypeError" in (failure.target_error or "")
+    assert failure.implicated == ("AM-THINK-JOIN",)
+
+
+@pytest.mark.parametrize("name", BOTH)
+def test_a_message_start_with_a_null_message_raises(name: str) -> None:
+    # `event.message.to_dict()` of None; the spec: such a start starts nothing
+    events = [{"type": "message_start", "message": None}, *_HELLO]
+    failure = _failure(name, events, ("AM-TEXT-JOIN",))
+    assert "'NoneType' object has no attribute 'to_dict'" in (failure.target_error or "")
+    assert failure.implicated == ("AM-BEFORE-START",)
+
+
+@pytest.mark.parametrize("name", BOTH)
+def test_a_wrong_typed_message_content_is_kept(name: str) -> None:
+    events = [_start(content=False), _message_delta(), _END]
+    failure = _failure(name, events, ("AM-BLOCK-OPEN",))
+    assert [(d.pointer, d.received) for d in failure.differences] == [("/content", False)]
+    assert failure.implicated == ("AM-BLOCK-OPEN",)
+
+
+@pytest.mark.parametrize("name", BOTH)
+def test_an_input_fragment_that_is_not_a_string_raises(name: str) -> None:
+    # `bytes(partial_json, "utf-8")` of None; ablation cannot undo a wrong-typed fragment,
+    # so the crash stays the test's rule's
+    events = [_start(), _tool_start(), _json(0, '{"a": '), _delta(0, {
+        "type": "input_json_delta", "partial_json": None}), _json(0, "1}"), _stop(),
+        _message_delta("tool_use"), _END]
+    failure = _failure(name, events, ("AM-TOOL-JOIN",))
+    assert "TypeError" in (failure.target_error or "")
+    assert failure.implicated == ("AM-TOOL-JOIN",)
+
+
+@pytest.mark.parametrize("name", BOTH)
 def test_whitespace_only_tool_input_raises_instead_of_keeping_the_start_input(
         name: str) -> None:
     # the buffer is parsed whenever it is non-empty bytes, and " " is not JSON
