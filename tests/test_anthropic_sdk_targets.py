@@ -216,12 +216,16 @@ def test_a_null_delta_crashes_charged_to_wrong_type(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", BOTH)
-def test_usage_keys_the_sdk_does_not_model_are_not_replaced(name: str) -> None:
-    # §2.1: message_delta copies only MessageDeltaUsage's fields (AM-USAGE-REPLACE [ext])
-    usage = {"output_tokens": 7, "cache_creation": {"ephemeral_5m_input_tokens": 3}}
+@pytest.mark.parametrize(("usage", "pointer"), [
+    ({"output_tokens": 7, "cache_creation": {"ephemeral_5m_input_tokens": 3}},
+     "/usage/cache_creation"),
+    ({"output_tokens": None}, "/usage/output_tokens")], ids=["unmodelled", "null"])
+def test_message_delta_usage_is_copied_field_by_field_as_the_sdk_models_it(
+        name: str, usage: JSONObject, pointer: str) -> None:
+    # §2.1: only MessageDeltaUsage's fields are copied, and `output_tokens` always
     events = [*_HELLO[:5], _message_delta(usage=usage), _END]
     failure = _failure(name, events, ("AM-USAGE-REPLACE",))
-    assert [d.pointer for d in failure.differences] == ["/usage/cache_creation"]
+    assert [d.pointer for d in failure.differences] == [pointer]
     assert failure.implicated == ("AM-USAGE-REPLACE",)
 
 
@@ -276,6 +280,16 @@ def test_a_block_start_for_a_filled_index_appends_a_block(name: str) -> None:
     failure = _failure(name, [*_HELLO[:4], again, *_HELLO[4:]], ("AM-BLOCK-REOPEN",))
     assert [d.pointer for d in failure.differences] == ["/content/1"]
     assert failure.implicated == ("AM-BLOCK-REOPEN",)
+
+
+@pytest.mark.parametrize("name", BOTH)
+def test_a_block_start_over_a_message_start_block_appends_a_block(name: str) -> None:
+    # AQ7 content is kept, but a later start for its index is appended, not ignored
+    start = _start(content=[{"type": "text", "text": "Kept."}])
+    failure = _failure(name, [start, _text_start(0), _message_delta(), _END],
+                       ("AM-START-CONTENT",))
+    assert [d.pointer for d in failure.differences] == ["/content/1"]
+    assert failure.implicated == ("AM-START-CONTENT",)
 
 
 @pytest.mark.parametrize("name", BOTH)
