@@ -110,6 +110,18 @@ def test_the_docs_basic_stream_folds_as_the_reference_does(name: str) -> None:
         {"type": "text", "text": "Hello"}]
 
 
+def test_the_stream_target_serves_each_event_as_a_frame_named_by_its_type() -> None:
+    from refold.reference.anthropic import decode_stream
+    from refold.targets.sdk._anthropic_wire import sse_frames
+
+    odd: list[JSON] = [{"type": 5}, {"type": "a\nb"}, {"type": "x", "t": "\ud800 caf\u00e9"}]
+    frames = sse_frames([*_HELLO, *odd])
+    assert frames[0].startswith(b"event: message_start\ndata: {")
+    assert [f.startswith(b"data: ") for f in frames[-3:]] == [True, True, False]
+    assert "café".encode() not in frames[-1]  # a lone surrogate: the frame's JSON is escaped
+    assert decode_stream(frames) == [*_HELLO, *odd]
+
+
 # Defects 2.15.0 still has, each charged to its rule.
 
 @pytest.mark.parametrize("name", BOTH)
