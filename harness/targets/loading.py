@@ -18,6 +18,8 @@ BUILTIN_TARGETS: dict[str, str] = {
     "openai": "refold.targets.sdk.openai:refold_target",
     "litellm": "refold.targets.sdk.litellm:refold_target",
     "langchain": "refold.targets.sdk.langchain:refold_target",
+    "anthropic": "refold.targets.sdk.anthropic:refold_target",
+    "anthropic-stream": "refold.targets.sdk.anthropic_stream:refold_target",
 }
 """Built-in target names and the Python object each stands for."""
 

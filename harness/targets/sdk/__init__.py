@@ -6,4 +6,7 @@ SDK defect shows as a failure of the rule it breaks, and a field the SDK cannot 
 covered by not claiming its feature. The SDKs are optional extras (`refold[openai]`,
 `refold[litellm]`, `refold[langchain]`); importing an adapter without its SDK raises a
 `UsageError` that names the extra to install.
+
+Anthropic dialect: `--target anthropic|anthropic-stream` (`refold[anthropic]`), mapped to
+the spec's `Message` (`anthropic.py`, `anthropic_stream.py`, `_anthropic_wire.py`).
 """

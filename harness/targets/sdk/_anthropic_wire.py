@@ -1,0 +1,91 @@
+"""anthropic-sdk-python's wire layer, offline: its SSE decoder and event filtering, an
+offline client, and the bytes a server sends for a list of events.
+
+`decode_anthropic` is the `sse` decoder of the `anthropic` and `anthropic-stream` targets:
+the byte pieces go through the SDK's own `Stream.__stream__` (its `SSEDecoder`, then the
+filtering it applies before anything is folded), with `cast_to=object` so that each event
+comes out as the JSON value the SDK parsed instead of a model. What that filtering does,
+in anthropic 2.15.0 (`anthropic/_streaming.py`):
+
+    event: ping            skipped (never reaches the fold)
+    no `event:` line       skipped (`sse.event is None`; AM-SSE-TYPE)
+    event: error           raises `APIStatusError` built from the data (AM-SSE-EMPTY)
+    empty data             skipped
+    any other name         the data parsed as JSON and passed on, whatever the name says
+
+`sse_frames` writes events as Anthropic does: one frame each, named by the data's `type`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from refold.reference import JSON
+
+from ._requires import require
+
+__all__ = ["API_KEY", "BASE_URL", "decode_anthropic", "offline_client", "sse_frames"]
+
+require("anthropic", extra="anthropic")
+import anthropic  # noqa: E402
+import httpx2  # noqa: E402  (the SDK's HTTP library, a fork of httpx)
+from anthropic._streaming import Stream  # noqa: E402
+
+API_KEY = "refold-offline-dummy-key"
+"""Never sent anywhere: every client's transport is in memory."""
+BASE_URL = "http://refold.invalid"
+_MESSAGES_URL = f"{BASE_URL}/v1/messages"
+
+Handler = Callable[[httpx2.Request], httpx2.Response]
+
+
+def offline_client(handler: Handler) -> anthropic.Anthropic:
+    """An `Anthropic` client whose every request is answered by `handler`, in memory."""
+    transport = httpx2.MockTransport(handler)
+    return anthropic.Anthropic(api_key=API_KEY, base_url=BASE_URL, max_retries=0,
+                               http_client=httpx2.Client(transport=transport))
+
+
+def event_stream_response(request: httpx2.Request, parts: Sequence[bytes]) -> httpx2.Response:
+    """A `text/event-stream` answer to `request` streaming `parts` one by one."""
+    return httpx2.Response(200, headers={"content-type": "text/event-stream"},
+                           content=iter(list(parts)), request=request)
+
+
+_DECODING_CLIENT = offline_client(lambda request: httpx2.Response(500, request=request))
+
+
+def decode_anthropic(parts: Sequence[bytes]) -> list[JSON]:
+    """The events anthropic-python's `Stream` makes of `parts`: its `SSEDecoder` and the
+    filtering of `Stream.__stream__`, each event the JSON value it parsed.
+
+    Raises:
+        anthropic.APIStatusError: an `event: error` frame, as the SDK raises it.
+        json.JSONDecodeError, UnicodeDecodeError: as the SDK raises them.
+    """
+    request = httpx2.Request("POST", _MESSAGES_URL)
+    stream: Stream[Any] = Stream(cast_to=object, client=_DECODING_CLIENT,
+                                 response=event_stream_response(request, parts))
+    return list(stream)
+
+
+def sse_frames(events: Sequence[JSON]) -> list[bytes]:
+    """Each event as the frame Anthropic writes for it: `event: <type>`, one `data:` line
+    of JSON (UTF-8, not ASCII-escaped), a blank line. An event whose `type` cannot be an
+    event name (not a non-blank string, or holding a line break) gets no `event:` line:
+    the API never sends one, and the SDK then skips the frame (AM-SSE-TYPE)."""
+    return [_frame(event) for event in events]
+
+
+def _frame(event: JSON) -> bytes:
+    kind = event.get("type") if isinstance(event, dict) else None
+    named = isinstance(kind, str) and kind.strip() and not any(c in kind for c in "\r\n")
+    head = f"event: {kind}\n" if named else ""
+    try:
+        return f"{head}data: {json.dumps(event, ensure_ascii=False)}\n\n".encode()
+    except UnicodeEncodeError:
+        # A lone surrogate can only travel escaped in UTF-8 JSON text.
+        return f"{head}data: {json.dumps(event)}\n\n".encode()
+
