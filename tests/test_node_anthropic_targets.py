@@ -204,6 +204,7 @@ def test_ts_throws_on_a_null_delta(ts: Target) -> None:  # AQ29
     events = [_start(_USAGE), *_text(0, "a"),
               {"type": "content_block_delta", "index": 0, "delta": None},
               _delta(usage=_USAGE), _STOP]
+    # without `delta` (ablation's undo) TS throws too: the test's rule is the null's
     failure = _failure(_check(ts, "AM-ROB-WRONG-TYPE"), events)
     assert failure.crash is not None
     assert failure.implicated == ("AM-ROB-WRONG-TYPE",)
@@ -317,6 +318,21 @@ def test_ai_fails_validation_on_an_unknown_block_type(ai: Target) -> None:  # AQ
     failure = _failure(_check(ai, "AM-UNKNOWN-BLOCK"), events)
     assert "AI_TypeValidationError" in (failure.target_error or "")
     assert failure.implicated == ("AM-UNKNOWN-BLOCK",)
+
+
+def test_ai_fails_validation_on_a_finished_text_block_in_message_start(ai: Target) -> None:
+    # AQ7: the provider reads only tool_use blocks from message_start.message.content
+    events = [_start(_USAGE, content=[{"type": "text", "text": "done"}],
+                     stop_reason="end_turn"), _STOP]
+    failure = _failure(_check(ai, *_ROUND_TRIP, "AM-START-CONTENT"), events)
+    assert "Type validation failed" in (failure.target_error or "")
+    assert failure.implicated == ("AM-START-CONTENT",)
+
+
+def test_ai_keeps_a_finished_tool_use_block_in_message_start(ai: Target) -> None:  # AQ7
+    block: JSONObject = {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {"a": 1}}
+    events = [_start(_USAGE, content=[block], stop_reason="tool_use"), _STOP]
+    assert _check(ai, "AM-START-CONTENT").folds_like_reference(events)["content"] == [block]
 
 
 def test_ai_concatenates_start_input_and_deltas(ai: Target) -> None:  # AQ6, exp A

@@ -8,6 +8,7 @@ tests/test_target_forms.py) are generated from it.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
@@ -80,9 +81,10 @@ def _load_node(spec: str, options: TargetOptions) -> Target:
 
     require_node(spec)
     command = BUILTIN_TARGETS[spec].removeprefix("exec:")
-    transport = ExecTransport.from_command(command, timeout=options.timeout,
-                                           max_reply=options.max_reply)
-    # Named by its built-in name, not its command (an absolute path of this machine).
+    # Named by its built-in name, not its command (an absolute path of this machine that
+    # reports and failure messages would otherwise carry).
+    transport = ExecTransport(shlex.split(command), where=spec, timeout=options.timeout,
+                              max_reply=options.max_reply)
     return ExecTarget.greeted(transport, spec=spec, features=options.features,
                               dialect=options.dialect)
 

@@ -14,6 +14,8 @@
 //   message (the `message` event, fired on message_stop) with no error; error() is the
 //   `error` member of the body of the APIError the SDK raised for an `event: error` frame
 //   (`{}` when it had none). Any other throw is the SDK failing on that event.
+// - a throw the SDK wrapped in a plain AnthropicError is reported as the wrapped type
+//   (TypeError), so it is not mistaken for the SDK's own "stream ended" AnthropicError.
 // - the Message is the snapshot as JSON, less `parsed_output` (the SDK's structured-output
 //   helper, null without an output format; not a Message field). A tool block's `input` is
 //   the SDK's lazily parsed value (enumerable), its raw buffer (`__json_buf`) is not JSON.
@@ -48,10 +50,25 @@ function message(snapshot) {
   return copy;
 }
 
+// The SDK wraps what its accumulator threw (a TypeError, say) in a plain AnthropicError, as
+// it wraps its own "stream ended" errors: the error reply names the wrapped type, so that
+// refold's crash analysis (which recognises a crash again by its type) tells them apart.
+function unwrapped(error) {
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (!(cause instanceof Error)) return error;
+  const shown = new Error(`${error.name} wrapping ${cause.name}: ${error.message}`);
+  shown.name = cause.name;
+  return shown;
+}
+
 async function fold(events) {
   const { stream } = body(sseBytes(events), { open: false });
   const messages = client(stream).messages.stream(PARAMS);
-  return message(await messages.finalMessage());
+  try {
+    return message(await messages.finalMessage());
+  } catch (error) {
+    throw unwrapped(error);
+  }
 }
 
 // The body of the APIError raised for an `event: error` frame, or null for any other throw.
@@ -77,7 +94,7 @@ async function replay(events) {
   const recorded = thrown === null ? null : errorFrame(thrown);
   const outcome = { message: snapshot === undefined ? undefined : message(snapshot),
                     finished: emitted && thrown === null, error: recorded,
-                    failure: thrown !== null && recorded === null ? thrown : null };
+                    failure: thrown !== null && recorded === null ? unwrapped(thrown) : null };
   messages.abort(); // the user is done reading: nothing more will arrive
   return outcome;
 }
