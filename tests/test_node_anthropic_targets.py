@@ -252,6 +252,44 @@ def test_ts_accepts_an_event_that_is_not_an_object(ts: Target) -> None:
     assert accumulator.add_raw(5) is None  # the spec: refused with an error
 
 
+def test_ts_throws_on_a_delta_before_its_block_starts(ts: Target) -> None:  # AQ27, exp H
+    events = [_start(_USAGE),
+              {"type": "content_block_delta", "index": 0,
+               "delta": {"type": "text_delta", "text": "early"}},
+              *_text(0, "a"), _delta(usage=_USAGE), _STOP]
+    failure = _failure(_check(ts, *_ROUND_TRIP, "AM-DELTA-ROUTE"), events)
+    assert "TypeError" in (failure.target_error or "")
+    assert failure.implicated == ("AM-DELTA-ROUTE",)
+
+
+_SIGNED = [_start(_USAGE),
+           {"type": "content_block_start", "index": 0,
+            "content_block": {"type": "thinking", "thinking": ""}},
+           {"type": "content_block_delta", "index": 0,
+            "delta": {"type": "thinking_delta", "thinking": "Hm."}},
+           {"type": "content_block_delta", "index": 0,
+            "delta": {"type": "signature_delta", "signature": "sig-1"}},
+           {"type": "content_block_delta", "index": 0,
+            "delta": {"type": "signature_delta", "signature": "sig-2"}},
+           {"type": "content_block_stop", "index": 0}, _delta(usage=_USAGE), _STOP]
+_WRONG_KIND = [_start(_USAGE), *_text(0)[:1],
+               {"type": "content_block_delta", "index": 0,
+                "delta": {"type": "thinking_delta", "thinking": "stray"}},
+               *_text(0, "a")[1:], _delta(usage=_USAGE), _STOP]
+
+
+@pytest.mark.parametrize(("rule", "events"), [
+    ("AM-PING", [{"type": "ping"}, *_PLAIN]),  # AQ23: TS's decoder filters it
+    ("AM-THINK-SIGNATURE", _SIGNED),  # AQ10: the last signature
+    ("AM-DELTA-MATCH", _WRONG_KIND),  # AQ25: ignored by block type
+    ("AM-TEXT-JOIN", [_start(_USAGE), *_text(0, " is 42.", start="The answer"),
+                      _delta(usage=_USAGE), _STOP]),  # AQ24
+])
+def test_ts_passes_what_the_research_saw_it_pass(ts: Target, rule: str,
+                                                  events: list[JSON]) -> None:
+    _check(ts, rule).folds_like_reference(events)
+
+
 def _frame(event: JSONObject, name: str | None) -> bytes:
     head = f"event: {name}\n" if name is not None else ""
     return f"{head}data: {json.dumps(event)}\n\n".encode()
@@ -271,8 +309,8 @@ def test_ts_decoder_filters_ping_frames_and_raises_on_error_frames(ts: Target) -
         check.decoded([_frame(error, "error")])
 
 
-def test_ts_decoder_skips_frames_with_empty_data_fixed_since_research(ts: Target) -> None:
-    # anthropic-sdk-typescript PRs #861/#903: an `event:` line without data crashed JSON.parse
+def test_ts_decoder_skips_frames_with_empty_data(ts: Target) -> None:
+    # fixed before 1.14.0 (PRs #861/#903: an `event:` line without data crashed JSON.parse)
     check = _check(ts, "AM-SSE-EMPTY")
     assert check.decoded([b"event: ping\n\n", _frame(_STOP, "message_stop")]) == [_STOP]
 
@@ -376,3 +414,44 @@ def test_ai_records_an_error_event_and_keeps_the_partial_message(ai: Target) -> 
         accumulator.add(event)
     assert accumulator.error == error and not accumulator.finished
     assert accumulator.response()["content"] == [{"type": "text", "text": "partial"}]
+
+
+def test_ai_routes_a_delta_of_the_wrong_kind_by_its_type(ai: Target) -> None:  # AQ25
+    failure = _failure(_check(ai, "AM-DELTA-MATCH"), _WRONG_KIND)
+    assert [d.pointer for d in failure.differences] == ["/content/1"]  # a reasoning block
+    # a block that should not exist is charged to its pointer's rule (refold.attribution)
+    assert failure.implicated == ("AM-BLOCK-OPEN",)
+
+
+def test_ai_loses_message_start_keys_no_part_carries(ai: Target) -> None:
+    events = [_start(_USAGE, x_gateway={"region": "eu"}), *_PLAIN[1:]]
+    failure = _failure(_check(ai, "AM-START-BASE"), events)
+    assert [d.pointer for d in failure.differences] == ["/x_gateway"]
+    assert failure.implicated == ("AM-START-BASE",)
+
+
+def test_ai_fails_validation_on_a_null_delta(ai: Target) -> None:  # AQ29
+    events = [_start(_USAGE), *_text(0, "a")[:2],
+              {"type": "content_block_delta", "index": 0, "delta": None},
+              *_text(0)[1:], _delta(usage=_USAGE), _STOP]
+    failure = _failure(_check(ai, "AM-ROB-WRONG-TYPE"), events)
+    assert "Type validation failed" in (failure.target_error or "")
+    assert failure.implicated == ("AM-ROB-WRONG-TYPE",)
+
+
+@pytest.mark.parametrize(("rule", "events"), [
+    ("AM-TOOL-INVALID", [_start(_USAGE),  # AQ9: the raw string
+                         {"type": "content_block_start", "index": 0,
+                          "content_block": {"type": "tool_use", "id": "toolu_1", "name": "f",
+                                            "input": {}}},
+                         {"type": "content_block_delta", "index": 0,
+                          "delta": {"type": "input_json_delta",
+                                    "partial_json": '{"a": ["Roses", "Viol'}},
+                         {"type": "content_block_stop", "index": 0},
+                         _delta("max_tokens", _USAGE), _STOP]),
+    ("AM-THINK-SIGNATURE", _SIGNED),  # AQ10: the last signature
+    ("AM-PING", [{"type": "ping"}, *_PLAIN]),  # AQ23
+])
+def test_ai_passes_what_the_research_saw_it_pass(ai: Target, rule: str,
+                                                 events: list[JSON]) -> None:
+    _check(ai, rule).folds_like_reference(events)

@@ -75,6 +75,9 @@ def _load_builtin(spec: str, options: TargetOptions) -> Target:
                                 dialect=options.dialect)
 
 
+_NODE_HELLO_SECONDS = 30.0
+
+
 def _load_node(spec: str, options: TargetOptions) -> Target:
     from .exec import ExecTarget, ExecTransport
     from .sdk.nodejs import require_node
@@ -83,7 +86,9 @@ def _load_node(spec: str, options: TargetOptions) -> Target:
     command = BUILTIN_TARGETS[spec].removeprefix("exec:")
     # Named by its built-in name, not its command (an absolute path of this machine that
     # reports and failure messages would otherwise carry).
+    # Loading the SDK's modules takes node longer than a call under a loaded machine.
     transport = ExecTransport(shlex.split(command), where=spec, timeout=options.timeout,
+                              hello_timeout=max(options.timeout, _NODE_HELLO_SECONDS),
                               max_reply=options.max_reply)
     return ExecTarget.greeted(transport, spec=spec, features=options.features,
                               dialect=options.dialect)
