@@ -6,4 +6,8 @@ SDK defect shows as a failure of the rule it breaks, and a field the SDK cannot 
 covered by not claiming its feature. The SDKs are optional extras (`refold[openai]`,
 `refold[litellm]`, `refold[langchain]`); importing an adapter without its SDK raises a
 `UsageError` that names the extra to install.
+
+The Node.js targets (`--target anthropic-ts|ai-sdk-anthropic`, `nodejs`) are JavaScript files
+of `node/` that drive a JavaScript SDK the same way and serve it over the `exec:` protocol;
+their npm packages are pinned by `node/package-lock.json` (`npm ci --prefix` that folder).
 """
