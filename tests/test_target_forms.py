@@ -33,6 +33,7 @@ def test_an_unimportable_target_lists_every_form() -> None:
     ("exec:python -m x", "`exec:COMMAND`"),
     ("https://localhost:1/fold", "`http://host:port/path`"),
     ("openai", "`openai`, `litellm`, `langchain`"),
+    ("anthropic-ts", "`anthropic-ts`, `ai-sdk-anthropic`"),
     ("examples/targets/declared.py", "`path/to/file.py`"),
     ("mypkg:attr", "`mypkg:attr`"),
     ("mypkg.sub", "`mypkg`, `mypkg.sub`"),
@@ -43,4 +44,5 @@ def test_each_target_value_takes_the_first_form_it_matches(spec: str, shape: str
 
 def test_only_python_forms_are_served_from_a_worker() -> None:
     out_of_process = {form.shape for form in FORMS if not form.python}
-    assert out_of_process == {"`exec:COMMAND`", "`http://host:port/path`"}
+    assert out_of_process == {"`exec:COMMAND`", "`http://host:port/path`",
+                              "`anthropic-ts`, `ai-sdk-anthropic`"}

@@ -8,6 +8,7 @@ tests/test_target_forms.py) are generated from it.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
@@ -74,6 +75,25 @@ def _load_builtin(spec: str, options: TargetOptions) -> Target:
                                 dialect=options.dialect)
 
 
+_NODE_HELLO_SECONDS = 30.0
+
+
+def _load_node(spec: str, options: TargetOptions) -> Target:
+    from .exec import ExecTarget, ExecTransport
+    from .sdk.nodejs import require_node
+
+    require_node(spec)
+    command = BUILTIN_TARGETS[spec].removeprefix("exec:")
+    # Named by its built-in name, not its command (an absolute path of this machine that
+    # reports and failure messages would otherwise carry).
+    # Loading the SDK's modules takes node longer than a call under a loaded machine.
+    transport = ExecTransport(shlex.split(command), where=spec, timeout=options.timeout,
+                              hello_timeout=max(options.timeout, _NODE_HELLO_SECONDS),
+                              max_reply=options.max_reply)
+    return ExecTarget.greeted(transport, spec=spec, features=options.features,
+                              dialect=options.dialect)
+
+
 def _load_registered(spec: str, options: TargetOptions) -> Target:
     return from_object(registered(spec), name=spec, features=options.features,
                        dialect=options.dialect)
@@ -92,7 +112,8 @@ def _is_file(spec: str) -> bool:
     return module.endswith(".py") or "/" in module or "\\" in module
 
 
-_SDK_NAMES = [name for name in BUILTIN_TARGETS if name != "reference"]
+_NODE_NAMES = [name for name, value in BUILTIN_TARGETS.items() if value.startswith("exec:")]
+_SDK_NAMES = [name for name in BUILTIN_TARGETS if name != "reference" and name not in _NODE_NAMES]
 
 FORMS: tuple[TargetForm, ...] = (
     # "reference" before registered names: no plugin can stand in for it.
@@ -109,6 +130,10 @@ FORMS: tuple[TargetForm, ...] = (
     TargetForm("`NAME`", "a registered target name",
                f"a target registered in the `{ENTRY_POINT_GROUP}` entry-point group",
                _is_registered, _load_registered, python=True),
+    TargetForm(", ".join(f"`{name}`" for name in _NODE_NAMES),
+               f"a built-in Node.js SDK target ({', '.join(_NODE_NAMES)})",
+               "the built-in Node.js SDK targets, run as `exec:node FILE` (below)",
+               lambda spec: spec in _NODE_NAMES, _load_node, python=False),
     TargetForm(", ".join(f"`{name}`" for name in _SDK_NAMES),
                f"a built-in SDK target ({', '.join(_SDK_NAMES)})",
                "the built-in SDK targets (below)",

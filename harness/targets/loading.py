@@ -8,6 +8,7 @@ from typing import Any
 from ..dialects import Dialect
 from ..errors import UsageError
 from .remote import DEFAULT_MAX_REPLY, Target
+from .sdk.nodejs import NODE_TARGETS, node_command
 
 __all__ = ["BUILTIN_TARGETS", "ENTRY_POINT_GROUP", "load_target", "registered"]
 
@@ -20,8 +21,11 @@ BUILTIN_TARGETS: dict[str, str] = {
     "langchain": "refold.targets.sdk.langchain:refold_target",
     "anthropic": "refold.targets.sdk.anthropic:refold_target",
     "anthropic-stream": "refold.targets.sdk.anthropic_stream:refold_target",
+    # JavaScript SDKs, run as `exec:node <file of refold/targets/sdk/node/>`.
+    **{name: f"exec:{node_command(name)}" for name in NODE_TARGETS},
 }
-"""Built-in target names and the Python object each stands for."""
+"""Built-in target names and the Python object (or, for a Node.js SDK, the `exec:`
+command) each stands for."""
 
 
 def load_target(

@@ -9,4 +9,7 @@ covered by not claiming its feature. The SDKs are optional extras (`refold[opena
 
 Anthropic dialect: `--target anthropic|anthropic-stream` (`refold[anthropic]`), mapped to
 the spec's `Message` (`anthropic.py`, `anthropic_stream.py`, `_anthropic_wire.py`).
+The Node.js targets (`--target anthropic-ts|ai-sdk-anthropic`, `nodejs`) are JavaScript files
+of `node/` that drive a JavaScript SDK the same way and serve it over the `exec:` protocol;
+their npm packages are pinned by `node/package-lock.json` (`npm ci --prefix` that folder).
 """

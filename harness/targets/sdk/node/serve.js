@@ -1,0 +1,120 @@
+// The exec: protocol (docs/protocol.md) of refold's built-in Node.js targets, dialect
+// anthropic-messages: one JSON request per stdin line, one reply per stdout line, in order.
+// stdout carries protocol lines only; nothing else may write to it.
+//
+// An adapter folds with its SDK, the way a user of the SDK does:
+//   fold(events)   -> Promise<Message>   the whole stream, ended: what the user gets at the end
+//   replay(events) -> Promise<Outcome>   the stream so far, still open: what a user reads live,
+//     Outcome = {message: Message|undefined, finished: bool, error: object|null,
+//                failure: Error|null}  (failure: the SDK threw or reported a failure)
+// An accumulator keeps the events it was given and replays them through a fresh SDK stream
+// on every call: the SDKs are deterministic, so this is the live stream's state after the
+// same bytes, and no call depends on when the SDK's promises settle.
+"use strict";
+
+const readline = require("node:readline");
+
+const INCREMENTAL = ["new", "add", "response", "finished", "error"];
+
+function serve(adapter) {
+  const accumulators = new Map();
+  let nextId = 1;
+
+  function accumulator(id) {
+    const found = accumulators.get(id);
+    if (found === undefined) {
+      throw new ReferenceError(`no accumulator with id ${JSON.stringify(id)}`);
+    }
+    return found;
+  }
+
+  async function outcome(entry) {
+    if (entry.outcome === null) entry.outcome = await adapter.replay(entry.events);
+    return entry.outcome;
+  }
+
+  const handlers = {
+    hello: () => ({ protocol: 2, name: adapter.name, version: adapter.version,
+                    dialect: "anthropic-messages", features: adapter.features,
+                    operations: ["fold", ...INCREMENTAL, ...(adapter.sse ? ["sse"] : [])] }),
+    fold: async (m) => ({ response: await adapter.fold(m.events) }),
+    sse: async (m) => ({ events: await adapter.sse(m.parts.map((p) => Buffer.from(p, "base64"))) }),
+    new: (m) => {
+      for (const id of m.release || []) accumulators.delete(id);
+      const id = `a${nextId++}`;
+      accumulators.set(id, { events: [], outcome: null });
+      return { id };
+    },
+    add: async (m) => {
+      const entry = accumulator(m.id);
+      const before = entry.events.length === 0 ? null : (await outcome(entry)).failure;
+      entry.events.push(m.event);
+      entry.outcome = null;
+      const after = (await outcome(entry)).failure;
+      // The SDK failed on this event (or had already failed: its stream is dead).
+      if (after !== null) throw before === null ? after : dead(before);
+      return {};
+    },
+    response: async (m) => {
+      const found = await outcome(accumulator(m.id));
+      if (found.failure !== null) throw dead(found.failure);
+      if (found.message === undefined) {
+        throw new RangeError("AM-LIFE-EMPTY: no message_start has been folded yet");
+      }
+      return { response: found.message };
+    },
+    finished: async (m) => ({ finished: (await outcome(accumulator(m.id))).finished }),
+    error: async (m) => ({ error: (await outcome(accumulator(m.id))).error }),
+  };
+
+  function dead(failure) {
+    const error = new Error(`the SDK's stream already failed: ${failure.message}`);
+    error.name = failure.name;
+    return error;
+  }
+
+  async function answer(line) {
+    let message;
+    try {
+      message = JSON.parse(line);
+    } catch (error) {
+      return { ok: false, error: { type: "ProtocolError", message: `not JSON: ${error.message}` } };
+    }
+    if (message === null || typeof message !== "object") {
+      return { ok: false, error: { type: "ProtocolError", message: "a request is a JSON object" } };
+    }
+    return { ...(await reply(message)), seq: message.seq };
+  }
+
+  async function reply(message) {
+    const handler = Object.hasOwn(handlers, message.op) ? handlers[message.op] : null;
+    if (handler === null || (message.op === "sse" && !adapter.sse)) {
+      return { ok: false, error: { type: "ProtocolError", message: `unknown op ${message.op}` } };
+    }
+    try {
+      return { ok: true, ...(await handler(message)) };
+    } catch (error) {
+      const name = error instanceof Error ? error.name : typeof error;
+      const text = error instanceof Error ? error.message : String(error);
+      return { ok: false, error: { type: name, message: text } };
+    }
+  }
+
+  // A promise the SDK leaves rejected must not end the process: the call that caused it has
+  // already answered (or will) with what the SDK reported.
+  process.on("unhandledRejection", (reason) => {
+    process.stderr.write(`unhandled rejection: ${reason}\n`);
+  });
+
+  // One request at a time, in order: each reply is written before the next request is read.
+  let queue = Promise.resolve();
+  const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  lines.on("line", (line) => {
+    if (line.trim() === "") return;
+    queue = queue.then(async () => {
+      process.stdout.write(JSON.stringify(await answer(line)) + "\n");
+    });
+  });
+}
+
+module.exports = { serve };

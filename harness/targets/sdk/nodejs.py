@@ -1,0 +1,67 @@
+"""The built-in Node.js targets (`--target anthropic-ts`, `--target ai-sdk-anthropic`).
+
+Each is a JavaScript file of `node/` that drives a JavaScript SDK the way its users do and
+serves it over the `exec:` protocol (docs/protocol.md). The SDKs are npm packages pinned
+by `node/package-lock.json` and installed next to the files by the project's install step
+(`npm ci --prefix <that folder>`), never at test time; without `node` or the packages the
+target is a usage error naming the command that installs them.
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from refold.errors import UsageError
+
+__all__ = ["NODE_DIR", "NODE_TARGETS", "NodeTarget", "install_command", "node_command"]
+
+NODE_DIR = Path(__file__).resolve().parent / "node"
+"""Where the JavaScript targets, their package.json and package-lock.json (and, once
+installed, their node_modules) are."""
+
+
+@dataclass(frozen=True)
+class NodeTarget:
+    """One built-in Node.js target: its file and the npm packages it needs."""
+
+    file: str
+    packages: tuple[str, ...]
+
+
+NODE_TARGETS: dict[str, NodeTarget] = {
+    "anthropic-ts": NodeTarget("anthropic-ts.js", ("@anthropic-ai/sdk",)),
+    "ai-sdk-anthropic": NodeTarget("ai-sdk-anthropic.js",
+                                   ("@ai-sdk/anthropic", "@ai-sdk/provider-utils")),
+}
+"""The built-in Node.js targets by name."""
+
+
+def install_command() -> str:
+    """The command that installs the pinned packages next to the targets."""
+    return f"npm ci --prefix {shlex.quote(str(NODE_DIR))}"
+
+
+def node_command(name: str) -> str:
+    """The `exec:` command of target `name`: `node <its file>`."""
+    return f"node {shlex.quote(str(NODE_DIR / NODE_TARGETS[name].file))}"
+
+
+def require_node(name: str) -> None:
+    """Raise a UsageError, naming the command that fixes it, when `node` or the npm
+    packages of target `name` are missing."""
+    target = NODE_TARGETS[name]
+    if shutil.which("node") is None:
+        raise UsageError(
+            f"target {name} runs its SDK on Node.js, but `node` is not on PATH; install "
+            f"Node.js 20 or later (e.g. apt-get install nodejs), then its npm packages with: "
+            f"{install_command()}")
+    missing = [p for p in target.packages
+               if not (NODE_DIR / "node_modules" / p / "package.json").is_file()]
+    if missing:
+        raise UsageError(
+            f"target {name} needs the npm package(s) {', '.join(missing)}, which are not "
+            f"installed in {NODE_DIR / 'node_modules'}; install the pinned versions "
+            f"(package-lock.json) with: {install_command()}")
