@@ -18,6 +18,8 @@ BUILTIN_TARGETS: dict[str, str] = {
     "openai": "refold.targets.sdk.openai:refold_target",
     "litellm": "refold.targets.sdk.litellm:refold_target",
     "langchain": "refold.targets.sdk.langchain:refold_target",
+    "langchain-anthropic": "refold.targets.sdk.langchain_anthropic:refold_target",
+    "litellm-anthropic": "refold.targets.sdk.litellm_anthropic:refold_target",
 }
 """Built-in target names and the Python object each stands for."""
 
