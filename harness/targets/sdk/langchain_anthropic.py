@@ -34,6 +34,7 @@ anthropic-python's, which it streams through, is that SDK's target's).
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -58,8 +59,8 @@ FEATURES = frozenset({"text", "tool_use", "server_tools", "thinking", "citations
 _TOOLS = [{"name": "refold_tool", "description": "declared so content stays structured",
            "input_schema": {"type": "object", "properties": {}}}]
 _CACHE_DETAILS = ("ephemeral_5m_input_tokens", "ephemeral_1h_input_tokens")
-_UNSENT_KEYS = {"tool_use": ("index", "partial_json"), "server_tool_use": ("index", "partial_json"),
-                "mcp_tool_use": ("index", "partial_json")}
+_TOOL_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
+"""Block types whose `partial_json` key is LangChain's buffer of the streamed input."""
 
 
 _SERVING: list[list[JSON]] = []
@@ -84,7 +85,8 @@ class _OfflineChatAnthropic(ChatAnthropic):
         response = httpx2.Response(
             200, content=body, headers={"content-type": "text/event-stream"},
             request=httpx2.Request("POST", "http://127.0.0.1:9/v1/messages"))
-        return _Served(anthropic.Stream(cast_to=RawMessageStreamEvent, response=response,
+        event_type: Any = RawMessageStreamEvent  # a union: the SDK's own `cast_to`
+        return _Served(anthropic.Stream(cast_to=event_type, response=response,
                                         client=self._client))
 
 
@@ -117,7 +119,7 @@ def fold(events: list[JSON]) -> JSONObject:
 
 
 def _chunks() -> Iterator[AIMessageChunk]:
-    yield from _MODEL.stream([HumanMessage("refold")], tools=_TOOLS)  # type: ignore[misc]
+    yield from _MODEL.stream([HumanMessage("refold")], tools=_TOOLS)
 
 
 def _frame(event: JSON) -> bytes:
@@ -133,7 +135,7 @@ def _message(message: AIMessageChunk) -> JSONObject:
     metadata = message.response_metadata
     blocks = message.content if isinstance(message.content, list) else [
         {"type": "text", "text": message.content}]
-    calls = {call["id"]: call["args"] for call in message.tool_calls if call.get("id")}
+    calls = {str(call["id"]): call["args"] for call in message.tool_calls if call.get("id")}
     result: JSONObject = {
         "type": "message", "role": "assistant", "model": metadata.get("model_name"),
         "content": [_block(block, calls) for block in blocks],
@@ -145,22 +147,22 @@ def _message(message: AIMessageChunk) -> JSONObject:
             result[key] = metadata[key]
     if message.usage_metadata is not None:
         result["usage"] = _usage(dict(message.usage_metadata))
-    return json.loads(json.dumps(result, default=str))  # type: ignore[no-any-return]
+    dumped: JSONObject = json.loads(json.dumps(result, default=str))
+    return dumped
 
 
 def _block(block: Any, calls: dict[str, Any]) -> JSON:
     if not isinstance(block, dict):
         return {"type": "text", "text": str(block)}
     kind = block.get("type")
-    mapped = {k: v for k, v in block.items() if k not in _UNSENT_KEYS.get(kind, ("index",))}
+    dropped = ("index", "partial_json") if kind in _TOOL_BLOCKS else ("index",)
+    mapped = {k: v for k, v in block.items() if k not in dropped}
     if kind == "tool_use" and block.get("id") in calls:
         mapped["input"] = calls[block["id"]]
     elif kind in ("server_tool_use", "mcp_tool_use") and block.get("input") == {} \
             and "partial_json" in block:
-        try:
+        with contextlib.suppress(json.JSONDecodeError):
             mapped["input"] = json.loads(block["partial_json"]) or {}
-        except json.JSONDecodeError:
-            pass
     return mapped
 
 

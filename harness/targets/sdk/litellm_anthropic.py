@@ -51,8 +51,8 @@ from litellm.litellm_core_utils.litellm_logging import Logging  # noqa: E402
 # Two of litellm's own settings, neither of which changes a result: no console notices
 # ("Provider List: …", printed by its cost lookup of an unknown model), and no per-chunk
 # logging work submitted to its thread pool (the end-of-stream success handler still runs).
-_litellm.suppress_debug_info = True
-_litellm.disable_streaming_logging = True
+_litellm.suppress_debug_info = True  # type: ignore[attr-defined]
+_litellm.disable_streaming_logging = True  # type: ignore[attr-defined]
 from litellm.litellm_core_utils.streaming_handler import CustomStreamWrapper  # noqa: E402
 from litellm.llms.anthropic.chat.handler import ModelResponseIterator  # noqa: E402
 from litellm.llms.anthropic.messages.adapters.transformation import (  # noqa: E402
