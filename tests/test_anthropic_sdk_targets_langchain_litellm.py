@@ -335,3 +335,17 @@ def test_litellm_raises_where_the_spec_decides(rule: str, events: list[Event],
 def test_litellm_passes_what_the_research_saw_fail_or_suspected(
         rule: str, events: list[Event]) -> None:  # AQ26: 1.110.2 keeps end_turn, takes last usage
     _check(_LL, (rule,)).folds_like_reference(events)
+
+
+def test_litellm_loses_a_tool_input_sent_whole_on_the_start_event() -> None:  # AQ6
+    events = [_start(), *_text(0, "Hi"), _tool(1, {"a": 1}),
+              {"type": "content_block_stop", "index": 1}, _delta("tool_use"), _STOP]
+    failure = _failure(_LL, ("AM-TOOL-NO-DELTA",), events)
+    assert _pairs(failure) == {"/content/1/input/a": (1, ABSENT)}
+
+
+def test_langchain_keeps_a_tool_input_sent_whole_on_the_start_event() -> None:  # AQ6
+    events = [_start(), *_text(0, "Hi"), _tool(1, {"a": 1}),
+              {"type": "content_block_stop", "index": 1}, _delta("tool_use"), _STOP]
+    received = _check(_LC, ("AM-TOOL-NO-DELTA",)).folds_like_reference(events)
+    assert received["content"][1]["input"] == {"a": 1}

@@ -15,10 +15,13 @@ from typing import Any
 import pytest
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports" / "conformance"
-_NAME = re.compile(r"^(?P<sdk>openai|litellm|langchain-openai)-(?P<version>[\d.]+)-"
+_NAME = re.compile(r"^(?P<sdk>openai|litellm|langchain-openai"
+                   r"|langchain-anthropic|litellm-anthropic)-(?P<version>[\d.]+)-"
                    r"(?P<date>\d{4}-\d{2}-\d{2})$")
 _DESCRIPTION_LABEL = {"openai": "openai-python", "litellm": "litellm",
-                      "langchain-openai": "langchain-openai"}
+                      "langchain-openai": "langchain-openai",
+                      "langchain-anthropic": "langchain-anthropic",
+                      "litellm-anthropic": "litellm"}
 
 # The defects table of docs/sdk-conformance.md, by SDK: the rules that must fail. A rule's
 # recorded failure is the first one found, which may be another defect of the same rule
@@ -31,6 +34,18 @@ DOCUMENTED_DEFECTS = {
                 "LP-CONCAT"],
     "langchain-openai": ["TOOL-NAME", "ROB-NULL-ENTRIES", "USAGE-LAST", "TOOL-3-RESEND",
                          "CHOICE-DELTA-NULL"],
+    # Anthropic dialect: docs/sdk-conformance.md, "langchain-anthropic" and "litellm-anthropic"
+    # (tests/test_anthropic_sdk_targets_langchain_litellm.py reproduces each one alone).
+    "langchain-anthropic": ["AM-START-BASE", "AM-START-CONTENT", "AM-BLOCK-OPEN",
+                            "AM-DELTA-MATCH", "AM-TOOL-NO-DELTA", "AM-TOOL-INVALID",
+                            "AM-THINK-SIGNATURE", "AM-STOP-REASON", "AM-USAGE-BASE",
+                            "AM-USAGE-REPLACE", "AM-USAGE-NEVER-SUM", "AM-USAGE-ABSENT",
+                            "AM-UNKNOWN-BLOCK", "AM-ROB-WRONG-TYPE"],
+    "litellm-anthropic": ["AM-START-BASE", "AM-START-CONTENT", "AM-BLOCK-OPEN", "AM-TEXT-JOIN",
+                          "AM-DELTA-MATCH", "AM-CITATIONS-APPEND", "AM-TOOL-NO-DELTA",
+                          "AM-TOOL-INVALID", "AM-THINK-SIGNATURE", "AM-STOP-REASON",
+                          "AM-STOP-SEQUENCE", "AM-CONTAINER", "AM-USAGE-ABSENT",
+                          "AM-UNKNOWN-BLOCK", "AM-ROB-WRONG-TYPE"],
 }
 # openai-python's SSE decoder deviations (suites/_sse_cases.py), shown as expected failures.
 OPENAI_SSE_DEVIATIONS = ["SSE-BOM", "SSE-INVALID-UTF8", "SSE-RETRY-DIGITS", "SSE-RETRY-ONLY",
