@@ -332,7 +332,7 @@ def test_litellm_raises_where_the_spec_decides(rule: str, events: list[Event],
                           _delta(None, usage={"input_tokens": 3, "output_tokens": 2}),
                           _delta(), _STOP]),
 ], ids=["null-after-end_turn", "second-message_delta-usage"])
-def test_litellm_passes_what_the_research_saw_fail_or_suspected(
+def test_litellm_keeps_end_turn_and_takes_the_last_message_delta_usage(
         rule: str, events: list[Event]) -> None:  # AQ26: 1.110.2 keeps end_turn, takes last usage
     _check(_LL, (rule,)).folds_like_reference(events)
 
