@@ -21,6 +21,8 @@ BUILTIN_TARGETS: dict[str, str] = {
     "langchain": "refold.targets.sdk.langchain:refold_target",
     "anthropic": "refold.targets.sdk.anthropic:refold_target",
     "anthropic-stream": "refold.targets.sdk.anthropic_stream:refold_target",
+    "langchain-anthropic": "refold.targets.sdk.langchain_anthropic:refold_target",
+    "litellm-anthropic": "refold.targets.sdk.litellm_anthropic:refold_target",
     # JavaScript SDKs, run as `exec:node <file of refold/targets/sdk/node/>`.
     **{name: f"exec:{node_command(name)}" for name in NODE_TARGETS},
 }

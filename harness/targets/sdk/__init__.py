@@ -1,11 +1,12 @@
-"""Built-in targets for real SDKs (`--target openai|litellm|langchain`) and their SSE decoders.
+"""Built-in targets for real SDKs (`--target openai|litellm|langchain`, and of the Anthropic
+dialect `--target langchain-anthropic|litellm-anthropic`) and their SSE decoders.
 
-Each adapter feeds chunks to the SDK's own accumulation, built with the SDK's own types, and
-maps the SDK's result to the spec's `chat.completion` shape without repairing anything: an
-SDK defect shows as a failure of the rule it breaks, and a field the SDK cannot represent is
-covered by not claiming its feature. The SDKs are optional extras (`refold[openai]`,
-`refold[litellm]`, `refold[langchain]`); importing an adapter without its SDK raises a
-`UsageError` that names the extra to install.
+Each adapter feeds chunks (or events) to the SDK's own accumulation, built with the SDK's own
+types, and maps the SDK's result to the spec's `chat.completion` (or Anthropic `Message`) shape
+without repairing anything: an SDK defect shows as a failure of the rule it breaks, and a field
+the SDK cannot represent is covered by not claiming its feature. The SDKs are optional extras
+(`refold[openai]`, `refold[litellm]`, `refold[langchain]`, `refold[langchain-anthropic]`);
+importing an adapter without its SDK raises a `UsageError` that names the extra to install.
 
 Anthropic dialect: `--target anthropic|anthropic-stream` (`refold[anthropic]`), mapped to
 the spec's `Message` (`anthropic.py`, `anthropic_stream.py`, `_anthropic_wire.py`).

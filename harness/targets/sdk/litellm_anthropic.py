@@ -1,0 +1,119 @@
+"""Target `litellm-anthropic`: litellm's Anthropic provider stream, folded and shown as a Message.
+
+Dialect `anthropic-messages`. This measures one half of litellm: the **completion path**,
+`litellm.completion(model="anthropic/…", stream=True)`, the half that folds, with only the HTTP
+response replaced. Its Anthropic provider reads the response's SSE lines with
+`ModelResponseIterator` (`llms/anthropic/chat/handler.py`), whose `chunk_parser` turns each event
+into an OpenAI-style chunk; `CustomStreamWrapper`, the iterator `litellm.completion` returns,
+post-processes them (finish reasons, the end-of-stream check); the caller's
+`litellm.stream_chunk_builder` folds what it yields into a `ModelResponse`; litellm's own
+/v1/messages adapter, `LiteLLMAnthropicMessagesAdapter.translate_openai_response_to_anthropic`,
+turns that back into Anthropic's Message shape, whose JSON is the result (the research's "round
+trip", §2.3). Each event is handed to the iterator as the `data:` line `iter_sse_lines` gives it
+(the `event:` lines, which the iterator answers with empty placeholder chunks, are not sent).
+The wrapper is given a bare `Logging` object: no callbacks are configured, nothing is sent.
+
+Not measured: the pass-through half, `litellm.anthropic.messages.create(stream=True)` (and the
+proxy's /v1/messages route to an Anthropic model), hands the caller the upstream events unfolded;
+the only fold on that path, `llms/anthropic/messages/stream_assembly.py`
+`build_complete_streaming_response`, rebuilds the response litellm logs and bills, with the same
+`chunk_parser` and `stream_chunk_builder` as here, as a chat-shaped `ModelResponse`.
+
+The result is litellm's, mapped by nothing but the adapter: litellm's per-stream generated id
+replaces the message id, text blocks are merged, stop reasons go through OpenAI finish reasons
+(docs/sdk-conformance.md lists what fails). litellm would fetch a model price map when imported:
+`LITELLM_LOCAL_MODEL_COST_MAP=True` asks for the bundled copy, so the target runs offline;
+`suppress_debug_info` and `disable_streaming_logging` keep its console notices and per-chunk
+logging threads out of the run. The call names model `claude-refold-offline`, and litellm
+reports that name, not message_start's `model` (AM-START-BASE, with the id). Claims every content
+feature and `usage`; not `lifecycle` (a whole-list fold) nor `sse` (litellm has no byte-level
+decoder entry point to hand the `sse` suite; see refold.targets.sdk.litellm).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Any
+
+from refold.reference import JSON, JSONObject
+
+from ._requires import quiet, require
+
+__all__ = ["FEATURES", "fold", "refold_target", "sdk_version"]
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+_litellm = require("litellm", extra="litellm")
+from litellm.litellm_core_utils.litellm_logging import Logging  # noqa: E402
+
+# Two of litellm's own settings, neither of which changes a result: no console notices
+# ("Provider List: …", printed by its cost lookup of an unknown model), and no per-chunk
+# logging work submitted to its thread pool (the end-of-stream success handler still runs).
+_litellm.suppress_debug_info = True  # type: ignore[attr-defined]
+_litellm.disable_streaming_logging = True  # type: ignore[attr-defined]
+from litellm.litellm_core_utils.streaming_handler import CustomStreamWrapper  # noqa: E402
+from litellm.llms.anthropic.chat.handler import ModelResponseIterator  # noqa: E402
+from litellm.llms.anthropic.messages.adapters.transformation import (  # noqa: E402
+    LiteLLMAnthropicMessagesAdapter,
+)
+
+FEATURES = frozenset({"text", "tool_use", "server_tools", "thinking", "citations",
+                      "stop_details", "usage", "robustness"})
+"""Every content feature and usage; not `lifecycle`, `sse` (see the module docstring)."""
+
+_MODEL = "claude-refold-offline"
+"""The model the call names (each chunk carries message_start's model)."""
+
+
+def sdk_version() -> str:
+    """The installed litellm version."""
+    from importlib.metadata import version
+
+    return version("litellm")
+
+
+def fold(events: list[JSON]) -> JSONObject:
+    """Fold `events` through litellm's Anthropic provider, `stream_chunk_builder` and its
+    Messages adapter."""
+    lines = iter(["data: " + json.dumps(event) for event in events])
+    with quiet():
+        chunks = list(_completion_stream(lines))
+        response: Any = _litellm.stream_chunk_builder(chunks)
+        if response is None:
+            raise ValueError("litellm.stream_chunk_builder returned None (no response)")
+        message = LiteLLMAnthropicMessagesAdapter().translate_openai_response_to_anthropic(
+            response)
+    dumped: JSONObject = json.loads(json.dumps(message, default=_dumped))
+    return dumped
+
+
+def _completion_stream(lines: Iterator[str]) -> Any:
+    """What `litellm.completion(..., stream=True)` returns for an Anthropic model."""
+    logging = Logging(model=_MODEL, messages=[{"role": "user", "content": "refold"}],
+                      stream=True, call_type="completion", start_time=datetime.now(),
+                      litellm_call_id="refold-offline", function_id="refold-offline")
+    logging.update_environment_variables(model=_MODEL, user=None, optional_params={},
+                                         litellm_params={"custom_llm_provider": "anthropic"})
+    iterator = ModelResponseIterator(streaming_response=lines, sync_stream=True)
+    return CustomStreamWrapper(completion_stream=iterator, model=_MODEL,
+                               custom_llm_provider="anthropic", logging_obj=logging)
+
+
+def _dumped(value: Any) -> Any:
+    """litellm's result nests pydantic models in plain dicts."""
+    if hasattr(value, "model_dump"):
+        return value.model_dump(mode="json")
+    raise TypeError(f"litellm returned a {type(value).__name__}, which is not JSON")
+
+
+refold_target = {
+    "name": "litellm-anthropic", "dialect": "anthropic-messages", "fold": fold,
+    "features": FEATURES,
+    "description": f"litellm {sdk_version()}: completion path (ModelResponseIterator, "
+                   f"CustomStreamWrapper, stream_chunk_builder), shown by "
+                   f"translate_openai_response_to_anthropic "
+                   f"(refold.targets.sdk.litellm_anthropic)",
+}
+"""The declaration `--target litellm-anthropic` loads."""
