@@ -288,6 +288,7 @@ def test_a_non_object_event_is_refused_naming_it_and_leaves_the_fold_unchanged(
     with pytest.raises(EventTypeError, match=f"AM-ROB-NOT-OBJECT: event 1 is a {named}") as e:
         accumulator.add(event)
     assert isinstance(e.value, ChunkTypeError) and e.value.event_number == 1
+    assert str(e.value).endswith(f"received {event!r}"), str(e.value)
     assert accumulator.response() == before and not accumulator.finished
     with pytest.raises(EventTypeError):
         fold([start(), event])
