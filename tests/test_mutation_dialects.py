@@ -16,7 +16,7 @@ import pytest
 from refold.cli import main
 from refold.commands.mutate import reference_tests
 from refold.dialects import DIALECTS, dialect
-from refold.mutation import locate_source
+from refold.mutation import MutationOptions, locate_source
 from refold.mutation._workdir import build_workdir
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,6 +74,26 @@ def test_the_extra_tests_of_a_reference_are_its_dialects_own() -> None:
     assert "test_reference_anthropic_compare.py" in anthropic
     assert "test_reference_anthropic_api.py" not in anthropic
     assert not chat & anthropic and not any("anthropic" in name for name in chat)
+
+
+@pytest.mark.parametrize(("options", "listed"), [
+    ([], "equivalent-mutants.toml"),
+    (["--dialect", "openai-chat"], "equivalent-mutants.toml"),
+    (["--dialect", "anthropic-messages"], "equivalent-mutants-anthropic.toml")])
+def test_the_reference_of_a_dialect_is_judged_against_that_dialects_equivalents(
+        options: list[str], listed: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    given: list[MutationOptions] = []
+
+    def _record(run: MutationOptions) -> dict[str, object]:
+        given.append(run)
+        return {"target": "reference", "counts": {}, "score": None, "duration_seconds": 0.0,
+                "mutants": {}}
+
+    monkeypatch.setattr("refold.mutation.run_mutation", _record)
+    assert main(["mutate", *options, "--target", "reference",
+                 "--work-dir", str(tmp_path / "work"), "-o", str(tmp_path / "m.json")]) == 0
+    assert [run.equivalents for run in given] == [ROOT / "docs" / listed]
+    assert (ROOT / "docs" / listed).is_file()
 
 
 @pytest.mark.parametrize("command", ["mutate", "coverage"])

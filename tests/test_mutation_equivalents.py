@@ -1,5 +1,5 @@
 """Equivalent mutants: matched by function and changed lines, each with a reason, and
-the reviewed list of the reference is valid."""
+every dialect's reviewed list of its reference is valid."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from refold.dialects import DIALECTS
 from refold.errors import UsageError
 from refold.mutation import Equivalent, apply_equivalents, change_of, load_equivalents
 
@@ -61,9 +62,21 @@ def test_invalid_toml_is_refused_with_the_path(tmp_path: Path) -> None:
         load_equivalents(path)
 
 
-def test_the_reviewed_reference_list_loads_and_every_entry_names_a_reference_function() -> None:
-    path = Path(__file__).resolve().parent.parent / "docs" / "equivalent-mutants.toml"
-    assert path.is_file(), "docs/equivalent-mutants.toml is the reviewed list: keep it"
+@pytest.mark.parametrize("name", sorted(DIALECTS))
+def test_every_dialects_reviewed_list_loads_and_names_only_its_reference_functions(
+        name: str) -> None:
+    dialect = DIALECTS[name]
+    path = Path(__file__).resolve().parent.parent / "docs" / dialect.reference_equivalents
+    assert path.is_file(), f"docs/{dialect.reference_equivalents} is the reviewed list: keep it"
+    # a function of another dialect's reference inside this package is that dialect's
+    others = [d.reference_package for d in DIALECTS.values()
+              if d.reference_package.startswith(f"{dialect.reference_package}.")]
     for entry in load_equivalents(path):
-        assert entry.function.startswith("refold.reference."), entry
+        assert entry.function.startswith(f"{dialect.reference_package}."), entry
+        assert not any(entry.function.startswith(f"{other}.") for other in others), entry
         assert entry.mutation.count("\n") >= 1 and len(entry.reason) > 20, entry
+
+
+def test_the_dialects_keep_their_equivalents_in_different_lists() -> None:
+    lists = [d.reference_equivalents for d in DIALECTS.values()]
+    assert len(set(lists)) == len(lists)

@@ -32,6 +32,23 @@ def test_nulls_inside_a_block_input_are_data() -> None:
     assert chat_differences(with_null, message(tool({"y": {}}))) == []
 
 
+def test_only_objects_in_a_content_list_are_blocks_whose_input_keeps_its_nulls() -> None:
+    # an `input` key elsewhere (an unknown key's list, a content that is no list) is not
+    # a block's: its nulls are removed like any other
+    other = {"type": "x", "input": {"k": None}}
+    assert equivalent(message(extra=[other]), message(extra=[{"type": "x", "input": {}}]))
+    assert canonical({"content": {"input": {"k": None}}}) == {"content": {"input": {}}}
+    assert canonical({"content": "text"}) == {"content": "text"}
+
+
+def test_differences_in_a_block_come_in_its_key_order_input_included() -> None:
+    # "in document order of the expected value": the input is not moved to the end
+    expected = message({"type": "tool_use", "input": {"a": 1}, "id": "t", "name": "f"})
+    received = message({"type": "tool_use", "input": {"a": 2}, "id": "u", "name": "f"})
+    assert [d.pointer for d in differences(expected, received)] == [
+        "/content/0/input/a", "/content/0/id"]
+
+
 def test_a_null_input_key_itself_is_absent() -> None:
     assert equivalent(message({"type": "tool_use", "id": "t", "input": None}),
                       message({"type": "tool_use", "id": "t"}))

@@ -23,6 +23,8 @@ RULES_CHECKED: dict[str, tuple[str, ...]] = {
     "test_no_usage_reported_means_no_usage_key": ("AM-USAGE-ABSENT",),
     "test_an_empty_usage_object_on_message_start_is_kept": ("AM-USAGE-BASE", "AM-USAGE-ABSENT"),
     "test_reading_before_message_start_raises_the_documented_error": ("AM-LIFE-EMPTY",),
+    "test_errors_number_events_by_every_add_refused_ones_included": (
+        "AM-LIFE-EMPTY", "AM-ROB-NOT-OBJECT"),
     "test_every_read_is_a_new_value_and_events_are_never_mutated": ("AM-LIFE-SNAPSHOT",),
     "test_reading_after_every_event_matches_folding_once": ("AM-LIFE-SNAPSHOT",),
     "test_finished_once_message_stop_follows_message_start": ("AM-LIFE-FINISHED",),
@@ -135,6 +137,21 @@ def test_reading_before_message_start_raises_the_documented_error() -> None:
         fold([])
     accumulator.add(start())
     assert accumulator.response()["id"] == "msg_1"
+
+
+def test_errors_number_events_by_every_add_refused_ones_included() -> None:
+    accumulator = Accumulator()
+    accumulator.add({"type": "ping"})
+    accumulator.add({"type": "ping"})
+    with pytest.raises(NoMessageError, match=r"\(2 events received\)"):
+        accumulator.response()
+    with pytest.raises(EventTypeError, match="event 2 is a JSON null"):
+        accumulator.add(None)
+    with pytest.raises(EventTypeError, match="event 3 is a JSON array"):
+        accumulator.add([])
+    with pytest.raises(NoMessageError, match=r"\(4 events received\)") as raised:
+        accumulator.response()
+    assert raised.value.events == 4
 
 
 def test_every_read_is_a_new_value_and_events_are_never_mutated() -> None:
@@ -288,6 +305,7 @@ def test_a_non_object_event_is_refused_naming_it_and_leaves_the_fold_unchanged(
     with pytest.raises(EventTypeError, match=f"AM-ROB-NOT-OBJECT: event 1 is a {named}") as e:
         accumulator.add(event)
     assert isinstance(e.value, ChunkTypeError) and e.value.event_number == 1
+    assert str(e.value).endswith(f"received {event!r}"), str(e.value)
     assert accumulator.response() == before and not accumulator.finished
     with pytest.raises(EventTypeError):
         fold([start(), event])

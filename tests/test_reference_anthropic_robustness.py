@@ -30,6 +30,8 @@ RULES_CHECKED: dict[str, tuple[str, ...]] = {
     "test_data_without_a_type_is_an_unknown_event": ("AM-SSE-TYPE", "AM-UNKNOWN-EVENT"),
     "test_empty_data_frames_are_skipped_and_ping_and_error_pass_through": ("AM-SSE-EMPTY",),
     "test_data_that_is_not_json_is_refused_with_its_line": ("AM-SSE-TYPE",),
+    "test_data_of_whitespace_json_does_not_allow_is_not_empty_but_not_json": (
+        "AM-SSE-EMPTY",),
 }
 
 
@@ -160,3 +162,15 @@ def test_data_that_is_not_json_is_refused_with_its_line() -> None:
     with pytest.raises(EventDataError, match=r"line 4: event data is not JSON") as raised:
         decode_stream([wire])
     assert raised.value.line == 4 and raised.value.data == "{not json"
+    message = str(raised.value)
+    assert "received '{not json'" in message, message  # what was received, and why not JSON
+    assert "(Expecting property name enclosed in double quotes" in message, message
+
+
+@pytest.mark.parametrize("data", ["\x0c", "\u00a0", " \u2028\t"])
+def test_data_of_whitespace_json_does_not_allow_is_not_empty_but_not_json(data: str) -> None:
+    # AM-SSE-EMPTY skips empty data (JSON whitespace only); a form feed, a no-break space
+    # or a line separator is data that is not JSON, which the decoder refuses
+    wire = frames([BASIC[0]]) + f"data: {data}\n\n".encode()
+    with pytest.raises(EventDataError, match=r"line 4: event data is not JSON"):
+        decode_stream([wire])

@@ -48,8 +48,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--output", "-o", type=Path, default=Path("mutation.json"),
                         help="where to write the result JSON (default mutation.json)")
     parser.add_argument("--equivalents", type=Path,
-                        help="reviewed equivalent mutants (reference default: "
-                             "docs/equivalent-mutants.toml of the checkout)")
+                        help="reviewed equivalent mutants (reference default: the dialect's "
+                             "list in the checkout's docs/, equivalent-mutants.toml for "
+                             "openai-chat)")
     parser.add_argument("--suites-only", action="store_true",
                         help="reference: leave out the checkout's tests/test_reference_*.py")
     parser.add_argument("--exclude-failing", action="store_true",
@@ -93,12 +94,13 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
 
     reference = args.target == "reference"
     checked = dialect_option(args.dialect)
+    own = checked or DIALECTS[DEFAULT_DIALECT]
     extra_tests: tuple[Path, ...] = ()
     if reference and not args.suites_only:
-        extra_tests = reference_tests(_CHECKOUT / "tests", checked or DIALECTS[DEFAULT_DIALECT])
+        extra_tests = reference_tests(_CHECKOUT / "tests", own)
     equivalents = args.equivalents
-    if equivalents is None and reference:
-        equivalents = _CHECKOUT / "docs" / "equivalent-mutants.toml"
+    if equivalents is None and reference:  # each dialect's reference has its own list
+        equivalents = _CHECKOUT / "docs" / own.reference_equivalents
     workdir = args.work_dir or Path(tempfile.mkdtemp(prefix="refold-mutate-"))
     options = MutationOptions(target=args.target, workdir=workdir.resolve(), dialect=checked,
                               max_children=args.max_children, filters=tuple(args.filter),

@@ -87,6 +87,10 @@ class Dialect:
     """The glob naming the checkout's tests of the reference (`tests/test_reference_*.py`)
     that `refold mutate --target reference` runs beside the suites; a file another
     dialect's longer glob also matches is that dialect's."""
+    reference_equivalents: str
+    """The file under the checkout's `docs/` listing the reviewed equivalent mutants of the
+    reference package (`equivalent-mutants.toml`): `refold mutate --target reference`'s
+    default `--equivalents`."""
     not_fold_features: frozenset[str] = field(default=frozenset({"lifecycle", "sse"}))
     """Features a fold-only target cannot be checked on (they need another interface)."""
     extra_rules_note: str | None = None

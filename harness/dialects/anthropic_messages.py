@@ -44,6 +44,7 @@ ANTHROPIC_MESSAGES = Dialect(
     suites="anthropic",
     reference_package="refold.reference.anthropic",
     reference_tests="test_reference_anthropic_*.py",
+    reference_equivalents="equivalent-mutants-anthropic.toml",
     ablation=Ablation(applicable_undos, departures_alone),
     absent_departures=absent_departures,
 )

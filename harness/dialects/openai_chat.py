@@ -48,6 +48,7 @@ OPENAI_CHAT = Dialect(
     suites="",
     reference_package="refold.reference",
     reference_tests="test_reference_*.py",
+    reference_equivalents="equivalent-mutants.toml",
     not_fold_features=frozenset({"lifecycle", "sse", "events"}),
     extra_rules_note=SSE_RULES_NOTE,
     ablation=Ablation(applicable_undos, departures_alone),

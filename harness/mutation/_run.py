@@ -69,7 +69,8 @@ def run_mutation(options: MutationOptions, *, out: IO[str] = sys.stdout) -> dict
     mutants = _mutants(options, tests_by_function, rule_map["rules"])
     stale = apply_equivalents(mutants, load_equivalents(options.equivalents)
                               if options.equivalents else [])
-    # One file lists every dialect's equivalents: only this source's modules vouch.
+    # Only this source's modules vouch: an entry of a module the run did not mutate (a
+    # list given with --equivalents that covers more) is not this run's to call stale.
     modules = {m["function"].rpartition(".")[0] for m in mutants.values()}
     stale = [e for e in stale if e.function.rpartition(".")[0] in modules]
     if options.filters:  # a shard only vouches for the functions it checked

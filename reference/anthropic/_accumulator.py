@@ -113,12 +113,8 @@ class Accumulator:
         """
         if self._message is None:
             raise NoMessageError(events=self._received)
-        content = self._blocks.output()
-        message: JSONObject = {  # AM-LIFE-SNAPSHOT: a fresh copy, keys in the order sent
-            key: content if key == "content" else copy_json(value)
-            for key, value in self._message.items()
-        }
-        message["content"] = content
+        message: JSONObject = copy_json(self._message)  # AM-LIFE-SNAPSHOT: a fresh copy
+        message["content"] = self._blocks.output()  # AM-START-BASE: in the place it was sent
         for key, default in _DEFAULTS:
             if non_blank(message.get(key)) is None:
                 message[key] = default  # AM-TYPE-ROLE

@@ -16,7 +16,7 @@ __all__ = ["Blocks"]
 
 
 class _Block(Protocol):
-    def apply(self, delta_type: str, delta: JSONObject) -> None: ...
+    def apply(self, delta_type: str | None, delta: JSONObject) -> None: ...
 
     def output(self) -> JSONObject: ...
 
@@ -50,7 +50,7 @@ class _TextBlock:
         self._text = _Joined(start.get("text"))  # AM-TEXT-JOIN: the start's text is real
         self._citations: list[JSONObject] = []
 
-    def apply(self, delta_type: str, delta: JSONObject) -> None:
+    def apply(self, delta_type: str | None, delta: JSONObject) -> None:
         if delta_type == "text_delta":
             self._text.append(delta.get("text"))  # AM-TEXT-JOIN: verbatim
         elif delta_type == "citations_delta":
@@ -80,7 +80,7 @@ class _ThinkingBlock:
         self._thinking = _Joined(start.get("thinking"))  # AM-THINK-JOIN
         self._signature: str | None = None
 
-    def apply(self, delta_type: str, delta: JSONObject) -> None:
+    def apply(self, delta_type: str | None, delta: JSONObject) -> None:
         if delta_type == "thinking_delta":
             self._thinking.append(delta.get("thinking"))  # AM-THINK-JOIN: verbatim
         elif delta_type == "signature_delta":
@@ -105,7 +105,7 @@ class _AsSentBlock:
     def __init__(self, start: JSONObject) -> None:
         self._start = start
 
-    def apply(self, delta_type: str, delta: JSONObject) -> None:
+    def apply(self, delta_type: str | None, delta: JSONObject) -> None:
         """No delta is defined for this block (AM-DELTA-MATCH, AM-UNKNOWN-DELTA)."""
 
     def output(self) -> JSONObject:
@@ -154,9 +154,9 @@ class Blocks:
         if block is None:
             return  # AM-DELTA-ROUTE: no block at that index (or no index): ignored
         delta = object_or_none(event.get("delta"))
-        delta_type = non_blank(delta.get("type")) if delta is not None else None
-        if delta is not None and delta_type is not None:  # AM-ROB-WRONG-TYPE
-            block.apply(delta_type, delta)  # AM-DELTA-MATCH, AM-UNKNOWN-DELTA
+        if delta is not None:  # AM-ROB-WRONG-TYPE: a delta that is not an object is none
+            # AM-DELTA-MATCH, AM-UNKNOWN-DELTA: a blank type is one no block applies
+            block.apply(non_blank(delta.get("type")), delta)
 
     def output(self) -> list[JSONObject]:
         """The blocks by ascending index, gaps closed up (AM-BLOCK-ORDER)."""

@@ -35,7 +35,7 @@ def _canonical_member(key: str, item: JSON) -> JSON:
 def _canonical_block(block: JSON) -> JSON:
     if not isinstance(block, dict) or "input" not in block:
         return canonical(block)
-    kept = canonical({key: item for key, item in block.items() if key != "input"})
+    kept = canonical(block)  # `input` stays at its place in the block (document order)
     if block["input"] is not None:
         kept["input"] = block["input"]  # tool input is data: its nulls are values
     return kept

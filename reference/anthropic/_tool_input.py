@@ -27,7 +27,7 @@ class ToolBlock:
         self._start = start  # AM-TOOL-IDENTITY: id, name and every other key kept as sent
         self._input = Arguments()
 
-    def apply(self, delta_type: str, delta: JSONObject) -> None:
+    def apply(self, delta_type: str | None, delta: JSONObject) -> None:
         """Apply one delta; only `input_json_delta` is defined for tool blocks."""
         if delta_type != "input_json_delta":
             return  # AM-DELTA-MATCH

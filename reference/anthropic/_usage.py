@@ -68,4 +68,5 @@ class Usage:
 
     def output(self) -> JSONObject | None:
         """The usage object as a new value, or None when no event reported one."""
-        return None if self._usage is None else copy_json(self._usage)
+        usage: JSONObject | None = copy_json(self._usage)  # a copy of None is None
+        return usage

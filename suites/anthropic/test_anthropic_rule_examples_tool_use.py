@@ -121,6 +121,14 @@ def test_the_raw_string_is_not_trimmed(check: Check) -> None:
 
 
 @rule("AM-TOOL-INVALID")
+def test_input_of_whitespace_json_does_not_know_is_not_empty(check: Check) -> None:
+    # "empty" trims JSON whitespace only: what JavaScript's trim() and Python's strip()
+    # also remove (form feed, no-break space, line separator) is input that is not JSON
+    for raw in ("\x0c", "\u00a0", " \u2028\n"):
+        _expect_input(check, _tool_stream(["", raw], stop_reason="max_tokens"), raw)
+
+
+@rule("AM-TOOL-INVALID")
 def test_complete_json_that_is_not_an_object_is_kept_as_a_string(check: Check) -> None:
     for raw in ("[1, 2]", "42", '"text"', "null", "true"):
         _expect_input(check, _tool_stream([raw]), raw)
