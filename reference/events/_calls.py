@@ -2,7 +2,8 @@
 
 Each check reads the events (and the outcome), never the frames, and yields every
 violation it finds. Fields of the wrong JSON type are EV-GRAMMAR's alone: the other checks
-skip what they cannot read, so one fault is reported once.
+skip what they cannot read (a usage of the wrong shape, a stop reason outside the
+vocabulary), so one fault is reported once.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Iterator
 from .._json import JSON, JSONObject, json_equal
 from ._context import Stream
 from ._dialects import arguments_value
-from ._grammar import event_problems
+from ._grammar import event_problems, usage_ok
 from ._violation import Violation
 
 __all__ = [
@@ -229,13 +230,13 @@ def ev_turn_calls(stream: Stream) -> Iterator[Violation]:
 
 
 def _usages(stream: Stream) -> list[tuple[int, JSONObject]]:
-    return [(n, e["usage"]) for n, e in stream.of_type("Usage") if isinstance(e.get("usage"), dict)]
+    return [(n, e["usage"]) for n, e in stream.of_type("Usage") if usage_ok(e.get("usage"))]
 
 
 def ev_usage_last(stream: Stream) -> Iterator[Violation]:
     """EV-USAGE-LAST: T.usage equals the last Usage's usage."""
     turn, usages = stream.turn, _usages(stream)
-    if turn is None or not usages:
+    if turn is None or not usages or not usage_ok(turn[1].get("usage")):
         return
     number, last = usages[-1]
     if not json_equal(turn[1].get("usage"), last):
@@ -247,7 +248,7 @@ def ev_usage_last(stream: Stream) -> Iterator[Violation]:
 def ev_usage_unreported(stream: Stream) -> Iterator[Violation]:
     """EV-USAGE-UNREPORTED: with no Usage, T.usage has all four counters null."""
     turn = stream.turn
-    if turn is None or _usages(stream):
+    if turn is None or _usages(stream) or not usage_ok(turn[1].get("usage")):
         return
     expected = dict.fromkeys(_COUNTERS)
     if not json_equal(turn[1].get("usage"), expected):

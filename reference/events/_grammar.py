@@ -14,7 +14,8 @@ from typing import Any
 from .._compare import pointer
 from .._json import JSON
 
-__all__ = ["ERROR_KINDS", "STOP_REASONS", "Outcome", "event_problems", "read_outcome"]
+__all__ = ["ERROR_KINDS", "STOP_REASONS", "Outcome", "event_problems", "read_outcome",
+           "usage_ok"]
 
 STOP_REASONS = frozenset({"end_turn", "tool_use", "max_tokens", "stop_sequence",
                           "content_filter", "refusal", "pause_turn", "other"})
@@ -100,6 +101,11 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "Opaque": {"event_type": _string, "payload": _any},
 }
 """§1: each variant's fields besides `type`."""
+
+
+def usage_ok(value: JSON) -> bool:
+    """True when `value` is a TokenUsage of §1's shape; the usage rules read only those."""
+    return not list(_fields(value, _USAGE, []))
 
 
 def event_problems(event: JSON) -> list[Problem]:

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from .._json import JSON, JSONObject, json_equal
 from ._context import Stream
 from ._dialects import View, differences
+from ._grammar import STOP_REASONS
 from ._violation import Violation
 
 __all__ = ["ev_fold_agrees", "ev_stop_map", "ev_stop_tool", "ev_turn_fields", "ev_turn_opaque"]
@@ -72,6 +73,8 @@ def _stop(stream: Stream) -> tuple[int, JSON, str, str] | None:
     if found is None:
         return None
     number, turn, view = found
+    if turn.get("stop_reason") not in STOP_REASONS:
+        return None  # EV-GRAMMAR's
     calls = turn.get("tool_calls")
     expected = "tool_use" if view.stop_reason == "end_turn" and calls else view.stop_reason
     return number, turn.get("stop_reason"), view.stop_reason, expected
