@@ -311,3 +311,20 @@ def test_stop_tool_an_end_turn_with_calls_is_tool_use(dialect: str) -> None:
     c.turn["stop_reason"] = "end_turn"
     [v] = only(check(c), "EV-STOP-TOOL")
     assert v.event == c.at["completed"]
+
+
+@each_dialect
+def test_args_invalid_arguments_of_whitespace_alone_are_not_the_empty_object(
+        dialect: str) -> None:
+    c = case(dialect)
+    for name in ("delta1", "delta2"):
+        frame = c.frames[c.at[name]]
+        if dialect == "openai-chat":
+            frame["choices"][0]["delta"]["tool_calls"][0]["function"]["arguments"] = " "
+        else:
+            frame["delta"]["partial_json"] = " "
+        c.events[c.at[name]]["delta"] = " "
+    done = c.at["call_done"]
+    c.frames, c.events = c.frames[:done + 1], c.events[:done]
+    c.outcome = _error("invalid_tool_arguments")
+    assert check(c) == []

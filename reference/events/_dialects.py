@@ -27,7 +27,6 @@ DIALECTS = ("openai-chat", "anthropic-messages")
 """The dialects the checker knows: those refold has a reference fold for."""
 
 DONE = "[DONE]"
-_JSON_WHITESPACE = " \t\n\r"
 _CHAT_STOPS = {"stop": "end_turn", "tool_calls": "tool_use", "function_call": "tool_use",
                "length": "max_tokens", "content_filter": "content_filter"}
 _MESSAGE_STOPS = frozenset({"end_turn", "tool_use", "max_tokens", "stop_sequence",
@@ -72,9 +71,12 @@ class Analysis:
 
 
 def arguments_value(text: str) -> JSONObject | None:
-    """The object that joined argument text stands for: `""` (or JSON whitespace) is `{}`
-    (EV-ARGS-EMPTY-OBJECT), otherwise the complete object, or None if it is not one."""
-    if not text.strip(_JSON_WHITESPACE):
+    """The object that joined argument text stands for: `""` is `{}` (EV-ARGS-EMPTY-OBJECT),
+    otherwise the complete object (chat-fold: JSON whitespace around it allowed), or None.
+
+    Only `""` is `{}`: arguments of JSON whitespace alone do not parse, so they are
+    EV-ARGS-INVALID ("unparseable -> error", §4.1 and §4.3), as the chat fold keeps them."""
+    if text == "":
         return {}
     return parse_complete(text)
 
