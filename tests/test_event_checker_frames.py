@@ -323,7 +323,7 @@ def test_args_invalid_arguments_of_whitespace_alone_are_not_the_empty_object(
             frame["choices"][0]["delta"]["tool_calls"][0]["function"]["arguments"] = " "
         else:
             frame["delta"]["partial_json"] = " "
-        c.events[c.at[name]]["delta"] = " "
+        c.events[c.at[name]].update(delta=" ", opaque=frame)
     done = c.at["call_done"]
     c.frames, c.events = c.frames[:done + 1], c.events[:done]
     c.outcome = _error("invalid_tool_arguments")
