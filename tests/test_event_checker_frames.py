@@ -328,3 +328,12 @@ def test_args_invalid_arguments_of_whitespace_alone_are_not_the_empty_object(
     c.frames, c.events = c.frames[:done + 1], c.events[:done]
     c.outcome = _error("invalid_tool_arguments")
     assert check(c) == []
+
+
+def test_a_violation_reads_as_one_line_naming_rule_event_frame_and_pointer() -> None:
+    c = case("openai-chat")
+    c.events[0], c.events[1] = c.events[1], c.events[0]
+    [v] = check(c)
+    assert str(v).startswith("EV-FRAME-ORDER (event 1, frame 0): the event's opaque is frame 0")
+    assert str(Violation("EV-GRAMMAR", "m")) == "EV-GRAMMAR: m"
+    assert str(Violation("PERSIST-STRIP", "m", pointer="/a")) == "PERSIST-STRIP (at /a): m"

@@ -153,6 +153,10 @@ def check_events(dialect: str, frames: Sequence[JSON], events: Sequence[JSON], o
         fold: the adapter's fold of events into a turn (PERSIST-PORTABLE, -NO-SEMANTICS).
         strip: the adapter's strip (PERSIST-PORTABLE, PERSIST-IDEMPOTENT).
 
+    Returns:
+        The violations in the order of `CHECKS` (the spec's), each check's in event
+        order; indexes are 0-based positions in `events` and `frames`.
+
     Raises:
         ValueError: `dialect` is not one the checker knows (the caller's mistake).
     """
