@@ -286,3 +286,14 @@ def test_every_violation_is_returned_not_only_the_first(dialect: str) -> None:
     rules = {v.rule for v in check(c)}
     assert rules >= {"EV-GRAMMAR", "EV-TEXT-CONSERVE", "EV-ARGS-CONSERVE", "EV-USAGE-LAST",
                      "EV-IDS-SINGLE-USE", "EV-COMPLETED-LAST"}
+
+
+@pytest.mark.parametrize("outcome", ["error", {"outcome": "error", "error": {
+    "kind": "inconsistent_tool_arguments"}}])
+def test_completed_last_a_complete_stream_failed_with_no_rule_of_its_own(
+        dialect: str, outcome: Any) -> None:
+    c = case(dialect)
+    c.events.pop()
+    c.outcome = outcome
+    [v] = only(check(c), "EV-COMPLETED-LAST")
+    assert v.frame == (c.at["completed"] if dialect != "openai-chat" else len(c.frames) - 1)

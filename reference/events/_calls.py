@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from .._json import JSON, JSONObject, json_equal
 from ._context import Stream
 from ._dialects import arguments_value
+from ._frames import outcome_violations
 from ._grammar import event_problems, usage_ok
 from ._violation import Violation
 
@@ -59,7 +60,9 @@ def ev_grammar(stream: Stream) -> Iterator[Violation]:
 
 
 def ev_completed_last(stream: Stream) -> Iterator[Violation]:
-    """EV-COMPLETED-LAST: outcome `completed` means exactly one Completed, the last event."""
+    """EV-COMPLETED-LAST: outcome `completed` means exactly one Completed, the last event;
+    frames that end well, given an error of a kind no other rule names, break it too."""
+    yield from outcome_violations(stream, "EV-COMPLETED-LAST")
     if not stream.completed:
         return
     found = [number for number, _ in stream.of_type("Completed")]

@@ -17,9 +17,17 @@ from ._dialects import DONE, opaque_event_type
 from ._violation import Violation
 
 __all__ = [
-    "ev_args_invalid", "ev_chat_complete_at_finish", "ev_choice0", "ev_error_frame",
-    "ev_frame_cover", "ev_frame_order", "ev_nothing_after_error", "ev_opaque_frame",
-    "ev_opaque_type", "ev_truncated",
+    "ev_args_invalid",
+    "ev_chat_complete_at_finish",
+    "ev_choice0",
+    "ev_error_frame",
+    "ev_frame_cover",
+    "ev_frame_order",
+    "ev_nothing_after_error",
+    "ev_opaque_frame",
+    "ev_opaque_type",
+    "ev_truncated",
+    "outcome_violations",
 ]
 
 _KIND_RULES = {"truncated": "EV-TRUNCATED", "provider_error": "EV-ERROR-FRAME",
@@ -95,8 +103,8 @@ def ev_nothing_after_error(stream: Stream) -> Iterator[Violation]:
                             event=number, frame=found)
 
 
-def _outcome(stream: Stream, rule: str) -> Iterator[Violation]:
-    """The outcome check of one error kind's rule."""
+def outcome_violations(stream: Stream, rule: str) -> Iterator[Violation]:
+    """The outcome check of one error kind's rule (EV-COMPLETED-LAST: of any other kind)."""
     end, outcome = stream.analysis.end, stream.outcome
     if outcome.name is None or (outcome.kind == "unsupported" and
                                 stream.analysis.several_choices):
@@ -116,12 +124,12 @@ def _outcome(stream: Stream, rule: str) -> Iterator[Violation]:
 
 def ev_truncated(stream: Stream) -> Iterator[Violation]:
     """EV-TRUNCATED: frames without the dialect's terminal end in error (`truncated`)."""
-    yield from _outcome(stream, "EV-TRUNCATED")
+    yield from outcome_violations(stream, "EV-TRUNCATED")
 
 
 def ev_error_frame(stream: Stream) -> Iterator[Violation]:
     """EV-ERROR-FRAME: an error frame gives one Opaque and the outcome provider_error."""
-    yield from _outcome(stream, "EV-ERROR-FRAME")
+    yield from outcome_violations(stream, "EV-ERROR-FRAME")
     end = stream.analysis.end
     if end.kind != "provider_error" or end.frame is None:
         return
@@ -136,7 +144,7 @@ def ev_error_frame(stream: Stream) -> Iterator[Violation]:
 def ev_args_invalid(stream: Stream) -> Iterator[Violation]:
     """EV-ARGS-INVALID: arguments that are not an object at the boundary give no
     ToolCallCompleted and the outcome invalid_tool_arguments."""
-    yield from _outcome(stream, "EV-ARGS-INVALID")
+    yield from outcome_violations(stream, "EV-ARGS-INVALID")
     bad = stream.analysis.end.bad_call
     if stream.analysis.end.kind != "invalid_tool_arguments":
         return
@@ -149,7 +157,7 @@ def ev_args_invalid(stream: Stream) -> Iterator[Violation]:
 
 def ev_choice0(stream: Stream) -> Iterator[Violation]:
     """EV-CHOICE0: `unsupported` is for Chat streams with choices beyond 0 only."""
-    yield from _outcome(stream, "EV-CHOICE0")
+    yield from outcome_violations(stream, "EV-CHOICE0")
 
 
 def ev_chat_complete_at_finish(stream: Stream) -> Iterator[Violation]:
