@@ -1,0 +1,144 @@
+"""One stream as the checks read it: the inputs, read once, and the frame each event came from.
+
+Events do not say which frame produced them, so the checker infers it (`origin`): an
+event's `opaque` (an Opaque's `payload`) is matched to the first frame, at or after the
+frame of the event before it, that it is JSON-equal to. Events therefore come from frames
+in non-decreasing order; an opaque equal only to an earlier frame is an EV-FRAME-ORDER
+break, one equal to no frame an EV-OPAQUE-FRAME one. The exception is EV-ARGS-BUFFER: the
+ToolCallArgumentsDelta events right after their call's ToolCallStarted may carry earlier
+frames (fragments held until the id was known), in order among themselves.
+"""
+
+from __future__ import annotations
+
+import json
+from bisect import bisect_left
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from .._json import JSON, JSONObject
+from ._dialects import Analysis, View, analyse, view_of
+from ._grammar import Outcome, read_outcome
+
+__all__ = ["Ops", "Stream", "frame_key", "make_stream"]
+
+
+@dataclass(frozen=True)
+class Ops:
+    """The adapter's own operations, for the PERSIST rules that need them (§5.5)."""
+
+    fold: Callable[[list[JSON]], JSON] | None = None
+    strip: Callable[[JSON], JSON] | None = None
+
+
+@dataclass
+class Stream:
+    """Everything the checks read about one stream."""
+
+    dialect: str
+    frames: Sequence[JSON]
+    events: list[JSON]
+    outcome: Outcome
+    analysis: Analysis
+    expected: View | None
+    provider: str | None
+    turn_opaque: bool
+    persisted: JSON
+    canaries: tuple[str, ...]
+    ops: Ops
+    origin: list[int | None] = field(default_factory=list)
+    order_breaks: set[int] = field(default_factory=set)
+
+    def of_type(self, kind: str) -> Iterator[tuple[int, JSONObject]]:
+        """The events of one variant, with their indexes."""
+        for number, event in enumerate(self.events):
+            if isinstance(event, dict) and event.get("type") == kind:
+                yield number, event
+
+    @property
+    def completed(self) -> bool:
+        return self.outcome.name == "completed"
+
+    @property
+    def turn(self) -> tuple[int, JSONObject] | None:
+        """The last Completed event whose `turn` is an object, when the outcome is
+        `completed`: the turn rules are about a successful stream's turn only."""
+        if not self.completed:
+            return None
+        found = [(n, e["turn"]) for n, e in self.of_type("Completed")
+                 if isinstance(e.get("turn"), dict)]
+        return found[-1] if found else None
+
+
+def frame_key(value: JSON) -> str:
+    """A text equal for JSON-equal values: keys sorted, integral floats as integers."""
+    return json.dumps(_integral(value), sort_keys=True, ensure_ascii=False, default=repr)
+
+
+def _integral(value: JSON) -> JSON:
+    if isinstance(value, dict):
+        return {str(k): _integral(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_integral(v) for v in value]
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def make_stream(dialect: str, frames: Sequence[JSON], events: Sequence[JSON], outcome: JSON,
+                *, known: JSON, persisted: JSON, canaries: Sequence[str],
+                provider: str | None, turn_opaque: bool, ops: Ops) -> Stream:
+    """Read the inputs once and match each event to its frame."""
+    analysis = analyse(dialect, frames)
+    expected = view_of(dialect, known) if known is not None else analysis.view
+    stream = Stream(dialect, frames, list(events), read_outcome(outcome), analysis, expected,
+                    provider, turn_opaque, persisted, tuple(c for c in canaries if c), ops)
+    _match(stream)
+    return stream
+
+
+def _carried(event: JSON) -> tuple[bool, JSON]:
+    if isinstance(event, dict):
+        for key in ("opaque", "payload"):
+            if key in event and event.get("type") != "Completed":
+                return True, event[key]
+    return False, None
+
+
+def _match(stream: Stream) -> None:
+    positions: dict[str, list[int]] = {}
+    for number, frame in enumerate(stream.frames):
+        positions.setdefault(frame_key(frame), []).append(number)
+    cursor = 0
+    released: str | None = None  # the call whose buffered deltas may follow (EV-ARGS-BUFFER)
+    run_cursor = 0
+    for number, event in enumerate(stream.events):
+        carries, value = _carried(event)
+        kind = event.get("type") if isinstance(event, dict) else None
+        if not carries:
+            stream.origin.append(None)
+            continue
+        where = positions.get(frame_key(value), [])
+        if kind == "ToolCallArgumentsDelta" and released is not None \
+                and event.get("id") == released:
+            found = _first_at(where, run_cursor)
+            if found is not None:
+                run_cursor = found
+                cursor = max(cursor, found)
+                stream.origin.append(found)
+                continue
+        released = event.get("id") if kind == "ToolCallStarted" and \
+            isinstance(event.get("id"), str) else None
+        run_cursor = 0
+        found = _first_at(where, cursor)
+        if found is None and where:
+            found = where[0]
+            stream.order_breaks.add(number)
+        else:
+            cursor = found if found is not None else cursor
+        stream.origin.append(found)
+
+
+def _first_at(positions: list[int], low: int) -> int | None:
+    at = bisect_left(positions, low)
+    return positions[at] if at < len(positions) else None

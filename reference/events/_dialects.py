@@ -1,0 +1,267 @@
+"""What the checker needs to know of a dialect: how its frames end and what they fold to.
+
+For each dialect the frames are folded once by that dialect's reference
+(`refold.reference`, `refold.reference.anthropic`), and read for the three things the
+event rules are checked against: how the stream ended (`StreamEnd`: which outcome the
+frames call for, at which frame), the dialect object (EV-TURN-OPAQUE) and its neutral
+view (`View`: EV-FOLD-AGREES, EV-TURN-FIELDS, EV-STOP-MAP).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .. import Accumulator as ChatAccumulator
+from .. import RefoldError, parse_complete
+from .._compare import Difference
+from .._compare import differences as chat_differences
+from .._json import JSON, JSONObject, non_blank, non_negative_int
+from ..anthropic import Accumulator as MessageAccumulator
+from ..anthropic import differences as message_differences
+
+__all__ = ["DIALECTS", "Analysis", "StreamEnd", "View", "analyse", "arguments_value",
+           "opaque_event_type"]
+
+DIALECTS = ("openai-chat", "anthropic-messages")
+"""The dialects the checker knows: those refold has a reference fold for."""
+
+DONE = "[DONE]"
+_CHAT_STOPS = {"stop": "end_turn", "tool_calls": "tool_use", "function_call": "tool_use",
+               "length": "max_tokens", "content_filter": "content_filter"}
+_MESSAGE_STOPS = frozenset({"end_turn", "tool_use", "max_tokens", "stop_sequence",
+                            "pause_turn", "refusal"})
+
+
+@dataclass(frozen=True)
+class StreamEnd:
+    """How the frames end: the outcome they call for and the frame that decides it.
+
+    `kind` is `completed` or an error kind of the protocol (`truncated`, `provider_error`,
+    `invalid_tool_arguments`); `frame` is the deciding frame (None: the end of the body);
+    frames before `cover` must each produce an event (EV-FRAME-COVER)."""
+
+    kind: str
+    frame: int | None
+    cover: int
+    bad_call: str | None = None
+
+
+@dataclass(frozen=True)
+class View:
+    """The neutral view of a dialect object: what a correct turn of it holds."""
+
+    model: JSON
+    response_id: JSON
+    output_text: str
+    tool_calls: list[JSONObject]
+    stop_reason: str
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The frames of one stream read once: their end, their fold and its view."""
+
+    end: StreamEnd
+    folded: JSONObject | None
+    view: View | None
+    several_choices: bool
+    finish_frame: int | None = None
+    """Chat: the frame that gave choice 0 its finish reason (EV-CHAT-COMPLETE-AT-FINISH)."""
+
+
+def arguments_value(text: str) -> JSONObject | None:
+    """The object that joined argument text stands for: `""` is `{}` (EV-ARGS-EMPTY-OBJECT),
+    otherwise the complete object (chat-fold: JSON whitespace around it allowed), or None.
+
+    Only `""` is `{}`: arguments of JSON whitespace alone do not parse, so they are
+    EV-ARGS-INVALID ("unparseable -> error", §4.1 and §4.3), as the chat fold keeps them."""
+    if text == "":
+        return {}
+    return parse_complete(text)
+
+
+def opaque_event_type(dialect: str, frame: JSON) -> str:
+    """EV-OPAQUE-TYPE: the event name of the frame; Chat lines have none (`message`)."""
+    if dialect == "anthropic-messages" and isinstance(frame, dict):
+        name = non_blank(frame.get("type"))
+        if name is not None:
+            return name
+    return "message"
+
+
+def differences(dialect: str, expected: JSON, received: JSON) -> list[Difference]:
+    """The dialect's canonical comparison of two dialect objects."""
+    if dialect == "anthropic-messages":
+        return message_differences(expected, received)
+    return chat_differences(expected, received)
+
+
+def view_of(dialect: str, folded: JSON) -> View | None:
+    """The neutral view of a `chat.completion` or a `Message`; None if it is not an object."""
+    if not isinstance(folded, dict):
+        return None
+    if dialect == "anthropic-messages":
+        return _message_view(folded)
+    return _chat_view(folded)
+
+
+def analyse(dialect: str, frames: Sequence[JSON]) -> Analysis:
+    """Fold `frames` with the dialect's reference and read how they end."""
+    if dialect == "anthropic-messages":
+        return _analyse_messages(frames)
+    return _analyse_chat(frames)
+
+
+def _choice0(entries: JSON) -> list[JSONObject]:
+    """The entries of a chunk's `choices` that belong to choice 0 (chat-fold CHOICE-KEY)."""
+    if not isinstance(entries, list):
+        return []
+    return [e for e in entries if isinstance(e, dict)
+            and (non_negative_int(e.get("index")) or 0) == 0]
+
+
+def _finishes(frame: JSONObject) -> bool:
+    return any(non_blank(e.get("finish_reason")) not in (None, "error")
+               for e in _choice0(frame.get("choices")))
+
+
+def _several(frame: JSONObject) -> bool:
+    entries = frame.get("choices")
+    return isinstance(entries, list) and any(
+        isinstance(e, dict) and (non_negative_int(e.get("index")) or 0) > 0 for e in entries)
+
+
+def _analyse_chat(frames: Sequence[JSON]) -> Analysis:
+    fold = ChatAccumulator()
+    end: StreamEnd | None = None
+    finished = several = False
+    finish_frame: int | None = None
+    for number, frame in enumerate(frames):
+        if frame == DONE:
+            fold.mark_done()
+            end = StreamEnd("completed" if finished else "truncated", number, number)
+            break
+        if not isinstance(frame, dict):
+            continue
+        if isinstance(frame.get("error"), dict):
+            end = StreamEnd("provider_error", number, number + 1)
+            break
+        fold.add(frame)
+        several = several or _several(frame)
+        if not finished and _finishes(frame):
+            finished, finish_frame = True, number
+            bad = _bad_chat_call(fold)
+            if bad is not None:
+                end = StreamEnd("invalid_tool_arguments", number, number, bad)
+                break
+    if end is None:
+        end = StreamEnd("completed" if finished else "truncated", None, len(frames))
+    folded = _response(fold)
+    return Analysis(end, folded, view_of("openai-chat", folded), several_choices=several,
+                    finish_frame=finish_frame)
+
+
+def _response(fold: ChatAccumulator | MessageAccumulator) -> JSONObject | None:
+    try:
+        return fold.response()
+    except RefoldError:
+        return None  # LIFE-EMPTY, AM-LIFE-EMPTY: nothing to fold
+
+
+def _chat_message(response: JSONObject) -> JSONObject:
+    for choice in response.get("choices") or []:
+        if isinstance(choice, dict) and choice.get("index") == 0:
+            message = choice.get("message")
+            return {**(message if isinstance(message, dict) else {}),
+                    "finish_reason": choice.get("finish_reason")}
+    return {}
+
+
+def _bad_chat_call(fold: ChatAccumulator) -> str | None:
+    """The id of the first choice-0 call whose arguments are not an object, or None."""
+    response = _response(fold)
+    for call in _chat_message(response or {}).get("tool_calls") or []:
+        function = call.get("function") or {}
+        text = function.get("arguments")
+        if isinstance(text, str) and arguments_value(text) is None:
+            return str(call.get("id"))
+    return None
+
+
+def _chat_view(response: JSONObject) -> View:
+    message = _chat_message(response)
+    calls = []
+    for call in message.get("tool_calls") or []:
+        function = call.get("function") or {}
+        text = function.get("arguments")
+        calls.append({"id": call.get("id"), "name": function.get("name"),
+                      "arguments": arguments_value(text) if isinstance(text, str) else text})
+    content = message.get("content")
+    finish = message.get("finish_reason")
+    return View(response.get("model"), response.get("id"),
+                content if isinstance(content, str) else "", calls,
+                _CHAT_STOPS.get(finish, "other") if isinstance(finish, str) else "other")
+
+
+def _analyse_messages(frames: Sequence[JSON]) -> Analysis:
+    fold = MessageAccumulator()
+    tools: dict[int, tuple[str, list[str]]] = {}  # tool_use block index -> id, partial_json
+    end: StreamEnd | None = None
+    for number, frame in enumerate(frames):
+        if not isinstance(frame, dict):
+            continue
+        kind = frame.get("type")
+        if kind == "error":
+            end = StreamEnd("provider_error", number, number + 1)
+            break
+        fold.add(frame)
+        if kind == "message_stop" and fold.finished:
+            end = StreamEnd("completed", number, number)
+            break
+        bad = _track_tool(tools, frame)
+        if bad is not None:
+            end = StreamEnd("invalid_tool_arguments", number, number, bad)
+            break
+    if end is None:
+        end = StreamEnd("truncated", None, len(frames))
+    folded = _response(fold)
+    return Analysis(end, folded, view_of("anthropic-messages", folded),
+                    several_choices=False)
+
+
+def _track_tool(tools: dict[int, tuple[str, list[str]]], frame: JSONObject) -> str | None:
+    """Follow the tool_use blocks; return a block's id when it stops with bad input."""
+    index = non_negative_int(frame.get("index"))
+    if index is None:
+        return None
+    kind = frame.get("type")
+    block = frame.get("content_block")
+    delta = frame.get("delta")
+    if kind == "content_block_start" and isinstance(block, dict) and index not in tools:
+        if block.get("type") == "tool_use":
+            tools[index] = (str(block.get("id")), [])
+    elif kind == "content_block_delta" and index in tools and isinstance(delta, dict):
+        if delta.get("type") == "input_json_delta" and isinstance(delta.get("partial_json"), str):
+            tools[index][1].append(delta["partial_json"])
+    elif kind == "content_block_stop" and index in tools:
+        call_id, parts = tools[index]
+        if arguments_value("".join(parts)) is None:
+            return call_id
+    return None
+
+
+def _message_view(message: JSONObject) -> View:
+    text: list[str] = []
+    calls: list[JSONObject] = []
+    for block in message.get("content") or []:
+        if not isinstance(block, dict):
+            continue
+        if block.get("type") == "text" and isinstance(block.get("text"), str):
+            text.append(block["text"])
+        elif block.get("type") == "tool_use":
+            calls.append({"id": block.get("id"), "name": block.get("name"),
+                          "arguments": block.get("input")})
+    stop = message.get("stop_reason")
+    return View(message.get("model"), message.get("id"), "".join(text), calls,
+                stop if stop in _MESSAGE_STOPS else "other")

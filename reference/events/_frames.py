@@ -1,0 +1,173 @@
+"""The rules that read the frames: where each event came from and how the stream ended.
+
+Frame numbers are 0-based indexes into the frames given; the frame an event came from is
+inferred by `_context` (see there). The expected outcome is the dialect's reading of the
+frames (`_dialects.StreamEnd`): an adapter's other outcome is charged to the rule of the
+kind the frames call for, or, on frames that end well, to the rule of the kind it gave.
+The turn rules, which read the dialect fold, are in `_turn`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .._json import JSON
+from ._context import Stream, frame_key
+from ._dialects import DONE, opaque_event_type
+from ._violation import Violation
+
+__all__ = [
+    "ev_args_invalid",
+    "ev_chat_complete_at_finish",
+    "ev_choice0",
+    "ev_error_frame",
+    "ev_frame_cover",
+    "ev_frame_order",
+    "ev_nothing_after_error",
+    "ev_opaque_frame",
+    "ev_opaque_type",
+    "ev_truncated",
+    "outcome_violations",
+]
+
+_KIND_RULES = {"truncated": "EV-TRUNCATED", "provider_error": "EV-ERROR-FRAME",
+               "invalid_tool_arguments": "EV-ARGS-INVALID", "unsupported": "EV-CHOICE0"}
+"""The rule each error kind stands for (EV-COMPLETED-LAST for any other)."""
+
+
+def _show(value: JSON, limit: int = 120) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _type(event: JSON) -> JSON:
+    return event.get("type") if isinstance(event, dict) else None
+
+
+def ev_opaque_frame(stream: Stream) -> Iterator[Violation]:
+    """EV-OPAQUE-FRAME: every opaque/payload is JSON-equal to a whole input frame."""
+    for number, event in enumerate(stream.events):
+        if stream.origin[number] is None and isinstance(event, dict) and \
+                event.get("type") != "Completed":
+            for key in ("opaque", "payload"):
+                if key in event:
+                    yield Violation("EV-OPAQUE-FRAME", f"the {key} {_show(event[key])} is "
+                                    f"JSON-equal to none of the {len(stream.frames)} frames; "
+                                    f"expected the whole frame that produced the event",
+                                    event=number, pointer=f"/{key}")
+
+
+def ev_frame_order(stream: Stream) -> Iterator[Violation]:
+    """EV-FRAME-ORDER: events come from frames in order (buffered deltas excepted)."""
+    last: int | None = None
+    for number, found in enumerate(stream.origin):
+        if number in stream.order_breaks:
+            yield Violation("EV-FRAME-ORDER", f"the event's opaque is frame {found}, but an "
+                            f"earlier event (from frame {last}) came from a later frame; "
+                            f"expected events in frame order", event=number, frame=found)
+        elif found is not None:
+            last = found if last is None else max(last, found)
+
+
+def ev_frame_cover(stream: Stream) -> Iterator[Violation]:
+    """EV-FRAME-COVER: every frame but `[DONE]`, up to the end, is some event's opaque."""
+    used = {n for n in stream.origin if n is not None}
+    keys = {frame_key(stream.frames[n]) for n in used}
+    for number in range(min(stream.analysis.end.cover, len(stream.frames))):
+        frame = stream.frames[number]
+        if frame != DONE and number not in used and frame_key(frame) not in keys:
+            yield Violation("EV-FRAME-COVER", f"no event carries frame {number} "
+                            f"{_show(frame)}; expected at least an Opaque for it",
+                            frame=number)
+
+
+def ev_opaque_type(stream: Stream) -> Iterator[Violation]:
+    """EV-OPAQUE-TYPE: Opaque.event_type is the frame's event name, `message` for Chat."""
+    for number, event in stream.of_type("Opaque"):
+        if isinstance(event.get("event_type"), str) and "payload" in event:
+            expected = opaque_event_type(stream.dialect, event["payload"])
+            if event["event_type"] != expected:
+                yield Violation("EV-OPAQUE-TYPE", f"event_type is {event['event_type']!r}, "
+                                f"expected {expected!r}", event=number, pointer="/event_type")
+
+
+def ev_nothing_after_error(stream: Stream) -> Iterator[Violation]:
+    """EV-NOTHING-AFTER-ERROR: no event comes from a frame after the error frame."""
+    end = stream.analysis.end
+    if end.kind != "provider_error" or end.frame is None:
+        return
+    for number, found in enumerate(stream.origin):
+        if found is not None and found > end.frame:
+            yield Violation("EV-NOTHING-AFTER-ERROR", f"an event from frame {found}, after "
+                            f"the error frame {end.frame}; later frames are not normalised",
+                            event=number, frame=found)
+
+
+def outcome_violations(stream: Stream, rule: str) -> Iterator[Violation]:
+    """The outcome check of one error kind's rule (EV-COMPLETED-LAST: of any other kind)."""
+    end, outcome = stream.analysis.end, stream.outcome
+    if outcome.name is None or (outcome.kind == "unsupported" and
+                                stream.analysis.several_choices):
+        return  # EV-GRAMMAR's, or a refused n > 1 stream (EV-CHOICE0)
+    where = f"frame {end.frame}" if end.frame is not None else "the end of the body"
+    received = outcome.name + (f" ({outcome.kind})" if outcome.kind else "")
+    if end.kind == "completed":
+        if outcome.name == "error" and _KIND_RULES.get(outcome.kind or "",
+                                                       "EV-COMPLETED-LAST") == rule:
+            yield Violation(rule, f"the outcome is {received}, but the frames end well at "
+                            f"{where}; expected completed", frame=end.frame)
+    elif _KIND_RULES[end.kind] == rule and (
+            outcome.name != "error" or outcome.kind not in (None, end.kind)):
+        yield Violation(rule, f"the frames end at {where} with {end.kind}; expected the "
+                        f"outcome error ({end.kind}), received {received}", frame=end.frame)
+
+
+def ev_truncated(stream: Stream) -> Iterator[Violation]:
+    """EV-TRUNCATED: frames without the dialect's terminal end in error (`truncated`)."""
+    yield from outcome_violations(stream, "EV-TRUNCATED")
+
+
+def ev_error_frame(stream: Stream) -> Iterator[Violation]:
+    """EV-ERROR-FRAME: an error frame gives one Opaque and the outcome provider_error."""
+    yield from outcome_violations(stream, "EV-ERROR-FRAME")
+    end = stream.analysis.end
+    if end.kind != "provider_error" or end.frame is None:
+        return
+    made = [n for n, found in enumerate(stream.origin) if found == end.frame]
+    kinds = [_type(stream.events[n]) for n in made]
+    if kinds != ["Opaque"]:
+        yield Violation("EV-ERROR-FRAME", f"the error frame produced {kinds or 'no events'}"
+                        f"; expected exactly one Opaque", frame=end.frame,
+                        event=made[0] if made else None)
+
+
+def ev_args_invalid(stream: Stream) -> Iterator[Violation]:
+    """EV-ARGS-INVALID: arguments that are not an object at the boundary give no
+    ToolCallCompleted and the outcome invalid_tool_arguments."""
+    yield from outcome_violations(stream, "EV-ARGS-INVALID")
+    bad = stream.analysis.end.bad_call
+    if stream.analysis.end.kind != "invalid_tool_arguments":
+        return
+    for number, event in stream.of_type("ToolCallCompleted"):
+        call = event.get("call")
+        if isinstance(call, dict) and call.get("id") == bad:
+            yield Violation("EV-ARGS-INVALID", f"call {bad!r} completed although its "
+                            f"arguments are not a JSON object at the boundary", event=number)
+
+
+def ev_choice0(stream: Stream) -> Iterator[Violation]:
+    """EV-CHOICE0: `unsupported` is for Chat streams with choices beyond 0 only."""
+    yield from outcome_violations(stream, "EV-CHOICE0")
+
+
+def ev_chat_complete_at_finish(stream: Stream) -> Iterator[Violation]:
+    """EV-CHAT-COMPLETE-AT-FINISH: a Chat call completes at choice 0's finish frame."""
+    if stream.dialect != "openai-chat":
+        return
+    finish = stream.analysis.finish_frame
+    for number, _ in stream.of_type("ToolCallCompleted"):
+        found = stream.origin[number]
+        if found is not None and found != finish:
+            yield Violation("EV-CHAT-COMPLETE-AT-FINISH", f"the call completes at frame "
+                            f"{found}, expected at choice 0's finish frame ({finish})",
+                            event=number, frame=found)
