@@ -25,9 +25,5 @@ class Accumulator(Correct):
     Block = _Block
 
 
-refold_target = {
-    "dialect": "anthropic-messages",
-    "name": "anthropic_concatenates_signatures",
-    "factory": Accumulator,
-    "features": FEATURES,
-}
+refold_target = {"dialect": "anthropic-messages", "name": "anthropic_concatenates_signatures",
+                 "factory": Accumulator, "features": FEATURES}

@@ -12,8 +12,7 @@ Breaks: AM-SSE-TYPE.
 
 from __future__ import annotations
 
-from _anthropic_fold import FEATURES, Decoder
-from _anthropic_fold import Accumulator as Correct
+from _anthropic_fold import FEATURES, Accumulator, Decoder
 
 
 class _Decoder(Decoder):
@@ -21,14 +20,5 @@ class _Decoder(Decoder):
         return bool(name) and super().dispatches(data, name)  # the bug: `event:` required
 
 
-class Accumulator(Correct):
-    pass
-
-
-refold_target = {
-    "dialect": "anthropic-messages",
-    "name": "anthropic_drops_frames_without_event",
-    "factory": Accumulator,
-    "features": [*FEATURES, "sse"],
-    "sse": _Decoder().decode,
-}
+refold_target = {"dialect": "anthropic-messages", "name": "anthropic_drops_frames_without_event",
+                 "factory": Accumulator, "features": [*FEATURES, "sse"], "sse": _Decoder().decode}

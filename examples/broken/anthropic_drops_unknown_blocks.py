@@ -30,9 +30,5 @@ class Accumulator(Correct):
         super().open(index, content_block)
 
 
-refold_target = {
-    "dialect": "anthropic-messages",
-    "name": "anthropic_drops_unknown_blocks",
-    "factory": Accumulator,
-    "features": FEATURES,
-}
+refold_target = {"dialect": "anthropic-messages", "name": "anthropic_drops_unknown_blocks",
+                 "factory": Accumulator, "features": FEATURES}

@@ -34,9 +34,5 @@ class Accumulator(Correct):
         return content
 
 
-refold_target = {
-    "dialect": "anthropic-messages",
-    "name": "anthropic_merges_text_blocks",
-    "factory": Accumulator,
-    "features": FEATURES,
-}
+refold_target = {"dialect": "anthropic-messages", "name": "anthropic_merges_text_blocks",
+                 "factory": Accumulator, "features": FEATURES}

@@ -28,9 +28,5 @@ class Accumulator(Correct):
         return message
 
 
-refold_target = {
-    "dialect": "anthropic-messages",
-    "name": "anthropic_replaces_message_id",
-    "factory": Accumulator,
-    "features": FEATURES,
-}
+refold_target = {"dialect": "anthropic-messages", "name": "anthropic_replaces_message_id",
+                 "factory": Accumulator, "features": FEATURES}

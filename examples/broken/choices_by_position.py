@@ -20,8 +20,4 @@ class Accumulator(Correct):
                 self.choice(index).add(entry)  # the bug: the position, not entry["index"]
 
 
-refold_target = {
-    "name": "choices_by_position",
-    "factory": Accumulator,
-    "features": FEATURES,
-}
+refold_target = {"name": "choices_by_position", "factory": Accumulator, "features": FEATURES}

@@ -34,8 +34,5 @@ class Accumulator(Correct):
     Call = _Call
 
 
-refold_target = {
-    "name": "concatenate_repeated_strings",
-    "factory": Accumulator,
-    "features": FEATURES,
-}
+refold_target = {"name": "concatenate_repeated_strings", "factory": Accumulator,
+                 "features": FEATURES}

@@ -19,8 +19,4 @@ class Accumulator(Correct):
             self.choice(json_index(entry.get("index")) or 0).add(entry)
 
 
-refold_target = {
-    "name": "crash_on_null_choice",
-    "factory": Accumulator,
-    "features": FEATURES,
-}
+refold_target = {"name": "crash_on_null_choice", "factory": Accumulator, "features": FEATURES}

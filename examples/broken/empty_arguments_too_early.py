@@ -22,8 +22,4 @@ class Accumulator(Correct):
     Call = _Call
 
 
-refold_target = {
-    "name": "empty_arguments_too_early",
-    "factory": Accumulator,
-    "features": FEATURES,
-}
+refold_target = {"name": "empty_arguments_too_early", "factory": Accumulator, "features": FEATURES}

@@ -26,8 +26,4 @@ class Accumulator(Correct):
     Choice = _Choice
 
 
-refold_target = {
-    "name": "finish_erased_by_blank",
-    "factory": Accumulator,
-    "features": FEATURES,
-}
+refold_target = {"name": "finish_erased_by_blank", "factory": Accumulator, "features": FEATURES}

@@ -25,8 +25,4 @@ class Accumulator(Correct):
         return self.snapshot
 
 
-refold_target = {
-    "name": "live_snapshot",
-    "factory": Accumulator,
-    "features": FEATURES,
-}
+refold_target = {"name": "live_snapshot", "factory": Accumulator, "features": FEATURES}

@@ -23,8 +23,4 @@ class Accumulator(Correct):
     Choice = _Choice
 
 
-refold_target = {
-    "name": "merge_calls_sharing_index",
-    "factory": Accumulator,
-    "features": FEATURES,
-}
+refold_target = {"name": "merge_calls_sharing_index", "factory": Accumulator, "features": FEATURES}

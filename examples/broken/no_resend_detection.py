@@ -27,8 +27,4 @@ class Accumulator(Correct):
     Choice = _Choice
 
 
-refold_target = {
-    "name": "no_resend_detection",
-    "factory": Accumulator,
-    "features": FEATURES,
-}
+refold_target = {"name": "no_resend_detection", "factory": Accumulator, "features": FEATURES}

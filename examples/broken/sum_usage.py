@@ -34,8 +34,4 @@ class Accumulator(Correct):
             self.usage = _add_usage(self.usage or {}, chunk["usage"])  # the bug: summed
 
 
-refold_target = {
-    "name": "sum_usage",
-    "factory": Accumulator,
-    "features": FEATURES,
-}
+refold_target = {"name": "sum_usage", "factory": Accumulator, "features": FEATURES}

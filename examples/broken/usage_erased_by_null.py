@@ -19,8 +19,4 @@ class Accumulator(Correct):
         self.usage = usage if isinstance(usage, dict) else None  # the bug: None replaces too
 
 
-refold_target = {
-    "name": "usage_erased_by_null",
-    "factory": Accumulator,
-    "features": FEATURES,
-}
+refold_target = {"name": "usage_erased_by_null", "factory": Accumulator, "features": FEATURES}
