@@ -12,12 +12,17 @@ Breaks: AM-SSE-TYPE.
 
 from __future__ import annotations
 
-from _anthropic_fold import FEATURES, Accumulator, Decoder
+from _anthropic_fold import FEATURES, Decoder
+from _anthropic_fold import Accumulator as Correct
 
 
 class _Decoder(Decoder):
     def dispatches(self, data, name):
         return bool(name) and super().dispatches(data, name)  # the bug: `event:` required
+
+
+class Accumulator(Correct):
+    """The correct fold: this module's defect is in its SSE decoder."""
 
 
 refold_target = {"dialect": "anthropic-messages", "name": "anthropic_drops_frames_without_event",
