@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 import importlib.util
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -69,6 +70,10 @@ _CITATION: JSONObject = {"type": "char_location", "cited_text": "Two", "document
 
 
 def _load(name: str) -> ModuleType:
+    # Each example subclasses the base fold next to it (_anthropic_fold.py), which a file
+    # target may import: the harness puts a target file's folder last on sys.path.
+    if str(_BROKEN) not in sys.path:
+        sys.path.append(str(_BROKEN))
     spec = importlib.util.spec_from_file_location(f"broken_{name}", _BROKEN / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

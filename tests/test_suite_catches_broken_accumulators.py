@@ -1,5 +1,6 @@
 """Suite strength, shown: the conformance suites fail every broken accumulator of
-`examples/broken/` on the rules its bug breaks, and pass the reference on the same tests.
+`examples/broken/` on the rules its bug breaks, and pass the reference and the correct
+fold they all subclass (`_chat_fold.py`) on the same tests.
 
 Each accumulator is checked the way a user checks a target: `pytest --target=<file>
 --hypothesis-profile=ci` in a fresh process, from an empty directory, so the installed
@@ -44,6 +45,10 @@ EXPECTED_FAILURES: dict[str, frozenset[str]] = {
     "live_snapshot": frozenset({"LIFE-SNAPSHOT"}),
 }
 """Each broken accumulator and the rules its bug really breaks (see examples/broken/README.md)."""
+
+_CORRECT = {"reference": "reference", "_chat_fold": str(_BROKEN / "_chat_fold.py")}
+"""Folds that pass every test: the reference, and the base every broken one subclasses
+(a wrong base would fail each broken accumulator on rules that are not its bug's)."""
 
 _COLLECTOR = '''
 """Record the outcome of every rule-marked test; run only the tests of REFOLD_ONLY_RULES."""
@@ -131,14 +136,17 @@ def suite_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, F
     with ThreadPoolExecutor(max_workers=2) as pool:
         runs = {name: pool.submit(run_suite, str(_BROKEN / f"{name}.py"), rules, root / name)
                 for name, rules in EXPECTED_FAILURES.items()}
-        runs["reference"] = pool.submit(run_suite, "reference", every_expected_rule,
-                                        root / "reference")
+        for correct in _CORRECT:
+            runs[correct] = pool.submit(run_suite, _CORRECT[correct], every_expected_rule,
+                                        root / correct)
         yield runs
 
 
 def test_every_broken_accumulator_has_an_expectation_naming_real_rules() -> None:
-    # anthropic_*.py are the other dialect's: tests/test_broken_anthropic_accumulators.py
-    modules = {path.stem for path in _BROKEN.glob("*.py") if not path.stem.startswith("anthropic_")}
+    # anthropic_*.py are the other dialect's (tests/test_broken_anthropic_accumulators.py);
+    # _*.py are the correct folds the broken ones subclass
+    modules = {path.stem for path in _BROKEN.glob("*.py")
+               if not path.stem.startswith(("anthropic_", "_"))}
     assert modules == set(EXPECTED_FAILURES), (
         f"examples/broken/ holds {sorted(modules)}, EXPECTED_FAILURES names "
         f"{sorted(EXPECTED_FAILURES)}")
@@ -160,12 +168,13 @@ def test_the_suite_fails_each_broken_accumulator_on_the_rules_its_bug_breaks(
     assert run.exit_code == 1, f"{name}: pytest exited {run.exit_code}:\n{run.tail()}"
 
 
-def test_the_reference_passes_every_test_that_catches_a_broken_accumulator(
-    suite_runs: dict[str, Future[SuiteRun]],
+@pytest.mark.parametrize("correct", sorted(_CORRECT))
+def test_the_reference_and_the_base_fold_pass_every_test_that_catches_a_broken_accumulator(
+    suite_runs: dict[str, Future[SuiteRun]], correct: str,
 ) -> None:
-    run = suite_runs["reference"].result()
+    run = suite_runs[correct].result()
     every_expected_rule = frozenset().union(*EXPECTED_FAILURES.values())
     assert run.exit_code == 0 and not run.rules_with("failed"), (
-        f"the reference failed {sorted(run.rules_with('failed'))}:\n{run.tail()}")
+        f"{correct} failed {sorted(run.rules_with('failed'))}:\n{run.tail()}")
     assert every_expected_rule <= run.rules_with("passed"), (
         f"no passing test checks {sorted(every_expected_rule - run.rules_with('passed'))}")

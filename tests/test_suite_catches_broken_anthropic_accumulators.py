@@ -1,6 +1,7 @@
 """Suite strength, shown for the Anthropic dialect: the whole Anthropic suite (rule
 examples and property suites) fails each broken accumulator of `examples/broken/` on
-exactly the AM rules its defect breaks, and passes the reference.
+exactly the AM rules its defect breaks, and passes the reference and the correct fold they
+all subclass (`_anthropic_fold.py`).
 
 Each accumulator is checked the way a user checks a target: `pytest --target=<file>` in a
 fresh process, from an empty directory, so the installed suites and plugin are what runs,
@@ -34,6 +35,9 @@ from refold.reference.anthropic import RULES
 
 _BROKEN = Path(__file__).resolve().parent.parent / "examples" / "broken"
 _PROFILE = "ci"
+_CORRECT = {"reference": "reference", "_anthropic_fold": str(_BROKEN / "_anthropic_fold.py")}
+"""Folds that pass the whole suite: the reference, and the base every broken one subclasses
+(a wrong base would fail each broken accumulator on rules that are not its defect's)."""
 
 _SHIFTED = ("a missing or merged block moves the later ones up: they differ field by field "
             "at pointers of other rules, and a test of a block rule whose stream has several "
@@ -104,7 +108,8 @@ def anthropic_runs(tmp_path_factory: pytest.TempPathFactory,
     with ThreadPoolExecutor(max_workers=2) as pool:
         runs = {name: pool.submit(run_anthropic_suites, str(_BROKEN / f"{name}.py"), root / name)
                 for name in sorted(EXPECTED_FAILURES)}
-        runs["reference"] = pool.submit(run_anthropic_suites, "reference", root / "reference")
+        for correct, target in _CORRECT.items():
+            runs[correct] = pool.submit(run_anthropic_suites, target, root / correct)
         yield runs
 
 
@@ -123,11 +128,12 @@ def test_the_suite_fails_each_broken_accumulator_on_exactly_its_rules(
     assert run.exit_code == 1, f"{name}: pytest exited {run.exit_code}:\n{run.tail()}"
 
 
-def test_the_reference_passes_the_whole_anthropic_suite(
-    anthropic_runs: dict[str, Future[AnthropicRun]],
+@pytest.mark.parametrize("correct", sorted(_CORRECT))
+def test_the_reference_and_the_base_fold_pass_the_whole_anthropic_suite(
+    anthropic_runs: dict[str, Future[AnthropicRun]], correct: str,
 ) -> None:
-    run = anthropic_runs["reference"].result()
-    assert run.exit_code == 0, f"the reference run exited {run.exit_code}:\n{run.tail()}"
+    run = anthropic_runs[correct].result()
+    assert run.exit_code == 0, f"the {correct} run exited {run.exit_code}:\n{run.tail()}"
     every_expected_rule = frozenset().union(*EXPECTED_FAILURES.values())
     assert every_expected_rule <= run.rules_with("passed"), (
         f"no passing test checks {sorted(every_expected_rule - run.rules_with('passed'))}")

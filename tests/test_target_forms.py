@@ -1,12 +1,14 @@
 """The `--target` forms are written out once (`refold.targets.FORMS`); every list of them
 is generated from that table, and `load_target` tries them in its order."""
 
+import sys
+from importlib.machinery import PathFinder
 from pathlib import Path
 
 import pytest
 
 from refold.errors import UsageError
-from refold.targets import FORMS, forms_help, forms_markdown, load_target
+from refold.targets import FORMS, Target, forms_help, forms_markdown, load_target
 from refold.targets.forms import forms_sentence
 
 README = Path(__file__).resolve().parent.parent / "README.md"
@@ -47,3 +49,66 @@ def test_only_python_forms_are_served_from_a_worker() -> None:
     out_of_process = {form.shape for form in FORMS if not form.python}
     assert out_of_process == {"`exec:COMMAND`", "`http://host:port/path`",
                               "`anthropic-ts`, `ai-sdk-anthropic`"}
+
+
+_SIBLING_TARGET = '''
+from {helper} import CONTENT
+
+
+def fold(chunks):
+    return {{"id": "c", "object": "chat.completion", "created": None, "model": None,
+            "choices": [{{"index": 0, "finish_reason": "stop", "logprobs": None,
+                         "message": {{"role": "assistant", "content": CONTENT}}}}]}}
+'''
+
+
+def _file_importing_a_sibling(tmp_path: Path, helper: str) -> Path:
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / f"{helper}.py").write_text('CONTENT = "from the sibling"\n', encoding="utf-8")
+    target = folder / "target.py"
+    target.write_text(_SIBLING_TARGET.format(helper=helper), encoding="utf-8")
+    return target
+
+
+def _folded_content(target: Target) -> object:
+    try:
+        return target.fold([{"id": "c", "choices": []}])["choices"][0]["message"]["content"]
+    finally:
+        target.close()
+
+
+@pytest.mark.parametrize("isolated", [False, True], ids=["in-process", "isolated"])
+def test_a_file_target_imports_the_modules_next_to_it(
+    tmp_path: Path, isolated: bool, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sys, "path", [*sys.path])
+    helper = f"refold_sibling_helper_{'isolated' if isolated else 'in_process'}"
+    target = _file_importing_a_sibling(tmp_path, helper)
+    assert _folded_content(load_target(str(target), isolated=isolated)) == "from the sibling"
+
+
+def test_a_file_target_served_by_an_exec_worker_imports_the_modules_next_to_it(
+    tmp_path: Path,
+) -> None:
+    target = _file_importing_a_sibling(tmp_path, "refold_sibling_helper_exec")
+    spec = f"exec:{sys.executable} -m refold.targets.worker {target}"
+    assert _folded_content(load_target(spec)) == "from the sibling"
+
+
+def test_a_file_targets_folder_does_not_shadow_an_installed_module(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The folder goes last on sys.path: a sibling named like a module the harness or the
+    # target imports (here the standard library's `colorsys`) must not replace it.
+    monkeypatch.setattr(sys, "path", [*sys.path])
+    folder = tmp_path / "shadowing"
+    folder.mkdir()
+    (folder / "colorsys.py").write_text("", encoding="utf-8")
+    (folder / "helper_next_to_it.py").write_text("", encoding="utf-8")
+    (folder / "target.py").write_text("def fold(chunks):\n    return {}\n", encoding="utf-8")
+    load_target(str(folder / "target.py")).close()
+    found = {name: PathFinder.find_spec(name) for name in ("colorsys", "helper_next_to_it")}
+    assert all(spec is not None and spec.origin for spec in found.values())
+    assert Path(str(found["colorsys"].origin)).parent != folder
+    assert Path(str(found["helper_next_to_it"].origin)).parent == folder

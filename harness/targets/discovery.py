@@ -1,6 +1,7 @@
 """Python discovery: which module a `--target` value names, and what target it offers.
 
-`import_python_target` imports `module`, `module:attribute` or `path/to/file.py`;
+`import_python_target` imports `module`, `module:attribute` or `path/to/file.py` (whose
+folder goes last on `sys.path`, so the file can import the modules next to it);
 `from_module` takes the richest interface the module offers (a `refold_target`
 declaration, an accumulator class, a `fold` function) and hands it to
 `refold.targets.python`, which builds and guards the target.
@@ -58,6 +59,7 @@ def _load_module(name: str) -> ModuleType:
         if spec is None or spec.loader is None:
             raise UsageError(f"cannot import {name} as a Python file")
         module = importlib.util.module_from_spec(spec)
+        _importable_from(path.parent)
         sys.modules[spec.name] = module
         try:
             spec.loader.exec_module(module)
@@ -77,6 +79,17 @@ def _load_module(name: str) -> ModuleType:
     except Exception as exc:
         raise UsageError(f"importing target module {name!r} raised "
                          f"{type(exc).__name__}: {exc}") from exc
+
+
+def _importable_from(folder: Path) -> None:
+    """Let a target file import the modules next to it, as `python file.py` can.
+
+    The folder goes last on `sys.path`, not first as `python file.py` puts it: the
+    target runs inside the harness, and a sibling named like a module the harness or
+    its dependencies import later (`types.py`, `test.py`) must not replace it.
+    """
+    if str(folder) not in sys.path:
+        sys.path.append(str(folder))
 
 
 def from_module(
