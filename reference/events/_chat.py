@@ -66,6 +66,13 @@ class ChatMapping(Mapping):
         """EV-OPAQUE-TYPE: Chat lines carry no `event:` name, so always "message"."""
         return opaque("message", frame)
 
+    def unreleased(self) -> list[JSON]:
+        """Frames held for calls that never started (EV-FRAME-COVER on failure)."""
+        frames: list[JSON] = []
+        for _, pending in self._order:
+            frames += [f for f in pending.held_frames() if not any(f is g for g in frames)]
+        return frames
+
     def _frame(self, frame: JSON) -> list[Event]:
         if frame == "[DONE]":
             return self._done()
@@ -127,6 +134,7 @@ class ChatMapping(Mapping):
         if events is None:
             self.fail("unsupported", "EV-IDS-SINGLE-USE: two tool calls of the turn share an id")
             return []
+        self.held = self.held or (pending.holding and bool(appended))
         return events
 
     @staticmethod
