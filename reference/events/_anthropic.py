@@ -157,6 +157,9 @@ class AnthropicMapping(Mapping):
                     return events
         message = self._fold.response()
         reason = message.get("stop_reason")
+        # EV-FRAME-COVER: Completed carries no opaque, and message_stop may carry data
+        # (Bedrock's invocation metrics), so the frame is kept as Opaque before it
+        events.append(self.opaque(frame))
         events.append(self.complete(model=message.get("model"), response_id=message.get("id"),
                                     stop_reason=reason if reason in _STOP else "other",
                                     opaque=message))
