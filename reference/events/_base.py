@@ -41,6 +41,7 @@ class Mapping:
         self.outcome: Outcome | None = None
         self.turn = TurnFold()
         self.held = False  # the frame being read holds a fragment for later (EV-ARGS-BUFFER)
+        self._header: dict[str, JSON] = {}  # the Completed turn's fields no event carries
 
     def frame(self, frame: JSON) -> list[Event]:
         """The events of one frame, in the order the mapping table lists them."""
@@ -69,6 +70,9 @@ class Mapping:
             # frame behind, as Opaque, when the stream fails
             events = [self.opaque(held) for held in self.unreleased()] + events
         for event in events:
+            if event["type"] == "Completed":
+                # built here, once every event before it (of this frame too) is folded
+                event["turn"] = self.turn.turn(provider=self.provider, **self._header)
             self.turn.add(event)
         return events
 
@@ -93,7 +97,7 @@ class Mapping:
                  opaque: JSONObject) -> Event:
         """EV-COMPLETED-LAST: the Completed event, the outcome decided `completed`."""
         self.outcome = completed_outcome()
-        turn = self.turn.turn(provider=self.provider,
-                              model=model if isinstance(model, str) else "",
-                              response_id=response_id, stop_reason=stop_reason, opaque=opaque)
-        return completed(turn)
+        self._header = {"model": model if isinstance(model, str) else "",
+                        "response_id": response_id, "stop_reason": stop_reason,
+                        "opaque": opaque}
+        return completed({})
