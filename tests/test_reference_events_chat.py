@@ -299,3 +299,22 @@ def test_frames_after_completed_are_not_normalised() -> None:
     assert kinds(adapter.frame("[DONE]")) == ["Completed"]
     assert adapter.frame(chunk({"content": "late"})) == []
     assert adapter.end() == {"outcome": "completed", "events": []}
+
+
+def test_a_call_after_an_earlier_finish_reason_completes_at_the_next_one() -> None:
+    # EV-CHAT-COMPLETE-AT-FINISH under CHOICE-FINISH (last wins; an earlier finish reason
+    # is chat-fold family 8 noise), found by the split property
+    frames = [chunk({}, finish="length"),
+              tools(fragment(call_id="call_1", name="f", arguments="{}"), finish="stop"),
+              "[DONE]"]
+    result = run(CHAT, frames)
+    assert of(result["events"], "ToolCallCompleted")[0]["opaque"] == frames[1]
+    assert turn(result)["stop_reason"] == "tool_use"
+
+
+def test_a_call_opened_after_the_last_finish_reason_is_truncated() -> None:
+    # EV-STARTED-COMPLETED: no finish frame is left to complete it at
+    frames = [STOP, tools(fragment(call_id="call_1", name="f", arguments="{}")), "[DONE]"]
+    result = run(CHAT, frames)
+    assert error_kind(result) == "truncated"
+    assert not of(result["events"], "ToolCallCompleted")

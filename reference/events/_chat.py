@@ -125,8 +125,9 @@ class ChatMapping(Mapping):
             appended = ""  # TOOL-3-RESEND: the ladder changed nothing
         else:
             appended = text  # TOOL-5-APPEND
-        if self._finished and (appended or not pending.completed):
-            # EV-NO-DELTA-AFTER-COMPLETED: calls completed at the finish frame cannot change
+        if pending.completed and appended:
+            # EV-NO-DELTA-AFTER-COMPLETED: a call completed at a finish frame cannot change
+            # (a call opened after an earlier finish, family 8 noise, completes at the next)
             self.fail("inconsistent_tool_arguments",
                       "EV-NO-DELTA-AFTER-COMPLETED: a tool call changed after choice 0 finished")
             return []
@@ -179,15 +180,25 @@ class ChatMapping(Mapping):
             self.fail("truncated", "EV-TRUNCATED: [DONE] arrived before choice 0 finished")
             return []
         self._fold.mark_done()  # LIFE-DONE
-        return [self._completed()]
+        return self._completion()
 
     def _end(self) -> list[Event]:
         """EV-CHAT-EOF: a body ending after choice 0's finish reason is complete."""
         if not self._finished:
             return super()._end()  # EV-TRUNCATED
-        return [self._completed()]
+        return self._completion()
 
-    def _completed(self) -> Event:
+    def _completion(self) -> list[Event]:
+        completed = self._completed()
+        return [] if completed is None else [completed]
+
+    def _completed(self) -> Event | None:
+        if any(not pending.completed for _, pending in self._order):
+            # EV-STARTED-COMPLETED: a call opened after choice 0's last finish reason has
+            # no boundary left, so the stream ended before finishing it
+            self.fail("truncated", "EV-STARTED-COMPLETED: a tool call opened after choice "
+                      "0's last finish reason never completed")
+            return None
         response = self._fold.response()  # the chat.completion: EV-TURN-OPAQUE
         choices = response["choices"]
         reason = choices[0]["finish_reason"] if choices and choices[0]["index"] == 0 else None
