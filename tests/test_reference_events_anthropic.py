@@ -148,9 +148,11 @@ def test_input_after_the_blocks_stop_is_inconsistent() -> None:
     assert error_kind(run(ANTHROPIC, frames)) == "inconsistent_tool_arguments"
 
 
-def test_a_tool_use_block_reusing_an_id_fails_unsupported() -> None:
+@pytest.mark.parametrize("frames", [
+    [start(), block(0, TOOL), stop(0), block(1, TOOL), stop(1), MESSAGE_STOP],
+    [start(content=[TOOL, TOOL]), MESSAGE_STOP]])  # found by the split property
+def test_a_tool_use_block_reusing_an_id_fails_unsupported(frames: list[Any]) -> None:
     # EV-IDS-SINGLE-USE
-    frames = [start(), block(0, TOOL), stop(0), block(1, TOOL), stop(1), MESSAGE_STOP]
     result = run(ANTHROPIC, frames)
     assert error_kind(result) == "unsupported"
     assert len(of(result["events"], "ToolCallStarted")) == 1

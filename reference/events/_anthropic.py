@@ -76,6 +76,8 @@ class AnthropicMapping(Mapping):
         for index, block in enumerate(content if isinstance(content, list) else []):
             if isinstance(block, dict) and index in self._fold._blocks._blocks:
                 events += self._opened(index, block, frame)
+                if self.outcome is not None:
+                    return events
                 if index in self._calls:  # a finished block: its call completes here
                     events += self._stop(index, frame)
         return events
