@@ -16,9 +16,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from refold.reference import FEATURES
-from refold.strategies import chunk_splits, completions, families_for
+from refold.reference import Accumulator as ChatAccumulator
+from refold.reference.anthropic import fold as anthropic_fold
+from refold.strategies import chunk_splits, chunk_streams, completions, families_for
 from refold.strategies.anthropic import FEATURES as ANTHROPIC_FEATURES
-from refold.strategies.anthropic import event_splits, messages
+from refold.strategies.anthropic import event_splits, event_streams, messages
 from refold.strategies.anthropic import families_for as anthropic_families
 
 _SLOW = settings(deadline=None)  # a whole stream, run three times, on a loaded machine
@@ -149,3 +151,44 @@ def test_every_anthropic_split_of_a_message_gives_its_neutral_turn(
     assert [error_kind(result) for result in results] == [expected_error] * 2
     if expected_error is None:
         assert [_stripped_turn(result) for result in results] == [view, view]
+
+
+def _parsed(calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{"id": c["id"], "name": c["function"]["name"],
+             "arguments": _object(c["function"]["arguments"])} for c in calls]
+
+
+@_SLOW
+@given(chunk_streams(), st.booleans())
+def test_any_chat_stream_keeps_the_invariants_and_agrees_with_the_chat_fold(
+        chunks: list[Any], done: bool) -> None:
+    # EV-UNKNOWN (never raises), EV-TURN-OPAQUE, EV-FOLD-AGREES, and `run`'s invariants
+    result = run("openai-chat", chunks + (["[DONE]"] if done else []))
+    if result["outcome"]["outcome"] == "completed":
+        provider_turn = turn(result)
+        accumulator = ChatAccumulator()
+        for chunk in chunks:
+            accumulator.add(chunk)
+        if done:
+            accumulator.mark_done()  # LIFE-DONE
+        assert provider_turn["opaque"] == accumulator.response()
+        message = accumulator.response()["choices"][0]["message"]
+        assert provider_turn["output_text"] == (message.get("content") or "")
+        assert provider_turn["tool_calls"] == _parsed(message.get("tool_calls", []))
+
+
+@_SLOW
+@given(event_streams())
+def test_any_anthropic_stream_keeps_the_invariants_and_agrees_with_the_fold(
+        events: list[Any]) -> None:
+    # EV-UNKNOWN (never raises), EV-TURN-OPAQUE, EV-FOLD-AGREES, and `run`'s invariants
+    result = run("anthropic-messages", events)
+    if result["outcome"]["outcome"] == "completed":
+        provider_turn = turn(result)
+        message = anthropic_fold(events)
+        assert provider_turn["opaque"] == message
+        assert provider_turn["output_text"] == "".join(
+            b["text"] for b in message["content"] if b["type"] == "text")
+        assert provider_turn["tool_calls"] == [
+            {"id": b["id"], "name": b["name"], "arguments": b["input"]}
+            for b in message["content"] if b["type"] == "tool_use"]
