@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import copy
+import doctest
 import json
 from typing import Any
 
 import pytest
 from _events_helpers import chunk, fragment, run, tools, turn
 
+import refold.reference.events
 from refold.reference.events import (
     DIALECTS,
     Adapter,
@@ -165,3 +167,7 @@ def test_the_registered_dialects_and_an_unknown_one() -> None:
     with pytest.raises(UnknownDialectError, match=r"'openai-responses'.*openai-chat"):
         Adapter("openai-responses")
     assert turn(run("openai-chat", FRAMES))["provider"] == "openai-chat"
+
+
+def test_the_package_example_runs() -> None:
+    assert doctest.testmod(refold.reference.events).failed == 0

@@ -76,6 +76,13 @@ def _chat_outcome(completion: dict[str, Any], frames: list[Any]) -> str | None:
     return None
 
 
+def _monotone(result: dict[str, Any]) -> bool:
+    """EV-USAGE-MONOTONE: a reported output_tokens never decreases across Usage events."""
+    counts = [e["usage"]["output_tokens"] for e in result["events"] if e["type"] == "Usage"
+              and e["usage"]["output_tokens"] is not None]
+    return counts == sorted(counts)
+
+
 def _stripped_turn(result: dict[str, Any]) -> dict[str, Any]:
     provider_turn = turn(result)
     return {k: v for k, v in provider_turn.items() if k not in ("opaque", "response_id")}
@@ -101,6 +108,7 @@ def test_every_chat_split_of_a_completion_gives_its_neutral_turn(
         result = run("openai-chat", frames)
         expected_error = _chat_outcome(completion, frames)
         assert error_kind(result) == expected_error
+        assert _monotone(result)
         if expected_error is None:
             assert _stripped_turn(result) == _chat_view(completion)
 
@@ -149,6 +157,7 @@ def test_every_anthropic_split_of_a_message_gives_its_neutral_turn(
     expected_error = "unsupported" if len(set(ids)) < len(ids) else None
     results = [run("anthropic-messages", frames) for frames in (first, second)]
     assert [error_kind(result) for result in results] == [expected_error] * 2
+    assert all(_monotone(result) for result in results)
     if expected_error is None:
         assert [_stripped_turn(result) for result in results] == [view, view]
 
