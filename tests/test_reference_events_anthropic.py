@@ -72,6 +72,16 @@ def test_message_start_is_the_initial_usage_snapshot_and_message_delta_the_cumul
     assert turn(result)["usage"] == usages[-1]
 
 
+def test_a_provisional_count_above_the_final_one_is_reported_as_sent() -> None:
+    # EV-USAGE vs EV-USAGE-MONOTONE: message_start's output_tokens is provisional
+    # (AM-USAGE-NEVER-SUM: superseded); the adapter never invents a count (see the report)
+    frames = [start({"input_tokens": 0, "output_tokens": 1}), message_delta(output_tokens=0),
+              MESSAGE_STOP]
+    result = run(ANTHROPIC, frames)
+    assert [e["usage"]["output_tokens"] for e in of(result["events"], "Usage")] == [1, 0]
+    assert turn(result)["usage"]["output_tokens"] == 0
+
+
 def test_cache_buckets_are_added_into_input_and_cache_reads_are_cached() -> None:
     # §4.3 usage mapping (NE-31: OpenAI's convention, cached ⊂ input)
     usage = {"input_tokens": 5, "cache_creation_input_tokens": 100,
