@@ -72,13 +72,15 @@ def test_message_start_is_the_initial_usage_snapshot_and_message_delta_the_cumul
     assert turn(result)["usage"] == usages[-1]
 
 
-def test_a_provisional_count_above_the_final_one_is_reported_as_sent() -> None:
-    # EV-USAGE vs EV-USAGE-MONOTONE: message_start's output_tokens is provisional
-    # (AM-USAGE-NEVER-SUM: superseded); the adapter never invents a count (see the report)
-    frames = [start({"input_tokens": 0, "output_tokens": 1}), message_delta(output_tokens=0),
-              MESSAGE_STOP]
+def test_counts_above_the_final_ones_are_reported_as_sent() -> None:
+    # EV-USAGE vs EV-USAGE-MONOTONE: message_start's output_tokens is provisional and an
+    # earlier message_delta's is replaced (AM-USAGE-NEVER-SUM, AM-USAGE-REPLACE; split
+    # family 7); the adapter never invents a count (see the report)
+    frames = [start({"input_tokens": 0, "output_tokens": 1}),
+              {**message_delta(None), "usage": {"output_tokens": 7}},
+              message_delta(output_tokens=0), MESSAGE_STOP]
     result = run(ANTHROPIC, frames)
-    assert [e["usage"]["output_tokens"] for e in of(result["events"], "Usage")] == [1, 0]
+    assert [e["usage"]["output_tokens"] for e in of(result["events"], "Usage")] == [1, 7, 0]
     assert turn(result)["usage"]["output_tokens"] == 0
 
 
