@@ -51,11 +51,12 @@ class AnthropicMapping(Mapping):
         self._kinds: dict[int, str] = {}  # block index -> its type, for AM-DELTA-MATCH
         self._calls: dict[int, PendingCall] = {}  # client tool_use blocks by index
         self._ids: set[str] = set()
+        self._was_open = False  # the frame's index held a block before the fold read it
 
     def _frame(self, frame: JSON) -> list[Event]:
         if not isinstance(frame, dict):
             return []  # AM-ROB-NOT-OBJECT: the fold refuses it; EV-UNKNOWN: Opaque
-        started, opened = self._fold._message is not None, set(self._fold._blocks._blocks)
+        started, self._was_open = self._fold._message is not None, self._holds(frame)
         self._fold.add(frame)
         if self._fold.error is not None:  # AM-LIFE-ERROR, wherever it arrives
             self.fail("provider_error", "EV-ERROR-FRAME: the provider sent an error event")
@@ -63,7 +64,13 @@ class AnthropicMapping(Mapping):
         if not started:
             return self._message_start(frame) if self._fold._message is not None else []
         handler = _HANDLERS.get(non_blank(frame.get("type")) or "")
-        return handler(self, frame, opened) if handler is not None else []  # EV-UNKNOWN
+        return handler(self, frame) if handler is not None else []  # EV-UNKNOWN
+
+    def _holds(self, frame: JSONObject) -> bool:
+        """Whether the fold held a block at the index of `frame` before reading it (the
+        fold's own block table: AM-BLOCK-OPEN and AM-BLOCK-REOPEN decide)."""
+        index = non_negative_int(frame.get("index"))
+        return index is not None and index in self._fold._blocks._blocks
 
     def _message_start(self, frame: JSONObject) -> list[Event]:
         """Usage (the initial snapshot), then the blocks it already holds (AM-START-CONTENT)."""
@@ -82,9 +89,9 @@ class AnthropicMapping(Mapping):
                     events += self._stop(index, frame)
         return events
 
-    def _block_start(self, frame: JSONObject, opened: set[int]) -> list[Event]:
+    def _block_start(self, frame: JSONObject) -> list[Event]:
         index = non_negative_int(frame.get("index"))
-        if index is None or index in opened or index not in self._fold._blocks._blocks:
+        if index is None or self._was_open or index not in self._fold._blocks._blocks:
             return []  # AM-ROB-WRONG-TYPE, AM-BLOCK-REOPEN: the fold opened nothing
         return self._opened(index, object_or_none(frame.get("content_block")) or {}, frame)
 
@@ -105,7 +112,7 @@ class AnthropicMapping(Mapping):
             return []
         return events
 
-    def _block_delta(self, frame: JSONObject, opened: set[int]) -> list[Event]:
+    def _block_delta(self, frame: JSONObject) -> list[Event]:
         index = non_negative_int(frame.get("index"))
         delta = object_or_none(frame.get("delta")) or {}
         kind = non_blank(delta.get("type"))
@@ -124,7 +131,7 @@ class AnthropicMapping(Mapping):
             return []
         return pending.take(fragment, pending.id, pending.name, frame, self._ids) or []
 
-    def _block_stop(self, frame: JSONObject, opened: set[int]) -> list[Event]:
+    def _block_stop(self, frame: JSONObject) -> list[Event]:
         index = non_negative_int(frame.get("index"))
         pending = None if index is None else self._calls.get(index)
         if index is None or pending is None or pending.completed:
@@ -142,13 +149,13 @@ class AnthropicMapping(Mapping):
             return []
         return [pending.complete(arguments, frame)]
 
-    def _message_delta(self, frame: JSONObject, opened: set[int]) -> list[Event]:
+    def _message_delta(self, frame: JSONObject) -> list[Event]:
         if not isinstance(frame.get("usage"), dict):
             return []
         snapshot = self._fold.response().get("usage")  # AM-USAGE-REPLACE: cumulative
         return [usage(anthropic_usage(snapshot), frame)]  # NE-30: assigned, never added
 
-    def _message_stop(self, frame: JSONObject, opened: set[int]) -> list[Event]:
+    def _message_stop(self, frame: JSONObject) -> list[Event]:
         if not self._fold.finished:
             return []
         events: list[Event] = []
@@ -168,7 +175,7 @@ class AnthropicMapping(Mapping):
         return events
 
 
-_HANDLERS: dict[str, Callable[[AnthropicMapping, JSONObject, set[int]], list[Event]]] = {
+_HANDLERS: dict[str, Callable[[AnthropicMapping, JSONObject], list[Event]]] = {
     "content_block_start": AnthropicMapping._block_start,
     "content_block_delta": AnthropicMapping._block_delta,
     "content_block_stop": AnthropicMapping._block_stop,
