@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from _events_helpers import error_kind, kinds, of, run, stepwise, turn
+from test_reference_events_invariants import error_kind, kinds, of, run, stepwise, turn
 
 from refold.reference.anthropic import fold
 

@@ -10,7 +10,17 @@ import copy
 from typing import Any
 
 import pytest
-from _events_helpers import chunk, error_kind, fragment, kinds, of, run, stepwise, tools, turn
+from test_reference_events_invariants import (
+    chunk,
+    error_kind,
+    fragment,
+    kinds,
+    of,
+    run,
+    stepwise,
+    tools,
+    turn,
+)
 
 from refold.reference import fold
 from refold.reference.events import Adapter

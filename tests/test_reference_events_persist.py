@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 import pytest
-from _events_helpers import chunk, fragment, run, tools, turn
+from test_reference_events_invariants import chunk, fragment, run, tools, turn
 
 import refold.reference.events
 from refold.reference.events import (

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from _events_helpers import error_kind, run, turn
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_reference_events_invariants import error_kind, run, turn
 
 from refold.reference import FEATURES
 from refold.reference import Accumulator as ChatAccumulator

@@ -1,14 +1,18 @@
-"""Shared helpers of the reference events tests: frames, runs and the invariants of §2.
+"""The invariants every reference events run keeps, and the helpers of its tests.
 
 `invariants(frames, result)` asserts the dialect-independent rules every reference run
 must keep (grammar, Completed last, frame cover, opaque frames, conservation, the turn
 fold), so each hand-written case and each property checks them on top of its own rule.
+It lives in a `test_reference_*` module, with tests of its own showing it is not vacuous,
+because `refold mutate --target reference` copies only those files into its scratch dir.
 """
 
 from __future__ import annotations
 
 import json
 from typing import Any
+
+import pytest
 
 from refold.reference import json_equal
 from refold.reference.events import Adapter, fold_turn, normalize, strip
@@ -57,9 +61,14 @@ def tools(*fragments: dict[str, Any], finish: str | None = None) -> dict[str, An
 def run(dialect: str, frames: list[Any]) -> dict[str, Any]:
     """normalize(), with the invariants of every run asserted on the way."""
     result = normalize(dialect, frames)
+    check(dialect, frames, result)
+    return result
+
+
+def check(dialect: str, frames: list[Any], result: dict[str, Any]) -> None:
+    """Every invariant of a run, the frame-by-frame ones included."""
     invariants(frames, result)
     _same_frame_by_frame(dialect, frames, result)
-    return result
 
 
 def kinds(events: list[dict[str, Any]]) -> list[str]:
@@ -159,3 +168,33 @@ def _same_frame_by_frame(dialect: str, frames: list[Any], result: dict[str, Any]
                 assert any(json_equal(carried, frame) for frame in frames[: position + 1])
             elif event["type"] != "Completed":
                 assert json_equal(carried, frames[position]), (position, event)
+
+
+_GOOD = [chunk({"content": "Hi"}), chunk({}, finish="stop"), "[DONE]"]
+
+
+def _damaged(change: str) -> dict[str, Any]:
+    result = normalize("openai-chat", _GOOD)
+    events = result["events"]
+    if change == "frame lost":
+        del events[1]  # the finish chunk's Opaque: EV-FRAME-COVER
+    elif change == "completed early":
+        events.insert(0, events.pop())  # EV-COMPLETED-LAST
+    elif change == "text lost":
+        events[0]["delta"] = "H"  # EV-TEXT-CONSERVE: the turn still says "Hi"
+    elif change == "field added":
+        events[0]["extra"] = 1  # EV-GRAMMAR
+    result["persisted"]["events"] = strip(events)
+    return result
+
+
+@pytest.mark.parametrize("change", ["frame lost", "completed early", "text lost",
+                                    "field added"])
+def test_the_invariants_catch_a_damaged_run(change: str) -> None:
+    # the helper every events test relies on is not vacuous
+    with pytest.raises(AssertionError):
+        check("openai-chat", _GOOD, _damaged(change))
+
+
+def test_the_invariants_hold_on_the_reference_run() -> None:
+    run("openai-chat", _GOOD)
