@@ -42,7 +42,8 @@ class Adapter:
     """Normalises one provider stream of one dialect, one frame at a time.
 
     Sans-IO: frames are JSON values (for Chat, chunk objects and the string `"[DONE]"`),
-    never mutated; every event returned is a new value the adapter does not keep.
+    read and never mutated; like the dialect folds, the adapter references their nested
+    values until the stream ends. Every event returned is a new value it does not keep.
     """
 
     __slots__ = ("_mapping", "_persisted")
