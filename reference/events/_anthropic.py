@@ -147,6 +147,12 @@ class AnthropicMapping(Mapping):
             self.fail("invalid_tool_arguments", "EV-ARGS-INVALID: a tool_use block's input "
                       "is not a JSON object at its content_block_stop")
             return []
+        if pending.length and pending.blank and arguments:
+            # AM-TOOL-NO-DELTA kept the start's input under deltas of whitespace only,
+            # which join to {} (EV-ARGS-CONSERVE): the two disagree
+            self.fail("inconsistent_tool_arguments", "EV-ARGS-CONSERVE: a tool_use block "
+                      "streamed only whitespace after a start carrying input")
+            return []
         return [pending.complete(arguments, frame)]
 
     def _message_delta(self, frame: JSONObject) -> list[Event]:

@@ -13,11 +13,13 @@ from ._events import Event, arguments_delta, tool_call_completed, tool_call_star
 
 __all__ = ["PendingCall"]
 
+_JSON_WHITESPACE = " \t\n\r"
+
 
 class PendingCall:
     """A call the dialect fold opened, with what the adapter has emitted for it."""
 
-    __slots__ = ("_held", "completed", "holding", "id", "index", "length", "name")
+    __slots__ = ("_held", "blank", "completed", "holding", "id", "index", "length", "name")
 
     def __init__(self, index: int) -> None:
         self.index = index  # the dialect's correlation key (EV-CALL-ROUTE)
@@ -25,6 +27,7 @@ class PendingCall:
         self.name: str | None = None
         self.completed = False
         self.length = 0  # characters of arguments attributed to the call so far
+        self.blank = True  # every one of them is JSON whitespace
         self.holding = False  # fragments are held, waiting for the id or the name
         self._held: list[tuple[str, JSON]] = []
 
@@ -43,6 +46,7 @@ class PendingCall:
         """
         if appended:  # EV-NO-EMPTY-DELTA: an empty fragment is no delta
             self.length += len(appended)
+            self.blank = self.blank and not appended.strip(_JSON_WHITESPACE)
             self._held.append((appended, frame))  # EV-ARGS-BUFFER
         events: list[Event] = []
         if self.id is None and call_id is not None and name is not None:
