@@ -294,8 +294,8 @@ def test_message_stop_is_kept_as_opaque_right_before_completed() -> None:
         {"type": "Completed", "turn": turn(result)}]
 
 
-@pytest.mark.parametrize(("start_input", "kind"), [({}, None),
-                                                   ({"city": "Oslo"}, "inconsistent_tool_arguments")])
+@pytest.mark.parametrize(("start_input", "kind"), [
+    ({}, None), ({"city": "Oslo"}, "inconsistent_tool_arguments")])
 def test_whitespace_only_input_deltas_keep_the_start_input_only_when_it_is_empty(
         start_input: dict[str, Any], kind: str | None) -> None:
     # EV-ARGS-CONSERVE against AM-TOOL-NO-DELTA: deltas of JSON whitespace join to "empty"
