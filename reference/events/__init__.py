@@ -1,24 +1,32 @@
-"""The provider-neutral events contract (refold.reference.events): events.md in code.
+"""Provider-neutral events (refold.reference.events): events.md in code.
 
-Sans-IO and standard library only. `RULES` is the registry of every `EV-*` and `PERSIST-*`
-rule; `check_events` returns every violation of them in one adapter's output.
+Sans-IO and standard library only. The reference adapters: `Adapter(dialect)` normalises
+one provider stream frame by frame (`frame`, `end`, `persisted`), `normalize` runs a whole
+one, `fold_turn` folds events into their ProviderTurn and `strip` removes what a runtime
+must not persist (§3). The checker: `RULES` is the registry of every `EV-*` and
+`PERSIST-*` rule, and `check_events` returns every violation of them in one adapter's
+output.
 
-    >>> from refold.reference.events import check_events
-    >>> frames = [{"id": "c1", "model": "m", "choices": [{"index": 0,
-    ...            "delta": {"content": "Hi"}, "finish_reason": "stop"}]}, "[DONE]"]
-    >>> turn = {"provider": "p", "model": "m", "response_id": "c1", "output_text": "Hi",
-    ...         "tool_calls": [], "stop_reason": "end_turn", "opaque": None,
-    ...         "usage": dict.fromkeys(["input_tokens", "output_tokens",
-    ...                                 "cached_input_tokens", "reasoning_tokens"])}
-    >>> events = [{"type": "TextDelta", "delta": "Hi", "opaque": frames[0]},
-    ...           {"type": "Completed", "turn": turn}]
-    >>> check_events("openai-chat", frames, events, "completed")
+    >>> from refold.reference.events import check_events, normalize
+    >>> frames = [
+    ...     {"id": "c1", "model": "m", "choices": [{"index": 0, "delta": {"content": "Hi"}}]},
+    ...     {"id": "c1", "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+    ...     "[DONE]",
+    ... ]
+    >>> result = normalize("openai-chat", frames)
+    >>> [event["type"] for event in result["events"]], result["outcome"]
+    (['TextDelta', 'Opaque', 'Completed'], {'outcome': 'completed'})
+    >>> check_events("openai-chat", frames, result["events"], result["outcome"])
     []
 """
 
+from ._adapters import DIALECTS, Adapter, UnknownDialectError, normalize
 from ._checker import CHECKED_RULES, CHECKS, UNCHECKED, check_events
 from ._rules import FEATURES, RULES, SECTIONS, rule, rules_of
+from ._strip import strip
+from ._turn import NoTurnError, fold_turn
 from ._violation import Violation
 
-__all__ = ["CHECKED_RULES", "CHECKS", "FEATURES", "RULES", "SECTIONS", "UNCHECKED",
-           "Violation", "check_events", "rule", "rules_of"]
+__all__ = ["CHECKED_RULES", "CHECKS", "DIALECTS", "FEATURES", "RULES", "SECTIONS", "UNCHECKED",
+           "Adapter", "NoTurnError", "UnknownDialectError", "Violation", "check_events",
+           "fold_turn", "normalize", "rule", "rules_of", "strip"]

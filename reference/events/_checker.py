@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from .._json import JSON
-from ._calls import (
+from ._check_calls import (
     ev_args_conserve,
     ev_args_parsed,
     ev_call_identity,
@@ -56,7 +56,7 @@ from ._persistence import (
     persist_response_id,
     persist_strip,
 )
-from ._turn import ev_fold_agrees, ev_stop_map, ev_stop_tool, ev_turn_fields, ev_turn_opaque
+from ._check_turn import ev_fold_agrees, ev_stop_map, ev_stop_tool, ev_turn_fields, ev_turn_opaque
 from ._violation import Violation
 
 __all__ = ["CHECKED_RULES", "CHECKS", "UNCHECKED", "check_events"]

@@ -1,111 +1,117 @@
-"""The turn against the dialect fold: fields, text and calls, stop reason, lossless opaque.
+"""The turn fold: neutral events in, one `ProviderTurn` out (events.md §2).
 
-The expected values come from the known completion when one is given (the oracle a
-strategy drew the frames from), else from the reference fold of the frames. The checks
-run only on a completed turn of frames that end well: a turn of a truncated stream is
-EV-TRUNCATED's, not a contradiction of the fold.
+The portable fields come from the events alone: `output_text` joins every TextDelta
+(EV-TEXT-CONSERVE), `tool_calls` are the completed calls (EV-TURN-CALLS), `usage` is the
+last Usage (EV-USAGE-LAST, EV-USAGE-UNREPORTED). What no delta event carries (provider,
+model, response id, stop reason, the dialect fold) is the Completed event's. The fold never
+reads an `opaque` or a `payload`, so nulling them changes nothing (PERSIST-NO-SEMANTICS),
+and folding stripped events gives the stripped turn (PERSIST-PORTABLE).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable
 
-from .._json import JSON, JSONObject, json_equal
-from ._context import Stream
-from ._dialects import View, differences
-from ._grammar import STOP_REASONS
-from ._violation import Violation
+from .._errors import RefoldError
+from .._json import JSON, JSONObject, copy_json
+from ._events import unreported_usage
 
-__all__ = ["ev_fold_agrees", "ev_stop_map", "ev_stop_tool", "ev_turn_fields", "ev_turn_opaque"]
+__all__ = ["NoTurnError", "TurnFold", "fold_turn", "reconciled_stop"]
 
 
-def _show(value: JSON, limit: int = 120) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+class NoTurnError(RefoldError, LookupError):
+    """`fold_turn` was given events without a Completed (EV-NO-COMPLETED-ON-ERROR)."""
+
+    def __init__(self, *, events: int) -> None:
+        super().__init__(
+            f"EV-COMPLETED-LAST: the {events} events given hold no Completed event, so they "
+            f"fold to no turn (a stream whose outcome is error has none); expected the "
+            f"events of a completed stream, Completed last"
+        )
 
 
-def _checked(stream: Stream) -> tuple[int, JSONObject, View] | None:
-    turn = stream.turn
-    if turn is None or stream.expected is None or stream.analysis.end.kind != "completed":
-        return None
-    return turn[0], turn[1], stream.expected
+def reconciled_stop(stop_reason: JSON, tool_calls: list[JSONObject]) -> JSON:
+    """EV-STOP-TOOL: a turn with calls that the provider ended as `end_turn` is `tool_use`."""
+    return "tool_use" if tool_calls and stop_reason == "end_turn" else stop_reason
 
 
-def _source(stream: Stream) -> str:
-    return "the fold of the frames" if stream.expected is stream.analysis.view \
-        else "the known completion"
+class TurnFold:
+    """Folds events one at a time; `turn(...)` builds the ProviderTurn as a new value."""
+
+    __slots__ = ("_calls", "_completed", "_text", "_usage")
+
+    def __init__(self) -> None:
+        self._text: list[str] = []
+        self._calls: list[JSONObject] = []
+        self._usage: JSONObject | None = None
+        self._completed: JSONObject | None = None
+
+    def add(self, event: JSON) -> None:
+        """Fold one event; values of the wrong shape are skipped, never raised on."""
+        if not isinstance(event, dict):
+            return
+        kind = event.get("type")
+        if kind == "TextDelta" and isinstance(event.get("delta"), str):
+            self._text.append(event["delta"])  # EV-TEXT-CONSERVE
+        elif kind == "ToolCallCompleted" and isinstance(event.get("call"), dict):
+            # EV-TURN-CALLS: each completed call once, in the order the adapter completed
+            # them, which the reference keeps equal to the dialect fold's order
+            self._calls.append(copy_json(event["call"]))
+        elif kind == "Usage" and isinstance(event.get("usage"), dict):
+            self._usage = copy_json(event["usage"])  # EV-USAGE-LAST: replaced whole
+        elif kind == "Completed" and isinstance(event.get("turn"), dict):
+            self._completed = event["turn"]
+
+    @property
+    def output_text(self) -> str:
+        """The public text so far (EV-TEXT-CONSERVE)."""
+        if len(self._text) > 1:
+            self._text[:] = ["".join(self._text)]
+        return self._text[0] if self._text else ""
+
+    def turn(self, *, provider: JSON, model: JSON, response_id: JSON, stop_reason: JSON,
+             opaque: JSON) -> JSONObject:
+        """The ProviderTurn of the events so far, with the fields no delta event carries."""
+        tool_calls = copy_json(self._calls)
+        return {
+            "provider": provider,  # EV-TURN-FIELDS
+            "model": model,
+            "response_id": response_id,
+            "output_text": self.output_text,
+            "tool_calls": tool_calls,
+            "stop_reason": reconciled_stop(stop_reason, tool_calls),  # EV-STOP-MAP, -TOOL
+            "usage": unreported_usage() if self._usage is None else copy_json(self._usage),
+            "opaque": opaque,  # EV-TURN-OPAQUE
+        }
+
+    def completed_turn(self, *, events: int) -> JSONObject:
+        """The turn of the last Completed folded, its portable fields refolded.
+
+        Keys the Completed turn lacks (a stripped `response_id`, `opaque`) stay absent.
+
+        Raises:
+            NoTurnError: no Completed event was folded.
+        """
+        if self._completed is None:
+            raise NoTurnError(events=events)
+        header = self._completed
+        turn = self.turn(provider=header.get("provider"), model=header.get("model"),
+                         response_id=copy_json(header.get("response_id")),
+                         stop_reason=header.get("stop_reason"),
+                         opaque=copy_json(header.get("opaque")))
+        return {key: value for key, value in turn.items()
+                if key in header or key not in ("response_id", "opaque")}
 
 
-def ev_turn_fields(stream: Stream) -> Iterator[Violation]:
-    """EV-TURN-FIELDS: provider is the adapter's, model and response_id the provider's."""
-    found = _checked(stream)
-    if found is None:
-        return
-    number, turn, view = found
-    expected = {"model": view.model, "response_id": view.response_id}
-    if stream.provider is not None:
-        expected["provider"] = stream.provider
-    for key, value in expected.items():
-        if key == "model" and value is None:
-            continue  # no frame named a model: nothing to hold the turn's to
-        if turn.get(key) != value:
-            yield Violation("EV-TURN-FIELDS", f"turn {key} is {_show(turn.get(key))}, "
-                            f"expected {_show(value)} ({_source(stream)})", event=number,
-                            pointer=f"/turn/{key}")
+def fold_turn(events: Iterable[JSON]) -> JSONObject:
+    """Fold the events of one completed stream into its ProviderTurn, as a new value.
 
-
-def ev_fold_agrees(stream: Stream) -> Iterator[Violation]:
-    """EV-FOLD-AGREES: output_text and tool_calls (arguments parsed) agree with the fold."""
-    found = _checked(stream)
-    if found is None:
-        return
-    number, turn, view = found
-    for key, value in (("output_text", view.output_text), ("tool_calls", view.tool_calls)):
-        if key in turn and not json_equal(turn[key], value):
-            yield Violation("EV-FOLD-AGREES", f"turn {key} is {_show(turn[key])}, but "
-                            f"{_source(stream)} gives {_show(value)}", event=number,
-                            pointer=f"/turn/{key}")
-
-
-def _stop(stream: Stream) -> tuple[int, JSON, str, str] | None:
-    """(event, received, mapped, expected) of the stop reason, or None if not checked."""
-    found = _checked(stream)
-    if found is None:
-        return None
-    number, turn, view = found
-    if turn.get("stop_reason") not in STOP_REASONS:
-        return None  # EV-GRAMMAR's
-    calls = turn.get("tool_calls")
-    expected = "tool_use" if view.stop_reason == "end_turn" and calls else view.stop_reason
-    return number, turn.get("stop_reason"), view.stop_reason, expected
-
-
-def ev_stop_map(stream: Stream) -> Iterator[Violation]:
-    """EV-STOP-MAP: stop_reason is the provider's terminal value through §4's table."""
-    found = _stop(stream)
-    if found is not None and found[1] != found[3] and found[2] == found[3]:
-        yield Violation("EV-STOP-MAP", f"stop_reason is {_show(found[1])}, expected "
-                        f"{found[3]!r} from {_source(stream)}", event=found[0],
-                        pointer="/turn/stop_reason")
-
-
-def ev_stop_tool(stream: Stream) -> Iterator[Violation]:
-    """EV-STOP-TOOL: a mapped end_turn with tool calls is tool_use."""
-    found = _stop(stream)
-    if found is not None and found[1] != found[3] and found[2] != found[3]:
-        yield Violation("EV-STOP-TOOL", f"stop_reason is {_show(found[1])} with tool calls "
-                        f"in the turn; expected 'tool_use' (the provider said end_turn)",
-                        event=found[0], pointer="/turn/stop_reason")
-
-
-def ev_turn_opaque(stream: Stream) -> Iterator[Violation]:
-    """EV-TURN-OPAQUE: T.opaque is the dialect fold of the frames (when claimed)."""
-    turn, folded = stream.turn, stream.analysis.folded
-    if not stream.turn_opaque or turn is None or folded is None or \
-            stream.analysis.end.kind != "completed":
-        return
-    for difference in differences(stream.dialect, folded, turn[1].get("opaque")):
-        where = "/turn/opaque" + difference.pointer
-        yield Violation("EV-TURN-OPAQUE", f"turn opaque differs from the dialect fold of "
-                        f"the frames {difference}", event=turn[0], pointer=where)
-
+    Raises:
+        NoTurnError: the events hold no Completed (the stream's outcome was error).
+    """
+    fold = TurnFold()
+    count = 0
+    for event in events:
+        fold.add(event)
+        count += 1
+    return fold.completed_turn(events=count)

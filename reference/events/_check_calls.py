@@ -1,0 +1,275 @@
+"""The event-sequence rules: grammar, the terminal, each call's life, text and usage.
+
+Each check reads the events (and the outcome), never the frames, and yields every
+violation it finds. Fields of the wrong JSON type are EV-GRAMMAR's alone: the other checks
+skip what they cannot read (a usage of the wrong shape, a stop reason outside the
+vocabulary), so one fault is reported once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .._json import JSON, JSONObject, json_equal
+from ._context import Stream
+from ._dialects import arguments_value
+from ._frames import outcome_violations
+from ._grammar import event_problems, usage_ok
+from ._violation import Violation
+
+__all__ = [
+    "ev_args_conserve", "ev_args_parsed", "ev_call_identity", "ev_call_started",
+    "ev_completed_last", "ev_grammar", "ev_ids_single_use", "ev_no_completed_on_error",
+    "ev_no_delta_after_completed", "ev_no_empty_delta", "ev_started_completed",
+    "ev_text_conserve", "ev_turn_calls", "ev_usage_last", "ev_usage_monotone",
+    "ev_usage_unreported",
+]
+
+_COUNTERS = ("input_tokens", "output_tokens", "cached_input_tokens", "reasoning_tokens")
+
+
+def _show(value: JSON, limit: int = 120) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _id(event: JSONObject) -> str | None:
+    value = event.get("call") if event.get("type") == "ToolCallCompleted" else event
+    call_id = value.get("id") if isinstance(value, dict) else None
+    return call_id if isinstance(call_id, str) else None
+
+
+def _call_events(stream: Stream) -> Iterator[tuple[int, str, str, JSONObject]]:
+    """(index, variant, call id, event) of every call event whose id can be read."""
+    for number, event in enumerate(stream.events):
+        if isinstance(event, dict) and event.get("type") in (
+                "ToolCallStarted", "ToolCallArgumentsDelta", "ToolCallCompleted"):
+            call_id = _id(event)
+            if call_id is not None:
+                yield number, event["type"], call_id, event
+
+
+def ev_grammar(stream: Stream) -> Iterator[Violation]:
+    """EV-GRAMMAR: every event has its variant's fields, of §1's types; the outcome is one
+    of the protocol's."""
+    for number, event in enumerate(stream.events):
+        for where, problem in event_problems(event):
+            yield Violation("EV-GRAMMAR", problem, event=number, pointer=where)
+    if stream.outcome.problem is not None:
+        yield Violation("EV-GRAMMAR", stream.outcome.problem)
+
+
+def ev_completed_last(stream: Stream) -> Iterator[Violation]:
+    """EV-COMPLETED-LAST: outcome `completed` means exactly one Completed, the last event;
+    frames that end well, given an error of a kind no other rule names, break it too."""
+    yield from outcome_violations(stream, "EV-COMPLETED-LAST")
+    if not stream.completed:
+        return
+    found = [number for number, _ in stream.of_type("Completed")]
+    if not found:
+        yield Violation("EV-COMPLETED-LAST", f"the outcome is completed but none of the "
+                        f"{len(stream.events)} events is a Completed; expected exactly one, last")
+    for extra in found[1:]:
+        yield Violation("EV-COMPLETED-LAST", f"a second Completed (the first is event "
+                        f"{found[0]}); expected exactly one", event=extra)
+    last = len(stream.events) - 1
+    if found and found[-1] != last:
+        yield Violation("EV-COMPLETED-LAST", f"Completed is followed by {last - found[-1]} "
+                        f"event(s); expected it to be the last event", event=found[-1])
+
+
+def ev_no_completed_on_error(stream: Stream) -> Iterator[Violation]:
+    """EV-NO-COMPLETED-ON-ERROR: outcome `error` means no Completed."""
+    if stream.outcome.name != "error":
+        return
+    for number, _ in stream.of_type("Completed"):
+        yield Violation("EV-NO-COMPLETED-ON-ERROR", f"a Completed although the outcome is "
+                        f"error ({stream.outcome.kind or 'no kind'}); expected none",
+                        event=number)
+
+
+def ev_call_started(stream: Stream) -> Iterator[Violation]:
+    """EV-CALL-STARTED: a call's deltas and completion come after its ToolCallStarted."""
+    started: set[str] = set()
+    for number, kind, call_id, _ in _call_events(stream):
+        if kind == "ToolCallStarted":
+            started.add(call_id)
+        elif call_id not in started:
+            yield Violation("EV-CALL-STARTED", f"{kind} for call {call_id!r}, which no "
+                            f"earlier ToolCallStarted announced", event=number)
+
+
+def ev_ids_single_use(stream: Stream) -> Iterator[Violation]:
+    """EV-IDS-SINGLE-USE: a call id is started at most once and completed at most once."""
+    seen: dict[tuple[str, str], int] = {}
+    for number, kind, call_id, _ in _call_events(stream):
+        if kind == "ToolCallArgumentsDelta":
+            continue
+        first = seen.setdefault((kind, call_id), number)
+        if first != number:
+            yield Violation("EV-IDS-SINGLE-USE", f"a second {kind} for call {call_id!r} "
+                            f"(the first is event {first}); ids are single-use", event=number)
+
+
+def ev_no_delta_after_completed(stream: Stream) -> Iterator[Violation]:
+    """EV-NO-DELTA-AFTER-COMPLETED: no delta for a call after its ToolCallCompleted."""
+    done: dict[str, int] = {}
+    for number, kind, call_id, _ in _call_events(stream):
+        if kind == "ToolCallCompleted":
+            done.setdefault(call_id, number)
+        elif kind == "ToolCallArgumentsDelta" and call_id in done:
+            yield Violation("EV-NO-DELTA-AFTER-COMPLETED", f"a delta for call {call_id!r} "
+                            f"after its ToolCallCompleted (event {done[call_id]})", event=number)
+
+
+def ev_started_completed(stream: Stream) -> Iterator[Violation]:
+    """EV-STARTED-COMPLETED: with outcome `completed`, every started call completed before
+    Completed."""
+    if not stream.completed:
+        return
+    ends = [number for number, _ in stream.of_type("Completed")]
+    end = ends[0] if ends else len(stream.events)
+    started: dict[str, int] = {}
+    done: set[str] = set()
+    for number, kind, call_id, _ in _call_events(stream):
+        if number > end:
+            break
+        if kind == "ToolCallStarted":
+            started.setdefault(call_id, number)
+        elif kind == "ToolCallCompleted":
+            done.add(call_id)
+    for call_id, number in started.items():
+        if call_id not in done:
+            yield Violation("EV-STARTED-COMPLETED", f"call {call_id!r} started but never "
+                            f"completed before the end of a completed turn", event=number)
+
+
+def ev_call_identity(stream: Stream) -> Iterator[Violation]:
+    """EV-CALL-IDENTITY: call.name equals its ToolCallStarted's name (the id is the key)."""
+    names: dict[str, JSON] = {}
+    for number, kind, call_id, event in _call_events(stream):
+        if kind == "ToolCallStarted":
+            names.setdefault(call_id, event.get("name"))
+        elif kind == "ToolCallCompleted" and call_id in names:
+            name = event["call"].get("name")
+            if name != names[call_id]:
+                yield Violation("EV-CALL-IDENTITY", f"call {call_id!r} completes with name "
+                                f"{_show(name)}, expected {_show(names[call_id])} as started",
+                                event=number, pointer="/call/name")
+
+
+def ev_args_parsed(stream: Stream) -> Iterator[Violation]:
+    """EV-ARGS-PARSED: ToolCallCompleted.call.arguments is a JSON object."""
+    for number, event in stream.of_type("ToolCallCompleted"):
+        call = event.get("call")
+        if isinstance(call, dict) and "arguments" in call and not isinstance(
+                call["arguments"], dict):
+            yield Violation("EV-ARGS-PARSED", f"arguments are {_show(call['arguments'])}, "
+                            f"expected the parsed JSON object", event=number,
+                            pointer="/call/arguments")
+
+
+def ev_args_conserve(stream: Stream) -> Iterator[Violation]:
+    """EV-ARGS-CONSERVE: a call's deltas, joined and parsed (`""` -> `{}`), are its arguments.
+
+    A call with no delta is not checked (EV-ARGS-OPTIONAL)."""
+    deltas: dict[str, list[str]] = {}
+    for number, kind, call_id, event in _call_events(stream):
+        if kind == "ToolCallArgumentsDelta" and isinstance(event.get("delta"), str):
+            deltas.setdefault(call_id, []).append(event["delta"])
+        elif kind == "ToolCallCompleted" and call_id in deltas:
+            joined = "".join(deltas.pop(call_id))
+            arguments = event["call"].get("arguments")
+            if not isinstance(arguments, dict):
+                continue  # EV-ARGS-PARSED's
+            value = arguments_value(joined)
+            if value is None or not json_equal(value, arguments):
+                yield Violation("EV-ARGS-CONSERVE", f"call {call_id!r}: the deltas join to "
+                                f"{_show(joined)}, which parses to {_show(value)}, but the "
+                                f"arguments are {_show(arguments)}", event=number,
+                                pointer="/call/arguments")
+
+
+def ev_no_empty_delta(stream: Stream) -> Iterator[Violation]:
+    """EV-NO-EMPTY-DELTA: no TextDelta or ToolCallArgumentsDelta has an empty delta."""
+    for number, event in enumerate(stream.events):
+        if isinstance(event, dict) and event.get("type") in (
+                "TextDelta", "ToolCallArgumentsDelta") and event.get("delta") == "":
+            yield Violation("EV-NO-EMPTY-DELTA", f"{event['type']} with an empty delta; "
+                            f"expected a frame with nothing new to be an Opaque",
+                            event=number, pointer="/delta")
+
+
+def ev_text_conserve(stream: Stream) -> Iterator[Violation]:
+    """EV-TEXT-CONSERVE: T.output_text is the concatenation of the TextDelta deltas."""
+    turn = stream.turn
+    if turn is None or not isinstance(turn[1].get("output_text"), str):
+        return
+    joined = "".join(e["delta"] for _, e in stream.of_type("TextDelta")
+                     if isinstance(e.get("delta"), str))
+    if turn[1]["output_text"] != joined:
+        yield Violation("EV-TEXT-CONSERVE", f"output_text is {_show(turn[1]['output_text'])}, "
+                        f"expected the TextDelta deltas joined, {_show(joined)}",
+                        event=turn[0], pointer="/turn/output_text")
+
+
+def ev_turn_calls(stream: Stream) -> Iterator[Violation]:
+    """EV-TURN-CALLS: T.tool_calls is the completed calls, each once, in start order."""
+    turn = stream.turn
+    if turn is None or not isinstance(turn[1].get("tool_calls"), list):
+        return
+    starts: dict[str, int] = {}
+    completed: dict[str, tuple[int, JSON]] = {}
+    for number, kind, call_id, event in _call_events(stream):
+        if kind == "ToolCallStarted":
+            starts.setdefault(call_id, number)
+        elif kind == "ToolCallCompleted" and number < turn[0]:
+            completed.setdefault(call_id, (starts.get(call_id, number), event["call"]))
+    expected = [call for _, call in sorted(completed.values(), key=lambda item: item[0])]
+    if not json_equal(expected, turn[1]["tool_calls"]):
+        yield Violation("EV-TURN-CALLS", f"tool_calls is {_show(turn[1]['tool_calls'])}, "
+                        f"expected the completed calls in start order, {_show(expected)}",
+                        event=turn[0], pointer="/turn/tool_calls")
+
+
+def _usages(stream: Stream) -> list[tuple[int, JSONObject]]:
+    return [(n, e["usage"]) for n, e in stream.of_type("Usage") if usage_ok(e.get("usage"))]
+
+
+def ev_usage_last(stream: Stream) -> Iterator[Violation]:
+    """EV-USAGE-LAST: T.usage equals the last Usage's usage."""
+    turn, usages = stream.turn, _usages(stream)
+    if turn is None or not usages or not usage_ok(turn[1].get("usage")):
+        return
+    number, last = usages[-1]
+    if not json_equal(turn[1].get("usage"), last):
+        yield Violation("EV-USAGE-LAST", f"turn usage is {_show(turn[1].get('usage'))}, "
+                        f"expected the last Usage's (event {number}), {_show(last)}",
+                        event=turn[0], pointer="/turn/usage")
+
+
+def ev_usage_unreported(stream: Stream) -> Iterator[Violation]:
+    """EV-USAGE-UNREPORTED: with no Usage, T.usage has all four counters null."""
+    turn = stream.turn
+    if turn is None or _usages(stream) or not usage_ok(turn[1].get("usage")):
+        return
+    expected = dict.fromkeys(_COUNTERS)
+    if not json_equal(turn[1].get("usage"), expected):
+        yield Violation("EV-USAGE-UNREPORTED", f"no Usage was emitted but the turn usage is "
+                        f"{_show(turn[1].get('usage'))}, expected all four counters null",
+                        event=turn[0], pointer="/turn/usage")
+
+
+def ev_usage_monotone(stream: Stream) -> Iterator[Violation]:
+    """EV-USAGE-MONOTONE: a reported output_tokens never decreases across Usage events."""
+    highest: tuple[int, float] | None = None
+    for number, usage in _usages(stream):
+        count = usage.get("output_tokens")
+        if not isinstance(count, int | float) or isinstance(count, bool):
+            continue
+        if highest is not None and count < highest[1]:
+            yield Violation("EV-USAGE-MONOTONE", f"output_tokens falls to {count} after "
+                            f"{highest[1]} (event {highest[0]}); counts are cumulative",
+                            event=number, pointer="/usage/output_tokens")
+        if highest is None or count >= highest[1]:
+            highest = (number, count)
