@@ -249,6 +249,22 @@ def test_chat_complete_at_finish() -> None:
     assert (v.event, v.frame) == (done, done - 1)
 
 
+def test_a_chat_call_may_complete_at_a_later_finish_frame_than_a_noise_one() -> None:
+    # finish_reason is last-wins (chat-fold CHOICE-FINISH), so an earlier one is family 8
+    # noise: a frame-by-frame adapter completes the call at the finish it can see
+    from refold.reference.events import check_events, normalize
+    noise = {"id": "c1", "model": "m", "choices": [{"index": 0, "delta": {},
+                                                    "finish_reason": "length"}]}
+    call = {"id": "c1", "choices": [{"index": 0, "finish_reason": "stop", "delta": {
+        "tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+                        "function": {"name": "f", "arguments": "{}"}}]}}]}
+    frames = [noise, call, "[DONE]"]
+    result = normalize("openai-chat", frames)
+    completed = [e for e in result["events"] if e["type"] == "ToolCallCompleted"]
+    assert [e["opaque"] for e in completed] == [call]
+    assert check_events("openai-chat", frames, result["events"], result["outcome"]) == []
+
+
 @each_dialect
 def test_turn_fields(dialect: str) -> None:
     c = case(dialect)

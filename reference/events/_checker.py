@@ -34,6 +34,7 @@ from ._check_calls import (
     ev_usage_monotone,
     ev_usage_unreported,
 )
+from ._check_turn import ev_fold_agrees, ev_stop_map, ev_stop_tool, ev_turn_fields, ev_turn_opaque
 from ._context import Ops, Stream, make_stream
 from ._dialects import DIALECTS
 from ._frames import (
@@ -56,7 +57,6 @@ from ._persistence import (
     persist_response_id,
     persist_strip,
 )
-from ._check_turn import ev_fold_agrees, ev_stop_map, ev_stop_tool, ev_turn_fields, ev_turn_opaque
 from ._violation import Violation
 
 __all__ = ["CHECKED_RULES", "CHECKS", "UNCHECKED", "check_events"]

@@ -66,8 +66,10 @@ class Analysis:
     folded: JSONObject | None
     view: View | None
     several_choices: bool
-    finish_frame: int | None = None
-    """Chat: the frame that gave choice 0 its finish reason (EV-CHAT-COMPLETE-AT-FINISH)."""
+    finish_frames: frozenset[int] = frozenset()
+    """Chat: the frames that give choice 0 a finish reason (EV-CHAT-COMPLETE-AT-FINISH).
+    Several, when an earlier one is chat-fold's family 8 noise (finish_reason is
+    last-wins): a frame-by-frame adapter cannot know a later one will come."""
 
 
 def arguments_value(text: str) -> JSONObject | None:
@@ -136,7 +138,7 @@ def _analyse_chat(frames: Sequence[JSON]) -> Analysis:
     fold = ChatAccumulator()
     end: StreamEnd | None = None
     finished = several = False
-    finish_frame: int | None = None
+    finish_frames: set[int] = set()
     for number, frame in enumerate(frames):
         if frame == DONE:
             fold.mark_done()
@@ -149,8 +151,10 @@ def _analyse_chat(frames: Sequence[JSON]) -> Analysis:
             break
         fold.add(frame)
         several = several or _several(frame)
+        if _finishes(frame):
+            finish_frames.add(number)
         if not finished and _finishes(frame):
-            finished, finish_frame = True, number
+            finished = True
             bad = _bad_chat_call(fold)
             if bad is not None:
                 end = StreamEnd("invalid_tool_arguments", number, number, bad)
@@ -159,7 +163,7 @@ def _analyse_chat(frames: Sequence[JSON]) -> Analysis:
         end = StreamEnd("completed" if finished else "truncated", None, len(frames))
     folded = _response(fold)
     return Analysis(end, folded, view_of("openai-chat", folded), several_choices=several,
-                    finish_frame=finish_frame)
+                    finish_frames=frozenset(finish_frames))
 
 
 def _response(fold: ChatAccumulator | MessageAccumulator) -> JSONObject | None:
