@@ -38,13 +38,15 @@ def test_every_dialect_names_an_importable_reference_package() -> None:
         assert source.is_reference
 
 
-def test_the_chat_reference_leaves_the_anthropic_reference_inside_it_unmutated(
+def test_the_chat_reference_leaves_the_references_inside_it_unmutated(
         tmp_path: Path) -> None:
     assert locate_source("reference") == locate_source("reference", CHAT)
     build_workdir(locate_source("reference", CHAT), tmp_path, extra_tests=())
     settings = _mutmut_settings(tmp_path)
     assert settings["source_paths"] == ["refold/reference"]
-    assert settings["do_not_mutate"] == ["refold/reference/anthropic/*"]
+    # the Anthropic dialect's reference and the neutral events' are other contracts'
+    assert settings["do_not_mutate"] == ["refold/reference/anthropic/*",
+                                         "refold/reference/events/*"]
     options = settings["pytest_add_cli_args"]
     assert isinstance(options, list) and "--dialect=openai-chat" in options
 

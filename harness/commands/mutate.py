@@ -111,13 +111,16 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
 
 def reference_tests(folder: Path, dialect: Dialect) -> tuple[Path, ...]:
     """The checkout's tests of `dialect`'s reference: those its `reference_tests` glob
-    names and no longer glob of another dialect does (`test_reference_anthropic_*.py`
-    is not the chat reference's), without the structural ones."""
-    longer = [d.reference_tests for d in DIALECTS.values()
-              if d is not dialect and len(d.reference_tests) > len(dialect.reference_tests)]
+    names, without the structural ones and those of a package inside its reference,
+    another contract's (`test_reference_anthropic_*.py`, `test_reference_events_*.py` are
+    not the chat reference's)."""
+    from refold.mutation import reference_source
+
+    inside = [f"test_reference_{name}_*.py"
+              for name in reference_source(dialect).excluded]
     return tuple(sorted(p for p in folder.glob(dialect.reference_tests)
                         if p.name not in _STRUCTURAL_TESTS
-                        and not any(fnmatch.fnmatch(p.name, g) for g in longer)))
+                        and not any(fnmatch.fnmatch(p.name, g) for g in inside)))
 
 
 def render_summary(result: dict[str, Any]) -> str:

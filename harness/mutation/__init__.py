@@ -10,7 +10,7 @@ the tests that reach its function. Shards (mutant-name filters) merge into one.
 from ._equivalents import Equivalent, apply_equivalents, change_of, load_equivalents
 from ._results import FORMAT, counts, merge, score
 from ._run import MutationError, MutationOptions, run_mutation
-from ._source import MutationSource, locate_source
+from ._source import MutationSource, locate_source, reference_source
 
 __all__ = [
     "FORMAT",
@@ -24,6 +24,7 @@ __all__ = [
     "load_equivalents",
     "locate_source",
     "merge",
+    "reference_source",
     "run_mutation",
     "score",
 ]

@@ -75,15 +75,19 @@ def locate_source(target: str, dialect: Dialect | None = None) -> MutationSource
 
 def reference_source(dialect: Dialect) -> MutationSource:
     """The reference fold of `dialect`: its package's modules, without the packages
-    inside it that are other dialects' references (`refold.reference.anthropic` is not
-    part of the chat reference `refold.reference`)."""
+    inside it, each another contract's reference (`refold.reference.anthropic`, the
+    Anthropic dialect's, and `refold.reference.events`, the neutral events', are not part
+    of the chat reference `refold.reference`)."""
     package = dialect.reference_package
     path = Path(importlib.import_module(package).__file__ or "").parent
-    inside = sorted(other.reference_package.removeprefix(f"{package}.")
-                    for other in DIALECTS.values()
-                    if other.reference_package.startswith(f"{package}."))
     return MutationSource("reference", package, path, dialect=dialect,
-                          excluded=tuple(name.replace(".", "/") for name in inside))
+                          excluded=reference_subpackages(path))
+
+
+def reference_subpackages(path: Path) -> tuple[str, ...]:
+    """The packages directly inside the reference package at `path`, by folder name."""
+    return tuple(sorted(child.name for child in path.iterdir()
+                        if (child / "__init__.py").is_file()))
 
 
 def _package_path(top: str, target: str) -> Path:
