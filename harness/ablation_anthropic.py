@@ -348,21 +348,21 @@ def undecided_at(stream: list[JSON], pointer: str) -> frozenset[str]:
     it: the value is that message_delta's, AM-USAGE-REPLACE; adding the start's to it
     is AM-USAGE-NEVER-SUM's)."""
     found = _USAGE_KEY.fullmatch(pointer)
-    start = next((event for event in stream if _starts(event)), None)
-    usage = start["message"].get("usage") if isinstance(start, dict) else None
-    key = found.group(1).replace("~1", "/").replace("~0", "~") if found else None
-    if key is None or not isinstance(usage, dict) or key not in usage:
+    first = next((n for n, event in enumerate(stream) if _starts(event)), None)
+    if found is None or first is None:
         return frozenset()
-    without = [copy.deepcopy(event) for event in stream]
-    message = without[stream.index(start)]["message"]  # type: ignore[index,call-overload]
-    del message["usage"][key]
+    key = found.group(1).replace("~1", "/").replace("~0", "~")
+    without = copy.deepcopy(stream)
+    usage = without[first]["message"].get("usage")
+    if not isinstance(usage, dict) or key not in usage:
+        return frozenset()
+    del usage[key]
     try:
         before, after = _message(stream), _message(without)
     except RefoldError:
         return frozenset()
-    if before is None or after is None:
-        return frozenset()
-    at = f"/usage/{found.group(1)}" if found else ""
-    moved = any(d.pointer in ("/usage", at) or d.pointer.startswith(f"{at}/")
-                for d in differences(before, after))
+    count = f"/usage/{found.group(1)}"
+    moved = before is None or after is None or any(
+        d.pointer in ("/usage", count) or d.pointer.startswith(f"{count}/")
+        for d in differences(before, after))
     return frozenset() if moved else frozenset({"AM-USAGE-BASE"})

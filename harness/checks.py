@@ -18,16 +18,15 @@ example should cost); the plugin reads a crash charged only to known failures as
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from refold.reference import JSON, Difference, JSONObject
 
-from .console import printable
+from .console import format_chunks, printable
 from .crashes import Crash, signature
-from .difference_ablation import DifferenceAblation, Verdict
 from .dialects import DEFAULT_DIALECT, DIALECTS, EVERY_RULE, Dialect, dialect_of_rule
+from .difference_ablation import DifferenceAblation, Verdict
 from .errors import TargetError
 from .targets import Target, TargetAccumulator
 
@@ -36,8 +35,6 @@ __all__ = ["Check", "ConformanceFailure", "charged_rules", "conformance_failures
            "leaf_errors"]
 
 _SHOWN_DIFFERENCES = 5
-_LINE_BREAKS = {ord(c): f"\\u{ord(c):04x}" for c in "\x85\u2028\u2029"}
-"""Line breaks to `str.splitlines` that `json.dumps(ensure_ascii=False)` leaves raw."""
 
 
 @dataclass(eq=False)
@@ -215,18 +212,6 @@ def _judged(rules: Iterable[str], claimed: frozenset[str] | None) -> set[str]:
 def _rule_heading(rules: Sequence[str]) -> str:
     parts = [f"{r} ({EVERY_RULE[r].feature})" if r in EVERY_RULE else r for r in rules]
     return ", ".join(parts) or "(no rule)"
-
-
-def format_chunks(chunks: Sequence[JSON]) -> str:
-    """Render a stream as JSON lines, the form failures and replay files use.
-
-    Non-ASCII text stays readable, except the characters `str.splitlines`, editors and
-    terminals break lines at that JSON leaves unescaped (NEL, U+2028, U+2029): escaped,
-    each chunk stays one line, and the line is still the same JSON.
-    """
-    return "\n".join(json.dumps(c, ensure_ascii=False, separators=(",", ":"))
-                     .translate(_LINE_BREAKS) for c in chunks)
-
 
 
 class Check:

@@ -55,9 +55,12 @@ class Verdict:
     """What undoing the departures of a stream showed about the difference at one pointer."""
 
     needed: frozenset[str]
-    """The rules deciding a departure whose undoing made the difference go away."""
+    """The rules deciding how the departures of `needed_by` fold: the charged ones."""
+    needed_by: tuple[str, ...]
+    """The departures (by rule) whose undoing made the difference go away."""
     undone: tuple[str, ...]
-    """The departures (by rule) whose undoing left the difference in place."""
+    """The departures (by rule) whose undoing left the difference in place, of the rules
+    owning the pointer (the ones its pointer would have charged)."""
     cleared: frozenset[str]
     """The rules the difference is no evidence against: those of `undone`, and those the
     stream it was left on gives nothing to decide."""
@@ -74,13 +77,13 @@ class DifferenceAblation:
 
     def describe(self) -> list[str]:
         """The lines a failure message shows about the ablation."""
-        needed = sorted({r for v in self.verdicts.values() for r in v.needed})
+        needed = sorted({r for v in self.verdicts.values() for r in v.needed_by})
         undone = sorted({r for v in self.verdicts.values() for r in v.undone} - set(needed))
         lines = []
         if needed:
             lines.append(f"undoing the departure of {', '.join(needed)} from the plain shape "
-                         f"(a change the reference folds identically) makes a difference go "
-                         f"away: it is charged to that departure's rules")
+                         f"(a change the reference folds identically but at its rule's "
+                         f"pointers) makes a difference go away: charged to that departure")
         if undone:
             lines.append(f"undoing the departure of {', '.join(undone)} leaves the "
                          f"differences in place: not evidence against {', '.join(undone)}")
@@ -154,7 +157,7 @@ def _walk(pointer: str, chunks: list[JSON], runs: _Runs,
     if shown is None or pointer not in shown or not runs.probes(chunks, claimed):
         return None
     absent = _absent(runs)
-    current, needed, undone = chunks, set[str](), list[str]()
+    current, needed, needed_by, undone = chunks, set[str](), list[str](), list[str]()
     tried: set[str] = set()
     while (step := next((p for p in runs.probes(current, claimed) if p[0] not in tried),
                         None)) is not None:
@@ -168,8 +171,11 @@ def _walk(pointer: str, chunks: list[JSON], runs: _Runs,
             undone.append(rule_id)
         else:
             needed |= deciding | (absent(stream) - absent(current))
+            needed_by.append(rule_id)
     cleared = set(undone) | absent(current) | _undecided(runs, current, pointer)
-    return Verdict(frozenset(needed), tuple(undone), frozenset(cleared - needed))
+    owners = runs.dialect.rules_at(pointer)  # the others were never charged here
+    return Verdict(frozenset(needed), tuple(needed_by), tuple(r for r in undone if r in owners),
+                   frozenset(cleared - needed))
 
 
 def _absent(runs: _Runs) -> Callable[[list[JSON]], frozenset[str]]:
