@@ -14,6 +14,12 @@ reported none (AM-USAGE-ABSENT) changes the Message at `/usage` only, and `/usag
 that rule's, so a crash that goes away with it is evidence against that rule and no
 other. An undo that changes the fold anywhere else is not trusted on that stream.
 
+The same undos charge a difference (`difference_undos`, `refold.difference_ablation`),
+with one more: a block of an unknown type made a known one kept as sent (only its
+`type` changes in the fold), to tell a target that drops unknown blocks from one that
+drops blocks. `undecided_at` names the owners of a pointer the stream gives nothing to
+decide there (AM-USAGE-BASE at a count message_delta re-reported).
+
 Plain JSON in, plain JSON out; the input is never mutated.
 """
 

@@ -16,6 +16,7 @@ from refold.dialects import dialect
 from refold.difference_ablation import _MAX_RUNS, ablate
 from refold.reference import JSON, JSONObject
 from refold.reference.anthropic import differences, fold, rules_at
+from refold.replay import failure_record
 from refold.targets import Target, load_target
 
 _BROKEN = Path(__file__).resolve().parent.parent / "examples" / "broken"
@@ -88,6 +89,8 @@ def test_a_re_opened_block_whose_start_text_was_dropped_is_text_joins() -> None:
     failure = _failure(_target("anthropic_drops_start_text"), events,
                        ("AM-BLOCK-REOPEN", "AM-STOP-REASON"))
     assert failure.implicated == ("AM-TEXT-JOIN",)
+    # the persisted record (results, replay files) says so too
+    assert str(failure_record(failure)["message"]).startswith("AM-TEXT-JOIN (text): ")
 
 
 def test_a_dropped_unknown_block_is_charged_to_the_rules_that_keep_it_as_sent() -> None:
