@@ -26,8 +26,9 @@ departure matters is found out as for a crash (`refold.crashes`), one pointer at
   (`Dialect.absent_departures`, `Dialect.undecided_at`), are no evidence.
 
 The cost is bounded: one fold to reproduce and at most one per kind of departure present,
-for each pointer, each stream folded once (memoised) and at most `_MAX_RUNS` folds per
-failure; once per failed test, after shrinking (the plugin's report hook), never while
+for each pointer, each stream folded once (memoised), at most `_MAX_RUNS` folds per
+failure and none after a fold that did not end in a raise (a timeout would cost one per
+fold); once per failed test, after shrinking (the plugin's report hook), never while
 Hypothesis runs. A dialect without `difference_undos` charges differences by pointer.
 """
 
@@ -47,6 +48,8 @@ __all__ = ["DifferenceAblation", "Verdict", "ablate"]
 _MAX_RUNS = 48
 """Target folds per failure: about three walks over every kind of departure."""
 
+_CRASHES = frozenset({"raised", "crashed"})
+"""The kinds of target error after which the target is folded again (not a timeout)."""
 _Probe = tuple[str, frozenset[str], list[JSON]]
 
 
@@ -99,13 +102,14 @@ class _Runs:
         self._differing: dict[str, frozenset[str] | None] = {}
         self._probes: dict[str, list[_Probe]] = {}
         self.count = 0
+        self._stopped = False
 
     def differing(self, stream: list[JSON]) -> frozenset[str] | None:
         """The pointers at which the target's fold of `stream` differs from the
         reference's; None when either refuses it or the budget is spent."""
         key = json.dumps(stream, sort_keys=True)
         if key not in self._differing:
-            if self.count >= _MAX_RUNS:
+            if self.count >= _MAX_RUNS or self._stopped:
                 return None
             self.count += 1
             self._differing[key] = self._fold(stream)
@@ -115,8 +119,13 @@ class _Runs:
         dialect = self.dialect
         try:
             expected = dialect.fold(stream)
+        except RefoldError:
+            return None  # a stream the reference refuses has nothing to compare with
+        try:
             received = self._target.fold(stream)
-        except (RefoldError, TargetError):
+        except TargetError as exc:
+            if exc.kind not in _CRASHES:
+                self._stopped = True  # a target that hangs or misbehaves is not re-run
             return None  # a crash on an undone stream tells nothing about this difference
         return frozenset(d.pointer for d in dialect.differences(expected, received))
 
@@ -153,8 +162,10 @@ def _walk(pointer: str, chunks: list[JSON], runs: _Runs,
           claimed: frozenset[str]) -> Verdict | None:
     """Undo the departures of `chunks` one at a time, keeping those the difference at
     `pointer` needs (see the module docstring)."""
+    if not runs.probes(chunks, claimed):
+        return None  # nothing departs: the pointer says it all
     shown = runs.differing(chunks)
-    if shown is None or pointer not in shown or not runs.probes(chunks, claimed):
+    if shown is None or pointer not in shown:
         return None
     absent = _absent(runs)
     current, needed, needed_by, undone = chunks, set[str](), list[str](), list[str]()

@@ -158,3 +158,32 @@ def test_ablation_folds_each_stream_once_and_at_most_a_bounded_number_of_times()
     assert failure.ablation is not None
     assert len(failure.differences) > 1 and failure.ablation.runs <= _MAX_RUNS
     assert set(failure.implicated) == {"AM-TEXT-JOIN", "AM-BLOCK-OPEN"}
+
+
+_MISBEHAVES_WITHOUT_PINGS = '''
+from refold.reference.anthropic import fold as reference_fold
+
+
+def fold(events):
+    if not any(isinstance(e, dict) and e.get("type") == "ping" for e in events):
+        return []  # not an object: a misbehaviour other than a raise
+    message = reference_fold(events)
+    message["id"] = "msg_other"
+    return message
+
+
+refold_target = {"name": "misbehaves", "dialect": "anthropic-messages", "fold": fold}
+'''
+
+
+def test_a_target_that_misbehaves_other_than_by_raising_is_not_folded_again(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "misbehaves.py"
+    path.write_text(_MISBEHAVES_WITHOUT_PINGS, encoding="utf-8")
+    target = load_target(str(path))
+    events: list[JSON] = [{"type": "ping"}, _START, *_text(0, "a"), {"type": "x_event"},
+                          *_END]
+    failure = _failure(target, events, ("AM-PING",))
+    assert failure.ablation is not None and failure.ablation.runs == 2  # then it stops
+    assert failure.implicated == ("AM-START-BASE",)  # by its pointer
