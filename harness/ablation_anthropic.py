@@ -14,12 +14,19 @@ reported none (AM-USAGE-ABSENT) changes the Message at `/usage` only, and `/usag
 that rule's, so a crash that goes away with it is evidence against that rule and no
 other. An undo that changes the fold anywhere else is not trusted on that stream.
 
+The same undos charge a difference (`difference_undos`, `refold.difference_ablation`),
+with one more: a block of an unknown type made a known one kept as sent (only its
+`type` changes in the fold), to tell a target that drops unknown blocks from one that
+drops blocks. `undecided_at` names the owners of a pointer the stream gives nothing to
+decide there (AM-USAGE-BASE at a count message_delta re-reported).
+
 Plain JSON in, plain JSON out; the input is never mutated.
 """
 
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable
 
 from refold.reference import JSON, JSONObject, RefoldError
@@ -33,7 +40,8 @@ from ._anthropic_block_departures import (
     delta_route,
 )
 
-__all__ = ["DEPARTURES", "Undo", "absent_departures", "applicable_undos", "departures_alone"]
+__all__ = ["DEPARTURES", "Probe", "Undo", "absent_departures", "applicable_undos",
+           "departures_alone", "difference_undos", "known_blocks", "undecided_at"]
 
 Undo = Callable[[list[JSON]], list[JSON]]
 
@@ -206,16 +214,24 @@ _KNOWN_BLOCKS = frozenset({"text", "thinking", "redacted_thinking", "tool_use",
 def _opens_unknown(event: JSON) -> bool:
     """Whether `event` opens (or message_start holds) a block whose type is not one the
     spec names (server results are `*_tool_result`)."""
+    return any(_unknown(block) for block in _opened(event))
+
+
+def _opened(event: JSON) -> list[JSON]:
+    """The blocks `event` opens: its content_block, or message_start's content."""
     if not isinstance(event, dict):
-        return False
-    blocks: list[JSON] = []
+        return []
     if event.get("type") == "content_block_start":
-        blocks = [event.get("content_block")]
-    elif event.get("type") == "message_start" and isinstance(event.get("message"), dict):
+        return [event.get("content_block")]
+    if event.get("type") == "message_start" and isinstance(event.get("message"), dict):
         content = event["message"].get("content")
-        blocks = list(content) if isinstance(content, list) else []
-    return any(isinstance(b, dict) and isinstance(b.get("type"), str) and not (
-        b["type"] in _KNOWN_BLOCKS or b["type"].endswith("_tool_result")) for b in blocks)
+        return list(content) if isinstance(content, list) else []
+    return []
+
+
+def _unknown(block: JSON) -> bool:
+    return isinstance(block, dict) and isinstance(block.get("type"), str) and not (
+        block["type"] in _KNOWN_BLOCKS or block["type"].endswith("_tool_result"))
 
 
 def _message(stream: list[JSON]) -> JSONObject | None:
@@ -281,3 +297,78 @@ def departures_alone(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
         if alike and undone != stream:
             found.append((kept, undone))
     return found
+
+
+Probe = tuple[str, frozenset[str], list[JSON]]
+"""(rule id of the departure undone, the rules that decide how it folds, undone stream)."""
+
+_STAND_INS = (("server_tools", "web_search_tool_result"), ("thinking", "redacted_thinking"))
+"""Known types of blocks kept exactly as sent, as an unknown block is, and the feature a
+target claims when it knows them."""
+
+_AS_SENT = frozenset({"AM-UNKNOWN-BLOCK", "AM-RESULT-AS-SENT"})
+"""The rules that say an unknown block is output as sent: AM-UNKNOWN-BLOCK keeps it "as
+sent, at its index (AM-RESULT-AS-SENT)", and AM-RESULT-AS-SENT names unknown types."""
+
+
+def known_blocks(stream: list[JSON], block_type: str) -> list[JSON]:
+    """AM-UNKNOWN-BLOCK: every block of a type the spec does not name (started, or in
+    message_start's content) takes the known type `block_type` of a block kept as sent,
+    every other key as it was: only `/content/N/type` changes in the fold."""
+    stream = copy.deepcopy(stream)
+    for event in stream:
+        for block in _opened(event):
+            if _unknown(block):
+                assert isinstance(block, dict)  # an unknown block is an object
+                block["type"] = block_type
+    return stream
+
+
+def difference_undos(stream: list[JSON], claimed: frozenset[str]) -> list[Probe]:
+    """Every departure present in `stream` whose undoing the reference folds identically
+    except at its rule's pointers (`applicable_undos`), and a block of an unknown type
+    made a known one kept as sent, when the target claims a feature that has one (a
+    target that drops a known block too is not failing on the block being unknown)."""
+    found = [(rule_id, frozenset({rule_id}), undone)
+             for rule_id, undone in applicable_undos(stream)]
+    stand_in = next((kind for feature, kind in _STAND_INS if feature in claimed), None)
+    if stand_in is None:
+        return found
+    undone = known_blocks(stream, stand_in)
+    try:
+        expected = _message(stream)
+    except RefoldError:
+        return found
+    if undone != stream and _folds_alike(expected, undone, frozenset({"AM-UNKNOWN-BLOCK"})):
+        found.append(("AM-UNKNOWN-BLOCK", _AS_SENT, undone))
+    return found
+
+
+_USAGE_KEY = re.compile(r"/usage/([^/]+)(/.*)?")
+
+
+def undecided_at(stream: list[JSON], pointer: str) -> frozenset[str]:
+    """The rules owning `pointer` that `stream` shows do not decide the value there:
+    AM-USAGE-BASE at a count message_start's usage holds when the reference folds the
+    stream with that key removed from it to the same count (a message_delta re-reported
+    it: the value is that message_delta's, AM-USAGE-REPLACE; adding the start's to it
+    is AM-USAGE-NEVER-SUM's)."""
+    found = _USAGE_KEY.fullmatch(pointer)
+    first = next((n for n, event in enumerate(stream) if _starts(event)), None)
+    if found is None or first is None:
+        return frozenset()
+    key = found.group(1).replace("~1", "/").replace("~0", "~")
+    without = copy.deepcopy(stream)
+    usage = without[first]["message"].get("usage")
+    if not isinstance(usage, dict) or key not in usage:
+        return frozenset()
+    del usage[key]
+    try:
+        before, after = _message(stream), _message(without)
+    except RefoldError:
+        return frozenset()
+    count = f"/usage/{found.group(1)}"
+    moved = before is None or after is None or any(
+        d.pointer in ("/usage", count) or d.pointer.startswith(f"{count}/")
+        for d in differences(before, after))
+    return frozenset() if moved else frozenset({"AM-USAGE-BASE"})

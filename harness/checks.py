@@ -18,15 +18,15 @@ example should cost); the plugin reads a crash charged only to known failures as
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from refold.reference import JSON, Difference, JSONObject
 
-from .console import printable
+from .console import format_chunks, printable
 from .crashes import Crash, signature
 from .dialects import DEFAULT_DIALECT, DIALECTS, EVERY_RULE, Dialect, dialect_of_rule
+from .difference_ablation import DifferenceAblation, Verdict
 from .errors import TargetError
 from .targets import Target, TargetAccumulator
 
@@ -35,8 +35,6 @@ __all__ = ["Check", "ConformanceFailure", "charged_rules", "conformance_failures
            "leaf_errors"]
 
 _SHOWN_DIFFERENCES = 5
-_LINE_BREAKS = {ord(c): f"\\u{ord(c):04x}" for c in "\x85\u2028\u2029"}
-"""Line breaks to `str.splitlines` that `json.dumps(ensure_ascii=False)` leaves raw."""
 
 
 @dataclass(eq=False)
@@ -56,6 +54,9 @@ class ConformanceFailure(AssertionError):
     compared_fold: bool = False  # raised by `folds_to`: a replay can refold `chunks` alone
     claimed: frozenset[str] | None = None
     """The target's claimed features: a rule of another feature is never charged."""
+    ablation: DifferenceAblation | None = None
+    """Set once the test failed: what undoing the stream's departures showed about each
+    difference (`refold.difference_ablation`)."""
 
     def __post_init__(self) -> None:
         super().__init__(str(self))
@@ -76,12 +77,27 @@ class ConformanceFailure(AssertionError):
         """The rules this failure is evidence against, in the registries' order."""
         found: set[str] = set(self.crash.charged) if self.crash is not None else set()
         absent = self._absent_departures()
+        verdicts = self.ablation.verdicts if self.ablation is not None else {}
         for difference in self.differences:
-            found |= implicated_by(difference.pointer, self.rules, self.claimed, absent=absent)
+            found |= self._charged(difference.pointer, absent, verdicts.get(difference.pointer))
         found = _judged(found, self.claimed) or set(self.rules)
         registry = self.dialect.rules
         known = tuple(r for r in registry if r in found)
         return known + tuple(sorted(found - registry.keys()))
+
+    def _charged(self, pointer: str, absent: frozenset[str], verdict: Verdict | None
+                 ) -> set[str]:
+        """The rules the difference at `pointer` is evidence against: those of the
+        departures it needs, when ablation found any; else by its pointer, less the rules
+        the stream (or the stream ablation left it on) gives nothing to decide there."""
+        if verdict is None:
+            known = self.dialect.undecided_at
+            undecided = known(self.chunks, pointer) if known and self.chunks else frozenset()
+            return implicated_by(pointer, self.rules, self.claimed, absent=absent | undecided)
+        needed = _judged(verdict.needed, self.claimed)
+        if needed:
+            return needed & set(self.rules) or needed
+        return implicated_by(pointer, self.rules, self.claimed, absent=absent | verdict.cleared)
 
     def _absent_departures(self) -> frozenset[str]:
         """The departure rules the failing stream gives no evidence against (it does not
@@ -107,6 +123,8 @@ class ConformanceFailure(AssertionError):
                                                                  item=self.dialect.item)]
             if self.blocked:
                 lines.append(f"  blocked by it, not judged: {', '.join(self.blocked)}")
+        if self.ablation is not None:
+            lines += [f"  {line}" for line in self.ablation.describe()]
         lines += [f"  {d}" for d in self.differences[:_SHOWN_DIFFERENCES]]
         if len(self.differences) > _SHOWN_DIFFERENCES:
             lines.append(f"  (+{len(self.differences) - _SHOWN_DIFFERENCES} more differences)")
@@ -194,18 +212,6 @@ def _judged(rules: Iterable[str], claimed: frozenset[str] | None) -> set[str]:
 def _rule_heading(rules: Sequence[str]) -> str:
     parts = [f"{r} ({EVERY_RULE[r].feature})" if r in EVERY_RULE else r for r in rules]
     return ", ".join(parts) or "(no rule)"
-
-
-def format_chunks(chunks: Sequence[JSON]) -> str:
-    """Render a stream as JSON lines, the form failures and replay files use.
-
-    Non-ASCII text stays readable, except the characters `str.splitlines`, editors and
-    terminals break lines at that JSON leaves unescaped (NEL, U+2028, U+2029): escaped,
-    each chunk stays one line, and the line is still the same JSON.
-    """
-    return "\n".join(json.dumps(c, ensure_ascii=False, separators=(",", ":"))
-                     .translate(_LINE_BREAKS) for c in chunks)
-
 
 
 class Check:

@@ -9,18 +9,22 @@ for ESC); tabs and line breaks are kept.
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
-from refold.reference import cut_text
+from refold.reference import JSON, cut_text
 
-__all__ = ["LINE_BYTES", "escape_report", "printable"]
+__all__ = ["LINE_BYTES", "escape_report", "format_chunks", "printable"]
 
 LINE_BYTES = 16 * 1024
 """How much of one line of a failure message is kept."""
 
 _SECTION_BYTES = 1024 * 1024
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_LINE_BREAKS = {ord(c): f"\\u{ord(c):04x}" for c in "\x85\u2028\u2029"}
+"""Line breaks to `str.splitlines` that `json.dumps(ensure_ascii=False)` leaves raw."""
 
 
 def printable(text: str, limit: int = LINE_BYTES) -> str:
@@ -43,3 +47,14 @@ def escape_report(report: Any) -> None:
             crash.message = printable(crash.message)
     report.sections = [(title, printable(text, _SECTION_BYTES))
                        for title, text in report.sections]
+
+
+def format_chunks(chunks: Sequence[JSON]) -> str:
+    """Render a stream as JSON lines, the form failures and replay files use.
+
+    Non-ASCII text stays readable, except the characters `str.splitlines`, editors and
+    terminals break lines at that JSON leaves unescaped (NEL, U+2028, U+2029): escaped,
+    each chunk stays one line, and the line is still the same JSON.
+    """
+    return "\n".join(json.dumps(c, ensure_ascii=False, separators=(",", ":"))
+                     .translate(_LINE_BREAKS) for c in chunks)

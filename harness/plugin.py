@@ -245,12 +245,16 @@ def pytest_runtest_makereport(
     failures = conformance_failures(exc) if exc is not None else []
     if call.when == "call":
         from .crashes import analyse
+        from .difference_ablation import ablate
 
         # Once per failed test, before its report renders the message: not on every
         # example Hypothesis tries while shrinking.
         for found in failures:
             if found.crash is not None:
                 analyse(found.crash, found.chunks or [], target_of(item.config))
+            elif found.differences and found.chunks and found.ablation is None:
+                found.ablation = ablate(found.chunks, found.differences,
+                                        target_of(item.config), found.claimed)
     if call.when == "call" and exc is not None and rules_of_item(item):
         from hypothesis.internal.conjecture import engine
 

@@ -86,7 +86,8 @@ def kept(failure: ConformanceFailure) -> ConformanceFailure:
         target_error=persistable(failure.target_error),
         # Rule ids, chunk numbers and an exception signature: the located crash, kept so
         # the persisted message says where it raised and what it was charged to.
-        crash=failure.crash, compared_fold=failure.compared_fold, claimed=failure.claimed)
+        crash=failure.crash, compared_fold=failure.compared_fold, claimed=failure.claimed,
+        ablation=failure.ablation)  # rule ids by pointer: what the differences were charged
 
 
 def _kept_at(pointer: str, value: JSON) -> JSON:

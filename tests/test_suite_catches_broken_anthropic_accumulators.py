@@ -39,21 +39,7 @@ _CORRECT = {"reference": "reference", "_anthropic_fold": str(_BROKEN / "_anthrop
 """Folds that pass the whole suite: the reference, and the base every broken one subclasses
 (a wrong base would fail each broken accumulator on rules that are not its defect's)."""
 
-_SHIFTED = ("a missing or merged block moves the later ones up: they differ field by field "
-            "at pointers of other rules, and a test of a block rule whose stream has several "
-            "text blocks is charged to its own rule (the test's rule wins); needs the "
-            "difference counterpart of crash ablation")
-NOT_YET_EXACT: dict[str, str] = {
-    "anthropic_merges_text_blocks": _SHIFTED,
-    "anthropic_drops_unknown_blocks": _SHIFTED,
-    "anthropic_routes_by_position": _SHIFTED,
-    "anthropic_drops_start_text": ("a damaged stream re-opening a block with start text is "
-                                   "charged to AM-BLOCK-REOPEN, the test's rule among the "
-                                   "owners of /content/N/text"),
-    "anthropic_sums_message_delta_usage": ("the usage round trip and lifecycle tests are "
-                                           "marked with AM-USAGE-BASE, an owner of every "
-                                           "count"),
-}
+NOT_YET_EXACT: dict[str, str] = {}
 """Accumulators the suite still fails on more rules than their own (measured with the ci
 profile), and why: each is expected to fail this test (strict), until fixed."""
 

@@ -19,15 +19,21 @@ from refold.reference import JSON, Difference, JSONObject, Rule
 __all__ = ["Ablation", "Dialect"]
 
 Streams = Callable[[list[JSON]], list[tuple[str, list[JSON]]]]
+Probes = Callable[[list[JSON], frozenset[str]], list[tuple[str, frozenset[str], list[JSON]]]]
 
 
 class Ablation(NamedTuple):
     """How a crash is charged to a rule in a dialect (`refold.crashes`): the departures
     from the plain shape present in a stream, each undone by a change the reference
-    folds identically (`applicable_undos`), and each alone (`departures_alone`)."""
+    folds identically (`applicable_undos`), and each alone (`departures_alone`); and how
+    a difference is (`refold.difference_ablation`): given the stream and the target's
+    claimed features, (rule, the rules deciding how its departure folds, undone stream)
+    per departure present (`difference_undos`; None: differences are charged by their
+    pointers alone)."""
 
     applicable_undos: Streams
     departures_alone: Streams
+    difference_undos: Probes | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -101,6 +107,10 @@ class Dialect:
     absent_departures: Callable[[list[JSON]], frozenset[str]] | None = None
     """The rules about a departure from the plain shape that a stream does not depart in:
     a difference in its fold is never evidence against them (None: not known)."""
+    undecided_at: Callable[[list[JSON], str], frozenset[str]] | None = None
+    """The rules owning a pointer that the stream shows do not decide the value there (a
+    count message_delta re-reported is not message_start's), so a difference there is no
+    evidence against them (None: not known)."""
 
     @property
     def items(self) -> str:

@@ -17,7 +17,13 @@ from refold.reference.anthropic import (
     rules_at,
 )
 
-from ..ablation_anthropic import absent_departures, applicable_undos, departures_alone
+from ..ablation_anthropic import (
+    absent_departures,
+    applicable_undos,
+    departures_alone,
+    difference_undos,
+    undecided_at,
+)
 from ._dialect import Ablation, Dialect
 
 __all__ = ["ANTHROPIC_MESSAGES"]
@@ -45,7 +51,8 @@ ANTHROPIC_MESSAGES = Dialect(
     reference_package="refold.reference.anthropic",
     reference_tests="test_reference_anthropic_*.py",
     reference_equivalents="equivalent-mutants-anthropic.toml",
-    ablation=Ablation(applicable_undos, departures_alone),
+    ablation=Ablation(applicable_undos, departures_alone, difference_undos),
     absent_departures=absent_departures,
+    undecided_at=undecided_at,
 )
 """Anthropic Messages streams (`message_start` … `message_stop`)."""
