@@ -45,21 +45,21 @@ SDKS: dict[str, Sdk] = {
     "langchain-openai": Sdk("langchain-openai", "openai-chat", (
         "TOOL-NAME", "ROB-NULL-ENTRIES", "USAGE-LAST", "TOOL-3-RESEND", "CHOICE-DELTA-NULL")),
     "anthropic": Sdk("anthropic-python", "anthropic-messages", (
-        "AM-START-CONTENT", "AM-TYPE-ROLE", "AM-BEFORE-START", "AM-BLOCK-OPEN",
-        "AM-BLOCK-ORDER", "AM-DELTA-ROUTE", "AM-BLOCK-STOP", "AM-TEXT-JOIN", "AM-TOOL-JOIN",
-        "AM-TOOL-NO-DELTA", "AM-TOOL-INVALID", "AM-THINK-JOIN", "AM-USAGE-BASE",
-        "AM-USAGE-REPLACE", "AM-USAGE-NEVER-SUM", "AM-USAGE-ABSENT", "AM-PING",
+        "AM-TYPE-ROLE", "AM-BEFORE-START", "AM-BLOCK-OPEN", "AM-BLOCK-ORDER",
+        "AM-BLOCK-REOPEN", "AM-DELTA-ROUTE", "AM-BLOCK-STOP", "AM-TEXT-JOIN", "AM-TOOL-JOIN",
+        "AM-TOOL-NO-DELTA", "AM-TOOL-INVALID", "AM-THINK-JOIN", "AM-USAGE-REPLACE",
+        "AM-USAGE-NEVER-SUM", "AM-USAGE-ABSENT", "AM-PING",
         "AM-ROB-WRONG-TYPE", "AM-SSE-TYPE", "AM-SSE-EMPTY"), blocked=(
         ("AM-STOP-REASON", "AM-USAGE-ABSENT"), ("AM-STOP-DETAILS", "AM-USAGE-ABSENT"),
-        ("AM-BLOCK-REOPEN", "AM-USAGE-ABSENT"))),
+        ("AM-START-CONTENT", "AM-USAGE-ABSENT"))),
     "anthropic-stream": Sdk("anthropic-python", "anthropic-messages", (
-        "AM-START-CONTENT", "AM-TYPE-ROLE", "AM-BEFORE-START", "AM-BLOCK-OPEN",
-        "AM-BLOCK-ORDER", "AM-DELTA-ROUTE", "AM-BLOCK-STOP", "AM-TEXT-JOIN", "AM-TOOL-JOIN",
-        "AM-TOOL-NO-DELTA", "AM-TOOL-INVALID", "AM-THINK-JOIN", "AM-USAGE-BASE",
-        "AM-USAGE-REPLACE", "AM-USAGE-NEVER-SUM", "AM-USAGE-ABSENT", "AM-ROB-WRONG-TYPE",
+        "AM-TYPE-ROLE", "AM-BEFORE-START", "AM-BLOCK-OPEN", "AM-BLOCK-ORDER",
+        "AM-BLOCK-REOPEN", "AM-DELTA-ROUTE", "AM-BLOCK-STOP", "AM-TEXT-JOIN", "AM-TOOL-JOIN",
+        "AM-TOOL-NO-DELTA", "AM-TOOL-INVALID", "AM-THINK-JOIN", "AM-USAGE-REPLACE",
+        "AM-USAGE-NEVER-SUM", "AM-USAGE-ABSENT", "AM-ROB-WRONG-TYPE",
         "AM-SSE-TYPE", "AM-SSE-EMPTY"), blocked=(
         ("AM-STOP-REASON", "AM-USAGE-ABSENT"), ("AM-STOP-DETAILS", "AM-USAGE-ABSENT"),
-        ("AM-BLOCK-REOPEN", "AM-USAGE-ABSENT"))),
+        ("AM-START-CONTENT", "AM-USAGE-ABSENT"))),
     # docs/sdk-conformance.md, "langchain-anthropic" and "litellm-anthropic"
     # (tests/test_anthropic_sdk_targets_langchain_litellm.py reproduces each one alone).
     "langchain-anthropic": Sdk("langchain-anthropic", "anthropic-messages", (
