@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, Phase, find, settings
 from refold.reference.anthropic import fold
 from refold.strategies.anthropic import event_streams, round_trips
 
-_FIND = settings(max_examples=2000, database=None, deadline=None,
+_FIND = settings(max_examples=2000, database=None, deadline=None, derandomize=True,
                  suppress_health_check=[HealthCheck.too_slow])
 _EXISTS = settings(_FIND, phases=[Phase.generate])  # found is enough: no shrinking
 _Case = tuple[dict[str, Any], list[dict[str, Any]]]
@@ -22,22 +22,28 @@ def _deltas(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
             and isinstance(e.get("delta"), dict) and e["delta"].get("type") == kind]
 
 
-def test_a_failure_shrinks_to_the_five_events_of_one_short_text_block() -> None:
+def test_a_failure_shrinks_to_the_shortest_stream_of_one_short_text_block() -> None:
     message, events = find(round_trips(), lambda case: bool(case[0]["content"]),
                            settings=_FIND)
     assert message["content"] == [{"type": "text", "text": ""}]
-    assert [e["type"] for e in events] == [
-        "message_start", "content_block_start", "content_block_stop", "message_delta",
-        "message_stop"]
+    # family 1's five events, or family 9's two: the block finished inside message_start,
+    # then message_stop (AM-START-CONTENT); which minimum the shrinker ends on depends on
+    # where it started
+    assert [e["type"] for e in events] in (
+        ["message_start", "content_block_start", "content_block_stop", "message_delta",
+         "message_stop"],
+        ["message_start", "message_stop"])
 
 
-def test_a_tool_block_shrinks_to_empty_input_in_one_delta() -> None:
+def test_a_tool_block_shrinks_to_empty_input_in_at_most_one_delta() -> None:
     message, events = find(round_trips(features={"text", "tool_use"}),
                            lambda case: any(b["type"] == "tool_use" for b in case[0]["content"]),
                            settings=_FIND)
     assert [b["input"] for b in message["content"]] == [{}]
-    assert _deltas(events, "input_json_delta") == [
-        {"type": "input_json_delta", "partial_json": "{}"}]
+    # `{}` in one delta, or no delta at all (the start's `{}` stands, AM-TOOL-NO-DELTA):
+    # which of the two minimal streams the shrinker ends on depends on where it started
+    assert _deltas(events, "input_json_delta") in (
+        [], [{"type": "input_json_delta", "partial_json": "{}"}])
 
 
 def test_a_damaged_stream_shrinks_to_the_one_damage_that_matters() -> None:
