@@ -52,6 +52,8 @@ from anthropic.types import RawMessageStreamEvent  # noqa: E402
 from langchain_anthropic import ChatAnthropic  # noqa: E402
 from langchain_core.messages import AIMessageChunk, HumanMessage  # noqa: E402
 
+from ._anthropic_wire import event_stream_response, sse_frames  # noqa: E402
+
 FEATURES = frozenset({"text", "tool_use", "server_tools", "thinking", "citations",
                       "stop_details", "usage", "robustness"})
 """Everything a Message of the fold holds; not `lifecycle`, `sse` (see the module docstring)."""
@@ -81,10 +83,8 @@ class _OfflineChatAnthropic(ChatAnthropic):
     """ChatAnthropic whose request is answered by the events of the fold, offline."""
 
     def _create(self, payload: dict[str, Any]) -> Any:
-        body = b"".join(_frame(event) for event in _SERVING[-1])
-        response = httpx2.Response(
-            200, content=body, headers={"content-type": "text/event-stream"},
-            request=httpx2.Request("POST", "http://127.0.0.1:9/v1/messages"))
+        request = httpx2.Request("POST", "http://127.0.0.1:9/v1/messages")
+        response = event_stream_response(request, sse_frames(_SERVING[-1]))
         event_type: Any = RawMessageStreamEvent  # a union: the SDK's own `cast_to`
         return _Served(anthropic.Stream(cast_to=event_type, response=response,
                                         client=self._client))
@@ -120,15 +120,6 @@ def fold(events: list[JSON]) -> JSONObject:
 
 def _chunks() -> Iterator[AIMessageChunk]:
     yield from _MODEL.stream([HumanMessage("refold")], tools=_TOOLS)
-
-
-def _frame(event: JSON) -> bytes:
-    """One SSE frame: named by the event's `type` as Anthropic names them; an event whose type
-    cannot be a name gets no `event:` line (anthropic-python then skips it, AQ30)."""
-    kind = event.get("type") if isinstance(event, dict) else None
-    named = isinstance(kind, str) and kind.strip() != "" and not any(c in kind for c in "\r\n")
-    head = f"event: {kind}\n" if named else ""
-    return (head + "data: " + json.dumps(event) + "\n\n").encode("utf-8")
 
 
 def _message(message: AIMessageChunk) -> JSONObject:
