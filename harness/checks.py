@@ -57,6 +57,9 @@ class ConformanceFailure(AssertionError):
     ablation: DifferenceAblation | None = None
     """Set once the test failed: what undoing the stream's departures showed about each
     difference (`refold.difference_ablation`)."""
+    violations: tuple[tuple[str, str], ...] = ()
+    """(rule id, what and where) per broken rule a checker reported: evidence against
+    exactly that rule (the event checker names the rule of each violation)."""
 
     def __post_init__(self) -> None:
         super().__init__(str(self))
@@ -76,6 +79,7 @@ class ConformanceFailure(AssertionError):
     def implicated(self) -> tuple[str, ...]:
         """The rules this failure is evidence against, in the registries' order."""
         found: set[str] = set(self.crash.charged) if self.crash is not None else set()
+        found |= {rule_id for rule_id, _ in self.violations}
         absent = self._absent_departures()
         verdicts = self.ablation.verdicts if self.ablation is not None else {}
         for difference in self.differences:
@@ -125,6 +129,7 @@ class ConformanceFailure(AssertionError):
                 lines.append(f"  blocked by it, not judged: {', '.join(self.blocked)}")
         if self.ablation is not None:
             lines += [f"  {line}" for line in self.ablation.describe()]
+        lines += [f"  {text}" for _, text in self.violations]
         lines += [f"  {d}" for d in self.differences[:_SHOWN_DIFFERENCES]]
         if len(self.differences) > _SHOWN_DIFFERENCES:
             lines.append(f"  (+{len(self.differences) - _SHOWN_DIFFERENCES} more differences)")

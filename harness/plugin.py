@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from .check_kinds import check_for
 from .checks import Check, conformance_failures, dialect_of_rules, first_conformance_failure
 from .completion import CompletionWatch
 from .console import escape_report, printable
@@ -210,7 +211,7 @@ def refold_target(pytestconfig: pytest.Config) -> Target:
 @pytest.fixture(scope="session")
 def check(refold_target: Target) -> Check:
     """The suite's handle on the target, re-bound to each test's rules before it runs."""
-    return Check(refold_target)
+    return check_for(refold_target)
 
 
 @pytest.hookimpl(wrapper=True)

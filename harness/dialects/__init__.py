@@ -20,6 +20,7 @@ from ..errors import UsageError
 from ._dialect import Ablation, Dialect
 from .anthropic_messages import ANTHROPIC_MESSAGES
 from .openai_chat import OPENAI_CHAT
+from .provider_events import PROVIDER_EVENTS
 
 __all__ = ["DEFAULT_DIALECT", "DIALECTS", "EVERY_RULE", "Ablation", "Dialect", "dialect",
            "dialect_of_rule"]
@@ -38,7 +39,7 @@ def _registry(*dialects: Dialect) -> Mapping[str, Dialect]:
     return MappingProxyType({one.name: one for one in dialects})
 
 
-DIALECTS: Mapping[str, Dialect] = _registry(OPENAI_CHAT, ANTHROPIC_MESSAGES)
+DIALECTS: Mapping[str, Dialect] = _registry(OPENAI_CHAT, ANTHROPIC_MESSAGES, PROVIDER_EVENTS)
 """Every dialect by name, in the order they were added."""
 
 EVERY_RULE: Mapping[str, Rule] = MappingProxyType(

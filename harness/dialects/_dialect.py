@@ -56,7 +56,8 @@ class Dialect:
     spec_rules: frozenset[str]
     """The ids of `rules` that are the spec's; the others are labelled `extra_rules_note`."""
     features: tuple[str, ...]
-    """The spec's closed feature vocabulary, in order; `text` is required of every target."""
+    """The spec's closed feature vocabulary, in order; the first (`text`, or `events` for an
+    events adapter) is required of every target."""
     fold: Callable[[list[JSON]], JSONObject]
     """The reference fold of a whole stream."""
     accumulator: Callable[[], Any]

@@ -54,8 +54,13 @@ def load_target(
     if isolated and form.python:
         from .isolation import IsolatedTarget
 
-        return IsolatedTarget.start(spec, features=features, timeout=timeout,
-                                    max_reply=max_reply, dialect=dialect)
+        isolated_target = IsolatedTarget.start(spec, features=features, timeout=timeout,
+                                               max_reply=max_reply, dialect=dialect)
+        if "accepts" in isolated_target.hello:  # an events adapter, in its worker
+            from .events import RemoteEventsTarget
+
+            return RemoteEventsTarget(isolated_target)  # type: ignore[return-value]
+        return isolated_target
     return form.load(spec, TargetOptions(features, timeout, max_reply, dialect))
 
 

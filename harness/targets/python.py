@@ -36,7 +36,7 @@ from refold.reference._json import copy_json
 
 from ..dialects import Dialect
 from ..errors import TargetError, UsageError
-from .remote import TargetAccumulator, check_features, declared_dialect
+from .remote import Target, TargetAccumulator, check_features, declared_dialect
 
 if TYPE_CHECKING:
     from .sdk.decoders import AnySSEDecode
@@ -199,7 +199,7 @@ class Asked:
 def from_object(
     obj: Any, *, name: str, features: frozenset[str] | None = None,
     dialect: Dialect | None = None,
-) -> PythonTarget:
+) -> Target:
     """Build a target from a `refold_target` declaration, a class, or a function."""
     declaration = _declaration(obj)
     if declaration is not None:
@@ -236,7 +236,13 @@ def _for_dialect(declaration: dict[str, Any], dialect: Dialect | None,
 
 
 def _declared_target(declaration: dict[str, Any], name: str,
-                     features: frozenset[str] | None, dialect: Dialect | None) -> PythonTarget:
+                     features: frozenset[str] | None, dialect: Dialect | None) -> Target:
+    if declaration.get("adapter") is not None:
+        from .events import adapter_target
+
+        declared_dialect(declaration.get("dialect") or "provider-events", dialect,
+                         origin=f"target {declaration.get('name') or name}")
+        return adapter_target(declaration, name, features)
     claimed = declaration.get("features")
     target_name = declaration.get("name") or name
     if features is None and claimed is not None:
@@ -257,13 +263,15 @@ def _declared_target(declaration: dict[str, Any], name: str,
     raise UsageError(f"refold_target of {name} names neither a factory nor a fold")
 
 
-_DECLARED = ("name", "dialect", "dialects", "factory", "fold", "features", "sse", "description")
+_DECLARED = ("name", "dialect", "dialects", "factory", "fold", "features", "sse", "description",
+             "adapter", "accepts", "provider")
 
 
 def _declaration(obj: Any) -> dict[str, Any] | None:
     if isinstance(obj, dict):
         return obj
-    if any(hasattr(obj, key) for key in ("factory", "fold", "features", "dialects")) and (
+    if any(hasattr(obj, key) for key in ("factory", "fold", "features", "dialects",
+                                          "adapter")) and (
             not callable(obj)):
         return {key: getattr(obj, key, None) for key in _DECLARED}
     return None

@@ -136,7 +136,8 @@ def check_features(
     when None) and the target's interface.
 
     Raises:
-        UsageError: a feature is not in the spec's vocabulary, `text` is missing, or the
+        UsageError: a feature is not in the spec's vocabulary, the dialect's first
+            feature (`text`; `events`) is missing, or the
             target's interface cannot support a claimed feature.
     """
     dialect = dialect or DIALECTS[DEFAULT_DIALECT]
@@ -147,8 +148,10 @@ def check_features(
             f"{origin} claims unknown features {unknown}; the {dialect.name} "
             f"vocabulary is: {', '.join(dialect.features)}"
         )
-    if "text" not in features:
-        raise UsageError(f"{origin} does not claim `text`, which every target must support")
+    required = dialect.features[0]  # `text`; `events` for an events adapter
+    if required not in features:
+        raise UsageError(f"{origin} does not claim `{required}`, which every {dialect.name} "
+                         f"target must support")
     unsupported = sorted(features - supported)
     if unsupported:
         why = "; ".join(_why_unsupported(f, dialect) for f in unsupported)
@@ -213,6 +216,7 @@ class RemoteTarget:
                  dialect: Dialect | None = None) -> None:
         self._transport = transport
         hello = self._call({"op": "hello", "protocol": PROTOCOL_VERSION}, "hello")
+        self.hello = hello
         self.dialect = declared_dialect(hello.get("dialect"), dialect, origin=f"target {spec}")
         self._incremental = incremental_operations(self.dialect)
         self.operations = _operations(hello, transport.where, self._incremental)

@@ -30,6 +30,7 @@ from refold.reference import JSON, JSONObject
 
 from ..dialects import DIALECTS, Dialect
 from ..errors import TargetError, UsageError
+from .events import EventsTarget
 from .remote import PROTOCOL_VERSION, TargetAccumulator, incremental_operations
 from .snapshot_mirror import SnapshotMirror
 
@@ -90,6 +91,8 @@ class _Worker:
         """What the target offers: `fold`, its dialect's incremental operations when it
         is an accumulator, `sse` when it has a decoder."""
         target = self._target
+        if isinstance(target, EventsTarget):
+            return ["fold"] + (["fold_events"] if target.offers_fold else [])
         operations = ["fold"] + (sorted(incremental_operations(target.dialect))
                                  if getattr(target, "factory", None) else [])
         return operations + (["sse"] if target.sse is not None else [])
@@ -97,9 +100,19 @@ class _Worker:
     def _op_hello(self, message: JSONObject) -> JSONObject:
         target = self._target
         features: list[JSON] = sorted(target.features)
-        return {"protocol": PROTOCOL_VERSION, "name": target.name,
-                "dialect": target.dialect.name, "description": target.description,
-                "features": features, "operations": self._operations()}
+        hello: JSONObject = {
+            "protocol": PROTOCOL_VERSION, "name": target.name, "dialect": target.dialect.name,
+            "description": target.description, "features": features,
+            "operations": self._operations()}
+        if isinstance(target, EventsTarget):
+            hello |= {"accepts": sorted(target.accepts), "provider": target.provider}
+        return hello
+
+    def _op_fold_events(self, message: JSONObject) -> JSONObject:
+        events = message.get("events")
+        if not isinstance(events, list) or not isinstance(self._target, EventsTarget):
+            raise ValueError("fold_events needs `events`, a JSON array")
+        return {"turn": self._target.fold_events(events)}
 
     def _op_fold(self, message: JSONObject) -> JSONObject:
         items = self._target.dialect.items

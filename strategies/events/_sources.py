@@ -1,0 +1,105 @@
+"""What each source dialect's strategies give an events adapter, by dialect name.
+
+One table, `_SOURCES`: adding a source dialect is one row (its round trips, its damaged
+streams, the features its streams are drawn with). Chat streams get their `"[DONE]"`
+sentinel most of the time: without it the body ended after the last chunk (EV-CHAT-EOF).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+
+from hypothesis import strategies as st
+
+from refold.reference import JSON, JSONObject
+from refold.strategies import chunk_splits, chunk_streams, completions
+from refold.strategies import round_trips as chat_round_trips
+from refold.strategies.anthropic import event_splits, event_streams, messages
+from refold.strategies.anthropic import round_trips as message_round_trips
+
+from ._canaries import with_canaries
+
+__all__ = ["SOURCE_FEATURES", "damaged_frames", "lossless_frames", "resplit_frames"]
+
+_CHAT_FEATURES = frozenset({
+    "text", "tool_calls", "tool_call_repair", "empty_arguments", "refusal", "reasoning",
+    "reasoning_details", "annotations", "logprobs", "usage", "provider_fields",
+    "robustness"})
+"""Every chat feature a single-choice stream can carry (several choices may be refused,
+EV-CHOICE0; lifecycle and sse are not an adapter's)."""
+
+_MESSAGE_FEATURES = frozenset({
+    "text", "tool_use", "server_tools", "thinking", "citations", "stop_details", "usage",
+    "robustness"})
+"""Every Anthropic feature but lifecycle (no events after message_stop) and sse."""
+
+
+@dataclass(frozen=True)
+class _Source:
+    round_trips: Callable[..., st.SearchStrategy[tuple[JSONObject, list[JSONObject]]]]
+    result: Callable[..., st.SearchStrategy[JSONObject]]
+    splits: Callable[[JSONObject], st.SearchStrategy[list[JSONObject]]]
+    damaged: Callable[..., st.SearchStrategy[list[JSONObject]]]
+    features: frozenset[str]
+    sentinel: bool
+
+
+_SOURCES: dict[str, _Source] = {
+    "openai-chat": _Source(chat_round_trips, completions, chunk_splits, chunk_streams,
+                           _CHAT_FEATURES, sentinel=True),
+    "anthropic-messages": _Source(
+        message_round_trips, messages,
+        lambda message: event_splits(message, late_events=False), event_streams,
+        _MESSAGE_FEATURES, sentinel=False),
+}
+
+SOURCE_FEATURES: dict[str, frozenset[str]] = {name: s.features for name, s in _SOURCES.items()}
+"""The features each source dialect's streams are drawn with."""
+
+
+def _source(name: str) -> _Source:
+    try:
+        return _SOURCES[name]
+    except KeyError:
+        raise ValueError(f"no strategies for source dialect {name!r}; expected one of "
+                         f"{', '.join(_SOURCES)}") from None
+
+
+@st.composite
+def _ended(draw: st.DrawFn, frames: list[JSONObject], source: _Source) -> list[JSON]:
+    ended: list[JSON] = list(frames)
+    if source.sentinel and draw(st.integers(0, 4)) > 0:  # mostly with the sentinel
+        ended.append("[DONE]")
+    return ended
+
+
+@st.composite
+def lossless_frames(draw: st.DrawFn, source: str, *,
+                    features: Collection[str] | None = None
+                    ) -> tuple[JSONObject, list[JSON], list[str]]:
+    """Draw `(known, frames, canaries)`: a known result of `source` (a chat.completion,
+    a Message), a lossless split of it as frames, and the canaries planted in them."""
+    chosen = _source(source)
+    known, items = draw(chosen.round_trips(features=features or chosen.features))
+    frames, canaries = draw(with_canaries(draw(_ended(items, chosen)), source=source))
+    return known, frames, canaries
+
+
+@st.composite
+def resplit_frames(draw: st.DrawFn, source: str) -> tuple[list[JSON], list[JSON]]:
+    """Draw two lossless splits of one known result of `source` (EV-DETERMINISM)."""
+    chosen = _source(source)
+    known = draw(chosen.result(features=chosen.features))
+    first = draw(_ended(draw(chosen.splits(known)), chosen))
+    second = draw(_ended(draw(chosen.splits(known)), chosen))
+    return first, second
+
+
+@st.composite
+def damaged_frames(draw: st.DrawFn, source: str) -> tuple[list[JSON], list[str]]:
+    """Draw `(frames, canaries)`: a stream of `source` that need not be lossless (cut,
+    errored, repeated, mistyped: the source's own damaged streams), with canaries."""
+    chosen = _source(source)
+    items = draw(chosen.damaged(features=chosen.features))
+    return draw(with_canaries(draw(_ended(items, chosen)), source=source))
