@@ -14,7 +14,7 @@ that reason, as a test of a feature the target does not claim is.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import pytest
 
@@ -90,10 +90,40 @@ class EventsCheck(Check):
                                 f"is expected", chunks=stream, differences=found,
                                 expected=first[1], received=turn)
 
-    def outcome(self, source: str, frames: Sequence[JSON]) -> JSONObject:
-        """The adapter's outcome for `frames`, after asserting the contract on them."""
+    def emits(self, source: str, frames: Sequence[JSON], expected: Sequence[JSON], *,
+              kinds: Collection[str] | None = None) -> JSONObject:
+        """Assert the contract, then that the adapter's events, stripped (events.md §3)
+        and only those whose `type` is in `kinds` (None: all), are `expected`."""
         __tracebackhide__ = True
-        return self.keeps_contract(source, frames)["outcome"]  # type: ignore[no-any-return]
+        output = self.keeps_contract(source, frames)
+        events = output.get("events")
+        received = [e for e in reference_events.strip(events) or []
+                    if kinds is None or (isinstance(e, dict) and e.get("type") in kinds)]
+        found = differences(list(expected), received)
+        if found:
+            raise self.fail(f"the adapter's {' and '.join(sorted(kinds)) if kinds else ''} "
+                            f"events differ from the expected ones at {len(found)} place(s)",
+                            chunks=begin(source, frames), differences=found,
+                            expected=list(expected), received=received)
+        return output
+
+    def ends(self, source: str, frames: Sequence[JSON], outcome: str, *,
+             kind: str | None = None) -> JSONObject:
+        """Assert the contract, then that the outcome is `outcome` (and, for `error`,
+        that its kind is `kind` when given)."""
+        __tracebackhide__ = True
+        output = self.keeps_contract(source, frames)
+        received = output.get("outcome")
+        got = received.get("outcome") if isinstance(received, dict) else received
+        error = received.get("error") if isinstance(received, dict) else None
+        got_kind = error.get("kind") if isinstance(error, dict) else None
+        if got != outcome or (kind is not None and got_kind != kind):
+            wanted = outcome + (f" ({kind})" if kind else "")
+            raise self.fail(f"the outcome is {got!r}" + (f" ({got_kind})" if got_kind else "")
+                            + f", expected {wanted}", chunks=begin(source, frames),
+                            expected={"outcome": outcome, "kind": kind},
+                            received=received)
+        return output
 
     def _judge(self, stream: list[JSON], output: JSONObject, *, known: JSON = None,
                canaries: Sequence[str] = ()) -> None:

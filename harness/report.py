@@ -1,6 +1,6 @@
 """The results JSON of a run (`--refold-report FILE`), the input of every renderer.
 
-    {"refold_version", "target": {"name", "description", "features"},
+    {"refold_version", "target": {"name", "description", "features", "fed"?},
      "versions": {"python", "pytest", "hypothesis", "refold", "platform"},
      "started", "duration_seconds", "hypothesis_profile", "settings",
      "dialect": {"name", "title", "spec", "item", "features", "extra_rules_note"},
@@ -8,7 +8,8 @@
                          "failure", "blocked_by", "fingerprints", "verdict"}},
      "totals": {status: count}}
 
-`dialect` names the dialect the run checked and carries what the reports show of it
+`target.fed` (events adapters only) names the source dialects whose streams the adapter
+was fed (the ones it accepts; the suites skip the others). `dialect` names the dialect the run checked and carries what the reports show of it
 (`refold.reference.DialectRecord`: they cannot import the registry); a results file
 without it was written before dialects, for `openai-chat`. Every rule of the dialect is
 listed (`refold.reference.RuleRecord`), "not run" when no collected test checks it, in
@@ -96,8 +97,13 @@ def dialect_record_of(dialect: Dialect) -> DialectRecord:
 def _target(target: Target | None, dialect: Dialect) -> dict[str, Any]:
     if target is None:
         return {"name": "(not loaded)", "description": "", "features": []}
-    return {"name": target.name, "description": target.description,
-            "features": [f for f in dialect.features if f in target.features]}
+    record: dict[str, Any] = {
+        "name": target.name, "description": target.description,
+        "features": [f for f in dialect.features if f in target.features]}
+    accepts = getattr(target, "accepts", None)
+    if accepts is not None:  # an events adapter: the source dialects it was fed
+        record["fed"] = sorted(accepts)
+    return record
 
 
 def _versions() -> dict[str, str]:

@@ -25,10 +25,12 @@ Group = list[tuple[str, dict[str, Any]]]
 
 def dialect_line(results: Mapping[str, Any]) -> str:
     """The dialect as the reports name it: `OpenAI Chat Completions (openai-chat,
-    chat-fold.md)`."""
+    chat-fold.md)`; for an events adapter, with the source dialects it was fed."""
     found = dialect_record(results)
     spec = f", {found['spec']}" if found["spec"] else ""
-    return f"{found['title']} ({found['name']}{spec})"
+    fed = results.get("target", {}).get("fed")
+    sources = f", fed {', '.join(map(str, fed))} streams" if isinstance(fed, list) else ""
+    return f"{found['title']} ({found['name']}{spec}){sources}"
 
 
 def items_of(results: Mapping[str, Any]) -> str:

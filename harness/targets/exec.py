@@ -86,6 +86,28 @@ class ExecTransport:
         self._running()
         return self._exchange(message)
 
+    def running(self) -> bool:
+        """Start the process if none is running; True when this call started it (a
+        protocol whose target speaks first reads its greeting then)."""
+        started = self._process is None
+        self._running()
+        return started
+
+    def send(self, message: JSONObject) -> None:
+        """Send one line as it is (a protocol without `seq`, refold-events/1)."""
+        self._running()
+        self._send(message)
+
+    def receive(self, what: str) -> JSONObject:
+        """The next line of the process, a JSON object, within `timeout` seconds (the
+        hello deadline for `what` == "hello"); any failure kills the process."""
+        self._running()
+        return self._reply({"op": what})
+
+    def fail(self, kind: str, what: str) -> TargetError:
+        """Kill the process (the next call starts a fresh one); the failure, described."""
+        return self._failure(kind, what)
+
     def _exchange(self, message: JSONObject) -> JSONObject:
         sent = stamped(message, next(self._seq))
         self._send(sent)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from importlib.metadata import entry_points
 
 from ..dialects import Dialect
+from ..dialects.provider_events import PROVIDER_EVENTS
 from .discovery import import_python_target
 from .loading import BUILTIN_TARGETS, ENTRY_POINT_GROUP, registered
 from .python import from_object
@@ -57,6 +58,13 @@ class TargetForm:
 
 def _load_exec(spec: str, options: TargetOptions) -> Target:
     from .exec import ExecTarget
+
+    if options.dialect is PROVIDER_EVENTS:
+        from .events_exec import EventsExecTarget
+
+        return EventsExecTarget.start(spec.removeprefix("exec:"), features=options.features,
+                                      timeout=options.timeout,
+                                      max_reply=options.max_reply)  # type: ignore[return-value]
 
     return ExecTarget.start(spec.removeprefix("exec:"), features=options.features,
                             timeout=options.timeout, max_reply=options.max_reply,

@@ -366,6 +366,11 @@ def misanswered(request: JSONObject, reply: JSONObject) -> str | None:
     if type(received) is int and received == expected:
         return None
     op = request.get("op")
+    greeting = reply.get("hello")
+    if op == "hello" and isinstance(greeting, dict) and greeting.get("protocol") == (
+            "refold-events/1"):
+        return ("the target greets with protocol refold-events/1: it is an events adapter "
+                "(events.md §5); check it with --dialect provider-events")
     if op == "hello" and reply.get("protocol") != PROTOCOL_VERSION:
         return (f"the reply to 'hello' says protocol {reply.get('protocol')!r}; refold speaks "
                 f"protocol {PROTOCOL_VERSION}: {_VERSION_CHANGE} (docs/protocol.md)")
