@@ -54,6 +54,11 @@ def run(args: argparse.Namespace) -> int:
         served = dialect(args.dialect or DEFAULT_DIALECT)
     except UsageError as exc:
         return usage_error("serve", f"--dialect {args.dialect}: {exc}")
+    if served.name not in ENDPOINTS:
+        return usage_error("serve", f"--dialect {served.name}: {served.title} is not an API "
+                                    f"with an endpoint to serve; refold serve answers "
+                                    f"{', '.join(ENDPOINTS)}: serve the dialect your adapter "
+                                    f"reads and point it at that")
     endpoint = ENDPOINTS[served.name]
     features = endpoint.features if args.features is None else frozenset(
         f.strip() for f in args.features.split(",") if f.strip())

@@ -46,7 +46,7 @@ def source_of(stream: list[JSON]) -> str:
     """
     head = stream[0] if stream else None
     if isinstance(head, dict) and set(head) == {BEGIN} and isinstance(head[BEGIN], str):
-        return head[BEGIN]
+        return str(head[BEGIN])
     raise ValueError(f"a provider-events stream starts with {{\"begin\": SOURCE}}, one of "
                      f"{', '.join(SOURCES)}; received {str(head)[:120]}")
 

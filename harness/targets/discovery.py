@@ -30,13 +30,13 @@ from .python import (
     from_object,
     is_accumulator_class,
 )
-from .remote import declared_dialect
+from .remote import Target, declared_dialect
 
 __all__ = ["from_module", "import_python_target"]
 
 
 def import_python_target(spec: str, *, features: frozenset[str] | None = None,
-                         dialect: Dialect | None = None) -> PythonTarget:
+                         dialect: Dialect | None = None) -> Target:
     """Load `module`, `module:attribute` or `path/to/file.py` as a Python target of
     `dialect` (None: the one it declares, else openai-chat), claiming `features`."""
     module_name, _, attribute = spec.partition(":")
@@ -95,7 +95,7 @@ def _importable_from(folder: Path) -> None:
 def from_module(
     module: ModuleType, *, name: str, features: frozenset[str] | None = None,
     dialect: Dialect | None = None,
-) -> PythonTarget:
+) -> Target:
     """Build a target from the richest interface a module offers."""
     declared = getattr(module, "refold_target", None)
     if declared is not None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from refold.reference import JSON, JSONObject
 from refold.reference._json import copy_json
@@ -35,6 +35,9 @@ from ..dialects import Dialect
 from ..dialects.provider_events import PROVIDER_EVENTS, SOURCES, frames_of, source_of
 from ..errors import TargetError, UsageError
 from .remote import TargetAccumulator, check_features
+
+if TYPE_CHECKING:
+    from .sdk.decoders import AnySSEDecode
 
 __all__ = ["EventsTarget", "PythonEventsTarget", "accepted_sources", "adapter_target",
            "outcome_of", "unaccepted"]
@@ -50,7 +53,8 @@ class EventsTarget:
     description: str
     accepts: frozenset[str]
     provider: str | None
-    sse: None = None
+    sse: AnySSEDecode | None = None
+    """Adapters have no SSE decoder of their own: wire rules are the sources'."""
     offers_fold: bool = False
 
     def fold(self, chunks: list[JSON]) -> JSONObject:
@@ -85,7 +89,8 @@ def outcome_of(value: Any, what: str) -> JSONObject:
     if isinstance(value, str) and value in ("completed", "error"):
         return {"outcome": value}
     if isinstance(value, dict) and value.get("outcome") in ("completed", "error"):
-        return _plain(value, what)
+        checked: JSONObject = _plain(value, what)
+        return checked
     raise TargetError(f"{what} returned {str(value)[:200]!r}, expected {{\"outcome\": "
                       f"\"completed\"}} or {{\"outcome\": \"error\", \"error\": {{\"kind\", "
                       f"\"message\"}}}}", kind="protocol")
@@ -223,7 +228,7 @@ class RemoteEventsTarget(EventsTarget):
         if not self.offers_fold:
             return super().fold_events(events)
         reply = self._remote._call({"op": "fold_events", "events": events}, "fold(events)")
-        return reply.get("turn")  # type: ignore[no-any-return]
+        return reply.get("turn")
 
     def close(self) -> None:
         """End the worker."""

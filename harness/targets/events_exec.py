@@ -71,7 +71,15 @@ class EventsExecTarget(EventsTarget):
             raise
 
     def _greeting(self) -> JSONObject:
-        line = self._transport.receive("hello")
+        try:
+            line = self._transport.receive("hello")
+        except TargetError as exc:
+            if exc.kind != "timeout":
+                raise
+            raise TargetError(f"{exc} (an events adapter speaks first, {{\"hello\": "
+                              f"{{\"protocol\": \"{EVENTS_PROTOCOL}\", ...}}}}; a fold "
+                              f"target waits for the harness's hello: check it without "
+                              f"--dialect provider-events)", kind="timeout") from exc
         hello = line.get("hello")
         if not isinstance(hello, dict) or hello.get("protocol") != EVENTS_PROTOCOL:
             raise self._transport.fail("protocol", f"the first line is {str(line)[:200]}; "
@@ -145,7 +153,8 @@ class EventsExecTarget(EventsTarget):
         line = self._line(stream, "fold")
         if "turn" not in line:
             raise self._unexpected(line, "the turn")
-        return line["turn"]  # type: ignore[no-any-return]
+        turn: JSON = line["turn"]
+        return turn
 
     def close(self) -> None:
         """End the process."""

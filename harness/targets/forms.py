@@ -64,7 +64,7 @@ def _load_exec(spec: str, options: TargetOptions) -> Target:
 
         return EventsExecTarget.start(spec.removeprefix("exec:"), features=options.features,
                                       timeout=options.timeout,
-                                      max_reply=options.max_reply)  # type: ignore[return-value]
+                                      max_reply=options.max_reply)
 
     return ExecTarget.start(spec.removeprefix("exec:"), features=options.features,
                             timeout=options.timeout, max_reply=options.max_reply,

@@ -59,7 +59,7 @@ def load_target(
         if "accepts" in isolated_target.hello:  # an events adapter, in its worker
             from .events import RemoteEventsTarget
 
-            return RemoteEventsTarget(isolated_target)  # type: ignore[return-value]
+            return RemoteEventsTarget(isolated_target)
         return isolated_target
     return form.load(spec, TargetOptions(features, timeout, max_reply, dialect))
 

@@ -37,7 +37,7 @@ _PERSISTENCE = ("PERSIST-STRIP", "PERSIST-CANARY", "PERSIST-RESPONSE-ID", "PERSI
 
 
 def _noted(case: _Case) -> _Case:
-    known, frames, canaries = case
+    known, _, canaries = case
     note(f"known result: {json.dumps(known, ensure_ascii=False)}")
     note(f"canaries: {canaries}")
     return case
