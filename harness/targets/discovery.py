@@ -24,7 +24,6 @@ from .python import (
     ACCUMULATOR_NAMES,
     FILE_MODULE_PREFIX,
     Asked,
-    PythonTarget,
     accumulator_target,
     fold_target,
     from_object,
