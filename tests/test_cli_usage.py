@@ -61,8 +61,17 @@ def test_rules_of_an_unknown_feature_is_a_usage_error_that_lists_the_features(
 
 
 def test_rules_of_a_feature_without_rules_says_so(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["rules", "--feature", "events"]) == 0
+    assert main(["rules", "--dialect", "openai-chat", "--feature", "events"]) == 0
     assert "no rules" in capsys.readouterr().out
+
+
+def test_the_chat_feature_events_is_the_provider_events_contract(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # chat-fold.md's feature `events` became the contract of events.md (issue 14)
+    assert main(["rules", "--feature", "events"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("provider-events: Provider-neutral events (events.md)")
+    assert "EV-GRAMMAR" in out and "PERSIST-CANARY" in out
 
 
 def test_a_closed_pipe_ends_the_output_quietly() -> None:

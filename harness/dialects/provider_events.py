@@ -78,28 +78,32 @@ def _differences(expected: JSON, received: JSON) -> list[Difference]:
     return differences(_comparable(expected), _comparable(received))
 
 
-_OUTCOME_RULES = frozenset({"EV-TRUNCATED", "EV-ERROR-FRAME", "EV-ARGS-INVALID", "EV-CHOICE0",
-                            "EV-NO-COMPLETED-ON-ERROR", "EV-COMPLETED-LAST"})
-"""The rules deciding a stream's outcome."""
-
 _PERSIST_RULES = frozenset(r for r in reference_events.RULES if r.startswith("PERSIST-"))
 
 POINTERLESS = _PERSIST_RULES
 """What is persisted is not compared (it is the runtime's own shape): the PERSIST rules
 are judged by the checker, never by a pointer."""
 
-_EVENT_RULES = frozenset(reference_events.RULES) - _PERSIST_RULES - {
-    "EV-TRUNCATED", "EV-CHOICE0"}
+_OUTCOME_RULES = frozenset({"EV-TRUNCATED", "EV-ERROR-FRAME", "EV-ARGS-INVALID", "EV-CHOICE0",
+                            "EV-NO-COMPLETED-ON-ERROR", "EV-COMPLETED-LAST"})
+
+_TABLE: tuple[tuple[str, frozenset[str]], ...] = (
+    ("/outcome", _OUTCOME_RULES),
+    ("/error_kind", _OUTCOME_RULES),
+    ("/events", frozenset(reference_events.RULES) - _PERSIST_RULES
+     - {"EV-TRUNCATED", "EV-CHOICE0"}),
+)
+"""Pointer prefix of the compared output → the rules deciding the value there: the
+outcome's rules decide the outcome, every other event rule the events."""
+
+OUTSIDE_THE_SHAPE: frozenset[str] = frozenset()
+"""No rule is about a key the compared output does not have."""
 
 
 def _rules_at(pointer: str) -> frozenset[str]:
-    """The rules deciding the value at a pointer of the compared output: the outcome's
-    for `/outcome` and `/error_kind`, every event rule's for `/events…`."""
-    if pointer.startswith(("/outcome", "/error_kind")):
-        return _OUTCOME_RULES
-    if pointer.startswith("/events"):
-        return _EVENT_RULES
-    return frozenset()
+    """The rules deciding the value at a pointer of the compared output."""
+    return next((rules for prefix, rules in _TABLE if pointer.startswith(prefix)),
+                frozenset())
 
 
 def _no_accumulator() -> None:
