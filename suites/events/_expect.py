@@ -8,8 +8,9 @@ rules it is marked with:
 - `ends`: the outcome (and error kind);
 - `holds`: the event checker's violations of the test's own rules only (so a defect of
   another rule, or a spec conflict still being decided, never fails the example);
-- `turn_of`, `events_for`, `emitted_at`: the raw turn, the events a frame produced and
-  where each was emitted (the in-process `emitted` positions), for the rules about them.
+- `turn_of`, `produced_by`, `emitted_at`: the raw turn, the events a frame produced (by
+  their opaque) and where each was emitted (the events target's `emitted` positions),
+  for the rules about them.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from refold.events_checks import EventsCheck
 from refold.reference import JSON, JSONObject
 from refold.reference import events as reference_events
 
-__all__ = ["emits", "emitted_at", "ends", "events_for", "holds", "run", "turn_of"]
+__all__ = ["emits", "emitted_at", "ends", "holds", "produced_by", "run", "turn_of"]
 
 
 def run(check: EventsCheck, source: str, frames: Sequence[JSON]
@@ -123,7 +124,8 @@ def emitted_at(output: JSONObject) -> list[int]:
     return [int(k) for k in emitted] if isinstance(emitted, list) else []
 
 
-def events_for(output: JSONObject, frame: int) -> list[JSON]:
-    """The stripped events emitted while frame number `frame` was read."""
-    events = reference_events.strip(_events(output))
-    return [e for e, k in zip(events, emitted_at(output), strict=False) if k == frame]
+def produced_by(output: JSONObject, frame: JSON) -> list[JSON]:
+    """The stripped events whose opaque (or payload) is `frame`: the events it produced
+    (EV-OPAQUE-FRAME), whenever they were emitted."""
+    return [reference_events.strip(e) for e in _events(output) if isinstance(e, dict)
+            and e.get("type") != "Completed" and e.get("opaque", e.get("payload")) == frame]

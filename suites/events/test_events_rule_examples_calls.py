@@ -9,7 +9,7 @@ from refold.events_checks import EventsCheck
 from refold.marks import rule
 
 from ._calls import call_events, completed_calls, ids, two_calls
-from ._expect import emits, events_for, run, turn_of
+from ._expect import emits, produced_by, run, turn_of
 from ._frames import (
     args_event,
     call_stream,
@@ -32,8 +32,8 @@ def test_a_call_starts_at_the_frame_naming_it_before_its_first_delta(
     # also carries its first fragment, so the order inside that frame decides
     frames = call_stream(source, "call_1", "get_weather", '{"city":', '"Paris"}')
     _, output = run(check, source, frames)
-    named = 1  # Chat: the chunk after the role chunk; Anthropic: content_block_start
-    first = [e for e in events_for(output, named)
+    named = frames[1]  # Chat: the chunk after the role chunk; Anthropic: the block start
+    first = [e for e in produced_by(output, named)
              if isinstance(e, dict) and e.get("type", "").startswith("ToolCall")][:1]
     if first != [started_event("call_1", "get_weather")]:
         raise check.fail("the call's first event, at the frame naming it, is not its "
@@ -123,12 +123,14 @@ def test_a_completed_call_has_the_id_and_name_it_started_with(check: EventsCheck
     # §2: "call.id and call.name equal those of its ToolCallStarted"
     _, output = run(check, source, two_calls(source))
     events = output["events"]
-    started = [(e.get("id"), e.get("name")) for e in events
-               if isinstance(e, dict) and e.get("type") == "ToolCallStarted"]
-    completed = [(c.get("id"), c.get("name")) for c in completed_calls(events)]
-    if sorted(map(str, completed)) != sorted(map(str, started)) or not completed:
-        raise check.fail("a completed call's id or name differs from its start",
-                         expected=started, received=completed)
+    names = {str(e.get("id")): e.get("name") for e in events
+             if isinstance(e, dict) and e.get("type") == "ToolCallStarted"}
+    # a completion under an id never started is EV-CALL-STARTED's, not this rule's
+    wrong = [(c.get("id"), c.get("name")) for c in completed_calls(events)
+             if str(c.get("id")) in names and names[str(c.get("id"))] != c.get("name")]
+    if wrong:
+        raise check.fail("a completed call's name differs from its start's",
+                         expected=names, received=wrong)
 
 
 @pytest.mark.parametrize("source", SOURCE_PARAMS)
@@ -142,7 +144,7 @@ def test_every_started_call_completes_before_completed(check: EventsCheck,
                  if isinstance(e, dict) and e.get("type") == "Completed"), len(events))
     started = {i for n, k, i in call_events(events) if k == "ToolCallStarted" and n < last}
     done = {i for n, k, i in call_events(events) if k == "ToolCallCompleted" and n < last}
-    if started - done or last == len(events):
+    if started - done:
         raise check.fail("a started call has not completed before Completed",
                          expected=sorted(map(str, started)), received=sorted(map(str, done)))
 
@@ -160,7 +162,7 @@ def test_the_turns_calls_are_the_completed_calls_in_start_order(check: EventsChe
     order = [i for _, k, i in call_events(events) if k == "ToolCallStarted"]
     calls = {c.get("id"): c for c in completed_calls(events)}
     expected = [calls[i] for i in order if i in calls]
-    if turn.get("tool_calls") != expected or len(expected) != 2:
+    if turn.get("tool_calls") != expected:
         raise check.fail("T.tool_calls is not the completed calls in start order",
                          expected=expected, received=turn.get("tool_calls"))
 
@@ -178,5 +180,5 @@ def test_no_delta_of_a_call_follows_its_completion(check: EventsCheck, source: s
             done.add(call_id)
         elif kind == "ToolCallArgumentsDelta" and call_id in done:
             late.append((number, call_id))
-    if late or not done:
+    if late:
         raise check.fail("a delta follows its call's completion", received=late)

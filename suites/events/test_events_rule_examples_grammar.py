@@ -10,7 +10,7 @@ from refold.marks import rule
 from refold.reference import JSON
 from refold.reference import events as reference_events
 
-from ._expect import emits, emitted_at, ends, events_for, holds, run
+from ._expect import emits, emitted_at, ends, holds, produced_by, run
 from ._frames import (
     chat,
     chunk,
@@ -98,7 +98,7 @@ def test_a_chunks_events_follow_the_order_of_its_fields(check: EventsCheck) -> N
     both = {**content("Hi"), "usage": usage_chunk(3, 1)["usage"]}
     frames = chat(both)
     _, output = run(check, "openai-chat", frames)
-    received = [e for e in events_for(output, 1)
+    received = [e for e in produced_by(output, both)
                 if isinstance(e, dict) and e.get("type") in ("TextDelta", "Usage")]
     expected = [text_event("Hi"), usage_event(3, 1)]
     if received != expected:
