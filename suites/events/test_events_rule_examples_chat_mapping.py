@@ -21,6 +21,13 @@ def _where(output: JSONObject, kind: str) -> list[int]:
             if isinstance(e, dict) and e.get("type") == kind]
 
 
+def _produced_at(frames: list[JSON], output: JSONObject, kind: str) -> list[int | None]:
+    """The frames whose events of `kind` are (by their opaque, EV-OPAQUE-FRAME): when
+    they were emitted is EV-FRAME-ORDER's."""
+    return [frames.index(e["opaque"]) if e.get("opaque") in frames else None
+            for e in output["events"] if isinstance(e, dict) and e.get("type") == kind]
+
+
 @rule("EV-CHAT-COMPLETE-AT-FINISH")
 def test_chat_calls_complete_at_the_finish_even_when_another_index_starts(
         check: EventsCheck) -> None:
@@ -31,7 +38,7 @@ def test_chat_calls_complete_at_the_finish_even_when_another_index_starts(
                   tool(1, arguments='"Rome"}'), reason="tool_calls")
     finishing = frames.index(finish("tool_calls"))
     _, output = run(check, _CHAT, frames)
-    where = _where(output, "ToolCallCompleted")
+    where = _produced_at(frames, output, "ToolCallCompleted")
     if where != [finishing, finishing]:
         raise check.fail(f"calls completed at frames {where}; expected both at the finish "
                          f"chunk (frame {finishing})", expected=[finishing] * 2, received=where)
@@ -47,9 +54,10 @@ def test_a_chat_call_completes_at_a_finish_carried_by_its_last_fragment(
     frames = [role(), tool(0, call_id="call_a", name="get_weather", arguments='{"city":'),
               last, DONE]
     _, output = run(check, _CHAT, frames)
-    if _where(output, "ToolCallCompleted") != [2]:
+    where = _produced_at(frames, output, "ToolCallCompleted")
+    if where != [2]:
         raise check.fail("the call did not complete at the chunk carrying the finish",
-                         expected=[2], received=_where(output, "ToolCallCompleted"))
+                         expected=[2], received=where)
 
 
 @rule("EV-CHAT-DONE")
