@@ -109,7 +109,7 @@ def turn_of(check: EventsCheck, source: str, frames: Sequence[JSON]) -> JSONObje
     __tracebackhide__ = True
     stream, output = run(check, source, frames)
     completed = [e for e in _events(output) if _type(e) == "Completed"]
-    turn = completed[0].get("turn") if len(completed) == 1 else None  # type: ignore[union-attr]
+    turn = completed[0].get("turn") if len(completed) == 1 else None
     if not isinstance(turn, dict):
         raise check.fail(f"expected one Completed with a turn object, found "
                          f"{len(completed)} Completed", chunks=stream,

@@ -6,7 +6,7 @@ import pytest
 
 from refold.events_checks import EventsCheck
 from refold.marks import rule
-from refold.reference import JSON
+from refold.reference import JSON, JSONObject
 from refold.reference import events as reference_events
 
 from ._expect import ends, produced_by, run, turn_of
@@ -51,6 +51,7 @@ def test_a_stream_without_its_terminal_is_truncated(check: EventsCheck, source: 
 
 def _errored(source: str) -> tuple[list[JSON], int]:
     """Text, then a provider error frame (number returned), then frames it hides."""
+    error: JSONObject
     if source == "openai-chat":
         error = {"error": {"message": "overloaded", "type": "server_error", "code": 529}}
         return [role(), content("Hel"), error, content("lo"), finish(), DONE], 2

@@ -96,7 +96,7 @@ def test_anthropic_output_tokens_never_decrease_across_usage_events(
     frames = [message_start(10, 1), *text_block(0, "Hi"), message_delta("end_turn", 9),
               message_stop()]
     counts = [c for c in _output_counts(check, "anthropic-messages", frames) if c is not None]
-    if counts != sorted(counts):  # type: ignore[type-var]
+    if counts != sorted(counts):
         raise check.fail("a reported output_tokens decreased across Usage events",
                          received=counts)
 
@@ -108,6 +108,6 @@ def test_chat_usage_reported_on_every_chunk_never_decreases(check: EventsCheck) 
                   {**content("lo"), "usage": usage_chunk(5, 2)["usage"]},
                   usage=usage_chunk(5, 2))
     counts = [c for c in _output_counts(check, "openai-chat", frames) if c is not None]
-    if counts != sorted(counts):  # type: ignore[type-var]
+    if counts != sorted(counts):
         raise check.fail("a reported output_tokens decreased across Usage events",
                          received=counts)
