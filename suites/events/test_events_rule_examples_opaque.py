@@ -51,14 +51,15 @@ def test_each_chat_event_carries_the_whole_chunk_that_produced_it(check: EventsC
     opening = {**tool(0, call_id="call_1", name="f", arguments="{}"), **_TRACE}
     last = {**finish("tool_calls"), "usage": usage_chunk(2, 3)["usage"], **_TRACE}
     frames = [role(), text, opening, last, "[DONE]"]
-    received = [(kind, frame) for kind, frame in _produced_by(check, "openai-chat", frames)
-                if kind != "Opaque"]
-    expected = [("TextDelta", text), ("ToolCallStarted", opening),
-                ("ToolCallArgumentsDelta", opening), ("ToolCallCompleted", last),
-                ("Usage", last)]
-    if received != expected:
+    producer = {"TextDelta": text, "ToolCallStarted": opening,
+                "ToolCallArgumentsDelta": opening, "ToolCallCompleted": last, "Usage": last}
+    produced = _produced_by(check, "openai-chat", frames)
+    wrong = [kind for kind, frame in produced
+             if frame != producer.get(str(kind), frame) or frame not in frames]
+    if wrong or {str(kind) for kind, _ in produced} < set(producer):
         raise check.fail("an event's opaque is not the whole frame that produced it",
-                         expected=[k for k, _ in expected], received=[k for k, _ in received])
+                         expected=sorted(producer), received=wrong or
+                         sorted({str(kind) for kind, _ in produced}))
 
 
 @rule("EV-OPAQUE-FRAME")
@@ -200,10 +201,11 @@ def test_chat_refusal_text_becomes_opaque_never_text(check: EventsCheck) -> None
     # §2: "Refusal text (Chat delta.refusal ...) becomes Opaque, never TextDelta"
     frames = chat(chunk({"refusal": "I can't help"}), chunk({"refusal": " with that."}))
     _, output = run(check, "openai-chat", frames)
-    produced = [produced_by(output, frames[k]) for k in (1, 2)]
-    if produced != [[opaque_event("message")]] * 2:
-        raise check.fail("a refusal chunk did not become one Opaque",
-                         expected=[[opaque_event("message")]] * 2, received=produced)
+    produced = [[e.get("type") for e in produced_by(output, frames[k]) if isinstance(e, dict)]
+                for k in (1, 2)]
+    if any("Opaque" not in kinds or "TextDelta" in kinds for kinds in produced):
+        raise check.fail("a refusal chunk did not become Opaque (or became TextDelta)",
+                         received=produced)
     if turn_of(check, "openai-chat", frames).get("output_text") != "":
         raise check.fail("refusal text reached output_text")
 
