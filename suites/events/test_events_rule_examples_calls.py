@@ -7,6 +7,7 @@ import pytest
 
 from refold.events_checks import EventsCheck
 from refold.marks import rule
+from refold.reference import events as reference_events
 
 from ._calls import call_events, completed_calls, ids, two_calls
 from ._expect import emits, produced_by, run, turn_of
@@ -55,6 +56,22 @@ def test_every_call_event_follows_the_calls_start(check: EventsCheck, source: st
             early.append((number, kind, call_id))
     if early:
         raise check.fail("call events before the call's ToolCallStarted", received=early)
+
+
+@rule("EV-CALL-STARTED")
+def test_a_chat_call_named_after_its_id_starts_once_named(check: EventsCheck) -> None:
+    # §2 EV-CALL-STARTED: "once ... id and name are both known": the id arrives first,
+    # the name one chunk later; the fragment in between is held (it may not precede the
+    # start, and the start may not go out without its name)
+    frames = chat(tool(0, call_id="call_1", arguments='{"city":'),
+                  tool(0, name="get_weather", arguments='"Paris"}'), reason="tool_calls")
+    _, output = run(check, "openai-chat", frames)
+    calls = [e for e in reference_events.strip(output["events"])
+             if isinstance(e, dict) and str(e.get("type")).startswith("ToolCall")]
+    if calls[:1] != [started_event("call_1", "get_weather")]:
+        raise check.fail("the call's first event is not a ToolCallStarted with its name",
+                         expected=[started_event("call_1", "get_weather")],
+                         received=calls[:1])
 
 
 @rule("EV-IDS-SINGLE-USE")
