@@ -142,7 +142,9 @@ def test_re_splitting_text_and_arguments_never_changes_the_stripped_turn(
 
 
 @rule("EV-GRAMMAR")
-def test_an_opaque_has_a_string_event_type_and_no_opaque_key(check: EventsCheck) -> None:
-    # §1: Opaque is {"type", "event_type", "payload"}, nothing else
+def test_the_opaque_of_a_chunk_with_unknown_keys_has_exactly_its_fields(
+        check: EventsCheck) -> None:
+    # §1: Opaque is {"type", "event_type", "payload"}, nothing else (the unknown keys
+    # stay inside the payload)
     frames = chat(chunk({"role": "assistant", "x_vendor": {"k": 1}}))
     holds(check, "openai-chat", frames)
