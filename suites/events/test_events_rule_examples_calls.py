@@ -133,6 +133,21 @@ def test_interleaved_chat_fragments_follow_their_index(check: EventsCheck) -> No
                          expected=expected, received=received)
 
 
+@rule("EV-CALL-ROUTE")
+def test_fragments_after_a_new_id_on_a_chat_index_reach_the_new_call(
+        check: EventsCheck) -> None:
+    # §2 EV-CALL-ROUTE: "Chat: the current call of the index, chat-fold TOOL-1…5";
+    # TOOL-2-NEW-ID: a new id on an occupied index starts a new call there
+    frames = chat(tool(0, call_id="call_a", name="get_weather", arguments='{"city":'),
+                  tool(0, arguments='"Paris"}'),
+                  tool(0, call_id="call_b", name="get_time", arguments='{"city":'),
+                  tool(0, arguments='"Rome"}'), reason="tool_calls")
+    emits(check, "openai-chat", frames,
+          [args_event("call_a", '{"city":'), args_event("call_a", '"Paris"}'),
+           args_event("call_b", '{"city":'), args_event("call_b", '"Rome"}')],
+          kinds={"ToolCallArgumentsDelta"})
+
+
 @pytest.mark.parametrize("source", SOURCE_PARAMS)
 @rule("EV-CALL-IDENTITY")
 def test_a_completed_call_has_the_id_and_name_it_started_with(check: EventsCheck,
