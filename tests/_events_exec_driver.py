@@ -37,7 +37,7 @@ class Run:
 
     @property
     def kinds(self) -> list[str]:
-        return [e.get("type") if isinstance(e, dict) else repr(e) for e in self.events]
+        return [str(e.get("type")) if isinstance(e, dict) else repr(e) for e in self.events]
 
     def windows_of(self, kind: str) -> list[int]:
         """The windows the events of one variant arrived in."""
@@ -53,7 +53,8 @@ class EventsProcess:
             list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True, encoding="utf-8")
         self._lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
+        self._reader = threading.Thread(target=self._pump, daemon=True)
+        self._reader.start()
         self.hello: dict[str, Any] = self._read()["hello"]
         self._stream = 0
 
@@ -113,10 +114,14 @@ class EventsProcess:
         result.windows.append(window)
 
     def close(self) -> None:
-        """End the process (stdin closed: it exits)."""
+        """End the process (stdin closed: it exits) and close its pipes."""
         assert self._process.stdin is not None
         self._process.stdin.close()
         self._process.wait(timeout=_SECONDS)
+        self._reader.join(timeout=_SECONDS)
+        for pipe in (self._process.stdout, self._process.stderr):
+            if pipe is not None:
+                pipe.close()
 
 
 def late(run: Run) -> list[tuple[int, int, int]]:

@@ -168,7 +168,8 @@ class Normaliser {
   }
 
   error(error) {
-    const shown = error instanceof Error ? `${error.name}: ${error.message}` : JSON.stringify(error);
+    const shown = (error instanceof Error ? `${error.name}: ${error.message}` : JSON.stringify(error))
+      .split("\n")[0].slice(0, 300); // a validation error's first line names the value
     this.outcome = { outcome: "error",
                      error: { kind: "provider_error", message: `the AI SDK's error part: ${shown}` } };
     return this.frame === null ? [] : [this.opaque()];
