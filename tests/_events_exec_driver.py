@@ -53,8 +53,11 @@ class EventsProcess:
             list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True, encoding="utf-8")
         self._lines: queue.Queue[str | None] = queue.Queue()
-        self._reader = threading.Thread(target=self._pump, daemon=True)
-        self._reader.start()
+        self._stderr: list[str] = []  # drained as it comes: a full pipe would block the adapter
+        self._readers = [threading.Thread(target=self._pump, daemon=True),
+                         threading.Thread(target=self._drain, daemon=True)]
+        for reader in self._readers:
+            reader.start()
         self.hello: dict[str, Any] = self._read()["hello"]
         self._stream = 0
 
@@ -64,12 +67,21 @@ class EventsProcess:
             self._lines.put(line)
         self._lines.put(None)
 
+    def _drain(self) -> None:
+        assert self._process.stderr is not None
+        self._stderr.extend(self._process.stderr)
+
+    @property
+    def stderr(self) -> str:
+        """What the adapter wrote to stderr so far."""
+        return "".join(self._stderr)
+
     def _read(self) -> dict[str, Any]:
         line = self._lines.get(timeout=_SECONDS)
         if line is None:
-            assert self._process.stderr is not None
-            raise RuntimeError(f"the adapter exited ({self._process.wait()}): "
-                               f"{self._process.stderr.read()[-2000:]}")
+            code = self._process.wait()
+            self._readers[1].join(timeout=_SECONDS)
+            raise RuntimeError(f"the adapter exited ({code}): {self.stderr[-2000:]}")
         message = json.loads(line)
         assert isinstance(message, dict), line
         return message
@@ -118,7 +130,8 @@ class EventsProcess:
         assert self._process.stdin is not None
         self._process.stdin.close()
         self._process.wait(timeout=_SECONDS)
-        self._reader.join(timeout=_SECONDS)
+        for reader in self._readers:
+            reader.join(timeout=_SECONDS)
         for pipe in (self._process.stdout, self._process.stderr):
             if pipe is not None:
                 pipe.close()

@@ -52,6 +52,7 @@ def adapter() -> Iterator[EventsProcess]:
     process = EventsProcess(["node", str(nodejs.NODE_DIR / "events_ai_sdk.js")])
     yield process
     process.close()
+    assert process.stderr == ""  # no unhandled rejection, no failure of the module's streams
 
 
 def checked(adapter: EventsProcess, dialect: str, frames: list[Any],
@@ -89,6 +90,16 @@ def test_the_lock_file_pins_both_providers_on_one_provider_major() -> None:
 def test_hello_declares_provider_ai_sdk_for_both_dialects(adapter: EventsProcess) -> None:
     assert adapter.hello == {"protocol": "refold-events/1", "provider": "ai-sdk",
                              "dialects": [CHAT, MESSAGES], "features": ["events"]}
+
+
+def test_late_names_an_event_whose_frame_was_acked_before_it_arrived() -> None:
+    frames = [{"a": 1}, {"b": 2}, "[DONE]"]
+    run = Run(frames, events=[{"type": "Opaque", "event_type": "message", "payload": {"a": 1}},
+                              {"type": "TextDelta", "delta": "x", "opaque": {"b": 2}},
+                              {"type": "Usage", "usage": {}, "opaque": {"b": 2}},
+                              {"type": "Completed", "turn": {}}],
+              windows=[0, 1, 3, 3])
+    assert late(run) == [(2, 1, 3)]  # Completed carries no frame; on-time events pass
 
 
 # Passing cases: every rule checked holds and every event comes before its frame's ack.
@@ -318,6 +329,23 @@ def test_ev_call_route_chat_an_id_arriving_late_is_replaced_by_a_generated_one(
     [started] = [e for e in run.events if e["type"] == "ToolCallStarted"]
     assert started["id"] != "call_9"
     assert run.events[-1]["turn"]["tool_calls"][0]["id"] == started["id"]
+    again = adapter.run(CHAT, frames)
+    assert [e["id"] for e in again.events if e["type"] == "ToolCallStarted"] != [started["id"]]
+
+
+def test_ev_call_started_chat_a_name_after_the_first_fragment_crashes_the_provider() -> None:
+    # chat-fold TOOL-1 opens a call on a fragment without a name (the name comes later); the
+    # tracker throws AI_InvalidResponseDataError inside the stream instead of waiting for
+    # the name, and the stream is dead: the target fails (exit 1) before acking that frame.
+    frames = [ROLE, tools(call(0, "call_1", None, '{"a"')), tools(call(0, None, "f", ":1}")),
+              chunk({}, "tool_calls"), "[DONE]"]
+    process = EventsProcess(["node", str(nodejs.NODE_DIR / "events_ai_sdk.js")])
+    try:
+        with pytest.raises(RuntimeError, match=r"exited \(1\): .*AI_InvalidResponseDataError: "
+                                               r"Expected 'function.name' to be a string"):
+            process.run(CHAT, frames)
+    finally:
+        process.close()
 
 
 def test_ev_args_conserve_chat_a_resent_arguments_object_is_appended(

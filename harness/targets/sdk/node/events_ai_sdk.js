@@ -32,11 +32,14 @@
 //                                       finishReason (stop -> end_turn, length -> max_tokens,
 //                                       content-filter, tool-calls -> tool_use, else other;
 //                                       end_turn with calls -> tool_use)
-//   error                            -> Opaque of its frame; outcome error (provider_error)
-//   raw and every other part          -> nothing by itself (stream-start,
-//     (response-metadata, text-start/end, tool-input-end, reasoning-*, source, ...): a frame
-//     whose parts made no event gets one Opaque {event_type: the Anthropic `type`, Chat
-//     "message"} (EV-OPAQUE-FALLBACK); provider-executed tool parts make none (EV-HOSTED-OPAQUE)
+//   error                            -> Opaque of its frame; outcome error (provider_error);
+//                                       no event after it, nor after Completed
+//   raw, stream-start, response-metadata, text-start/end, tool-input-end, reasoning-*,
+//   source and any other part       -> nothing by itself; a frame whose parts made no event
+//                                       gets one Opaque {event_type: the Anthropic `type`,
+//                                       Chat "message"} (EV-OPAQUE-FALLBACK), decided when the
+//                                       parts are read; provider-executed tool parts make
+//                                       none (EV-HOSTED-OPAQUE)
 //   the parts end without finish     -> outcome error (truncated)
 //   doStream rejects with the provider's APICallError (an error frame before any output)
 //                                    -> Opaque of the last frame fed; outcome error
@@ -47,15 +50,19 @@
 // TextDeltas, tool_calls = the completed calls in start order, T.opaque = the finish part
 // (finishReason, usage, providerMetadata) as JSON; `events.turn_opaque` is not claimed.
 //
-// Persisted: the ModelMessage list of `streamText`'s `response.messages`,
+// Persisted: the ModelMessage list of `streamText`'s `response.messages`, built from the
+// parts the way its toResponseMessages builds it (the `ai` package is not needed for that):
 // [{"role": "assistant", "content": [{"type": "text", "text"}, {"type": "tool-call",
 // "toolCallId", "toolName", "input"}]}] (text parts joined per text block, empty ones out,
-// in stream order; input parsed, the raw string when it does not parse). ModelMessage and
-// not UIMessage because it is what the AI SDK hands a server for the turn (`onFinish`'s
-// `response.messages`, appended to the conversation and saved: the docs' chatbot
-// persistence), it comes from the model's parts alone, while a UIMessage needs ids and part
-// states the UI layer invents. It carries no response id, no usage and no provider frame.
-// The same message is persisted for an error outcome (the partial turn).
+// in stream order; input parsed, the raw string when it does not parse; reasoning parts are
+// left out). ModelMessage and not UIMessage: this target is the model layer with no UI, and
+// ModelMessages are what AI SDK Core gives a server for the turn (`streamText`'s `onFinish`
+// and `response.messages`) and what a server-side loop appends to its history and stores
+// (`messages.push(...response.messages)`). The docs' useChat persistence stores UIMessages
+// instead, derived from the same parts plus what the UI layer invents (message ids from
+// generateId, tool part states): nothing more of the provider stream. Neither carries a
+// response id, usage or a provider frame. An error outcome persists the same message (the
+// partial turn).
 "use strict";
 
 const readline = require("node:readline");
