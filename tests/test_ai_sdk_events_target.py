@@ -88,8 +88,11 @@ def test_the_lock_file_pins_both_providers_on_one_provider_major() -> None:
 
 
 def test_hello_declares_provider_ai_sdk_for_both_dialects(adapter: EventsProcess) -> None:
-    assert adapter.hello == {"protocol": "refold-events/1", "provider": "ai-sdk",
-                             "dialects": [CHAT, MESSAGES], "features": ["events"]}
+    assert adapter.hello == {
+        "protocol": "refold-events/1", "provider": "ai-sdk", "dialects": [CHAT, MESSAGES],
+        "features": ["events"], "operations": ["fold"],
+        "description": f"ai-sdk: @ai-sdk/openai {OPENAI} ({CHAT}), @ai-sdk/anthropic "
+                       f"{ANTHROPIC} ({MESSAGES}): doStream stream parts as neutral events"}
 
 
 def test_late_names_an_event_whose_frame_was_acked_before_it_arrived() -> None:
@@ -114,6 +117,19 @@ def test_chat_text_from_the_first_chunk_streams_frame_by_frame(adapter: EventsPr
     assert run.windows == [0, 1, 2, 3]
     assert run.events[-1]["turn"]["output_text"] == "Hello"
     assert run.persisted == [{"role": "assistant", "content": [{"type": "text", "text": "Hello"}]}]
+
+
+def test_a_chat_stream_of_one_finish_chunk_is_its_opaque_then_completed(
+        adapter: EventsProcess) -> None:
+    # EV-FRAME-COVER, EV-OPAQUE-FALLBACK, EV-COMPLETED-LAST: with no output chunk its parts
+    # (raw, response-metadata, finish) come only when the body ends (the held-back chunks of
+    # test_ev_frame_order_chat_chunks_before_the_first_output_are_held_back); the frame's
+    # Opaque comes before Completed.
+    frames = [chunk({}, "stop")]
+    run, rules = checked(adapter, CHAT, frames)
+    assert rules == []
+    assert run.kinds == ["Opaque", "Completed"] and run.events[0]["payload"] == frames[0]
+    assert run.windows == [1, 1]
 
 
 def test_anthropic_text_streams_frame_by_frame_and_completes_at_message_stop(

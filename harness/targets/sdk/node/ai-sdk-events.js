@@ -75,7 +75,7 @@ class Normaliser {
         continue;
       }
       const made = this.part(part);
-      this.made += made.length;
+      this.made += made.filter((event) => event.type !== "Completed").length;
       events.push(...made);
     }
     this.fallback(events);
@@ -162,6 +162,9 @@ class Normaliser {
     const events = [];
     this.usage = tokenUsage(part.usage);
     if (this.usage !== null) events.push({ type: "Usage", usage: this.usage, opaque: this.frame });
+    if (events.length === 0 && this.made === 0 && this.frame !== null) {
+      events.push(this.opaque()); // the frame's own Opaque before Completed, which has none
+    }
     events.push({ type: "Completed", turn: this.turn(part) });
     this.outcome = { outcome: "completed" };
     return events;

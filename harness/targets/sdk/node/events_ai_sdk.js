@@ -67,12 +67,15 @@
 
 const readline = require("node:readline");
 const { chatFrame, frame } = require("./sse.js");
-const { PROMPT, languageModel } = require("./ai-sdk-models.js");
+const { PROMPT, languageModel, providerVersion } = require("./ai-sdk-models.js");
 const { Normaliser, PROVIDER, foldEvents } = require("./ai-sdk-events.js");
 
 const DIALECTS = ["openai-chat", "anthropic-messages"];
+// `operations: ["fold"]` offers §5.5's optional fold op (the harness's client reads it there).
 const HELLO = { protocol: "refold-events/1", provider: PROVIDER, dialects: DIALECTS,
-                features: ["events"] };
+                features: ["events"], operations: ["fold"],
+                description: `ai-sdk: ${DIALECTS.map((d) => `${providerVersion(d)} (${d})`)
+                  .join(", ")}: doStream stream parts as neutral events` };
 
 const turnOfLoop = () => new Promise((resolve) => setImmediate(resolve));
 
