@@ -7,6 +7,7 @@ the final events, the outcome and what the runtime persists. Every event is kept
 window it arrived in: `k` for an event written before ack k, `len(frames)` for one written
 after `end`. `late` reads that the way §5.3 does: an event whose opaque is frame j but that
 arrived in a later window was not emitted before the next frame was read (EV-FRAME-ORDER).
+`checked` runs a stream and returns the rules `check_events` finds broken in its output.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["EventsProcess", "Run", "late"]
+from refold.reference.events import check_events
+
+__all__ = ["EventsProcess", "Run", "checked", "late", "on_time"]
 
 _SECONDS = 30.0
 _CARRIED = ("opaque", "payload")
@@ -150,3 +153,20 @@ def late(run: Run) -> list[tuple[int, int, int]]:
         if sources and window not in sources and all(j < window for j in sources):
             found.append((number, max(sources), window))
     return found
+
+
+def on_time(run: Run) -> bool:
+    """Every event carrying a frame came before that frame's ack."""
+    return late(run) == []
+
+
+def checked(process: EventsProcess, dialect: str, frames: list[Any],
+            canaries: tuple[str, ...] = ()) -> tuple[Run, list[str]]:
+    """The run of `frames` and the rule of every violation check_events finds in it, for
+    the provider the adapter declared, with its fold op."""
+    run = process.run(dialect, frames)
+    provider = process.hello.get("provider")
+    found = check_events(dialect, frames, run.events, run.outcome, run.persisted,
+                         canaries=canaries, provider=provider if isinstance(provider, str)
+                         else None, fold=process.fold)
+    return run, [violation.rule for violation in found]

@@ -5,14 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["MESSAGE_STOP", "ROLE", "TEXT_BLOCK", "USAGE", "WEATHER", "block", "call", "chunk",
-           "delta", "hello_text", "message_delta", "partial", "start", "stop", "text", "tools"]
+__all__ = ["CHAT", "MESSAGES", "MESSAGE_STOP", "ROLE", "TEXT_BLOCK", "USAGE", "WEATHER", "block",
+           "call", "chunk", "delta", "hello_text", "message_delta", "partial", "start", "stop",
+           "text", "tools"]
+
+CHAT, MESSAGES = "openai-chat", "anthropic-messages"
 
 
 # Chat chunks (events.md §4.1).
 
 def chunk(delta: dict[str, Any] | None = None, finish: str | None = None,
           **envelope: Any) -> dict[str, Any]:
+    """A chunk whose choice 0 carries `delta` (and `finish_reason`)."""
     entry: dict[str, Any] = {"index": 0, "delta": delta if delta is not None else {}}
     if finish is not None:
         entry["finish_reason"] = finish
@@ -22,6 +26,7 @@ def chunk(delta: dict[str, Any] | None = None, finish: str | None = None,
 
 def call(index: int | None = 0, call_id: str | None = None, name: str | None = None,
          arguments: str | None = None) -> dict[str, Any]:
+    """One `delta.tool_calls` fragment."""
     entry: dict[str, Any] = {} if index is None else {"index": index}
     if call_id is not None:
         entry["id"], entry["type"] = call_id, "function"
@@ -30,6 +35,7 @@ def call(index: int | None = 0, call_id: str | None = None, name: str | None = N
 
 
 def tools(*calls: dict[str, Any], **delta: Any) -> dict[str, Any]:
+    """A chunk carrying tool-call fragments (and other delta keys)."""
     return chunk({**delta, "tool_calls": list(calls)})
 
 
@@ -44,6 +50,7 @@ WEATHER = [tools(call(0, "call_w1", "get_weather", ""), role="assistant"),
 # Anthropic events (events.md §4.3).
 
 def start(usage: dict[str, int] | None = None, **extra: Any) -> dict[str, Any]:
+    """A message_start (extra keys go into its message)."""
     return {"type": "message_start", "message": {
         "id": "msg_ev1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
         "content": [], "stop_reason": None, "stop_sequence": None,
@@ -51,26 +58,32 @@ def start(usage: dict[str, int] | None = None, **extra: Any) -> dict[str, Any]:
 
 
 def block(index: int, content: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """A content_block_start."""
     return {"type": "content_block_start", "index": index, "content_block": content, **extra}
 
 
 def delta(index: int, value: dict[str, Any]) -> dict[str, Any]:
+    """A content_block_delta."""
     return {"type": "content_block_delta", "index": index, "delta": value}
 
 
 def text(index: int, fragment: str) -> dict[str, Any]:
+    """A text_delta."""
     return delta(index, {"type": "text_delta", "text": fragment})
 
 
 def partial(index: int, fragment: str) -> dict[str, Any]:
+    """An input_json_delta."""
     return delta(index, {"type": "input_json_delta", "partial_json": fragment})
 
 
 def stop(index: int) -> dict[str, Any]:
+    """A content_block_stop."""
     return {"type": "content_block_stop", "index": index}
 
 
 def message_delta(reason: str, output: int = 5, sequence: str | None = None) -> dict[str, Any]:
+    """A message_delta with its stop reason and cumulative output tokens."""
     return {"type": "message_delta", "delta": {"stop_reason": reason, "stop_sequence": sequence},
             "usage": {"output_tokens": output}}
 
@@ -80,5 +93,6 @@ TEXT_BLOCK = {"type": "text", "text": ""}
 
 
 def hello_text(reason: str = "end_turn", sequence: str | None = None) -> list[Any]:
+    """A whole Anthropic stream of the text "Hello" in two deltas."""
     return [start(), block(0, TEXT_BLOCK), text(0, "Hel"), text(0, "lo"), stop(0),
             message_delta(reason, sequence=sequence), MESSAGE_STOP]
