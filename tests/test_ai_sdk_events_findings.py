@@ -212,6 +212,29 @@ def test_ev_choice0_chat_choice_0_is_read_by_position_not_by_index(
         assert run.events[-1]["turn"]["output_text"] == received
 
 
+def test_ev_error_frame_chat_an_error_next_to_choices_is_stripped_by_the_schema(
+        adapter: EventsProcess) -> None:
+    # A chunk with `choices` and a top-level `error` (OpenRouter's mid-stream error) matches
+    # the union's chunk member first, which strips the unknown `error` key: the transform's
+    # `"error" in value` never sees it, and finish_reason "error" completes the turn.
+    failed = {**chunk({}, "error"), "error": {"code": 502, "message": "Provider disconnected"}}
+    run, rules = checked(adapter, CHAT, [chunk({"role": "assistant", "content": "Hi"}), failed])
+    assert rules == ["EV-ERROR-FRAME"]
+    assert run.outcome == {"outcome": "completed"}
+    assert run.events[-1]["turn"]["stop_reason"] == "other"
+
+
+def test_ev_stop_map_chat_a_blank_finish_reason_overrides_the_real_one(
+        adapter: EventsProcess) -> None:
+    # chat-fold family 8: blank finish reasons are noise. The transform keeps the last
+    # non-null finish_reason, so a later "" replaces "stop" and maps to "other".
+    frames = [chunk({"role": "assistant", "content": "Hi"}), chunk({}, "stop"),
+              {**chunk({}, ""), "usage": None}, "[DONE]"]
+    run, rules = checked(adapter, CHAT, frames)
+    assert rules == ["EV-STOP-MAP"]
+    assert run.events[-1]["turn"]["opaque"]["finishReason"] == {"unified": "other", "raw": ""}
+
+
 # Findings: @ai-sdk/anthropic 3.0.140 (anthropic-messages).
 
 def _without_usage(event: dict[str, Any]) -> dict[str, Any]:
