@@ -235,6 +235,19 @@ def test_ev_stop_map_chat_a_blank_finish_reason_overrides_the_real_one(
     assert run.events[-1]["turn"]["opaque"]["finishReason"] == {"unified": "other", "raw": ""}
 
 
+def test_ev_turn_fields_chat_the_model_and_id_are_read_from_the_first_chunk_only(
+        adapter: EventsProcess) -> None:
+    # response-metadata is emitted once, from the first chunk with any of id, model, created:
+    # chat-fold's first non-blank id and model (ENV-ID, ENV-MODEL), when a later chunk brings
+    # them, never reach the turn.
+    frames = [chunk({"role": "assistant", "content": "Hi"}, id=None, model=None),
+              chunk({}, "stop", id="chatcmpl-later", model="later-model")]
+    run, rules = checked(adapter, CHAT, frames)
+    assert rules == ["EV-TURN-FIELDS", "EV-TURN-FIELDS"]
+    turn = run.events[-1]["turn"]
+    assert (turn["model"], turn["response_id"]) == ("", None)
+
+
 # Findings: @ai-sdk/anthropic 3.0.140 (anthropic-messages).
 
 def _without_usage(event: dict[str, Any]) -> dict[str, Any]:
@@ -308,9 +321,9 @@ def test_ev_usage_anthropic_usage_is_reported_only_at_message_stop(
     assert reference == [(frames[0], 1), (frames[5], 5)]
 
 
-@pytest.mark.parametrize("unknown", [{"type": "refold_unknown", "x": 1},
+@pytest.mark.parametrize("unknown", [{"type": "refold_unknown", "x": 1}, {"type": " "},
                                      block(0, {"type": "refold_block"})],
-                         ids=["event type", "content block type"])
+                         ids=["event type", "blank event type", "content block type"])
 def test_ev_unknown_anthropic_unknown_types_are_an_error_part(
         adapter: EventsProcess, unknown: dict[str, Any]) -> None:
     # The chunk schema is a closed discriminated union: an unknown event or block type is an

@@ -113,6 +113,17 @@ def test_a_chat_stream_of_one_finish_chunk_is_its_opaque_then_completed(
     assert run.windows == [1, 1]
 
 
+def test_a_chat_stream_that_names_no_model_turns_into_model_empty(
+        adapter: EventsProcess) -> None:
+    # EV-GRAMMAR (ProviderTurn.model is a string), EV-TURN-FIELDS: the reference's "" when
+    # no chunk names a model (response-metadata has modelId undefined)
+    frames = [chunk({"role": "assistant", "content": "Hi"}, model=None),
+              chunk({}, "stop", model=None)]
+    run, rules = checked(adapter, CHAT, frames)
+    assert rules == []
+    assert run.events[-1]["turn"]["model"] == ""
+
+
 def test_anthropic_text_streams_frame_by_frame_and_completes_at_message_stop(
         adapter: EventsProcess) -> None:
     # EV-TEXT, EV-COMPLETED-LAST, EV-FRAME-COVER, EV-OPAQUE-TYPE, EV-USAGE-LAST, EV-TURN-FIELDS

@@ -89,9 +89,12 @@ class Normaliser {
     }
   }
 
+  // EV-OPAQUE-TYPE: the frame's SSE event name, "message" when there is none (Chat) or it
+  // is blank (an empty `event:` field dispatches as "message").
   opaque() {
-    const name = this.dialect === "openai-chat" ? "message" : eventName(this.frame);
-    return { type: "Opaque", event_type: name, payload: this.frame };
+    const name = this.dialect === "openai-chat" ? "" : eventName(this.frame).trim();
+    return { type: "Opaque", event_type: name === "" ? "message" : eventName(this.frame),
+             payload: this.frame };
   }
 
   part(part) {
@@ -182,7 +185,7 @@ class Normaliser {
   turn(finish) {
     const started = [...this.calls.keys()];
     const calls = [...this.completed].sort((a, b) => started.indexOf(a.id) - started.indexOf(b.id));
-    return { provider: PROVIDER, model: this.meta.modelId ?? null,
+    return { provider: PROVIDER, model: this.meta.modelId ?? "", // a string, "" when unnamed
              response_id: this.meta.id ?? null, output_text: this.text, tool_calls: calls,
              stop_reason: stopReason(finish.finishReason, calls),
              usage: this.usage ?? { ...NO_USAGE },
@@ -204,7 +207,7 @@ function foldEvents(events) {
   const list = Array.isArray(events) ? events.filter((e) => e && typeof e === "object") : [];
   const completed = list.filter((e) => e.type === "Completed").map((e) => e.turn || {}).pop() || {};
   const usages = list.filter((e) => e.type === "Usage").map((e) => e.usage);
-  const turn = { provider: PROVIDER, model: completed.model ?? null,
+  const turn = { provider: PROVIDER, model: completed.model ?? "",
                  output_text: list.filter((e) => e.type === "TextDelta").map((e) => e.delta).join(""),
                  tool_calls: list.filter((e) => e.type === "ToolCallCompleted").map((e) => e.call),
                  stop_reason: completed.stop_reason ?? "other",
