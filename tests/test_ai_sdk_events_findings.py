@@ -32,6 +32,7 @@ from _events_frames import (
     message_delta,
     start,
     stop,
+    text,
     tools,
 )
 
@@ -248,6 +249,24 @@ def test_ev_turn_fields_chat_the_model_and_id_are_read_from_the_first_chunk_only
     assert (turn["model"], turn["response_id"]) == ("", None)
 
 
+_ENVELOPE = {"id": "chatcmpl-ev", "object": "chat.completion.chunk", "created": 1,
+             "model": "gpt-4o-mini"}
+
+
+@pytest.mark.parametrize("noise", [
+    {**_ENVELOPE, "choices": [None]}, {**_ENVELOPE, "choices": [{"delta": {"content": "!"}}]},
+    chunk({"tool_calls": [call(0, "call_1", "f", "{}"), None]})],
+    ids=["null choice", "choice without index", "null tool_calls entry"])
+def test_ev_unknown_chat_null_entries_and_index_less_choices_fail_validation(
+        adapter: EventsProcess, noise: dict[str, Any]) -> None:
+    # chat-fold ROB-NULL-ENTRIES (null entries are skipped) and CHOICE-KEY (an entry without
+    # an integer index is choice 0): the chunk schema rejects them, an error part.
+    frames = [chunk({"role": "assistant", "content": "Hi"}), noise, chunk({}, "stop"), "[DONE]"]
+    run, rules = checked(adapter, CHAT, frames)
+    assert rules == ["EV-FRAME-COVER", "EV-ERROR-FRAME"]
+    assert "AI_TypeValidationError" in run.outcome["error"]["message"]
+
+
 # Findings: @ai-sdk/anthropic 3.0.140 (anthropic-messages).
 
 def _without_usage(event: dict[str, Any]) -> dict[str, Any]:
@@ -343,3 +362,13 @@ def test_ev_text_anthropic_text_in_a_content_block_start_is_dropped(
     run, rules = checked(adapter, MESSAGES, frames)
     assert rules == ["EV-FOLD-AGREES"]
     assert "TextDelta" not in run.kinds and run.events[-1]["turn"]["output_text"] == ""
+
+
+def test_ev_fold_agrees_anthropic_a_delta_for_a_block_never_started_is_text(
+        adapter: EventsProcess) -> None:
+    # A text_delta is emitted as text-delta whatever its index: one for a block no
+    # content_block_start opened reaches the text (the fold has no such block).
+    frames = [start(), text(5, "x"), message_delta("end_turn"), MESSAGE_STOP]
+    run, rules = checked(adapter, MESSAGES, frames)
+    assert rules == ["EV-FOLD-AGREES"]
+    assert run.events[-1]["turn"]["output_text"] == "x"
