@@ -34,6 +34,7 @@ from _events_frames import (
     tools,
 )
 
+from refold.reference.events import check_events, normalize
 from refold.targets.loading import BUILTIN_EVENTS_TARGETS, BUILTIN_TARGETS
 from refold.targets.sdk import nodejs
 
@@ -122,6 +123,22 @@ def test_a_chat_stream_that_names_no_model_turns_into_model_empty(
     run, rules = checked(adapter, CHAT, frames)
     assert rules == []
     assert run.events[-1]["turn"]["model"] == ""
+
+
+def test_calls_started_out_of_index_order_turn_as_the_reference_adapter_does(
+        adapter: EventsProcess) -> None:
+    # The tracker completes the calls at the end of the body sorted by index; T.tool_calls
+    # and the fold op keep that, completion, order, as the reference adapter's turn does (the
+    # chat fold's TOOL-OUTPUT order, EV-FOLD-AGREES). EV-TURN-CALLS asks for start order:
+    # check_events charges the reference adapter's own output with it too (for the
+    # integrator: the two rules disagree when calls start out of index order).
+    frames = [tools(call(2, "call_b", "g", '{"x":1}'), role="assistant"),
+              tools(call(0, "call_a", "f", "{}")), chunk({}, "tool_calls"), "[DONE]"]
+    run, rules = checked(adapter, CHAT, frames)
+    reference = normalize(CHAT, frames)
+    assert rules == ["EV-TURN-CALLS"] == [v.rule for v in check_events(
+        CHAT, frames, reference["events"], reference["outcome"])]
+    assert [c["id"] for c in run.events[-1]["turn"]["tool_calls"]] == ["call_a", "call_b"]
 
 
 def test_anthropic_text_streams_frame_by_frame_and_completes_at_message_stop(

@@ -58,7 +58,7 @@ class Normaliser {
     this.dialect = dialect; this.frameOf = frameOf;
     this.raws = 0; this.frame = null; this.made = 0;
     this.meta = {}; this.text = ""; this.content = []; this.texts = new Map();
-    this.calls = new Map(); this.hosted = new Set(); this.completed = [];
+    this.hosted = new Set(); this.completed = [];
     this.outcome = null; this.usage = null;
   }
 
@@ -136,7 +136,6 @@ class Normaliser {
       this.hosted.add(part.id);
       return [];
     }
-    this.calls.set(part.id, { id: part.id, name: part.toolName, done: false });
     return [{ type: "ToolCallStarted", id: part.id, name: part.toolName, opaque: this.frame }];
   }
 
@@ -181,10 +180,10 @@ class Normaliser {
     return this.frame === null ? [] : [this.opaque()];
   }
 
-  // T, in the order of their ToolCallStarted (EV-TURN-CALLS).
+  // T. Its calls are in completion order, the provider's (the chat tracker completes them
+  // sorted by index, the chat fold's order), as the reference adapter's turn has them.
   turn(finish) {
-    const started = [...this.calls.keys()];
-    const calls = [...this.completed].sort((a, b) => started.indexOf(a.id) - started.indexOf(b.id));
+    const calls = [...this.completed];
     return { provider: PROVIDER, model: this.meta.modelId ?? "", // a string, "" when unnamed
              response_id: this.meta.id ?? null, output_text: this.text, tool_calls: calls,
              stop_reason: stopReason(finish.finishReason, calls),

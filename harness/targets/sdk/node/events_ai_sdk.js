@@ -47,7 +47,7 @@
 //                                       the target failing: the message goes to stderr and
 //                                       the process exits 1 (never swallowed).
 // T: provider "ai-sdk", model/response_id = response-metadata modelId/id, output_text = the
-// TextDeltas, tool_calls = the completed calls in start order, T.opaque = the finish part
+// TextDeltas, tool_calls = the completed calls in completion order, T.opaque = the finish part
 // (finishReason, usage, providerMetadata) as JSON; `events.turn_opaque` is not claimed.
 //
 // Persisted: the ModelMessage list of `streamText`'s `response.messages`, built from the
