@@ -8,9 +8,10 @@ from typing import Any
 from ..dialects import Dialect
 from ..errors import UsageError
 from .remote import DEFAULT_MAX_REPLY, Target
-from .sdk.nodejs import NODE_TARGETS, node_command
+from .sdk.nodejs import NODE_EVENTS_TARGETS, NODE_TARGETS, node_command
 
-__all__ = ["BUILTIN_TARGETS", "ENTRY_POINT_GROUP", "load_target", "registered"]
+__all__ = ["BUILTIN_EVENTS_TARGETS", "BUILTIN_TARGETS", "ENTRY_POINT_GROUP", "load_target",
+           "registered"]
 
 ENTRY_POINT_GROUP = "refold.targets"
 
@@ -28,6 +29,10 @@ BUILTIN_TARGETS: dict[str, str] = {
 }
 """Built-in target names and the Python object (or, for a Node.js SDK, the `exec:`
 command) each stands for."""
+
+BUILTIN_EVENTS_TARGETS: dict[str, str] = {
+    name: f"exec:{node_command(name)}" for name in NODE_EVENTS_TARGETS}
+"""Built-in events targets (events.md §5, refold-events/1 over `exec:`) and their command."""
 
 
 def load_target(

@@ -1,10 +1,14 @@
-"""The built-in Node.js targets (`--target anthropic-ts`, `--target ai-sdk-anthropic`).
+"""The built-in Node.js targets (`--target anthropic-ts`, `--target ai-sdk-anthropic`) and
+events targets (`ai-sdk-events`).
 
 Each is a JavaScript file of `node/` that drives a JavaScript SDK the way its users do and
 serves it over the `exec:` protocol (docs/protocol.md). The SDKs are npm packages pinned
 by `node/package-lock.json` and installed next to the files by the project's install step
 (`npm ci --prefix <that folder>`), never at test time; without `node` or the packages the
 target is a usage error naming the command that installs them.
+
+An events target (`NODE_EVENTS_TARGETS`) speaks events.md §5's refold-events/1 protocol
+instead of the exec: fold protocol: the same `exec:node <file>` command, another client.
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ from pathlib import Path
 
 from refold.errors import UsageError
 
-__all__ = ["NODE_DIR", "NODE_TARGETS", "NodeTarget", "install_command", "node_command"]
+__all__ = ["NODE_DIR", "NODE_EVENTS_TARGETS", "NODE_TARGETS", "NodeTarget", "install_command",
+           "node_command"]
 
 NODE_DIR = Path(__file__).resolve().parent / "node"
 """Where the JavaScript targets, their package.json and package-lock.json (and, once
@@ -38,6 +43,15 @@ NODE_TARGETS: dict[str, NodeTarget] = {
 }
 """The built-in Node.js targets by name."""
 
+NODE_EVENTS_TARGETS: dict[str, NodeTarget] = {
+    "ai-sdk-events": NodeTarget("events_ai_sdk.js", ("@ai-sdk/openai", "@ai-sdk/anthropic")),
+}
+"""The built-in Node.js events targets (refold-events/1) by name."""
+
+
+def _target(name: str) -> NodeTarget:
+    return NODE_TARGETS[name] if name in NODE_TARGETS else NODE_EVENTS_TARGETS[name]
+
 
 def install_command() -> str:
     """The command that installs the pinned packages next to the targets."""
@@ -46,13 +60,13 @@ def install_command() -> str:
 
 def node_command(name: str) -> str:
     """The `exec:` command of target `name`: `node <its file>`."""
-    return f"node {shlex.quote(str(NODE_DIR / NODE_TARGETS[name].file))}"
+    return f"node {shlex.quote(str(NODE_DIR / _target(name).file))}"
 
 
 def require_node(name: str) -> None:
     """Raise a UsageError, naming the command that fixes it, when `node` or the npm
     packages of target `name` are missing."""
-    target = NODE_TARGETS[name]
+    target = _target(name)
     if shutil.which("node") is None:
         raise UsageError(
             f"target {name} runs its SDK on Node.js, but `node` is not on PATH; install "

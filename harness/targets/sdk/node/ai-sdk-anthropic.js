@@ -32,26 +32,13 @@
 //   target raises.
 "use strict";
 
-const { createRequire } = require("node:module");
 const { serve } = require("./serve.js");
 const { body, sseBytes } = require("./sse.js");
-
-const requireHere = createRequire(__filename);
-const { createAnthropic, VERSION } = requireHere("@ai-sdk/anthropic");
-
-const PROMPT = [{ role: "user", content: [{ type: "text", text: "Hello" }] }];
-
-function model(stream) {
-  const fetch = async () => new Response(stream, {
-    status: 200, headers: { "content-type": "text/event-stream" },
-  });
-  return createAnthropic({ apiKey: "refold-offline", baseURL: "http://refold.invalid/v1",
-                           fetch })("claude-sonnet-4-5");
-}
+const { PROMPT, languageModel, providerVersion } = require("./ai-sdk-models.js");
 
 async function parts(events) {
   const { stream } = body(sseBytes(events), { open: false });
-  const result = await model(stream).doStream({ prompt: PROMPT });
+  const result = await languageModel("anthropic-messages", stream).doStream({ prompt: PROMPT });
   const found = [];
   for await (const part of result.stream) found.push(part);
   return found;
@@ -166,7 +153,7 @@ async function fold(events) {
 }
 
 serve({
-  name: "ai-sdk-anthropic", version: `@ai-sdk/anthropic ${VERSION}`,
+  name: "ai-sdk-anthropic", version: providerVersion("anthropic-messages"),
   features: ["text", "tool_use", "thinking", "citations", "usage", "robustness", "lifecycle"],
   fold, replay, sse: null,
 });

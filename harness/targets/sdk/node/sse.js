@@ -1,5 +1,6 @@
 // Events as the bytes of a text/event-stream response, framed as Anthropic frames them:
-// `event: <type>` then `data: <the event as one line of JSON>` then a blank line.
+// `event: <type>` then `data: <the event as one line of JSON>` then a blank line (and Chat
+// Completions chunks as OpenAI frames them, `chatFrame`).
 "use strict";
 
 // The frame's name is the data's `type` when that is a one-line string; otherwise (a wrong
@@ -12,6 +13,12 @@ function eventName(event) {
 
 function frame(event) {
   return `event: ${eventName(event)}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+// A Chat Completions frame: `data: <the chunk as one line of JSON>` with no `event:` line
+// (OpenAI sends none), and the sentinel `"[DONE]"` as `data: [DONE]`.
+function chatFrame(chunk) {
+  return `data: ${chunk === "[DONE]" ? "[DONE]" : JSON.stringify(chunk)}\n\n`;
 }
 
 function sseBytes(events) {
@@ -45,4 +52,4 @@ function body(bytes, { open }) {
   return { stream, drained };
 }
 
-module.exports = { body, eventName, frame, sseBytes };
+module.exports = { body, chatFrame, eventName, frame, sseBytes };

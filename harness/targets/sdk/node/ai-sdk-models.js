@@ -1,0 +1,57 @@
+// The Vercel AI SDK's language models as refold's Node.js targets drive them: a provider
+// created with a custom `fetch` that answers every request with `stream` as the body of a
+// 200 text/event-stream response, so the provider's own request code, SSE decoder, schema
+// validation and stream transform run unmodified and offline. Shared by ai-sdk-anthropic.js
+// (the Anthropic fold) and events_ai_sdk.js (the neutral events of both dialects).
+"use strict";
+
+const { createRequire } = require("node:module");
+
+const requireHere = createRequire(__filename);
+
+// What every doStream call is asked: one user turn. The reply is the stream, whatever it is.
+const PROMPT = [{ role: "user", content: [{ type: "text", text: "Hello" }] }];
+
+function answering(stream) {
+  return async () => new Response(stream, {
+    status: 200, headers: { "content-type": "text/event-stream" },
+  });
+}
+
+const OFFLINE = { apiKey: "refold-offline", baseURL: "http://refold.invalid/v1" };
+
+// Each provider package is required when first used, so a target needs only its own.
+const PROVIDERS = {
+  "anthropic-messages": {
+    pkg: "@ai-sdk/anthropic",
+    model: (mod, stream) => mod.createAnthropic({ ...OFFLINE, fetch: answering(stream) })(
+      "claude-sonnet-4-5"),
+  },
+  "openai-chat": {
+    pkg: "@ai-sdk/openai",
+    model: (mod, stream) => mod.createOpenAI({ ...OFFLINE, fetch: answering(stream) }).chat(
+      "gpt-4o-mini"),
+  },
+};
+
+function provider(dialect) {
+  const found = Object.hasOwn(PROVIDERS, dialect) ? PROVIDERS[dialect] : null;
+  if (found === null) throw new RangeError(`no AI SDK provider for dialect ${dialect}`);
+  return found;
+}
+
+// The language model of `dialect` (anthropic-messages: `createAnthropic(...)(model)`;
+// openai-chat: the chat-completions model, `createOpenAI(...).chat(model)`) whose every
+// response body is `stream`.
+function languageModel(dialect, stream) {
+  const { pkg, model } = provider(dialect);
+  return model(requireHere(pkg), stream);
+}
+
+// "<package> <version>" of the provider package of `dialect`.
+function providerVersion(dialect) {
+  const { pkg } = provider(dialect);
+  return `${pkg} ${requireHere(pkg).VERSION}`;
+}
+
+module.exports = { PROMPT, languageModel, providerVersion };
