@@ -7,7 +7,7 @@ from __future__ import annotations
 from refold.events_checks import EventsCheck
 from refold.marks import rule
 
-from ._expect import emits, turn_of
+from ._expect import turn_of
 from ._frames import (
     args_event,
     block_delta,
@@ -34,7 +34,7 @@ def test_anthropic_cache_buckets_are_added_into_input_tokens(check: EventsCheck)
     # §4.3: cached = cache_read_input_tokens, reasoning = null
     frames = [message_start(10, 1, cache_creation_input_tokens=4, cache_read_input_tokens=2),
               *text_block(0, "Hi"), message_delta("end_turn", 9), message_stop()]
-    emits(check, _ANTHROPIC, frames,
+    check.emits(_ANTHROPIC, frames,
           [usage_event(16, 1, cached=2), usage_event(16, 9, cached=2)], kinds={"Usage"})
 
 
@@ -43,7 +43,7 @@ def test_text_carried_by_a_text_block_start_is_a_text_delta(check: EventsCheck) 
     # §2 EV-TEXT: "Each non-empty public text fragment becomes one TextDelta"; the text a
     # block start carries is a fragment of the block's text (§4.3)
     frames = message(text_start(0, "He"), text_delta(0, "llo"), block_stop(0))
-    emits(check, _ANTHROPIC, frames, [text_event("He"), text_event("llo")],
+    check.emits(_ANTHROPIC, frames, [text_event("He"), text_event("llo")],
           kinds={"TextDelta"})
 
 
@@ -66,6 +66,6 @@ def test_input_json_reaches_the_tool_use_block_of_its_index(check: EventsCheck) 
                      *text_block(1, "Checking."),
                      *tool_block(2, "toolu_w1", "get_weather", '{"city":', '"Paris"}'),
                      reason="tool_use")
-    emits(check, _ANTHROPIC, frames,
+    check.emits(_ANTHROPIC, frames,
           [args_event("toolu_w1", '{"city":'), args_event("toolu_w1", '"Paris"}')],
           kinds={"ToolCallArgumentsDelta"})

@@ -12,7 +12,6 @@ from refold.marks import rule
 from refold.reference import JSON
 
 from ._calls import completed_calls, two_calls
-from ._expect import emits, ends, run
 from ._frames import (
     CALL_KINDS,
     args_event,
@@ -36,7 +35,7 @@ def test_each_appended_argument_fragment_becomes_one_delta_verbatim(
     # §2: "Each non-empty argument fragment the dialect fold appends becomes one
     # ToolCallArgumentsDelta"
     fragments = ('{"ci', 'ty": "Pa', "ris\\u00e9", ' ', '"}')
-    emits(check, source, call_stream(source, "call_1", "get_weather", *fragments),
+    check.emits(source, call_stream(source, "call_1", "get_weather", *fragments),
           [args_event("call_1", f) for f in fragments], kinds=_DELTAS)
 
 
@@ -50,7 +49,7 @@ def test_fragments_before_the_call_id_are_released_right_after_its_start(
     later = tool(0, arguments=":")
     naming = tool(0, call_id="call_1", name="get_weather", arguments='"Paris"}')
     frames = chat(early, later, naming, reason="tool_calls")
-    _, output = run(check, "openai-chat", frames)
+    _, output = check.normalized("openai-chat", frames)
     # the Started's own opaque is EV-OPAQUE-FRAME's business, not this rule's
     calls = [(e.get("type"), e.get("id"), e.get("delta"),
               None if e.get("type") == "ToolCallStarted" else e.get("opaque"))
@@ -68,7 +67,7 @@ def test_fragments_before_the_call_id_are_released_right_after_its_start(
 def _conserved(check: EventsCheck, source: str, frames: list[JSON]) -> None:
     """Per call, its deltas joined and parsed ("" -> {}) are its completed arguments."""
     __tracebackhide__ = True
-    _, output = run(check, source, frames)
+    _, output = check.normalized(source, frames)
     events = output["events"]
     joined: dict[object, str] = {}
     for e in events:
@@ -106,7 +105,7 @@ def test_a_call_without_argument_fragments_still_completes(check: EventsCheck,
                                                            source: str) -> None:
     # §2: "A call may complete with no delta"; no fragment carries arguments here
     frames = call_stream(source, "call_1", "get_weather")
-    _, output = run(check, source, frames)
+    _, output = check.normalized(source, frames)
     kinds = [e.get("type") for e in output["events"]
              if isinstance(e, dict) and e.get("type") in CALL_KINDS]
     if kinds != ["ToolCallStarted", "ToolCallCompleted"]:
@@ -121,7 +120,7 @@ def test_completed_arguments_are_the_parsed_json_object(check: EventsCheck,
     # §2: "ToolCallCompleted.call.arguments is the parsed JSON object"
     arguments = {"city": "Paris", "days": [1, 2.5], "units": {"metric": True, "x": None}}
     text = json.dumps(arguments)
-    emits(check, source, call_stream(source, "call_1", "get_weather", text[:9], text[9:]),
+    check.emits(source, call_stream(source, "call_1", "get_weather", text[:9], text[9:]),
           [completed_event("call_1", "get_weather", arguments)], kinds=_COMPLETED)
 
 
@@ -130,7 +129,7 @@ def test_completed_arguments_are_the_parsed_json_object(check: EventsCheck,
 def test_a_call_with_empty_arguments_completes_with_an_empty_object(
         check: EventsCheck, source: str) -> None:
     # §2: "A call whose arguments are "" at its completion boundary completes with {}"
-    emits(check, source, call_stream(source, "call_1", "get_time", ""),
+    check.emits(source, call_stream(source, "call_1", "get_time", ""),
           [completed_event("call_1", "get_time", {})], kinds=_COMPLETED)
 
 
@@ -138,7 +137,7 @@ def test_a_call_with_empty_arguments_completes_with_an_empty_object(
 def test_an_anthropic_tool_block_without_input_completes_with_an_empty_object(
         check: EventsCheck) -> None:
     # §2 EV-ARGS-EMPTY-OBJECT: no input_json_delta at all
-    emits(check, "anthropic-messages",
+    check.emits("anthropic-messages",
           message(*tool_block(0, "toolu_1", "get_time"), reason="tool_use"),
           [completed_event("toolu_1", "get_time", {})], kinds=_COMPLETED)
 
@@ -158,6 +157,6 @@ def test_arguments_that_are_not_an_object_fail_the_stream(check: EventsCheck, so
     # §2: "Arguments that do not parse as an object at the boundary are not turned into a
     # ToolCallCompleted; the stream's outcome is error (invalid_tool_arguments)"
     frames = call_stream(source, "call_1", "get_weather", arguments)
-    ends(check, source, frames, "error", kind="invalid_tool_arguments")
-    emits(check, source, frames, [], kinds=_COMPLETED)
+    check.ends(source, frames, "error", kind="invalid_tool_arguments")
+    check.emits(source, frames, [], kinds=_COMPLETED)
 

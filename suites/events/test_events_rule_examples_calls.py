@@ -10,7 +10,7 @@ from refold.marks import rule
 from refold.reference import events as reference_events
 
 from ._calls import call_events, completed_calls, ids, two_calls
-from ._expect import emits, produced_by, run, turn_of
+from ._expect import produced_by, turn_of
 from ._frames import (
     args_event,
     call_stream,
@@ -32,7 +32,7 @@ def test_a_call_starts_at_the_frame_naming_it_before_its_first_delta(
     # known, before any of its deltas and its completion"; the Chat frame naming the call
     # also carries its first fragment, so the order inside that frame decides
     frames = call_stream(source, "call_1", "get_weather", '{"city":', '"Paris"}')
-    _, output = run(check, source, frames)
+    _, output = check.normalized(source, frames)
     named = frames[1]  # Chat: the chunk after the role chunk; Anthropic: the block start
     first = [e for e in produced_by(output, named)
              if isinstance(e, dict) and e.get("type", "").startswith("ToolCall")][:1]
@@ -46,7 +46,7 @@ def test_a_call_starts_at_the_frame_naming_it_before_its_first_delta(
 @rule("EV-CALL-STARTED")
 def test_every_call_event_follows_the_calls_start(check: EventsCheck, source: str) -> None:
     # §2 EV-CALL-STARTED: before any of its deltas and its completion
-    _, output = run(check, source, two_calls(source))
+    _, output = check.normalized(source, two_calls(source))
     seen: set[str | None] = set()
     early = []
     for number, kind, call_id in call_events(output["events"]):
@@ -65,7 +65,7 @@ def test_a_chat_call_named_after_its_id_starts_once_named(check: EventsCheck) ->
     # start, and the start may not go out without its name)
     frames = chat(tool(0, call_id="call_1", arguments='{"city":'),
                   tool(0, name="get_weather", arguments='"Paris"}'), reason="tool_calls")
-    _, output = run(check, "openai-chat", frames)
+    _, output = check.normalized("openai-chat", frames)
     calls = [e for e in reference_events.strip(output["events"])
              if isinstance(e, dict) and str(e.get("type")).startswith("ToolCall")]
     if calls[:1] != [started_event("call_1", "get_weather")]:
@@ -79,7 +79,7 @@ def test_a_chat_re_send_of_a_call_starts_and_completes_it_once(check: EventsChec
     # §2: "A call id is started at most once and completed at most once per turn";
     # chat-fold TOOL-3-RESEND: the same id with the complete arguments again changes nothing
     whole = tool(0, call_id="call_1", name="get_weather", arguments='{"city":"Paris"}')
-    emits(check, "openai-chat", chat(whole, whole, reason="tool_calls"),
+    check.emits("openai-chat", chat(whole, whole, reason="tool_calls"),
           [started_event("call_1", "get_weather"),
            completed_event("call_1", "get_weather", {"city": "Paris"})], kinds=_BOUNDARIES)
 
@@ -89,7 +89,7 @@ def test_a_chat_re_send_of_a_call_starts_and_completes_it_once(check: EventsChec
 def test_each_of_two_calls_is_started_once_and_completed_once(check: EventsCheck,
                                                               source: str) -> None:
     # §2 EV-IDS-SINGLE-USE
-    _, output = run(check, source, two_calls(source))
+    _, output = check.normalized(source, two_calls(source))
     boundaries = [(kind, call_id) for _, kind, call_id in call_events(output["events"])
                   if kind in _BOUNDARIES]
     twice = [b for b in set(boundaries) if boundaries.count(b) > 1]
@@ -106,7 +106,7 @@ def test_argument_fragments_reach_the_call_their_key_names(check: EventsCheck,
     # current call of the index ...; Anthropic: the block index), and ToolCall ids are the
     # ids a tool result must reference (Chat tool_calls[].id, Anthropic tool_use.id)"
     first, second = ids(source)
-    emits(check, source, two_calls(source),
+    check.emits(source, two_calls(source),
           [args_event(first, '{"city":'), args_event(first, '"Paris"}'),
            args_event(second, '{"city":'), args_event(second, '"Rome"}')],
           kinds={"ToolCallArgumentsDelta"})
@@ -119,12 +119,12 @@ def test_interleaved_chat_fragments_follow_their_index(check: EventsCheck) -> No
                   tool(1, call_id="call_b", name="get_time", arguments='{"city":'),
                   tool(0, arguments='"Paris"}'), tool(1, arguments='"Rome"}'),
                   reason="tool_calls")
-    _, output = run(check, "openai-chat", frames)
+    _, output = check.normalized("openai-chat", frames)
     # the order of the completions at the finish is EV-TURN-CALLS', not this rule's
     received = sorted((c.get("id"), str(c.get("arguments")))
                       for c in completed_calls(output["events"]))
     expected = [("call_a", str({"city": "Paris"})), ("call_b", str({"city": "Rome"}))]
-    emits(check, "openai-chat", frames,
+    check.emits("openai-chat", frames,
           [args_event("call_a", '{"city":'), args_event("call_b", '{"city":'),
            args_event("call_a", '"Paris"}'), args_event("call_b", '"Rome"}')],
           kinds={"ToolCallArgumentsDelta"})
@@ -142,7 +142,7 @@ def test_fragments_after_a_new_id_on_a_chat_index_reach_the_new_call(
                   tool(0, arguments='"Paris"}'),
                   tool(0, call_id="call_b", name="get_time", arguments='{"city":'),
                   tool(0, arguments='"Rome"}'), reason="tool_calls")
-    emits(check, "openai-chat", frames,
+    check.emits("openai-chat", frames,
           [args_event("call_a", '{"city":'), args_event("call_a", '"Paris"}'),
            args_event("call_b", '{"city":'), args_event("call_b", '"Rome"}')],
           kinds={"ToolCallArgumentsDelta"})
@@ -153,7 +153,7 @@ def test_fragments_after_a_new_id_on_a_chat_index_reach_the_new_call(
 def test_a_completed_call_has_the_id_and_name_it_started_with(check: EventsCheck,
                                                               source: str) -> None:
     # §2: "call.id and call.name equal those of its ToolCallStarted"
-    _, output = run(check, source, two_calls(source))
+    _, output = check.normalized(source, two_calls(source))
     events = output["events"]
     names = {str(e.get("id")): e.get("name") for e in events
              if isinstance(e, dict) and e.get("type") == "ToolCallStarted"}
@@ -170,7 +170,7 @@ def test_a_completed_call_has_the_id_and_name_it_started_with(check: EventsCheck
 def test_every_started_call_completes_before_completed(check: EventsCheck,
                                                        source: str) -> None:
     # §2: "With outcome completed, every started call has completed before Completed"
-    _, output = run(check, source, two_calls(source))
+    _, output = check.normalized(source, two_calls(source))
     events = output["events"]
     last = next((n for n, e in enumerate(events)
                  if isinstance(e, dict) and e.get("type") == "Completed"), len(events))
@@ -189,7 +189,7 @@ def test_the_turns_calls_are_the_completed_calls_in_start_order(check: EventsChe
     # ToolCallStarted"; the calls start in index order, so the start order and the
     # index order (open question between determinism and this rule) agree here
     turn = turn_of(check, source, two_calls(source))
-    _, output = run(check, source, two_calls(source))
+    _, output = check.normalized(source, two_calls(source))
     events = output["events"]
     order = [i for _, k, i in call_events(events) if k == "ToolCallStarted"]
     calls = {c.get("id"): c for c in completed_calls(events)}
@@ -204,7 +204,7 @@ def test_the_turns_calls_are_the_completed_calls_in_start_order(check: EventsChe
 def test_no_delta_of_a_call_follows_its_completion(check: EventsCheck, source: str) -> None:
     # §2: "No delta for a call after its completion (NE-15)"; Anthropic completes the
     # first call before the second one's deltas arrive
-    _, output = run(check, source, two_calls(source))
+    _, output = check.normalized(source, two_calls(source))
     done: set[str | None] = set()
     late = []
     for number, kind, call_id in call_events(output["events"]):

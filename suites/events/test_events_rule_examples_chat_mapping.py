@@ -9,7 +9,7 @@ from refold.events_checks import EventsCheck
 from refold.marks import rule
 from refold.reference import JSON, JSONObject
 
-from ._expect import emitted_at, ends, run
+from ._expect import emitted_at
 from ._frames import DONE, chat, content, finish, role, tool, usage_chunk
 
 _CHAT = "openai-chat"
@@ -37,7 +37,7 @@ def test_chat_calls_complete_at_the_finish_even_when_another_index_starts(
                   tool(1, call_id="call_b", name="get_time", arguments='{"city":'),
                   tool(1, arguments='"Rome"}'), reason="tool_calls")
     finishing = frames.index(finish("tool_calls"))
-    _, output = run(check, _CHAT, frames)
+    _, output = check.normalized(_CHAT, frames)
     where = _produced_at(frames, output, "ToolCallCompleted")
     if where != [finishing, finishing]:
         raise check.fail(f"calls completed at frames {where}; expected both at the finish "
@@ -53,7 +53,7 @@ def test_a_chat_call_completes_at_a_finish_carried_by_its_last_fragment(
     last["choices"][0]["finish_reason"] = "tool_calls"
     frames = [role(), tool(0, call_id="call_a", name="get_weather", arguments='{"city":'),
               last, DONE]
-    _, output = run(check, _CHAT, frames)
+    _, output = check.normalized(_CHAT, frames)
     where = _produced_at(frames, output, "ToolCallCompleted")
     if where != [2]:
         raise check.fail("the call did not complete at the chunk carrying the finish",
@@ -65,7 +65,7 @@ def test_completed_is_emitted_on_done_after_the_usage_chunk(check: EventsCheck) 
     # §4.1: "Completed is emitted on [DONE] when choice 0 has a finish reason, after the
     # usage chunk that precedes [DONE]"
     frames = chat(content("Hi"), usage=usage_chunk(3, 1))
-    _, output = run(check, _CHAT, frames)
+    _, output = check.normalized(_CHAT, frames)
     done = frames.index(DONE)
     kinds = [e.get("type") for e in output["events"] if isinstance(e, dict)]
     after_usage = "Usage" in kinds and "Completed" in kinds and \
@@ -89,7 +89,7 @@ def test_a_finished_body_without_done_completes_at_the_end_of_the_body(
         check: EventsCheck, frames: list[JSON]) -> None:
     # §4.1: "A body that ends after choice 0's finish reason without [DONE] emits
     # Completed at the end of the body"
-    output = ends(check, _CHAT, frames, "completed")
+    output = check.ends(_CHAT, frames, "completed")
     if _where(output, "Completed") != [len(frames)]:
         raise check.fail(f"Completed was emitted at frame(s) {_where(output, 'Completed')};"
                          f" expected at the end of the body", expected=[len(frames)],

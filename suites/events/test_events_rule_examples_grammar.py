@@ -10,7 +10,7 @@ from refold.marks import rule
 from refold.reference import JSON
 from refold.reference import events as reference_events
 
-from ._expect import emits, emitted_at, ends, holds, produced_by, run
+from ._expect import emitted_at, produced_by
 from ._frames import (
     chat,
     chunk,
@@ -49,7 +49,7 @@ def _cut(source: str) -> list[JSON]:
 def test_every_event_has_exactly_the_fields_of_its_variant(check: EventsCheck,
                                                            source: str) -> None:
     # §2: "Every event has exactly the fields of its variant, of the JSON types above"
-    holds(check, source, _rich(source))
+    check.holds(source, _rich(source))
 
 
 @pytest.mark.parametrize("source", SOURCE_PARAMS)
@@ -57,8 +57,8 @@ def test_every_event_has_exactly_the_fields_of_its_variant(check: EventsCheck,
 def test_a_completed_stream_has_one_completed_and_it_is_last(check: EventsCheck,
                                                              source: str) -> None:
     # §2: "exactly one Completed, and it is the last event"
-    holds(check, source, _rich(source))
-    _, output = run(check, source, _rich(source))
+    check.holds(source, _rich(source))
+    _, output = check.normalized(source, _rich(source))
     types = [e.get("type") for e in output["events"] if isinstance(e, dict)]
     if types.count("Completed") != 1 or types[-1:] != ["Completed"]:
         raise check.fail("expected exactly one Completed, last", received=types)
@@ -68,8 +68,8 @@ def test_a_completed_stream_has_one_completed_and_it_is_last(check: EventsCheck,
 @rule("EV-NO-COMPLETED-ON-ERROR")
 def test_a_stream_ending_in_error_has_no_completed(check: EventsCheck, source: str) -> None:
     # §2: "A stream with outcome `error` has no Completed"
-    ends(check, source, _cut(source), "error")
-    emits(check, source, _cut(source), [], kinds={"Completed"})
+    check.ends(source, _cut(source), "error")
+    check.emits(source, _cut(source), [], kinds={"Completed"})
 
 
 @pytest.mark.parametrize("source", SOURCE_PARAMS)
@@ -79,7 +79,7 @@ def test_every_event_is_emitted_while_its_own_frame_is_read(check: EventsCheck,
     # §2: "all events a frame produces are emitted before the next frame is read (no
     # look-ahead)"; no fragment here waits for a call id (the EV-ARGS-BUFFER exception)
     frames = _rich(source)
-    _, output = run(check, source, frames)
+    _, output = check.normalized(source, frames)
     events, emitted = output["events"], emitted_at(output)
     misplaced = [(number, e.get("type"), emitted[number] if number < len(emitted) else None)
                  for number, e in enumerate(events) if isinstance(e, dict)
@@ -97,7 +97,7 @@ def test_a_chunks_events_follow_the_order_of_its_fields(check: EventsCheck) -> N
     # lists delta.content before usage
     both = {**content("Hi"), "usage": usage_chunk(3, 1)["usage"]}
     frames = chat(both)
-    _, output = run(check, "openai-chat", frames)
+    _, output = check.normalized("openai-chat", frames)
     received = [e for e in produced_by(output, both)
                 if isinstance(e, dict) and e.get("type") in ("TextDelta", "Usage")]
     expected = [text_event("Hi"), usage_event(3, 1)]
@@ -111,8 +111,8 @@ def test_a_chunks_events_follow_the_order_of_its_fields(check: EventsCheck) -> N
 def test_the_same_frames_give_the_same_events(check: EventsCheck, source: str) -> None:
     # §2: "The same frames give the same events"
     frames = _rich(source)
-    _, first = run(check, source, frames)
-    _, second = run(check, source, frames)
+    _, first = check.normalized(source, frames)
+    _, second = check.normalized(source, frames)
     if reference_events.strip(first["events"]) != reference_events.strip(second["events"]):
         raise check.fail("two runs over the same frames emitted different events",
                          expected=reference_events.strip(first["events"]),
@@ -147,4 +147,4 @@ def test_the_opaque_of_a_chunk_with_unknown_keys_has_exactly_its_fields(
     # §1: Opaque is {"type", "event_type", "payload"}, nothing else (the unknown keys
     # stay inside the payload)
     frames = chat(chunk({"role": "assistant", "x_vendor": {"k": 1}}))
-    holds(check, "openai-chat", frames)
+    check.holds("openai-chat", frames)

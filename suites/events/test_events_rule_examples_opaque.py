@@ -9,7 +9,7 @@ from refold.events_checks import EventsCheck
 from refold.marks import rule
 from refold.reference import JSON
 
-from ._expect import emits, ends, holds, produced_by, run, turn_of
+from ._expect import produced_by, turn_of
 from ._frames import (
     CALL_KINDS,
     block_delta,
@@ -38,7 +38,7 @@ _TRACE = {"x_trace": {"span": "s-1", "hops": [1, 2]}}
 
 def _produced_by(check: EventsCheck, source: str, frames: list[JSON]) -> list[tuple[JSON, JSON]]:
     """(type, opaque or payload) of every event but Completed, unstripped."""
-    _, output = run(check, source, frames)
+    _, output = check.normalized(source, frames)
     return [(e.get("type"), e.get("opaque", e.get("payload"))) for e in output["events"]
             if isinstance(e, dict) and e.get("type") != "Completed"]
 
@@ -84,7 +84,7 @@ def test_no_frame_vanishes(check: EventsCheck, source: str) -> None:
                       usage=usage_chunk(1, 1))
     else:
         frames = message(ping(), *text_block(0, "Hi"), ping(), {"type": "x_future"})
-    holds(check, source, frames)
+    check.holds(source, frames)
 
 
 _FALLBACKS = [
@@ -112,7 +112,7 @@ def test_a_frame_producing_no_other_event_produces_one_opaque(
     # §2: "A frame that produces no other event produces one Opaque (role-only chunks,
     # empty deltas, finish chunks without calls, usage: null chunks, lifecycle events,
     # pings)"
-    _, output = run(check, source, frames)
+    _, output = check.normalized(source, frames)
     received = produced_by(output, frames[frame])
     if received != [opaque_event(event_type)]:
         raise check.fail(f"frame {frame} produced no other event; expected one Opaque",
@@ -128,7 +128,7 @@ def test_opaque_event_type_is_message_for_chat_and_the_event_type_for_anthropic(
         frames = chat(content(""), content("Hi"), usage=usage_chunk(1, 1))
     else:
         frames = message(ping(), *text_block(0, "Hi"), {"type": "x_future"})
-    _, output = run(check, source, frames)
+    _, output = check.normalized(source, frames)
     found = [(e.get("event_type"), e.get("payload")) for e in output["events"]
              if isinstance(e, dict) and e.get("type") == "Opaque"]
     wrong = [name for name, frame in found if name != (
@@ -158,7 +158,7 @@ _UNKNOWN = [
 def test_unknown_frames_and_keys_never_raise_and_become_opaque(
         check: EventsCheck, source: str, frames: list[JSON], frame: int) -> None:
     # §2: "Unknown frame types and unknown keys never raise; they produce Opaque"
-    output = ends(check, source, frames, "completed")
+    output = check.ends(source, frames, "completed")
     kinds = [e.get("type") for e in produced_by(output, frames[frame])
              if isinstance(e, dict)]
     if "Opaque" not in kinds:
@@ -168,7 +168,7 @@ def test_unknown_frames_and_keys_never_raise_and_become_opaque(
 @rule("EV-UNKNOWN")
 def test_an_unknown_key_beside_text_keeps_the_text(check: EventsCheck) -> None:
     # §2 EV-UNKNOWN: an unknown key never raises (the frame's text still reaches its event)
-    emits(check, "openai-chat", chat({**content("Hi"), "x_unknown": {"deep": [1]}}),
+    check.emits("openai-chat", chat({**content("Hi"), "x_unknown": {"deep": [1]}}),
           [text_event("Hi")], kinds={"TextDelta"})
 
 
@@ -179,7 +179,7 @@ def test_chat_reasoning_never_becomes_text(check: EventsCheck) -> None:
     frames = chat(chunk({"reasoning_content": "SECRET-1"}), chunk({"reasoning": "SECRET-2"}),
                   chunk({"reasoning_details": [{"type": "reasoning.text", "text": "SECRET-3"}]}),
                   content("Answer"))
-    emits(check, "openai-chat", frames, [text_event("Answer")], kinds={"TextDelta"})
+    check.emits("openai-chat", frames, [text_event("Answer")], kinds={"TextDelta"})
     if "SECRET" in str(turn_of(check, "openai-chat", frames).get("output_text")):
         raise check.fail("reasoning reached output_text")
 
@@ -191,7 +191,7 @@ def test_anthropic_thinking_and_signatures_never_become_text(check: EventsCheck)
                      block_delta(0, "thinking_delta", thinking="SECRET-1"),
                      block_delta(0, "signature_delta", signature="SECRET-2"), block_stop(0),
                      *text_block(1, "Answer"))
-    emits(check, "anthropic-messages", frames, [text_event("Answer")], kinds={"TextDelta"})
+    check.emits("anthropic-messages", frames, [text_event("Answer")], kinds={"TextDelta"})
     if "SECRET" in str(turn_of(check, "anthropic-messages", frames).get("output_text")):
         raise check.fail("reasoning reached output_text")
 
@@ -200,7 +200,7 @@ def test_anthropic_thinking_and_signatures_never_become_text(check: EventsCheck)
 def test_chat_refusal_text_becomes_opaque_never_text(check: EventsCheck) -> None:
     # §2: "Refusal text (Chat delta.refusal ...) becomes Opaque, never TextDelta"
     frames = chat(chunk({"refusal": "I can't help"}), chunk({"refusal": " with that."}))
-    _, output = run(check, "openai-chat", frames)
+    _, output = check.normalized("openai-chat", frames)
     produced = [[e.get("type") for e in produced_by(output, frames[k]) if isinstance(e, dict)]
                 for k in (1, 2)]
     if any("Opaque" not in kinds or "TextDelta" in kinds for kinds in produced):
@@ -223,7 +223,7 @@ def test_anthropic_server_tools_are_opaque_never_tool_calls(check: EventsCheck) 
                         "content": [{"type": "web_search_result", "url": "https://x.test",
                                      "title": "x", "encrypted_content": "e"}]}),
         block_stop(1), *text_block(2, "Sunny."))
-    emits(check, "anthropic-messages", frames, [], kinds=CALL_KINDS)
+    check.emits("anthropic-messages", frames, [], kinds=CALL_KINDS)
     if turn_of(check, "anthropic-messages", frames).get("tool_calls") != []:
         raise check.fail("a hosted tool reached T.tool_calls")
 

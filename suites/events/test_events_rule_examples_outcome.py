@@ -9,7 +9,7 @@ from refold.marks import rule
 from refold.reference import JSON, JSONObject
 from refold.reference import events as reference_events
 
-from ._expect import ends, produced_by, run, turn_of
+from ._expect import produced_by, turn_of
 from ._frames import (
     DONE,
     chunk,
@@ -46,7 +46,7 @@ def test_a_stream_without_its_terminal_is_truncated(check: EventsCheck, source: 
                                                     frames: list[JSON]) -> None:
     # §2: "A stream that ends without the dialect's terminal (Chat: no finish_reason on
     # choice 0; Anthropic: no message_stop) has outcome error (truncated)"
-    ends(check, source, frames, "error", kind="truncated")
+    check.ends(source, frames, "error", kind="truncated")
 
 
 def _errored(source: str) -> tuple[list[JSON], int]:
@@ -71,7 +71,7 @@ def test_a_provider_error_frame_is_one_opaque_and_a_provider_error(check: Events
     # §2: "A provider error frame (Chat chunk with a top-level error object; Anthropic
     # error) produces one Opaque for that frame and the outcome error (provider_error)"
     frames, error = _errored(source)
-    output = ends(check, source, frames, "error", kind="provider_error")
+    output = check.ends(source, frames, "error", kind="provider_error")
     received = produced_by(output, frames[error])
     if received != [opaque_event(_ERROR_TYPES[source])]:
         raise check.fail("the error frame did not produce exactly one Opaque",
@@ -83,7 +83,7 @@ def test_a_provider_error_frame_is_one_opaque_and_a_provider_error(check: Events
 def test_no_event_follows_the_error_frames_events(check: EventsCheck, source: str) -> None:
     # §2: "No event follows the error frame's events; later frames are not normalised"
     frames, error = _errored(source)
-    _, output = run(check, source, frames)
+    _, output = check.normalized(source, frames)
     events = output["events"]
     last = max((n for n, e in enumerate(events) if isinstance(e, dict)
                 and e.get("payload", e.get("opaque")) == frames[error]), default=len(events))
@@ -107,10 +107,10 @@ def test_only_choice_0_is_normalised_or_the_stream_is_refused(check: EventsCheck
     # §2: "Only choice 0 of a Chat stream is normalised; an adapter may refuse n > 1
     # streams (outcome error, unsupported)": either is correct
     frames = _two_choices()
-    _, output = run(check, "openai-chat", frames)
+    _, output = check.normalized("openai-chat", frames)
     outcome = output.get("outcome")
     if isinstance(outcome, dict) and outcome.get("outcome") == "error":
-        ends(check, "openai-chat", frames, "error", kind="unsupported")
+        check.ends("openai-chat", frames, "error", kind="unsupported")
         return
     texts = [e for e in output["events"] if isinstance(e, dict)
              and e.get("type") == "TextDelta"]

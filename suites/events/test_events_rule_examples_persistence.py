@@ -13,7 +13,6 @@ from refold.marks import rule
 from refold.reference import JSON
 from refold.reference import events as reference_events
 
-from ._expect import holds, run
 from ._frames import (
     CHAT_ID,
     MESSAGE_ID,
@@ -64,7 +63,7 @@ def _keys(value: JSON) -> Iterator[str]:
 
 
 def _persisted(check: EventsCheck, source: str, frames: list[JSON]) -> JSON:
-    _, output = run(check, source, frames)
+    _, output = check.normalized(source, frames)
     return output.get("persisted")
 
 
@@ -104,7 +103,7 @@ def test_no_planted_canary_is_persisted_escaped_or_not(check: EventsCheck,
     leaked = [c for c, variants in forms.items() if any(v in text for v in variants)]
     if leaked:
         raise check.fail(f"canaries persisted: {leaked}", received=leaked)
-    holds(check, source, _planted(source), canaries=CANARIES)
+    check.holds(source, _planted(source), canaries=CANARIES)
 
 
 @pytest.mark.parametrize("source", SOURCE_PARAMS)
@@ -124,7 +123,7 @@ def test_folding_the_stripped_events_gives_the_stripped_turn(check: EventsCheck,
     # §3: "strip loses no portable field ...; folding strip(E) gives strip(T)" (with the
     # adapter's own fold: §5.5 checks it through the fold op, which is optional)
     _needs_fold(check)
-    holds(check, source, _planted(source))
+    check.holds(source, _planted(source))
 
 
 @pytest.mark.parametrize("source", SOURCE_PARAMS)
@@ -138,7 +137,7 @@ def test_what_is_persisted_is_already_stripped(check: EventsCheck, source: str) 
     if again != persisted:
         raise check.fail("stripping the persisted value again changes it",
                          expected=persisted, received=again)
-    holds(check, source, _planted(source))
+    check.holds(source, _planted(source))
 
 
 @pytest.mark.parametrize("source", SOURCE_PARAMS)
@@ -148,4 +147,4 @@ def test_nulling_every_opaque_leaves_the_stripped_turn_unchanged(check: EventsCh
     # §3: "Replacing every opaque/payload by null before the fold leaves strip(T)
     # unchanged" (§5.5: "re-run with opaques nulled when the adapter offers a fold op")
     _needs_fold(check)
-    holds(check, source, _planted(source))
+    check.holds(source, _planted(source))

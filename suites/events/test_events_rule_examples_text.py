@@ -8,7 +8,7 @@ from refold.events_checks import EventsCheck
 from refold.marks import rule
 from refold.reference import JSON
 
-from ._expect import emits, run, turn_of
+from ._expect import turn_of
 from ._frames import (
     call_stream,
     chat,
@@ -33,7 +33,7 @@ def test_each_text_fragment_becomes_one_text_delta_verbatim(check: EventsCheck,
     # §2: "Each non-empty public text fragment becomes one TextDelta whose delta is the
     # fragment, verbatim": whitespace, newlines, astral code points untouched
     fragments = ("Hel", "lo ", "\n\n", " wörld 😀", "\t")
-    emits(check, source, text_stream(source, *fragments),
+    check.emits(source, text_stream(source, *fragments),
           [text_event(f) for f in fragments], kinds=_TEXT)
 
 
@@ -41,14 +41,14 @@ def test_each_text_fragment_becomes_one_text_delta_verbatim(check: EventsCheck,
 @rule("EV-TEXT")
 def test_fragments_are_never_accumulated_or_merged(check: EventsCheck, source: str) -> None:
     # §2 EV-TEXT: one TextDelta per fragment, the fragment itself (never the text so far)
-    emits(check, source, text_stream(source, "a", "b", "c"),
+    check.emits(source, text_stream(source, "a", "b", "c"),
           [text_event("a"), text_event("b"), text_event("c")], kinds=_TEXT)
 
 
 def _no_empty_delta(check: EventsCheck, source: str, frames: list[JSON]) -> None:
     """No TextDelta or ToolCallArgumentsDelta of the adapter has an empty delta."""
     __tracebackhide__ = True
-    _, output = run(check, source, frames)
+    _, output = check.normalized(source, frames)
     empty = [n for n, e in enumerate(output["events"]) if isinstance(e, dict)
              and e.get("type") in _DELTAS and e.get("delta") == ""]
     if empty:
@@ -81,7 +81,7 @@ def _conserves(check: EventsCheck, source: str, frames: list[JSON]) -> None:
     """T.output_text is the adapter's own TextDelta deltas joined."""
     __tracebackhide__ = True
     turn = turn_of(check, source, frames)
-    _, output = run(check, source, frames)
+    _, output = check.normalized(source, frames)
     joined = "".join(str(e.get("delta")) for e in output["events"]
                      if isinstance(e, dict) and e.get("type") == "TextDelta")
     if turn.get("output_text") != joined:

@@ -8,7 +8,7 @@ from refold.events_checks import EventsCheck
 from refold.marks import rule
 from refold.reference import JSON
 
-from ._expect import emits, run, turn_of
+from ._expect import turn_of
 from ._frames import (
     NULL_USAGE,
     chat,
@@ -33,7 +33,7 @@ def test_a_chat_usage_object_becomes_one_normalised_usage(check: EventsCheck) ->
     # §2: "Each reported usage object becomes one Usage whose usage is the whole
     # normalised snapshot"; §4.1's mapping of prompt/completion/cached/reasoning tokens
     frames = chat(content("Hi"), usage=usage_chunk(5, 7, cached=2, reasoning=3))
-    emits(check, "openai-chat", frames, [usage_event(5, 7, cached=2, reasoning=3)],
+    check.emits("openai-chat", frames, [usage_event(5, 7, cached=2, reasoning=3)],
           kinds=_USAGE)
 
 
@@ -42,7 +42,7 @@ def test_a_null_chat_usage_emits_no_usage(check: EventsCheck) -> None:
     # §2 EV-USAGE: "a usage: null emits nothing"
     frames = [*chat({**content("Hi"), "usage": None})[:-1],
               {**chunk(), "choices": [], "usage": None}, "[DONE]"]
-    emits(check, "openai-chat", frames, [], kinds=_USAGE)
+    check.emits("openai-chat", frames, [], kinds=_USAGE)
 
 
 @rule("EV-USAGE")
@@ -51,7 +51,7 @@ def test_anthropic_usage_is_a_cumulative_snapshot_never_an_increment(
     # §2 EV-USAGE: "the whole normalised snapshot, never an increment (NE-27)";
     # message_delta's output_tokens 9 is the count so far, and message_start's input
     # count stays in the snapshot
-    emits(check, "anthropic-messages", message(*text_block(0, "Hi"), output_tokens=9),
+    check.emits("anthropic-messages", message(*text_block(0, "Hi"), output_tokens=9),
           [usage_event(10, 1), usage_event(10, 9)], kinds=_USAGE)
 
 
@@ -61,7 +61,7 @@ def test_the_turns_usage_is_the_last_usage_event(check: EventsCheck, source: str
     # §2: "T.usage equals the last Usage's usage (NE-28)"
     frames = (chat(content("Hi"), usage=usage_chunk(5, 7, cached=2))
               if source == "openai-chat" else message(*text_block(0, "Hi")))
-    _, output = run(check, source, frames)
+    _, output = check.normalized(source, frames)
     usages = [e.get("usage") for e in output["events"]
               if isinstance(e, dict) and e.get("type") == "Usage"]
     turn = turn_of(check, source, frames)
@@ -74,7 +74,7 @@ def test_the_turns_usage_is_the_last_usage_event(check: EventsCheck, source: str
 def test_a_turn_without_usage_has_four_null_counters(check: EventsCheck) -> None:
     # §2: "With no Usage, T.usage has all four counters null"
     frames = text_stream("openai-chat", "Hi")
-    emits(check, "openai-chat", frames, [], kinds=_USAGE)
+    check.emits("openai-chat", frames, [], kinds=_USAGE)
     turn = turn_of(check, "openai-chat", frames)
     if turn.get("usage") != NULL_USAGE:
         raise check.fail("a turn with no Usage does not have four null counters",
@@ -82,7 +82,7 @@ def test_a_turn_without_usage_has_four_null_counters(check: EventsCheck) -> None
 
 
 def _output_counts(check: EventsCheck, source: str, frames: list[JSON]) -> list[JSON]:
-    _, output = run(check, source, frames)
+    _, output = check.normalized(source, frames)
     return [e["usage"].get("output_tokens") for e in output["events"]
             if isinstance(e, dict) and e.get("type") == "Usage"
             and isinstance(e.get("usage"), dict)]
