@@ -26,9 +26,9 @@ from .._compare import ABSENT, Difference
 from .._rules import Rule
 from ._accumulator import Accumulator, fold
 from ._attribution import OUTSIDE_THE_SHAPE, POINTERLESS, rules_at
-from ._compare import canonical, differences, equivalent
+from ._compare import canonical, differences
 from ._errors import EventDataError, EventTypeError, NoMessageError
-from ._rules import FEATURES, RULES, rule, rules_of
+from ._rules import FEATURES, RULES
 from ._sse import MessageStreamDecoder, decode_stream
 
 __all__ = [
@@ -47,9 +47,6 @@ __all__ = [
     "canonical",
     "decode_stream",
     "differences",
-    "equivalent",
     "fold",
-    "rule",
     "rules_at",
-    "rules_of",
 ]
