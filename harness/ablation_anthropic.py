@@ -30,7 +30,7 @@ import re
 from collections.abc import Callable
 
 from refold.reference import JSON, JSONObject, RefoldError
-from refold.reference.anthropic import NoMessageError, differences, fold, rules_at
+from refold.reference.anthropic import NoMessageError, differences, fold
 
 from ._anthropic_block_departures import (
     block_order,
@@ -39,6 +39,7 @@ from ._anthropic_block_departures import (
     delta_match,
     delta_route,
 )
+from .attribution_anthropic import rules_at
 
 __all__ = ["DEPARTURES", "Probe", "Undo", "absent_departures", "applicable_undos",
            "departures_alone", "difference_undos", "known_blocks", "undecided_at"]

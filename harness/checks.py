@@ -301,6 +301,16 @@ class Check:
         Anthropic's are); a decoder that fails or answers a non-list fails the rules
         under test."""
         __tracebackhide__ = True
+        decoded = self.decoded_raw(parts)
+        if isinstance(decoded, TargetError):
+            raise self.fail(f"the target's SSE decoder failed ({decoded.kind})",
+                            target_error=str(decoded)) from decoded
+        return decoded
+
+    def decoded_raw(self, parts: list[bytes]) -> list[JSON] | TargetError:
+        """As `decoded`, but return the decoder's error instead of failing on it (an
+        in-process decoder's own exception as a TargetError of kind "raised")."""
+        __tracebackhide__ = True
         decode = getattr(self.target, "sse", None)
         if decode is None:
             raise self.fail(f"target {self.target.name} claims `sse` but declares no SSE "
@@ -308,11 +318,9 @@ class Check:
         try:
             decoded = decode(parts)
         except TargetError as exc:
-            raise self.fail(f"the target's SSE decoder failed ({exc.kind})",
-                            target_error=str(exc)) from exc
+            return exc
         except Exception as exc:  # an in-process target's own decoder, called as it is
-            raise self.fail("the target's SSE decoder failed (raised)",
-                            target_error=f"{type(exc).__name__}: {exc}") from exc
+            return TargetError(f"{type(exc).__name__}: {exc}")
         if not isinstance(decoded, list):
             raise self.fail(f"the target's SSE decoder returned {type(decoded).__name__}, "
                             f"expected a list of {self.dialect.items}")

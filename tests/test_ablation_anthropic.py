@@ -15,11 +15,12 @@ from refold.ablation_anthropic import (
     applicable_undos,
     departures_alone,
 )
+from refold.attribution_anthropic import rules_at
 from refold.checks import Check, ConformanceFailure
 from refold.crashes import analyse
 from refold.dialects import dialect
 from refold.reference import JSON, JSONObject
-from refold.reference.anthropic import RULES, Difference, differences, fold, rules_at
+from refold.reference.anthropic import RULES, Difference, differences, fold
 from refold.strategies.anthropic import round_trips
 from refold.targets import load_target
 

@@ -1,19 +1,14 @@
-"""The Anthropic pointer table (`refold.reference.anthropic.rules_at`): every AM rule owns
+"""The Anthropic pointer table (`refold.attribution_anthropic.rules_at`): every AM rule owns
 a pointer or is declared pointer-less, and a pointer names only the rules that decide the
-value there, so a defect found by a test of other rules is charged to its own rule."""
+value there, so a defect found by a test of other rules is charged to its own rule; a
+place the table does not name is outside the Message's shape, the whole Message is no
+rule's."""
 
 from __future__ import annotations
 
+from refold.attribution_anthropic import _TABLE, OUTSIDE_THE_SHAPE, POINTERLESS, rules_at
 from refold.checks import ConformanceFailure
-from refold.reference.anthropic import (
-    ABSENT,
-    OUTSIDE_THE_SHAPE,
-    POINTERLESS,
-    RULES,
-    Difference,
-    rules_at,
-)
-from refold.reference.anthropic._attribution import _TABLE
+from refold.reference.anthropic import ABSENT, RULES, Difference
 
 
 def test_every_rule_owns_a_pointer_or_is_declared_pointer_less() -> None:
@@ -59,3 +54,15 @@ def test_a_count_is_decided_by_the_usage_rules_that_fold_counts() -> None:
     assert "AM-USAGE-ABSENT" in rules_at("/usage")
     assert rules_at("/usage/output_tokens") == {
         "AM-USAGE-BASE", "AM-USAGE-REPLACE", "AM-USAGE-NEVER-SUM"}
+
+
+def test_a_place_the_table_does_not_name_is_charged_to_the_outside_the_shape_rules() -> None:
+    # a key kept from message_start (AM-START-BASE) or put there by an envelope's key
+    # (AM-UNKNOWN-KEYS): the fold must not have invented it either way
+    assert rules_at("/amazon-bedrock-invocationMetrics") == OUTSIDE_THE_SHAPE
+    assert rules_at("/x/0/y") == OUTSIDE_THE_SHAPE == {"AM-START-BASE", "AM-UNKNOWN-KEYS"}
+
+
+def test_the_whole_message_is_charged_to_no_rule() -> None:
+    assert rules_at("") == frozenset()
+    assert rules_at("/stop_reason") == {"AM-STOP-REASON"}  # a named place is the table's

@@ -26,15 +26,14 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from refold.attribution_anthropic import POINTERLESS, rules_at
 from refold.reference import JSON, JSONObject
 from refold.reference.anthropic import (
     FEATURES,
-    POINTERLESS,
     RULES,
     decode_stream,
     differences,
     fold,
-    rules_at,
 )
 from refold.strategies.anthropic import event_name, families_for, round_trips, sse_bytes
 

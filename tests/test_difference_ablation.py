@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 
 from refold.ablation_anthropic import known_blocks, undecided_at
+from refold.attribution_anthropic import rules_at
 from refold.checks import Check, ConformanceFailure
 from refold.dialects import dialect
 from refold.difference_ablation import _MAX_RUNS, ablate
 from refold.reference import JSON, JSONObject
-from refold.reference.anthropic import differences, fold, rules_at
+from refold.reference.anthropic import differences, fold
 from refold.replay import failure_record
 from refold.targets import Target, load_target
 

@@ -11,10 +11,8 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-import pytest
-
 from refold.reference import RULES as CHAT_RULES
-from refold.reference.anthropic import FEATURES, RULES, rule, rules_of
+from refold.reference.anthropic import FEATURES, RULES
 
 SPEC_RULES = [
     ("AM-START-BASE", "text"), ("AM-START-CONTENT", "text"), ("AM-START-ONCE", "text"),
@@ -76,11 +74,3 @@ def test_every_registry_rule_has_a_hand_written_example() -> None:
                for ids in table.values() for rule_id in ids}
     assert checked <= RULES.keys(), f"unknown ids in RULES_CHECKED: {checked - RULES.keys()}"
     assert RULES.keys() - checked == set(), "rules without an example"
-
-
-def test_rule_lookup_and_rules_by_feature() -> None:
-    assert rule("AM-PING").feature == "robustness"
-    with pytest.raises(KeyError, match="45 AM rules"):
-        rule("ENV-ID")
-    assert [r.id for r in rules_of("sse")] == ["AM-SSE-TYPE", "AM-SSE-EMPTY"]
-    assert sum(len(rules_of(f)) for f in FEATURES) == len(RULES)

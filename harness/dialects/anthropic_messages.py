@@ -8,13 +8,11 @@ from __future__ import annotations
 
 from refold.reference.anthropic import (
     FEATURES,
-    POINTERLESS,
     RULES,
     Accumulator,
     decode_stream,
     differences,
     fold,
-    rules_at,
 )
 
 from ..ablation_anthropic import (
@@ -24,6 +22,7 @@ from ..ablation_anthropic import (
     difference_undos,
     undecided_at,
 )
+from ..attribution_anthropic import POINTERLESS, rules_at
 from ._dialect import Ablation, Dialect
 
 __all__ = ["ANTHROPIC_MESSAGES"]

@@ -5,6 +5,7 @@ Every rule of the anthropic-fold spec is implemented here and named (`AM-*`) whe
 applied; `RULES` lists them all, and `differences` is the dialect's canonical comparison
 (nulls kept inside a block's `input`, empty `citations` removed). `decode_stream` and
 `MessageStreamDecoder` are the wire layer (feature `sse`): SSE bytes in, event objects out.
+Which rules a difference is evidence against is the harness's (`refold.attribution_anthropic`).
 
     >>> from refold.reference.anthropic import fold
     >>> message = fold([
@@ -25,17 +26,14 @@ applied; `RULES` lists them all, and `differences` is the dialect's canonical co
 from .._compare import ABSENT, Difference
 from .._rules import Rule
 from ._accumulator import Accumulator, fold
-from ._attribution import OUTSIDE_THE_SHAPE, POINTERLESS, rules_at
-from ._compare import canonical, differences, equivalent
+from ._compare import canonical, differences
 from ._errors import EventDataError, EventTypeError, NoMessageError
-from ._rules import FEATURES, RULES, rule, rules_of
+from ._rules import FEATURES, RULES
 from ._sse import MessageStreamDecoder, decode_stream
 
 __all__ = [
     "ABSENT",
     "FEATURES",
-    "OUTSIDE_THE_SHAPE",
-    "POINTERLESS",
     "RULES",
     "Accumulator",
     "Difference",
@@ -47,9 +45,5 @@ __all__ = [
     "canonical",
     "decode_stream",
     "differences",
-    "equivalent",
     "fold",
-    "rule",
-    "rules_at",
-    "rules_of",
 ]

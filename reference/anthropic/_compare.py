@@ -11,9 +11,9 @@ dialect's are.
 from __future__ import annotations
 
 from .._compare import Difference, _walk
-from .._json import JSON, json_equal
+from .._json import JSON
 
-__all__ = ["canonical", "differences", "equivalent"]
+__all__ = ["canonical", "differences"]
 
 
 def canonical(value: JSON) -> JSON:
@@ -39,11 +39,6 @@ def _canonical_block(block: JSON) -> JSON:
     if block["input"] is not None:
         kept["input"] = block["input"]  # tool input is data: its nulls are values
     return kept
-
-
-def equivalent(expected: JSON, received: JSON) -> bool:
-    """True when the two Messages are equal under the canonical comparison."""
-    return json_equal(canonical(expected), canonical(received))
 
 
 def differences(expected: JSON, received: JSON) -> list[Difference]:

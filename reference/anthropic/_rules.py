@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .._rules import Rule
 
-__all__ = ["FEATURES", "RULES", "rule", "rules_of"]
+__all__ = ["FEATURES", "RULES"]
 
 FEATURES: tuple[str, ...] = (
     "text",
@@ -154,17 +154,3 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
 
 RULES: dict[str, Rule] = {row[0]: Rule(*row) for row in _TABLE}
 """Every AM rule of the spec by id, in the spec's order."""
-
-
-def rule(rule_id: str) -> Rule:
-    """Return the AM rule with this id, or raise `KeyError` naming the known ids' count."""
-    try:
-        return RULES[rule_id]
-    except KeyError:
-        raise KeyError(f"unknown Anthropic Messages rule id {rule_id!r}; the spec has "
-                       f"{len(RULES)} AM rules") from None
-
-
-def rules_of(feature: str) -> list[Rule]:
-    """Return the AM rules that belong to `feature`, in the spec's order."""
-    return [r for r in RULES.values() if r.feature == feature]

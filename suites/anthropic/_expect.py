@@ -1,9 +1,10 @@
 """Assertions shared by the AM rule examples: each failure names the narrowest rules.
 
 A test of several rules charges a wrong Message to the rules that decide the places its
-differences are at (`rules_at`), among the test's own (a difference at a place none of
-them decides is left to the harness, which charges it to that place's rules); a wrong
-`finished` or `error` is charged to the lifecycle rule the test names for it.
+differences are at (the dialect's `rules_at`), among the test's own (a difference at a
+place none of them decides is left to the harness, which charges it to that place's
+rules); a wrong `finished` or `error` is charged to the lifecycle rule the test names for
+it.
 """
 
 from __future__ import annotations
@@ -12,13 +13,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from refold.reference import JSON, JSONObject
-from refold.reference.anthropic import rules_at
 
 
 def charged(check: Any, pointers: Sequence[str]) -> tuple[str, ...] | None:
     """The test's rules that decide a value at one of `pointers`, or None when none of
     them does (then the harness charges each difference to the rules of its place)."""
-    implicated = frozenset().union(*(rules_at(p) for p in pointers))
+    implicated = frozenset().union(*(check.dialect.rules_at(p) for p in pointers))
     return tuple(r for r in check.rules if r in implicated) or None
 
 

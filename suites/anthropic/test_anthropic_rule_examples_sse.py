@@ -1,12 +1,17 @@
 """Rule examples: the wire decoder (AM-SSE-TYPE, AM-SSE-EMPTY), through `check.decoded`.
 
 The decoder hands the fold each frame's data as a JSON value; the SSE `event:` name is
-never what decides the fold type, and ping, error and unknown events reach the fold.
+never what decides the fold type, and ping, error and unknown events reach the fold. A
+frame whose data is not JSON carries no event object, so it is refused (AM-ROB-NOT-OBJECT),
+by the decoder or by the fold it hands the data to.
 """
 
 from __future__ import annotations
 
+import pytest
+
 from refold.checks import Check
+from refold.errors import TargetError
 from refold.marks import rule
 from refold.reference import JSON, JSONObject
 
@@ -114,3 +119,37 @@ def test_an_error_frame_with_request_id_is_passed_as_sent(check: Check) -> None:
     event = {"type": "error", "request_id": "req_011CU",
              "error": {"type": "overloaded_error", "message": "Overloaded", "details": None}}
     _expect_decoded(check, [frame(event, event="error")], [event])
+
+
+_NOT_JSON = [
+    # a frame cut short by a proxy, a Python repr instead of JSON, plain text
+    '{"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta"',
+    "{'type': 'ping'}",
+    "Hi",
+]
+
+
+@rule("AM-ROB-NOT-OBJECT")
+@pytest.mark.parametrize("data", _NOT_JSON)
+def test_a_frame_whose_data_is_not_json_is_refused(check: Check, data: str) -> None:
+    # AM-SSE-EMPTY skips only empty data: data that is there but not JSON is no event
+    # object, and neither skipping it nor turning it into an event is refusing it
+    if "sse" not in check.target.features:
+        pytest.skip(f"target {check.target.name} does not claim feature sse, which this "
+                    f"example needs to send the frames to its decoder")
+    events = text_stream("Hi", "!")
+    parts = [*_named(events[:3]), frame(data, event="content_block_delta"),
+             *_named(events[3:])]
+    decoded = check.decoded_raw(parts)
+    if isinstance(decoded, TargetError):
+        if decoded.kind == "raised":
+            return  # the decoder refused it
+        raise check.fail(f"the target's SSE decoder failed ({decoded.kind}) instead of "
+                         f"refusing data that is not JSON", target_error=str(decoded))
+    handed_on = [item for item in decoded if not isinstance(item, dict)]
+    if not handed_on:
+        raise check.fail(f"the decoder neither refused the frame whose data is not JSON "
+                         f"({data!r}) nor handed it to the fold: it gave out only event "
+                         f"objects", events=decoded)
+    for item in handed_on:
+        check.refuses(item)  # the fold refuses what the decoder handed on

@@ -93,6 +93,15 @@ def test_a_tool_block_with_no_arguments_keeps_the_empty_start_input(check: Check
 
 
 @rule("AM-TOOL-NO-DELTA")
+def test_a_null_start_input_without_deltas_stands_and_is_not_made_an_object(
+        check: Check) -> None:
+    # the start's input stands, null included, which the canonical comparison reads as
+    # absent; a fold that fills in `{}` gives the call an input nothing sent
+    for fragments in ([], [""]):
+        _expect_input(check, _tool_stream(fragments, input=None), None)
+
+
+@rule("AM-TOOL-NO-DELTA")
 def test_only_empty_or_whitespace_fragments_keep_the_start_input(check: Check) -> None:
     events = _tool_stream(["", " ", "\n", "\t\r"], input={"location": "Paris"})
     _expect_input(check, events, {"location": "Paris"})

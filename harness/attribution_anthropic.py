@@ -12,13 +12,18 @@ A place the table does not name is kept from an event's object or invented: the 
 keeps every key of `message_start.message` (AM-START-BASE), and unknown keys of event
 envelopes must never reach it (AM-UNKNOWN-KEYS), so such a place is charged to both
 (`OUTSIDE_THE_SHAPE`). Only the whole Message (pointer "") belongs to no rule.
+
+The table is the harness's, not the fold's: only a failure is charged (`refold.checks`,
+the ablations, the suites' own narrowing through `check.dialect.rules_at`), so it is not
+in the reference package (`refold.reference.anthropic`: the fold, its comparison, its
+registry and its wire layer, which a green run of the suites reaches whole).
 """
 
 from __future__ import annotations
 
 import re
 
-from ._rules import RULES
+from refold.reference.anthropic import RULES
 
 __all__ = ["OUTSIDE_THE_SHAPE", "POINTERLESS", "rules_at"]
 
