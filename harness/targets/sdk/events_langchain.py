@@ -144,9 +144,10 @@ class _Source:
 
 
 _SOURCES: dict[str, _Source] = {
-    "openai-chat": _Source(_openai_chunks, _chat_frame, "finish_reason", _CHAT_STOPS, False),
+    "openai-chat": _Source(_openai_chunks, _chat_frame, "finish_reason", _CHAT_STOPS,
+                           named=False),
     "anthropic-messages": _Source(_anthropic_chunks, _anthropic_frame, "stop_reason",
-                                  _MESSAGE_STOPS, True),
+                                  _MESSAGE_STOPS, named=True),
 }
 _PROVIDER_ERRORS = (openai.APIError, anthropic.APIError)
 
@@ -199,6 +200,7 @@ class LangChainEvents:
         self._order: list[_Call] = []
         self._outcome: JSONObject | None = None
         self._raised = False
+        self._held = False
         self._last: JSON = None
 
     def begin(self, dialect: str) -> None:
@@ -215,10 +217,11 @@ class LangChainEvents:
         """Feed one frame to LangChain; the events of the chunks it yielded for it."""
         stream = self._running()
         self._last = frame
-        decided = self._outcome is not None
+        decided, self._held = self._outcome is not None, False
         events = self._events(stream.feed(self._source.encode(frame)), frame)
         carried = [event for event in events if event["type"] != "Completed"]
-        if not carried and not decided and frame != "[DONE]":
+        # A held fragment is this frame's delta, released once its call starts.
+        if not carried and not self._held and not decided and frame != "[DONE]":
             # Before any Completed: Completed stays last (EV-COMPLETED-LAST).
             events.insert(0, self._opaque(frame))
         return events
@@ -286,6 +289,7 @@ class LangChainEvents:
                                "opaque": frame})
             else:
                 call.held.append((args, frame))
+                self._held = True
         return events
 
     def _finish(self, frame: JSON) -> list[JSONObject]:
@@ -350,7 +354,7 @@ def _tool_call(call: Any) -> JSONObject:
     return {"id": call.get("id"), "name": call.get("name"), "arguments": _json(call.get("args"))}
 
 
-refold_target = {
+refold_target: dict[str, Any] = {
     "dialect": "provider-events",
     "adapter": LangChainEvents,
     "accepts": list(_SOURCES),
