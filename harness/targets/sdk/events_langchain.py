@@ -7,11 +7,12 @@ call with only the network replaced: openai-python's client (Chat) or anthropic-
 (`offline_client` of the Anthropic wire module, Anthropic) over an in-memory transport whose
 response body is fed one frame at a time (`FedStream`: the call runs on a thread and pulls
 the body; after each frame the target collects every chunk the call yielded before it
-asked for the next frame). Nothing is buffered: each event's `opaque` is the frame that
-was fed when its chunk came out. Frames are written as the providers write them
-(`data: <json>` and `data: [DONE]`; Anthropic `event: <type>` + `data:`, `sse_frames`).
-The Chat request asks for usage (`stream_usage=True`); the Anthropic one declares a tool,
-as langchain-anthropic's own target does, so content stays structured (blocks).
+asked for the next frame). No frame is read ahead: each event's `opaque` is the frame
+that was fed when its chunk came out (an argument fragment held until its call's id and
+name are known keeps the frame it arrived in, EV-ARGS-BUFFER). Frames are written as the
+providers write them (`data: <json>` and `data: [DONE]`; Anthropic `event: <type>` +
+`data:`, `sse_frames`). The Chat request asks for usage (`stream_usage=True`); the Anthropic
+one declares a tool, as langchain-anthropic's own target does, so content stays structured.
 
 How a chunk maps (in this order, per chunk; `agg` is the `+` of the chunks so far):
 
@@ -35,11 +36,15 @@ How a chunk maps (in this order, per chunk; `agg` is the `+` of the chunks so fa
     a frame whose chunks gave none of the above     -> Opaque (`message` for Chat, else the
       (no chunk, empty deltas, role-only, ping...)     frame's `type`); `[DONE]` gives none
 
-The turn: provider `langchain`; model = response_metadata.model_name; response_id = None
-(the message id is LangChain's run id `lc_run--…`; the provider's id never reaches a
-chunk); output_text = agg's text; tool_calls = agg.tool_calls; stop_reason = the finish
-or stop reason through events.md §4; usage = agg.usage_metadata, which LangChain sums
-across chunks (all null when absent); opaque = `message_to_dict(agg)`.
+The turn: provider `langchain`; model = response_metadata.model_name (`""` when absent:
+langchain-openai sets it on the finish chunk only); response_id = None (the message id is
+LangChain's run id `lc_run--…`; the provider's id never reaches a chunk); output_text =
+agg's text; tool_calls = agg.tool_calls; stop_reason = the finish or stop reason through
+events.md §4 (`tool_use` for `end_turn` with calls, EV-STOP-TOOL); usage =
+agg.usage_metadata, which LangChain sums across chunks (all null when absent); opaque =
+`message_to_dict(agg)` (no `events.turn_opaque` claim: it is not the dialect fold).
+Completed comes with the frame at which the call returns: Chat's `[DONE]` (openai-python
+stops reading there) or the end of the body; Anthropic's end of the body.
 
 What LangChain cannot represent, and so this target cannot emit: a completion event
 (ToolCallCompleted and Completed are derived, above: Completed when the call returns,
@@ -53,9 +58,9 @@ JSON).
 Persisted: the turn's message as LangChain's chat history writes it,
 `messages_to_dict([agg])` (the serialisation of `BaseChatMessageHistory`'s documented
 file history and `messages_from_dict`'s input; `InMemoryChatMessageHistory` keeps the
-objects and `RunnableWithMessageHistory` stores this same summed message, both
-deprecated since 1.6.4), as JSON; `[]` when the call raised (history is written only
-when a run ends).
+objects and `RunnableWithMessageHistory` stores the same summed message, less the
+`chunk_position` of `.stream()`'s closing chunk; both deprecated since 1.6.4), as JSON;
+`[]` when the call raised (history is written only when a run ends).
 """
 
 from __future__ import annotations
@@ -79,6 +84,7 @@ import openai  # noqa: E402
 from langchain_anthropic import ChatAnthropic  # noqa: E402
 from langchain_core.messages import AIMessageChunk, HumanMessage, messages_to_dict  # noqa: E402
 from langchain_openai import ChatOpenAI  # noqa: E402
+from pydantic import Field  # noqa: E402
 
 from . import langchain, langchain_anthropic  # noqa: E402
 from ._anthropic_wire import offline_client, sse_frames  # noqa: E402
@@ -109,7 +115,7 @@ def _openai_chunks(body: Iterator[bytes]) -> Iterator[AIMessageChunk]:
 class _FedChatAnthropic(ChatAnthropic):
     """ChatAnthropic whose requests go to `fed_client` (offline) instead of its own."""
 
-    fed_client: Any = None
+    fed_client: Any = Field(default=None, exclude=True)
 
     def _create(self, payload: dict[str, Any]) -> Any:
         return self.fed_client.messages.with_raw_response.create(**payload)
@@ -123,8 +129,13 @@ def _anthropic_chunks(body: Iterator[bytes]) -> Iterator[AIMessageChunk]:
 
 
 def _chat_frame(frame: JSON) -> bytes:
-    data = frame if frame == "[DONE]" else json.dumps(frame, ensure_ascii=False)
-    return f"data: {data}\n\n".encode()
+    if frame == "[DONE]":
+        return b"data: [DONE]\n\n"
+    try:
+        return f"data: {json.dumps(frame, ensure_ascii=False)}\n\n".encode()
+    except UnicodeEncodeError:
+        # A lone surrogate can only travel escaped in UTF-8 JSON text.
+        return f"data: {json.dumps(frame)}\n\n".encode()
 
 
 def _anthropic_frame(frame: JSON) -> bytes:
