@@ -242,6 +242,70 @@ def test_canaries_in_unknown_message_start_keys_are_not_persisted() -> None:
     assert run.rules("CANARY-START") == []
 
 
+def test_a_new_call_id_on_the_same_chat_index_is_a_new_call() -> None:
+    run = Run(CHAT, [_call(0, "call_a", "get", '{"x": 1}'), _call(0, "call_b", "put", '{"y": 2}'),
+                     _chunk(finish="tool_calls"), "[DONE]"])
+    assert run.rules() == []
+    assert [e["call"]["id"] for e in run.of_type("ToolCallCompleted")] == [
+        "call_a", "call_b"]
+
+
+def test_chat_reasoning_and_refusal_never_become_text() -> None:
+    run = Run(CHAT, [_chunk({"role": "assistant", "reasoning_content": "think"}),
+                     _chunk({"refusal": "no"}), _chunk({"content": "Hi"}),
+                     _chunk(finish="stop"), "[DONE]"])
+    assert run.rules() == []
+    assert [e["delta"] for e in run.of_type("TextDelta")] == ["Hi"]
+
+
+@BOTH
+def test_usage_counters_keep_input_cached_and_reasoning_tokens(dialect: str) -> None:
+    if dialect == CHAT:
+        usage = {**_chat_usage(10, 5), "prompt_tokens_details": {"cached_tokens": 4},
+                 "completion_tokens_details": {"reasoning_tokens": 2}}
+        frames = [*_chat_text("Hi"), _chunk(finish="stop"), _chunk(choices=[], usage=usage),
+                  "[DONE]"]
+        expected = {"input_tokens": 10, "output_tokens": 5, "cached_input_tokens": 4,
+                    "reasoning_tokens": 2}
+    else:
+        counts = {"input_tokens": 10, "cache_read_input_tokens": 4,
+                  "cache_creation_input_tokens": 2}
+        frames = [_start(usage={**counts, "output_tokens": 1}), *_messages_text("Hi")[1:],
+                  _stop(0), _message_delta("end_turn", **counts, output_tokens=5), _END]
+        expected = {"input_tokens": 16, "output_tokens": 5, "cached_input_tokens": 4,
+                    "reasoning_tokens": None}
+    run = Run(dialect, frames)
+    assert run.rules() == []
+    assert [e["usage"] for e in run.of_type("Usage")] == [expected]
+
+
+def test_anthropic_thinking_hosted_tools_and_start_text_map_as_the_contract_says() -> None:
+    frames = [_start(), _block(0, {"type": "thinking", "thinking": "", "signature": ""}),
+              _delta(0, type="thinking_delta", thinking="hmm"),
+              _delta(0, type="signature_delta", signature="sig"), _stop(0),
+              _block(1, {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search",
+                         "input": {}}),
+              _delta(1, type="input_json_delta", partial_json='{"q": "x"}'), _stop(1),
+              _block(2, {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1",
+                         "content": []}), _stop(2),
+              {"type": "future_event", "x": 1},
+              _block(3, {"type": "text", "text": "Start "}),
+              _delta(3, type="text_delta", text="more"), _stop(3),
+              _message_delta("end_turn", output_tokens=5), _END]
+    run = Run(MESSAGES, frames)
+    assert run.rules() == []
+    assert [e["delta"] for e in run.of_type("TextDelta")] == ["Start ", "more"]
+    assert {e["type"] for e in run.events} == {"Opaque", "TextDelta", "Usage", "Completed"}
+
+
+def test_anthropic_tool_input_on_its_start_is_one_delta() -> None:
+    run = Run(MESSAGES, [_start(), _block(0, {"type": "tool_use", "id": "toolu_a", "name": "get",
+                                              "input": {"a": 1}}), _stop(0),
+                         _message_delta("tool_use", output_tokens=5), _END])
+    assert run.rules() == []
+    assert [e["delta"] for e in run.of_type("ToolCallArgumentsDelta")] == ['{"a": 1}']
+
+
 def test_the_target_is_registered_as_langchain_events() -> None:
     assert BUILTIN_TARGETS["langchain-events"] == \
         "refold.targets.sdk.events_langchain:refold_target"
@@ -354,3 +418,35 @@ def test_anthropic_input_tokens_of_message_start_never_reach_a_usage() -> None:
         {"input_tokens": 0, "output_tokens": 2, "cached_input_tokens": None,
          "reasoning_tokens": None}]
     assert run.of_type("Opaque")[0]["payload"] is frames[0]
+
+
+def test_complete_arguments_resent_without_an_id_are_appended() -> None:
+    """EV-ARGS-CONSERVE: vLLM's end-of-stream flush re-sends the whole arguments with
+    `id: null` (chat-fold TOOL-3-RESEND, Q5). `merge_lists` merges it into the call of its index
+    and `merge_dicts` concatenates the strings, `{"x": 1}{"x": 1}`, which LangChain's
+    `parse_partial_json` still reads as `{"x": 1}` (langchain-core 1.8.3)."""
+    run = Run(CHAT, [_call(0, "call_a", "get", '{"x": '), _call(0, arguments="1}"),
+                     _call(0, arguments='{"x": 1}'), _chunk(finish="tool_calls"), "[DONE]"])
+    assert run.rules() == ["EV-ARGS-CONSERVE"]
+    assert run.persisted[0]["data"]["tool_call_chunks"][0]["args"] == '{"x": 1}{"x": 1}'
+
+
+def test_a_second_complete_call_on_an_index_is_merged_into_the_first() -> None:
+    """EV-ARGS-CONSERVE, EV-CALL-IDENTITY, EV-FOLD-AGREES: a complete call after a complete
+    call on the same index, without an id, is a new call (chat-fold TOOL-4-SPLIT); LangChain
+    merges it into the first, concatenating the names (`getget`) and the arguments
+    (langchain-core 1.8.3)."""
+    run = Run(CHAT, [_call(0, "call_a", "get", '{"x": 1}'), _call(0, None, "get", '{"x": 2}'),
+                     _chunk(finish="tool_calls"), "[DONE]"])
+    assert run.rules() == ["EV-ARGS-CONSERVE", "EV-CALL-IDENTITY", "EV-FOLD-AGREES"]
+    assert run.of_type("ToolCallCompleted")[0]["call"]["name"] == "getget"
+
+
+def test_choice_zero_is_the_first_entry_of_choices_not_index_0() -> None:
+    """EV-FOLD-AGREES (EV-CHOICE0): langchain-openai 1.7.4 reads `choices[0]`, the first entry,
+    whatever its `index`, so choice 1's text joins choice 0's in the turn."""
+    other = _chunk({"content": "B"})
+    other["choices"][0]["index"] = 1
+    run = Run(CHAT, [other, _chunk({"content": "A"}), _chunk(finish="stop"), "[DONE]"])
+    assert run.rules() == ["EV-FOLD-AGREES"]
+    assert run.events[-1]["turn"]["output_text"] == "BA"

@@ -165,8 +165,9 @@ _PROVIDER_ERRORS = (openai.APIError, anthropic.APIError)
 
 @dataclass
 class _Call:
-    """One tool call, by its LangChain `index`."""
+    """One entry of agg.tool_call_chunks (LangChain's merge of the fragments), by position."""
 
+    args: str = ""
     id: str | None = None
     name: str | None = None
     started: bool = False
@@ -207,7 +208,7 @@ class LangChainEvents:
 
     def _reset(self) -> None:
         self._summed: AIMessageChunk | None = None
-        self._calls: dict[object, _Call] = {}
+        self._calls: list[_Call] = []
         self._order: list[_Call] = []
         self._outcome: JSONObject | None = None
         self._raised = False
@@ -270,8 +271,8 @@ class LangChainEvents:
             return []
         events: list[JSONObject] = [{"type": "TextDelta", "delta": text, "opaque": frame}
                                     for text in _texts(chunk.content)]
-        for fragment in chunk.tool_call_chunks:
-            events += self._fragment(dict(fragment), frame)
+        if chunk.tool_call_chunks:
+            events += self._merged(frame)
         if chunk.response_metadata.get(self._source.finish_key):
             events += self._finish(frame)
         if chunk.usage_metadata is not None and self._outcome is None:
@@ -279,46 +280,51 @@ class LangChainEvents:
                            "opaque": frame})
         return events
 
-    def _fragment(self, fragment: dict[str, Any], frame: JSON) -> list[JSONObject]:
-        key = fragment.get("index") if fragment.get("index") is not None else fragment.get("id")
-        call = self._calls.setdefault(key, _Call())
-        call.id = call.id or fragment.get("id")
-        call.name = call.name or fragment.get("name")
+    def _merged(self, frame: JSON) -> list[JSONObject]:
+        """The events of what this chunk changed in agg.tool_call_chunks, entry by entry:
+        LangChain's own merge decides which call a fragment belongs to."""
+        assert self._summed is not None  # a chunk was just added
+        merged = self._summed.tool_call_chunks
+        self._calls += [_Call() for _ in merged[len(self._calls):]]
         events: list[JSONObject] = []
-        if not call.started and call.id and call.name:
-            call.started = True
-            self._order.append(call)
-            events.append({"type": "ToolCallStarted", "id": call.id, "name": call.name,
-                           "opaque": frame})
-            events += [{"type": "ToolCallArgumentsDelta", "id": call.id, "delta": delta,
-                        "opaque": held} for delta, held in call.held]
-            call.held = []
-        args = fragment.get("args")
-        if isinstance(args, str) and args:
+        for call, entry in zip(self._calls, merged, strict=True):
+            args = entry.get("args") or ""
+            appended = args[len(call.args):] if args.startswith(call.args) else args
+            call.args, call.id, call.name = args, entry.get("id"), entry.get("name")
+            if not call.started and call.id and call.name:
+                events += self._start(call, frame)
+            if not appended:
+                continue
             if call.started:
-                events.append({"type": "ToolCallArgumentsDelta", "id": call.id, "delta": args,
-                               "opaque": frame})
+                events.append(_args_delta(call, appended, frame))
             else:
-                call.held.append((args, frame))
+                call.held.append((appended, frame))
                 self._held = True
         return events
+
+    def _start(self, call: _Call, frame: JSON) -> list[JSONObject]:
+        call.started = True
+        self._order.append(call)
+        started = {"type": "ToolCallStarted", "id": call.id, "name": call.name, "opaque": frame}
+        held, call.held = call.held, []
+        return [started, *(_args_delta(call, delta, opaque) for delta, opaque in held)]
 
     def _finish(self, frame: JSON) -> list[JSONObject]:
         summed = self._summed
         assert summed is not None  # a chunk was just added
-        valid = {call["id"]: call for call in summed.tool_calls if call.get("id")}
-        invalid = {call["id"]: call for call in summed.invalid_tool_calls if call.get("id")}
+        valid = [dict(call) for call in summed.tool_calls]
+        invalid = [dict(call) for call in summed.invalid_tool_calls]
         events: list[JSONObject] = []
         for call in self._order:
+            found = _take(valid, call.id)
             if call.completed:
                 continue
-            if call.id in invalid and call.id not in valid:
+            if found is None and (bad := _take(invalid, call.id)) is not None:
                 self._outcome = {"outcome": "error", "error": {
                     "kind": "invalid_tool_arguments",
                     "message": f"LangChain put call {call.id!r} in invalid_tool_calls: its "
-                               f"arguments {invalid[call.id].get('args')!r} do not parse"}}
+                               f"arguments {bad.get('args')!r} do not parse"}}
                 return events
-            found = valid.get(call.id)
             if found is not None:
                 call.completed = True
                 events.append({"type": "ToolCallCompleted", "call": _tool_call(found),
@@ -359,6 +365,19 @@ class LangChainEvents:
         kind = frame.get("type") if self._source.named and isinstance(frame, dict) else None
         return {"type": "Opaque", "event_type": kind if isinstance(kind, str) else "message",
                 "payload": frame}
+
+
+def _args_delta(call: _Call, delta: str, frame: JSON) -> JSONObject:
+    return {"type": "ToolCallArgumentsDelta", "id": call.id, "delta": delta, "opaque": frame}
+
+
+def _take(calls: list[dict[str, Any]], call_id: str | None) -> dict[str, Any] | None:
+    """Remove and return the first of `calls` with id `call_id` (LangChain keeps them in
+    the order of agg.tool_call_chunks)."""
+    for number, call in enumerate(calls):
+        if call.get("id") == call_id:
+            return calls.pop(number)
+    return None
 
 
 def _tool_call(call: Any) -> JSONObject:
