@@ -260,6 +260,7 @@ def test_chat_reasoning_and_refusal_never_become_text() -> None:
 
 @BOTH
 def test_usage_counters_keep_input_cached_and_reasoning_tokens(dialect: str) -> None:
+    expected: dict[str, int | None]
     if dialect == CHAT:
         usage = {**_chat_usage(10, 5), "prompt_tokens_details": {"cached_tokens": 4},
                  "completion_tokens_details": {"reasoning_tokens": 2}}
