@@ -451,3 +451,21 @@ def test_choice_zero_is_the_first_entry_of_choices_not_index_0() -> None:
     run = Run(CHAT, [other, _chunk({"content": "A"}), _chunk(finish="stop"), "[DONE]"])
     assert run.rules() == ["EV-FOLD-AGREES"]
     assert run.events[-1]["turn"]["output_text"] == "BA"
+
+
+@pytest.mark.parametrize(("dialect", "frame", "error"), [
+    (CHAT, {"object": "chat.completion.chunk", "model": "m", "choices": [None]}, TypeError),
+    (MESSAGES, {"type": "content_block_delta", "index": 0, "delta": None}, AttributeError),
+])
+def test_a_null_entry_raises_out_of_the_adapter(dialect: str, frame: Frame,
+                                                error: type[Exception]) -> None:
+    """EV-UNKNOWN (charged by the harness, which sees the raise; `check_events` does not):
+    `choices: [null]` (langchain-openai 1.7.4 subscripts it) and `delta: null`
+    (langchain-anthropic 1.7.10 reads `.type`) crash LangChain's `.stream()`; the adapter
+    raises LangChain's error instead of swallowing it."""
+    adapter = LangChainEvents()
+    adapter.begin(dialect)
+    if dialect == MESSAGES:
+        adapter.frame(_start())
+    with pytest.raises(error):
+        adapter.frame(frame)
