@@ -307,6 +307,16 @@ def test_anthropic_tool_input_on_its_start_is_one_delta() -> None:
     assert [e["delta"] for e in run.of_type("ToolCallArgumentsDelta")] == ['{"a": 1}']
 
 
+@pytest.mark.parametrize("arguments", ["[1, 2]", '{"a": 1}}', "nope"])
+def test_arguments_langchain_cannot_parse_end_the_stream_with_invalid_arguments(
+        arguments: str) -> None:
+    run = Run(CHAT, [_call(0, "call_a", "get", arguments), _chunk(finish="tool_calls"),
+                     _chunk(choices=[], usage=_chat_usage(1, 1)), "[DONE]"])
+    assert run.rules() == []
+    assert run.outcome["error"]["kind"] == "invalid_tool_arguments"
+    assert run.of_type("ToolCallCompleted") == run.of_type("Usage") == []
+
+
 def test_the_target_is_registered_as_langchain_events() -> None:
     assert BUILTIN_TARGETS["langchain-events"] == \
         "refold.targets.sdk.events_langchain:refold_target"
@@ -469,3 +479,11 @@ def test_a_null_entry_raises_out_of_the_adapter(dialect: str, frame: Frame,
         adapter.frame(_start())
     with pytest.raises(error):
         adapter.frame(frame)
+
+
+def test_a_cut_literal_is_dropped_from_the_repaired_arguments() -> None:
+    """EV-ARGS-INVALID (twice), EV-ARGS-CONSERVE: `{"a": tru` cut by `length` becomes `{}`:
+    `parse_partial_json` drops the member it cannot close (langchain-core 1.8.3)."""
+    run = Run(CHAT, [_call(0, "call_a", "get", '{"a": tru'), _chunk(finish="length"), "[DONE]"])
+    assert run.rules() == ["EV-ARGS-CONSERVE", "EV-ARGS-INVALID", "EV-ARGS-INVALID"]
+    assert run.of_type("ToolCallCompleted")[0]["call"]["arguments"] == {}
