@@ -178,10 +178,9 @@ class _Call:
 def _texts(content: Any) -> list[str]:
     if isinstance(content, str):
         return [content] if content else []
-    pieces = [block if isinstance(block, str) else block.get("text")
-              for block in content if isinstance(block, str)
-              or (isinstance(block, dict) and block.get("type") == "text")]
-    return [piece for piece in pieces if isinstance(piece, str) and piece]
+    texts = (block.get("text") if isinstance(block, dict) and block.get("type") == "text"
+             else block for block in content)
+    return [text for text in texts if isinstance(text, str) and text]
 
 
 def _usage(metadata: Any) -> JSONObject:
