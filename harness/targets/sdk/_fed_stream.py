@@ -59,8 +59,9 @@ class FedStream:
         self._thread = threading.Thread(target=self._run, args=(call,), daemon=True,
                                         name="refold-fed-stream")
         self._thread.start()
-        # Everything the call does before it reads the body (none yields anything).
-        self._until_wanted()
+        # What the call yields before it reads the body: nothing, unless it raises (say,
+        # building its request), which the first frame then reports.
+        self._early = self._until_wanted()
 
     @property
     def finished(self) -> bool:
@@ -69,20 +70,22 @@ class FedStream:
 
     def feed(self, piece: bytes) -> list[Item]:
         """Give the body `piece`; return what the call yielded until it wanted more."""
+        early, self._early = self._early, []
         if self._finished:
-            return []
+            return early
         self._inbox.put(piece)
-        return self._until_wanted()
+        return early + self._until_wanted()
 
     def end(self) -> list[Item]:
         """End the body; return what the call yielded until it ended."""
+        early, self._early = self._early, []
         if self._finished:
-            return []
+            return early
         self._inbox.put(_EndOfBody())
         # An ended body asks for nothing more, so this returns once the call has ended.
         items = self._until_wanted()
         self._thread.join(_TIMEOUT)
-        return items
+        return early + items
 
     def _body(self) -> Iterator[bytes]:
         while True:
