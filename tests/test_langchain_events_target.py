@@ -487,3 +487,22 @@ def test_a_cut_literal_is_dropped_from_the_repaired_arguments() -> None:
     run = Run(CHAT, [_call(0, "call_a", "get", '{"a": tru'), _chunk(finish="length"), "[DONE]"])
     assert run.rules() == ["EV-ARGS-CONSERVE", "EV-ARGS-INVALID", "EV-ARGS-INVALID"]
     assert run.of_type("ToolCallCompleted")[0]["call"]["arguments"] == {}
+
+
+@BOTH
+def test_a_repeated_finish_concatenates_its_reason(dialect: str) -> None:
+    """EV-STOP-MAP (and, for Chat, EV-TURN-FIELDS; for Anthropic, EV-USAGE-LAST): two
+    finish chunks (Chat `length` then `stop`; Anthropic two message_delta `end_turn`) are
+    merged by `merge_dicts`, which concatenates strings: `finish_reason` `lengthstop`,
+    `model_name` `gpt-4ogpt-4o`, `stop_reason` `end_turnend_turn` (langchain-core 1.8.3)."""
+    if dialect == CHAT:
+        frames = [*_chat_text("Hi"), _chunk(finish="length"), _chunk(finish="stop"), "[DONE]"]
+        expected, key = ["EV-STOP-MAP", "EV-TURN-FIELDS"], ("finish_reason", "lengthstop")
+    else:
+        frames = [*_messages_text("Hi"), _stop(0), _message_delta("end_turn", output_tokens=3),
+                  _message_delta("end_turn", output_tokens=3), _END]
+        expected, key = ["EV-STOP-MAP", "EV-USAGE-LAST"], ("stop_reason", "end_turnend_turn")
+    run = Run(dialect, frames)
+    assert run.rules() == expected
+    assert run.events[-1]["turn"]["stop_reason"] == "other"
+    assert run.persisted[0]["data"]["response_metadata"][key[0]] == key[1]
