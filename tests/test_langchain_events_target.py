@@ -506,3 +506,27 @@ def test_a_repeated_finish_concatenates_its_reason(dialect: str) -> None:
     assert run.rules() == expected
     assert run.events[-1]["turn"]["stop_reason"] == "other"
     assert run.persisted[0]["data"]["response_metadata"][key[0]] == key[1]
+
+
+def test_a_finished_message_start_loses_its_content_and_stop_reason() -> None:
+    """EV-FOLD-AGREES, EV-STOP-MAP: a message_start that carries the whole message (its text
+    block, `stop_reason: end_turn`; refold's single-frame split) gives only `model_name` to
+    LangChain (langchain-anthropic 1.7.10): the turn has no text and stop reason `other`."""
+    run = Run(MESSAGES, [_start(content=[{"type": "text", "text": "Hi"}],
+                                stop_reason="end_turn"), _END])
+    assert run.rules() == ["EV-FOLD-AGREES", "EV-STOP-MAP"]
+    assert run.events[-1]["turn"]["output_text"] == ""
+
+
+def test_a_message_delta_without_usage_reports_zero_tokens() -> None:
+    """EV-USAGE (a mapping rule `check_events` does not check; the harness's determinism
+    property sees it): a message_delta with no `usage` still gets `usage_metadata` from
+    langchain-anthropic 1.7.10, all zeros, so "not reported" reads as 0 tokens."""
+    frames = [*_messages_text("Hi"), _stop(0),
+              {"type": "message_delta", "delta": {"stop_reason": "end_turn",
+                                                  "stop_sequence": None}}, _END]
+    run = Run(MESSAGES, frames)
+    assert run.rules() == []
+    assert [e["usage"] for e in run.of_type("Usage")] == [
+        {"input_tokens": 0, "output_tokens": 0, "cached_input_tokens": None,
+         "reasoning_tokens": None}]
