@@ -37,6 +37,7 @@ def test_an_unimportable_target_lists_every_form() -> None:
     ("openai", "`openai`, `litellm`, `langchain`, `anthropic`, `anthropic-stream`, "
                 "`langchain-anthropic`, `litellm-anthropic`, `langchain-events`"),
     ("anthropic-ts", "`anthropic-ts`, `ai-sdk-anthropic`"),
+    ("ai-sdk-events", "`ai-sdk-events`"),
     ("examples/targets/declared.py", "`path/to/file.py`"),
     ("mypkg:attr", "`mypkg:attr`"),
     ("mypkg.sub", "`mypkg`, `mypkg.sub`"),
@@ -48,7 +49,7 @@ def test_each_target_value_takes_the_first_form_it_matches(spec: str, shape: str
 def test_only_python_forms_are_served_from_a_worker() -> None:
     out_of_process = {form.shape for form in FORMS if not form.python}
     assert out_of_process == {"`exec:COMMAND`", "`http://host:port/path`",
-                              "`anthropic-ts`, `ai-sdk-anthropic`"}
+                              "`anthropic-ts`, `ai-sdk-anthropic`", "`ai-sdk-events`"}
 
 
 _SIBLING_TARGET = '''

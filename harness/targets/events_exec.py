@@ -61,11 +61,18 @@ class EventsExecTarget(EventsTarget):
         transport = ExecTransport(shlex.split(command), where=f"exec:{command}",
                                   timeout=timeout, hello_timeout=max(timeout, _HELLO_SECONDS),
                                   max_reply=max_reply)
+        return cls.greeted(transport, spec=f"exec:{command}", features=features)
+
+    @classmethod
+    def greeted(cls, transport: ExecTransport, *, spec: str,
+                features: frozenset[str] | None) -> EventsExecTarget:
+        """The adapter behind `transport`, once it said hello; a missing or wrong hello
+        is a usage error, and the process is ended."""
         try:
-            return cls(transport, spec=f"exec:{command}", features=features)
+            return cls(transport, spec=spec, features=features)
         except TargetError as exc:
             transport.close()
-            raise UsageError(f"exec:{command} did not say hello: {exc}") from exc
+            raise UsageError(f"{spec} did not say hello: {exc}") from exc
         except UsageError:
             transport.close()
             raise

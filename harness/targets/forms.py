@@ -15,8 +15,9 @@ from importlib.metadata import entry_points
 
 from ..dialects import Dialect
 from ..dialects.provider_events import PROVIDER_EVENTS
+from ..errors import UsageError
 from .discovery import import_python_target
-from .loading import BUILTIN_TARGETS, ENTRY_POINT_GROUP, registered
+from .loading import BUILTIN_EVENTS_TARGETS, BUILTIN_TARGETS, ENTRY_POINT_GROUP, registered
 from .python import from_object
 from .remote import Target
 
@@ -102,6 +103,22 @@ def _load_node(spec: str, options: TargetOptions) -> Target:
                               dialect=options.dialect)
 
 
+def _load_node_events(spec: str, options: TargetOptions) -> Target:
+    from .events_exec import EventsExecTarget
+    from .exec import ExecTransport
+    from .sdk.nodejs import require_node
+
+    if options.dialect not in (None, PROVIDER_EVENTS):
+        raise UsageError(f"{spec} is an events adapter (provider-events), not a fold of "
+                         f"{options.dialect.name} streams: check it without --dialect")
+    require_node(spec)
+    command = BUILTIN_EVENTS_TARGETS[spec].removeprefix("exec:")
+    transport = ExecTransport(shlex.split(command), where=spec, timeout=options.timeout,
+                              hello_timeout=max(options.timeout, _NODE_HELLO_SECONDS),
+                              max_reply=options.max_reply)
+    return EventsExecTarget.greeted(transport, spec=spec, features=options.features)
+
+
 def _load_registered(spec: str, options: TargetOptions) -> Target:
     return from_object(registered(spec), name=spec, features=options.features,
                        dialect=options.dialect)
@@ -142,6 +159,11 @@ FORMS: tuple[TargetForm, ...] = (
                f"a built-in Node.js SDK target ({', '.join(_NODE_NAMES)})",
                "the built-in Node.js SDK targets, run as `exec:node FILE` (below)",
                lambda spec: spec in _NODE_NAMES, _load_node, python=False),
+    TargetForm(", ".join(f"`{name}`" for name in BUILTIN_EVENTS_TARGETS),
+               f"a built-in Node.js events adapter ({', '.join(BUILTIN_EVENTS_TARGETS)})",
+               "the built-in Node.js events adapters, run as `exec:node FILE` speaking "
+               "refold-events/1 (docs/events.md)",
+               lambda spec: spec in BUILTIN_EVENTS_TARGETS, _load_node_events, python=False),
     TargetForm(", ".join(f"`{name}`" for name in _SDK_NAMES),
                f"a built-in SDK target ({', '.join(_SDK_NAMES)})",
                "the built-in SDK targets (below)",
