@@ -18,23 +18,19 @@ run two at a time (two cores).
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from _suite_runs import SuiteRun, run_suites
 from test_broken_anthropic_accumulators import EXPECTED_FAILURES
 
 from refold.reference.anthropic import RULES
 
 _BROKEN = Path(__file__).resolve().parent.parent / "examples" / "broken"
-_PROFILE = "ci"
+_DIALECT = "anthropic-messages"
 _CORRECT = {"reference": "reference"}
 """Folds that pass the whole suite. The base every broken one subclasses
 (`_anthropic_fold.py`) is held to the reference by tests/test_broken_base_folds.py instead:
@@ -50,62 +46,23 @@ def _cases() -> list[Any]:
             if name in NOT_YET_EXACT else name for name in sorted(EXPECTED_FAILURES)]
 
 
-@dataclass(frozen=True)
-class AnthropicRun:
-    """One `pytest --target=...` run of the Anthropic suites: each rule's status."""
-
-    target: str
-    exit_code: int
-    statuses: dict[str, str]
-    output: str
-
-    def rules_with(self, status: str) -> set[str]:
-        """The rules whose status is `status`."""
-        return {rule for rule, found in self.statuses.items() if found == status}
-
-    def tail(self, lines: int = 40) -> str:
-        """The end of the run's output, for assertion messages."""
-        return "\n".join(self.output.splitlines()[-lines:])
-
-
-def run_anthropic_suites(target: str, workdir: Path) -> AnthropicRun:
-    """Run the installed Anthropic suites against `target` and read the rules' statuses."""
-    workdir.mkdir(parents=True)
-    report = workdir / "results.json"
-    environment = {**os.environ}
-    # In process: the examples are this repository's own code, so the worker process that
-    # guards a run against a hostile target protects nothing here and costs a quarter of
-    # the run (tests/test_target_isolation.py checks the isolated path).
-    environment.pop("CI", None)  # the profile is chosen explicitly below
-    command = [sys.executable, "-m", "pytest", f"--target={target}",
-               "--dialect=anthropic-messages", "-p", "no:cacheprovider", "-q", "--in-process",
-               f"--hypothesis-profile={_PROFILE}", f"--refold-report={report}"]
-    completed = subprocess.run(command, cwd=workdir, env=environment, capture_output=True,
-                               text=True, timeout=900, check=False)
-    statuses: dict[str, str] = {}
-    if report.exists():
-        statuses = {rule: str(entry["status"])
-                    for rule, entry in json.loads(report.read_text())["rules"].items()}
-    return AnthropicRun(target, completed.returncode, statuses,
-                        completed.stdout + completed.stderr)
-
-
 @pytest.fixture(scope="module")
 def anthropic_runs(tmp_path_factory: pytest.TempPathFactory,
-                   ) -> Iterator[dict[str, Future[AnthropicRun]]]:
+                   ) -> Iterator[dict[str, Future[SuiteRun]]]:
     """Every run, started at once two at a time (the CI machine has two cores)."""
     root = tmp_path_factory.mktemp("anthropic-runs")
     with ThreadPoolExecutor(max_workers=2) as pool:
-        runs = {name: pool.submit(run_anthropic_suites, str(_BROKEN / f"{name}.py"), root / name)
+        runs = {name: pool.submit(run_suites, str(_BROKEN / f"{name}.py"), _DIALECT,
+                                   root / name)
                 for name in sorted(EXPECTED_FAILURES)}
         for correct, target in _CORRECT.items():
-            runs[correct] = pool.submit(run_anthropic_suites, target, root / correct)
+            runs[correct] = pool.submit(run_suites, target, _DIALECT, root / correct)
         yield runs
 
 
 @pytest.mark.parametrize("name", _cases())
 def test_the_suite_fails_each_broken_accumulator_on_exactly_its_rules(
-    anthropic_runs: dict[str, Future[AnthropicRun]], name: str,
+    anthropic_runs: dict[str, Future[SuiteRun]], name: str,
 ) -> None:
     run = anthropic_runs[name].result()
     assert set(run.statuses) == set(RULES), (
@@ -120,7 +77,7 @@ def test_the_suite_fails_each_broken_accumulator_on_exactly_its_rules(
 
 @pytest.mark.parametrize("correct", sorted(_CORRECT))
 def test_the_reference_and_the_base_fold_pass_the_whole_anthropic_suite(
-    anthropic_runs: dict[str, Future[AnthropicRun]], correct: str,
+    anthropic_runs: dict[str, Future[SuiteRun]], correct: str,
 ) -> None:
     run = anthropic_runs[correct].result()
     assert run.exit_code == 0, f"the {correct} run exited {run.exit_code}:\n{run.tail()}"

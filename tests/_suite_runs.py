@@ -1,0 +1,56 @@
+"""One `pytest --target=...` run of a dialect's installed suites, as a user runs it.
+
+In a fresh process, from an empty directory, so the installed suites and plugin are what
+runs; each rule's status is read from the results file (`--refold-report`). The examples
+run in process: they are this repository's own code, so the worker process that guards a
+run against a hostile target protects nothing here and costs a quarter of the run
+(tests/test_target_isolation.py checks the isolated path).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+PROFILE = "ci"
+"""Derandomized, so the rule sets are the same on every run."""
+
+
+@dataclass(frozen=True)
+class SuiteRun:
+    """One run of a dialect's suites against one target: each rule's status."""
+
+    target: str
+    exit_code: int
+    statuses: dict[str, str]
+    output: str
+
+    def rules_with(self, status: str) -> set[str]:
+        """The rules whose status is `status`."""
+        return {rule for rule, found in self.statuses.items() if found == status}
+
+    def tail(self, lines: int = 40) -> str:
+        """The end of the run's output, for assertion messages."""
+        return "\n".join(self.output.splitlines()[-lines:])
+
+
+def run_suites(target: str, dialect: str, workdir: Path) -> SuiteRun:
+    """Run the installed suites of `dialect` against `target`; read the rules' statuses."""
+    workdir.mkdir(parents=True)
+    report = workdir / "results.json"
+    environment = {**os.environ}
+    environment.pop("CI", None)  # the profile is chosen explicitly below
+    command = [sys.executable, "-m", "pytest", f"--target={target}", f"--dialect={dialect}",
+               "-p", "no:cacheprovider", "-q", "--in-process",
+               f"--hypothesis-profile={PROFILE}", f"--refold-report={report}"]
+    completed = subprocess.run(command, cwd=workdir, env=environment, capture_output=True,
+                               text=True, timeout=900, check=False)
+    statuses: dict[str, str] = {}
+    if report.exists():
+        statuses = {rule: str(entry["status"])
+                    for rule, entry in json.loads(report.read_text())["rules"].items()}
+    return SuiteRun(target, completed.returncode, statuses, completed.stdout + completed.stderr)
