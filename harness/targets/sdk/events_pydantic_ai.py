@@ -9,45 +9,50 @@ frame. Each frame is written as its SSE bytes (Chat: one `data:` line, `[DONE]` 
 sentinel; Anthropic: as `refold.targets.sdk._anthropic_wire.sse_frames`), fed, and the
 library's events are pulled until it asks for more bytes: those events are the frame's,
 and each carries that frame, as given, as its `opaque` (no look-ahead, EV-FRAME-ORDER).
-What the library yields only once the body has ended is returned by `end()` with the
-body's last frame (`"[DONE]"` for a Chat body that sent it) as `opaque`.
+What the library yields only once the body has ended is returned by `end()`, carrying
+the body's last frame (`"[DONE]"` for a Chat body that sent it): the body's end, not a
+frame, produced it.
 
-Mapping (pydantic-ai 2.68.0 names; one library event gives the events on its right):
+Mapping (pydantic-ai 2.68.0; each library event gives the events on its right):
 
     PartStartEvent, TextPart(content)        TextDelta(content) if content is non-empty
     PartDeltaEvent, TextPartDelta            TextDelta(content_delta) if non-empty
     PartStartEvent, ToolCallPart             ToolCallStarted(tool_call_id, tool_name), then
                                              ToolCallArgumentsDelta(args) if args non-empty
-    PartDeltaEvent, ToolCallPartDelta        ToolCallArgumentsDelta(args_delta), id = the
-                                             id its part started with, if non-empty
-    PartEndEvent, ToolCallPart               ToolCallCompleted(call: tool_call_id,
-                                             tool_name, args_as_dict())
-    StreamedResponse.usage changed           Usage (after the frame's other events):
-      during the frame                       input_tokens, output_tokens, cached =
-                                             cache_read_tokens, reasoning = details
-                                             `reasoning_tokens` else output_reasoning_tokens
-    the stream ended without raising         Completed(turn) from `StreamedResponse.get()`
-    a pydantic-ai error raised               outcome `error` (see below); nothing follows
+    PartDeltaEvent, ToolCallPartDelta        ToolCallArgumentsDelta(args_delta) if non-empty,
+                                             id = the id its part started with
+    PartEndEvent, ToolCallPart               ToolCallCompleted(tool_call_id, tool_name,
+                                             args_as_dict())
+    StreamedResponse.usage, once the frame   Usage, if its four counters differ from the
+      has been read                          last ones (initially all 0): input_tokens,
+                                             output_tokens, cached = cache_read_tokens,
+                                             reasoning = details `reasoning_tokens`, else
+                                             output_reasoning_tokens
+    the stream ended without raising         Completed(turn), turn from `.get()`
+    a pydantic-ai error raised               outcome `error`: ModelAPIError (and subclasses)
+                                             provider_error, IncompleteToolCall
+                                             invalid_tool_arguments, other
+                                             UnexpectedModelBehavior truncated
+    any other exception                      raised (the library crashed; the harness charges)
     frame with none of the above             Opaque(event_type: Chat "message", Anthropic
-                                             the frame's `type`, payload: the frame)
+                                             the frame's `type`; payload: the frame), first
 
-Dropped, having no neutral equivalent: ThinkingPart / ThinkingPartDelta, NativeToolCallPart
-and NativeToolReturnPart (hosted tools), FinalResultEvent, PartEndEvent of other parts,
-`ToolCallPartDelta.tool_name_delta` (a name change after the start), file/speech parts.
-ProviderTurn: provider `pydantic-ai`; model `ModelResponse.model_name`; response_id
-`provider_response_id`; output_text the TextParts joined; tool_calls the ToolCallParts as
-above; stop_reason from `finish_reason` (stop: end_turn, length: max_tokens,
-content_filter, tool_call: tool_use, error and None: other; pydantic-ai's vocabulary has
-no stop_sequence, pause_turn or refusal, and the adapter adds no reconciliation the
-library does not make); usage as above (pydantic-ai counts are integers that read 0 when
-the provider reported nothing, so "not reported" cannot be told from 0); opaque the
-ModelResponse as pydantic-ai serialises it. Outcome `error`: `ModelAPIError` (and its
-subclasses) is `provider_error`, `UnexpectedModelBehavior` is `truncated`; any other
-exception is the library's crash and is raised, for the harness to charge.
+Not representable, so dropped: ThinkingPart/ThinkingPartDelta, NativeToolCallPart and
+NativeToolReturnPart (hosted tools), FinalResultEvent, PartEndEvent of other parts,
+`ToolCallPartDelta.tool_name_delta` (a name growing after the start), file and speech
+parts. pydantic-ai has no usage event, so a reported usage equal to the last snapshot (a
+repeat, or all zeros) emits nothing; its counters are integers that read 0 when nothing
+was reported. ProviderTurn: provider `pydantic-ai`; model `model_name`; response_id
+`provider_response_id`; output_text the TextParts joined; tool_calls the ToolCallParts
+as above; stop_reason from `finish_reason` (stop: end_turn, length: max_tokens,
+content_filter, tool_call: tool_use, else other: its vocabulary has no stop_sequence,
+pause_turn or refusal, and the adapter adds no reconciliation the library does not
+make); usage the response's, as above; opaque the ModelResponse as pydantic-ai dumps it.
 
 Persisted: what a pydantic-ai runtime writes for the turn, its message history (the
-request and the ModelResponse) as `ModelMessagesTypeAdapter.dump_json`, parsed back to
-JSON; nothing when the stream raised (there is no response to keep).
+request, and the ModelResponse if the stream gave one) as
+`ModelMessagesTypeAdapter.dump_json`, parsed back to JSON. What 2.68.0 breaks is pinned
+by tests/test_pydantic_ai_events_target.py.
 """
 
 from __future__ import annotations
@@ -62,7 +67,7 @@ from ._pydantic_ai_driver import ANTHROPIC, CHAT, Driver, Step, library_version
 from ._requires import require
 
 require("pydantic_ai", extra="pydantic-ai")
-from pydantic_ai.exceptions import ModelAPIError, UnexpectedModelBehavior  # noqa: E402
+from pydantic_ai.exceptions import IncompleteToolCall, ModelAPIError, UnexpectedModelBehavior  # noqa: E402
 from pydantic_ai.messages import (  # noqa: E402
     ModelMessage,
     ModelMessagesTypeAdapter,
@@ -98,8 +103,7 @@ class PydanticAIEvents:
         if dialect not in (CHAT, ANTHROPIC):
             raise ValueError(f"pydantic-ai-events accepts openai-chat and anthropic-messages, "
                              f"not {dialect!r}")
-        if self._driver is not None:
-            self._driver.close()
+        self._close()
         self._reset()
         self._dialect = dialect
         self._driver = Driver(dialect)
@@ -127,7 +131,7 @@ class PydanticAIEvents:
         if self._driver is not None:
             if self._outcome is None:
                 events = self._events(self._driver.feed(None), self._last)
-            self._driver.close()
+            self._close()
         outcome = self._outcome or {"outcome": "error", "error": {
             "kind": "truncated", "message": "pydantic-ai's stream did not end"}}
         return {**outcome, "events": events}
@@ -141,6 +145,10 @@ class PydanticAIEvents:
         history.extend([self._response] if self._response is not None else [])
         persisted: JSON = json.loads(ModelMessagesTypeAdapter.dump_json(history))
         return persisted
+
+    def _close(self) -> None:
+        if self._driver is not None:
+            self._driver.close()
 
     def _events(self, step: Step, frame: JSON) -> list[JSON]:
         events: list[JSON] = []
@@ -156,6 +164,9 @@ class PydanticAIEvents:
 
     def _finish(self, step: Step) -> list[JSON]:
         if step.error is not None:
+            if not isinstance(step.error, ModelAPIError | UnexpectedModelBehavior):
+                self._close()
+                raise step.error  # the library crashed: the harness charges it
             self._outcome = {"outcome": "error", "error": _error(step.error)}
             return []
         self._outcome = {"outcome": "completed"}
@@ -226,11 +237,9 @@ def _turn(response: ModelResponse) -> JSONObject:
 
 
 def _error(error: BaseException) -> JSONObject:
-    if isinstance(error, ModelAPIError):
-        return {"kind": "provider_error", "message": f"{type(error).__name__}: {error}"}
-    if isinstance(error, UnexpectedModelBehavior):
-        return {"kind": "truncated", "message": f"{type(error).__name__}: {error}"}
-    raise error
+    kind = ("provider_error" if isinstance(error, ModelAPIError) else
+            "invalid_tool_arguments" if isinstance(error, IncompleteToolCall) else "truncated")
+    return {"kind": kind, "message": f"{type(error).__name__}: {error}"}
 
 
 def _carries(event: JSON, frame: JSON) -> bool:
