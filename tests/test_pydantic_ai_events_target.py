@@ -321,3 +321,63 @@ def test_an_anthropic_call_completes_at_the_end_of_the_body_not_at_its_block_sto
     run = Run(ANTHROPIC, ANTHROPIC_STREAM)
     assert [event["type"] for event in run.per_frame[10]] == ["Opaque"]
     assert [event["type"] for event in run.at_end] == ["ToolCallCompleted", "Completed"]
+
+
+def test_ev_call_started_a_call_named_before_its_id_starts_under_a_made_up_id() -> None:
+    named = {"index": 0, "type": "function", "function": {"name": "get_weather", "arguments": ""}}
+    late_id = {"index": 0, "id": "call_late", "function": {"arguments": "{}"}}
+    frames = [chunk({"tool_calls": [named]}), chunk({"tool_calls": [late_id]}),
+              chunk(finish="tool_calls"), USAGE, DONE]
+    run = Run(CHAT, frames)
+    assert finding(CHAT, frames) == {"EV-CALL-STARTED", "EV-STARTED-COMPLETED",
+                                     "EV-CHAT-COMPLETE-AT-FINISH"}
+    assert run.per_frame[0][0]["id"].startswith("pyd_ai_")
+
+
+def test_ev_turn_fields_chat_model_and_response_id_are_the_last_chunks() -> None:
+    later = {**USAGE, "id": "chatcmpl-later", "model": "later-model"}
+    frames = [chunk({"content": "Hi"}), chunk(finish="stop"), later, DONE]
+    assert finding(CHAT, frames) == {"EV-TURN-FIELDS"}
+    turn = Run(CHAT, frames).events[-1]["turn"]
+    assert (turn["model"], turn["response_id"]) == ("later-model", "chatcmpl-later")
+
+
+def test_ev_turn_fields_an_event_before_message_start_loses_the_reported_model() -> None:
+    frames = [{"type": "vertex_event"}, *ANTHROPIC_STREAM]
+    assert finding(ANTHROPIC, frames) == {"EV-TURN-FIELDS"}
+    assert Run(ANTHROPIC, frames).events[-1]["turn"]["model"] == "refold-offline"
+
+
+def test_ev_fold_agrees_text_after_message_stop_is_folded_into_the_turn() -> None:
+    frames = [*ANTHROPIC_STREAM, delta(0, type="text_delta", text="late")]
+    assert finding(ANTHROPIC, frames) == {"EV-FOLD-AGREES"}
+    assert Run(ANTHROPIC, frames).events[-1]["turn"]["output_text"] == "Hellolate"
+
+
+def test_rob_null_entries_a_null_choice_entry_crashes_pydantic_ai() -> None:
+    frames = [{**chunk(finish="stop"), "choices": [None, {"index": 0, "delta": {},
+                                                          "finish_reason": "stop"}]}, DONE]
+    adapter = events_pydantic_ai.PydanticAIEvents()
+    adapter.begin(CHAT)
+    assert library_version() == VERSION
+    with pytest.raises(AttributeError, match="finish_reason"):
+        adapter.frame(frames[0])
+
+
+# --- the adapter's own duties ------------------------------------------------------------
+
+def test_ev_opaque_type_an_anthropic_frame_sent_without_event_name_is_message() -> None:
+    # sse_frames writes no `event:` line for a blank type, so the transport sent none.
+    frames = [{"type": "", "message": {"id": "msg_other"}}, *ANTHROPIC_STREAM]
+    run = Run(ANTHROPIC, frames)
+    assert run.per_frame[0] == [{"type": "Opaque", "event_type": "message", "payload": frames[0]}]
+    assert "EV-OPAQUE-TYPE" not in run.rules()
+
+
+def test_a_warning_pydantic_ai_issues_does_not_become_the_streams_error() -> None:
+    # genai-prices cannot price a usage without input_tokens and pydantic-ai warns
+    # (UsageExtractionFailedWarning); under `filterwarnings = error` that warning must not
+    # be raised inside the library.
+    frames = [start(usage={"output_tokens": 1}), *ANTHROPIC_STREAM[1:]]
+    run = Run(ANTHROPIC, frames)
+    assert run.outcome == {"outcome": "completed"}

@@ -10,7 +10,9 @@ and runs the loop until the library asks for the next bytes again (the body is
 "starved") or the stream has finished. Every library event yielded in between was
 produced by those bytes and no later ones, so the caller can attribute it to its frame
 (EV-FRAME-ORDER). The library runs in one task (the model stream is consumed inline), so
-starvation means it has done all it can with the bytes it had.
+starvation means it has done all it can with the bytes it had. The library's warnings
+(pydantic serializer warnings, genai-prices' `UsageExtractionFailedWarning`) are silenced
+while it runs: under `filterwarnings = error` they would be raised inside it.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._requires import require
+from ._requires import quiet, require
 
 __all__ = ["ANTHROPIC", "CHAT", "Driver", "Step", "library_version"]
 
@@ -77,13 +79,15 @@ class Driver:
         """The request message the model was sent (the turn's persisted history starts
         with it)."""
         self._model = _model(dialect, self._answer)
-        self._task = self._runner.run(self._start())
+        with quiet():
+            self._task = self._runner.run(self._start())
 
     def feed(self, data: bytes | None) -> Step:
         """Serve `data` as the next bytes of the body (None: the body ends); what the
         library made of it."""
         if not self._task.done():
-            self._runner.run(self._wait(data))
+            with quiet():
+                self._runner.run(self._wait(data))
         step = Step(events=self._events, usage=self._usage())
         self._events = []
         if self._task.done():

@@ -247,9 +247,15 @@ def _carries(event: JSON, frame: JSON) -> bool:
 
 
 def _opaque(dialect: str, frame: JSON) -> JSONObject:
+    return {"type": "Opaque", "event_type": _event_name(dialect, frame), "payload": frame}
+
+
+def _event_name(dialect: str, frame: JSON) -> str:
+    """The SSE event name the frame was sent with (`sse_frames` names an Anthropic frame by
+    a usable `type`), else "message" (EV-OPAQUE-TYPE)."""
     kind = frame.get("type") if dialect == ANTHROPIC and isinstance(frame, dict) else None
-    return {"type": "Opaque", "event_type": kind if isinstance(kind, str) else "message",
-            "payload": frame}
+    usable = isinstance(kind, str) and kind.strip() and not any(c in kind for c in "\r\n")
+    return kind if usable and isinstance(kind, str) else "message"
 
 
 def _sse(dialect: str, frame: JSON) -> bytes:
