@@ -35,7 +35,7 @@ def test_an_unimportable_target_lists_every_form() -> None:
     ("exec:python -m x", "`exec:COMMAND`"),
     ("https://localhost:1/fold", "`http://host:port/path`"),
     ("openai", "`openai`, `litellm`, `langchain`, `anthropic`, `anthropic-stream`, "
-                "`langchain-anthropic`, `litellm-anthropic`"),
+                "`langchain-anthropic`, `litellm-anthropic`, `pydantic-ai-events`"),
     ("anthropic-ts", "`anthropic-ts`, `ai-sdk-anthropic`"),
     ("examples/targets/declared.py", "`path/to/file.py`"),
     ("mypkg:attr", "`mypkg:attr`"),
