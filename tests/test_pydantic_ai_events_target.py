@@ -188,6 +188,13 @@ def test_persist_canary_canaries_in_unknown_keys_are_not_persisted(
     assert not any(c in json.dumps(Run(dialect, frames).persisted) for c in canaries)
 
 
+@pytest.mark.parametrize("dialect", [CHAT, ANTHROPIC])
+def test_ev_truncated_an_empty_body_is_a_truncated_stream(dialect: str) -> None:
+    run = Run(dialect, [])
+    assert run.outcome["error"]["kind"] == "truncated" and run.events == []
+    assert finding(dialect, []) == set()
+
+
 # --- findings: persistence -------------------------------------------------------------
 
 @pytest.mark.parametrize(("dialect", "frames", "raw_id"), [
@@ -362,6 +369,18 @@ def test_rob_null_entries_a_null_choice_entry_crashes_pydantic_ai() -> None:
     assert library_version() == VERSION
     with pytest.raises(AttributeError, match="finish_reason"):
         adapter.frame(frames[0])
+
+
+def test_ev_frame_cover_a_delta_after_a_tool_use_start_with_input_ends_the_stream() -> None:
+    # pydantic-ai raises UnexpectedModelBehavior ("Cannot apply JSON deltas to non-JSON
+    # tool arguments"): the start's input is a dict, the delta (even empty) a string. The
+    # adapter reads every UnexpectedModelBehavior as `truncated`, so EV-TRUNCATED is charged.
+    frames = [start(), block(0, {**TOOL, "input": {"city": "Paris"}}),
+              delta(0, type="input_json_delta", partial_json=""), stop(0),
+              message_delta("tool_use"), MESSAGE_STOP]
+    run = Run(ANTHROPIC, frames)
+    assert run.outcome["error"]["kind"] == "truncated"
+    assert finding(ANTHROPIC, frames) == {"EV-FRAME-COVER", "EV-TRUNCATED"}
 
 
 # --- the adapter's own duties ------------------------------------------------------------
