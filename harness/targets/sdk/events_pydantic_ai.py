@@ -32,7 +32,8 @@ Mapping (pydantic-ai 2.68.0; each library event gives the events on its right):
     a pydantic-ai error raised               outcome `error`: ModelAPIError (and subclasses)
                                              provider_error, IncompleteToolCall
                                              invalid_tool_arguments, other
-                                             UnexpectedModelBehavior truncated
+                                             UnexpectedModelBehavior truncated (an empty
+                                             body; also "cannot apply JSON deltas")
     any other exception                      raised (the library crashed; the harness charges)
     frame with none of the above             Opaque(event_type: Chat "message", Anthropic
                                              the frame's `type`; payload: the frame), first
@@ -64,7 +65,7 @@ from refold.reference import JSON, JSONObject
 
 from ._anthropic_wire import sse_frames
 from ._pydantic_ai_driver import ANTHROPIC, CHAT, Driver, Step, library_version
-from ._requires import require
+from ._requires import quiet, require
 
 require("pydantic_ai", extra="pydantic-ai")
 from pydantic_ai.exceptions import IncompleteToolCall, ModelAPIError, UnexpectedModelBehavior  # noqa: E402
@@ -143,7 +144,8 @@ class PydanticAIEvents:
             return None
         history: list[ModelMessage] = [self._driver.request]
         history.extend([self._response] if self._response is not None else [])
-        persisted: JSON = json.loads(ModelMessagesTypeAdapter.dump_json(history))
+        with quiet():
+            persisted: JSON = json.loads(ModelMessagesTypeAdapter.dump_json(history))
         return persisted
 
     def _close(self) -> None:
@@ -225,7 +227,8 @@ def _usage(usage: RequestUsage) -> JSONObject:
 
 
 def _turn(response: ModelResponse) -> JSONObject:
-    opaque: JSON = json.loads(ModelMessagesTypeAdapter.dump_json([response]))[0]
+    with quiet():
+        opaque: JSON = json.loads(ModelMessagesTypeAdapter.dump_json([response]))[0]
     return {
         "provider": PROVIDER, "model": response.model_name or "",
         "response_id": response.provider_response_id,
