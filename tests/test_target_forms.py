@@ -35,7 +35,8 @@ def test_an_unimportable_target_lists_every_form() -> None:
     ("exec:python -m x", "`exec:COMMAND`"),
     ("https://localhost:1/fold", "`http://host:port/path`"),
     ("openai", "`openai`, `litellm`, `langchain`, `anthropic`, `anthropic-stream`, "
-                "`langchain-anthropic`, `litellm-anthropic`, `langchain-events`"),
+                "`langchain-anthropic`, `litellm-anthropic`, `langchain-events`, "
+                "`pydantic-ai-events`"),
     ("anthropic-ts", "`anthropic-ts`, `ai-sdk-anthropic`"),
     ("ai-sdk-events", "`ai-sdk-events`"),
     ("examples/targets/declared.py", "`path/to/file.py`"),

@@ -25,6 +25,7 @@ BUILTIN_TARGETS: dict[str, str] = {
     "langchain-anthropic": "refold.targets.sdk.langchain_anthropic:refold_target",
     "litellm-anthropic": "refold.targets.sdk.litellm_anthropic:refold_target",
     "langchain-events": "refold.targets.sdk.events_langchain:refold_target",
+    "pydantic-ai-events": "refold.targets.sdk.events_pydantic_ai:refold_target",
     # JavaScript SDKs, run as `exec:node <file of refold/targets/sdk/node/>`.
     **{name: f"exec:{node_command(name)}" for name in NODE_TARGETS},
 }
