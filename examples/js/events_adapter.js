@@ -11,9 +11,11 @@
 //
 // The Chat mapping folds every chunk with accumulator.js (its chat.completion is the turn's
 // opaque, EV-TURN-OPAQUE) and decides each tool-call fragment with a second copy of its
-// TOOL-1…5 ladder, as refold.reference.events does. The Anthropic mapping (anthropic.js)
-// covers the well-formed streams of §4.3 and does not claim the Message as turn opaque.
-// Nothing but protocol lines is written to stdout; problems go to stderr.
+// TOOL-1…5 ladder, as refold.reference.events does; the Anthropic mapping
+// (events_anthropic.js) folds the events into the Message with its own fold of the AM rules.
+// One limit is the language's: numbers beyond 2**53 lose precision when parsed, so a frame
+// carrying one is echoed as JavaScript prints it. Nothing but protocol lines is written to
+// stdout; problems go to stderr.
 "use strict";
 
 const readline = require("node:readline");
@@ -233,6 +235,6 @@ function handle(line) {
 }
 
 send({ hello: { protocol: "refold-events/1", provider: PROVIDER, dialects: Object.keys(MAPPINGS),
-                features: ["events"] } });
+                features: ["events", "events.turn_opaque"] } });
 const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
 lines.on("line", (line) => { if (line.trim() !== "") handle(line); });
