@@ -64,7 +64,7 @@ class NodeAdapter:
         return self.process.stderr.read()
 
     def _events_until(self, key: str) -> tuple[list[Any], dict[str, Any]]:
-        events = []
+        events: list[Any] = []
         while True:
             message = self._read()
             assert message["stream"] == self.stream

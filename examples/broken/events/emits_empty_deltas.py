@@ -27,7 +27,8 @@ def _empties(dialect: str, frame: Any) -> tuple[bool, bool]:
         return False, False
     if dialect == "openai-chat":
         delta = choice_zero_delta(frame)
-        fragments = delta.get("tool_calls") if isinstance(delta.get("tool_calls"), list) else []
+        fragments = delta.get("tool_calls")
+        fragments = fragments if isinstance(fragments, list) else []
         return delta.get("content") == "", any(
             isinstance(f, dict) and isinstance(f.get("function"), dict)
             and f["function"].get("arguments") == "" for f in fragments)

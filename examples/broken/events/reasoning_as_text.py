@@ -31,7 +31,8 @@ def _reasoning(dialect: str, frame: Any) -> str:
         delta = choice_zero_delta(frame)
         value = delta.get("reasoning_content") or delta.get("reasoning")
     else:
-        delta = frame.get("delta") if isinstance(frame.get("delta"), dict) else {}
+        found = frame.get("delta")
+        delta = found if isinstance(found, dict) else {}
         value = delta.get("thinking") if delta.get("type") == "thinking_delta" else None
     return value if isinstance(value, str) else ""
 
