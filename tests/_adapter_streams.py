@@ -134,3 +134,13 @@ STREAMS.update({
         {"type": "content_block_stop", "index": 1}, *_TEXT_BLOCK[1:2],
         {"type": "x_unknown_event", "x": 1}, *_message_end("end_turn")]),
 })
+
+STREAMS.update({
+    "chat_parsable_prefix_then_more": ("openai-chat", [
+        _ROLE, _chunk(_start(0, "call_b1", '{"city":"Paris"}')),
+        _chunk(_call(0, function={"arguments": ', "unit": "C"}'})), _chunk({}, "tool_calls"),
+        "[DONE]"]),
+    "chat_cut_in_call": ("openai-chat", [
+        _ROLE, _chunk(_start(0, "call_b1", '{"city":"Paris"}'))]),
+    "message_cut_in_call": ("anthropic-messages", [_MESSAGE_START, *_TOOL_BLOCK[:3]]),
+})

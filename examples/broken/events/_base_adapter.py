@@ -40,11 +40,17 @@ def opaque_of(dialect: str, frame: Any) -> Event:
     return {"type": "Opaque", "event_type": name, "payload": copy.deepcopy(frame)}
 
 
+def _choice_index(entry: dict[str, Any]) -> Any:
+    index = entry.get("index")
+    valid = isinstance(index, int | float) and not isinstance(index, bool) and index >= 0
+    return index if valid else 0  # no valid index is choice 0, as the reference reads it
+
+
 def choice_zero_delta(frame: Any) -> dict[str, Any]:
-    """A Chat chunk's `choices[0].delta` (an empty object when there is none)."""
+    """The `delta` of a Chat chunk's first choice-0 entry (an empty object if none)."""
     choices = frame.get("choices") if isinstance(frame, dict) else None
     for entry in choices if isinstance(choices, list) else []:
-        if isinstance(entry, dict) and entry.get("index", 0) == 0:
+        if isinstance(entry, dict) and _choice_index(entry) == 0:
             delta = entry.get("delta")
             return delta if isinstance(delta, dict) else {}
     return {}
@@ -74,7 +80,8 @@ class Adapter:
         assert self.reference is not None, "begin() starts a stream"
         self.frames.append(frame)
         found = self.reference.frame(frame)
-        events = self.normalised(found, frame)
+        # a runtime stops handing events on once the stream failed (EV-NOTHING-AFTER-ERROR)
+        events = found if self.failed() else self.normalised(found, frame)
         if found and not events and frame != "[DONE]":
             events = [opaque_of(self.dialect, frame)]  # EV-FRAME-COVER
         return self.emit(events)
@@ -82,6 +89,14 @@ class Adapter:
     def normalised(self, events: list[Event], frame: Any) -> list[Event]:
         """The events the runtime hands on for one frame: the reference's."""
         return events
+
+    def failed(self) -> bool:
+        """Whether the reference decided the outcome `error` (at this frame or before)."""
+        assert self.reference is not None, "begin() starts a stream"
+        try:
+            return bool(self.reference.outcome()["outcome"] == "error")
+        except LookupError:
+            return False
 
     def end(self) -> dict[str, Any]:
         """The end of the body: `{"outcome", "error"?, "events"}`."""

@@ -9,7 +9,10 @@ emitted merely because the accumulated string happens to parse"); the later fram
 finished call (more argument text, the finish itself) become Opaque.
 
 Breaks EV-CHAT-COMPLETE-AT-FINISH: the call completes at the frame whose fragment closed the
-object, before the finish frame. Chat only: Anthropic's `content_block_stop` ends each call.
+object, before the finish frame; and EV-ARGS-INVALID when more argument text follows the
+parsable prefix, so that the arguments at the finish are not an object: the call was already
+handed on (the AI SDK's "genuine continuation ... was truncated"). Chat only: Anthropic's
+`content_block_stop` ends each call.
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ class CompletesParsablePrefix(Adapter):
                     out.append({"type": "ToolCallCompleted",
                                 "call": {"id": event["id"], "name": call["name"],
                                          "arguments": parsed},
-                                "opaque": copy.deepcopy(event["opaque"])})
+                                "opaque": copy.deepcopy(frame)})
         return out
 
 

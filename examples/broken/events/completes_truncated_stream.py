@@ -10,7 +10,8 @@ The neutral contracts all refuse it: turnframe's `stream_ended_without_finish`, 
 
 Breaks EV-TRUNCATED: at the end of a body without choice 0's finish reason (Chat) or
 `message_stop` (Anthropic) it emits a Completed, stop reason `other`, and the outcome
-`completed` instead of `error` (`truncated`).
+`completed` instead of `error` (`truncated`); and EV-STARTED-COMPLETED when the body was cut
+inside a tool call, which that turn leaves started and never completed.
 """
 
 from __future__ import annotations

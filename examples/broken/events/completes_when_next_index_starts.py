@@ -40,7 +40,8 @@ class CompletesWhenNextIndexStarts(Adapter):
         out: list[Event] = []
         for event in events:
             if event["type"] == "ToolCallStarted":
-                index = _indexes(event["opaque"])[-1]
+                indexes = _indexes(event["opaque"])
+                index = indexes[-1] if indexes else None
                 for call_id, call in calls.items():  # the bug: another index ends the call
                     arguments = _parsed(call[2])
                     if call[0] != index and not call[3] and arguments is not None:

@@ -42,7 +42,7 @@ class EmitsEmptyDeltas(Adapter):
     def normalised(self, events: list[Event], frame: Any) -> list[Event]:
         calls = self.state.setdefault("calls", {})  # Anthropic block index -> call id
         for event in events:
-            if event["type"] == "ToolCallStarted" and isinstance(event["opaque"], dict):
+            if event["type"] == "ToolCallStarted" and self.dialect != "openai-chat":
                 calls[event["opaque"].get("index")] = event["id"]
         text, arguments = _empties(self.dialect, frame)
         if not (text or arguments):
@@ -51,9 +51,11 @@ class EmitsEmptyDeltas(Adapter):
         if text:  # the bug: an empty string is handed on as text
             out.insert(0, {"type": "TextDelta", "delta": "", "opaque": copy.deepcopy(frame)})
         started = [n for n, e in enumerate(out) if e["type"] == "ToolCallStarted"]
-        target = out[started[-1]]["id"] if started else calls.get(frame.get("index"))
-        if arguments and target is not None:  # ... and so are empty arguments
-            at = started[-1] + 1 if started else len(out)
+        if self.dialect == "openai-chat":  # ... and so are the empty arguments of a start
+            target, at = (out[started[-1]]["id"], started[-1] + 1) if started else (None, 0)
+        else:
+            target, at = calls.get(frame.get("index")), len(out)
+        if arguments and target is not None:
             out.insert(at, {"type": "ToolCallArgumentsDelta", "id": target, "delta": "",
                             "opaque": copy.deepcopy(frame)})
         return out
