@@ -283,4 +283,4 @@ function fold(chunks) {
   return accumulator.response();
 }
 
-module.exports = { Accumulator, fold };
+module.exports = { Accumulator, ToolCalls, fold, parseComplete };
