@@ -35,6 +35,29 @@ class EventsCheck(Check):
     """The suite's handle on an events adapter, bound to the running test's rules."""
 
     target: EventsTarget
+    _last_stream: list[JSON] | None = None
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The running test's rules; binding them starts a test with no stream run."""
+        return self._rules
+
+    @rules.setter
+    def rules(self, value: tuple[str, ...]) -> None:
+        self._rules = value
+        self._last_stream = None
+
+    def fail(self, summary: str, *, rules: Sequence[str] | None = None,
+             events: list[JSON] | None = None, **details: object) -> ConformanceFailure:
+        """As `Check.fail`; a failure that names no stream shows the last one this test
+        ran, and one with an expected and a received value their differences, so every
+        failure shows the frames it is about and what differed."""
+        if events is None and "chunks" not in details and self._last_stream is not None:
+            details["chunks"] = self._last_stream
+        if "differences" not in details and "expected" in details and "received" in details:
+            details["differences"] = differences(details["expected"],
+                                                 details["received"])
+        return super().fail(summary, rules=rules, events=events, **details)
 
     def normalized(self, source: str, frames: Sequence[JSON]) -> tuple[list[JSON], JSONObject]:
         """Run the adapter over `frames` of `source`: (the stream as sent, its output).
@@ -44,6 +67,7 @@ class EventsCheck(Check):
         refusal = unaccepted(self.target, stream)
         if refusal is not None:
             pytest.skip(refusal)
+        self._last_stream = stream
         return stream, self.fold(stream)
 
     def keeps_contract(self, source: str, frames: Sequence[JSON], *, known: JSON = None,
