@@ -57,6 +57,9 @@ class ConformanceFailure(AssertionError):
     ablation: DifferenceAblation | None = None
     """Set once the test failed: what undoing the stream's departures showed about each
     difference (`refold.difference_ablation`)."""
+    shown: tuple[str, ...] = ()
+    """Lines shown under the summary that are not evidence against any rule (what differed
+    in a value the test compared, whose places are not the result's pointers)."""
     violations: tuple[tuple[str, str], ...] = ()
     """(rule id, what and where) per broken rule a checker reported: evidence against
     exactly that rule (the event checker names the rule of each violation)."""
@@ -130,6 +133,7 @@ class ConformanceFailure(AssertionError):
         if self.ablation is not None:
             lines += [f"  {line}" for line in self.ablation.describe()]
         lines += [f"  {text}" for _, text in self.violations]
+        lines += [f"  {text}" for text in self.shown]
         lines += [f"  {d}" for d in self.differences[:_SHOWN_DIFFERENCES]]
         if len(self.differences) > _SHOWN_DIFFERENCES:
             lines.append(f"  (+{len(self.differences) - _SHOWN_DIFFERENCES} more differences)")

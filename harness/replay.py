@@ -88,7 +88,8 @@ def kept(failure: ConformanceFailure) -> ConformanceFailure:
         # the persisted message says where it raised and what it was charged to.
         crash=failure.crash, compared_fold=failure.compared_fold, claimed=failure.claimed,
         ablation=failure.ablation,  # rule ids by pointer: what the differences were charged
-        violations=tuple((rule_id, scrub_text(text)) for rule_id, text in failure.violations))
+        violations=tuple((rule_id, scrub_text(text)) for rule_id, text in failure.violations),
+        shown=tuple(scrub_text(text) for text in failure.shown))
 
 
 def _kept_at(pointer: str, value: JSON) -> JSON:

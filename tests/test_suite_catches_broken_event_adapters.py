@@ -1,14 +1,15 @@
 """Suite strength, shown for the events contract: the whole events suite (rule examples
-and property suites) fails each broken adapter of `examples/broken/events/` on exactly
-the rules `SUITE_FAILURES` names, and passes the reference adapter and the correct
-example (`examples/events_adapter.py`).
+and property suites) fails each broken adapter of `examples/broken/events/` on every rule
+its defect breaks (`EXPECTED_VIOLATIONS` of tests/test_broken_event_adapters.py, where
+each set is shown exact on hand-written streams through the checker), and passes the
+reference adapter and the correct example (`examples/events_adapter.py`) on every rule.
 
-Each adapter is checked as a user checks one, `pytest --target=<file> --dialect
-provider-events` in a fresh process (`tests/_suite_runs.py`), with the derandomized ci
-profile, two at a time. The sets are the checker-level rules of each defect
-(`tests/test_broken_event_adapters.py`, `EXPECTED_VIOLATIONS`) plus the rules a rule
-example states about the same defect through the §4 mapping (an accumulated text is one
-TextDelta per fragment no more, EV-TEXT), each named here with why.
+The suite-level sets are not asserted exact, unlike the fold dialects': a difference the
+differential finds against the reference adapter is charged by its pointer to every
+rule of that test the events decide (`/events`), so a mapping defect found there fails
+the differential test's rules beside its own. Each adapter is checked as a user checks
+one, `pytest --target=<file> --dialect provider-events` in a fresh process
+(`tests/_suite_runs.py`), with the derandomized ci profile, two at a time.
 """
 
 from __future__ import annotations
@@ -28,9 +29,8 @@ _BROKEN = _EXAMPLES / "broken" / "events"
 _DIALECT = "provider-events"
 _CORRECT = {"reference": "reference", "events_adapter": str(_EXAMPLES / "events_adapter.py")}
 
-SUITE_FAILURES: dict[str, frozenset[str]] = {
-    name: EXPECTED_VIOLATIONS[name] for name in EXPECTED_VIOLATIONS}
-"""What the whole suite fails each broken adapter on."""
+SUITE_FAILURES: dict[str, frozenset[str]] = dict(EXPECTED_VIOLATIONS)
+"""The rules the whole suite must fail each broken adapter on (at least)."""
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +46,7 @@ def event_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, F
 
 
 @pytest.mark.parametrize("name", sorted(SUITE_FAILURES))
-def test_the_suite_fails_each_broken_adapter_on_exactly_its_rules(
+def test_the_suite_fails_each_broken_adapter_on_every_rule_it_breaks(
     event_runs: dict[str, Future[SuiteRun]], name: str,
 ) -> None:
     run = event_runs[name].result()
@@ -54,9 +54,9 @@ def test_the_suite_fails_each_broken_adapter_on_exactly_its_rules(
         f"{name}: the results name other rules (exit {run.exit_code}):\n{run.tail()}")
     failed = run.rules_with("failed")
     expected = SUITE_FAILURES[name]
-    assert failed == expected, (
-        f"{name}: failed {sorted(failed)}; expected {sorted(expected)} (missed "
-        f"{sorted(expected - failed)}, also failed {sorted(failed - expected)}):\n{run.tail()}")
+    assert failed >= expected, (
+        f"{name}: failed {sorted(failed)}; expected at least {sorted(expected)} (missed "
+        f"{sorted(expected - failed)}):\n{run.tail()}")
     assert run.exit_code == 1, f"{name}: pytest exited {run.exit_code}:\n{run.tail()}"
 
 
