@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from .._json import JSON, JSONObject, json_equal
 from ._context import Stream
-from ._dialects import arguments_value
+from ._dialects import arguments_value, reported_output_tokens
 from ._frames import outcome_violations
 from ._grammar import event_problems, usage_ok
 from ._violation import Violation
@@ -89,7 +89,9 @@ def ev_no_completed_on_error(stream: Stream) -> Iterator[Violation]:
 
 
 def ev_call_started(stream: Stream) -> Iterator[Violation]:
-    """EV-CALL-STARTED: a call's deltas and completion come after its ToolCallStarted."""
+    """EV-CALL-STARTED: a call's deltas and completion come after its ToolCallStarted;
+    frames with a call that never gets an id and a name end in `unsupported`."""
+    yield from outcome_violations(stream, "EV-CALL-STARTED")
     started: set[str] = set()
     for number, kind, call_id, _ in _call_events(stream):
         if kind == "ToolCallStarted":
@@ -100,7 +102,9 @@ def ev_call_started(stream: Stream) -> Iterator[Violation]:
 
 
 def ev_ids_single_use(stream: Stream) -> Iterator[Violation]:
-    """EV-IDS-SINGLE-USE: a call id is started at most once and completed at most once."""
+    """EV-IDS-SINGLE-USE: a call id is started at most once and completed at most once;
+    frames announcing two calls with one id end in `unsupported`."""
+    yield from outcome_violations(stream, "EV-IDS-SINGLE-USE")
     seen: dict[tuple[str, str], int] = {}
     for number, kind, call_id, _ in _call_events(stream):
         if kind == "ToolCallArgumentsDelta":
@@ -112,7 +116,9 @@ def ev_ids_single_use(stream: Stream) -> Iterator[Violation]:
 
 
 def ev_no_delta_after_completed(stream: Stream) -> Iterator[Violation]:
-    """EV-NO-DELTA-AFTER-COMPLETED: no delta for a call after its ToolCallCompleted."""
+    """EV-NO-DELTA-AFTER-COMPLETED: no delta for a call after its ToolCallCompleted; frames
+    that append to a call after it completed end in inconsistent_tool_arguments."""
+    yield from outcome_violations(stream, "EV-NO-DELTA-AFTER-COMPLETED")
     done: dict[str, int] = {}
     for number, kind, call_id, _ in _call_events(stream):
         if kind == "ToolCallCompleted":
@@ -172,7 +178,10 @@ def ev_args_parsed(stream: Stream) -> Iterator[Violation]:
 def ev_args_conserve(stream: Stream) -> Iterator[Violation]:
     """EV-ARGS-CONSERVE: a call's deltas, joined and parsed (`""` -> `{}`), are its arguments.
 
-    A call with no delta is not checked (EV-ARGS-OPTIONAL)."""
+    A call with no delta is not checked (EV-ARGS-OPTIONAL). Anthropic frames whose deltas
+    of whitespace alone follow a start carrying input end in inconsistent_tool_arguments:
+    AM-TOOL-NO-DELTA keeps the input, which the deltas do not join to."""
+    yield from outcome_violations(stream, "EV-ARGS-CONSERVE")
     deltas: dict[str, list[str]] = {}
     for number, kind, call_id, event in _call_events(stream):
         if kind == "ToolCallArgumentsDelta" and isinstance(event.get("delta"), str):
@@ -214,7 +223,21 @@ def ev_text_conserve(stream: Stream) -> Iterator[Violation]:
 
 
 def ev_turn_calls(stream: Stream) -> Iterator[Violation]:
-    """EV-TURN-CALLS: T.tool_calls is the completed calls, each once, in start order."""
+    """EV-TURN-CALLS: T.tool_calls is the completed calls, each once, in start order or in
+    the dialect fold's order.
+
+    Decision (EV-TURN-CALLS vs EV-FOLD-AGREES and EV-DETERMINISM): when a Chat call's id
+    arrives after its first fragments (chat-fold split family 5), the order of the
+    ToolCallStarted events depends on the split, while EV-FOLD-AGREES holds T.tool_calls
+    equal to the fold's list (index order, then arrival: TOOL-OUTPUT) and EV-DETERMINISM
+    forbids any split to change strip(T). The most faithful reading keeps the two
+    equalities: T.tool_calls has the fold's order, which is the start order whenever
+    every id comes with its call's first fragment (and always for Anthropic), the order
+    NE-21's prior art fills in (cratefield: index order). So this rule accepts either
+    order and demands only what it says besides: exactly the completed calls, each once;
+    which of the two orders is right is EV-FOLD-AGREES's to say, so an adapter keeping
+    start order is charged once, there, and only on streams where the orders differ.
+    """
     turn = stream.turn
     if turn is None or not isinstance(turn[1].get("tool_calls"), list):
         return
@@ -226,10 +249,22 @@ def ev_turn_calls(stream: Stream) -> Iterator[Violation]:
         elif kind == "ToolCallCompleted" and number < turn[0]:
             completed.setdefault(call_id, (starts.get(call_id, number), event["call"]))
     expected = [call for _, call in sorted(completed.values(), key=lambda item: item[0])]
-    if not json_equal(expected, turn[1]["tool_calls"]):
-        yield Violation("EV-TURN-CALLS", f"tool_calls is {_show(turn[1]['tool_calls'])}, "
-                        f"expected the completed calls in start order, {_show(expected)}",
-                        event=turn[0], pointer="/turn/tool_calls")
+    received = turn[1]["tool_calls"]
+    if json_equal(expected, received) or json_equal(_fold_order(stream, expected), received):
+        return
+    yield Violation("EV-TURN-CALLS", f"tool_calls is {_show(received)}, expected the "
+                    f"completed calls in start order, {_show(expected)} (or in the dialect "
+                    f"fold's order)", event=turn[0], pointer="/turn/tool_calls")
+
+
+def _fold_order(stream: Stream, calls: list[JSON]) -> list[JSON] | None:
+    """`calls` in the order the dialect fold lists their ids; None if it lacks one."""
+    view = stream.expected
+    listed = [call.get("id") for call in view.tool_calls] if view is not None else []
+    ids = [call.get("id") if isinstance(call, dict) else None for call in calls]
+    if any(call_id not in listed for call_id in ids) or len(set(ids)) != len(ids):
+        return None
+    return sorted(calls, key=lambda call: listed.index(call.get("id")))  # type: ignore[union-attr]
 
 
 def _usages(stream: Stream) -> list[tuple[int, JSONObject]]:
@@ -261,15 +296,40 @@ def ev_usage_unreported(stream: Stream) -> Iterator[Violation]:
 
 
 def ev_usage_monotone(stream: Stream) -> Iterator[Violation]:
-    """EV-USAGE-MONOTONE: a reported output_tokens never decreases across Usage events."""
+    """EV-USAGE-MONOTONE: a reported output_tokens never decreases across Usage events,
+    unless the frames' own reported counts decrease there.
+
+    Decision (EV-USAGE-MONOTONE vs anthropic-fold's AM-USAGE-REPLACE, split family 7):
+    message_start may carry a provisional `output_tokens` above the final one that
+    message_delta reports, and the fold lets the later count replace it. EV-USAGE asks
+    for each reported usage object as one whole snapshot, so an adapter that passes the
+    provider's counts faithfully shows the provider's decrease, and cannot be blamed for
+    it. The rule is read as a duty of the adapter, not of the provider: a fall in the
+    Usage sequence is a violation only when the frame of the falling Usage does not
+    itself report a count below the highest any earlier frame reported (NE-29 derives
+    the rule from cumulative provider counts; where they are not, it has nothing to
+    derive).
+    """
     highest: tuple[int, float] | None = None
+    reported: list[int | None] = [reported_output_tokens(stream.dialect, frame)
+                                  for frame in stream.frames]
     for number, usage in _usages(stream):
         count = usage.get("output_tokens")
         if not isinstance(count, int | float) or isinstance(count, bool):
             continue
-        if highest is not None and count < highest[1]:
+        if highest is not None and count < highest[1] and not _frames_fall(
+                reported, stream.origin[number]):
             yield Violation("EV-USAGE-MONOTONE", f"output_tokens falls to {count} after "
-                            f"{highest[1]} (event {highest[0]}); counts are cumulative",
-                            event=number, pointer="/usage/output_tokens")
+                            f"{highest[1]} (event {highest[0]}) where the frames' own counts "
+                            f"do not; counts are cumulative", event=number,
+                            pointer="/usage/output_tokens")
         if highest is None or count >= highest[1]:
             highest = (number, count)
+
+
+def _frames_fall(reported: list[int | None], frame: int | None) -> bool:
+    """Whether `frame` reports an output count below one an earlier frame reported."""
+    if frame is None or reported[frame] is None:
+        return False
+    earlier = [count for count in reported[:frame] if count is not None]
+    return bool(earlier) and reported[frame] < max(earlier)  # type: ignore[operator]

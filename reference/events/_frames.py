@@ -31,7 +31,8 @@ __all__ = [
 ]
 
 _KIND_RULES = {"truncated": "EV-TRUNCATED", "provider_error": "EV-ERROR-FRAME",
-               "invalid_tool_arguments": "EV-ARGS-INVALID", "unsupported": "EV-CHOICE0"}
+               "invalid_tool_arguments": "EV-ARGS-INVALID", "unsupported": "EV-CHOICE0",
+               "inconsistent_tool_arguments": "EV-NO-DELTA-AFTER-COMPLETED"}
 """The rule each error kind stands for (EV-COMPLETED-LAST for any other)."""
 
 
@@ -116,7 +117,7 @@ def outcome_violations(stream: Stream, rule: str) -> Iterator[Violation]:
                                                        "EV-COMPLETED-LAST") == rule:
             yield Violation(rule, f"the outcome is {received}, but the frames end well at "
                             f"{where}; expected completed", frame=end.frame)
-    elif _KIND_RULES[end.kind] == rule and (
+    elif (end.rule or _KIND_RULES[end.kind]) == rule and (
             outcome.name != "error" or outcome.kind not in (None, end.kind)):
         yield Violation(rule, f"the frames end at {where} with {end.kind}; expected the "
                         f"outcome error ({end.kind}), received {received}", frame=end.frame)
@@ -162,14 +163,30 @@ def ev_choice0(stream: Stream) -> Iterator[Violation]:
 
 def ev_chat_complete_at_finish(stream: Stream) -> Iterator[Violation]:
     """EV-CHAT-COMPLETE-AT-FINISH: a Chat call completes at a frame that gives choice 0 a
-    finish reason, never at another."""
+    finish reason, never at another; a call started after the last such frame completes
+    at the frame that ends the stream (`[DONE]`, or the last chunk of the body)."""
     if stream.dialect != "openai-chat":
         return
     finishes = stream.analysis.finish_frames
-    for number, _ in stream.of_type("ToolCallCompleted"):
+    starts = {e.get("id"): stream.origin[n] for n, e in stream.of_type("ToolCallStarted")}
+    for number, event in stream.of_type("ToolCallCompleted"):
         found = stream.origin[number]
-        if found is not None and found not in finishes:
-            expected = ", ".join(map(str, sorted(finishes))) or "none"
-            yield Violation("EV-CHAT-COMPLETE-AT-FINISH", f"the call completes at frame "
-                            f"{found}, expected at a frame that gives choice 0 its finish "
-                            f"reason (frames: {expected})", event=number, frame=found)
+        call = event.get("call")
+        started = starts.get(call.get("id")) if isinstance(call, dict) else None
+        late = started is not None and started > max(finishes, default=-1)
+        if found is None or found in finishes or (late and found == _terminal(stream)):
+            continue
+        expected = ", ".join(map(str, sorted(finishes))) or "none"
+        yield Violation("EV-CHAT-COMPLETE-AT-FINISH", f"the call completes at frame "
+                        f"{found}, expected at a frame that gives choice 0 its finish "
+                        f"reason (frames: {expected}), or, for a call started after "
+                        f"the last, at the frame that ends the stream", event=number,
+                        frame=found)
+
+
+def _terminal(stream: Stream) -> int | None:
+    """The frame that ends a Chat stream: its `[DONE]`, else the last frame of the body."""
+    for number, frame in enumerate(stream.frames):
+        if frame == DONE:
+            return number
+    return len(stream.frames) - 1 if stream.frames else None

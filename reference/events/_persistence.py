@@ -61,13 +61,21 @@ def _forms(text: str) -> set[str]:
     return {text, json.dumps(text)[1:-1], json.dumps(text, ensure_ascii=False)[1:-1]}
 
 
-def _find(value: JSON, text: str) -> str | None:
-    """The pointer of the first string of `value` holding `text` in any form, or None."""
+def _find(value: JSON, text: str, excused: frozenset[str] = frozenset()) -> str | None:
+    """The pointer of the first string of `value` holding `text` in any form, or None;
+    strings in `excused` are not searched."""
     forms = _forms(text)
     for path, item, _ in _walk(value, []):
-        if isinstance(item, str) and any(form in item for form in forms):
+        if isinstance(item, str) and item not in excused and any(f in item for f in forms):
             return pointer(path)
     return None
+
+
+def _portable_strings(stream: Stream) -> frozenset[str]:
+    """Every string (key or value) of strip(E): portable data the frames or the contract
+    put there (a type name, a text delta, a tool name), never the response id itself."""
+    return frozenset(item for _, item, _ in _walk(_strip(stream.events), [])
+                     if isinstance(item, str))
 
 
 def persist_strip(stream: Stream) -> Iterator[Violation]:
@@ -100,11 +108,17 @@ def _raw_ids(stream: Stream) -> list[str]:
 
 
 def persist_response_id(stream: Stream) -> Iterator[Violation]:
-    """PERSIST-RESPONSE-ID: the raw response id is persisted nowhere."""
+    """PERSIST-RESPONSE-ID: the raw response id is persisted nowhere.
+
+    A persisted string that is itself a string of strip(E) (the events' portable fields:
+    `TextDelta`, a delta, a tool name) is not searched: a short id such as `x` inside the
+    model's text or a variant name is the frames' data, not the id persisted; the id is
+    persisted when a string strip(E) does not account for holds it."""
     if stream.persisted is None:
         return
+    excused = _portable_strings(stream)
     for raw in _raw_ids(stream):
-        where = _find(stream.persisted, raw)
+        where = _find(stream.persisted, raw, excused)
         if where is not None:
             yield Violation("PERSIST-RESPONSE-ID", f"the raw response id {raw!r} is "
                             f"persisted; expected it removed or replaced", pointer=where)
