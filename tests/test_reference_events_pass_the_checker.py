@@ -2,7 +2,9 @@
 for a stream, lossless or damaged, the event checker finds no violation in it.
 
 The adapters were written from events.md §4 and the checker from §2-§3 independently, so
-a stream on which they disagree is a misreading of the spec by one of them.
+a stream on which they disagree is a misreading of the spec by one of them. Each stream is
+checked twice: as one output (no `emitted`), and frame by frame as the ack protocol sees
+it (`emitted`: look-ahead, EV-CHAT-DONE, EV-CHAT-EOF).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from refold.reference import FEATURES
-from refold.reference.events import check_events, fold_turn, normalize, strip
+from refold.reference.events import Adapter, check_events, fold_turn, normalize, strip
 from refold.strategies import chunk_splits, chunk_streams, completions, families_for
 from refold.strategies.anthropic import FEATURES as ANTHROPIC_FEATURES
 from refold.strategies.anthropic import event_splits, event_streams, messages
@@ -23,11 +25,30 @@ _SLOW = settings(deadline=None)  # a whole stream through the adapter and every 
 _CHAT_FEATURES = frozenset(FEATURES) - {"choices"}  # EV-CHOICE0: one choice
 
 
+def emitted_run(dialect: str, frames: list[Any]) -> tuple[list[Any], list[int], Any, Any]:
+    """One stream frame by frame: its events, where each arrived, outcome, persisted."""
+    adapter = Adapter(dialect)
+    events: list[Any] = []
+    emitted: list[int] = []
+    for number, frame in enumerate(frames):
+        produced = adapter.frame(frame)
+        events += produced
+        emitted += [number] * len(produced)
+    ending = adapter.end()
+    final = ending.pop("events")
+    events += final
+    emitted += [len(frames)] * len(final)
+    return events, emitted, ending, adapter.persisted()
+
+
 def _violations(dialect: str, frames: list[Any]) -> list[str]:
     result = normalize(dialect, frames)
     found = check_events(dialect, frames, result["events"], result["outcome"],
                          result["persisted"], provider=dialect, turn_opaque=True,
                          fold=fold_turn, strip=strip)
+    events, emitted, outcome, persisted = emitted_run(dialect, frames)
+    found += check_events(dialect, frames, events, outcome, persisted, provider=dialect,
+                          turn_opaque=True, fold=fold_turn, strip=strip, emitted=emitted)
     return [f"{v.rule} (event {v.event}, frame {v.frame}): {v.message}" for v in found]
 
 

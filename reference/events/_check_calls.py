@@ -264,7 +264,8 @@ def _fold_order(stream: Stream, calls: list[JSON]) -> list[JSON] | None:
     ids = [call.get("id") if isinstance(call, dict) else None for call in calls]
     if any(call_id not in listed for call_id in ids) or len(set(ids)) != len(ids):
         return None
-    return sorted(calls, key=lambda call: listed.index(call.get("id")))  # type: ignore[union-attr]
+    return sorted(calls, key=lambda call: listed.index(
+        call.get("id") if isinstance(call, dict) else None))
 
 
 def _usages(stream: Stream) -> list[tuple[int, JSONObject]]:
@@ -317,14 +318,14 @@ def ev_usage_monotone(stream: Stream) -> Iterator[Violation]:
         count = usage.get("output_tokens")
         if not isinstance(count, int | float) or isinstance(count, bool):
             continue
-        if highest is not None and count < highest[1] and not _frames_fall(
-                reported, stream.origin[number]):
+        falls = highest is not None and count < highest[1]
+        if highest is not None and falls and not _frames_fall(reported, stream.origin[number]):
             yield Violation("EV-USAGE-MONOTONE", f"output_tokens falls to {count} after "
                             f"{highest[1]} (event {highest[0]}) where the frames' own counts "
                             f"do not; counts are cumulative", event=number,
                             pointer="/usage/output_tokens")
-        if highest is None or count >= highest[1]:
-            highest = (number, count)
+        elif highest is None or count >= highest[1] or falls:
+            highest = (number, count)  # a fall the frames made is the new baseline
 
 
 def _frames_fall(reported: list[int | None], frame: int | None) -> bool:

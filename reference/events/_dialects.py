@@ -10,7 +10,7 @@ view (`View`: EV-FOLD-AGREES, EV-TURN-FIELDS, EV-STOP-MAP).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .. import Accumulator as ChatAccumulator
 from .. import RefoldError
@@ -19,7 +19,7 @@ from .._compare import differences as chat_differences
 from .._json import JSON, JSONObject, non_blank, non_negative_int
 from ..anthropic import Accumulator as MessageAccumulator
 from ..anthropic import differences as message_differences
-from ._ends import ChatCalls, MessageCalls, StreamEnd, arguments_value
+from ._ends import ChatCalls, MessageCalls, StreamEnd, TextArrival, arguments_value
 
 __all__ = ["DIALECTS", "Analysis", "StreamEnd", "View", "analyse", "arguments_value",
            "opaque_event_type", "reported_output_tokens"]
@@ -160,7 +160,8 @@ def _analyse_chat(frames: Sequence[JSON]) -> Analysis:
                or StreamEnd("completed", None, len(frames))) if finished else StreamEnd(
             "truncated", None, len(frames))
     folded = _response(fold)
-    return Analysis(end, folded, view_of("openai-chat", folded), several_choices=several,
+    return Analysis(end, folded, _arrived(view_of("openai-chat", folded), calls.order, None),
+                    several_choices=several,
                     finish_frames=frozenset(finish_frames))
 
 
@@ -211,7 +212,7 @@ def _chat_view(response: JSONObject) -> View:
 
 
 def _analyse_messages(frames: Sequence[JSON]) -> Analysis:
-    fold, calls = MessageAccumulator(), MessageCalls()
+    fold, calls, arrival = MessageAccumulator(), MessageCalls(), TextArrival()
     end: StreamEnd | None = None
     for number, frame in enumerate(frames):
         if not isinstance(frame, dict):
@@ -221,8 +222,9 @@ def _analyse_messages(frames: Sequence[JSON]) -> Analysis:
             end = StreamEnd("provider_error", number, number + 1)
             break
         fold.add(frame)
+        arrival.see(_texts(_response(fold)))
         if kind == "message_stop" and fold.finished:
-            end = StreamEnd("completed", number, number)
+            end = calls.finish(number) or StreamEnd("completed", number, number)
             break
         end = calls.track(frame, number)
         if end is not None:
@@ -230,8 +232,25 @@ def _analyse_messages(frames: Sequence[JSON]) -> Analysis:
     if end is None:
         end = StreamEnd("truncated", None, len(frames))
     folded = _response(fold)
-    return Analysis(end, folded, view_of("anthropic-messages", folded),
-                    several_choices=False)
+    return Analysis(end, folded, _arrived(view_of("anthropic-messages", folded), calls.order,
+                                          arrival.text), several_choices=False)
+
+
+def _texts(message: JSONObject | None) -> list[str]:
+    return [block["text"] for block in (message or {}).get("content") or []
+            if isinstance(block, dict) and block.get("type") == "text"
+            and isinstance(block.get("text"), str)]
+
+
+def _arrived(view: View | None, order: list[str], text: str | None) -> View | None:
+    """The view with its calls in the order they completed and its text in the order it
+    arrived: what a frame-by-frame adapter can agree with (EV-FOLD-AGREES, see _ends)."""
+    if view is None:
+        return None
+    rank: dict[JSON, int] = {call_id: number for number, call_id in enumerate(order)}
+    calls = sorted(view.tool_calls, key=lambda call: rank.get(call.get("id"), len(rank)))
+    return replace(view, tool_calls=calls,
+                   output_text=view.output_text if text is None else text)
 
 
 def _message_view(message: JSONObject) -> View:

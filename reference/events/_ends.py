@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from .. import parse_complete
 from .._json import JSON, JSONObject, non_blank, non_negative_int
 
-__all__ = ["ChatCalls", "MessageCalls", "StreamEnd", "arguments_value"]
+__all__ = ["ChatCalls", "MessageCalls", "StreamEnd", "TextArrival", "arguments_value"]
 
 _JSON_WHITESPACE = " \t\n\r"
 
@@ -61,6 +61,11 @@ class ChatCalls:
 
     settled: dict[str, JSON] = field(default_factory=dict)  # id -> arguments text
 
+    @property
+    def order(self) -> list[str]:
+        """The ids of the calls completed so far, in the order they completed."""
+        return list(self.settled)
+
     def changed(self, calls: list[JSONObject], number: int) -> StreamEnd | None:
         """A call settled at an earlier boundary whose arguments the fold has grown, or
         a second call announced with an id already in use."""
@@ -72,7 +77,7 @@ class ChatCalls:
             call_id = _chat_id(call)
             if call_id in self.settled and _text(call) != self.settled[call_id]:
                 return StreamEnd("inconsistent_tool_arguments", number, number + 1,
-                                 call_id)
+                                 call_id, "EV-NO-DELTA-AFTER-COMPLETED")
         return None
 
     def settle(self, calls: list[JSONObject], number: int | None,
@@ -115,12 +120,17 @@ class MessageCalls:
 
     blocks: dict[int, _Block] = field(default_factory=dict)
     seen: set[str] = field(default_factory=set)
+    order: list[str] = field(default_factory=list)  # completed call ids, in that order
+    started: bool = False  # a message_start was read (AM-BEFORE-START, AM-START-ONCE)
 
     def track(self, frame: JSONObject, number: int) -> StreamEnd | None:
         """The end this frame decides, or None."""
         index = non_negative_int(frame.get("index"))
         kind, block, delta = frame.get("type"), frame.get("content_block"), frame.get("delta")
-        if index is None:
+        if kind == "message_start" and not self.started:
+            self.started = True
+            return self._start_content(frame, number)
+        if index is None or not self.started:
             return None
         if kind == "content_block_start" and isinstance(block, dict) \
                 and index not in self.blocks and block.get("type") == "tool_use":
@@ -133,11 +143,33 @@ class MessageCalls:
                 isinstance(delta.get("partial_json"), str):
             if tool.stopped and delta["partial_json"]:
                 return StreamEnd("inconsistent_tool_arguments", number, number + 1,
-                                 tool.call_id)
+                                 tool.call_id, "EV-NO-DELTA-AFTER-COMPLETED")
             tool.parts.append(delta["partial_json"])
         elif kind == "content_block_stop" and not tool.stopped:
             tool.stopped = True
             return self._stop(tool, number)
+        return None
+
+    def finish(self, number: int) -> StreamEnd | None:
+        """message_stop: blocks never stopped complete here, in index order."""
+        for index in sorted(self.blocks):
+            tool = self.blocks[index]
+            if not tool.stopped:
+                tool.stopped = True
+                bad = self._stop(tool, number)
+                if bad is not None:
+                    return bad
+        return None
+
+    def _start_content(self, frame: JSONObject, number: int) -> StreamEnd | None:
+        """AM-START-CONTENT: finished blocks inside message_start complete there."""
+        message = frame.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        for index, block in enumerate(content if isinstance(content, list) else []):
+            if isinstance(block, dict) and block.get("type") == "tool_use":
+                bad = self._start(index, block, number) or self.finish(number)
+                if bad is not None:
+                    return bad
         return None
 
     def _start(self, index: int, block: JSONObject, number: int) -> StreamEnd | None:
@@ -151,8 +183,7 @@ class MessageCalls:
         self.blocks[index] = _Block(call_id, start_input=isinstance(start, dict) and bool(start))
         return None
 
-    @staticmethod
-    def _stop(tool: _Block, number: int) -> StreamEnd | None:
+    def _stop(self, tool: _Block, number: int) -> StreamEnd | None:
         joined = "".join(tool.parts)
         if joined and not joined.strip(_JSON_WHITESPACE) and tool.start_input:
             # AM-TOOL-NO-DELTA keeps the start's input; the deltas join to no object
@@ -160,4 +191,34 @@ class MessageCalls:
                              "EV-ARGS-CONSERVE")
         if arguments_value(joined) is None:
             return StreamEnd("invalid_tool_arguments", number, number, tool.call_id)
+        self.order.append(tool.call_id)
         return None
+
+
+@dataclass
+class TextArrival:
+    """The public text of a fold's text blocks, in the order it arrived.
+
+    Fed the text of every text block after each frame (in the fold's order): what grew
+    or appeared since the last frame is the frame's text, in block order."""
+
+    pieces: list[str] = field(default_factory=list)
+    _last: list[str] = field(default_factory=list)
+
+    def see(self, texts: list[str]) -> None:
+        """Record the text blocks after one frame (a frame opens or grows one block; the
+        first message_start may open several)."""
+        last, self._last = self._last, list(texts)
+        if len(texts) == len(last):
+            self.pieces += [new[len(old):] for new, old in zip(texts, last, strict=True)
+                            if new != old]
+            return
+        for at in range(len(texts)):
+            if texts[:at] == last[:at] and texts[at + 1:] == last[at:]:
+                self.pieces.append(texts[at])
+                return
+        self.pieces += texts[len(last):]  # several blocks at once: only after none
+
+    @property
+    def text(self) -> str:
+        return "".join(self.pieces)

@@ -19,6 +19,8 @@ from ._violation import Violation
 __all__ = [
     "ev_args_invalid",
     "ev_chat_complete_at_finish",
+    "ev_chat_done",
+    "ev_chat_eof",
     "ev_choice0",
     "ev_error_frame",
     "ev_frame_cover",
@@ -31,8 +33,7 @@ __all__ = [
 ]
 
 _KIND_RULES = {"truncated": "EV-TRUNCATED", "provider_error": "EV-ERROR-FRAME",
-               "invalid_tool_arguments": "EV-ARGS-INVALID", "unsupported": "EV-CHOICE0",
-               "inconsistent_tool_arguments": "EV-NO-DELTA-AFTER-COMPLETED"}
+               "invalid_tool_arguments": "EV-ARGS-INVALID", "unsupported": "EV-CHOICE0"}
 """The rule each error kind stands for (EV-COMPLETED-LAST for any other)."""
 
 
@@ -59,7 +60,11 @@ def ev_opaque_frame(stream: Stream) -> Iterator[Violation]:
 
 
 def ev_frame_order(stream: Stream) -> Iterator[Violation]:
-    """EV-FRAME-ORDER: events come from frames in order (buffered deltas excepted)."""
+    """EV-FRAME-ORDER: events come from frames in order (buffered deltas excepted); with
+    `emitted`, no event carries a frame before the one it arrived at (no look-ahead)."""
+    if stream.emitted is not None:
+        yield from _look_ahead(stream, stream.emitted)
+        return
     last: int | None = None
     for number, found in enumerate(stream.origin):
         if number in stream.order_breaks:
@@ -68,6 +73,25 @@ def ev_frame_order(stream: Stream) -> Iterator[Violation]:
                             f"expected events in frame order", event=number, frame=found)
         elif found is not None:
             last = found if last is None else max(last, found)
+
+
+def _look_ahead(stream: Stream, emitted: tuple[int, ...]) -> Iterator[Violation]:
+    final = len(stream.frames)
+    for number, found in enumerate(stream.origin):
+        if found is None:
+            continue
+        at = emitted[number]
+        arrived = "at end()" if at == final else f"while frame {at} was read"
+        if number in stream.order_breaks:
+            yield Violation("EV-FRAME-ORDER", f"the event carries frame {found}, which was "
+                            f"not sent yet when it arrived ({arrived})", event=number,
+                            frame=found)
+        elif found < at and number not in stream.released and not (
+                at == final and found == final - 1):
+            yield Violation("EV-FRAME-ORDER", f"the event carries frame {found} but arrived "
+                            f"{arrived}, after frame {found + 1} was sent: look-ahead; "
+                            f"expected every event of a frame before the next frame is read",
+                            event=number, frame=found)
 
 
 def ev_frame_cover(stream: Stream) -> Iterator[Violation]:
@@ -117,7 +141,7 @@ def outcome_violations(stream: Stream, rule: str) -> Iterator[Violation]:
                                                        "EV-COMPLETED-LAST") == rule:
             yield Violation(rule, f"the outcome is {received}, but the frames end well at "
                             f"{where}; expected completed", frame=end.frame)
-    elif (end.rule or _KIND_RULES[end.kind]) == rule and (
+    elif (end.rule or _KIND_RULES.get(end.kind, "EV-COMPLETED-LAST")) == rule and (
             outcome.name != "error" or outcome.kind not in (None, end.kind)):
         yield Violation(rule, f"the frames end at {where} with {end.kind}; expected the "
                         f"outcome error ({end.kind}), received {received}", frame=end.frame)
@@ -190,3 +214,36 @@ def _terminal(stream: Stream) -> int | None:
         if frame == DONE:
             return number
     return len(stream.frames) - 1 if stream.frames else None
+
+
+def _completions(stream: Stream) -> Iterator[tuple[int, int]]:
+    """(event, frame it arrived at) of each Completed of a Chat stream that ends well,
+    when `emitted` is known (EV-CHAT-DONE, EV-CHAT-EOF)."""
+    if stream.dialect != "openai-chat" or stream.emitted is None or not stream.completed \
+            or stream.analysis.end.kind != "completed":
+        return
+    for number, _ in stream.of_type("Completed"):
+        yield number, stream.emitted[number]
+
+
+def ev_chat_done(stream: Stream) -> Iterator[Violation]:
+    """EV-CHAT-DONE: Completed arrives at the `[DONE]` that follows the finish reason."""
+    done = stream.analysis.end.frame
+    if done is None:
+        return  # the body ended without [DONE]: EV-CHAT-EOF's
+    for number, at in _completions(stream):
+        if at != done:
+            when = "at end()" if at == len(stream.frames) else f"at frame {at}"
+            yield Violation("EV-CHAT-DONE", f"Completed arrived {when}; expected it at the "
+                            f"[DONE] frame {done}", event=number, frame=done)
+
+
+def ev_chat_eof(stream: Stream) -> Iterator[Violation]:
+    """EV-CHAT-EOF: without `[DONE]`, Completed arrives at the end of the body."""
+    if stream.analysis.end.frame is not None:
+        return
+    for number, at in _completions(stream):
+        if at != len(stream.frames):
+            yield Violation("EV-CHAT-EOF", f"Completed arrived at frame {at}, before the "
+                            f"body ended; expected it at end() (no [DONE] came)",
+                            event=number, frame=at)
