@@ -13,9 +13,10 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_reference_events_invariants import emitted_run
 
 from refold.reference import FEATURES
-from refold.reference.events import Adapter, check_events, fold_turn, normalize, strip
+from refold.reference.events import check_events, fold_turn, normalize, strip
 from refold.strategies import chunk_splits, chunk_streams, completions, families_for
 from refold.strategies.anthropic import FEATURES as ANTHROPIC_FEATURES
 from refold.strategies.anthropic import event_splits, event_streams, messages
@@ -23,22 +24,6 @@ from refold.strategies.anthropic import families_for as anthropic_families
 
 _SLOW = settings(deadline=None)  # a whole stream through the adapter and every check
 _CHAT_FEATURES = frozenset(FEATURES) - {"choices"}  # EV-CHOICE0: one choice
-
-
-def emitted_run(dialect: str, frames: list[Any]) -> tuple[list[Any], list[int], Any, Any]:
-    """One stream frame by frame: its events, where each arrived, outcome, persisted."""
-    adapter = Adapter(dialect)
-    events: list[Any] = []
-    emitted: list[int] = []
-    for number, frame in enumerate(frames):
-        produced = adapter.frame(frame)
-        events += produced
-        emitted += [number] * len(produced)
-    ending = adapter.end()
-    final = ending.pop("events")
-    events += final
-    emitted += [len(frames)] * len(final)
-    return events, emitted, ending, adapter.persisted()
 
 
 def _violations(dialect: str, frames: list[Any]) -> list[str]:

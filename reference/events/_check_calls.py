@@ -178,10 +178,7 @@ def ev_args_parsed(stream: Stream) -> Iterator[Violation]:
 def ev_args_conserve(stream: Stream) -> Iterator[Violation]:
     """EV-ARGS-CONSERVE: a call's deltas, joined and parsed (`""` -> `{}`), are its arguments.
 
-    A call with no delta is not checked (EV-ARGS-OPTIONAL). Anthropic frames whose deltas
-    of whitespace alone follow a start carrying input end in inconsistent_tool_arguments:
-    AM-TOOL-NO-DELTA keeps the input, which the deltas do not join to."""
-    yield from outcome_violations(stream, "EV-ARGS-CONSERVE")
+    A call with no delta is not checked (EV-ARGS-OPTIONAL)."""
     deltas: dict[str, list[str]] = {}
     for number, kind, call_id, event in _call_events(stream):
         if kind == "ToolCallArgumentsDelta" and isinstance(event.get("delta"), str):
@@ -262,7 +259,7 @@ def _fold_order(stream: Stream, calls: list[JSON]) -> list[JSON] | None:
     view = stream.expected
     listed = [call.get("id") for call in view.tool_calls] if view is not None else []
     ids = [call.get("id") if isinstance(call, dict) else None for call in calls]
-    if any(call_id not in listed for call_id in ids) or len(set(ids)) != len(ids):
+    if not all(isinstance(i, str) and i in listed for i in ids) or len(set(ids)) != len(ids):
         return None
     return sorted(calls, key=lambda call: listed.index(
         call.get("id") if isinstance(call, dict) else None))

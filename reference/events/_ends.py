@@ -24,7 +24,6 @@ from .._json import JSON, JSONObject, non_blank, non_negative_int
 
 __all__ = ["ChatCalls", "MessageCalls", "StreamEnd", "TextArrival", "arguments_value"]
 
-_JSON_WHITESPACE = " \t\n\r"
 
 
 @dataclass(frozen=True)
@@ -49,7 +48,8 @@ def arguments_value(text: str) -> JSONObject | None:
     otherwise the complete object (chat-fold: JSON whitespace around it allowed), or None.
 
     Only `""` is `{}`: arguments of JSON whitespace alone do not parse, so they are
-    EV-ARGS-INVALID ("unparseable -> error", §4.1 and §4.3), as the chat fold keeps them."""
+    EV-ARGS-INVALID ("unparseable -> error", §4.1 and §4.3), in both dialects (see
+    `_anthropic` for the Anthropic fold's own "empty")."""
     if text == "":
         return {}
     return parse_complete(text)
@@ -110,7 +110,6 @@ def _text(call: JSONObject) -> JSON:
 class _Block:
     call_id: str
     parts: list[str] = field(default_factory=list)
-    start_input: bool = False  # the start carried a non-empty input (AM-TOOL-NO-DELTA)
     stopped: bool = False
 
 
@@ -179,16 +178,11 @@ class MessageCalls:
         if call_id in self.seen:
             return StreamEnd("unsupported", number, number, call_id, "EV-IDS-SINGLE-USE")
         self.seen.add(call_id)
-        start = block.get("input")
-        self.blocks[index] = _Block(call_id, start_input=isinstance(start, dict) and bool(start))
+        self.blocks[index] = _Block(call_id)
         return None
 
     def _stop(self, tool: _Block, number: int) -> StreamEnd | None:
         joined = "".join(tool.parts)
-        if joined and not joined.strip(_JSON_WHITESPACE) and tool.start_input:
-            # AM-TOOL-NO-DELTA keeps the start's input; the deltas join to no object
-            return StreamEnd("inconsistent_tool_arguments", number, number, tool.call_id,
-                             "EV-ARGS-CONSERVE")
         if arguments_value(joined) is None:
             return StreamEnd("invalid_tool_arguments", number, number, tool.call_id)
         self.order.append(tool.call_id)

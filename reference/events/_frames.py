@@ -192,11 +192,13 @@ def ev_chat_complete_at_finish(stream: Stream) -> Iterator[Violation]:
     if stream.dialect != "openai-chat":
         return
     finishes = stream.analysis.finish_frames
-    starts = {e.get("id"): stream.origin[n] for n, e in stream.of_type("ToolCallStarted")}
+    starts = {e["id"]: stream.origin[n] for n, e in stream.of_type("ToolCallStarted")
+              if isinstance(e.get("id"), str)}
     for number, event in stream.of_type("ToolCallCompleted"):
         found = stream.origin[number]
         call = event.get("call")
-        started = starts.get(call.get("id")) if isinstance(call, dict) else None
+        call_id = call.get("id") if isinstance(call, dict) else None
+        started = starts.get(call_id) if isinstance(call_id, str) else None
         late = started is not None and started > max(finishes, default=-1)
         if found is None or found in finishes or (late and found == _terminal(stream)):
             continue
