@@ -48,7 +48,7 @@ class Mapping:
             return []  # EV-NOTHING-AFTER-ERROR, EV-COMPLETED-LAST: later frames not normalised
         events = self._frame(frame)
         if not events and frame != "[DONE]":
-            # EV-OPAQUE-FALLBACK, also for a frame whose fragment is held (see _chat)
+            # EV-OPAQUE-FALLBACK, also for a frame whose fragment is held (decided in _chat)
             events = [self.opaque(frame)]
         return self._folded(events)
 

@@ -6,6 +6,29 @@ reason), and choice 0's `delta.tool_calls` fragments go one at a time through a 
 instance of the fold's own `ToolCalls` ladder, so that TOOL-1…5 decide, per fragment,
 which call it belongs to and whether it is appended or a re-send. The mapping only reads
 what the ladder decided (`_placed`); it never re-decides a chat-fold rule.
+
+Decision (EV-TURN-CALLS "in the order of their ToolCallStarted" vs EV-FOLD-AGREES and
+EV-DETERMINISM): open calls complete at a finish frame in the fold's order (index, then
+arrival: TOOL-OUTPUT), the order of the non-streamed response, so T.tool_calls, folded
+from the ToolCallCompleted events, never depends on where a split put a late id (family
+5); the checker's side of this is in `_check_calls`.
+
+Decision (EV-TRUNCATED and EV-STARTED-COMPLETED vs a call opened after choice 0's last
+finish reason, family 8 noise): choice 0 has a finish reason, so by EV-TRUNCATED's own
+test the stream is not truncated, and the chat fold is finished (LIFE-FINISHED) with the
+call in its response (LIFE-AFTER). EV-CHAT-COMPLETE-AT-FINISH forbids completing a call
+earlier than the finish frame, not later, and no later finish frame is left; so a call
+still open when the stream completes completes there, right before Completed, by the
+rules of a finish (EV-ARGS-INVALID, EV-CALL-STARTED). Its opaque is the frame that ended
+the stream: `"[DONE]"`, or at the end of the body the last chunk (no frame follows it, so
+it is no look-ahead).
+
+Decision (EV-FRAME-COVER and EV-FRAME-ORDER vs EV-ARGS-BUFFER, a fragment held for a call
+whose id is not known yet): the frame produces no event when read but the Opaque of
+EV-OPAQUE-FALLBACK (`_base`), and its delta later, right after the ToolCallStarted, with
+the frame as opaque. Without the Opaque, a call that never starts (an error frame, or a
+finish without its id) would leave the frame uncovered, or covered only by an Opaque
+emitted frames later, which is look-ahead; EV-FRAME-ORDER excepts only the released deltas.
 """
 
 from __future__ import annotations
@@ -150,8 +173,7 @@ class ChatMapping(Mapping):
         """EV-CHAT-COMPLETE-AT-FINISH: every open call completes at choice 0's finish."""
         self._finished = True
         events: list[Event] = []
-        # EV-TURN-CALLS: in the fold's order (index, then arrival: TOOL-OUTPUT), which is
-        # what the non-streamed response lists, so re-splitting never reorders T.tool_calls
+        # EV-TURN-CALLS: in the fold's order (see the module docstring)
         for call, pending in sorted(self._order, key=lambda item: item[1].index):
             if pending.completed:
                 continue
@@ -183,20 +205,8 @@ class ChatMapping(Mapping):
         return self._completion(self._last)
 
     def _completion(self, frame: JSON) -> list[Event]:
-        """The calls still open, then Completed, at `[DONE]` or at the end of the body.
-
-        Decision (EV-TRUNCATED and EV-STARTED-COMPLETED vs a call opened after choice 0's
-        last finish reason, chat-fold split family 8 noise): choice 0 has a finish
-        reason, so by EV-TRUNCATED's own test (no finish_reason on choice 0) the stream
-        is not truncated, and the chat fold is finished (LIFE-FINISHED) with the call in
-        its response (LIFE-AFTER). EV-CHAT-COMPLETE-AT-FINISH forbids completing a call
-        earlier than the finish frame, not later, and there is no later finish frame; so
-        a call still open when the stream completes completes there, as EV-STARTED-
-        COMPLETED asks, right before Completed and by the same rules as at a finish
-        (EV-ARGS-INVALID, EV-CALL-STARTED). Its opaque is the frame that ended the stream:
-        `"[DONE]"`, or, at the end of the body, the last chunk (no frame follows it, so
-        it is no look-ahead).
-        """
+        """The calls still open, then Completed, at `[DONE]` or at the end of the body
+        (see the module docstring)."""
         events = self._finish(frame)
         if self.outcome is not None:
             return events

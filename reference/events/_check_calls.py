@@ -4,6 +4,28 @@ Each check reads the events (and the outcome), never the frames, and yields ever
 violation it finds. Fields of the wrong JSON type are EV-GRAMMAR's alone: the other checks
 skip what they cannot read (a usage of the wrong shape, a stop reason outside the
 vocabulary), so one fault is reported once.
+
+Decision (EV-TURN-CALLS vs EV-FOLD-AGREES and EV-DETERMINISM, chat-fold split family 5):
+when a Chat call's id arrives after its first fragments, the order of the ToolCallStarted
+events depends on the split, while EV-FOLD-AGREES holds T.tool_calls equal to the fold's
+list (index, then arrival: TOOL-OUTPUT) and EV-DETERMINISM forbids a split to change
+strip(T). The faithful reading keeps both equalities: T.tool_calls has the fold's order,
+which is the start order whenever each id comes with its call's first fragment (and
+always for Anthropic), and the order NE-21's prior art fills in (cratefield: index
+order). EV-TURN-CALLS therefore accepts either order and demands only the rest of what it
+says (exactly the completed calls, each once); which order is right is EV-FOLD-AGREES's to
+say, so an adapter keeping start order is charged once, there, on streams where the two
+differ.
+
+Decision (EV-USAGE-MONOTONE vs anthropic-fold's AM-USAGE-REPLACE, split family 7):
+message_start may carry a provisional `output_tokens` above the final one message_delta
+reports, and the fold lets the later count replace it. EV-USAGE asks for each reported
+usage object as one whole snapshot, so an adapter passing the provider's counts shows the
+provider's own decrease and cannot be blamed for it: a fall in the Usage sequence is a
+violation only where the frame of the falling Usage does not itself report a count below
+the highest an earlier frame reported (NE-29 derives the rule from cumulative provider
+counts; where they are not cumulative it has nothing to derive). A fall the frames made
+is the new baseline.
 """
 
 from __future__ import annotations
@@ -221,20 +243,7 @@ def ev_text_conserve(stream: Stream) -> Iterator[Violation]:
 
 def ev_turn_calls(stream: Stream) -> Iterator[Violation]:
     """EV-TURN-CALLS: T.tool_calls is the completed calls, each once, in start order or in
-    the dialect fold's order.
-
-    Decision (EV-TURN-CALLS vs EV-FOLD-AGREES and EV-DETERMINISM): when a Chat call's id
-    arrives after its first fragments (chat-fold split family 5), the order of the
-    ToolCallStarted events depends on the split, while EV-FOLD-AGREES holds T.tool_calls
-    equal to the fold's list (index order, then arrival: TOOL-OUTPUT) and EV-DETERMINISM
-    forbids any split to change strip(T). The most faithful reading keeps the two
-    equalities: T.tool_calls has the fold's order, which is the start order whenever
-    every id comes with its call's first fragment (and always for Anthropic), the order
-    NE-21's prior art fills in (cratefield: index order). So this rule accepts either
-    order and demands only what it says besides: exactly the completed calls, each once;
-    which of the two orders is right is EV-FOLD-AGREES's to say, so an adapter keeping
-    start order is charged once, there, and only on streams where the orders differ.
-    """
+    the dialect fold's order (see the module docstring)."""
     turn = stream.turn
     if turn is None or not isinstance(turn[1].get("tool_calls"), list):
         return
@@ -295,19 +304,7 @@ def ev_usage_unreported(stream: Stream) -> Iterator[Violation]:
 
 def ev_usage_monotone(stream: Stream) -> Iterator[Violation]:
     """EV-USAGE-MONOTONE: a reported output_tokens never decreases across Usage events,
-    unless the frames' own reported counts decrease there.
-
-    Decision (EV-USAGE-MONOTONE vs anthropic-fold's AM-USAGE-REPLACE, split family 7):
-    message_start may carry a provisional `output_tokens` above the final one that
-    message_delta reports, and the fold lets the later count replace it. EV-USAGE asks
-    for each reported usage object as one whole snapshot, so an adapter that passes the
-    provider's counts faithfully shows the provider's decrease, and cannot be blamed for
-    it. The rule is read as a duty of the adapter, not of the provider: a fall in the
-    Usage sequence is a violation only when the frame of the falling Usage does not
-    itself report a count below the highest any earlier frame reported (NE-29 derives
-    the rule from cumulative provider counts; where they are not, it has nothing to
-    derive).
-    """
+    unless the frames' own reported counts decrease there (see the module docstring)."""
     highest: tuple[int, float] | None = None
     reported: list[int | None] = [reported_output_tokens(stream.dialect, frame)
                                   for frame in stream.frames]

@@ -13,6 +13,16 @@ Decision (Chat calls opened after choice 0's last finish reason, chat-fold split
 8): the frames are not truncated, since choice 0 has a finish reason (EV-TRUNCATED's own
 test); such calls complete at `[DONE]` or at the end of the body, before Completed, so
 their arguments are judged there (see `_chat`, where the reference applies it).
+
+Decision (EV-FOLD-AGREES vs EV-TEXT-CONSERVE and EV-FRAME-ORDER, for Anthropic blocks that
+arrive out of index order, or Chat calls completed at different finish frames): the fold
+lists text blocks and calls by index, but TextDelta and ToolCallCompleted events follow
+the frames (no look-ahead), and T is their fold (EV-TEXT-CONSERVE, PERSIST-PORTABLE), so
+no adapter can reorder them. "The fold's public text" and "the fold's calls" are read in
+the order the frames give them: text in the order it arrived (`TextArrival`), calls in the
+order they reached their boundary (the `order` of the trackers). On every stream whose
+blocks come in index order (all Anthropic sends, every lossless family) the two readings
+are one.
 """
 
 from __future__ import annotations
