@@ -294,15 +294,14 @@ def test_message_stop_is_kept_as_opaque_right_before_completed() -> None:
         {"type": "Completed", "turn": turn(result)}]
 
 
-@pytest.mark.parametrize(("start_input", "kind"), [
-    ({}, None), ({"city": "Oslo"}, "inconsistent_tool_arguments")])
-def test_whitespace_only_input_deltas_keep_the_start_input_only_when_it_is_empty(
-        start_input: dict[str, Any], kind: str | None) -> None:
-    # EV-ARGS-CONSERVE against AM-TOOL-NO-DELTA: deltas of JSON whitespace join to "empty"
-    # input, so the fold keeps the start's; a non-empty start then contradicts the deltas
+@pytest.mark.parametrize("start_input", [{}, {"city": "Oslo"}])
+def test_args_invalid_input_deltas_of_whitespace_alone_whatever_the_start_carried(
+        start_input: dict[str, Any]) -> None:
+    # EV-ARGS-INVALID, EV-ARGS-CONSERVE against AM-TOOL-NO-DELTA: only "" is {}; the fold
+    # keeps the start's input, but the emitted deltas parse to no object
     frames = [start(), block(0, {**TOOL, "input": start_input}), partial(0, " \n"), stop(0),
               message_delta("tool_use"), MESSAGE_STOP]
     result = run(ANTHROPIC, frames)
-    assert error_kind(result) == kind
-    if kind is None:
-        assert turn(result)["tool_calls"][0]["arguments"] == {}
+    assert error_kind(result) == "invalid_tool_arguments"
+    assert not of(result["events"], "ToolCallCompleted")
+    assert [e["delta"] for e in of(result["events"], "ToolCallArgumentsDelta")] == [" \n"]

@@ -103,7 +103,9 @@ def test_arguments_before_the_id_are_held_and_released_right_after_the_start() -
               tools(fragment(call_id="call_late", arguments="}")),
               chunk({}, finish="tool_calls"), "[DONE]"]
     steps = stepwise(CHAT, frames)
-    assert steps[0] == [] and steps[1] == []  # held: no Opaque, no delta yet
+    # held: no delta yet; the frame is an Opaque when read (EV-FRAME-COVER, no look-ahead)
+    assert steps[0] == [{"type": "Opaque", "event_type": "message", "payload": frames[0]}]
+    assert steps[1] == [{"type": "Opaque", "event_type": "message", "payload": frames[1]}]
     assert kinds(steps[2]) == ["ToolCallStarted"] + ["ToolCallArgumentsDelta"] * 3
     assert [e["delta"] for e in steps[2][1:]] == ['{"q":', ' "refold"', "}"]
     assert [e["opaque"] for e in steps[2][1:]] == frames[:3]  # each with its own frame
@@ -322,9 +324,28 @@ def test_a_call_after_an_earlier_finish_reason_completes_at_the_next_one() -> No
     assert turn(result)["stop_reason"] == "tool_use"
 
 
-def test_a_call_opened_after_the_last_finish_reason_is_truncated() -> None:
-    # EV-STARTED-COMPLETED: no finish frame is left to complete it at
-    frames = [STOP, tools(fragment(call_id="call_1", name="f", arguments="{}")), "[DONE]"]
+@pytest.mark.parametrize("done", [True, False])
+def test_started_completed_a_call_opened_after_the_last_finish_completes_at_the_end(
+        done: bool) -> None:
+    # EV-TRUNCATED is not met (choice 0 has a finish reason); EV-STARTED-COMPLETED: the
+    # call completes at [DONE] / at the end of the body, right before Completed
+    late = tools(fragment(call_id="call_1", name="f", arguments='{"a":1}'))
+    frames = [STOP, late, *(["[DONE]"] if done else [])]
+    steps = stepwise(CHAT, frames)
+    assert kinds(steps[1]) == ["ToolCallStarted", "ToolCallArgumentsDelta"]
+    final = steps[2] if done else steps[-1]
+    assert kinds(final) == ["ToolCallCompleted", "Completed"]
+    assert final[0]["opaque"] == ("[DONE]" if done else late)
     result = run(CHAT, frames)
-    assert error_kind(result) == "truncated"
+    assert turn(result)["tool_calls"] == [{"id": "call_1", "name": "f", "arguments": {"a": 1}}]
+
+
+@pytest.mark.parametrize("done", [True, False])
+def test_args_invalid_a_call_opened_after_the_last_finish_is_judged_at_the_end(
+        done: bool) -> None:
+    # EV-ARGS-INVALID at the stream's end, as at a finish frame
+    frames = [STOP, tools(fragment(call_id="call_1", name="f", arguments='{"a":')),
+              *(["[DONE]"] if done else [])]
+    result = run(CHAT, frames)
+    assert error_kind(result) == "invalid_tool_arguments"
     assert not of(result["events"], "ToolCallCompleted")

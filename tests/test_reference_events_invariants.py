@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from refold.reference import json_equal
-from refold.reference.events import Adapter, fold_turn, normalize, strip
+from refold.reference.events import Adapter, check_events, fold_turn, normalize, strip
 
 _FIELDS = {
     "TextDelta": {"type", "delta", "opaque"},
@@ -66,9 +66,31 @@ def run(dialect: str, frames: list[Any]) -> dict[str, Any]:
 
 
 def check(dialect: str, frames: list[Any], result: dict[str, Any]) -> None:
-    """Every invariant of a run, the frame-by-frame ones included."""
+    """Every invariant of a run, the frame-by-frame ones included, and the event checker
+    finding nothing wrong with it, frame by frame as the ack protocol sees it."""
     invariants(frames, result)
     _same_frame_by_frame(dialect, frames, result)
+    events, emitted, outcome, persisted = emitted_run(dialect, frames)
+    found = check_events(dialect, frames, events, outcome, persisted, provider=dialect,
+                         turn_opaque=True, fold=fold_turn, strip=strip, emitted=emitted)
+    assert found == [], [str(violation) for violation in found]
+
+
+def emitted_run(dialect: str, frames: list[Any]) -> tuple[list[Any], list[int], Any, Any]:
+    """One stream frame by frame: its events, the frame each arrived at (`len(frames)`
+    for those of end()), the outcome and what was persisted."""
+    adapter = Adapter(dialect)
+    events: list[Any] = []
+    emitted: list[int] = []
+    for number, frame in enumerate(frames):
+        produced = adapter.frame(frame)
+        events += produced
+        emitted += [number] * len(produced)
+    ending = adapter.end()
+    final = ending.pop("events")
+    events += final
+    emitted += [len(frames)] * len(final)
+    return events, emitted, ending, adapter.persisted()
 
 
 def kinds(events: list[dict[str, Any]]) -> list[str]:

@@ -21,12 +21,13 @@ output.
 """
 
 from ._adapters import DIALECTS, Adapter, UnknownDialectError, normalize
-from ._checker import CHECKED_RULES, CHECKS, UNCHECKED, check_events
+from ._checker import CHECKED_RULES, CHECKS, EMITTED_CHECKS, UNCHECKED, check_events, unchecked
 from ._rules import FEATURES, RULES, SECTIONS, rule, rules_of
 from ._strip import strip
 from ._turn import NoTurnError, fold_turn
 from ._violation import Violation
 
-__all__ = ["CHECKED_RULES", "CHECKS", "DIALECTS", "FEATURES", "RULES", "SECTIONS", "UNCHECKED",
-           "Adapter", "NoTurnError", "UnknownDialectError", "Violation", "check_events",
-           "fold_turn", "normalize", "rule", "rules_of", "strip"]
+__all__ = ["CHECKED_RULES", "CHECKS", "DIALECTS", "EMITTED_CHECKS", "FEATURES", "RULES",
+           "SECTIONS", "UNCHECKED", "Adapter", "NoTurnError", "UnknownDialectError",
+           "Violation", "check_events", "fold_turn", "normalize", "rule", "rules_of", "strip",
+           "unchecked"]

@@ -4,7 +4,18 @@ Built on the Anthropic reference fold: its `Accumulator` folds every event and d
 what each does (AM-BEFORE-START, AM-START-ONCE, AM-BLOCK-OPEN / -REOPEN, AM-LIFE-ERROR,
 AM-LIFE-FINISHED); its Message is T.opaque (EV-TURN-OPAQUE), its usage the Usage snapshots
 and its tool blocks' `input` the completed arguments (AM-TOOL-JOIN / -NO-DELTA / -INVALID).
-The mapping reads those decisions; it re-decides no AM rule.
+The mapping reads those decisions; it re-decides no AM rule, but one.
+
+Decision (EV-ARGS-CONSERVE and EV-ARGS-INVALID vs AM-TOOL-NO-DELTA, for input deltas of
+JSON whitespace alone): the Anthropic fold calls such joined input "empty" and keeps the
+start's `input`, while events.md makes only `""` the empty object (§4.3 "parsed; `""` →
+`{}`; unparseable → error", EV-ARGS-EMPTY-OBJECT) and holds the deltas, joined and
+parsed, equal to the completed arguments. The deltas were emitted (EV-ARGS-DELTA: the
+fold appended them), and whitespace alone is no JSON text, so the faithful reading of
+the events contract is the literal one, the checker's: the call's arguments are
+unparseable at its content_block_stop and the stream ends in `invalid_tool_arguments`,
+whatever the start carried (the same answer as for Chat, where the chat fold keeps such
+arguments as they are).
 """
 
 from __future__ import annotations
@@ -147,11 +158,11 @@ class AnthropicMapping(Mapping):
             self.fail("invalid_tool_arguments", "EV-ARGS-INVALID: a tool_use block's input "
                       "is not a JSON object at its content_block_stop")
             return []
-        if pending.length and pending.blank and arguments:
-            # AM-TOOL-NO-DELTA kept the start's input under deltas of whitespace only,
-            # which join to {} (EV-ARGS-CONSERVE): the two disagree
-            self.fail("inconsistent_tool_arguments", "EV-ARGS-CONSERVE: a tool_use block "
-                      "streamed only whitespace after a start carrying input")
+        if pending.length and pending.blank:
+            # deltas of whitespace alone: AM-TOOL-NO-DELTA kept the start's input, but
+            # the deltas parse to nothing (see the module docstring)
+            self.fail("invalid_tool_arguments", "EV-ARGS-INVALID: a tool_use block's input "
+                      "deltas are JSON whitespace alone, which parses to no object")
             return []
         return [pending.complete(arguments, frame)]
 

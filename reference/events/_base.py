@@ -40,17 +40,15 @@ class Mapping:
     def __init__(self) -> None:
         self.outcome: Outcome | None = None
         self.turn = TurnFold()
-        self.held = False  # the frame being read holds a fragment for later (EV-ARGS-BUFFER)
         self._header: dict[str, JSON] = {}  # the Completed turn's fields no event carries
 
     def frame(self, frame: JSON) -> list[Event]:
         """The events of one frame, in the order the mapping table lists them."""
         if self.outcome is not None:
             return []  # EV-NOTHING-AFTER-ERROR, EV-COMPLETED-LAST: later frames not normalised
-        self.held = False
         events = self._frame(frame)
-        if not events and not self.held and frame != "[DONE]":
-            # EV-OPAQUE-FALLBACK; a held fragment's frame is covered by its delta later
+        if not events and frame != "[DONE]":
+            # EV-OPAQUE-FALLBACK, also for a frame whose fragment is held (decided in _chat)
             events = [self.opaque(frame)]
         return self._folded(events)
 
@@ -60,15 +58,7 @@ class Mapping:
             return []
         return self._folded(self._end())
 
-    def unreleased(self) -> list[JSON]:
-        """Frames whose only content is still held (EV-ARGS-BUFFER); none by default."""
-        return []
-
     def _folded(self, events: list[Event]) -> list[Event]:
-        if self.outcome is not None and self.outcome["outcome"] == "error":
-            # EV-FRAME-COVER: a held fragment whose call never started still leaves its
-            # frame behind, as Opaque, when the stream fails
-            events = [self.opaque(held) for held in self.unreleased()] + events
         for event in events:
             if event["type"] == "Completed":
                 # built here, once every event before it (of this frame too) is folded

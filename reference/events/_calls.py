@@ -19,7 +19,7 @@ _JSON_WHITESPACE = " \t\n\r"
 class PendingCall:
     """A call the dialect fold opened, with what the adapter has emitted for it."""
 
-    __slots__ = ("_held", "blank", "completed", "holding", "id", "index", "length", "name")
+    __slots__ = ("_held", "blank", "completed", "id", "index", "length", "name")
 
     def __init__(self, index: int) -> None:
         self.index = index  # the dialect's correlation key (EV-CALL-ROUTE)
@@ -28,7 +28,6 @@ class PendingCall:
         self.completed = False
         self.length = 0  # characters of arguments attributed to the call so far
         self.blank = True  # every one of them is JSON whitespace
-        self.holding = False  # fragments are held, waiting for the id or the name
         self._held: list[tuple[str, JSON]] = []
 
     @property
@@ -55,19 +54,10 @@ class PendingCall:
             started_ids.add(call_id)
             self.id, self.name = call_id, name
             events.append(tool_call_started(call_id, name, frame))  # EV-CALL-STARTED
-        self.holding = self.id is None and bool(self._held)
         if self.id is not None:
             events += [arguments_delta(self.id, delta, held) for delta, held in self._held]
             self._held.clear()  # EV-ARGS-DELTA, EV-CALL-IDENTITY: the started id
         return events
-
-    def held_frames(self) -> list[JSON]:
-        """The frames of the fragments still held, in arrival order, each once."""
-        frames: list[JSON] = []
-        for _, frame in self._held:
-            if not any(frame is seen for seen in frames):
-                frames.append(frame)
-        return frames
 
     def complete(self, arguments: JSONObject, frame: JSON) -> Event:
         """EV-ARGS-PARSED, EV-CALL-IDENTITY: the completed call, id and name as started."""

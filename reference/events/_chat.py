@@ -6,6 +6,29 @@ reason), and choice 0's `delta.tool_calls` fragments go one at a time through a 
 instance of the fold's own `ToolCalls` ladder, so that TOOL-1…5 decide, per fragment,
 which call it belongs to and whether it is appended or a re-send. The mapping only reads
 what the ladder decided (`_placed`); it never re-decides a chat-fold rule.
+
+Decision (EV-TURN-CALLS "in the order of their ToolCallStarted" vs EV-FOLD-AGREES and
+EV-DETERMINISM): open calls complete at a finish frame in the fold's order (index, then
+arrival: TOOL-OUTPUT), the order of the non-streamed response, so T.tool_calls, folded
+from the ToolCallCompleted events, never depends on where a split put a late id (family
+5); the checker's side of this is in `_check_calls`.
+
+Decision (EV-TRUNCATED and EV-STARTED-COMPLETED vs a call opened after choice 0's last
+finish reason, family 8 noise): choice 0 has a finish reason, so by EV-TRUNCATED's own
+test the stream is not truncated, and the chat fold is finished (LIFE-FINISHED) with the
+call in its response (LIFE-AFTER). EV-CHAT-COMPLETE-AT-FINISH forbids completing a call
+earlier than the finish frame, not later, and no later finish frame is left; so a call
+still open when the stream completes completes there, right before Completed, by the
+rules of a finish (EV-ARGS-INVALID, EV-CALL-STARTED). Its opaque is the frame that ended
+the stream: `"[DONE]"`, or at the end of the body the last chunk (no frame follows it, so
+it is no look-ahead).
+
+Decision (EV-FRAME-COVER and EV-FRAME-ORDER vs EV-ARGS-BUFFER, a fragment held for a call
+whose id is not known yet): the frame produces no event when read but the Opaque of
+EV-OPAQUE-FALLBACK (`_base`), and its delta later, right after the ToolCallStarted, with
+the frame as opaque. Without the Opaque, a call that never starts (an error frame, or a
+finish without its id) would leave the frame uncovered, or covered only by an Opaque
+emitted frames later, which is look-ahead; EV-FRAME-ORDER excepts only the released deltas.
 """
 
 from __future__ import annotations
@@ -61,21 +84,16 @@ class ChatMapping(Mapping):
         self._order: list[tuple[_Call, PendingCall]] = []  # every call, in arrival order
         self._ids: set[str] = set()
         self._finished = False  # choice 0 has a finish reason other than "error"
+        self._last: JSON = None  # the last chunk read: the end of the body's frame
 
     def opaque(self, frame: JSON) -> Event:
         """EV-OPAQUE-TYPE: Chat lines carry no `event:` name, so always "message"."""
         return opaque("message", frame)
 
-    def unreleased(self) -> list[JSON]:
-        """Frames held for calls that never started (EV-FRAME-COVER on failure)."""
-        frames: list[JSON] = []
-        for _, pending in self._order:
-            frames += [f for f in pending.held_frames() if not any(f is g for g in frames)]
-        return frames
-
     def _frame(self, frame: JSON) -> list[Event]:
         if frame == "[DONE]":
             return self._done()
+        self._last = frame
         if not isinstance(frame, dict):
             return []  # ROB-NOT-OBJECT: the fold refuses it; EV-UNKNOWN: it becomes Opaque
         self._fold.add(frame)
@@ -135,7 +153,6 @@ class ChatMapping(Mapping):
         if events is None:
             self.fail("unsupported", "EV-IDS-SINGLE-USE: two tool calls of the turn share an id")
             return []
-        self.held = self.held or (pending.holding and bool(appended))
         return events
 
     @staticmethod
@@ -152,12 +169,11 @@ class ChatMapping(Mapping):
         index = self._ladder._last_index
         return self._ladder._by_index[index][-1], index
 
-    def _finish(self, frame: JSONObject) -> list[Event]:
+    def _finish(self, frame: JSON) -> list[Event]:
         """EV-CHAT-COMPLETE-AT-FINISH: every open call completes at choice 0's finish."""
         self._finished = True
         events: list[Event] = []
-        # EV-TURN-CALLS: in the fold's order (index, then arrival: TOOL-OUTPUT), which is
-        # what the non-streamed response lists, so re-splitting never reorders T.tool_calls
+        # EV-TURN-CALLS: in the fold's order (see the module docstring)
         for call, pending in sorted(self._order, key=lambda item: item[1].index):
             if pending.completed:
                 continue
@@ -180,28 +196,23 @@ class ChatMapping(Mapping):
             self.fail("truncated", "EV-TRUNCATED: [DONE] arrived before choice 0 finished")
             return []
         self._fold.mark_done()  # LIFE-DONE
-        return self._completion()
+        return self._completion("[DONE]")
 
     def _end(self) -> list[Event]:
         """EV-CHAT-EOF: a body ending after choice 0's finish reason is complete."""
         if not self._finished:
             return super()._end()  # EV-TRUNCATED
-        return self._completion()
+        return self._completion(self._last)
 
-    def _completion(self) -> list[Event]:
-        completed = self._completed()
-        return [] if completed is None else [completed]
-
-    def _completed(self) -> Event | None:
-        if any(not pending.completed for _, pending in self._order):
-            # EV-STARTED-COMPLETED: a call opened after choice 0's last finish reason has
-            # no boundary left, so the stream ended before finishing it
-            self.fail("truncated", "EV-STARTED-COMPLETED: a tool call opened after choice "
-                      "0's last finish reason never completed")
-            return None
+    def _completion(self, frame: JSON) -> list[Event]:
+        """The calls still open, then Completed, at `[DONE]` or at the end of the body
+        (see the module docstring)."""
+        events = self._finish(frame)
+        if self.outcome is not None:
+            return events
         response = self._fold.response()  # the chat.completion: EV-TURN-OPAQUE
         choices = response["choices"]
         reason = choices[0]["finish_reason"] if choices and choices[0]["index"] == 0 else None
         stop = _STOP.get(reason, "other") if isinstance(reason, str) else "other"
-        return self.complete(model=response["model"], response_id=response["id"],  # ENV-ID
-                             stop_reason=stop, opaque=response)
+        return [*events, self.complete(model=response["model"], response_id=response["id"],
+                                       stop_reason=stop, opaque=response)]  # ENV-ID

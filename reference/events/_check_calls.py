@@ -4,6 +4,28 @@ Each check reads the events (and the outcome), never the frames, and yields ever
 violation it finds. Fields of the wrong JSON type are EV-GRAMMAR's alone: the other checks
 skip what they cannot read (a usage of the wrong shape, a stop reason outside the
 vocabulary), so one fault is reported once.
+
+Decision (EV-TURN-CALLS vs EV-FOLD-AGREES and EV-DETERMINISM, chat-fold split family 5):
+when a Chat call's id arrives after its first fragments, the order of the ToolCallStarted
+events depends on the split, while EV-FOLD-AGREES holds T.tool_calls equal to the fold's
+list (index, then arrival: TOOL-OUTPUT) and EV-DETERMINISM forbids a split to change
+strip(T). The faithful reading keeps both equalities: T.tool_calls has the fold's order,
+which is the start order whenever each id comes with its call's first fragment (and
+always for Anthropic), and the order NE-21's prior art fills in (cratefield: index
+order). EV-TURN-CALLS therefore accepts either order and demands only the rest of what it
+says (exactly the completed calls, each once); which order is right is EV-FOLD-AGREES's to
+say, so an adapter keeping start order is charged once, there, on streams where the two
+differ.
+
+Decision (EV-USAGE-MONOTONE vs anthropic-fold's AM-USAGE-REPLACE, split family 7):
+message_start may carry a provisional `output_tokens` above the final one message_delta
+reports, and the fold lets the later count replace it. EV-USAGE asks for each reported
+usage object as one whole snapshot, so an adapter passing the provider's counts shows the
+provider's own decrease and cannot be blamed for it: a fall in the Usage sequence is a
+violation only where the frame of the falling Usage does not itself report a count below
+the highest an earlier frame reported (NE-29 derives the rule from cumulative provider
+counts; where they are not cumulative it has nothing to derive). A fall the frames made
+is the new baseline.
 """
 
 from __future__ import annotations
@@ -12,7 +34,7 @@ from collections.abc import Iterator
 
 from .._json import JSON, JSONObject, json_equal
 from ._context import Stream
-from ._dialects import arguments_value
+from ._dialects import arguments_value, reported_output_tokens
 from ._frames import outcome_violations
 from ._grammar import event_problems, usage_ok
 from ._violation import Violation
@@ -89,7 +111,9 @@ def ev_no_completed_on_error(stream: Stream) -> Iterator[Violation]:
 
 
 def ev_call_started(stream: Stream) -> Iterator[Violation]:
-    """EV-CALL-STARTED: a call's deltas and completion come after its ToolCallStarted."""
+    """EV-CALL-STARTED: a call's deltas and completion come after its ToolCallStarted;
+    frames with a call that never gets an id and a name end in `unsupported`."""
+    yield from outcome_violations(stream, "EV-CALL-STARTED")
     started: set[str] = set()
     for number, kind, call_id, _ in _call_events(stream):
         if kind == "ToolCallStarted":
@@ -100,7 +124,9 @@ def ev_call_started(stream: Stream) -> Iterator[Violation]:
 
 
 def ev_ids_single_use(stream: Stream) -> Iterator[Violation]:
-    """EV-IDS-SINGLE-USE: a call id is started at most once and completed at most once."""
+    """EV-IDS-SINGLE-USE: a call id is started at most once and completed at most once;
+    frames announcing two calls with one id end in `unsupported`."""
+    yield from outcome_violations(stream, "EV-IDS-SINGLE-USE")
     seen: dict[tuple[str, str], int] = {}
     for number, kind, call_id, _ in _call_events(stream):
         if kind == "ToolCallArgumentsDelta":
@@ -112,7 +138,9 @@ def ev_ids_single_use(stream: Stream) -> Iterator[Violation]:
 
 
 def ev_no_delta_after_completed(stream: Stream) -> Iterator[Violation]:
-    """EV-NO-DELTA-AFTER-COMPLETED: no delta for a call after its ToolCallCompleted."""
+    """EV-NO-DELTA-AFTER-COMPLETED: no delta for a call after its ToolCallCompleted; frames
+    that append to a call after it completed end in inconsistent_tool_arguments."""
+    yield from outcome_violations(stream, "EV-NO-DELTA-AFTER-COMPLETED")
     done: dict[str, int] = {}
     for number, kind, call_id, _ in _call_events(stream):
         if kind == "ToolCallCompleted":
@@ -214,7 +242,8 @@ def ev_text_conserve(stream: Stream) -> Iterator[Violation]:
 
 
 def ev_turn_calls(stream: Stream) -> Iterator[Violation]:
-    """EV-TURN-CALLS: T.tool_calls is the completed calls, each once, in start order."""
+    """EV-TURN-CALLS: T.tool_calls is the completed calls, each once, in start order or in
+    the dialect fold's order (see the module docstring)."""
     turn = stream.turn
     if turn is None or not isinstance(turn[1].get("tool_calls"), list):
         return
@@ -226,10 +255,23 @@ def ev_turn_calls(stream: Stream) -> Iterator[Violation]:
         elif kind == "ToolCallCompleted" and number < turn[0]:
             completed.setdefault(call_id, (starts.get(call_id, number), event["call"]))
     expected = [call for _, call in sorted(completed.values(), key=lambda item: item[0])]
-    if not json_equal(expected, turn[1]["tool_calls"]):
-        yield Violation("EV-TURN-CALLS", f"tool_calls is {_show(turn[1]['tool_calls'])}, "
-                        f"expected the completed calls in start order, {_show(expected)}",
-                        event=turn[0], pointer="/turn/tool_calls")
+    received = turn[1]["tool_calls"]
+    if json_equal(expected, received) or json_equal(_fold_order(stream, expected), received):
+        return
+    yield Violation("EV-TURN-CALLS", f"tool_calls is {_show(received)}, expected the "
+                    f"completed calls in start order, {_show(expected)} (or in the dialect "
+                    f"fold's order)", event=turn[0], pointer="/turn/tool_calls")
+
+
+def _fold_order(stream: Stream, calls: list[JSON]) -> list[JSON] | None:
+    """`calls` in the order the dialect fold lists their ids; None if it lacks one."""
+    view = stream.expected
+    listed = [call.get("id") for call in view.tool_calls] if view is not None else []
+    ids = [call.get("id") if isinstance(call, dict) else None for call in calls]
+    if not all(isinstance(i, str) and i in listed for i in ids) or len(set(ids)) != len(ids):
+        return None
+    return sorted(calls, key=lambda call: listed.index(
+        call.get("id") if isinstance(call, dict) else None))
 
 
 def _usages(stream: Stream) -> list[tuple[int, JSONObject]]:
@@ -261,15 +303,28 @@ def ev_usage_unreported(stream: Stream) -> Iterator[Violation]:
 
 
 def ev_usage_monotone(stream: Stream) -> Iterator[Violation]:
-    """EV-USAGE-MONOTONE: a reported output_tokens never decreases across Usage events."""
+    """EV-USAGE-MONOTONE: a reported output_tokens never decreases across Usage events,
+    unless the frames' own reported counts decrease there (see the module docstring)."""
     highest: tuple[int, float] | None = None
+    reported: list[int | None] = [reported_output_tokens(stream.dialect, frame)
+                                  for frame in stream.frames]
     for number, usage in _usages(stream):
         count = usage.get("output_tokens")
         if not isinstance(count, int | float) or isinstance(count, bool):
             continue
-        if highest is not None and count < highest[1]:
+        falls = highest is not None and count < highest[1]
+        if highest is not None and falls and not _frames_fall(reported, stream.origin[number]):
             yield Violation("EV-USAGE-MONOTONE", f"output_tokens falls to {count} after "
-                            f"{highest[1]} (event {highest[0]}); counts are cumulative",
-                            event=number, pointer="/usage/output_tokens")
-        if highest is None or count >= highest[1]:
-            highest = (number, count)
+                            f"{highest[1]} (event {highest[0]}) where the frames' own counts "
+                            f"do not; counts are cumulative", event=number,
+                            pointer="/usage/output_tokens")
+        elif highest is None or count >= highest[1] or falls:
+            highest = (number, count)  # a fall the frames made is the new baseline
+
+
+def _frames_fall(reported: list[int | None], frame: int | None) -> bool:
+    """Whether `frame` reports an output count below one an earlier frame reported."""
+    if frame is None or reported[frame] is None:
+        return False
+    earlier = [count for count in reported[:frame] if count is not None]
+    return bool(earlier) and reported[frame] < max(earlier)  # type: ignore[operator]

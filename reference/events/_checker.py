@@ -35,11 +35,13 @@ from ._check_calls import (
     ev_usage_unreported,
 )
 from ._check_turn import ev_fold_agrees, ev_stop_map, ev_stop_tool, ev_turn_fields, ev_turn_opaque
-from ._context import Ops, Stream, make_stream
+from ._context import Ops, Stream, check_emitted, make_stream
 from ._dialects import DIALECTS
 from ._frames import (
     ev_args_invalid,
     ev_chat_complete_at_finish,
+    ev_chat_done,
+    ev_chat_eof,
     ev_choice0,
     ev_error_frame,
     ev_frame_cover,
@@ -59,7 +61,8 @@ from ._persistence import (
 )
 from ._violation import Violation
 
-__all__ = ["CHECKED_RULES", "CHECKS", "UNCHECKED", "check_events"]
+__all__ = ["CHECKED_RULES", "CHECKS", "EMITTED_CHECKS", "UNCHECKED", "check_events",
+           "unchecked"]
 
 Check = Callable[[Stream], Iterator[Violation]]
 
@@ -106,6 +109,12 @@ CHECKS: tuple[tuple[str, Check], ...] = (
 
 CHECKED_RULES: frozenset[str] = frozenset(rule_id for rule_id, _ in CHECKS)
 
+EMITTED_CHECKS: tuple[tuple[str, Check], ...] = (
+    ("EV-CHAT-DONE", ev_chat_done),
+    ("EV-CHAT-EOF", ev_chat_eof),
+)
+"""The checks that need `emitted` (where each event arrived): run only when it is given."""
+
 UNCHECKED: dict[str, str] = {
     "EV-OPAQUE-FALLBACK": "which frame produced no other event needs the §4 mapping; "
                           "EV-FRAME-COVER checks that no frame vanishes",
@@ -125,17 +134,25 @@ UNCHECKED: dict[str, str] = {
     "EV-UNKNOWN": "a raise is the harness's to see; the Opaque is EV-FRAME-COVER's",
     "EV-DETERMINISM": "needs two runs of the same frames, not one stream's output",
     "EV-CHAT-DONE": "Completed carries no frame, so where it was emitted needs the ack "
-                    "protocol",
+                    "protocol (checked when `emitted` is given)",
     "EV-CHAT-EOF": "as EV-CHAT-DONE",
 }
-"""The rules `check_events` does not check, and why; together with CHECKS, every rule."""
+"""The rules `check_events` does not check without `emitted`, and why; together with
+CHECKS, every rule."""
+
+
+def unchecked(*, emitted: bool = False) -> dict[str, str]:
+    """The rules left unchecked, and why, with or without `emitted` given."""
+    moved = {rule_id for rule_id, _ in EMITTED_CHECKS} if emitted else set()
+    return {rule_id: why for rule_id, why in UNCHECKED.items() if rule_id not in moved}
 
 
 def check_events(dialect: str, frames: Sequence[JSON], events: Sequence[JSON], outcome: JSON,
                  persisted: JSON = None, *, known: JSON = None, canaries: Iterable[str] = (),
                  provider: str | None = None, turn_opaque: bool = False,
                  fold: Callable[[list[JSON]], JSON] | None = None,
-                 strip: Callable[[JSON], JSON] | None = None) -> list[Violation]:
+                 strip: Callable[[JSON], JSON] | None = None,
+                 emitted: Sequence[int] | None = None) -> list[Violation]:
     """Return every violation of the events contract in one adapter's output for `frames`.
 
     Args:
@@ -152,21 +169,28 @@ def check_events(dialect: str, frames: Sequence[JSON], events: Sequence[JSON], o
         turn_opaque: the adapter claims `events.turn_opaque` (EV-TURN-OPAQUE).
         fold: the adapter's fold of events into a turn (PERSIST-PORTABLE, -NO-SEMANTICS).
         strip: the adapter's strip (PERSIST-PORTABLE, PERSIST-IDEMPOTENT).
+        emitted: for each event, the number of the frame whose ack it arrived before
+            (`len(frames)` for events emitted at end()), from the ack protocol. With it,
+            EV-FRAME-ORDER sees look-ahead and EV-CHAT-DONE, EV-CHAT-EOF are checked
+            (`EMITTED_CHECKS`, `unchecked(emitted=True)`).
 
     Returns:
         The violations in the order of `CHECKS` (the spec's), each check's in event
         order; indexes are 0-based positions in `events` and `frames`.
 
     Raises:
-        ValueError: `dialect` is not one the checker knows (the caller's mistake).
+        ValueError: `dialect` is not one the checker knows, or `emitted` does not give
+            one frame number per event in order (the caller's mistakes).
     """
     if dialect not in DIALECTS:
         raise ValueError(f"unknown dialect {dialect!r}; the event checker knows "
                          f"{', '.join(DIALECTS)}")
+    if emitted is not None:
+        check_emitted(emitted, len(frames), len(events))
     stream = make_stream(dialect, frames, events, outcome, known=known, persisted=persisted,
                          canaries=list(canaries), provider=provider, turn_opaque=turn_opaque,
-                         ops=Ops(fold=fold, strip=strip))
+                         ops=Ops(fold=fold, strip=strip), emitted=emitted)
     found: list[Violation] = []
-    for _, check in CHECKS:
+    for _, check in CHECKS + (EMITTED_CHECKS if emitted is not None else ()):
         found.extend(check(stream))
     return found

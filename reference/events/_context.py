@@ -7,6 +7,13 @@ in non-decreasing order; an opaque equal only to an earlier frame is an EV-FRAME
 break, one equal to no frame an EV-OPAQUE-FRAME one. The exception is EV-ARGS-BUFFER: the
 ToolCallArgumentsDelta events right after their call's ToolCallStarted may carry earlier
 frames (fragments held until the id was known), in order among themselves.
+
+With `emitted` (for each event, the frame during which it arrived, before that frame's
+ack; `len(frames)` for the events of `end()`), the frame an event came from is known up
+to JSON-equal frames: it is the latest frame equal to its opaque that had been sent when
+it arrived. An opaque of a frame before the one it arrived at is look-ahead
+(EV-FRAME-ORDER), unless it is a held fragment released right after its call's
+ToolCallStarted (EV-ARGS-BUFFER), or an event of `end()` carrying the last frame.
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from .._json import JSON, JSONObject
 from ._dialects import Analysis, View, analyse, view_of
 from ._grammar import Outcome, read_outcome
 
-__all__ = ["Ops", "Stream", "frame_key", "make_stream"]
+__all__ = ["Ops", "Stream", "check_emitted", "frame_key", "make_stream"]
 
 
 @dataclass(frozen=True)
@@ -46,8 +53,10 @@ class Stream:
     persisted: JSON
     canaries: tuple[str, ...]
     ops: Ops
+    emitted: tuple[int, ...] | None = None
     origin: list[int | None] = field(default_factory=list)
     order_breaks: set[int] = field(default_factory=set)
+    released: set[int] = field(default_factory=set)  # deltas released after their start
 
     def of_type(self, kind: str) -> Iterator[tuple[int, JSONObject]]:
         """The events of one variant, with their indexes."""
@@ -87,13 +96,18 @@ def _integral(value: JSON) -> JSON:
 
 def make_stream(dialect: str, frames: Sequence[JSON], events: Sequence[JSON], outcome: JSON,
                 *, known: JSON, persisted: JSON, canaries: Sequence[str],
-                provider: str | None, turn_opaque: bool, ops: Ops) -> Stream:
+                provider: str | None, turn_opaque: bool, ops: Ops,
+                emitted: Sequence[int] | None = None) -> Stream:
     """Read the inputs once and match each event to its frame."""
     analysis = analyse(dialect, frames)
     expected = view_of(dialect, known) if known is not None else analysis.view
     stream = Stream(dialect, frames, list(events), read_outcome(outcome), analysis, expected,
-                    provider, turn_opaque, persisted, tuple(c for c in canaries if c), ops)
-    _match(stream)
+                    provider, turn_opaque, persisted, tuple(c for c in canaries if c), ops,
+                    None if emitted is None else tuple(emitted))
+    if stream.emitted is None:
+        _match(stream)
+    else:
+        _match_emitted(stream, stream.emitted)
     return stream
 
 
@@ -137,6 +151,45 @@ def _match(stream: Stream) -> None:
         else:
             cursor = found if found is not None else cursor
         stream.origin.append(found)
+
+
+def _match_emitted(stream: Stream, emitted: tuple[int, ...]) -> None:
+    positions: dict[str, list[int]] = {}
+    for number, frame in enumerate(stream.frames):
+        positions.setdefault(frame_key(frame), []).append(number)
+    released: str | None = None
+    for number, event in enumerate(stream.events):
+        carries, value = _carried(event)
+        kind = event.get("type") if isinstance(event, dict) else None
+        if kind == "ToolCallArgumentsDelta" and released is not None \
+                and event.get("id") == released:
+            stream.released.add(number)  # EV-ARGS-BUFFER: the run right after the start
+        else:
+            released = event.get("id") if kind == "ToolCallStarted" and \
+                isinstance(event.get("id"), str) else None
+        if not carries:
+            stream.origin.append(None)
+            continue
+        where = positions.get(frame_key(value), [])
+        sent = [at for at in where if at <= emitted[number]]
+        stream.origin.append(sent[-1] if sent else (where[0] if where else None))
+        if where and not sent:
+            stream.order_breaks.add(number)  # a frame not sent yet when it arrived
+
+
+def check_emitted(emitted: Sequence[int], frames: int, events: int) -> None:
+    """`emitted` is the caller's: one frame number per event, in order, 0..`frames`.
+
+    Raises:
+        ValueError: it is not.
+    """
+    numbers = list(emitted)
+    if len(numbers) != events or any(
+            not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= frames
+            for n in numbers) or numbers != sorted(numbers):
+        raise ValueError(f"emitted must give, for each of the {events} events, the number "
+                         f"of the frame it arrived at (0..{frames}, {frames} for end()), "
+                         f"in non-decreasing order; received {numbers!r:.200}")
 
 
 def _first_at(positions: list[int], low: int) -> int | None:

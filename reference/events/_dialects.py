@@ -10,18 +10,19 @@ view (`View`: EV-FOLD-AGREES, EV-TURN-FIELDS, EV-STOP-MAP).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .. import Accumulator as ChatAccumulator
-from .. import RefoldError, parse_complete
+from .. import RefoldError
 from .._compare import Difference
 from .._compare import differences as chat_differences
 from .._json import JSON, JSONObject, non_blank, non_negative_int
 from ..anthropic import Accumulator as MessageAccumulator
 from ..anthropic import differences as message_differences
+from ._ends import ChatCalls, MessageCalls, StreamEnd, TextArrival, arguments_value
 
 __all__ = ["DIALECTS", "Analysis", "StreamEnd", "View", "analyse", "arguments_value",
-           "opaque_event_type"]
+           "opaque_event_type", "reported_output_tokens"]
 
 DIALECTS = ("openai-chat", "anthropic-messages")
 """The dialects the checker knows: those refold has a reference fold for."""
@@ -31,20 +32,6 @@ _CHAT_STOPS = {"stop": "end_turn", "tool_calls": "tool_use", "function_call": "t
                "length": "max_tokens", "content_filter": "content_filter"}
 _MESSAGE_STOPS = frozenset({"end_turn", "tool_use", "max_tokens", "stop_sequence",
                             "pause_turn", "refusal"})
-
-
-@dataclass(frozen=True)
-class StreamEnd:
-    """How the frames end: the outcome they call for and the frame that decides it.
-
-    `kind` is `completed` or an error kind of the protocol (`truncated`, `provider_error`,
-    `invalid_tool_arguments`); `frame` is the deciding frame (None: the end of the body);
-    frames before `cover` must each produce an event (EV-FRAME-COVER)."""
-
-    kind: str
-    frame: int | None
-    cover: int
-    bad_call: str | None = None
 
 
 @dataclass(frozen=True)
@@ -72,17 +59,6 @@ class Analysis:
     last-wins): a frame-by-frame adapter cannot know a later one will come."""
 
 
-def arguments_value(text: str) -> JSONObject | None:
-    """The object that joined argument text stands for: `""` is `{}` (EV-ARGS-EMPTY-OBJECT),
-    otherwise the complete object (chat-fold: JSON whitespace around it allowed), or None.
-
-    Only `""` is `{}`: arguments of JSON whitespace alone do not parse, so they are
-    EV-ARGS-INVALID ("unparseable -> error", §4.1 and §4.3), as the chat fold keeps them."""
-    if text == "":
-        return {}
-    return parse_complete(text)
-
-
 def opaque_event_type(dialect: str, frame: JSON) -> str:
     """EV-OPAQUE-TYPE: the event name of the frame; Chat lines have none (`message`)."""
     if dialect == "anthropic-messages" and isinstance(frame, dict):
@@ -90,6 +66,23 @@ def opaque_event_type(dialect: str, frame: JSON) -> str:
         if name is not None:
             return name
     return "message"
+
+
+def reported_output_tokens(dialect: str, frame: JSON) -> int | None:
+    """The output-token count a frame itself reports, or None (EV-USAGE-MONOTONE).
+
+    Chat: the chunk's `usage.completion_tokens`; Anthropic: `message_start.message.usage`
+    or `message_delta.usage`, `output_tokens`."""
+    if not isinstance(frame, dict):
+        return None
+    if dialect == "anthropic-messages":
+        holder = frame.get("message") if frame.get("type") == "message_start" else (
+            frame if frame.get("type") == "message_delta" else None)
+        usage = holder.get("usage") if isinstance(holder, dict) else None
+        key = "output_tokens"
+    else:
+        usage, key = frame.get("usage"), "completion_tokens"
+    return non_negative_int(usage.get(key)) if isinstance(usage, dict) else None
 
 
 def differences(dialect: str, expected: JSON, received: JSON) -> list[Difference]:
@@ -135,14 +128,17 @@ def _several(frame: JSONObject) -> bool:
 
 
 def _analyse_chat(frames: Sequence[JSON]) -> Analysis:
-    fold = ChatAccumulator()
+    fold, calls = ChatAccumulator(), ChatCalls()
+    raw = ChatAccumulator()  # never finished: its calls show the arguments as streamed
     end: StreamEnd | None = None
     finished = several = False
     finish_frames: set[int] = set()
     for number, frame in enumerate(frames):
         if frame == DONE:
             fold.mark_done()
-            end = StreamEnd("completed" if finished else "truncated", number, number)
+            end = (calls.settle(_chat_calls(raw), number, number)
+                   or StreamEnd("completed", number, number)) if finished else StreamEnd(
+                "truncated", number, number)
             break
         if not isinstance(frame, dict):
             continue
@@ -150,20 +146,38 @@ def _analyse_chat(frames: Sequence[JSON]) -> Analysis:
             end = StreamEnd("provider_error", number, number + 1)
             break
         fold.add(frame)
+        raw.add(_unfinished(frame))
         several = several or _several(frame)
-        if _finishes(frame):
+        end = calls.changed(_chat_calls(raw), number)
+        if end is None and _finishes(frame):
             finish_frames.add(number)
-        if not finished and _finishes(frame):
             finished = True
-            bad = _bad_chat_call(fold)
-            if bad is not None:
-                end = StreamEnd("invalid_tool_arguments", number, number, bad)
-                break
+            end = calls.settle(_chat_calls(raw), number, number)
+        if end is not None:
+            break
     if end is None:
-        end = StreamEnd("completed" if finished else "truncated", None, len(frames))
+        end = (calls.settle(_chat_calls(raw), None, len(frames))
+               or StreamEnd("completed", None, len(frames))) if finished else StreamEnd(
+            "truncated", None, len(frames))
     folded = _response(fold)
-    return Analysis(end, folded, view_of("openai-chat", folded), several_choices=several,
+    return Analysis(end, folded, _arrived(view_of("openai-chat", folded), calls.order, None),
+                    several_choices=several,
                     finish_frames=frozenset(finish_frames))
+
+
+def _unfinished(frame: JSONObject) -> JSONObject:
+    """The chunk without finish reasons: a fold of these never applies TOOL-EMPTY-ARGS,
+    so a call's arguments read as the characters appended (EV-NO-DELTA-AFTER-COMPLETED)."""
+    entries = frame.get("choices")
+    if not isinstance(entries, list):
+        return frame
+    return {**frame, "choices": [{k: v for k, v in e.items() if k != "finish_reason"}
+                                 if isinstance(e, dict) else e for e in entries]}
+
+
+def _chat_calls(fold: ChatAccumulator) -> list[JSONObject]:
+    calls = _chat_message(_response(fold) or {}).get("tool_calls")
+    return [call for call in calls or [] if isinstance(call, dict)]
 
 
 def _response(fold: ChatAccumulator | MessageAccumulator) -> JSONObject | None:
@@ -182,17 +196,6 @@ def _chat_message(response: JSONObject) -> JSONObject:
     return {}
 
 
-def _bad_chat_call(fold: ChatAccumulator) -> str | None:
-    """The id of the first choice-0 call whose arguments are not an object, or None."""
-    response = _response(fold)
-    for call in _chat_message(response or {}).get("tool_calls") or []:
-        function = call.get("function") or {}
-        text = function.get("arguments")
-        if isinstance(text, str) and arguments_value(text) is None:
-            return str(call.get("id"))
-    return None
-
-
 def _chat_view(response: JSONObject) -> View:
     message = _chat_message(response)
     calls = []
@@ -209,8 +212,7 @@ def _chat_view(response: JSONObject) -> View:
 
 
 def _analyse_messages(frames: Sequence[JSON]) -> Analysis:
-    fold = MessageAccumulator()
-    tools: dict[int, tuple[str, list[str]]] = {}  # tool_use block index -> id, partial_json
+    fold, calls, arrival = MessageAccumulator(), MessageCalls(), TextArrival()
     end: StreamEnd | None = None
     for number, frame in enumerate(frames):
         if not isinstance(frame, dict):
@@ -220,39 +222,35 @@ def _analyse_messages(frames: Sequence[JSON]) -> Analysis:
             end = StreamEnd("provider_error", number, number + 1)
             break
         fold.add(frame)
+        arrival.see(_texts(_response(fold)))
         if kind == "message_stop" and fold.finished:
-            end = StreamEnd("completed", number, number)
+            end = calls.finish(number) or StreamEnd("completed", number, number)
             break
-        bad = _track_tool(tools, frame)
-        if bad is not None:
-            end = StreamEnd("invalid_tool_arguments", number, number, bad)
+        end = calls.track(frame, number)
+        if end is not None:
             break
     if end is None:
         end = StreamEnd("truncated", None, len(frames))
     folded = _response(fold)
-    return Analysis(end, folded, view_of("anthropic-messages", folded),
-                    several_choices=False)
+    return Analysis(end, folded, _arrived(view_of("anthropic-messages", folded), calls.order,
+                                          arrival.text), several_choices=False)
 
 
-def _track_tool(tools: dict[int, tuple[str, list[str]]], frame: JSONObject) -> str | None:
-    """Follow the tool_use blocks; return a block's id when it stops with bad input."""
-    index = non_negative_int(frame.get("index"))
-    if index is None:
+def _texts(message: JSONObject | None) -> list[str]:
+    return [block["text"] for block in (message or {}).get("content") or []
+            if isinstance(block, dict) and block.get("type") == "text"
+            and isinstance(block.get("text"), str)]
+
+
+def _arrived(view: View | None, order: list[str], text: str | None) -> View | None:
+    """The view with its calls in the order they completed and its text in the order it
+    arrived: what a frame-by-frame adapter can agree with (EV-FOLD-AGREES, see _ends)."""
+    if view is None:
         return None
-    kind = frame.get("type")
-    block = frame.get("content_block")
-    delta = frame.get("delta")
-    if kind == "content_block_start" and isinstance(block, dict) and index not in tools:
-        if block.get("type") == "tool_use":
-            tools[index] = (str(block.get("id")), [])
-    elif kind == "content_block_delta" and index in tools and isinstance(delta, dict):
-        if delta.get("type") == "input_json_delta" and isinstance(delta.get("partial_json"), str):
-            tools[index][1].append(delta["partial_json"])
-    elif kind == "content_block_stop" and index in tools:
-        call_id, parts = tools[index]
-        if arguments_value("".join(parts)) is None:
-            return call_id
-    return None
+    rank: dict[JSON, int] = {call_id: number for number, call_id in enumerate(order)}
+    calls = sorted(view.tool_calls, key=lambda call: rank.get(call.get("id"), len(rank)))
+    return replace(view, tool_calls=calls,
+                   output_text=view.output_text if text is None else text)
 
 
 def _message_view(message: JSONObject) -> View:
@@ -264,8 +262,9 @@ def _message_view(message: JSONObject) -> View:
         if block.get("type") == "text" and isinstance(block.get("text"), str):
             text.append(block["text"])
         elif block.get("type") == "tool_use":
+            value = block.get("input")  # no input at all is {} (EV-ARGS-EMPTY-OBJECT)
             calls.append({"id": block.get("id"), "name": block.get("name"),
-                          "arguments": block.get("input")})
+                          "arguments": {} if value is None else value})
     stop = message.get("stop_reason")
     return View(message.get("model"), message.get("id"), "".join(text), calls,
                 stop if stop in _MESSAGE_STOPS else "other")

@@ -19,6 +19,8 @@ from ._violation import Violation
 __all__ = [
     "ev_args_invalid",
     "ev_chat_complete_at_finish",
+    "ev_chat_done",
+    "ev_chat_eof",
     "ev_choice0",
     "ev_error_frame",
     "ev_frame_cover",
@@ -58,7 +60,11 @@ def ev_opaque_frame(stream: Stream) -> Iterator[Violation]:
 
 
 def ev_frame_order(stream: Stream) -> Iterator[Violation]:
-    """EV-FRAME-ORDER: events come from frames in order (buffered deltas excepted)."""
+    """EV-FRAME-ORDER: events come from frames in order (buffered deltas excepted); with
+    `emitted`, no event carries a frame before the one it arrived at (no look-ahead)."""
+    if stream.emitted is not None:
+        yield from _look_ahead(stream, stream.emitted)
+        return
     last: int | None = None
     for number, found in enumerate(stream.origin):
         if number in stream.order_breaks:
@@ -67,6 +73,25 @@ def ev_frame_order(stream: Stream) -> Iterator[Violation]:
                             f"expected events in frame order", event=number, frame=found)
         elif found is not None:
             last = found if last is None else max(last, found)
+
+
+def _look_ahead(stream: Stream, emitted: tuple[int, ...]) -> Iterator[Violation]:
+    final = len(stream.frames)
+    for number, found in enumerate(stream.origin):
+        if found is None:
+            continue
+        at = emitted[number]
+        arrived = "at end()" if at == final else f"while frame {at} was read"
+        if number in stream.order_breaks:
+            yield Violation("EV-FRAME-ORDER", f"the event carries frame {found}, which was "
+                            f"not sent yet when it arrived ({arrived})", event=number,
+                            frame=found)
+        elif found < at and number not in stream.released and not (
+                at == final and found == final - 1):
+            yield Violation("EV-FRAME-ORDER", f"the event carries frame {found} but arrived "
+                            f"{arrived}, after frame {found + 1} was sent: look-ahead; "
+                            f"expected every event of a frame before the next frame is read",
+                            event=number, frame=found)
 
 
 def ev_frame_cover(stream: Stream) -> Iterator[Violation]:
@@ -116,7 +141,7 @@ def outcome_violations(stream: Stream, rule: str) -> Iterator[Violation]:
                                                        "EV-COMPLETED-LAST") == rule:
             yield Violation(rule, f"the outcome is {received}, but the frames end well at "
                             f"{where}; expected completed", frame=end.frame)
-    elif _KIND_RULES[end.kind] == rule and (
+    elif (end.rule or _KIND_RULES.get(end.kind, "EV-COMPLETED-LAST")) == rule and (
             outcome.name != "error" or outcome.kind not in (None, end.kind)):
         yield Violation(rule, f"the frames end at {where} with {end.kind}; expected the "
                         f"outcome error ({end.kind}), received {received}", frame=end.frame)
@@ -162,14 +187,65 @@ def ev_choice0(stream: Stream) -> Iterator[Violation]:
 
 def ev_chat_complete_at_finish(stream: Stream) -> Iterator[Violation]:
     """EV-CHAT-COMPLETE-AT-FINISH: a Chat call completes at a frame that gives choice 0 a
-    finish reason, never at another."""
+    finish reason, never at another; a call started after the last such frame completes
+    at the frame that ends the stream (`[DONE]`, or the last chunk of the body)."""
     if stream.dialect != "openai-chat":
         return
     finishes = stream.analysis.finish_frames
-    for number, _ in stream.of_type("ToolCallCompleted"):
+    starts = {e["id"]: stream.origin[n] for n, e in stream.of_type("ToolCallStarted")
+              if isinstance(e.get("id"), str)}
+    for number, event in stream.of_type("ToolCallCompleted"):
         found = stream.origin[number]
-        if found is not None and found not in finishes:
-            expected = ", ".join(map(str, sorted(finishes))) or "none"
-            yield Violation("EV-CHAT-COMPLETE-AT-FINISH", f"the call completes at frame "
-                            f"{found}, expected at a frame that gives choice 0 its finish "
-                            f"reason (frames: {expected})", event=number, frame=found)
+        call = event.get("call")
+        call_id = call.get("id") if isinstance(call, dict) else None
+        started = starts.get(call_id) if isinstance(call_id, str) else None
+        late = started is not None and started > max(finishes, default=-1)
+        if found is None or found in finishes or (late and found == _terminal(stream)):
+            continue
+        expected = ", ".join(map(str, sorted(finishes))) or "none"
+        yield Violation("EV-CHAT-COMPLETE-AT-FINISH", f"the call completes at frame "
+                        f"{found}, expected at a frame that gives choice 0 its finish "
+                        f"reason (frames: {expected}), or, for a call started after "
+                        f"the last, at the frame that ends the stream", event=number,
+                        frame=found)
+
+
+def _terminal(stream: Stream) -> int | None:
+    """The frame that ends a Chat stream: its `[DONE]`, else the last frame of the body."""
+    for number, frame in enumerate(stream.frames):
+        if frame == DONE:
+            return number
+    return len(stream.frames) - 1 if stream.frames else None
+
+
+def _completions(stream: Stream) -> Iterator[tuple[int, int]]:
+    """(event, frame it arrived at) of each Completed of a Chat stream that ends well,
+    when `emitted` is known (EV-CHAT-DONE, EV-CHAT-EOF)."""
+    if stream.dialect != "openai-chat" or stream.emitted is None or not stream.completed \
+            or stream.analysis.end.kind != "completed":
+        return
+    for number, _ in stream.of_type("Completed"):
+        yield number, stream.emitted[number]
+
+
+def ev_chat_done(stream: Stream) -> Iterator[Violation]:
+    """EV-CHAT-DONE: Completed arrives at the `[DONE]` that follows the finish reason."""
+    done = stream.analysis.end.frame
+    if done is None:
+        return  # the body ended without [DONE]: EV-CHAT-EOF's
+    for number, at in _completions(stream):
+        if at != done:
+            when = "at end()" if at == len(stream.frames) else f"at frame {at}"
+            yield Violation("EV-CHAT-DONE", f"Completed arrived {when}; expected it at the "
+                            f"[DONE] frame {done}", event=number, frame=done)
+
+
+def ev_chat_eof(stream: Stream) -> Iterator[Violation]:
+    """EV-CHAT-EOF: without `[DONE]`, Completed arrives at the end of the body."""
+    if stream.analysis.end.frame is not None:
+        return
+    for number, at in _completions(stream):
+        if at != len(stream.frames):
+            yield Violation("EV-CHAT-EOF", f"Completed arrived at frame {at}, before the "
+                            f"body ended; expected it at end() (no [DONE] came)",
+                            event=number, frame=at)

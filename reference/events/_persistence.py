@@ -9,6 +9,15 @@ PERSIST-STRIP and PERSIST-RESPONSE-ID are read together: the key `response_id` m
 gone at any depth (STRIP), and the raw id must appear nowhere, under any key (RESPONSE-ID:
 "replaced by a value that does not contain it" is a value under another key).
 The rules that need the adapter's own strip or fold are checked when `Ops` has them.
+
+Decision (PERSIST-STRIP's "at any depth" vs PERSIST-PORTABLE's "strip(E) keeps every
+`call` unchanged", for a tool whose argument object has a key `opaque` or `payload`):
+`ToolCall.arguments` is the model's data, the tool input a runtime executes, not a
+provider frame; stripping a key out of it would change the call PERSIST-PORTABLE and
+EV-FOLD-AGREES hold unchanged, and the frames it came from are already gone with the
+event's own `opaque`. So strip and the PERSIST-STRIP scan read `opaque`, `payload` and
+`response_id` keys everywhere except inside a value under the key `arguments`, as the
+reference's strip does (`_strip.py`); canaries are still searched there (PERSIST-CANARY).
 """
 
 from __future__ import annotations
@@ -25,12 +34,15 @@ __all__ = ["persist_canary", "persist_idempotent", "persist_no_semantics", "pers
            "persist_response_id", "persist_strip"]
 
 _STRIPPED = ("opaque", "payload", "response_id")
+_DATA = "arguments"  # a ToolCall's arguments: the model's data, never stripped (see above)
 
 
 def _strip(value: JSON) -> JSON:
-    """§3's strip(x): every `opaque`, `payload` and `response_id` key removed, at any depth."""
+    """§3's strip(x): every `opaque`, `payload` and `response_id` key removed, at any depth
+    (a call's `arguments` kept whole)."""
     if isinstance(value, dict):
-        return {k: _strip(v) for k, v in value.items() if k not in _STRIPPED}
+        return {k: v if k == _DATA else _strip(v) for k, v in value.items()
+                if k not in _STRIPPED}
     if isinstance(value, list):
         return [_strip(v) for v in value]
     return value
@@ -39,42 +51,54 @@ def _strip(value: JSON) -> JSON:
 def _nulled(value: JSON) -> JSON:
     """Every `opaque` and `payload` replaced by null, at any depth (PERSIST-NO-SEMANTICS)."""
     if isinstance(value, dict):
-        return {k: None if k in ("opaque", "payload") else _nulled(v) for k, v in value.items()}
+        return {k: None if k in ("opaque", "payload") else v if k == _DATA else _nulled(v)
+                for k, v in value.items()}
     if isinstance(value, list):
         return [_nulled(v) for v in value]
     return value
 
 
-def _walk(value: JSON, path: list[str | int]) -> Iterator[tuple[list[str | int], JSON, bool]]:
-    """Every value and every key (flag True) of `value`, with its path."""
+def _walk(value: JSON, path: list[str | int], *,
+          data: bool = True) -> Iterator[tuple[list[str | int], JSON, bool]]:
+    """Every value and every key (flag True) of `value`, with its path; `data=False`
+    leaves out what is under a call's `arguments`."""
     yield path, value, False
     if isinstance(value, dict):
         for key, item in value.items():
             yield [*path, key], key, True
-            yield from _walk(item, [*path, key])
+            if data or key != _DATA:
+                yield from _walk(item, [*path, key], data=data)
     elif isinstance(value, list):
         for number, item in enumerate(value):
-            yield from _walk(item, [*path, number])
+            yield from _walk(item, [*path, number], data=data)
 
 
 def _forms(text: str) -> set[str]:
     return {text, json.dumps(text)[1:-1], json.dumps(text, ensure_ascii=False)[1:-1]}
 
 
-def _find(value: JSON, text: str) -> str | None:
-    """The pointer of the first string of `value` holding `text` in any form, or None."""
+def _find(value: JSON, text: str, excused: frozenset[str] = frozenset()) -> str | None:
+    """The pointer of the first string of `value` holding `text` in any form, or None;
+    strings in `excused` are not searched."""
     forms = _forms(text)
     for path, item, _ in _walk(value, []):
-        if isinstance(item, str) and any(form in item for form in forms):
+        if isinstance(item, str) and item not in excused and any(f in item for f in forms):
             return pointer(path)
     return None
+
+
+def _portable_strings(stream: Stream) -> frozenset[str]:
+    """Every string (key or value) of strip(E): portable data the frames or the contract
+    put there (a type name, a text delta, a tool name), never the response id itself."""
+    return frozenset(item for _, item, _ in _walk(_strip(stream.events), [])
+                     if isinstance(item, str))
 
 
 def persist_strip(stream: Stream) -> Iterator[Violation]:
     """PERSIST-STRIP: no `opaque`, `payload` or `response_id` key at any depth."""
     if stream.persisted is None:
         return
-    for path, item, is_key in _walk(stream.persisted, []):
+    for path, item, is_key in _walk(stream.persisted, [], data=False):
         if is_key and item in _STRIPPED:
             yield Violation("PERSIST-STRIP", f"the persisted value has a key {item!r}; "
                             f"expected it stripped", pointer=pointer(path))
@@ -100,11 +124,17 @@ def _raw_ids(stream: Stream) -> list[str]:
 
 
 def persist_response_id(stream: Stream) -> Iterator[Violation]:
-    """PERSIST-RESPONSE-ID: the raw response id is persisted nowhere."""
+    """PERSIST-RESPONSE-ID: the raw response id is persisted nowhere.
+
+    A persisted string that is itself a string of strip(E) (the events' portable fields:
+    `TextDelta`, a delta, a tool name) is not searched: a short id such as `x` inside the
+    model's text or a variant name is the frames' data, not the id persisted; the id is
+    persisted when a string strip(E) does not account for holds it."""
     if stream.persisted is None:
         return
+    excused = _portable_strings(stream)
     for raw in _raw_ids(stream):
-        where = _find(stream.persisted, raw)
+        where = _find(stream.persisted, raw, excused)
         if where is not None:
             yield Violation("PERSIST-RESPONSE-ID", f"the raw response id {raw!r} is "
                             f"persisted; expected it removed or replaced", pointer=where)
