@@ -169,7 +169,8 @@ class EventsCheck(Check):
             output.get("persisted"), known=known, canaries=canaries,
             provider=target.provider or source,
             turn_opaque="events.turn_opaque" in target.features,
-            fold=self._fold_events if target.offers_fold else None)
+            fold=self._fold_events if target.offers_fold else None,
+            emitted=output.get("emitted"))
         judged = [v for v in violations if v.rule not in self.masked
                   and self.dialect.rules[v.rule].feature in target.features
                   and (only is None or v.rule in only)]

@@ -1,7 +1,7 @@
 """The event checker on the rules that read the frames: opaque, cover, order, outcome, turn.
 
 Frames are numbered from 0 as given; the frame an event came from is inferred by matching
-its opaque (see `refold.reference.events._context`): events come from frames in
+its opaque (see `refold.reference.events.checker._context`): events come from frames in
 non-decreasing order, except the deltas released right after their ToolCallStarted.
 """
 

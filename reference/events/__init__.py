@@ -21,11 +21,18 @@ output.
 """
 
 from ._adapters import DIALECTS, Adapter, UnknownDialectError, normalize
-from ._checker import CHECKED_RULES, CHECKS, EMITTED_CHECKS, UNCHECKED, check_events, unchecked
 from ._rules import FEATURES, RULES, SECTIONS, rule, rules_of
 from ._strip import strip
 from ._turn import NoTurnError, fold_turn
-from ._violation import Violation
+from .checker import (
+    CHECKED_RULES,
+    CHECKS,
+    EMITTED_CHECKS,
+    UNCHECKED,
+    Violation,
+    check_events,
+    unchecked,
+)
 
 __all__ = ["CHECKED_RULES", "CHECKS", "DIALECTS", "EMITTED_CHECKS", "FEATURES", "RULES",
            "SECTIONS", "UNCHECKED", "Adapter", "NoTurnError", "UnknownDialectError",

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from .._json import JSON
+from ..._json import JSON
 from ._check_calls import (
     ev_args_conserve,
     ev_args_parsed,

@@ -23,7 +23,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from .._json import JSON, JSONObject
+from ..._json import JSON, JSONObject
 from ._dialects import Analysis, View, analyse, view_of
 from ._grammar import Outcome, read_outcome
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .._compare import pointer
-from .._json import JSON
+from ..._compare import pointer
+from ..._json import JSON
 
 __all__ = ["ERROR_KINDS", "STOP_REASONS", "Outcome", "event_problems", "read_outcome",
            "usage_ok"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .._json import JSON, JSONObject, json_equal
+from ..._json import JSON, JSONObject, json_equal
 from ._context import Stream
 from ._dialects import View, differences
 from ._grammar import STOP_REASONS

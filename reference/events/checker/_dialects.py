@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from .. import Accumulator as ChatAccumulator
-from .. import RefoldError
-from .._compare import Difference
-from .._compare import differences as chat_differences
-from .._json import JSON, JSONObject, non_blank, non_negative_int
-from ..anthropic import Accumulator as MessageAccumulator
-from ..anthropic import differences as message_differences
+from ... import Accumulator as ChatAccumulator
+from ... import RefoldError
+from ..._compare import Difference
+from ..._compare import differences as chat_differences
+from ..._json import JSON, JSONObject, non_blank, non_negative_int
+from ...anthropic import Accumulator as MessageAccumulator
+from ...anthropic import differences as message_differences
 from ._ends import ChatCalls, MessageCalls, StreamEnd, TextArrival, arguments_value
 
 __all__ = ["DIALECTS", "Analysis", "StreamEnd", "View", "analyse", "arguments_value",

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .._json import JSON, JSONObject, json_equal
+from ..._json import JSON, JSONObject, json_equal
 from ._context import Stream
 from ._dialects import arguments_value, reported_output_tokens
 from ._frames import outcome_violations

@@ -25,8 +25,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 
-from .._compare import pointer
-from .._json import JSON, json_equal
+from ..._compare import pointer
+from ..._json import JSON, json_equal
 from ._context import Stream
 from ._violation import Violation
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .._json import JSON
+from ..._json import JSON
 from ._context import Stream, frame_key
 from ._dialects import DONE, opaque_event_type
 from ._violation import Violation

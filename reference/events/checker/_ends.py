@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .. import parse_complete
-from .._json import JSON, JSONObject, non_blank, non_negative_int
+from ... import parse_complete
+from ..._json import JSON, JSONObject, non_blank, non_negative_int
 
 __all__ = ["ChatCalls", "MessageCalls", "StreamEnd", "TextArrival", "arguments_value"]
 

@@ -1,0 +1,15 @@
+"""The event checker (refold.reference.events.checker): events.md's rules held to one
+adapter's output for one stream, every violation returned with its rule, event index,
+frame number and JSON pointer.
+
+A package of its own beside the reference adapters it is not part of: the adapters are
+the contract in code, the checker judges any adapter's output (the reference's too), and
+`refold mutate --dialect provider-events` mutates the adapters, not the judge.
+`refold.reference.events` re-exports what it offers.
+"""
+
+from ._checker import CHECKED_RULES, CHECKS, EMITTED_CHECKS, UNCHECKED, check_events, unchecked
+from ._violation import Violation
+
+__all__ = ["CHECKED_RULES", "CHECKS", "EMITTED_CHECKS", "UNCHECKED", "Violation", "check_events",
+           "unchecked"]
