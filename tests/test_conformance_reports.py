@@ -81,6 +81,21 @@ SDKS: dict[str, Sdk] = {
     "ai-sdk-anthropic": Sdk("@ai-sdk/anthropic", "anthropic-messages", (
         "AM-START-CONTENT", "AM-TEXT-JOIN", "AM-STOP-REASON", "AM-UNKNOWN-EVENT",
         "AM-UNKNOWN-BLOCK", "AM-TOOL-NO-DELTA", "AM-CITATIONS-APPEND", "AM-LIFE-AFTER-STOP")),
+    # Events adapters (provider-events): the findings of docs/sdk-conformance.md the suites
+    # show; each is reproduced on its own stream by the target's pinning tests.
+    "langchain-events": Sdk("langchain-core", "provider-events", (
+        "EV-TURN-FIELDS", "EV-USAGE-LAST", "EV-TRUNCATED", "EV-STARTED-COMPLETED",
+        "EV-ARGS-INVALID", "EV-ARGS-CONSERVE", "EV-CALL-IDENTITY", "EV-FOLD-AGREES",
+        "EV-STOP-MAP", "EV-UNKNOWN", "PERSIST-CANARY")),
+    "pydantic-ai-events": Sdk("pydantic-ai", "provider-events", (
+        "PERSIST-RESPONSE-ID", "PERSIST-CANARY", "EV-CHAT-COMPLETE-AT-FINISH",
+        "EV-NO-DELTA-AFTER-COMPLETED", "EV-CALL-IDENTITY", "EV-ARGS-CONSERVE",
+        "EV-CALL-STARTED", "EV-STARTED-COMPLETED", "EV-TURN-FIELDS", "EV-TRUNCATED",
+        "EV-ARGS-INVALID", "EV-USAGE-UNREPORTED", "EV-STOP-MAP", "EV-STOP-TOOL",
+        "EV-FOLD-AGREES", "EV-FRAME-COVER")),
+    "ai-sdk-events": Sdk("@ai-sdk/openai", "provider-events", (
+        "EV-FRAME-ORDER", "EV-CHAT-DONE", "EV-TRUNCATED", "EV-FRAME-COVER", "EV-STOP-MAP",
+        "EV-FOLD-AGREES", "EV-ARGS-INVALID", "EV-ERROR-FRAME")),
 }
 _PREFIXES = "|".join(re.escape(p) for p in sorted(SDKS, key=len, reverse=True))
 _NAME = re.compile(rf"^(?P<sdk>{_PREFIXES})-(?P<version>[\d.]+)-(?P<date>\d{{4}}-\d{{2}}-\d{{2}})$")
