@@ -108,6 +108,9 @@ class RunState:
         lines = [printable(f"refold target: {target.name} ({target.description})"),
                  f"refold features: {', '.join(claimed)}",
                  f"refold dialect: {checked.title} ({checked.name}, {checked.spec})"]
+        accepts = getattr(target, "accepts", None)
+        if accepts is not None:  # an events adapter: the source dialects it is fed
+            lines.append(f"refold sources: {', '.join(sorted(accepts))}")
         if self.baseline is not None:
             lines.append(f"refold baseline: {self.baseline.path} "
                          f"({len(self.baseline.expected_failures)} expected failures)")

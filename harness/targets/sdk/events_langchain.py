@@ -384,6 +384,7 @@ def _tool_call(call: Any) -> JSONObject:
 
 
 refold_target: dict[str, Any] = {
+    "name": "langchain-events",
     "dialect": "provider-events",
     "adapter": LangChainEvents,
     "accepts": list(_SOURCES),
