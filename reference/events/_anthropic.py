@@ -56,13 +56,16 @@ class AnthropicMapping(Mapping):
 
     provider = "anthropic-messages"
 
+    _was_open: bool
+    """The frame's index held a block before the fold read it: set by `_frame` before
+    every handler that reads it, so it has no initial value."""
+
     def __init__(self) -> None:
         super().__init__()
         self._fold = Accumulator()
-        self._kinds: dict[int, str] = {}  # block index -> its type, for AM-DELTA-MATCH
+        self._kinds: dict[int, str | None] = {}  # block index -> its type (AM-DELTA-MATCH)
         self._calls: dict[int, PendingCall] = {}  # client tool_use blocks by index
         self._ids: set[str] = set()
-        self._was_open = False  # the frame's index held a block before the fold read it
 
     def _frame(self, frame: JSON) -> list[Event]:
         if not isinstance(frame, dict):
@@ -97,7 +100,7 @@ class AnthropicMapping(Mapping):
                 if self.outcome is not None:
                     return events
                 if index in self._calls:  # a finished block: its call completes here
-                    events += self._stop(index, frame)
+                    events += self._stop(self._calls[index], frame)
         return events
 
     def _block_start(self, frame: JSONObject) -> list[Event]:
@@ -107,7 +110,7 @@ class AnthropicMapping(Mapping):
         return self._opened(index, object_or_none(frame.get("content_block")) or {}, frame)
 
     def _opened(self, index: int, block: JSONObject, frame: JSONObject) -> list[Event]:
-        kind = non_blank(block.get("type")) or ""
+        kind = non_blank(block.get("type"))
         self._kinds[index] = kind
         if kind == "text":
             text = block.get("text")  # AM-TEXT-JOIN: the start's text is real
@@ -125,13 +128,15 @@ class AnthropicMapping(Mapping):
 
     def _block_delta(self, frame: JSONObject) -> list[Event]:
         index = non_negative_int(frame.get("index"))
+        if index is None:
+            return []  # AM-DELTA-ROUTE: no index, no block: Opaque
         delta = object_or_none(frame.get("delta")) or {}
         kind = non_blank(delta.get("type"))
-        block = None if index is None else self._kinds.get(index)
+        block = self._kinds.get(index)
         if kind == "text_delta" and block == "text":  # AM-DELTA-ROUTE, AM-DELTA-MATCH
             text = delta.get("text")
             return [text_delta(text, frame)] if isinstance(text, str) and text else []
-        pending = None if index is None else self._calls.get(index)
+        pending = self._calls.get(index)
         fragment = delta.get("partial_json")
         if kind != "input_json_delta" or pending is None or not isinstance(fragment, str):
             return []  # thinking, signature, citations, hosted tools: Opaque
@@ -144,15 +149,16 @@ class AnthropicMapping(Mapping):
 
     def _block_stop(self, frame: JSONObject) -> list[Event]:
         index = non_negative_int(frame.get("index"))
-        pending = None if index is None else self._calls.get(index)
-        if index is None or pending is None or pending.completed:
+        if index is None:
             return []
-        return self._stop(index, frame)
+        pending = self._calls.get(index)
+        if pending is None or pending.completed:
+            return []
+        return self._stop(pending, frame)
 
-    def _stop(self, index: int, frame: JSONObject) -> list[Event]:
+    def _stop(self, pending: PendingCall, frame: JSONObject) -> list[Event]:
         """ToolCallCompleted with the input the fold settled on, or EV-ARGS-INVALID."""
-        pending = self._calls[index]
-        block = self._fold._blocks._blocks[index].output()
+        block = self._fold._blocks._blocks[pending.index].output()
         arguments = boundary_arguments(block.get("input"))
         if arguments is None:  # AM-TOOL-INVALID: the raw joined input, a string
             self.fail("invalid_tool_arguments", "EV-ARGS-INVALID: a tool_use block's input "
@@ -177,8 +183,9 @@ class AnthropicMapping(Mapping):
             return []
         events: list[Event] = []
         for index in sorted(self._calls):  # EV-STARTED-COMPLETED: unstopped blocks too
-            if not self._calls[index].completed:
-                events += self._stop(index, frame)
+            pending = self._calls[index]
+            if not pending.completed:
+                events += self._stop(pending, frame)
                 if self.outcome is not None:
                     return events
         message = self._fold.response()
