@@ -189,12 +189,13 @@ def test_the_turn_fold_skips_events_of_the_wrong_shape() -> None:
                "reasoning_tokens": None}
     events: list[Any] = [
         {"type": "Usage", "usage": counted},
-        {"type": "Opaque", "event_type": "message", "call": call, "usage": {"x": 1},
-         "turn": {"provider": "elsewhere"}},
         {"type": "ToolCallCompleted", "call": "call_1"},
         {"type": "Usage", "usage": None},
         {"type": "Completed", "turn": dict(_TURN)},
-        {"type": "TextDelta", "delta": "late", "turn": {"provider": "elsewhere"}},
+        {"type": "TextDelta", "delta": "late"},
+        # after Completed, so a wrong-type `turn` would replace the header
+        {"type": "Opaque", "event_type": "message", "call": call, "usage": {"x": 1},
+         "turn": {"provider": "elsewhere"}},
     ]
     folded = fold_turn(events)
     assert folded == {**_TURN, "output_text": "late", "usage": counted}
