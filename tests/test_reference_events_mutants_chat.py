@@ -156,9 +156,9 @@ def test_the_outcome_is_undecided_before_the_terminal_and_persisted_as_decided()
 
 
 def _anthropic_tool(block: dict[str, Any]) -> list[dict[str, Any]]:
-    message = {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude",
-               "content": [], "stop_reason": None,
-               "usage": {"input_tokens": 1, "output_tokens": 1}}
+    message: dict[str, Any] = {
+        "id": "msg_1", "type": "message", "role": "assistant", "model": "claude",
+        "content": [], "stop_reason": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
     return [{"type": "message_start", "message": message},
             {"type": "content_block_start", "index": 0, "content_block": block},
             {"type": "content_block_stop", "index": 0},
@@ -178,7 +178,7 @@ def test_an_empty_string_input_at_the_boundary_completes_with_the_empty_object()
         assert result["outcome"] == {"outcome": "completed"}
 
 
-_TURN = {"provider": CHAT, "model": "m", "response_id": "r", "output_text": "",
+_TURN: dict[str, Any] = {"provider": CHAT, "model": "m", "response_id": "r", "output_text": "",
          "tool_calls": [], "stop_reason": "end_turn", "opaque": None}
 
 
