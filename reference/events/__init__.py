@@ -21,7 +21,7 @@ output.
 """
 
 from ._adapters import DIALECTS, Adapter, UnknownDialectError, normalize
-from ._rules import FEATURES, RULES, SECTIONS, rule, rules_of
+from ._rules import FEATURES, RULES, SECTIONS
 from ._strip import strip
 from ._turn import NoTurnError, fold_turn
 from .checker import (
@@ -36,5 +36,4 @@ from .checker import (
 
 __all__ = ["CHECKED_RULES", "CHECKS", "DIALECTS", "EMITTED_CHECKS", "FEATURES", "RULES",
            "SECTIONS", "UNCHECKED", "Adapter", "NoTurnError", "UnknownDialectError",
-           "Violation", "check_events", "fold_turn", "normalize", "rule", "rules_of", "strip",
-           "unchecked"]
+           "Violation", "check_events", "fold_turn", "normalize", "strip", "unchecked"]

@@ -78,9 +78,8 @@ class Adapter:
     def persisted(self) -> JSONObject:
         """What the reference runtime writes for the turn: the stripped events (the
         turn is in Completed) and the outcome (PERSIST-STRIP, PERSIST-CANARY)."""
-        outcome = self._mapping.outcome
-        return {"events": strip(self._persisted),
-                "outcome": None if outcome is None else strip(outcome)}
+        # strip(None) is None: an undecided outcome is persisted as null
+        return {"events": strip(self._persisted), "outcome": strip(self._mapping.outcome)}
 
     def _kept(self, events: list[Event]) -> list[Event]:
         self._persisted += [strip(event) for event in events]

@@ -211,8 +211,9 @@ class ChatMapping(Mapping):
         if self.outcome is not None:
             return events
         response = self._fold.response()  # the chat.completion: EV-TURN-OPAQUE
-        choices = response["choices"]
-        reason = choices[0]["finish_reason"] if choices and choices[0]["index"] == 0 else None
-        stop = _STOP.get(reason, "other") if isinstance(reason, str) else "other"
+        # choice 0 finished, so the fold has it, first (CHOICE-KEY and CHOICE-ORDER are the
+        # fold's, the same as `_choice_zero`), with a finish reason that is a string
+        reason = response["choices"][0]["finish_reason"]
+        stop = _STOP.get(reason, "other")
         return [*events, self.complete(model=response["model"], response_id=response["id"],
                                        stop_reason=stop, opaque=response)]  # ENV-ID

@@ -55,8 +55,6 @@ ERROR_KINDS = (
 )
 """The kinds of an `error` outcome (events.md §5, step 4)."""
 
-_USAGE_KEYS = ("input_tokens", "output_tokens", "cached_input_tokens", "reasoning_tokens")
-
 
 def text_delta(delta: str, frame: JSON) -> Event:
     """EV-TEXT: one non-empty public text fragment, verbatim."""
@@ -98,8 +96,8 @@ def opaque(event_type: str, frame: JSON) -> Event:
 def token_usage(input_tokens: int | None, output_tokens: int | None,
                 cached_input_tokens: int | None, reasoning_tokens: int | None) -> JSONObject:
     """A `TokenUsage`: four counters, `null` meaning "not reported"."""
-    return dict(zip(_USAGE_KEYS, (input_tokens, output_tokens, cached_input_tokens,
-                                  reasoning_tokens), strict=True))
+    return {"input_tokens": input_tokens, "output_tokens": output_tokens,
+            "cached_input_tokens": cached_input_tokens, "reasoning_tokens": reasoning_tokens}
 
 
 def unreported_usage() -> JSONObject:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .._rules import Rule
 
-__all__ = ["FEATURES", "RULES", "SECTIONS", "rule", "rules_of"]
+__all__ = ["FEATURES", "RULES", "SECTIONS"]
 
 FEATURES: tuple[str, ...] = ("events", "events.turn_opaque")
 """The contract's feature vocabulary: the events themselves, and the lossless turn opaque."""
@@ -117,16 +117,3 @@ SECTIONS: dict[str, str] = {
 }
 """The section of events.md stating each rule."""
 
-
-def rule(rule_id: str) -> Rule:
-    """Return the events rule with this id, or raise `KeyError` naming the known ids' count."""
-    try:
-        return RULES[rule_id]
-    except KeyError:
-        raise KeyError(f"unknown events rule id {rule_id!r}; events.md has "
-                       f"{len(RULES)} EV/PERSIST rules") from None
-
-
-def rules_of(feature: str) -> list[Rule]:
-    """Return the events rules that belong to `feature`, in the spec's order."""
-    return [r for r in RULES.values() if r.feature == feature]
