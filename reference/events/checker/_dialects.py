@@ -262,9 +262,11 @@ def _message_view(message: JSONObject) -> View:
         if block.get("type") == "text" and isinstance(block.get("text"), str):
             text.append(block["text"])
         elif block.get("type") == "tool_use":
-            value = block.get("input")  # no input at all is {} (EV-ARGS-EMPTY-OBJECT)
+            # no input at all, or the start's "" left standing (AM-TOOL-NO-DELTA), is the
+            # empty object (EV-ARGS-EMPTY-OBJECT)
+            value = block.get("input")
             calls.append({"id": block.get("id"), "name": block.get("name"),
-                          "arguments": {} if value is None else value})
+                          "arguments": {} if value is None or value == "" else value})
     stop = message.get("stop_reason")
     return View(message.get("model"), message.get("id"), "".join(text), calls,
                 stop if stop in _MESSAGE_STOPS else "other")
