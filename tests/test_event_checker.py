@@ -298,24 +298,3 @@ def test_completed_last_a_complete_stream_failed_with_no_rule_of_its_own(
     [v] = only(check(c), "EV-COMPLETED-LAST")
     assert v.frame == (c.at["completed"] if dialect != "openai-chat" else len(c.frames) - 1)
 
-
-def test_an_anthropic_tool_use_started_with_empty_input_text_agrees_with_the_fold() -> None:
-    # EV-ARGS-EMPTY-OBJECT: "" at the completion boundary completes as {}; the Anthropic fold
-    # keeps the start's "" standing (AM-TOOL-NO-DELTA), which the view reads as {} too.
-    from refold.reference.events import check_events, normalize
-
-    frames = [
-        {"type": "message_start", "message": {"id": "msg_1", "type": "message",
-                                              "role": "assistant", "model": "m", "content": [],
-                                              "usage": {"input_tokens": 1}}},
-        {"type": "content_block_start", "index": 0,
-         "content_block": {"type": "tool_use", "id": "toolu_1", "name": "f", "input": ""}},
-        {"type": "content_block_stop", "index": 0},
-        {"type": "message_delta", "delta": {"stop_reason": "tool_use"},
-         "usage": {"output_tokens": 2}},
-        {"type": "message_stop"},
-    ]
-    result = normalize("anthropic-messages", frames)
-    assert result["outcome"] == {"outcome": "completed"}
-    assert check_events("anthropic-messages", frames, result["events"], result["outcome"],
-                        result["persisted"]) == []

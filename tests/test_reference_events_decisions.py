@@ -280,3 +280,25 @@ def test_persist_strip_keeps_an_argument_named_payload() -> None:
     leaked["events"][0]["opaque"] = frames[0]
     found = check_events(CHAT, frames, result["events"], result["outcome"], leaked)
     assert "PERSIST-STRIP" in _rules(found)
+
+
+def test_an_anthropic_tool_use_started_with_empty_input_text_agrees_with_the_fold() -> None:
+    # EV-ARGS-EMPTY-OBJECT: "" at the completion boundary completes as {}; the Anthropic fold
+    # keeps the start's "" standing (AM-TOOL-NO-DELTA), which the view reads as {} too.
+    from refold.reference.events import check_events, normalize
+
+    frames = [
+        {"type": "message_start", "message": {"id": "msg_1", "type": "message",
+                                              "role": "assistant", "model": "m", "content": [],
+                                              "usage": {"input_tokens": 1}}},
+        {"type": "content_block_start", "index": 0,
+         "content_block": {"type": "tool_use", "id": "toolu_1", "name": "f", "input": ""}},
+        {"type": "content_block_stop", "index": 0},
+        {"type": "message_delta", "delta": {"stop_reason": "tool_use"},
+         "usage": {"output_tokens": 2}},
+        {"type": "message_stop"},
+    ]
+    result = normalize("anthropic-messages", frames)
+    assert result["outcome"] == {"outcome": "completed"}
+    assert check_events("anthropic-messages", frames, result["events"], result["outcome"],
+                        result["persisted"]) == []
