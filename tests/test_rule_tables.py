@@ -14,6 +14,7 @@ from refold.dialects import DIALECTS, dialect
 from refold.reference import RULES, SSE_RULES, SSE_RULES_NOTE
 from refold.reference.anthropic import FEATURES as AM_FEATURES
 from refold.reference.anthropic import RULES as AM_RULES
+from refold.reference.events import RULES as EV_RULES
 from refold.results import RuleOutcome, RuleResults
 from refold.table import render_rule_table
 
@@ -83,11 +84,12 @@ def test_refold_rules_lists_every_dialect_in_a_section_with_the_wire_rules_label
 ) -> None:
     assert main(["rules"]) == 0
     out = capsys.readouterr().out
-    assert _listed(out) == [*RULES, *SSE_RULES, *AM_RULES]
+    assert _listed(out) == [*RULES, *SSE_RULES, *AM_RULES, *EV_RULES]
     lines = out.splitlines()
-    chat, anthropic = (lines.index(f"{d.name}: {d.title} ({d.spec})") for d in DIALECTS.values())
+    chat, anthropic, events = (lines.index(f"{d.name}: {d.title} ({d.spec})")
+                               for d in DIALECTS.values())
     wire = lines.index(f"sse ({SSE_RULES_NOTE})")
-    assert chat < wire < anthropic
+    assert chat < wire < anthropic < events
 
 
 def test_refold_rules_narrows_to_a_feature_of_the_dialects_listed(
@@ -109,7 +111,7 @@ def test_refold_rules_refuses_an_unknown_dialect(capsys: pytest.CaptureFixture[s
 def test_docs_rules_lists_every_rule_of_every_dialect_once() -> None:
     page = render_markdown()
     listed = re.findall(r"^\| `([^`]+)` \|", page, flags=re.MULTILINE)
-    assert sorted(listed) == sorted([*RULES, *SSE_RULES, *AM_RULES])  # each once
+    assert sorted(listed) == sorted([*RULES, *SSE_RULES, *AM_RULES, *EV_RULES])  # each once
     assert listed.index("SSE-BOM") < listed.index("AM-TEXT-JOIN")  # a dialect at a time
     for one in DIALECTS.values():
         assert f"# {one.title} (`{one.name}`)" in page and one.spec in page
