@@ -236,7 +236,9 @@ def _run(workdir: Path) -> tuple[dict[str, list[list[Any]]], dict[str, Any], str
 def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], dict[str, Any]]:
     streams, marks, output = _run(tmp_path_factory.mktemp("plain-anthropic-examples"))
     assert marks, f"no rule example ran:\n{output}"
-    failed = sorted(test for test, entry in marks.items() if entry["outcome"] != "passed")
+    # an example that needs a feature the recorder does not claim (`sse`) skips itself
+    failed = sorted(test for test, entry in marks.items()
+                    if entry["outcome"] not in ("passed", "skipped"))
     assert not failed, f"examples failed against the recording reference: {failed}\n{output}"
     assert len(streams) > 100, f"only {len(streams)} examples recorded a stream:\n{output}"
     return streams, marks

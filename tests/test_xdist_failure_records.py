@@ -99,8 +99,10 @@ def _report_commands() -> dict[str, str]:
 
 def test_the_docs_give_a_report_command_for_every_built_in_sdk_target() -> None:
     from refold.targets import BUILTIN_TARGETS
+    from refold.targets.loading import BUILTIN_EVENTS_TARGETS
 
-    assert set(_report_commands()) == set(BUILTIN_TARGETS) - {"reference"}
+    assert set(_report_commands()) == (set(BUILTIN_TARGETS) | set(BUILTIN_EVENTS_TARGETS)
+                                       ) - {"reference"}
     assert all(" -- -n 2" in command for command in _report_commands().values())
 
 

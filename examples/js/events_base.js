@@ -112,8 +112,10 @@ class Mapping { // the outcome latch and the frame cover, whatever the dialect
     if (this.outcome !== null) return []; // EV-NOTHING-AFTER-ERROR, EV-COMPLETED-LAST
     this.held = false;
     let events = this.mapFrame(frame);
-    if (events.length === 0 && !this.held && frame !== "[DONE]") {
-      events = [this.opaque(frame)]; // EV-OPAQUE-FALLBACK
+    // EV-OPAQUE-FALLBACK: a frame whose only content is a fragment held for a call without
+    // an id yet (EV-ARGS-BUFFER) gives its Opaque now; its delta follows the call's start
+    if (events.length === 0 && frame !== "[DONE]") {
+      events = [this.opaque(frame)];
     }
     return this.folded(events);
   }
@@ -124,10 +126,6 @@ class Mapping { // the outcome latch and the frame cover, whatever the dialect
   }
   unreleased() { return []; }
   folded(events) {
-    if (this.outcome !== null && this.outcome.outcome === "error") {
-      // EV-FRAME-COVER: a fragment held for a call that never started leaves its frame
-      events = [...this.unreleased().map((f) => this.opaque(f)), ...events];
-    }
     for (const event of events) {
       if (event.type === "Completed") event.turn = this.turnFold.turn(this.header);
       this.turnFold.add(event);
