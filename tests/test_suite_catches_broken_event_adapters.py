@@ -29,7 +29,12 @@ _BROKEN = _EXAMPLES / "broken" / "events"
 _DIALECT = "provider-events"
 _CORRECT = {"reference": "reference", "events_adapter": str(_EXAMPLES / "events_adapter.py")}
 
-SUITE_FAILURES: dict[str, frozenset[str]] = dict(EXPECTED_VIOLATIONS)
+SUITE_FAILURES: dict[str, frozenset[str]] = {
+    **EXPECTED_VIOLATIONS,
+    # EV-STARTED-COMPLETED needs a stream cut inside a call; the ci examples of the
+    # damaged-stream suite do not draw one (the checker-level test shows it on its own)
+    "completes_truncated_stream": frozenset({"EV-TRUNCATED"}),
+}
 """The rules the whole suite must fail each broken adapter on (at least)."""
 
 
