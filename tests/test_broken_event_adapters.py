@@ -62,6 +62,14 @@ EXPECTED_VIOLATIONS: dict[str, frozenset[str]] = {
     name: frozenset().union(*streams.values()) for name, streams in SHOWN_BY.items()}
 """Broken adapter -> every rule its defect breaks: the table of the README."""
 
+ALSO_ON_DRAWN: dict[str, frozenset[str]] = {
+    # found by Hypothesis on a drawn stream: a call completed on a parsable prefix whose
+    # arguments then grow completes a second time at the finish (one id, two completions)
+    "completes_parsable_prefix": frozenset({"EV-IDS-SINGLE-USE"}),
+}
+"""Rules a defect also breaks on some drawn streams, beyond those its hand-written streams
+show."""
+
 
 def _load(path: Path) -> ModuleType:
     # the modules import `_base_adapter` from their own folder, as a target file may
@@ -146,7 +154,8 @@ def test_broken_adapter_breaks_no_other_rule_on_drawn_streams(
     target = _target(name)
     if stream[0] not in target["accepts"] or _violated(_target("_base_adapter"), stream):
         return
-    assert _violated(target, stream) <= EXPECTED_VIOLATIONS[name]
+    assert _violated(target, stream) <= EXPECTED_VIOLATIONS[name] | ALSO_ON_DRAWN.get(
+        name, frozenset())
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED_VIOLATIONS))

@@ -1,8 +1,9 @@
 """Suite strength, shown for the events contract: the whole events suite (rule examples
-and property suites) fails each broken adapter of `examples/broken/events/` on every rule
+and property suites) fails each of the six broken adapters of `examples/broken/events/`
+that issue 14 names on every rule
 its defect breaks (`EXPECTED_VIOLATIONS` of tests/test_broken_event_adapters.py, where
 each set is shown exact on hand-written streams through the checker), and passes the
-reference adapter and the correct example (`examples/events_adapter.py`) on every rule.
+reference adapter on every rule.
 
 The suite-level sets are not asserted exact, unlike the fold dialects': a difference the
 differential finds against the reference adapter is charged by its pointer to every
@@ -27,10 +28,19 @@ from refold.reference.events import RULES
 _EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 _BROKEN = _EXAMPLES / "broken" / "events"
 _DIALECT = "provider-events"
-_CORRECT = {"reference": "reference", "events_adapter": str(_EXAMPLES / "events_adapter.py")}
+_CORRECT = {"reference": "reference"}
+"""The adapter that passes the whole suite (the correct example wraps it and is held to it,
+stream by stream, by tests/test_broken_event_adapters.py: one more whole run costs CI a
+minute)."""
+
+_SIX = ("replays_accumulated_text", "completes_parsable_prefix", "sums_usage",
+        "completes_truncated_stream", "opaque_is_the_delta", "persists_opaque")
+"""The six defects issue 14 names, run through the whole suite here; the other broken
+adapters are shown on their streams by tests/test_broken_event_adapters.py (each run of the
+whole suite costs CI about a minute)."""
 
 SUITE_FAILURES: dict[str, frozenset[str]] = {
-    **EXPECTED_VIOLATIONS,
+    **{name: EXPECTED_VIOLATIONS[name] for name in _SIX},
     # EV-STARTED-COMPLETED needs a stream cut inside a call; the ci examples of the
     # damaged-stream suite do not draw one (the checker-level test shows it on its own)
     "completes_truncated_stream": frozenset({"EV-TRUNCATED"}),
@@ -66,7 +76,7 @@ def test_the_suite_fails_each_broken_adapter_on_every_rule_it_breaks(
 
 
 @pytest.mark.parametrize("correct", sorted(_CORRECT))
-def test_the_reference_and_the_correct_example_pass_the_whole_events_suite(
+def test_the_reference_adapter_passes_the_whole_events_suite(
     event_runs: dict[str, Future[SuiteRun]], correct: str,
 ) -> None:
     run = event_runs[correct].result()
