@@ -53,13 +53,6 @@ class ChatMapping extends ev.Mapping {
     this.finished = false; // choice 0 has a finish reason other than "error"
   }
   opaque(frame) { return ev.opaque("message", frame); } // Chat lines have no `event:` name
-  unreleased() {
-    const frames = [];
-    for (const [, pending] of this.order) {
-      for (const f of pending.heldFrames()) if (!frames.includes(f)) frames.push(f);
-    }
-    return frames;
-  }
   mapFrame(frame) {
     if (frame === "[DONE]") return this.done();
     if (!ev.isObject(frame)) return []; // EV-UNKNOWN: it becomes Opaque
@@ -123,7 +116,6 @@ class ChatMapping extends ev.Mapping {
       this.fail("unsupported", "EV-IDS-SINGLE-USE: two tool calls of the turn share an id");
       return [];
     }
-    this.held = this.held || (pending.holding && appended !== "");
     return events;
   }
   finish(frame) {

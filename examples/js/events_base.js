@@ -61,11 +61,6 @@ class PendingCall { // EV-CALL-STARTED, EV-ARGS-BUFFER, EV-IDS-SINGLE-USE
     }
     return events;
   }
-  heldFrames() {
-    const frames = [];
-    for (const [, frame] of this.held) if (!frames.includes(frame)) frames.push(frame);
-    return frames;
-  }
   complete(args, frame) {
     this.completed = true;
     return { type: "ToolCallCompleted", call: { id: this.id, name: this.name, arguments: args },
@@ -106,11 +101,9 @@ function foldTurn(events) {
 }
 
 class Mapping { // the outcome latch and the frame cover, whatever the dialect
-  constructor() { this.outcome = null; this.turnFold = new TurnFold(); this.held = false;
-                  this.header = null; }
+  constructor() { this.outcome = null; this.turnFold = new TurnFold(); this.header = null; }
   frame(frame) {
     if (this.outcome !== null) return []; // EV-NOTHING-AFTER-ERROR, EV-COMPLETED-LAST
-    this.held = false;
     let events = this.mapFrame(frame);
     // EV-OPAQUE-FALLBACK: a frame whose only content is a fragment held for a call without
     // an id yet (EV-ARGS-BUFFER) gives its Opaque now; its delta follows the call's start
@@ -124,7 +117,6 @@ class Mapping { // the outcome latch and the frame cover, whatever the dialect
     this.fail("truncated", "EV-TRUNCATED: the body ended before the stream's terminal");
     return [];
   }
-  unreleased() { return []; }
   folded(events) {
     for (const event of events) {
       if (event.type === "Completed") event.turn = this.turnFold.turn(this.header);
