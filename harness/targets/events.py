@@ -58,7 +58,14 @@ class EventsTarget:
     offers_fold: bool = False
 
     def fold(self, chunks: list[JSON]) -> JSONObject:
-        """Run the adapter over one stream of this dialect; its whole output."""
+        """Run the adapter over one stream of this dialect; its whole output. A stream of
+        a source it does not accept is refused (`unsupported`) before the adapter sees it."""
+        refusal = unaccepted(self, chunks)
+        if refusal is not None:
+            raise TargetError(refusal, kind="unsupported")
+        return self._run(chunks)
+
+    def _run(self, chunks: list[JSON]) -> JSONObject:
         raise NotImplementedError
 
     def fold_events(self, events: list[JSON]) -> JSON:
@@ -124,13 +131,10 @@ class PythonEventsTarget(EventsTarget):
     factory: Callable[[], Any]
     offers_fold: bool = False
 
-    def fold(self, chunks: list[JSON]) -> JSONObject:
+    def _run(self, chunks: list[JSON]) -> JSONObject:
         """Run one fresh adapter over the stream, frame by frame."""
         from .python import _call
 
-        refusal = unaccepted(self, chunks)
-        if refusal is not None:
-            raise TargetError(refusal, kind="unsupported")
         source, frames = source_of(chunks), frames_of(chunks)
         adapter = _call(f"{self.name}()", self.factory)
         _call(f"begin({source!r})", adapter.begin, source)
@@ -215,11 +219,8 @@ class RemoteEventsTarget(EventsTarget):
         self.provider = None if provider is None else str(provider)
         self.offers_fold = "fold_events" in remote.operations
 
-    def fold(self, chunks: list[JSON]) -> JSONObject:
+    def _run(self, chunks: list[JSON]) -> JSONObject:
         """The worker's run of the adapter over the stream."""
-        refusal = unaccepted(self, chunks)
-        if refusal is not None:
-            raise TargetError(refusal, kind="unsupported")
         output: JSONObject = self._remote.fold(chunks)
         return output
 

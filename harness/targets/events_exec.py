@@ -19,7 +19,7 @@ from refold.reference import JSON, JSONObject
 
 from ..dialects.provider_events import PROVIDER_EVENTS, frames_of, source_of
 from ..errors import TargetError, UsageError
-from .events import EventsTarget, accepted_sources, outcome_of, unaccepted
+from .events import EventsTarget, accepted_sources, outcome_of
 from .exec import ExecTransport
 from .remote import DEFAULT_MAX_REPLY, check_features
 
@@ -98,11 +98,8 @@ class EventsExecTarget(EventsTarget):
         if self._transport.running():  # a fresh process after a failure greets again
             self._greeting()
 
-    def fold(self, chunks: list[JSON]) -> JSONObject:
+    def _run(self, chunks: list[JSON]) -> JSONObject:
         """Run one stream through the protocol: begin, frames with acks, end."""
-        refusal = unaccepted(self, chunks)
-        if refusal is not None:
-            raise TargetError(refusal, kind="unsupported")
         self._ready()
         stream = next(self._streams)
         frames = frames_of(chunks)
