@@ -117,9 +117,18 @@ class LifecycleMachine(stateful.RuleBasedStateMachine):
 
 
 class SnapshotMachine(LifecycleMachine):
-    """LIFE-SNAPSHOT: a response handed out never changes, and neither do the chunks."""
+    """LIFE-SNAPSHOT: a response handed out never changes, and neither do the chunks.
+
+    Besides the drawn reads, it reads after every step, as a caller rendering each partial
+    response does: a snapshot updated in place then shows as soon as any chunk changes the
+    response, instead of only when a drawn read happens to fall before a changing chunk."""
 
     def verify(self) -> None:
+        self._verify_unchanged()
+        if self.given:
+            self.read()
+
+    def _verify_unchanged(self) -> None:
         for number, (chunk, original) in enumerate(self.given):
             if not json_equal(chunk, original):
                 raise self.check.fail(f"the target mutated chunk {number} after add()",

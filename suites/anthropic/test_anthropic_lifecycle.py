@@ -147,9 +147,18 @@ def _described(expected: JSON, received: JSON) -> str:
 
 
 class SnapshotMachine(LifecycleMachine):
-    """AM-LIFE-SNAPSHOT: a Message handed out never changes, and neither do the events."""
+    """AM-LIFE-SNAPSHOT: a Message handed out never changes, and neither do the events.
+
+    Besides the drawn reads, it reads after every step once the stream started, as a caller
+    rendering each partial Message does, so a snapshot updated in place shows as soon as
+    any event changes the Message."""
 
     def verify(self) -> None:
+        self._verify_unchanged()
+        if self.stream.started:
+            self.read()
+
+    def _verify_unchanged(self) -> None:
         for number, (event, original) in enumerate(self.given):
             if not json_equal(event, original):
                 raise self.check.fail(f"the target mutated event {number} after add(): "
