@@ -58,6 +58,9 @@ for line in sys.stdin:
         say({{"stream": s, "ack": m["seq"]}})
     elif m["op"] == "end":
         end = adapter.end()
+        if MODE == "bad-outcome" and not os.path.exists(__file__ + ".once"):
+            open(__file__ + ".once", "w").close()  # once: a fresh process answers well
+            end["outcome"] = "fine"
         for e in held + end.pop("events"):
             say({{"stream": s, "event": e}})
         held = []
@@ -135,6 +138,19 @@ def test_a_broken_process_fails_the_stream_and_a_fresh_one_serves_the_next(
         assert raised.value.kind == kind
         short = CHAT_STREAM[:2]  # one frame: the broken frame 1 is never sent
         assert target.fold(short)["outcome"]["outcome"] == "error"
+    finally:
+        target.close()
+
+
+def test_an_outcome_of_the_wrong_shape_fails_its_stream_and_not_the_next(
+        tmp_path: Path) -> None:
+    target = _exec_target(tmp_path, "bad-outcome")
+    try:
+        with pytest.raises(TargetError, match=r"expected \{\"outcome\"") as raised:
+            target.fold(CHAT_STREAM)
+        assert raised.value.kind == "protocol"
+        # the persisted line of the failed stream is not read as the next stream's
+        assert target.fold(CHAT_STREAM)["outcome"] == {"outcome": "completed"}
     finally:
         target.close()
 

@@ -61,11 +61,8 @@ class HttpTransport:
         """POST the message; the reply is the response body."""
         sent = stamped(message, next(self._seq))
         op = sent.get("op")
-        status, body = self._exchange(json.dumps(sent).encode(), op)
+        body = self.post(json.dumps(sent).encode(), op)
         text = body[:200].decode("utf-8", "replace")
-        if status != 200:
-            raise TargetError(f"{self.url}: {op!r} answered HTTP {status}: {text!r}",
-                              kind="protocol")
         try:
             reply = json.loads(body)
         except ValueError:
@@ -78,6 +75,18 @@ class HttpTransport:
         if problem is not None:
             raise TargetError(f"{self.url}: {problem}", kind="protocol")
         return reply
+
+    def post(self, body: bytes, op: object) -> bytes:
+        """POST `body` under one deadline (`timeout` for the whole exchange) and return
+        the (bounded, unencoded) body of the 200 response; `op` names the message in
+        failures. Any other status, a timeout, a dropped connection, a body over
+        `max_reply` bytes or one with a content-encoding is a TargetError."""
+        status, data = self._exchange(body, op)
+        if status != 200:
+            text = data[:200].decode("utf-8", "replace")
+            raise TargetError(f"{self.url}: {op!r} answered HTTP {status}: {text!r}",
+                              kind="protocol")
+        return data
 
     def _exchange(self, body: bytes, op: object) -> tuple[int, bytes]:
         """One POST under one deadline: the status and the (bounded) body."""
