@@ -75,6 +75,12 @@ def _load_exec(spec: str, options: TargetOptions) -> Target:
 def _load_http(spec: str, options: TargetOptions) -> Target:
     from .http import HttpTarget
 
+    if options.dialect is PROVIDER_EVENTS:
+        from .events_http import EventsHttpTarget
+
+        return EventsHttpTarget.connect(spec, features=options.features,
+                                        timeout=options.timeout, max_reply=options.max_reply)
+
     return HttpTarget.connect(spec, features=options.features, timeout=options.timeout,
                               max_reply=options.max_reply, dialect=options.dialect)
 
@@ -146,10 +152,12 @@ FORMS: tuple[TargetForm, ...] = (
                "the built-in reference fold (the default)",
                lambda spec: spec == "reference", _load_builtin, python=True),
     TargetForm("`exec:COMMAND`", "exec:COMMAND",
-               "a process speaking the JSON-lines protocol on stdin/stdout",
+               "a process speaking the JSON-lines protocol on stdin/stdout (with "
+               "`--dialect provider-events`: refold-events/1, docs/events.md)",
                lambda spec: spec.startswith("exec:"), _load_exec, python=False),
     TargetForm("`http://host:port/path`", "an http(s):// URL",
-               "a service speaking the same protocol over HTTP POST (`https://` too)",
+               "a service speaking the same protocol over HTTP POST (`https://` too; "
+               "with `--dialect provider-events`: refold-events/1, a POST per message)",
                lambda spec: spec.startswith(("http://", "https://")), _load_http,
                python=False),
     TargetForm("`NAME`", "a registered target name",

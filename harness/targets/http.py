@@ -120,7 +120,7 @@ class HttpTransport:
     def _read(self, response: http.client.HTTPResponse, op: object) -> bytes:
         declared = response.getheader("content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.max_reply:
-            raise self._oversize(op, f"declares {declared} bytes")
+            raise self._oversize(op, f"declares {declared} bytes, more")
         data = response.read(self.max_reply + 1)
         if len(data) > self.max_reply:
             raise self._oversize(op, "is longer")
