@@ -98,13 +98,15 @@ def _indexes(events: list[JSONObject], kind: str | None = None) -> list[int]:
 
 def _partial_terminal(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
     """Not lossless: the terminal output non-empty but missing items (bifrost #1985)."""
+    kept: list[int] | None = None
     for item in events:
         body = item.get("response") if is_terminal(item) else None
         output = body.get("output") if isinstance(body, dict) else None
         if isinstance(output, list) and len(output) >= 2:
-            kept = draw(st.lists(below(len(output)), min_size=1, max_size=len(output) - 1,
-                                 unique=True))
-            item["response"]["output"] = [output[i] for i in sorted(kept)]
+            if kept is None:  # the same items left out of every terminal event
+                kept = sorted(draw(st.lists(below(len(output)), min_size=1,
+                                            max_size=len(output) - 1, unique=True)))
+            item["response"]["output"] = [output[i] for i in kept if i < len(output)]
     return events
 
 
