@@ -12,13 +12,9 @@ from collections.abc import Collection, Mapping
 
 from hypothesis.errors import InvalidArgument
 
-__all__ = ["FEATURES", "SHAPES", "allows", "check_features", "families_for"]
+from refold.reference.responses import FEATURES
 
-FEATURES: tuple[str, ...] = (
-    "text", "tool_calls", "refusal", "reasoning", "annotations", "usage", "robustness",
-    "lifecycle", "sse", "events",
-)
-"""The dialect's feature vocabulary (responses-fold.md, "Features")."""
+__all__ = ["FEATURES", "SHAPES", "allows", "check_features", "families_for"]
 
 _TEXT = frozenset({"text"})
 _ROBUST = frozenset({"robustness"})
