@@ -141,6 +141,14 @@ def _collision(events: list[dict[str, Any]]) -> bool:
     return len(added) != len(set(added))
 
 
+def _interleaved_collision(events: list[dict[str, Any]]) -> bool:
+    owners = [e["item"].get("id") if isinstance(e.get("item"), dict) else e.get("item_id")
+              for e in events if e.get("output_index") == 0
+              and e.get("type") != "response.output_item.done"]
+    named = [owner for owner in owners if owner is not None]
+    return len(set(named)) >= 2 and named != sorted(named, key=named.index)
+
+
 def _late(events: list[dict[str, Any]]) -> bool:
     types = _types(events)
     last = max((i for i, t in enumerate(types) if t in _TERMINALS), default=len(types))
@@ -162,7 +170,8 @@ def _error_without_terminal(events: list[dict[str, Any]]) -> bool:
 
 
 @pytest.mark.parametrize("damage", [
-    _truncated, _partial_terminal, _contradicting, _collision, _late, _null_item,
+    _truncated, _partial_terminal, _contradicting, _collision, _interleaved_collision,
+    _late, _null_item,
     _wrong_type, _error_without_terminal,
 ])
 def test_each_kind_of_damage_is_drawn(damage: Any) -> None:
