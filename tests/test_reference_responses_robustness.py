@@ -77,8 +77,9 @@ def test_a_lifecycle_or_terminal_response_that_is_not_an_object_changes_nothing(
     for event in events[:3]:
         accumulator.add(event)
     before = accumulator.response()
+    not_objects: list[Any] = [None, [], "done", 1]
     for kind in ("created", "in_progress", "completed", "failed"):
-        for response in (None, [], "done", 1):
+        for response in not_objects:
             accumulator.add({"type": f"response.{kind}", "response": response})
     assert accumulator.response() == before and not accumulator.finished
 
