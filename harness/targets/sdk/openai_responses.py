@@ -22,8 +22,9 @@ departure that made the SDK raise).
 
 The `ParsedResponse` is dumped with `to_dict(mode="json", exclude_unset=True)`: the fields
 that were set, by wire name, unknown keys kept (the SDK's models allow extra keys). The SDK's
-one addition, `parsed` on each `output_text` part (structured-output parsing; `None` without
-a `text_format`, which the target never passes), is dropped; `output_text`, the SDK's
+additions, `parsed` on each `output_text` part and `parsed_arguments` on each function call
+(structured-output parsing; `None` without a `text_format` or strict input tools, which the
+target never passes), are dropped; `output_text`, the SDK's
 convenience property, is not a field and never appears. Nothing else is changed.
 
 Not `lifecycle`: `get_final_response()` is a whole-stream read, and `ResponseStream` has no
@@ -52,7 +53,7 @@ the module docstring)."""
 REQUEST: dict[str, Any] = {"model": "gpt-refold-offline", "input": "refold"}
 """The request the offline client sends (nobody reads it)."""
 
-_SDK_ADDITIONS = ("parsed",)
+_SDK_ADDITIONS = ("parsed", "parsed_arguments")
 
 
 def sdk_version() -> str:
@@ -73,7 +74,7 @@ def fold(events: list[JSON]) -> JSONObject:
 
 def in_spec_shape(response: Any) -> JSONObject:
     """An SDK `Response` (or `ParsedResponse`) as the spec's Response: its fields that were
-    set, as JSON, by wire name, less the SDK's `parsed` additions."""
+    set, as JSON, by wire name, less the SDK's `parsed`/`parsed_arguments` additions."""
     with quiet():
         dumped: JSONObject = response.to_dict(mode="json", exclude_unset=True)
     shaped: JSONObject = _without_sdk_additions(dumped)
