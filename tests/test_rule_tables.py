@@ -15,6 +15,7 @@ from refold.reference import RULES, SSE_RULES, SSE_RULES_NOTE
 from refold.reference.anthropic import FEATURES as AM_FEATURES
 from refold.reference.anthropic import RULES as AM_RULES
 from refold.reference.events import RULES as EV_RULES
+from refold.reference.responses import RULES as RS_RULES
 from refold.results import RuleOutcome, RuleResults
 from refold.table import render_rule_table
 
@@ -79,17 +80,27 @@ def test_refold_rules_of_the_anthropic_dialect_lists_its_45_rules(
     assert "ENV-ID" not in out
 
 
+def test_refold_rules_of_the_responses_dialect_lists_its_42_rules(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["rules", "--dialect", "openai-responses"]) == 0
+    out = capsys.readouterr().out
+    assert _listed(out) == list(RS_RULES) and len(RS_RULES) == 42
+    assert "OpenAI Responses" in out and "responses-fold.md" in out
+    assert "AM-PING" not in out and "ENV-ID" not in out
+
+
 def test_refold_rules_lists_every_dialect_in_a_section_with_the_wire_rules_labelled(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert main(["rules"]) == 0
     out = capsys.readouterr().out
-    assert _listed(out) == [*RULES, *SSE_RULES, *AM_RULES, *EV_RULES]
+    assert _listed(out) == [*RULES, *SSE_RULES, *AM_RULES, *EV_RULES, *RS_RULES]
     lines = out.splitlines()
-    chat, anthropic, events = (lines.index(f"{d.name}: {d.title} ({d.spec})")
-                               for d in DIALECTS.values())
+    chat, anthropic, events, responses = (lines.index(f"{d.name}: {d.title} ({d.spec})")
+                                          for d in DIALECTS.values())
     wire = lines.index(f"sse ({SSE_RULES_NOTE})")
-    assert chat < wire < anthropic < events
+    assert chat < wire < anthropic < events < responses
 
 
 def test_refold_rules_narrows_to_a_feature_of_the_dialects_listed(
@@ -111,7 +122,8 @@ def test_refold_rules_refuses_an_unknown_dialect(capsys: pytest.CaptureFixture[s
 def test_docs_rules_lists_every_rule_of_every_dialect_once() -> None:
     page = render_markdown()
     listed = re.findall(r"^\| `([^`]+)` \|", page, flags=re.MULTILINE)
-    assert sorted(listed) == sorted([*RULES, *SSE_RULES, *AM_RULES, *EV_RULES])  # each once
+    every = [*RULES, *SSE_RULES, *AM_RULES, *EV_RULES, *RS_RULES]
+    assert sorted(listed) == sorted(every)  # each once
     assert listed.index("SSE-BOM") < listed.index("AM-TEXT-JOIN")  # a dialect at a time
     for one in DIALECTS.values():
         assert f"# {one.title} (`{one.name}`)" in page and one.spec in page

@@ -22,7 +22,8 @@ from ._usage import usage_error
 __all__ = ["register", "render_markdown"]
 
 _SOURCES = {"openai-chat": "`refold/reference/_rules.py` and `refold/reference/_sse_rules.py`",
-            "anthropic-messages": "`refold/reference/anthropic/_rules.py`"}
+            "anthropic-messages": "`refold/reference/anthropic/_rules.py`",
+            "openai-responses": "`refold/reference/responses/_rules.py`"}
 """Where each dialect's registries live, for the page's readers."""
 
 _EXTRA_NOTES = {"openai-chat": (

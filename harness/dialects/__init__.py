@@ -5,8 +5,9 @@
     'Message'
 
 A dialect is registered here once; everything else looks it up. Rule ids are unique
-across dialects (the Anthropic ones are `AM-` prefixed), so a rule id alone names its
-dialect (`dialect_of_rule`), which is how a test is known to belong to one.
+across dialects (the Anthropic ones are `AM-` prefixed, the Responses ones `RS-`), so a
+rule id alone names its dialect (`dialect_of_rule`), which is how a test is known to
+belong to one.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ..errors import UsageError
 from ._dialect import Ablation, Dialect
 from .anthropic_messages import ANTHROPIC_MESSAGES
 from .openai_chat import OPENAI_CHAT
+from .openai_responses import OPENAI_RESPONSES
 from .provider_events import PROVIDER_EVENTS
 
 __all__ = ["DEFAULT_DIALECT", "DIALECTS", "EVERY_RULE", "Ablation", "Dialect", "dialect",
@@ -39,7 +41,8 @@ def _registry(*dialects: Dialect) -> Mapping[str, Dialect]:
     return MappingProxyType({one.name: one for one in dialects})
 
 
-DIALECTS: Mapping[str, Dialect] = _registry(OPENAI_CHAT, ANTHROPIC_MESSAGES, PROVIDER_EVENTS)
+DIALECTS: Mapping[str, Dialect] = _registry(OPENAI_CHAT, ANTHROPIC_MESSAGES, PROVIDER_EVENTS,
+                                             OPENAI_RESPONSES)
 """Every dialect by name, in the order they were added."""
 
 EVERY_RULE: Mapping[str, Rule] = MappingProxyType(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from refold.reference import JSON, Accumulator, JSONObject, anthropic, events
+from refold.reference import JSON, Accumulator, JSONObject, anthropic, events, responses
 
 from .sdk.decoders import decode_reference
 
@@ -20,6 +20,11 @@ __all__ = ["ReferenceAdapter", "refold_target"]
 def _decode_anthropic(parts: Sequence[bytes]) -> list[JSON]:
     """The reference item layer of Anthropic streams: bytes to the events a fold gets."""
     return anthropic.decode_stream(parts)
+
+
+def _decode_responses(parts: Sequence[bytes]) -> list[JSON]:
+    """The reference item layer of Responses streams: bytes to the events a fold gets."""
+    return responses.decode_stream(parts)
 
 
 class ReferenceAdapter:
@@ -64,6 +69,9 @@ refold_target = {
         "anthropic-messages": {
             "factory": anthropic.Accumulator, "sse": _decode_anthropic,
             "description": "refold.reference.anthropic.Accumulator, the spec's reference fold"},
+        "openai-responses": {
+            "factory": responses.Accumulator, "sse": _decode_responses,
+            "description": "refold.reference.responses.Accumulator, the spec's reference fold"},
         "provider-events": {
             "adapter": ReferenceAdapter, "accepts": list(events.DIALECTS),
             "features": list(events.FEATURES),

@@ -1,0 +1,50 @@
+"""The `openai-responses` dialect: OpenAI Responses API event streams.
+
+Its contract is responses-fold.md (`refold.reference.responses`, rules `RS-*` and
+`LIFE-RS-*`); its suites are `refold.suites.responses`. The wire layer is the shared
+WHATWG decoder with an item layer of its own (`decode_stream`: the events a fold is
+given), as the Anthropic dialect's is.
+"""
+
+from __future__ import annotations
+
+from refold.reference.responses import (
+    FEATURES,
+    RULES,
+    Accumulator,
+    decode_stream,
+    differences,
+    fold,
+)
+
+from ..attribution_responses import POINTERLESS, rules_at
+from ._dialect import Dialect
+
+__all__ = ["OPENAI_RESPONSES"]
+
+OPENAI_RESPONSES = Dialect(
+    name="openai-responses",
+    title="OpenAI Responses",
+    spec="responses-fold.md",
+    result="Response",
+    item="event",
+    rules=RULES,
+    spec_rules=frozenset(RULES),
+    features=FEATURES,
+    fold=fold,
+    accumulator=Accumulator,
+    differences=differences,
+    rules_at=rules_at,
+    pointerless=POINTERLESS,
+    lifecycle_reads=("finished",),
+    lifecycle_calls=(),
+    decode_sse=decode_stream,
+    snapshot_rule="LIFE-RS-SNAPSHOT",
+    sse_layer="items",
+    suites="responses",
+    reference_package="refold.reference.responses",
+    reference_tests="test_reference_responses_*.py",
+    reference_equivalents="equivalent-mutants-responses.toml",
+    not_fold_features=frozenset({"lifecycle", "sse", "events"}),
+)
+"""OpenAI Responses streams (`response.created` … `response.completed`)."""
