@@ -19,11 +19,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-
-from refold.reference import JSON, JSONObject
-from refold.targets import BUILTIN_TARGETS
-from refold.targets.sdk import nodejs
-
 from _responses_streams import (
     HELLO,
     HELLO_ITEM,
@@ -32,11 +27,13 @@ from _responses_streams import (
     call_events,
     created,
     done,
-    message,
     message_events,
-    output_text,
     terminal,
 )
+
+from refold.reference import JSON, JSONObject
+from refold.targets import BUILTIN_TARGETS
+from refold.targets.sdk import nodejs
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("openai") is None,
                                 reason="install refold[openai] to check its targets")
@@ -101,7 +98,7 @@ def test_rs_output_recover_openai_python_loses_every_item_when_completed_has_emp
     assert _python()(events)["output"] == []
 
 
-def test_rs_output_recover_openai_python_raises_when_output_is_absent_and_an_item_unfinished() -> None:
+def test_rs_output_recover_openai_python_raises_on_no_output_and_an_unfinished_item() -> None:
     # RQ2 + RQ4: terminal output null, the item never got output_item.done
     events = [created(), *message_events(0, HELLO_ITEM)[:-1], terminal(output=None)]
     assert "Cannot complete response with unfinished output items." in _raises(_python(), events)
@@ -110,8 +107,8 @@ def test_rs_output_recover_openai_python_raises_when_output_is_absent_and_an_ite
 def test_rs_orphan_openai_python_raises_on_content_before_output_item_added() -> None:
     # RQ5: gpt-oss / gateways send content events before (or without) the item
     events = [created(), *message_events(0, HELLO_ITEM)[1:], terminal(output=[HELLO_ITEM])]
-    assert "RuntimeError: Received a content event for output index 0 before receiving its " \
-           "output item" == _raises(_python(), events)
+    assert _raises(_python(), events) == ("RuntimeError: Received a content event for output "
+                                          "index 0 before receiving its output item")
 
 
 def test_rs_terminal_events_openai_python_raises_on_response_incomplete() -> None:

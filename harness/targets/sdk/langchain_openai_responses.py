@@ -111,7 +111,8 @@ def fold(events: list[JSON]) -> JSONObject:
 
 def _chunks() -> Iterator[AIMessageChunk]:
     for chunk in _MODEL.stream([HumanMessage("refold")]):
-        yield chunk  # type: ignore[misc]
+        if isinstance(chunk, AIMessageChunk):
+            yield chunk
 
 
 def _response(summed: AIMessageChunk) -> JSONObject:
