@@ -80,8 +80,10 @@ def message_events(index: int, final: JSONObject, *, deltas: bool = True,
         field = "text" if kind == "output_text" else "refusal"
         channel = "output_text" if kind == "output_text" else "refusal"
         value = str(part[field])
-        events.append(_at("content_part.added", index, item_id, content_index=n,
-                          part={**part, field: ""}))
+        opened = {**part, field: ""}
+        if "annotations" in part:
+            opened["annotations"] = []  # annotations arrive by annotation.added
+        events.append(_at("content_part.added", index, item_id, content_index=n, part=opened))
         if deltas:
             half = len(value) // 2
             events += [_at(f"{channel}.delta", index, item_id, content_index=n, delta=piece)
