@@ -34,10 +34,12 @@ from _responses_streams import (
     output_text,
     terminal,
 )
+from hypothesis import given, settings
 
 from refold.attribution_responses import rules_at
 from refold.reference import JSON, JSONObject
-from refold.reference.responses import FEATURES, RULES, differences, fold
+from refold.reference.responses import FEATURES, RULES, Accumulator, differences, fold
+from refold.strategies.responses import event_streams
 
 _BROKEN = Path(__file__).resolve().parent.parent / "examples" / "broken"
 
@@ -220,3 +222,17 @@ def test_the_base_folds_every_stream_here_like_the_reference() -> None:
                *(s for v in RAISES.values() for s in v)]
     for events in streams:
         assert differences(fold(events), _fold("_responses_fold", events)) == []
+
+
+@settings(deadline=None)
+@given(events=event_streams())
+def test_the_base_folds_any_stream_like_the_reference_after_every_event(
+        events: list[JSONObject]) -> None:
+    # Damaged streams too (strategies.responses.event_streams): the base is the reference,
+    # so a broken module's departure is its override's alone.
+    reference, base = Accumulator(), _load("_responses_fold").refold_target["factory"]()
+    for event in copy.deepcopy(events):
+        reference.add(event)
+        base.add(event)
+        assert differences(reference.response(), base.response()) == []
+        assert base.finished == reference.finished
