@@ -14,9 +14,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import shutil
-import subprocess
 from collections.abc import Callable, Iterator
-from typing import Any
 
 import pytest
 from _responses_streams import (
@@ -32,7 +30,7 @@ from _responses_streams import (
 )
 
 from refold.reference import JSON, JSONObject
-from refold.targets import BUILTIN_TARGETS
+from refold.targets import BUILTIN_TARGETS, Target, load_target
 from refold.targets.sdk import nodejs
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("openai") is None,
@@ -151,89 +149,75 @@ def test_rs_terminal_base_openai_python_keeps_a_completed_response_as_sent() -> 
     assert _python()(events)["output"] == [final_call]
 
 
-# openai-node 7.5.0 over exec: (the protocol of docs/protocol.md, spoken directly).
+# openai-node 7.5.0 over exec: (refold's exec: target).
 
 @pytest.fixture(scope="module")
-def node() -> Iterator[Fold]:
+def node() -> Iterator[Target]:
     if shutil.which("node") is None or not (
             nodejs.NODE_DIR / "node_modules" / "openai" / "package.json").is_file():
         pytest.skip(f"needs node and the pinned npm packages: {nodejs.install_command()}")
-    script = nodejs.NODE_DIR / nodejs.NODE_TARGETS["openai-node-responses"].file
-    process = subprocess.Popen(["node", str(script)], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, text=True)
-    sequence = iter(range(1, 10**6))
-
-    def ask(request: dict[str, Any]) -> dict[str, Any]:
-        assert process.stdin is not None and process.stdout is not None
-        process.stdin.write(json.dumps({**request, "seq": next(sequence)}) + "\n")
-        process.stdin.flush()
-        reply: dict[str, Any] = json.loads(process.stdout.readline())
-        return reply
-
-    hello = ask({"op": "hello"})
-    assert (hello["dialect"], hello["version"]) == ("openai-responses", f"openai {NODE_VERSION}")
-
-    def fold(events: list[JSON]) -> JSONObject:
-        reply = ask({"op": "fold", "events": events})
-        if not reply["ok"]:
-            raise RuntimeError(reply["error"]["message"])
-        response: JSONObject = reply["response"]
-        return response
-
-    yield fold
-    assert process.stdin is not None and process.stdout is not None
-    process.stdin.close()
-    process.wait(timeout=10)
-    process.stdout.close()
+    target = load_target("openai-node-responses")
+    assert target.dialect.name == "openai-responses"
+    assert f"openai {NODE_VERSION}" in target.description
+    assert "lifecycle" not in target.features and "sse" in target.features
+    yield target
+    target.close()
 
 
-def test_openai_node_folds_openais_own_shape_to_the_terminal_response(node: Fold) -> None:
-    assert node(HELLO) == terminal(output=[HELLO_ITEM])["response"]
+def test_openai_node_folds_openais_own_shape_to_the_terminal_response(node: Target) -> None:
+    assert node.fold(HELLO) == terminal(output=[HELLO_ITEM])["response"]
 
 
 def test_rs_output_recover_openai_node_loses_every_item_when_completed_has_empty_output(
-        node: Fold) -> None:
+        node: Target) -> None:
     # RQ1: the snapshot is replaced by every lifecycle response, the terminal's `[]` included
     events = [created(), *message_events(0, HELLO_ITEM), terminal(output=[])]
-    assert node(events)["output"] == []
+    assert node.fold(events)["output"] == []
 
 
-def test_rs_orphan_openai_node_throws_on_content_before_output_item_added(node: Fold) -> None:
+def test_rs_orphan_openai_node_throws_on_content_before_output_item_added(node: Target) -> None:
     events = [created(), *message_events(0, HELLO_ITEM)[1:], terminal(output=[HELLO_ITEM])]
-    assert "missing output at index 0" in _raises(node, events)
+    assert "missing output at index 0" in _raises(node.fold, events)
 
 
-def test_rs_keepalive_openai_node_throws_on_an_unknown_event_type(node: Fold) -> None:
+def test_rs_keepalive_openai_node_throws_on_an_unknown_event_type(node: Target) -> None:
     # RQ24: sanitizeResponseEvent throws for any type outside its list (keepalive is in it)
     events = [created(), {"type": "response.vendor_progress"}, *HELLO[1:]]
-    assert "Unhandled response stream event" in _raises(node, events)
-    assert node([created(), {"type": "keepalive"}, *HELLO[1:]])["output"] == [HELLO_ITEM]
+    assert "Unhandled response stream event" in _raises(node.fold, events)
+    assert node.fold([created(), {"type": "keepalive"}, *HELLO[1:]])["output"] == [HELLO_ITEM]
 
 
 def test_rs_key_output_index_openai_node_keeps_items_whose_ids_rotate_on_deltas(
-        node: Fold) -> None:
+        node: Target) -> None:
     # RQ7 not reproduced: the research (git mirror 7b7d6ca7) read an item_id check, but the
     # published 7.5.0 build routes content events by output_index alone and does not raise
     events = [created(), *message_events(0, HELLO_ITEM), terminal(output=[HELLO_ITEM])]
     events[3] = {**events[3], "item_id": "msg_rotated"}
-    assert node(events)["output"] == [HELLO_ITEM]
+    assert node.fold(events)["output"] == [HELLO_ITEM]
 
 
-def test_rs_failed_openai_node_resolves_a_failed_response_with_its_error(node: Fold) -> None:
+def test_rs_failed_openai_node_resolves_a_failed_response_with_its_error(node: Target) -> None:
     # Not a defect: node treats completed|failed|incomplete as terminal results (RQ17, RQ18)
     events = [created(), terminal("failed", output=[], usage=None,
                                   error={"code": "server_error", "message": "boom"})]
-    result = node(events)
+    result = node.fold(events)
     assert (result["status"], result["error"]) == (
         "failed", {"code": "server_error", "message": "boom"})
 
 
 def test_rs_output_recover_openai_node_throws_when_the_terminal_has_no_output(
-        node: Fold) -> None:
+        node: Target) -> None:
     # RQ2: gateways drop `output`; the replacement snapshot's output is iterated as a list
     events = [created(), *message_events(0, HELLO_ITEM), terminal(output=None)]
     events[-1]["response"].pop("output")
-    assert "snapshot.output is not iterable" in _raises(node, events)
+    assert "snapshot.output is not iterable" in _raises(node.fold, events)
+
+
+def test_openai_node_decoder_yields_the_events_of_the_bytes(node: Target) -> None:
+    from refold.targets.sdk._responses_wire import sse_frames
+
+    assert node.sse is not None
+    assert node.sse([b"".join(sse_frames(HELLO))]) == HELLO
 
 
 def test_the_builders_write_the_apis_shape() -> None:
