@@ -62,7 +62,9 @@ def test_the_targets_are_builtin_names_with_their_versions() -> None:
         "refold.targets.sdk.openai_responses:refold_target"
     assert refold_target["dialect"] == "openai-responses"
     assert f"openai-python {PY_VERSION}" in str(refold_target["description"])
-    assert "lifecycle" not in refold_target["features"]
+    target = load_target("openai-responses")
+    assert (target.dialect.name, target.features) == ("openai-responses", refold_target["features"])
+    assert "lifecycle" not in target.features and "sse" in target.features
     assert BUILTIN_TARGETS["openai-node-responses"] == \
         f"exec:{nodejs.node_command('openai-node-responses')}"
     package = json.loads((nodejs.NODE_DIR / "package.json").read_text())

@@ -255,7 +255,7 @@ def test_rs_failed_litellm_raises_through_its_stream_and_reports_stop_without_it
     lines = iter(["data: " + json.dumps(event) for event in events])
     bare = litellm.stream_chunk_builder(list(OpenAiResponsesToChatCompletionStreamIterator(
         streaming_response=lines, sync_stream=True)))
-    assert bare is not None and bare.choices[0].finish_reason == "stop"  # type: ignore[union-attr]
+    assert bare is not None and bare.choices[0].finish_reason == "stop"
 
 
 @_needs_litellm
