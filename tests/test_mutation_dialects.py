@@ -44,9 +44,10 @@ def test_the_chat_reference_leaves_the_references_inside_it_unmutated(
     build_workdir(locate_source("reference", CHAT), tmp_path, extra_tests=())
     settings = _mutmut_settings(tmp_path)
     assert settings["source_paths"] == ["refold/reference"]
-    # the Anthropic dialect's reference and the neutral events' are other contracts'
+    # the Anthropic, Responses and neutral events' references are other contracts'
     assert settings["do_not_mutate"] == ["refold/reference/anthropic/*",
-                                         "refold/reference/events/*"]
+                                         "refold/reference/events/*",
+                                         "refold/reference/responses/*"]
     options = settings["pytest_add_cli_args"]
     assert isinstance(options, list) and "--dialect=openai-chat" in options
 
