@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 import importlib.util
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -34,12 +35,13 @@ from _responses_streams import (
     output_text,
     terminal,
 )
-from hypothesis import given, settings
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from refold.attribution_responses import rules_at
 from refold.reference import JSON, JSONObject
 from refold.reference.responses import FEATURES, RULES, Accumulator, differences, fold
-from refold.strategies.responses import event_streams
+from refold.strategies.responses import event_streams, families_for, round_trips
 
 _BROKEN = Path(__file__).resolve().parent.parent / "examples" / "broken"
 
@@ -236,3 +238,40 @@ def test_the_base_folds_any_stream_like_the_reference_after_every_event(
         base.add(event)
         assert differences(reference.response(), base.response()) == []
         assert base.finished == reference.finished
+
+
+_EVERY_FAMILY = families_for(FEATURES)
+
+
+def _with_status(status: str, *, keep: bool) -> Callable[[JSONObject], bool]:
+    return lambda response: (response.get("status") == status) == keep
+
+
+_FAMILY_DRAWS: dict[str, tuple[frozenset[int], Callable[[JSONObject], bool]]] = {
+    "responses_keeps_empty_terminal_output": (_EVERY_FAMILY - {2, 4}, bool),
+    "responses_orphan_content_raises": (_EVERY_FAMILY - {6}, bool),
+    "responses_only_completed_is_final": (_EVERY_FAMILY, _with_status("completed", keep=True)),
+    "responses_item_id_must_not_change": (_EVERY_FAMILY - {5}, bool),
+    "responses_ignores_arguments_done": (_EVERY_FAMILY, bool),
+    "responses_merges_repeated_terminal": (_EVERY_FAMILY - {7}, bool),
+    "responses_drops_refusals": (_EVERY_FAMILY - {4}, bool),
+    "responses_drops_annotations": (_EVERY_FAMILY - {4}, bool),
+    "responses_ignores_reasoning_text": (_EVERY_FAMILY - {4}, bool),
+    "responses_failed_as_completed": (_EVERY_FAMILY, _with_status("failed", keep=False)),
+    "responses_error_event_raises": (_EVERY_FAMILY, bool),
+    "responses_unknown_event_raises": (_EVERY_FAMILY - {7}, bool),
+}
+"""For each module: the split families whose streams cannot show its defect (2 and 4 omit
+the terminal output, 4 every `.done`, 5 rotates ids, 6 sends orphans, 7 repeats terminals
+and adds unknown events), and a filter on the drawn Response (`bool`: any)."""
+
+
+@pytest.mark.parametrize("name", sorted(_FAMILY_DRAWS))
+@settings(deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(data=st.data())
+def test_a_lossless_stream_that_cannot_show_the_defect_folds_like_the_reference(
+        name: str, data: st.DataObject) -> None:
+    families, wanted = _FAMILY_DRAWS[name]
+    response, events = data.draw(round_trips(families=families))
+    assume(wanted(response))
+    assert differences(fold(events), _fold(name, events)) == []
