@@ -30,6 +30,8 @@ from _responses_streams import (
 )
 
 from refold.reference import JSON, JSONObject
+from refold.reference.responses import differences
+from refold.reference.responses import fold as reference
 from refold.targets import BUILTIN_TARGETS, Target, load_target
 from refold.targets.sdk import nodejs
 
@@ -49,7 +51,9 @@ def _python() -> Fold:
 
 
 def _raises(fold: Fold, events: list[JSON]) -> str:
-    """The `Type: message` of what `fold` raised for `events` (fails if it returned)."""
+    """The `Type: message` of what `fold` raised for `events` (fails if it returned), where
+    the reference folds them (RS-WRONG-TYPE: no JSON object makes the fold raise)."""
+    reference(events)
     with pytest.raises(Exception) as raised:  # noqa: PT011 (which SDK error is the finding)
         fold(events)
     return f"{type(raised.value).__name__}: {raised.value}"
@@ -95,6 +99,7 @@ def test_openai_python_decoder_passes_events_and_raises_on_a_top_level_error_key
 def test_rs_output_recover_openai_python_loses_every_item_when_completed_has_empty_output() -> None:
     # RQ1: the ChatGPT/Codex backend ends with `output: []`; the SDK recovers only from None
     events = [created(), *message_events(0, HELLO_ITEM), terminal(output=[])]
+    assert reference(events)["output"] == [HELLO_ITEM]
     assert _python()(events)["output"] == []
 
 
@@ -148,7 +153,7 @@ def test_rs_terminal_base_openai_python_keeps_a_completed_response_as_sent() -> 
     final_call = call()
     events = [created(), *call_events(0, final_call, deltas=False),
               terminal(output=[final_call]), terminal(output=[final_call])]
-    assert _python()(events)["output"] == [final_call]
+    assert differences(reference(events), _python()(events)) == []
 
 
 # openai-node 7.5.0 over exec: (refold's exec: target).
@@ -174,6 +179,7 @@ def test_rs_output_recover_openai_node_loses_every_item_when_completed_has_empty
         node: Target) -> None:
     # RQ1: the snapshot is replaced by every lifecycle response, the terminal's `[]` included
     events = [created(), *message_events(0, HELLO_ITEM), terminal(output=[])]
+    assert reference(events)["output"] == [HELLO_ITEM]
     assert node.fold(events)["output"] == []
 
 
@@ -195,7 +201,7 @@ def test_rs_key_output_index_openai_node_keeps_items_whose_ids_rotate_on_deltas(
     # published 7.5.0 build routes content events by output_index alone and does not raise
     events = [created(), *message_events(0, HELLO_ITEM), terminal(output=[HELLO_ITEM])]
     events[3] = {**events[3], "item_id": "msg_rotated"}
-    assert node.fold(events)["output"] == [HELLO_ITEM]
+    assert differences(reference(events), node.fold(events)) == []
 
 
 def test_rs_failed_openai_node_resolves_a_failed_response_with_its_error(node: Target) -> None:
@@ -205,6 +211,7 @@ def test_rs_failed_openai_node_resolves_a_failed_response_with_its_error(node: T
     result = node.fold(events)
     assert (result["status"], result["error"]) == (
         "failed", {"code": "server_error", "message": "boom"})
+    assert differences(reference(events), result) == []
 
 
 def test_rs_output_recover_openai_node_throws_when_the_terminal_has_no_output(
