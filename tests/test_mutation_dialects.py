@@ -79,6 +79,14 @@ def test_the_extra_tests_of_a_reference_are_its_dialects_own() -> None:
     assert not chat & anthropic and not any("anthropic" in name for name in chat)
 
 
+def test_the_responses_reference_runs_its_own_tests_but_not_its_structural_one() -> None:
+    responses = {p.name for p in reference_tests(ROOT / "tests", DIALECTS["openai-responses"])}
+    chat = {p.name for p in reference_tests(ROOT / "tests", CHAT)}
+    assert "test_reference_responses_compare.py" in responses
+    assert "test_reference_responses_api.py" not in responses  # mutmut adds trampolines
+    assert not any("responses" in name for name in chat)
+
+
 @pytest.mark.parametrize(("options", "listed"), [
     ([], "equivalent-mutants.toml"),
     (["--dialect", "openai-chat"], "equivalent-mutants.toml"),

@@ -21,6 +21,11 @@ RULES_CHECKED: dict[str, tuple[str, ...]] = {
     "test_annotations_join_those_the_part_was_added_with": ("RS-ANNOTATIONS",),
     "test_parts_are_keyed_by_content_index_gaps_closed": ("RS-CONTENT-INDEX",),
     "test_a_second_part_added_takes_over_and_keeps_the_streamed_text": ("RS-CONTENT-INDEX",),
+    "test_a_re_added_part_takes_deltas_as_its_new_type_defines_them": ("RS-CONTENT-INDEX",),
+    "test_a_part_of_a_type_no_delta_is_defined_for_is_kept_exactly": (
+        "RS-CONTENT-INDEX", "RS-UNKNOWN-KEYS"),
+    "test_an_annotation_opens_the_list_of_a_part_added_without_one": ("RS-ANNOTATIONS",),
+    "test_summary_parts_an_added_reasoning_item_holds_take_deltas": ("RS-REASONING-SUMMARY",),
     "test_text_done_replaces_the_joined_deltas": ("RS-DONE-REPLACES",),
     "test_content_part_done_replaces_the_part_exactly": ("RS-DONE-REPLACES",),
     "test_deltas_after_a_done_change_nothing_and_a_later_done_still_sets": (
@@ -165,6 +170,45 @@ def test_a_second_part_added_takes_over_and_keeps_the_streamed_text() -> None:
     assert parts == [{"type": "output_text", "text": "Hi", "x": 1, "annotations": []},
                      {"type": "refusal", "refusal": "R"},
                      {"type": "output_text", "text": "T", "annotations": [{"type": "a"}]}]
+
+
+def test_a_re_added_part_takes_deltas_as_its_new_type_defines_them() -> None:
+    parts = content(part_added({"type": "custom"}), part_added({"type": "output_text",
+                                                                 "text": "T"}), text("U"),
+                    text("kept"), part_added({"type": "custom", "v": 1}), text("lost"),
+                    text("x", 1), event("output_text.done", content_index=1, text=""),
+                    part_added({"type": "output_text", "text": "late"}, 1))
+    assert parts == [{"type": "custom", "v": 1},
+                     {"type": "output_text", "text": "", "annotations": []}]  # done "" stands
+
+
+def test_a_part_of_a_type_no_delta_is_defined_for_is_kept_exactly() -> None:
+    sent = {"type": "input_image", "image_url": "u", "detail": None}
+    assert content(part_added(sent), text("x"),
+                   event("content_part.added", content_index=1, part={"text": "no type"}),
+                   ) == [sent, {"text": "no type"}]
+
+
+def test_an_annotation_opens_the_list_of_a_part_added_without_one() -> None:
+    parts = content(part_added({"type": "output_text", "text": ""}),
+                    event("output_text.annotation.added", content_index=0, annotation_index=0,
+                          annotation={"type": "url_citation", "url": "u"}))
+    assert parts == [{"type": "output_text", "text": "",
+                      "annotations": [{"type": "url_citation", "url": "u"}]}]
+    # a later part.added keeps the annotations streamed for the part
+    again = content(*(event("output_text.annotation.added", content_index=0,
+                            annotation_index=0, annotation={"type": "streamed"}),
+                      part_added({"type": "output_text", "text": "",
+                                  "annotations": [{"type": "announced"}]})))
+    assert again[0]["annotations"] == [{"type": "streamed"}]
+
+
+def test_summary_parts_an_added_reasoning_item_holds_take_deltas() -> None:
+    summary = item(event("reasoning_summary_text.delta", "rs_1", summary_index=0,
+                         delta=" more"),
+                   first={**REASONING, "summary": [{"type": "summary_text", "text": "s"}]}
+                   )["summary"]
+    assert summary == [{"type": "summary_text", "text": "s more"}]
 
 
 def test_text_done_replaces_the_joined_deltas() -> None:

@@ -13,6 +13,8 @@ from refold.reference.responses import Accumulator, fold
 
 RULES_CHECKED: dict[str, tuple[str, ...]] = {
     "test_the_result_is_the_terminal_response_with_every_key_as_sent": ("RS-TERMINAL-BASE",),
+    "test_the_terminals_status_is_kept_as_sent_even_when_its_event_says_otherwise": (
+        "RS-TERMINAL-BASE", "RS-TERMINAL-EVENTS"),
     "test_top_level_fields_come_from_the_terminal_not_from_created": ("RS-ENV-TERMINAL",),
     "test_keys_the_terminal_lacks_or_nulls_come_from_the_latest_lifecycle_response": (
         "RS-ENV-FILL",),
@@ -76,6 +78,12 @@ def test_the_result_is_the_terminal_response_with_every_key_as_sent() -> None:
                      reasoning={"effort": "low"}, x_vendor={"a": [1, None]})
     response = fold([created(), {"type": "response.completed", "response": final}])
     assert response == final
+
+
+def test_the_terminals_status_is_kept_as_sent_even_when_its_event_says_otherwise() -> None:
+    for kind, sent in (("failed", "cancelled"), ("completed", "incomplete")):
+        event = {"type": f"response.{kind}", "response": envelope(sent)}
+        assert fold([created(), event])["status"] == sent
 
 
 def test_top_level_fields_come_from_the_terminal_not_from_created() -> None:

@@ -64,10 +64,12 @@ def test_reading_before_any_event_raises_the_documented_error() -> None:
 
 def test_a_refused_event_is_no_event() -> None:
     accumulator = Accumulator()
-    with pytest.raises(TypeError):
-        accumulator.add([])
-    with pytest.raises(NoResponseError, match=r"\(1 refused\)"):
+    for refused in ([], "x"):
+        with pytest.raises(TypeError):
+            accumulator.add(refused)
+    with pytest.raises(NoResponseError, match=r"\(2 refused\)") as caught:
         accumulator.response()
+    assert caught.value.events == 2
     accumulator.add({"type": "keepalive"})  # any object is an event
     assert accumulator.response() == {"object": "response", "status": "in_progress",
                                       "output": []}

@@ -123,6 +123,7 @@ def test_a_non_object_event_is_refused_naming_it_and_leaves_the_fold_unchanged()
         assert caught.value.event_number == number
         assert str(caught.value).startswith(f"RS-NOT-OBJECT: event {number} is a JSON ")
         assert "OpenAI Responses" in str(caught.value)
+        assert f"received {value!r}"[:60] in str(caught.value)
     assert accumulator.response() == before
     with pytest.raises(EventTypeError, match="JSON string"):
         fold([CREATED, "data: {}"])

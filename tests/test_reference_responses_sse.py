@@ -59,7 +59,12 @@ def test_data_that_is_not_json_is_an_error_naming_its_line() -> None:
     with pytest.raises(EventDataError) as caught:
         decoder.feed(b"event: response.in_progress\ndata: {not json\n\n")
     assert isinstance(caught.value, RefoldError) and caught.value.line == 4
-    assert "OpenAI Responses event object" in str(caught.value)
+    assert caught.value.data == "{not json"
+    assert "(Expecting property name" in str(caught.value)
+    assert str(caught.value).endswith("event object, received '{not json'")
+    # only JSON's whitespace is none: a no-break space is data, and not JSON
+    with pytest.raises(EventDataError):
+        decode_stream(["data: \u00a0\n\n".encode()])
 
 
 def test_an_unterminated_final_frame_is_discarded() -> None:

@@ -26,11 +26,11 @@ class Accumulator:
     referenced until a Response is built, and every Response is a fresh deep copy.
     """
 
-    __slots__ = ("_envelope", "_folded", "_items", "_received")
+    __slots__ = ("_envelope", "_items", "_received", "_refused")
 
     def __init__(self) -> None:
         self._received = 0  # add() calls, refused ones included: event numbers
-        self._folded = 0  # JSON objects folded (LIFE-RS-EMPTY)
+        self._refused = 0  # of them, not JSON objects (LIFE-RS-EMPTY: no events)
         self._envelope = Envelope()
         self._items = Items()
 
@@ -45,8 +45,8 @@ class Accumulator:
         number = self._received
         self._received += 1
         if not isinstance(event, dict):
+            self._refused += 1
             raise EventTypeError(event, event_number=number)
-        self._folded += 1
         event_type = event.get("type")
         if not isinstance(event_type, str):
             return  # RS-WRONG-TYPE, RS-KEEPALIVE: a type that is none is an unknown one
@@ -80,7 +80,7 @@ class Accumulator:
         Raises:
             NoResponseError: no event has been folded yet (LIFE-RS-EMPTY).
         """
-        if not self._folded:
+        if self._received == self._refused:
             raise NoResponseError(events=self._received)
         return self._envelope.result(self._items)
 

@@ -29,14 +29,13 @@ _RECOVERED_STATUS = {"completed": "completed", "incomplete": "incomplete", "fail
 class Envelope:
     """The lifecycle and terminal responses folded so far."""
 
-    __slots__ = ("_fill", "_latest", "_terminal", "_terminal_fill", "_terminal_status")
+    __slots__ = ("_fill", "_latest", "_terminal")
 
     def __init__(self) -> None:
         self._latest: JSONObject | None = None  # LIFE-RS-SNAPSHOT: the latest lifecycle one
         self._fill: dict[str, JSON] = {}  # RS-ENV-FILL: latest non-null value, key by key
-        self._terminal: JSONObject | None = None
-        self._terminal_status = ""
-        self._terminal_fill: dict[str, JSON] = {}
+        # the terminal response, the status its event stands for, the fill before it
+        self._terminal: tuple[JSONObject, str, dict[str, JSON]] | None = None
 
     @property
     def finished(self) -> bool:
@@ -57,39 +56,39 @@ class Envelope:
         (RS-TERMINAL-REPEAT: nothing summed)."""
         if not isinstance(response, dict):
             return  # RS-WRONG-TYPE: finishes nothing
-        self._terminal = response
-        self._terminal_status = TERMINAL_EVENTS[event_type]
-        self._terminal_fill = dict(self._fill)  # RS-ENV-FILL: the lifecycle ones before it
+        # RS-ENV-FILL: the lifecycle responses before it
+        self._terminal = (response, TERMINAL_EVENTS[event_type], dict(self._fill))
 
     def result(self, items: Items) -> JSONObject:
         """The Response as a new value (LIFE-RS-SNAPSHOT: every read is a new object)."""
-        terminal = self._terminal
-        if terminal is None:
+        if self._terminal is None:
             return self._snapshot(items)
+        terminal, status, fill = self._terminal
         # RS-TERMINAL-BASE, RS-ENV-TERMINAL, RS-INCOMPLETE, RS-FAILED: every key as sent
-        response: JSONObject = {key: copy_json(value) for key, value in terminal.items()
-                                if key != "output"}
+        response: JSONObject = dict(terminal)  # shallow: copied whole below
+        output = response.pop("output", None)
         if non_blank(response.get("status")) is None:
             # [decision] a terminal without a status has the one its event stands for
             # (RS-TERMINAL-EVENTS, RS-FAILED), never a lifecycle in_progress
-            response["status"] = self._terminal_status
-        for key, value in self._terminal_fill.items():
-            if key != "output" and response.get(key) is None:
-                response[key] = copy_json(value)  # RS-ENV-FILL, RS-USAGE-TERMINAL
+            response["status"] = status
+        for key, value in fill.items():
+            if response.get(key) is None:
+                # RS-ENV-FILL, RS-USAGE-TERMINAL (a lifecycle `output` is overwritten below)
+                response[key] = value
+        response = copy_json(response)
         response["object"] = "response"  # RS-OBJECT
-        output = terminal.get("output")
         if isinstance(output, list) and output:
             response["output"] = copy_json(output)  # RS-OUTPUT-TERMINAL: whole, not merged
         else:
             # RS-OUTPUT-RECOVER ([] when nothing was streamed); RS-WRONG-TYPE: a non-list is absent
-            response["output"] = items.output(_RECOVERED_STATUS[self._terminal_status])
+            response["output"] = items.output(_RECOVERED_STATUS[status])
         return response
 
     def _snapshot(self, items: Items) -> JSONObject:
         """LIFE-RS-SNAPSHOT: the latest lifecycle response, the items as they stand."""
         latest = self._latest
-        response: JSONObject = {"object": "response", "status": "in_progress"} if latest is None \
-            else {key: copy_json(value) for key, value in latest.items() if key != "output"}
+        response: JSONObject = {"status": "in_progress"} if latest is None else {
+            key: copy_json(value) for key, value in latest.items()}
         response["object"] = "response"  # RS-OBJECT
-        response["output"] = items.output(None)  # statuses as announced
+        response["output"] = items.output(None)  # statuses as announced, the sent one replaced
         return response

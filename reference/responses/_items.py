@@ -26,6 +26,11 @@ _PLACEHOLDER_FIELDS: dict[str, JSONObject] = {
 """RS-ORPHAN: what a placeholder of each streaming kind holds beside type, id and status."""
 
 
+_PART_LISTS: dict[str, tuple[str, ...]] = {"message": ("content",),
+                                           "reasoning": ("summary", "content")}
+"""The part lists each streaming kind builds (RS-CONTENT-INDEX)."""
+
+
 def placeholder(item_type: str | None, item_id: JSON) -> JSONObject:
     """RS-ORPHAN: the item an item event opens at an index no item was announced at."""
     item: JSONObject = {} if item_type is None else {"type": item_type}
@@ -90,10 +95,8 @@ class Item:
         what RS-RECOVER-STATUS supplies for an unfinished item (None: keep as announced)."""
         if self._done is not None:
             return copy_json(self._done)  # type: ignore[no-any-return]  # RS-HOSTED-ITEMS too
-        streamed = self._streamed()
-        item: JSONObject = {key: streamed.pop(key) if key in streamed else copy_json(value)
-                            for key, value in self._base.items()}
-        item.update(streamed)
+        item: JSONObject = copy_json(self._base)
+        item.update(self._streamed())  # the announced content, summary, arguments replaced
         current = item.get("status")
         if status is not None and (non_blank(current) is None or current == "in_progress"):
             item["status"] = status  # RS-RECOVER-STATUS: a finished response has none
@@ -106,10 +109,8 @@ class Item:
         fields: JSONObject = {}
         if kind == "function_call":
             fields["arguments"] = self._arguments.text  # RS-ARGS-RAW
-        elif kind in ("message", "reasoning"):
-            lists = (("content", self._content),) if kind == "message" else (
-                ("summary", self._summary), ("content", self._content))
-            for key, parts in lists:
-                if parts or isinstance(self._base.get(key), list):
-                    fields[key] = parts.output()
+        for key in _PART_LISTS.get(kind or "", ()):
+            parts = self._summary if key == "summary" else self._content
+            if parts or isinstance(self._base.get(key), list):
+                fields[key] = parts.output()
         return fields

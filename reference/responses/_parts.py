@@ -60,15 +60,14 @@ class Joined:
 class _Part:
     """One part: its fields as sent, its joined text, its annotations."""
 
-    __slots__ = ("_annotations", "_closed", "_fields", "_text", "_text_closed")
+    __slots__ = ("_annotations", "_closed", "_fields", "_key", "_text", "_text_closed")
 
     def __init__(self, fields: JSONObject) -> None:
         self._fields = fields  # every key of the part as sent (RS-UNKNOWN-KEYS: kept)
-        key = TEXT_KEYS.get(self.type or "")
+        self._key = _text_key(fields)
         # a part of a type no delta is defined for is kept exactly as sent
-        self._text = None if key is None else Joined(fields.get(key))
-        annotations = fields.get("annotations")
-        self._annotations = list(annotations) if isinstance(annotations, list) else None
+        self._text = None if self._key is None else Joined(fields.get(self._key))
+        self._annotations = _annotations(fields)
         self._text_closed = self._closed = False
 
     @property
@@ -78,14 +77,16 @@ class _Part:
 
     def reopen(self, fields: JSONObject) -> None:
         """A second part.added at this index (or one after a placeholder): its fields take
-        over, what was streamed is kept, and what is still empty is filled (as RS-READD)."""
+        over, what was streamed is kept, and what is still empty is filled (as RS-READD);
+        a part of a type no delta is defined for is kept as sent."""
         self._fields = fields
-        key = TEXT_KEYS.get(self.type or "")
-        if self._text is None or (self._text.empty and key is not None):
-            self._text = None if key is None else Joined(fields.get(key))
-        annotations = fields.get("annotations")
-        if not self._annotations and isinstance(annotations, list):
-            self._annotations = list(annotations)
+        self._key = _text_key(fields)
+        if self._key is None:
+            self._text = None
+        elif self._text is None or (self._text.empty and not self._text_closed):
+            self._text = Joined(fields.get(self._key))
+        if not self._annotations:
+            self._annotations = _annotations(fields) or self._annotations
 
     def append(self, fragment: JSON) -> None:
         """Join one delta (RS-TEXT-JOIN), unless a .done already set the text."""
@@ -113,17 +114,29 @@ class _Part:
     def replace(self, fields: JSONObject) -> None:
         """RS-DONE-REPLACES: content_part.done / summary_part.done replaces the part."""
         self._fields = fields
+        self._key = _text_key(fields)
         self._text = self._annotations = None  # exactly as the done part has them
         self._text_closed = self._closed = True
 
     def output(self) -> JSONObject:
         """The part as the non-streamed Response holds it, as a new value."""
         part: JSONObject = {key: copy_json(value) for key, value in self._fields.items()}
-        if self._text is not None:
-            part[TEXT_KEYS.get(self.type or "", "text")] = self._text.text
+        if self._key is not None and self._text is not None:
+            part[self._key] = self._text.text
         if self._annotations is not None:
             part["annotations"] = copy_json(self._annotations)
         return part
+
+
+def _text_key(fields: JSONObject) -> str | None:
+    """The key a part's deltas join into, None for a type no delta is defined for."""
+    part_type = non_blank(fields.get("type"))
+    return None if part_type is None else TEXT_KEYS.get(part_type)
+
+
+def _annotations(fields: JSONObject) -> list[JSON] | None:
+    annotations = fields.get("annotations")
+    return list(annotations) if isinstance(annotations, list) else None
 
 
 class Parts:

@@ -14,19 +14,26 @@ from typing import NamedTuple
 
 from .._json import JSON, JSONObject, non_blank, non_negative_int, object_or_none
 from ._items import Item, placeholder
+from ._parts import Parts
 
 __all__ = ["ITEM_EVENTS", "ItemEvent", "Items"]
 
-_Apply = Callable[[Item, JSONObject], None]
+_Apply = Callable[[Item, JSONObject, "ItemEvent"], None]
 
 
 class ItemEvent(NamedTuple):
     """What one item event type does: the item types it fits, the type a placeholder it
-    opens has, and how it changes the item it is routed to."""
+    opens has ("": the one its `part` implies), how it changes the item it is routed to,
+    and the keys that action reads: which part list, the part type, the index key and the
+    value key. Plain data read when an event arrives, so every step is a function call."""
 
     kinds: frozenset[str]
-    implied: Callable[[JSONObject], str]
+    implied: str
     apply: _Apply
+    lists: str = "content"
+    part_type: str = ""
+    index_key: str = "content_index"
+    value_key: str = ""
 
 
 class Items:
@@ -64,9 +71,9 @@ class Items:
 
     def apply(self, event: JSONObject, kind: ItemEvent) -> None:
         """Fold an item event other than output_item.added/done, routed by its item_id."""
-        held = self._held(event, event.get("item_id"), kind.implied(event))
+        held = self._held(event, event.get("item_id"), kind.implied or _part_implied(event))
         if held is not None and held.type in kind.kinds:
-            kind.apply(held, event)
+            kind.apply(held, event, kind)
         # RS-KIND-MATCH: an event that does not fit its item's type changes nothing
 
     def _held(self, event: JSONObject, item_id: JSON, implied: str | None) -> Item | None:
@@ -87,58 +94,56 @@ class Items:
         return [self._items[index].output(status) for index in sorted(self._items)]
 
 
-def _implied(item_type: str) -> Callable[[JSONObject], str]:
-    return lambda event: item_type
-
-
 def _part_implied(event: JSONObject) -> str:
     """A content part of reasoning text implies a reasoning item; any other a message."""
     part = object_or_none(event.get("part"))
     return "reasoning" if part is not None and part.get("type") == "reasoning_text" else "message"
 
 
-def _delta(lists: str, part_type: str, index_key: str) -> _Apply:
+def _parts(item: Item, kind: ItemEvent) -> Parts:
+    return item.summary if kind.lists == "summary" else item.content
+
+
+def _delta(item: Item, event: JSONObject, kind: ItemEvent) -> None:
     """RS-TEXT-JOIN, RS-REFUSAL, RS-REASONING-TEXT, RS-REASONING-SUMMARY."""
-    def apply(item: Item, event: JSONObject) -> None:
-        part = getattr(item, lists).part(event.get(index_key), part_type)
-        if part is not None:
-            part.append(event.get("delta"))
-    return apply
+    part = _parts(item, kind).part(event.get(kind.index_key), kind.part_type)
+    if part is not None:
+        part.append(event.get("delta"))
 
 
-def _text_done(lists: str, part_type: str, index_key: str, value_key: str) -> _Apply:
+def _text_done(item: Item, event: JSONObject, kind: ItemEvent) -> None:
     """RS-DONE-REPLACES: a text, refusal or reasoning .done sets its part's text."""
-    def apply(item: Item, event: JSONObject) -> None:
-        part = getattr(item, lists).part(event.get(index_key), part_type)
-        if part is not None:
-            part.set_text(event.get(value_key))
-    return apply
+    part = _parts(item, kind).part(event.get(kind.index_key), kind.part_type)
+    if part is not None:
+        part.set_text(event.get(kind.value_key))
 
 
-def _part_event(lists: str, index_key: str, *, done: bool) -> _Apply:
-    """part.added opens a part (RS-CONTENT-INDEX); part.done replaces it (RS-DONE-REPLACES)."""
-    def apply(item: Item, event: JSONObject) -> None:
-        parts = getattr(item, lists)
-        (parts.done if done else parts.opened)(event.get(index_key), event.get("part"))
-    return apply
+def _part_added(item: Item, event: JSONObject, kind: ItemEvent) -> None:
+    """part.added opens the part at its index (RS-CONTENT-INDEX)."""
+    _parts(item, kind).opened(event.get(kind.index_key), event.get("part"))
 
 
-def _annotation(item: Item, event: JSONObject) -> None:
+def _part_done(item: Item, event: JSONObject, kind: ItemEvent) -> None:
+    """part.done replaces the part at its index (RS-DONE-REPLACES)."""
+    _parts(item, kind).done(event.get(kind.index_key), event.get("part"))
+
+
+def _annotation(item: Item, event: JSONObject, kind: ItemEvent) -> None:
     """RS-ANNOTATIONS: on the output_text part at content_index, at annotation_index."""
     part = item.content.part(event.get("content_index"), "output_text")
     if part is not None:
         part.annotate(event.get("annotation_index"), event.get("annotation"))
 
 
-def _arguments_delta(item: Item, event: JSONObject) -> None:
+def _arguments_delta(item: Item, event: JSONObject, kind: ItemEvent) -> None:
     item.arguments.append(event.get("delta"))  # RS-ARGS-JOIN
 
 
-def _arguments_done(item: Item, event: JSONObject) -> None:
+def _arguments_done(item: Item, event: JSONObject, kind: ItemEvent) -> None:
     item.arguments.done(event.get("arguments"))  # RS-DONE-REPLACES
 
 
-def _hosted(item: Item, event: JSONObject) -> None:
+def _hosted(item: Item, event: JSONObject, kind: ItemEvent) -> None:
     """RS-HOSTED-ITEMS: a status event changes no item; only the done item is authoritative."""
 
 
@@ -146,7 +151,7 @@ _MESSAGE = frozenset({"message"})
 _REASONING = frozenset({"reasoning"})
 _WITH_PARTS = frozenset({"message", "reasoning"})
 _CALL = frozenset({"function_call"})
-_C, _S = "content", "summary"
+_SUMMARY = {"lists": "summary", "index_key": "summary_index"}
 
 _HOSTED_EVENTS: dict[str, tuple[str, ...]] = {
     "web_search_call": ("in_progress", "searching", "completed"),
@@ -165,38 +170,35 @@ _HOSTED_ITEM = {"code_interpreter_call_code": "code_interpreter_call",
                 "mcp_call_arguments": "mcp_call", "custom_tool_call_input": "custom_tool_call"}
 
 ITEM_EVENTS: dict[str, ItemEvent] = {
-    "response.content_part.added": ItemEvent(_WITH_PARTS, _part_implied,
-                                             _part_event(_C, "content_index", done=False)),
-    "response.content_part.done": ItemEvent(_WITH_PARTS, _part_implied,
-                                            _part_event(_C, "content_index", done=True)),
-    "response.output_text.delta": ItemEvent(_MESSAGE, _implied("message"),
-                                            _delta(_C, "output_text", "content_index")),
-    "response.output_text.done": ItemEvent(
-        _MESSAGE, _implied("message"), _text_done(_C, "output_text", "content_index", "text")),
-    "response.output_text.annotation.added": ItemEvent(_MESSAGE, _implied("message"),
-                                                       _annotation),
-    "response.refusal.delta": ItemEvent(_MESSAGE, _implied("message"),
-                                        _delta(_C, "refusal", "content_index")),
-    "response.refusal.done": ItemEvent(
-        _MESSAGE, _implied("message"), _text_done(_C, "refusal", "content_index", "refusal")),
-    "response.reasoning_text.delta": ItemEvent(_REASONING, _implied("reasoning"),
-                                               _delta(_C, "reasoning_text", "content_index")),
-    "response.reasoning_text.done": ItemEvent(_REASONING, _implied("reasoning"), _text_done(
-        _C, "reasoning_text", "content_index", "text")),
-    "response.reasoning_summary_part.added": ItemEvent(
-        _REASONING, _implied("reasoning"), _part_event(_S, "summary_index", done=False)),
-    "response.reasoning_summary_part.done": ItemEvent(
-        _REASONING, _implied("reasoning"), _part_event(_S, "summary_index", done=True)),
+    "response.content_part.added": ItemEvent(_WITH_PARTS, "", _part_added),
+    "response.content_part.done": ItemEvent(_WITH_PARTS, "", _part_done),
+    "response.output_text.delta": ItemEvent(_MESSAGE, "message", _delta,
+                                            part_type="output_text"),
+    "response.output_text.done": ItemEvent(_MESSAGE, "message", _text_done,
+                                           part_type="output_text", value_key="text"),
+    "response.output_text.annotation.added": ItemEvent(_MESSAGE, "message", _annotation),
+    "response.refusal.delta": ItemEvent(_MESSAGE, "message", _delta, part_type="refusal"),
+    "response.refusal.done": ItemEvent(_MESSAGE, "message", _text_done, part_type="refusal",
+                                       value_key="refusal"),
+    "response.reasoning_text.delta": ItemEvent(_REASONING, "reasoning", _delta,
+                                               part_type="reasoning_text"),
+    "response.reasoning_text.done": ItemEvent(_REASONING, "reasoning", _text_done,
+                                              part_type="reasoning_text", value_key="text"),
+    "response.reasoning_summary_part.added": ItemEvent(_REASONING, "reasoning", _part_added,
+                                                       **_SUMMARY),
+    "response.reasoning_summary_part.done": ItemEvent(_REASONING, "reasoning", _part_done,
+                                                      **_SUMMARY),
     "response.reasoning_summary_text.delta": ItemEvent(
-        _REASONING, _implied("reasoning"), _delta(_S, "summary_text", "summary_index")),
-    "response.reasoning_summary_text.done": ItemEvent(_REASONING, _implied("reasoning"), _text_done(
-        _S, "summary_text", "summary_index", "text")),
-    "response.function_call_arguments.delta": ItemEvent(_CALL, _implied("function_call"),
+        _REASONING, "reasoning", _delta, part_type="summary_text", **_SUMMARY),
+    "response.reasoning_summary_text.done": ItemEvent(
+        _REASONING, "reasoning", _text_done, part_type="summary_text", value_key="text",
+        **_SUMMARY),
+    "response.function_call_arguments.delta": ItemEvent(_CALL, "function_call",
                                                         _arguments_delta),
-    "response.function_call_arguments.done": ItemEvent(_CALL, _implied("function_call"),
+    "response.function_call_arguments.done": ItemEvent(_CALL, "function_call",
                                                        _arguments_done),
-    **{f"response.{family}.{step}": ItemEvent(frozenset(), _implied(
-        _HOSTED_ITEM.get(family, family)), _hosted)
+    **{f"response.{family}.{step}": ItemEvent(frozenset(), _HOSTED_ITEM.get(family, family),
+                                              _hosted)
        for family, steps in _HOSTED_EVENTS.items() for step in steps},
 }
 """Every item event type but output_item.added/done, by `type`."""
