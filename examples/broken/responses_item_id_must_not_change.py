@@ -1,0 +1,43 @@
+"""Broken on purpose: an `output_item.done` whose item id differs from the id its
+`output_item.added` announced at that `output_index` raises RuntimeError, so providers
+that rotate item ids fail.
+
+Modelled on: RQ7: openai-python 3.57.0 `accumulate_event` raises "Completed output item
+identity changed." (GitHub Copilot / gpt-5.3-codex rotate ids per event: Vercel AI fixture
+`github-copilot-id-rotation.1`); function calls are compared by `call_id`, as there.
+Evidence: /work/shared/research/responses-fold.md (RQn; §4 is the SDK table, §5 the probe).
+Breaks: RS-KEY-OUTPUT-INDEX.
+"""
+
+from __future__ import annotations
+
+from _responses_fold import FEATURES, json_index, json_object
+from _responses_fold import Accumulator as Correct
+
+
+def identity(item):
+    key = "call_id" if item.get("type") == "function_call" else "id"
+    return item.get("type"), item.get(key)
+
+
+class Accumulator(Correct):
+    def __init__(self):
+        super().__init__()
+        self.added_items = {}
+
+    def on_added(self, event):
+        super().on_added(event)
+        index, item = json_index(event.get("output_index")), json_object(event.get("item"))
+        if index is not None and item is not None:
+            self.added_items[index] = item
+
+    def on_done(self, event):
+        index, item = json_index(event.get("output_index")), json_object(event.get("item"))
+        added = self.added_items.get(index)
+        if added is not None and item is not None and identity(added) != identity(item):
+            raise RuntimeError("Completed output item identity changed.")  # the bug
+        super().on_done(event)
+
+
+refold_target = {"dialect": "openai-responses", "name": "responses_item_id_must_not_change",
+                 "factory": Accumulator, "features": FEATURES}
