@@ -69,11 +69,9 @@ class Items:
         index = self._index(event, item.get("id"))
         if index is None:
             return  # RS-WRONG-TYPE: an event that names no item changes nothing
-        held = self._items.get(index)
-        if held is None:
-            # RS-ORPHAN: a done item nothing announced is the item (and its announcement)
-            held = self._items[index] = Item(item)
-        held.finish(item)  # RS-ITEM-DONE-REPLACES, RS-HOSTED-ITEMS
+        # RS-ORPHAN: a done item nothing announced is the item (and its announcement);
+        # RS-ITEM-DONE-REPLACES, RS-HOSTED-ITEMS: the done item is the item from now on
+        self._items.setdefault(index, Item(item)).finish(item)
 
     def apply(self, event: JSONObject, kind: ItemEvent) -> None:
         """Fold an item event other than output_item.added/done, routed by its item_id."""
