@@ -173,13 +173,14 @@ def test_a_second_part_added_takes_over_and_keeps_the_streamed_text() -> None:
 
 
 def test_a_re_added_part_takes_deltas_as_its_new_type_defines_them() -> None:
-    parts = content(part_added({"type": "custom"}), part_added({"type": "output_text",
-                                                                 "text": "T"}), text("U"),
-                    text("kept"), part_added({"type": "custom", "v": 1}), text("lost"),
-                    text("x", 1), event("output_text.done", content_index=1, text=""),
-                    part_added({"type": "output_text", "text": "late"}, 1))
-    assert parts == [{"type": "custom", "v": 1},
-                     {"type": "output_text", "text": "", "annotations": []}]  # done "" stands
+    opened = [part_added({"type": "custom"}), part_added({"type": "output_text", "text": "T"}),
+              text("U")]
+    assert content(*opened) == [{"type": "output_text", "text": "TU"}]
+    assert content(*opened, part_added({"type": "custom", "v": 1}), text("lost")) == [
+        {"type": "custom", "v": 1}]
+    done = content(text("x"), event("output_text.done", content_index=0, text=""),
+                   part_added({"type": "output_text", "text": "late"}))
+    assert done == [{"type": "output_text", "text": "", "annotations": []}]  # done "" stands
 
 
 def test_a_part_of_a_type_no_delta_is_defined_for_is_kept_exactly() -> None:

@@ -26,18 +26,18 @@ _PLACEHOLDER_FIELDS: dict[str, JSONObject] = {
 """RS-ORPHAN: what a placeholder of each streaming kind holds beside type, id and status."""
 
 
-_PART_LISTS: dict[str, tuple[str, ...]] = {"message": ("content",),
-                                           "reasoning": ("summary", "content")}
+_PART_LISTS: dict[str | None, tuple[str, ...]] = {"message": ("content",),
+                                                  "reasoning": ("summary", "content")}
 """The part lists each streaming kind builds (RS-CONTENT-INDEX)."""
 
 
-def placeholder(item_type: str | None, item_id: JSON) -> JSONObject:
+def placeholder(item_type: str, item_id: JSON) -> JSONObject:
     """RS-ORPHAN: the item an item event opens at an index no item was announced at."""
-    item: JSONObject = {} if item_type is None else {"type": item_type}
+    item: JSONObject = {"type": item_type}
     if non_blank(item_id) is not None:
         item["id"] = item_id  # from the event's non-blank item_id
     item["status"] = "in_progress"
-    item.update(_PLACEHOLDER_FIELDS.get(item_type or "", {}))
+    item.update(_PLACEHOLDER_FIELDS.get(item_type, {}))
     return item
 
 
@@ -109,7 +109,7 @@ class Item:
         fields: JSONObject = {}
         if kind == "function_call":
             fields["arguments"] = self._arguments.text  # RS-ARGS-RAW
-        for key in _PART_LISTS.get(kind or "", ()):
+        for key in _PART_LISTS.get(kind, ()):
             parts = self._summary if key == "summary" else self._content
             if parts or isinstance(self._base.get(key), list):
                 fields[key] = parts.output()

@@ -14,7 +14,7 @@ from .._json import JSON, JSONObject, copy_json, non_blank, non_negative_int, ob
 
 __all__ = ["TEXT_KEYS", "Joined", "Parts"]
 
-TEXT_KEYS: dict[str, str] = {
+TEXT_KEYS: dict[str | None, str] = {
     "output_text": "text",  # RS-TEXT-JOIN
     "refusal": "refusal",  # RS-REFUSAL: a refusal part has its own key
     "reasoning_text": "text",  # RS-REASONING-TEXT
@@ -60,13 +60,11 @@ class Joined:
 class _Part:
     """One part: its fields as sent, its joined text, its annotations."""
 
-    __slots__ = ("_annotations", "_closed", "_fields", "_key", "_text", "_text_closed")
+    __slots__ = ("_annotations", "_closed", "_fields", "_text", "_text_closed")
 
     def __init__(self, fields: JSONObject) -> None:
         self._fields = fields  # every key of the part as sent (RS-UNKNOWN-KEYS: kept)
-        self._key = _text_key(fields)
-        # a part of a type no delta is defined for is kept exactly as sent
-        self._text = None if self._key is None else Joined(fields.get(self._key))
+        self._text = _text(fields)  # the text key and its joined text
         self._annotations = _annotations(fields)
         self._text_closed = self._closed = False
 
@@ -79,24 +77,25 @@ class _Part:
         """A second part.added at this index (or one after a placeholder): its fields take
         over, what was streamed is kept, and what is still empty is filled (as RS-READD);
         a part of a type no delta is defined for is kept as sent."""
+        kept = self._text
         self._fields = fields
-        self._key = _text_key(fields)
-        if self._key is None:
-            self._text = None
-        elif self._text is None or (self._text.empty and not self._text_closed):
-            self._text = Joined(fields.get(self._key))
+        self._text = _text(fields)
+        if kept is not None and self._text is not None and (
+                not kept[1].empty or self._text_closed):
+            self._text = (self._text[0], kept[1])  # the text streamed (or done) is kept
         if not self._annotations:
             self._annotations = _annotations(fields) or self._annotations
 
     def append(self, fragment: JSON) -> None:
         """Join one delta (RS-TEXT-JOIN), unless a .done already set the text."""
         if self._text is not None and not self._text_closed:
-            self._text.append(fragment)
+            self._text[1].append(fragment)
 
     def set_text(self, value: JSON) -> None:
         """RS-DONE-REPLACES: a text/refusal .done sets the text; a non-string is absent."""
-        if isinstance(value, str):
-            self._text = Joined(value)
+        key = TEXT_KEYS.get(self.type)
+        if isinstance(value, str) and key is not None:
+            self._text = (key, Joined(value))
             self._text_closed = True
 
     def annotate(self, position: JSON, annotation: JSON) -> None:
@@ -114,24 +113,25 @@ class _Part:
     def replace(self, fields: JSONObject) -> None:
         """RS-DONE-REPLACES: content_part.done / summary_part.done replaces the part."""
         self._fields = fields
-        self._key = _text_key(fields)
         self._text = self._annotations = None  # exactly as the done part has them
         self._text_closed = self._closed = True
 
     def output(self) -> JSONObject:
         """The part as the non-streamed Response holds it, as a new value."""
         part: JSONObject = {key: copy_json(value) for key, value in self._fields.items()}
-        if self._key is not None and self._text is not None:
-            part[self._key] = self._text.text
+        if self._text is not None:
+            key, joined = self._text
+            part[key] = joined.text
         if self._annotations is not None:
             part["annotations"] = copy_json(self._annotations)
         return part
 
 
-def _text_key(fields: JSONObject) -> str | None:
-    """The key a part's deltas join into, None for a type no delta is defined for."""
-    part_type = non_blank(fields.get("type"))
-    return None if part_type is None else TEXT_KEYS.get(part_type)
+def _text(fields: JSONObject) -> tuple[str, Joined] | None:
+    """The key a part's deltas join into and its text so far (the part's value there), or
+    None for a part of a type no delta is defined for: it is kept exactly as sent."""
+    key = TEXT_KEYS.get(non_blank(fields.get("type")))
+    return None if key is None else (key, Joined(fields.get(key)))
 
 
 def _annotations(fields: JSONObject) -> list[JSON] | None:

@@ -43,7 +43,8 @@ class Items:
 
     def __init__(self) -> None:
         self._items: dict[int, Item] = {}
-        self._announced: dict[str, int] = {}  # item id -> output_index of its last added
+        # a non-blank item id -> the output_index of its last output_item.added
+        self._announced: dict[str | None, int] = {}
 
     def added(self, event: JSONObject) -> None:
         """Fold `response.output_item.added`: routed by its output_index alone."""
@@ -65,29 +66,33 @@ class Items:
         item = object_or_none(event.get("item"))
         if item is None:
             return  # RS-WRONG-TYPE: a blank done item finishes nothing, opens nothing
-        held = self._held(event, item.get("id"), non_blank(item.get("type")))
-        if held is not None:
-            held.finish(item)  # RS-ITEM-DONE-REPLACES, RS-HOSTED-ITEMS
+        index = self._index(event, item.get("id"))
+        if index is None:
+            return  # RS-WRONG-TYPE: an event that names no item changes nothing
+        # RS-ORPHAN: a done item nothing announced is the item (and its announcement);
+        # RS-ITEM-DONE-REPLACES, RS-HOSTED-ITEMS: the done item is the item from now on
+        self._items.setdefault(index, Item(item)).finish(item)
 
     def apply(self, event: JSONObject, kind: ItemEvent) -> None:
         """Fold an item event other than output_item.added/done, routed by its item_id."""
-        held = self._held(event, event.get("item_id"), kind.implied or _part_implied(event))
-        if held is not None and held.type in kind.kinds:
-            kind.apply(held, event, kind)
-        # RS-KIND-MATCH: an event that does not fit its item's type changes nothing
-
-    def _held(self, event: JSONObject, item_id: JSON, implied: str | None) -> Item | None:
-        known = non_blank(item_id)
-        index = self._announced.get(known) if known is not None else None  # RS-ROUTE
+        item_id = event.get("item_id")
+        index = self._index(event, item_id)
         if index is None:
-            index = non_negative_int(event.get("output_index"))  # RS-KEY-OUTPUT-INDEX
-        if index is None:
-            return None  # RS-WRONG-TYPE: an event that names no item changes nothing
+            return  # RS-WRONG-TYPE: an event that names no item changes nothing
         held = self._items.get(index)
         if held is None:
             # RS-ORPHAN: content before (or without) its output_item.added
+            implied = kind.implied or _part_implied(event)
             held = self._items[index] = Item(placeholder(implied, item_id))
-        return held
+        if held.type in kind.kinds:
+            kind.apply(held, event, kind)
+        # RS-KIND-MATCH: an event that does not fit its item's type changes nothing
+
+    def _index(self, event: JSONObject, item_id: JSON) -> int | None:
+        index = self._announced.get(non_blank(item_id))  # RS-ROUTE: an announced id wins
+        if index is None:
+            index = non_negative_int(event.get("output_index"))  # RS-KEY-OUTPUT-INDEX
+        return index
 
     def output(self, status: str | None) -> list[JSONObject]:
         """RS-OUTPUT-ORDER: the items by ascending output_index, gaps closed up."""
