@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from functools import cache
 from typing import Any
 
 import httpx
@@ -23,9 +24,15 @@ _DIALECT = "openai-responses"
 _REQUEST: dict[str, Any] = {"model": "gpt-5", "input": "hi"}
 
 
+@cache
+def _known(case_seed: int) -> Any:
+    """The Response served for `case_seed` (drawing a case takes a while: drawn once)."""
+    return served_case(case_seed, dialect=_DIALECT).result
+
+
 def _seeds(status: str, count: int) -> list[int]:
     """The first `count` seeds (of 0-29) whose served case has `status`."""
-    found = [s for s in range(30) if served_case(s, dialect=_DIALECT).result["status"] == status]
+    found = [s for s in range(30) if _known(s)["status"] == status]
     assert len(found) >= count, f"seeds 0-29 serve fewer than {count} {status} responses"
     return found[:count]
 
@@ -84,7 +91,7 @@ def test_the_same_seed_gives_the_same_response_events_and_bytes() -> None:
 def test_the_served_responses_have_every_status() -> None:
     # The server keeps Hypothesis's second example, which always differs from the first
     # (simplest) one in its first choice; the status must still follow the seed.
-    served = {served_case(s, dialect=_DIALECT).result["status"] for s in range(30)}
+    served = {_known(s)["status"] for s in range(30)}
     assert served == set(STATUSES)
 
 
@@ -110,7 +117,7 @@ def test_openai_python_reads_the_served_response_plain_and_streamed(
     """
     client = _client(server)
     for case_seed in _seeds("completed", _COMPLETED):
-        known = served_case(case_seed, dialect=_DIALECT).result
+        known = _known(case_seed)
         extra = {"seed": case_seed}
         plain = _kept(client.responses.create(**_REQUEST, extra_body=extra))
         assert not differences(known, plain), (case_seed, differences(known, plain))
@@ -121,7 +128,7 @@ def test_openai_python_reads_the_served_response_plain_and_streamed(
             final = _kept(stream.get_final_response())
         assert not differences(known, final), (case_seed, differences(known, final))
     for case_seed in (*_seeds("incomplete", 1), *_seeds("failed", 1)):
-        known = served_case(case_seed, dialect=_DIALECT).result
+        known = _known(case_seed)
         plain = _kept(client.responses.create(**_REQUEST, extra_body={"seed": case_seed}))
         assert not differences(known, plain), (case_seed, differences(known, plain))
         with pytest.raises(RuntimeError, match=r"response\.completed"), \
