@@ -14,7 +14,9 @@ huge `Content-Length`, a body that is not a JSON object or nests too deeply) get
 
 For `anthropic-messages`, `POST /v1/messages` answers the same way with a drawn `Message`
 (the request's `seed`, an extra body field there) or, streamed, its events, each frame
-named by its event's type. What each dialect serves is its `Endpoint`
+named by its event's type. For `openai-responses`, `POST /v1/responses` answers a drawn
+`Response` (the `seed` an extra body field too) or, streamed, its events, each frame named
+by its `type` and no `[DONE]`. What each dialect serves is its `Endpoint`
 (`refold.serve_cases`).
 """
 

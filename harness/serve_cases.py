@@ -5,6 +5,8 @@ only looks it up, so serving another dialect means registering its endpoint here
 
     >>> ENDPOINTS["anthropic-messages"].path
     '/v1/messages'
+    >>> ENDPOINTS["openai-responses"].path
+    '/v1/responses'
 
 A case is drawn from the dialect's strategies with the request's seed: the final result
 (the non-streamed body), a lossless split of it into stream items (which the reference
@@ -20,7 +22,8 @@ from typing import Any
 
 from refold.reference import JSON, JSONObject
 
-__all__ = ["ENDPOINTS", "Endpoint", "ServedCase", "anthropic_case", "chat_case"]
+__all__ = ["ENDPOINTS", "Endpoint", "ServedCase", "anthropic_case", "chat_case",
+           "responses_case"]
 
 
 @dataclass(frozen=True)
@@ -114,6 +117,30 @@ def anthropic_case(case_seed: int, features: Collection[str],
     return _drawn(case_seed, case)
 
 
+def responses_case(case_seed: int, features: Collection[str],
+                   families: Collection[int]) -> ServedCase:
+    """An OpenAI `Response`, its events and their SSE bytes: every frame named by its
+    event's `type` (`event: <type>` + `data: <json>`) and no `[DONE]`, as OpenAI sends
+    them."""
+    from hypothesis import strategies as st
+
+    from refold.strategies.responses import event_splits, responses, sse_bytes
+
+    def case(data: Any) -> ServedCase:
+        # Hypothesis makes its second example (the one kept) differ from the first in its
+        # first choice, never the simplest one there: drawn first, the status would never
+        # be `completed`. A throwaway first choice takes that.
+        data.draw(st.integers(0, 2**16))
+        chosen = frozenset(features)
+        response = data.draw(responses(features=chosen))
+        events = data.draw(event_splits(response, families=frozenset(families),
+                                        features=chosen))
+        return ServedCase(response, list(events),
+                          data.draw(sse_bytes(events, event_lines=True)))
+
+    return _drawn(case_seed, case)
+
+
 def _chat_error(message: str) -> JSONObject:
     return {"error": {"message": message, "type": "invalid_request_error"}}
 
@@ -131,5 +158,10 @@ ENDPOINTS: Mapping[str, Endpoint] = MappingProxyType({
         path="/v1/messages", client_base="",
         features=frozenset({"text", "citations", "tool_use", "thinking", "usage"}),
         families=frozenset(range(1, 10)), draw=anthropic_case, error=_anthropic_error),
+    "openai-responses": Endpoint(
+        path="/v1/responses", client_base="/v1",
+        features=frozenset({"text", "tool_calls", "refusal", "reasoning", "annotations",
+                            "usage"}),
+        families=frozenset(range(1, 8)), draw=responses_case, error=_chat_error),
 })
 """The served endpoint of every dialect, by dialect name."""

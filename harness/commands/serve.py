@@ -1,5 +1,6 @@
 """`refold serve`: a loopback server answering a dialect's API with drawn cases
-(`--dialect openai-chat`: chat completions, the default; `anthropic-messages`: Messages).
+(`--dialect openai-chat`: chat completions, the default; `anthropic-messages`: Messages;
+`openai-responses`: Responses).
 
 Point a client in any language at the printed base URL; the request's `seed` picks the
 completion, `"stream": true` gets it as server-sent events cut into flushed byte pieces.
@@ -38,7 +39,8 @@ def register(subparsers: Any) -> None:
                                          for name, e in ENDPOINTS.items()) + ")")
     parser.add_argument("--families", default="1",
                         help="comma-separated lossless split families of the dialect "
-                             "(openai-chat 1-8, anthropic-messages 1-9; default: 1)")
+                             "(openai-chat 1-8, anthropic-messages 1-9, openai-responses "
+                             "1-7; default: 1)")
     parser.add_argument("--max-requests", type=int, default=None,
                         help="stop after this many requests (default: serve until interrupted)")
     parser.set_defaults(run=run)
