@@ -117,7 +117,7 @@ def analyse(dialect: str, frames: Sequence[JSON]) -> Analysis:
     if dialect == "openai-responses":
         read = read_responses(frames)
         return Analysis(read.end, read.folded, _arrived(
-            view_of(dialect, read.folded), read.order, None), several_choices=False)
+            view_of(dialect, read.folded), read.order, read.text), several_choices=False)
     return _analyse_chat(frames)
 
 

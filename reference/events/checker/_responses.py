@@ -34,6 +34,8 @@ class ResponsesRead:
     end: StreamEnd
     folded: JSONObject | None
     order: list[str]
+    text: str | None
+    """The public text in the order it arrived (None: the Response's own)."""
 
 
 def responses_view(response: JSONObject) -> tuple[JSON, JSON, str, list[JSONObject], str]:
@@ -139,6 +141,36 @@ class _Calls:
         return None
 
 
+@dataclass
+class _Texts:
+    """The text of every output_text part as the events showed it, frame by frame: what
+    a frame-by-frame reader can agree with (EV-FOLD-AGREES; see `_ends` for Anthropic).
+    A done item that later drops text already shown (RS-ITEM-DONE-REPLACES) cannot
+    un-show it; a terminal Response that extends it (RS-OUTPUT-TERMINAL) adds the rest."""
+
+    sent: dict[tuple[int, int], str] = field(default_factory=dict)
+    pieces: list[str] = field(default_factory=list)
+
+    def track(self, fold: Accumulator, index: int, frame: JSONObject) -> None:
+        item = fold._items._items.get(index)
+        position = non_negative_int(frame.get("content_index"))
+        if item is None or item.type != "message" or position is None \
+                or item._done is not None:
+            return
+        part = item.content._parts.get(position)
+        if part is None or part.type != "output_text" or part._text is None:
+            return
+        key, joined = (index, position), part._text.text
+        sent = self.sent.get(key, "")
+        if joined != sent and joined.startswith(sent):
+            self.sent[key] = joined
+            self.pieces.append(joined[len(sent):])
+
+    def final(self, text: str) -> str:
+        shown = "".join(self.pieces)
+        return text if text.startswith(shown) else shown
+
+
 def _routed(fold: Accumulator, kind: str, frame: JSONObject) -> int | None:
     if kind == "response.output_item.added":
         return non_negative_int(frame.get("output_index"))
@@ -151,8 +183,9 @@ def _routed(fold: Accumulator, kind: str, frame: JSONObject) -> int | None:
 
 def read_responses(frames: Sequence[JSON]) -> ResponsesRead:
     """Fold `frames` with the Responses reference and read how they end."""
-    fold, calls = Accumulator(), _Calls()
+    fold, calls, texts = Accumulator(), _Calls(), _Texts()
     end: StreamEnd | None = None
+    text: str | None = None
     for number, frame in enumerate(frames):
         if not isinstance(frame, dict):
             continue
@@ -163,6 +196,11 @@ def read_responses(frames: Sequence[JSON]) -> ResponsesRead:
         elif kind in ("response.completed", "response.incomplete") and fold.finished:
             end = calls.finish(fold.response(), number) or StreamEnd("completed", number,
                                                                       number)
+            text = texts.final(responses_view(fold.response())[2])
+        elif kind in ("response.output_text.delta", "response.output_text.done"):
+            index = _routed(fold, kind, frame)
+            if index is not None:
+                texts.track(fold, index, frame)
         elif kind.startswith("response.output_item.") or \
                 kind.startswith("response.function_call_arguments."):
             index = _routed(fold, kind, frame)
@@ -172,8 +210,10 @@ def read_responses(frames: Sequence[JSON]) -> ResponsesRead:
             break
     if end is None:
         end = StreamEnd("truncated", None, len(frames))
+    if text is None:
+        text = "".join(texts.pieces)
     try:
         folded: JSONObject | None = fold.response()
     except RefoldError:
         folded = None  # LIFE-RS-EMPTY: nothing to fold
-    return ResponsesRead(end, folded, calls.order)
+    return ResponsesRead(end, folded, calls.order, text)
