@@ -16,27 +16,22 @@ import pytest
 
 pytest.importorskip("pydantic_ai", reason="install refold[pydantic-ai]")
 
-from refold.reference.events import check_events, strip
-from refold.suites.events._responses_frames import (
-    added,
-    args_delta,
-    args_done,
-    call_item,
-    created,
-    item_done,
-    message_item,
-    terminal,
-    text_delta,
-    text_done,
-    usage_of,
+from _responses_event_streams import (
+    RESPONSES,
+    Frames,
+    call_stream,
+    done_only_text,
+    failed_stream,
+    hosted_then_text,
+    orphan_call,
+    text_stream,
 )
+
+from refold.reference.events import check_events, strip
 from refold.targets.sdk import events_pydantic_ai
 from refold.targets.sdk._pydantic_ai_driver import library_version
 
 VERSION = "2.68.0"
-RESPONSES = "openai-responses"
-Frames = list[Any]
-_USAGE = usage_of(10, 4)
 
 
 def _run(frames: Frames) -> tuple[list[Any], Any, Any]:
@@ -57,22 +52,6 @@ def finding(frames: Frames, *, persisted: bool = False) -> set[str]:
     return {violation.rule for violation in found}
 
 
-def _text(*fragments: str, final: bool = True) -> Frames:
-    item = message_item("msg_1", "".join(fragments))
-    return [created(), added(0, {**message_item("msg_1"), "status": "in_progress"}),
-            *(text_delta(0, f) for f in fragments), text_done(0, "".join(fragments)),
-            item_done(0, item), *([terminal(output=[item], usage=_USAGE)] if final else [])]
-
-
-def _call(*fragments: str, arguments: str | None = None) -> Frames:
-    whole = "".join(fragments) if arguments is None else arguments
-    item = call_item("call_w1", "get_weather", whole)
-    return [created(), added(0, {**call_item("call_w1", "get_weather"),
-                                 "status": "in_progress"}),
-            *(args_delta(0, f) for f in fragments), args_done(0, whole), item_done(0, item),
-            terminal(output=[item], usage=_USAGE)]
-
-
 def test_the_target_accepts_responses_through_the_responses_model() -> None:
     target = events_pydantic_ai.refold_target
     assert "openai-responses" in target["accepts"]
@@ -85,68 +64,54 @@ def test_the_target_accepts_responses_through_the_responses_model() -> None:
 
 
 def test_ev_rules_hold_for_responses_text_usage_and_a_hosted_tool() -> None:
-    search = {"type": "web_search_call", "id": "ws_1", "status": "completed",
-              "action": {"type": "search", "query": "weather"}}
-    frames = [created(), added(0, {**search, "status": "in_progress"}),
-              {"type": "response.web_search_call.searching", "item_id": "ws_1",
-               "output_index": 0}, item_done(0, search), *_text("Hel", "lo")[1:]]
-    for frame in frames[4:-1]:
-        frame["output_index"] = 1
-    frames[-1]["response"]["output"] = [search, *frames[-1]["response"]["output"]]
+    frames = hosted_then_text()
     assert finding(frames) == set()
     events, _, _ = _run(frames)
     assert [e["delta"] for e in strip(events) if e["type"] == "TextDelta"] == ["Hel", "lo"]
 
 
 def test_ev_error_frame_response_failed_gives_its_usage_then_its_opaque() -> None:
-    frames = [*_text("Hi", final=False), terminal("failed", usage=_USAGE, error={
-        "code": "server_error", "message": "boom"})]
-    assert finding(frames) == set()
+    assert finding(failed_stream()) == set()
 
 
 def test_persist_response_id_the_history_keeps_provider_response_id() -> None:
-    assert finding(_text("Hi"), persisted=True) == {"PERSIST-RESPONSE-ID"}
+    assert finding(text_stream("Hi"), persisted=True) == {"PERSIST-RESPONSE-ID"}
 
 
 def test_ev_truncated_a_body_without_its_terminal_completes() -> None:
     # LIFE-RS-FINISHED: the last item's done finishes nothing; pydantic-ai completes
     # (no terminal, so no usage either: pydantic-ai's zeros, EV-USAGE-UNREPORTED)
-    assert finding(_text("Hi", final=False)) == {"EV-TRUNCATED", "EV-USAGE-UNREPORTED"}
+    assert finding(text_stream("Hi", final=False)) == {"EV-TRUNCATED", "EV-USAGE-UNREPORTED"}
 
 
 def test_ev_fold_agrees_text_sent_only_on_output_text_done_is_lost() -> None:
     # RQ5 (gpt-oss sends only .done): pydantic-ai reads output_text.delta alone
-    frames = _text("Hello")
-    del frames[2]  # the delta: only output_text.done carries the text
-    assert finding(frames) == {"EV-FOLD-AGREES"}
+    assert finding(done_only_text("Hello")) == {"EV-FOLD-AGREES"}
 
 
 def test_ev_stop_map_a_completed_response_with_a_call_stops_as_end_turn() -> None:
     # §4.2: "stop: tool_use if any function_call item"; pydantic-ai's finish_reason is
     # `stop` for every completed response
-    assert finding(_call('{"city":"Paris"}')) == {"EV-STOP-MAP"}
+    assert finding(call_stream('{"city":"Paris"}')) == {"EV-STOP-MAP"}
 
 
 def test_ev_args_conserve_a_contradicting_arguments_done_is_ignored() -> None:
     # §4.2 arguments.done: neither a proper prefix nor equal is inconsistent (RQ3);
     # pydantic-ai keeps the deltas and completes with them
-    frames = _call('{"city":"Par', arguments='{"city":"Rome"}')
+    frames = call_stream('{"city":"Par', arguments='{"city":"Rome"}')
     assert finding(frames) == {"EV-ARGS-CONSERVE", "EV-NO-DELTA-AFTER-COMPLETED"}
 
 
 def test_ev_args_invalid_cut_arguments_complete_as_invalid_json() -> None:
     # pydantic-ai completes `{"INVALID_JSON": ...}` instead of failing the turn
-    assert finding(_call('{"city":"Par')) == {"EV-ARGS-INVALID", "EV-ARGS-CONSERVE"}
+    assert finding(call_stream('{"city":"Par')) == {"EV-ARGS-INVALID", "EV-ARGS-CONSERVE"}
 
 
 def test_ev_args_buffer_deltas_before_output_item_added_are_dropped() -> None:
     # family 6 (RS-ORPHAN): the held deltas are never released; output_item.done's
     # arguments arrive as one delta instead (the checker leaves EV-ARGS-BUFFER to the
     # mapping; the rule example test_argument_deltas_before_output_item_added_... fails)
-    item = call_item("call_w1", "get_weather", '{"city":"Paris"}')
-    frames = [created(), args_delta(0, '{"city":'), args_delta(0, '"Paris"}'),
-              added(0, call_item("call_w1", "get_weather")), item_done(0, item),
-              terminal(output=[item], usage=_USAGE)]
+    frames = orphan_call()
     events, _, _ = _run(frames)
     deltas = [e["delta"] for e in strip(events) if e["type"] == "ToolCallArgumentsDelta"]
     assert deltas == ['{"city":"Paris"}']
