@@ -13,13 +13,15 @@ from refold.reference import JSON, JSONObject
 
 RESPONSE_ID = "resp_ex"
 RESPONSE_MODEL = "gpt-5-2025-08-07"
+CREATED_AT = 1764633600
+"""Every response's `created_at` (OpenAI always sends it; strict SDK schemas require it)."""
 
 
 def created() -> JSONObject:
     """`response.created` with the envelope and no output yet."""
     return {"type": "response.created", "response": {
-        "id": RESPONSE_ID, "object": "response", "status": "in_progress",
-        "model": RESPONSE_MODEL, "output": []}}
+        "id": RESPONSE_ID, "object": "response", "created_at": CREATED_AT,
+        "status": "in_progress", "model": RESPONSE_MODEL, "output": []}}
 
 
 def added(index: int, item: JSONObject) -> JSONObject:
@@ -82,7 +84,8 @@ def usage_of(input_tokens: int, output_tokens: int, *, cached: int = 0,
 def terminal(kind: str = "completed", *, usage: JSONObject | None = None,
              output: list[JSONObject] | None = None, **extra: Any) -> JSONObject:
     """`response.<kind>` (completed, incomplete, failed) with its whole response."""
-    response: JSONObject = {"id": RESPONSE_ID, "object": "response", "status": kind,
+    response: JSONObject = {"id": RESPONSE_ID, "object": "response",
+                            "created_at": CREATED_AT, "status": kind,
                             "model": RESPONSE_MODEL, "output": output or [], **extra}
     if usage is not None:
         response["usage"] = usage
