@@ -270,7 +270,7 @@ def test_checks_never_raise_on_junk_events(dialect: str) -> None:
 
 
 def test_unknown_dialect_is_the_callers_error(dialect: str) -> None:
-    with pytest.raises(ValueError, match="'gemini'.*openai-responses"):
+    with pytest.raises(ValueError, match=r"'gemini'.*openai-responses"):
         check_events("gemini", [], [], "completed")
 
 

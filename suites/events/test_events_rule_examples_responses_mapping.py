@@ -27,7 +27,6 @@ from ._responses_frames import (
     RESPONSE_MODEL,
     added,
     args_delta,
-    args_done,
     call_item,
     call_response,
     created,

@@ -1,8 +1,9 @@
 """pydantic-ai's model stream, driven one frame at a time, offline.
 
 `Driver` runs `pydantic_ai.direct.model_request_stream` (the streamed model request an
-`Agent` run makes) for `OpenAIChatModel`, `OpenAIResponsesModel` or `AnthropicModel` on an event loop of its own
-(`asyncio.Runner`, so it must not be used from a thread that runs an event loop). The
+`Agent` run makes) for `OpenAIChatModel`, `OpenAIResponsesModel` or `AnthropicModel` on
+an event loop of its own (`asyncio.Runner`, so it must not be used from a thread that
+runs an event loop). The
 SDK client under the model (openai's `AsyncOpenAI`, anthropic's `AsyncAnthropic`; both
 speak `httpx2`, the httpx fork) gets an `httpx2.MockTransport` whose response body is an
 asynchronous byte stream fed from a queue: `feed(data)` puts one frame's SSE bytes in

@@ -3,8 +3,9 @@
 Dialect `provider-events` (events.md), accepting `openai-chat` (langchain-openai 1.7.4,
 `ChatOpenAI.stream()`), `openai-responses` (the same, `ChatOpenAI(use_responses_api=True)`:
 `POST /v1/responses` through openai-python's Responses stream) and `anthropic-messages`
-(langchain-anthropic 1.7.10, `ChatAnthropic.stream()`), langchain-core 1.8.3. What runs is the library's own streaming
-call with only the network replaced: openai-python's client (Chat) or anthropic-python's
+(langchain-anthropic 1.7.10, `ChatAnthropic.stream()`), langchain-core 1.8.3. What runs is
+the library's own streaming call with only the network replaced: openai-python's client
+(Chat, Responses) or anthropic-python's
 (`offline_client` of the Anthropic wire module, Anthropic) over an in-memory transport whose
 response body is fed one frame at a time (`FedStream`: the call runs on a thread and pulls
 the body; after each frame the target collects every chunk the call yielded before it

@@ -37,7 +37,8 @@
 //                                       no event after it, nor after Completed
 //   raw, stream-start, response-metadata, text-start/end, tool-input-end, reasoning-*,
 //   source and any other part       -> nothing by itself; a frame whose parts made no event
-//                                       gets one Opaque {event_type: the Anthropic `type`,
+//                                       gets one Opaque {event_type: the Responses or
+//                                       Anthropic `type`,
 //                                       Chat "message"} (EV-OPAQUE-FALLBACK), decided when the
 //                                       parts are read; provider-executed tool parts make
 //                                       none (EV-HOSTED-OPAQUE)
