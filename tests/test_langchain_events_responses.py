@@ -105,3 +105,18 @@ def test_ev_args_invalid_cut_arguments_complete() -> None:
 
 def test_ev_fold_agrees_a_call_only_output_item_done_announces_is_lost() -> None:
     assert finding(done_only_call()) == {"EV-FOLD-AGREES", "EV-STOP-MAP"}
+
+
+def test_a_terminal_without_output_crashes_langchain() -> None:
+    # responses-fold family 2 (RS-OUTPUT-RECOVER; gateways omit the terminal output, RQ1,
+    # RQ2): langchain-openai builds the message from `response.output`, None here, and
+    # raises TypeError, which the target raises for the harness to charge
+    assert importlib.metadata.version("langchain-openai") == VERSION
+    frames = text_stream("Hi")
+    frames[-1]["response"]["output"] = None
+    adapter = refold_target["adapter"]()
+    adapter.begin(RESPONSES)
+    with pytest.raises(TypeError, match="not iterable"):
+        for frame in frames:
+            adapter.frame(frame)
+        adapter.end()

@@ -116,3 +116,17 @@ def test_ev_args_buffer_deltas_before_output_item_added_are_dropped() -> None:
     deltas = [e["delta"] for e in strip(events) if e["type"] == "ToolCallArgumentsDelta"]
     assert deltas == ['{"city":"Paris"}']
     assert finding(frames) == {"EV-STOP-MAP"}
+
+
+def test_a_terminal_without_output_crashes_pydantic_ai() -> None:
+    # responses-fold family 2 (RS-OUTPUT-RECOVER; gateways omit the terminal output, RQ1,
+    # RQ2): pydantic-ai iterates `response.output` of response.completed, None here, and
+    # raises TypeError, which the target raises for the harness to charge (never swallowed)
+    assert library_version() == VERSION, "re-pin the findings for the new pydantic-ai"
+    frames = text_stream("Hi")
+    frames[-1]["response"]["output"] = None
+    adapter = events_pydantic_ai.PydanticAIEvents()
+    adapter.begin(RESPONSES)
+    with pytest.raises(TypeError, match="not iterable"):
+        for frame in frames:
+            adapter.frame(frame)

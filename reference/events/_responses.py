@@ -6,7 +6,19 @@ RS-DONE-REPLACES, RS-ITEM-DONE-REPLACES, LIFE-RS-FINISHED); its Response is T.op
 (EV-TURN-OPAQUE) and gives the model, id, usage and stop (RS-ENV-TERMINAL,
 RS-USAGE-TERMINAL). The mapping reads, after each event, the item the fold routed it to
 and emits what changed; it re-decides no RS rule. §4.2 states no rule ids of its own:
-each row is decided by the §2 rule named beside it.
+each row is decided by a §2 rule, named where it is applied:
+
+    created / queued / in_progress          Opaque named by `type`    EV-OPAQUE-TYPE
+    output_item.added, function_call        ToolCallStarted {call_id} EV-CALL-STARTED,
+                                            (+ delta of `arguments`)  EV-CALL-ROUTE
+    function_call_arguments.delta           ToolCallArgumentsDelta    EV-ARGS-DELTA
+    function_call_arguments.done            the rest / Opaque / error EV-ARGS-CONSERVE
+    output_item.done, function_call         the rest, then Completed  EV-ARGS-PARSED
+    output_text.delta / .done               TextDelta / the rest      EV-TEXT
+    refusal, reasoning, hosted, other items Opaque                    EV-*-OPAQUE
+    response.completed / .incomplete        Usage, Completed          EV-USAGE, EV-STOP-MAP
+    response.failed, error                  Usage, Opaque; error      EV-ERROR-FRAME
+    end of body without a terminal          error (truncated)         EV-TRUNCATED
 
 A function call's arguments follow one rule for every row that touches them (added,
 arguments delta, arguments done, output_item.done): the text the fold now holds for the
