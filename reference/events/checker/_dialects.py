@@ -116,8 +116,9 @@ def analyse(dialect: str, frames: Sequence[JSON]) -> Analysis:
         return _analyse_messages(frames)
     if dialect == "openai-responses":
         read = read_responses(frames)
-        return Analysis(read.end, read.folded, _arrived(
-            view_of(dialect, read.folded), read.order, read.text), several_choices=False)
+        view = _arrived(view_of(dialect, read.folded), read.order, read.text)
+        return Analysis(read.end, read.folded, view if view is None else replace(
+            view, tool_calls=read.calls), several_choices=False)
     return _analyse_chat(frames)
 
 

@@ -36,6 +36,9 @@ class ResponsesRead:
     order: list[str]
     text: str | None
     """The public text in the order it arrived (None: the Response's own)."""
+    calls: list[JSONObject]
+    """The calls as they completed: a later item the fold puts at a completed call's
+    output_index (RQ13 collisions, RS-READD) cannot un-complete it."""
 
 
 def responses_view(response: JSONObject) -> tuple[JSON, JSON, str, list[JSONObject], str]:
@@ -80,8 +83,10 @@ class _Calls:
 
     sent: dict[int, str] = field(default_factory=dict)
     ids: dict[int, str] = field(default_factory=dict)
+    names: dict[int, str] = field(default_factory=dict)
     done: set[int] = field(default_factory=set)
     order: list[str] = field(default_factory=list)
+    calls: list[JSONObject] = field(default_factory=list)
 
     def track(self, fold: Accumulator, index: int, number: int, *,
               boundary: bool) -> StreamEnd | None:
@@ -106,15 +111,18 @@ class _Calls:
         if call_id is not None and name is not None and index not in self.ids:
             if call_id in self.ids.values():
                 return StreamEnd("unsupported", number, number, call_id, "EV-IDS-SINGLE-USE")
-            self.ids[index] = call_id
+            self.ids[index], self.names[index] = call_id, name
         if not boundary or index in self.done:
             return None
         self.done.add(index)
         if index not in self.ids:
             return StreamEnd("unsupported", number, number, call_id, "EV-CALL-STARTED")
-        if arguments_value(text) is None:
+        arguments = arguments_value(text)
+        if arguments is None:
             return StreamEnd("invalid_tool_arguments", number, number, self.ids[index])
         self.order.append(self.ids[index])
+        self.calls.append({"id": self.ids[index], "name": self.names[index],
+                           "arguments": arguments})
         return None
 
     def finish(self, response: JSONObject, number: int) -> StreamEnd | None:
@@ -216,4 +224,4 @@ def read_responses(frames: Sequence[JSON]) -> ResponsesRead:
         folded: JSONObject | None = fold.response()
     except RefoldError:
         folded = None  # LIFE-RS-EMPTY: nothing to fold
-    return ResponsesRead(end, folded, calls.order, text)
+    return ResponsesRead(end, folded, calls.order, text, calls.calls)
