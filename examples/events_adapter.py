@@ -72,7 +72,7 @@ class EventsAdapter:
 refold_target = {
     "dialect": "provider-events",
     "adapter": EventsAdapter,
-    "accepts": ["openai-chat", "anthropic-messages"],
+    "accepts": ["openai-chat", "openai-responses", "anthropic-messages"],
     "provider": PROVIDER,
     "features": ["events", "events.turn_opaque"],
     "description": "refold.reference.events.Adapter, wrapped as an in-process target",

@@ -71,9 +71,11 @@ def test_the_lock_file_pins_both_providers_on_one_provider_major() -> None:
 
 def test_hello_declares_provider_ai_sdk_for_both_dialects(adapter: EventsProcess) -> None:
     assert adapter.hello == {
-        "protocol": "refold-events/1", "provider": "ai-sdk", "dialects": [CHAT, MESSAGES],
+        "protocol": "refold-events/1", "provider": "ai-sdk",
+        "dialects": [CHAT, "openai-responses", MESSAGES],
         "features": ["events"], "operations": ["fold"],
-        "description": f"ai-sdk: @ai-sdk/openai {OPENAI} ({CHAT}), @ai-sdk/anthropic "
+        "description": f"ai-sdk: @ai-sdk/openai {OPENAI} ({CHAT}), @ai-sdk/openai {OPENAI} "
+                       f"(openai-responses), @ai-sdk/anthropic "
                        f"{ANTHROPIC} ({MESSAGES}): doStream stream parts as neutral events"}
 
 

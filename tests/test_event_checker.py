@@ -270,8 +270,8 @@ def test_checks_never_raise_on_junk_events(dialect: str) -> None:
 
 
 def test_unknown_dialect_is_the_callers_error(dialect: str) -> None:
-    with pytest.raises(ValueError, match="openai-responses"):
-        check_events("openai-responses", [], [], "completed")
+    with pytest.raises(ValueError, match=r"'gemini'.*openai-responses"):
+        check_events("gemini", [], [], "completed")
 
 
 def test_every_violation_is_returned_not_only_the_first(dialect: str) -> None:

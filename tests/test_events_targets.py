@@ -96,7 +96,7 @@ def test_a_worker_isolated_adapter_answers_as_the_in_process_one() -> None:
     isolated = load_target("reference", dialect=EVENTS, isolated=True)
     try:
         assert isinstance(isolated, EventsTarget)
-        assert isolated.accepts == {"openai-chat", "anthropic-messages"}
+        assert isolated.accepts == {"openai-chat", "openai-responses", "anthropic-messages"}
         assert isolated.fold(CHAT_STREAM) == in_process
         assert isolated.fold_events(in_process["events"])["output_text"] == "Hi"
     finally:
@@ -187,7 +187,7 @@ def _declared(tmp_path: Path, body: str) -> str:
 
 @pytest.mark.parametrize(("declaration", "message"), [
     ('{"adapter": Adapter}', "`accepts` is None"),
-    ('{"adapter": Adapter, "accepts": ["openai-responses"]}', "names openai-responses"),
+    ('{"adapter": Adapter, "accepts": ["gemini"]}', "names gemini"),
     ('{"adapter": 3, "accepts": ["openai-chat"]}', "expected a class or factory"),
     ('{"adapter": Adapter, "accepts": ["openai-chat"], "features": ["text"]}',
      "unknown features"),
@@ -240,7 +240,9 @@ def test_the_results_name_the_source_dialects_an_adapter_was_fed(tmp_path: Path)
     report = build_report(RuleResults(), target=load_target("reference", dialect=EVENTS),
                           started=datetime.now(UTC), duration_seconds=0.0,
                           hypothesis_profile="dev", dialect=EVENTS)
-    assert report["target"]["fed"] == ["anthropic-messages", "openai-chat"]
+    assert report["target"]["fed"] == ["anthropic-messages", "openai-chat", "openai-responses"]
     results = json.loads(json.dumps(report))
-    assert "fed anthropic-messages, openai-chat streams" in render_html(results)
-    assert r"fed anthropic\-messages, openai\-chat streams" in render_markdown(results)
+    assert "fed anthropic-messages, openai-chat, openai-responses streams" in render_html(
+        results)
+    assert (r"fed anthropic\-messages, openai\-chat, openai\-responses streams"
+            in render_markdown(results))

@@ -321,7 +321,7 @@ def test_the_target_is_registered_as_langchain_events() -> None:
     assert BUILTIN_TARGETS["langchain-events"] == \
         "refold.targets.sdk.events_langchain:refold_target"
     assert refold_target["dialect"] == "provider-events"
-    assert refold_target["accepts"] == [CHAT, MESSAGES]
+    assert refold_target["accepts"] == [CHAT, "openai-responses", MESSAGES]
     assert refold_target["adapter"] is LangChainEvents
     assert "langchain-openai 1.7.4" in refold_target["description"]
     assert "langchain-anthropic 1.7.10" in refold_target["description"]

@@ -142,7 +142,8 @@ def test_the_target_is_a_built_in_events_target_naming_its_version() -> None:
     assert BUILTIN_TARGETS["pydantic-ai-events"] == \
         "refold.targets.sdk.events_pydantic_ai:refold_target"
     assert target["dialect"] == "provider-events"
-    assert target["accepts"] == [CHAT, ANTHROPIC] and target["provider"] == "pydantic-ai"
+    assert target["accepts"] == [CHAT, "openai-responses", ANTHROPIC]
+    assert target["provider"] == "pydantic-ai"
     assert f"pydantic-ai {VERSION}" in str(target["description"])
 
 
@@ -157,8 +158,8 @@ def test_every_event_of_a_frame_carries_that_frame_no_look_ahead(
 
 
 def test_the_adapter_refuses_a_dialect_it_does_not_accept() -> None:
-    with pytest.raises(ValueError, match="openai-responses"):
-        events_pydantic_ai.PydanticAIEvents().begin("openai-responses")
+    with pytest.raises(ValueError, match="gemini"):
+        events_pydantic_ai.PydanticAIEvents().begin("gemini")
 
 
 # --- passing cases -------------------------------------------------------------------

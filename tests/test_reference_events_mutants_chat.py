@@ -128,12 +128,12 @@ def test_a_turn_whose_provider_reported_no_model_has_the_empty_model() -> None:
 
 def test_an_unknown_dialect_is_refused_naming_the_known_ones() -> None:
     # events.md §4: the reference maps exactly its dialects; unhashable names too
-    for dialect in ("openai-responses", ["openai-chat"]):
+    for dialect in ("gemini", ["openai-chat"]):
         with pytest.raises(UnknownDialectError) as raised:
             Adapter(dialect)  # type: ignore[arg-type]
         assert str(raised.value) == (
             f"no reference adapter for dialect {dialect!r}; expected one of "
-            "openai-chat, anthropic-messages (events.md §4)")
+            "openai-chat, openai-responses, anthropic-messages (events.md §4)")
 
 
 def test_the_outcome_is_undecided_before_the_terminal_and_persisted_as_decided() -> None:

@@ -162,10 +162,10 @@ def test_the_outcome_is_known_only_once_decided() -> None:
 
 
 def test_the_registered_dialects_and_an_unknown_one() -> None:
-    # openai-responses (§4.2) is not mapped yet: refused, naming what exists
-    assert DIALECTS == ("openai-chat", "anthropic-messages")
-    with pytest.raises(UnknownDialectError, match=r"'openai-responses'.*openai-chat"):
-        Adapter("openai-responses")
+    # the three dialects of §4, in its order; any other is refused, naming what exists
+    assert DIALECTS == ("openai-chat", "openai-responses", "anthropic-messages")
+    with pytest.raises(UnknownDialectError, match=r"'gemini'.*openai-chat.*openai-responses"):
+        Adapter("gemini")
     assert turn(run("openai-chat", FRAMES))["provider"] == "openai-chat"
 
 

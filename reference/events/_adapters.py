@@ -14,12 +14,14 @@ from ._anthropic import AnthropicMapping
 from ._base import Mapping
 from ._chat import ChatMapping
 from ._events import Event, Outcome
+from ._responses import ResponsesMapping
 from ._strip import strip
 
 __all__ = ["DIALECTS", "Adapter", "UnknownDialectError", "normalize"]
 
 _MAPPINGS: dict[str, Callable[[], Mapping]] = {
     "openai-chat": ChatMapping,
+    "openai-responses": ResponsesMapping,
     "anthropic-messages": AnthropicMapping,
 }
 """Dialect name → the mapping of its §4 table."""

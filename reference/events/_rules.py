@@ -3,7 +3,8 @@
 Same form as the dialect registries (`refold.reference.RULES`,
 `refold.reference.anthropic.RULES`): ids are the stable keys suites, reports and baselines
 use. Every rule belongs to feature `events` (§2, §3, §4.1), except EV-TURN-OPAQUE, checked
-only when an adapter claims `events.turn_opaque`.
+only when an adapter claims `events.turn_opaque`. §4.2 (OpenAI Responses) and §4.3
+(Anthropic) state no ids of their own: their rows are decided by §2 rules.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
      "stream, is the opaque/payload of at least one event."),
     ("EV-OPAQUE-FALLBACK", _E, "A frame that produces no other event produces one Opaque."),
     ("EV-OPAQUE-TYPE", _E, "Opaque.event_type is the SSE event name, `message` when there was "
-     "none: every Chat Opaque reads `message`; Anthropic events use their `type`."),
+     "none: every Chat Opaque reads `message`; Responses and Anthropic events use their "
+     "`type`."),
     ("EV-TEXT", _E, "Each non-empty public text fragment becomes one TextDelta, verbatim."),
     ("EV-NO-EMPTY-DELTA", _E, "No TextDelta or ToolCallArgumentsDelta has an empty `delta`."),
     ("EV-TEXT-CONSERVE", _E, "T.output_text is the concatenation of every TextDelta.delta."),
@@ -79,8 +81,9 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
      "the dialect fold of the same frames."),
     ("EV-TRUNCATED", _E, "A stream that ends without the dialect's terminal has outcome "
      "`error` (`truncated`)."),
-    ("EV-ERROR-FRAME", _E, "A provider error frame produces one Opaque for that frame and the "
-     "outcome `error` (`provider_error`)."),
+    ("EV-ERROR-FRAME", _E, "A provider error frame produces one Opaque for that frame (plus "
+     "any Usage it carries, Responses `response.failed`) and the outcome `error` "
+     "(`provider_error`)."),
     ("EV-NOTHING-AFTER-ERROR", _E, "No event follows the error frame's events."),
     ("EV-UNKNOWN", _E, "Unknown frame types and keys never raise; they produce Opaque."),
     ("EV-DETERMINISM", _E, "The same frames give the same events; re-splitting fragments "

@@ -17,6 +17,10 @@ from refold.strategies import chunk_splits, chunk_streams, completions
 from refold.strategies import round_trips as chat_round_trips
 from refold.strategies.anthropic import event_splits, event_streams, messages
 from refold.strategies.anthropic import round_trips as message_round_trips
+from refold.strategies.responses import event_splits as response_splits
+from refold.strategies.responses import event_streams as response_streams
+from refold.strategies.responses import responses
+from refold.strategies.responses import round_trips as response_round_trips
 
 from ._canaries import with_canaries
 
@@ -34,6 +38,12 @@ _MESSAGE_FEATURES = frozenset({
     "robustness"})
 """Every Anthropic feature but lifecycle (no events after message_stop) and sse."""
 
+_RESPONSE_FEATURES = frozenset({
+    "text", "tool_calls", "refusal", "reasoning", "annotations", "usage", "robustness",
+    "lifecycle"})
+"""Every Responses feature but sse and events (an adapter's own): lifecycle for the
+damaged streams that end without a terminal (EV-TRUNCATED) or go on after it."""
+
 
 @dataclass(frozen=True)
 class _Source:
@@ -48,6 +58,8 @@ class _Source:
 _SOURCES: dict[str, _Source] = {
     "openai-chat": _Source(chat_round_trips, completions, chunk_splits, chunk_streams,
                            _CHAT_FEATURES, sentinel=True),
+    "openai-responses": _Source(response_round_trips, responses, response_splits,
+                                response_streams, _RESPONSE_FEATURES, sentinel=False),
     "anthropic-messages": _Source(
         message_round_trips, messages,
         lambda message: event_splits(message, late_events=False), event_streams,

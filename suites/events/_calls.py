@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from refold.reference import JSON, JSONObject
 
+from . import _responses_frames as rs
 from ._frames import chat, message, tool, tool_block
 
 
@@ -16,14 +17,30 @@ def two_calls(source: str) -> list[JSON]:
                     tool(0, arguments='"Paris"}'),
                     tool(1, call_id="call_b", name="get_time", arguments='{"city":'),
                     tool(1, arguments='"Rome"}'), reason="tool_calls")
+    if source == "openai-responses":
+        return _two_responses_calls()
     return message(*tool_block(0, "toolu_a", "get_weather", '{"city":', '"Paris"}'),
                    *tool_block(1, "toolu_b", "get_time", '{"city":', '"Rome"}'),
                    reason="tool_use")
 
 
+def _two_responses_calls() -> list[JSON]:
+    first = rs.call_item("call_a", "get_weather", '{"city":"Paris"}', item_id="fc_a")
+    second = rs.call_item("call_b", "get_time", '{"city":"Rome"}', item_id="fc_b")
+    frames: list[JSON] = [rs.created()]
+    for index, (item, head, tail) in enumerate(((first, '{"city":', '"Paris"}'),
+                                                (second, '{"city":', '"Rome"}'))):
+        frames += [rs.added(index, {**item, "arguments": "", "status": "in_progress"}),
+                   rs.args_delta(index, head, item_id=item["id"]),
+                   rs.args_delta(index, tail, item_id=item["id"]),
+                   rs.args_done(index, item["arguments"], item_id=item["id"]),
+                   rs.item_done(index, item)]
+    return [*frames, rs.terminal(output=[first, second])]
+
+
 def ids(source: str) -> tuple[str, str]:
-    """The ids of `two_calls`' calls."""
-    return ("call_a", "call_b") if source == "openai-chat" else ("toolu_a", "toolu_b")
+    """The ids of `two_calls`' calls (Responses: the `call_id`s)."""
+    return ("call_a", "call_b") if source != "anthropic-messages" else ("toolu_a", "toolu_b")
 
 
 def call_events(events: list[JSON]) -> list[tuple[int, str, str | None]]:

@@ -13,6 +13,8 @@ from typing import Any
 
 from refold.reference import JSON, JSONObject
 
+from . import _responses_frames as responses_frames
+
 DONE = "[DONE]"
 """The Chat sentinel as a frame (events.md §4.1)."""
 
@@ -180,6 +182,8 @@ def text_stream(source: str, *fragments: str) -> list[JSON]:
     """A completed stream of `source` whose only public text is `fragments`."""
     if source == "openai-chat":
         return chat(*(content(f) for f in fragments))
+    if source == "openai-responses":
+        return responses_frames.text_response(*fragments)
     return message(*text_block(0, *fragments))
 
 
@@ -191,6 +195,8 @@ def call_stream(source: str, call_id: str, name: str, *partials: str,
         first, *rest = partials or ("",)
         return chat(tool(0, call_id=call_id, name=name, arguments=first),
                     *(tool(0, arguments=p) for p in rest), reason=reason or "tool_calls")
+    if source == "openai-responses":  # the call's first frame is its output_item.added
+        return responses_frames.call_response(call_id, name, *partials)
     return message(*tool_block(0, call_id, name, *partials), reason=reason or "tool_use")
 
 

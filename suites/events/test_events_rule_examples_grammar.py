@@ -10,6 +10,7 @@ from refold.marks import rule
 from refold.reference import JSON
 from refold.reference import events as reference_events
 
+from . import _responses_frames as rs
 from ._expect import emitted_at, produced_by
 from ._frames import (
     chat,
@@ -32,6 +33,14 @@ def _rich(source: str) -> list[JSON]:
         return chat(content("Hi"), tool(0, call_id="call_1", name="get_weather", arguments=""),
                     tool(0, arguments='{"city":"Paris"}'), reason="tool_calls",
                     usage=usage_chunk(5, 7))
+    if source == "openai-responses":
+        text, call = rs.text_response("Hi"), rs.call_response(
+            "call_1", "get_weather", '{"city":', '"Paris"}')
+        moved = [{**frame, "output_index": 1} if "output_index" in frame else frame
+                 for frame in call[1:-1] if isinstance(frame, dict)]
+        return [*text[:-1], *moved, rs.terminal(output=[
+            *text[-1]["response"]["output"], *call[-1]["response"]["output"]],
+            usage=rs.usage_of(5, 7))]
     return message(*text_block(0, "Hi"),
                    *tool_block(1, "toolu_1", "get_weather", '{"city":', '"Paris"}'),
                    reason="tool_use")
@@ -41,6 +50,8 @@ def _cut(source: str) -> list[JSON]:
     """A stream that ends before its terminal (no finish reason / no message_stop)."""
     if source == "openai-chat":
         return chat(content("Hel"), content("lo"))[:-2]
+    if source == "openai-responses":
+        return rs.text_response("Hel", "lo", final=False)
     return message(*text_block(0, "Hel", "lo"), stop=False)
 
 

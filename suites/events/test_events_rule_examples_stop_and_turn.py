@@ -12,7 +12,9 @@ from refold.marks import rule
 from refold.reference import JSON, JSONObject
 from refold.reference import anthropic as anthropic_reference
 from refold.reference import fold as chat_fold
+from refold.reference import responses as responses_reference
 
+from . import _responses_frames as rs
 from ._calls import two_calls
 from ._expect import turn_of
 from ._frames import (
@@ -93,10 +95,12 @@ def test_the_turn_names_the_provider_model_and_response_id(check: EventsCheck,
     # provider reported ...; T.response_id is the provider's response id"; an adapter
     # declaring no provider is held to the source dialect's name, as the checker does
     turn = turn_of(check, source, text_stream(source, "Hi"))
-    chat_source = source == "openai-chat"
+    model, response_id = {"openai-chat": (CHAT_MODEL, CHAT_ID),
+                          "openai-responses": (rs.RESPONSE_MODEL, rs.RESPONSE_ID)}.get(
+        source, (MESSAGE_MODEL, MESSAGE_ID))
     _field(check, turn, "provider", check.target.provider or source)
-    _field(check, turn, "model", CHAT_MODEL if chat_source else MESSAGE_MODEL)
-    _field(check, turn, "response_id", CHAT_ID if chat_source else MESSAGE_ID)
+    _field(check, turn, "model", model)
+    _field(check, turn, "response_id", response_id)
 
 
 @rule("EV-TURN-FIELDS")
@@ -113,6 +117,8 @@ def test_the_chat_model_and_id_are_those_of_the_first_chunk_that_has_them(
 def _dialect_fold(source: str, frames: list[JSON]) -> JSON:
     if source == "openai-chat":
         return chat_fold([f for f in frames if isinstance(f, dict)])
+    if source == "openai-responses":
+        return responses_reference.fold(frames)
     return anthropic_reference.fold(frames)
 
 
@@ -136,6 +142,13 @@ def _folded_view(source: str, frames: list[JSON]) -> tuple[str, list[JSON]]:
                   "arguments": json.loads(c["function"]["arguments"] or "{}")}
                  for c in said.get("tool_calls") or []]
         return said.get("content") or "", calls
+    if source == "openai-responses":
+        output = folded["output"]
+        return ("".join(part["text"] for item in output if item["type"] == "message"
+                        for part in item["content"] if part["type"] == "output_text"),
+                [{"id": i["call_id"], "name": i["name"],
+                  "arguments": json.loads(i["arguments"] or "{}")}
+                 for i in output if i["type"] == "function_call"])
     blocks = folded["content"]
     return ("".join(b["text"] for b in blocks if b["type"] == "text"),
             [{"id": b["id"], "name": b["name"], "arguments": b["input"]}
@@ -149,11 +162,30 @@ def _agreeing(source: str) -> list[JSON]:
                     tool(0, call_id="call_a", name="get_weather", arguments='{"city":"Paris"}'),
                     tool(1, call_id="call_b", name="get_time", arguments=""),
                     content("now."), reason="tool_calls")
+    if source == "openai-responses":
+        return _agreeing_responses()
     return message(block_start(0, {"type": "thinking", "thinking": "", "signature": ""}),
                    block_delta(0, "thinking_delta", thinking="hidden"), block_stop(0),
                    *text_block(1, "Checking ", "now."),
                    *tool_block(2, "toolu_a", "get_weather", '{"city":', '"Paris"}'),
                    *tool_block(3, "toolu_b", "get_time"), reason="tool_use")
+
+
+def _agreeing_responses() -> list[JSON]:
+    reasoning = {"type": "reasoning", "id": "rs_1", "summary": [
+        {"type": "summary_text", "text": "hidden"}]}
+    said = rs.message_item("msg_1", "Checking now.")
+    first = rs.call_item("call_a", "get_weather", '{"city":"Paris"}', item_id="fc_a")
+    second = rs.call_item("call_b", "get_time", "", item_id="fc_b")
+    return [rs.created(), rs.added(0, {**reasoning, "summary": []}),
+            {"type": "response.reasoning_summary_text.delta", "item_id": "rs_1",
+             "output_index": 0, "summary_index": 0, "delta": "hidden"},
+            rs.item_done(0, reasoning), rs.added(1, rs.message_item("msg_1")),
+            rs.text_delta(1, "Checking "), rs.text_delta(1, "now."),
+            rs.item_done(1, said), rs.added(2, {**first, "arguments": ""}),
+            rs.args_delta(2, '{"city":"Paris"}', item_id="fc_a"), rs.item_done(2, first),
+            rs.item_done(3, second),
+            rs.terminal(output=[reasoning, said, first, second])]
 
 
 @pytest.mark.parametrize("source", SOURCE_PARAMS)

@@ -8,6 +8,7 @@ from refold.events_checks import EventsCheck
 from refold.marks import rule
 from refold.reference import JSON
 
+from . import _responses_frames as rs
 from ._expect import turn_of
 from ._frames import (
     NULL_USAGE,
@@ -61,6 +62,9 @@ def test_the_turns_usage_is_the_last_usage_event(check: EventsCheck, source: str
     # §2: "T.usage equals the last Usage's usage (NE-28)"
     frames = (chat(content("Hi"), usage=usage_chunk(5, 7, cached=2))
               if source == "openai-chat" else message(*text_block(0, "Hi")))
+    if source == "openai-responses":
+        frames = rs.text_response("Hi")
+        frames[-1]["response"]["usage"] = rs.usage_of(5, 7, cached=2)
     _, output = check.normalized(source, frames)
     usages = [e.get("usage") for e in output["events"]
               if isinstance(e, dict) and e.get("type") == "Usage"]

@@ -1,8 +1,9 @@
 """pydantic-ai's model stream, driven one frame at a time, offline.
 
 `Driver` runs `pydantic_ai.direct.model_request_stream` (the streamed model request an
-`Agent` run makes) for `OpenAIChatModel` or `AnthropicModel` on an event loop of its own
-(`asyncio.Runner`, so it must not be used from a thread that runs an event loop). The
+`Agent` run makes) for `OpenAIChatModel`, `OpenAIResponsesModel` or `AnthropicModel` on
+an event loop of its own (`asyncio.Runner`, so it must not be used from a thread that
+runs an event loop). The
 SDK client under the model (openai's `AsyncOpenAI`, anthropic's `AsyncAnthropic`; both
 speak `httpx2`, the httpx fork) gets an `httpx2.MockTransport` whose response body is an
 asynchronous byte stream fed from a queue: `feed(data)` puts one frame's SSE bytes in
@@ -24,7 +25,7 @@ from typing import Any
 
 from ._requires import quiet, require
 
-__all__ = ["ANTHROPIC", "CHAT", "Driver", "Step", "library_version"]
+__all__ = ["ANTHROPIC", "CHAT", "RESPONSES", "Driver", "Step", "library_version"]
 
 _pydantic_ai = require("pydantic_ai", extra="pydantic-ai")
 import httpx2  # noqa: E402
@@ -34,11 +35,12 @@ from pydantic_ai.direct import model_request_stream  # noqa: E402
 from pydantic_ai.messages import ModelRequest, ModelResponse  # noqa: E402
 from pydantic_ai.models import Model, StreamedResponse  # noqa: E402
 from pydantic_ai.models.anthropic import AnthropicModel  # noqa: E402
-from pydantic_ai.models.openai import OpenAIChatModel  # noqa: E402
+from pydantic_ai.models.openai import OpenAIChatModel, OpenAIResponsesModel  # noqa: E402
 from pydantic_ai.providers.anthropic import AnthropicProvider  # noqa: E402
 from pydantic_ai.providers.openai import OpenAIProvider  # noqa: E402
 
 CHAT = "openai-chat"
+RESPONSES = "openai-responses"
 ANTHROPIC = "anthropic-messages"
 _API_KEY = "refold-offline-dummy-key"
 """Never sent anywhere: every client's transport is in memory."""
@@ -148,10 +150,13 @@ async def _first(starved: asyncio.Event, task: asyncio.Task[None]) -> None:
 
 def _model(dialect: str, answer: Callable[[httpx2.Request], httpx2.Response]) -> Model:
     http_client = httpx2.AsyncClient(transport=httpx2.MockTransport(answer))
-    if dialect == CHAT:
+    if dialect in (CHAT, RESPONSES):
         openai_client = AsyncOpenAI(api_key=_API_KEY, base_url=f"{_BASE_URL}/v1", max_retries=0,
                                     http_client=http_client)
-        return OpenAIChatModel(_MODEL, provider=OpenAIProvider(openai_client=openai_client))
+        provider = OpenAIProvider(openai_client=openai_client)
+        if dialect == RESPONSES:  # POST /v1/responses, its ResponseStream events
+            return OpenAIResponsesModel(_MODEL, provider=provider)
+        return OpenAIChatModel(_MODEL, provider=provider)
     anthropic_client = AsyncAnthropic(api_key=_API_KEY, base_url=_BASE_URL, max_retries=0,
                                       http_client=http_client)
     return AnthropicModel(_MODEL, provider=AnthropicProvider(anthropic_client=anthropic_client))

@@ -1,9 +1,11 @@
 """Target `langchain-events`: LangChain's streamed `AIMessageChunk`s as provider-neutral events.
 
 Dialect `provider-events` (events.md), accepting `openai-chat` (langchain-openai 1.7.4,
-`ChatOpenAI.stream()`) and `anthropic-messages` (langchain-anthropic 1.7.10,
-`ChatAnthropic.stream()`), langchain-core 1.8.3. What runs is the library's own streaming
-call with only the network replaced: openai-python's client (Chat) or anthropic-python's
+`ChatOpenAI.stream()`), `openai-responses` (the same, `ChatOpenAI(use_responses_api=True)`:
+`POST /v1/responses` through openai-python's Responses stream) and `anthropic-messages`
+(langchain-anthropic 1.7.10, `ChatAnthropic.stream()`), langchain-core 1.8.3. What runs is
+the library's own streaming call with only the network replaced: openai-python's client
+(Chat, Responses) or anthropic-python's
 (`offline_client` of the Anthropic wire module, Anthropic) over an in-memory transport whose
 response body is fed one frame at a time (`FedStream`: the call runs on a thread and pulls
 the body; after each frame the target collects every chunk the call yielded before it
@@ -43,6 +45,13 @@ agg's text; tool_calls = agg.tool_calls; stop_reason = the finish or stop reason
 events.md §4 (`tool_use` for `end_turn` with calls, EV-STOP-TOOL); usage =
 agg.usage_metadata, which LangChain sums across chunks (all null when absent); opaque =
 `message_to_dict(agg)` (no `events.turn_opaque` claim: it is not the dialect fold).
+Responses (`use_responses_api=True`) go through the same table: the chunks' content is a
+list of blocks (`text` blocks are the text), `tool_call_chunks` carry `call_id` as id,
+the finish is response_metadata `status` (the terminal's chunk: `completed` is end_turn,
+`incomplete` by `incomplete_details.reason`, §4.2), response_id is response_metadata `id`
+(LangChain keeps `response.id` there), and the ValueError langchain-openai raises for
+`response.failed` and `error` events is the outcome `provider_error` (it raises before any
+chunk, so a failed response's usage is never reported).
 Completed comes with the frame at which the call returns: Chat's `[DONE]` (openai-python
 stops reading there) or the end of the body; Anthropic's end of the body.
 
@@ -104,12 +113,19 @@ def _answering(body: Iterator[bytes]) -> Callable[[httpx2.Request], httpx2.Respo
     return answer
 
 
-def _openai_chunks(body: Iterator[bytes]) -> Iterator[AIMessageChunk]:
+def _openai_chunks(body: Iterator[bytes], *, responses: bool = False
+                   ) -> Iterator[AIMessageChunk]:
     transport = httpx2.MockTransport(_answering(body))
     model = ChatOpenAI(model="refold-offline", api_key="sk-refold-offline-dummy",  # type: ignore[arg-type]
                        base_url="http://127.0.0.1:9/v1", max_retries=0, stream_usage=True,
+                       use_responses_api=responses,
                        http_client=httpx2.Client(transport=transport))
     yield from model.stream([HumanMessage("refold")])
+
+
+def _responses_chunks(body: Iterator[bytes]) -> Iterator[AIMessageChunk]:
+    """ChatOpenAI with `use_responses_api=True`: `POST /v1/responses`, its events."""
+    return _openai_chunks(body, responses=True)
 
 
 class _FedChatAnthropic(ChatAnthropic):
@@ -142,6 +158,26 @@ def _anthropic_frame(frame: JSON) -> bytes:
     return sse_frames([frame])[0]
 
 
+def _responses_frame(frame: JSON) -> bytes:
+    """`event: <type>` (when usable) and one `data:` line, as OpenAI sends them."""
+    kind = frame.get("type") if isinstance(frame, dict) else None
+    named = isinstance(kind, str) and kind.strip() and not any(c in kind for c in "\r\n")
+    head = f"event: {kind}\n" if named else ""
+    return head.encode() + _chat_frame(frame)
+
+
+def _responses_stop(metadata: Mapping[str, Any]) -> str:
+    """events.md §4.2: completed is end_turn (tool_use with calls: `_turn`); incomplete
+    by `incomplete_details.reason`; else other."""
+    status = metadata.get("status")
+    if status == "completed":
+        return "end_turn"
+    details = metadata.get("incomplete_details")
+    reason = details.get("reason") if isinstance(details, dict) else None
+    return {"max_output_tokens": "max_tokens", "content_filter": "content_filter"}.get(
+        reason, "other") if status == "incomplete" and isinstance(reason, str) else "other"
+
+
 @dataclass(frozen=True)
 class _Source:
     """What differs between the source dialects."""
@@ -152,15 +188,25 @@ class _Source:
     stops: Mapping[str, str]
     named: bool
     """Opaque.event_type is the frame's `type` (else `message`: Chat has no event names)."""
+    stop_of: Callable[[Mapping[str, Any]], str] | None = None
+    """The stop reason from response_metadata, where `stops` of `finish_key` is not it."""
+    provider_errors: tuple[type[BaseException], ...] = (openai.APIError, anthropic.APIError)
+    """What the call raises for a provider's error frame (outcome `provider_error`)."""
+    id_key: str | None = None
+    """The response_metadata key holding the provider's response id, where it has one."""
 
 
 _SOURCES: dict[str, _Source] = {
     "openai-chat": _Source(_openai_chunks, _chat_frame, "finish_reason", _CHAT_STOPS,
                            named=False),
+    # langchain-openai's Responses stream raises ValueError(the error) for
+    # `response.failed` and `error` events (_convert_responses_chunk_to_generation_chunk)
+    "openai-responses": _Source(_responses_chunks, _responses_frame, "status", {},
+                                named=True, stop_of=_responses_stop,
+                                provider_errors=(openai.APIError, ValueError), id_key="id"),
     "anthropic-messages": _Source(_anthropic_chunks, _anthropic_frame, "stop_reason",
                                   _MESSAGE_STOPS, named=True),
 }
-_PROVIDER_ERRORS = (openai.APIError, anthropic.APIError)
 
 
 @dataclass
@@ -332,7 +378,7 @@ class LangChainEvents:
 
     def _ended(self, item: Ended | Raised) -> list[JSONObject]:
         if isinstance(item, Raised):
-            if not isinstance(item.error, _PROVIDER_ERRORS):
+            if not isinstance(item.error, self._source.provider_errors):
                 raise item.error  # LangChain's own failure: the harness charges it
             self._raised = True
             if self._outcome is None:
@@ -351,10 +397,13 @@ class LangChainEvents:
         metadata = summed.response_metadata
         reason = metadata.get(self._source.finish_key)
         stop = self._source.stops.get(reason, "other") if isinstance(reason, str) else "other"
+        if self._source.stop_of is not None:
+            stop = self._source.stop_of(metadata)
         calls = [_tool_call(call) for call in summed.tool_calls]
         model = metadata.get("model_name")
+        key = self._source.id_key
         return {"provider": "langchain", "model": model if isinstance(model, str) else "",
-                "response_id": None,
+                "response_id": None if key is None else metadata.get(key),
                 "output_text": "".join(_texts(summed.content)), "tool_calls": calls,
                 "stop_reason": "tool_use" if stop == "end_turn" and calls else stop,
                 "usage": _usage(summed.usage_metadata),
@@ -391,7 +440,8 @@ refold_target: dict[str, Any] = {
     "provider": "langchain",
     "features": ["events"],
     "description": f"{langchain.sdk_version()}; {langchain_anthropic.sdk_version()}: "
-                   f"ChatOpenAI.stream() / ChatAnthropic.stream() AIMessageChunks as neutral "
+                   f"ChatOpenAI.stream() (Chat and use_responses_api=True) / "
+                   f"ChatAnthropic.stream() AIMessageChunks as neutral "
                    f"events (refold.targets.sdk.events_langchain)",
 }
 """The declaration `--target langchain-events` loads."""

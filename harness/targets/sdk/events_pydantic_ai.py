@@ -1,12 +1,15 @@
 """Target `pydantic-ai-events`: pydantic-ai's streamed-response events as provider-neutral
 events (events.md, dialect `provider-events`), for its `OpenAIChatModel` (frames of
-`openai-chat`) and its `AnthropicModel` (frames of `anthropic-messages`).
+`openai-chat`), its `OpenAIResponsesModel` (frames of `openai-responses`: the Responses
+API path, `POST /v1/responses` through openai's `AsyncOpenAI.responses.create(stream=True)`)
+and its `AnthropicModel` (frames of `anthropic-messages`).
 
 Driven offline (`_pydantic_ai_driver`): `pydantic_ai.direct.model_request_stream`, the
 streamed request an `Agent` run makes, over the real SDK client (`AsyncOpenAI`,
 `AsyncAnthropic`, both on `httpx2`) whose `MockTransport` streams the body frame by
 frame. Each frame is written as its SSE bytes (Chat: one `data:` line, `[DONE]` as the
-sentinel; Anthropic: as `refold.targets.sdk._anthropic_wire.sse_frames`), fed, and the
+sentinel; Anthropic: as `refold.targets.sdk._anthropic_wire.sse_frames`; Responses:
+`event: <type>` and one `data:` line, as OpenAI sends them), fed, and the
 library's events are pulled until it asks for more bytes: those events are the frame's,
 and each carries that frame, as given, as its `opaque` (no look-ahead, EV-FRAME-ORDER).
 What the library yields only once the body has ended is returned by `end()`, carrying
@@ -38,6 +41,14 @@ Mapping (pydantic-ai 2.68.0; each library event gives the events on its right):
     frame with none of the above             Opaque(event_type: Chat "message", Anthropic
                                              the frame's `type`; payload: the frame), first
 
+Responses (OpenAIResponsesModel) go through the same table: its stream handler turns
+`output_text.delta` into TextPartDelta, `output_item.added` of a function_call into a
+ToolCallPart (tool_call_id = `call_id`), `function_call_arguments.delta` into
+ToolCallPartDelta, and ends each part after the body (PartEndEvent, so ToolCallCompleted
+is emitted at `end()`); a ToolCallPartDelta of a part never started as a ToolCallPart is
+a hosted tool's NativeToolCallPart and dropped. The frame at which the library raises
+ModelAPIError (`response.failed`, `error`) gets its Opaque after the Usage it carried.
+
 Not representable, so dropped: ThinkingPart/ThinkingPartDelta, NativeToolCallPart and
 NativeToolReturnPart (hosted tools), FinalResultEvent, PartEndEvent of other parts,
 `ToolCallPartDelta.tool_name_delta` (a name growing after the start), file and speech
@@ -64,7 +75,7 @@ from typing import Any
 from refold.reference import JSON, JSONObject
 
 from ._anthropic_wire import sse_frames
-from ._pydantic_ai_driver import ANTHROPIC, CHAT, Driver, Step, library_version
+from ._pydantic_ai_driver import ANTHROPIC, CHAT, RESPONSES, Driver, Step, library_version
 from ._requires import quiet, require
 
 require("pydantic_ai", extra="pydantic-ai")
@@ -87,6 +98,7 @@ __all__ = ["PROVIDER", "PydanticAIEvents", "refold_target"]
 
 PROVIDER = "pydantic-ai"
 _DONE = "[DONE]"
+_ACCEPTS = (CHAT, RESPONSES, ANTHROPIC)
 _STOPS = {"stop": "end_turn", "length": "max_tokens", "content_filter": "content_filter",
           "tool_call": "tool_use"}
 
@@ -100,9 +112,9 @@ class PydanticAIEvents:
         self._reset()
 
     def begin(self, dialect: str) -> None:
-        """Start a stream of `dialect` (`openai-chat` or `anthropic-messages`)."""
-        if dialect not in (CHAT, ANTHROPIC):
-            raise ValueError(f"pydantic-ai-events accepts openai-chat and anthropic-messages, "
+        """Start a stream of `dialect` (one of `_ACCEPTS`)."""
+        if dialect not in _ACCEPTS:
+            raise ValueError(f"pydantic-ai-events accepts {', '.join(_ACCEPTS)}, "
                              f"not {dialect!r}")
         self._close()
         self._reset()
@@ -124,6 +136,11 @@ class PydanticAIEvents:
         events = self._events(self._driver.feed(_sse(self._dialect, frame)), frame)
         if frame != _DONE and not any(_carries(event, frame) for event in events):
             events.insert(0, _opaque(self._dialect, frame))
+        elif _provider_error(self._outcome) and not any(
+                isinstance(event, dict) and event.get("type") == "Opaque" for event in events):
+            # the frame the library raised ModelAPIError at is the error frame, even when
+            # the usage it carries (Responses `response.failed`) gave it a Usage
+            events.append(_opaque(self._dialect, frame))
         return events
 
     def end(self) -> JSONObject:
@@ -198,7 +215,10 @@ class PydanticAIEvents:
     def _delta(self, index: int, delta: Any, frame: JSON) -> list[JSON]:
         if isinstance(delta, TextPartDelta):
             return _text(delta.content_delta, frame)
-        if isinstance(delta, ToolCallPartDelta):
+        if isinstance(delta, ToolCallPartDelta) and (index in self._calls
+                                                     or self._dialect != RESPONSES):
+            # Responses: a delta of a part never started as a ToolCallPart is a hosted
+            # tool's (NativeToolCallPart: its action as args), dropped as documented
             call_id = self._calls.get(index, delta.tool_call_id or "")
             return _arguments(call_id, delta.args_delta, frame)
         return []
@@ -245,6 +265,11 @@ def _error(error: BaseException) -> JSONObject:
     return {"kind": kind, "message": f"{type(error).__name__}: {error}"}
 
 
+def _provider_error(outcome: JSONObject | None) -> bool:
+    error = outcome.get("error") if outcome is not None else None
+    return isinstance(error, dict) and error.get("kind") == "provider_error"
+
+
 def _carries(event: JSON, frame: JSON) -> bool:
     return isinstance(event, dict) and event.get("opaque", event.get("payload")) is frame
 
@@ -254,9 +279,9 @@ def _opaque(dialect: str, frame: JSON) -> JSONObject:
 
 
 def _event_name(dialect: str, frame: JSON) -> str:
-    """The SSE event name the frame was sent with (`sse_frames` names an Anthropic frame by
-    a usable `type`), else "message" (EV-OPAQUE-TYPE)."""
-    kind = frame.get("type") if dialect == ANTHROPIC and isinstance(frame, dict) else None
+    """The SSE event name the frame was sent with (`sse_frames` and `_sse` name an
+    Anthropic or Responses frame by a usable `type`), else "message" (EV-OPAQUE-TYPE)."""
+    kind = frame.get("type") if dialect != CHAT and isinstance(frame, dict) else None
     usable = isinstance(kind, str) and kind.strip() and not any(c in kind for c in "\r\n")
     return kind if usable and isinstance(kind, str) else "message"
 
@@ -264,15 +289,20 @@ def _event_name(dialect: str, frame: JSON) -> str:
 def _sse(dialect: str, frame: JSON) -> bytes:
     if dialect == ANTHROPIC:
         return sse_frames([frame])[0]
+    if dialect == RESPONSES:  # `event: <type>` as OpenAI sends it, when the type is usable
+        name = _event_name(dialect, frame)
+        head = "" if name == "message" else f"event: {name}\n"
+        return f"{head}data: {json.dumps(frame, ensure_ascii=False)}\n\n".encode()
     data = frame if frame == _DONE else json.dumps(frame, ensure_ascii=False)
     return f"data: {data}\n\n".encode()
 
 
 refold_target = {
     "name": "pydantic-ai-events", "dialect": "provider-events", "adapter": PydanticAIEvents,
-    "accepts": [CHAT, ANTHROPIC], "provider": PROVIDER, "features": ["events"],
+    "accepts": list(_ACCEPTS), "provider": PROVIDER, "features": ["events"],
     "description": f"pydantic-ai {library_version()}: model_request_stream events of "
-                   f"OpenAIChatModel and AnthropicModel over an in-memory transport fed frame "
-                   f"by frame (refold.targets.sdk.events_pydantic_ai)",
+                   f"OpenAIChatModel, OpenAIResponsesModel and AnthropicModel over an "
+                   f"in-memory transport fed frame by frame "
+                   f"(refold.targets.sdk.events_pydantic_ai)",
 }
 """The declaration `--target pydantic-ai-events` loads."""

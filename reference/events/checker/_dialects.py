@@ -19,12 +19,14 @@ from ..._compare import differences as chat_differences
 from ..._json import JSON, JSONObject, non_blank, non_negative_int
 from ...anthropic import Accumulator as MessageAccumulator
 from ...anthropic import differences as message_differences
+from ...responses import differences as response_differences
 from ._ends import ChatCalls, MessageCalls, StreamEnd, TextArrival, arguments_value
+from ._responses import read_responses, responses_output_tokens, responses_view
 
 __all__ = ["DIALECTS", "Analysis", "StreamEnd", "View", "analyse", "arguments_value",
            "opaque_event_type", "reported_output_tokens"]
 
-DIALECTS = ("openai-chat", "anthropic-messages")
+DIALECTS = ("openai-chat", "openai-responses", "anthropic-messages")
 """The dialects the checker knows: those refold has a reference fold for."""
 
 DONE = "[DONE]"
@@ -60,8 +62,9 @@ class Analysis:
 
 
 def opaque_event_type(dialect: str, frame: JSON) -> str:
-    """EV-OPAQUE-TYPE: the event name of the frame; Chat lines have none (`message`)."""
-    if dialect == "anthropic-messages" and isinstance(frame, dict):
+    """EV-OPAQUE-TYPE: the event name of the frame; Chat lines have none (`message`);
+    Responses and Anthropic events use their `type`."""
+    if dialect != "openai-chat" and isinstance(frame, dict):
         name = non_blank(frame.get("type"))
         if name is not None:
             return name
@@ -75,6 +78,8 @@ def reported_output_tokens(dialect: str, frame: JSON) -> int | None:
     or `message_delta.usage`, `output_tokens`."""
     if not isinstance(frame, dict):
         return None
+    if dialect == "openai-responses":
+        return responses_output_tokens(frame)
     if dialect == "anthropic-messages":
         holder = frame.get("message") if frame.get("type") == "message_start" else (
             frame if frame.get("type") == "message_delta" else None)
@@ -89,6 +94,8 @@ def differences(dialect: str, expected: JSON, received: JSON) -> list[Difference
     """The dialect's canonical comparison of two dialect objects."""
     if dialect == "anthropic-messages":
         return message_differences(expected, received)
+    if dialect == "openai-responses":
+        return response_differences(expected, received)
     return chat_differences(expected, received)
 
 
@@ -98,6 +105,8 @@ def view_of(dialect: str, folded: JSON) -> View | None:
         return None
     if dialect == "anthropic-messages":
         return _message_view(folded)
+    if dialect == "openai-responses":
+        return View(*responses_view(folded))
     return _chat_view(folded)
 
 
@@ -105,6 +114,11 @@ def analyse(dialect: str, frames: Sequence[JSON]) -> Analysis:
     """Fold `frames` with the dialect's reference and read how they end."""
     if dialect == "anthropic-messages":
         return _analyse_messages(frames)
+    if dialect == "openai-responses":
+        read = read_responses(frames)
+        view = _arrived(view_of(dialect, read.folded), read.order, read.text)
+        return Analysis(read.end, read.folded, view if view is None else replace(
+            view, tool_calls=read.calls), several_choices=False)
     return _analyse_chat(frames)
 
 

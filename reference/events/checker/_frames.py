@@ -160,9 +160,15 @@ def ev_error_frame(stream: Stream) -> Iterator[Violation]:
         return
     made = [n for n, found in enumerate(stream.origin) if found == end.frame]
     kinds = [_type(stream.events[n]) for n in made]
-    if kinds != ["Opaque"]:
+    frame = stream.frames[end.frame]
+    # "plus any Usage it carries, Responses response.failed": a Usage before the Opaque
+    carries = stream.dialect == "openai-responses" and isinstance(frame, dict) and \
+        frame.get("type") == "response.failed"
+    if kinds != ["Opaque"] and not (carries and kinds == ["Usage", "Opaque"]):
+        expected = "one Opaque (a Usage before it if the response has usage)" if carries \
+            else "exactly one Opaque"
         yield Violation("EV-ERROR-FRAME", f"the error frame produced {kinds or 'no events'}"
-                        f"; expected exactly one Opaque", frame=end.frame,
+                        f"; expected {expected}", frame=end.frame,
                         event=made[0] if made else None)
 
 

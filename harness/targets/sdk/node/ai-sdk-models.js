@@ -32,6 +32,12 @@ const PROVIDERS = {
     model: (mod, stream) => mod.createOpenAI({ ...OFFLINE, fetch: answering(stream) }).chat(
       "gpt-4o-mini"),
   },
+  // The Responses API model (`POST /v1/responses`), the AI SDK's default OpenAI model.
+  "openai-responses": {
+    pkg: "@ai-sdk/openai",
+    model: (mod, stream) => mod.createOpenAI({ ...OFFLINE, fetch: answering(stream) })
+      .responses("gpt-5"),
+  },
 };
 
 function provider(dialect) {
@@ -41,7 +47,8 @@ function provider(dialect) {
 }
 
 // The language model of `dialect` (anthropic-messages: `createAnthropic(...)(model)`;
-// openai-chat: the chat-completions model, `createOpenAI(...).chat(model)`) whose every
+// openai-chat: the chat-completions model, `createOpenAI(...).chat(model)`; openai-responses:
+// the Responses model, `createOpenAI(...).responses(model)`) whose every
 // response body is `stream`.
 function languageModel(dialect, stream) {
   const { pkg, model } = provider(dialect);

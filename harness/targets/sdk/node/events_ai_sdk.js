@@ -3,10 +3,11 @@
 // JSON lines on stdin/stdout; stdout carries protocol lines only). Both dialects run through
 // the provider's language model `doStream({prompt, includeRawChunks: true})`:
 // openai-chat through `@ai-sdk/openai`'s chat-completions model (`openai.chat(...)`),
-// anthropic-messages through `@ai-sdk/anthropic`'s messages model, each against a custom
-// `fetch` (ai-sdk-models.js) whose response body is a ReadableStream this program enqueues
-// one SSE frame into per `frame` op (sse.js framing: Chat `data:` lines, Anthropic `event:`
-// + `data:`). After each frame it reads stream parts until the reader would block (the
+// openai-responses through its Responses model (`openai.responses(...)`, the Responses API
+// path), anthropic-messages through `@ai-sdk/anthropic`'s messages model, each against a
+// custom `fetch` (ai-sdk-models.js) whose response body is a ReadableStream this program
+// enqueues one SSE frame into per `frame` op (sse.js framing: Chat `data:` lines, Responses
+// and Anthropic `event: <type>` + `data:`). After each frame it reads stream parts until the reader would block (the
 // microtask queue is drained and no part came in the last turn of the event loop), emits
 // their events, then acks: events of frame k come before ack k wherever the provider hands
 // the parts out then. Where it holds them back, they come later, and the ack shows it.
@@ -36,7 +37,8 @@
 //                                       no event after it, nor after Completed
 //   raw, stream-start, response-metadata, text-start/end, tool-input-end, reasoning-*,
 //   source and any other part       -> nothing by itself; a frame whose parts made no event
-//                                       gets one Opaque {event_type: the Anthropic `type`,
+//                                       gets one Opaque {event_type: the Responses or
+//                                       Anthropic `type`,
 //                                       Chat "message"} (EV-OPAQUE-FALLBACK), decided when the
 //                                       parts are read; provider-executed tool parts make
 //                                       none (EV-HOSTED-OPAQUE)
@@ -70,7 +72,7 @@ const { chatFrame, frame } = require("./sse.js");
 const { PROMPT, languageModel, providerVersion } = require("./ai-sdk-models.js");
 const { Normaliser, PROVIDER, foldEvents } = require("./ai-sdk-events.js");
 
-const DIALECTS = ["openai-chat", "anthropic-messages"];
+const DIALECTS = ["openai-chat", "openai-responses", "anthropic-messages"];
 // `operations: ["fold"]` offers §5.5's optional fold op (the harness's client reads it there).
 const HELLO = { protocol: "refold-events/1", provider: PROVIDER, dialects: DIALECTS,
                 features: ["events"], operations: ["fold"],
