@@ -117,6 +117,10 @@ def test_a_terminal_without_output_crashes_langchain() -> None:
     adapter = refold_target["adapter"]()
     adapter.begin(RESPONSES)
     with pytest.raises(TypeError, match="not iterable"):
-        for frame in frames:
-            adapter.frame(frame)
-        adapter.end()
+        _feed(adapter, frames)
+
+
+def _feed(adapter: Any, frames: list[Any]) -> None:
+    for frame in frames:
+        adapter.frame(frame)
+    adapter.end()

@@ -128,5 +128,9 @@ def test_a_terminal_without_output_crashes_pydantic_ai() -> None:
     adapter = events_pydantic_ai.PydanticAIEvents()
     adapter.begin(RESPONSES)
     with pytest.raises(TypeError, match="not iterable"):
-        for frame in frames:
-            adapter.frame(frame)
+        _feed(adapter, frames)
+
+
+def _feed(adapter: Any, frames: list[Any]) -> None:
+    for frame in frames:
+        adapter.frame(frame)

@@ -129,11 +129,11 @@ class ResponsesMapping(Mapping):
             item_id = frame.get("item_id")
         known = non_blank(item_id)
         # the fold's own id table: which item each announced id names (RS-ROUTE)
-        index = self._fold._items._announced.get(known) if known is not None else None
+        index = self._fold.announced_index(known) if known is not None else None
         return index if index is not None else non_negative_int(frame.get("output_index"))
 
     def _item(self, index: int) -> Item | None:
-        return self._fold._items._items.get(index)
+        return self._fold.item_at(index)
 
     def _text(self, index: int, frame: JSONObject) -> list[Event]:
         """EV-TEXT: `output_text.delta` is a TextDelta when the fold joined it
@@ -142,14 +142,14 @@ class ResponsesMapping(Mapping):
         item = self._item(index)
         content_index = non_negative_int(frame.get("content_index"))
         if item is None or item.type != "message" or content_index is None \
-                or item._done is not None:
+                or item.done_item is not None:
             return []  # RS-ITEM-DONE-REPLACES: a done item's text is the done item's
-        part = item.content._parts.get(content_index)
-        if part is None or part.type != "output_text" or part._text is None:
+        part = item.content.at(content_index)
+        if part is None or part.type != "output_text" or part.text is None:
             return []  # RS-KIND-MATCH (a refusal part), RS-DONE-REPLACES (part done)
         key = (index, content_index)
         sent = self._texts.get(key, "")
-        joined = part._text.text
+        joined = part.text
         if joined == sent or not joined.startswith(sent):
             # equal (an empty delta, a delta the fold dropped after the part's .done, a
             # .done that adds nothing), or a .done contradicting the deltas: Opaque
@@ -164,11 +164,11 @@ class ResponsesMapping(Mapping):
         item = self._item(index)
         if item is None:
             return []
-        fields = item._done if item._done is not None else item._base
+        fields = item.done_item if item.done_item is not None else item.announced
         if non_blank(fields.get("type")) != "function_call":
             return []  # EV-HOSTED-OPAQUE: only client-executed function calls are calls
         call = self._calls.setdefault(index, _Call(index))
-        held = fields.get("arguments") if item._done is not None else item.arguments.text
+        held = fields.get("arguments") if item.done_item is not None else item.arguments.text
         events = self._grown(call, held if isinstance(held, str) else "",
                              non_blank(fields.get("call_id")), non_blank(fields.get("name")),
                              frame)

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from .._json import JSON, JSONObject
 from ._envelope import LIFECYCLE_EVENTS, TERMINAL_EVENTS, Envelope
 from ._errors import EventTypeError, NoResponseError
+from ._items import Item
 from ._routing import ITEM_EVENTS, Items
 
 __all__ = ["Accumulator", "fold"]
@@ -70,6 +71,14 @@ class Accumulator:
         with a response object arrived (LIFE-RS-FINISHED); an `error` event, the end of
         the stream or the last item's done event never finishes the fold."""
         return self._envelope.finished
+
+    def item_at(self, index: int) -> Item | None:
+        """The item the fold holds at output_index `index` (for the events adapter)."""
+        return self._items.at(index)  # pragma: no mutate (the events suites test it)
+
+    def announced_index(self, item_id: str) -> int | None:
+        """The output_index an announced item id names (RS-ROUTE), or None."""
+        return self._items.index_of(item_id)  # pragma: no mutate (the events suites test it)
 
     def response(self) -> JSONObject:
         """Build the `Response` the events so far fold into, as a new value.

@@ -78,6 +78,16 @@ class Item:
         """The arguments of a function call."""
         return self._arguments
 
+    @property
+    def announced(self) -> JSONObject:
+        """The item as its (last) `output_item.added` or placeholder sent it."""
+        return self._base  # pragma: no mutate (the events suites test it)
+
+    @property
+    def done_item(self) -> JSONObject | None:
+        """The item of its `output_item.done`, None before one arrived."""
+        return self._done  # pragma: no mutate (the events suites test it)
+
     def readd(self, base: JSONObject) -> None:
         """RS-READD: a later announcement takes over the identity fields (every key it
         sends: id, call_id, name, type, status...); what was streamed, and the done item,

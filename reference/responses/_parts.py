@@ -116,6 +116,12 @@ class _Part:
         self._text = self._annotations = None  # exactly as the done part has them
         self._text_closed = self._closed = True
 
+    @property
+    def text(self) -> str | None:
+        """The part's joined text (its `text` or `refusal`), None for a part without."""
+        # the events suites test it, not the Responses suites: no mutants here
+        return None if self._text is None else self._text[1].text  # pragma: no mutate
+
     def output(self) -> JSONObject:
         """The part as the non-streamed Response holds it, as a new value."""
         part: JSONObject = {key: copy_json(value) for key, value in self._fields.items()}
@@ -175,6 +181,10 @@ class Parts:
             return  # RS-WRONG-TYPE
         part = self._parts.setdefault(index, _Part(found))
         part.replace(found)
+
+    def at(self, position: int) -> _Part | None:
+        """The part at `position`, or None (nothing opened)."""
+        return self._parts.get(position)  # pragma: no mutate (the events suites test it)
 
     def part(self, position: JSON, part_type: str) -> _Part | None:
         """The part at `position` a `part_type` event applies to: opened as a placeholder

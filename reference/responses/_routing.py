@@ -88,6 +88,14 @@ class Items:
             kind.apply(held, event, kind)
         # RS-KIND-MATCH: an event that does not fit its item's type changes nothing
 
+    def at(self, index: int) -> Item | None:
+        """The item at output_index `index`, or None."""
+        return self._items.get(index)  # pragma: no mutate (the events suites test it)
+
+    def index_of(self, item_id: str) -> int | None:
+        """The output_index the announced id `item_id` names, or None."""
+        return self._announced.get(item_id)  # pragma: no mutate (the events suites test it)
+
     def _index(self, event: JSONObject, item_id: JSON) -> int | None:
         index = self._announced.get(non_blank(item_id))  # RS-ROUTE: an announced id wins
         if index is None:

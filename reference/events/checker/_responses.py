@@ -90,13 +90,13 @@ class _Calls:
 
     def track(self, fold: Accumulator, index: int, number: int, *,
               boundary: bool) -> StreamEnd | None:
-        item = fold._items._items.get(index)
+        item = fold.item_at(index)
         if item is None:
             return None
-        fields = item._done if item._done is not None else item._base
+        fields = item.done_item if item.done_item is not None else item.announced
         if non_blank(fields.get("type")) != "function_call":
             return None
-        held = fields.get("arguments") if item._done is not None else item.arguments.text
+        held = fields.get("arguments") if item.done_item is not None else item.arguments.text
         return self.grow(index, held, non_blank(fields.get("call_id")),
                          non_blank(fields.get("name")), number, boundary=boundary)
 
@@ -160,15 +160,15 @@ class _Texts:
     pieces: list[str] = field(default_factory=list)
 
     def track(self, fold: Accumulator, index: int, frame: JSONObject) -> None:
-        item = fold._items._items.get(index)
+        item = fold.item_at(index)
         position = non_negative_int(frame.get("content_index"))
         if item is None or item.type != "message" or position is None \
-                or item._done is not None:
+                or item.done_item is not None:
             return
-        part = item.content._parts.get(position)
-        if part is None or part.type != "output_text" or part._text is None:
+        part = item.content.at(position)
+        if part is None or part.type != "output_text" or part.text is None:
             return
-        key, joined = (index, position), part._text.text
+        key, joined = (index, position), part.text
         sent = self.sent.get(key, "")
         if joined != sent and joined.startswith(sent):
             self.sent[key] = joined
@@ -185,7 +185,7 @@ def _routed(fold: Accumulator, kind: str, frame: JSONObject) -> int | None:
     item_id = (object_or_none(frame.get("item")) or {}).get("id") \
         if kind == "response.output_item.done" else frame.get("item_id")
     known = non_blank(item_id)
-    index = fold._items._announced.get(known) if known is not None else None
+    index = fold.announced_index(known) if known is not None else None
     return index if index is not None else non_negative_int(frame.get("output_index"))
 
 
