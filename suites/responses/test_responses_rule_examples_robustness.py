@@ -157,12 +157,10 @@ def test_a_terminal_output_that_is_not_a_list_is_absent(check: Check, output: JS
 
 
 @rule("RS-WRONG-TYPE", *_RECOVERED)
-def test_wrong_typed_items_texts_and_annotations_change_nothing(check: Check) -> None:
+def test_a_wrong_typed_done_item_or_done_text_changes_nothing(check: Check) -> None:
     odd: list[JSONObject] = [
         text_done(0, 7),
         {"type": "response.output_item.done", "output_index": 0, "item": "done"},
-        {"type": "response.output_text.annotation.added", "output_index": 0,
-         "content_index": 0, "annotation_index": 0, "annotation": "url"},
     ]
     expect_fold(check, _hi(inside=odd, after=odd), _HI)
 
