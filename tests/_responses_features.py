@@ -59,8 +59,8 @@ def _event_features(item: dict[str, Any]) -> set[str]:
     for prefix, feature in _EVENT_FEATURES:
         if kind.startswith(prefix):
             used.add(feature)
-    if "output_index" in item and type(item["output_index"]) is not int \
-            or isinstance(item.get("output_index"), int) and item["output_index"] < 0:
+    index = item.get("output_index", 0)
+    if type(index) is not int or index < 0:
         used.add("robustness")
     if "delta" in item and not isinstance(item["delta"], str):
         used.add("robustness")

@@ -44,9 +44,10 @@ def test_the_chat_reference_leaves_the_references_inside_it_unmutated(
     build_workdir(locate_source("reference", CHAT), tmp_path, extra_tests=())
     settings = _mutmut_settings(tmp_path)
     assert settings["source_paths"] == ["refold/reference"]
-    # the Anthropic dialect's reference and the neutral events' are other contracts'
+    # the Anthropic, Responses and neutral events' references are other contracts'
     assert settings["do_not_mutate"] == ["refold/reference/anthropic/*",
-                                         "refold/reference/events/*"]
+                                         "refold/reference/events/*",
+                                         "refold/reference/responses/*"]
     options = settings["pytest_add_cli_args"]
     assert isinstance(options, list) and "--dialect=openai-chat" in options
 
@@ -76,6 +77,14 @@ def test_the_extra_tests_of_a_reference_are_its_dialects_own() -> None:
     assert "test_reference_anthropic_compare.py" in anthropic
     assert "test_reference_anthropic_api.py" not in anthropic
     assert not chat & anthropic and not any("anthropic" in name for name in chat)
+
+
+def test_the_responses_reference_runs_its_own_tests_but_not_its_structural_one() -> None:
+    responses = {p.name for p in reference_tests(ROOT / "tests", DIALECTS["openai-responses"])}
+    chat = {p.name for p in reference_tests(ROOT / "tests", CHAT)}
+    assert "test_reference_responses_compare.py" in responses
+    assert "test_reference_responses_api.py" not in responses  # mutmut adds trampolines
+    assert not any("responses" in name for name in chat)
 
 
 @pytest.mark.parametrize(("options", "listed"), [

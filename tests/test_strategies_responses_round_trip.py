@@ -68,6 +68,16 @@ def test_every_mix_of_families_folds_back_to_its_response(data: st.DataObject) -
     assert differences(response, fold(events)) == []
 
 
+@pytest.mark.parametrize("feature", FEATURES)
+@given(data=st.data())
+@_SLOW
+def test_a_round_trip_for_a_claim_of_text_and_one_feature_folds_back(
+    feature: str, data: st.DataObject
+) -> None:
+    response, events = data.draw(round_trips(features={"text", feature}))
+    assert differences(response, fold(events)) == []
+
+
 @given(data=st.data())
 @_SLOW
 def test_a_round_trip_of_the_claimed_features_folds_back(data: st.DataObject) -> None:

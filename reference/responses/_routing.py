@@ -38,10 +38,6 @@ class Items:
         self._items: dict[int, Item] = {}
         self._announced: dict[str, int] = {}  # item id -> output_index of its last added
 
-    def __bool__(self) -> bool:
-        """True once an item was announced, finished or opened (RS-OUTPUT-RECOVER)."""
-        return bool(self._items)
-
     def added(self, event: JSONObject) -> None:
         """Fold `response.output_item.added`: routed by its output_index alone."""
         index = non_negative_int(event.get("output_index"))

@@ -127,8 +127,9 @@ def _content_events(draw: st.DrawFn, item: JSONObject, added: JSONObject,
 
 
 def _pieces(draw: st.DrawFn, text: str, *, favour_escapes: bool = False) -> list[str]:
-    """A text split at any code point, empty pieces allowed; `""` may be no delta."""
-    if not text and draw(BOOLEANS):
+    """A text split at any code point, empty pieces allowed; `""` is no delta (what it
+    shrinks to) or empty ones."""
+    if not text and not draw(BOOLEANS):
         return []
     favour = escape_positions(text) if favour_escapes else []
     return [str(piece) for piece in pieces_of(text, cut(draw, len(text), favour=favour))]

@@ -130,12 +130,18 @@ def _collisions(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
     """Not lossless: a later item's events reuse an earlier item's `output_index` (RQ13;
     RS-ROUTE then routes by item id)."""
     indexes = _indexes(events)
-    if len(indexes) >= 2:
-        moved = draw(st.sampled_from(indexes[1:]))
-        onto = draw(st.sampled_from([i for i in indexes if i < moved]))
-        for item in events:
-            if item.get("output_index") == moved:
-                item["output_index"] = onto
+    if len(indexes) < 2:
+        return events
+    moved = draw(st.sampled_from(indexes[1:]))
+    onto = draw(st.sampled_from([i for i in indexes if i < moved]))
+    block = [item for item in events if item.get("output_index") == moved]
+    for item in block:
+        item["output_index"] = onto
+    if draw(BOOLEANS):  # interleaved: the later item streamed inside the earlier one
+        rest = [item for item in events if all(item is not b for b in block)]
+        first = next(i for i, item in enumerate(rest) if item.get("output_index") == onto)
+        at = draw(st.integers(first + 1, _terminal_position(rest)))
+        events = [*rest[:at], *block, *rest[at:]]
     return events
 
 
