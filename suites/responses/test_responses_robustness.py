@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 from refold.checks import Check
 from refold.marks import rule
 from refold.reference import JSON, JSONObject
-from refold.strategies.responses import families_for, round_trips
 
 from .._json_values import json_objects, json_values, non_objects
+from ._draws import small_streams
 from ._wrong_types import FIELDS, wrong_typed_streams
 
 _FOLD = frozenset({"text", "tool_calls", "refusal", "reasoning", "annotations", "usage"})
@@ -64,9 +64,8 @@ fields of a response or an item."""
 def _stream(check: Check, data: st.DataObject) -> list[JSONObject]:
     """A lossless stream of the claimed fold features, of every family they are judged on
     (family 7 without robustness noise: the properties add theirs)."""
-    claimed = (check.target.features & _FOLD) | {"text"}
-    _, events = data.draw(round_trips(features=claimed, families=families_for(claimed)),
-                          label="stream")
+    events: list[JSONObject] = data.draw(
+        small_streams(frozenset(check.target.features & _FOLD) | {"text"}), label="stream")
     return events
 
 

@@ -28,7 +28,9 @@ from refold.checks import Check
 from refold.marks import rule
 from refold.reference import JSON, JSONObject, json_equal
 from refold.reference.responses import decode_stream
-from refold.strategies.responses import lifecycle_events, round_trips, sse_bytes
+from refold.strategies.responses import lifecycle_events, sse_bytes
+
+from ._draws import small_streams
 
 _FOLD = frozenset({"text", "tool_calls", "refusal", "reasoning", "annotations", "usage"})
 _PASSED_THROUGH: tuple[JSONObject, ...] = (
@@ -51,9 +53,9 @@ def _needs_sse(check: Check) -> None:
 def _events(check: Check, data: st.DataObject) -> list[JSON]:
     """A short run of single events of every type, or a lossless stream (whose text needs
     every UTF-8 length)."""
-    claimed = (check.target.features & _FOLD) | {"text"}
+    claimed = frozenset(check.target.features & _FOLD) | {"text"}
     streams = st.one_of(st.lists(lifecycle_events(features=claimed), min_size=1, max_size=6),
-                        round_trips(features=claimed).map(lambda case: case[1]))
+                        small_streams(claimed))
     events: list[JSON] = list(data.draw(streams, label="events"))
     return events
 
