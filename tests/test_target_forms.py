@@ -35,9 +35,10 @@ def test_an_unimportable_target_lists_every_form() -> None:
     ("exec:python -m x", "`exec:COMMAND`"),
     ("https://localhost:1/fold", "`http://host:port/path`"),
     ("openai", "`openai`, `litellm`, `langchain`, `anthropic`, `anthropic-stream`, "
-                "`langchain-anthropic`, `litellm-anthropic`, `langchain-events`, "
+                "`langchain-anthropic`, `litellm-anthropic`, `openai-responses`, "
+                "`langchain-openai-responses`, `litellm-responses`, `langchain-events`, "
                 "`pydantic-ai-events`"),
-    ("anthropic-ts", "`anthropic-ts`, `ai-sdk-anthropic`"),
+    ("anthropic-ts", "`anthropic-ts`, `ai-sdk-anthropic`, `openai-node-responses`"),
     ("ai-sdk-events", "`ai-sdk-events`"),
     ("examples/targets/declared.py", "`path/to/file.py`"),
     ("mypkg:attr", "`mypkg:attr`"),
@@ -50,7 +51,8 @@ def test_each_target_value_takes_the_first_form_it_matches(spec: str, shape: str
 def test_only_python_forms_are_served_from_a_worker() -> None:
     out_of_process = {form.shape for form in FORMS if not form.python}
     assert out_of_process == {"`exec:COMMAND`", "`http://host:port/path`",
-                              "`anthropic-ts`, `ai-sdk-anthropic`", "`ai-sdk-events`"}
+                              "`anthropic-ts`, `ai-sdk-anthropic`, `openai-node-responses`",
+                              "`ai-sdk-events`"}
 
 
 _SIBLING_TARGET = '''

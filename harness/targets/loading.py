@@ -24,6 +24,9 @@ BUILTIN_TARGETS: dict[str, str] = {
     "anthropic-stream": "refold.targets.sdk.anthropic_stream:refold_target",
     "langchain-anthropic": "refold.targets.sdk.langchain_anthropic:refold_target",
     "litellm-anthropic": "refold.targets.sdk.litellm_anthropic:refold_target",
+    "openai-responses": "refold.targets.sdk.openai_responses:refold_target",
+    "langchain-openai-responses": "refold.targets.sdk.langchain_openai_responses:refold_target",
+    "litellm-responses": "refold.targets.sdk.litellm_responses:refold_target",
     "langchain-events": "refold.targets.sdk.events_langchain:refold_target",
     "pydantic-ai-events": "refold.targets.sdk.events_pydantic_ai:refold_target",
     # JavaScript SDKs, run as `exec:node <file of refold/targets/sdk/node/>`.

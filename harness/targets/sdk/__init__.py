@@ -13,4 +13,9 @@ the spec's `Message` (`anthropic.py`, `anthropic_stream.py`, `_anthropic_wire.py
 The Node.js targets (`--target anthropic-ts|ai-sdk-anthropic`, `nodejs`) are JavaScript files
 of `node/` that drive a JavaScript SDK the same way and serve it over the `exec:` protocol;
 their npm packages are pinned by `node/package-lock.json` (`npm ci --prefix` that folder).
+
+Responses dialect (`openai-responses`): `--target openai-responses` (openai-python's
+`responses.stream()`, `openai_responses.py`, `_responses_wire.py`), `langchain-openai-responses`
+and `litellm-responses` (a library that builds no Response, checked on the stated projection
+its module documents), and the Node.js `openai-node-responses`.
 """

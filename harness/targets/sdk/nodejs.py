@@ -1,5 +1,5 @@
-"""The built-in Node.js targets (`--target anthropic-ts`, `--target ai-sdk-anthropic`) and
-events targets (`ai-sdk-events`).
+"""The built-in Node.js targets (`--target anthropic-ts`, `--target ai-sdk-anthropic`; of the
+Responses dialect `--target openai-node-responses`) and events targets (`ai-sdk-events`).
 
 Each is a JavaScript file of `node/` that drives a JavaScript SDK the way its users do and
 serves it over the `exec:` protocol (docs/protocol.md). The SDKs are npm packages pinned
@@ -40,6 +40,7 @@ NODE_TARGETS: dict[str, NodeTarget] = {
     "anthropic-ts": NodeTarget("anthropic-ts.js", ("@anthropic-ai/sdk",)),
     "ai-sdk-anthropic": NodeTarget("ai-sdk-anthropic.js",
                                    ("@ai-sdk/anthropic", "@ai-sdk/provider-utils")),
+    "openai-node-responses": NodeTarget("openai-node-responses.js", ("openai",)),
 }
 """The built-in Node.js targets by name."""
 

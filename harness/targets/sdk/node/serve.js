@@ -1,5 +1,6 @@
-// The exec: protocol (docs/protocol.md) of refold's built-in Node.js targets, dialect
-// anthropic-messages: one JSON request per stdin line, one reply per stdout line, in order.
+// The exec: protocol (docs/protocol.md) of refold's built-in Node.js targets, of the dialect
+// the adapter names (`adapter.dialect`, anthropic-messages when it names none): one JSON
+// request per stdin line, one reply per stdout line, in order.
 // stdout carries protocol lines only; nothing else may write to it.
 //
 // An adapter folds with its SDK, the way a user of the SDK does:
@@ -7,6 +8,7 @@
 //   replay(events) -> Promise<Outcome>   the stream so far, still open: what a user reads live,
 //     Outcome = {message: Message|undefined, finished: bool, error: object|null,
 //                failure: Error|null}  (failure: the SDK threw or reported a failure)
+// An adapter without `replay` serves `fold` (and `sse`) only: it claims no `lifecycle`.
 // An accumulator keeps the events it was given and replays them through a fresh SDK stream
 // on every call: the SDKs are deterministic, so this is the live stream's state after the
 // same bytes, and no call depends on when the SDK's promises settle.
@@ -35,8 +37,9 @@ function serve(adapter) {
 
   const handlers = {
     hello: () => ({ protocol: 2, name: adapter.name, version: adapter.version,
-                    dialect: "anthropic-messages", features: adapter.features,
-                    operations: ["fold", ...INCREMENTAL, ...(adapter.sse ? ["sse"] : [])] }),
+                    dialect: adapter.dialect || "anthropic-messages", features: adapter.features,
+                    operations: ["fold", ...(adapter.replay ? INCREMENTAL : []),
+                                 ...(adapter.sse ? ["sse"] : [])] }),
     fold: async (m) => ({ response: await adapter.fold(m.events) }),
     sse: async (m) => ({ events: await adapter.sse(m.parts.map((p) => Buffer.from(p, "base64"))) }),
     new: (m) => {
@@ -88,7 +91,9 @@ function serve(adapter) {
 
   async function reply(message) {
     const handler = Object.hasOwn(handlers, message.op) ? handlers[message.op] : null;
-    if (handler === null || (message.op === "sse" && !adapter.sse)) {
+    const served = message.op === "sse" ? adapter.sse
+      : INCREMENTAL.includes(message.op) ? adapter.replay : true;
+    if (handler === null || !served) {
       return { ok: false, error: { type: "ProtocolError", message: `unknown op ${message.op}` } };
     }
     try {

@@ -1,0 +1,149 @@
+"""Target `langchain-openai-responses`: `ChatOpenAI(use_responses_api=True).stream()`, its
+chunks summed as `AIMessageChunk`, checked on a stated projection of a Response.
+
+Dialect `openai-responses`. What runs is LangChain's own streaming call, `ChatOpenAI.stream()`
+(`BaseChatModel.stream()` around `_stream_responses`, which turns each SDK event into a chunk
+with `_convert_responses_chunk_to_generation_chunk`), with only the HTTP transport replaced:
+the client is given an `httpx2.MockTransport` answering with the events as SSE frames, so
+openai-python's `client.responses.create(stream=True)` (its decoder, its `error` raise, its
+lenient event construction) is what `_stream_responses` iterates. The chunks are added with
+`+` as `.stream()` users add them.
+
+LangChain builds an `AIMessage`, not a Response. The projection, and only that, maps it to one:
+
+    message.id                              -> id (response.created's id)
+    response_metadata: object, created_at,  -> the same top-level keys (LangChain copies these
+      status, model, incomplete_details,       of the terminal response, and only these, in
+      service_tier, metadata, user             `_construct_lc_result_from_responses_api`)
+    content blocks                          -> output: the items LangChain itself sends back for
+                                               the message on the next turn
+                                               (`_construct_responses_api_input`): `message`
+                                               {id, role, content: output_text {text,
+                                               annotations} / refusal}, `function_call` {id,
+                                               call_id, name, arguments}, `reasoning` {id,
+                                               summary, encrypted_content}, hosted-tool items
+    usage_metadata                          -> usage, the inverse of
+                                               `_create_usage_metadata_responses` (cache_read ->
+                                               input_tokens_details.cached_tokens,
+                                               cache_creation -> cache_write_tokens, reasoning ->
+                                               output_tokens_details.reasoning_tokens; the
+                                               priority_/flex_ prefixed keys likewise)
+
+So the fields compared are exactly those above. Never produced, and so a difference in every
+result that has them (LangChain's loss, charged by pointer to the rules owning them:
+RS-TERMINAL-BASE, RS-OUTPUT-TERMINAL, RS-RECOVER-STATUS): every other top-level key of the
+terminal response (`tools`, `instructions`, `temperature`, `text`, `error`, unknown keys …),
+each item's `status`, a message's `logprobs`, reasoning `content` (RQ20). Not judged at all,
+because not claimed: `lifecycle` (a whole-list fold: LIFE-RS-*) and `sse` (LangChain has no
+decoder of its own; openai-python's, which it streams through, is that SDK's target's).
+A stream whose chunks LangChain sums to nothing raises `ValueError` ("no message chunk").
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from refold.reference import JSON, JSONObject
+
+from ._requires import quiet, require
+
+__all__ = ["FEATURES", "fold", "refold_target", "sdk_version"]
+
+require("langchain_openai", extra="langchain")
+import httpx2  # noqa: E402
+from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage  # noqa: E402
+from langchain_openai import ChatOpenAI  # noqa: E402
+from langchain_openai.chat_models.base import _construct_responses_api_input  # noqa: E402
+
+from ._responses_wire import BASE_URL, event_stream_response, sse_frames  # noqa: E402
+
+FEATURES = frozenset({"text", "tool_calls", "refusal", "reasoning", "annotations", "usage",
+                      "robustness"})
+"""What the projection carries; not `lifecycle`, `sse` (see the module docstring)."""
+
+_METADATA_KEYS = ("object", "created_at", "status", "model", "incomplete_details",
+                  "service_tier", "metadata", "user")
+"""The terminal response's keys `_construct_lc_result_from_responses_api` keeps (less `id`,
+which is the message's)."""
+_DETAILS = (("input_token_details", "input_tokens_details",
+             (("cache_read", "cached_tokens"), ("cache_creation", "cache_write_tokens"))),
+            ("output_token_details", "output_tokens_details",
+             (("reasoning", "reasoning_tokens"),)))
+_TIER_PREFIXES = ("", "priority_", "flex_")
+
+_SERVING: list[list[JSON]] = []
+"""The events the current fold serves (a stack: a fold runs inside no other)."""
+
+
+def _answer(request: httpx2.Request) -> httpx2.Response:
+    return event_stream_response(request, sse_frames(_SERVING[-1]))
+
+
+_MODEL = ChatOpenAI(model="gpt-refold-offline", api_key="sk-refold-offline-dummy",  # type: ignore[arg-type]
+                    base_url=BASE_URL, max_retries=0, use_responses_api=True,
+                    http_client=httpx2.Client(transport=httpx2.MockTransport(_answer)))
+
+
+def sdk_version() -> str:
+    """The installed langchain-openai, langchain-core and openai versions."""
+    from importlib.metadata import version
+
+    return (f"langchain-openai {version('langchain-openai')}, "
+            f"langchain-core {version('langchain-core')}, openai {version('openai')}")
+
+
+def fold(events: list[JSON]) -> JSONObject:
+    """Fold `events` the way `ChatOpenAI.stream()` and `+` do, projected onto a Response."""
+    summed: Any = None
+    with quiet():
+        _SERVING.append(events)
+        try:
+            for chunk in _chunks():
+                summed = chunk if summed is None else summed + chunk
+        finally:
+            _SERVING.pop()
+        if summed is None:
+            raise ValueError("LangChain produced no message chunk for this stream")
+        return _response(summed)
+
+
+def _chunks() -> Iterator[AIMessageChunk]:
+    for chunk in _MODEL.stream([HumanMessage("refold")]):
+        if isinstance(chunk, AIMessageChunk):
+            yield chunk
+
+
+def _response(summed: AIMessageChunk) -> JSONObject:
+    metadata = summed.response_metadata
+    message = AIMessage(content=summed.content, tool_calls=summed.tool_calls,
+                        invalid_tool_calls=summed.invalid_tool_calls,
+                        response_metadata=metadata, id=summed.id)
+    result: JSONObject = {"id": summed.id}
+    result.update({key: metadata[key] for key in _METADATA_KEYS if key in metadata})
+    result["output"] = _construct_responses_api_input([message])
+    if summed.usage_metadata is not None:
+        result["usage"] = _usage(dict(summed.usage_metadata))
+    dumped: JSONObject = json.loads(json.dumps(result, default=str))
+    return dumped
+
+
+def _usage(metadata: dict[str, Any]) -> JSONObject:
+    usage: JSONObject = {key: metadata.get(key)
+                         for key in ("input_tokens", "output_tokens", "total_tokens")}
+    for lc_key, openai_key, fields in _DETAILS:
+        details = metadata.get(lc_key) or {}
+        mapped = {theirs: details[prefix + ours] for ours, theirs in fields
+                  for prefix in _TIER_PREFIXES if prefix + ours in details}
+        if mapped:
+            usage[openai_key] = mapped
+    return usage
+
+
+refold_target = {"name": "langchain-openai-responses", "dialect": "openai-responses",
+                 "fold": fold, "features": FEATURES,
+                 "description": f"{sdk_version()}: ChatOpenAI(use_responses_api=True).stream() "
+                                f"chunks summed, projected onto a Response "
+                                f"(refold.targets.sdk.langchain_openai_responses)"}
+"""The declaration `--target langchain-openai-responses` loads."""

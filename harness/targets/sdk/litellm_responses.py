@@ -1,0 +1,123 @@
+"""Target `litellm-responses`: litellm's Responses → chat bridge, folded, projected onto a Response.
+
+Dialect `openai-responses`. This measures the half of litellm that folds a Responses stream:
+`litellm.completion(model="openai/responses/…", stream=True)` (and the proxy's
+`/chat/completions` route to a Responses-only model) reads the upstream Responses events with
+`OpenAiResponsesToChatCompletionStreamIterator` (`completion_extras/
+litellm_responses_transformation/transformation.py`), whose `chunk_parser` turns each event
+into an OpenAI-style chat chunk; `CustomStreamWrapper`, the iterator `litellm.completion`
+returns, post-processes them (finish reasons, the end-of-stream check); the caller's
+`litellm.stream_chunk_builder` folds what it yields into a `ModelResponse`. Each event is
+handed to the iterator as the `data:` line litellm's SSE reader gives it (the `event:` lines,
+which it answers with empty placeholder chunks, are not sent). The wrapper gets a bare
+`Logging` object: no callbacks are configured, nothing is sent.
+
+litellm builds a chat `ModelResponse`, not a Response. The projection is litellm's own chat →
+Responses transformation, `LiteLLMCompletionResponsesConfig.
+transform_chat_completion_response_to_responses_api_response` (what `litellm.responses()`
+returns for a chat model), given no request, less the keys it only echoes from the request
+(`instructions`, `metadata`, `parallel_tool_calls`, `temperature`, `tool_choice`, `tools`,
+`top_p`, `max_output_tokens`, `previous_response_id`, `reasoning`, `text`, `truncation`, `user`,
+`store`: with no request they are litellm's defaults, not the stream's). So the fields compared
+are exactly `id`, `object`, `created_at`, `model`, `status` (from the finish reason:
+`_responses_status_for_choice`), `incomplete_details` (from the finish reason), `error`,
+`output` (`message` items with `output_text` / `refusal` parts, `function_call` items,
+`reasoning` items, as the transformation builds them from choice 0) and `usage`. Never produced
+by the stream, and so a difference wherever the expected Response has them (litellm's loss,
+charged by pointer to the rules owning them): every other top-level key, unknown keys, hosted-
+tool items, litellm's per-stream ids and `created` where they differ from the stream's. Not
+judged at all, because not claimed: `lifecycle` (a whole-list fold) and `sse` (litellm has no
+byte-level decoder entry point; see refold.targets.sdk.litellm).
+
+`LITELLM_LOCAL_MODEL_COST_MAP=True` asks for the bundled price map (the target runs offline);
+`suppress_debug_info` and `disable_streaming_logging` keep console notices and per-chunk
+logging threads out of the run; neither changes a result.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Any
+
+from refold.reference import JSON, JSONObject
+
+from ._requires import quiet, require
+
+__all__ = ["FEATURES", "REQUEST_ECHOES", "fold", "refold_target", "sdk_version"]
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+_litellm = require("litellm", extra="litellm")
+from litellm.litellm_core_utils.litellm_logging import Logging  # noqa: E402
+
+_litellm.suppress_debug_info = True  # type: ignore[attr-defined]
+_litellm.disable_streaming_logging = True  # type: ignore[attr-defined]
+from litellm.completion_extras.litellm_responses_transformation.transformation import (  # noqa: E402
+    OpenAiResponsesToChatCompletionStreamIterator,
+)
+from litellm.litellm_core_utils.streaming_handler import CustomStreamWrapper  # noqa: E402
+from litellm.responses.litellm_completion_transformation.transformation import (  # noqa: E402
+    LiteLLMCompletionResponsesConfig,
+)
+
+FEATURES = frozenset({"text", "tool_calls", "refusal", "reasoning", "annotations", "usage",
+                      "robustness"})
+"""What the projection carries; not `lifecycle`, `sse` (see the module docstring)."""
+
+REQUEST_ECHOES = ("instructions", "metadata", "parallel_tool_calls", "temperature",
+                  "tool_choice", "tools", "top_p", "max_output_tokens", "previous_response_id",
+                  "reasoning", "text", "truncation", "user", "store")
+"""The keys the transformation copies from the request, dropped from the projection."""
+
+_MODEL = "gpt-refold-offline"
+
+
+def sdk_version() -> str:
+    """The installed litellm version."""
+    from importlib.metadata import version
+
+    return version("litellm")
+
+
+def fold(events: list[JSON]) -> JSONObject:
+    """Fold `events` through litellm's Responses bridge and `stream_chunk_builder`,
+    projected onto a Response by litellm's own chat → Responses transformation."""
+    lines = iter(["data: " + json.dumps(event) for event in events])
+    with quiet():
+        chunks = list(_completion_stream(lines))
+        response: Any = _litellm.stream_chunk_builder(chunks)
+        if response is None:
+            raise ValueError("litellm.stream_chunk_builder returned None (no response)")
+        transformed = LiteLLMCompletionResponsesConfig \
+            .transform_chat_completion_response_to_responses_api_response(
+                request_input="refold", responses_api_request={},
+                chat_completion_response=response)
+        dumped: JSONObject = json.loads(transformed.model_dump_json())
+    return {key: value for key, value in dumped.items() if key not in REQUEST_ECHOES}
+
+
+def _completion_stream(lines: Iterator[str]) -> Any:
+    """What `litellm.completion(..., stream=True)` returns for a Responses-API model."""
+    logging = Logging(model=_MODEL, messages=[{"role": "user", "content": "refold"}],
+                      stream=True, call_type="completion", start_time=datetime.now(),
+                      litellm_call_id="refold-offline", function_id="refold-offline")
+    logging.update_environment_variables(model=_MODEL, user=None, optional_params={},
+                                         litellm_params={"custom_llm_provider": "openai"})
+    iterator = OpenAiResponsesToChatCompletionStreamIterator(streaming_response=lines,
+                                                             sync_stream=True)
+    return CustomStreamWrapper(completion_stream=iterator, model=_MODEL,
+                               custom_llm_provider="openai", logging_obj=logging)
+
+
+refold_target = {
+    "name": "litellm-responses", "dialect": "openai-responses", "fold": fold,
+    "features": FEATURES,
+    "description": f"litellm {sdk_version()}: Responses bridge "
+                   f"(OpenAiResponsesToChatCompletionStreamIterator, CustomStreamWrapper, "
+                   f"stream_chunk_builder), projected by "
+                   f"transform_chat_completion_response_to_responses_api_response "
+                   f"(refold.targets.sdk.litellm_responses)",
+}
+"""The declaration `--target litellm-responses` loads."""

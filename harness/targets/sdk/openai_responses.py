@@ -1,0 +1,99 @@
+"""Target `openai-responses`: openai-python's whole Responses streaming path,
+`client.responses.stream(...).get_final_response()`, offline.
+
+Dialect `openai-responses`. The events are written as the SSE bytes OpenAI sends (one frame
+each, named by the data's `type`: `refold.targets.sdk._responses_wire.sse_frames`) and served
+by an `httpx2.MockTransport` (openai-python's HTTP library, an httpx fork) to an `OpenAI`
+client with a dummy key; no request leaves the process. So everything the SDK does between
+the socket and the user runs unmodified: its `SSEDecoder`, the checks of `Stream.__stream__`
+(a data object with a truthy top-level `error` raises `APIError`), the lenient construction
+of each event into the `ResponseStreamEvent` union, and `ResponseStream`, whose
+`ResponseStreamState.handle_event` / `accumulate_event` keep the snapshot and, on
+`response.completed`, build `_completed_response` with `parse_response`.
+
+The result is `get_final_response()`, what the SDK's documentation tells users to call: the
+terminal `response.completed` object (its `output` recovered from the `output_item.done`
+items only when the terminal's `output` is absent or null). Where the SDK raises (a
+`RuntimeError` of the state's identity and ordering checks, "Didn't receive a
+`response.completed` event." after `response.incomplete` or `response.failed`, an
+`AssertionError` of `handle_event`), the target raises too: that is what a user of
+`.stream()` sees, and the failure is charged to the rule under test (or, by ablation, to the
+departure that made the SDK raise).
+
+The `ParsedResponse` is dumped with `to_dict(mode="json", exclude_unset=True)`: the fields
+that were set, by wire name, unknown keys kept (the SDK's models allow extra keys). The SDK's
+additions, `parsed` on each `output_text` part and `parsed_arguments` on each function call
+(structured-output parsing; `None` without a `text_format` or strict input tools, which the
+target never passes), are dropped; `output_text`, the SDK's
+convenience property, is not a field and never appears. Nothing else is changed.
+
+Not `lifecycle`: `get_final_response()` is a whole-stream read, and `ResponseStream` has no
+finished state to read before the end (the running snapshot is private to the state). The
+`sse` decoder is the SDK's own (`decode_responses`), the one this path reads the bytes with.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from refold.reference import JSON, JSONObject
+
+from ._requires import quiet, require
+from ._responses_wire import decode_responses, offline_client, serving
+
+__all__ = ["FEATURES", "REQUEST", "fold", "in_spec_shape", "refold_target", "sdk_version"]
+
+_openai = require("openai", extra="openai")
+
+FEATURES = frozenset({"text", "tool_calls", "refusal", "reasoning", "annotations", "usage",
+                      "robustness", "sse"})
+"""Everything a `Response` can hold, and `sse` for the SDK's decoder. Not `lifecycle` (see
+the module docstring)."""
+
+REQUEST: dict[str, Any] = {"model": "gpt-refold-offline", "input": "refold"}
+"""The request the offline client sends (nobody reads it)."""
+
+_SDK_ADDITIONS = ("parsed", "parsed_arguments")
+
+
+def sdk_version() -> str:
+    """The installed openai-python version."""
+    return str(_openai.__version__)
+
+
+def fold(events: list[JSON]) -> JSONObject:
+    """Serve `events` as SSE to `client.responses.stream()`; its final response."""
+    client = offline_client(serving(events))
+    try:
+        with quiet(), client.responses.stream(**REQUEST) as stream:
+            response = stream.get_final_response()
+        return in_spec_shape(response)
+    finally:
+        client.close()
+
+
+def in_spec_shape(response: Any) -> JSONObject:
+    """An SDK `Response` (or `ParsedResponse`) as the spec's Response: its fields that were
+    set, as JSON, by wire name, less the SDK's `parsed`/`parsed_arguments` additions."""
+    with quiet():
+        dumped: JSONObject = response.to_dict(mode="json", exclude_unset=True)
+    shaped: JSONObject = _without_sdk_additions(dumped)
+    return shaped
+
+
+def _without_sdk_additions(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _without_sdk_additions(item) for key, item in value.items()
+                if key not in _SDK_ADDITIONS}
+    if isinstance(value, list):
+        return [_without_sdk_additions(item) for item in value]
+    return value
+
+
+refold_target = {
+    "name": "openai-responses", "dialect": "openai-responses", "fold": fold,
+    "features": FEATURES, "sse": decode_responses,
+    "description": f"openai-python {sdk_version()}: responses.stream().get_final_response() "
+                   f"over an in-memory transport (refold.targets.sdk.openai_responses)",
+}
+"""The declaration `--target openai-responses` loads."""
