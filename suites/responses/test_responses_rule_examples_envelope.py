@@ -3,6 +3,8 @@ RS-OBJECT)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from refold.checks import Check
 from refold.marks import rule
 
@@ -39,7 +41,8 @@ def test_openais_own_stream_folds_into_its_terminal_response(check: Check) -> No
 
 @rule("RS-TERMINAL-BASE")
 def test_every_top_level_key_of_the_terminal_response_is_kept_as_sent(check: Check) -> None:
-    extra = {"service_tier": "default", "parallel_tool_calls": True, "temperature": 1.0,
+    extra: dict[str, Any] = {
+             "service_tier": "default", "parallel_tool_calls": True, "temperature": 1.0,
              "text": {"format": {"type": "text"}, "verbosity": "medium"},
              "reasoning": {"effort": "low", "summary": None}, "tools": [],
              "metadata": {"trace": "t-1"}, "previous_response_id": "resp_00",
