@@ -16,7 +16,10 @@ from hypothesis import strategies as st
 
 from refold.checks import Check
 from refold.marks import rule
+from refold.reference.responses import fold
 from refold.strategies.responses import event_streams
+
+from ._attribution import expect_like
 
 _NOT_FOLD = frozenset({"robustness", "lifecycle", "sse", "events"})
 
@@ -29,7 +32,7 @@ def test_damaged_streams_fold_like_the_reference(check: Check, data: st.DataObje
     # streams (robustness's and lifecycle's, below and in the lifecycle suite)
     features = check.target.features - _NOT_FOLD
     events = data.draw(event_streams(features=features), label="events")
-    check.folds_like_reference(events)
+    expect_like(check, list(events), fold(events), what="the reference's fold")
 
 
 @rule("RS-WRONG-TYPE", "RS-NULL-ITEM", "RS-KEEPALIVE", "RS-UNKNOWN-KEYS")
@@ -38,4 +41,4 @@ def test_malformed_streams_fold_like_the_reference(check: Check, data: st.DataOb
     # the claimed features' damage with robustness's: wrong types, null items, noise
     features = check.target.features - (_NOT_FOLD - {"robustness"})
     events = data.draw(event_streams(features=features), label="events")
-    check.folds_like_reference(events)
+    expect_like(check, list(events), fold(events), what="the reference's fold")

@@ -31,11 +31,13 @@ from typing import ClassVar
 from hypothesis import Phase, given, settings, stateful
 from hypothesis import strategies as st
 
-from refold.checks import Check
+from refold.checks import Check, ConformanceFailure
 from refold.marks import rule
 from refold.reference import JSON, JSONObject, json_equal
-from refold.reference.responses import Accumulator, differences
+from refold.reference.responses import Accumulator, differences, fold
 from refold.strategies.responses import event_streams, lifecycle_events
+
+from ._attribution import event_rule, expect_like, feature_rules
 
 _STEPS = 15
 """Steps per run: enough for two items, a terminal or an error, and events after both."""
@@ -100,7 +102,16 @@ class LifecycleMachine(stateful.RuleBasedStateMachine):
         self.before_add(event)
         self.finished_before = self.stream.finished
         self.given.append((event, copy.deepcopy(event)))
-        self.target.add(event)
+        try:
+            self.target.add(event)
+        except ConformanceFailure as failure:
+            # an event the spec says changes nothing crashed the target: its rule's
+            found = event_rule(event) if failure.crash is not None else None
+            if found is None:
+                raise
+            raise self.check.fail(failure.summary, rules=(found,), events=self.events(),
+                                  target_error=failure.target_error,
+                                  crash=failure.crash) from failure
         self.reference.add(copy.deepcopy(event))
         self.stream.add(event)
         self.after_add(event)
@@ -263,7 +274,8 @@ class ReferenceMachine(LifecycleMachine):
             raise self.check.fail(f"{summary}: {_described(expected, received)}",
                                   rules=("LIFE-RS-AFTER",), events=self.events(),
                                   expected=expected, received=received)
-        raise self.check.fail(summary, events=self.events(), differences=found,
+        raise self.check.fail(summary, rules=feature_rules(found, expected, received),
+                              events=self.events(), differences=found,
                               expected=expected, received=received)
 
 
@@ -321,7 +333,7 @@ def test_cut_streams_and_events_after_the_terminal_fold_like_the_reference(
     # terminal are folded (the fold-only damage is the differential suite's)
     features = check.target.features - {"robustness", "sse", "events"}
     events = data.draw(event_streams(features=features), label="events")
-    check.folds_like_reference(events)
+    expect_like(check, list(events), fold(events), what="the reference's fold")
 
 
 @rule("LIFE-RS-EMPTY")

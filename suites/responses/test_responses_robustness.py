@@ -23,6 +23,7 @@ from refold.marks import rule
 from refold.reference import JSON, JSONObject
 
 from .._json_values import json_objects, json_values, non_objects
+from ._attribution import fold_charged
 from ._draws import small_streams
 from ._wrong_types import FIELDS, wrong_typed_streams
 
@@ -86,7 +87,7 @@ def _insert(data: st.DataObject, events: list[JSONObject],
 def _folds_alike(check: Check, events: list[JSON], baseline: list[JSON], what: str) -> None:
     """Fail unless `events` fold as `baseline` does, both through the target."""
     __tracebackhide__ = True
-    expected, received = check.fold(baseline), check.fold(events)
+    expected, received = fold_charged(check, baseline), fold_charged(check, events)
     found = check.differences(expected, received)
     if found:
         raise check.fail(f"the fold differs from the target's own fold of {what}",

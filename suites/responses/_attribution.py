@@ -1,0 +1,162 @@
+"""Which rules a difference found by a property of many rules is charged to, narrowed by
+what the differing place holds (suite-private).
+
+The dialect charges a difference to the rules that own its pointer
+(`refold.attribution_responses`), among the test's own; a property of mixed streams is
+marked with many rules that own every place of an item (how items are routed, replaced,
+recovered), so a refusal part lost is charged to all of them. The place's content says
+more: a difference inside a refusal part, an annotation list or a reasoning item's
+summary or text is the rule of that feature's (RS-REFUSAL, RS-ANNOTATIONS,
+RS-REASONING-SUMMARY, RS-REASONING-TEXT, RS-USAGE-TERMINAL), and when every difference of
+a failure is such a place, the failure is charged to those rules alone. Any other
+difference leaves the harness's attribution as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from refold.checks import ConformanceFailure
+from refold.errors import TargetError
+from refold.reference import JSON, Difference, JSONObject
+
+__all__ = ["crash_rule", "event_rule", "expect_like", "feature_rules", "fold_charged"]
+
+
+def _is_error(event: JSON) -> bool:
+    return isinstance(event, dict) and event.get("type") == "error"
+
+
+def _is_ignored(event: JSON) -> bool:
+    """A keepalive, or an event whose type is no event type of the dialect's."""
+    kind = event.get("type") if isinstance(event, dict) else None
+    return not isinstance(kind, str) or kind == "keepalive" or not (
+        kind == "error" or kind.startswith("response."))
+
+
+_UNDOABLE: tuple[tuple[str, Callable[[JSON], bool]], ...] = (
+    ("RS-ERROR-EVENT", _is_error), ("RS-KEEPALIVE", _is_ignored))
+"""Events the spec says change nothing, and their rule: a crash that leaving them out of
+the stream undoes is that rule's (the dialect has no crash ablation of its own)."""
+
+
+def event_rule(event: JSON) -> str | None:
+    """The rule of an event that changes nothing (error, keepalive, unknown type)."""
+    return next((rule_id for rule_id, departs in _UNDOABLE if departs(event)), None)
+
+
+def crash_rule(check: Any, events: list[JSON]) -> str | None:
+    """The rule of the events whose removal lets the target fold the stream, if any."""
+    for rule_id, departs in _UNDOABLE:
+        kept = [event for event in events if not departs(event)]
+        if kept and len(kept) < len(events):
+            try:
+                check.target.fold(kept)
+            except (TargetError, Exception):
+                continue
+            return rule_id
+    return None
+
+
+def fold_charged(check: Any, events: list[JSON]) -> JSONObject:
+    """`check.fold(events)`, with a crash that removing events which change nothing undoes
+    charged to their rule."""
+    __tracebackhide__ = True
+    try:
+        folded: JSONObject = check.fold(events)
+    except ConformanceFailure as failure:
+        found = crash_rule(check, events) if failure.crash is not None else None
+        if found is None:
+            raise
+        raise check.fail(f"{failure.summary}; the stream without those events folds",
+                         rules=(found,), events=events, target_error=failure.target_error,
+                         crash=failure.crash) from failure
+    return folded
+
+
+def _at(value: JSON, path: Sequence[str]) -> JSON:
+    for step in path:
+        if isinstance(value, dict):
+            value = value.get(step)
+        elif isinstance(value, list) and step.isdigit() and int(step) < len(value):
+            value = value[int(step)]
+        else:
+            return None
+    return value
+
+
+def _types(values: Sequence[JSON]) -> set[str]:
+    return {str(v.get("type")) for v in values if isinstance(v, dict)}
+
+
+def _content_rules(steps: list[str], sides: tuple[JSON, JSON], kind: set[str]) -> set[str]:
+    """The feature rule of a difference in an item's `content` (steps after the item):
+    a reasoning item's is RS-REASONING-TEXT's; a message's is RS-REFUSAL's when its
+    parts differ only in refusal parts (a lost one shifts the parts after it)."""
+    if "reasoning" in kind:
+        return {"RS-REASONING-TEXT"}
+    lists = [side if isinstance(side, list) else [] for side in
+             (_at(s, steps[:1]) for s in sides)]
+    kept = [[p for p in found if not (isinstance(p, dict) and p.get("type") == "refusal")]
+            for found in lists]
+    has_refusal = any("refusal" in _types(found) for found in lists)
+    if has_refusal and kept[0] == kept[1]:
+        return {"RS-REFUSAL"}
+    parts = [_at(side, steps[:2]) for side in sides] if len(steps) >= 2 else []
+    return {"RS-REFUSAL"} if "refusal" in _types(parts) else set()
+
+
+_OUTCOMES = {"failed": ("RS-FAILED", frozenset({"status", "error"})),
+             "incomplete": ("RS-INCOMPLETE", frozenset({"status", "incomplete_details"}))}
+"""An expected outcome and the top-level places the rule of that outcome decides."""
+
+
+def _place_rules(pointer: str, expected: JSON, received: JSON) -> set[str]:
+    """The feature rule that decides what the place at `pointer` holds, or none."""
+    steps = pointer.split("/")[1:]
+    if steps[:1] == ["usage"]:
+        return {"RS-USAGE-TERMINAL"}
+    status = expected.get("status") if isinstance(expected, dict) else None
+    outcome = _OUTCOMES.get(status) if isinstance(status, str) else None
+    if outcome is not None and steps[:1] and steps[0] in outcome[1]:
+        return {outcome[0]}
+    if len(steps) < 3 or steps[0] != "output":
+        return set()
+    if "annotations" in steps:
+        return {"RS-ANNOTATIONS"}
+    items = tuple(_at(side, steps[:2]) for side in (expected, received))
+    kind = _types(items)
+    if steps[2] == "summary" and "reasoning" in kind:
+        return {"RS-REASONING-SUMMARY"}
+    if steps[2] == "content":
+        return _content_rules(steps[2:], items, kind)
+    return set()
+
+
+def feature_rules(found: Sequence[Difference], expected: JSON, received: JSON
+                  ) -> tuple[str, ...] | None:
+    """The feature rules every difference's place is decided by, or None when one of the
+    differences is at a place no feature rule decides alone."""
+    rules: set[str] = set()
+    for difference in found:
+        owned = _place_rules(difference.pointer, expected, received)
+        if not owned:
+            return None
+        rules |= owned
+    return tuple(sorted(rules)) or None
+
+
+def expect_like(check: Any, events: list[JSON], expected: JSONObject, *,
+                what: str = "the expected response") -> JSONObject:
+    """Fold `events` through the target and fail unless the result is `expected`; a
+    failure whose differences are all at one feature's places is that feature's."""
+    __tracebackhide__ = True
+    received = fold_charged(check, events)
+    found = check.differences(expected, received)
+    if found:
+        narrowed = feature_rules(found, expected, received)
+        raise check.fail(f"the fold differs from {what} at {len(found)} place(s)",
+                         rules=narrowed, events=events, differences=found,
+                         expected=expected, received=received, compared_fold=True)
+    return received
