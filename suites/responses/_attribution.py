@@ -21,7 +21,8 @@ from refold.checks import ConformanceFailure
 from refold.errors import TargetError
 from refold.reference import JSON, Difference, JSONObject
 
-__all__ = ["crash_rule", "event_rule", "expect_like", "feature_rules", "fold_charged"]
+__all__ = ["crash_rule", "done_rules", "event_rule", "expect_like", "feature_rules",
+           "fold_charged"]
 
 
 def _is_error(event: JSON) -> bool:
@@ -147,6 +148,38 @@ def feature_rules(found: Sequence[Difference], expected: JSON, received: JSON
     return tuple(sorted(rules)) or None
 
 
+_DONE_EVENTS: dict[str, tuple[str, str | None]] = {
+    "arguments": ("response.function_call_arguments.done", None),
+    "text": ("response.output_text.done", "content_index"),
+    "refusal": ("response.refusal.done", "content_index"),
+}
+"""The field a `.done` event sets (RS-DONE-REPLACES) and the index that places it."""
+
+
+def _set_by_done(pointer: str, events: Sequence[JSON]) -> bool:
+    """Whether a `.done` event of the item at `pointer` set the value there, with no
+    output_item.done for that item (which would decide it instead)."""
+    steps = pointer.split("/")[1:]
+    if len(steps) not in (3, 5) or steps[0] != "output" or not steps[1].isdigit():
+        return False
+    index, field = int(steps[1]), steps[-1]
+    kind, part_key = _DONE_EVENTS.get(field, ("", None))
+    if not kind or (len(steps) == 5) != (part_key is not None):
+        return False
+    mine = [e for e in events if isinstance(e, dict) and e.get("output_index") == index]
+    if any(e.get("type") == "response.output_item.done" for e in mine):
+        return False
+    return any(e.get("type") == kind and (part_key is None or str(e.get(part_key)) == steps[3])
+               for e in mine)
+
+
+def done_rules(found: Sequence[Difference], events: Sequence[JSON]) -> tuple[str, ...] | None:
+    """RS-DONE-REPLACES when every difference is at a value a `.done` event set."""
+    if found and all(_set_by_done(d.pointer, events) for d in found):
+        return ("RS-DONE-REPLACES",)
+    return None
+
+
 def expect_like(check: Any, events: list[JSON], expected: JSONObject, *,
                 what: str = "the expected response") -> JSONObject:
     """Fold `events` through the target and fail unless the result is `expected`; a
@@ -155,7 +188,7 @@ def expect_like(check: Any, events: list[JSON], expected: JSONObject, *,
     received = fold_charged(check, events)
     found = check.differences(expected, received)
     if found:
-        narrowed = feature_rules(found, expected, received)
+        narrowed = feature_rules(found, expected, received) or done_rules(found, events)
         raise check.fail(f"the fold differs from {what} at {len(found)} place(s)",
                          rules=narrowed, events=events, differences=found,
                          expected=expected, received=received, compared_fold=True)

@@ -12,7 +12,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from refold.reference import JSON, JSONObject
+from refold.reference import JSON, Difference, JSONObject
+
+from ._attribution import done_rules, feature_rules
+
+
+def narrowest(check: Any, found: Sequence[Difference], expected: JSON, received: JSON,
+              events: Sequence[JSON]) -> tuple[str, ...] | None:
+    """The test's feature rules when every difference is at one of their places (a lost
+    refusal part is RS-REFUSAL's, not every rule owning a part), RS-DONE-REPLACES when
+    every one is at a value a `.done` event set, else `charged`."""
+    owned = feature_rules(found, expected, received) or done_rules(found, events)
+    mine = tuple(r for r in check.rules if owned and r in owned)
+    return mine or charged(check, [d.pointer for d in found])
 
 
 def charged(check: Any, pointers: Sequence[str]) -> tuple[str, ...] | None:
@@ -29,7 +41,7 @@ def expect_response(check: Any, received: JSON, expected: JSONObject, *,
     found = check.differences(expected, received)
     if found:
         raise check.fail(f"{when} differs from the expected Response at {len(found)} place(s)",
-                         rules=rules or charged(check, [d.pointer for d in found]),
+                         rules=rules or narrowest(check, found, expected, received, events),
                          events=events, differences=found, expected=expected,
                          received=received)
 
