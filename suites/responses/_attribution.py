@@ -18,8 +18,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from refold.checks import ConformanceFailure
-from refold.errors import TargetError
 from refold.reference import JSON, Difference, JSONObject
+
+from ._undos import announced_first, steady_ids
 
 __all__ = ["crash_rule", "done_rules", "event_rule", "expect_like", "feature_rules",
            "fold_charged"]
@@ -47,14 +48,21 @@ def event_rule(event: JSON) -> str | None:
     return next((rule_id for rule_id, departs in _UNDOABLE if departs(event)), None)
 
 
+def _undone(events: list[JSON]) -> list[tuple[str, list[JSON]]]:
+    removed = [(rule_id, [e for e in events if not departs(e)])
+               for rule_id, departs in _UNDOABLE]
+    return [*removed, ("RS-KEY-OUTPUT-INDEX", steady_ids(events)),
+            ("RS-ORPHAN", announced_first(events))]
+
+
 def crash_rule(check: Any, events: list[JSON]) -> str | None:
-    """The rule of the events whose removal lets the target fold the stream, if any."""
-    for rule_id, departs in _UNDOABLE:
-        kept = [event for event in events if not departs(event)]
-        if kept and len(kept) < len(events):
+    """The rule of the departure whose undoing lets the target fold the stream, if any:
+    events that change nothing left out, steady item ids, items announced first."""
+    for rule_id, changed in _undone(events):
+        if changed and changed != events:
             try:
-                check.target.fold(kept)
-            except (TargetError, Exception):
+                check.target.fold(changed)
+            except Exception:  # still crashes (TargetError or the target's own): not this one
                 continue
             return rule_id
     return None
@@ -70,7 +78,8 @@ def fold_charged(check: Any, events: list[JSON]) -> JSONObject:
         found = crash_rule(check, events) if failure.crash is not None else None
         if found is None:
             raise
-        raise check.fail(f"{failure.summary}; the stream without those events folds",
+        raise check.fail(f"{failure.summary}; undoing the stream's departure of {found} "
+                         f"lets it fold",
                          rules=(found,), events=events, target_error=failure.target_error,
                          crash=failure.crash) from failure
     return folded

@@ -14,7 +14,7 @@ from typing import Any
 
 from refold.reference import JSON, Difference, JSONObject
 
-from ._attribution import done_rules, feature_rules
+from ._attribution import done_rules, feature_rules, fold_charged
 
 
 def narrowest(check: Any, found: Sequence[Difference], expected: JSON, received: JSON,
@@ -49,7 +49,7 @@ def expect_response(check: Any, received: JSON, expected: JSONObject, *,
 def expect_fold(check: Any, events: list[JSON], expected: JSONObject, *,
                 rules: tuple[str, ...] | None = None) -> JSONObject:
     """Fold `events` through the target and fail unless the Response is `expected`."""
-    received: JSONObject = check.fold(events)
+    received = fold_charged(check, events)
     expect_response(check, received, expected, events=events, rules=rules)
     return received
 

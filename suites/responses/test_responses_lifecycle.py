@@ -38,6 +38,7 @@ from refold.reference.responses import Accumulator, differences, fold
 from refold.strategies.responses import event_streams, lifecycle_events
 
 from ._attribution import event_rule, expect_like, feature_rules
+from ._undos import departure_at
 
 _STEPS = 15
 """Steps per run: enough for two items, a terminal or an error, and events after both."""
@@ -106,7 +107,8 @@ class LifecycleMachine(stateful.RuleBasedStateMachine):
             self.target.add(event)
         except ConformanceFailure as failure:
             # an event the spec says changes nothing crashed the target: its rule's
-            found = event_rule(event) if failure.crash is not None else None
+            found = (event_rule(event) or departure_at(event, self.events()[:-1])
+                     if failure.crash is not None else None)
             if found is None:
                 raise
             raise self.check.fail(failure.summary, rules=(found,), events=self.events(),
