@@ -19,11 +19,18 @@ from typing import Any
 
 from refold.checks import ConformanceFailure
 from refold.reference import JSON, Difference, JSONObject
+from refold.reference.responses._envelope import LIFECYCLE_EVENTS, TERMINAL_EVENTS
+from refold.reference.responses._routing import ITEM_EVENTS
 
-from ._undos import announced_first, steady_ids
+from ._undos import announced_first, completed_terminals, last_terminal_only, steady_ids
 
-__all__ = ["crash_rule", "done_rules", "event_rule", "expect_like", "feature_rules",
+__all__ = ["ablated_rule", "crash_rule", "done_rules", "event_rule", "expect_like", "feature_rules",
            "fold_charged"]
+
+
+_KNOWN = frozenset({*LIFECYCLE_EVENTS, *TERMINAL_EVENTS, *ITEM_EVENTS, "error",
+                    "response.output_item.added", "response.output_item.done"})
+"""Every event type the reference fold acts on (any other changes nothing)."""
 
 
 def _is_error(event: JSON) -> bool:
@@ -31,10 +38,9 @@ def _is_error(event: JSON) -> bool:
 
 
 def _is_ignored(event: JSON) -> bool:
-    """A keepalive, or an event whose type is no event type of the dialect's."""
+    """A keepalive, or an event whose type the fold names nowhere (RS-KEEPALIVE)."""
     kind = event.get("type") if isinstance(event, dict) else None
-    return not isinstance(kind, str) or kind == "keepalive" or not (
-        kind == "error" or kind.startswith("response."))
+    return not isinstance(kind, str) or kind not in _KNOWN
 
 
 _UNDOABLE: tuple[tuple[str, Callable[[JSON], bool]], ...] = (
@@ -51,8 +57,33 @@ def event_rule(event: JSON) -> str | None:
 def _undone(events: list[JSON]) -> list[tuple[str, list[JSON]]]:
     removed = [(rule_id, [e for e in events if not departs(e)])
                for rule_id, departs in _UNDOABLE]
-    return [*removed, ("RS-KEY-OUTPUT-INDEX", steady_ids(events)),
-            ("RS-ORPHAN", announced_first(events))]
+    return [*removed, ("RS-TERMINAL-REPEAT", last_terminal_only(events)),
+            ("RS-TERMINAL-EVENTS", completed_terminals(events)),
+            ("RS-KEY-OUTPUT-INDEX", steady_ids(events)), ("RS-ORPHAN", announced_first(events))]
+
+
+def _same_fold(check: Any, events: list[JSON]) -> list[tuple[str, list[JSON]]]:
+    """The undos the reference folds identically: events that change nothing left out,
+    every terminal event but the last left out."""
+    removed = [(rule_id, [e for e in events if not departs(e)])
+               for rule_id, departs in _UNDOABLE]
+    return [*removed, ("RS-TERMINAL-REPEAT", last_terminal_only(events))]
+
+
+def ablated_rule(check: Any, events: list[JSON], expected: JSON) -> tuple[str, ...] | None:
+    """The rule of the departure (events that change nothing, a repeated terminal) whose
+    undoing, which the reference folds identically, makes the target fold `expected`."""
+    for rule_id, changed in _same_fold(check, events):
+        if not changed or changed == events:
+            continue
+        try:
+            if check.differences(expected, check.dialect.fold(changed)):
+                continue
+            if not check.differences(expected, check.target.fold(changed)):
+                return (rule_id,)
+        except Exception:  # the undone stream still fails: not this departure
+            continue
+    return None
 
 
 def crash_rule(check: Any, events: list[JSON]) -> str | None:
@@ -197,7 +228,8 @@ def expect_like(check: Any, events: list[JSON], expected: JSONObject, *,
     received = fold_charged(check, events)
     found = check.differences(expected, received)
     if found:
-        narrowed = feature_rules(found, expected, received) or done_rules(found, events)
+        narrowed = (feature_rules(found, expected, received) or done_rules(found, events)
+                    or ablated_rule(check, events, expected))
         raise check.fail(f"the fold differs from {what} at {len(found)} place(s)",
                          rules=narrowed, events=events, differences=found,
                          expected=expected, received=received, compared_fold=True)

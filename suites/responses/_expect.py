@@ -14,7 +14,7 @@ from typing import Any
 
 from refold.reference import JSON, Difference, JSONObject
 
-from ._attribution import done_rules, feature_rules, fold_charged
+from ._attribution import ablated_rule, done_rules, feature_rules, fold_charged
 
 
 def narrowest(check: Any, found: Sequence[Difference], expected: JSON, received: JSON,
@@ -24,7 +24,8 @@ def narrowest(check: Any, found: Sequence[Difference], expected: JSON, received:
     every one is at a value a `.done` event set, else `charged`."""
     owned = feature_rules(found, expected, received) or done_rules(found, events)
     mine = tuple(r for r in check.rules if owned and r in owned)
-    return mine or charged(check, [d.pointer for d in found])
+    return mine or ablated_rule(check, list(events), expected) or charged(
+        check, [d.pointer for d in found])
 
 
 def charged(check: Any, pointers: Sequence[str]) -> tuple[str, ...] | None:

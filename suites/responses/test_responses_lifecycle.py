@@ -50,7 +50,9 @@ _CREATED: JSONObject = {"type": "response.created", "response": {
 
 def _terminal(event: JSONObject) -> bool:
     """A terminal event that finishes the fold (RS-WRONG-TYPE: its response an object)."""
-    return event.get("type") in _TERMINALS and isinstance(event.get("response"), dict)
+    kind = event.get("type")
+    return isinstance(kind, str) and kind in _TERMINALS and isinstance(event.get("response"),
+                                                                       dict)
 
 
 class _StreamModel:

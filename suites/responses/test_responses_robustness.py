@@ -71,7 +71,9 @@ def _stream(check: Check, data: st.DataObject) -> list[JSONObject]:
 
 
 def _terminal_position(events: list[JSONObject]) -> int:
-    return next((i for i, item in enumerate(events) if item.get("type") in _TERMINALS),
+    # a drawn unknown `type` may be any JSON value, a list included
+    return next((i for i, item in enumerate(events)
+                 if isinstance(item.get("type"), str) and item["type"] in _TERMINALS),
                 len(events))
 
 
