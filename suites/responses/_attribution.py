@@ -24,8 +24,16 @@ from refold.reference.responses._routing import ITEM_EVENTS
 
 from ._undos import announced_first, completed_terminals, last_terminal_only, steady_ids
 
-__all__ = ["ablated_rule", "crash_rule", "done_rules", "event_rule", "expect_like", "feature_rules",
-           "fold_charged"]
+__all__ = [
+    "ablated_rule",
+    "crash_rule",
+    "done_rules",
+    "event_rule",
+    "expect_like",
+    "feature_rules",
+    "fold_charged",
+    "outcome_rules",
+]
 
 
 _KNOWN = frozenset({*LIFECYCLE_EVENTS, *TERMINAL_EVENTS, *ITEM_EVENTS, "error",
@@ -58,8 +66,17 @@ def _undone(events: list[JSON]) -> list[tuple[str, list[JSON]]]:
     removed = [(rule_id, [e for e in events if not departs(e)])
                for rule_id, departs in _UNDOABLE]
     return [*removed, ("RS-TERMINAL-REPEAT", last_terminal_only(events)),
-            ("RS-TERMINAL-EVENTS", completed_terminals(events)),
+            (outcome_rules(events), completed_terminals(events)),
             ("RS-KEY-OUTPUT-INDEX", steady_ids(events)), ("RS-ORPHAN", announced_first(events))]
+
+
+def outcome_rules(events: list[JSON]) -> str:
+    """RS-TERMINAL-EVENTS, with the rule of each outcome the stream's terminals have."""
+    kinds = {e.get("type") for e in events if isinstance(e, dict)}
+    rules = ["RS-TERMINAL-EVENTS", *(rule for kind, rule in (
+        ("response.incomplete", "RS-INCOMPLETE"), ("response.failed", "RS-FAILED"))
+        if kind in kinds)]
+    return ",".join(rules)
 
 
 def _same_fold(check: Any, events: list[JSON]) -> list[tuple[str, list[JSON]]]:
@@ -111,8 +128,8 @@ def fold_charged(check: Any, events: list[JSON]) -> JSONObject:
             raise
         raise check.fail(f"{failure.summary}; undoing the stream's departure of {found} "
                          f"lets it fold",
-                         rules=(found,), events=events, target_error=failure.target_error,
-                         crash=failure.crash) from failure
+                         rules=tuple(found.split(",")), events=events,
+                         target_error=failure.target_error, crash=failure.crash) from failure
     return folded
 
 

@@ -37,7 +37,7 @@ from refold.reference import JSON, JSONObject, json_equal
 from refold.reference.responses import Accumulator, differences, fold
 from refold.strategies.responses import event_streams, lifecycle_events
 
-from ._attribution import event_rule, expect_like, feature_rules
+from ._attribution import event_rule, expect_like, feature_rules, outcome_rules
 from ._undos import departure_at
 
 _STEPS = 15
@@ -123,8 +123,22 @@ class LifecycleMachine(stateful.RuleBasedStateMachine):
     @stateful.precondition(lambda self: self.stream.events > 0)
     @stateful.rule()
     def read(self) -> None:
-        response = self.target.response()
+        response = self._read()
         self.handed_out.append((response, copy.deepcopy(response)))
+
+    def _read(self) -> JSONObject:
+        """The target's Response; a crash reading it after an incomplete or failed
+        terminal is the rules of those outcomes' (RS-TERMINAL-EVENTS)."""
+        try:
+            response: JSONObject = self.target.response()
+        except ConformanceFailure as failure:
+            found = outcome_rules(self.events())
+            if failure.crash is None or "," not in found:
+                raise
+            raise self.check.fail(failure.summary, rules=tuple(found.split(",")),
+                                  events=self.events(), target_error=failure.target_error,
+                                  crash=failure.crash) from failure
+        return response
 
     @stateful.invariant()
     def concern_holds(self) -> None:
@@ -204,7 +218,7 @@ class ErrorMachine(LifecycleMachine):
     def before_add(self, event: JSONObject) -> None:
         self.before = None
         if event.get("type") == "error":
-            read = self.target.response() if self.stream.events else None
+            read = self._read() if self.stream.events else None
             self.before = (read, self.target.finished)
 
     def verify(self) -> None:
@@ -214,7 +228,7 @@ class ErrorMachine(LifecycleMachine):
         if self.target.finished != finished:
             raise self._fail(f"finished went from {finished} to {not finished} with an "
                              f"error event", expected=finished, received=not finished)
-        response = self.target.response()
+        response = self._read()
         if read is not None and self.check.differences(read, response):
             raise self._fail(f"the Response changed with an error event: "
                              f"{_described(read, response)}", expected=read,
@@ -238,7 +252,7 @@ class AfterMachine(LifecycleMachine):
 
     def before_add(self, event: JSONObject) -> None:
         changes = _terminal(event) or ("output_index" in event and not self.stream.whole_output)
-        self.last = self.target.response() if self.stream.finished and not changes else None
+        self.last = self._read() if self.stream.finished and not changes else None
 
     def verify(self) -> None:
         if self.finished_before and not self.target.finished:
@@ -246,7 +260,7 @@ class AfterMachine(LifecycleMachine):
                              expected=True, received=False)
         if self.last is None:
             return
-        response = self.target.response()
+        response = self._read()
         if self.check.differences(self.last, response):
             raise self._fail(f"an event after the terminal changed the Response: "
                              f"{_described(self.last, response)}", expected=self.last,
@@ -265,7 +279,7 @@ class ReferenceMachine(LifecycleMachine):
     def verify(self) -> None:
         if not self.stream.events:
             return
-        expected, received = self.reference.response(), self.target.response()
+        expected, received = self.reference.response(), self._read()
         found = self.check.differences(expected, received)
         if not found:
             return
