@@ -1,0 +1,1 @@
+"""Conformance suites of the OpenAI Responses dialect (`openai-responses`, responses-fold.md)."""
