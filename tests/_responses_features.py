@@ -118,6 +118,8 @@ _ITEM_FIELDS: dict[str, dict[str, type]] = {
     "message": {"id": str, "role": str, "content": list, "status": str},
     "function_call": {"call_id": str, "name": str, "arguments": str, "status": str},
     "reasoning": {"id": str, "summary": list},
+    # openai-python's McpCall has an optional status (a call that errored may send none)
+    "mcp_call": {"id": str, "server_label": str, "name": str, "arguments": str},
 }
 
 

@@ -29,6 +29,7 @@ import pytest
 
 from refold.cli import main
 from refold.dialects import dialect
+from refold.dialects.provider_events import SOURCES
 from refold.errors import TargetError, UsageError
 from refold.reference.events import check_events
 from refold.targets import load_target
@@ -152,7 +153,7 @@ def test_an_events_service_is_asked_for_its_hello_and_runs_a_stream_with_an_ack_
         url: str) -> None:
     target = _events_target(url)
     try:
-        assert target.accepts == {"openai-chat", "anthropic-messages"} and target.offers_fold
+        assert target.accepts == set(SOURCES) and target.offers_fold
         output = target.fold(CHAT_STREAM)
         assert output["emitted"] == [0, 1, 2]
         assert output["outcome"] == {"outcome": "completed"}

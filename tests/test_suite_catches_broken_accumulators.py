@@ -148,10 +148,11 @@ def suite_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, F
 
 
 def test_every_broken_accumulator_has_an_expectation_naming_real_rules() -> None:
-    # anthropic_*.py are the other dialect's (tests/test_broken_anthropic_accumulators.py);
-    # _*.py are the correct folds the broken ones subclass
+    # anthropic_*.py and responses_*.py are the other dialects' (tests/test_broken_
+    # anthropic_accumulators.py, tests/test_broken_responses_accumulators.py); _*.py are the
+    # correct folds the broken ones subclass
     modules = {path.stem for path in _BROKEN.glob("*.py")
-               if not path.stem.startswith(("anthropic_", "_"))}
+               if not path.stem.startswith(("anthropic_", "responses_", "_"))}
     assert modules == set(EXPECTED_FAILURES), (
         f"examples/broken/ holds {sorted(modules)}, EXPECTED_FAILURES names "
         f"{sorted(EXPECTED_FAILURES)}")

@@ -58,7 +58,7 @@ def _logprobs() -> st.SearchStrategy[JSONObject]:
 
 def _text_parts(features: Collection[str]) -> st.SearchStrategy[JSONObject]:
     notes = st.lists(_annotations(), max_size=3) if allows("annotations", features) \
-        else st.just([])
+        else st.builds(list)  # a new list per draw: later steps may append to it
     return st.fixed_dictionaries(
         {"type": st.just("output_text"), "text": texts(), "annotations": notes},
         optional={"logprobs": st.lists(_logprobs(), max_size=2)})
@@ -163,10 +163,10 @@ _EXTRA_KEYS: dict[str, st.SearchStrategy[JSON]] = {
     "service_tier": st.sampled_from(["default", "auto", "flex", "priority"]),
     "parallel_tool_calls": BOOLEANS,
     "temperature": st.sampled_from([0.0, 0.7, 1.0]),
-    "metadata": st.just({}),
+    "metadata": st.builds(dict),
     "instructions": st.none() | texts(max_size=6),
     "tool_choice": st.just("auto"),
-    "text": st.just({"format": {"type": "text"}, "verbosity": "medium"}),
+    "text": st.builds(lambda: {"format": {"type": "text"}, "verbosity": "medium"}),
     "store": BOOLEANS,
     "previous_response_id": st.none(),
     "x_vendor": json_objects(max_size=2),

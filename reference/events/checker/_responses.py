@@ -108,6 +108,11 @@ class _Calls:
             return StreamEnd("inconsistent_tool_arguments", number, number + 1,
                              self.ids.get(index), "EV-NO-DELTA-AFTER-COMPLETED")
         self.sent[index] = text
+        if index in self.ids and call_id is not None and (call_id, name) != (
+                self.ids[index], self.names[index]):
+            # a re-announcement (RS-READD) renaming a started call: its ToolCallCompleted
+            # could not carry its ToolCallStarted's identity, so the turn is unsupported
+            return StreamEnd("unsupported", number, number, call_id, "EV-CALL-IDENTITY")
         if call_id is not None and name is not None and index not in self.ids:
             if call_id in self.ids.values():
                 return StreamEnd("unsupported", number, number, call_id, "EV-IDS-SINGLE-USE")
