@@ -22,6 +22,7 @@ by its `type` and no `[DONE]`. What each dialect serves is its `Endpoint`
 
 from __future__ import annotations
 
+import copy
 import ipaddress
 import json
 import re
@@ -49,6 +50,22 @@ MAX_BODY_BYTES = 8 * 1024 * 1024
 _BYTE_COUNT = re.compile(r"[0-9]+")
 
 
+_DRAWN: dict[tuple[str, int, frozenset[str], frozenset[int]], ServedCase] = {}
+_DRAWING = threading.Lock()
+
+
+def _case(endpoint: Endpoint, case_seed: int, features: frozenset[str],
+          families: frozenset[int]) -> ServedCase:
+    # Drawn once per process: Hypothesis mixes into its draws string constants of every
+    # local module imported so far, so drawing the same seed again after more imports can
+    # give another case; a server must serve one case per seed.
+    key = (endpoint.path, case_seed, features, families)
+    with _DRAWING:
+        if key not in _DRAWN:
+            _DRAWN[key] = endpoint.draw(case_seed, features, families)
+        return copy.deepcopy(_DRAWN[key])
+
+
 def served_case(case_seed: int, *, features: Collection[str] | None = None,
                 families: Collection[int] = frozenset({1}),
                 dialect: str = DEFAULT_DIALECT) -> ServedCase:
@@ -56,7 +73,7 @@ def served_case(case_seed: int, *, features: Collection[str] | None = None,
     default ones): the same seed and options always give the same case."""
     endpoint = ENDPOINTS[dialect]
     chosen = endpoint.features if features is None else frozenset(features)
-    return endpoint.draw(case_seed, chosen, frozenset(families))
+    return _case(endpoint, case_seed, chosen, frozenset(families))
 
 
 class CompletionServer(ThreadingHTTPServer):
@@ -96,7 +113,7 @@ class CompletionServer(ThreadingHTTPServer):
 
     def case(self, case_seed: int) -> ServedCase:
         """The case this server serves for `case_seed`."""
-        return self.endpoint.draw(case_seed, self.features, self.families)
+        return _case(self.endpoint, case_seed, self.features, self.families)
 
     def count_request(self) -> None:
         """Record one answered request; the last one allowed stops the server."""

@@ -76,10 +76,11 @@ _EXPECTED: dict[str, Callable[[dict[str, Any]], bool]] = {
     "an arguments delta": lambda e: e.get("type") == "response.function_call_arguments.delta",
     "a reasoning text delta": lambda e: e.get("type") == "response.reasoning_text.delta",
     "a hosted-tool status event": lambda e: e.get("type") == "response.web_search_call.searching",
+    # `response` may be of the wrong type (robustness draws it so)
     "a completed response with output": lambda e: e.get("type") == "response.completed"
-    and bool(e["response"].get("output")),
+    and isinstance(e["response"], dict) and bool(e["response"].get("output")),
     "a completed response without output": lambda e: e.get("type") == "response.completed"
-    and e["response"].get("output") == [],
+    and isinstance(e["response"], dict) and e["response"].get("output") == [],
     "an incomplete response": lambda e: e.get("type") == "response.incomplete",
     "a failed response": lambda e: e.get("type") == "response.failed",
     "an error event": lambda e: e.get("type") == "error",

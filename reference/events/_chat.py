@@ -102,8 +102,17 @@ class ChatMapping(Mapping):
             self.fail("provider_error", "EV-ERROR-FRAME: the provider sent an error chunk")
             return [self.opaque(frame)]
         events: list[Event] = []
+        finishes = False
         for entry in _choice_zero(frame):
             events += self._entry(entry, frame)
+            if self.outcome is not None:
+                return events
+            reason = non_blank(entry.get("finish_reason"))  # ROB-BLANK
+            finishes = finishes or (reason is not None and reason != "error")
+        if finishes:
+            # LIFE-FINISHED ("error" finishes nothing); EV-CHAT-COMPLETE-AT-FINISH: the
+            # finish frame is one unit, so a call a later entry of it opens completes too
+            events += self._finish(frame)
             if self.outcome is not None:
                 return events
         reported = frame.get("usage")
@@ -123,9 +132,6 @@ class ChatMapping(Mapping):
                 for fragment in fragments:
                     if isinstance(fragment, dict) and self.outcome is None:  # ROB-NULL-ENTRIES
                         events += self._fragment(fragment, frame)
-        reason = non_blank(entry.get("finish_reason"))  # ROB-BLANK
-        if reason is not None and reason != "error" and self.outcome is None:
-            events += self._finish(frame)  # LIFE-FINISHED; "error" finishes nothing
         return events
 
     def _fragment(self, fragment: JSONObject, frame: JSONObject) -> list[Event]:
