@@ -18,21 +18,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
-from collections.abc import Callable
+
+import _timing as timing
 
 from refold.reference import fold
 
 JSONObject = dict[str, object]
 
-
-def _best_of(runs: int, work: Callable[[], object]) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        start = time.perf_counter()
-        work()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def one_character_per_chunk(size: int, *, adversarial: bool = False) -> list[JSONObject]:
@@ -85,18 +77,14 @@ def linearity(small: int, large: int, *, adversarial: bool) -> tuple[float, floa
     """Seconds to fold `small` and `large` characters one per chunk, and their ratio."""
     small_chunks = one_character_per_chunk(small, adversarial=adversarial)
     large_chunks = one_character_per_chunk(large, adversarial=adversarial)
-    small_time = _best_of(5, lambda: fold(small_chunks))
-    large_time = _best_of(3, lambda: fold(large_chunks))
+    small_time = timing.best_of(5, lambda: fold(small_chunks))
+    large_time = timing.best_of(3, lambda: fold(large_chunks))
     return small_time, large_time, large_time / small_time
 
 
 def cost_against_decoding(chunks: list[JSONObject]) -> tuple[float, float, float]:
-    """Seconds to decode the stream's data lines, to fold it, and fold / decode."""
-    lines = [json.dumps(chunk) for chunk in chunks]
-    decode_time = _best_of(7, lambda: [json.loads(line) for line in lines])
-    decoded = [json.loads(line) for line in lines]
-    fold_time = _best_of(7, lambda: fold(decoded))
-    return decode_time, fold_time, fold_time / decode_time
+    """Seconds to decode the stream's data fields, to fold it, and fold / decode."""
+    return timing.cost_against_decoding(chunks, fold)
 
 
 def main() -> None:

@@ -21,21 +21,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from collections.abc import Callable
+
+import _timing as timing
 
 from refold.reference.responses import Accumulator, fold
 
 JSONObject = dict[str, object]
 
-
-def _best_of(runs: int, work: Callable[[], object]) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        start = time.perf_counter()
-        work()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def _lifecycle(kind: str, status: str, **fields: object) -> JSONObject:
@@ -118,18 +111,14 @@ def linearity(small: int, large: int, kind: str) -> tuple[float, float, float]:
         kind, work = "text", _read_after_every_event
     small_events = one_character_per_event(small, kind)
     large_events = one_character_per_event(large, kind)
-    small_time = _best_of(5, lambda: work(small_events))
-    large_time = _best_of(3, lambda: work(large_events))
+    small_time = timing.best_of(5, lambda: work(small_events))
+    large_time = timing.best_of(3, lambda: work(large_events))
     return small_time, large_time, large_time / small_time
 
 
 def cost_against_decoding(events: list[JSONObject]) -> tuple[float, float, float]:
     """Seconds to decode the stream's data fields, to fold it, and fold / decode."""
-    lines = [json.dumps(event) for event in events]
-    decode_time = _best_of(7, lambda: [json.loads(line) for line in lines])
-    decoded = [json.loads(line) for line in lines]
-    fold_time = _best_of(7, lambda: fold(decoded))
-    return decode_time, fold_time, fold_time / decode_time
+    return timing.cost_against_decoding(events, fold)
 
 
 def main() -> None:
