@@ -25,7 +25,7 @@ import re
 
 from refold.reference.anthropic import RULES
 
-__all__ = ["OUTSIDE_THE_SHAPE", "POINTERLESS", "rules_at"]
+__all__ = ["OUTSIDE_THE_SHAPE", "PLACES", "POINTERLESS", "rules_at"]
 
 _BLOCK = r"/content/\d+"
 _DELTAS = ("AM-DELTA-ROUTE", "AM-DELTA-MATCH", "AM-BLOCK-STOP")
@@ -76,6 +76,17 @@ POINTERLESS: frozenset[str] = frozenset(
      "AM-ROB-WRONG-TYPE", "AM-ROB-NOT-OBJECT"}
     | {rule for rule in RULES if rule.startswith(("AM-LIFE-", "AM-SSE-"))} - {"AM-LIFE-ERROR"})
 """The rules no difference in a Message implicates by position."""
+
+
+PLACES: tuple[str, ...] = (
+    "/id", "/model", "/type", "/role", "/content", "/content/0", "/content/0/type",
+    "/content/0/text", "/content/0/citations", "/content/0/citations/0", "/content/0/input",
+    "/content/0/input/key", "/content/0/id", "/content/0/name", "/content/0/thinking",
+    "/content/0/signature", "/content/0/data", "/content/0/key", "/content/0/key/0",
+    "/stop_reason", "/stop_sequence", "/stop_details", "/stop_details/key", "/container",
+    "/container/key", "/usage", "/usage/input_tokens", "/error", "/error/type", "/key")
+"""A place of every row of the table (and of each alternative), and `/key`, one it does
+not name (`Dialect.places`: what a stated projection is judged against)."""
 
 
 def rules_at(pointer: str) -> frozenset[str]:

@@ -18,7 +18,7 @@ import re
 
 from refold.reference.responses import RULES
 
-__all__ = ["OUTSIDE_THE_SHAPE", "POINTERLESS", "rules_at"]
+__all__ = ["OUTSIDE_THE_SHAPE", "PLACES", "POINTERLESS", "rules_at"]
 
 _ITEM = r"/output/\d+"
 _PART = rf"{_ITEM}/content/\d+"
@@ -68,6 +68,19 @@ POINTERLESS: frozenset[str] = frozenset(
     {"RS-SEQ-ARRIVAL", "RS-KEEPALIVE", "RS-WRONG-TYPE", "RS-NOT-OBJECT"}
     | {rule for rule in RULES if rule.startswith("LIFE-RS-")})
 """The rules no difference in a Response implicates by position."""
+
+
+PLACES: tuple[str, ...] = (
+    "/object", "/status", "/incomplete_details", "/incomplete_details/reason", "/error",
+    "/error/code", "/usage", "/usage/input_tokens", "/output", "/output/0",
+    "/output/0/type", "/output/0/id", "/output/0/call_id", "/output/0/name",
+    "/output/0/status", "/output/0/arguments", "/output/0/content", "/output/0/content/0",
+    "/output/0/content/0/text", "/output/0/content/0/refusal",
+    "/output/0/content/0/annotations", "/output/0/content/0/annotations/0",
+    "/output/0/summary", "/output/0/summary/0", "/output/0/content/0/key",
+    "/output/0/content/0/key/0", "/output/0/key", "/output/0/key/0", "/key")
+"""A place of every row of the table (and of each alternative), and `/key`, one it does
+not name (`Dialect.places`: what a stated projection is judged against)."""
 
 
 def rules_at(pointer: str) -> frozenset[str]:

@@ -28,6 +28,7 @@ from .crashes import Crash, signature
 from .dialects import DEFAULT_DIALECT, DIALECTS, EVERY_RULE, Dialect, dialect_of_rule
 from .difference_ablation import DifferenceAblation, Verdict
 from .errors import TargetError
+from .projection import projected_differences
 from .targets import Target, TargetAccumulator
 
 __all__ = ["Check", "ConformanceFailure", "charged_rules", "conformance_failures",
@@ -252,10 +253,26 @@ class Check:
         return f"fold({self.dialect.items})", f"add({self.dialect.item})"
 
     def differences(self, expected: JSON, received: JSON) -> list[Difference]:
-        """The canonical differences, less those only a known failure explains."""
-        return [d for d in self.dialect.differences(expected, received)
+        """The canonical differences of two folds within the target's stated projection,
+        less those only a known failure explains."""
+        return self._unmasked(self.projected_differences(expected, received))
+
+    def item_differences(self, expected: JSON, received: JSON) -> list[Difference]:
+        """As `differences`, for two values that are not folds (the stream's items, what
+        a decoder gave out): never projected."""
+        return self._unmasked(self.dialect.differences(expected, received))
+
+    def _unmasked(self, found: list[Difference]) -> list[Difference]:
+        return [d for d in found
                 if not (self.masked and implicated_by(d.pointer, self.rules,
                                                       self.target.features) <= self.masked)]
+
+    def projected_differences(self, expected: JSON, received: JSON) -> list[Difference]:
+        """The canonical differences of two folds (or Responses handed out) within the
+        target's stated projection (`refold.projection`; the whole folds when it states
+        none), none masked. Not for the stream's items: they are no fold."""
+        return projected_differences(self.dialect, self.target.projection, expected,
+                                     received)
 
     def fold(self, chunks: list[JSON]) -> JSONObject:
         """Fold through the target; a misbehaving target fails the rules under test."""

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from refold.reference import JSON, Difference, RefoldError
 
 from .errors import TargetError
+from .projection import projected_differences
 from .targets import Target
 
 __all__ = ["DifferenceAblation", "Verdict", "ablate"]
@@ -127,7 +128,8 @@ class _Runs:
             if exc.kind not in _CRASHES:
                 self._stopped = True  # a target that hangs or misbehaves is not re-run
             return None  # a crash on an undone stream tells nothing about this difference
-        return frozenset(d.pointer for d in dialect.differences(expected, received))
+        found = projected_differences(dialect, self._target.projection, expected, received)
+        return frozenset(d.pointer for d in found)
 
     def probes(self, stream: list[JSON], claimed: frozenset[str]) -> list[_Probe]:
         """The dialect's undos of the departures present in `stream`."""

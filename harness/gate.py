@@ -25,7 +25,8 @@ from .checks import ConformanceFailure
 from .dialects import EVERY_RULE
 from .errors import UsageError
 from .fingerprints import Fingerprint
-from .results import RuleOutcome, RuleResults, XfailedTest
+from .projection import not_judged_reason, unjudged_rules
+from .results import UNJUDGED_PROPERTY, RuleOutcome, RuleResults, XfailedTest
 from .targets import Target
 
 __all__ = ["apply_claims", "check_claims", "expect_known_crash", "judge", "judge_session",
@@ -56,14 +57,24 @@ def check_claims(baseline: Baseline, claimed: Iterable[str], target: str) -> Non
 
 def apply_claims(item: pytest.Item, rules: tuple[str, ...], features: tuple[str, ...],
                  target: Target, baseline: Baseline | None) -> None:
-    """Skip a test of a feature the target does not claim, or of a rule the baseline skips;
-    mark a test of a rule the baseline expects to fail as xfail (not strict)."""
+    """Skip a test of a feature the target does not claim, of rules its stated projection
+    leaves unjudged only (and name those rules on the test, `UNJUDGED_PROPERTY`), or of a
+    rule the baseline skips; mark a test of a rule the baseline expects to fail as xfail
+    (not strict)."""
     missing = [f for f in features if f not in target.features]
     if missing:
         why = baseline.unsupported_features.get(missing[0]) if baseline else None
         reason = f"target {target.name} does not claim feature {', '.join(missing)}"
         item.add_marker(pytest.mark.skip(reason=f"{reason}: {why}" if why else reason))
         return
+    unjudged = [r for r in rules if r in unjudged_rules(target.dialect, target.projection)]
+    if unjudged and target.projection is not None:
+        reason = not_judged_reason(target.projection)
+        item.user_properties.append((UNJUDGED_PROPERTY, {"rules": " ".join(unjudged),
+                                                         "reason": reason}))
+        if len(unjudged) == len(rules):
+            item.add_marker(pytest.mark.skip(reason=reason))
+            return
     if baseline is None:
         return
     skipped = [r for r in rules if r in baseline.skips]

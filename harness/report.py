@@ -1,6 +1,6 @@
 """The results JSON of a run (`--refold-report FILE`), the input of every renderer.
 
-    {"refold_version", "target": {"name", "description", "features", "fed"?},
+    {"refold_version", "target": {"name", "description", "features", "projection"?, "fed"?},
      "versions": {"python", "pytest", "hypothesis", "refold", "platform"},
      "started", "duration_seconds", "hypothesis_profile", "settings",
      "dialect": {"name", "title", "spec", "item", "features", "extra_rules_note"},
@@ -8,8 +8,11 @@
                          "failure", "blocked_by", "fingerprints", "verdict"}},
      "totals": {status: count}}
 
-`target.fed` (events adapters only) names the source dialects whose streams the adapter
-was fed (the ones it accepts; the suites skip the others). `dialect` names the dialect
+`target.projection` (a target that states one, `refold.projection`) is `{"pointers",
+"builds"}`: the places of its fold that were compared, and what the library builds; the
+rules it leaves unjudged have the status "not judged". `target.fed` (events adapters
+only) names the source dialects whose streams the adapter was fed (the ones it accepts;
+the suites skip the others). `dialect` names the dialect
 the run checked and carries what the reports show of it (`refold.reference.DialectRecord`:
 they cannot import the registry); a results file without it was written before dialects,
 for `openai-chat`. Every rule of the dialect is
@@ -101,6 +104,8 @@ def _target(target: Target | None, dialect: Dialect) -> dict[str, Any]:
     record: dict[str, Any] = {
         "name": target.name, "description": target.description,
         "features": [f for f in dialect.features if f in target.features]}
+    if target.projection is not None:  # the places of its fold that are compared
+        record["projection"] = target.projection.record()
     accepts = getattr(target, "accepts", None)
     if accepts is not None:  # an events adapter: the source dialects it was fed
         record["fed"] = sorted(accepts)

@@ -1,9 +1,13 @@
 """Outcomes by rule: what a run says about each rule id of the spec.
 
 A rule's status is the worst outcome of the tests that check it: failed, then xfailed,
-then blocked, then passed, then skipped (`refold.reference.STATUSES`, the one vocabulary
-the results, the replay records and the reports share). Rules no collected test checks
-are "not run".
+then blocked, then not judged, then passed, then skipped (`refold.reference.STATUSES`, the
+one vocabulary the results, the replay records and the reports share). Rules no collected
+test checks are "not run".
+A rule is *not judged* when the target states a projection (`refold.projection`) that
+compares none of its places: a test of such rules only is skipped, and in a test that runs
+for its other rules the rule neither passes nor fails (unless a failure is charged to it).
+It ranks above passed, since a rule no test could judge has not passed.
 A rule is *blocked* when a test of it crashed and the crash was charged to another rule
 (`refold.crashes`): the test gave no evidence about it either way. Blocked is below
 xfailed, since a known failure of the rule itself says more about it than a check that
@@ -25,8 +29,8 @@ import pytest
 from refold.reference import STATUSES, FailureRecord, Status, failure_record
 
 __all__ = ["BLOCKED_PROPERTY", "FAILURE_PROPERTY", "FINGERPRINTS_PROPERTY",
-           "IMPLICATED_PROPERTY", "STATUSES", "TEST_PROPERTY", "RuleOutcome", "RuleResults",
-           "XfailedTest", "recorded_property"]
+           "IMPLICATED_PROPERTY", "STATUSES", "TEST_PROPERTY", "UNJUDGED_PROPERTY", "RuleOutcome",
+           "RuleResults", "XfailedTest", "recorded_property"]
 
 FAILURE_PROPERTY = "refold_failure"
 """The user property holding a conformance failure's details, as JSON text
@@ -37,6 +41,10 @@ IMPLICATED_PROPERTY = "refold_implicated"
 
 BLOCKED_PROPERTY = "refold_blocked"
 """The user property naming the test's rules a crash charged elsewhere kept unchecked."""
+
+UNJUDGED_PROPERTY = "refold_unjudged"
+"""The user property naming a test's rules its target's projection leaves unjudged, and
+why: `{"rules": "ID ID", "reason": "not judged: ..."}`."""
 
 TEST_PROPERTY = "refold_test"
 """The user property naming a test as fingerprints do (`refold.fingerprints.test_id`)."""
@@ -83,6 +91,7 @@ class RuleOutcome:
     failure: FailureRecord | None = None
     skip_reason: str | None = None
     xfail_reason: str | None = None
+    unjudged_reason: str | None = None
     blocked_by: list[str] = field(default_factory=list)
     """The rules whose crashes kept this rule's tests from checking it."""
     fingerprints: list[dict[str, Any]] = field(default_factory=list)
@@ -103,6 +112,8 @@ class RuleOutcome:
             self.skip_reason = message
         if status == "xfailed" and self.xfail_reason is None:
             self.xfail_reason = message
+        if status == "not judged" and self.unjudged_reason is None:
+            self.unjudged_reason = message
 
     def mark_failed(self, reason: str, failure: FailureRecord | None = None) -> None:
         """The run judged this rule failed after its tests ran (a baseline's verdict);
@@ -119,11 +130,14 @@ class RuleOutcome:
 
     @property
     def reason(self) -> str | None:
-        """Why the rule has its status: the skip or xfail reason, or the first failure."""
+        """Why the rule has its status: the skip, xfail or not-judged reason, or the first
+        failure."""
         if self.status == "skipped":
             return self.skip_reason
         if self.status == "xfailed":
             return self.xfail_reason
+        if self.status == "not judged":
+            return self.unjudged_reason
         if self.status == "blocked":
             return f"blocked by {', '.join(self.blocked_by)}"
         if self.status == "failed" and self.first_failure:
@@ -164,19 +178,25 @@ class RuleResults:
             self.xfailed.append(XfailedTest(
                 report.nodeid, tuple(rules), frozenset(implicated or rules), tuple(fingerprints),
                 failure))
+        unjudged, why = _unjudged(report, rules)
         if status in ("failed", "xfailed") and implicated:
             self._record(report, status, implicated)
             blocked = [r for r in str(recorded_property(report, BLOCKED_PROPERTY) or "").split()
-                       if r in rules and r not in implicated]
+                       if r in rules and r not in implicated and r not in unjudged]
             for rule_id in blocked:
                 self.by_rule.setdefault(rule_id, RuleOutcome()).add(
                     "blocked", blockers=tuple(implicated))
                 self.blocked_in.add((str(recorded_property(report, TEST_PROPERTY)), rule_id))
             held = [r for r in rules if r not in implicated and r not in blocked]
-            if held:
+            self._record_status([r for r in held if r in unjudged], "not judged", why, None)
+            if held := [r for r in held if r not in unjudged]:
                 self._record_status(held, "passed", None, None)
             return
-        self._record(report, status, rules)
+        # What the projection leaves out is not judged, whatever the test's outcome says
+        # of the rules it does judge.
+        self._record_status([r for r in rules if r in unjudged], "not judged", why, None)
+        if judged := [r for r in rules if r not in unjudged]:
+            self._record(report, status, judged)
 
     def _record(self, report: pytest.TestReport, status: Status, rules: list[str]) -> None:
         message = _message(report, status)
@@ -199,6 +219,15 @@ class RuleResults:
         """The rule's aggregated status ("not run" if no test reported on it)."""
         outcome = self.by_rule.get(rule_id)
         return outcome.status if outcome else "not run"
+
+
+def _unjudged(report: pytest.TestReport, rules: list[str]) -> tuple[set[str], str | None]:
+    """The test's rules its target's projection leaves unjudged, and why."""
+    recorded = recorded_property(report, UNJUDGED_PROPERTY)
+    if not isinstance(recorded, dict):
+        return set(), None
+    named = set(str(recorded.get("rules") or "").split()) & set(rules)
+    return named, str(recorded.get("reason") or "") or None
 
 
 def _status(report: pytest.TestReport) -> Status | None:

@@ -101,13 +101,19 @@ class RunState:
                     or self.replay is not None)
 
     def header(self, target: Target) -> list[str]:
-        """The lines pytest prints under its own header: target, features, dialect,
-        baseline, draws."""
+        """The lines pytest prints under its own header: target, features, dialect, the
+        target's stated projection, baseline, draws."""
         checked = dialect_of(self.config)
         claimed = [f for f in checked.features if f in target.features]
         lines = [printable(f"refold target: {target.name} ({target.description})"),
                  f"refold features: {', '.join(claimed)}",
                  f"refold dialect: {checked.title} ({checked.name}, {checked.spec})"]
+        if target.projection is not None:
+            from .projection import unjudged_rules
+
+            unjudged = unjudged_rules(target.dialect, target.projection)
+            lines.append(printable(f"refold projection: {target.projection.describe()}; "
+                                   f"{len(unjudged)} rules not judged"))
         accepts = getattr(target, "accepts", None)
         if accepts is not None:  # an events adapter: the source dialects it is fed
             lines.append(f"refold sources: {', '.join(sorted(accepts))}")

@@ -18,8 +18,8 @@ from .results import RuleResults
 
 __all__ = ["WIRE_HEADING", "extra_heading", "render_rule_table"]
 
-_COLORS = {"failed": "31", "xfailed": "33", "blocked": "35", "passed": "32", "skipped": "36",
-           "not run": "2"}
+_COLORS = {"failed": "31", "xfailed": "33", "blocked": "35", "not judged": "34",
+           "passed": "32", "skipped": "36", "not run": "2"}
 
 
 def extra_heading(feature: str, dialect: Dialect) -> str:
@@ -79,7 +79,7 @@ def _rows(rules: Iterable[Rule], results: RuleResults, totals: dict[str, int], *
             detail = f"{outcome.tests} test{'s' * (outcome.tests != 1)}"
             if outcome.reason:
                 detail += f": {_short(outcome.reason)}"
-        lines.append(f"  {rule.id:<20} {_paint(status, color=color):<9} {detail}".rstrip())
+        lines.append(f"  {rule.id:<20} {_paint(status, color=color)} {detail}".rstrip())
     return lines
 
 
@@ -94,5 +94,6 @@ def _short(text: str, limit: int = 90) -> str:
 
 
 def _paint(status: str, *, color: bool) -> str:
-    padded = f"{status:<8}"
+    # as wide as "not judged": the details column starts at one place on every row
+    padded = f"{status:<10}"
     return f"\x1b[{_COLORS[status]}m{padded}\x1b[0m" if color else padded

@@ -20,8 +20,11 @@ from ._sse_rules import SSE_RULES_NOTE
 __all__ = ["STATUSES", "UNNAMED_DIALECT", "DialectRecord", "FailureRecord", "RuleRecord",
            "Status", "dialect_record", "failure_record"]
 
-Status = Literal["failed", "xfailed", "blocked", "passed", "skipped", "not run"]
-"""What a run says about a rule: the worst outcome of the tests that check it."""
+Status = Literal["failed", "xfailed", "blocked", "not judged", "passed", "skipped", "not run"]
+"""What a run says about a rule: the worst outcome of the tests that check it. "not
+judged": the rule's places all lie outside the target's stated projection (a library that
+builds no result of the dialect is compared on what it builds), so no test judged it; a
+record written before the status existed never has it, and reads as it did."""
 
 STATUSES: tuple[Status, ...] = get_args(Status)
 """From worst to best; a rule takes the worst status among its tests."""

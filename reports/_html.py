@@ -20,6 +20,7 @@ from ._model import (
     dialect_line,
     first_line,
     items_of,
+    projection_line,
     sections,
     survivors_by_function,
 )
@@ -75,9 +76,11 @@ def _header(results: dict[str, Any]) -> str:
                          if k != "refold")  # named once, as "refold X.Y.Z"
     spans = "".join(f'<span class="{_css(s)}">{totals[s]} {_e(s)}</span>'
                     for s in STATUSES if totals.get(s))
+    projection = projection_line(results)
+    projected = f"projection: {_e(projection)}<br>" if projection else ""
     return (f"<h1>refold: {_e(target.get('name', ''))}</h1>"
             f"<p class=\"meta\">{_e(target.get('description', ''))}<br>"
-            f"dialect: {_e(dialect_line(results))}<br>"
+            f"dialect: {_e(dialect_line(results))}<br>{projected}"
             f"features: {_e(', '.join(target.get('features', [])))}<br>"
             f"started {_e(results.get('started', ''))}, "
             f"{float(results.get('duration_seconds') or 0):.1f} s, Hypothesis profile "

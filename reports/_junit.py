@@ -3,7 +3,8 @@ second testsuite, the chat dialect's wire rules of the `sse` suite); each testsu
 `dialect` property names the dialect of the run.
 
 passed → a plain testcase; failed → <failure> with the message, the JSON pointer and
-the chunks; xfailed, skipped and not run → <skipped> with the reason. Characters XML
+the chunks; xfailed, blocked, not judged, skipped and not run → <skipped> with the status
+and the reason (a rule not judged is never a plain, passing testcase). Characters XML
 1.0 cannot carry (a NUL or an escape byte in a stream) are written as \\xNN.
 """
 
@@ -26,7 +27,7 @@ def _text(value: Any) -> str:
     return _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}", str(value))
 
 
-_SKIPPED = ("xfailed", "blocked", "skipped", "not run")
+_SKIPPED = ("xfailed", "blocked", "not judged", "skipped", "not run")
 """The statuses a testcase reports as skipped, each with its reason."""
 
 
@@ -83,7 +84,10 @@ def _testcase(feature: str, rule_id: str, rule: dict[str, Any], items: str) -> E
     elif status in _SKIPPED:
         # Blocked is no failure of its own: the blocking rule's testcase carries it.
         reason = {"xfailed": "known failure (baseline)", "not run": "no test checked this rule",
-                  "blocked": "blocked by another rule's failure"}
-        message = rule.get("reason") or reason.get(str(status), "skipped")
-        ET.SubElement(case, "skipped", {"message": _text(f"{status}: {message}")})
+                  "blocked": "blocked by another rule's failure",
+                  "not judged": "outside the target's stated projection"}
+        message = str(rule.get("reason") or reason.get(str(status), "skipped"))
+        # A "not judged" reason begins with its status already.
+        shown = message if message.startswith(f"{status}:") else f"{status}: {message}"
+        ET.SubElement(case, "skipped", {"message": _text(shown)})
     return case

@@ -10,7 +10,14 @@ import html
 import re
 from typing import Any
 
-from ._model import STATUSES, dialect_line, first_line, sections, survivors_by_function
+from ._model import (
+    STATUSES,
+    dialect_line,
+    first_line,
+    projection_line,
+    sections,
+    survivors_by_function,
+)
 
 __all__ = ["escape_markdown", "render_markdown"]
 
@@ -35,14 +42,19 @@ def render_markdown(results: dict[str, Any], *, mutation: dict[str, Any] | None 
              f"dialect: {escape_markdown(dialect_line(results))}", "",
              "| feature | " + " | ".join(STATUSES) + " |",
              "|---|" + "---:|" * len(STATUSES)]
+    projection = projection_line(results)
+    if projection:
+        lines[3:3] = [f"projection: {escape_markdown(projection)}", ""]
     failing: list[tuple[str, dict[str, Any]]] = []
     blocked: list[tuple[str, dict[str, Any]]] = []
+    unjudged: list[tuple[str, dict[str, Any]]] = []
     for heading, _feature, rules in sections(results):
         tally = {s: sum(1 for _, r in rules if r.get("status") == s) for s in STATUSES}
         lines.append(f"| {escape_markdown(heading)} | "
                      + " | ".join(str(tally[s] or "") for s in STATUSES) + " |")
         failing += [(rule_id, r) for rule_id, r in rules if r.get("status") == "failed"]
         blocked += [(rule_id, r) for rule_id, r in rules if r.get("status") == "blocked"]
+        unjudged += [(rule_id, r) for rule_id, r in rules if r.get("status") == "not judged"]
     if failing:
         lines += ["", "### Failing rules", ""]
         lines += [f"- **{escape_markdown(rule_id)}**: "
@@ -53,6 +65,10 @@ def render_markdown(results: dict[str, Any], *, mutation: dict[str, Any] | None 
                   "tests)", ""]
         lines += [f"- **{escape_markdown(rule_id)}**: "
                   f"{escape_markdown(first_line(r.get('reason')))}" for rule_id, r in blocked]
+    if unjudged:
+        lines += ["", "### Rules not judged (outside the target's stated projection: "
+                  "neither passed nor failed)", "",
+                  ", ".join(f"**{escape_markdown(rule_id)}**" for rule_id, _ in unjudged)]
     if mutation is not None:
         lines += _mutation_lines(mutation)
     if coverage is not None:

@@ -16,7 +16,7 @@ from typing import Any
 from refold.reference import SSE_RULES_NOTE, STATUSES, DialectRecord, dialect_record
 
 __all__ = ["STATUSES", "by_feature", "dialect_line", "failure_text", "first_line", "items_of",
-           "sections", "survivors_by_function", "wire_note"]
+           "projection_line", "sections", "survivors_by_function", "wire_note"]
 
 _UNDETECTED = ("survived", "no tests", "suspicious")
 
@@ -31,6 +31,17 @@ def dialect_line(results: Mapping[str, Any]) -> str:
     fed = results.get("target", {}).get("fed")
     sources = f", fed {', '.join(map(str, fed))} streams" if isinstance(fed, list) else ""
     return f"{found['title']} ({found['name']}{spec}){sources}"
+
+
+def projection_line(results: Mapping[str, Any]) -> str:
+    """The target's stated projection, as the reports show it ("" when it states none):
+    what the library builds, and the places of its fold that are compared."""
+    projection = results.get("target", {}).get("projection")
+    if not isinstance(projection, Mapping):
+        return ""
+    pointers = projection.get("pointers")
+    compared = ", ".join(map(str, pointers)) if isinstance(pointers, list) else ""
+    return f"{str(projection.get('builds') or '').rstrip('.')}; compared: {compared}"
 
 
 def items_of(results: Mapping[str, Any]) -> str:

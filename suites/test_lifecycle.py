@@ -135,7 +135,7 @@ class SnapshotMachine(LifecycleMachine):
                                       chunks=[original], differences=differences(original, chunk),
                                       expected=original, received=chunk)
         for number, (response, original) in enumerate(self.handed_out):
-            found = differences(original, response)
+            found = self.check.projected_differences(original, response)
             if found:
                 raise self.check.fail(
                     f"response {number} changed after it was handed out "

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from refold.checks import Check
 from refold.marks import rule
-from refold.reference import JSON, JSONObject, differences
+from refold.reference import JSON, JSONObject
 
 from ._json_values import (
     chunks_with_wrong_types,
@@ -60,7 +60,7 @@ def _folds_alike(check: Check, chunks: list[JSON], baseline: list[JSON], what: s
     """Fail unless `chunks` fold as `baseline` does, both through the target."""
     __tracebackhide__ = True
     expected, received = check.fold(baseline), check.fold(chunks)
-    found = differences(expected, received)
+    found = check.projected_differences(expected, received)
     if found:
         raise check.fail(f"the fold differs from the target's own fold of {what}",
                          chunks=chunks, differences=found, expected=expected, received=received)
@@ -104,7 +104,7 @@ def test_refusing_a_chunk_leaves_the_fold_unchanged(
 
 def _unchanged(check: Check, expected: JSON, received: JSON, chunks: list[JSON]) -> None:
     __tracebackhide__ = True
-    found = differences(expected, received)
+    found = check.projected_differences(expected, received)
     if found:
         raise check.fail("refusing a chunk that is not an object changed the fold",
                          chunks=chunks, differences=found, expected=expected,

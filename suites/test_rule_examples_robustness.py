@@ -4,7 +4,6 @@ import pytest
 
 from refold.checks import Check
 from refold.marks import rule
-from refold.reference import differences
 
 from ._streams import call, choice, completion, delta, entry, fragment, stream
 
@@ -124,7 +123,7 @@ def test_a_refused_array_chunk_names_what_arrived_and_changes_nothing(check: Che
     if not any(word in str(error).lower() for word in ("array", "list")):
         raise check.fail(f"the refusal does not name what was received: {error}",
                          chunks=acc.chunks)
-    found = differences(before, acc.response())
+    found = check.projected_differences(before, acc.response())
     if found:
         raise check.fail("refusing a chunk changed the fold", chunks=acc.chunks,
                          differences=found)

@@ -1,10 +1,11 @@
 """The Responses targets of libraries that build no Response, langchain-openai
 (`langchain-openai-responses`) and litellm's Responses bridge (`litellm-responses`), each
-checked on the projection its module states: each documented defect of issue 15 (research
-responses-fold.md, RQ table and §4) that the pinned version really has, pinned to its RS rule
-with a minimal failing stream (one test per finding: the difference from the reference fold
-at the pointer that rule owns, or the raise); and the research's claims the installed
-library does not reproduce, shown as it behaves.
+checked on the projection it declares (`refold.projection`: both folds reduced to the
+places compared, as every suite compares them): each documented defect of issue 15
+(research responses-fold.md, RQ table and §4) that the pinned version really has, pinned to
+its RS rule with a minimal failing stream (one test per finding: the difference from the
+reference fold at the pointer that rule owns, or the raise); and the research's claims the
+installed library does not reproduce, shown as it behaves.
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ from _responses_streams import (
 )
 
 from refold.attribution_responses import rules_at
-from refold.reference import JSON, JSONObject
+from refold.dialects import OPENAI_RESPONSES
+from refold.projection import Projection, projected_differences, projection_of, unjudged_rules
+from refold.reference import JSON, Difference, JSONObject
 from refold.reference.responses import differences
 from refold.reference.responses import fold as reference
 from refold.targets import BUILTIN_TARGETS, load_target
@@ -67,18 +70,29 @@ def _litellm() -> Fold:
     return fold
 
 
+def _projection(fold: Fold) -> Projection | None:
+    """The projection the target of `fold` declares (its module's `refold_target`)."""
+    import sys
+
+    declared = sys.modules[fold.__module__].refold_target["projection"]
+    return projection_of(declared, origin=fold.__module__)
+
+
+def _differences(fold: Fold, events: list[JSON]) -> list[Difference]:
+    """The differences of `fold` from the reference on `events`, as the suites see them:
+    within the target's stated projection."""
+    return projected_differences(OPENAI_RESPONSES, _projection(fold), reference(events),
+                                 fold(events))
+
+
 def _pointers(fold: Fold, events: list[JSON]) -> set[str]:
-    return {d.pointer for d in differences(reference(events), fold(events))}
-
-
-_PROJECTION_LOSS = {"/created_at", "/model", "/output/0/id"}
-"""Where litellm's projection of the plain stream differs: its own time, model and item id."""
+    return {d.pointer for d in _differences(fold, events)}
 
 
 def _at(fold: Fold, events: list[JSON], pointer: str, received: str, rule: str) -> None:
     """Assert that `fold` differs from the reference at `pointer`, where it has `received`
     (as the difference line shows it), and that `rule` owns that pointer."""
-    found = {d.pointer: str(d) for d in differences(reference(events), fold(events))}
+    found = {d.pointer: str(d) for d in _differences(fold, events)}
     assert pointer in found, found
     assert found[pointer].endswith(f"received {received}"), found[pointer]
     assert rule in rules_at(pointer)
@@ -112,6 +126,7 @@ def test_the_projection_targets_are_builtin_responses_targets(
     assert target.dialect.name == "openai-responses"
     assert version in target.description
     assert not target.features & {"lifecycle", "sse"}
+    assert target.projection == _projection(_langchain() if "langchain" in name else _litellm())
 
 
 # langchain-openai 1.7.4
@@ -119,10 +134,25 @@ def test_the_projection_targets_are_builtin_responses_targets(
 @_needs_langchain
 def test_langchain_projection_carries_the_stated_fields_and_no_item_status() -> None:
     # The stated projection: items as `_construct_responses_api_input` sends them back,
-    # so an item's `status` is never there (charged to the rules owning /output/N/status)
-    assert _pointers(_langchain(), HELLO) == {"/output/0/status"}
+    # so an item's `status` is never there: outside the projection, no longer a
+    # difference (it was one, charged to RS-RECOVER-STATUS), and that rule is not judged
     assert set(_langchain()(HELLO)) == {"id", "object", "created_at", "status", "model",
                                         "output", "usage"}
+    assert "status" not in _langchain()(HELLO)["output"][0]
+    assert _pointers(_langchain(), HELLO) == set()
+    assert unjudged_rules(OPENAI_RESPONSES, _projection(_langchain())) == {
+        "RS-RECOVER-STATUS", "RS-ERROR-EVENT"}
+
+
+@_needs_langchain
+def test_langchain_projection_leaves_out_the_terminal_keys_langchain_never_keeps() -> None:
+    # `tools`, `temperature`, `instructions` of the terminal response: never in the
+    # AIMessage, so no longer differences charged to RS-TERMINAL-BASE
+    final = terminal(output=[HELLO_ITEM], tools=[], temperature=1.0, instructions="Be brief.")
+    events = [created(), *message_events(0, HELLO_ITEM), final]
+    assert {d.pointer for d in differences(reference(events), _langchain()(events))} == {
+        "/tools", "/temperature", "/instructions", "/output/0/status"}
+    assert _pointers(_langchain(), events) == set()
 
 
 @_needs_langchain
@@ -182,10 +212,13 @@ def test_rs_reasoning_text_langchain_drops_reasoning_text_deltas() -> None:
 
 @_needs_litellm
 def test_litellm_projection_never_carries_the_streams_created_at_model_or_item_id() -> None:
-    # The stated projection: litellm's chat -> Responses transformation names its own
-    # created time, the call's model and a generated message id (RS-TERMINAL-BASE)
-    assert _pointers(_litellm(), HELLO) == _PROJECTION_LOSS
-    assert all("RS-TERMINAL-BASE" in rules_at(p) for p in ("/created_at", "/model"))
+    # litellm's chat -> Responses transformation names its own created time, the call's
+    # model and a generated message id: outside the stated projection, no longer
+    # differences (they were, charged to RS-TERMINAL-BASE), and every rule is still judged
+    whole = {d.pointer for d in differences(reference(HELLO), _litellm()(HELLO))}
+    assert whole == {"/created_at", "/model", "/output/0/id"}
+    assert _pointers(_litellm(), HELLO) == set()
+    assert unjudged_rules(OPENAI_RESPONSES, _projection(_litellm())) == frozenset()
 
 
 @_needs_litellm
@@ -229,7 +262,7 @@ def test_rs_usage_terminal_litellm_invents_usage_when_the_terminal_has_none() ->
     # RQ16: with no usage on the terminal, litellm counts tokens itself
     events = [created(), *message_events(0, HELLO_ITEM), terminal(output=[HELLO_ITEM])]
     events[-1]["response"].pop("usage")
-    found = {d.pointer: str(d) for d in differences(reference(events), _litellm()(events))}
+    found = {d.pointer: str(d) for d in _differences(_litellm(), events)}
     assert found["/usage"].startswith('at /usage: expected (absent), received {')
     assert "RS-USAGE-TERMINAL" in rules_at("/usage")
 
@@ -261,7 +294,7 @@ def test_rs_failed_litellm_raises_through_its_stream_and_reports_stop_without_it
 @_needs_litellm
 def test_rs_terminal_repeat_litellm_takes_the_last_terminal() -> None:
     # RQ19 not reproduced for litellm: a repeated terminal is not summed
-    assert _pointers(_litellm(), [*HELLO, HELLO[-1]]) == _PROJECTION_LOSS
+    assert _pointers(_litellm(), [*HELLO, HELLO[-1]]) == set()
 
 
 @_needs_litellm
@@ -269,4 +302,4 @@ def test_rs_error_event_litellm_ignores_an_error_event() -> None:
     # Not a defect: the `error` event becomes an empty chunk; the terminal still decides
     error: JSONObject = {"type": "error", "code": "rate_limit_exceeded", "message": "Slow down",
                          "param": None}
-    assert _pointers(_litellm(), [*HELLO[:-1], error, HELLO[-1]]) == _PROJECTION_LOSS
+    assert _pointers(_litellm(), [*HELLO[:-1], error, HELLO[-1]]) == set()

@@ -68,6 +68,10 @@ class Dialect:
     """The rules that decide the value at a JSON pointer of the result."""
     pointerless: frozenset[str]
     """The rules that own no pointer (a test keeps every rule owning one or declared here)."""
+    places: tuple[str, ...]
+    """A pointer of every place `rules_at`'s table names (one per row, and per alternative
+    of a row), and one it does not: what decides which rules a target's stated projection
+    leaves unjudged (`refold.projection`); () for a dialect that takes no projection."""
     lifecycle_reads: tuple[str, ...]
     """The incremental reads beyond add/response that feature `lifecycle` needs, each a
     property or a method of no arguments (`finished` for chat; `finished` and `error` for

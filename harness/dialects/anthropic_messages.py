@@ -22,7 +22,7 @@ from ..ablation_anthropic import (
     difference_undos,
     undecided_at,
 )
-from ..attribution_anthropic import POINTERLESS, rules_at
+from ..attribution_anthropic import PLACES, POINTERLESS, rules_at
 from ._dialect import Ablation, Dialect
 
 __all__ = ["ANTHROPIC_MESSAGES"]
@@ -41,6 +41,7 @@ ANTHROPIC_MESSAGES = Dialect(
     differences=differences,
     rules_at=rules_at,
     pointerless=POINTERLESS,
+    places=PLACES,
     lifecycle_reads=("finished", "error"),
     lifecycle_calls=(),
     decode_sse=decode_stream,

@@ -26,6 +26,25 @@ from ._dialect import Ablation, Dialect
 
 __all__ = ["OPENAI_CHAT"]
 
+_MESSAGE = "/choices/0/message"
+_CALL = f"{_MESSAGE}/tool_calls/0"
+_PLACES: tuple[str, ...] = (
+    "/id", "/object", "/created", "/model", "/error", "/error/code", "/provider",
+    "/system_fingerprint", "/service_tier", "/usage", "/usage/total_tokens", "/choices",
+    "/choices/0", "/choices/0/index", "/choices/0/native_finish_reason",
+    "/choices/0/finish_reason", _MESSAGE, f"{_MESSAGE}/role", f"{_MESSAGE}/content",
+    f"{_MESSAGE}/refusal", f"{_MESSAGE}/reasoning", f"{_MESSAGE}/reasoning_content",
+    f"{_MESSAGE}/annotations", f"{_MESSAGE}/annotations/0", f"{_MESSAGE}/reasoning_details",
+    f"{_MESSAGE}/reasoning_details/0", f"{_MESSAGE}/reasoning_details/0/text",
+    f"{_MESSAGE}/reasoning_details/0/summary", f"{_MESSAGE}/reasoning_details/0/index",
+    f"{_MESSAGE}/reasoning_details/0/type", f"{_MESSAGE}/reasoning_details/0/key",
+    f"{_MESSAGE}/reasoning_details/0/key/0", "/choices/0/logprobs",
+    "/choices/0/logprobs/content", f"{_MESSAGE}/tool_calls", _CALL, f"{_CALL}/id",
+    f"{_CALL}/type", f"{_CALL}/index", f"{_CALL}/function", f"{_CALL}/function/name",
+    f"{_CALL}/function/arguments", "/key")
+"""A place of every row of the attribution table (`refold.reference._attribution`, and
+of each alternative), and `/key`, one it does not name (`Dialect.places`)."""
+
 OPENAI_CHAT = Dialect(
     name="openai-chat",
     title="OpenAI Chat Completions",
@@ -40,6 +59,7 @@ OPENAI_CHAT = Dialect(
     differences=differences,
     rules_at=rules_at,
     pointerless=POINTERLESS,
+    places=_PLACES,
     lifecycle_reads=("finished",),
     lifecycle_calls=("mark_done",),
     decode_sse=decode_chunks,

@@ -17,7 +17,7 @@ from refold.reference.responses import (
     fold,
 )
 
-from ..attribution_responses import POINTERLESS, rules_at
+from ..attribution_responses import PLACES, POINTERLESS, rules_at
 from ._dialect import Dialect
 
 __all__ = ["OPENAI_RESPONSES"]
@@ -36,6 +36,7 @@ OPENAI_RESPONSES = Dialect(
     differences=differences,
     rules_at=rules_at,
     pointerless=POINTERLESS,
+    places=PLACES,
     lifecycle_reads=("finished",),
     lifecycle_calls=(),
     decode_sse=decode_stream,

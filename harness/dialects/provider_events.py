@@ -141,6 +141,7 @@ PROVIDER_EVENTS = Dialect(
     differences=_differences,
     rules_at=_rules_at,
     pointerless=POINTERLESS,
+    places=(),
     lifecycle_reads=(),
     lifecycle_calls=(),
     decode_sse=_no_sse,

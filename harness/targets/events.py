@@ -37,6 +37,7 @@ from ..errors import TargetError, UsageError
 from .remote import TargetAccumulator, check_features
 
 if TYPE_CHECKING:
+    from ..projection import Projection
     from .sdk.decoders import AnySSEDecode
 
 __all__ = ["EventsTarget", "PythonEventsTarget", "accepted_sources", "adapter_target",
@@ -55,6 +56,9 @@ class EventsTarget:
     provider: str | None
     sse: AnySSEDecode | None = None
     """Adapters have no SSE decoder of their own: wire rules are the sources'."""
+    projection: Projection | None = None
+    """Adapters state no projection: their whole output is compared (the events
+    dialect lists no places, `Dialect.places`)."""
     offers_fold: bool = False
 
     def fold(self, chunks: list[JSON]) -> JSONObject:

@@ -11,9 +11,11 @@ A Python target may expose, simplest first:
                                              `fold`), its `name`, its `dialect` (default
                                              openai-chat), the `features` it claims and
                                              optionally its `sse` decoder and a
-                                             `description` for reports; or a dict of
-                                             such declarations by dialect under
-                                             `dialects`, for a target of several
+                                             `description` for reports, and the
+                                             `projection` it is compared on
+                                             (`refold.projection`); or a dict of such
+                                             declarations by dialect under `dialects`,
+                                             for a target of several
 
 When a module offers several, the richest is used. Every call into the target goes
 through `_call`, which turns whatever the target does wrong into a `TargetError` that
@@ -36,6 +38,7 @@ from refold.reference._json import copy_json
 
 from ..dialects import Dialect
 from ..errors import TargetError, UsageError
+from ..projection import Projection, check_places, projection_of
 from .remote import Target, TargetAccumulator, check_features, declared_dialect
 
 if TYPE_CHECKING:
@@ -62,6 +65,9 @@ class PythonTarget:
     factory: Callable[[], Any] | None = None
     sse: AnySSEDecode | None = None
     """The target's SSE decoder (its `refold_target`'s `sse`); with it, it may claim `sse`."""
+    projection: Projection | None = None
+    """The places of its fold that are compared (its `refold_target`'s `projection`);
+    None: the whole fold."""
 
     def fold(self, chunks: list[JSON]) -> JSONObject:
         """Fold `chunks` with the target's fold, or with a fresh accumulator."""
@@ -237,11 +243,13 @@ def _for_dialect(declaration: dict[str, Any], dialect: Dialect | None,
 
 def _declared_target(declaration: dict[str, Any], name: str,
                      features: frozenset[str] | None, dialect: Dialect | None) -> Target:
+    projection = projection_of(declaration.get("projection"), origin=f"refold_target of {name}")
     if declaration.get("adapter") is not None:
         from .events import adapter_target
 
-        declared_dialect(declaration.get("dialect") or "provider-events", dialect,
-                         origin=f"target {declaration.get('name') or name}")
+        events = declared_dialect(declaration.get("dialect") or "provider-events", dialect,
+                                  origin=f"target {declaration.get('name') or name}")
+        check_places(events, projection, origin=f"refold_target of {name}")
         return adapter_target(declaration, name, features)
     claimed = declaration.get("features")
     target_name = declaration.get("name") or name
@@ -251,20 +259,24 @@ def _declared_target(declaration: dict[str, Any], name: str,
                                               origin=f"target {target_name}"))
     factory, fold_function = declaration.get("factory"), declaration.get("fold")
     sse = _sse_decoder(declaration.get("sse"), name)
+    check_places(asked.dialect, projection, origin=f"refold_target of {name}")
     # Reports name what was checked: an SDK adapter says which SDK version it folds with.
     described = declaration.get("description")
     description = None if described is None else str(described)
     if factory is not None:
-        return accumulator_target(factory, target_name, asked, sse=sse,
-                                   description=description)
-    if fold_function is not None:
-        return fold_target(fold_function, target_name, asked, sse=sse,
-                            description=description)
-    raise UsageError(f"refold_target of {name} names neither a factory nor a fold")
+        target = accumulator_target(factory, target_name, asked, sse=sse,
+                                    description=description)
+    elif fold_function is not None:
+        target = fold_target(fold_function, target_name, asked, sse=sse,
+                             description=description)
+    else:
+        raise UsageError(f"refold_target of {name} names neither a factory nor a fold")
+    target.projection = projection
+    return target
 
 
 _DECLARED = ("name", "dialect", "dialects", "factory", "fold", "features", "sse", "description",
-             "adapter", "accepts", "provider")
+             "adapter", "accepts", "provider", "projection")
 
 
 def _declaration(obj: Any) -> dict[str, Any] | None:

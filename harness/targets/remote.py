@@ -21,6 +21,7 @@ from refold.reference import FEATURES, JSON, JSONObject
 
 from ..dialects import DEFAULT_DIALECT, DIALECTS, Dialect
 from ..errors import TargetError, UsageError, preview
+from ..projection import Projection, check_places, projection_of
 
 if TYPE_CHECKING:
     # Imported for the annotation only: the decoders module pulls in httpx.
@@ -114,6 +115,8 @@ class Target(Protocol):
     """The target's SSE decoder, checked by the `sse` suite; None when it exposes none.
     It returns a `DecodedStream` in a dialect whose wire rules are about WHATWG events
     (chat), the list of items a fold would be given in one whose rules are about items."""
+    projection: Projection | None
+    """The places of its fold that are compared (`refold.projection`); None: all of it."""
 
     def fold(self, chunks: list[JSON]) -> JSONObject:
         """Fold a whole list of chunks; raise TargetError if the target misbehaves."""
@@ -224,6 +227,9 @@ class RemoteTarget:
         self.sse: AnySSEDecode | None = self._decode if "sse" in self.operations else None
         self.name = str(hello.get("name") or spec)
         self.description = self._describe(hello, spec)
+        origin = f"target {spec} (its hello reply)"
+        self.projection = projection_of(hello.get("projection"), origin=origin)
+        check_places(self.dialect, self.projection, origin=origin)
         supported = self.dialect.fold_features | (
             {"lifecycle"} if self.operations >= self._incremental else set()) | (
             {"sse"} if self.sse is not None else set())

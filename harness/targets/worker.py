@@ -106,6 +106,8 @@ class _Worker:
             "operations": self._operations()}
         if isinstance(target, EventsTarget):
             hello |= {"accepts": sorted(target.accepts), "provider": target.provider}
+        if target.projection is not None:
+            hello["projection"] = target.projection.record()
         return hello
 
     def _op_fold_events(self, message: JSONObject) -> JSONObject:

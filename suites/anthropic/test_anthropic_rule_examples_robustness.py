@@ -211,8 +211,8 @@ def test_events_whose_fields_all_have_the_wrong_type_never_raise(check: Check) -
     received = check.fold(events)  # a whole fold: no accumulator needed (any target)
     content = received.get("content")
     first = content[0] if isinstance(content, list) and content else None
-    found = check.differences({"first": text("Hi!"), "stop_reason": "end_turn"},
-                              {"first": first, "stop_reason": received.get("stop_reason")})
+    found = check.item_differences({"first": text("Hi!"), "stop_reason": "end_turn"},
+                                   {"first": first, "stop_reason": received.get("stop_reason")})
     if found:
         raise check.fail("events with fields of the wrong type changed the valid stream's "
                          "first block or stop reason", events=events,

@@ -34,7 +34,7 @@ def _named(events: list[JSONObject]) -> list[bytes]:
 
 def _expect_decoded(check: Check, parts: list[bytes], expected: list[JSON]) -> None:
     received = check.decoded(parts)
-    found = check.differences(expected, received)
+    found = check.item_differences(expected, received)
     if found:
         # Pointers into the list of events, not into a Message: no Message rule owns
         # them, so the failure is the test's own rules' (no `differences=`).

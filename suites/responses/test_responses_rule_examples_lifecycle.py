@@ -114,7 +114,7 @@ def test_a_response_handed_out_never_changes_and_events_are_never_mutated(
         if check.differences(kept, read):
             raise check.fail(f"the Response read after event {number} changed later",
                              events=originals, expected=kept, received=read)
-    if check.differences(originals, events):
+    if check.item_differences(originals, events):
         raise check.fail("the target mutated the events it was given", events=originals,
                          expected=originals, received=events)
 

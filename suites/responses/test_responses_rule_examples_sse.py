@@ -37,7 +37,7 @@ def _named(events: list[JSONObject]) -> list[bytes]:
 def _expect_decoded(check: Check, parts: list[bytes], expected: list[JSON]) -> None:
     _needs_sse(check)
     received = check.decoded(parts)
-    found = check.differences(expected, received)
+    found = check.item_differences(expected, received)
     if found:
         # pointers into the list of events, not into a Response: no place rule owns them
         shown = "; ".join(str(d) for d in found[:3])

@@ -29,13 +29,21 @@ LangChain builds an `AIMessage`, not a Response. The projection, and only that, 
                                                output_tokens_details.reasoning_tokens; the
                                                priority_/flex_ prefixed keys likewise)
 
-So the fields compared are exactly those above. Never produced, and so a difference in every
-result that has them (LangChain's loss, charged by pointer to the rules owning them:
-RS-TERMINAL-BASE, RS-OUTPUT-TERMINAL, RS-RECOVER-STATUS): every other top-level key of the
-terminal response (`tools`, `instructions`, `temperature`, `text`, `error`, unknown keys …),
-each item's `status`, a message's `logprobs`, reasoning `content` (RQ20). Not judged at all,
-because not claimed: `lifecycle` (a whole-list fold: LIFE-RS-*) and `sse` (LangChain has no
-decoder of its own; openai-python's, which it streams through, is that SDK's target's).
+So the fields compared are exactly those above, declared as the target's `projection`
+(`PROJECTION`, `refold.projection`): both folds are reduced to them before they are
+compared. An item is selected by position, not by type, so every item is compared at every
+item key above (a reasoning item's `content`, which LangChain keeps from the done item, too;
+a hosted-tool item at the keys the hosted tools have, LangChain sending it back as it came).
+Never produced, and so outside the projection: every other top-level key of the terminal
+response (`tools`, `instructions`, `temperature`, `text`, `error`, unknown keys …), each
+item's `status` (a message's is dropped), a message part's `logprobs`. The rules owning only
+such places are not judged (`refold rules --dialect openai-responses --target
+langchain-openai-responses` lists them): RS-RECOVER-STATUS (an item's `status`) and
+RS-ERROR-EVENT (the Response's `error`; that LangChain raises on an `error` event is pinned
+by tests/test_responses_sdk_targets_langchain_litellm.py, not judged by the suites). Not
+judged either, because not claimed: `lifecycle` (a whole-list fold: LIFE-RS-*) and `sse`
+(LangChain has no decoder of its own; openai-python's, which it streams through, is that
+SDK's target's).
 A stream whose chunks LangChain sums to nothing raises `ValueError` ("no message chunk").
 """
 
@@ -49,7 +57,7 @@ from refold.reference import JSON, JSONObject
 
 from ._requires import quiet, require
 
-__all__ = ["FEATURES", "fold", "refold_target", "sdk_version"]
+__all__ = ["FEATURES", "PROJECTION", "fold", "refold_target", "sdk_version"]
 
 require("langchain_openai", extra="langchain")
 import httpx2  # noqa: E402
@@ -67,6 +75,28 @@ _METADATA_KEYS = ("object", "created_at", "status", "model", "incomplete_details
                   "service_tier", "metadata", "user")
 """The terminal response's keys `_construct_lc_result_from_responses_api` keeps (less `id`,
 which is the message's)."""
+_ITEM_KEYS = ("type", "id", "role", "call_id", "name", "arguments", "summary",
+              "encrypted_content")
+"""The keys of the items `_construct_responses_api_input` sends back (messages, function
+calls, reasoning items), `content` aside."""
+_PART_KEYS = ("type", "text", "annotations", "refusal")
+_HOSTED_KEYS = ("action", "queries", "results", "code", "container_id", "outputs", "result",
+                "server_label", "output", "error")
+"""The keys of the hosted-tool items (web search, file search, code interpreter, image
+generation, MCP) beyond type and id, which LangChain sends back as they came."""
+_USAGE_KEYS = ("input_tokens", "output_tokens", "total_tokens",
+               "input_tokens_details/cached_tokens", "input_tokens_details/cache_write_tokens",
+               "output_tokens_details/reasoning_tokens")
+
+PROJECTION: dict[str, Any] = {
+    "pointers": ["/id", *(f"/{key}" for key in _METADATA_KEYS),
+                 *(f"/output/*/{key}" for key in (*_ITEM_KEYS, *_HOSTED_KEYS)),
+                 *(f"/output/*/content/*/{key}" for key in _PART_KEYS),
+                 *(f"/usage/{key}" for key in _USAGE_KEYS)],
+    "builds": "an AIMessage (content blocks, tool calls, response_metadata, usage_metadata),"
+              " mapped back to Response items as LangChain sends them on the next turn",
+}
+"""The places of the Response this target is compared on (the module docstring)."""
 _DETAILS = (("input_token_details", "input_tokens_details",
              (("cache_read", "cached_tokens"), ("cache_creation", "cache_write_tokens"))),
             ("output_token_details", "output_tokens_details",
@@ -142,7 +172,7 @@ def _usage(metadata: dict[str, Any]) -> JSONObject:
 
 
 refold_target = {"name": "langchain-openai-responses", "dialect": "openai-responses",
-                 "fold": fold, "features": FEATURES,
+                 "fold": fold, "features": FEATURES, "projection": PROJECTION,
                  "description": f"{sdk_version()}: ChatOpenAI(use_responses_api=True).stream() "
                                 f"chunks summed, projected onto a Response "
                                 f"(refold.targets.sdk.langchain_openai_responses)"}

@@ -18,16 +18,22 @@ transform_chat_completion_response_to_responses_api_response` (what `litellm.res
 returns for a chat model), given no request, less the keys it only echoes from the request
 (`instructions`, `metadata`, `parallel_tool_calls`, `temperature`, `tool_choice`, `tools`,
 `top_p`, `max_output_tokens`, `previous_response_id`, `reasoning`, `text`, `truncation`, `user`,
-`store`: with no request they are litellm's defaults, not the stream's). So the fields compared
-are exactly `id`, `object`, `created_at`, `model`, `status` (from the finish reason:
+`store`: with no request they are litellm's defaults, not the stream's). Of what it returns,
+the places built from the stream are compared, declared as the target's `projection`
+(`PROJECTION`, `refold.projection`): `id`, `object`, `status` (from the finish reason:
 `_responses_status_for_choice`), `incomplete_details` (from the finish reason), `error`,
-`output` (`message` items with `output_text` / `refusal` parts, `function_call` items,
-`reasoning` items, as the transformation builds them from choice 0) and `usage`. Never produced
-by the stream, and so a difference wherever the expected Response has them (litellm's loss,
-charged by pointer to the rules owning them): every other top-level key, unknown keys, hosted-
-tool items, litellm's per-stream ids and `created` where they differ from the stream's. Not
-judged at all, because not claimed: `lifecycle` (a whole-list fold) and `sse` (litellm has no
-byte-level decoder entry point; see refold.targets.sdk.litellm).
+`usage`, and of each `output` item (`message` items with `output_text` / `refusal` parts,
+`function_call` items, `reasoning` items, as the transformation builds them from choice 0)
+its `type`, `status`, `role`, `content`, `call_id`, `name`, `arguments` and `summary`. Not
+compared, because the chat `ModelResponse` has no place for them and the transformation
+fills them itself: `created_at` (litellm's clock), `model` (the call's model, not the
+stream's), each item's `id` (generated), a reasoning item's `encrypted_content`; nor any
+other top-level key. The rules owning only such places are not judged (`refold rules
+--dialect openai-responses --target litellm-responses` lists them). Within the projection,
+what litellm drops is a difference charged by pointer: a hosted-tool item (it comes back as
+an empty message: `/output/N/type`), annotations, refusals. Not judged either, because not
+claimed: `lifecycle` (a whole-list fold) and `sse` (litellm has no byte-level decoder entry
+point; see refold.targets.sdk.litellm).
 
 `LITELLM_LOCAL_MODEL_COST_MAP=True` asks for the bundled price map (the target runs offline);
 `suppress_debug_info` and `disable_streaming_logging` keep console notices and per-chunk
@@ -46,7 +52,7 @@ from refold.reference import JSON, JSONObject
 
 from ._requires import quiet, require
 
-__all__ = ["FEATURES", "REQUEST_ECHOES", "fold", "refold_target", "sdk_version"]
+__all__ = ["FEATURES", "PROJECTION", "REQUEST_ECHOES", "fold", "refold_target", "sdk_version"]
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 _litellm = require("litellm", extra="litellm")
@@ -70,6 +76,15 @@ REQUEST_ECHOES = ("instructions", "metadata", "parallel_tool_calls", "temperatur
                   "tool_choice", "tools", "top_p", "max_output_tokens", "previous_response_id",
                   "reasoning", "text", "truncation", "user", "store")
 """The keys the transformation copies from the request, dropped from the projection."""
+
+PROJECTION: dict[str, Any] = {
+    "pointers": ["/id", "/object", "/status", "/incomplete_details", "/error", "/usage",
+                 *(f"/output/*/{key}" for key in ("type", "status", "role", "content",
+                                                  "call_id", "name", "arguments", "summary"))],
+    "builds": "a chat ModelResponse (stream_chunk_builder), mapped to a Response by its own "
+              "transform_chat_completion_response_to_responses_api_response",
+}
+"""The places of the Response this target is compared on (the module docstring)."""
 
 _MODEL = "gpt-refold-offline"
 
@@ -113,7 +128,7 @@ def _completion_stream(lines: Iterator[str]) -> Any:
 
 refold_target = {
     "name": "litellm-responses", "dialect": "openai-responses", "fold": fold,
-    "features": FEATURES,
+    "features": FEATURES, "projection": PROJECTION,
     "description": f"litellm {sdk_version()}: Responses bridge "
                    f"(OpenAiResponsesToChatCompletionStreamIterator, CustomStreamWrapper, "
                    f"stream_chunk_builder), projected by "
