@@ -69,7 +69,7 @@ class Projection:
         """Whether the place at `pointer` (a plain JSON pointer) is compared: it is at or
         under a pattern."""
         tokens = _tokens(pointer)
-        return any(len(tokens) >= len(p) and _matches(p, tokens) for p in self.patterns)
+        return any(_matches(p, tokens[:len(p)]) for p in self.patterns)
 
     def reaches(self, pointer: str) -> bool:
         """Whether a difference at `pointer` can show once the folds are reduced: the

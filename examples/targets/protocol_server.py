@@ -6,7 +6,9 @@
 It serves the reference fold. The fault options make it misbehave on purpose, for the
 harness's own tests: `--hang-on TEXT` stops answering a request whose line contains
 TEXT, `--exit-on TEXT` exits there, `--garble-on TEXT` answers with a line that is not
-JSON, `--list-on TEXT` answers a JSON array instead of an object.
+JSON, `--list-on TEXT` answers a JSON array instead of an object. `--projection JSON` says in
+its hello reply that only those places of its fold are compared (docs/protocol.md,
+"Projection"), as a library that builds no chat.completion would.
 """
 
 from __future__ import annotations
@@ -28,8 +30,10 @@ OPERATIONS = ["fold", "new", "add", "response", "finished", "mark_done"]
 class ProtocolHandler:
     """Answers protocol messages with the reference fold; one instance per target."""
 
-    def __init__(self, name: str = "reference-over-protocol") -> None:
+    def __init__(self, name: str = "reference-over-protocol",
+                 projection: Any = None) -> None:
         self.name = name
+        self.projection = projection
         self._accumulators: dict[str, Accumulator] = {}
         self._next_id = 0
         self._lock = threading.Lock()
@@ -51,7 +55,10 @@ class ProtocolHandler:
             return _error(type(exc).__name__, str(exc))
 
     def _op_hello(self, message: dict[str, Any]) -> dict[str, Any]:
-        return {"protocol": 2, "name": self.name, "version": "1", "operations": OPERATIONS}
+        hello = {"protocol": 2, "name": self.name, "version": "1", "operations": OPERATIONS}
+        if self.projection is not None:
+            hello["projection"] = self.projection
+        return hello
 
     def _op_fold(self, message: dict[str, Any]) -> dict[str, Any]:
         return {"response": fold(message["chunks"])}
@@ -128,8 +135,10 @@ def main() -> None:
     parser.add_argument("--http", metavar="HOST:PORT")
     for fault in ("hang-on", "exit-on", "garble-on", "list-on"):
         parser.add_argument(f"--{fault}", metavar="TEXT")
+    parser.add_argument("--projection", metavar="JSON", type=json.loads,
+                        help="the projection its hello reply declares")
     args = parser.parse_args()
-    handler = ProtocolHandler()
+    handler = ProtocolHandler(projection=args.projection)
     if args.http:
         host, _, port = args.http.rpartition(":")
         server = http_server(handler, host or "127.0.0.1", int(port))

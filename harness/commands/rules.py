@@ -3,7 +3,9 @@
 Every dialect by default, one section each (`--dialect NAME` for one): its spec's rules
 first; rules of a registry of its own (the chat dialect's wire rules of the `sse` suite,
 from WHATWG server-sent events, not from chat-fold.md) follow under a heading of their
-own. `--markdown` prints docs/rules.md, which lists every dialect.
+own. `--markdown` prints docs/rules.md, which lists every dialect. `--target T` lists
+T's dialect, and says which of its rules T's stated projection leaves unjudged
+(`refold.projection`).
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ def register(subparsers: Any) -> None:
                         help=f"only this dialect's rules ({', '.join(DIALECTS)}; default: "
                              f"every dialect)")
     parser.add_argument("--feature", help="only the rules of this feature")
+    parser.add_argument("--target", metavar="TARGET",
+                        help="list the dialect of this target and the rules its stated "
+                             "projection leaves unjudged")
     parser.add_argument("--markdown", action="store_true",
                         help="print docs/rules.md (the registries as Markdown tables)")
     parser.set_defaults(run=run)
@@ -56,6 +61,12 @@ def run(args: argparse.Namespace) -> int:
         listed = [dialect(args.dialect)] if args.dialect else list(DIALECTS.values())
     except UsageError as exc:
         return usage_error("rules", f"{exc} (--dialect)")
+    projected: list[str] = []
+    if args.target is not None:
+        try:
+            listed, projected = _of_target(args.target, listed[0] if args.dialect else None)
+        except UsageError as exc:
+            return usage_error("rules", f"{exc} (--target)")
     features = list(dict.fromkeys(f for one in listed for f in one.features))
     if args.feature is not None and args.feature not in features:
         return usage_error("rules", f"unknown feature {args.feature!r} (--feature); the "
@@ -65,8 +76,28 @@ def run(args: argparse.Namespace) -> int:
     if not printed:
         print(f"feature {args.feature} has no rules of its own")
         return 0
-    print("\n\n".join("\n".join(lines) for lines in printed))
+    print("\n\n".join("\n".join(lines) for lines in [*printed, projected] if lines))
     return 0
+
+
+def _of_target(spec: str, asked: Dialect | None) -> tuple[list[Dialect], list[str]]:
+    """The dialect `spec` folds, and the lines saying what its projection leaves unjudged."""
+    from ..projection import unjudged_rules
+    from ..targets import load_target
+
+    target = load_target(spec, dialect=asked)
+    try:
+        projection, checked = target.projection, target.dialect
+    finally:
+        target.close()
+    if projection is None:
+        return [checked], [f"target {target.name} states no projection: it is compared on "
+                           f"the whole {checked.result}, and every rule is judged"]
+    unjudged = [r for r in checked.rules if r in unjudged_rules(checked, projection)]
+    return [checked], [
+        f"target {target.name} states a projection: {projection.describe()}",
+        f"not judged ({len(unjudged)}: every place they own lies outside it): "
+        f"{', '.join(unjudged) or 'none'}"]
 
 
 def _section(one: Dialect, feature: str | None) -> list[str]:
