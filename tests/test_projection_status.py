@@ -171,3 +171,68 @@ def test_refold_rules_lists_the_rules_a_targets_projection_leaves_unjudged(
     unjudged = unjudged_rules(OPENAI_RESPONSES, Projection(("/output/*/content/*/text",), "t"))
     listed = lines[-1].rpartition("): ")[2].split(", ")
     assert set(listed) == unjudged and "RS-USAGE-TERMINAL" in listed
+
+
+_SUITE = '''
+from refold.marks import rule
+
+PLAIN = [{"id": "c", "model": "m", "choices": [{"index": 0, "delta": {"content": "hi"}}]}]
+
+
+@rule("TEXT-JOIN", "ENV-MODEL")
+def test_text_joins_and_the_model_is_kept(check):
+    check.folds_like_reference(PLAIN)
+
+
+@rule("ENV-MODEL")
+def test_the_model_is_kept(check):
+    check.folds_like_reference(PLAIN)
+'''
+
+_MODELLESS = '''
+from refold.reference import fold as reference
+
+
+def fold(chunks):
+    result = reference(chunks)
+    result.pop("model", None)
+    return result
+
+
+refold_target = {"name": "modelless", "fold": fold, "features": ["text"],
+                 "projection": {"pointers": ["/id", "/object", "/created", "/choices"],
+                                "builds": "a chat completion without its model"}}
+'''
+
+
+def test_a_run_skips_what_is_not_judged_and_passes_what_is(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    (tmp_path / "test_sample.py").write_text(_SUITE, encoding="utf-8")
+    (tmp_path / "modelless.py").write_text(_MODELLESS, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rs",
+         "--target=modelless.py", "--refold-report", "results.json", "test_sample.py"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert "1 passed, 1 skipped" in done.stdout
+    assert "not judged: outside the target's stated projection (a chat completion " \
+           "without its model; compared: /id, /object, /created, /choices)" in done.stdout
+    assert "refold projection: a chat completion without its model" in done.stdout
+    assert "ENV-MODEL            not judged 2 tests: not judged: outside" in done.stdout
+    rules = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))["rules"]
+    assert rules["TEXT-JOIN"]["status"] == "passed"
+    assert rules["ENV-MODEL"]["status"] == "not judged" and rules["ENV-MODEL"]["tests"] == 2
+
+
+def test_the_unjudged_property_crosses_from_an_xdist_worker_intact() -> None:
+    from execnet import dumps, loads
+
+    report = _report("passed", "RS-TEXT-JOIN RS-OBJECT", "RS-OBJECT")
+    crossed = pytest.TestReport._from_json(loads(dumps(report._to_json())))
+    results = RuleResults()
+    results.record(crossed, ["RS-TEXT-JOIN", "RS-OBJECT"])
+    assert results.status("RS-OBJECT") == "not judged"
+    assert results.by_rule["RS-OBJECT"].reason == REASON
