@@ -22,7 +22,9 @@ A rule is *judged* when some place its dialect's attribution (`Dialect.rules_at`
 to it is compared, at a pattern, above one (a missing item differs at `/output/1`) or
 under one; the dialect's pointer-less rules (about reading any event) are judged on what
 is compared. The others are *not judged* (`unjudged_rules`): their tests are skipped,
-and the results give them the status "not judged", never "passed". The places a dialect's
+and the results give them the status "not judged", never "passed" (a crash another test
+meets and ablation charges to one still fails it: a raise is evidence whatever is
+compared). The places a dialect's
 attribution names are listed as `Dialect.places`, a pointer per row of its table; a
 dialect that lists none (the events contract) takes no projection.
 """
