@@ -16,7 +16,7 @@ from .console import printable
 from .dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect_of_rule
 from .results import RuleResults
 
-__all__ = ["WIRE_HEADING", "extra_heading", "render_rule_table"]
+__all__ = ["WIRE_HEADING", "extra_heading", "id_width", "render_rule_table"]
 
 _COLORS = {"failed": "31", "xfailed": "33", "blocked": "35", "not judged": "34",
            "passed": "32", "skipped": "36", "not run": "2"}
@@ -38,17 +38,18 @@ def render_rule_table(results: RuleResults, *, color: bool,
     dialect = dialect or _recorded_dialect(results)
     lines: list[str] = []
     totals: dict[str, int] = {}
+    width = id_width(list(dialect.rules.values()))
     spec = [r for r in dialect.rules.values() if r.id in dialect.spec_rules]
     for feature, rules in _by_feature(spec, dialect):
         lines.append(feature)
-        lines += _rows(rules, results, totals, color=color)
+        lines += _rows(rules, results, totals, color=color, width=width)
     lines.append(f"rules: {_summary(totals)}")
     extra = [r for r in dialect.rules.values() if r.id not in dialect.spec_rules]
     if extra:
         wire_totals: dict[str, int] = {}
         for feature, rules in _by_feature(extra, dialect):
             lines.append(extra_heading(feature, dialect))
-            lines += _rows(rules, results, wire_totals, color=color)
+            lines += _rows(rules, results, wire_totals, color=color, width=width)
         lines.append(f"wire rules: {_summary(wire_totals)}")
     return "\n".join(lines) + "\n"
 
@@ -67,7 +68,7 @@ def _by_feature(rules: list[Rule], dialect: Dialect) -> list[tuple[str, list[Rul
 
 
 def _rows(rules: Iterable[Rule], results: RuleResults, totals: dict[str, int], *,
-          color: bool) -> list[str]:
+          color: bool, width: int) -> list[str]:
     """One line per rule; counts each status into `totals`."""
     lines: list[str] = []
     for rule in rules:
@@ -79,8 +80,13 @@ def _rows(rules: Iterable[Rule], results: RuleResults, totals: dict[str, int], *
             detail = f"{outcome.tests} test{'s' * (outcome.tests != 1)}"
             if outcome.reason:
                 detail += f": {_short(outcome.reason)}"
-        lines.append(f"  {rule.id:<20} {_paint(status, color=color):<9} {detail}".rstrip())
+        lines.append(f"  {rule.id:<{width}} {_paint(status, color=color):<9} {detail}".rstrip())
     return lines
+
+
+def id_width(rules: list[Rule]) -> int:
+    """The id column's width: the longest id, at least 20 (so short ids line up as before)."""
+    return max([20, *(len(rule.id) for rule in rules)])
 
 
 def _summary(totals: dict[str, int]) -> str:

@@ -18,6 +18,7 @@ from refold.reference import json_text
 from ._html import render_html
 from ._junit import render_junit
 from ._markdown import escape_markdown, render_markdown
+from ._matrix import render_matrix_html, render_matrix_markdown
 from ._model import dialect_line
 from ._sanitize import NOT_KEPT, REDACTED, safe_input, scrub, scrub_document, scrub_text
 from ._trend import history_entry, load_history, of_dialect, record_history, trend_svg
@@ -32,10 +33,13 @@ __all__ = [
     "render_html",
     "render_junit",
     "render_markdown",
+    "render_matrix_html",
+    "render_matrix_markdown",
     "scrub",
     "scrub_text",
     "trend_svg",
     "write_all",
+    "write_matrix",
 ]
 
 
@@ -77,6 +81,19 @@ def write_all(
         documents["trend.svg"] = trend + "\n"
     written = []
     for name, text in documents.items():
+        path = directory / name
+        path.write_text(scrub_document(text), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def write_matrix(runs: list[dict[str, Any]], directory: Path) -> list[Path]:
+    """Write the conformance matrix of `runs` (results documents, one per target) into
+    `directory`: matrix.html and matrix.md; return the files written."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in (("matrix.html", render_matrix_html(runs)),
+                       ("matrix.md", render_matrix_markdown(runs))):
         path = directory / name
         path.write_text(scrub_document(text), encoding="utf-8")
         written.append(path)

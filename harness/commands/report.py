@@ -6,6 +6,11 @@
 With `--history`, the trend across earlier runs is drawn; `--record` adds this run
 to the folder; `--fail-on-score-drop` exits 1 when the mutation score is lower than
 the last recorded run's (the nightly job's gate).
+
+    refold report --matrix reports/conformance/*/results.json --out reports/conformance
+
+draws many runs side by side instead: `matrix.html` and `matrix.md`, rules as rows and
+targets as columns, grouped by dialect and feature.
 """
 
 from __future__ import annotations
@@ -16,13 +21,18 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..errors import UsageError
+
 __all__ = ["register", "run", "score_drop"]
 
 
 def register(subparsers: Any) -> None:
     """Add `refold report` to the parser."""
     parser = subparsers.add_parser("report", help="write HTML/JSON/JUnit/Markdown reports")
-    parser.add_argument("results", type=Path, help="the results JSON of `refold check`")
+    parser.add_argument("results", type=Path, nargs="?",
+                        help="the results JSON of `refold check`")
+    parser.add_argument("--matrix", type=Path, nargs="+", metavar="RESULTS",
+                        help="results JSON of several runs: write the conformance matrix")
     parser.add_argument("--mutation", type=Path, help="the result JSON of `refold mutate`")
     parser.add_argument("--coverage", type=Path, help="the JSON of `refold coverage`")
     parser.add_argument("--history", type=Path, help="folder of earlier runs: draw the trend")
@@ -35,8 +45,15 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Write the reports; apply the score gate."""
+    """Write the reports (or the matrix); apply the score gate."""
     from refold.reports import history_entry, load_history, record_history, write_all
+
+    if args.matrix:
+        return _matrix(args)
+    if args.results is None:
+        raise UsageError("give the results JSON of a run (refold check "
+                         "--report-dir writes results.json), or --matrix RESULTS... to draw "
+                         "several runs side by side.")
 
     results = _read(args.results)
     mutation = _read(args.mutation) if args.mutation else None
@@ -55,6 +72,17 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _matrix(args: argparse.Namespace) -> int:
+    from refold.reports import write_matrix
+
+    if args.results is not None:
+        raise UsageError(f"--matrix takes every results file itself; received "
+                         f"{args.results} before it as well. Put it after --matrix.")
+    for path in write_matrix([_read(path) for path in args.matrix], args.out):
+        print(path)
+    return 0
+
+
 def score_drop(earlier: list[dict[str, Any]], mutation: dict[str, Any] | None) -> str | None:
     """Why the score dropped below the last scored run's, or None if it did not."""
     scored = [e for e in earlier if e.get("score") is not None]
@@ -68,5 +96,17 @@ def score_drop(earlier: list[dict[str, Any]], mutation: dict[str, Any] | None) -
 
 
 def _read(path: Path) -> dict[str, Any]:
-    document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}; expected the JSON "
+                         "document of a run (refold check --report-dir writes "
+                         "results.json).") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise UsageError(f"{path} is not a JSON document ({exc}); expected the results "
+                         "JSON of a run (refold check --report-dir writes results.json)."
+                         ) from None
+    if not isinstance(document, dict):
+        raise UsageError(f"{path} holds a JSON {type(document).__name__}; expected an "
+                         "object, the results JSON of a run.")
     return document

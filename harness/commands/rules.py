@@ -18,7 +18,7 @@ from refold.reference import SSE_RULES_SOURCE, Rule
 
 from ..dialects import DIALECTS, Dialect, dialect
 from ..errors import UsageError
-from ..table import extra_heading
+from ..table import extra_heading, id_width
 from ._usage import usage_error
 
 __all__ = ["register", "render_markdown"]
@@ -106,9 +106,11 @@ def _section(one: Dialect, feature: str | None) -> list[str]:
     extra = _selected((r for r in one.rules.values() if r.id not in one.spec_rules), feature)
     if not spec and not extra:
         return []
-    lines = [f"{one.name}: {one.title} ({one.spec})", *_lines(spec)]
+    width = id_width([*spec, *extra])
+    lines = [f"{one.name}: {one.title} ({one.spec})", *_lines(spec, width)]
     for group in dict.fromkeys(r.feature for r in extra):
-        lines += ["", extra_heading(group, one), *_lines(r for r in extra if r.feature == group)]
+        lines += ["", extra_heading(group, one),
+                  *_lines((r for r in extra if r.feature == group), width)]
     return lines
 
 
@@ -116,8 +118,8 @@ def _selected(rules: Iterable[Rule], feature: str | None) -> list[Rule]:
     return [r for r in rules if feature in (None, r.feature)]
 
 
-def _lines(rules: Iterable[Rule]) -> list[str]:
-    return [f"{rule.id:<20} {rule.feature:<18} {rule.statement}" for rule in rules]
+def _lines(rules: Iterable[Rule], width: int) -> list[str]:
+    return [f"{rule.id:<{width}} {rule.feature:<18} {rule.statement}" for rule in rules]
 
 
 def render_markdown() -> str:

@@ -1,0 +1,230 @@
+"""The conformance matrix: many runs side by side, as wpt.fyi shows browsers.
+
+Rules are rows, targets are columns, grouped by dialect and then by the dialect's
+features (a run only sits beside runs of its own dialect), each cell coloured by the
+rule's status in that run, with per-feature totals. A failed cell links to its failing
+stream and diagnosis, further down the same page: the HTML page is self-contained (inline
+CSS, no scripts, no links out), so it can be attached to a release or committed. The
+Markdown form has the same tables for a CI job summary.
+
+Input is the results JSON of `refold check` (one per target); it is scrubbed and bounded
+like every report's input, and every string from a run is escaped where it lands.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from importlib.resources import files
+from typing import Any
+
+from refold.reference import dialect_record
+
+from ._markdown import escape_markdown
+from ._model import STATUSES, by_feature, dialect_line, failure_text, first_line, items_of
+from ._sanitize import safe_input
+
+__all__ = ["Column", "columns_by_dialect", "render_matrix_html", "render_matrix_markdown"]
+
+_SHORT = {"failed": "fail", "xfailed": "xfail", "blocked": "blocked", "passed": "pass",
+          "skipped": "skip", "not run": "—"}
+"""What a cell says; a status without a short form is shown whole."""
+
+_FAILURE_CHARS = 1200
+"""How much of a failure the matrix shows: enough for the message and a short stream; the
+run's own report has the rest."""
+
+Column = tuple[str, dict[str, Any]]
+"""One run as a column: its anchor id (unique in the page) and its results."""
+
+
+def columns_by_dialect(runs: list[dict[str, Any]]) -> dict[str, list[Column]]:
+    """The runs grouped by dialect name, in the order given, each with a unique anchor."""
+    grouped: dict[str, list[Column]] = {}
+    for number, results in enumerate(runs, start=1):
+        name = dialect_record(results)["name"]
+        grouped.setdefault(name, []).append((f"run{number}", results))
+    return grouped
+
+
+def _rows(columns: list[Column]) -> dict[str, list[tuple[str, dict[str, Any]]]]:
+    """Every rule any run of the dialect names, by feature, in the order of the run that
+    names the most rules (the others' extra rules after)."""
+    ordered = sorted((results for _, results in columns),
+                     key=lambda r: -len(r.get("rules", {})))
+    rows: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    seen: set[str] = set()
+    for results in ordered:
+        for feature, rules in by_feature(results).items():
+            for rule_id, rule in rules:
+                if rule_id not in seen:
+                    seen.add(rule_id)
+                    rows.setdefault(feature, []).append((rule_id, rule))
+    return rows
+
+
+def _status(results: dict[str, Any], rule_id: str) -> str:
+    rule = results.get("rules", {}).get(rule_id)
+    status = str(rule.get("status", "not run")) if isinstance(rule, dict) else "not run"
+    return status if status in STATUSES else "not run"
+
+
+def _target(results: dict[str, Any]) -> tuple[str, str]:
+    target = results.get("target", {})
+    return str(target.get("name", "")), str(target.get("description", ""))
+
+
+def _diagnosis(rule: dict[str, Any]) -> str:
+    """The failure's diagnosis as one sentence, when the run recorded one."""
+    failure = rule.get("failure") or {}
+    found = failure.get("diagnosis", rule.get("diagnosis"))
+    if isinstance(found, str):
+        return found
+    if isinstance(found, dict):
+        found = found.get("summary") or found.get("text") or found.get("policies")
+    if isinstance(found, list) and found:
+        return "; ".join(str(p.get("summary") or p.get("name") or p) if isinstance(p, dict)
+                         else str(p) for p in found)
+    return ""
+
+
+# --- HTML -------------------------------------------------------------------------------
+
+
+def _e(value: Any) -> str:
+    return escape(str(value), quote=True)
+
+
+def _css(status: str) -> str:
+    return status.replace(" ", "-")
+
+
+def render_matrix_html(runs: list[dict[str, Any]]) -> str:
+    """The page: per dialect, a table of rules by targets and its failing streams."""
+    runs = [safe_input(results) for results in runs]
+    css = files("refold.reports").joinpath("templates/report.css").read_text(encoding="utf-8")
+    body = ["<h1>refold: conformance matrix</h1>",
+            f"<p class=\"meta\">{len(runs)} run{'s' * (len(runs) != 1)}; a cell is the "
+            "rule's status in that target's run; a failed cell links to its failing stream."
+            "</p>"]
+    for dialect_name, columns in columns_by_dialect(runs).items():
+        body.append(_dialect_table(dialect_name, columns))
+        body.append(_failures(columns))
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+            "style-src 'unsafe-inline'; img-src data:\">"
+            "<title>refold: conformance matrix</title>"
+            f"<style>{css}{_MATRIX_CSS}</style></head>\n<body>\n" + "\n".join(body)
+            + "\n</body></html>\n")
+
+
+_MATRIX_CSS = """
+table.matrix td.cell{text-align:center;white-space:nowrap;border:1px solid #fff}
+table.matrix td.cell.failed{background:#fde2e1}table.matrix td.cell.passed{background:#dcf3e0}
+table.matrix td.cell.xfailed{background:#fff1d6}table.matrix td.cell.blocked{background:#ece3fb}
+table.matrix td.cell.skipped,table.matrix td.cell.not-run{background:#f1f1f1}
+table.matrix th.target{writing-mode:vertical-rl;transform:rotate(180deg);text-align:left;
+  max-height:16em;white-space:nowrap}
+table.matrix tr.totals td{font-size:.85em;color:#444;text-align:center}
+"""
+
+
+def _dialect_table(dialect_name: str, columns: list[Column]) -> str:
+    line = dialect_line(columns[0][1])
+    heads = "".join(f'<th class="target" title="{_e(_target(r)[1])}">{_e(_target(r)[0])}</th>'
+                    for _, r in columns)
+    parts = [f'<h2 id="{_e(dialect_name)}">{_e(line)}</h2>'
+             f'<table class="matrix"><thead><tr><th>rule</th>{heads}</tr></thead><tbody>']
+    for feature, rules in _rows(columns).items():
+        parts.append(f'<tr class="feature"><td colspan="{len(columns) + 1}">{_e(feature)}'
+                     "</td></tr>")
+        for rule_id, rule in rules:
+            cells = "".join(_cell(anchor, results, rule_id) for anchor, results in columns)
+            parts.append(f'<tr><td title="{_e(rule.get("statement", ""))}">{_e(rule_id)}</td>'
+                         f"{cells}</tr>")
+        parts.append(_totals_row(columns, [rule_id for rule_id, _ in rules]))
+    parts.append("</tbody></table>")
+    return "".join(parts)
+
+
+def _cell(anchor: str, results: dict[str, Any], rule_id: str) -> str:
+    status = _status(results, rule_id)
+    text = _e(_SHORT.get(status, status))
+    if status == "failed":
+        text = f'<a href="#{_e(anchor)}-{_e(rule_id)}">{text}</a>'
+    return f'<td class="cell status {_css(status)}" title="{_e(status)}">{text}</td>'
+
+
+def _totals_row(columns: list[Column], rule_ids: list[str]) -> str:
+    cells = []
+    for _, results in columns:
+        passed = sum(1 for rule_id in rule_ids if _status(results, rule_id) == "passed")
+        cells.append(f"<td>{passed}/{len(rule_ids)}</td>")
+    return f'<tr class="totals"><td>passed</td>{"".join(cells)}</tr>'
+
+
+def _failures(columns: list[Column]) -> str:
+    """Per run, its failing streams; rules that failed on the same failure share a block
+    (one failing example often breaks several rules), each rule with its own anchor."""
+    parts: list[str] = []
+    for anchor, results in columns:
+        name, description = _target(results)
+        groups: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+        for rules in by_feature(results).values():
+            for rule_id, rule in rules:
+                if rule.get("status") == "failed":
+                    failure = rule.get("failure") or {"message": rule.get("reason")}
+                    key = json.dumps(failure, sort_keys=True, default=str)
+                    groups.setdefault(key, []).append((rule_id, rule))
+        if groups:
+            parts.append(f"<h3>{_e(name)}: failing streams</h3>"
+                         f"<p class=\"meta\">{_e(description)}</p>")
+            parts += [_failure_block(anchor, group, items_of(results))
+                      for group in groups.values()]
+    return "".join(parts)
+
+
+def _failure_block(anchor: str, group: list[tuple[str, dict[str, Any]]], items: str) -> str:
+    rule = group[0][1]
+    text = _bounded(failure_text(rule.get("failure") or {"message": rule.get("reason")},
+                                 items))
+    anchors = "".join(f'<span id="{_e(anchor)}-{_e(rule_id)}"></span>' for rule_id, _ in group)
+    names = ", ".join(f"{_e(rule_id)} <small>({_e(r.get('feature', ''))})</small>"
+                      for rule_id, r in group)
+    diagnosis = _diagnosis(rule)
+    return (f'<div class="failure">{anchors}<h4>{names}</h4>'
+            + (f"<p>diagnosis: {_e(diagnosis)}</p>" if diagnosis else "")
+            + f"<details><summary>{_e(first_line(text))}</summary><pre>{_e(text)}</pre>"
+            "</details></div>")
+
+
+def _bounded(text: str) -> str:
+    if len(text) <= _FAILURE_CHARS:
+        return text
+    return (f"{text[:_FAILURE_CHARS]}\n… ({len(text) - _FAILURE_CHARS} more characters: "
+            "the run's own report.html shows the whole failure)")
+
+
+# --- Markdown ---------------------------------------------------------------------------
+
+
+def render_matrix_markdown(runs: list[dict[str, Any]]) -> str:
+    """The same tables in Markdown: per dialect, rules by targets, totals per feature."""
+    runs = [safe_input(results) for results in runs]
+    lines = ["## refold: conformance matrix", ""]
+    for _dialect_name, columns in columns_by_dialect(runs).items():
+        lines += [f"### {escape_markdown(dialect_line(columns[0][1]))}", "",
+                  "| rule | " + " | ".join(escape_markdown(_target(r)[0]) for _, r in columns)
+                  + " |", "|---|" + "---|" * len(columns)]
+        for feature, rules in _rows(columns).items():
+            lines.append(f"| **{escape_markdown(feature)}** |" + " |" * len(columns))
+            for rule_id, _rule in rules:
+                lines.append(f"| {escape_markdown(rule_id)} | " + " | ".join(
+                    escape_markdown(_SHORT.get(s, s)) for s in
+                    (_status(r, rule_id) for _, r in columns)) + " |")
+            ids = [rule_id for rule_id, _ in rules]
+            lines.append("| passed | " + " | ".join(
+                f"{sum(1 for i in ids if _status(r, i) == 'passed')}/{len(ids)}"
+                for _, r in columns) + " |")
+        lines.append("")
+    return "\n".join(lines)
