@@ -26,8 +26,8 @@ from ._sanitize import safe_input
 
 __all__ = ["Column", "columns_by_dialect", "render_matrix_html", "render_matrix_markdown"]
 
-_SHORT = {"failed": "fail", "xfailed": "xfail", "blocked": "blocked", "passed": "pass",
-          "skipped": "skip", "not run": "—"}
+_SHORT = {"failed": "fail", "xfailed": "xfail", "blocked": "blocked",
+          "not judged": "unjudged", "passed": "pass", "skipped": "skip", "not run": "—"}
 """What a cell says; a status without a short form is shown whole."""
 
 _FAILURE_CHARS = 1200
@@ -122,6 +122,7 @@ _MATRIX_CSS = """
 table.matrix td.cell{text-align:center;white-space:nowrap;border:1px solid #fff}
 table.matrix td.cell.failed{background:#fde2e1}table.matrix td.cell.passed{background:#dcf3e0}
 table.matrix td.cell.xfailed{background:#fff1d6}table.matrix td.cell.blocked{background:#ece3fb}
+table.matrix td.cell.not-judged{background:#ddeafb;font-style:italic}
 table.matrix td.cell.skipped,table.matrix td.cell.not-run{background:#f1f1f1}
 table.matrix th.target{writing-mode:vertical-rl;transform:rotate(180deg);text-align:left;
   max-height:16em;white-space:nowrap}

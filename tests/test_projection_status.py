@@ -153,6 +153,14 @@ def test_junit_reports_a_rule_not_judged_as_skipped_with_its_reason() -> None:
     assert cases["RS-TEXT-JOIN"].find("skipped") is None
 
 
+def test_the_matrix_shows_a_rule_not_judged_in_a_cell_of_its_own() -> None:
+    from refold.reports import render_matrix_html, render_matrix_markdown
+
+    page = render_matrix_html([_results()])
+    assert '<td class="cell status not-judged" title="not judged">unjudged</td>' in page
+    assert "| RS\\-USAGE\\-TERMINAL | unjudged |" in render_matrix_markdown([_results()])
+
+
 def test_refold_rules_lists_the_rules_a_targets_projection_leaves_unjudged(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "projected.py"
