@@ -230,3 +230,23 @@ def test_a_malformed_projection_in_hello_refuses_the_target() -> None:
     message = str(raised.value)
     assert '(its hello reply) declares a projection that is `pointers[0]` "choices"' in message
     assert "\n" not in message
+
+
+
+def test_only_the_libraries_that_build_no_result_declare_a_projection() -> None:
+    # Read from the sources: importing every SDK to look costs seconds each.
+    import ast
+    import importlib.util
+
+    declaring = set()
+    for path in sorted((ROOT / "harness" / "targets" / "sdk").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict)
+                    and any(isinstance(t, ast.Name) and t.id == "refold_target"
+                            for t in node.targets)
+                    and any(isinstance(k, ast.Constant) and k.value == "projection"
+                            for k in node.value.keys)):
+                declaring.add(path.stem)
+    assert declaring == {"langchain_openai_responses", "litellm_responses"}
+    if importlib.util.find_spec("openai") is not None:  # one that builds a Response
+        assert load_target("openai-responses").projection is None
