@@ -16,8 +16,8 @@ from typing import Any
 
 from ._model import (
     STATUSES,
-    by_feature,
     dialect_line,
+    distinct_failures,
     first_line,
     items_of,
     projection_line,
@@ -116,25 +116,13 @@ def _rule_table(results: dict[str, Any]) -> str:
 
 
 def _failures(results: dict[str, Any]) -> str:
-    failing = [(rule_id, rule) for rules in by_feature(results).values()
-               for rule_id, rule in rules if rule.get("status") == "failed"]
-    if not failing:
+    groups = distinct_failures(results)
+    if not groups:
         return "<h2>Failing streams</h2><p>No rule failed.</p>"
     parts = ["<h2>Failing streams</h2>"]
-    for group in _distinct_failures(failing):
+    for group in groups:
         parts.append(_failure_block(group, items_of(results)))
     return "".join(parts)
-
-
-def _distinct_failures(failing: list[tuple[str, dict[str, Any]]]
-                       ) -> list[list[tuple[str, dict[str, Any]]]]:
-    """The failing rules grouped by failure: one failing example often breaks several."""
-    groups: dict[str, list[tuple[str, dict[str, Any]]]] = {}
-    for rule_id, rule in failing:
-        failure = rule.get("failure") or {"message": rule.get("reason")}
-        key = json.dumps(failure, sort_keys=True, default=str)
-        groups.setdefault(key, []).append((rule_id, rule))
-    return list(groups.values())
 
 
 def _failure_block(group: list[tuple[str, dict[str, Any]]], items: str) -> str:

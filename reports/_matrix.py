@@ -13,7 +13,6 @@ like every report's input, and every string from a run is escaped where it lands
 
 from __future__ import annotations
 
-import json
 from html import escape
 from importlib.resources import files
 from typing import Any
@@ -21,7 +20,15 @@ from typing import Any
 from refold.reference import dialect_record
 
 from ._markdown import escape_markdown
-from ._model import STATUSES, by_feature, dialect_line, failure_text, first_line, items_of
+from ._model import (
+    STATUSES,
+    by_feature,
+    dialect_line,
+    distinct_failures,
+    failure_text,
+    first_line,
+    items_of,
+)
 from ._sanitize import safe_input
 
 __all__ = ["Column", "columns_by_dialect", "render_matrix_html", "render_matrix_markdown"]
@@ -170,18 +177,12 @@ def _failures(columns: list[Column]) -> str:
     parts: list[str] = []
     for anchor, results in columns:
         name, description = _target(results)
-        groups: dict[str, list[tuple[str, dict[str, Any]]]] = {}
-        for rules in by_feature(results).values():
-            for rule_id, rule in rules:
-                if rule.get("status") == "failed":
-                    failure = rule.get("failure") or {"message": rule.get("reason")}
-                    key = json.dumps(failure, sort_keys=True, default=str)
-                    groups.setdefault(key, []).append((rule_id, rule))
+        groups = distinct_failures(results)
         if groups:
             parts.append(f"<h3>{_e(name)}: failing streams</h3>"
                          f"<p class=\"meta\">{_e(description)}</p>")
             parts += [_failure_block(anchor, group, items_of(results))
-                      for group in groups.values()]
+                      for group in groups]
     return "".join(parts)
 
 

@@ -15,7 +15,8 @@ from typing import Any
 
 from refold.reference import SSE_RULES_NOTE, STATUSES, DialectRecord, dialect_record
 
-__all__ = ["STATUSES", "by_feature", "dialect_line", "failure_text", "first_line", "items_of",
+__all__ = ["STATUSES", "by_feature", "dialect_line", "distinct_failures", "failure_text",
+           "first_line", "items_of",
            "projection_line", "sections", "survivors_by_function", "wire_note"]
 
 _UNDETECTED = ("survived", "no tests", "suspicious")
@@ -87,6 +88,19 @@ def sections(results: dict[str, Any]) -> list[tuple[str, str, Group]]:
     found += [(f"{feature} ({wire_note(results)})", feature, rules)
               for feature, rules in by_feature(results, registry="wire").items()]
     return found
+
+
+def distinct_failures(results: dict[str, Any]) -> list[list[tuple[str, dict[str, Any]]]]:
+    """The failed rules of a run grouped by failure, in table order: one failing example
+    often breaks several rules, and each group is shown once."""
+    groups: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for rules in by_feature(results).values():
+        for rule_id, rule in rules:
+            if rule.get("status") == "failed":
+                failure = rule.get("failure") or {"message": rule.get("reason")}
+                key = json.dumps(failure, sort_keys=True, default=str)
+                groups.setdefault(key, []).append((rule_id, rule))
+    return list(groups.values())
 
 
 def first_line(text: Any, limit: int = 160) -> str:
