@@ -101,7 +101,9 @@ class HttpTransport:
             data = self._read(response, op)
         except (OSError, http.client.HTTPException) as exc:
             self._drop()
-            if expired.is_set():
+            # The socket's own timeout is the same deadline, per read: on a loaded machine
+            # it can fire before the watchdog thread runs.
+            if expired.is_set() or isinstance(exc, TimeoutError):
                 raise TargetError(f"{self.url}: no complete reply to {op!r} within "
                                   f"{self.timeout:g} s", kind="timeout") from exc
             raise TargetError(f"{self.url}: {op!r} failed: {type(exc).__name__}: {exc}",
