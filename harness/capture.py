@@ -57,9 +57,9 @@ def _streams(data: bytes, source: Path, dialect: Dialect | None, form: str | Non
                            f"JSON lines (one object a line) or server-sent events")
     if kind == "har":
         return har_streams(data, str(source), dialect)
-    if kind == "jsonl":
-        return [jsonl_stream(data, str(source), dialect)]
-    return [sse_stream(data, str(source), dialect)]
+    stream = (jsonl_stream if kind == "jsonl" else sse_stream)(data, str(source), dialect)
+    stream.where = "the whole file"  # not the path given: it may name the user's folders
+    return [stream]
 
 
 def _recut(text: str, lengths: Sequence[int]) -> list[str]:

@@ -47,6 +47,11 @@ def register(subparsers: Any) -> None:
                              "against the reference")
     parser.add_argument("--name", default=None,
                         help="the case's name (default: the source file's name)")
+    parser.add_argument("--url", default=None,
+                        help="where the capture comes from (a documentation page, a ticket); "
+                             "recorded in the case's provenance")
+    parser.add_argument("--note", default=None,
+                        help="a sentence recorded in the provenance (how the source was edited)")
     parser.set_defaults(run=run)
 
 
@@ -66,6 +71,10 @@ def _expectation(path: str | None) -> Any:
     return stated
 
 
+def _extra(args: argparse.Namespace) -> dict[str, Any]:
+    return {key: value for key, value in (("url", args.url), ("note", args.note)) if value}
+
+
 def run(args: argparse.Namespace) -> int:
     """Capture every source; 0, or 1 when a stated expectation raised a question."""
     chosen = dialect_option(args.dialect)
@@ -78,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
     total = Captured()
     for source in args.sources:
         found = capture(Path(source), Path(args.corpus), dialect=chosen, form=args.form,
-                        expect=stated, name=args.name if len(args.sources) == 1 else None)
+                        expect=stated, name=args.name if len(args.sources) == 1 else None,
+                        extra=_extra(args))
         total.cases += found.cases
         total.questions += found.questions
         for case in found.cases:

@@ -37,6 +37,9 @@ def register(subparsers: Any) -> None:
     add_target_arguments(parser)
     parser.add_argument("--baseline", metavar="FILE",
                         help="TOML baseline of expected failures (the release gate)")
+    parser.add_argument("--corpus", metavar="DIR",
+                        help="replay the recorded cases of DIR (refold capture) instead of "
+                             "the suites")
     parser.add_argument("--report", metavar="FILE", help="write the results JSON to FILE")
     parser.add_argument("--report-dir", metavar="DIR",
                         help="write DIR/results.json and every rendered report")
@@ -94,7 +97,8 @@ def pytest_arguments(args: argparse.Namespace) -> list[str]:
                "--target-timeout": args.target_timeout, "--hypothesis-profile": args.profile,
                "--replay-dir": args.replay_dir, "--draws": getattr(args, "draws", None),
                "--shrink-seconds": getattr(args, "shrink_seconds", None),
-               "--baseline": getattr(args, "baseline", None)}
+               "--baseline": getattr(args, "baseline", None),
+               "--corpus": getattr(args, "corpus", None)}
     # One token per option (`--target=VALUE`): pytest reads a separate value that looks
     # like a path (`--target examples/t.py`) as a test path when it picks its root
     # folder, and then names the installed suites' tests after the target's folder.
