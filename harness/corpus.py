@@ -104,6 +104,10 @@ def reference_outcome(dialect: Dialect, items: list[JSON]
 
 
 def _pointers(value: JSON, at: str = "") -> Iterator[str]:
+    """The pointers of the places `value` holds something at (not null, "", [] or {}: an
+    empty place is no evidence that the stream exercises the rules deciding it)."""
+    if value is None or value in ("", [], {}):
+        return
     yield at
     if isinstance(value, dict):
         for key, inner in value.items():
