@@ -33,7 +33,8 @@ def _parse(data: bytes, where: str) -> Any:
         raise CaptureError(f"{where}: byte offset {exc.start} is not UTF-8; a HAR file is "
                            f"UTF-8 JSON") from exc
     except json.JSONDecodeError as exc:
-        cut = " (the file ends early: truncated?)" if exc.pos >= len(data.rstrip()) - 1 else ""
+        ended = not data.rstrip().endswith(b"}")
+        cut = f" (the file ends at byte {len(data)} without closing it: truncated?)" if ended else ""
         raise CaptureError(f"{where}: not valid HAR JSON at line {exc.lineno}, column "
                            f"{exc.colno} (byte offset {exc.pos}): {exc.msg}{cut}; expected a "
                            f"HAR 1.2 object {{\"log\": {{\"entries\": [...]}}}}") from exc
