@@ -127,7 +127,7 @@ def _case(stream: Stream, name: str, source: Path, digest: str,
     provenance: dict[str, Any] = {
         "source": source.name, "captured": datetime.now(UTC).isoformat(timespec="seconds"),
         "sha256": digest, "where": stream.where,
-        "pieces": _pieces(stream, parts, changed), "scrubbed": changed}
+        "pieces": _pieces(stream, parts, changed=changed), "scrubbed": changed}
     if stream.exchange is not None:
         provenance["exchange"] = scrub(stream.exchange, text=scrub_text)
     provenance.update(scrub(extra, text=scrub_text))
@@ -141,7 +141,7 @@ def _case(stream: Stream, name: str, source: Path, digest: str,
                 expected=expected, refusal=refusal, provenance=provenance, question=question)
 
 
-def _pieces(stream: Stream, parts: list[str] | None, changed: bool) -> str:
+def _pieces(stream: Stream, parts: list[str] | None, *, changed: bool) -> str:
     """How the case's pieces came about: as the source holds them, or made anew because
     scrubbing changed the text (cut at the same offsets) or a member (one frame an item)."""
     if not changed or parts is None:

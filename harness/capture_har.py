@@ -34,7 +34,8 @@ def _parse(data: bytes, where: str) -> Any:
                            f"UTF-8 JSON") from exc
     except json.JSONDecodeError as exc:
         ended = not data.rstrip().endswith(b"}")
-        cut = f" (the file ends at byte {len(data)} without closing it: truncated?)" if ended else ""
+        cut = (f" (the file ends at byte {len(data)} without closing it: truncated?)"
+               if ended else "")
         raise CaptureError(f"{where}: not valid HAR JSON at line {exc.lineno}, column "
                            f"{exc.colno} (byte offset {exc.pos}): {exc.msg}{cut}; expected a "
                            f"HAR 1.2 object {{\"log\": {{\"entries\": [...]}}}}") from exc
@@ -86,9 +87,13 @@ def _looks_like_events(body: bytes) -> bool:
     return head.startswith((b"data:", b"event:", b":", b"id:", b"retry:"))
 
 
+def _object(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def _exchange(entry: dict[str, Any]) -> dict[str, JSON]:
-    request = entry.get("request") if isinstance(entry.get("request"), dict) else {}
-    response = entry.get("response") if isinstance(entry.get("response"), dict) else {}
+    request: dict[str, Any] = _object(entry.get("request"))
+    response: dict[str, Any] = _object(entry.get("response"))
     return {"method": str(request.get("method", "")), "url": str(request.get("url", "")),
             "request_headers": _headers(request.get("headers")),
             "status": response.get("status") if isinstance(response.get("status"), int)
@@ -111,8 +116,8 @@ def har_streams(data: bytes, source: str, dialect: Dialect | None) -> list[Strea
         if not isinstance(entry, dict):
             raise CaptureError(f"{where} is a {type(entry).__name__}, expected an object "
                                f"with `request` and `response`")
-        response = entry.get("response")
-        content = response.get("content") if isinstance(response, dict) else None
+        response = _object(entry.get("response"))
+        content = response.get("content")
         if not isinstance(content, dict):
             continue
         body = _body(content, where)
@@ -120,7 +125,7 @@ def har_streams(data: bytes, source: str, dialect: Dialect | None) -> list[Strea
             continue
         if "event-stream" not in _mime(content, response) and not _looks_like_events(body):
             continue
-        url = str((entry.get("request") or {}).get("url", ""))
+        url = str(_object(entry.get("request")).get("url", ""))
         shown = f"{where} ({cut_text(url, 120)}), response body"
         check_lines(body, shown)
         stream = sse_stream(body, shown, dialect)

@@ -172,7 +172,7 @@ def _case_of(path: Path, content: dict[str, Any]) -> Case:
     if name not in CORPUS_DIALECTS:
         raise UsageError(f"case file {path}: `dialect` is {cut_text(repr(name), 80)}, "
                          f"expected one of {', '.join(CORPUS_DIALECTS)}")
-    items = _need(path, content, "items", list, f"the list of the stream's items")
+    items = _need(path, content, "items", list, "the list of the stream's items")
     parts = content.get("parts")
     if parts is not None and not (isinstance(parts, list)
                                   and all(isinstance(p, str) for p in parts)):

@@ -89,8 +89,8 @@ async def _record(port: int, page_url: str, posts: list[str]) -> dict[str, Any]:
         session = attached["sessionId"]
         await cdp.call("Network.enable", session)
         await cdp.call("Page.navigate", session, url=page_url)
-        script = ("Promise.all(%s.map(u => fetch(u, {method: 'POST', body: '{}'})"
-                  ".then(r => r.text())))" % json.dumps(posts))
+        script = (f"Promise.all({json.dumps(posts)}.map(u => fetch(u, "
+                  "{method: 'POST', body: '{}'}).then(r => r.text())))")
         await cdp.call("Runtime.evaluate", session, expression=script, awaitPromise=True)
         finished = [e["params"]["requestId"] for e in cdp.events
                     if e.get("method") == "Network.loadingFinished"]

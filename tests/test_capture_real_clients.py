@@ -15,12 +15,11 @@ from pathlib import Path
 
 import httpx
 import pytest
+from _chromium_har import CHROMIUM, record_har
 
 from refold.capture import capture
 from refold.corpus import Case, load_corpus
 from refold.serve_corpus import CorpusServer
-
-from _chromium_har import CHROMIUM, record_har
 
 STARTER = Path(__file__).resolve().parent.parent / "examples" / "corpus"
 CASES = {case.name: case for case in load_corpus(STARTER)}

@@ -17,8 +17,8 @@ from refold.capture import capture
 from refold.checks import Check, ConformanceFailure
 from refold.corpus import Case, case_rules, load_corpus
 from refold.crashes import analyse
-from refold.difference_ablation import ablate
 from refold.dialects import dialect
+from refold.difference_ablation import ablate
 from refold.targets import BUILTIN_TARGETS, Target, load_target
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -108,6 +108,10 @@ def _line(case: Case, corpus: Path) -> str:
             f"({where}, pieces {case.provenance.get('pieces')}{scrubbed}); {result}")
 
 
+def _json(value: Any) -> str:
+    return cut_text(json.dumps(value, ensure_ascii=False), 120)
+
+
 def _question(case: Case, stated: str) -> str:
     question = case.question or {}
     lines = [f"refold capture: question about the {case.dialect.spec} contract: {stated} "
@@ -116,6 +120,5 @@ def _question(case: Case, stated: str) -> str:
     for difference in question.get("differences", []):
         rules = ", ".join(difference.get("rules") or []) or "no rule owns this place"
         lines.append(f"  at {difference['pointer'] or '(the whole result)'} ({rules}): stated "
-                     f"{cut_text(json.dumps(difference['stated'], ensure_ascii=False), 120)}, "
-                     f"reference {cut_text(json.dumps(difference['reference'], ensure_ascii=False), 120)}")
+                     f"{_json(difference['stated'])}, reference {_json(difference['reference'])}")
     return "\n".join(lines)

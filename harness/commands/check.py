@@ -128,6 +128,10 @@ def preflight(args: argparse.Namespace, command: str) -> int | None:
     """Refuse options that would fail only after the run (print why); USAGE_ERROR or None."""
     try:
         dialect_option(getattr(args, "dialect", None))
+        if getattr(args, "corpus", None):
+            from refold.corpus import load_corpus
+
+            load_corpus(args.corpus)  # a missing folder or damaged case: refused before pytest
         check_seconds("--target-timeout", args.target_timeout)
         check_seconds("--shrink-seconds", getattr(args, "shrink_seconds", None))
         if getattr(args, "report_dir", None):
