@@ -93,18 +93,19 @@ def decode_text(data: bytes, where: str, *, base: int = 0) -> str:
 
 
 def detect_format(data: bytes) -> str:
-    """"har", "jsonl" or "sse", from the content's first non-blank characters."""
-    head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
-    if head.startswith(b"{"):
-        first_line = head.split(b"\n", 1)[0]
-        # A HAR is one object over many lines, or one line holding `"log"`; JSON lines
-        # are one complete object a line.
-        if b'"log"' in head[:512] and (b"\n" in head or b'"entries"' in first_line):
-            return "har"
-        return "jsonl"
+    """"har", "jsonl", "har-array" or "sse", from the content's first non-blank line."""
+    head = data[:MAX_LINE_BYTES + 1].lstrip(b"\xef\xbb\xbf \t\r\n")
     if head.startswith(b"["):
         return "har-array"
-    return "sse"
+    if not head.startswith(b"{"):
+        return "sse"
+    try:
+        first = json.loads(head.split(b"\n", 1)[0])
+    except (ValueError, RecursionError):
+        # not one object on its own line: a HAR spread over lines (or broken JSON lines,
+        # which the JSON lines reader then names by line)
+        return "har" if b'"log"' in head[:4096] else "jsonl"
+    return "har" if isinstance(first, dict) and "log" in first else "jsonl"
 
 
 def detect_dialect(items: Iterable[JSON], where: str) -> Dialect:

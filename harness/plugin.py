@@ -349,10 +349,11 @@ def pytest_terminal_summary(
     for message in run.stale:
         terminalreporter.write_line(printable(message), red=True, bold=True)
     for name, count in run.other_dialects.items():
+        how = (f"refold check --corpus with the reference runs each dialect in turn, or "
+               f"--dialect {name}" if run.corpus is not None else f"run them with --dialect {name}")
         terminalreporter.write_line(
             f"refold: {count} collected tests of dialect {name} were not run: a run checks "
-            f"one dialect ({dialect_of(config).name}); run them with --dialect {name}",
-            yellow=True)
+            f"one dialect ({dialect_of(config).name}); {how}", yellow=True)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -175,3 +175,12 @@ def test_a_disagreeing_expectation_is_a_recorded_question_not_kept(
                           "stated": "max_tokens", "reference": "end_turn"}
     assert "question about the anthropic-fold.md contract" in out
     assert "at /stop_reason (AM-STOP-REASON)" in out
+
+
+def test_json_lines_whose_first_object_has_a_log_member_are_not_a_har(tmp_path: Path) -> None:
+    original = starter("openai-chat-chunks")
+    source = tmp_path / "chunks.log"
+    source.write_text("".join(json.dumps({**item, "log": "x"}) + "\n"
+                              for item in original.items))
+    status, [case] = capture(tmp_path, source)
+    assert (status, case.dialect.name, len(case.items)) == (0, "openai-chat", 3)
