@@ -105,7 +105,7 @@ def detect_format(data: bytes) -> str:
         # not one object on its own line: a HAR spread over lines (or broken JSON lines,
         # which the JSON lines reader then names by line)
         return "har" if b'"log"' in head[:4096] else "jsonl"
-    return "har" if isinstance(first, dict) and "log" in first else "jsonl"
+    return "har" if isinstance(first, dict) and isinstance(first.get("log"), dict) else "jsonl"
 
 
 def detect_dialect(items: Iterable[JSON], where: str) -> Dialect:
