@@ -130,3 +130,40 @@ def test_garbage_never_crashes(tmp_path: Path, capsys: Any, content: bytes) -> N
 
 def test_a_missing_file_is_refused(tmp_path: Path, capsys: Any) -> None:
     assert "cannot read it" in refused(tmp_path, capsys, tmp_path / "absent.sse")
+
+
+def test_no_canary_of_the_persistence_tests_survives_a_capture(tmp_path: Path,
+                                                               capsys: Any) -> None:
+    from test_persisted_secrets import ASSIGNED, BASIC, KEYED, OPAQUE, SHAPED
+
+    texts = [*SHAPED, BASIC, *ASSIGNED]
+    events = [{"type": "message_start", "message": {
+                  "id": "m", "type": "message", "role": "assistant", "content": [],
+                  "model": "x", "stop_reason": None, "stop_sequence": None,
+                  "opaque": {"frame": OPAQUE}}},
+              {"type": "content_block_start", "index": 0,
+               "content_block": {"type": "text", "text": ""}},
+              *({"type": "content_block_delta", "index": 0,
+                 "delta": {"type": "text_delta", "text": f"see {text} "}} for text in texts),
+              {"type": "content_block_stop", "index": 0},
+              {"type": "message_delta", "delta": {"stop_reason": "end_turn"},
+               "api_key": KEYED["api_key"]},
+              {"type": "message_stop"}]
+    body = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events)
+    headers = [{"name": name, "value": value} for name, value in KEYED.items()]
+    document = {"log": {"entries": [{
+        "request": {"method": "POST", "url": "http://127.0.0.1/v1/messages", "headers": headers},
+        "response": {"status": 200, "headers": headers,
+                     "content": {"mimeType": "text/event-stream", "text": body}}}]}}
+    source = tmp_path / "hostile.har"
+    source.write_text(json.dumps(document))
+    assert main(["capture", str(source), "--corpus", str(tmp_path / "corpus")]) == 0
+    [written] = (tmp_path / "corpus").iterdir()
+    text = written.read_text()
+    for canary in [*KEYED.values(), OPAQUE, "Qz0shaped", "Qz8shaped", "Qz11shaped",
+                   "Qz12assigned", "Qz13assigned", "Qz10shaped"]:
+        assert canary not in text, canary
+    case = read_case(written)
+    assert case.provenance["pieces"] == "re-framed after scrubbing"
+    assert case.dialect.decode_sse(case.wire) == case.items  # still one stream
+    capsys.readouterr()
