@@ -81,7 +81,10 @@ def _scrubbed(stream: Stream, dialect: Dialect) -> tuple[list[JSON], list[str] |
     cleaned = scrub_text(joined)
     parts = (stream.parts if cleaned == joined
              else _recut(cleaned, [len(p) for p in stream.parts]))
-    items = dialect.decode_sse([p.encode("utf-8") for p in parts])
+    try:
+        items = dialect.decode_sse([p.encode("utf-8") for p in parts])
+    except (ValueError, RecursionError):  # scrubbing broke a frame: keep the items, re-framed
+        items = stream.items
     safe = scrub(items, text=scrub_text)
     if safe != items:  # a credential only a member's name shows: re-frame the items
         return safe, frames(dialect, safe), True

@@ -39,8 +39,10 @@ def _parse(data: bytes, where: str) -> Any:
         raise CaptureError(f"{where}: not valid HAR JSON at line {exc.lineno}, column "
                            f"{exc.colno} (byte offset {exc.pos}): {exc.msg}{cut}; expected a "
                            f"HAR 1.2 object {{\"log\": {{\"entries\": [...]}}}}") from exc
-    except RecursionError as exc:
-        raise CaptureError(f"{where}: nested too deeply to read as HAR") from exc
+    except (ValueError, RecursionError) as exc:  # nested too deeply, an integer too long
+        raise CaptureError(f"{where}: cannot be read as HAR JSON ({cut_text(str(exc), 160)})"
+                           f"; expected a HAR 1.2 object {{\"log\": {{\"entries\": [...]}}}}"
+                           ) from exc
 
 
 def _entries(har: Any, where: str) -> list[Any]:

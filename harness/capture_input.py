@@ -13,6 +13,7 @@ Limits, so that a hostile capture costs bounded memory and time: a file of at mo
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,12 +23,15 @@ from refold.reference import JSON, cut_text
 from .dialects import DIALECTS, Dialect
 from .errors import UsageError
 
-__all__ = ["MAX_FILE_BYTES", "MAX_LINE_BYTES", "CaptureError", "Stream", "check_lines",
+__all__ = ["MAX_FILE_BYTES", "MAX_LINE_BYTES", "CaptureError", "Stream", "check_items", "check_lines",
            "decode_text", "detect_dialect", "detect_format", "jsonl_stream", "read_capture",
            "sse_stream"]
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_LINE_BYTES = 8 * 1024 * 1024
+MAX_DEPTH = 128
+"""The deepest nesting an item may have (a provider's deepest is a dozen levels); deeper
+would exhaust the scrubber's and the fold's recursion."""
 _CHAT_OBJECT = "chat.completion.chunk"
 _ANTHROPIC_TYPES = frozenset({"message_start", "content_block_start", "content_block_delta",
                               "content_block_stop", "message_delta", "message_stop"})
@@ -92,6 +96,25 @@ def decode_text(data: bytes, where: str, *, base: int = 0) -> str:
             f"and JSON are") from exc
 
 
+def check_items(items: list[JSON], where: str, item: str) -> None:
+    """Refuse an item nested deeper than `MAX_DEPTH` or holding NaN or an infinity (which
+    Python's JSON reader accepts and JSON cannot hold), naming the item's number."""
+    for number, value in enumerate(items, start=1):
+        stack: list[tuple[JSON, int]] = [(value, 1)]
+        while stack:
+            found, depth = stack.pop()
+            if isinstance(found, float) and not math.isfinite(found):
+                raise CaptureError(f"{where}: {item} {number} holds {found!r}, which JSON "
+                                   f"cannot hold; expected finite numbers only")
+            if isinstance(found, dict | list):
+                if depth > MAX_DEPTH:
+                    raise CaptureError(f"{where}: {item} {number} is nested deeper than "
+                                       f"{MAX_DEPTH} levels; expected a chunk or event as a "
+                                       f"provider sends it")
+                inner = found.values() if isinstance(found, dict) else found
+                stack.extend((entry, depth + 1) for entry in inner)
+
+
 def detect_format(data: bytes) -> str:
     """"har", "jsonl", "har-array" or "sse", from the content's first non-blank line."""
     head = data[:MAX_LINE_BYTES + 1].lstrip(b"\xef\xbb\xbf \t\r\n")
@@ -153,6 +176,7 @@ def sse_stream(data: bytes, where: str, dialect: Dialect | None, *,
     except (ValueError, RecursionError) as exc:
         raise CaptureError(f"{where}: {cut_text(str(exc), 400)} (read as {chosen.name} "
                            f"server-sent events)") from exc
+    check_items(items, where, chosen.item)
     return Stream(items, [decode_text(p, where) for p in pieces], where, "recorded", chosen)
 
 
@@ -183,4 +207,5 @@ def jsonl_stream(data: bytes, where: str, dialect: Dialect | None) -> Stream:
     if not items:
         raise CaptureError(f"{where}: no JSON object in it; expected one chunk or event "
                            f"object a line")
+    check_items(items, where, "line")
     return Stream(items, None, where, "none", dialect or detect_dialect(items, where))

@@ -167,3 +167,18 @@ def test_no_canary_of_the_persistence_tests_survives_a_capture(tmp_path: Path,
     assert case.provenance["pieces"] == "re-framed after scrubbing"
     assert case.dialect.decode_sse(case.wire) == case.items  # still one stream
     capsys.readouterr()
+
+
+@pytest.mark.parametrize(("name", "content", "said"), [
+    ("deep.jsonl", '{"object": "chat.completion.chunk", "x": ' + "[" * 900 + "]" * 900 + "}\n",
+     "line 1 is nested deeper than 128 levels"),
+    ("nan.sse", 'data: {"object": "chat.completion.chunk", "x": NaN}\n\n',
+     "chunk 1 holds nan, which JSON cannot hold"),
+    ("long-int.har", '{"log": {"entries": [' + "9" * 5000 + "]}}",
+     "cannot be read as HAR JSON (Exceeds the limit (4300 digits)"),
+])
+def test_values_json_cannot_hold_or_the_fold_cannot_reach_are_refused(
+        tmp_path: Path, capsys: Any, name: str, content: str, said: str) -> None:
+    source = tmp_path / name
+    source.write_text(content)
+    assert said in refused(tmp_path, capsys, source)
