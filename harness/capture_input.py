@@ -23,9 +23,9 @@ from refold.reference import JSON, cut_text
 from .dialects import DIALECTS, Dialect
 from .errors import UsageError
 
-__all__ = ["MAX_FILE_BYTES", "MAX_LINE_BYTES", "CaptureError", "Stream", "check_items", "check_lines",
-           "decode_text", "detect_dialect", "detect_format", "jsonl_stream", "read_capture",
-           "sse_stream"]
+__all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "MAX_LINE_BYTES", "CaptureError", "Stream",
+           "check_items", "check_lines", "decode_text", "detect_dialect", "detect_format",
+           "jsonl_stream", "read_capture", "sse_stream"]
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_LINE_BYTES = 8 * 1024 * 1024
