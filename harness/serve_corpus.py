@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import socket
+import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import unquote
@@ -35,10 +36,22 @@ class CorpusServer(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 128
 
-    def __init__(self, cases: list[Case], host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, cases: list[Case], host: str = "127.0.0.1", port: int = 0, *,
+                 max_requests: int | None = None) -> None:
         self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
         super().__init__((host, port), _Handler)
         self.cases = {case.name: case for case in cases}
+        self.max_requests = max_requests
+        self._served = 0
+        self._lock = threading.Lock()
+
+    def count_request(self) -> None:
+        """Record one answered request; the last one allowed stops the server."""
+        with self._lock:
+            self._served += 1
+            last = self.max_requests is not None and self._served >= self.max_requests
+        if last:
+            threading.Thread(target=self.shutdown, daemon=True).start()
 
     @property
     def base_url(self) -> str:
@@ -68,6 +81,18 @@ class _Handler(BaseHTTPRequestHandler):
     timeout = 30
 
     def do_GET(self) -> None:
+        try:
+            self._get()
+        finally:
+            self.server.count_request()
+
+    def do_POST(self) -> None:
+        try:
+            self._post()
+        finally:
+            self.server.count_request()
+
+    def _get(self) -> None:
         path = self.path.split("?", 1)[0].rstrip("/")
         if path == "/cases":
             self._send_json(200, [{"name": c.name, "dialect": c.dialect.name,
@@ -79,7 +104,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(404, {"error": {"message": f"unknown path {self.path!r}; expected "
                                                        f"/cases or /cases/NAME"}})
 
-    def do_POST(self) -> None:
+    def _post(self) -> None:
         path = self.path.split("?", 1)[0].rstrip("/")
         body = self._body()
         if body is None:

@@ -94,3 +94,33 @@ def test_a_chromium_har_of_served_cases_gives_back_every_case(server: CorpusServ
     for url, name in zip(posts, ONE_PER_DIALECT, strict=True):
         same_stream(by_url[url], CASES[name])
         assert by_url[url].provenance["exchange"]["status"] == 200
+
+
+def test_refold_serve_corpus_serves_until_max_requests(tmp_path: Path) -> None:
+    import sys
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "refold.cli", "serve", "--corpus", str(STARTER), "--port", "0",
+         "--max-requests", "2"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        banner = process.stdout.readline()
+        base = banner.split("GET ")[1].split("/cases")[0]
+        listed = httpx.get(f"{base}/cases").json()
+        assert [entry["name"] for entry in listed] == sorted(CASES)
+        streamed = httpx.post(f"{base}/cases/anthropic-error").content
+        assert streamed == b"".join(CASES["anthropic-error"].wire)
+        assert process.wait(30) == 0  # the second request was its last
+    finally:
+        process.kill()
+        process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+def test_refold_serve_refuses_a_missing_corpus(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                              ) -> None:
+    from refold.cli import main
+
+    assert main(["serve", "--corpus", str(tmp_path / "absent")]) == 4
+    assert "no such folder" in capsys.readouterr().err

@@ -96,7 +96,7 @@ def _serve_corpus(args: argparse.Namespace) -> int:
     from ..serve_corpus import CorpusServer
 
     cases = load_corpus(args.corpus)
-    server = CorpusServer(cases, args.host, args.port)
+    server = CorpusServer(cases, args.host, args.port, max_requests=args.max_requests)
     print(f"refold serve: {len(cases)} cases of {args.corpus}: GET {server.base_url}/cases "
           f"lists them, GET or POST {server.base_url}/cases/NAME streams one", flush=True)
     try:
