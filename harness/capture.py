@@ -32,6 +32,7 @@ from .capture_input import (
     detect_format,
     jsonl_stream,
     read_capture,
+    split_http_head,
     sse_stream,
 )
 from .corpus import CASE_FORMAT, Case, frames, reference_outcome
@@ -57,8 +58,14 @@ def _streams(data: bytes, source: Path, dialect: Dialect | None, form: str | Non
                            f"JSON lines (one object a line) or server-sent events")
     if kind == "har":
         return har_streams(data, str(source), dialect)
-    stream = (jsonl_stream if kind == "jsonl" else sse_stream)(data, str(source), dialect)
-    stream.where = "the whole file"  # not the path given: it may name the user's folders
+    if kind == "jsonl":
+        stream = jsonl_stream(data, str(source), dialect)
+        stream.where = "the whole file"  # not the path given: it may name the user's folders
+        return [stream]
+    head, body = split_http_head(data)  # `curl -i`: the response's head, then its body
+    stream = sse_stream(body, str(source), dialect)
+    stream.where = "the whole file" if head is None else "the body after the response's head"
+    stream.exchange = head
     return [stream]
 
 

@@ -25,7 +25,7 @@ from .errors import UsageError
 
 __all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "MAX_LINE_BYTES", "CaptureError", "Stream",
            "check_items", "check_lines", "decode_text", "detect_dialect", "detect_format",
-           "jsonl_stream", "read_capture", "sse_stream"]
+           "jsonl_stream", "read_capture", "split_http_head", "sse_stream"]
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_LINE_BYTES = 8 * 1024 * 1024
@@ -161,6 +161,27 @@ def _sse_data_objects(text: str) -> Iterable[JSON]:
                 yield json.loads(line[5:].strip())
             except (ValueError, RecursionError):
                 continue
+
+
+def split_http_head(data: bytes) -> tuple[dict[str, JSON] | None, bytes]:
+    """A response's status line and headers (`curl -i` output) as an exchange record, and
+    the body after them; (None, data) when `data` does not start with `HTTP/`."""
+    if not data.startswith(b"HTTP/"):
+        return None, data
+    for blank in (b"\r\n\r\n", b"\n\n"):
+        at = data.find(blank)
+        if at >= 0:
+            break
+    else:
+        return None, data
+    lines = data[:at].decode("utf-8", errors="replace").splitlines()
+    status = lines[0].split()
+    headers: dict[str, JSON] = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip()] = value.strip()
+    code = int(status[1]) if len(status) > 1 and status[1].isdigit() else None
+    return {"status": code, "response_headers": headers}, data[at + len(blank):]
 
 
 def sse_stream(data: bytes, where: str, dialect: Dialect | None, *,

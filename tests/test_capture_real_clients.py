@@ -124,3 +124,18 @@ def test_refold_serve_refuses_a_missing_corpus(tmp_path: Path, capsys: pytest.Ca
 
     assert main(["serve", "--corpus", str(tmp_path / "absent")]) == 4
     assert "no such folder" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
+def test_a_curl_i_capture_keeps_the_head_as_scrubbed_provenance(server: CorpusServer,
+                                                                 tmp_path: Path) -> None:
+    source = tmp_path / "with-head.txt"
+    subprocess.run(["curl", "-sNi", "-X", "POST", "-o", str(source),
+                    f"{server.base_url}/cases/anthropic-text"], check=True, timeout=30)
+    assert source.read_bytes().startswith(b"HTTP/1.0 200")
+    [case] = capture(source, tmp_path / "corpus").cases
+    same_stream(case, CASES["anthropic-text"])
+    assert "".join(case.parts or []).encode() == b"".join(CASES["anthropic-text"].wire)
+    exchange = case.provenance["exchange"]
+    assert exchange["status"] == 200
+    assert exchange["response_headers"]["content-type"] == "text/event-stream"
