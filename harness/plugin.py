@@ -104,6 +104,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--draws", default=None, choices=("fixed", "profile"),
                     help="fixed: derandomized, no example database, the same examples every "
                          "run (the default with --baseline); profile: as the profile says")
+    group.addoption("--corpus", default=None, metavar="DIR",
+                    help="replay the recorded cases of a corpus folder (refold capture)")
     group.addoption("--replay-dir", default="refold-replays", metavar="DIR",
                     help="where failures write replay files (default ./refold-replays; "
                          "an empty value writes none)")
@@ -117,7 +119,7 @@ def pytest_configure(config: pytest.Config) -> None:
     try:
         check_pytest_options(config.getoption, refold_run=bool(
             config.getoption("target") or config.getoption("baseline")
-            or config.getoption("replay")))
+            or config.getoption("replay") or config.getoption("corpus")))
         limit_shrinking_to_option(config.getoption("shrink_seconds"))
     except UsageError as exc:
         raise as_usage_error(exc) from exc
@@ -128,6 +130,10 @@ def pytest_configure(config: pytest.Config) -> None:
     if run.named(config) and config.args_source != pytest.Config.ArgsSource.ARGS:
         config.args = [str(_installed_suites())]  # another dialect's suites are ignored
         run.installed_suites = True
+        if run.corpus is not None:
+            from .corpus_run import corpus_suite
+
+            config.args = [str(corpus_suite())]
 
 
 def _installed_suites() -> Path:
@@ -208,12 +214,30 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     if not has_run(config):
         return None
     run = run_of(config)
+    from .corpus_run import is_corpus_suite
+
+    if is_corpus_suite(collection_path):
+        return None if run.corpus is not None else True  # its cases are a corpus's
     if run.dialect is None and not run.installed_suites:
         return None
     owner = suites_dialect(collection_path)
     if owner is None:
         return None
     return True if owner is not (run.dialect or target_of(config).dialect) else None
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """The corpus suite's `corpus_case`: one test per case file of `--corpus`."""
+    from .corpus_run import CORPUS_FIXTURE, corpus_parameters
+
+    if CORPUS_FIXTURE not in metafunc.fixturenames:
+        return
+    run = run_of(metafunc.config)
+    if run.corpus is None:
+        raise pytest.UsageError(f"{metafunc.definition.nodeid} replays a corpus: give "
+                                f"--corpus DIR")
+    metafunc.parametrize(CORPUS_FIXTURE, corpus_parameters(
+        run.corpus, metafunc.config.getoption("corpus")))
 
 
 def pytest_deselected(items: list[pytest.Item]) -> None:
@@ -346,10 +370,11 @@ def pytest_terminal_summary(
     for message in run.stale:
         terminalreporter.write_line(printable(message), red=True, bold=True)
     for name, count in run.other_dialects.items():
+        how = (f"refold check --corpus with the reference runs each dialect in turn, or "
+               f"--dialect {name}" if run.corpus is not None else f"run them with --dialect {name}")
         terminalreporter.write_line(
             f"refold: {count} collected tests of dialect {name} were not run: a run checks "
-            f"one dialect ({dialect_of(config).name}); run them with --dialect {name}",
-            yellow=True)
+            f"one dialect ({dialect_of(config).name}); {how}", yellow=True)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -67,6 +67,8 @@ class RunState:
         """Tests collected from another dialect's suites and not run, by dialect name."""
         self.dialect: Dialect | None = None
         """The dialect asked for: `--dialect`, else the baseline's (None: the target's)."""
+        self.corpus: list[Any] | None = None
+        """The cases of `--corpus` (`refold.corpus.Case`), None without one."""
         baseline, replay = config.getoption("baseline"), config.getoption("replay")
         try:
             if config.getoption("dialect"):
@@ -84,8 +86,19 @@ class RunState:
                 if not named:
                     self.replay_target = recorded_target(
                         replay, self.replay, command=f"pytest --replay {replay}")
+            if config.getoption("corpus"):
+                self._read_corpus(config.getoption("corpus"))
         except UsageError as exc:
             raise as_usage_error(exc) from exc
+
+    def _read_corpus(self, directory: str) -> None:
+        """Load the corpus; a corpus of one dialect is the run's when none was asked for."""
+        from .corpus import load_corpus
+
+        self.corpus = load_corpus(directory)
+        found = {case.dialect for case in self.corpus}
+        if self.dialect is None and len(found) == 1:
+            self.dialect = next(iter(found))
 
     def target_spec(self, config: pytest.Config) -> str:
         """--target, else the baseline's target, else a replay file's built-in target
@@ -98,7 +111,7 @@ class RunState:
     def named(self, config: pytest.Config) -> bool:
         """Whether the run names a target, a baseline or a replay file (a refold run)."""
         return bool(config.getoption("target") or self.baseline is not None
-                    or self.replay is not None)
+                    or self.replay is not None or self.corpus is not None)
 
     def header(self, target: Target) -> list[str]:
         """The lines pytest prints under its own header: target, features, dialect, the

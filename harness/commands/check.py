@@ -37,6 +37,9 @@ def register(subparsers: Any) -> None:
     add_target_arguments(parser)
     parser.add_argument("--baseline", metavar="FILE",
                         help="TOML baseline of expected failures (the release gate)")
+    parser.add_argument("--corpus", metavar="DIR",
+                        help="replay the recorded cases of DIR (refold capture) instead of "
+                             "the suites")
     parser.add_argument("--report", metavar="FILE", help="write the results JSON to FILE")
     parser.add_argument("--report-dir", metavar="DIR",
                         help="write DIR/results.json and every rendered report")
@@ -96,7 +99,8 @@ def pytest_arguments(args: argparse.Namespace) -> list[str]:
                "--target-timeout": args.target_timeout, "--hypothesis-profile": args.profile,
                "--replay-dir": args.replay_dir, "--draws": getattr(args, "draws", None),
                "--shrink-seconds": getattr(args, "shrink_seconds", None),
-               "--baseline": getattr(args, "baseline", None)}
+               "--baseline": getattr(args, "baseline", None),
+               "--corpus": getattr(args, "corpus", None)}
     # One token per option (`--target=VALUE`): pytest reads a separate value that looks
     # like a path (`--target examples/t.py`) as a test path when it picks its root
     # folder, and then names the installed suites' tests after the target's folder.
@@ -126,6 +130,10 @@ def preflight(args: argparse.Namespace, command: str) -> int | None:
     """Refuse options that would fail only after the run (print why); USAGE_ERROR or None."""
     try:
         dialect_option(getattr(args, "dialect", None))
+        if getattr(args, "corpus", None):
+            from refold.corpus import load_corpus
+
+            load_corpus(args.corpus)  # a missing folder or damaged case: refused before pytest
         check_seconds("--target-timeout", args.target_timeout)
         check_seconds("--shrink-seconds", getattr(args, "shrink_seconds", None))
         if getattr(args, "report_dir", None):
@@ -144,10 +152,50 @@ def run(args: argparse.Namespace) -> int:
     refused = preflight(args, "check")
     if refused is not None:
         return refused
+    dialects = _corpus_dialects(args)
+    if len(dialects) > 1:
+        return _run_each_dialect(args, dialects)
     status = int(pytest.main(pytest_arguments(args), plugins=[announce_target()]))
     if args.report_dir and (Path(args.report_dir) / "results.json").is_file():
         for path in render_reports(Path(args.report_dir)):
             print(f"refold: wrote {path}")
+    return status
+
+
+def _corpus_dialects(args: argparse.Namespace) -> list[str]:
+    """The dialects of a corpus run that names none (no --dialect, target other than the
+    reference, baseline or report): each is checked in a run of its own, since a run
+    checks one and the reference serves every dialect. [] for any other run."""
+    named = (args.dialect, args.baseline, args.report, args.report_dir)
+    if not args.corpus or any(named) or args.target not in (None, "reference"):
+        return []
+    from refold.corpus import load_corpus
+
+    return sorted({case.dialect.name for case in load_corpus(args.corpus)})
+
+
+_PASSED_ON = {"features": "--features", "target_timeout": "--target-timeout",
+              "target_max_reply": "--target-max-reply", "profile": "--profile",
+              "draws": "--draws", "replay_dir": "--replay-dir",
+              "shrink_seconds": "--shrink-seconds"}
+
+
+def _run_each_dialect(args: argparse.Namespace, dialects: list[str]) -> int:
+    """`refold check --corpus DIR --dialect NAME` for each dialect, each in a fresh process
+    (pytest runs once a process); the worst exit status."""
+    import subprocess
+    import sys
+
+    status = 0
+    for name in dialects:
+        command = [sys.executable, "-m", "refold.cli", "check", "--corpus", args.corpus,
+                   "--dialect", name]
+        command += [f"{option}={getattr(args, key)}" for key, option in _PASSED_ON.items()
+                    if getattr(args, key, None) is not None]
+        command += ["--in-process"] if args.in_process else []
+        command += ["--", *args.pytest_args] if args.pytest_args else []
+        print(f"refold check: the corpus's {name} cases", flush=True)
+        status = max(status, subprocess.run(command, check=False).returncode)
     return status
 
 

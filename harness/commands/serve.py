@@ -41,6 +41,9 @@ def register(subparsers: Any) -> None:
                         help="comma-separated lossless split families of the dialect "
                              "(openai-chat 1-8, anthropic-messages 1-9, openai-responses "
                              "1-7; default: 1)")
+    parser.add_argument("--corpus", default=None, metavar="DIR",
+                        help="serve the recorded cases of DIR byte for byte in their recorded "
+                             "pieces (GET /cases lists them) instead of drawn ones")
     parser.add_argument("--max-requests", type=int, default=None,
                         help="stop after this many requests (default: serve until interrupted)")
     parser.set_defaults(run=run)
@@ -52,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
         return usage_error("serve", f"--host {args.host} is not a loopback address, so anyone "
                                     f"who can reach it would be served; add --allow-remote to "
                                     f"bind it anyway, or use 127.0.0.1")
+    if args.corpus is not None:
+        return _serve_corpus(args)
     try:
         served = dialect(args.dialect or DEFAULT_DIALECT)
     except UsageError as exc:
@@ -77,6 +82,23 @@ def run(args: argparse.Namespace) -> int:
                               max_requests=args.max_requests, dialect=served.name)
     print(f"refold serve: {served.title}: POST {server.url} "
           f"(body `seed` picks the case, `stream` streams it)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
+def _serve_corpus(args: argparse.Namespace) -> int:
+    from ..corpus import load_corpus
+    from ..serve_corpus import CorpusServer
+
+    cases = load_corpus(args.corpus)
+    server = CorpusServer(cases, args.host, args.port, max_requests=args.max_requests)
+    print(f"refold serve: {len(cases)} cases of {args.corpus}: GET {server.base_url}/cases "
+          f"lists them, GET or POST {server.base_url}/cases/NAME streams one", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

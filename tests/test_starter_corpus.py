@@ -1,0 +1,156 @@
+"""The starter corpus (examples/corpus/): the providers' documentation streams, as cases.
+
+Each case is what `refold capture` makes of its committed source (examples/corpus/sources/)
+and names the documentation page it comes from. Every built-in target of a case's dialect
+replays it; the SDKs that fold a documented stream otherwise than the reference have that
+pinned here by the rules the failure is charged to, as the other findings tests pin theirs
+(a new SDK release that changes one fails here, to be re-pinned on purpose).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from refold.capture import capture
+from refold.checks import Check, ConformanceFailure
+from refold.corpus import Case, case_rules, load_corpus
+from refold.crashes import analyse
+from refold.dialects import dialect
+from refold.difference_ablation import ablate
+from refold.targets import BUILTIN_TARGETS, Target, load_target
+
+ROOT = Path(__file__).resolve().parent.parent
+STARTER = ROOT / "examples" / "corpus"
+CASES = load_corpus(STARTER)
+DOCS = ("https://docs.claude.com/", "https://platform.openai.com/docs/")
+
+_CRASH_ALL_TEXT = frozenset({"AM-START-BASE", "AM-TYPE-ROLE", "AM-BLOCK-OPEN", "AM-BLOCK-STOP",
+                             "AM-TEXT-JOIN", "AM-USAGE-BASE", "AM-USAGE-REPLACE",
+                             "AM-USAGE-NEVER-SUM", "AM-USAGE-ABSENT"})
+_NO_TERMINAL = frozenset({
+    "RS-TERMINAL-BASE", "RS-ENV-TERMINAL", "RS-ENV-FILL", "RS-OBJECT", "RS-OUTPUT-TERMINAL",
+    "RS-OUTPUT-RECOVER", "RS-OUTPUT-ORDER", "RS-KEY-OUTPUT-INDEX", "RS-ROUTE",
+    "RS-ITEM-DONE-REPLACES", "RS-DONE-REPLACES", "RS-RECOVER-FROM-DELTAS", "RS-ORPHAN",
+    "RS-READD", "RS-KIND-MATCH", "RS-HOSTED-ITEMS", "RS-CALL-IDS", "RS-ARGS-JOIN",
+    "RS-ARGS-RAW", "RS-TERMINAL-EVENTS", "RS-INCOMPLETE", "RS-FAILED", "RS-TERMINAL-REPEAT",
+    "RS-NULL-ITEM"})
+_TS_TOOL_USE = frozenset({
+    "AM-START-BASE", "AM-TYPE-ROLE", "AM-BLOCK-OPEN", "AM-TEXT-JOIN", "AM-TOOL-JOIN",
+    "AM-TOOL-NO-DELTA", "AM-TOOL-INVALID", "AM-TOOL-IDENTITY", "AM-SERVER-TOOL",
+    "AM-STOP-REASON", "AM-USAGE-BASE", "AM-USAGE-REPLACE", "AM-USAGE-NEVER-SUM",
+    "AM-USAGE-ABSENT"})
+_USAGE = frozenset({"AM-USAGE-BASE", "AM-USAGE-REPLACE", "AM-USAGE-NEVER-SUM"})
+
+FINDINGS: dict[str, dict[str, frozenset[str] | str]] = {
+    # target -> case -> the rules its failure is charged to ("skipped": a feature the
+    # target does not claim decides a place of the case); a case not listed passes.
+    "litellm": {"openai-chat-chunks": frozenset({"USAGE-LAST"})},
+    "langchain": {"openai-chat-chunks": "skipped"},
+    "anthropic": {"anthropic-thinking": frozenset({"AM-USAGE-ABSENT"}),
+                  "anthropic-web-search": frozenset({"AM-BLOCK-STOP"})},
+    "anthropic-stream": {"anthropic-error": _CRASH_ALL_TEXT,
+                         "anthropic-thinking": frozenset({"AM-USAGE-ABSENT"}),
+                         "anthropic-web-search": frozenset({"AM-BLOCK-STOP"})},
+    "langchain-anthropic": {
+        "anthropic-error": _CRASH_ALL_TEXT,
+        "anthropic-text": frozenset({"AM-START-BASE"}) | _USAGE,
+        "anthropic-thinking": frozenset({"AM-START-BASE", "AM-USAGE-ABSENT"}),
+        "anthropic-tool-use": frozenset({"AM-START-BASE"}) | _USAGE,
+        "anthropic-web-search": frozenset({"AM-START-BASE"}) | _USAGE},
+    "litellm-anthropic": {
+        "anthropic-error": _CRASH_ALL_TEXT,
+        "anthropic-text": frozenset({"AM-START-BASE"}),
+        "anthropic-thinking": frozenset({"AM-START-BASE", "AM-USAGE-ABSENT"}),
+        "anthropic-tool-use": frozenset({"AM-START-BASE"}),
+        "anthropic-web-search": frozenset({
+            "AM-START-BASE", "AM-BLOCK-OPEN", "AM-TEXT-JOIN", "AM-TOOL-JOIN",
+            "AM-TOOL-NO-DELTA", "AM-TOOL-INVALID", "AM-TOOL-IDENTITY", "AM-SERVER-TOOL",
+            "AM-RESULT-AS-SENT", "AM-USAGE-REPLACE", "AM-USAGE-NEVER-SUM",
+            "AM-UNKNOWN-KEYS"})},
+    "openai-responses": {"openai-responses-function-call": _NO_TERMINAL},
+    "langchain-openai-responses": {"openai-responses-function-call": frozenset({
+        "RS-TERMINAL-BASE", "RS-ENV-TERMINAL", "RS-ENV-FILL", "RS-OBJECT",
+        "RS-TERMINAL-EVENTS", "RS-INCOMPLETE", "RS-FAILED", "RS-TERMINAL-REPEAT"})},
+    "litellm-responses": {"openai-responses-function-call": _NO_TERMINAL},
+    "anthropic-ts": {"anthropic-error": _CRASH_ALL_TEXT,
+                     "anthropic-thinking": frozenset({"AM-USAGE-ABSENT"}),
+                     "anthropic-tool-use": _TS_TOOL_USE,
+                     "anthropic-web-search": _TS_TOOL_USE | {
+                         "AM-BLOCK-ORDER", "AM-DELTA-ROUTE", "AM-BLOCK-STOP",
+                         "AM-RESULT-AS-SENT", "AM-UNKNOWN-KEYS"}},
+    "ai-sdk-anthropic": {"anthropic-error": _USAGE | {"AM-USAGE-ABSENT"},
+                         "anthropic-thinking": frozenset({
+                             "AM-START-BASE", "AM-TYPE-ROLE", "AM-BLOCK-OPEN", "AM-TEXT-JOIN",
+                             "AM-THINK-JOIN", "AM-THINK-SIGNATURE", "AM-STOP-REASON"}),
+                         "anthropic-tool-use": "skipped", "anthropic-web-search": "skipped"},
+    "openai-node-responses": {"openai-responses-function-call": _NO_TERMINAL},
+}
+"""What each built-in SDK target makes of the documentation streams (measured with the
+SDK versions pyproject.toml and package-lock.json pin)."""
+
+_SOURCE_TARGETS = [name for name in BUILTIN_TARGETS
+                   if name not in ("langchain-events", "pydantic-ai-events")]
+
+
+def test_every_case_names_the_documentation_page_it_comes_from() -> None:
+    assert {case.dialect.name for case in CASES} == {
+        "openai-chat", "anthropic-messages", "openai-responses"}
+    for case in CASES:
+        assert str(case.provenance.get("url", "")).startswith(DOCS), case.name
+        assert case.provenance.get("note"), case.name
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_each_case_is_what_refold_capture_makes_of_its_source(case: Case,
+                                                              tmp_path: Path) -> None:
+    [source] = (STARTER / "sources").glob(f"{case.name}.*")
+    [again] = capture(source, tmp_path, extra={"url": case.provenance["url"],
+                                               "note": case.provenance["note"]}).cases
+    assert again.document() | {"provenance": None} == case.document() | {"provenance": None}
+    assert {**again.provenance, "captured": None} == {**case.provenance, "captured": None}
+
+
+def _outcome(target: Target, case: Case) -> frozenset[str] | str:
+    rules = case_rules(case)
+    if {case.dialect.rules[r].feature for r in rules} - target.features:
+        return "skipped"
+    check = Check(target)
+    check.rules = rules
+    try:
+        assert case.expected is not None
+        check.folds_to(case.items, case.expected)
+    except ConformanceFailure as failure:
+        # what the plugin does once a test failed, before it reports the charged rules
+        if failure.crash is not None:
+            analyse(failure.crash, failure.chunks or [], target)
+        elif failure.differences:
+            failure.ablation = ablate(failure.chunks or [], failure.differences, target,
+                                      failure.claimed)
+        return frozenset(failure.implicated)
+    return "passed"
+
+
+@pytest.mark.parametrize("name", _SOURCE_TARGETS)
+def test_every_builtin_target_replays_the_documentation_streams(name: str) -> None:
+    if BUILTIN_TARGETS[name].startswith("exec:node") and not (
+            (ROOT / "harness" / "targets" / "sdk" / "node" / "node_modules").is_dir()):
+        pytest.skip("the Node.js SDKs are not installed (npm ci --prefix "
+                    "harness/targets/sdk/node)")
+    found: dict[str, frozenset[str] | str] = {}
+    declared = load_target(name)
+    # Each SDK target is of one dialect; the reference serves every dialect's.
+    targets = ([declared] if name != "reference" else
+               [load_target(name, dialect=dialect(d)) for d in sorted(
+                   {case.dialect.name for case in CASES})])
+    for target in targets:
+        try:
+            for case in CASES:
+                if case.dialect is target.dialect:
+                    found[case.name] = _outcome(target, case)
+        finally:
+            target.close()
+    assert found, f"{name} replays no case of the starter corpus"
+    expected = {case: FINDINGS.get(name, {}).get(case, "passed") for case in found}
+    assert found == expected
