@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import importlib.util
 import json
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -22,14 +23,19 @@ import pytest
 from refold.checks import ConformanceFailure
 from refold.diagnosis import Raised, diagnose
 from refold.dialects import DIALECTS
-from refold.policies import ANTHROPIC_POLICIES, CHAT_POLICIES, RESPONSES_POLICIES
+from refold.policies import (
+    ANTHROPIC_POLICIES,
+    CHAT_POLICIES,
+    RESPONSES_POLICIES,
+    catalogue_markdown,
+)
 from refold.reference import JSON, Difference, diagnosis_of_record
 from refold.replay import decode_failure, encode_failure, read_replay, write_replay
 from refold.reports import render_html, render_junit, render_markdown
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import test_broken_anthropic_accumulators as _anthropic  # noqa: E402
-import test_broken_responses_accumulators as _responses  # noqa: E402
+import test_broken_anthropic_accumulators as _anthropic
+import test_broken_responses_accumulators as _responses
 
 _BROKEN = Path(__file__).resolve().parent.parent / "examples" / "broken"
 _NOT_IN_THE_FOLD = {"live_snapshot", "anthropic_drops_frames_without_event"}
@@ -240,3 +246,25 @@ def test_every_report_renders_the_diagnosis_escaped() -> None:
     for render in (render_html, render_markdown, render_junit):
         assert "no known policy" in render(_results([]))
         assert "diagnosis" not in render(_results(None))  # a record written before diagnoses
+
+
+def test_docs_list_the_catalogue_as_registered() -> None:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "policies.md").read_text(
+        encoding="utf-8")
+    assert catalogue_markdown() in page
+
+
+def test_a_check_of_sum_usage_names_its_policy_in_the_summary_and_the_results(
+        tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "refold.cli", "check", "--target", str(_BROKEN / "sum_usage.py"),
+         "--in-process", "--profile", "dev", "--report", "results.json", "--",
+         "-k", "cumulative_usage_on_every_chunk"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 1, done.stdout[-3000:]
+    row = done.stdout.splitlines().index(next(
+        line for line in done.stdout.splitlines() if line.startswith("  USAGE-LAST ")))
+    assert done.stdout.splitlines()[row + 1].strip() == (
+        "diagnosis: matches policy *sums usage across chunks*, as langchain-core 1.8.3 does")
+    results = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    assert results["rules"]["USAGE-LAST"]["failure"]["diagnosis"] == _SUMS
