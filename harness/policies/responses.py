@@ -1,7 +1,8 @@
 """The fold policies of the `openai-responses` dialect: each the reference fold
-(`refold.reference.responses`) with one change a real library makes: events it ignores
-are left out (`_without`), events it reads differently are rewritten, and where it raises
-the policy raises at that event.
+(`refold.reference.responses`) with one change a real library makes: events it reads
+differently are rewritten (an event it routes to its item but then ignores keeps the
+routing, which opens a placeholder item, and loses what it carries: `_emptied`), and where
+it raises the policy raises at that event.
 """
 
 from __future__ import annotations
@@ -36,10 +37,13 @@ def _index(value: JSON) -> int | None:
     return int(value) if value >= 0 else None
 
 
-def _without(drop: Callable[[JSONObject], bool]) -> Callable[[list[JSON]], JSONObject]:
-    """The reference fold of the stream without the events `drop` picks."""
+def _emptied(picked: Callable[[JSONObject], bool], key: str,
+             value: JSON = None) -> Callable[[list[JSON]], JSONObject]:
+    """The reference fold of the stream with `key` of the events `picked` set to `value`:
+    an index no part has, an annotation that is no object."""
     def policy_fold(events: list[JSON]) -> JSONObject:
-        return fold([e for e in events if not (isinstance(e, dict) and drop(e))])
+        return fold([{**e, key: value} if isinstance(e, dict) and picked(e) else e
+                     for e in events])
     return policy_fold
 
 
@@ -175,12 +179,13 @@ RESPONSES_POLICIES: tuple[Policy, ...] = (
     Policy("merges a repeated terminal", ("RS-TERMINAL-REPEAT",),
            (_LCO, "langchain-core 1.8.3"), _merges_repeated_terminal,
            "responses_merges_repeated_terminal"),
-    Policy("drops refusals", ("RS-REFUSAL",), (_LITE, "Vercel AI"), _without(_refusal),
+    Policy("drops refusals", ("RS-REFUSAL",), (_LITE, "Vercel AI"),
+           _emptied(_refusal, "content_index"),
            "responses_drops_refusals"),
     Policy("drops annotations", ("RS-ANNOTATIONS",), (_LITE, _PY),
-           _without(_annotation), "responses_drops_annotations"),
+           _emptied(_annotation, "annotation"), "responses_drops_annotations"),
     Policy("ignores reasoning text", ("RS-REASONING-TEXT",), (_PY, _LCO),
-           _without(_reasoning_text), "responses_ignores_reasoning_text"),
+           _emptied(_reasoning_text, "content_index"), "responses_ignores_reasoning_text"),
     Policy("reads response.failed as completed", ("RS-FAILED",), (_LITE,),
            _failed_as_completed, "responses_failed_as_completed"),
     Policy("raises on an error event", ("RS-ERROR-EVENT",), (_LCO, _NODE),
