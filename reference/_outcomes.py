@@ -62,10 +62,12 @@ def diagnosis_of_record(record: Any) -> list[PolicyRecord] | None:
     found = record.get("diagnosis") if isinstance(record, Mapping) else None
     if not isinstance(found, list):
         return None
-    return [{"name": str(p["name"]),
-             "libraries": [str(lib) for lib in p.get("libraries") or []
-                           if isinstance(p.get("libraries"), list)]}
+    return [{"name": p["name"], "libraries": _strings(p.get("libraries"))}
             for p in found if isinstance(p, Mapping) and isinstance(p.get("name"), str)]
+
+
+def _strings(value: Any) -> list[str]:
+    return [str(item) for item in value] if isinstance(value, list) else []
 
 
 class FailureRecord(TypedDict):

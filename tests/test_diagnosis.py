@@ -210,6 +210,8 @@ def test_the_diagnosis_round_trips_through_the_record_and_the_replay_file(
     assert undiagnosed is not None and "diagnosis" not in undiagnosed
     older = json.dumps({"message": "USAGE-LAST (usage): differs", "chunks": None})
     assert diagnosis_of_record(decode_failure(older)) is None  # written before diagnoses
+    edited = {"diagnosis": [{"name": "x", "libraries": "a"}, 3]}  # a hand edit
+    assert diagnosis_of_record(edited) == [{"name": "x", "libraries": []}]
     path = write_replay(tmp_path, _failure(_SUMS), target="t.py",
                         test={"module": "test_rule_examples_usage.py", "name": "t"},
                         hypothesis={})
