@@ -41,11 +41,14 @@ class PolicyRecord(TypedDict):
 
 
 def diagnosis_text(found: list[PolicyRecord]) -> str:
-    """A diagnosis as one phrase: "matches policy *P*, as LIB does" per policy, or "no
-    known policy" (`[]`)."""
+    """A diagnosis as one phrase: "matches policy *P*, as LIB does"; "matches 2 policies:
+    *P*, as LIB does; *Q*, as LIB and LIB do" when the stream cannot tell them apart; or
+    "no known policy" (`[]`)."""
     if not found:
         return "no known policy"
-    return "; ".join(f"matches policy *{p['name']}*{_as(p['libraries'])}" for p in found)
+    named = "; ".join(f"*{p['name']}*{_as(p['libraries'])}" for p in found)
+    return f"matches policy {named}" if len(found) == 1 else \
+        f"matches {len(found)} policies: {named}"
 
 
 def _as(libraries: list[str]) -> str:

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from refold.checks import ConformanceFailure
-from refold.diagnosis import Raised, diagnose
+from refold.diagnosis import Raised, diagnose, records
 from refold.dialects import DIALECTS
 from refold.policies import (
     ANTHROPIC_POLICIES,
@@ -29,7 +29,7 @@ from refold.policies import (
     RESPONSES_POLICIES,
     catalogue_markdown,
 )
-from refold.reference import JSON, Difference, diagnosis_of_record
+from refold.reference import JSON, Difference, diagnosis_of_record, diagnosis_text
 from refold.replay import decode_failure, encode_failure, read_replay, write_replay
 from refold.reports import render_html, render_junit, render_markdown
 
@@ -270,3 +270,16 @@ def test_a_check_of_sum_usage_names_its_policy_in_the_summary_and_the_results(
         "diagnosis: matches policy *sums usage across chunks*, as langchain-core 1.8.3 does")
     results = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
     assert results["rules"]["USAGE-LAST"]["failure"]["diagnosis"] == _SUMS
+
+
+def test_a_stream_several_policies_explain_names_them_all() -> None:
+    # One re-sent whole call: merging every fragment of an index and appending re-sent
+    # arguments both double it; the stream cannot tell them apart, so both are named.
+    items = _chat(_call("call_1", "a", '{"x": 1}'), _call("call_1", None, '{"x": 1}'), _STOP)
+    received = _outcome("no_resend_detection", items)
+    assert _diagnosed("openai-chat", items, received) == [
+        "merge_calls_sharing_index", "no_resend_detection"]
+    found = records(diagnose(DIALECTS["openai-chat"], items, received))
+    assert diagnosis_text(found) == (
+        "matches 2 policies: *merges calls that share an index*, as litellm 1.110.2 does; "
+        "*appends re-sent arguments*, as litellm 1.110.2, AI SDK and @ai-sdk/openai do")
