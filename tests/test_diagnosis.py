@@ -283,3 +283,43 @@ def test_a_stream_several_policies_explain_names_them_all() -> None:
     assert diagnosis_text(found) == (
         "matches 2 policies: *merges calls that share an index*, as litellm 1.110.2 does; "
         "*appends re-sent arguments*, as litellm 1.110.2, AI SDK and @ai-sdk/openai do")
+
+
+def _strategy(dialect: str) -> Any:
+    from refold.strategies import anthropic, chunk_streams, responses
+
+    if dialect == "openai-chat":
+        sys.path.append(str(_BROKEN))
+        from _chat_fold import FEATURES  # the broken chat examples claim these
+
+        return chunk_streams(features=frozenset(FEATURES))
+    return anthropic.event_streams() if dialect == "anthropic-messages" else \
+        responses.event_streams()
+
+
+_EVERY_POLICY = [(dialect, p.example) for dialect, policies in (
+    ("openai-chat", CHAT_POLICIES), ("anthropic-messages", ANTHROPIC_POLICIES),
+    ("openai-responses", RESPONSES_POLICIES)) for p in policies]
+
+
+@pytest.mark.nightly
+@pytest.mark.parametrize(("dialect", "name"), _EVERY_POLICY, ids=[n for _, n in _EVERY_POLICY])
+def test_a_shrunk_stream_a_broken_fold_fails_on_is_diagnosed_with_its_policy(
+        dialect: str, name: str) -> None:
+    """As the harness meets them: Hypothesis finds and shrinks a stream the example folds
+    unlike the reference; its diagnosis names its policy (with others the shrunk stream
+    cannot tell apart from it, as a lone re-sent call)."""
+    from hypothesis import HealthCheck, find, settings
+
+    def departs(items: list[JSON]) -> bool:
+        folded = _outcome(name, items)
+        return isinstance(folded, Raised) or bool(
+            DIALECTS[dialect].differences(DIALECTS[dialect].fold(copy.deepcopy(items)), folded))
+
+    items = find(_strategy(dialect), departs, settings=settings(
+        max_examples=5000, database=None, deadline=None,
+        suppress_health_check=list(HealthCheck)))
+    received = _outcome(name, items)
+    if isinstance(received, Raised) and received.at is not None:
+        received = _shortest_raising_prefix(name, items)
+    assert name in _diagnosed(dialect, items, received), items
