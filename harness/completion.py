@@ -45,6 +45,8 @@ class CompletionWatch:
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if self.selected is None or len(self.reported) >= self.selected:
             return
+        if exitstatus == pytest.ExitCode.USAGE_ERROR:
+            return  # the run was refused (its message says why), not cut short
         missing = self.selected - len(self.reported)
         self.message = (f"refold: the run ended before every selected test reported: "
                         f"{len(self.reported)} of {self.selected} reported, {missing} never "

@@ -47,6 +47,7 @@ from .profiles import (
 )
 from .replaying import record_failures, run_replayed, select_replayed
 from .results import FINGERPRINTS_PROPERTY, TEST_PROPERTY, RuleResults, recorded_property
+from .rule_selection import selected_rules
 from .run_state import (
     RunState,
     as_usage_error,
@@ -79,6 +80,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          + " (default: the target's declaration, else openai-chat)")
     group.addoption("--features", default=None, metavar="A,B,C",
                     help="features the target claims (default: all its interface supports)")
+    group.addoption("--rules", default=None, metavar="ID,ID",
+                    help="run only the tests that check at least one of these rules")
     group.addoption("--target-timeout", type=float, default=5.0, metavar="SECONDS",
                     help="deadline of every call into the target (default 5; none with "
                          "--in-process)")
@@ -144,6 +147,7 @@ def pytest_collection_modifyitems(
         return
     settle_dialect(config, {dialect_of_rules(rules) for _, rules in marked})
     marked = _of_the_runs_dialect(items, marked, target_of(config).dialect, run_of(config))
+    marked = _of_the_selected_rules(config, items, marked)
     relax_default_deadline()
     if config.getoption("shrink_seconds") is None:
         with contextlib.suppress(RuntimeError):  # a Hypothesis without the cap: its own
@@ -177,6 +181,23 @@ def _of_the_runs_dialect(items: list[pytest.Item], marked: _Marked, dialect: Dia
     if foreign:
         items[:] = [item for item in items if item not in foreign]
     return [(item, rules) for item, rules in marked if item not in foreign]
+
+
+def _of_the_selected_rules(config: pytest.Config, items: list[pytest.Item],
+                           marked: _Marked) -> _Marked:
+    """Keep only the tests of `--rules`, when given; the others are deselected."""
+    try:
+        only = selected_rules(config.getoption("rules"), target_of(config).dialect)
+    except UsageError as exc:
+        raise as_usage_error(exc) from exc
+    if only is None:
+        return marked
+    dropped = [item for item, rules in marked if not only.intersection(rules)]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        gone = set(dropped)
+        items[:] = [item for item in items if item not in gone]
+    return [(item, rules) for item, rules in marked if only.intersection(rules)]
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:

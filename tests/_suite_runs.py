@@ -38,8 +38,10 @@ class SuiteRun:
         return "\n".join(self.output.splitlines()[-lines:])
 
 
-def run_suites(target: str, dialect: str, workdir: Path) -> SuiteRun:
-    """Run the installed suites of `dialect` against `target`; read the rules' statuses."""
+def run_suites(target: str, dialect: str, workdir: Path, *,
+               rules: frozenset[str] | None = None) -> SuiteRun:
+    """Run the installed suites of `dialect` against `target`, only the tests of `rules`
+    when given (`--rules`); read the rules' statuses."""
     workdir.mkdir(parents=True)
     report = workdir / "results.json"
     environment = {**os.environ}
@@ -47,6 +49,8 @@ def run_suites(target: str, dialect: str, workdir: Path) -> SuiteRun:
     command = [sys.executable, "-m", "pytest", f"--target={target}", f"--dialect={dialect}",
                "-p", "no:cacheprovider", "-q", "--in-process",
                f"--hypothesis-profile={PROFILE}", f"--refold-report={report}"]
+    if rules is not None:
+        command.append("--rules=" + ",".join(sorted(rules)))
     completed = subprocess.run(command, cwd=workdir, env=environment, capture_output=True,
                                text=True, timeout=900, check=False)
     statuses: dict[str, str] = {}

@@ -4,7 +4,9 @@ It parses (PyYAML comes with the dev extra through mutmut → libcst), runs on a
 once per registered dialect, runs the nightly profile, coverage, the mutation run and the
 reports in that order, each on the dialect of its matrix entry,
 gates on the score against the stored history, uploads the reports whatever happened,
-and every `refold` command line in it parses with refold's own argument parser.
+and every `refold` command line in it parses with refold's own argument parser. A second
+job runs the tests marked `nightly` (the whole-suite strength runs the commit-time tests
+leave out).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ def workflow() -> dict[Any, Any]:
 @pytest.fixture(scope="module")
 def steps(workflow: dict[Any, Any]) -> list[dict[str, Any]]:
     jobs = workflow["jobs"]
-    assert list(jobs) == ["nightly"]
+    assert list(jobs) == ["nightly", "strength"]
     return list(jobs["nightly"]["steps"])
 
 
@@ -125,3 +127,10 @@ def test_every_action_is_pinned_to_a_major_version(steps: list[dict[str, Any]]) 
         if "uses" in step:
             name, _, version = step["uses"].partition("@")
             assert name.startswith("actions/") and version.startswith("v"), step["uses"]
+
+
+def test_a_second_job_runs_the_tests_left_to_the_nightly_run(workflow: dict[Any, Any]) -> None:
+    steps = workflow["jobs"]["strength"]["steps"]
+    commands = [shlex.split(str(step["run"])) for step in steps if "run" in step]
+    assert ["python", "-m", "pytest", "-n", "auto", "-m", "nightly"] in commands
+    assert any("pip" in argv and "-e" in argv for argv in commands)

@@ -11,6 +11,10 @@ rule of that test the events decide (`/events`), so a mapping defect found there
 the differential test's rules beside its own. Each adapter is checked as a user checks
 one, `pytest --target=<file> --dialect provider-events` in a fresh process
 (`tests/_suite_runs.py`), with the derandomized ci profile, two at a time.
+
+Two tiers. At commit time each adapter runs only the tests of its own rules (`--rules`),
+and the reference the whole suite; each adapter's run of the whole suite is `nightly`
+(`pytest -m nightly`, the nightly workflow).
 """
 
 from __future__ import annotations
@@ -49,22 +53,47 @@ SUITE_FAILURES: dict[str, frozenset[str]] = {
 
 
 @pytest.fixture(scope="module")
-def event_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Future[SuiteRun]]]:
-    """Every run, started at once two at a time (the CI machine has two cores)."""
-    root = tmp_path_factory.mktemp("event-runs")
+def rule_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Future[SuiteRun]]]:
+    """Each adapter on the tests of its own rules, and the reference on the whole suite,
+    started at once two at a time (the CI machine has two cores)."""
+    root = tmp_path_factory.mktemp("event-rule-runs")
     with ThreadPoolExecutor(max_workers=2) as pool:
         runs = {name: pool.submit(run_suites, str(_BROKEN / f"{name}.py"), _DIALECT,
-                                  root / name) for name in sorted(SUITE_FAILURES)}
+                                  root / name, rules=SUITE_FAILURES[name])
+                for name in sorted(SUITE_FAILURES)}
         for correct, target in _CORRECT.items():
             runs[correct] = pool.submit(run_suites, target, _DIALECT, root / correct)
         yield runs
 
 
+@pytest.fixture(scope="module")
+def whole_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Future[SuiteRun]]]:
+    """Each adapter on the whole suite (nightly), two at a time."""
+    root = tmp_path_factory.mktemp("event-whole-runs")
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        yield {name: pool.submit(run_suites, str(_BROKEN / f"{name}.py"), _DIALECT, root / name)
+               for name in sorted(SUITE_FAILURES)}
+
+
+@pytest.mark.parametrize("name", sorted(SUITE_FAILURES))
+def test_the_tests_of_each_broken_adapters_rules_fail_it_on_every_one_of_them(
+    rule_runs: dict[str, Future[SuiteRun]], name: str,
+) -> None:
+    run = rule_runs[name].result()
+    expected = SUITE_FAILURES[name]
+    failed = run.rules_with("failed")
+    assert expected <= failed, (
+        f"{name}: the tests of {sorted(expected)} failed only {sorted(failed)} (missed "
+        f"{sorted(expected - failed)}):\n{run.tail()}")
+    assert run.exit_code == 1, f"{name}: pytest exited {run.exit_code}:\n{run.tail()}"
+
+
+@pytest.mark.nightly
 @pytest.mark.parametrize("name", sorted(SUITE_FAILURES))
 def test_the_suite_fails_each_broken_adapter_on_every_rule_it_breaks(
-    event_runs: dict[str, Future[SuiteRun]], name: str,
+    whole_runs: dict[str, Future[SuiteRun]], name: str,
 ) -> None:
-    run = event_runs[name].result()
+    run = whole_runs[name].result()
     assert set(run.statuses) == set(RULES), (
         f"{name}: the results name other rules (exit {run.exit_code}):\n{run.tail()}")
     failed = run.rules_with("failed")
@@ -77,9 +106,9 @@ def test_the_suite_fails_each_broken_adapter_on_every_rule_it_breaks(
 
 @pytest.mark.parametrize("correct", sorted(_CORRECT))
 def test_the_reference_adapter_passes_the_whole_events_suite(
-    event_runs: dict[str, Future[SuiteRun]], correct: str,
+    rule_runs: dict[str, Future[SuiteRun]], correct: str,
 ) -> None:
-    run = event_runs[correct].result()
+    run = rule_runs[correct].result()
     assert run.exit_code == 0, f"the {correct} run exited {run.exit_code}:\n{run.tail()}"
     assert run.rules_with("passed") >= frozenset().union(*SUITE_FAILURES.values())
     assert not run.rules_with("failed") | run.rules_with("blocked"), run.tail()

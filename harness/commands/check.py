@@ -54,6 +54,8 @@ def add_target_arguments(parser: argparse.ArgumentParser, *,
                              + " (default: the one the target or baseline declares, else "
                              + DEFAULT_DIALECT + ")")
     parser.add_argument("--features", help="comma-separated features the target claims")
+    parser.add_argument("--rules", metavar="ID,ID",
+                        help="run only the tests that check at least one of these rules")
     parser.add_argument("--target-timeout", type=float,
                         help="deadline of every call into the target, in seconds (default 5)")
     parser.add_argument("--target-max-reply", type=int, metavar="BYTES",
@@ -90,7 +92,7 @@ def pytest_arguments(args: argparse.Namespace) -> list[str]:
                          f"`-- --hypothesis-profile NAME`)")
     argv = ["-c", os.devnull, "-p", "no:cacheprovider", "-q", "--no-header"]
     options = {"--target": args.target, "--dialect": getattr(args, "dialect", None),
-               "--features": args.features,
+               "--features": args.features, "--rules": getattr(args, "rules", None),
                "--target-timeout": args.target_timeout, "--hypothesis-profile": args.profile,
                "--replay-dir": args.replay_dir, "--draws": getattr(args, "draws", None),
                "--shrink-seconds": getattr(args, "shrink_seconds", None),
