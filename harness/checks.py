@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from refold.reference import JSON, Difference, JSONObject
+from refold.reference import JSON, Difference, JSONObject, PolicyRecord, diagnosis_text
 
 from .console import format_chunks, printable
 from .crashes import Crash, signature
@@ -64,6 +64,9 @@ class ConformanceFailure(AssertionError):
     violations: tuple[tuple[str, str], ...] = ()
     """(rule id, what and where) per broken rule a checker reported: evidence against
     exactly that rule (the event checker names the rule of each violation)."""
+    diagnosis: list[PolicyRecord] | None = None
+    """Set once the test failed: the known fold policies that reproduce the target's
+    output (`refold.diagnosis`); [] is no known policy, None not diagnosed."""
 
     def __post_init__(self) -> None:
         super().__init__(str(self))
@@ -120,11 +123,23 @@ class ConformanceFailure(AssertionError):
             return ()
         return tuple(r for r in self.rules if r not in self.implicated)
 
+    @property
+    def diagnosis_line(self) -> str:
+        """The diagnosis as the message shows it ("" when not diagnosed)."""
+        if self.diagnosis is None:
+            return ""
+        if not self.diagnosis:
+            return "diagnosis: no known policy"
+        subject = "raise" if self.crash is not None else "output"
+        return f"diagnosis: the {subject} {diagnosis_text(self.diagnosis)}"
+
     def __str__(self) -> str:
         implicated = self.implicated
         lines = [f"{_rule_heading(implicated)}: {self.summary}"]
         if set(implicated) != set(self.rules):
             lines.append(f"  (found by a test of {_rule_heading(self.rules)})")
+        if self.diagnosis is not None:
+            lines.append(f"  {self.diagnosis_line}")
         if self.crash is not None:
             count = len(self.chunks) if self.chunks is not None else None
             lines += [f"  {line}" for line in self.crash.describe(count,

@@ -291,6 +291,7 @@ def pytest_runtest_makereport(
     failures = conformance_failures(exc) if exc is not None else []
     if call.when == "call":
         from .crashes import analyse
+        from .diagnosis import diagnosis_of
         from .difference_ablation import ablate
 
         # Once per failed test, before its report renders the message: not on every
@@ -301,6 +302,8 @@ def pytest_runtest_makereport(
             elif found.differences and found.chunks and found.ablation is None:
                 found.ablation = ablate(found.chunks, found.differences,
                                         target_of(item.config), found.claimed)
+            if found.diagnosis is None:
+                found.diagnosis = diagnosis_of(found, target_of(item.config))
     if call.when == "call" and exc is not None and rules_of_item(item):
         from hypothesis.internal.conjecture import engine
 

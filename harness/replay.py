@@ -53,6 +53,7 @@ from refold.reference import (
     FailureRecord,
     bound,
     cut_text,
+    diagnosis_of_record,
     persistable,
     scrub,
     scrub_at,
@@ -89,7 +90,9 @@ def kept(failure: ConformanceFailure) -> ConformanceFailure:
         crash=failure.crash, compared_fold=failure.compared_fold, claimed=failure.claimed,
         ablation=failure.ablation,  # rule ids by pointer: what the differences were charged
         violations=tuple((rule_id, scrub_text(text)) for rule_id, text in failure.violations),
-        shown=tuple(scrub_text(text) for text in failure.shown))
+        shown=tuple(scrub_text(text) for text in failure.shown),
+        # Names from the policy catalogue, not from the stream or the target.
+        diagnosis=failure.diagnosis)
 
 
 def _kept_at(pointer: str, value: JSON) -> JSON:
@@ -102,6 +105,8 @@ def failure_record(failure: ConformanceFailure) -> FailureRecord:
     record: FailureRecord = persistable(_record(
         str(safe), chunks=safe.chunks, expected=safe.expected, received=safe.received,
         pointer=safe.differences[0].pointer if safe.differences else None))
+    if safe.diagnosis is not None:
+        record["diagnosis"] = persistable(safe.diagnosis)
     return record
 
 
@@ -133,6 +138,9 @@ def decode_failure(value: object) -> FailureRecord | None:
                     pointer=record.get("pointer"))
     if isinstance(record.get("replay_file"), str):
         found["replay_file"] = record["replay_file"]
+    diagnosis = diagnosis_of_record(record)
+    if diagnosis is not None:
+        found["diagnosis"] = diagnosis
     return found
 
 
@@ -169,6 +177,7 @@ def write_replay(directory: Path, failure: ConformanceFailure, *, target: str,
         "differences": [_difference(d.pointer, d.expected, d.received)
                         for d in failure.differences],
         "target_error": failure.target_error,
+        **({} if failure.diagnosis is None else {"diagnosis": failure.diagnosis}),
         "case": "fold" if failure.compared_fold else "test",
     })
     # Drawn by Hypothesis, not the target; a long blob must survive whole to replay.

@@ -3,14 +3,16 @@
 It lists the run's dialect: the spec's rules first, grouped by the dialect's features;
 rules of a registry of the dialect's own (the chat dialect's wire rules of the `sse`
 suite) follow in a group of their own, headed with the dialect's `extra_rules_note`, with
-their own totals line, so "rules: 49 passed" keeps meaning the spec's rules.
+their own totals line, so "rules: 49 passed" keeps meaning the spec's rules. A failed
+rule whose failure was diagnosed (`refold.diagnosis`) has a second line naming the known
+fold policies that reproduce the target's output, or "no known policy".
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from refold.reference import Rule
+from refold.reference import Rule, diagnosis_of_record, diagnosis_text
 
 from .console import printable
 from .dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect_of_rule
@@ -81,6 +83,9 @@ def _rows(rules: Iterable[Rule], results: RuleResults, totals: dict[str, int], *
             if outcome.reason:
                 detail += f": {_short(outcome.reason)}"
         lines.append(f"  {rule.id:<{width}} {_paint(status, color=color):<9} {detail}".rstrip())
+        found = diagnosis_of_record(outcome.failure) if status == "failed" and outcome else None
+        if found is not None:
+            lines.append(f"  {'':<{width}} {'':<9} diagnosis: {_short(diagnosis_text(found))}")
     return lines
 
 

@@ -17,8 +17,9 @@ from typing import Any, Literal, NotRequired, TypedDict, get_args
 from ._rules import FEATURES
 from ._sse_rules import SSE_RULES_NOTE
 
-__all__ = ["STATUSES", "UNNAMED_DIALECT", "DialectRecord", "FailureRecord", "RuleRecord",
-           "Status", "dialect_record", "failure_record"]
+__all__ = ["STATUSES", "UNNAMED_DIALECT", "DialectRecord", "FailureRecord", "PolicyRecord",
+           "RuleRecord", "Status", "diagnosis_of_record", "diagnosis_text", "dialect_record",
+           "failure_record"]
 
 Status = Literal["failed", "xfailed", "blocked", "not judged", "passed", "skipped", "not run"]
 """What a run says about a rule: the worst outcome of the tests that check it. "not
@@ -28,6 +29,48 @@ record written before the status existed never has it, and reads as it did."""
 
 STATUSES: tuple[Status, ...] = get_args(Status)
 """From worst to best; a rule takes the worst status among its tests."""
+
+
+class PolicyRecord(TypedDict):
+    """A known fold policy a failure's diagnosis names (`refold.policies`)."""
+
+    name: str
+    """What a maintainer calls it: "sums usage across chunks"."""
+    libraries: list[str]
+    """The libraries known to apply it, with the versions measured."""
+
+
+def diagnosis_text(found: list[PolicyRecord]) -> str:
+    """A diagnosis as one phrase: "matches policy *P*, as LIB does"; "matches 2 policies:
+    *P*, as LIB does; *Q*, as LIB and LIB do" when the stream cannot tell them apart; or
+    "no known policy" (`[]`)."""
+    if not found:
+        return "no known policy"
+    named = "; ".join(f"*{p['name']}*{_as(p['libraries'])}" for p in found)
+    return f"matches policy {named}" if len(found) == 1 else \
+        f"matches {len(found)} policies: {named}"
+
+
+def _as(libraries: list[str]) -> str:
+    if not libraries:
+        return ""
+    named = (libraries[0] if len(libraries) == 1
+             else f"{', '.join(libraries[:-1])} and {libraries[-1]}")
+    return f", as {named} {'does' if len(libraries) == 1 else 'do'}"
+
+
+def diagnosis_of_record(record: Any) -> list[PolicyRecord] | None:
+    """The diagnosis a failure record carries, or None when it has none (a record written
+    before diagnoses, or of a failure not diagnosed); malformed entries are left out."""
+    found = record.get("diagnosis") if isinstance(record, Mapping) else None
+    if not isinstance(found, list):
+        return None
+    return [{"name": p["name"], "libraries": _strings(p.get("libraries"))}
+            for p in found if isinstance(p, Mapping) and isinstance(p.get("name"), str)]
+
+
+def _strings(value: Any) -> list[str]:
+    return [str(item) for item in value] if isinstance(value, list) else []
 
 
 class FailureRecord(TypedDict):
@@ -44,6 +87,9 @@ class FailureRecord(TypedDict):
     """The JSON pointer of the first difference, None when nothing was compared."""
     replay_file: NotRequired[str]
     """The replay file written for the failure, when one was."""
+    diagnosis: NotRequired[list[PolicyRecord]]
+    """The known fold policies that reproduce the target's output (`refold.diagnosis`);
+    [] is "no known policy"; absent: not diagnosed (or written before diagnoses)."""
 
 
 def failure_record(message: str, *, chunks: list[Any] | None = None, expected: Any = None,

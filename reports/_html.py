@@ -16,6 +16,7 @@ from typing import Any
 
 from ._model import (
     STATUSES,
+    diagnosis_line,
     dialect_line,
     distinct_failures,
     first_line,
@@ -132,8 +133,10 @@ def _failure_block(group: list[tuple[str, dict[str, Any]]], items: str) -> str:
                       for rule_id, r in group)
     anchors = "".join(f'<span id="fail-{_e(rule_id)}"></span>' for rule_id, _ in group[1:])
     message = tidy_tracebacks(str(failure.get("message") or rule.get("reason") or ""))
-    parts = [f'<div class="failure" id="fail-{_e(first_id)}">{anchors}<h3>{names}</h3>'
-             f"<pre>{_e(message)}</pre>"]
+    parts = [f'<div class="failure" id="fail-{_e(first_id)}">{anchors}<h3>{names}</h3>']
+    if diagnosis_line(failure):
+        parts.append(f'<p class="diagnosis">{_e(diagnosis_line(failure))}</p>')
+    parts.append(f"<pre>{_e(message)}</pre>")
     if failure.get("pointer") is not None:
         parts.append(f"<p>at <code>{_e(failure['pointer'])}</code></p>")
     if failure.get("chunks") and not _shown_in(failure):

@@ -12,6 +12,7 @@ from typing import Any
 
 from ._model import (
     STATUSES,
+    diagnosis_line,
     dialect_line,
     first_line,
     projection_line,
@@ -59,7 +60,7 @@ def render_markdown(results: dict[str, Any], *, mutation: dict[str, Any] | None 
         lines += ["", "### Failing rules", ""]
         lines += [f"- **{escape_markdown(rule_id)}**: "
                   f"{escape_markdown(first_line((r.get('failure') or {}).get('message')))}"
-                  for rule_id, r in failing]
+                  + _diagnosed(r.get("failure")) for rule_id, r in failing]
     if blocked:
         lines += ["", "### Blocked rules (not judged: another rule's failure stopped their "
                   "tests)", ""]
@@ -74,6 +75,11 @@ def render_markdown(results: dict[str, Any], *, mutation: dict[str, Any] | None 
     if coverage is not None:
         lines += _coverage_lines(coverage)
     return "\n".join(lines) + "\n"
+
+
+def _diagnosed(failure: Any) -> str:
+    found = diagnosis_line(failure if isinstance(failure, dict) else None)
+    return f" ({escape_markdown(found)})" if found else ""
 
 
 def _mutation_lines(mutation: dict[str, Any]) -> list[str]:

@@ -17,7 +17,7 @@ from html import escape
 from importlib.resources import files
 from typing import Any
 
-from refold.reference import dialect_record
+from refold.reference import diagnosis_of_record, diagnosis_text, dialect_record
 
 from ._markdown import escape_markdown
 from ._model import (
@@ -82,17 +82,10 @@ def _target(results: dict[str, Any]) -> tuple[str, str]:
 
 
 def _diagnosis(rule: dict[str, Any]) -> str:
-    """The failure's diagnosis as one sentence, when the run recorded one."""
-    failure = rule.get("failure") or {}
-    found = failure.get("diagnosis", rule.get("diagnosis"))
-    if isinstance(found, str):
-        return found
-    if isinstance(found, dict):
-        found = found.get("summary") or found.get("text") or found.get("policies")
-    if isinstance(found, list) and found:
-        return "; ".join(str(p.get("summary") or p.get("name") or p) if isinstance(p, dict)
-                         else str(p) for p in found)
-    return ""
+    """The failure's diagnosis as one sentence, when the run recorded one (`refold.diagnosis`:
+    "matches policy *P*, as LIB does", or "no known policy")."""
+    found = diagnosis_of_record(rule.get("failure"))
+    return "" if found is None else diagnosis_text(found)
 
 
 # --- HTML -------------------------------------------------------------------------------

@@ -13,9 +13,17 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
-from refold.reference import SSE_RULES_NOTE, STATUSES, DialectRecord, dialect_record
+from refold.reference import (
+    SSE_RULES_NOTE,
+    STATUSES,
+    DialectRecord,
+    diagnosis_of_record,
+    diagnosis_text,
+    dialect_record,
+)
 
-__all__ = ["STATUSES", "by_feature", "dialect_line", "distinct_failures", "failure_text",
+__all__ = ["STATUSES", "by_feature", "diagnosis_line", "dialect_line", "distinct_failures",
+           "failure_text",
            "first_line", "items_of",
            "projection_line", "sections", "survivors_by_function", "wire_note"]
 
@@ -116,6 +124,9 @@ def failure_text(failure: Mapping[str, Any] | None, items: str = "chunks") -> st
     if not failure:
         return ""
     parts = [str(failure.get("message") or "")]
+    diagnosis = diagnosis_line(failure)
+    if diagnosis and diagnosis.removeprefix("diagnosis: ") not in parts[0]:
+        parts.append(diagnosis)  # a message replaced by a baseline's verdict lost it
     if failure.get("pointer") is not None:
         parts.append(f"at {failure['pointer']}")
     if failure.get("chunks"):
@@ -124,6 +135,14 @@ def failure_text(failure: Mapping[str, Any] | None, items: str = "chunks") -> st
         if key in failure and failure[key] is not None:
             parts.append(f"{key}: {_json(failure[key])}")
     return "\n".join(p for p in parts if p)
+
+
+def diagnosis_line(failure: Mapping[str, Any] | None) -> str:
+    """A failure's diagnosis as one line ("diagnosis: matches policy *P*, as LIB does",
+    "diagnosis: no known policy"); "" when it was not diagnosed, as every record written
+    before diagnoses."""
+    found = diagnosis_of_record(failure)
+    return "" if found is None else f"diagnosis: {diagnosis_text(found)}"
 
 
 def _json(value: Any) -> str:

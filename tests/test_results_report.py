@@ -72,7 +72,9 @@ def test_statuses_follow_the_tests_of_each_rule(results: Any) -> None:
 def test_a_failure_carries_its_minimal_stream_and_first_difference(results: Any) -> None:
     failure = results["rules"]["ENV-ID"]["failure"]
     assert set(failure) == {"message", "chunks", "expected", "received", "pointer",
-                            "replay_file"}
+                            "replay_file", "diagnosis"}
+    assert failure["diagnosis"] == []  # the catalogue knows no policy of a changing id
+    assert "  diagnosis: no known policy" in failure["message"].splitlines()
     assert re.fullmatch(r"refold-replays[\\/]ENV-ID-\w+\.json", failure["replay_file"])
     assert failure["message"].startswith("ENV-ID (text):")
     ids = [chunk["id"] for chunk in failure["chunks"]]

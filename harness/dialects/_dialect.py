@@ -16,6 +16,8 @@ from typing import Any, NamedTuple
 
 from refold.reference import JSON, Difference, JSONObject, Rule
 
+from ..policies import Policy
+
 __all__ = ["Ablation", "Dialect"]
 
 Streams = Callable[[list[JSON]], list[tuple[str, list[JSON]]]]
@@ -116,6 +118,10 @@ class Dialect:
     """The rules owning a pointer that the stream shows do not decide the value there (a
     count message_delta re-reported is not message_start's), so a difference there is no
     evidence against them (None: not known)."""
+    policies: tuple[Policy, ...] = ()
+    """The catalogue of known fold policies (`refold.policies`) a failure's diagnosis folds
+    its stream with (`refold.diagnosis`); () for a dialect whose failures are not one
+    folded value (provider-events: rule violations of an event sequence)."""
 
     @property
     def items(self) -> str:

@@ -23,6 +23,7 @@ from ..ablation_anthropic import (
     undecided_at,
 )
 from ..attribution_anthropic import PLACES, POINTERLESS, rules_at
+from ..policies import ANTHROPIC_POLICIES
 from ._dialect import Ablation, Dialect
 
 __all__ = ["ANTHROPIC_MESSAGES"]
@@ -54,5 +55,6 @@ ANTHROPIC_MESSAGES = Dialect(
     ablation=Ablation(applicable_undos, departures_alone, difference_undos),
     absent_departures=absent_departures,
     undecided_at=undecided_at,
+    policies=ANTHROPIC_POLICIES,
 )
 """Anthropic Messages streams (`message_start` … `message_stop`)."""

@@ -22,6 +22,7 @@ from refold.reference import (
 from refold.reference.sse import decode_chunks
 
 from ..ablation import applicable_undos, departures_alone
+from ..policies import CHAT_POLICIES
 from ._dialect import Ablation, Dialect
 
 __all__ = ["OPENAI_CHAT"]
@@ -72,5 +73,6 @@ OPENAI_CHAT = Dialect(
     not_fold_features=frozenset({"lifecycle", "sse", "events"}),
     extra_rules_note=SSE_RULES_NOTE,
     ablation=Ablation(applicable_undos, departures_alone),
+    policies=CHAT_POLICIES,
 )
 """OpenAI Chat Completions, the first dialect and the default one."""

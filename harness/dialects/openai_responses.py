@@ -18,6 +18,7 @@ from refold.reference.responses import (
 )
 
 from ..attribution_responses import PLACES, POINTERLESS, rules_at
+from ..policies import RESPONSES_POLICIES
 from ._dialect import Dialect
 
 __all__ = ["OPENAI_RESPONSES"]
@@ -47,5 +48,6 @@ OPENAI_RESPONSES = Dialect(
     reference_tests="test_reference_responses_*.py",
     reference_equivalents="equivalent-mutants-responses.toml",
     not_fold_features=frozenset({"lifecycle", "sse", "events"}),
+    policies=RESPONSES_POLICIES,
 )
 """OpenAI Responses streams (`response.created` … `response.completed`)."""

@@ -1,0 +1,31 @@
+"""The catalogue of known fold policies, per dialect (`refold.policies`).
+
+A policy is a small, named variation of a dialect's reference fold that real libraries
+apply ("sums usage across chunks", as langchain-core 1.8.3 does): `Policy` (name, the
+rules it breaks, the libraries known to apply it, its fold). Each dialect registers its
+catalogue as `Dialect.policies`; `refold.diagnosis` names the policies that reproduce a
+failing target's output. The catalogue is `docs/policies.md`.
+"""
+
+from ._policy import Policy, PolicyRaised
+from .anthropic import ANTHROPIC_POLICIES
+from .chat import CHAT_POLICIES
+from .responses import RESPONSES_POLICIES
+
+__all__ = ["ANTHROPIC_POLICIES", "CHAT_POLICIES", "RESPONSES_POLICIES", "Policy",
+           "PolicyRaised", "catalogue_markdown"]
+
+
+def catalogue_markdown() -> str:
+    """The catalogue as docs/policies.md lists it: a table per dialect (a test keeps the
+    page's tables equal to this)."""
+    lines: list[str] = []
+    for name, policies in (("openai-chat", CHAT_POLICIES),
+                           ("anthropic-messages", ANTHROPIC_POLICIES),
+                           ("openai-responses", RESPONSES_POLICIES)):
+        lines += [f"### {name}", "", "| policy | breaks | applied by | example |",
+                  "| --- | --- | --- | --- |"]
+        lines += [f"| {p.name} | {', '.join(p.rules)} | {', '.join(p.libraries)} | "
+                  f"`examples/broken/{p.example}.py` |" for p in policies]
+        lines.append("")
+    return "\n".join(lines)
