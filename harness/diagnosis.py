@@ -7,8 +7,10 @@ is folded with every policy of the target's dialect (`Dialect.policies`,
 `refold.policies`), and a policy *matches* when
 
 * the target folded the stream and the policy's fold equals the target's under the
-  dialect's canonical comparison, within the target's stated projection (no
-  differences); or
+  dialect's canonical comparison, within the target's stated projection, at every place
+  the failed test's rules judge (`Dialect.rules_at`): a library that departs in two ways
+  on one stream (langchain sums usage and also drops the chunk id) is named for the
+  departure each rule's tests see, and the other is the other rule's failure; or
 * the target raised at item k (the shortest prefix of the stream that raises, as
   `refold.crashes` located it) and the policy raises at the same item (its own raise:
   `PolicyRaised`, not the reference refusing the stream); a raise not located (in
@@ -120,8 +122,12 @@ def diagnosis_of(failure: ConformanceFailure, target: Target) -> list[PolicyReco
     if received is None:
         return None
 
+    judged = frozenset(failure.rules)
+
     def compare(expected: JSON, folded: JSON) -> list[Difference]:
-        return projected_differences(dialect, target.projection, expected, folded)
+        return [found for found in
+                projected_differences(dialect, target.projection, expected, folded)
+                if dialect.rules_at(found.pointer) & judged]
 
     return records(diagnose(dialect, failure.chunks, received, compare))
 

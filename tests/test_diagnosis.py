@@ -323,3 +323,27 @@ def test_a_shrunk_stream_a_broken_fold_fails_on_is_diagnosed_with_its_policy(
     if isinstance(received, Raised) and received.at is not None:
         received = _shortest_raising_prefix(name, items)
     assert name in _diagnosed(dialect, items, received), items
+
+
+def test_a_failure_is_matched_at_its_own_rules_places_when_the_target_departs_twice() -> None:
+    # langchain-openai sums usage and also drops the envelope's id: a failed test of
+    # USAGE-LAST is the summing policy's, one of ENV-ID no known policy's, and one of both
+    # rules is matched only by a policy that explains both places
+    from types import SimpleNamespace
+
+    from refold.diagnosis import diagnosis_of
+    from refold.reference import fold
+
+    items = CHAT_DEFECTS["sum_usage"][0]
+    received = fold(copy.deepcopy(items))
+    received["usage"] = {key: 2 * value for key, value in received["usage"].items()}
+    del received["id"]
+    target: Any = SimpleNamespace(projection=None)  # all the diagnosis reads of a target
+
+    def diagnosed(rules: tuple[str, ...]) -> list[Any] | None:
+        return diagnosis_of(ConformanceFailure(rules, "the fold differs", chunks=items,
+                                               received=received, compared_fold=True), target)
+
+    assert diagnosed(("USAGE-LAST",)) == _SUMS
+    assert diagnosed(("ENV-ID",)) == []
+    assert diagnosed(("USAGE-LAST", "ENV-ID")) == []
