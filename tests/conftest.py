@@ -1,4 +1,5 @@
-"""How the project's tests are spread over pytest-xdist workers.
+"""How the project's tests are spread over pytest-xdist workers (and one unused plugin
+kept out of the pytest processes they start, below).
 
 Several modules compute an expensive module-scoped fixture once for all their tests: the
 suite-strength modules run whole suites against every broken example, others run one
@@ -15,6 +16,7 @@ this with marks, but pytest 9.2 ignores the node-id suffix it relies on.)
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,13 @@ from typing import Any
 import pytest
 
 _TESTS = Path(__file__).resolve().parent
+
+# langsmith, installed with langchain for the SDK targets, registers a pytest plugin that
+# imports its client on every pytest start: about a second of CPU in each of the hundreds
+# of pytest processes these tests start (`refold check`, `pytest --target=...`), four in
+# ten of tests/test_replay.py's time. No test uses it; the processes inherit the block.
+os.environ["PYTEST_ADDOPTS"] = " ".join(
+    part for part in (os.environ.get("PYTEST_ADDOPTS", ""), "-p no:langsmith_plugin") if part)
 
 
 def pytest_configure(config: pytest.Config) -> None:
