@@ -5,6 +5,9 @@ that rotate item ids fail.
 Modelled on: RQ7: openai-python 3.57.0 `accumulate_event` raises "Completed output item
 identity changed." (GitHub Copilot / gpt-5.3-codex rotate ids per event: Vercel AI fixture
 `github-copilot-id-rotation.1`); function calls are compared by `call_id`, as there.
+A done item whose id names another announced item (two items at one index, or a drifted
+index, RQ13) is that item finishing (RS-ROUTE routes it there), not an id that changed:
+only an identity never announced raises, so this is the rotation defect alone.
 Evidence: /work/shared/research/responses-fold.md (RQn; §4 is the SDK table, §5 the probe).
 Breaks: RS-KEY-OUTPUT-INDEX.
 """
@@ -23,18 +26,20 @@ def identity(item):
 class Accumulator(Correct):
     def __init__(self):
         super().__init__()
-        self.added_items = {}
+        self.added_items = {}  # output_index -> the identity announced there
+        self.identities = []  # every identity announced (a list: an id may be any JSON)
 
     def on_added(self, event):
         super().on_added(event)
         index, item = json_index(event.get("output_index")), json_object(event.get("item"))
         if index is not None and item is not None:
-            self.added_items[index] = item
+            self.added_items[index] = identity(item)
+            self.identities.append(identity(item))
 
     def on_done(self, event):
         index, item = json_index(event.get("output_index")), json_object(event.get("item"))
         added = self.added_items.get(index)
-        if added is not None and item is not None and identity(added) != identity(item):
+        if added is not None and item is not None and identity(item) not in self.identities:
             raise RuntimeError("Completed output item identity changed.")  # the bug
         super().on_done(event)
 

@@ -17,8 +17,14 @@ from refold.reference.responses import (
     fold,
 )
 
+from ..ablation_responses import (
+    absent_departures,
+    applicable_undos,
+    departures_alone,
+    difference_undos,
+)
 from ..attribution_responses import PLACES, POINTERLESS, rules_at
-from ._dialect import Dialect
+from ._dialect import Ablation, Dialect
 
 __all__ = ["OPENAI_RESPONSES"]
 
@@ -47,5 +53,7 @@ OPENAI_RESPONSES = Dialect(
     reference_tests="test_reference_responses_*.py",
     reference_equivalents="equivalent-mutants-responses.toml",
     not_fold_features=frozenset({"lifecycle", "sse", "events"}),
+    ablation=Ablation(applicable_undos, departures_alone, difference_undos),
+    absent_departures=absent_departures,
 )
 """OpenAI Responses streams (`response.created` … `response.completed`)."""
