@@ -21,8 +21,8 @@ from refold.reference import JSON, JSONObject
 from refold.reference.responses._items import placeholder
 from refold.reference.responses._routing import ITEM_EVENTS
 
-__all__ = ["content_index", "kind_match", "orphan", "output_order", "readd", "refusals_as_text",
-           "route", "steady_ids"]
+__all__ = ["content_index", "done_as_deltas", "kind_match", "orphan", "output_order", "readd", "refusals_as_text",
+           "route", "sparse_indexes", "steady_ids"]
 
 _ADDED = "response.output_item.added"
 _DONE = "response.output_item.done"
@@ -161,25 +161,53 @@ def route(stream: list[JSON]) -> list[JSON]:
     return result
 
 
-def readd(stream: list[JSON]) -> bool:
-    """RS-READD: whether an output_item.added arrives at an index that already holds an
-    item (announced, opened by an orphan event, or finished by a done item)."""
-    held: set[int] = set()
-    for _, event, index, _, _ in _walk(stream):
-        if event["type"] == _ADDED and index in held:
-            return True
-        if index is not None:
-            held.add(index)
-    return False
+def readd(stream: list[JSON]) -> list[JSON]:
+    """RS-READD: an index announced once: the latest output_item.added there sent in place
+    of the first (its item takes over the identity fields, RS-READD), the later ones
+    dropped."""
+    firsts: dict[int, int] = {}
+    latest: dict[int, JSONObject] = {}
+    for position, event, index, _, _ in _walk(stream):
+        if event["type"] == _ADDED and index is not None:
+            firsts.setdefault(index, position)
+            latest[index] = event
+    result: list[JSON] = []
+    for position, event in enumerate(stream):
+        index = _index(event.get("output_index")) if isinstance(event, dict) else None
+        if _type(event) == _ADDED and index in firsts and isinstance(event, dict) and (
+                isinstance(event.get("item"), dict)):
+            if firsts[index] == position:
+                result.append(copy.deepcopy(latest[index]))
+            continue
+        result.append(copy.deepcopy(event))
+    return result
 
 
-def output_order(stream: list[JSON]) -> bool:
-    """RS-OUTPUT-ORDER, RS-KEY-OUTPUT-INDEX: whether items first arrive at indexes other
-    than 0, 1, 2 ... in that order (out of order, or with gaps)."""
+def output_order(stream: list[JSON]) -> list[JSON]:
+    """RS-OUTPUT-ORDER: the item events moved so that items arrive one after the other in
+    ascending output_index order (each item's own events in their order); every other
+    event stays where it was."""
+    routed = [(position, index) for position, _, index, _, _ in _walk(stream)
+              if index is not None]
+    ordered = sorted(routed, key=lambda pair: pair[1])  # stable: each item's own order
+    result = copy.deepcopy(stream)
+    for (position, _), (source, _) in zip(routed, ordered, strict=True):
+        result[position] = copy.deepcopy(stream[source])
+    return result
+
+
+def _first_arrivals(stream: list[JSON]) -> list[int]:
     first: list[int] = []
     for _, _, index, _, _ in _walk(stream):
         if index is not None and index not in first:
             first.append(index)
+    return first
+
+
+def sparse_indexes(stream: list[JSON]) -> bool:
+    """RS-KEY-OUTPUT-INDEX: whether items first arrive at indexes other than 0, 1, 2 ...
+    in that order (a fold keying items by their position would differ)."""
+    first = _first_arrivals(stream)
     return first != list(range(len(first)))
 
 
@@ -260,4 +288,53 @@ def refusals_as_text(stream: list[JSON]) -> list[JSON]:
             if isinstance(response, dict) and isinstance(response.get("output"), list):
                 response["output"] = [_item_as_text(item) for item in response["output"]]
         result.append(changed)
+    return result
+
+
+_DONE_VALUES: dict[str, tuple[str, str, str | None]] = {
+    "response.output_text.done": ("response.output_text.delta", "text", "content_index"),
+    "response.refusal.done": ("response.refusal.delta", "refusal", "content_index"),
+    "response.reasoning_text.done": ("response.reasoning_text.delta", "text", "content_index"),
+    "response.reasoning_summary_text.done": ("response.reasoning_summary_text.delta", "text",
+                                             "summary_index"),
+    "response.function_call_arguments.done": ("response.function_call_arguments.delta",
+                                              "arguments", None),
+}
+"""A `.done` event that sets a value (RS-DONE-REPLACES), the delta event joining into that
+value, the done event's value key and the index key of the part (None: the call's)."""
+
+
+def done_as_deltas(stream: list[JSON]) -> list[JSON]:
+    """RS-DONE-REPLACES: a value a `.done` event sets also arrives as deltas before it (the
+    rest of it after the deltas already sent, when they are its beginning), so the deltas
+    alone build what the done event sets."""
+    joined: dict[tuple[object, ...], str] = {}
+    inserts: dict[int, JSONObject] = {}
+    deltas = {delta: done for done, (delta, _, _) in _DONE_VALUES.items()}
+    for position, event, index, _, _ in _walk(stream):
+        kind = str(event["type"])
+        if kind == _ADDED and isinstance(event["item"].get("arguments"), str):
+            joined[(index, "response.function_call_arguments.done", None)] = (
+                event["item"]["arguments"])
+        family = deltas.get(kind, kind)
+        if family not in _DONE_VALUES:
+            continue
+        delta_type, key, index_key = _DONE_VALUES[family]
+        slot = (index, family, _index(event.get(index_key)) if index_key else None)
+        so_far = joined.get(slot, "")
+        if kind == delta_type:
+            joined[slot] = so_far + event["delta"] if isinstance(event.get("delta"),
+                                                                  str) else so_far
+            continue
+        value = event.get(key)
+        if isinstance(value, str) and value != so_far and value.startswith(so_far):
+            inserts[position] = {**{k: copy.deepcopy(v) for k, v in event.items()
+                                    if k not in (key, "type")},
+                                 "type": delta_type, "delta": value[len(so_far):]}
+            joined[slot] = value
+    result: list[JSON] = []
+    for position, event in enumerate(stream):
+        if position in inserts:
+            result.append(inserts[position])
+        result.append(copy.deepcopy(event))
     return result

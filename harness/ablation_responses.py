@@ -40,12 +40,14 @@ from ._responses_departures import (
 )
 from ._responses_item_departures import (
     content_index,
+    done_as_deltas,
     kind_match,
     orphan,
     output_order,
     readd,
     refusals_as_text,
     route,
+    sparse_indexes,
     steady_ids,
 )
 from .attribution_responses import rules_at
@@ -69,6 +71,9 @@ DEPARTURES: tuple[tuple[str, Undo], ...] = (
     ("RS-ORPHAN", orphan),
     ("RS-ROUTE", route),
     ("RS-KEY-OUTPUT-INDEX", steady_ids),
+    ("RS-READD", readd),
+    ("RS-OUTPUT-ORDER", output_order),
+    ("RS-DONE-REPLACES", done_as_deltas),
 )
 """(rule id, undo) per departure from the plain shape, in the order they are tried."""
 
@@ -99,6 +104,19 @@ def _folds_alike(expected: JSONObject | None, stream: list[JSON],
     return all(rules_at(d.pointer) & owned for d in differences(expected, received))
 
 
+_OUTCOMES = {"response.incomplete": "RS-INCOMPLETE", "response.failed": "RS-FAILED"}
+
+
+def _deciding(rule_id: str, stream: list[JSON]) -> frozenset[str]:
+    """The rules that decide how a departure folds: its own; for an incomplete or failed
+    terminal read as completed, also the rule of each outcome the stream has (RS-INCOMPLETE
+    says what the result holds after `response.incomplete`)."""
+    if rule_id != "RS-TERMINAL-EVENTS":
+        return frozenset({rule_id})
+    return frozenset({rule_id, *(rule for kind, rule in _OUTCOMES.items()
+                                 if kind in _types([e for e in stream if is_terminal(e)]))})
+
+
 def applicable_undos(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
     """(rule id, undone stream) for every departure present in `stream` whose undoing the
     reference folds identically except at the pointers its rule owns."""
@@ -109,9 +127,16 @@ def applicable_undos(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
     found: list[tuple[str, list[JSON]]] = []
     for rule_id, undo in DEPARTURES:
         undone = undo(stream)
-        if undone != stream and _folds_alike(expected, undone, frozenset({rule_id})):
-            found.append((rule_id, undone))
+        deciding = _deciding(rule_id, stream)
+        if undone != stream and _folds_alike(expected, undone, deciding):
+            # each rule deciding how the departure folds is charged with it (a crash
+            # after response.incomplete is RS-TERMINAL-EVENTS's and RS-INCOMPLETE's)
+            found += [(rule, undone) for rule in sorted(deciding, key=_order(rule_id))]
     return found
+
+
+def _order(first: str) -> Callable[[str], tuple[bool, str]]:
+    return lambda rule: (rule != first, rule)
 
 
 def departures_alone(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
@@ -130,25 +155,13 @@ def departures_alone(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
         for rule_id, undo in DEPARTURES:
             if rule_id in present and rule_id != kept:
                 undone = undo(undone)
-        alike = _folds_alike(expected, undone, frozenset(present) - {kept})
+        owned = frozenset().union(*(_deciding(r, stream) for r in present if r != kept))
+        alike = _folds_alike(expected, undone, owned)
         if not kept and not alike:
             return []
         if alike and undone != stream:
             found.append((kept, undone))
     return found
-
-
-_OUTCOMES = {"response.incomplete": "RS-INCOMPLETE", "response.failed": "RS-FAILED"}
-
-
-def _deciding(rule_id: str, stream: list[JSON]) -> frozenset[str]:
-    """The rules that decide how a departure folds: its own; for an incomplete or failed
-    terminal read as completed, also the rule of each outcome the stream has (RS-INCOMPLETE
-    says what the result holds after `response.incomplete`)."""
-    if rule_id != "RS-TERMINAL-EVENTS":
-        return frozenset({rule_id})
-    return frozenset({rule_id, *(rule for kind, rule in _OUTCOMES.items()
-                                 if kind in _types([e for e in stream if is_terminal(e)]))})
 
 
 def difference_undos(stream: list[JSON], claimed: frozenset[str]) -> list[Probe]:
@@ -157,7 +170,7 @@ def difference_undos(stream: list[JSON], claimed: frozenset[str]) -> list[Probe]
     output_text parts, when the stream has any and the target claims `refusal` (a target
     that drops an output_text part too is not failing on the part being a refusal)."""
     found = [(rule_id, _deciding(rule_id, stream), undone)
-             for rule_id, undone in applicable_undos(stream)]
+             for rule_id, undone in applicable_undos(stream) if rule_id in dict(DEPARTURES)]
     if "refusal" not in claimed:
         return found
     undone = refusals_as_text(stream)
@@ -171,7 +184,7 @@ def difference_undos(stream: list[JSON], claimed: frozenset[str]) -> list[Probe]
 
 
 _FROM_UNDOS = ("RS-KEEPALIVE", "RS-ERROR-EVENT", "RS-NULL-ITEM", "RS-TERMINAL-REPEAT",
-               "RS-ORPHAN", "RS-ROUTE")
+               "RS-ORPHAN", "RS-ROUTE", "RS-READD", "RS-OUTPUT-ORDER")
 """The departures present exactly when their undo changes the stream."""
 _DONE_EVENTS = frozenset({"response.output_text.done", "response.refusal.done",
                           "response.function_call_arguments.done",
@@ -199,10 +212,9 @@ def absent_departures(stream: list[JSON]) -> frozenset[str]:
     have, and those of a terminal output it does not send (see the module docstring)."""
     undos = dict(DEPARTURES)
     absent = {rule for rule in _FROM_UNDOS if undos[rule](stream) == stream}
-    if steady_ids(stream) == stream and not output_order(stream):
+    if steady_ids(stream) == stream and not sparse_indexes(stream):
         absent.add("RS-KEY-OUTPUT-INDEX")  # ids as announced, indexes 0, 1, 2 ... in order
-    for rule, departs in (("RS-READD", readd), ("RS-OUTPUT-ORDER", output_order),
-                          ("RS-KIND-MATCH", kind_match), ("RS-CONTENT-INDEX", content_index)):
+    for rule, departs in (("RS-KIND-MATCH", kind_match), ("RS-CONTENT-INDEX", content_index)):
         if not departs(stream):
             absent.add(rule)
     types = _types(stream)

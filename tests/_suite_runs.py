@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,16 +39,19 @@ class SuiteRun:
         return "\n".join(self.output.splitlines()[-lines:])
 
 
-def run_suites(target: str, dialect: str, workdir: Path) -> SuiteRun:
-    """Run the installed suites of `dialect` against `target`; read the rules' statuses."""
+def run_suites(target: str, dialect: str, workdir: Path, *, extra: Sequence[str] = (),
+               environment: Mapping[str, str] | None = None) -> SuiteRun:
+    """Run the installed suites of `dialect` against `target`; read the rules' statuses.
+    `extra`: more pytest arguments (a plugin that selects tests); `environment`: more
+    environment variables (where that plugin is)."""
     workdir.mkdir(parents=True)
     report = workdir / "results.json"
-    environment = {**os.environ}
-    environment.pop("CI", None)  # the profile is chosen explicitly below
+    variables = {**os.environ, **(environment or {})}
+    variables.pop("CI", None)  # the profile is chosen explicitly below
     command = [sys.executable, "-m", "pytest", f"--target={target}", f"--dialect={dialect}",
                "-p", "no:cacheprovider", "-q", "--in-process",
-               f"--hypothesis-profile={PROFILE}", f"--refold-report={report}"]
-    completed = subprocess.run(command, cwd=workdir, env=environment, capture_output=True,
+               f"--hypothesis-profile={PROFILE}", f"--refold-report={report}", *extra]
+    completed = subprocess.run(command, cwd=workdir, env=variables, capture_output=True,
                                text=True, timeout=900, check=False)
     statuses: dict[str, str] = {}
     if report.exists():
