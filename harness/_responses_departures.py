@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 
-from refold.reference import JSON, JSONObject
+from refold.reference import JSON
 from refold.reference.responses._envelope import LIFECYCLE_EVENTS, TERMINAL_EVENTS
 from refold.reference.responses._routing import ITEM_EVENTS
 
@@ -111,8 +111,8 @@ def terminal_events(stream: list[JSON]) -> list[JSON]:
     result: list[JSON] = []
     for event in stream:
         copied = copy.deepcopy(event)
-        if is_terminal(event) and _type(event) != "response.completed":
-            changed: JSONObject = copied  # type: ignore[assignment]  # a terminal is an object
-            changed["type"] = "response.completed"
+        if is_terminal(copied) and isinstance(copied, dict) and (
+                copied["type"] != "response.completed"):
+            copied["type"] = "response.completed"
         result.append(copied)
     return result

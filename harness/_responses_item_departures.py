@@ -21,8 +21,8 @@ from refold.reference import JSON, JSONObject
 from refold.reference.responses._items import placeholder
 from refold.reference.responses._routing import ITEM_EVENTS
 
-__all__ = ["content_index", "done_as_deltas", "kind_match", "orphan", "output_order", "readd", "refusals_as_text",
-           "route", "sparse_indexes", "steady_ids"]
+__all__ = ["content_index", "done_as_deltas", "kind_match", "orphan", "output_order", "readd",
+           "refusals_as_text", "route", "sparse_indexes", "steady_ids"]
 
 _ADDED = "response.output_item.added"
 _DONE = "response.output_item.done"
@@ -113,7 +113,7 @@ def orphan(stream: list[JSON]) -> list[JSON]:
                       if p > position and i == index and e["type"] == _ADDED), None)
         if later is not None:
             moved.add(later)
-            inserts[position] = {**copy.deepcopy(stream[later]), "output_index": index}  # type: ignore[dict-item]
+            inserts[position] = {**copy.deepcopy(stream[later]), "output_index": index}
         else:
             item = event["item"] if event["type"] == _DONE else placeholder(
                 _implied(event), event.get("item_id"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _responses_streams import (
@@ -32,8 +33,8 @@ from refold.ablation_responses import (
 from refold.attribution_responses import rules_at
 from refold.checks import Check, ConformanceFailure
 from refold.crashes import analyse
-from refold.difference_ablation import ablate
 from refold.dialects import dialect
+from refold.difference_ablation import ablate
 from refold.reference import JSON, JSONObject
 from refold.reference.responses import RULES, Difference, differences, fold
 from refold.strategies.responses import event_streams, round_trips
@@ -172,19 +173,22 @@ def test_a_missing_item_is_charged_to_output_recover_alone_on_a_plain_stream() -
     assert failure.implicated == ("RS-OUTPUT-RECOVER",)
 
 
+def _add_all(accumulator: Any, events: list[JSON]) -> None:
+    for event in events:
+        accumulator.add(event)
+
+
 def _crash(name: str, events: list[JSON], rules: tuple[str, ...]) -> ConformanceFailure:
     target = load_target(str(_BROKEN / f"{name}.py"))
     check = Check(target)
     check.rules = rules
     accumulator = check.accumulator()
-    for event in events:
-        try:
-            accumulator.add(event)
-        except ConformanceFailure as exc:
-            assert exc.crash is not None
-            analyse(exc.crash, exc.chunks or [], target)
-            return exc
-    pytest.fail(f"{name} did not raise on {events}")
+    with pytest.raises(ConformanceFailure) as raised:
+        _add_all(accumulator, events)
+    failure = raised.value
+    assert failure.crash is not None
+    analyse(failure.crash, failure.chunks or [], target)
+    return failure
 
 
 @pytest.mark.parametrize(("name", "events", "charged"), [
