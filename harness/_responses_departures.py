@@ -72,7 +72,7 @@ def unknown_keys(stream: list[JSON]) -> list[JSON]:
 def seq_arrival(stream: list[JSON]) -> list[JSON]:
     """RS-SEQ-ARRIVAL: the events that carry a `sequence_number` numbered 0, 1, 2 ... in
     arrival order (no gaps, repeats or disorder)."""
-    stream = copy.deepcopy(stream)
+    stream = [copy.deepcopy(event) for event in stream]  # no object shared by two
     numbered = [event for event in stream
                 if isinstance(event, dict) and "sequence_number" in event]
     for number, event in enumerate(numbered):

@@ -21,8 +21,8 @@ from refold.reference import JSON, JSONObject
 from refold.reference.responses._items import placeholder
 from refold.reference.responses._routing import ITEM_EVENTS
 
-__all__ = ["content_index", "done_as_deltas", "kind_match", "orphan", "output_order", "readd",
-           "refusals_as_text", "route", "sparse_indexes", "steady_ids"]
+__all__ = ["content_index", "dense_indexes", "done_as_deltas", "key_output_index", "kind_match",
+           "orphan", "output_order", "readd", "refusals_as_text", "route", "steady_ids"]
 
 _ADDED = "response.output_item.added"
 _DONE = "response.output_item.done"
@@ -130,27 +130,51 @@ def orphan(stream: list[JSON]) -> list[JSON]:
 
 def steady_ids(stream: list[JSON]) -> list[JSON]:
     """RS-KEY-OUTPUT-INDEX: every item event routed by its output_index carries the id the
-    item there was announced with (`item_id`; a done item's `id`), as the item's own."""
-    result = copy.deepcopy(stream)
+    item there was announced with (`item_id`; a done item's `id`), or none when it was
+    announced without one."""
+    result = [copy.deepcopy(event) for event in stream]  # no object shared by two
     for position, event, index, announced, items in _walk(stream):
         if event["type"] == _ADDED or index is None or _named_id(event) in announced:
             continue
-        held = _id(items[index].get("id")) if index in items else None
+        if index not in items:
+            continue  # an orphan's (RS-ORPHAN)
+        held = _id(items[index].get("id"))
         changed = result[position]
         assert isinstance(changed, dict)  # a copy of an item event
-        if held is None:
-            continue
-        if event["type"] == _DONE:
-            changed["item"]["id"] = held
+        holder, key = (changed["item"], "id") if event["type"] == _DONE else (changed, "item_id")
+        if held is not None:
+            holder[key] = held
         else:
-            changed["item_id"] = held
+            holder.pop(key, None)  # the item was announced without one (RS-CALL-IDS)
     return result
+
+
+def dense_indexes(stream: list[JSON]) -> list[JSON]:
+    """RS-KEY-OUTPUT-INDEX: the output indexes renumbered 0, 1, 2 ... in their order, so
+    no index is skipped (the output closes the gaps up: only the events change)."""
+    used = sorted({index for event in stream if isinstance(event, dict)
+                   and (index := _index(event.get("output_index"))) is not None})
+    ranks = {index: rank for rank, index in enumerate(used)}
+    result: list[JSON] = []
+    for event in stream:  # each event copied alone: a stream may hold one object twice
+        index = _index(event.get("output_index")) if isinstance(event, dict) else None
+        if isinstance(event, dict) and index is not None and index != ranks[index]:
+            result.append({**copy.deepcopy(event), "output_index": ranks[index]})
+        else:
+            result.append(copy.deepcopy(event))
+    return result
+
+
+def key_output_index(stream: list[JSON]) -> list[JSON]:
+    """RS-KEY-OUTPUT-INDEX: ids as announced (`steady_ids`) at indexes without gaps
+    (`dense_indexes`): a fold keying items by id or by position folds it alike."""
+    return dense_indexes(steady_ids(stream))
 
 
 def route(stream: list[JSON]) -> list[JSON]:
     """RS-ROUTE: an item event whose id names an item announced at another index carries
     that index as its output_index."""
-    result = copy.deepcopy(stream)
+    result = [copy.deepcopy(event) for event in stream]  # no object shared by two
     for position, event, index, announced, _ in _walk(stream):
         named = _named_id(event)
         if event["type"] != _ADDED and named in announced and event.get(
@@ -190,25 +214,10 @@ def output_order(stream: list[JSON]) -> list[JSON]:
     routed = [(position, index) for position, _, index, _, _ in _walk(stream)
               if index is not None]
     ordered = sorted(routed, key=lambda pair: pair[1])  # stable: each item's own order
-    result = copy.deepcopy(stream)
+    result = [copy.deepcopy(event) for event in stream]  # no object shared by two
     for (position, _), (source, _) in zip(routed, ordered, strict=True):
         result[position] = copy.deepcopy(stream[source])
     return result
-
-
-def _first_arrivals(stream: list[JSON]) -> list[int]:
-    first: list[int] = []
-    for _, _, index, _, _ in _walk(stream):
-        if index is not None and index not in first:
-            first.append(index)
-    return first
-
-
-def sparse_indexes(stream: list[JSON]) -> bool:
-    """RS-KEY-OUTPUT-INDEX: whether items first arrive at indexes other than 0, 1, 2 ...
-    in that order (a fold keying items by their position would differ)."""
-    first = _first_arrivals(stream)
-    return first != list(range(len(first)))
 
 
 def kind_match(stream: list[JSON]) -> bool:

@@ -41,14 +41,13 @@ from ._responses_departures import (
 from ._responses_item_departures import (
     content_index,
     done_as_deltas,
+    key_output_index,
     kind_match,
     orphan,
     output_order,
     readd,
     refusals_as_text,
     route,
-    sparse_indexes,
-    steady_ids,
 )
 from .attribution_responses import rules_at
 
@@ -70,7 +69,7 @@ DEPARTURES: tuple[tuple[str, Undo], ...] = (
     ("RS-TERMINAL-EVENTS", terminal_events),
     ("RS-ORPHAN", orphan),
     ("RS-ROUTE", route),
-    ("RS-KEY-OUTPUT-INDEX", steady_ids),
+    ("RS-KEY-OUTPUT-INDEX", key_output_index),
     ("RS-READD", readd),
     ("RS-OUTPUT-ORDER", output_order),
     ("RS-DONE-REPLACES", done_as_deltas),
@@ -184,7 +183,7 @@ def difference_undos(stream: list[JSON], claimed: frozenset[str]) -> list[Probe]
 
 
 _FROM_UNDOS = ("RS-KEEPALIVE", "RS-ERROR-EVENT", "RS-NULL-ITEM", "RS-TERMINAL-REPEAT",
-               "RS-ORPHAN", "RS-ROUTE", "RS-READD", "RS-OUTPUT-ORDER")
+               "RS-ORPHAN", "RS-ROUTE", "RS-READD", "RS-OUTPUT-ORDER", "RS-KEY-OUTPUT-INDEX")
 """The departures present exactly when their undo changes the stream."""
 _DONE_EVENTS = frozenset({"response.output_text.done", "response.refusal.done",
                           "response.function_call_arguments.done",
@@ -212,8 +211,6 @@ def absent_departures(stream: list[JSON]) -> frozenset[str]:
     have, and those of a terminal output it does not send (see the module docstring)."""
     undos = dict(DEPARTURES)
     absent = {rule for rule in _FROM_UNDOS if undos[rule](stream) == stream}
-    if steady_ids(stream) == stream and not sparse_indexes(stream):
-        absent.add("RS-KEY-OUTPUT-INDEX")  # ids as announced, indexes 0, 1, 2 ... in order
     for rule, departs in (("RS-KIND-MATCH", kind_match), ("RS-CONTENT-INDEX", content_index)):
         if not departs(stream):
             absent.add(rule)
