@@ -50,6 +50,7 @@ _TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
                              *_STREAMED)),
     (rf"{_ITEM}/content", ("RS-CONTENT-INDEX", "RS-REFUSAL", "RS-REASONING-TEXT", *_STREAMED)),
     (_PART, ("RS-REFUSAL", "RS-REASONING-TEXT", *_PARTS)),
+    (rf"{_PART}/type", ("RS-REFUSAL", "RS-REASONING-TEXT", *_PARTS)),  # what the part is
     (rf"{_PART}/text", ("RS-TEXT-JOIN", "RS-REASONING-TEXT", "RS-REFUSAL", *_PARTS)),
     (rf"{_PART}/refusal", ("RS-REFUSAL", *_PARTS)),
     (rf"{_PART}/annotations(/.*)?", ("RS-ANNOTATIONS", *_PARTS)),
@@ -60,9 +61,11 @@ _TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
 _COMPILED = tuple((re.compile(pattern), frozenset(rules)) for pattern, rules in _TABLE)
 
 OUTSIDE_THE_SHAPE: frozenset[str] = frozenset(
-    {"RS-TERMINAL-BASE", "RS-ENV-TERMINAL", "RS-ENV-FILL", "RS-UNKNOWN-KEYS"})
+    {"RS-TERMINAL-BASE", "RS-ENV-TERMINAL", "RS-ENV-FILL", "RS-TERMINAL-REPEAT",
+     "RS-UNKNOWN-KEYS"})
 """The rules of a top-level place the table does not name: a key of the terminal (or a
-lifecycle) response as sent, or one an event's unknown key must not have put there."""
+lifecycle) response as sent (the last terminal's, RS-TERMINAL-REPEAT: a second one
+replaces every key), or one an event's unknown key must not have put there."""
 
 POINTERLESS: frozenset[str] = frozenset(
     {"RS-SEQ-ARRIVAL", "RS-KEEPALIVE", "RS-WRONG-TYPE", "RS-NOT-OBJECT"}
@@ -75,7 +78,7 @@ PLACES: tuple[str, ...] = (
     "/error/code", "/usage", "/usage/input_tokens", "/output", "/output/0",
     "/output/0/type", "/output/0/id", "/output/0/call_id", "/output/0/name",
     "/output/0/status", "/output/0/arguments", "/output/0/content", "/output/0/content/0",
-    "/output/0/content/0/text", "/output/0/content/0/refusal",
+    "/output/0/content/0/type", "/output/0/content/0/text", "/output/0/content/0/refusal",
     "/output/0/content/0/annotations", "/output/0/content/0/annotations/0",
     "/output/0/summary", "/output/0/summary/0", "/output/0/content/0/key",
     "/output/0/content/0/key/0", "/output/0/key", "/output/0/key/0", "/key")

@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,19 +40,22 @@ class SuiteRun:
 
 
 def run_suites(target: str, dialect: str, workdir: Path, *,
-               rules: frozenset[str] | None = None) -> SuiteRun:
-    """Run the installed suites of `dialect` against `target`, only the tests of `rules`
-    when given (`--rules`); read the rules' statuses."""
+               rules: frozenset[str] | None = None, extra: Sequence[str] = (),
+               environment: Mapping[str, str] | None = None) -> SuiteRun:
+    """Run the installed suites of `dialect` against `target`; read the rules' statuses.
+    `rules`: only the tests of these rules (`--rules`); `extra`: more pytest arguments (a
+    plugin that selects tests); `environment`: more environment variables (where that
+    plugin is)."""
     workdir.mkdir(parents=True)
     report = workdir / "results.json"
-    environment = {**os.environ}
-    environment.pop("CI", None)  # the profile is chosen explicitly below
+    variables = {**os.environ, **(environment or {})}
+    variables.pop("CI", None)  # the profile is chosen explicitly below
     command = [sys.executable, "-m", "pytest", f"--target={target}", f"--dialect={dialect}",
                "-p", "no:cacheprovider", "-q", "--in-process",
-               f"--hypothesis-profile={PROFILE}", f"--refold-report={report}"]
+               f"--hypothesis-profile={PROFILE}", f"--refold-report={report}", *extra]
     if rules is not None:
         command.append("--rules=" + ",".join(sorted(rules)))
-    completed = subprocess.run(command, cwd=workdir, env=environment, capture_output=True,
+    completed = subprocess.run(command, cwd=workdir, env=variables, capture_output=True,
                                text=True, timeout=900, check=False)
     statuses: dict[str, str] = {}
     if report.exists():

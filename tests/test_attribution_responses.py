@@ -65,7 +65,8 @@ def test_annotations_summary_and_unknown_keys_inside_items() -> None:
 def test_a_top_level_place_the_table_does_not_name_is_the_terminals_as_sent() -> None:
     assert rules_at("/service_tier") == OUTSIDE_THE_SHAPE
     assert rules_at("/x/0/y") == OUTSIDE_THE_SHAPE == {
-        "RS-TERMINAL-BASE", "RS-ENV-TERMINAL", "RS-ENV-FILL", "RS-UNKNOWN-KEYS"}
+        "RS-TERMINAL-BASE", "RS-ENV-TERMINAL", "RS-ENV-FILL", "RS-TERMINAL-REPEAT",
+        "RS-UNKNOWN-KEYS"}
 
 
 def test_the_whole_response_is_charged_to_no_rule() -> None:

@@ -7,8 +7,9 @@ the rules of their differences' pointers (`rules_at`) include one of the module'
 rules, and together the streams reach all of them; and every hand-written stream of
 `NEUTRAL`, which cannot show any of the defects, folds exactly like the reference, so the
 defect is the only one. The base, `_responses_fold.py`, folds every stream here like the
-reference. `EXPECTED_FAILURES` is the table the suites will be held to: each module fails
-exactly these RS rules.
+reference. `EXPECTED_FAILURES` is the table the suites are held to
+(tests/test_suite_catches_broken_responses_accumulators.py): each module fails exactly these
+RS rules.
 """
 
 from __future__ import annotations

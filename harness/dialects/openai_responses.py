@@ -17,9 +17,15 @@ from refold.reference.responses import (
     fold,
 )
 
+from ..ablation_responses import (
+    absent_departures,
+    applicable_undos,
+    departures_alone,
+    difference_undos,
+)
 from ..attribution_responses import PLACES, POINTERLESS, rules_at
 from ..policies import RESPONSES_POLICIES
-from ._dialect import Dialect
+from ._dialect import Ablation, Dialect
 
 __all__ = ["OPENAI_RESPONSES"]
 
@@ -49,5 +55,7 @@ OPENAI_RESPONSES = Dialect(
     reference_equivalents="equivalent-mutants-responses.toml",
     not_fold_features=frozenset({"lifecycle", "sse", "events"}),
     policies=RESPONSES_POLICIES,
+    ablation=Ablation(applicable_undos, departures_alone, difference_undos),
+    absent_departures=absent_departures,
 )
 """OpenAI Responses streams (`response.created` … `response.completed`)."""

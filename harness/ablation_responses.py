@@ -1,0 +1,231 @@
+"""Departures of an OpenAI Responses event stream from OpenAI's own shape, each named after
+its rule, and how to undo them: the `openai-responses` dialect's ablation (`refold.crashes`,
+`refold.difference_ablation`).
+
+OpenAI's own shape is the spec's split family 1 (`refold._responses_departures` and
+`refold._responses_item_departures` say what departs from it). Each departure is one
+function `undo(stream) -> stream`, named after the rule that says how the departure
+folds; it is present when undoing it changes the stream. As in the Anthropic ablation, an
+undo is trusted on a stream only when the reference folds the undone stream identically
+*except at pointers the departure's own rule owns* (`rules_at`): giving a rotated item id
+back changes a done item's `id`, which is RS-KEY-OUTPUT-INDEX's place, and nothing else.
+
+The same undos charge a difference (`difference_undos`), with one more: refusal parts sent
+as output_text parts of the same text (only the refusal parts' places change), to tell a
+target that drops refusals from one that drops parts. `absent_departures` names the rules
+a stream gives nothing to decide: those about a departure it does not have (no orphan
+event, no re-added index, one terminal event ...), and those of a terminal output it does
+not send (RS-OUTPUT-TERMINAL without a non-empty one, RS-OUTPUT-RECOVER with one).
+
+Plain JSON in, plain JSON out; the input is never mutated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from refold.reference import JSON, JSONObject, RefoldError
+from refold.reference.responses import NoResponseError, differences, fold
+
+from ._responses_departures import (
+    after_terminal,
+    error_event,
+    is_terminal,
+    keepalive,
+    null_item,
+    seq_arrival,
+    terminal_events,
+    terminal_repeat,
+    unknown_keys,
+)
+from ._responses_item_departures import (
+    content_index,
+    done_as_deltas,
+    key_output_index,
+    kind_match,
+    orphan,
+    output_order,
+    readd,
+    refusals_as_text,
+    route,
+)
+from .attribution_responses import rules_at
+
+__all__ = ["DEPARTURES", "Probe", "Undo", "absent_departures", "applicable_undos",
+           "departures_alone", "difference_undos"]
+
+Undo = Callable[[list[JSON]], list[JSON]]
+Probe = tuple[str, frozenset[str], list[JSON]]
+"""(rule id of the departure undone, the rules that decide how it folds, undone stream)."""
+
+DEPARTURES: tuple[tuple[str, Undo], ...] = (
+    ("RS-KEEPALIVE", keepalive),
+    ("RS-ERROR-EVENT", error_event),
+    ("RS-NULL-ITEM", null_item),
+    ("RS-UNKNOWN-KEYS", unknown_keys),
+    ("RS-SEQ-ARRIVAL", seq_arrival),
+    ("RS-TERMINAL-REPEAT", terminal_repeat),
+    ("LIFE-RS-AFTER", after_terminal),
+    ("RS-TERMINAL-EVENTS", terminal_events),
+    ("RS-ORPHAN", orphan),
+    ("RS-ROUTE", route),
+    ("RS-KEY-OUTPUT-INDEX", key_output_index),
+    ("RS-READD", readd),
+    ("RS-OUTPUT-ORDER", output_order),
+    ("RS-DONE-REPLACES", done_as_deltas),
+)
+"""(rule id, undo) per departure from the plain shape, in the order they are tried."""
+
+
+def _response(stream: list[JSON]) -> JSONObject | None:
+    """The reference's fold of `stream`; None when it holds no event (a prefix that ends
+    before any: a crash there is located at such a prefix).
+
+    Raises:
+        RefoldError: the reference refuses the stream (an event not an object).
+    """
+    try:
+        return fold(stream)
+    except NoResponseError:
+        return None
+
+
+def _folds_alike(expected: JSONObject | None, stream: list[JSON],
+                 owned: frozenset[str]) -> bool:
+    """Whether the reference folds `stream` as `expected` except at pointers a rule of
+    `owned` decides (a stream it refuses does not; no Response is alike no Response)."""
+    try:
+        received = _response(stream)
+    except RefoldError:
+        return False
+    if expected is None or received is None:
+        return expected is received
+    return all(rules_at(d.pointer) & owned for d in differences(expected, received))
+
+
+_OUTCOMES = {"response.incomplete": "RS-INCOMPLETE", "response.failed": "RS-FAILED"}
+
+
+def _deciding(rule_id: str, stream: list[JSON]) -> frozenset[str]:
+    """The rules that decide how a departure folds: its own; for an incomplete or failed
+    terminal read as completed, also the rule of each outcome the stream has (RS-INCOMPLETE
+    says what the result holds after `response.incomplete`)."""
+    if rule_id != "RS-TERMINAL-EVENTS":
+        return frozenset({rule_id})
+    return frozenset({rule_id, *(rule for kind, rule in _OUTCOMES.items()
+                                 if kind in _types([e for e in stream if is_terminal(e)]))})
+
+
+def applicable_undos(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
+    """(rule id, undone stream) for every departure present in `stream` whose undoing the
+    reference folds identically except at the pointers its rule owns."""
+    try:
+        expected = _response(stream)
+    except RefoldError:
+        return []  # a stream the reference refuses has no plain shape to return to
+    found: list[tuple[str, list[JSON]]] = []
+    for rule_id, undo in DEPARTURES:
+        undone = undo(stream)
+        deciding = _deciding(rule_id, stream)
+        if undone != stream and _folds_alike(expected, undone, deciding):
+            # each rule deciding how the departure folds is charged with it (a crash
+            # after response.incomplete is RS-TERMINAL-EVENTS's and RS-INCOMPLETE's)
+            found += [(rule, undone) for rule in sorted(deciding, key=_order(rule_id))]
+    return found
+
+
+def _order(first: str) -> Callable[[str], tuple[bool, str]]:
+    return lambda rule: (rule != first, rule)
+
+
+def departures_alone(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
+    """(rule id, stream) per departure present in `stream`: the stream with every other
+    departure undone; first ("", stream) with every departure undone. Only streams the
+    reference folds as it folds `stream`, except at pointers of the undone departures'
+    rules, are given, and none when the plain one is not."""
+    try:
+        expected = _response(stream)
+    except RefoldError:
+        return []
+    present = [rule_id for rule_id, undo in DEPARTURES if undo(stream) != stream]
+    found: list[tuple[str, list[JSON]]] = []
+    for kept in ["", *present]:
+        undone = stream
+        for rule_id, undo in DEPARTURES:
+            if rule_id in present and rule_id != kept:
+                undone = undo(undone)
+        owned = frozenset().union(*(_deciding(r, stream) for r in present if r != kept))
+        alike = _folds_alike(expected, undone, owned)
+        if not kept and not alike:
+            return []
+        if alike and undone != stream:
+            found.append((kept, undone))
+    return found
+
+
+def difference_undos(stream: list[JSON], claimed: frozenset[str]) -> list[Probe]:
+    """Every departure present in `stream` whose undoing the reference folds identically
+    except at its rule's pointers (`applicable_undos`), and refusal parts sent as
+    output_text parts, when the stream has any and the target claims `refusal` (a target
+    that drops an output_text part too is not failing on the part being a refusal)."""
+    found = [(rule_id, _deciding(rule_id, stream), undone)
+             for rule_id, undone in applicable_undos(stream) if rule_id in dict(DEPARTURES)]
+    if "refusal" not in claimed:
+        return found
+    undone = refusals_as_text(stream)
+    try:
+        expected = _response(stream)
+    except RefoldError:
+        return found
+    if undone != stream and _folds_alike(expected, undone, frozenset({"RS-REFUSAL"})):
+        found.append(("RS-REFUSAL", frozenset({"RS-REFUSAL"}), undone))
+    return found
+
+
+_FROM_UNDOS = ("RS-KEEPALIVE", "RS-ERROR-EVENT", "RS-NULL-ITEM", "RS-TERMINAL-REPEAT",
+               "RS-ORPHAN", "RS-ROUTE", "RS-READD", "RS-OUTPUT-ORDER", "RS-KEY-OUTPUT-INDEX")
+"""The departures present exactly when their undo changes the stream."""
+_DONE_EVENTS = frozenset({"response.output_text.done", "response.refusal.done",
+                          "response.function_call_arguments.done",
+                          "response.content_part.done", "response.reasoning_text.done",
+                          "response.reasoning_summary_text.done",
+                          "response.reasoning_summary_part.done"})
+"""The `.done` events RS-DONE-REPLACES decides (output_item.done is RS-ITEM-DONE-REPLACES's)."""
+
+
+def _terminal_output(stream: list[JSON]) -> bool | None:
+    """Whether the last terminal event sends a non-empty output; None without one."""
+    last = next((e for e in reversed(stream) if is_terminal(e)), None)
+    if not isinstance(last, dict):
+        return None
+    output = last["response"].get("output")
+    return isinstance(output, list) and bool(output)
+
+
+def _types(stream: list[JSON]) -> set[object]:
+    return {event.get("type") for event in stream if isinstance(event, dict)}
+
+
+def absent_departures(stream: list[JSON]) -> frozenset[str]:
+    """The rules `stream` gives nothing to decide: those about a departure it does not
+    have, and those of a terminal output it does not send (see the module docstring)."""
+    undos = dict(DEPARTURES)
+    absent = {rule for rule in _FROM_UNDOS if undos[rule](stream) == stream}
+    for rule, departs in (("RS-KIND-MATCH", kind_match), ("RS-CONTENT-INDEX", content_index)):
+        if not departs(stream):
+            absent.add(rule)
+    types = _types(stream)
+    terminals = _types([event for event in stream if is_terminal(event)])
+    absent |= {rule for kind, rule in _OUTCOMES.items() if kind not in terminals}
+    if "response.output_item.done" not in types:
+        absent.add("RS-ITEM-DONE-REPLACES")
+    if not types & _DONE_EVENTS:
+        absent.add("RS-DONE-REPLACES")
+    whole = _terminal_output(stream)
+    if whole is not True:
+        absent.add("RS-OUTPUT-TERMINAL")
+    if whole is True:
+        absent |= {"RS-OUTPUT-RECOVER", "RS-RECOVER-FROM-DELTAS"}
+    if not any(is_terminal(event) for event in stream):
+        absent.add("RS-OUTPUT-RECOVER")  # a snapshot's output is LIFE-RS-SNAPSHOT's
+    return frozenset(absent)
