@@ -17,12 +17,15 @@ import copy
 from collections.abc import Iterator
 from typing import Any
 
-from refold.reference import JSON, JSONObject
+from refold.reference import JSON, JSONObject, RefoldError
+from refold.reference.responses import fold
+from refold.reference.responses._envelope import TERMINAL_EVENTS
 from refold.reference.responses._items import placeholder
 from refold.reference.responses._routing import ITEM_EVENTS
 
-__all__ = ["content_index", "dense_indexes", "done_as_deltas", "key_output_index", "kind_match",
-           "orphan", "output_order", "readd", "refusals_as_text", "route", "steady_ids"]
+__all__ = ["content_index", "dense_indexes", "done_as_deltas", "items_done", "key_output_index",
+           "kind_match", "orphan", "output_order", "readd", "refusals_as_text", "route",
+           "steady_ids"]
 
 _ADDED = "response.output_item.added"
 _DONE = "response.output_item.done"
@@ -347,3 +350,43 @@ def done_as_deltas(stream: list[JSON]) -> list[JSON]:
             result.append(inserts[position])
         result.append(copy.deepcopy(event))
     return result
+
+
+def items_done(stream: list[JSON]) -> list[JSON]:
+    """RS-RECOVER-FROM-DELTAS: every announced item that never got `output_item.done` gets
+    one before the first terminal event (at the end without one), carrying the item as the
+    reference recovers it from its deltas, with RS-RECOVER-STATUS's status (split family 4
+    sends no `.done` event at all)."""
+    done = {index for _, event, index, _, _ in _walk(stream) if event.get("type") == _DONE}
+    open_ = sorted({index for _, event, index, _, _ in _walk(stream)
+                    if event.get("type") == _ADDED and index is not None} - done)
+    if not open_:
+        return copy.deepcopy(stream)
+    recovered = _recovered_output(stream)
+    announced = sorted({index for _, event, index, _, _ in _walk(stream)
+                        if event.get("type") == _ADDED and index is not None})
+    if recovered is None or len(recovered) != len(announced):
+        return copy.deepcopy(stream)  # not one item per announced index: left alone
+    dones: list[JSON] = [{"type": _DONE, "output_index": index,
+                          "item": copy.deepcopy(recovered[announced.index(index)])}
+                         for index in open_]
+    first = next((n for n, event in enumerate(stream) if _is_terminal(event)), len(stream))
+    return [*copy.deepcopy(stream[:first]), *dones, *copy.deepcopy(stream[first:])]
+
+
+def _is_terminal(event: JSON) -> bool:
+    return isinstance(event, dict) and event.get("type") in TERMINAL_EVENTS \
+        and isinstance(event.get("response"), dict)
+
+
+def _recovered_output(stream: list[JSON]) -> list[JSON] | None:
+    """The streamed items as the reference recovers them (every terminal's `output` left
+    out, so RS-OUTPUT-RECOVER builds the output from the stream), or None."""
+    bare = [{**event, "response": {k: v for k, v in event["response"].items()
+                                   if k != "output"}} if _is_terminal(event) else event
+            for event in stream]
+    try:
+        output = fold(copy.deepcopy(bare)).get("output")
+    except RefoldError:
+        return None
+    return output if isinstance(output, list) else None

@@ -10,7 +10,11 @@ undo is trusted on a stream only when the reference folds the undone stream iden
 *except at pointers the departure's own rule owns* (`rules_at`): giving a rotated item id
 back changes a done item's `id`, which is RS-KEY-OUTPUT-INDEX's place, and nothing else.
 
-The same undos charge a difference (`difference_undos`), with one more: refusal parts sent
+An item that never got `output_item.done` (split family 4) is handed over whole on one,
+as the reference recovers it (RS-RECOVER-FROM-DELTAS): only to charge a crash, since the
+same item's content is where a content defect shows (`_CRASH_ONLY`).
+
+The other undos charge a difference too (`difference_undos`), with one more: refusal parts sent
 as output_text parts of the same text (only the refusal parts' places change), to tell a
 target that drops refusals from one that drops parts. `absent_departures` names the rules
 a stream gives nothing to decide: those about a departure it does not have (no orphan
@@ -41,6 +45,7 @@ from ._responses_departures import (
 from ._responses_item_departures import (
     content_index,
     done_as_deltas,
+    items_done,
     key_output_index,
     kind_match,
     orphan,
@@ -73,6 +78,7 @@ DEPARTURES: tuple[tuple[str, Undo], ...] = (
     ("RS-READD", readd),
     ("RS-OUTPUT-ORDER", output_order),
     ("RS-DONE-REPLACES", done_as_deltas),
+    ("RS-RECOVER-FROM-DELTAS", items_done),
 )
 """(rule id, undo) per departure from the plain shape, in the order they are tried."""
 
@@ -163,13 +169,22 @@ def departures_alone(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
     return found
 
 
+_CRASH_ONLY = frozenset({"RS-RECOVER-FROM-DELTAS"})
+"""Departures undone to charge a crash, never a difference: an item recovered from its
+deltas is where a content defect shows (a refusal a target drops from deltas), and the
+item handed over whole on `output_item.done` would charge that defect to recovery. A
+target that raises on an item never done (openai-python: "Cannot complete response with
+unfinished output items") is charged RS-RECOVER-FROM-DELTAS, not every rule of the test."""
+
+
 def difference_undos(stream: list[JSON], claimed: frozenset[str]) -> list[Probe]:
     """Every departure present in `stream` whose undoing the reference folds identically
     except at its rule's pointers (`applicable_undos`), and refusal parts sent as
     output_text parts, when the stream has any and the target claims `refusal` (a target
     that drops an output_text part too is not failing on the part being a refusal)."""
     found = [(rule_id, _deciding(rule_id, stream), undone)
-             for rule_id, undone in applicable_undos(stream) if rule_id in dict(DEPARTURES)]
+             for rule_id, undone in applicable_undos(stream)
+             if rule_id in dict(DEPARTURES) and rule_id not in _CRASH_ONLY]
     if "refusal" not in claimed:
         return found
     undone = refusals_as_text(stream)

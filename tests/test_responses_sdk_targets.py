@@ -235,3 +235,26 @@ def test_the_builders_write_the_apis_shape() -> None:
         "response.output_text.delta", "response.output_text.delta", "response.output_text.done",
         "response.content_part.done", "response.output_item.done", "response.completed"]
     assert added(0, HELLO_ITEM)["output_index"] == 0
+
+
+def test_an_item_never_done_that_openai_python_raises_on_is_charged_to_recovery() -> None:
+    # a deltas-only item (split family 4): the raise is RS-RECOVER-FROM-DELTAS's, found by
+    # undoing it (the item handed over on output_item.done folds as the reference recovers
+    # it), so the test's other rules are blocked by it, not failed
+    from refold.checks import Check, ConformanceFailure
+    from refold.crashes import analyse
+
+    events = [created(), *message_events(0, HELLO_ITEM)[:-1], terminal(output=[])]
+    target = load_target("openai-responses")
+    try:
+        check = Check(target)
+        check.rules = ("RS-TEXT-JOIN",)
+        with pytest.raises(ConformanceFailure) as raised:
+            check.folds_to(events, reference(events))
+        failure = raised.value
+        assert failure.crash is not None
+        analyse(failure.crash, failure.chunks or [], target)
+        assert failure.implicated == ("RS-RECOVER-FROM-DELTAS",)
+        assert failure.blocked == ("RS-TEXT-JOIN",)
+    finally:
+        target.close()
