@@ -96,6 +96,20 @@ SDKS: dict[str, Sdk] = {
     "ai-sdk-events": Sdk("@ai-sdk/openai", "provider-events", (
         "EV-FRAME-ORDER", "EV-CHAT-DONE", "EV-TRUNCATED", "EV-FRAME-COVER", "EV-STOP-MAP",
         "EV-FOLD-AGREES", "EV-ARGS-INVALID", "EV-ERROR-FRAME")),
+    # The Responses targets (docs/sdk-conformance.md, "OpenAI Responses"; each defect is
+    # reproduced on a minimal stream by tests/test_responses_sdk_targets*.py).
+    "openai-responses": Sdk("openai-python", "openai-responses", (
+        "RS-OUTPUT-RECOVER", "RS-ORPHAN", "RS-TERMINAL-EVENTS", "RS-FAILED",
+        "RS-KEY-OUTPUT-INDEX", "RS-ENV-TERMINAL", "RS-RECOVER-FROM-DELTAS"), blocked=(
+        ("RS-ANNOTATIONS", "RS-RECOVER-FROM-DELTAS"), ("RS-REFUSAL", "RS-RECOVER-FROM-DELTAS"))),
+    "openai-node-responses": Sdk("openai", "openai-responses", (
+        "RS-OUTPUT-RECOVER", "RS-ORPHAN", "RS-KEEPALIVE")),
+    "langchain-openai-responses": Sdk("langchain-openai", "openai-responses", (
+        "RS-DONE-REPLACES", "RS-TERMINAL-REPEAT", "RS-FAILED", "RS-ERROR-EVENT",
+        "RS-OUTPUT-RECOVER", "RS-REFUSAL", "RS-REASONING-TEXT")),
+    "litellm-responses": Sdk("litellm", "openai-responses", (
+        "RS-DONE-REPLACES", "RS-REFUSAL", "RS-ANNOTATIONS", "RS-REASONING-TEXT", "RS-CALL-IDS",
+        "RS-USAGE-TERMINAL", "RS-OUTPUT-RECOVER", "RS-FAILED")),
 }
 _PREFIXES = "|".join(re.escape(p) for p in sorted(SDKS, key=len, reverse=True))
 _NAME = re.compile(rf"^(?P<sdk>{_PREFIXES})-(?P<version>[\d.]+)-(?P<date>\d{{4}}-\d{{2}}-\d{{2}})$")
@@ -161,7 +175,8 @@ def test_a_report_shows_each_rule_a_crash_hides_as_blocked_by_it(directory: Path
 
 
 def test_the_openai_report_shows_its_decoders_deviations_by_wire_rule() -> None:
-    [directory] = [p for p in _report_dirs() if p.name.startswith("openai-")]
+    [directory] = [p for p in _report_dirs()
+                   if (match := _NAME.match(p.name)) and match["sdk"] == "openai"]
     rules = _results(directory)["rules"]
     assert [r for r in OPENAI_SSE_DEVIATIONS if rules[r]["status"] != "xfailed"] == []
 
