@@ -19,9 +19,10 @@ from typing import Any
 
 from refold.reference import JSON, JSONObject, RefoldError
 from refold.reference.responses import fold
-from refold.reference.responses._envelope import TERMINAL_EVENTS
 from refold.reference.responses._items import placeholder
 from refold.reference.responses._routing import ITEM_EVENTS
+
+from ._responses_departures import is_terminal
 
 __all__ = ["content_index", "dense_indexes", "done_as_deltas", "items_done", "key_output_index",
            "kind_match", "orphan", "output_order", "readd", "refusals_as_text", "route",
@@ -357,33 +358,28 @@ def items_done(stream: list[JSON]) -> list[JSON]:
     one before the first terminal event (at the end without one), carrying the item as the
     reference recovers it from its deltas, with RS-RECOVER-STATUS's status (split family 4
     sends no `.done` event at all)."""
-    done = {index for _, event, index, _, _ in _walk(stream) if event.get("type") == _DONE}
-    open_ = sorted({index for _, event, index, _, _ in _walk(stream)
-                    if event.get("type") == _ADDED and index is not None} - done)
-    if not open_:
-        return copy.deepcopy(stream)
-    recovered = _recovered_output(stream)
-    announced = sorted({index for _, event, index, _, _ in _walk(stream)
-                        if event.get("type") == _ADDED and index is not None})
+    announced: set[int] = set()
+    done: set[int] = set()
+    for _, event, index, _, _ in _walk(stream):
+        if index is not None and event.get("type") in (_ADDED, _DONE):
+            (announced if event["type"] == _ADDED else done).add(index)
+    open_ = sorted(announced - done)
+    recovered = _recovered_output(stream) if open_ else None
     if recovered is None or len(recovered) != len(announced):
-        return copy.deepcopy(stream)  # not one item per announced index: left alone
+        return copy.deepcopy(stream)  # none open, or not one item per announced index
+    order = sorted(announced)
     dones: list[JSON] = [{"type": _DONE, "output_index": index,
-                          "item": copy.deepcopy(recovered[announced.index(index)])}
+                          "item": copy.deepcopy(recovered[order.index(index)])}
                          for index in open_]
-    first = next((n for n, event in enumerate(stream) if _is_terminal(event)), len(stream))
+    first = next((n for n, event in enumerate(stream) if is_terminal(event)), len(stream))
     return [*copy.deepcopy(stream[:first]), *dones, *copy.deepcopy(stream[first:])]
-
-
-def _is_terminal(event: JSON) -> bool:
-    return isinstance(event, dict) and event.get("type") in TERMINAL_EVENTS \
-        and isinstance(event.get("response"), dict)
 
 
 def _recovered_output(stream: list[JSON]) -> list[JSON] | None:
     """The streamed items as the reference recovers them (every terminal's `output` left
     out, so RS-OUTPUT-RECOVER builds the output from the stream), or None."""
     bare = [{**event, "response": {k: v for k, v in event["response"].items()
-                                   if k != "output"}} if _is_terminal(event) else event
+                                   if k != "output"}} if is_terminal(event) else event
             for event in stream]
     try:
         output = fold(copy.deepcopy(bare)).get("output")
