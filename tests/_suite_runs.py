@@ -13,7 +13,9 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,3 +64,14 @@ def run_suites(target: str, dialect: str, workdir: Path, *,
         statuses = {rule: str(entry["status"])
                     for rule, entry in json.loads(report.read_text())["rules"].items()}
     return SuiteRun(target, completed.returncode, statuses, completed.stdout + completed.stderr)
+
+
+@contextmanager
+def started_runs(dialect: str, root: Path,
+                 runs: Mapping[str, tuple[str, frozenset[str] | None]],
+                 ) -> Iterator[dict[str, Future[SuiteRun]]]:
+    """Each named run (its target, and the rules whose tests it runs, None for the whole
+    suite) started at once, two at a time (the CI machine has two cores), in `root`/name."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        yield {name: pool.submit(run_suites, target, dialect, root / name, rules=rules)
+               for name, (target, rules) in runs.items()}

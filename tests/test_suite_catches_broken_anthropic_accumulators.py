@@ -25,12 +25,12 @@ at both.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _suite_runs import SuiteRun, run_suites
+from _suite_runs import SuiteRun, started_runs
 from test_broken_anthropic_accumulators import EXPECTED_FAILURES
 
 from refold.reference.anthropic import RULES
@@ -54,25 +54,22 @@ def _cases() -> list[Any]:
 
 @pytest.fixture(scope="module")
 def rule_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Future[SuiteRun]]]:
-    """Each accumulator on the tests of its own rules, and the reference on the whole
-    suite, started at once two at a time (the CI machine has two cores)."""
+    """Each accumulator on the tests of its own rules, and the reference on the whole suite."""
     root = tmp_path_factory.mktemp("anthropic-rule-runs")
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        runs = {name: pool.submit(run_suites, str(_BROKEN / f"{name}.py"), _DIALECT,
-                                  root / name, rules=EXPECTED_FAILURES[name])
-                for name in sorted(EXPECTED_FAILURES)}
-        for correct, target in _CORRECT.items():
-            runs[correct] = pool.submit(run_suites, target, _DIALECT, root / correct)
+    with started_runs(_DIALECT, root, {
+            **{name: (str(_BROKEN / f"{name}.py"), EXPECTED_FAILURES[name])
+               for name in sorted(EXPECTED_FAILURES)},
+            **{correct: (target, None) for correct, target in _CORRECT.items()}}) as runs:
         yield runs
 
 
 @pytest.fixture(scope="module")
 def whole_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Future[SuiteRun]]]:
-    """Each accumulator on the whole suite (nightly), two at a time."""
+    """Each accumulator on the whole suite (nightly)."""
     root = tmp_path_factory.mktemp("anthropic-whole-runs")
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        yield {name: pool.submit(run_suites, str(_BROKEN / f"{name}.py"), _DIALECT, root / name)
-               for name in sorted(EXPECTED_FAILURES)}
+    with started_runs(_DIALECT, root, {name: (str(_BROKEN / f"{name}.py"), None)
+                                        for name in sorted(EXPECTED_FAILURES)}) as runs:
+        yield runs
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED_FAILURES))

@@ -20,11 +20,11 @@ and the reference the whole suite; each adapter's run of the whole suite is `nig
 from __future__ import annotations
 
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
-from _suite_runs import SuiteRun, run_suites
+from _suite_runs import SuiteRun, started_runs
 from test_broken_event_adapters import EXPECTED_VIOLATIONS
 
 from refold.reference.events import RULES
@@ -54,25 +54,22 @@ SUITE_FAILURES: dict[str, frozenset[str]] = {
 
 @pytest.fixture(scope="module")
 def rule_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Future[SuiteRun]]]:
-    """Each adapter on the tests of its own rules, and the reference on the whole suite,
-    started at once two at a time (the CI machine has two cores)."""
+    """Each adapter on the tests of its own rules, and the reference on the whole suite."""
     root = tmp_path_factory.mktemp("event-rule-runs")
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        runs = {name: pool.submit(run_suites, str(_BROKEN / f"{name}.py"), _DIALECT,
-                                  root / name, rules=SUITE_FAILURES[name])
-                for name in sorted(SUITE_FAILURES)}
-        for correct, target in _CORRECT.items():
-            runs[correct] = pool.submit(run_suites, target, _DIALECT, root / correct)
+    with started_runs(_DIALECT, root, {
+            **{name: (str(_BROKEN / f"{name}.py"), SUITE_FAILURES[name])
+               for name in sorted(SUITE_FAILURES)},
+            **{correct: (target, None) for correct, target in _CORRECT.items()}}) as runs:
         yield runs
 
 
 @pytest.fixture(scope="module")
 def whole_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Future[SuiteRun]]]:
-    """Each adapter on the whole suite (nightly), two at a time."""
+    """Each adapter on the whole suite (nightly)."""
     root = tmp_path_factory.mktemp("event-whole-runs")
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        yield {name: pool.submit(run_suites, str(_BROKEN / f"{name}.py"), _DIALECT, root / name)
-               for name in sorted(SUITE_FAILURES)}
+    with started_runs(_DIALECT, root, {name: (str(_BROKEN / f"{name}.py"), None)
+                                        for name in sorted(SUITE_FAILURES)}) as runs:
+        yield runs
 
 
 @pytest.mark.parametrize("name", sorted(SUITE_FAILURES))
