@@ -21,7 +21,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from refold.reference import JSON, Difference, JSONObject, PolicyRecord, diagnosis_text
+from refold.reference import (
+    JSON,
+    Difference,
+    Impact,
+    JSONObject,
+    PolicyRecord,
+    diagnosis_text,
+    impact_of,
+)
 
 from .console import format_chunks, printable
 from .crashes import Crash, signature
@@ -29,6 +37,7 @@ from .dialects import DEFAULT_DIALECT, DIALECTS, EVERY_RULE, Dialect, dialect_of
 from .difference_ablation import DifferenceAblation, Verdict
 from .errors import TargetError
 from .projection import projected_differences
+from .shapes import StreamShape
 from .targets import Target, TargetAccumulator
 
 __all__ = ["Check", "ConformanceFailure", "charged_rules", "conformance_failures",
@@ -115,6 +124,23 @@ class ConformanceFailure(AssertionError):
         depart that way), when the dialect knows them."""
         known = self.dialect.absent_departures
         return known(self.chunks) if known is not None and self.chunks else frozenset()
+
+    @property
+    def impact(self) -> Impact | None:
+        """What the failure costs (verdicts.md §3): a crash when the target raised, else
+        the worst impact of the differences (None: a failure with neither, such as a
+        broken event rule, whose cost the violation states)."""
+        return impact_of(self.differences, crashed=self.crash is not None
+                         or self.target_error is not None)
+
+    @property
+    def stream_shape(self) -> StreamShape | None:
+        """The shape of the failing stream (verdicts.md §1); None when the failure holds no
+        stream or its dialect cannot tell shapes."""
+        shapes = self.dialect.shapes
+        if self.chunks is None or shapes is None:
+            return None
+        return shapes.of(self.chunks)
 
     @property
     def blocked(self) -> tuple[str, ...]:

@@ -20,19 +20,26 @@ from ._arguments import parse_complete
 from ._attribution import OUTSIDE_THE_SHAPE, POINTERLESS, rules_at
 from ._compare import ABSENT, Difference, canonical, differences, equivalent, pointer
 from ._errors import ChunkTypeError, EmptyFoldError, RefoldError
+from ._impact import impact_of, is_empty
 from ._json import JSON, JSONObject, json_equal
 from ._outcomes import (
+    IMPACTS,
+    SHAPES,
     STATUSES,
     UNNAMED_DIALECT,
     DialectRecord,
     FailureRecord,
+    Impact,
     PolicyRecord,
     RuleRecord,
+    Shape,
     Status,
     diagnosis_of_record,
     diagnosis_text,
     dialect_record,
     failure_record,
+    worst_impact,
+    worst_shape,
 )
 from ._persist import bound, cut_text, json_text, persistable
 from ._rules import FEATURES, RULES, Rule, rule, rules_of
@@ -43,12 +50,14 @@ __all__ = [
     "ABSENT",
     "ALL_RULES",
     "FEATURES",
+    "IMPACTS",
     "JSON",
     "NOT_KEPT",
     "OUTSIDE_THE_SHAPE",
     "POINTERLESS",
     "REDACTED",
     "RULES",
+    "SHAPES",
     "SSE_RULES",
     "SSE_RULES_NOTE",
     "SSE_RULES_SOURCE",
@@ -60,11 +69,13 @@ __all__ = [
     "Difference",
     "EmptyFoldError",
     "FailureRecord",
+    "Impact",
     "JSONObject",
     "PolicyRecord",
     "RefoldError",
     "Rule",
     "RuleRecord",
+    "Shape",
     "Status",
     "bound",
     "canonical",
@@ -76,6 +87,8 @@ __all__ = [
     "equivalent",
     "failure_record",
     "fold",
+    "impact_of",
+    "is_empty",
     "json_equal",
     "json_text",
     "lookup_any_rule",
@@ -88,4 +101,6 @@ __all__ = [
     "scrub",
     "scrub_at",
     "scrub_text",
+    "worst_impact",
+    "worst_shape",
 ]

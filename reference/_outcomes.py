@@ -11,15 +11,15 @@ none: they were all of the chat dialect (`UNNAMED_DIALECT`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal, NotRequired, TypedDict, get_args
 
 from ._rules import FEATURES
 from ._sse_rules import SSE_RULES_NOTE
 
-__all__ = ["STATUSES", "UNNAMED_DIALECT", "DialectRecord", "FailureRecord", "PolicyRecord",
-           "RuleRecord", "Status", "diagnosis_of_record", "diagnosis_text", "dialect_record",
-           "failure_record"]
+__all__ = ["IMPACTS", "SHAPES", "STATUSES", "UNNAMED_DIALECT", "DialectRecord", "FailureRecord",
+           "Impact", "PolicyRecord", "RuleRecord", "Shape", "Status", "diagnosis_of_record",
+           "diagnosis_text", "dialect_record", "failure_record", "worst_impact", "worst_shape"]
 
 Status = Literal["failed", "xfailed", "blocked", "not judged", "passed", "skipped", "not run"]
 """What a run says about a rule: the worst outcome of the tests that check it. "not
@@ -29,6 +29,32 @@ record written before the status existed never has it, and reads as it did."""
 
 STATUSES: tuple[Status, ...] = get_args(Status)
 """From worst to best; a rule takes the worst status among its tests."""
+
+
+Shape = Literal["documented", "observed", "synthetic"]
+"""What kind of stream a stream is (verdicts.md §1): every frame valid against the provider's
+published schema in an order its documented grammar allows; else every departure one a
+named real provider is known to send; else carrying a departure nobody is known to send."""
+
+SHAPES: tuple[Shape, ...] = get_args(Shape)
+"""From least to most departing: the order rules are searched in (verdicts.md §2)."""
+
+Impact = Literal["crash", "loss", "corruption", "representation"]
+"""What a failure costs (verdicts.md §3), from its differences."""
+
+IMPACTS: tuple[Impact, ...] = get_args(Impact)
+"""From worst to mildest: a rule's impact is the worst among its failures."""
+
+
+def worst_shape(shapes: Iterable[Shape]) -> Shape:
+    """The most departing of `shapes` ("documented" for none): a stream's shape is the
+    worst of its departures'."""
+    return max(shapes, key=SHAPES.index, default="documented")
+
+
+def worst_impact(impacts: Iterable[Impact]) -> Impact | None:
+    """The worst of `impacts` (None for none)."""
+    return min(impacts, key=IMPACTS.index, default=None)
 
 
 class PolicyRecord(TypedDict):
@@ -90,6 +116,12 @@ class FailureRecord(TypedDict):
     diagnosis: NotRequired[list[PolicyRecord]]
     """The known fold policies that reproduce the target's output (`refold.diagnosis`);
     [] is "no known policy"; absent: not diagnosed (or written before diagnoses)."""
+    shape: NotRequired[Shape]
+    """The shape of `chunks` (verdicts.md §1); absent: written before shapes."""
+    departures: NotRequired[list[str]]
+    """The ids of the registered departures `chunks` carries ([] for a documented one)."""
+    impact: NotRequired[Impact]
+    """What the failure costs (verdicts.md §3)."""
 
 
 def failure_record(message: str, *, chunks: list[Any] | None = None, expected: Any = None,
@@ -114,6 +146,12 @@ class RuleRecord(TypedDict):
     blocked_by: list[str]
     fingerprints: list[dict[str, Any]]
     verdict: str | None
+    found_on: NotRequired[Shape]
+    """For a failed rule: the least departing shape it failed on (verdicts.md §2)."""
+    impact: NotRequired[Impact]
+    """For a failed rule: the worst impact of its failures on its `found_on` shape."""
+    departures: NotRequired[list[str]]
+    """For a failed rule: the departure ids of its minimal failing stream."""
 
 
 class DialectRecord(TypedDict):

@@ -21,8 +21,8 @@ from collections.abc import Iterable
 from refold.reference import JSON, Difference, JSONObject, differences
 from refold.reference import events as reference_events
 
-from ..errors import TargetError
-from ._dialect import Dialect
+from ...errors import TargetError
+from .._dialect import Dialect
 
 __all__ = ["BEGIN", "PROVIDER_EVENTS", "SOURCES", "begin", "frames_of", "source_of"]
 

@@ -15,16 +15,16 @@ from refold.reference.anthropic import (
     fold,
 )
 
-from ..ablation_anthropic import (
+from ...ablation_anthropic import (
     absent_departures,
     applicable_undos,
     departures_alone,
     difference_undos,
     undecided_at,
 )
-from ..attribution_anthropic import PLACES, POINTERLESS, rules_at
-from ..policies import ANTHROPIC_POLICIES
-from ._dialect import Ablation, Dialect
+from ...attribution_anthropic import PLACES, POINTERLESS, rules_at
+from ...policies import ANTHROPIC_POLICIES
+from .._dialect import Ablation, Dialect
 
 __all__ = ["ANTHROPIC_MESSAGES"]
 

@@ -17,15 +17,15 @@ from refold.reference.responses import (
     fold,
 )
 
-from ..ablation_responses import (
+from ...ablation_responses import (
     absent_departures,
     applicable_undos,
     departures_alone,
     difference_undos,
 )
-from ..attribution_responses import PLACES, POINTERLESS, rules_at
-from ..policies import RESPONSES_POLICIES
-from ._dialect import Ablation, Dialect
+from ...attribution_responses import PLACES, POINTERLESS, rules_at
+from ...policies import RESPONSES_POLICIES
+from .._dialect import Ablation, Dialect
 
 __all__ = ["OPENAI_RESPONSES"]
 

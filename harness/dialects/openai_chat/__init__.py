@@ -21,9 +21,9 @@ from refold.reference import (
 )
 from refold.reference.sse import decode_chunks
 
-from ..ablation import applicable_undos, departures_alone
-from ..policies import CHAT_POLICIES
-from ._dialect import Ablation, Dialect
+from ...ablation import applicable_undos, departures_alone
+from ...policies import CHAT_POLICIES
+from .._dialect import Ablation, Dialect
 
 __all__ = ["OPENAI_CHAT"]
 
