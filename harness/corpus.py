@@ -32,6 +32,7 @@ from typing import Any
 
 from refold.reference import JSON, JSONObject, cut_text
 
+from .bounded import json_document, read_regular_file
 from .dialects import DIALECTS, Dialect
 from .errors import UsageError
 
@@ -143,20 +144,39 @@ def read_case(path: Path) -> Case:
         UsageError: not readable, not JSON, not a `refold-case/1` object, or a key of the
             wrong shape; the message names the file and the key.
     """
-    try:
-        if path.stat().st_size > _MAX_CASE_BYTES:
-            raise UsageError(f"case file {path} is {path.stat().st_size} bytes, more than "
-                             f"the {_MAX_CASE_BYTES} a case may hold")
-        content = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UsageError(f"case file {path}: cannot read it: {exc}") from exc
-    except (ValueError, RecursionError) as exc:
-        raise UsageError(f"case file {path} is not UTF-8 JSON ({cut_text(str(exc), 200)}); "
-                         f"expected a {CASE_FORMAT} object as `refold capture` writes") from exc
+    data = read_regular_file(path, limit=_MAX_CASE_BYTES, what="case file")
+    content = json_document(data, where=f"case file {path}",
+                            expected=f"a {CASE_FORMAT} object as `refold capture` writes")
     if not isinstance(content, dict) or content.get("format") != CASE_FORMAT:
         raise UsageError(f"{path} is not a refold case file: expected an object with "
                          f'"format": "{CASE_FORMAT}" (refold capture writes them)')
-    return _case_of(path, content)
+    case = _case_of(path, content)
+    _check_expectation(case)
+    return case
+
+
+def _check_expectation(case: Case) -> None:
+    """Refuse a case whose recorded outcome the reference does not reproduce, unless the
+    disagreement is recorded as a question about the contract: an `expected` edited to
+    garbage would otherwise make a garbage target pass and the reference fail."""
+    outcome, expected, _ = reference_outcome(case.dialect, case.items)
+    if outcome == case.outcome and (outcome == "raises" or not case.dialect.differences(
+            expected, case.expected)):
+        return
+    question = case.question
+    if question is not None and _json_same(question.get("stated"), case.expected):
+        return
+    found = ("the reference refuses the stream" if outcome == "raises" else
+             f"the reference folds it to {cut_text(json.dumps(expected), 160)}")
+    raise UsageError(f"case file {case.path}: it records outcome {case.outcome!r}"
+                     f"{' and an expected result' if case.outcome == 'folds' else ''} that "
+                     f"the reference does not reproduce ({found}); expected the case as "
+                     f"`refold capture` wrote it, or a `question` recording the stated result "
+                     f"as a question about the contract (`refold capture --expect`)")
+
+
+def _json_same(left: Any, right: Any) -> bool:
+    return json.dumps(left, sort_keys=True) == json.dumps(right, sort_keys=True)
 
 
 def _need(path: Path, content: dict[str, Any], key: str, kinds: Any, what: str) -> Any:

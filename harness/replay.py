@@ -35,11 +35,14 @@ its message is rendered from that scrubbed, bounded copy.
 from __future__ import annotations
 
 import ast
+import base64
+import binascii
 import contextlib
 import hashlib
 import json
 import re
 import shlex
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -61,6 +64,7 @@ from refold.reference import (
 )
 from refold.reference import failure_record as _record
 
+from .bounded import json_document, read_regular_file
 from .checks import ConformanceFailure
 from .dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect_of_rule
 from .errors import UsageError
@@ -74,6 +78,16 @@ REPLAY_FORMAT = 1
 SCRUBBED = REDACTED
 """What a credential is replaced with (`refold.reference.REDACTED`)."""
 _REPRODUCE = re.compile(r"@reproduce_failure\('([^']+)', (b'[^']*'|b\"[^\"]*\")\)")
+
+MAX_REPLAY_BYTES = 16 * 1024 * 1024
+"""The largest replay file read: refold writes bounded records (a few hundred kB at most)."""
+
+MAX_BLOB_BYTES = 256 * 1024
+"""The longest `reproduce_failure` blob read, as text (a shrunk failure's is a few kB)."""
+
+MAX_BLOB_CHOICE_BYTES = 4 * 1024 * 1024
+"""The most a blob may decompress to (Hypothesis's own cap on a test case's choices is far
+below it); a blob past it is refused before Hypothesis inflates it whole."""
 
 
 def kept(failure: ConformanceFailure) -> ConformanceFailure:
@@ -206,12 +220,9 @@ def read_replay(path: str | Path) -> dict[str, Any]:
     Raises:
         UsageError: the file is missing, not JSON, or not a refold replay file.
     """
-    try:
-        content = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UsageError(f"replay file {path}: cannot read it: {exc}") from exc
-    except ValueError as exc:
-        raise UsageError(f"replay file {path} is not JSON: {exc}") from exc
+    data = read_regular_file(path, limit=MAX_REPLAY_BYTES, what="replay file")
+    content = json_document(data, where=f"replay file {path}",
+                            expected="a replay file as refold writes it")
     if not isinstance(content, dict) or content.get("refold_replay") != REPLAY_FORMAT:
         raise UsageError(f"{path} is not a refold replay file (format {REPLAY_FORMAT}): "
                          f'expected an object with "refold_replay": {REPLAY_FORMAT}')
@@ -243,6 +254,7 @@ def _check_blob(path: str | Path, content: dict[str, Any]) -> None:
     if not isinstance(blob, bytes):
         raise UsageError(f"{where}; its blob is not a bytes literal, expected b'...' as "
                          f"Hypothesis prints it")
+    _check_blob_size(where, blob)
     try:
         from hypothesis.core import decode_failure
     except ImportError:  # another Hypothesis: it checks the blob itself when it runs
@@ -252,6 +264,29 @@ def _check_blob(path: str | Path, content: dict[str, Any]) -> None:
     except Exception as exc:
         raise UsageError(f"{where}; Hypothesis cannot decode the blob ({exc}), so the file "
                          f"was damaged or edited") from exc
+
+
+def _check_blob_size(where: str, blob: bytes) -> None:
+    """Refuse a blob whose choices would take more than `MAX_BLOB_CHOICE_BYTES` once
+    decompressed, before Hypothesis decompresses it whole (a zlib bomb costs gigabytes)."""
+    if len(blob) > MAX_BLOB_BYTES:
+        raise UsageError(f"{where}; its blob is {len(blob)} bytes, more than the "
+                         f"{MAX_BLOB_BYTES} a recorded failure's blob may be")
+    try:
+        decoded = base64.b64decode(blob, validate=False)
+    except (ValueError, binascii.Error) as exc:
+        raise UsageError(f"{where}; its blob is not base64 ({exc})") from exc
+    if decoded[:1] != b"\1":
+        return
+    inflate = zlib.decompressobj()
+    try:
+        inflate.decompress(decoded[1:], MAX_BLOB_CHOICE_BYTES)
+    except zlib.error as exc:
+        raise UsageError(f"{where}; its blob is not valid zlib data ({exc})") from exc
+    if inflate.unconsumed_tail:
+        raise UsageError(f"{where}; its blob decompresses to more than "
+                         f"{MAX_BLOB_CHOICE_BYTES} bytes of choices, more than any recorded "
+                         f"failure takes: refused unread (a damaged or hostile file)")
 
 
 def blob_of(content: dict[str, Any]) -> tuple[str, bytes] | None:

@@ -27,14 +27,34 @@ def refold(*arguments: str, cwd: Path) -> subprocess.CompletedProcess[str]:
                           check=False)
 
 
-def test_a_wrong_expectation_fails_charged_to_the_rule_of_its_place(tmp_path: Path) -> None:
-    corpus = tmp_path / "corpus"
+def _edited_case(corpus: Path, *, as_question: bool) -> Path:
     corpus.mkdir()
     case = json.loads((STARTER / "anthropic-text.json").read_text())
     case["expected"]["stop_reason"] = "max_tokens"  # not what the stream says
-    (corpus / "edited.json").write_text(json.dumps(case))
+    if as_question:
+        case["question"] = {"stated": case["expected"], "differences": [
+            {"pointer": "/stop_reason", "rules": ["AM-STOP-REASON"], "stated": "max_tokens",
+             "reference": "end_turn"}]}
+    path = corpus / "edited.json"
+    path.write_text(json.dumps(case))
     shutil.copy(STARTER / "anthropic-tool-use.json", corpus)
-    done = refold("check", "--corpus", str(corpus), "--report", "results.json", cwd=tmp_path)
+    return path
+
+
+def test_a_case_whose_expectation_the_reference_does_not_reproduce_is_refused(
+        tmp_path: Path) -> None:
+    edited = _edited_case(tmp_path / "corpus", as_question=False)
+    done = refold("check", "--corpus", str(tmp_path / "corpus"), cwd=tmp_path)
+    assert done.returncode == 4, done.stdout + done.stderr
+    assert f"case file {edited}" in done.stderr
+    assert "the reference does not reproduce" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_disagreement_recorded_as_a_question_is_checked_charged_to_the_rule_of_its_place(
+        tmp_path: Path) -> None:
+    _edited_case(tmp_path / "corpus", as_question=True)
+    done = refold("check", "--corpus", str(tmp_path / "corpus"), "--report", "results.json",
+                  cwd=tmp_path)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "AM-STOP-REASON (text): the fold differs from the expected response" in done.stdout
     assert 'at /stop_reason: expected "max_tokens", received "end_turn"' in done.stdout
