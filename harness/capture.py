@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -38,7 +40,7 @@ from .capture_input import (
 from .corpus import CASE_FORMAT, Case, frames, reference_outcome
 from .dialects import Dialect
 
-__all__ = ["Captured", "capture", "question_of", "write_case"]
+__all__ = ["Captured", "capture", "case_name", "question_of", "write_case"]
 
 
 @dataclass
@@ -100,11 +102,14 @@ def _scrubbed(stream: Stream, dialect: Dialect) -> tuple[list[JSON], list[str] |
 
 def capture(source: Path, corpus: Path, *, dialect: Dialect | None = None,
             form: str | None = None, expect: JSONObject | None = None,
-            name: str | None = None, extra: dict[str, Any] | None = None) -> Captured:
+            name: str | None = None, extra: dict[str, Any] | None = None,
+            force: bool = False) -> Captured:
     """Read `source`, write one case per stream into `corpus`; return what was written.
 
     `expect` is a stated expected result (one stream only); `extra` is merged into every
-    case's provenance (the starter corpus records the documentation page there).
+    case's provenance (the starter corpus records the documentation page there). Case
+    names are made safe file names inside `corpus` (`case_name`); an existing case is
+    replaced only with `force`, and nothing is written when one would be refused.
 
     Raises:
         CaptureError: the capture cannot be read (the message says where), or `expect`
@@ -117,15 +122,35 @@ def capture(source: Path, corpus: Path, *, dialect: Dialect | None = None,
                            f"expectation is for a capture of one stream")
     digest = hashlib.sha256(data).hexdigest()
     captured = Captured()
+    stem = case_name(name or source.stem)
     for number, stream in enumerate(streams):
-        stem = name or source.stem
-        case_name = stem if len(streams) == 1 else f"{stem}-{number}"
-        case = _case(stream, case_name, source, digest, expect, extra or {})
-        write_case(corpus, case)
-        captured.cases.append(case)
-        if case.question is not None:
-            captured.questions.append(case)
+        named = stem if len(streams) == 1 else f"{stem}-{number}"
+        captured.cases.append(_case(stream, named, source, digest, expect, extra or {}))
+    if not force:
+        for case in captured.cases:
+            _refuse_existing(corpus / f"{case.name}.json")
+    for case in captured.cases:
+        write_case(corpus, case, force=force)
+    captured.questions = [case for case in captured.cases if case.question is not None]
     return captured
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_MAX_NAME = 100
+
+
+def case_name(raw: str) -> str:
+    """`raw` as a case's file name inside the corpus: letters, digits, `.`, `_` and `-`
+    only (every other run of characters, a path separator among them, becomes `-`), no
+    leading dot or dash, at most 100 characters; "case" when nothing is left."""
+    return _UNSAFE.sub("-", raw).strip(".-")[:_MAX_NAME].rstrip(".-") or "case"
+
+
+def _refuse_existing(path: Path) -> None:
+    if path.exists() or path.is_symlink():
+        raise CaptureError(f"refold capture: {path} exists; a case is never overwritten "
+                           f"without a word: give --force to replace it, or --name for "
+                           f"another name")
 
 
 def _case(stream: Stream, name: str, source: Path, digest: str,
@@ -184,12 +209,29 @@ def _shown(value: Any) -> JSON:
     return "(absent)" if value is ABSENT else value
 
 
-def write_case(corpus: Path, case: Case) -> Path:
-    """Write `case` as `corpus/<name>.json` (scrubbed once more on the way out)."""
+def write_case(corpus: Path, case: Case, *, force: bool = False) -> Path:
+    """Write `case` as `corpus/<name>.json` (scrubbed once more on the way out).
+
+    The file is created, never opened through a link: a symbolic link planted in the
+    corpus is replaced (with `force`) or refused, and its target is never written.
+
+    Raises:
+        CaptureError: the case exists and `force` is not given.
+    """
     corpus.mkdir(parents=True, exist_ok=True)
-    path = corpus / f"{case.name}.json"
+    path = corpus / f"{case_name(case.name)}.json"
     content = scrub(case.document(), text=scrub_text)
     assert content["format"] == CASE_FORMAT
-    path.write_text(json.dumps(content, indent=1, ensure_ascii=False, allow_nan=False) + "\n",
-                    encoding="utf-8")
+    text = json.dumps(content, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+    if force and (path.is_symlink() or path.is_file()):
+        path.unlink()
+    _refuse_existing(path)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    try:
+        descriptor = os.open(path, flags, 0o644)
+    except FileExistsError:
+        _refuse_existing(path)
+        raise
+    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+        handle.write(text)
     return path

@@ -190,6 +190,7 @@ def sse_stream(data: bytes, where: str, dialect: Dialect | None, *,
     (`Dialect.decode_sse`); `parts` are the pieces it arrived in (default: one)."""
     check_lines(data, where)
     text = decode_text(data, where)
+    check_terminated(text, where)
     chosen = dialect or detect_dialect(_sse_data_objects(text), where)
     pieces = parts if parts is not None else [data]
     try:
@@ -199,6 +200,28 @@ def sse_stream(data: bytes, where: str, dialect: Dialect | None, *,
                            f"server-sent events)") from exc
     check_items(items, where, chosen.item)
     return Stream(items, [decode_text(p, where) for p in pieces], where, "recorded", chosen)
+
+
+def check_terminated(text: str, where: str) -> None:
+    """Refuse SSE text whose last event no blank line ends: the decoder drops such an
+    event without a word (WHATWG: an event is dispatched at a blank line), so a capture
+    whose events are not separated by blank lines would become an empty case."""
+    start: tuple[int, str] | None = None
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines[-1] == "":  # the end of the last line, not an empty line after it
+        lines.pop()
+    for number, line in enumerate(lines, start=1):
+        if not line:
+            start = None
+        elif start is None and not line.startswith(":"):
+            start = (number, line)
+    if start is not None:
+        number, line = start
+        raise CaptureError(f"{where}: the server-sent events end inside an event that no "
+                           f"blank line ends (it starts at line {number}: "
+                           f"{cut_text(line, 80)!r}); a decoder drops such an event, so "
+                           f"expected every event to end with an empty line (events "
+                           f"separated by blank lines, as the provider sends them)")
 
 
 def jsonl_stream(data: bytes, where: str, dialect: Dialect | None) -> Stream:

@@ -47,6 +47,8 @@ def register(subparsers: Any) -> None:
                              "against the reference")
     parser.add_argument("--name", default=None,
                         help="the case's name (default: the source file's name)")
+    parser.add_argument("--force", action="store_true",
+                        help="replace a case file of the same name (never replaced otherwise)")
     parser.add_argument("--url", default=None,
                         help="where the capture comes from (a documentation page, a ticket); "
                              "recorded in the case's provenance")
@@ -88,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     for source in args.sources:
         found = capture(Path(source), Path(args.corpus), dialect=chosen, form=args.form,
                         expect=stated, name=args.name if len(args.sources) == 1 else None,
-                        extra=_extra(args))
+                        extra=_extra(args), force=args.force)
         total.cases += found.cases
         total.questions += found.questions
         for case in found.cases:
