@@ -30,16 +30,17 @@ import socket
 import sys
 import threading
 from collections.abc import Collection
+from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, NamedTuple
 
 from refold.reference import JSON
 
 from .dialects import DEFAULT_DIALECT
 from .serve_cases import ENDPOINTS, Endpoint, ServedCase
 
-__all__ = ["DEFAULT_FEATURES", "MAX_BODY_BYTES", "CompletionServer", "ServedCase",
-           "is_loopback", "served_case"]
+__all__ = ["DEFAULT_FEATURES", "MAX_BODY_BYTES", "BadLength", "CompletionServer", "ServedCase",
+           "declared_length", "is_loopback", "served_case"]
 
 DEFAULT_FEATURES = ENDPOINTS[DEFAULT_DIALECT].features
 """What an OpenAI-compatible client is asked to fold by default."""
@@ -47,7 +48,7 @@ DEFAULT_FEATURES = ENDPOINTS[DEFAULT_DIALECT].features
 MAX_BODY_BYTES = 8 * 1024 * 1024
 """The largest request body read; a larger declared `Content-Length` gets 413 unread."""
 
-_BYTE_COUNT = re.compile(r"[0-9]+")
+_BYTE_COUNT = re.compile(r"[0-9]+", re.ASCII)
 
 
 _DRAWN: dict[tuple[str, int, frozenset[str], frozenset[int]], ServedCase] = {}
@@ -131,6 +132,30 @@ class CompletionServer(ThreadingHTTPServer):
               f"{type(exc).__name__}: {exc}", file=sys.stderr)
 
 
+class BadLength(NamedTuple):
+    """A request's `Content-Length` this server refuses: the status and why."""
+
+    status: int
+    message: str
+
+
+def declared_length(headers: Message) -> int | BadLength:
+    """The body length a request declares (0 when it declares none), or why it is
+    refused: one header of ASCII digits only (`int()` also reads `²` and `٣`), at most
+    `MAX_BODY_BYTES`."""
+    declared = headers.get_all("content-length") or []
+    if not declared:
+        return 0
+    value = declared[0].strip()
+    if len(declared) > 1 or not _BYTE_COUNT.fullmatch(value):
+        return BadLength(400, f"Content-Length {', '.join(declared)!r} is not a byte count; "
+                              f"expected one non-negative integer in ASCII digits")
+    if int(value) > MAX_BODY_BYTES:
+        return BadLength(413, f"Content-Length {value} is more than this server reads "
+                              f"({MAX_BODY_BYTES} bytes)")
+    return int(value)
+
+
 class _Handler(BaseHTTPRequestHandler):
     server: CompletionServer
     protocol_version = "HTTP/1.0"  # the connection closes after each response
@@ -173,21 +198,11 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _content_length(self) -> int | None:
         """The declared body length; None once an error answer was sent."""
-        declared = self.headers.get_all("content-length") or []
-        if not declared:
-            return 0
-        value = declared[0].strip()
-        if len(declared) > 1 or not _BYTE_COUNT.fullmatch(value):
-            self._send_json(400, self._error(
-                f"Content-Length {', '.join(declared)!r} is not a byte count; expected one "
-                f"non-negative integer"))
+        found = declared_length(self.headers)
+        if isinstance(found, BadLength):
+            self._send_json(found.status, self._error(found.message))
             return None
-        if int(value) > MAX_BODY_BYTES:
-            self._send_json(413, self._error(
-                f"Content-Length {value} is more than this server reads "
-                f"({MAX_BODY_BYTES} bytes)"))
-            return None
-        return int(value)
+        return found
 
     def _error(self, message: str) -> JSON:
         return self.server.endpoint.error(message)

@@ -24,7 +24,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from .corpus import Case
-from .serve import MAX_BODY_BYTES
+from .serve import BadLength, declared_length
 from .serve_cases import ENDPOINTS
 
 __all__ = ["CorpusServer"]
@@ -119,13 +119,11 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_case(found)
 
     def _body(self) -> dict[str, Any] | None:
-        declared = self.headers.get("content-length", "0").strip() or "0"
-        if not declared.isdigit() or int(declared) > MAX_BODY_BYTES:
-            self._send_json(413 if declared.isdigit() else 400, {"error": {
-                "message": f"Content-Length {declared!r}: expected a byte count of at most "
-                           f"{MAX_BODY_BYTES}"}})
+        declared = declared_length(self.headers)
+        if isinstance(declared, BadLength):
+            self._send_json(declared.status, {"error": {"message": declared.message}})
             return None
-        raw = self.rfile.read(int(declared))
+        raw = self.rfile.read(declared)
         try:
             request = json.loads(raw or b"{}")
         except (ValueError, RecursionError):

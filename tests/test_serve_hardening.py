@@ -44,7 +44,7 @@ def _exchange(server: CompletionServer, head: str, body: bytes = b"") -> tuple[i
     return int(status_line.split()[1]), json.loads(rest.partition(b"\r\n\r\n")[2])
 
 
-@pytest.mark.parametrize("length", ["abc", "-5", "1e3", "12, 12"])
+@pytest.mark.parametrize("length", ["abc", "-5", "1e3", "12, 12", "²", "¹"])
 def test_a_malformed_content_length_gets_400_saying_what_was_expected(
     server: CompletionServer, length: str
 ) -> None:
@@ -101,3 +101,27 @@ def test_loopback_means_every_address_the_host_names_is_loopback() -> None:
     assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
     assert not is_loopback("0.0.0.0") and not is_loopback("::")
     assert not is_loopback("192.0.2.1")
+
+
+@pytest.mark.parametrize("length", ["²", "¹", "abc", "-1"])
+def test_the_corpus_server_answers_a_malformed_content_length_with_400(
+    capsys: pytest.CaptureFixture[str], length: str
+) -> None:
+    from pathlib import Path
+
+    from refold.corpus import load_corpus
+    from refold.serve_corpus import CorpusServer
+
+    starter = Path(__file__).resolve().parent.parent / "examples" / "corpus"
+    served = CorpusServer(load_corpus(starter))
+    thread = threading.Thread(target=served.serve_forever, daemon=True)
+    thread.start()
+    try:
+        status, body = _exchange(
+            served, f"POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Length: {length}")  # type: ignore[arg-type]
+    finally:
+        served.shutdown()
+        thread.join(timeout=10)
+        served.server_close()
+    assert status == 400 and "Content-Length" in body["error"]["message"]
+    assert "Traceback" not in capsys.readouterr().err
