@@ -41,6 +41,15 @@ _SECRET_NAMES = frozenset({
     "credentials", "passwd", "signingkey"})
 _SECRET_SUFFIXES = ("apikey", "secret", "password", "token", "privatekey", "secretkey",
                     "accesskeyid", "sessionid")
+_SECRET_PARTS = ("key", "token", "secret", "auth", "passw", "session", "cookie", "signature",
+                 "credential", "bearer")
+"""A member or header whose name (lower-case, `-`/`_` dropped) holds one of these is a
+credential's (`x-api-key`, `Ocp-Apim-Subscription-Key`, `X-Auth-Key`, `session_id`...)."""
+_COUNTS = ("tokens", "tokencount", "tokenids")
+"""...unless it is a count of tokens (`input_tokens`, `promptTokenCount`, `token_ids`)."""
+_CONTENT_NAMES = frozenset({"signature", "thoughtsignature"})
+"""Members the contracts define as model output, compared by their rules (a thinking
+block's `signature`, a Gemini part's `thoughtSignature`): kept."""
 _LOGPROB_CONTAINERS = frozenset({"logprobs", "toplogprobs"})
 _NOT_NAME = re.compile(r"[^a-z0-9]")
 
@@ -50,25 +59,41 @@ _PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = tuple(
     (needles, re.compile(pattern)) for needles, pattern in (
         # No leading \b: a key glued to a word (`31msk-...` after an escape) is still a key;
         # `sk-` wants a digit in its body, so `risk-management-framework` is not one.
-        (("sk-",), r"sk-(?=[A-Za-z0-9_-]{0,200}\d)"
-                   r"(?:proj-|ant-(?:api\d\d-)?|or-v1-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}"),
+        # A known prefix marks a key whatever its body (`sk-proj-AAAA...`); a bare `sk-`
+        # wants a digit or a capital in its body.
+        (("sk-",), r"sk-(?:(?:proj|ant(?:-api\d\d)?|or-v1|svcacct|admin)-[A-Za-z0-9_-]{16,}"
+                   r"|(?=[A-Za-z0-9_-]{0,200}[\dA-Z])[A-Za-z0-9_-]{16,})"),
         (("akia", "asia"), r"(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])"),
         (("gh",), r"gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}"),
         (("xox",), r"xox[abposr]-[A-Za-z0-9-]{10,}"),
         (("aiza",), r"AIza[0-9A-Za-z_-]{35}"),
         (("eyj",), r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*"),
-        (("bearer",), r"(?i:\bbearer)\s+[A-Za-z0-9._~+/=-]{8,}"),
+        (("bearer",), r"(?i:\bbearer)\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]+"),
+
         (("private key",),
          r"-----BEGIN[A-Z ]*PRIVATE KEY-----(?s:.*?)(?:-----END[A-Z ]*PRIVATE KEY-----|\Z)"),
     ))
 _BASIC = re.compile(
     r"(?i)(\b(?:proxy-)?authorization[\"']?\s*[:=]\s*[\"']?)basic\s+[A-Za-z0-9+/]{4,}=*")
-_SECRET_WORDS = ("key", "secret", "passw", "token", "cookie", "credential")
-_SECRET_NAME_TEXT = (r"[\w-]{0,40}?(?:api[_-]?key|secret|password|passwd|credentials?|"
-                     r"(?:access|refresh|session|id|auth|api|bearer)[_-]?token|cookie)")
+_QUERY = re.compile(  # a URL's credential parameters: signed URLs, API keys in the query
+    r"(?i)([?&;](?:sig|key|signature|token|secret|[\w.-]*(?:key|token|secret|signature)"
+    r"[\w.-]*)=)(?!\[redacted\])[^&#\s\"'<>]+")
+_SECRET_WORDS = ("key", "secret", "passw", "token", "cookie", "credential", "auth", "session",
+                 "signature")
+_NAMED_SECRET_TEXT = (r"[\w-]{0,40}?(?:api[_-]?key|secret|password|passwd|credentials?|"
+                      r"(?:access|refresh|session|id|auth|api|bearer)[_-]?token|cookie)")
+# Any other name holding a secret word (`X-Auth-Key`, `Ocp-Apim-Subscription-Key`) that is
+# neither a token count nor a content member, with a lower-case letter, so that a rule id
+# (`CHOICE-KEY`, `AM-THINK-SIGNATURE`) heading a line of a report is not taken for one.
+_WORDED_SECRET_TEXT = (r"(?-i:(?=[\w-]*[a-z]))(?![\w-]*(?:tokens|token_?count|token_?ids))"
+                       r"(?!(?:signature|thought_?signature)\b)[\w-]{0,40}?(?:key|token|secret|"
+                       r"auth|passw|session|cookie|signature|credential)[\w-]{0,40}")
+_SECRET_NAME_TEXT = rf"(?:{_NAMED_SECRET_TEXT}|{_WORDED_SECRET_TEXT})"
+_HEADER_LINE = re.compile(  # `Name: value` on a line of its own, as an HTTP head shows it
+    rf"(?im)^(\s*{_SECRET_NAME_TEXT}:[ \t]*)(?!\[redacted\])(?P<v>\S[^\r\n]*)")
 _ASSIGNED = re.compile(
     rf"(?i)((?P<q>[\"'])\b{_SECRET_NAME_TEXT}(?P=q)\s*:\s*|\b{_SECRET_NAME_TEXT}\s*=\s*)"
-    r"(?!\[redacted\])(?P<v>\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|[^\s\"',;&}\]]+)")
+    r"(?!\[redacted\])(?P<v>\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|(?![{\[])[^\s\"',;&}\]]+)")
 
 
 _FRAME_MEMBER = re.compile(r"([\"'])(?i:opaque|payload)\1\s*:\s*")
@@ -79,17 +104,24 @@ def _name(key: str) -> str:
     return _NOT_NAME.sub("", key.lower())
 
 
-def _is_secret(name: str, *, in_logprobs: bool) -> bool:
+def _is_secret(name: str, value: Any, *, in_logprobs: bool) -> bool:
     if name == "token" and in_logprobs:
         return False  # a logprob entry's sampled text, not a credential
-    return name in _SECRET_NAMES or name.endswith(_SECRET_SUFFIXES)
+    if name in _SECRET_NAMES or name.endswith(_SECRET_SUFFIXES):
+        return True
+    if name in _CONTENT_NAMES or any(count in name for count in _COUNTS):
+        return False
+    # A name merely holding a secret word hides a scalar (a header's value, an environment
+    # entry); an object or list under it is walked, so a key such as the rule id
+    # `CHOICE-KEY` of a results document keeps its record.
+    return isinstance(value, str | int | float) and any(part in name for part in _SECRET_PARTS)
 
 
 def _hidden(name: str, value: Any, *, in_logprobs: bool) -> Any:
     """The marker that replaces a member's value, or ABSENT when the value is kept."""
     if name in _DROPPED:
         return NOT_KEPT
-    if _is_secret(name, in_logprobs=in_logprobs) and value not in (None, ""):
+    if value not in (None, "") and _is_secret(name, value, in_logprobs=in_logprobs):
         return REDACTED
     return ABSENT
 
@@ -138,8 +170,11 @@ def scrub_text(text: str) -> str:
             text = pattern.sub(REDACTED, text)
     if "authorization" in lowered:
         text = _BASIC.sub(lambda m: m.group(1) + REDACTED, text)
+    if "=" in text and ("?" in text or "&" in text):
+        text = _QUERY.sub(lambda m: m.group(1) + REDACTED, text)
     if any(word in lowered for word in _SECRET_WORDS):
         text = _ASSIGNED.sub(_assigned, text)
+        text = _HEADER_LINE.sub(_assigned_header, text)
     if "opaque" in lowered or "payload" in lowered:
         text = _drop_frames(text)
     return text
@@ -181,6 +216,10 @@ def _string_end(text: str, start: int) -> int:
     while at < len(text) and text[at] != text[start]:
         at += 2 if text[at] == "\\" else 1
     return min(at + 1, len(text))
+
+
+def _assigned_header(match: re.Match[str]) -> str:
+    return f"{match.group(1)}{REDACTED}"
 
 
 def _assigned(match: re.Match[str]) -> str:

@@ -1,0 +1,70 @@
+"""What the one scrubber hides (issue 25's second probe): keys without a digit, header and
+member names holding a secret word, credential query parameters, short bearer tokens; and
+what it keeps: token counts, content signatures, rule ids heading a line."""
+
+from __future__ import annotations
+
+import pytest
+
+from refold.reference import REDACTED, scrub, scrub_text
+
+
+@pytest.mark.parametrize("text", [
+    "sk-proj-" + "A" * 40, "sk-ant-api03-" + "B" * 40, "sk-" + "AbCdEfGhIjKlMnOpQrSt",
+    "sk-svcacct-" + "c" * 30,
+])
+def test_openai_and_anthropic_keys_are_hidden_with_or_without_a_digit(text: str) -> None:
+    assert scrub_text(f"key {text} end") == f"key {REDACTED} end"
+
+
+def test_a_hyphenated_word_is_not_taken_for_a_key() -> None:
+    assert scrub_text("risk-management-framework-guidelines") == \
+        "risk-management-framework-guidelines"
+
+
+@pytest.mark.parametrize("name", [
+    "Ocp-Apim-Subscription-Key", "X-Auth-Key", "x-session", "X-Amz-Signature", "cookie2",
+    "my_password_hash", "Client-Secret", "OPENAI_API_KEY",
+])
+def test_a_member_or_header_named_with_a_secret_word_is_hidden(name: str) -> None:
+    assert scrub({name: "value-123"}) == {name: REDACTED}
+    assert scrub_text(f"{name}: value-123") == f"{name}: {REDACTED}"
+
+
+@pytest.mark.parametrize("url", [
+    "https://h.example/x?sv=1&sig=abc%2Bdef&se=2",
+    "https://h.example/v1/models?key=AIzaNOTREALLY&alt=sse",
+    "https://h.example/a?token=t0k&b=1", "https://h.example/a?secret=s&b=1",
+    "https://h.example/a?X-Amz-Signature=abc123",
+])
+def test_credential_query_parameters_are_hidden(url: str) -> None:
+    scrubbed = scrub_text(url)
+    assert REDACTED in scrubbed
+    assert not any(v in scrubbed for v in ("abc%2Bdef", "AIzaNOTREALLY", "t0k", "=s&",
+                                           "abc123"))
+
+
+def test_a_short_bearer_token_is_hidden() -> None:
+    assert scrub_text("Authorization: Bearer xyz") == f"Authorization: {REDACTED}"
+    assert "xyz" not in scrub_text("header Bearer xyz")
+
+
+def test_token_counts_and_content_signatures_are_kept() -> None:
+    usage = {"input_tokens": 3, "output_tokens": 4, "promptTokenCount": 1,
+             "cache_read_input_tokens": 0, "reasoning_tokens": 2}
+    block = {"type": "thinking", "thinking": "hm", "signature": "EqQBCkgIARABGAIiQ"}
+    part = {"text": "x", "thought": True, "thoughtSignature": "CiQB"}
+    assert scrub({"usage": usage, "content": [block], "parts": [part]}) == {
+        "usage": usage, "content": [block], "parts": [part]}
+    assert scrub_text('"input_tokens": 12, "signature": "EqQ"') == \
+        '"input_tokens": 12, "signature": "EqQ"'
+
+
+def test_a_rule_id_holding_a_secret_word_keeps_its_record() -> None:
+    results = {"rules": {"CHOICE-KEY": {"status": "failed"},
+                         "AM-THINK-SIGNATURE": {"status": "passed"}}}
+    assert scrub(results) == results
+    line = "CHOICE-KEY: the fold differs from the expected response"
+    assert scrub_text(line) == line
+    assert scrub_text('{"ROB-UNKNOWN-KEYS": {"status": "failed"}}') == \
+        '{"ROB-UNKNOWN-KEYS": {"status": "failed"}}'
