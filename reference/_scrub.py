@@ -85,12 +85,16 @@ _NAMED_SECRET_TEXT = (r"[\w-]{0,40}?(?:api[_-]?key|secret|password|passwd|creden
 # Any other name holding a secret word (`X-Auth-Key`, `Ocp-Apim-Subscription-Key`) that is
 # neither a token count nor a content member, with a lower-case letter, so that a rule id
 # (`CHOICE-KEY`, `AM-THINK-SIGNATURE`) heading a line of a report is not taken for one.
+# A bare `token` is left to the member rule, which knows a logprob entry's sampled text.
 _WORDED_SECRET_TEXT = (r"(?-i:(?=[\w-]*[a-z]))(?![\w-]*(?:tokens|token_?count|token_?ids))"
-                       r"(?!(?:signature|thought_?signature)\b)[\w-]{0,40}?(?:key|token|secret|"
-                       r"auth|passw|session|cookie|signature|credential)[\w-]{0,40}")
+                       r"(?!(?:signature|thought_?signature|token)\b)[\w-]{0,40}?(?:key|token|"
+                       r"secret|auth|passw|session|cookie|signature|credential)[\w-]{0,40}")
 _SECRET_NAME_TEXT = rf"(?:{_NAMED_SECRET_TEXT}|{_WORDED_SECRET_TEXT})"
+# A header line's name has a separator (`X-Auth-Key`) or is one word: `KeyError: 0` is not one.
+_HEADER_NAME_TEXT = (rf"(?:{_NAMED_SECRET_TEXT}|(?=[\w]*[-_]){_WORDED_SECRET_TEXT}|"
+                     r"cookie|set-cookie|authorization|signature|session)")
 _HEADER_LINE = re.compile(  # `Name: value` on a line of its own, as an HTTP head shows it
-    rf"(?im)^(\s*{_SECRET_NAME_TEXT}:[ \t]*)(?!\[redacted\])(?P<v>\S[^\r\n]*)")
+    rf"(?im)^(\s*{_HEADER_NAME_TEXT}:[ \t]*)(?!\[redacted\])(?P<v>\S[^\r\n]*)")
 _ASSIGNED = re.compile(
     rf"(?i)((?P<q>[\"'])\b{_SECRET_NAME_TEXT}(?P=q)\s*:\s*|\b{_SECRET_NAME_TEXT}\s*=\s*)"
     r"(?!\[redacted\])(?P<v>\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|(?![{\[])[^\s\"',;&}\]]+)")

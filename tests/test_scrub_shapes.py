@@ -23,7 +23,7 @@ def test_a_hyphenated_word_is_not_taken_for_a_key() -> None:
 
 
 @pytest.mark.parametrize("name", [
-    "Ocp-Apim-Subscription-Key", "X-Auth-Key", "x-session", "X-Amz-Signature", "cookie2",
+    "Ocp-Apim-Subscription-Key", "X-Auth-Key", "x-session", "X-Amz-Signature", "Set-Cookie2",
     "my_password_hash", "Client-Secret", "OPENAI_API_KEY",
 ])
 def test_a_member_or_header_named_with_a_secret_word_is_hidden(name: str) -> None:
@@ -68,3 +68,9 @@ def test_a_rule_id_holding_a_secret_word_keeps_its_record() -> None:
     assert scrub_text(line) == line
     assert scrub_text('{"ROB-UNKNOWN-KEYS": {"status": "failed"}}') == \
         '{"ROB-UNKNOWN-KEYS": {"status": "failed"}}'
+
+
+def test_an_exception_line_and_a_logprob_token_in_text_are_kept() -> None:
+    assert scrub_text("  KeyError: 0") == "  KeyError: 0"
+    shown = '{"token": "He", "logprob": -0.1}'
+    assert scrub_text(shown) == shown
