@@ -40,7 +40,7 @@ from .dialects import Ablation
 from .errors import TargetError
 from .targets import Target
 
-__all__ = ["Crash", "analyse", "signature"]
+__all__ = ["Crash", "analyse", "raised_again", "signature"]
 
 _ANALYSED_KINDS = frozenset({"raised", "crashed"})
 _REPLAYED_OPERATIONS = frozenset({"fold", "add", "response"})
@@ -135,6 +135,18 @@ def analyse(crash: Crash, chunks: list[JSON], target: Target) -> None:
         crash.by_undoing = False
     crash.departures = tuple(tried)
     crash.analysed = True
+
+
+def raised_again(crash: Crash, stream: list[JSON], target: Target) -> Crash | None:
+    """The crash as `stream` shows it, analysed afresh, when the crash's operation on it
+    raises the same way (None: it does not). For an `add` the stream is cut at the item
+    that raised, as the failure of an accumulator shows it."""
+    if _name(crash.operation) not in _REPLAYED_OPERATIONS or not _raises(crash, stream, target):
+        return None
+    again = Crash(crash.operation, crash.signature)
+    if _name(crash.operation) == "add":
+        again.at_chunk = _shortest_raising_prefix(again, stream, target)
+    return again
 
 
 def _sufficient_alone(crash: Crash, chunks: list[JSON], target: Target,

@@ -6,7 +6,7 @@ shrinking), the plugin writes `<rule>-<hash>.json` into the replay folder:
     {"refold_replay": 1, "refold_version", "dialect", "target",
      "test": {"module", "name"}, "rules", "summary", "chunks", "expected", "received",
      "differences", "target_error", "case", "hypothesis": {"version", "reproduce_failure", "seed",
-     "profile", "shrunk"}}
+     "profile", "shrunk", "ceiling"?}}
 
 `pytest --replay FILE --target X` (or `refold replay FILE --target X`) selects the
 recorded test and re-runs the case. When the failure compared a fold with an expected
@@ -14,8 +14,13 @@ response (`"case": "fold"`), it folds the recorded chunks and compares them with
 recorded expected response, whatever Hypothesis would draw today; otherwise
 (`"case": "test"`) it re-runs the test itself with the recorded `@reproduce_failure`
 blob or seed, applied to the test when it is a `@given` test and to the state machine it
-runs when it is not (Hypothesis reads the blob from the machine class), and without
-shrinking when the failure was recorded unshrunk (see `refold.search`).
+runs when it is not (Hypothesis reads the blob from the machine class), without
+shrinking when the failure was recorded unshrunk, and under the shape ceiling it was found
+under (`"ceiling"`: "documented" or "observed"; see `refold.search`).
+
+A run writes one replay file per failed rule, at its end: the replay of the failure the
+rule's verdict rests on (`refold.found_on.rule_verdict`), so two rules resting on one
+failure share its file.
 
 `dialect` names the dialect of the recorded rules (`recorded_dialect`); a file written
 before dialects has none and is an `openai-chat` one. The chunks are the stream's items
@@ -47,8 +52,10 @@ from typing import Any
 from refold import __version__
 from refold.reference import (
     ABSENT,
+    IMPACTS,
     JSON,
     REDACTED,
+    SHAPES,
     Difference,
     FailureRecord,
     bound,
@@ -66,9 +73,11 @@ from .dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect_of_rule
 from .errors import UsageError
 from .targets import BUILTIN_TARGETS
 
-__all__ = ["REPLAY_FORMAT", "SCRUBBED", "decode_failure", "encode_failure", "failure_record",
-           "kept", "read_replay", "recorded_dialect", "recorded_target", "replays_fold",
-           "reproduce_blob", "reproducing", "scrub", "write_replay"]
+__all__ = ["REPLAY_FORMAT", "SCRUBBED", "decode_failure", "decode_failures", "encode_failure",
+           "encode_failures", "failure_record",
+           "kept", "read_replay", "recorded_dialect", "recorded_target", "replay_content",
+           "replays_fold", "reproduce_blob", "reproducing", "scrub", "write_replay",
+           "write_replay_content"]
 
 REPLAY_FORMAT = 1
 SCRUBBED = REDACTED
@@ -100,13 +109,19 @@ def _kept_at(pointer: str, value: JSON) -> JSON:
 
 
 def failure_record(failure: ConformanceFailure) -> FailureRecord:
-    """The failure as the results report carries it (scrubbed, bounded, plain JSON)."""
+    """The failure as the results report carries it (scrubbed, bounded, plain JSON), with
+    the shape and departures of its stream (told before scrubbing: a redacted value is
+    not the provider's) and its impact."""
     safe = kept(failure)
     record: FailureRecord = persistable(_record(
         str(safe), chunks=safe.chunks, expected=safe.expected, received=safe.received,
         pointer=safe.differences[0].pointer if safe.differences else None))
     if safe.diagnosis is not None:
         record["diagnosis"] = persistable(safe.diagnosis)
+    shape = failure.stream_shape
+    record["shape"], record["departures"] = shape.shape, list(shape.departures)
+    if (impact := failure.impact) is not None:
+        record["impact"] = impact
     return record
 
 
@@ -123,6 +138,36 @@ def encode_failure(failure: ConformanceFailure, *, replay_file: str | None = Non
     return json.dumps(record, ensure_ascii=False, allow_nan=False)
 
 
+def encode_failures(failures: list[tuple[ConformanceFailure, dict[str, Any] | None]]) -> str:
+    """Every failure a test reports, with the rules it is evidence against and its
+    replay file's content (None: none is written), as one plain JSON string
+    (`decode_failures`; see `encode_failure`)."""
+    return json.dumps([{"record": failure_record(failure), "implicated": list(failure.implicated),
+                        "replay": replay} for failure, replay in failures],
+                      ensure_ascii=False, allow_nan=False)
+
+
+def decode_failures(value: object) -> list[tuple[FailureRecord, tuple[str, ...],
+                                                 dict[str, Any] | None]]:
+    """The (record, implicated rules, replay content) entries `encode_failures` wrote;
+    [] when `value` is not such a text, and malformed entries left out."""
+    try:
+        entries = json.loads(value) if isinstance(value, str) else None
+    except ValueError:
+        return []
+    found: list[tuple[FailureRecord, tuple[str, ...], dict[str, Any] | None]] = []
+    for entry in entries if isinstance(entries, list) else []:
+        record = _decoded(entry.get("record")) if isinstance(entry, dict) else None
+        if record is None:
+            continue
+        implicated = entry.get("implicated")
+        replay = entry.get("replay")
+        found.append((record, tuple(str(r) for r in implicated)
+                      if isinstance(implicated, list) else (),
+                      replay if isinstance(replay, dict) else None))
+    return found
+
+
 def decode_failure(value: object) -> FailureRecord | None:
     """The record `encode_failure` wrote, or None when `value` is not one."""
     if not isinstance(value, str):
@@ -131,6 +176,11 @@ def decode_failure(value: object) -> FailureRecord | None:
         record = json.loads(value)
     except ValueError:
         return None
+    return _decoded(record)
+
+
+def _decoded(record: object) -> FailureRecord | None:
+    """A failure record read back from plain JSON (None: it is not one)."""
     if not (isinstance(record, dict) and isinstance(record.get("message"), str)):
         return None
     found = _record(record["message"], chunks=record.get("chunks"),
@@ -141,16 +191,38 @@ def decode_failure(value: object) -> FailureRecord | None:
     diagnosis = diagnosis_of_record(record)
     if diagnosis is not None:
         found["diagnosis"] = diagnosis
+    if record.get("shape") in SHAPES:
+        found["shape"] = record["shape"]
+        departures = record.get("departures")
+        found["departures"] = ([str(d) for d in departures] if isinstance(departures, list)
+                               else [])
+    if record.get("impact") in IMPACTS:
+        found["impact"] = record["impact"]
     return found
 
 
-def reproduce_blob(exc: BaseException) -> tuple[str, bytes] | None:
-    """The `@reproduce_failure` version and blob Hypothesis noted on the failure, if any."""
-    for note in getattr(exc, "__notes__", ()):
-        match = _REPRODUCE.search(note)
-        if match:
-            return match.group(1), ast.literal_eval(match.group(2))
+def reproduce_blob(exc: BaseException, failure: BaseException | None = None
+                   ) -> tuple[str, bytes] | None:
+    """The `@reproduce_failure` version and blob Hypothesis noted on the failure, if any:
+    on `failure` (one of the failures `exc` holds) or, when it carries none, on the
+    nearest exception holding it."""
+    for holder in _path_to(exc, failure) if failure is not None else [exc]:
+        for note in getattr(holder, "__notes__", ()):
+            match = _REPRODUCE.search(note)
+            if match:
+                return match.group(1), ast.literal_eval(match.group(2))
     return None
+
+
+def _path_to(exc: BaseException, failure: BaseException) -> list[BaseException]:
+    """`failure`, then each exception group holding it up to `exc` ([] if none does)."""
+    if exc is failure:
+        return [exc]
+    for inner in exc.exceptions if isinstance(exc, BaseExceptionGroup) else ():
+        found = _path_to(inner, failure)
+        if found:
+            return [*found, exc]
+    return []
 
 
 def write_replay(directory: Path, failure: ConformanceFailure, *, target: str,
@@ -160,6 +232,15 @@ def write_replay(directory: Path, failure: ConformanceFailure, *, target: str,
 
     `dialect` is the run's; by default, that of the failure's rules (ids are unique
     across dialects), else the default dialect."""
+    return write_replay_content(directory, replay_content(
+        failure, target=target, test=test, hypothesis=hypothesis, dialect=dialect))
+
+
+def replay_content(failure: ConformanceFailure, *, target: str, test: dict[str, str],
+                   hypothesis: dict[str, Any], dialect: Dialect | None = None
+                   ) -> dict[str, Any]:
+    """What the failure's replay file holds (scrubbed, bounded, plain JSON): made where
+    the failure happened (an xdist worker), written where the run's verdicts are known."""
     failure = kept(failure)
     owner = dialect or next((found for found in map(dialect_of_rule, failure.rules) if found),
                             DIALECTS[DEFAULT_DIALECT])
@@ -182,9 +263,16 @@ def write_replay(directory: Path, failure: ConformanceFailure, *, target: str,
     })
     # Drawn by Hypothesis, not the target; a long blob must survive whole to replay.
     content["hypothesis"] = hypothesis
+    return content
+
+
+def write_replay_content(directory: Path, content: dict[str, Any]) -> Path:
+    """Write a replay file's content into `directory`, named after its first rule and
+    its digest (the same content, the same file); return its path."""
     text = json.dumps(content, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
     digest = hashlib.sha256(text.encode()).hexdigest()[:12]
-    rule = failure.rules[0] if failure.rules else "no-rule"
+    rules = content.get("rules")
+    rule = str(rules[0]) if isinstance(rules, list) and rules else "no-rule"
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{rule}-{digest}.json"
     path.write_text(text, encoding="utf-8")
