@@ -14,7 +14,9 @@ A rule's verdict is read off the failures charged to it: its `found_on` is the l
 departing shape among them, its `impact` the worst impact among those found on that shape,
 and the failure its verdict rests on (the one its record shows and its replay file
 replays) is the first of those with that impact. A failure record written before shapes
-has no `shape`: it reads as `synthetic`, since nothing showed it documented.
+has no `shape`: it reads as `synthetic`, since nothing showed it documented
+(`refold.reference.shape_of_record`; the reports read a results file's rule entries with
+`rule_found_on` and `rule_impact`, which read a file written before shapes the same way).
 """
 
 from __future__ import annotations
@@ -23,20 +25,21 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from refold.reference import (
-    IMPACTS,
     JSON,
     SHAPES,
     FailureRecord,
     Impact,
     Shape,
+    impact_of_record,
+    shape_of_record,
     worst_impact,
 )
 
 from .dialects import Dialect
 from .shapes import StreamShape
 
-__all__ = ["RuleVerdict", "exceeds", "least_departing", "record_shape", "rule_verdict",
-           "shape_of"]
+__all__ = ["RuleVerdict", "exceeds", "least_departing", "rule_verdict", "shape_of",
+           "tells_shapes"]
 
 _UNTOLD = StreamShape("synthetic")
 """The shape of every stream of a dialect that cannot tell shapes."""
@@ -45,11 +48,16 @@ _NO_STREAM = StreamShape("documented")
 
 def shape_of(dialect: Dialect, stream: Sequence[JSON] | None) -> StreamShape:
     """The shape of `stream` in `dialect` (None: the failure held no stream)."""
-    if dialect.shapes is None:
+    if dialect.shapes is None:  # tells_shapes
         return _UNTOLD
     if stream is None:
         return _NO_STREAM
     return dialect.shapes.of(stream)
+
+
+def tells_shapes(dialect: Dialect) -> bool:
+    """Whether any stream of `dialect` can be shown less departing than `synthetic`."""
+    return dialect.shapes is not None
 
 
 def exceeds(shape: Shape, ceiling: Shape) -> bool:
@@ -60,18 +68,6 @@ def exceeds(shape: Shape, ceiling: Shape) -> bool:
 def least_departing(shapes: Sequence[Shape]) -> Shape:
     """The least departing of `shapes` ("synthetic" for none: nothing was shown)."""
     return min(shapes, key=SHAPES.index, default="synthetic")
-
-
-def record_shape(record: FailureRecord) -> Shape:
-    """A failure record's shape; one written before shapes (or of a failure that was not
-    a conformance failure) reads as `synthetic`."""
-    shape = record.get("shape")
-    return shape if shape in SHAPES else "synthetic"
-
-
-def _record_impact(record: FailureRecord) -> Impact | None:
-    impact = record.get("impact")
-    return impact if impact in IMPACTS else None
 
 
 class RuleVerdict(NamedTuple):
@@ -93,8 +89,8 @@ class RuleVerdict(NamedTuple):
 def rule_verdict(failures: Sequence[FailureRecord]) -> RuleVerdict:
     """The verdict of a rule with these failures, in the order they were recorded: the
     least departing shape, the worst impact on it, and the first failure there with it."""
-    found_on = least_departing([record_shape(f) for f in failures])
-    there = [f for f in failures if record_shape(f) == found_on]
-    impact = worst_impact(i for f in there if (i := _record_impact(f)) is not None)
-    chosen = next((f for f in there if _record_impact(f) == impact), there[0] if there else None)
+    found_on = least_departing([shape_of_record(f) for f in failures])
+    there = [f for f in failures if shape_of_record(f) == found_on]
+    impact = worst_impact(i for f in there if (i := impact_of_record(f)) is not None)
+    chosen = next((f for f in there if impact_of_record(f) == impact), there[0] if there else None)
     return RuleVerdict(found_on, impact, chosen)

@@ -45,7 +45,7 @@ from hypothesis.errors import FailedHealthCheck, Unsatisfiable
 from refold.reference import SHAPES, Shape
 
 from .checks import Check, ConformanceFailure, conformance_failures
-from .found_on import exceeds
+from .found_on import exceeds, tells_shapes
 from .marks import rules_of_item
 
 __all__ = ["FOUND", "UNSHRUNK", "Found", "explain_shrink_stop", "is_property_test",
@@ -136,8 +136,8 @@ def _on_less_departing(item: pytest.Function, function: Any, arguments: dict[str
     for failure in failures:
         found[id(failure)] = Found(None, shrunk=shrunk, seed=_seed(function))
     check = item.funcargs.get("check")
-    if not failures or not isinstance(check, Check):
-        return exc
+    if not failures or not isinstance(check, Check) or not tells_shapes(check.dialect):
+        return exc  # a dialect that tells no shapes has no less departing stream
     shapes = {id(f): f.stream_shape.shape for f in failures}
     for ceiling in SHAPES[:-1]:
         departing = [f for f in failures if exceeds(shapes[id(f)], ceiling)]

@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
 from _shaped_dialect import CONFTEST, shaped
 
 from refold.dialects import DIALECTS
@@ -100,8 +99,8 @@ class Accumulator:
 _LAST_ID_WINS = _LAST_ID_WINS_ON.format(keys=None)
 
 
-def _run(tmp_path: Path, target: str, *extra: str) -> tuple[subprocess.CompletedProcess[str],
-                                                             dict[str, Any]]:
+def _run(tmp_path: Path, target: str, *extra: str) -> dict[str, Any]:
+    """The results of the shaped suite against `target` (which fails it)."""
     (tmp_path / "conftest.py").write_text(CONFTEST, encoding="utf-8")
     (tmp_path / "test_shaped.py").write_text(_SUITE, encoding="utf-8")
     (tmp_path / "target.py").write_text(target, encoding="utf-8")
@@ -109,11 +108,11 @@ def _run(tmp_path: Path, target: str, *extra: str) -> tuple[subprocess.Completed
                            *extra, "test_shaped.py"], cwd=tmp_path, capture_output=True,
                           text=True, timeout=600, check=False)
     assert done.returncode == 1, done.stdout[-4000:] + done.stderr[-2000:]
-    return done, json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    return dict(json.loads((tmp_path / "results.json").read_text(encoding="utf-8")))
 
 
 def test_a_failure_a_documented_stream_shows_is_found_on_documented(tmp_path: Path) -> None:
-    done, results = _run(tmp_path, _LAST_ID_WINS)
+    results = _run(tmp_path, _LAST_ID_WINS)
     rule = results["rules"]["ENV-ID"]
     assert rule["found_on"] == "documented" and rule["departures"] == []
     assert rule["impact"] == "corruption"
@@ -132,7 +131,7 @@ def test_a_failure_a_documented_stream_shows_is_found_on_documented(tmp_path: Pa
 def test_the_replay_of_a_failure_found_under_a_ceiling_reproduces_that_failure(
     tmp_path: Path,
 ) -> None:
-    _, results = _run(tmp_path, _LAST_ID_WINS)
+    results = _run(tmp_path, _LAST_ID_WINS)
     path = results["rules"]["ENV-ID"]["failure"]["replay_file"]
     for reproduce in ("blob", "seed"):
         if reproduce == "seed":  # what the file falls back on without a blob
@@ -151,7 +150,7 @@ def test_the_replay_of_a_failure_found_under_a_ceiling_reproduces_that_failure(
 def test_a_failure_only_an_observed_departure_shows_is_found_on_observed(
     tmp_path: Path,
 ) -> None:
-    _, results = _run(tmp_path, _LAST_ID_WINS_ON.format(keys=["x_gateway", "x_bogus"]))
+    results = _run(tmp_path, _LAST_ID_WINS_ON.format(keys=["x_gateway", "x_bogus"]))
     rule = results["rules"]["ENV-ID"]
     assert rule["found_on"] == "observed" and rule["departures"] == ["T-GATEWAY"]
     assert rule["failure"]["shape"] == "observed"
@@ -161,7 +160,7 @@ def test_a_failure_only_an_observed_departure_shows_is_found_on_observed(
 def test_a_failure_only_a_synthetic_departure_shows_is_found_on_synthetic(
     tmp_path: Path,
 ) -> None:
-    _, results = _run(tmp_path, _LAST_ID_WINS_ON.format(keys=["x_bogus"]))
+    results = _run(tmp_path, _LAST_ID_WINS_ON.format(keys=["x_bogus"]))
     rule = results["rules"]["ENV-ID"]
     assert rule["found_on"] == "synthetic" and "T-BOGUS" in rule["departures"]
     assert rule["impact"] == "corruption"
