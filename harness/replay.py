@@ -244,7 +244,7 @@ def replay_content(failure: ConformanceFailure, *, target: str, test: dict[str, 
     failure = kept(failure)
     owner = dialect or next((found for found in map(dialect_of_rule, failure.rules) if found),
                             DIALECTS[DEFAULT_DIALECT])
-    content = persistable({
+    content: dict[str, Any] = persistable({
         "refold_replay": REPLAY_FORMAT,
         "refold_version": __version__,
         "dialect": owner.name,

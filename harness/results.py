@@ -17,6 +17,13 @@ built from test reports alone (their `user_properties` carry the rule ids and, f
 conformance failure, its structured details and fingerprints), so under pytest-xdist the
 controller sees everything the workers saw. `recorded_property` is the one place they
 are read.
+
+A failed rule is charged every failure that is evidence against it (`Evidence`: each
+failure a test reports crosses with the rules it implicates and its replay file's
+content), and its verdict is read off them (`RuleOutcome.rule_verdict`,
+`refold.found_on`): `found_on`, the least departing shape among them; `impact`, the worst
+impact among those on that shape; and the failure the verdict rests on, the first of
+those with that impact, which the rule's `failure` shows and its one replay file replays.
 """
 
 from __future__ import annotations

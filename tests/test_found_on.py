@@ -128,6 +128,18 @@ def test_a_failure_a_documented_stream_shows_is_found_on_documented(tmp_path: Pa
     assert replay["case"] == "test" and replay["chunks"] == failure["chunks"]
 
 
+def test_under_xdist_the_controller_reads_found_on_off_the_workers_records(
+    tmp_path: Path,
+) -> None:
+    results = _run(tmp_path, _LAST_ID_WINS, "-p", "xdist", "-n", "2")
+    rule = results["rules"]["ENV-ID"]
+    assert (rule["found_on"], rule["impact"], rule["departures"]) == ("documented",
+                                                                     "corruption", [])
+    replays = list((tmp_path / "refold-replays").glob("*.json"))
+    assert [p.name for p in replays] == [Path(rule["failure"]["replay_file"]).name]
+    assert read_replay(replays[0])["hypothesis"]["ceiling"] == "documented"
+
+
 def test_the_replay_of_a_failure_found_under_a_ceiling_reproduces_that_failure(
     tmp_path: Path,
 ) -> None:
