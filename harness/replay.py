@@ -1,7 +1,8 @@
-"""Replay files: one JSON file per conformance failure, enough to re-run exactly that case.
+"""Replay files: one JSON file per failed rule, enough to re-run exactly its failure.
 
-When a test fails with a `ConformanceFailure` (for a property, the minimal example after
-shrinking), the plugin writes `<rule>-<hash>.json` into the replay folder:
+When a rule fails, its verdict rests on one `ConformanceFailure` (for a property, the
+minimal example after shrinking); the plugin writes its `<rule>-<hash>.json` into the
+replay folder:
 
     {"refold_replay": 1, "refold_version", "dialect", "target",
      "test": {"module", "name"}, "rules", "summary", "chunks", "expected", "received",
@@ -34,7 +35,8 @@ built-in names (`reference`, `openai`, ...); any other target must be given agai
 Nothing persisted may carry a credential or a provider's in-memory frame, and nothing a
 target answers is kept whole: the failure is recorded through `persistable`
 (`refold.reference`: one scrubber for every persisted document, then the size caps), and
-its message is rendered from that scrubbed, bounded copy.
+its message is rendered from that scrubbed, bounded copy (`refold.failure_records`, whose
+names this module re-exports).
 """
 
 from __future__ import annotations
@@ -52,25 +54,24 @@ from typing import Any
 from refold import __version__
 from refold.reference import (
     ABSENT,
-    IMPACTS,
     JSON,
     REDACTED,
-    SHAPES,
-    Difference,
-    FailureRecord,
-    bound,
     cut_text,
-    diagnosis_of_record,
     persistable,
     scrub,
-    scrub_at,
-    scrub_text,
 )
-from refold.reference import failure_record as _record
 
 from .checks import ConformanceFailure
 from .dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect_of_rule
 from .errors import UsageError
+from .failure_records import (
+    decode_failure,
+    decode_failures,
+    encode_failure,
+    encode_failures,
+    failure_record,
+    kept,
+)
 from .targets import BUILTIN_TARGETS
 
 __all__ = ["REPLAY_FORMAT", "SCRUBBED", "decode_failure", "decode_failures", "encode_failure",
@@ -83,122 +84,6 @@ REPLAY_FORMAT = 1
 SCRUBBED = REDACTED
 """What a credential is replaced with (`refold.reference.REDACTED`)."""
 _REPRODUCE = re.compile(r"@reproduce_failure\('([^']+)', (b'[^']*'|b\"[^\"]*\")\)")
-
-
-def kept(failure: ConformanceFailure) -> ConformanceFailure:
-    """The failure as it may be persisted: every value scrubbed and bounded, so that the
-    message rendered from it is too."""
-    return ConformanceFailure(
-        failure.rules, scrub_text(failure.summary), chunks=persistable(failure.chunks),
-        differences=[Difference(scrub_text(d.pointer), _kept_at(d.pointer, d.expected),
-                                _kept_at(d.pointer, d.received)) for d in failure.differences],
-        expected=persistable(failure.expected), received=persistable(failure.received),
-        target_error=persistable(failure.target_error),
-        # Rule ids, chunk numbers and an exception signature: the located crash, kept so
-        # the persisted message says where it raised and what it was charged to.
-        crash=failure.crash, compared_fold=failure.compared_fold, claimed=failure.claimed,
-        ablation=failure.ablation,  # rule ids by pointer: what the differences were charged
-        violations=tuple((rule_id, scrub_text(text)) for rule_id, text in failure.violations),
-        shown=tuple(scrub_text(text) for text in failure.shown),
-        # Names from the policy catalogue, not from the stream or the target.
-        diagnosis=failure.diagnosis)
-
-
-def _kept_at(pointer: str, value: JSON) -> JSON:
-    return value if value is ABSENT else bound(scrub_at(pointer, value))
-
-
-def failure_record(failure: ConformanceFailure) -> FailureRecord:
-    """The failure as the results report carries it (scrubbed, bounded, plain JSON), with
-    the shape and departures of its stream (told before scrubbing: a redacted value is
-    not the provider's) and its impact."""
-    safe = kept(failure)
-    record: FailureRecord = persistable(_record(
-        str(safe), chunks=safe.chunks, expected=safe.expected, received=safe.received,
-        pointer=safe.differences[0].pointer if safe.differences else None))
-    if safe.diagnosis is not None:
-        record["diagnosis"] = persistable(safe.diagnosis)
-    shape = failure.stream_shape
-    record["shape"], record["departures"] = shape.shape, list(shape.departures)
-    if (impact := failure.impact) is not None:
-        record["impact"] = impact
-    return record
-
-
-def encode_failure(failure: ConformanceFailure, *, replay_file: str | None = None) -> str:
-    """The failure record as a test report carries it: one bounded, plain JSON string.
-
-    Under pytest-xdist the report crosses from a worker through execnet, which cannot
-    serialise every value a record may hold (an integer below -2**31 ended the run in an
-    INTERNALERROR); `failure_record` is already scrubbed and bounded.
-    """
-    record = failure_record(failure)
-    if replay_file is not None:
-        record["replay_file"] = replay_file
-    return json.dumps(record, ensure_ascii=False, allow_nan=False)
-
-
-def encode_failures(failures: list[tuple[ConformanceFailure, dict[str, Any] | None]]) -> str:
-    """Every failure a test reports, with the rules it is evidence against and its
-    replay file's content (None: none is written), as one plain JSON string
-    (`decode_failures`; see `encode_failure`)."""
-    return json.dumps([{"record": failure_record(failure), "implicated": list(failure.implicated),
-                        "replay": replay} for failure, replay in failures],
-                      ensure_ascii=False, allow_nan=False)
-
-
-def decode_failures(value: object) -> list[tuple[FailureRecord, tuple[str, ...],
-                                                 dict[str, Any] | None]]:
-    """The (record, implicated rules, replay content) entries `encode_failures` wrote;
-    [] when `value` is not such a text, and malformed entries left out."""
-    try:
-        entries = json.loads(value) if isinstance(value, str) else None
-    except ValueError:
-        return []
-    found: list[tuple[FailureRecord, tuple[str, ...], dict[str, Any] | None]] = []
-    for entry in entries if isinstance(entries, list) else []:
-        record = _decoded(entry.get("record")) if isinstance(entry, dict) else None
-        if record is None:
-            continue
-        implicated = entry.get("implicated")
-        replay = entry.get("replay")
-        found.append((record, tuple(str(r) for r in implicated)
-                      if isinstance(implicated, list) else (),
-                      replay if isinstance(replay, dict) else None))
-    return found
-
-
-def decode_failure(value: object) -> FailureRecord | None:
-    """The record `encode_failure` wrote, or None when `value` is not one."""
-    if not isinstance(value, str):
-        return None
-    try:
-        record = json.loads(value)
-    except ValueError:
-        return None
-    return _decoded(record)
-
-
-def _decoded(record: object) -> FailureRecord | None:
-    """A failure record read back from plain JSON (None: it is not one)."""
-    if not (isinstance(record, dict) and isinstance(record.get("message"), str)):
-        return None
-    found = _record(record["message"], chunks=record.get("chunks"),
-                    expected=record.get("expected"), received=record.get("received"),
-                    pointer=record.get("pointer"))
-    if isinstance(record.get("replay_file"), str):
-        found["replay_file"] = record["replay_file"]
-    diagnosis = diagnosis_of_record(record)
-    if diagnosis is not None:
-        found["diagnosis"] = diagnosis
-    if record.get("shape") in SHAPES:
-        found["shape"] = record["shape"]
-        departures = record.get("departures")
-        found["departures"] = ([str(d) for d in departures] if isinstance(departures, list)
-                               else [])
-    if record.get("impact") in IMPACTS:
-        found["impact"] = record["impact"]
-    return found
 
 
 def reproduce_blob(exc: BaseException, failure: BaseException | None = None
