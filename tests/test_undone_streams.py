@@ -10,7 +10,7 @@ import pytest
 from _shaped_dialect import shaped
 
 from refold.checks import Check, ConformanceFailure
-from refold.crashes import analyse
+from refold.crashes import Crash, analyse, raised_again
 from refold.reference import JSON
 from refold.replay import failure_record
 from refold.targets import Target, load_target
@@ -120,3 +120,15 @@ def test_a_dialect_that_tells_no_shapes_reports_every_failure_where_it_was_found
         assert not report_on_undone(failure, target, rules=("TEXT-JOIN",), masked=frozenset())
         assert failure.chunks == _DEPARTING and failure.stream_shape.shape == "synthetic"
     target.close()
+
+
+class _Untouchable:
+    """A target that must not be called."""
+
+    def fold(self, chunks: list[JSON]) -> JSON:
+        raise AssertionError("the target was called")
+
+
+def test_a_timed_out_target_is_not_run_again_on_the_undone_stream() -> None:
+    crash = Crash("fold(chunks)", "timeout")
+    assert raised_again(crash, _UNDONE, _Untouchable()) is None  # type: ignore[arg-type]
