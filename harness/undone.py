@@ -32,7 +32,7 @@ from .checks import Check, ConformanceFailure
 from .crashes import analyse, raised_again
 from .difference_ablation import ablate
 from .errors import TargetError
-from .found_on import shape_of
+from .found_on import shape_of, tells_shapes
 from .targets import Target
 
 __all__ = ["report_on_undone"]
@@ -46,11 +46,13 @@ def report_on_undone(failure: ConformanceFailure, target: Target, *,
     less (see the module docstring); whether it moved. `rules` and `masked` are the
     failed test's rules and the known failures masked in it."""
     ablation = target.dialect.ablation
-    if ablation is None or not failure.chunks:
+    if ablation is None or not failure.chunks or not tells_shapes(target.dialect):
         return False
     before = failure.stream_shape
+    if before.shape == "documented":
+        return False
     alone = ablation.departures_alone(failure.chunks)
-    if before.shape == "documented" or not alone or alone[0][0]:
+    if not alone or alone[0][0]:
         return False
     undone = alone[0][1]
     if failure.crash is not None:
