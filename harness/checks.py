@@ -27,6 +27,7 @@ from refold.reference import (
     Impact,
     JSONObject,
     PolicyRecord,
+    Shape,
     diagnosis_text,
     impact_of,
 )
@@ -36,6 +37,7 @@ from .crashes import Crash, signature
 from .dialects import DEFAULT_DIALECT, DIALECTS, EVERY_RULE, Dialect, dialect_of_rule
 from .difference_ablation import DifferenceAblation, Verdict
 from .errors import TargetError
+from .found_on import exceeds, shape_of
 from .projection import projected_differences
 from .shapes import StreamShape
 from .targets import Target, TargetAccumulator
@@ -128,19 +130,31 @@ class ConformanceFailure(AssertionError):
     @property
     def impact(self) -> Impact | None:
         """What the failure costs (verdicts.md §3): a crash when the target raised, else
-        the worst impact of the differences (None: a failure with neither, such as a
-        broken event rule, whose cost the violation states)."""
-        return impact_of(self.differences, crashed=self.crash is not None
-                         or self.target_error is not None)
+        the worst impact of the differences. A failure that names no difference is read
+        off the expected and received values it holds (a decoder's events, a lifecycle
+        read); one that holds neither is a corruption: the target did what the spec
+        forbids with a value (accepted a non-object, answered before any item, changed
+        the items it was given). A failure whose evidence is a checker's violations and
+        nothing else (an event rule) states its cost there: None."""
+        crashed = self.crash is not None or self.target_error is not None
+        if crashed or self.differences or self.violations:
+            return impact_of(self.differences, crashed=crashed)
+        if self.expected is None and self.received is None:
+            return "corruption"
+        return impact_of(self._value_differences(), crashed=False) or "corruption"
+
+    def _value_differences(self) -> list[Difference]:
+        try:
+            return self.dialect.differences(self.expected, self.received)
+        except Exception:  # values the comparison does not take (not a fold, not items)
+            return []
 
     @property
-    def stream_shape(self) -> StreamShape | None:
-        """The shape of the failing stream (verdicts.md §1); None when the failure holds no
-        stream or its dialect cannot tell shapes."""
-        shapes = self.dialect.shapes
-        if self.chunks is None or shapes is None:
-            return None
-        return shapes.of(self.chunks)
+    def stream_shape(self) -> StreamShape:
+        """The shape of the failing stream (verdicts.md §1, `refold.found_on.shape_of`:
+        `synthetic` in a dialect that cannot tell shapes, `documented` for a failure that
+        holds no stream)."""
+        return shape_of(self.dialect, self.chunks)
 
     @property
     def blocked(self) -> tuple[str, ...]:
@@ -270,6 +284,13 @@ class Check:
 
     One class for every dialect: the fold, the comparison and the names of the stream's
     items are the target's dialect's (`target.dialect`).
+
+    Under a shape ceiling (`ceiling`, set by `refold.search` while it searches a failed
+    property again on less departing streams) this is where streams are kept to it: a
+    stream whose shape exceeds the ceiling is rejected (`hypothesis.reject()`) before it
+    reaches the target's fold or decoder, and a failure on such a stream (an
+    accumulator's, fed item by item) is rejected instead of raised, so Hypothesis draws,
+    and shrinks, only among streams of that shape.
     """
 
     def __init__(self, target: Target) -> None:
@@ -277,6 +298,16 @@ class Check:
         self.dialect: Dialect = target.dialect
         self.rules: tuple[str, ...] = ()
         self.masked: frozenset[str] = frozenset()  # known failures of other rules
+        self.ceiling: Shape | None = None
+
+    def within_ceiling(self, stream: Sequence[JSON] | None) -> None:
+        """Reject `stream` when its shape exceeds the ceiling (no ceiling: nothing)."""
+        if self.ceiling is None or stream is None:
+            return
+        if exceeds(shape_of(self.dialect, stream).shape, self.ceiling):
+            from hypothesis import reject
+
+            reject()
 
     def fail(self, summary: str, *, rules: Sequence[str] | None = None,
              events: list[JSON] | None = None, **details: object) -> ConformanceFailure:
@@ -285,6 +316,7 @@ class Check:
         Anthropic name (`chunks` is the same field). Raise it."""
         if events is not None:
             details["chunks"] = events
+        self.within_ceiling(details.get("chunks"))  # type: ignore[arg-type]
         return ConformanceFailure(tuple(rules) if rules else self.rules, summary,
                                   claimed=self.target.features,
                                   **details)  # type: ignore[arg-type]
@@ -318,6 +350,7 @@ class Check:
     def fold(self, chunks: list[JSON]) -> JSONObject:
         """Fold through the target; a misbehaving target fails the rules under test."""
         __tracebackhide__ = True
+        self.within_ceiling(chunks)
         try:
             return self.target.fold(chunks)
         except TargetError as exc:
@@ -366,13 +399,26 @@ class Check:
         decoded = self.decoded_raw(parts)
         if isinstance(decoded, TargetError):
             raise self.fail(f"the target's SSE decoder failed ({decoded.kind})",
-                            target_error=str(decoded)) from decoded
+                            chunks=self._sent(parts), target_error=str(decoded)) from decoded
         return decoded
+
+    def _sent(self, parts: list[bytes]) -> list[JSON] | None:
+        """The items the bytes carry, as the reference decodes them (None: it cannot)."""
+        try:
+            return self.dialect.decode_sse(parts)
+        except Exception:  # bytes no item layer takes: the stream has no items to tell
+            return None
 
     def decoded_raw(self, parts: list[bytes]) -> list[JSON] | TargetError:
         """As `decoded`, but return the decoder's error instead of failing on it (an
         in-process decoder's own exception as a TargetError of kind "raised")."""
         __tracebackhide__ = True
+        sent = self._sent(parts)
+        if sent is None and self.ceiling is not None:
+            from hypothesis import reject
+
+            reject()  # bytes the reference cannot decode are no provider's stream
+        self.within_ceiling(sent)
         decode = getattr(self.target, "sse", None)
         if decode is None:
             raise self.fail(f"target {self.target.name} claims `sse` but declares no SSE "

@@ -40,7 +40,7 @@ from .dialects import Ablation
 from .errors import TargetError
 from .targets import Target
 
-__all__ = ["Crash", "analyse", "signature"]
+__all__ = ["Crash", "analyse", "raised_again", "signature"]
 
 _ANALYSED_KINDS = frozenset({"raised", "crashed"})
 _REPLAYED_OPERATIONS = frozenset({"fold", "add", "response"})
@@ -111,9 +111,7 @@ def analyse(crash: Crash, chunks: list[JSON], target: Target) -> None:
     """Locate `crash` in `chunks` and charge it by ablation (mutates `crash`): the
     target's dialect's (`Dialect.ablation`); a dialect without one has its crashes
     located only, and charged to the test's rules."""
-    if crash.analysed or _name(crash.operation) not in _REPLAYED_OPERATIONS:
-        return
-    if crash.signature.split(":")[0] not in _ANALYSED_KINDS:
+    if crash.analysed or not _replayed(crash):
         return
     if _name(crash.operation) == "fold" and crash.at_chunk is None and chunks:
         crash.at_chunk = _shortest_raising_prefix(crash, chunks, target)
@@ -135,6 +133,19 @@ def analyse(crash: Crash, chunks: list[JSON], target: Target) -> None:
         crash.by_undoing = False
     crash.departures = tuple(tried)
     crash.analysed = True
+
+
+def raised_again(crash: Crash, stream: list[JSON], target: Target) -> Crash | None:
+    """The crash as `stream` shows it, analysed afresh, when the crash's operation on it
+    raises the same way (None: it does not, or the crash is not one analysis replays: a
+    timeout would cost a timeout). For an `add` the stream is cut at the item that
+    raised, as the failure of an accumulator shows it."""
+    if not _replayed(crash) or not _raises(crash, stream, target):
+        return None
+    again = Crash(crash.operation, crash.signature)
+    if _name(crash.operation) == "add":
+        again.at_chunk = _shortest_raising_prefix(again, stream, target)
+    return again
 
 
 def _sufficient_alone(crash: Crash, chunks: list[JSON], target: Target,
@@ -174,6 +185,13 @@ def _raises(crash: Crash, chunks: list[JSON], target: Target) -> bool:
     except TargetError as exc:
         return signature(exc) == crash.signature
     return False
+
+
+def _replayed(crash: Crash) -> bool:
+    """Whether analysis runs the crash's operation again: a raise or a crash of a call
+    it can replay."""
+    return (_name(crash.operation) in _REPLAYED_OPERATIONS
+            and crash.signature.split(":")[0] in _ANALYSED_KINDS)
 
 
 def _name(operation: str) -> str:

@@ -11,7 +11,7 @@ the installed suites, so `pytest --target=mypkg` works from any directory. It th
   against it (`refold.gate`): new failures and stale entries fail the run;
 * records one outcome per rule (on the xdist controller), prints the table and writes
   the results JSON (`--refold-report`);
-* writes a replay file for every conformance failure, and re-runs one (`--replay`).
+* writes a replay file for every failed rule, and re-runs one (`--replay`).
 
 The hooks only delegate: the run's state is `refold.run_state`, applying and judging a
 baseline `refold.gate`, replay files in a run `refold.replaying`.
@@ -45,7 +45,13 @@ from .profiles import (
     register_profiles,
     relax_default_deadline,
 )
-from .replaying import record_failures, run_replayed, select_replayed
+from .replaying import (
+    record_failures,
+    replay_lines,
+    run_replayed,
+    select_replayed,
+    write_rule_replays,
+)
 from .results import FINGERPRINTS_PROPERTY, TEST_PROPERTY, RuleResults, recorded_property
 from .rule_selection import selected_rules
 from .run_state import (
@@ -280,7 +286,7 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
         return True
     results = results_of(pyfuncitem.config)
     return run_as_needed(pyfuncitem, lambda r: results.status(r) == "failed",
-                         first_conformance_failure)
+                         first_conformance_failure, results.found_on)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -293,6 +299,7 @@ def pytest_runtest_makereport(
         from .crashes import analyse
         from .diagnosis import diagnosis_of
         from .difference_ablation import ablate
+        from .undone import report_on_undone
 
         # Once per failed test, before its report renders the message: not on every
         # example Hypothesis tries while shrinking.
@@ -302,6 +309,9 @@ def pytest_runtest_makereport(
             elif found.differences and found.chunks and found.ablation is None:
                 found.ablation = ablate(found.chunks, found.differences,
                                         target_of(item.config), found.claimed)
+            report_on_undone(found, target_of(item.config), rules=rules_of_item(item),
+                             masked=masked_rules(run_of(item.config).baseline,
+                                                 rules_of_item(item)))
             if found.diagnosis is None:
                 found.diagnosis = diagnosis_of(found, target_of(item.config))
     if call.when == "call" and exc is not None and rules_of_item(item):
@@ -349,6 +359,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if run.baseline is not None:
         run.stale += judge_session(session, run.baseline, results,
                                    deselected_rules=frozenset(run.deselected_rules))
+    run.replays = write_rule_replays(config, results)
     destination = config.getoption("refold_report")
     if destination and results.by_rule:
         write_run_report(config, run, results, Path(destination))
@@ -372,6 +383,8 @@ def pytest_terminal_summary(
         terminalreporter.write_line(note, yellow=True, bold=True)
     for message in run.stale:
         terminalreporter.write_line(printable(message), red=True, bold=True)
+    for line in replay_lines(config, run.replays):
+        terminalreporter.write_line(printable(line))
     for name, count in run.other_dialects.items():
         how = (f"refold check --corpus with the reference runs each dialect in turn, or "
                f"--dialect {name}" if run.corpus is not None else f"run them with --dialect {name}")

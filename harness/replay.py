@@ -1,12 +1,13 @@
-"""Replay files: one JSON file per conformance failure, enough to re-run exactly that case.
+"""Replay files: one JSON file per failed rule, enough to re-run exactly its failure.
 
-When a test fails with a `ConformanceFailure` (for a property, the minimal example after
-shrinking), the plugin writes `<rule>-<hash>.json` into the replay folder:
+When a rule fails, its verdict rests on one `ConformanceFailure` (for a property, the
+minimal example after shrinking); the plugin writes its `<rule>-<hash>.json` into the
+replay folder:
 
     {"refold_replay": 1, "refold_version", "dialect", "target",
      "test": {"module", "name"}, "rules", "summary", "chunks", "expected", "received",
      "differences", "target_error", "case", "hypothesis": {"version", "reproduce_failure", "seed",
-     "profile", "shrunk"}}
+     "profile", "shrunk", "ceiling"?}}
 
 `pytest --replay FILE --target X` (or `refold replay FILE --target X`) selects the
 recorded test and re-runs the case. When the failure compared a fold with an expected
@@ -14,8 +15,13 @@ response (`"case": "fold"`), it folds the recorded chunks and compares them with
 recorded expected response, whatever Hypothesis would draw today; otherwise
 (`"case": "test"`) it re-runs the test itself with the recorded `@reproduce_failure`
 blob or seed, applied to the test when it is a `@given` test and to the state machine it
-runs when it is not (Hypothesis reads the blob from the machine class), and without
-shrinking when the failure was recorded unshrunk (see `refold.search`).
+runs when it is not (Hypothesis reads the blob from the machine class), without
+shrinking when the failure was recorded unshrunk, and under the shape ceiling it was found
+under (`"ceiling"`: "documented" or "observed"; see `refold.search`).
+
+A run writes one replay file per failed rule, at its end: the replay of the failure the
+rule's verdict rests on (`refold.found_on.rule_verdict`), so two rules resting on one
+failure share its file.
 
 `dialect` names the dialect of the recorded rules (`recorded_dialect`); a file written
 before dialects has none and is an `openai-chat` one. The chunks are the stream's items
@@ -29,7 +35,8 @@ built-in names (`reference`, `openai`, ...); any other target must be given agai
 Nothing persisted may carry a credential or a provider's in-memory frame, and nothing a
 target answers is kept whole: the failure is recorded through `persistable`
 (`refold.reference`: one scrubber for every persisted document, then the size caps), and
-its message is rendered from that scrubbed, bounded copy.
+its message is rendered from that scrubbed, bounded copy (`refold.failure_records`, whose
+names this module re-exports).
 """
 
 from __future__ import annotations
@@ -52,27 +59,30 @@ from refold.reference import (
     ABSENT,
     JSON,
     REDACTED,
-    Difference,
-    FailureRecord,
-    bound,
     cut_text,
-    diagnosis_of_record,
     persistable,
     scrub,
-    scrub_at,
-    scrub_text,
 )
-from refold.reference import failure_record as _record
 
 from .bounded import json_document, read_regular_file
 from .checks import ConformanceFailure
 from .dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect_of_rule
 from .errors import UsageError
+from .failure_records import (
+    decode_failure,
+    decode_failures,
+    encode_failure,
+    encode_failures,
+    failure_record,
+    kept,
+)
 from .targets import BUILTIN_TARGETS
 
-__all__ = ["REPLAY_FORMAT", "SCRUBBED", "decode_failure", "encode_failure", "failure_record",
-           "kept", "read_replay", "recorded_dialect", "recorded_target", "replays_fold",
-           "reproduce_blob", "reproducing", "scrub", "write_replay"]
+__all__ = ["REPLAY_FORMAT", "SCRUBBED", "decode_failure", "decode_failures", "encode_failure",
+           "encode_failures", "failure_record",
+           "kept", "read_replay", "recorded_dialect", "recorded_target", "replay_content",
+           "replays_fold", "reproduce_blob", "reproducing", "scrub", "write_replay",
+           "write_replay_content"]
 
 REPLAY_FORMAT = 1
 SCRUBBED = REDACTED
@@ -90,81 +100,28 @@ MAX_BLOB_CHOICE_BYTES = 4 * 1024 * 1024
 below it); a blob past it is refused before Hypothesis inflates it whole."""
 
 
-def kept(failure: ConformanceFailure) -> ConformanceFailure:
-    """The failure as it may be persisted: every value scrubbed and bounded, so that the
-    message rendered from it is too."""
-    return ConformanceFailure(
-        failure.rules, scrub_text(failure.summary), chunks=persistable(failure.chunks),
-        differences=[Difference(scrub_text(d.pointer), _kept_at(d.pointer, d.expected),
-                                _kept_at(d.pointer, d.received)) for d in failure.differences],
-        expected=persistable(failure.expected), received=persistable(failure.received),
-        target_error=persistable(failure.target_error),
-        # Rule ids, chunk numbers and an exception signature: the located crash, kept so
-        # the persisted message says where it raised and what it was charged to.
-        crash=failure.crash, compared_fold=failure.compared_fold, claimed=failure.claimed,
-        ablation=failure.ablation,  # rule ids by pointer: what the differences were charged
-        violations=tuple((rule_id, scrub_text(text)) for rule_id, text in failure.violations),
-        shown=tuple(scrub_text(text) for text in failure.shown),
-        # Names from the policy catalogue, not from the stream or the target.
-        diagnosis=failure.diagnosis)
-
-
-def _kept_at(pointer: str, value: JSON) -> JSON:
-    return value if value is ABSENT else bound(scrub_at(pointer, value))
-
-
-def failure_record(failure: ConformanceFailure) -> FailureRecord:
-    """The failure as the results report carries it (scrubbed, bounded, plain JSON)."""
-    safe = kept(failure)
-    record: FailureRecord = persistable(_record(
-        str(safe), chunks=safe.chunks, expected=safe.expected, received=safe.received,
-        pointer=safe.differences[0].pointer if safe.differences else None))
-    if safe.diagnosis is not None:
-        record["diagnosis"] = persistable(safe.diagnosis)
-    return record
-
-
-def encode_failure(failure: ConformanceFailure, *, replay_file: str | None = None) -> str:
-    """The failure record as a test report carries it: one bounded, plain JSON string.
-
-    Under pytest-xdist the report crosses from a worker through execnet, which cannot
-    serialise every value a record may hold (an integer below -2**31 ended the run in an
-    INTERNALERROR); `failure_record` is already scrubbed and bounded.
-    """
-    record = failure_record(failure)
-    if replay_file is not None:
-        record["replay_file"] = replay_file
-    return json.dumps(record, ensure_ascii=False, allow_nan=False)
-
-
-def decode_failure(value: object) -> FailureRecord | None:
-    """The record `encode_failure` wrote, or None when `value` is not one."""
-    if not isinstance(value, str):
-        return None
-    try:
-        record = json.loads(value)
-    except ValueError:
-        return None
-    if not (isinstance(record, dict) and isinstance(record.get("message"), str)):
-        return None
-    found = _record(record["message"], chunks=record.get("chunks"),
-                    expected=record.get("expected"), received=record.get("received"),
-                    pointer=record.get("pointer"))
-    if isinstance(record.get("replay_file"), str):
-        found["replay_file"] = record["replay_file"]
-    diagnosis = diagnosis_of_record(record)
-    if diagnosis is not None:
-        found["diagnosis"] = diagnosis
-    return found
-
-
-def reproduce_blob(exc: BaseException) -> tuple[str, bytes] | None:
-    """The `@reproduce_failure` version and blob Hypothesis noted on the failure, if any."""
-    for note in getattr(exc, "__notes__", ()):
-        match = _REPRODUCE.search(note)
-        if match:
-            return match.group(1), ast.literal_eval(match.group(2))
+def reproduce_blob(exc: BaseException, failure: BaseException | None = None
+                   ) -> tuple[str, bytes] | None:
+    """The `@reproduce_failure` version and blob Hypothesis noted on the failure, if any:
+    on `failure` (one of the failures `exc` holds) or, when it carries none, on the
+    nearest exception holding it."""
+    for holder in _path_to(exc, failure) if failure is not None else [exc]:
+        for note in getattr(holder, "__notes__", ()):
+            match = _REPRODUCE.search(note)
+            if match:
+                return match.group(1), ast.literal_eval(match.group(2))
     return None
+
+
+def _path_to(exc: BaseException, failure: BaseException) -> list[BaseException]:
+    """`failure`, then each exception group holding it up to `exc` ([] if none does)."""
+    if exc is failure:
+        return [exc]
+    for inner in exc.exceptions if isinstance(exc, BaseExceptionGroup) else ():
+        found = _path_to(inner, failure)
+        if found:
+            return [*found, exc]
+    return []
 
 
 def write_replay(directory: Path, failure: ConformanceFailure, *, target: str,
@@ -174,10 +131,19 @@ def write_replay(directory: Path, failure: ConformanceFailure, *, target: str,
 
     `dialect` is the run's; by default, that of the failure's rules (ids are unique
     across dialects), else the default dialect."""
+    return write_replay_content(directory, replay_content(
+        failure, target=target, test=test, hypothesis=hypothesis, dialect=dialect))
+
+
+def replay_content(failure: ConformanceFailure, *, target: str, test: dict[str, str],
+                   hypothesis: dict[str, Any], dialect: Dialect | None = None
+                   ) -> dict[str, Any]:
+    """What the failure's replay file holds (scrubbed, bounded, plain JSON): made where
+    the failure happened (an xdist worker), written where the run's verdicts are known."""
     failure = kept(failure)
     owner = dialect or next((found for found in map(dialect_of_rule, failure.rules) if found),
                             DIALECTS[DEFAULT_DIALECT])
-    content = persistable({
+    content: dict[str, Any] = persistable({
         "refold_replay": REPLAY_FORMAT,
         "refold_version": __version__,
         "dialect": owner.name,
@@ -196,9 +162,16 @@ def write_replay(directory: Path, failure: ConformanceFailure, *, target: str,
     })
     # Drawn by Hypothesis, not the target; a long blob must survive whole to replay.
     content["hypothesis"] = hypothesis
+    return content
+
+
+def write_replay_content(directory: Path, content: dict[str, Any]) -> Path:
+    """Write a replay file's content into `directory`, named after its first rule and
+    its digest (the same content, the same file); return its path."""
     text = json.dumps(content, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
     digest = hashlib.sha256(text.encode()).hexdigest()[:12]
-    rule = failure.rules[0] if failure.rules else "no-rule"
+    rules = content.get("rules")
+    rule = str(rules[0]) if isinstance(rules, list) and rules else "no-rule"
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{rule}-{digest}.json"
     path.write_text(text, encoding="utf-8")

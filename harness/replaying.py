@@ -1,26 +1,37 @@
-"""Replay files in a run: written for each conformance failure, re-run with `--replay`.
+"""Replay files in a run: one per failed rule, re-run with `--replay`.
 
 `refold.replay` is the file format (what a record holds, how it is read and checked);
-this module is what the plugin does with it: write one for a failed test (with the
-Hypothesis seed, blob and profile that find the example again), select the recorded test
-among those collected, and re-run it from the record instead of drawing new examples.
+this module is what the plugin does with it: make a replay for each conformance failure
+where it happened (with the Hypothesis seed, blob, profile and shape ceiling that find
+the example again), write, when the run ends, the one each failed rule's verdict rests on
+(a naive fold used to write a file per failing test, a hundred of them), select the
+recorded test among those collected, and re-run it from the record instead of drawing new
+examples.
 """
 
 from __future__ import annotations
 
 import contextlib
 import shlex
+import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .checks import Check, ConformanceFailure, charged_rules
-from .results import BLOCKED_PROPERTY, FAILURE_PROPERTY, IMPLICATED_PROPERTY
+from .results import (
+    BLOCKED_PROPERTY,
+    FAILURE_PROPERTY,
+    FAILURES_PROPERTY,
+    IMPLICATED_PROPERTY,
+    RuleResults,
+)
 from .run_state import module_basename, run_of
-from .search import UNSHRUNK, replayed_as_recorded
+from .search import FOUND, UNSHRUNK, replayed_as_recorded
 
-__all__ = ["record_failures", "run_replayed", "select_replayed", "write_replay_file"]
+__all__ = ["record_failures", "replay_lines", "replay_of", "run_replayed", "select_replayed",
+           "write_rule_replays"]
 
 _REPLAY_CASE_KEY = pytest.StashKey[dict[str, Any]]()
 
@@ -69,49 +80,77 @@ def run_replayed(item: pytest.Function) -> bool:
 def record_failures(item: pytest.Item, report: pytest.TestReport,
                     failures: list[ConformanceFailure], exc: BaseException | None
                     ) -> tuple[str, ...]:
-    """Put the first failure's record, and the rules the failures implicate and block, on
-    the report; write its replay file and say how to re-run it. The implicated rules."""
-    from .replay import encode_failure
+    """Put the failures' records (the first one's alone too), with each one's replay file
+    content, and the rules the failures implicate and block, on the report. The
+    implicated rules. The replay files are written when the run ends, one per failed
+    rule (`write_rule_replays`)."""
+    from .replay import encode_failure, encode_failures
 
     implicated, blocked = charged_rules(failures)
-    path = write_replay_file(item, failures[0], exc)
-    # The reports show the command that replays it.
-    report.user_properties.append((FAILURE_PROPERTY, encode_failure(
-        failures[0], replay_file=str(path) if path is not None else None)))
+    report.user_properties.append((FAILURE_PROPERTY, encode_failure(failures[0])))
+    report.user_properties.append((FAILURES_PROPERTY, encode_failures(
+        [(failure, replay_of(item, failure, exc)) for failure in failures])))
     report.user_properties.append((IMPLICATED_PROPERTY, " ".join(implicated)))
     report.user_properties.append((BLOCKED_PROPERTY, " ".join(blocked)))
-    if path is not None:
-        spec = shlex.quote(run_of(item.config).target_spec(item.config))
-        report.sections.append(("refold replay", f"replay file: {path}\nre-run: pytest "
-                                f"--replay {path} --target {spec}"))
     return implicated
 
 
-def write_replay_file(item: pytest.Item, failure: ConformanceFailure,
-                      exc: BaseException | None) -> Path | None:
-    """Write `failure`'s replay file into `--replay-dir` (None: none written)."""
+def replay_of(item: pytest.Item, failure: ConformanceFailure,
+              exc: BaseException | None) -> dict[str, Any] | None:
+    """The content of `failure`'s replay file, with the Hypothesis blob, seed and shape
+    ceiling that find it again (None: `--replay-dir` is empty, no file is written)."""
     from hypothesis import __version__ as hypothesis_version
     from hypothesis import settings
 
-    from .replay import reproduce_blob, write_replay
+    from .replay import replay_content, reproduce_blob
 
     config = item.config
     if not config.getoption("replay_dir"):
         return None
-    blob = reproduce_blob(exc) if exc is not None else None
+    blob = reproduce_blob(exc, failure) if exc is not None else None
     function = getattr(item, "obj", None)
-    hypothesis = {
+    found = item.stash.get(FOUND, {}).get(id(failure))
+    hypothesis: dict[str, Any] = {
         "version": hypothesis_version,
         "reproduce_failure": [blob[0], repr(blob[1])] if blob else None,
-        "seed": getattr(function, "_hypothesis_internal_use_generated_seed", None),
+        "seed": found.seed if found is not None else
+        getattr(function, "_hypothesis_internal_use_generated_seed", None),
         "profile": settings.get_current_profile_name(),
-        "shrunk": not item.stash.get(UNSHRUNK, False),
+        "shrunk": found.shrunk if found is not None else not item.stash.get(UNSHRUNK, False),
     }
-    try:
-        return write_replay(
-            Path(config.getoption("replay_dir")), failure,
-            target=run_of(config).target_spec(config),
-            test={"module": module_basename(item), "name": item.name}, hypothesis=hypothesis)
-    except OSError as exc_:
-        item.warn(pytest.PytestWarning(f"refold could not write a replay file: {exc_}"))
-        return None
+    if found is not None and found.ceiling is not None:
+        hypothesis["ceiling"] = found.ceiling
+    return replay_content(failure, target=run_of(config).target_spec(config),
+                          test={"module": module_basename(item), "name": item.name},
+                          hypothesis=hypothesis)
+
+
+def write_rule_replays(config: pytest.Config, results: RuleResults) -> dict[str, Path]:
+    """Write one replay file per failed rule into `--replay-dir`: the replay of the
+    failure its verdict rests on (rules resting on one failure share its file), and name
+    it in that failure's record (`replay_file`). The files written, by rule."""
+    directory = config.getoption("replay_dir")
+    written: dict[str, Path] = {}
+    for rule_id, outcome in results.by_rule.items() if directory else ():
+        chosen = outcome.rule_verdict.failure if outcome.status == "failed" else None
+        content = outcome.replay_of(chosen)
+        if chosen is None or content is None:
+            continue
+        from .replay import write_replay_content
+
+        try:
+            written[rule_id] = path = write_replay_content(Path(directory), content)
+        except OSError as exc:
+            warnings.warn(pytest.PytestWarning(f"refold could not write a replay file: {exc}"),
+                          stacklevel=1)
+            return written
+        chosen["replay_file"] = str(path)
+    return written
+
+
+def replay_lines(config: pytest.Config, written: dict[str, Path]) -> list[str]:
+    """One line per failed rule's replay file: where it is and the command that re-runs
+    it."""
+    spec = shlex.quote(run_of(config).target_spec(config))
+    return [f"{rule_id}: replay file: {path} (re-run: refold replay {shlex.quote(str(path))} "
+            f"--target {spec})" for rule_id, path in written.items()]

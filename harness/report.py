@@ -5,7 +5,8 @@
      "started", "duration_seconds", "hypothesis_profile", "settings",
      "dialect": {"name", "title", "spec", "item", "features", "extra_rules_note"},
      "rules": {RULE-ID: {"feature", "registry", "statement", "status", "tests", "reason",
-                         "failure", "blocked_by", "fingerprints", "verdict"}},
+                         "failure", "blocked_by", "fingerprints", "verdict",
+                         "found_on"?, "impact"?, "departures"?}},
      "totals": {status: count}}
 
 `target.projection` (a target that states one, `refold.projection`) is `{"pointers",
@@ -26,6 +27,14 @@ totals count every listed rule. A "blocked" rule's tests crashed on another rule
 drawn, for a gate run (`refold.profiles.load_gate_profile`, else null); `fingerprints` lists
 how the rule failed in each test (`refold.fingerprints`), what `refold baseline` records;
 `verdict` is a baseline's verdict on the rule (`"new"` failure, `"stale"` entry, else null).
+A failed rule (and only a failed one) also has `found_on`, the least departing stream shape
+it failed on (`"documented"`, `"observed"`, `"synthetic"`; verdicts.md §2), `impact`, the
+worst impact among its failures on that shape (`"crash"`, `"loss"`, `"corruption"`,
+`"representation"`; §3; absent when none states one), and `departures`, the departure ids
+of the stream its verdict rests on, which is the one `failure` shows and its replay file
+replays (`refold.found_on.rule_verdict`; each failure record has its own `shape`,
+`departures` and `impact`). A file written before shapes has none of these keys, and reads
+as it did.
 Strings from the stream were scrubbed and bounded when the failure was recorded
 (`refold.replay`); `write_report` passes the whole document, the target's name and
 description too, through `refold.reference.json_text` (scrubbed, bounded, no bare NaN).
@@ -44,7 +53,7 @@ from refold import __version__
 from refold.reference import STATUSES, DialectRecord, RuleRecord, Status, json_text
 
 from .dialects import Dialect
-from .results import RuleResults
+from .results import RuleOutcome, RuleResults
 from .targets import Target
 
 __all__ = ["build_report", "dialect_record_of", "write_report"]
@@ -72,6 +81,8 @@ def build_report(results: RuleResults, *, target: Target | None, started: dateti
             "fingerprints": _unique(outcome.fingerprints) if outcome else [],
             "verdict": outcome.verdict if outcome else None,
         }
+        if outcome is not None and status == "failed":
+            rules[rule.id].update(_found_on(outcome))
     return {
         "refold_version": __version__,
         "target": _target(target, dialect),
@@ -84,6 +95,16 @@ def build_report(results: RuleResults, *, target: Target | None, started: dateti
         "rules": rules,
         "totals": totals,
     }
+
+
+def _found_on(outcome: RuleOutcome) -> RuleRecord:
+    """A failed rule's `found_on`, `impact` (left out when no failure of it states one:
+    an event rule's violations) and the departures of the stream its verdict rests on."""
+    verdict = outcome.rule_verdict
+    found: dict[str, Any] = {"found_on": verdict.found_on, "departures": verdict.departures}
+    if verdict.impact is not None:
+        found["impact"] = verdict.impact
+    return found  # type: ignore[return-value]
 
 
 def _unique(fingerprints: list[dict[str, Any]]) -> list[dict[str, Any]]:

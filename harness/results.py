@@ -17,20 +17,29 @@ built from test reports alone (their `user_properties` carry the rule ids and, f
 conformance failure, its structured details and fingerprints), so under pytest-xdist the
 controller sees everything the workers saw. `recorded_property` is the one place they
 are read.
+
+A failed rule is charged every failure that is evidence against it (`Evidence`: each
+failure a test reports crosses with the rules it implicates and its replay file's
+content), and its verdict is read off them (`RuleOutcome.rule_verdict`,
+`refold.found_on`): `found_on`, the least departing shape among them; `impact`, the worst
+impact among those on that shape; and the failure the verdict rests on, the first of
+those with that impact, which the rule's `failure` shows and its one replay file replays.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
-from refold.reference import STATUSES, FailureRecord, Status, failure_record
+from refold.reference import STATUSES, FailureRecord, Shape, Status, failure_record
 
-__all__ = ["BLOCKED_PROPERTY", "FAILURE_PROPERTY", "FINGERPRINTS_PROPERTY",
-           "IMPLICATED_PROPERTY", "STATUSES", "TEST_PROPERTY", "UNJUDGED_PROPERTY", "RuleOutcome",
-           "RuleResults", "XfailedTest", "recorded_property"]
+from .found_on import RuleVerdict, rule_verdict
+
+__all__ = ["BLOCKED_PROPERTY", "FAILURES_PROPERTY", "FAILURE_PROPERTY", "FINGERPRINTS_PROPERTY",
+           "IMPLICATED_PROPERTY", "STATUSES", "TEST_PROPERTY", "UNJUDGED_PROPERTY", "Evidence",
+           "RuleOutcome", "RuleResults", "XfailedTest", "recorded_property"]
 
 FAILURE_PROPERTY = "refold_failure"
 """The user property holding a conformance failure's details, as JSON text
@@ -52,6 +61,12 @@ TEST_PROPERTY = "refold_test"
 FINGERPRINTS_PROPERTY = "refold_fingerprints"
 """The user property listing a failed test's fingerprints (see `refold.fingerprints`)."""
 
+FAILURES_PROPERTY = "refold_failures"
+"""The user property holding every conformance failure a test reports, as JSON text
+(`refold.replay.encode_failures`): each one's record, the rules it is evidence against
+and its replay file's content, so the controller charges each rule the failure that
+implicates it and writes the replay its verdict rests on."""
+
 _MESSAGE_LIMIT = 4000
 
 
@@ -66,7 +81,20 @@ def recorded_property(report: pytest.TestReport, name: str) -> Any:
         from .replay import decode_failure  # the record crossed as JSON text
 
         return decode_failure(value)
+    if name == FAILURES_PROPERTY:
+        from .replay import decode_failures
+
+        return [Evidence(*entry) for entry in decode_failures(value)]
     return value
+
+
+class Evidence(NamedTuple):
+    """One failure a test reported, as its rules' outcomes hold it."""
+
+    record: FailureRecord
+    implicated: tuple[str, ...]
+    replay: dict[str, Any] | None
+    """The content of its replay file (None: no replay file is written)."""
 
 
 @dataclass(frozen=True)
@@ -96,18 +124,27 @@ class RuleOutcome:
     """The rules whose crashes kept this rule's tests from checking it."""
     fingerprints: list[dict[str, Any]] = field(default_factory=list)
     verdict: str | None = None  # a baseline's verdict on the rule: "new" or "stale"
+    evidence: list[Evidence] = field(default_factory=list)
+    """Every failure charged to the rule, in the order its tests reported them."""
 
     def add(self, status: Status, *, message: str | None = None,
-            failure: FailureRecord | None = None, blockers: tuple[str, ...] = ()) -> None:
-        """Fold one test's outcome into the rule's (`blockers`: for "blocked")."""
+            failure: FailureRecord | None = None, blockers: tuple[str, ...] = (),
+            evidence: tuple[Evidence, ...] = ()) -> None:
+        """Fold one test's outcome into the rule's (`blockers`: for "blocked"; `evidence`:
+        for "failed", the failures charged to the rule, else `failure` alone). The
+        rule's `failure` is the one its verdict rests on (`rule_verdict`)."""
         self.tests += 1
         self.blocked_by += [r for r in blockers if r not in self.blocked_by]
         self.counts[status] = self.counts.get(status, 0) + 1
         if STATUSES.index(status) < STATUSES.index(self.status):
             self.status = status
-        if status == "failed" and self.first_failure is None:
-            self.first_failure = message
-            self.failure = failure
+        if status == "failed":
+            self.evidence += evidence or ((Evidence(failure, (), None),) if failure else ())
+            chosen = self.rule_verdict.failure
+            if chosen is not None:
+                self.first_failure, self.failure = chosen["message"], chosen
+            elif self.first_failure is None:
+                self.first_failure = message
         if status == "skipped" and self.skip_reason is None:
             self.skip_reason = message
         if status == "xfailed" and self.xfail_reason is None:
@@ -127,6 +164,18 @@ class RuleOutcome:
         self.status = "failed"
         self.first_failure = reason
         self.failure = failure_record(reason)
+
+    @property
+    def rule_verdict(self) -> RuleVerdict:
+        """Where the rule failed (`found_on`), what that costs (`impact`) and the failure
+        the verdict rests on (`refold.found_on.rule_verdict`); for a rule failed by a
+        verdict on no recorded failure (a stale baseline entry), its `failure` alone."""
+        records = [e.record for e in self.evidence]
+        return rule_verdict(records or ([self.failure] if self.failure is not None else []))
+
+    def replay_of(self, record: FailureRecord | None) -> dict[str, Any] | None:
+        """The replay file content of one of the rule's failures (None: none was made)."""
+        return next((e.replay for e in self.evidence if e.record is record), None)
 
     @property
     def reason(self) -> str | None:
@@ -207,7 +256,14 @@ class RuleResults:
             message = str(recorded.get("message") or message)
         elif status == "failed":
             failure = failure_record(message or "")
-        self._record_status(rules, status, message, failure)
+        evidence: list[Evidence] = (recorded_property(report, FAILURES_PROPERTY) or []
+                                    if status == "failed" else [])
+        for rule_id in rules:
+            # Each rule is charged the failures that are evidence against it (the first
+            # when none names it: the test's own rules of a failure charged elsewhere).
+            charged = tuple(e for e in evidence if rule_id in e.implicated) or tuple(evidence[:1])
+            self.by_rule.setdefault(rule_id, RuleOutcome()).add(
+                status, message=message, failure=failure, evidence=charged)
 
     def _record_status(self, rules: list[str], status: Status, message: str | None,
                        failure: FailureRecord | None) -> None:
@@ -219,6 +275,11 @@ class RuleResults:
         """The rule's aggregated status ("not run" if no test reported on it)."""
         outcome = self.by_rule.get(rule_id)
         return outcome.status if outcome else "not run"
+
+    def found_on(self, rule_id: str) -> Shape | None:
+        """The least departing shape the rule failed on so far (None: it has not failed)."""
+        outcome = self.by_rule.get(rule_id)
+        return outcome.rule_verdict.found_on if outcome and outcome.status == "failed" else None
 
 
 def _unjudged(report: pytest.TestReport, rules: list[str]) -> tuple[set[str], str | None]:

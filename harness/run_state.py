@@ -69,6 +69,8 @@ class RunState:
         """The dialect asked for: `--dialect`, else the baseline's (None: the target's)."""
         self.corpus: list[Any] | None = None
         """The cases of `--corpus` (`refold.corpus.Case`), None without one."""
+        self.replays: dict[str, Path] = {}
+        """The replay file written for each failed rule, when the run ended."""
         baseline, replay = config.getoption("baseline"), config.getoption("replay")
         try:
             if config.getoption("dialect"):

@@ -15,7 +15,20 @@ Hypothesis's five minutes. So, in a run that collects refold suites:
   `--shrink-seconds` says otherwise);
 * no property runs Hypothesis's explain phase, which replays a shrunk failure once per
   choice to mark the parts that could vary: minutes per failure against an SDK, and it
-  never changes a verdict.
+  never changes a verdict;
+* documented streams first (verdicts.md §2): a property that failed on a stream whose
+  shape is worse than `documented` is searched again under a *shape ceiling*,
+  `documented`, then `observed`, while some rule that failure charges has not failed on
+  such streams yet in this process. Under a ceiling `refold.checks.Check` rejects every
+  stream of a worse shape, so Hypothesis draws and shrinks only among streams of that
+  shape; the first ceiling under which the test fails gives the failure reported (with
+  the first one beside it when it does not charge every rule the first one charges); a
+  test whose strategies cannot draw such streams (Unsatisfiable, the filter health
+  check) or that passes on them moves on to the next shape, and the first failure is
+  reported when none fails. A passing property costs what it did: the search is phased
+  only after a failure. How each reported failure was found (its ceiling, whether it was
+  shrunk, its seed) is kept on the item (`FOUND`) for its replay file, which re-runs it
+  under the same ceiling.
 """
 
 from __future__ import annotations
@@ -23,19 +36,37 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from hypothesis import Phase, is_hypothesis_test, settings
+from hypothesis.errors import FailedHealthCheck, Unsatisfiable
 
-from .checks import ConformanceFailure
+from refold.reference import SHAPES, Shape
+
+from .checks import Check, ConformanceFailure, conformance_failures
+from .found_on import exceeds, tells_shapes
 from .marks import rules_of_item
 
-__all__ = ["UNSHRUNK", "explain_shrink_stop", "is_property_test", "properties_last",
-           "replayed_as_recorded", "run_as_needed"]
+__all__ = ["FOUND", "UNSHRUNK", "Found", "explain_shrink_stop", "is_property_test",
+           "properties_last", "replayed_as_recorded", "run_as_needed"]
 
 UNSHRUNK = pytest.StashKey[bool]()
 """Set on an item whose failure was reported unshrunk (its replay file says so)."""
+
+
+class Found(NamedTuple):
+    """How a reported failure was found: what its replay file needs to find it again."""
+
+    ceiling: Shape | None
+    """The shape ceiling of the search that found it (None: the test's own search)."""
+    shrunk: bool
+    seed: int | None
+    """The seed Hypothesis generated for that search (None: derandomized or given)."""
+
+
+FOUND = pytest.StashKey[dict[int, Found]]()
+"""On a property test's item: how each failure it reports was found, by `id()`."""
 
 
 def is_property_test(item: pytest.Item) -> bool:
@@ -49,25 +80,43 @@ def properties_last(items: list[pytest.Item]) -> None:
 
 
 def run_as_needed(item: pytest.Function, already_failed: Callable[[str], bool],
-                  failure_of: Callable[[BaseException], ConformanceFailure | None]) -> bool | None:
+                  failure_of: Callable[[BaseException], ConformanceFailure | None],
+                  found_on: Callable[[str], Shape | None] = lambda _rule: None
+                  ) -> bool | None:
     """Run a refold property test only as far as the verdicts need (None: not one).
 
     When every rule of the test has failed already, its failures are reported unshrunk
     (the search for distinct failures goes on as usual), unless the reported one is
     evidence against a rule that has not failed yet (by where its differences are): then
     the test is searched again, shrinking, so a new rule's failure is always a shrunk one.
-    Phases a test's own `@settings` dropped stay dropped; everything else (examples,
-    derandomization, database) is the test's own.
+    A failure on a departing stream is then searched for again on less departing ones
+    (`found_on`: the least departing shape each rule has failed on in this process, None
+    for none; see the module docstring). Phases a test's own `@settings` dropped stay
+    dropped; everything else (examples, derandomization, database) is the test's own.
     """
     function, rules = _hypothesis_function(item), rules_of_item(item)
     if function is None or not rules:
         return None  # not a refold property: pytest runs it as it always does
     arguments = {name: item.funcargs[name] for name in item._fixtureinfo.argnames}
+    item.stash[FOUND] = {}
+    try:
+        _search(item, function, arguments, rules, already_failed, failure_of)
+    except Exception as exc:
+        reported = _on_less_departing(item, function, arguments, exc, found_on)
+        if reported is exc:
+            raise
+        raise reported from None
+    return True
+
+
+def _search(item: pytest.Function, function: Any, arguments: dict[str, Any],
+            rules: tuple[str, ...], already_failed: Callable[[str], bool],
+            failure_of: Callable[[BaseException], ConformanceFailure | None]) -> None:
     if all(already_failed(rule) for rule in rules):
         try:
             with _unshrunk(function):
                 function(**arguments)
-            return True
+            return
         except Exception as exc:
             failure = failure_of(exc)
             if all(already_failed(r) for r in (failure.implicated if failure else rules)):
@@ -76,18 +125,83 @@ def run_as_needed(item: pytest.Function, already_failed: Callable[[str], bool],
                 raise
     with _without(function, {Phase.explain}):
         function(**arguments)
-    return True
+
+
+def _on_less_departing(item: pytest.Function, function: Any, arguments: dict[str, Any],
+                       exc: Exception, found_on: Callable[[str], Shape | None]) -> Exception:
+    """What the test reports: `exc`, or what a search under a shape ceiling found (with
+    `exc` beside it when that does not charge every rule `exc` charges)."""
+    failures, found = conformance_failures(exc), item.stash[FOUND]
+    shrunk = not item.stash.get(UNSHRUNK, False)
+    for failure in failures:
+        found[id(failure)] = Found(None, shrunk=shrunk, seed=_seed(function))
+    check = item.funcargs.get("check")
+    if not failures or not isinstance(check, Check) or not tells_shapes(check.dialect):
+        return exc  # a dialect that tells no shapes has no less departing stream
+    shapes = {id(f): f.stream_shape.shape for f in failures}
+    for ceiling in SHAPES[:-1]:
+        departing = [f for f in failures if exceeds(shapes[id(f)], ceiling)]
+        if not departing:
+            break
+        if all(_shown_within(found_on(r), ceiling) for f in departing for r in f.implicated):
+            continue  # every rule it charges already failed on such streams
+        try:
+            with _under(check, ceiling), _without(function, {Phase.explain}):
+                function(**arguments)
+        except (Unsatisfiable, FailedHealthCheck):
+            continue  # its strategies draw no such stream (the filter health check)
+        except Exception as again:
+            if again_found := conformance_failures(again):
+                for failure in again_found:
+                    found[id(failure)] = Found(ceiling, shrunk=True, seed=_seed(function))
+                return _together(again, again_found, exc, failures)
+    return exc
+
+
+def _shown_within(shape: Shape | None, ceiling: Shape) -> bool:
+    return shape is not None and not exceeds(shape, ceiling)
+
+
+def _together(again: Exception, found: list[ConformanceFailure], exc: Exception,
+              failures: list[ConformanceFailure]) -> Exception:
+    """The failures under the ceiling; the first search's beside them when some rule it
+    charged is charged by none of them (its evidence stays, on its own shape)."""
+    covered = {r for f in found for r in f.implicated}
+    if all(set(f.implicated) <= covered for f in failures):
+        return again
+    return ExceptionGroup("refold: failures on less departing streams, and the first found",
+                          [again, exc])
+
+
+def _seed(function: Any) -> int | None:
+    seed = getattr(function, "_hypothesis_internal_use_generated_seed", None)
+    return seed if isinstance(seed, int) else None
+
+
+@contextlib.contextmanager
+def _under(check: Check, ceiling: Shape | None) -> Iterator[None]:
+    """Keep the streams `check` lets reach the target to `ceiling`'s shape."""
+    before, check.ceiling = check.ceiling, ceiling
+    try:
+        yield
+    finally:
+        check.ceiling = before
 
 
 @contextlib.contextmanager
 def replayed_as_recorded(item: pytest.Item, recorded: dict[str, Any]) -> Iterator[None]:
-    """Re-run a recorded failure that was not shrunk without shrinking it, so that a seed
-    finds the recorded example again rather than a smaller one."""
+    """Re-run a recorded failure as it was found: under the shape ceiling it was found
+    under (`ceiling`), so that a seed draws the streams that search drew; and, when it
+    was not shrunk, without shrinking, so that a seed finds the recorded example again
+    rather than a smaller one."""
     function = _hypothesis_function(item)
-    if function is None or recorded.get("shrunk") is not False:
-        yield
-        return
-    with _unshrunk(function):
+    check = getattr(item, "funcargs", {}).get("check")
+    ceiling = recorded.get("ceiling")
+    with contextlib.ExitStack() as stack:
+        if ceiling in SHAPES and isinstance(check, Check):
+            stack.enter_context(_under(check, ceiling))
+        if function is not None and recorded.get("shrunk") is False:
+            stack.enter_context(_unshrunk(function))
         yield
 
 

@@ -19,7 +19,8 @@ from ._sse_rules import SSE_RULES_NOTE
 
 __all__ = ["IMPACTS", "SHAPES", "STATUSES", "UNNAMED_DIALECT", "DialectRecord", "FailureRecord",
            "Impact", "PolicyRecord", "RuleRecord", "Shape", "Status", "diagnosis_of_record",
-           "diagnosis_text", "dialect_record", "failure_record", "worst_impact", "worst_shape"]
+           "diagnosis_text", "dialect_record", "failure_record", "impact_of_record",
+           "rule_found_on", "rule_impact", "shape_of_record", "worst_impact", "worst_shape"]
 
 Status = Literal["failed", "xfailed", "blocked", "not judged", "passed", "skipped", "not run"]
 """What a run says about a rule: the worst outcome of the tests that check it. "not
@@ -55,6 +56,38 @@ def worst_shape(shapes: Iterable[Shape]) -> Shape:
 def worst_impact(impacts: Iterable[Impact]) -> Impact | None:
     """The worst of `impacts` (None for none)."""
     return min(impacts, key=IMPACTS.index, default=None)
+
+
+def shape_of_record(record: Any) -> Shape:
+    """The shape a failure record carries; a record written before shapes (or of a
+    failure that was no conformance failure) reads as `synthetic`: nothing showed it on a
+    documented stream."""
+    shape = record.get("shape") if isinstance(record, Mapping) else None
+    return shape if shape in SHAPES else "synthetic"
+
+
+def impact_of_record(record: Any) -> Impact | None:
+    """The impact a failure record carries (None: it states none)."""
+    impact = record.get("impact") if isinstance(record, Mapping) else None
+    return impact if impact in IMPACTS else None
+
+
+def rule_found_on(rule: Mapping[str, Any]) -> Shape | None:
+    """A results file's rule entry's `found_on`: None for a rule that did not fail; for a
+    failed rule of a file written before shapes, its failure's shape (`synthetic`)."""
+    if rule.get("status") != "failed":
+        return None
+    found = rule.get("found_on")
+    return found if found in SHAPES else shape_of_record(rule.get("failure"))
+
+
+def rule_impact(rule: Mapping[str, Any]) -> Impact | None:
+    """A results file's rule entry's `impact` (None: not failed, none stated, or a file
+    written before impacts)."""
+    if rule.get("status") != "failed":
+        return None
+    impact = rule.get("impact")
+    return impact if impact in IMPACTS else impact_of_record(rule.get("failure"))
 
 
 class PolicyRecord(TypedDict):

@@ -53,8 +53,10 @@ def test_the_report_has_the_documented_top_level_shape(results: Any) -> None:
 def test_every_rule_id_is_listed_with_a_status(results: Any) -> None:
     assert list(results["rules"]) == [*RULES, *SSE_RULES]  # the spec's, then the wire rules
     for rule_id, entry in results["rules"].items():
+        # a failed rule says where it failed and what that costs (verdicts.md §4)
+        found = {"found_on", "impact", "departures"} if entry["status"] == "failed" else set()
         assert set(entry) == {"feature", "registry", "statement", "status", "tests", "reason",
-                              "failure", "blocked_by", "fingerprints", "verdict"}
+                              "failure", "blocked_by", "fingerprints", "verdict", *found}
         assert entry["status"] in STATUSES, rule_id
         assert entry["feature"] == ALL_RULES[rule_id].feature
         assert entry["registry"] == ("wire" if rule_id in SSE_RULES else "spec")
@@ -72,7 +74,11 @@ def test_statuses_follow_the_tests_of_each_rule(results: Any) -> None:
 def test_a_failure_carries_its_minimal_stream_and_first_difference(results: Any) -> None:
     failure = results["rules"]["ENV-ID"]["failure"]
     assert set(failure) == {"message", "chunks", "expected", "received", "pointer",
-                            "replay_file", "diagnosis"}
+                            "replay_file", "diagnosis", "shape", "departures", "impact"}
+    assert failure["impact"] == "corruption"  # another id than the first: a wrong value
+    # the chat dialect tells no shapes on this branch: nothing can be shown documented
+    assert failure["shape"] == results["rules"]["ENV-ID"]["found_on"] == "synthetic"
+    assert results["rules"]["ENV-ID"]["impact"] == "corruption"
     assert failure["diagnosis"] == []  # the catalogue knows no policy of a changing id
     assert "  diagnosis: no known policy" in failure["message"].splitlines()
     assert re.fullmatch(r"refold-replays[\\/]ENV-ID-\w+\.json", failure["replay_file"])
