@@ -30,6 +30,7 @@ from .check_kinds import check_for
 from .checks import Check, conformance_failures, dialect_of_rules, first_conformance_failure
 from .completion import CompletionWatch
 from .console import escape_report, printable
+from .console_summary import COMPACT, render_failed_rules, render_headline, use_compact_console
 from .dialects import DIALECTS, EVERY_RULE, Dialect
 from .errors import UsageError
 from .gate import apply_claims, expect_known_crash, judge_session, masked_rules
@@ -124,6 +125,8 @@ def pytest_configure(config: pytest.Config) -> None:
     except UsageError as exc:
         raise as_usage_error(exc) from exc
     run = start_run(config)
+    if run.named(config):
+        use_compact_console(config)
     config.pluginmanager.register(_ResultRecorder(results), "refold-results")
     if not hasattr(config, "workerinput"):
         config.pluginmanager.register(CompletionWatch(), "refold-completion")
@@ -364,10 +367,14 @@ def pytest_terminal_summary(
     from .table import render_rule_table
 
     settle_dialect(config, recorded_dialects(results))  # the xdist controller collected none
+    run = run_of(config)
+    document = _summary_document(config, results)
+    if config.stash.get(COMPACT, False):
+        _write_failed_rules(terminalreporter, document, run.target_spec(config))
     terminalreporter.section("refold: results by feature and rule")
     terminalreporter.write(render_rule_table(results, color=terminalreporter.hasmarkup,
                                              dialect=dialect_of(config)))
-    run = run_of(config)
+    terminalreporter.write(render_headline(document))
     for note in settings_notes(run.baseline, run.gate):
         terminalreporter.write_line(note, yellow=True, bold=True)
     for message in run.stale:
@@ -378,6 +385,22 @@ def pytest_terminal_summary(
         terminalreporter.write_line(
             f"refold: {count} collected tests of dialect {name} were not run: a run checks "
             f"one dialect ({dialect_of(config).name}); {how}", yellow=True)
+
+
+def _summary_document(config: pytest.Config, results: RuleResults) -> dict[str, Any]:
+    """The run's results as the results JSON holds them: what the console shows is what
+    the reports show."""
+    from .report import build_report
+
+    return build_report(results, target=target_of(config), started=run_of(config).started,
+                        duration_seconds=0.0, hypothesis_profile="", dialect=dialect_of(config))
+
+
+def _write_failed_rules(terminalreporter: Any, document: dict[str, Any], target: str) -> None:
+    blocks = render_failed_rules(document, target=target, color=terminalreporter.hasmarkup)
+    if blocks:
+        terminalreporter.section("refold: failed rules")
+        terminalreporter.write(blocks)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
