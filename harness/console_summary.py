@@ -63,7 +63,7 @@ def render_failed_rules(document: Mapping[str, Any], *, target: str, color: bool
         key = json.dumps(failure, sort_keys=True, default=str)
         lines = [_paint(_heading(rule_id, rule), color=color)]
         if key in shown:
-            lines.append(f"  the same failure as {shown[key]}, above")
+            lines.append(f"    the same failure as {shown[key]}, above")
         else:
             shown[key] = rule_id
             lines += _failure_lines(failure, items, target)
@@ -98,7 +98,8 @@ def _failure_lines(failure: Mapping[str, Any], items: str, target: str) -> list[
     if isinstance(failure.get("replay_file"), str):
         command = shlex.join(["refold", "replay", failure["replay_file"], "--target", target])
         lines.append(f"replay: {command}")
-    return [f"  {_cut(printable(line))}" for line in lines]
+    # Indented deeper than the table's rows, so no line reads as one ("  RULE-ID   failed").
+    return [f"    {_cut(printable(line))}" for line in lines]
 
 
 def _without_tracebacks(lines: list[str]) -> list[str]:
