@@ -22,7 +22,8 @@ import pytest
 
 from .console import format_chunks, printable
 
-__all__ = ["COMPACT", "render_failed_rules", "render_headline", "use_compact_console"]
+__all__ = ["COMPACT", "render_failed_rules", "render_headline", "render_unruled_failures",
+           "use_compact_console"]
 
 COMPACT = pytest.StashKey[bool]()
 """Set on the config of a run whose console is compact."""
@@ -142,6 +143,21 @@ def _bounded_stream(lines: list[str]) -> list[str]:
 
 def _cut(line: str) -> str:
     return line if len(line) <= _LINE_CHARS else line[:_LINE_CHARS - 1] + "…"
+
+
+def render_unruled_failures(reports: list[Any]) -> str:
+    """`FAILED nodeid - message` per failed test that checks no rule (a test of the user's
+    own in a refold run): it has no block, and its traceback is one `-v` away."""
+    lines = []
+    for report in reports:
+        if getattr(report, "when", None) == "call" and not dict(report.user_properties).get(
+                "rules"):
+            crash = getattr(report.longrepr, "reprcrash", None)
+            message = str(getattr(crash, "message", "") or "").strip().splitlines()
+            said = f" - {message[0]}" if message else ""
+            lines.append(_cut(printable(f"FAILED {report.nodeid}{said}")))
+    return "\n".join([*lines, "(tests that check no rule: -v shows their tracebacks)"]) + "\n" \
+        if lines else ""
 
 
 def render_headline(document: Mapping[str, Any]) -> str:

@@ -30,7 +30,13 @@ from .check_kinds import check_for
 from .checks import Check, conformance_failures, dialect_of_rules, first_conformance_failure
 from .completion import CompletionWatch
 from .console import escape_report, printable
-from .console_summary import COMPACT, render_failed_rules, render_headline, use_compact_console
+from .console_summary import (
+    COMPACT,
+    render_failed_rules,
+    render_headline,
+    render_unruled_failures,
+    use_compact_console,
+)
 from .dialects import DIALECTS, EVERY_RULE, Dialect
 from .errors import UsageError
 from .gate import apply_claims, expect_known_crash, judge_session, masked_rules
@@ -360,6 +366,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 def pytest_terminal_summary(
     terminalreporter: Any, exitstatus: int, config: pytest.Config
 ) -> None:
+    if config.stash.get(COMPACT, False):  # pytest's own sections are off: say what failed
+        terminalreporter.write(render_unruled_failures(terminalreporter.stats.get("failed", [])))
     results = recorded_results(config)
     if results is None or not results.by_rule:
         return

@@ -221,3 +221,14 @@ def test_a_naive_folds_console_is_a_block_per_failed_rule_and_the_table(tmp_path
     blocks = lines[:table]
     assert len(blocks) <= 30 * len(failed), f"{len(blocks)} lines before the table"
     assert "FAILURES" not in out and "Traceback" not in out
+
+
+def test_a_failed_test_that_checks_no_rule_is_still_named_with_its_message(
+        tmp_path: Path) -> None:
+    (tmp_path / "test_mine.py").write_text(
+        "def test_mine():\n    assert 1 + 1 == 3, 'my own check'\n", encoding="utf-8")
+    out = _run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--target=reference",
+                "test_mine.py"], tmp_path)
+    assert "FAILED test_mine.py::test_mine - AssertionError: my own check" in out
+    assert "Traceback" not in out
+
