@@ -98,21 +98,26 @@ def _text(page: str) -> str:
 
 
 def test_the_headline_sorts_failed_rules_by_shape_and_documented_ones_by_impact() -> None:
-    assert headline_lines(verdict_results()) == [
-        "mysdk: 5 rules fail",
-        "  on documented streams: loss: TEXT-JOIN; corruption: USAGE-LAST; "
-        "representation: CHOICE-ROLE",
-        "  only on observed departures:",
-        f"    TOOL-NO-INDEX (loss): Q3 ({Q3_SUMMARY})",
-        "  only on synthetic streams: crash: ROB-NOT-OBJECT",
-    ]
+    text = "\n".join(headline_lines(verdict_results()))
+    assert text.startswith("mysdk") and "5 rules fail" in text
+    documented, observed = text.index("documented"), text.index("observed")
+    synthetic = text.index("synthetic")
+    assert documented < observed < synthetic
+    worst_first = text[documented:observed]
+    assert worst_first.index("loss") < worst_first.index("TEXT-JOIN") < worst_first.index(
+        "corruption") < worst_first.index("USAGE-LAST") < worst_first.index(
+        "representation") < worst_first.index("CHOICE-ROLE")
+    assert f"TOOL-NO-INDEX (loss): Q3 ({Q3_SUMMARY})" in text[observed:synthetic]
+    assert "ROB-NOT-OBJECT" in text[synthetic:] and "crash" in text[synthetic:]
+    assert len(text.splitlines()) <= 2 + len(VERDICTS)  # short: a line a group, or a rule
 
 
 def test_a_run_without_failures_has_a_one_line_headline() -> None:
     results = verdict_results()
     for rule in results["rules"].values():
         rule.update(status="passed", failure=None)
-    assert headline_lines(results) == ["mysdk: no rule fails"]
+    [line] = headline_lines(results)
+    assert line.startswith("mysdk") and "no rule fails" in line
 
 
 def test_each_format_opens_with_the_headline_before_the_rule_table() -> None:
@@ -142,7 +147,8 @@ def test_every_failed_rule_shows_its_shape_and_impact_in_each_format() -> None:
         heading = re.search(rf'<div class="failure" id="fail-{rule_id}">.*?</h3>', page)
         assert heading is not None and f"{found_on} · {impact}" in heading.group()
         escaped = rule_id.replace("-", "\\-")
-        assert f"- **{escaped}** ({found_on} · {impact}):" in summary
+        line = next(line for line in summary.splitlines() if line.startswith(f"- **{escaped}**"))
+        assert found_on in line and impact in line
         case = cases[rule_id]
         properties = {p.attrib["name"]: p.attrib["value"] for p in case.iter("property")}
         assert properties == {"found_on": found_on, "impact": impact,

@@ -206,6 +206,7 @@ def _run_each_dialect(args: argparse.Namespace, dialects: list[str]) -> int:
         command += [f"{option}={getattr(args, key)}" for key, option in _PASSED_ON.items()
                     if getattr(args, key, None) is not None]
         command += ["--in-process"] if args.in_process else []
+        command += ["-v"] if getattr(args, "verbose", None) else []
         command += ["--", *args.pytest_args] if args.pytest_args else []
         print(f"refold check: the corpus's {name} cases", flush=True)
         status = max(status, subprocess.run(command, check=False).returncode)
