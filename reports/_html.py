@@ -26,7 +26,7 @@ from ._model import (
     survivors_by_function,
 )
 from ._tracebacks import tidy_tracebacks
-from ._verdicts import departure_label, departure_note, headline_items, verdict_words
+from ._verdicts import departure_note, headline_items, verdict_words
 
 __all__ = ["headline_html", "render_html"]
 
@@ -181,7 +181,9 @@ def _departure(results: dict[str, Any], departure_id: str) -> str:
     sent = f" <small>(sent by: {_e('; '.join(provenance))})</small>" if provenance else ""
     shape = note.get("shape")
     kind = f" [{_e(shape)}]" if isinstance(shape, str) else ""
-    return f"<code>{_e(departure_label(results, departure_id))}</code>{kind}{sent}"
+    summary = note.get("summary")
+    said = f" {_e(summary)}" if isinstance(summary, str) and summary else ""
+    return f"<code>{_e(departure_id)}</code>{said}{kind}{sent}"
 
 
 def headline_html(results: dict[str, Any]) -> str:

@@ -163,7 +163,7 @@ def test_a_failing_stream_names_its_shape_and_each_departure_with_who_sends_it()
     block = page[page.index('id="fail-TOOL-NO-INDEX"'):].split("</div>")[0]
     text = _text(block)
     assert "stream: observed; departures:" in text
-    assert f"Q3 ({Q3_SUMMARY}) [observed] (sent by: Mistral (docs))" in text
+    assert f"Q3 {Q3_SUMMARY} [observed] (sent by: Mistral (docs))" in text
 
 
 def test_a_matrix_cell_of_a_failed_rule_shows_its_shape_and_impact() -> None:
