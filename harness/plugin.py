@@ -10,7 +10,9 @@ the installed suites, so `pytest --target=mypkg` works from any directory. It th
 * with a baseline, draws fixed examples (`refold.profiles.load_gate_profile`) and judges
   against it (`refold.gate`): new failures and stale entries fail the run;
 * records one outcome per rule (on the xdist controller), prints the table and writes
-  the results JSON (`--refold-report`);
+  the results JSON (`--refold-report`); unless `-v`, the console is compact: one block per
+  failed rule before the table instead of pytest's traceback per test
+  (`refold.console_summary`);
 * writes a replay file for every conformance failure, and re-runs one (`--replay`).
 
 The hooks only delegate: the run's state is `refold.run_state`, applying and judging a
