@@ -23,7 +23,7 @@ import pytest
 from .console import format_chunks, printable
 
 __all__ = ["COMPACT", "render_failed_rules", "render_headline", "render_unruled_failures",
-           "use_compact_console"]
+           "use_compact_console", "write_failed_rules"]
 
 COMPACT = pytest.StashKey[bool]()
 """Set on the config of a run whose console is compact."""
@@ -70,6 +70,14 @@ def render_failed_rules(document: Mapping[str, Any], *, target: str, color: bool
             lines += _failure_lines(failure, items, target)
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n" if blocks else ""
+
+
+def write_failed_rules(terminalreporter: Any, document: Mapping[str, Any], target: str) -> None:
+    """Write the failed rules' blocks in a section of their own (nothing when none failed)."""
+    blocks = render_failed_rules(document, target=target, color=terminalreporter.hasmarkup)
+    if blocks:
+        terminalreporter.section("refold: failed rules")
+        terminalreporter.write(blocks)
 
 
 def _items(document: Mapping[str, Any]) -> str:

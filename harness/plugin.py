@@ -34,10 +34,10 @@ from .completion import CompletionWatch
 from .console import escape_report, printable
 from .console_summary import (
     COMPACT,
-    render_failed_rules,
     render_headline,
     render_unruled_failures,
     use_compact_console,
+    write_failed_rules,
 )
 from .dialects import DIALECTS, EVERY_RULE, Dialect
 from .errors import UsageError
@@ -380,7 +380,7 @@ def pytest_terminal_summary(
     run = run_of(config)
     document = _summary_document(config, results)
     if config.stash.get(COMPACT, False):
-        _write_failed_rules(terminalreporter, document, run.target_spec(config))
+        write_failed_rules(terminalreporter, document, run.target_spec(config))
     terminalreporter.section("refold: results by feature and rule")
     terminalreporter.write(render_rule_table(results, color=terminalreporter.hasmarkup,
                                              dialect=dialect_of(config)))
@@ -405,12 +405,6 @@ def _summary_document(config: pytest.Config, results: RuleResults) -> dict[str, 
     return build_report(results, target=target_of(config), started=run_of(config).started,
                         duration_seconds=0.0, hypothesis_profile="", dialect=dialect_of(config))
 
-
-def _write_failed_rules(terminalreporter: Any, document: dict[str, Any], target: str) -> None:
-    blocks = render_failed_rules(document, target=target, color=terminalreporter.hasmarkup)
-    if blocks:
-        terminalreporter.section("refold: failed rules")
-        terminalreporter.write(blocks)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
