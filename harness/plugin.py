@@ -10,7 +10,9 @@ the installed suites, so `pytest --target=mypkg` works from any directory. It th
 * with a baseline, draws fixed examples (`refold.profiles.load_gate_profile`) and judges
   against it (`refold.gate`): new failures and stale entries fail the run;
 * records one outcome per rule (on the xdist controller), prints the table and writes
-  the results JSON (`--refold-report`);
+  the results JSON (`--refold-report`); unless `-v`, the console is compact: one block per
+  failed rule before the table instead of pytest's traceback per test
+  (`refold.console_summary`);
 * writes a replay file for every failed rule, and re-runs one (`--replay`).
 
 The hooks only delegate: the run's state is `refold.run_state`, applying and judging a
@@ -30,6 +32,13 @@ from .check_kinds import check_for
 from .checks import Check, conformance_failures, dialect_of_rules, first_conformance_failure
 from .completion import CompletionWatch
 from .console import escape_report, printable
+from .console_summary import (
+    COMPACT,
+    render_headline,
+    render_unruled_failures,
+    use_compact_console,
+    write_failed_rules,
+)
 from .dialects import DIALECTS, EVERY_RULE, Dialect
 from .errors import UsageError
 from .gate import apply_claims, expect_known_crash, judge_session, masked_rules
@@ -130,6 +139,8 @@ def pytest_configure(config: pytest.Config) -> None:
     except UsageError as exc:
         raise as_usage_error(exc) from exc
     run = start_run(config)
+    if run.named(config):
+        use_compact_console(config)
     config.pluginmanager.register(_ResultRecorder(results), "refold-results")
     if not hasattr(config, "workerinput"):
         config.pluginmanager.register(CompletionWatch(), "refold-completion")
@@ -368,6 +379,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 def pytest_terminal_summary(
     terminalreporter: Any, exitstatus: int, config: pytest.Config
 ) -> None:
+    if config.stash.get(COMPACT, False):  # pytest's own sections are off: say what failed
+        terminalreporter.write(render_unruled_failures(terminalreporter.stats.get("failed", [])))
     results = recorded_results(config)
     if results is None or not results.by_rule:
         return
@@ -375,10 +388,14 @@ def pytest_terminal_summary(
     from .table import render_rule_table
 
     settle_dialect(config, recorded_dialects(results))  # the xdist controller collected none
+    run = run_of(config)
+    document = _summary_document(config, results)
+    if config.stash.get(COMPACT, False):
+        write_failed_rules(terminalreporter, document, run.target_spec(config))
     terminalreporter.section("refold: results by feature and rule")
     terminalreporter.write(render_rule_table(results, color=terminalreporter.hasmarkup,
                                              dialect=dialect_of(config)))
-    run = run_of(config)
+    terminalreporter.write(render_headline(document))
     for note in settings_notes(run.baseline, run.gate):
         terminalreporter.write_line(note, yellow=True, bold=True)
     for message in run.stale:
@@ -391,6 +408,16 @@ def pytest_terminal_summary(
         terminalreporter.write_line(
             f"refold: {count} collected tests of dialect {name} were not run: a run checks "
             f"one dialect ({dialect_of(config).name}); {how}", yellow=True)
+
+
+def _summary_document(config: pytest.Config, results: RuleResults) -> dict[str, Any]:
+    """The run's results as the results JSON holds them: what the console shows is what
+    the reports show."""
+    from .report import build_report
+
+    return build_report(results, target=target_of(config), started=run_of(config).started,
+                        duration_seconds=0.0, hypothesis_profile="", dialect=dialect_of(config))
+
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

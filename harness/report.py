@@ -7,7 +7,8 @@
      "rules": {RULE-ID: {"feature", "registry", "statement", "status", "tests", "reason",
                          "failure", "blocked_by", "fingerprints", "verdict",
                          "found_on"?, "impact"?, "departures"?}},
-     "totals": {status: count}}
+     "totals": {status: count},
+     "departures"?: {DEPARTURE-ID: {"shape", "summary", "provenance"}}}
 
 `target.projection` (a target that states one, `refold.projection`) is `{"pointers",
 "builds"}`: the places of its fold that were compared, and what the library builds; the
@@ -35,7 +36,10 @@ of the stream its verdict rests on, which is the one `failure` shows and its rep
 replays (`refold.found_on.rule_verdict`; each failure record has its own `shape`,
 `departures` and `impact`). A file written before shapes has none of these keys, and reads
 as it did.
-Strings from the stream were scrubbed and bounded when the failure was recorded
+The top-level `departures` notes what each departure id a failed rule's record names is
+(`departure_notes`: its class, its summary and, for an observed one, who sends it), so the
+reports can name it without the dialect's registry; absent when none is named. Strings from
+the stream were scrubbed and bounded when the failure was recorded
 (`refold.replay`); `write_report` passes the whole document, the target's name and
 description too, through `refold.reference.json_text` (scrubbed, bounded, no bare NaN).
 """
@@ -44,10 +48,11 @@ from __future__ import annotations
 
 import json
 import platform
+from collections.abc import Mapping
 from datetime import datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from refold import __version__
 from refold.reference import STATUSES, DialectRecord, RuleRecord, Status, json_text
@@ -56,7 +61,8 @@ from .dialects import Dialect
 from .results import RuleOutcome, RuleResults
 from .targets import Target
 
-__all__ = ["build_report", "dialect_record_of", "write_report"]
+__all__ = ["DepartureNote", "build_report", "departure_notes", "dialect_record_of",
+           "write_report"]
 
 
 def build_report(results: RuleResults, *, target: Target | None, started: datetime,
@@ -83,7 +89,7 @@ def build_report(results: RuleResults, *, target: Target | None, started: dateti
         }
         if outcome is not None and status == "failed":
             rules[rule.id].update(_found_on(outcome))
-    return {
+    report: dict[str, Any] = {
         "refold_version": __version__,
         "target": _target(target, dialect),
         "versions": _versions(),
@@ -95,6 +101,33 @@ def build_report(results: RuleResults, *, target: Target | None, started: dateti
         "rules": rules,
         "totals": totals,
     }
+    notes = departure_notes(dialect, rules)
+    if notes:
+        report["departures"] = notes
+    return report
+
+
+class DepartureNote(TypedDict):
+    """What the reports show of a registered departure (they cannot import the registry)."""
+
+    shape: str
+    summary: str
+    provenance: list[str]
+
+
+def departure_notes(dialect: Dialect, rules: Mapping[str, RuleRecord]
+                    ) -> dict[str, DepartureNote]:
+    """The dialect's notes on every departure a failed rule's record names (the rule's
+    `departures` and its failure's), in registry order: the reports name them by id and
+    summary, and show who sends an observed one. {} when the dialect registers none."""
+    registry = dialect.shapes.departures if dialect.shapes is not None else {}
+    named: set[str] = set()
+    for rule in rules.values():
+        failure: Mapping[str, Any] = rule.get("failure") or {}
+        named.update(rule.get("departures") or [], failure.get("departures") or [])
+    return {key: {"shape": found.shape, "summary": found.summary,
+                  "provenance": list(found.provenance)}
+            for key, found in registry.items() if key in named}
 
 
 def _found_on(outcome: RuleOutcome) -> RuleRecord:

@@ -5,14 +5,19 @@ rules of a registry of the dialect's own (the chat dialect's wire rules of the `
 suite) follow in a group of their own, headed with the dialect's `extra_rules_note`, with
 their own totals line, so "rules: 49 passed" keeps meaning the spec's rules. A failed
 rule whose failure was diagnosed (`refold.diagnosis`) has a second line naming the known
-fold policies that reproduce the target's output, or "no known policy".
+fold policies that reproduce the target's output, or "no known policy". A failed rule's
+row names the shape it was found on and what it costs (`12 tests · documented · loss: ...`,
+verdicts.md §4), read off the rule's record as the results JSON writes it
+(`refold.report.build_report`), so the table and the JSON never disagree; a rule whose
+record has no verdict shows none.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
 
-from refold.reference import Rule, diagnosis_of_record, diagnosis_text
+from refold.reference import Rule, RuleRecord, diagnosis_of_record, diagnosis_text
 
 from .console import printable
 from .dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect_of_rule
@@ -38,22 +43,33 @@ def render_rule_table(results: RuleResults, *, color: bool,
     """Render one row per rule of `dialect` (by default, that of the recorded rules),
     grouped by feature, with a totals line per registry."""
     dialect = dialect or _recorded_dialect(results)
+    records = rule_records(results, dialect)
     lines: list[str] = []
     totals: dict[str, int] = {}
     width = id_width(list(dialect.rules.values()))
     spec = [r for r in dialect.rules.values() if r.id in dialect.spec_rules]
     for feature, rules in _by_feature(spec, dialect):
         lines.append(feature)
-        lines += _rows(rules, results, totals, color=color, width=width)
+        lines += _rows(rules, results, records, totals, color=color, width=width)
     lines.append(f"rules: {_summary(totals)}")
     extra = [r for r in dialect.rules.values() if r.id not in dialect.spec_rules]
     if extra:
         wire_totals: dict[str, int] = {}
         for feature, rules in _by_feature(extra, dialect):
             lines.append(extra_heading(feature, dialect))
-            lines += _rows(rules, results, wire_totals, color=color, width=width)
+            lines += _rows(rules, results, records, wire_totals, color=color, width=width)
         lines.append(f"wire rules: {_summary(wire_totals)}")
     return "\n".join(lines) + "\n"
+
+
+def rule_records(results: RuleResults, dialect: Dialect) -> Mapping[str, RuleRecord]:
+    """The rules' records as the results JSON holds them (`refold.report.build_report`)."""
+    from .report import build_report
+
+    records: Mapping[str, RuleRecord] = build_report(
+        results, target=None, started=datetime.now(UTC), duration_seconds=0.0,
+        hypothesis_profile="", dialect=dialect)["rules"]
+    return records
 
 
 def _recorded_dialect(results: RuleResults) -> Dialect:
@@ -69,8 +85,8 @@ def _by_feature(rules: list[Rule], dialect: Dialect) -> list[tuple[str, list[Rul
     return [(feature, group) for feature, group in grouped if group]
 
 
-def _rows(rules: Iterable[Rule], results: RuleResults, totals: dict[str, int], *,
-          color: bool, width: int) -> list[str]:
+def _rows(rules: Iterable[Rule], results: RuleResults, records: Mapping[str, RuleRecord],
+          totals: dict[str, int], *, color: bool, width: int) -> list[str]:
     """One line per rule; counts each status into `totals`."""
     lines: list[str] = []
     for rule in rules:
@@ -80,6 +96,7 @@ def _rows(rules: Iterable[Rule], results: RuleResults, totals: dict[str, int], *
         detail = ""
         if outcome is not None:
             detail = f"{outcome.tests} test{'s' * (outcome.tests != 1)}"
+            detail += "".join(f" · {word}" for word in _verdict(records.get(rule.id)))
             if outcome.reason:
                 detail += f": {_short(outcome.reason)}"
         lines.append(f"  {rule.id:<{width}} {_paint(status, color=color):<9} {detail}".rstrip())
@@ -87,6 +104,13 @@ def _rows(rules: Iterable[Rule], results: RuleResults, totals: dict[str, int], *
         if found is not None:
             lines.append(f"  {'':<{width}} {'':<9} diagnosis: {_short(diagnosis_text(found))}")
     return lines
+
+
+def _verdict(record: RuleRecord | None) -> list[str]:
+    """["documented", "loss"]: a failed rule's recorded shape and impact, each if recorded."""
+    if record is None or record["status"] != "failed":
+        return []
+    return [printable(str(record[key])) for key in ("found_on", "impact") if record.get(key)]
 
 
 def id_width(rules: list[Rule]) -> int:

@@ -5,7 +5,10 @@ optionally the mutation result of `refold mutate` and the coverage result of
 `refold coverage`. Reports only render: every document is scrubbed of credentials
 and `opaque`/`payload` values and bounded in size before it is rendered, every rendered
 document is scrubbed again as text, every string from a stream is escaped for the format
-it lands in, and no JSON file holds a bare NaN or Infinity.
+it lands in, and no JSON file holds a bare NaN or Infinity. Each report and the matrix
+open with a headline per target (`headline_lines`): the rules failing on documented
+streams by impact, then those failing only on observed departures, then only on synthetic
+ones; a failed rule shows where it was found and what it costs (`verdict_words`).
 """
 
 from __future__ import annotations
@@ -22,11 +25,13 @@ from ._matrix import render_matrix_html, render_matrix_markdown
 from ._model import dialect_line
 from ._sanitize import NOT_KEPT, REDACTED, safe_input, scrub, scrub_document, scrub_text
 from ._trend import history_entry, load_history, of_dialect, record_history, trend_svg
+from ._verdicts import headline_lines, verdict_words
 
 __all__ = [
     "NOT_KEPT",
     "REDACTED",
     "escape_markdown",
+    "headline_lines",
     "history_entry",
     "load_history",
     "record_history",
@@ -38,6 +43,7 @@ __all__ = [
     "scrub",
     "scrub_text",
     "trend_svg",
+    "verdict_words",
     "write_all",
     "write_matrix",
 ]

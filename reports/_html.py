@@ -26,8 +26,9 @@ from ._model import (
     survivors_by_function,
 )
 from ._tracebacks import tidy_tracebacks
+from ._verdicts import departure_note, headline_items, verdict_words
 
-__all__ = ["render_html"]
+__all__ = ["headline_html", "render_html"]
 
 
 _CODE_SPAN = re.compile(r"`([^`]+)`")
@@ -56,7 +57,7 @@ def render_html(results: dict[str, Any], *, mutation: dict[str, Any] | None = No
     and the trend (an SVG from `trend_svg`, already escaped)."""
     target = results.get("target", {})
     css = files("refold.reports").joinpath("templates/report.css").read_text(encoding="utf-8")
-    body = [_header(results), _rule_table(results), _failures(results)]
+    body = [_header(results), headline_html(results), _rule_table(results), _failures(results)]
     if mutation is not None:
         body.append(_mutation(mutation))
     if coverage is not None:
@@ -96,10 +97,10 @@ def _css(status: Any) -> str:
 
 def _rule_table(results: dict[str, Any]) -> str:
     rows = [f'<h2>Rules of {_e(dialect_line(results))} by feature</h2><table><thead><tr>'
-            '<th>rule</th><th>status</th><th class="num">tests</th>'
+            '<th>rule</th><th>status</th><th>found on · impact</th><th class="num">tests</th>'
             '<th>statement / reason</th></tr></thead><tbody>']
     for heading, _feature, rules in sections(results):
-        rows.append(f'<tr class="feature"><td colspan="4">{_e(heading)}</td></tr>')
+        rows.append(f'<tr class="feature"><td colspan="5">{_e(heading)}</td></tr>')
         for rule_id, rule in rules:
             status = rule.get("status", "not run")
             note = _statement(str(rule.get("statement", "")))
@@ -110,6 +111,7 @@ def _rule_table(results: dict[str, Any]) -> str:
             else:
                 link = _e(rule_id)
             rows.append(f'<tr><td>{link}</td><td class="status {_css(status)}">{_e(status)}</td>'
+                        f'<td class="verdict">{_e(" · ".join(verdict_words(rule)))}</td>'
                         f'<td class="num">{int(rule.get("tests") or 0)}</td>'
                         f'<td>{note}</td></tr>')
     rows.append("</tbody></table>")
@@ -122,18 +124,20 @@ def _failures(results: dict[str, Any]) -> str:
         return "<h2>Failing streams</h2><p>No rule failed.</p>"
     parts = ["<h2>Failing streams</h2>"]
     for group in groups:
-        parts.append(_failure_block(group, items_of(results)))
+        parts.append(_failure_block(group, results))
     return "".join(parts)
 
 
-def _failure_block(group: list[tuple[str, dict[str, Any]]], items: str) -> str:
+def _failure_block(group: list[tuple[str, dict[str, Any]]], results: dict[str, Any]) -> str:
     first_id, rule = group[0]
     failure = rule.get("failure") or {}
+    items = items_of(results)
     names = ", ".join(f'{_e(rule_id)} <small>({_e(r.get("feature", ""))})</small>'
-                      for rule_id, r in group)
+                      + _verdict_span(r) for rule_id, r in group)
     anchors = "".join(f'<span id="fail-{_e(rule_id)}"></span>' for rule_id, _ in group[1:])
     message = tidy_tracebacks(str(failure.get("message") or rule.get("reason") or ""))
     parts = [f'<div class="failure" id="fail-{_e(first_id)}">{anchors}<h3>{names}</h3>']
+    parts.append(_stream_shape(failure, results))
     if diagnosis_line(failure):
         parts.append(f'<p class="diagnosis">{_e(diagnosis_line(failure))}</p>')
     parts.append(f"<pre>{_e(message)}</pre>")
@@ -151,6 +155,59 @@ def _failure_block(group: list[tuple[str, dict[str, Any]]], items: str) -> str:
         command = shlex.join(["refold", "replay", str(failure["replay_file"])])
         parts.append(f"<p>replay: <code>{_e(command)}</code></p>")
     parts.append("</div>")
+    return "".join(parts)
+
+
+def _verdict_span(rule: dict[str, Any]) -> str:
+    words = verdict_words(rule)
+    return f' <span class="verdict">· {_e(" · ".join(words))}</span>' if words else ""
+
+
+def _stream_shape(failure: dict[str, Any], results: dict[str, Any]) -> str:
+    """The failing stream's recorded shape and each departure it carries, with what the
+    results say of it (its summary and who sends it); "" when no shape is recorded."""
+    shape = failure.get("shape")
+    if not isinstance(shape, str):
+        return ""
+    ids = [str(d) for d in failure.get("departures") or [] if isinstance(d, str)]
+    notes = "".join(f"<li>{_departure(results, d)}</li>" for d in ids)
+    return (f'<p class="shape">stream: {_e(shape)}'
+            + (f"; departures:</p><ul>{notes}</ul>" if notes else "</p>"))
+
+
+def _departure(results: dict[str, Any], departure_id: str) -> str:
+    note = departure_note(results, departure_id)
+    provenance = [str(p) for p in note.get("provenance") or [] if isinstance(p, str)]
+    sent = f" <small>(sent by: {_e('; '.join(provenance))})</small>" if provenance else ""
+    shape = note.get("shape")
+    kind = f" [{_e(shape)}]" if isinstance(shape, str) else ""
+    summary = note.get("summary")
+    said = f" {_e(summary)}" if isinstance(summary, str) and summary else ""
+    return f"<code>{_e(departure_id)}</code>{said}{kind}{sent}"
+
+
+def headline_html(results: dict[str, Any]) -> str:
+    """The run's headline (verdicts.md §4) as nested lists: the rules failing on documented
+    streams by impact, then those failing only on observed departures, each departure
+    named, then those failing only on synthetic ones."""
+    items = headline_items(results)
+    return (f'<section class="headline"><p><b>{_e(items[0][1])}</b></p>'
+            f"{_nested_list(items[1:])}</section>")
+
+
+def _nested_list(items: list[tuple[int, str]]) -> str:
+    """Items at depths 1, 2, ... as nested <ul>, a deeper list inside its parent's <li>."""
+    parts: list[str] = []
+    depth = 0
+    for level, text in items:
+        if level > depth:
+            parts.append("<ul>" * (level - depth))
+        else:
+            parts.append("</li>" + "</ul></li>" * (depth - level))
+        parts.append(f"<li>{_e(text)}")
+        depth = level
+    if depth:
+        parts.append("</li>" + "</ul></li>" * (depth - 1) + "</ul>")
     return "".join(parts)
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from refold.reference import dialect_record
 
 from ._model import by_feature, failure_text, first_line, items_of, wire_note
+from ._verdicts import headline_lines, verdict_of, verdict_words
 
 __all__ = ["render_junit"]
 
@@ -36,8 +37,14 @@ def render_junit(results: dict[str, Any]) -> str:
     wire rules (named as not part of chat-fold.md) when the results list any."""
     target = results.get("target", {})
     root = ET.Element("testsuites", {"name": "refold"})
-    root.append(_suite(results, f"refold: {target.get('name', '')}",
-                       by_feature(results, registry="spec")))
+    spec = _suite(results, f"refold: {target.get('name', '')}",
+                  by_feature(results, registry="spec"))
+    # The headline opens the first suite's properties: CI dashboards list those first.
+    properties = spec.find("properties")
+    if properties is not None:
+        properties.insert(0, ET.Element("property", {
+            "name": "headline", "value": _text("\n".join(headline_lines(results)))}))
+    root.append(spec)
     wire = by_feature(results, registry="wire")
     if wire:
         root.append(_suite(results, f"refold {wire_note(results)}: {target.get('name', '')}",
@@ -72,12 +79,27 @@ def _suite(results: dict[str, Any], name: str,
     return suite
 
 
+def _verdict_properties(case: ET.Element, rule: dict[str, Any]) -> None:
+    """The failed rule's found_on, impact and departures as testcase properties (the form
+    pytest's own junitxml writes `record_property` in)."""
+    found = verdict_of(rule)
+    properties = ET.SubElement(case, "properties")
+    for key, value in (("found_on", found.found_on), ("impact", found.impact),
+                       ("departures", " ".join(found.departures))):
+        if value:
+            ET.SubElement(properties, "property", {"name": key, "value": _text(value)})
+
+
 def _testcase(feature: str, rule_id: str, rule: dict[str, Any], items: str) -> ET.Element:
     case = ET.Element("testcase", {"classname": _text(f"refold.{feature}"),
                                    "name": _text(rule_id), "time": "0"})
     status = rule.get("status")
     if status == "failed":
         text = failure_text(rule.get("failure"), items) or str(rule.get("reason") or "failed")
+        words = verdict_words(rule)
+        if words:
+            _verdict_properties(case, rule)
+            text = f"[{' · '.join(words)}] {text}"
         failure = ET.SubElement(case, "failure", {"message": _text(first_line(text)),
                                                   "type": "ConformanceFailure"})
         failure.text = _text(text)

@@ -19,8 +19,9 @@ from ._model import (
     sections,
     survivors_by_function,
 )
+from ._verdicts import headline_items, verdict_words
 
-__all__ = ["escape_markdown", "render_markdown"]
+__all__ = ["escape_markdown", "headline_markdown", "render_markdown"]
 
 _PUNCTUATION = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
 _LISTED_SURVIVORS = 30
@@ -40,12 +41,12 @@ def render_markdown(results: dict[str, Any], *, mutation: dict[str, Any] | None 
     target = results.get("target", {}).get("name", "")
     head = ", ".join(f"{totals[s]} {s}" for s in STATUSES if totals.get(s))
     lines = [f"## refold: {escape_markdown(target)}: {escape_markdown(head or 'no rules')}", "",
-             f"dialect: {escape_markdown(dialect_line(results))}", "",
-             "| feature | " + " | ".join(STATUSES) + " |",
-             "|---|" + "---:|" * len(STATUSES)]
+             f"dialect: {escape_markdown(dialect_line(results))}", ""]
     projection = projection_line(results)
     if projection:
-        lines[3:3] = [f"projection: {escape_markdown(projection)}", ""]
+        lines += [f"projection: {escape_markdown(projection)}", ""]
+    lines += [*headline_markdown(results), "",
+              "| feature | " + " | ".join(STATUSES) + " |", "|---|" + "---:|" * len(STATUSES)]
     failing: list[tuple[str, dict[str, Any]]] = []
     blocked: list[tuple[str, dict[str, Any]]] = []
     unjudged: list[tuple[str, dict[str, Any]]] = []
@@ -58,7 +59,7 @@ def render_markdown(results: dict[str, Any], *, mutation: dict[str, Any] | None 
         unjudged += [(rule_id, r) for rule_id, r in rules if r.get("status") == "not judged"]
     if failing:
         lines += ["", "### Failing rules", ""]
-        lines += [f"- **{escape_markdown(rule_id)}**: "
+        lines += [f"- **{escape_markdown(rule_id)}**{_verdict(r)}: "
                   f"{escape_markdown(first_line((r.get('failure') or {}).get('message')))}"
                   + _diagnosed(r.get("failure")) for rule_id, r in failing]
     if blocked:
@@ -75,6 +76,18 @@ def render_markdown(results: dict[str, Any], *, mutation: dict[str, Any] | None 
     if coverage is not None:
         lines += _coverage_lines(coverage)
     return "\n".join(lines) + "\n"
+
+
+def headline_markdown(results: dict[str, Any]) -> list[str]:
+    """The run's headline (verdicts.md §4): its target's line, then nested bullets."""
+    items = headline_items(results)
+    return [f"**{escape_markdown(items[0][1])}**", "",
+            *(f"{'  ' * (depth - 1)}- {escape_markdown(text)}" for depth, text in items[1:])]
+
+
+def _verdict(rule: dict[str, Any]) -> str:
+    words = verdict_words(rule)
+    return f" ({escape_markdown(' · '.join(words))})" if words else ""
 
 
 def _diagnosed(failure: Any) -> str:

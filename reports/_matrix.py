@@ -19,7 +19,8 @@ from typing import Any
 
 from refold.reference import diagnosis_of_record, diagnosis_text, dialect_record
 
-from ._markdown import escape_markdown
+from ._html import headline_html
+from ._markdown import escape_markdown, headline_markdown
 from ._model import (
     STATUSES,
     by_feature,
@@ -30,6 +31,7 @@ from ._model import (
     items_of,
 )
 from ._sanitize import safe_input
+from ._verdicts import verdict_words
 
 __all__ = ["Column", "columns_by_dialect", "render_matrix_html", "render_matrix_markdown"]
 
@@ -76,6 +78,16 @@ def _status(results: dict[str, Any], rule_id: str) -> str:
     return status if status in STATUSES else "not run"
 
 
+def _cell_text(results: dict[str, Any], rule_id: str) -> str:
+    """What a cell says: the short status; for a failed rule with a recorded verdict, its
+    shape and impact too (`fail · doc · loss`)."""
+    status = _status(results, rule_id)
+    words = [_SHORT.get(status, status)]
+    if status == "failed":
+        words += verdict_words(results["rules"][rule_id], short=True)
+    return " · ".join(words)
+
+
 def _target(results: dict[str, Any]) -> tuple[str, str]:
     target = results.get("target", {})
     return str(target.get("name", "")), str(target.get("description", ""))
@@ -107,7 +119,10 @@ def render_matrix_html(runs: list[dict[str, Any]]) -> str:
             f"<p class=\"meta\">{len(runs)} run{'s' * (len(runs) != 1)}; a cell is the "
             "rule's status in that target's run; a failed cell links to its failing stream."
             "</p>"]
-    for dialect_name, columns in columns_by_dialect(runs).items():
+    grouped = columns_by_dialect(runs)
+    body.append("<h2>Headline per target</h2>")
+    body += [headline_html(results) for columns in grouped.values() for _, results in columns]
+    for dialect_name, columns in grouped.items():
         body.append(_dialect_table(dialect_name, columns))
         body.append(_failures(columns))
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -150,7 +165,7 @@ def _dialect_table(dialect_name: str, columns: list[Column]) -> str:
 
 def _cell(anchor: str, results: dict[str, Any], rule_id: str) -> str:
     status = _status(results, rule_id)
-    text = _e(_SHORT.get(status, status))
+    text = _e(_cell_text(results, rule_id))
     if status == "failed":
         text = f'<a href="#{_e(anchor)}-{_e(rule_id)}">{text}</a>'
     return f'<td class="cell status {_css(status)}" title="{_e(status)}">{text}</td>'
@@ -206,8 +221,12 @@ def _bounded(text: str) -> str:
 def render_matrix_markdown(runs: list[dict[str, Any]]) -> str:
     """The same tables in Markdown: per dialect, rules by targets, totals per feature."""
     runs = [safe_input(results) for results in runs]
-    lines = ["## refold: conformance matrix", ""]
-    for _dialect_name, columns in columns_by_dialect(runs).items():
+    lines = ["## refold: conformance matrix", "", "### Headline per target", ""]
+    grouped = columns_by_dialect(runs)
+    for columns in grouped.values():
+        for _, results in columns:
+            lines += [*headline_markdown(results), ""]
+    for _dialect_name, columns in grouped.items():
         lines += [f"### {escape_markdown(dialect_line(columns[0][1]))}", "",
                   "| rule | " + " | ".join(escape_markdown(_target(r)[0]) for _, r in columns)
                   + " |", "|---|" + "---|" * len(columns)]
@@ -215,8 +234,7 @@ def render_matrix_markdown(runs: list[dict[str, Any]]) -> str:
             lines.append(f"| **{escape_markdown(feature)}** |" + " |" * len(columns))
             for rule_id, _rule in rules:
                 lines.append(f"| {escape_markdown(rule_id)} | " + " | ".join(
-                    escape_markdown(_SHORT.get(s, s)) for s in
-                    (_status(r, rule_id) for _, r in columns)) + " |")
+                    escape_markdown(_cell_text(r, rule_id)) for _, r in columns) + " |")
             ids = [rule_id for rule_id, _ in rules]
             lines.append("| passed | " + " | ".join(
                 f"{sum(1 for i in ids if _status(r, i) == 'passed')}/{len(ids)}"

@@ -190,3 +190,15 @@ def test_a_report_holds_no_credentials_no_provider_frames_and_no_local_paths(
         assert '"opaque"' not in text, f"{path.name} holds in-memory provider frames"
         # a Node target's messages name it by its built-in name, not by its file here
         assert "targets/sdk/node/" not in text, f"{path.name} holds this machine's paths"
+
+
+@pytest.mark.parametrize("directory", _report_dirs(), ids=lambda p: p.name)
+def test_a_reports_files_are_what_its_committed_results_render(
+        directory: Path, tmp_path: Path) -> None:
+    from refold.reports import write_all
+
+    write_all(_results(directory), tmp_path)
+    for name in ("report.html", "junit.xml", "summary.md", "results.json"):
+        assert (tmp_path / name).read_text("utf-8") == (directory / name).read_text("utf-8"), (
+            f"{directory.name}/{name} is stale: run refold report {directory}/results.json "
+            f"--out {directory}")

@@ -115,7 +115,7 @@ def failing_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     done = subprocess.run([*PYTEST, f"--target={BROKEN}", "test_sample.py"], cwd=workdir,
                           capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 1, done.stdout[-3000:]
-    assert "ENV-ID: replay file: refold-replays/" in done.stdout
+    assert "replay: refold replay refold-replays/" in done.stdout  # the compact console
     return workdir
 
 

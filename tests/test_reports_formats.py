@@ -208,7 +208,7 @@ def test_the_reports_of_an_anthropic_run_show_its_dialect_and_its_features() -> 
     page = render_html(results)
     text = html_text(page)
     assert "Anthropic Messages (anthropic-messages, anthropic-fold.md)" in text
-    headings = re.findall(r'<tr class="feature"><td colspan="4">([^<]+)</td>', page)
+    headings = re.findall(r'<tr class="feature"><td colspan="5">([^<]+)</td>', page)
     assert headings == [f for f in AM_FEATURES if any(r.feature == f for r in AM_RULES.values())]
     assert "events (1), one JSON object a line" in page and "chunks (" not in page
     assert "not part of" not in page

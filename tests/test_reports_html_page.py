@@ -45,7 +45,7 @@ def test_features_are_listed_in_the_order_of_the_terminal_table() -> None:
     page = render_html(_results({
         "ENV-OBJECT": _rule("text"), "PROV-LAST": _rule("provider_fields"),
         "CHOICE-ORDER": _rule("choices"), "USAGE-LAST": _rule("usage")}))
-    shown = re.findall(r'<tr class="feature"><td colspan="4">([a-z_]+)</td>', page)
+    shown = re.findall(r'<tr class="feature"><td colspan="5">([a-z_]+)</td>', page)
     assert shown == sorted(shown, key=FEATURES.index) == [
         "text", "choices", "usage", "provider_fields"]
 

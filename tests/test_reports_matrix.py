@@ -43,7 +43,8 @@ def _committed_runs() -> list[dict[str, Any]]:
 def test_runs_sit_only_beside_runs_of_their_own_dialect() -> None:
     page = render_matrix_markdown([results_with("a"), _anthropic_run("claude-x", "passed"),
                                    _anthropic_run("claude-y", "failed")])
-    chat, anthropic = page.split("### ")[1:]
+    headline, chat, anthropic = page.split("### ")[1:]
+    assert headline.startswith("Headline per target")
     assert "OpenAI Chat Completions" in chat and "claude" not in chat
     assert "Anthropic Messages" in anthropic
     header = next(line for line in anthropic.splitlines() if line.startswith("| rule"))

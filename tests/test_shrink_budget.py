@@ -97,8 +97,9 @@ def _suite_run(tmp_path: Path, *options: str) -> list[dict[str, object]]:
 
     (tmp_path / "test_suite.py").write_text(_SUITE)
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir",
-         str(tmp_path), "--target", "reference", "--replay-dir", "", *options,
+        # --tb: pytest's own failure sections, which a refold run's compact console leaves out
+        [sys.executable, "-m", "pytest", "-q", "--tb=long", "-p", "no:cacheprovider",
+         "--rootdir", str(tmp_path), "--target", "reference", "--replay-dir", "", *options,
          str(tmp_path / "test_suite.py")],
         cwd=tmp_path, capture_output=True, text=True, check=False)
     assert done.returncode == 1, done.stdout + done.stderr
@@ -165,7 +166,7 @@ def test_a_shrink_stopped_by_refolds_budget_is_not_reported_as_five_slow_minutes
     broken = Path(__file__).resolve().parent.parent / "examples" / "broken" / "sum_usage.py"
     run = subprocess.run(
         [sys.executable, "-m", "refold.cli", "check", "--target", str(broken), "--profile",
-         "dev", "--shrink-seconds", "0.01", "--", "-k", "moving_the_usage"],
+         "dev", "--shrink-seconds", "0.01", "-v", "--", "-k", "moving_the_usage"],
         cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False)
     assert run.returncode == 1, run.stdout[-3000:] + run.stderr[-2000:]
     assert "five minutes" not in run.stdout and "PLEASE REPORT THIS" not in run.stdout

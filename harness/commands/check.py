@@ -12,6 +12,7 @@ import argparse
 import importlib
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--report", metavar="FILE", help="write the results JSON to FILE")
     parser.add_argument("--report-dir", metavar="DIR",
                         help="write DIR/results.json and every rendered report")
+    parser.add_argument("-v", "--verbose", action="store_true", default=None,
+                        help="pytest's full output: a traceback per failed test (by default, "
+                             "one block per failed rule, then the table)")
     parser.add_argument("pytest_args", nargs="*", help="further pytest arguments (after --)")
     parser.set_defaults(run=run)
 
@@ -93,7 +97,7 @@ def pytest_arguments(args: argparse.Namespace) -> list[str]:
         raise UsageError(f"unknown Hypothesis profile {profile!r} (--profile); expected one "
                          f"of {', '.join(PROFILES)} (a profile of your own goes to pytest: "
                          f"`-- --hypothesis-profile NAME`)")
-    argv = ["-c", os.devnull, "-p", "no:cacheprovider", "-q", "--no-header"]
+    argv = ["-c", os.devnull, "-p", "no:cacheprovider", "--no-header", *_verbosity(args)]
     options = {"--target": args.target, "--dialect": getattr(args, "dialect", None),
                "--features": args.features, "--rules": getattr(args, "rules", None),
                "--target-timeout": args.target_timeout, "--hypothesis-profile": args.profile,
@@ -117,6 +121,15 @@ def pytest_arguments(args: argparse.Namespace) -> list[str]:
     if report is not None:
         argv.append(f"--refold-report={report}")
     return argv + list(getattr(args, "pytest_args", []))
+
+
+def _verbosity(args: argparse.Namespace) -> list[str]:
+    """`-q` (one dot a test), unless the user asks for pytest's detail: `-v`, given to
+    refold or after `--`, gives pytest's verbose run, whose console is not compact."""
+    if getattr(args, "verbose", None):
+        return ["-v"]
+    given = getattr(args, "pytest_args", [])
+    return [] if any(a == "--verbose" or re.fullmatch(r"-v+", a) for a in given) else ["-q"]
 
 
 def _report_path(args: argparse.Namespace) -> Path | None:
@@ -193,6 +206,7 @@ def _run_each_dialect(args: argparse.Namespace, dialects: list[str]) -> int:
         command += [f"{option}={getattr(args, key)}" for key, option in _PASSED_ON.items()
                     if getattr(args, key, None) is not None]
         command += ["--in-process"] if args.in_process else []
+        command += ["-v"] if getattr(args, "verbose", None) else []
         command += ["--", *args.pytest_args] if args.pytest_args else []
         print(f"refold check: the corpus's {name} cases", flush=True)
         status = max(status, subprocess.run(command, check=False).returncode)
