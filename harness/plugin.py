@@ -400,8 +400,9 @@ def pytest_terminal_summary(
         terminalreporter.write_line(note, yellow=True, bold=True)
     for message in run.stale:
         terminalreporter.write_line(printable(message), red=True, bold=True)
-    for line in replay_lines(config, run.replays):
-        terminalreporter.write_line(printable(line))
+    if not config.stash.get(COMPACT, False):  # the compact blocks name each replay already
+        for line in replay_lines(config, run.replays):
+            terminalreporter.write_line(printable(line))
     for name, count in run.other_dialects.items():
         how = (f"refold check --corpus with the reference runs each dialect in turn, or "
                f"--dialect {name}" if run.corpus is not None else f"run them with --dialect {name}")
