@@ -180,8 +180,8 @@ def _index_collisions(items: Sequence[JSON]) -> list[int]:
         index = _index(item)
         if kind(item) == _ADDED and index is not None and isinstance(item.get("item"), dict):
             own = item["item"].get("id")
-            if index in first and first[index] != own:
-                found.append(number)
+            if index in first and first[index] != own or found and index > len(first):
+                found.append(number)  # a collision, or the index it left unused skipped
             first.setdefault(index, own)
             if isinstance(own, str):
                 ids.setdefault(own, index)
@@ -359,6 +359,47 @@ def _bare_error(items: Sequence[JSON]) -> list[int]:
             and not isinstance(i.get("error"), dict) and not isinstance(i.get("message"), str)]
 
 
+def _not_response(items: Sequence[JSON]) -> list[int]:
+    return [n for n, body in _responses(items) if "object" in body
+            and body["object"] != "response"]
+
+
+def _out_of_order(items: Sequence[JSON]) -> list[int]:
+    """Items or parts added at an index past the next one no event has named yet (one an
+    orphan event or a done item named first is RQ5's)."""
+    found = []
+    added: dict[object, set[int]] = {}
+    for number, item in _objects(items):
+        for key, opens in (("output_index", _ADDED),
+                           ("content_index", "response.content_part.added"),
+                           ("summary_index", "response.reasoning_summary_part.added")):
+            value = item.get(key)
+            if not is_int(value):
+                continue
+            scope = key if key == "output_index" else (key, _index(item))
+            seen = added.setdefault(scope, set())  # every index an event named so far
+            at = int(value)  # type: ignore[arg-type]
+            if kind(item) == opens and at != len(seen) and at not in seen:
+                found.append(number)
+            seen.add(at)
+    return found
+
+
+def _late_lifecycle(items: Sequence[JSON]) -> list[int]:
+    """A lifecycle event repeated, or after the first item event."""
+    seen: set[object] = set()
+    found = []
+    started = False
+    for number, item in _objects(items):
+        if kind(item) in LIFECYCLE:
+            if kind(item) in seen or started:
+                found.append(number)
+            seen.add(kind(item))
+        elif _index(item) is not None or kind(item) in TERMINALS:
+            started = True
+    return found
+
+
 def _observed(id: str, summary: str, *provenance: str) -> Departure:
     return Departure(id, "observed", summary, provenance)
 
@@ -449,6 +490,11 @@ _REGISTRY: tuple[tuple[Departure, _Detector], ...] = (
                                         "not fit"), _kind_mismatch),
     (_synthetic("RS-SYN-DONE-AGAIN", "a second `.done` event for a part or item already "
                                      "done"), _done_again),
+    (_synthetic("RS-SYN-LATE-LIFECYCLE", "a lifecycle event repeated, or after the output "
+                                         "items"), _late_lifecycle),
+    (_synthetic("RS-SYN-OBJECT", "a response whose `object` is not \"response\""),
+     _not_response),
+    (_synthetic("RS-SYN-ORDER", "items or parts added out of index order"), _out_of_order),
     (_synthetic("RS-SYN-BARE-ERROR", "an `error` event without a message"), _bare_error),
 )
 
