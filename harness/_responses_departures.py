@@ -60,9 +60,9 @@ def null_item(stream: list[JSON]) -> list[JSON]:
                     and not isinstance(event.get("item"), dict))]
 
 
-_SCHEMA_KEYS = {"response.output_text.delta": {"logprobs": []},
-                "response.output_text.done": {"logprobs": []},
-                "response.function_call_arguments.done": {}}
+_SCHEMA_KEYS: dict[str, dict[str, JSON]] = {"response.output_text.delta": {"logprobs": []},
+                                           "response.output_text.done": {"logprobs": []},
+                                           "response.function_call_arguments.done": {}}
 """Keys OpenAI's schema requires on an event type beside the ones the spec names, with the
 value OpenAI's own shape gives them (None: kept as sent): a text event's `logprobs` is
 `[]` there (whatever a stream puts in it is RS-UNKNOWN-KEYS's), an arguments done event's

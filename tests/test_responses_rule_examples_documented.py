@@ -104,10 +104,10 @@ UNDOCUMENTABLE: dict[str, str] = {
     "LIFE-RS-SNAPSHOT": "a stream read before its terminal event (cut)",
     "LIFE-RS-FINISHED": "streams that end without a terminal event, or with events after it",
     "RS-OUTPUT-ORDER": "items streamed out of output_index order",
-    **{rule: _WHOLE for rule in ("RS-TEXT-JOIN", "RS-REFUSAL", "RS-REASONING-SUMMARY",
-                                 "RS-REASONING-TEXT", "RS-ANNOTATIONS", "RS-ARGS-JOIN",
-                                 "RS-DONE-REPLACES", "RS-ITEM-DONE-REPLACES",
-                                 "RS-CONTENT-INDEX")},
+    **dict.fromkeys(("RS-TEXT-JOIN", "RS-REFUSAL", "RS-REASONING-SUMMARY",
+                     "RS-REASONING-TEXT", "RS-ANNOTATIONS", "RS-ARGS-JOIN",
+                     "RS-DONE-REPLACES", "RS-ITEM-DONE-REPLACES", "RS-CONTENT-INDEX"),
+                    _WHOLE),
 }
 """Rules about a departure by definition, and the departure."""
 

@@ -53,7 +53,7 @@ def test_the_vendored_schema_is_openais_standalone_and_permissive() -> None:
     assert len(source["commit"]) == 40 and source["version"]
     assert "refold.dialects.openai_responses.regenerate_schema" in source["regenerate"]
     assert not _forbidding(schema)
-    refs = {r for r in json.dumps(schema).split('"$ref": "')[1:]}
+    refs = set(json.dumps(schema).split('"$ref": "')[1:])
     assert all(r.startswith("#/$defs/") for r in refs)
 
 

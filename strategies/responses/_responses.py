@@ -136,7 +136,7 @@ def _hosted() -> st.SearchStrategy[JSONObject]:
 
 
 @cache  # built once per claim and status: building it per draw doubled a suite's cost
-def _items(features: frozenset[str], status: str,
+def _items(features: frozenset[str], status: str, *,
            bare_calls: bool) -> st.SearchStrategy[JSONObject]:
     kinds = [_messages(features, status)]
     if allows("function_call items", features):
@@ -228,7 +228,7 @@ def responses(
     """
     check_features(features)
     status = draw(st.sampled_from(STATUSES))
-    items = draw(st.lists(_items(frozenset(features), status, bare_calls),
+    items = draw(st.lists(_items(frozenset(features), status, bare_calls=bare_calls),
                           max_size=max_items))
     response: JSONObject = {
         "id": draw(identities("resp_")), "object": "response",

@@ -79,14 +79,13 @@ def _empty_terminal_output(items: Sequence[JSON]) -> list[int]:
     end = _terminal_at(items)
     if end is None or not any(kind(i) in (_ADDED, _DONE) for i in items[:end]):
         return []
-    terminals = [n for n, i in _objects(items) if kind(i) in TERMINALS]
-    return [n for n in terminals if isinstance(items[n]["response"], dict)  # type: ignore[index]
-            and items[n]["response"].get("output") == []]  # type: ignore[index, union-attr]
+    return [n for n, i in _objects(items) if kind(i) in TERMINALS
+            and isinstance(i.get("response"), dict) and i["response"].get("output") == []]
 
 
 def _missing_terminal_output(items: Sequence[JSON]) -> list[int]:
     streamed = {_index(i) for _, i in _objects(items) if kind(i) in (_ADDED, _DONE)} - {None}
-    found = []
+    found: list[int] = []
     for number, item in _objects(items):
         body = item.get("response")
         if kind(item) not in TERMINALS or not isinstance(body, dict):
@@ -110,7 +109,7 @@ def _before_announced(items: Sequence[JSON]) -> list[int]:
     index was streamed unannounced (it cannot be at the next index then)."""
     announced: set[int] = set()
     unannounced: set[int] = set()
-    found = []
+    found: list[int] = []
     for number, item in _objects(items):
         index = _index(item)
         if index is None:
@@ -137,7 +136,7 @@ def _ids(items: Sequence[JSON]) -> set[str]:
 
 def _rotated_ids(items: Sequence[JSON]) -> list[int]:
     announced, known = _announced(items), _ids(items)
-    found = []
+    found: list[int] = []
     for number, event, index in _item_events(items):
         named, own = event.get("item_id"), announced.get(index, {}).get("id")
         if isinstance(named, str) and isinstance(own, str) and named != own \
@@ -159,7 +158,7 @@ def _call_without_id(items: Sequence[JSON]) -> list[int]:
 
 def _sequence_departs(items: Sequence[JSON]) -> list[int]:
     last: float = -1
-    found = []
+    found: list[int] = []
     for number, item in _objects(items):
         value = item.get("sequence_number")
         if not is_int(value):
@@ -175,12 +174,12 @@ def _sequence_departs(items: Sequence[JSON]) -> list[int]:
 def _index_collisions(items: Sequence[JSON]) -> list[int]:
     first: dict[int, JSON] = {}
     ids: dict[str, int] = {}
-    found = []
+    found: list[int] = []
     for number, item in _objects(items):
         index = _index(item)
         if kind(item) == _ADDED and index is not None and isinstance(item.get("item"), dict):
             own = item["item"].get("id")
-            if index in first and first[index] != own or found and index > len(first):
+            if (index in first and first[index] != own) or (found and index > len(first)):
                 found.append(number)  # a collision, or the index it left unused skipped
             first.setdefault(index, own)
             if isinstance(own, str):
@@ -343,7 +342,7 @@ def _kind_mismatch(items: Sequence[JSON]) -> list[int]:
 
 def _done_again(items: Sequence[JSON]) -> list[int]:
     seen: set[tuple[object, ...]] = set()
-    found = []
+    found: list[int] = []
     for number, item in _objects(items):
         if not str(kind(item)).endswith(".done"):
             continue
@@ -367,7 +366,7 @@ def _not_response(items: Sequence[JSON]) -> list[int]:
 def _out_of_order(items: Sequence[JSON]) -> list[int]:
     """Items or parts added at an index past the next one no event has named yet (one an
     orphan event or a done item named first is RQ5's)."""
-    found = []
+    found: list[int] = []
     added: dict[object, set[int]] = {}
     for number, item in _objects(items):
         for key, opens in (("output_index", _ADDED),
@@ -388,7 +387,7 @@ def _out_of_order(items: Sequence[JSON]) -> list[int]:
 def _late_lifecycle(items: Sequence[JSON]) -> list[int]:
     """A lifecycle event repeated, or after the first item event."""
     seen: set[object] = set()
-    found = []
+    found: list[int] = []
     started = False
     for number, item in _objects(items):
         if kind(item) in LIFECYCLE:

@@ -190,12 +190,13 @@ def _git_dir(source: Path) -> Path:
 def main(argv: list[str] | None = None) -> int:
     """Write the vendored schema from SOURCE; non-zero with one paragraph on failure."""
     parser = argparse.ArgumentParser(prog="regenerate_schema", description=__doc__.split("\n")[0])
-    parser.add_argument("source", type=Path, help="git dir of openai/openai-openapi, or openapi.yaml")
+    parser.add_argument("source", type=Path,
+                        help="git dir of openai/openai-openapi, or openapi.yaml")
     parser.add_argument("--commit", default=None, help="revision to read (default HEAD)")
     parser.add_argument("--out", type=Path, default=SCHEMA_FILE, help="file to write")
     args = parser.parse_args(argv)
     try:
-        import yaml
+        import yaml  # type: ignore[import-untyped, unused-ignore]
     except ImportError:
         print("regenerate_schema needs pyyaml to read openapi.yaml, and it is not installed: "
               "install the dev extras (pip install -e '.[dev]') or pyyaml, then run it again.",
