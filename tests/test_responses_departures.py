@@ -130,6 +130,7 @@ _CHANGES: dict[str, _Change] = {
     "RS-SYN-NO-ITEM-ID": _set(_DELTA, ("item_id",), _DROP),
     "RS-SYN-AFTER-TERMINAL": lambda e: [*e, text_delta(0, "late")],
     "RS-SYN-CUT": lambda e: e[:-1],
+    "RS-RESUMED": lambda e: e[2:],
     "RS-SYN-KIND-MISMATCH": _inserted(_DELTA, args_delta(0, "{", item_id="msg_01")),
     "RS-SYN-DONE-AGAIN": lambda e: [*e[:-2], copy.deepcopy(e[-4]), *e[-2:]],
     "RS-SYN-BARE-ERROR": _inserted(_TERMINAL, {"type": "error"}),

@@ -399,6 +399,10 @@ def _late_lifecycle(items: Sequence[JSON]) -> list[int]:
     return found
 
 
+def _headless(items: Sequence[JSON]) -> list[int]:
+    return [0] if items and kind(items[0]) != "response.created" else []
+
+
 def _observed(id: str, summary: str, *provenance: str) -> Departure:
     return Departure(id, "observed", summary, provenance)
 
@@ -453,6 +457,12 @@ _REGISTRY: tuple[tuple[Departure, _Detector], ...] = (
     (_observed("RQ24", "`keepalive` events", "openai-node's ResponseAccumulator: \"a transport "
                "keepalive event that leaves the accumulated response unchanged\" "
                "(https://github.com/openai/openai-node)"), _keepalive),
+    (_observed("RS-RESUMED", "a stream that does not open with `response.created` (one "
+                             "resumed after a `sequence_number`)",
+               "https://platform.openai.com/docs/guides/background#resuming-streams "
+               "(`starting_after`)", "https://platform.openai.com/docs/guides/function-calling"
+               "#streaming (its output events start at response.output_item.added)"),
+     _headless),
     (_observed("RS-DOC-NULL-USAGE", "a lifecycle response with `usage: null` (the schema "
                                     "types usage as an object)",
                f"{_REF}/response/created (its example)", _CAPTURE), _null_usage),

@@ -44,6 +44,11 @@ _REPOSITORY = "openai/openai-openapi"
 _PATH = "openapi.yaml"
 _COMMAND = ("python -m refold.dialects.openai_responses.regenerate_schema "
             "<git dir of openai/openai-openapi> --commit <rev>")
+_WHY = ("OpenAI's published API definition, from which its SDKs are generated; chosen over "
+        "openai-python 3.57.0's openai.types.responses.ResponseStreamEvent, whose pydantic "
+        "types drop from `required` every field that may be null (a Response's error, "
+        "incomplete_details, instructions, metadata, temperature, top_p; an error event's "
+        "code and param), keys the API sends and its own examples show")
 _DOCUMENTING = frozenset({"description", "example", "examples", "title", "discriminator",
                           "$recursiveAnchor"})
 _PREFIX = "#/components/schemas/"
@@ -155,7 +160,7 @@ def build_schema(api: Mapping[str, Any], source: Mapping[str, str]) -> dict[str,
         "title": "OpenAI Responses stream event",
         "x-refold-source": {**source, "component": f"components/schemas/{ROOT}",
                             "version": str(api.get("info", {}).get("version", "")),
-                            "regenerate": _COMMAND},
+                            "regenerate": _COMMAND, "why": _WHY},
         "$ref": f"#/$defs/{ROOT}",
         "$defs": defs,
     }
