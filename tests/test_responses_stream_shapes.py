@@ -147,3 +147,17 @@ def test_a_plain_stream_has_no_unknown_key_to_undo(case: tuple[JSONObject, list[
 
     _, events = case
     assert unknown_keys(list(events)) == events
+
+
+@_SLOW
+@given(round_trips(families={1}))
+def test_every_event_of_the_plain_family_is_one_of_openai_pythons_stream_events(
+    case: tuple[JSONObject, list[Any]],
+) -> None:
+    # the issue's evidence, the other source: openai-python 3.57.0's own event types
+    from openai.types.responses import ResponseStreamEvent
+    from pydantic import TypeAdapter
+
+    adapter: TypeAdapter[Any] = TypeAdapter(ResponseStreamEvent)
+    for event in case[1]:
+        adapter.validate_python(event)
