@@ -9,9 +9,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from refold.dialects.openai_responses import OPENAI_RESPONSES
 from refold.dialects.openai_responses._departures import DEPARTURES
+from refold.strategies.responses import lifecycle_events
 from refold.suites.responses._events import (
     args_delta,
     args_done,
@@ -182,3 +185,20 @@ def test_a_stream_changed_one_way_shows_that_departure_and_nothing_unregistered(
     assert departure in shape.departures, shape.describe()
     assert shape.unregistered == (), shape.describe()
     assert shape.shape == DEPARTURES[departure].shape or shape.shape == "synthetic"
+
+
+_KEYS = st.sampled_from(["type", "output_index", "item", "item_id", "response", "output",
+                         "part", "content_index", "sequence_number", "delta", "error", "id"])
+_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-2, 3) | st.floats(allow_nan=False)
+    | st.sampled_from(["response.completed", "response.output_item.added", "error",
+                       "response.output_text.delta", "message", "x"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_KEYS, inner, max_size=4),
+    max_leaves=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(lifecycle_events(), _VALUES), max_size=8))
+def test_classifying_any_list_of_json_values_never_raises(items: list[Any]) -> None:
+    shape = _shape(items)
+    assert shape.shape in ("documented", "observed", "synthetic") and shape.describe()
