@@ -60,11 +60,31 @@ def null_item(stream: list[JSON]) -> list[JSON]:
                     and not isinstance(event.get("item"), dict))]
 
 
+_SCHEMA_KEYS: dict[str, dict[str, JSON]] = {"response.output_text.delta": {"logprobs": []},
+                                           "response.output_text.done": {"logprobs": []},
+                                           "response.function_call_arguments.done": {}}
+"""Keys OpenAI's schema requires on an event type beside the ones the spec names, with the
+value OpenAI's own shape gives them (None: kept as sent): a text event's `logprobs` is
+`[]` there (whatever a stream puts in it is RS-UNKNOWN-KEYS's), an arguments done event's
+`name` as sent."""
+
+
+def _known_keys(event: dict[str, JSON]) -> dict[str, JSON]:
+    kept = {k: copy.deepcopy(v) for k, v in event.items() if k in _READ_KEYS}
+    documented = _SCHEMA_KEYS.get(str(event.get("type")), {})
+    if "logprobs" in documented and "logprobs" in event:
+        kept["logprobs"] = []
+    if event.get("type") == "response.function_call_arguments.done" and "name" in event:
+        kept["name"] = copy.deepcopy(event["name"])
+    return kept
+
+
 def unknown_keys(stream: list[JSON]) -> list[JSON]:
     """RS-UNKNOWN-KEYS: drop the keys the spec does not name from the events it names
-    (`obfuscation`, vendor keys, `logprobs` on deltas; an `error` event is left whole: it
-    is RS-ERROR-EVENT's, and a response, item or part is kept as sent)."""
-    return [{k: copy.deepcopy(v) for k, v in event.items() if k in _READ_KEYS}
+    (`obfuscation`, vendor keys; `logprobs` on text events back to `[]`; an `error`
+    event is left whole: it is RS-ERROR-EVENT's, and a response, item or part is kept as
+    sent). The keys OpenAI's schema requires stay: a plain stream has none to drop."""
+    return [_known_keys(event)
             if isinstance(event, dict) and _type(event) in _KNOWN and _type(event) != "error"
             else copy.deepcopy(event) for event in stream]
 

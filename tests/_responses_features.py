@@ -25,6 +25,12 @@ _ENVELOPE_KEYS = {"type", "sequence_number", "output_index", "item_id", "content
                   "param", "error"}
 
 
+_DOCUMENTED_KEYS = {"response.output_text.delta": {"logprobs"},
+                    "response.output_text.done": {"logprobs"},
+                    "response.function_call_arguments.done": {"name"}}
+"""Keys OpenAI's schema requires on one event type (not an unknown key there)."""
+
+
 def item_features(item: Any) -> set[str]:
     """The features one output item belongs to."""
     if not isinstance(item, dict):
@@ -54,8 +60,8 @@ def _event_features(item: dict[str, Any]) -> set[str]:
     if not isinstance(kind, str) or not (kind in _TERMINALS | _LIFECYCLES | {"error"}
                                          or kind.startswith(_KNOWN_PREFIXES)):
         return used | {"robustness"}  # keepalive, unknown and blank types
-    if set(item) - _ENVELOPE_KEYS:
-        used.add("robustness")  # obfuscation, logprobs on deltas, vendor keys
+    if set(item) - _ENVELOPE_KEYS - _DOCUMENTED_KEYS.get(kind, set()):
+        used.add("robustness")  # obfuscation, vendor keys
     for prefix, feature in _EVENT_FEATURES:
         if kind.startswith(prefix):
             used.add(feature)

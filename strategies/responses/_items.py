@@ -115,7 +115,7 @@ def _content_events(draw: st.DrawFn, item: JSONObject, added: JSONObject,
         return [e for number, part in enumerate(item["content"])
                 for e in _part_events(draw, number, part, mode)]
     if kind == "function_call":
-        return _argument_events(draw, item["arguments"], mode)
+        return _argument_events(draw, item, mode)
     if kind == "reasoning":
         events = [e for number, part in enumerate(item["summary"])
                   for e in _summary_events(draw, number, part, mode)]
@@ -143,22 +143,23 @@ def _part_events(draw: st.DrawFn, number: int, part: JSONObject,
     refusal = part["type"] == "refusal"
     field, prefix = ("refusal", "response.refusal") if refusal else ("text", "response.output_text")
     initial: JSONObject = {"type": part["type"], field: ""}
+    logprobs: JSONObject = {} if refusal else {"logprobs": []}  # text events require it
     if not refusal:
         initial["annotations"] = []
-        if mode == "deltas-only" and "logprobs" in part:
-            initial["logprobs"] = copy.deepcopy(part["logprobs"])
+        initial["logprobs"] = copy.deepcopy(part["logprobs"]) if (
+            mode == "deltas-only" and "logprobs" in part) else []
     events: list[JSONObject] = [{"type": "response.content_part.added", **where,
                                  "part": initial}]
     body: list[JSONObject] = []
     if mode != "done-only":
-        body = [{"type": f"{prefix}.delta", **where, "delta": piece}
+        body = [{"type": f"{prefix}.delta", **where, "delta": piece, **logprobs}
                 for piece in _pieces(draw, part[field])]
     notes = [] if refusal else _annotation_events(part, where)
     if notes and (mode != "done-only" or draw(BOOLEANS)):
         body = _scattered(draw, body, notes)
     events += body
     if mode != "deltas-only":
-        events += [{"type": f"{prefix}.done", **where, field: part[field]},
+        events += [{"type": f"{prefix}.done", **where, field: part[field], **logprobs},
                    {"type": "response.content_part.done", **where,
                     "part": copy.deepcopy(part)}]
     return events
@@ -183,14 +184,15 @@ def _scattered(draw: st.DrawFn, deltas: list[JSONObject],
     return merged + deltas[position:]
 
 
-def _argument_events(draw: st.DrawFn, arguments: str, mode: str) -> list[JSONObject]:
+def _argument_events(draw: st.DrawFn, item: JSONObject, mode: str) -> list[JSONObject]:
+    arguments = item["arguments"]
     events: list[JSONObject] = []
     if mode != "done-only":
         events = [{"type": "response.function_call_arguments.delta", "delta": piece}
                   for piece in _pieces(draw, arguments, favour_escapes=True)]
     if mode != "deltas-only":
         events.append({"type": "response.function_call_arguments.done",
-                       "arguments": arguments})
+                       "name": item["name"], "arguments": arguments})
     return events
 
 

@@ -88,8 +88,11 @@ def _earlier_values(draw: st.DrawFn, events: list[JSONObject], response: JSONObj
         if isinstance(response.get("service_tier"), str) and draw(BOOLEANS):
             item["response"]["service_tier"] = draw(st.sampled_from(_TIERS))
         if isinstance(response.get("usage"), dict) and draw(BOOLEANS):
-            item["response"]["usage"] = {"input_tokens": draw(st.integers(0, 50)),
-                                         "output_tokens": 0, "total_tokens": 0}
+            given = draw(st.integers(0, 50))
+            item["response"]["usage"] = {  # whole, as the schema types usage
+                "input_tokens": given, "output_tokens": 0, "total_tokens": given,
+                "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+                "output_tokens_details": {"reasoning_tokens": 0}}
 
 
 def _inserted(draw: st.DrawFn, events: list[JSONObject],

@@ -60,8 +60,8 @@ def _text_parts(features: Collection[str]) -> st.SearchStrategy[JSONObject]:
     notes = st.lists(_annotations(), max_size=3) if allows("annotations", features) \
         else st.builds(list)  # a new list per draw: later steps may append to it
     return st.fixed_dictionaries(
-        {"type": st.just("output_text"), "text": texts(), "annotations": notes},
-        optional={"logprobs": st.lists(_logprobs(), max_size=2)})
+        {"type": st.just("output_text"), "text": texts(), "annotations": notes,
+         "logprobs": st.lists(_logprobs(), max_size=2)})
 
 
 def _parts(features: Collection[str]) -> st.SearchStrategy[JSONObject]:
@@ -88,12 +88,15 @@ def _arguments() -> st.SearchStrategy[str]:
     return st.one_of(st.just(""), argument_texts(), cut_off, texts())
 
 
-def _calls(status: str) -> st.SearchStrategy[JSONObject]:
+def _calls(status: str, *, bare: bool) -> st.SearchStrategy[JSONObject]:
+    """A function call; with `bare`, with or without `id` (RQ10: the schema's item
+    events all name their item, so a call without one is not OpenAI's shape)."""
+    ids = {"id": identities("fc_")}
     return st.fixed_dictionaries(
         {"type": st.just("function_call"), "call_id": identities("call_"),
          "name": identities("get_"), "arguments": _arguments(),
-         "status": st.sampled_from(_ITEM_STATUSES[status])},
-        optional={"id": identities("fc_")})
+         "status": st.sampled_from(_ITEM_STATUSES[status]), **({} if bare else ids)},
+        optional=ids if bare else {})
 
 
 def _reasoning(status: str) -> st.SearchStrategy[JSONObject]:
@@ -133,10 +136,11 @@ def _hosted() -> st.SearchStrategy[JSONObject]:
 
 
 @cache  # built once per claim and status: building it per draw doubled a suite's cost
-def _items(features: frozenset[str], status: str) -> st.SearchStrategy[JSONObject]:
+def _items(features: frozenset[str], status: str, *,
+           bare_calls: bool) -> st.SearchStrategy[JSONObject]:
     kinds = [_messages(features, status)]
     if allows("function_call items", features):
-        kinds.append(_calls(status))
+        kinds.append(_calls(status, bare=bare_calls))
     if allows("reasoning items", features):
         kinds.append(_reasoning(status))
     if allows("hosted-tool items", features):
@@ -149,9 +153,8 @@ def _usages() -> st.SearchStrategy[JSONObject]:
     def usage(draw: st.DrawFn) -> JSONObject:
         given, produced = draw(_counts), draw(_counts)
         cached = draw(st.integers(0, given))
-        inputs: JSONObject = {"cached_tokens": cached}
-        if draw(BOOLEANS):
-            inputs["cache_write_tokens"] = draw(st.integers(0, given - cached))
+        inputs: JSONObject = {"cached_tokens": cached,
+                              "cache_write_tokens": draw(st.integers(0, given - cached))}
         return {"input_tokens": given, "input_tokens_details": inputs,
                 "output_tokens": produced,
                 "output_tokens_details": {"reasoning_tokens": draw(st.integers(0, produced))},
@@ -159,13 +162,20 @@ def _usages() -> st.SearchStrategy[JSONObject]:
     return usage()
 
 
-_EXTRA_KEYS: dict[str, st.SearchStrategy[JSON]] = {
-    "service_tier": st.sampled_from(["default", "auto", "flex", "priority"]),
+_REQUIRED_KEYS: dict[str, st.SearchStrategy[JSON]] = {
     "parallel_tool_calls": BOOLEANS,
-    "temperature": st.sampled_from([0.0, 0.7, 1.0]),
+    "temperature": st.sampled_from([1.0, 0.0, 0.7]),
+    "top_p": st.sampled_from([1.0, 0.9]),
     "metadata": st.builds(dict),
     "instructions": st.none() | texts(max_size=6),
-    "tool_choice": st.just("auto"),
+    "tool_choice": st.sampled_from(["auto", "none", "required"]),
+    "tools": st.builds(list),
+}
+"""The keys OpenAI's Response schema requires beside the ones drawn on their own (the
+request's echo): every drawn response has them, as the API sends them."""
+
+_EXTRA_KEYS: dict[str, st.SearchStrategy[JSON]] = {
+    "service_tier": st.sampled_from(["default", "auto", "flex", "priority"]),
     "text": st.builds(lambda: {"format": {"type": "text"}, "verbosity": "medium"}),
     "store": BOOLEANS,
     "previous_response_id": st.none(),
@@ -174,9 +184,9 @@ _EXTRA_KEYS: dict[str, st.SearchStrategy[JSON]] = {
 
 
 def _outcome(draw: st.DrawFn, status: str) -> JSONObject:
-    """`incomplete_details` and `error` as the status needs them (null or absent else)."""
-    nulls = st.sampled_from([{}, {"incomplete_details": None, "error": None}])
-    outcome: JSONObject = dict(draw(nulls))
+    """`incomplete_details` and `error` as the status needs them (null else: the schema
+    requires both keys)."""
+    outcome: JSONObject = {"incomplete_details": None, "error": None}
     if status == "incomplete":
         reason = draw(st.sampled_from(["max_output_tokens", "content_filter"]))
         outcome["incomplete_details"] = {"reason": reason}
@@ -199,7 +209,8 @@ def _unique_ids(items: list[JSONObject]) -> list[JSONObject]:
 
 @st.composite
 def responses(
-    draw: st.DrawFn, *, features: Collection[str] = frozenset(FEATURES), max_items: int = 4
+    draw: st.DrawFn, *, features: Collection[str] = frozenset(FEATURES), max_items: int = 4,
+    bare_calls: bool = False,
 ) -> JSONObject:
     """Draw a final OpenAI `Response` holding only what `features` claim.
 
@@ -209,16 +220,22 @@ def responses(
     `function_call` with any arguments, with or without `id` (`tool_calls`), `reasoning`
     with summary, content text and `encrypted_content` (`reasoning`). Status `completed`,
     `incomplete` (with `incomplete_details`) or `failed` (with `error`); `usage` with
-    cached and reasoning tokens under `usage`; extra top-level keys (`service_tier`, ...).
+    cached and reasoning tokens under `usage`; every key OpenAI's Response schema requires
+    (`tools`, `instructions`, `metadata`, `temperature`, `top_p`, ...) and extra
+    top-level keys (`service_tier`, ...). Every part holds `logprobs`, every usage its
+    details, and every function call an `id` unless `bare_calls` (RQ10, split family 5):
+    a response of the plain family validates against the vendored schema.
     """
     check_features(features)
     status = draw(st.sampled_from(STATUSES))
-    items = draw(st.lists(_items(frozenset(features), status), max_size=max_items))
+    items = draw(st.lists(_items(frozenset(features), status, bare_calls=bare_calls),
+                          max_size=max_items))
     response: JSONObject = {
         "id": draw(identities("resp_")), "object": "response",
         "created_at": draw(st.integers(1_700_000_000, 1_800_000_000)), "status": status,
         "model": draw(st.sampled_from(["gpt-5", "gpt-4.1-mini", "o4-mini"])),
         "output": _unique_ids(items), **_outcome(draw, status),
+        **draw(st.fixed_dictionaries(_REQUIRED_KEYS)),
     }
     if allows("usage", features) and draw(BOOLEANS):
         response["usage"] = draw(_usages())

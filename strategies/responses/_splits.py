@@ -34,11 +34,11 @@ _TERMINAL_ONLY = ("output", "usage", "incomplete_details", "error", "status")
 
 def lifecycle_response(response: JSONObject, status: str) -> JSONObject:
     """The response of a lifecycle event in OpenAI's shape: the envelope, no output yet,
-    null where only the terminal has a value (so RS-ENV-FILL has nothing to supply)."""
+    null where only the terminal has a value (so RS-ENV-FILL has nothing to supply), and
+    no usage (the schema types it as an object, not null)."""
     envelope = {key: copy.deepcopy(value) for key, value in response.items()
                 if key not in _TERMINAL_ONLY}
-    envelope.update(status=status, output=[], usage=None, incomplete_details=None,
-                    error=None)
+    envelope.update(status=status, output=[], incomplete_details=None, error=None)
     return envelope
 
 

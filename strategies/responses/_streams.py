@@ -232,8 +232,8 @@ def round_trips(
     """Draw `(response, events)`: a response of the claimed features and a lossless
     split of it from `families` (default: every family the features are judged on)."""
     check_features(features)
-    response = draw(responses(features=features))
     chosen = families_for(features) if families is None else families
+    response = draw(responses(features=features, bare_calls=5 in chosen))
     events: list[JSONObject] = draw(event_splits(response, families=chosen,
                                                  features=features))
     return response, events

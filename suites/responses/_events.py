@@ -1,11 +1,12 @@
 """Builders for hand-written OpenAI Responses streams and the Responses they fold into.
 
 Written the way OpenAI's streaming reference writes its events: one small function per
-event type, keyword arguments for the fields that vary, None for JSON null. No event
-carries a `sequence_number` or an `obfuscation` unless a test adds one (RS-SEQ-ARRIVAL
-and RS-UNKNOWN-KEYS are their own rules' business).
+event type, keyword arguments for the fields that vary, None for JSON null, every key
+OpenAI's schema requires. No event carries an `obfuscation` unless a test adds one
+(RS-UNKNOWN-KEYS's business); `expect_fold` numbers a stream that carries no
+`sequence_number` (`numbered`), as OpenAI does.
 
-Lifecycle: created, queued, in_progress, completed, incomplete, failed, terminal
+Lifecycle: created, queued, in_progress, completed, incomplete, failed, terminal, numbered
 Items:     item_added, item_done, part_added, part_done, text_delta, text_done,
            refusal_delta, refusal_done, args_delta, args_done, annotation_added,
            summary_part_added, summary_part_done, summary_delta, summary_done,
@@ -23,9 +24,13 @@ from typing import Any
 from refold.reference import JSON, JSONObject
 
 ENVELOPE: JSONObject = {"id": "resp_01", "object": "response", "created_at": 1750000000,
-                        "model": "gpt-5"}
-"""The top-level keys every response of an example has unless it overrides one. No usage:
-usage belongs to the `usage` feature."""
+                        "model": "gpt-5", "error": None, "incomplete_details": None,
+                        "instructions": None, "tools": [], "tool_choice": "auto",
+                        "parallel_tool_calls": True, "metadata": {}, "temperature": 1.0,
+                        "top_p": 1.0}
+"""The top-level keys every response of an example has unless it overrides one: every key
+OpenAI's Response schema requires, as the API sends them. No usage: usage belongs to the
+`usage` feature."""
 
 MSG = "msg_01"
 FC = "fc_01"
@@ -40,9 +45,10 @@ def response(*output: JSONObject, status: str = "completed", **fields: Any) -> J
 
 
 def text_part(text: Any = "", annotations: Any = None, **extra: Any) -> JSONObject:
-    """An `output_text` content part (`annotations: []` unless given)."""
+    """An `output_text` content part (`annotations: []` and `logprobs: []` unless given)."""
     return {"type": "output_text", "text": text,
-            "annotations": [] if annotations is None else annotations, **extra}
+            "annotations": [] if annotations is None else annotations, "logprobs": [],
+            **extra}
 
 
 def refusal_part(refusal: Any = "", **extra: Any) -> JSONObject:
@@ -166,14 +172,15 @@ def part_done(index: Any, part: Any, content_index: Any = 0, item_id: Any = MSG)
 
 def text_delta(index: Any, delta: Any, content_index: Any = 0, item_id: Any = MSG,
                **extra: Any) -> JSONObject:
-    """`response.output_text.delta`."""
+    """`response.output_text.delta` (`logprobs: []` unless given)."""
     return _at("output_text.delta", index, item_id, content_index=content_index, delta=delta,
-               **extra)
+               **{"logprobs": [], **extra})
 
 
 def text_done(index: Any, text: Any, content_index: Any = 0, item_id: Any = MSG) -> JSONObject:
     """`response.output_text.done`."""
-    return _at("output_text.done", index, item_id, content_index=content_index, text=text)
+    return _at("output_text.done", index, item_id, content_index=content_index, text=text,
+               logprobs=[])
 
 
 def refusal_delta(index: Any, delta: Any, content_index: Any = 0,
@@ -193,9 +200,12 @@ def args_delta(index: Any, delta: Any, item_id: Any = FC) -> JSONObject:
     return _at("function_call_arguments.delta", index, item_id, delta=delta)
 
 
-def args_done(index: Any, arguments: Any, item_id: Any = FC) -> JSONObject:
-    """`response.function_call_arguments.done` (no `name`, as OpenAI sends it)."""
-    return _at("function_call_arguments.done", index, item_id, arguments=arguments)
+def args_done(index: Any, arguments: Any, item_id: Any = FC,
+              name: Any = "get_weather") -> JSONObject:
+    """`response.function_call_arguments.done` (`name=None` leaves it out, as openai-dotnet
+    #424 saw OpenAI send it: RS-DOC-ARGS-NAME)."""
+    event = _at("function_call_arguments.done", index, item_id, arguments=arguments)
+    return event if name is None else {**event, "name": name}
 
 
 def annotation_added(index: Any, annotation: Any, annotation_index: Any = 0,
@@ -250,6 +260,15 @@ def error_event(code: str = "server_error", message: str = "The server had an er
                 **extra: Any) -> JSONObject:
     """A top-level `error` event, flat as openai-python types it."""
     return {"type": "error", "code": code, "message": message, "param": None, **extra}
+
+
+def numbered(events: list[JSON]) -> list[JSON]:
+    """`events` with `sequence_number` 0, 1, 2 ... as OpenAI numbers them, when none of
+    them carries one (a stream that numbers some is about numbering: RS-SEQ-ARRIVAL)."""
+    if any(isinstance(e, dict) and "sequence_number" in e for e in events):
+        return events
+    return [{**e, "sequence_number": n} if isinstance(e, dict) else e
+            for n, e in enumerate(events)]
 
 
 def text_stream(*texts: str, terminal_output: bool = True) -> list[JSONObject]:

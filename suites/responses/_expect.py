@@ -15,6 +15,7 @@ from typing import Any
 from refold.reference import JSON, Difference, JSONObject
 
 from ._attribution import ablated_rule, done_rules, feature_rules, fold_charged
+from ._events import numbered
 
 
 def narrowest(check: Any, found: Sequence[Difference], expected: JSON, received: JSON,
@@ -49,7 +50,9 @@ def expect_response(check: Any, received: JSON, expected: JSONObject, *,
 
 def expect_fold(check: Any, events: list[JSON], expected: JSONObject, *,
                 rules: tuple[str, ...] | None = None) -> JSONObject:
-    """Fold `events` through the target and fail unless the Response is `expected`."""
+    """Fold `events` (numbered as OpenAI numbers them when none carries a
+    `sequence_number`) through the target and fail unless the Response is `expected`."""
+    events = numbered(events)
     received = fold_charged(check, events)
     expect_response(check, received, expected, events=events, rules=rules)
     return received
@@ -60,6 +63,7 @@ def same_fold(check: Any, events: list[JSON], without: list[JSON], *,
     """Fail unless `events` fold into the Response `without` folds into (noise ignored).
 
     Both are folded by the target, so the test judges only what the extra events did."""
+    events, without = numbered(events), numbered(without)
     expected: JSONObject = check.fold(without)
     received: JSONObject = check.fold(events)
     expect_response(check, received, expected, events=events, rules=rules,

@@ -19,6 +19,7 @@ from ._events import (
     completed,
     created,
     function_call,
+    in_progress,
     incomplete,
     item_added,
     item_done,
@@ -118,6 +119,16 @@ def test_cut_off_arguments_stay_cut_off(check: Check) -> None:
     expected = response(function_call('{"city": "Par', status="incomplete"),
                         status="incomplete", incomplete_details={"reason": "max_output_tokens"})
     expect_fold(check, events, expected)
+
+
+@rule("RS-ARGS-RAW", "RS-TERMINAL-BASE")
+def test_cut_off_and_empty_arguments_in_openais_own_stream_stay_as_sent(check: Check) -> None:
+    # a call cut off by max_output_tokens, and one with no arguments, as OpenAI streams them
+    for raw in ("", '{"city": "Par'):
+        call = function_call(raw)
+        events = [created(), in_progress(), *call_stream(*([raw] if raw else [])),
+                  completed(call)]
+        expect_fold(check, events, response(call))
 
 
 @rule("RS-ARGS-RAW", *_RECOVERED)

@@ -112,6 +112,11 @@ def test_a_lifecycle_responses_output_never_fills_the_terminals(check: Check) ->
     expect_fold(check, events, response())
 
 
+@rule("RS-OBJECT", "RS-TERMINAL-BASE")
+def test_object_is_response_on_openais_own_stream(check: Check) -> None:
+    expect_fold(check, text_stream("Hi"), response(message(text_part("Hi"))))
+
+
 @rule("RS-OBJECT")
 def test_a_terminal_response_without_object_reads_response(check: Check) -> None:
     body = response(_HI)

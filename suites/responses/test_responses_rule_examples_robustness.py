@@ -79,6 +79,17 @@ def test_an_unknown_event_carrying_a_response_finishes_nothing_and_fills_nothing
     expect_fold(check, events, _HI)
 
 
+@rule("RS-UNKNOWN-KEYS")
+def test_obfuscation_and_vendor_keys_on_openais_own_stream_change_nothing(check: Check) -> None:
+    # RQ15: OpenAI pads every delta with `obfuscation` by default; gateways add keys
+    events = text_stream("Hi", " there")
+    for event in events:
+        event["x_vendor_trace"] = {"id": 7}
+        if str(event["type"]).endswith(".delta"):
+            event["obfuscation"] = "qW3x"
+    expect_fold(check, events, response(message(text_part("Hi there"))))
+
+
 @rule("RS-UNKNOWN-KEYS", *_RECOVERED)
 def test_obfuscation_and_vendor_keys_on_events_change_nothing(check: Check) -> None:
     # RQ15: `obfuscation` padding is on every delta by default

@@ -20,6 +20,7 @@ from ._events import (
     item_added,
     item_done,
     message,
+    numbered,
     part_added,
     reasoning,
     reasoning_delta,
@@ -36,9 +37,10 @@ from ._events import (
     summary_text,
     text_delta,
     text_part,
+    text_stream,
     web_search,
 )
-from ._expect import expect_fold
+from ._expect import add_all, expect_fold, expect_response
 
 _OPEN = message(status="in_progress")
 _RECOVERED = ("RS-OUTPUT-RECOVER", "RS-RECOVER-FROM-DELTAS", "RS-RECOVER-STATUS")
@@ -55,6 +57,23 @@ def _recovered(*events: JSONObject) -> list[JSONObject]:
 def _joined(*deltas: str) -> list[JSONObject]:
     return _recovered(item_added(0, _OPEN), part_added(0),
                       *(text_delta(0, delta) for delta in deltas))
+
+
+@rule("RS-TEXT-JOIN", "LIFE-RS-SNAPSHOT")
+def test_text_deltas_join_in_the_snapshot_of_openais_own_stream(check: Check) -> None:
+    # on OpenAI's own stream the terminal brings the whole text; the join shows in the
+    # snapshot read after the last delta
+    events = numbered(text_stream("Hel", "lo ", "wor", "ld"))
+    last = max(n for n, e in enumerate(events) if e["type"] == "response.output_text.delta")
+    acc = check.accumulator()
+    add_all(acc, events[:last + 1])
+    expected = response(message(text_part("Hello world"), status="in_progress"),
+                        status="in_progress")
+    expect_response(check, acc.response(), expected, events=list(acc.events),
+                    rules=("RS-TEXT-JOIN",), when="the snapshot after the last delta")
+    add_all(acc, events[last + 1:])
+    expect_response(check, acc.response(), response(message(text_part("Hello world"))),
+                    events=list(acc.events), when="the fold")
 
 
 @rule("RS-TEXT-JOIN", *_RECOVERED)

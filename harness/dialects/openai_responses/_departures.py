@@ -1,0 +1,137 @@
+"""The registered departures of an OpenAI Responses stream from its documented shape.
+
+`observed` ones are the research quirks (`RQn`, research/responses-fold.md §3) and the
+places where OpenAI's own published examples or captures differ from its published
+schema (`RS-DOC-*`), each with who sends it and where that is shown. `synthetic` ones
+(`RS-SYN-*`) are what the strategies' noise and damage and the rule examples do that no
+provider is known to send. Each has one detector: the numbers of the events where a
+stream departs that way.
+
+RQ3 (arguments only on `.done`), RQ15 (`obfuscation`), RQ16 (no usage on the terminal),
+RQ17 (`response.incomplete`) and RQ23 (an empty delta) are no departures: the schema and
+the grammar allow them. Keys the schema does not list never are: providers add keys.
+"""
+
+from __future__ import annotations
+
+from refold.shapes import Departure
+
+from . import _detectors as found
+from ._detectors import Detector
+
+__all__ = ["DEPARTURES", "DETECTORS"]
+
+_REF = "https://platform.openai.com/docs/api-reference/responses-streaming"
+_CAPTURE = ("prism-php's recorded OpenAI stream tests/Fixtures/openai/"
+            "stream-unknown-error-responses-1.json (https://github.com/prism-php/prism)")
+
+
+def _observed(id: str, summary: str, *provenance: str) -> Departure:
+    return Departure(id, "observed", summary, provenance)
+
+
+def _synthetic(id: str, summary: str) -> Departure:
+    return Departure(id, "synthetic", summary)
+
+
+_REGISTRY: tuple[tuple[Departure, Detector], ...] = (
+    (_observed("RQ1", "the terminal response's `output` is `[]` although items were streamed",
+               "the ChatGPT/Codex backend: https://github.com/BerriAI/litellm/pull/26075, "
+               "https://github.com/open-webui/open-webui/pull/27800"),
+     found.empty_terminal_output),
+    (_observed("RQ2", "the terminal response's `output` is absent, `null`, or holds fewer "
+                      "items than were streamed",
+               "gateways: https://github.com/ENTERPILOT/GoModel/pull/831, "
+               "https://github.com/mcowger/plexus/pull/644, "
+               "https://github.com/maximhq/bifrost/pull/1985 (only tool items put back)"),
+     found.missing_terminal_output),
+    (_observed("RQ4", "an item never gets `response.output_item.done` before the terminal "
+                      "event", "https://github.com/NousResearch/hermes-agent/pull/92767 "
+                             "(citing opencode #37159)"), found.never_done),
+    (_observed("RQ5", "an item's events before its `response.output_item.added`, or an item "
+                      "never added", "the gpt-oss harmony path: "
+                                     "https://github.com/vllm-project/agentic-api/issues/62; "
+                                     "https://github.com/BerriAI/litellm/pull/36375"),
+     found.before_announced),
+    (_observed("RQ6", "`response.output_item.added` whose `item` is null",
+               "https://github.com/openai/openai-python/issues/3125 (fixed by PR #3126)"),
+     found.blank_item),
+    (_observed("RQ7", "item ids that rotate between an item's events",
+               "GitHub Copilot (gpt-5.3-codex), captured in Vercel AI's fixture "
+               "github-copilot-id-rotation.1 (https://github.com/vercel/ai)"), found.rotated_ids),
+    (_observed("RQ10", "a `function_call` item without `id` (its events without `item_id`)",
+               "https://github.com/anomalyco/opencode/pull/45081"), found.call_without_id),
+    (_observed("RQ12", "`sequence_number` absent, repeated or out of order",
+               "https://github.com/ENTERPILOT/GoModel/pull/953, "
+               "https://github.com/BerriAI/litellm/pull/28899, "
+               "https://github.com/BerriAI/litellm/pull/32579, "
+               "https://github.com/vinhnx/VTCode/issues/731"), found.sequence_departs),
+    (_observed("RQ13", "two items at one `output_index`, or an item's events at another "
+                       "item's index", "https://github.com/theopenco/llmgateway/pull/2908, "
+                                      "https://github.com/agentgateway/agentgateway/pull/1453; "
+                                      "LangChain's source comment on drifting output_index"),
+     found.index_collisions),
+    (_observed("RQ18", "an `error` event whose payload is nested under `error`",
+               _CAPTURE, "openai-node's ResponseStream: \"first-party providers nest their "
+                         "error payload\" (https://github.com/openai/openai-node)"),
+     found.nested_error),
+    (_observed("RQ19", "the terminal event delivered twice",
+               "research/neutral-events.md §2.6 (openai-core: \"a duplicated "
+               "response.completed ... the final response converges\")"), found.repeated_terminal),
+    (_observed("RQ24", "`keepalive` events", "openai-node's ResponseAccumulator: \"a transport "
+               "keepalive event that leaves the accumulated response unchanged\" "
+               "(https://github.com/openai/openai-node)"), found.keepalive),
+    (_observed("RS-RESUMED", "a stream that does not open with `response.created` (one "
+                             "resumed after a `sequence_number`)",
+               "https://platform.openai.com/docs/guides/background#resuming-streams "
+               "(`starting_after`)", "https://platform.openai.com/docs/guides/function-calling"
+               "#streaming (its output events start at response.output_item.added)"),
+     found.headless),
+    (_observed("RS-DOC-NULL-USAGE", "a lifecycle response with `usage: null` (the schema "
+                                    "types usage as an object)",
+               f"{_REF}/response/created (its example)", _CAPTURE), found.null_usage),
+    (_observed("RS-DOC-SPARSE-USAGE", "usage without `input_tokens_details` or "
+                                      "`output_tokens_details`",
+               f"{_REF}/response/completed (its example)"), found.sparse_usage),
+    (_observed("RS-DOC-SPARSE-RESPONSE", "a response without keys the Response schema "
+                                         "requires (`tools`, `instructions`, `metadata` ...)",
+               f"{_REF}/response/queued, /response/failed and /response/incomplete (their "
+               "examples); gateways' sparse terminal frames (RS-ENV-FILL: RQ2, RQ18)"),
+     found.sparse_response),
+    (_observed("RS-DOC-NO-LOGPROBS", "output_text events or parts without `logprobs`",
+               f"{_REF}/response/output_text/delta, /response/output_text/done and "
+               "/response/content_part/added (their examples)"), found.no_logprobs),
+    (_observed("RS-DOC-MESSAGE-STATUS", "a message item without `status`",
+               f"{_REF}/response/completed (its example's output message)"),
+     found.message_without_status),
+    (_observed("RS-DOC-ARGS-NAME", "`response.function_call_arguments.done` without `name`",
+               "https://github.com/openai/openai-dotnet/issues/424 (OpenAI's done event "
+               "carries arguments but not name)"), found.args_done_without_name),
+    (_observed("RQ14", "an output_text part without `annotations`",
+               "https://github.com/Wei-Shaw/sub2api/issues/5140"), found.no_annotations),
+    (_synthetic("RS-SYN-UNKNOWN-EVENT", "an event type OpenAI does not document"),
+     found.unknown_event),
+    (_synthetic("RS-SYN-WRONG-TYPE", "a field of the wrong JSON type (an index that is not "
+                                     "a non-negative integer, a delta that is not a string, "
+                                     "a response that is not an object)"), found.wrong_types),
+    (_synthetic("RS-SYN-NOT-OBJECT", "an event that is not a JSON object"), found.not_object),
+    (_synthetic("RS-SYN-NO-ITEM-ID", "an item's events without `item_id`"), found.no_item_id),
+    (_synthetic("RS-SYN-AFTER-TERMINAL", "events after the terminal event"), found.after_terminal),
+    (_synthetic("RS-SYN-CUT", "a stream that ends with neither a terminal nor an error "
+                              "event"), found.cut),
+    (_synthetic("RS-SYN-KIND-MISMATCH", "an item event routed to an item of a type it does "
+                                        "not fit"), found.kind_mismatch),
+    (_synthetic("RS-SYN-DONE-AGAIN", "a second `.done` event for a part or item already "
+                                     "done"), found.done_again),
+    (_synthetic("RS-SYN-LATE-LIFECYCLE", "a lifecycle event repeated, or after the output "
+                                         "items"), found.late_lifecycle),
+    (_synthetic("RS-SYN-OBJECT", "a response whose `object` is not \"response\""),
+     found.not_response),
+    (_synthetic("RS-SYN-ORDER", "items or parts added out of index order"), found.out_of_order),
+    (_synthetic("RS-SYN-BARE-ERROR", "an `error` event without a message"), found.bare_error),
+)
+
+DEPARTURES: dict[str, Departure] = {d.id: d for d, _ in _REGISTRY}
+"""Every registered departure of a Responses stream, by id, observed ones first."""
+DETECTORS: dict[str, Detector] = {d.id: detect for d, detect in _REGISTRY}
+"""The detector of each departure."""

@@ -1,0 +1,397 @@
+"""The detectors of the registered departures of a Responses stream (`_departures`): each
+returns the numbers of the events where a stream departs one way. Events are read by
+`output_index`, as OpenAI's own events name their item; nothing here raises on any JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+
+from refold.reference import JSON, JSONObject
+
+from ._grammar import LIFECYCLE, TERMINALS, is_int, kind
+from ._known import DOCUMENTED_TYPES, RESPONSE_REQUIRED
+
+__all__ = ["Detector", "after_terminal", "args_done_without_name", "bare_error",
+           "before_announced", "blank_item", "call_without_id", "cut", "done_again",
+           "empty_terminal_output", "headless", "index_collisions", "keepalive",
+           "kind_mismatch", "late_lifecycle", "message_without_status",
+           "missing_terminal_output", "nested_error", "never_done", "no_annotations",
+           "no_item_id", "no_logprobs", "not_object", "not_response", "null_usage",
+           "out_of_order", "repeated_terminal", "rotated_ids", "sequence_departs",
+           "sparse_response", "sparse_usage", "unknown_event", "wrong_types"]
+
+Detector = Callable[[Sequence[JSON]], list[int]]
+
+_ADDED = "response.output_item.added"
+_DONE = "response.output_item.done"
+
+
+
+def _objects(items: Sequence[JSON]) -> Iterator[tuple[int, JSONObject]]:
+    for number, item in enumerate(items):
+        if isinstance(item, dict):
+            yield number, item
+
+
+def _index(item: JSONObject) -> int | None:
+    value = item.get("output_index")
+    return int(value) if is_int(value) else None  # type: ignore[arg-type]
+
+
+def _terminal_at(items: Sequence[JSON]) -> int | None:
+    return next((n for n, item in enumerate(items) if kind(item) in TERMINALS), None)
+
+
+def _responses(items: Sequence[JSON]) -> Iterator[tuple[int, JSONObject]]:
+    for number, item in _objects(items):
+        if kind(item) in (*LIFECYCLE, *TERMINALS) and isinstance(item.get("response"), dict):
+            yield number, item["response"]
+
+
+def _announced(items: Sequence[JSON]) -> dict[int, JSONObject]:
+    """The first item added at each output_index."""
+    found: dict[int, JSONObject] = {}
+    for _, item in _objects(items):
+        index = _index(item)
+        if kind(item) == _ADDED and index is not None and isinstance(item.get("item"), dict):
+            found.setdefault(index, item["item"])
+    return found
+
+
+def _item_events(items: Sequence[JSON]) -> Iterator[tuple[int, JSONObject, int]]:
+    """(number, event, output_index) of every event of an item but its added and done."""
+    for number, item in _objects(items):
+        index = _index(item)
+        if index is not None and kind(item) not in (_ADDED, _DONE):
+            yield number, item, index
+
+
+# observed
+
+
+def empty_terminal_output(items: Sequence[JSON]) -> list[int]:
+    end = _terminal_at(items)
+    if end is None or not any(kind(i) in (_ADDED, _DONE) for i in items[:end]):
+        return []
+    return [n for n, i in _objects(items) if kind(i) in TERMINALS
+            and isinstance(i.get("response"), dict) and i["response"].get("output") == []]
+
+
+def missing_terminal_output(items: Sequence[JSON]) -> list[int]:
+    streamed = {_index(i) for _, i in _objects(items) if kind(i) in (_ADDED, _DONE)} - {None}
+    found: list[int] = []
+    for number, item in _objects(items):
+        body = item.get("response")
+        if kind(item) not in TERMINALS or not isinstance(body, dict):
+            continue
+        output = body.get("output")
+        if output is None or (isinstance(output, list) and 0 < len(output) < len(streamed)):
+            found.append(number)
+    return found
+
+
+def never_done(items: Sequence[JSON]) -> list[int]:
+    end = _terminal_at(items)
+    if end is None:
+        return []
+    done = {_index(i) for _, i in _objects(items[:end]) if kind(i) == _DONE}
+    return [n for n, i in _objects(items[:end]) if kind(i) == _ADDED and _index(i) not in done]
+
+
+def before_announced(items: Sequence[JSON]) -> list[int]:
+    """Item events before their item's added, and an added that comes after an earlier
+    index was streamed unannounced (it cannot be at the next index then)."""
+    announced: set[int] = set()
+    unannounced: set[int] = set()
+    found: list[int] = []
+    for number, item in _objects(items):
+        index = _index(item)
+        if index is None:
+            continue
+        if kind(item) == _ADDED:
+            if index != len(announced) and any(i < index for i in unannounced - announced):
+                found.append(number)
+            announced.add(index)
+        elif index not in announced:
+            unannounced.add(index)
+            found.append(number)
+    return found
+
+
+def blank_item(items: Sequence[JSON]) -> list[int]:
+    return [n for n, i in _objects(items)
+            if kind(i) == _ADDED and not isinstance(i.get("item"), dict)]
+
+
+def _ids(items: Sequence[JSON]) -> set[str]:
+    return {str(item["id"]) for item in _announced(items).values()
+            if isinstance(item.get("id"), str)}
+
+
+def rotated_ids(items: Sequence[JSON]) -> list[int]:
+    announced, known = _announced(items), _ids(items)
+    found: list[int] = []
+    for number, event, index in _item_events(items):
+        named, own = event.get("item_id"), announced.get(index, {}).get("id")
+        if isinstance(named, str) and isinstance(own, str) and named != own \
+                and named not in known:
+            found.append(number)
+    return found
+
+
+def call_without_id(items: Sequence[JSON]) -> list[int]:
+    bare = {index for index, item in _announced(items).items()
+            if item.get("type") == "function_call" and "id" not in item}
+    found = [n for n, i in _objects(items) if kind(i) in (_ADDED, _DONE)
+             and isinstance(i.get("item"), dict) and i["item"].get("type") == "function_call"
+             and "id" not in i["item"]]
+    found += [n for n, event, index in _item_events(items)
+              if index in bare and "item_id" not in event]
+    return sorted(set(found))
+
+
+def sequence_departs(items: Sequence[JSON]) -> list[int]:
+    last: float = -1
+    found: list[int] = []
+    for number, item in _objects(items):
+        value = item.get("sequence_number")
+        if not is_int(value):
+            found.append(number)
+            continue
+        assert isinstance(value, int | float)
+        if value <= last:
+            found.append(number)
+        last = max(last, value)
+    return found
+
+
+def index_collisions(items: Sequence[JSON]) -> list[int]:
+    first: dict[int, JSON] = {}
+    ids: dict[str, int] = {}
+    found: list[int] = []
+    for number, item in _objects(items):
+        index = _index(item)
+        if kind(item) == _ADDED and index is not None and isinstance(item.get("item"), dict):
+            own = item["item"].get("id")
+            if (index in first and first[index] != own) or (found and index > len(first)):
+                found.append(number)  # a collision, or the index it left unused skipped
+            first.setdefault(index, own)
+            if isinstance(own, str):
+                ids.setdefault(own, index)
+        elif index is not None:
+            named = item.get("item_id")
+            if kind(item) == _DONE and isinstance(item.get("item"), dict):
+                named = item["item"].get("id")
+            if isinstance(named, str) and ids.get(named, index) != index:
+                found.append(number)
+    return found
+
+
+def nested_error(items: Sequence[JSON]) -> list[int]:
+    return [n for n, i in _objects(items) if kind(i) == "error" and isinstance(i.get("error"),
+                                                                              dict)]
+
+
+def repeated_terminal(items: Sequence[JSON]) -> list[int]:
+    return [n for n, i in _objects(items) if kind(i) in TERMINALS][1:]
+
+
+def keepalive(items: Sequence[JSON]) -> list[int]:
+    return [n for n, i in _objects(items) if kind(i) == "keepalive"]
+
+
+def null_usage(items: Sequence[JSON]) -> list[int]:
+    return [n for n, body in _responses(items) if "usage" in body and body["usage"] is None]
+
+
+def sparse_usage(items: Sequence[JSON]) -> list[int]:
+    keys = ("input_tokens_details", "output_tokens_details")
+    return [n for n, body in _responses(items) if isinstance(body.get("usage"), dict)
+            and any(key not in body["usage"] for key in keys)]
+
+
+def sparse_response(items: Sequence[JSON]) -> list[int]:
+    wanted = RESPONSE_REQUIRED - {"output"}  # a terminal without output is RQ2's
+    return [n for n, body in _responses(items) if not wanted <= set(body)]
+
+
+def _text_events(item: JSONObject) -> bool:
+    return kind(item) in ("response.output_text.delta", "response.output_text.done")
+
+
+def _text_parts(value: JSON) -> Iterator[JSONObject]:
+    """Every output_text part inside an event (its part, its item, its response)."""
+    if isinstance(value, dict):
+        if value.get("type") == "output_text":
+            yield value
+        for key in ("part", "item", "response", "output", "content"):
+            yield from _text_parts(value.get(key))
+    elif isinstance(value, list):
+        for element in value:
+            yield from _text_parts(element)
+
+
+def no_logprobs(items: Sequence[JSON]) -> list[int]:
+    return [n for n, i in _objects(items)
+            if (_text_events(i) and "logprobs" not in i)
+            or any("logprobs" not in part for part in _text_parts(i))]
+
+
+def no_annotations(items: Sequence[JSON]) -> list[int]:
+    return [n for n, i in _objects(items)
+            if any("annotations" not in part for part in _text_parts(i))]
+
+
+def args_done_without_name(items: Sequence[JSON]) -> list[int]:
+    return [n for n, i in _objects(items)
+            if kind(i) == "response.function_call_arguments.done" and "name" not in i]
+
+
+def _messages(value: JSON) -> Iterator[JSONObject]:
+    if isinstance(value, dict):
+        if value.get("type") == "message":
+            yield value
+        for key in ("item", "response", "output"):
+            yield from _messages(value.get(key))
+    elif isinstance(value, list):
+        for element in value:
+            yield from _messages(element)
+
+
+def message_without_status(items: Sequence[JSON]) -> list[int]:
+    return [n for n, i in _objects(items) if any("status" not in m for m in _messages(i))]
+
+
+# synthetic
+
+
+def unknown_event(items: Sequence[JSON]) -> list[int]:
+    return [n for n, i in _objects(items) if isinstance(kind(i), str)
+            and kind(i) not in DOCUMENTED_TYPES and kind(i) != "keepalive"]
+
+
+_INDEXES = ("output_index", "content_index", "summary_index", "annotation_index")
+_TEXTS = ("delta", "text", "refusal", "arguments", "item_id")
+
+
+def _wrong_type(item: JSONObject) -> bool:
+    if not isinstance(item.get("type"), str):
+        return True
+    if any(key in item and not is_int(item[key]) for key in _INDEXES):
+        return True
+    if any(key in item and not isinstance(item[key], str) for key in _TEXTS):
+        return True
+    body = item.get("response", {})
+    if kind(item) in (*LIFECYCLE, *TERMINALS) and not isinstance(body, dict):
+        return True
+    return kind(item) == _DONE and not isinstance(item.get("item"), dict)
+
+
+def wrong_types(items: Sequence[JSON]) -> list[int]:
+    return [n for n, i in _objects(items) if _wrong_type(i)]
+
+
+def not_object(items: Sequence[JSON]) -> list[int]:
+    return [n for n, item in enumerate(items) if not isinstance(item, dict)]
+
+
+def no_item_id(items: Sequence[JSON]) -> list[int]:
+    announced = _announced(items)
+    return [n for n, event, index in _item_events(items)
+            if "item_id" not in event and isinstance(announced.get(index, {}).get("id"), str)]
+
+
+def after_terminal(items: Sequence[JSON]) -> list[int]:
+    end = _terminal_at(items)
+    return [] if end is None else [n for n in range(end + 1, len(items))
+                                   if kind(items[n]) not in TERMINALS]
+
+
+def cut(items: Sequence[JSON]) -> list[int]:
+    if not items or _terminal_at(items) is not None or kind(items[-1]) == "error":
+        return []
+    return [len(items) - 1]
+
+
+_FITS = {"response.output_text.": "message", "response.refusal.": "message",
+         "response.content_part.": "message", "response.function_call_arguments.":
+         "function_call", "response.reasoning_": "reasoning"}
+
+
+def _fits(event_type: str, item_type: object, part: JSON) -> bool:
+    if isinstance(part, dict) and part.get("type") == "reasoning_text":
+        return item_type == "reasoning"
+    for prefix, fits in _FITS.items():
+        if event_type.startswith(prefix):
+            return item_type == fits
+    return not event_type.startswith("response.") or event_type.split(".")[1] == item_type \
+        or str(item_type).startswith(event_type.split(".")[1].split("_call")[0])
+
+
+def kind_mismatch(items: Sequence[JSON]) -> list[int]:
+    announced = _announced(items)
+    return [n for n, event, index in _item_events(items) if index in announced
+            and not _fits(str(kind(event)), announced[index].get("type"), event.get("part"))]
+
+
+def done_again(items: Sequence[JSON]) -> list[int]:
+    seen: set[tuple[object, ...]] = set()
+    found: list[int] = []
+    for number, item in _objects(items):
+        if not str(kind(item)).endswith(".done"):
+            continue
+        key = (kind(item), _index(item), item.get("content_index"), item.get("summary_index"))
+        if key in seen:
+            found.append(number)
+        seen.add(key)
+    return found
+
+
+def bare_error(items: Sequence[JSON]) -> list[int]:
+    return [n for n, i in _objects(items) if kind(i) == "error"
+            and not isinstance(i.get("error"), dict) and not isinstance(i.get("message"), str)]
+
+
+def not_response(items: Sequence[JSON]) -> list[int]:
+    return [n for n, body in _responses(items) if "object" in body
+            and body["object"] != "response"]
+
+
+def out_of_order(items: Sequence[JSON]) -> list[int]:
+    """Items or parts added at an index past the next one no event has named yet (one an
+    orphan event or a done item named first is RQ5's)."""
+    found: list[int] = []
+    added: dict[object, set[int]] = {}
+    for number, item in _objects(items):
+        for key, opens in (("output_index", _ADDED),
+                           ("content_index", "response.content_part.added"),
+                           ("summary_index", "response.reasoning_summary_part.added")):
+            value = item.get(key)
+            if not is_int(value):
+                continue
+            scope = key if key == "output_index" else (key, _index(item))
+            seen = added.setdefault(scope, set())  # every index an event named so far
+            at = int(value)  # type: ignore[arg-type]
+            if kind(item) == opens and at != len(seen) and at not in seen:
+                found.append(number)
+            seen.add(at)
+    return found
+
+
+def late_lifecycle(items: Sequence[JSON]) -> list[int]:
+    """A lifecycle event repeated, or after the first item event."""
+    seen: set[object] = set()
+    found: list[int] = []
+    started = False
+    for number, item in _objects(items):
+        if kind(item) in LIFECYCLE:
+            if kind(item) in seen or started:
+                found.append(number)
+            seen.add(kind(item))
+        elif _index(item) is not None or kind(item) in TERMINALS:
+            started = True
+    return found
+
+
+def headless(items: Sequence[JSON]) -> list[int]:
+    return [0] if items and kind(items[0]) != "response.created" else []

@@ -1,0 +1,21 @@
+"""What the vendored schema names: the documented event types and the keys a Response
+requires (read once from `schema/response-stream-events.json`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from refold.shapes import load_schema
+
+__all__ = ["DOCUMENTED_TYPES", "RESPONSE_REQUIRED", "SCHEMA", "SCHEMA_NAME"]
+
+SCHEMA_NAME = "response-stream-events.json"
+SCHEMA: Mapping[str, Any] = load_schema(__package__ or "refold.dialects.openai_responses",
+                                        SCHEMA_NAME)
+DOCUMENTED_TYPES: frozenset[str] = frozenset(
+    SCHEMA["$defs"]["ResponseStreamEvent"]["properties"]["type"]["enum"])
+"""Every event type of `ResponseStreamEvent`."""
+RESPONSE_REQUIRED: frozenset[str] = frozenset(
+    key for part in SCHEMA["$defs"]["Response"]["allOf"] for key in part.get("required", ()))
+"""The keys every `Response` holds."""
