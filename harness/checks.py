@@ -29,6 +29,7 @@ from refold.reference import (
     PolicyRecord,
     diagnosis_text,
     impact_of,
+    worst_impact,
 )
 
 from .console import format_chunks, printable
@@ -73,6 +74,8 @@ class ConformanceFailure(AssertionError):
     violations: tuple[tuple[str, str], ...] = ()
     """(rule id, what and where) per broken rule a checker reported: evidence against
     exactly that rule (the event checker names the rule of each violation)."""
+    violation_impacts: tuple[Impact, ...] = ()
+    """What each violation costs, as the checker states it (verdicts.md §3)."""
     diagnosis: list[PolicyRecord] | None = None
     """Set once the test failed: the known fold policies that reproduce the target's
     output (`refold.diagnosis`); [] is no known policy, None not diagnosed."""
@@ -128,10 +131,12 @@ class ConformanceFailure(AssertionError):
     @property
     def impact(self) -> Impact | None:
         """What the failure costs (verdicts.md §3): a crash when the target raised, else
-        the worst impact of the differences (None: a failure with neither, such as a
-        broken event rule, whose cost the violation states)."""
-        return impact_of(self.differences, crashed=self.crash is not None
-                         or self.target_error is not None)
+        the worst impact of the differences, else of the violations' (a broken event
+        rule states its own cost); None: a failure with none of these."""
+        crashed = self.crash is not None or self.target_error is not None
+        if self.violation_impacts and not self.differences and not crashed:
+            return worst_impact(self.violation_impacts)
+        return impact_of(self.differences, crashed=crashed)
 
     @property
     def stream_shape(self) -> StreamShape | None:

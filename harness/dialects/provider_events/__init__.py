@@ -24,7 +24,7 @@ from refold.reference import events as reference_events
 from ...errors import TargetError
 from .._dialect import Dialect
 
-__all__ = ["BEGIN", "PROVIDER_EVENTS", "SOURCES", "begin", "frames_of", "source_of"]
+__all__ = ["BEGIN", "PROVIDER_EVENTS", "SOURCES", "begin", "comparable", "frames_of", "source_of"]
 
 BEGIN = "begin"
 """The key of a stream's first item, naming its source dialect."""
@@ -61,7 +61,7 @@ def _reference_fold(stream: list[JSON]) -> JSONObject:
     return reference_events.normalize(source_of(stream), frames_of(stream))
 
 
-def _comparable(output: JSON) -> JSON:
+def comparable(output: JSON) -> JSON:
     """What differential tests compare of an adapter's output: its events as they would
     be persisted (strip(E), events.md §5.6) and its outcome's kind."""
     if not isinstance(output, dict):
@@ -86,7 +86,7 @@ def _without_provider(events: JSON) -> JSON:
 
 
 def _differences(expected: JSON, received: JSON) -> list[Difference]:
-    return differences(_comparable(expected), _comparable(received))
+    return differences(comparable(expected), comparable(received))
 
 
 _PERSIST_RULES = frozenset(r for r in reference_events.RULES if r.startswith("PERSIST-"))
