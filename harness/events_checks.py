@@ -49,15 +49,15 @@ class AdapterRaise(Crash):
     the reference adapter emits for that frame (`missing_at_raise`); `missing` lists
     them, as the failure message shows them."""
 
+    frame: int = 0
+    """0-based: the frame the adapter was reading (item `frame + 2` of the stream)."""
     missing: tuple[str, ...] = ()
 
     def describe(self, chunks: int | None, *, item: str = "chunk") -> list[str]:
         """The lines a failure message shows about the raise."""
-        of = f" of {chunks}" if chunks is not None else ""
-        at = f"raised reading {item} {self.at_chunk}{of} ({self.operation}); " \
-            if self.at_chunk is not None else ""
-        return [f"{at}charged to {', '.join(self.charged)}: the places it left empty are "
-                f"{', '.join(self.missing) or 'none'}"]
+        return [f"raised reading {item} {self.frame} ({self.operation}); charged to "
+                f"{', '.join(self.charged)}, the rules of what it left undone there:",
+                *(f"  {line}" for line in self.missing)]
 
 
 class EventsCheck(Check):
@@ -142,7 +142,7 @@ class EventsCheck(Check):
         charged = [v for v in judged if v.rule in self.rules] or judged
         crash = AdapterRaise(self._ops[0], signature(error), at_chunk=number + 2,
                              analysed=True, charged=tuple(dict.fromkeys(v.rule for v in charged)),
-                             missing=tuple(str(v) for v in found))
+                             frame=number, missing=tuple(str(v) for v in found))
         return self.fail(f"the target failed ({error.kind})", chunks=stream,
                          target_error=str(error), crash=crash,
                          violation_impacts=tuple(v.cost for v in charged))

@@ -12,6 +12,9 @@ What a target's `fold` returns, and what the canonical comparison compares
 (`differences`), is the adapter's output: `{"events", "outcome", "persisted", ...}`, of
 which the comparison reads the stripped events and the outcome's kind. Differential
 tests hold an adapter to the reference adapter on exactly that (events.md §5.6).
+
+A stream's shape (verdicts.md §1) is its source dialect's shape of its frames
+(`SourceShapes`), so the departures it may carry are the source dialects'.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from refold.reference import events as reference_events
 
 from ...errors import TargetError
 from .._dialect import Dialect
+from ._shapes import SourceShapes
 
 __all__ = ["BEGIN", "PROVIDER_EVENTS", "SOURCES", "begin", "comparable", "frames_of", "source_of"]
 
@@ -152,5 +156,6 @@ PROVIDER_EVENTS = Dialect(
     reference_tests="test_reference_events_*.py",
     reference_equivalents="equivalent-mutants-events.toml",
     not_fold_features=frozenset(),
+    shapes=SourceShapes(SOURCES),
 )
 """Adapters from OpenAI Chat and Anthropic Messages streams to ProviderStreamEvents."""

@@ -28,6 +28,7 @@ from collections.abc import Iterator, Sequence
 from ..._compare import Difference, differences
 from ..._impact import impact_of
 from ..._json import JSON
+from ..._outcomes import Impact
 from ._violation import Violation
 
 __all__ = ["EVENT_RULES", "FIELD_RULES", "OUTCOME_RULES", "differing_events",
@@ -102,20 +103,37 @@ def differing_events(expected: Sequence[JSON], received: Sequence[JSON], *,
     rule of that place. `expected_error`: the expected outcome is `error`, so events the
     adapter adds after the expected ones break EV-NOTHING-AFTER-ERROR (and an extra
     Completed EV-NO-COMPLETED-ON-ERROR)."""
-    matcher = difflib.SequenceMatcher(None, [_key(e) for e in expected],
-                                      [_key(e) for e in received], autojunk=False)
+    keys = [_key(e) for e in expected], [_key(e) for e in received]
+    matcher = difflib.SequenceMatcher(None, *keys, autojunk=False)
+    opcodes = [op for op in matcher.get_opcodes() if op[0] != "equal"]
+    moved = _moved(opcodes, *keys)
     found: list[Violation] = []
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            continue
+    for tag, i1, i2, j1, j2 in opcodes:
         paired = min(i2 - i1, j2 - j1) if tag == "replace" else 0
         for offset in range(paired):
             found.extend(_pair(i1 + offset, expected[i1 + offset], j1 + offset,
                                received[j1 + offset]))
-        found.extend(_missing(i, expected[i], j1 + paired) for i in range(i1 + paired, i2))
+        found.extend(_missing(i, expected[i], j1 + paired) if i not in moved
+                     else _moved_event(i, expected[i], moved[i])
+                     for i in range(i1 + paired, i2))
         found.extend(_extra(j, received[j], after_end=i2 >= len(expected) and expected_error)
-                     for j in range(j1 + paired, j2))
+                     for j in range(j1 + paired, j2) if j not in moved.values())
     return found
+
+
+def _moved(opcodes: Sequence[tuple[str, int, int, int, int]], expected: list[str],
+           received: list[str]) -> dict[int, int]:
+    """Expected event → the received event equal to it that the alignment left unmatched
+    elsewhere: the same event in another place, not one lost and another invented."""
+    unmatched = [j for tag, _, _, j1, j2 in opcodes if tag != "delete" for j in range(j1, j2)]
+    moved: dict[int, int] = {}
+    for tag, i1, i2, _, _ in opcodes:
+        for i in range(i1, i2) if tag != "insert" else ():
+            j = next((j for j in unmatched if received[j] == expected[i]), None)
+            if j is not None:
+                unmatched.remove(j)
+                moved[i] = j
+    return moved
 
 
 def _pair(number: int, expected: JSON, at: int, received: JSON) -> Iterator[Violation]:
@@ -124,8 +142,11 @@ def _pair(number: int, expected: JSON, at: int, received: JSON) -> Iterator[Viol
     that differ."""
     variant = _variant(expected)
     if variant != _variant(received):
-        yield _missing(number, expected, at)
-        yield _extra(at, received, after_end=False)
+        # one place: what the frame called for came as another variant (an Opaque keeps
+        # the content only in the frame a runtime strips)
+        yield Violation(_event_rule(expected), f"the expected event {number}, "
+                        f"{_show(expected)}, comes as {_show(received)}", event=at,
+                        impact="loss" if _variant(received) == "Opaque" else "corruption")
         return
     by_rule: dict[str, list[Difference]] = {}
     for difference in differences(expected, received):
@@ -135,6 +156,12 @@ def _pair(number: int, expected: JSON, at: int, received: JSON) -> Iterator[Viol
                         f"{found[0]}" + (f" (+{len(found) - 1} more)" if len(found) > 1 else ""),
                         event=at, pointer=found[0].pointer,
                         impact=impact_of(found, crashed=False) or "corruption")
+
+
+def _moved_event(number: int, expected: JSON, at: int) -> Violation:
+    return Violation("EV-FRAME-ORDER", f"the expected event {number}, {_show(expected)}, "
+                     f"comes as event {at}, out of the expected order", event=at,
+                     impact="corruption")
 
 
 def _missing(number: int, expected: JSON, at: int) -> Violation:
@@ -163,7 +190,8 @@ def differing_outcome(expected: tuple[JSON, JSON], received: tuple[JSON, JSON]
     kind = expected[1] if expected[0] == "error" else received[1]
     rule_id = OUTCOME_RULES.get(kind, "EV-COMPLETED-LAST") if isinstance(kind, str) \
         else "EV-COMPLETED-LAST"
-    impact = "loss" if expected[0] == "completed" and received[0] == "error" else "corruption"
+    impact: Impact = "loss" if expected[0] == "completed" and received[0] == "error" \
+        else "corruption"
     return [Violation(rule_id, f"the outcome is {received[0]!r} ({received[1]}); expected "
                       f"{expected[0]!r} ({expected[1]})", pointer="/outcome", impact=impact)]
 
