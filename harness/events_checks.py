@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from refold.reference import JSON, JSONObject, differences, scrub
+from refold.reference import JSON, JSONObject, differences, impact_of, scrub
 from refold.reference import events as reference_events
 from refold.reference.events import Violation
 
@@ -87,6 +87,9 @@ class EventsCheck(Check):
             # provider frames shown as "(present, not kept)", as every persisted record does
             found = differences(scrub(details["expected"]), scrub(details["received"]))
             details["shown"] = tuple(str(d) for d in found[:_SHOWN_VIOLATIONS])
+            # what differed is not the fold's places, but it is what the failure costs
+            details.setdefault("violation_impacts",
+                               (impact_of(found, crashed=False) or "corruption",))
         return super().fail(summary, rules=rules, events=events, **details)
 
     def normalized(self, source: str, frames: Sequence[JSON]) -> tuple[list[JSON], JSONObject]:
@@ -220,6 +223,7 @@ class EventsCheck(Check):
             raise self.fail(f"the stream's outcome is {got[0]!r} ({got[1]}); expected "
                             f"{outcome!r}" + (f" ({kind})" if kind else ""), chunks=stream,
                             rules=tuple(dict.fromkeys(v.rule for v in self._marked(found))),
+                            violation_impacts=tuple(v.cost for v in found),
                             expected={"outcome": outcome, "kind": kind},
                             received={"outcome": got[0], "kind": got[1]})
         return output

@@ -280,3 +280,18 @@ def test_pydantic_ais_raise_on_a_terminal_without_output_fails_one_grammar_rule(
     # EV-NO-DELTA-AFTER-COMPLETED (the test's nine rules, "unexplained crash")
     assert raised.value.implicated == ("EV-COMPLETED-LAST",)
     assert raised.value.impact == "crash"
+
+
+def test_an_outcome_assertion_fails_with_the_impact_of_the_outcome_that_differs() -> None:
+    with pytest.raises(ConformanceFailure) as raised:
+        check_of(CompletesCutStreams, ("EV-TRUNCATED", "EV-ERROR-FRAME")).ends(
+            CHAT, CHAT_TEXT[:3], "error", kind="truncated")
+    assert raised.value.implicated == ("EV-TRUNCATED",)
+    assert raised.value.impact == "corruption"
+
+
+def test_a_suites_own_assertion_has_the_impact_of_what_it_compared() -> None:
+    check = check_of(_Wrapped, ("EV-STOP-MAP",))
+    lost = check.fail("s", expected={"text": "Hello"}, received={"text": "He"})
+    wrong = check.fail("s", expected="tool_use", received="end_turn")
+    assert (lost.impact, wrong.impact) == ("loss", "corruption")
