@@ -141,8 +141,12 @@ class EventsCheck(Check):
         due = reference_events.strip(reference.frame(frames[number]))
         found = reference_events.missing_at_raise(
             number, frames[number], due if isinstance(due, list) else [])
-        judged = self._judged(found)
+        # a crash is not masked while the test runs (the plugin reads one charged only to
+        # known failures as xfailed): only rules of unclaimed features are left out
+        judged = [v for v in found if self.dialect.rules[v.rule].feature in self.target.features]
         charged = [v for v in judged if v.rule in self.rules] or judged
+        if not charged:
+            return None
         crash = AdapterRaise(self._ops[0], signature(error), at_chunk=number + 2,
                              analysed=True, charged=tuple(dict.fromkeys(v.rule for v in charged)),
                              frame=number, missing=tuple(str(v) for v in found))
