@@ -38,9 +38,10 @@ from .targets.events import EventsTarget, unaccepted
 __all__ = ["EventsCheck"]
 
 _SHOWN_VIOLATIONS = 8
-_AT_FRAME = re.compile(r"\bframe[ (](\d+)\b")
+_AT_FRAME = re.compile(r"\bframe[ (](\d+)\b|^(end)\(\) raised")
 """How a target's error names the frame it was reading: `frame(3) raised ...` (Python
-adapters, in process or in a worker), `... frame 3` (refold-events/1 exchanges)."""
+adapters, in process or in a worker), `... frame 3` (refold-events/1 exchanges), or the
+end of the body (`end() raised ...`)."""
 
 
 @dataclass
@@ -49,14 +50,17 @@ class AdapterRaise(Crash):
     the reference adapter emits for that frame (`missing_at_raise`); `missing` lists
     them, as the failure message shows them."""
 
-    frame: int = 0
-    """0-based: the frame the adapter was reading (item `frame + 2` of the stream)."""
+    frame: int | None = None
+    """0-based: the frame the adapter was reading (item `frame + 2` of the stream); None
+    at the end of the body."""
     missing: tuple[str, ...] = ()
 
     def describe(self, chunks: int | None, *, item: str = "chunk") -> list[str]:
         """The lines a failure message shows about the raise."""
-        return [f"raised reading {item} {self.frame} ({self.operation}); charged to "
-                f"{', '.join(self.charged)}, the rules of what it left undone there:",
+        where = "at the end of the body" if self.frame is None else \
+            f"reading {item} {self.frame}"
+        return [f"raised {where} ({self.operation}); charged to {', '.join(self.charged)}, "
+                f"the rules of what it left undone there:",
                 *(f"  {line}" for line in self.missing)]
 
 
@@ -132,24 +136,33 @@ class EventsCheck(Check):
         lines = str(error).strip().splitlines()
         named = _AT_FRAME.search(lines[0]) if lines else None
         frames = frames_of(stream)
-        if named is None or int(named.group(1)) >= len(frames):
+        number = len(frames) if named is None or named.group(2) else int(named.group(1))
+        if named is None or number > len(frames):
             return None
-        number = int(named.group(1))
         reference = reference_events.Adapter(source_of(stream))
         for frame in frames[:number]:
             reference.frame(frame)
-        due = reference_events.strip(reference.frame(frames[number]))
-        found = reference_events.missing_at_raise(
-            number, frames[number], due if isinstance(due, list) else [])
+        if number < len(frames):
+            due = reference_events.strip(reference.frame(frames[number]))
+            found = reference_events.missing_at_raise(
+                number, frames[number], due if isinstance(due, list) else [])
+        else:
+            end = reference.end()
+            due, error_of = reference_events.strip(end.get("events")), end.get("error")
+            kind = error_of.get("kind") if isinstance(error_of, dict) else None
+            found = reference_events.missing_at_raise(
+                number, None, due if isinstance(due, list) else [],
+                at_end=(end.get("outcome"), kind))
         # a crash is not masked while the test runs (the plugin reads one charged only to
         # known failures as xfailed): only rules of unclaimed features are left out
         judged = [v for v in found if self.dialect.rules[v.rule].feature in self.target.features]
         charged = [v for v in judged if v.rule in self.rules] or judged
         if not charged:
             return None
-        crash = AdapterRaise(self._ops[0], signature(error), at_chunk=number + 2,
+        crash = AdapterRaise(self._ops[0], signature(error), at_chunk=min(number + 2, len(stream)),
                              analysed=True, charged=tuple(dict.fromkeys(v.rule for v in charged)),
-                             frame=number, missing=tuple(str(v) for v in found))
+                             frame=number if number < len(frames) else None,
+                             missing=tuple(str(v) for v in found))
         return self.fail(f"the target failed ({error.kind})", chunks=stream,
                          target_error=str(error), crash=crash,
                          violation_impacts=tuple(v.cost for v in charged))

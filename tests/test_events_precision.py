@@ -144,13 +144,13 @@ def test_a_raise_on_a_terminal_charges_the_tests_rule_of_the_missing_completed()
     assert raised.value.implicated == ("EV-COMPLETED-LAST",)
 
 
-def test_a_raise_no_frame_names_is_charged_as_before() -> None:
-    class RaisesAtTheEnd(_Wrapped):
-        def end(self) -> dict[str, Any]:
-            raise RuntimeError("no end")
+def test_a_raise_no_frame_names_is_charged_to_the_tests_rules_as_before() -> None:
+    class RaisesAtTheStart(_Wrapped):
+        def begin(self, dialect: str) -> None:
+            raise RuntimeError("no begin")
 
     with pytest.raises(ConformanceFailure) as raised:
-        check_of(RaisesAtTheEnd, GRAMMAR).keeps_contract(CHAT, CHAT_TEXT)
+        check_of(RaisesAtTheStart, GRAMMAR).keeps_contract(CHAT, CHAT_TEXT)
     assert set(raised.value.implicated) == set(GRAMMAR)
     assert raised.value.impact == "crash"
 
@@ -295,3 +295,19 @@ def test_a_suites_own_assertion_has_the_impact_of_what_it_compared() -> None:
     lost = check.fail("s", expected={"text": "Hello"}, received={"text": "He"})
     wrong = check.fail("s", expected="tool_use", received="end_turn")
     assert (lost.impact, wrong.impact) == ("loss", "corruption")
+
+
+def test_a_raise_at_the_end_of_the_body_is_charged_to_what_is_due_there() -> None:
+    class RaisesAtTheEnd(_Wrapped):
+        def end(self) -> dict[str, Any]:
+            raise IndexError("list index out of range")
+
+    with pytest.raises(ConformanceFailure) as raised:
+        check_of(RaisesAtTheEnd, GRAMMAR).keeps_contract(CHAT, CHAT_TEXT[:4])
+    # a body ending after the finish without [DONE]: the reference completes at the end
+    assert raised.value.implicated == ("EV-COMPLETED-LAST",)
+    assert "raised at the end of the body" in str(raised.value)
+    with pytest.raises(ConformanceFailure) as cut:
+        check_of(RaisesAtTheEnd, DAMAGED).keeps_contract(CHAT, CHAT_TEXT[:2])
+    assert cut.value.implicated == ("EV-TRUNCATED",)  # the outcome due there
+    assert cut.value.impact == "crash"

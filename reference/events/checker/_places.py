@@ -196,17 +196,27 @@ def differing_outcome(expected: tuple[JSON, JSON], received: tuple[JSON, JSON]
                       f"{expected[0]!r} ({expected[1]})", pointer="/outcome", impact=impact)]
 
 
-def missing_at_raise(frame_number: int, frame: JSON, expected: Sequence[JSON]
-                     ) -> list[Violation]:
+def missing_at_raise(frame_number: int, frame: JSON, expected: Sequence[JSON], *,
+                     at_end: tuple[JSON, JSON] | None = None) -> list[Violation]:
     """What the adapter's raise reading frame `frame_number` left undone: each event the
     reference emits for that frame (`expected`, stripped), and the frame itself, which no
-    event covers (EV-FRAME-COVER); every one a `crash`."""
-    found = [Violation(_event_rule(event), f"the adapter raised reading frame "
-                       f"{frame_number}; the expected {_variant(event)} for it is missing",
-                       frame=frame_number, impact="crash") for event in expected]
+    event covers (EV-FRAME-COVER); every one a `crash`. `at_end`: the raise came at the end
+    of the body (`frame_number` is the number of frames), where the reference's outcome
+    (outcome, error kind) is due: with no event due, the outcome's rule is charged."""
+    reading = "at the end of the body" if at_end is not None else \
+        f"reading frame {frame_number}"
+    found = [Violation(_event_rule(event), f"the adapter raised {reading}; the expected "
+                       f"{_variant(event)} there is missing", frame=frame_number,
+                       impact="crash") for event in expected]
+    if at_end is not None:
+        kind = at_end[1] if at_end[0] == "error" else None
+        rule_id = OUTCOME_RULES.get(kind, "EV-COMPLETED-LAST") if isinstance(kind, str) \
+            else "EV-COMPLETED-LAST"
+        return found or [Violation(rule_id, f"the adapter raised {reading}; the expected "
+                                   f"outcome {at_end[0]!r} ({at_end[1]}) is missing",
+                                   pointer="/outcome", impact="crash")]
     if frame != "[DONE]":
-        found.append(Violation("EV-FRAME-COVER", f"the adapter raised reading frame "
-                               f"{frame_number}; no event covers it", frame=frame_number,
-                               impact="crash"))
+        found.append(Violation("EV-FRAME-COVER", f"the adapter raised {reading}; no event "
+                               f"covers it", frame=frame_number, impact="crash"))
     return found
 
