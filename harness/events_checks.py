@@ -153,6 +153,8 @@ class EventsCheck(Check):
             found = reference_events.missing_at_raise(
                 number, None, due if isinstance(due, list) else [],
                 at_end=(end.get("outcome"), kind))
+        if not found:  # nothing due at that frame (after an error frame): the outcome is
+            found = _outcome_due(stream, number)
         # a crash is not masked while the test runs (the plugin reads one charged only to
         # known failures as xfailed): only rules of unclaimed features are left out
         judged = [v for v in found if self.dialect.rules[v.rule].feature in self.target.features]
@@ -312,6 +314,20 @@ class EventsCheck(Check):
         except TargetError as exc:
             raise self.fail(f"the adapter's fold of events failed ({exc.kind})",
                             target_error=str(exc)) from exc
+
+
+def _outcome_due(stream: list[JSON], number: int) -> list[Violation]:
+    """The reference's outcome of the whole stream, missing since the adapter raised at
+    frame `number`."""
+    end = reference_events.normalize(source_of(stream), frames_of(stream))
+    outcome = end.get("outcome")
+    error = outcome.get("error") if isinstance(outcome, dict) else None
+    due = (outcome.get("outcome") if isinstance(outcome, dict) else outcome,
+           error.get("kind") if isinstance(error, dict) else None)
+    return [Violation(v.rule, f"the adapter raised reading frame {number}, where nothing is "
+                      f"due but the stream's outcome {due[0]!r} ({due[1]})", frame=number,
+                      pointer=v.pointer, impact="crash")
+            for v in reference_events.missing_at_raise(number, None, [], at_end=due)]
 
 
 def _listed(value: JSON) -> list[JSON]:

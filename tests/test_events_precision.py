@@ -311,3 +311,18 @@ def test_a_raise_at_the_end_of_the_body_is_charged_to_what_is_due_there() -> Non
         check_of(RaisesAtTheEnd, DAMAGED).keeps_contract(CHAT, CHAT_TEXT[:2])
     assert cut.value.implicated == ("EV-TRUNCATED",)  # the outcome due there
     assert cut.value.impact == "crash"
+
+
+def test_a_raise_where_nothing_is_due_is_charged_to_the_outcome_due() -> None:
+    class RaisesAfterTheError(_Wrapped):
+        def changed(self, number: int, events: list[Any]) -> list[Any]:
+            if number == 2:
+                raise IndexError("list index out of range")
+            return events
+
+    error = {"error": {"message": "overloaded", "type": "server_error"}}
+    frames = [chunk({"content": "Hel"}), error, chunk({"content": "lo"}), "[DONE]"]
+    with pytest.raises(ConformanceFailure) as raised:
+        check_of(RaisesAfterTheError, GRAMMAR).keeps_contract(CHAT, frames)
+    assert raised.value.implicated == ("EV-ERROR-FRAME",)
+    assert "nothing is due" in str(raised.value)
