@@ -30,6 +30,7 @@ from refold.reference import (
     Shape,
     diagnosis_text,
     impact_of,
+    worst_impact,
 )
 
 from .console import format_chunks, printable
@@ -75,6 +76,8 @@ class ConformanceFailure(AssertionError):
     violations: tuple[tuple[str, str], ...] = ()
     """(rule id, what and where) per broken rule a checker reported: evidence against
     exactly that rule (the event checker names the rule of each violation)."""
+    violation_impacts: tuple[Impact, ...] = ()
+    """What each violation costs, as the checker states it (verdicts.md §3)."""
     diagnosis: list[PolicyRecord] | None = None
     """Set once the test failed: the known fold policies that reproduce the target's
     output (`refold.diagnosis`); [] is no known policy, None not diagnosed."""
@@ -130,15 +133,17 @@ class ConformanceFailure(AssertionError):
     @property
     def impact(self) -> Impact | None:
         """What the failure costs (verdicts.md §3): a crash when the target raised, else
-        the worst impact of the differences. A failure that names no difference is read
-        off the expected and received values it holds (a decoder's events, a lifecycle
-        read); one that holds neither is a corruption: the target did what the spec
-        forbids with a value (accepted a non-object, answered before any item, changed
-        the items it was given). A failure whose evidence is a checker's violations and
-        nothing else (an event rule) states its cost there: None."""
+        the worst impact of the differences, else of the violations' (a broken event
+        rule states its own cost). A failure that names neither is read off the expected
+        and received values it holds (a decoder's events, a lifecycle read); one that
+        holds none of these is a corruption: the target did what the spec forbids with a
+        value (accepted a non-object, answered before any item, changed the items it was
+        given). None: violations that state no cost."""
         crashed = self.crash is not None or self.target_error is not None
-        if crashed or self.differences or self.violations:
+        if crashed or self.differences:
             return impact_of(self.differences, crashed=crashed)
+        if self.violations:
+            return worst_impact(self.violation_impacts)
         if self.expected is None and self.received is None:
             return "corruption"
         return impact_of(self._value_differences(), crashed=False) or "corruption"

@@ -25,11 +25,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import resources
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, Protocol
 
 from refold.reference import JSON, Shape, worst_shape
 
-__all__ = ["Departure", "GrammarLine", "StreamShape", "StreamShapes", "Violation",
+__all__ = ["Departure", "GrammarLine", "Shapes", "StreamShape", "StreamShapes", "Violation",
            "load_schema", "schema_violations"]
 
 DepartureClass = Literal["observed", "synthetic"]
@@ -95,6 +95,21 @@ class StreamShape(NamedTuple):
         if more > 0:
             named.append(f"+{more} more")
         return f"{self.shape}" + (f" ({'; '.join(named)})" if named else "")
+
+
+class Shapes(Protocol):
+    """What a dialect's `shapes` is: whatever tells a stream's shape and lists the
+    departures it can name. `StreamShapes` is one (schema, grammar, detectors); a dialect
+    whose streams carry another dialect's frames may delegate to that dialect's."""
+
+    @property
+    def departures(self) -> Mapping[str, Departure]:
+        """Every registered departure, by id, in the order they are shown."""
+        ...
+
+    def of(self, stream: Sequence[JSON]) -> StreamShape:
+        """The stream's shape, its departures and what no registered departure explains."""
+        ...
 
 
 Detector = Callable[[Sequence[JSON]], Iterable[int]]

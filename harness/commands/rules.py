@@ -3,9 +3,11 @@
 Every dialect by default, one section each (`--dialect NAME` for one): its spec's rules
 first; rules of a registry of its own (the chat dialect's wire rules of the `sse` suite,
 from WHATWG server-sent events, not from chat-fold.md) follow under a heading of their
-own. `--markdown` prints docs/rules.md, which lists every dialect. `--target T` lists
-T's dialect, and says which of its rules T's stated projection leaves unjudged
-(`refold.projection`).
+own. After its rules, each dialect lists the departures from the documented stream shape
+its `Dialect.shapes` registers (verdicts.md §1: id, class, summary, provenance), or says in
+one line that it tells no shapes. `--markdown` prints docs/rules.md, which lists every
+dialect. `--target T` lists T's dialect, and says which of its rules T's stated projection
+leaves unjudged (`refold.projection`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from refold.reference import SSE_RULES_SOURCE, Rule
 
 from ..dialects import DIALECTS, Dialect, dialect
 from ..errors import UsageError
+from ..shapes import Departure
 from ..table import extra_heading, id_width
 from ._usage import usage_error
 
@@ -111,6 +114,33 @@ def _section(one: Dialect, feature: str | None) -> list[str]:
     for group in dict.fromkeys(r.feature for r in extra):
         lines += ["", extra_heading(group, one),
                   *_lines((r for r in extra if r.feature == group), width)]
+    if feature is None:
+        lines += ["", *_departure_lines(one)]
+    return lines
+
+
+_NO_SHAPES = ("tells no stream shapes: no departure is registered, and every stream it "
+              "shows reads `synthetic`")
+_NO_DEPARTURES = "registers stream shapes but no departure from the documented shape"
+
+
+def _departures(one: Dialect) -> list[Departure] | None:
+    """The departures `one` registers, in order (None: it tells no shapes)."""
+    return None if one.shapes is None else list(one.shapes.departures.values())
+
+
+def _departure_lines(one: Dialect) -> list[str]:
+    """The terminal lines listing the dialect's registered departures."""
+    departures = _departures(one)
+    if departures is None:
+        return [f"{one.name} {_NO_SHAPES}"]
+    if not departures:
+        return [f"{one.name} {_NO_DEPARTURES}"]
+    width = max(len(d.id) for d in departures)
+    lines = [f"departures from the documented shape ({len(departures)}, verdicts.md §1):"]
+    for d in departures:
+        lines.append(f"{d.id:<{width}} {d.shape:<9} {d.summary}")
+        lines += [f"{'':<{width}} {'':<9} from: {p}" for p in d.provenance]
     return lines
 
 
@@ -148,7 +178,20 @@ def _dialect_page(one: Dialect) -> list[str]:
         lines += [f"### Wire rules (feature `{feature}`)", "",
                   _EXTRA_NOTES.get(one.name, f"Not part of {one.spec}."), ""]
         lines += _table("", [r for r in extra if r.feature == feature])
-    return lines
+    return lines + _departure_table(one)
+
+
+def _departure_table(one: Dialect) -> list[str]:
+    """The page's section listing the dialect's registered departures."""
+    lines = ["### Departures from the documented shape", ""]
+    departures = _departures(one)
+    if not departures:
+        text = _NO_SHAPES if departures is None else _NO_DEPARTURES
+        return [*lines, f"`{one.name}` {text}.", ""]
+    lines += ["| id | class | summary | provenance |", "| --- | --- | --- | --- |"]
+    lines += [f"| `{d.id}` | {d.shape} | {_cell(d.summary)} | "
+              f"{_cell('; '.join(d.provenance)) or '(none: synthetic)'} |" for d in departures]
+    return [*lines, ""]
 
 
 def _table(heading: str, rules: list[Rule]) -> list[str]:

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from refold.reference import JSON, Difference, JSONObject, Rule
 
 from ..policies import Policy
-from ..shapes import StreamShapes
+from ..shapes import Shapes
 
 __all__ = ["Ablation", "Dialect"]
 
@@ -119,9 +119,10 @@ class Dialect:
     """The rules owning a pointer that the stream shows do not decide the value there (a
     count message_delta re-reported is not message_start's), so a difference there is no
     evidence against them (None: not known)."""
-    shapes: StreamShapes | None = None
+    shapes: Shapes | None = None
     """How a stream's shape is told (verdicts.md §1: the vendored schema, the documented
-    grammar, the registered departures); None: not known, and every stream reads
+    grammar, the registered departures: a `StreamShapes`, or any `Shapes`, such as
+    provider-events' delegation to its source dialect's); None: not known, and every stream reads
     `synthetic` (nothing of it can be shown documented)."""
     policies: tuple[Policy, ...] = ()
     """The catalogue of known fold policies (`refold.policies`) a failure's diagnosis folds

@@ -31,9 +31,13 @@ from .checker import (
     UNCHECKED,
     Violation,
     check_events,
+    differing_events,
+    differing_outcome,
+    missing_at_raise,
     unchecked,
 )
 
 __all__ = ["CHECKED_RULES", "CHECKS", "DIALECTS", "EMITTED_CHECKS", "FEATURES", "RULES",
            "SECTIONS", "UNCHECKED", "Adapter", "NoTurnError", "UnknownDialectError",
-           "Violation", "check_events", "fold_turn", "normalize", "strip", "unchecked"]
+           "Violation", "check_events", "differing_events", "differing_outcome", "fold_turn",
+           "missing_at_raise", "normalize", "strip", "unchecked"]

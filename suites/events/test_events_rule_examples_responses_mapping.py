@@ -319,7 +319,13 @@ def test_a_completed_response_with_a_function_call_stops_for_tool_use(
     turn = turn_of(check, _RS, frames)
     if turn.get("stop_reason") != "tool_use":
         raise check.fail("a completed response with a function_call did not stop for "
-                         "tool_use", expected="tool_use", received=turn.get("stop_reason"))
+                         "tool_use", rules=("EV-STOP-MAP",), expected="tool_use",
+                         received=turn.get("stop_reason"))
+    calls = [{"id": "call_w1", "name": "get_weather", "arguments": {"city": "Paris"}}]
+    if turn.get("tool_calls") != calls:
+        raise check.fail("the turn's calls are not the one completed call",
+                         rules=("EV-TURN-CALLS",), expected=calls,
+                         received=turn.get("tool_calls"))
 
 
 @rule("EV-TURN-FIELDS")

@@ -12,6 +12,9 @@ What a target's `fold` returns, and what the canonical comparison compares
 (`differences`), is the adapter's output: `{"events", "outcome", "persisted", ...}`, of
 which the comparison reads the stripped events and the outcome's kind. Differential
 tests hold an adapter to the reference adapter on exactly that (events.md §5.6).
+
+A stream's shape (verdicts.md §1) is its source dialect's shape of its frames
+(`SourceShapes`), so the departures it may carry are the source dialects'.
 """
 
 from __future__ import annotations
@@ -23,8 +26,9 @@ from refold.reference import events as reference_events
 
 from ...errors import TargetError
 from .._dialect import Dialect
+from ._shapes import SourceShapes
 
-__all__ = ["BEGIN", "PROVIDER_EVENTS", "SOURCES", "begin", "frames_of", "source_of"]
+__all__ = ["BEGIN", "PROVIDER_EVENTS", "SOURCES", "begin", "comparable", "frames_of", "source_of"]
 
 BEGIN = "begin"
 """The key of a stream's first item, naming its source dialect."""
@@ -61,7 +65,7 @@ def _reference_fold(stream: list[JSON]) -> JSONObject:
     return reference_events.normalize(source_of(stream), frames_of(stream))
 
 
-def _comparable(output: JSON) -> JSON:
+def comparable(output: JSON) -> JSON:
     """What differential tests compare of an adapter's output: its events as they would
     be persisted (strip(E), events.md §5.6) and its outcome's kind."""
     if not isinstance(output, dict):
@@ -86,7 +90,7 @@ def _without_provider(events: JSON) -> JSON:
 
 
 def _differences(expected: JSON, received: JSON) -> list[Difference]:
-    return differences(_comparable(expected), _comparable(received))
+    return differences(comparable(expected), comparable(received))
 
 
 _PERSIST_RULES = frozenset(r for r in reference_events.RULES if r.startswith("PERSIST-"))
@@ -152,5 +156,6 @@ PROVIDER_EVENTS = Dialect(
     reference_tests="test_reference_events_*.py",
     reference_equivalents="equivalent-mutants-events.toml",
     not_fold_features=frozenset(),
+    shapes=SourceShapes(SOURCES),
 )
 """Adapters from OpenAI Chat and Anthropic Messages streams to ProviderStreamEvents."""

@@ -37,7 +37,7 @@ from ._context import Stream
 from ._dialects import arguments_value, reported_output_tokens
 from ._frames import outcome_violations
 from ._grammar import event_problems, usage_ok
-from ._violation import Violation
+from ._violation import Violation, impact_between
 
 __all__ = [
     "ev_args_conserve", "ev_args_parsed", "ev_call_identity", "ev_call_started",
@@ -90,7 +90,8 @@ def ev_completed_last(stream: Stream) -> Iterator[Violation]:
     found = [number for number, _ in stream.of_type("Completed")]
     if not found:
         yield Violation("EV-COMPLETED-LAST", f"the outcome is completed but none of the "
-                        f"{len(stream.events)} events is a Completed; expected exactly one, last")
+                        f"{len(stream.events)} events is a Completed; expected exactly one, last",
+                        impact="loss")
     for extra in found[1:]:
         yield Violation("EV-COMPLETED-LAST", f"a second Completed (the first is event "
                         f"{found[0]}); expected exactly one", event=extra)
@@ -215,7 +216,9 @@ def ev_args_conserve(stream: Stream) -> Iterator[Violation]:
                 yield Violation("EV-ARGS-CONSERVE", f"call {call_id!r}: the deltas join to "
                                 f"{_show(joined)}, which parses to {_show(value)}, but the "
                                 f"arguments are {_show(arguments)}", event=number,
-                                pointer="/call/arguments")
+                                pointer="/call/arguments",
+                                impact="corruption" if value is None
+                                else impact_between(value, arguments))
 
 
 def ev_no_empty_delta(stream: Stream) -> Iterator[Violation]:
@@ -238,7 +241,8 @@ def ev_text_conserve(stream: Stream) -> Iterator[Violation]:
     if turn[1]["output_text"] != joined:
         yield Violation("EV-TEXT-CONSERVE", f"output_text is {_show(turn[1]['output_text'])}, "
                         f"expected the TextDelta deltas joined, {_show(joined)}",
-                        event=turn[0], pointer="/turn/output_text")
+                        event=turn[0], pointer="/turn/output_text",
+                        impact=impact_between(joined, turn[1]["output_text"]))
 
 
 def ev_turn_calls(stream: Stream) -> Iterator[Violation]:
@@ -260,7 +264,8 @@ def ev_turn_calls(stream: Stream) -> Iterator[Violation]:
         return
     yield Violation("EV-TURN-CALLS", f"tool_calls is {_show(received)}, expected the "
                     f"completed calls in start order, {_show(expected)} (or in the dialect "
-                    f"fold's order)", event=turn[0], pointer="/turn/tool_calls")
+                    f"fold's order)", event=turn[0], pointer="/turn/tool_calls",
+                    impact=impact_between(expected, received))
 
 
 def _fold_order(stream: Stream, calls: list[JSON]) -> list[JSON] | None:
@@ -287,7 +292,8 @@ def ev_usage_last(stream: Stream) -> Iterator[Violation]:
     if not json_equal(turn[1].get("usage"), last):
         yield Violation("EV-USAGE-LAST", f"turn usage is {_show(turn[1].get('usage'))}, "
                         f"expected the last Usage's (event {number}), {_show(last)}",
-                        event=turn[0], pointer="/turn/usage")
+                        event=turn[0], pointer="/turn/usage",
+                        impact=impact_between(last, turn[1].get("usage")))
 
 
 def ev_usage_unreported(stream: Stream) -> Iterator[Violation]:
@@ -299,7 +305,8 @@ def ev_usage_unreported(stream: Stream) -> Iterator[Violation]:
     if not json_equal(turn[1].get("usage"), expected):
         yield Violation("EV-USAGE-UNREPORTED", f"no Usage was emitted but the turn usage is "
                         f"{_show(turn[1].get('usage'))}, expected all four counters null",
-                        event=turn[0], pointer="/turn/usage")
+                        event=turn[0], pointer="/turn/usage",
+                        impact=impact_between(expected, turn[1].get("usage")))
 
 
 def ev_usage_monotone(stream: Stream) -> Iterator[Violation]:

@@ -14,7 +14,7 @@ from ..._json import JSON, JSONObject, json_equal
 from ._context import Stream
 from ._dialects import View, differences
 from ._grammar import STOP_REASONS
-from ._violation import Violation
+from ._violation import Violation, impact_between
 
 __all__ = ["ev_fold_agrees", "ev_stop_map", "ev_stop_tool", "ev_turn_fields", "ev_turn_opaque"]
 
@@ -51,7 +51,7 @@ def ev_turn_fields(stream: Stream) -> Iterator[Violation]:
         if turn.get(key) != value:
             yield Violation("EV-TURN-FIELDS", f"turn {key} is {_show(turn.get(key))}, "
                             f"expected {_show(value)} ({_source(stream)})", event=number,
-                            pointer=f"/turn/{key}")
+                            pointer=f"/turn/{key}", impact=impact_between(value, turn.get(key)))
 
 
 def ev_fold_agrees(stream: Stream) -> Iterator[Violation]:
@@ -64,7 +64,7 @@ def ev_fold_agrees(stream: Stream) -> Iterator[Violation]:
         if key in turn and not json_equal(turn[key], value):
             yield Violation("EV-FOLD-AGREES", f"turn {key} is {_show(turn[key])}, but "
                             f"{_source(stream)} gives {_show(value)}", event=number,
-                            pointer=f"/turn/{key}")
+                            pointer=f"/turn/{key}", impact=impact_between(value, turn[key]))
 
 
 def _stop(stream: Stream) -> tuple[int, JSON, str, str] | None:
@@ -107,5 +107,6 @@ def ev_turn_opaque(stream: Stream) -> Iterator[Violation]:
     for difference in differences(stream.dialect, folded, turn[1].get("opaque")):
         where = "/turn/opaque" + difference.pointer
         yield Violation("EV-TURN-OPAQUE", f"turn opaque differs from the dialect fold of "
-                        f"the frames {difference}", event=turn[0], pointer=where)
+                        f"the frames {difference}", event=turn[0], pointer=where,
+                        impact=impact_between(difference.expected, difference.received))
 
