@@ -32,6 +32,7 @@ from .completion import CompletionWatch
 from .console import escape_report, printable
 from .dialects import DIALECTS, EVERY_RULE, Dialect
 from .errors import UsageError
+from .fail_on import FailedReports, fail_on_notes, fail_on_of, settle_exit_status
 from .gate import apply_claims, expect_known_crash, judge_session, masked_rules
 from .locations import suites_dialect, suites_dir
 from .marks import rules_of_item
@@ -109,6 +110,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--replay-dir", default="refold-replays", metavar="DIR",
                     help="where failures write replay files (default ./refold-replays; "
                          "an empty value writes none)")
+    group.addoption("--fail-on", default=None, metavar="SHAPE",
+                    help="documented, observed or synthetic: the failures that make the exit "
+                         "status non-zero, by their rule's found_on (default: the baseline's, "
+                         "else synthetic, every failure)")
 
 
 @pytest.hookimpl(trylast=True)  # after Hypothesis's plugin loaded --hypothesis-profile
@@ -125,6 +130,7 @@ def pytest_configure(config: pytest.Config) -> None:
         raise as_usage_error(exc) from exc
     run = start_run(config)
     config.pluginmanager.register(_ResultRecorder(results), "refold-results")
+    config.pluginmanager.register(FailedReports(), "refold-fail-on")
     if not hasattr(config, "workerinput"):
         config.pluginmanager.register(CompletionWatch(), "refold-completion")
     if run.named(config) and config.args_source != pytest.Config.ArgsSource.ARGS:
@@ -279,7 +285,9 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
     if run_replayed(pyfuncitem):
         return True
     results = results_of(pyfuncitem.config)
-    return run_as_needed(pyfuncitem, lambda r: results.status(r) == "failed",
+    # A rule a baseline expects to fail (xfailed) has failed as much as a failed one: a
+    # gate run searches its properties as the run that wrote the baseline did.
+    return run_as_needed(pyfuncitem, lambda r: results.status(r) in ("failed", "xfailed"),
                          first_conformance_failure)
 
 
@@ -347,8 +355,12 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         return  # an xdist worker: the controller judges the run and writes the report
     run, results = run_of(config), results_of(config)
     if run.baseline is not None:
-        run.stale += judge_session(session, run.baseline, results,
+        replays = target_of(config) if run.baseline.streams else None
+        run.stale += judge_session(session, run.baseline, results, target=replays,
                                    deselected_rules=frozenset(run.deselected_rules))
+    counter = _failed_reports(config)
+    counter.notes = settle_exit_status(
+        session, results, fail_on_of(config.getoption("fail_on"), run.baseline), counter)
     destination = config.getoption("refold_report")
     if destination and results.by_rule:
         write_run_report(config, run, results, Path(destination))
@@ -372,12 +384,20 @@ def pytest_terminal_summary(
         terminalreporter.write_line(note, yellow=True, bold=True)
     for message in run.stale:
         terminalreporter.write_line(printable(message), red=True, bold=True)
+    for note in [*fail_on_notes(config.getoption("fail_on"), run.baseline),
+                 *_failed_reports(config).notes]:
+        terminalreporter.write_line(printable(note), yellow=True, bold=True)
     for name, count in run.other_dialects.items():
         how = (f"refold check --corpus with the reference runs each dialect in turn, or "
                f"--dialect {name}" if run.corpus is not None else f"run them with --dialect {name}")
         terminalreporter.write_line(
             f"refold: {count} collected tests of dialect {name} were not run: a run checks "
             f"one dialect ({dialect_of(config).name}); {how}", yellow=True)
+
+
+def _failed_reports(config: pytest.Config) -> FailedReports:
+    found = config.pluginmanager.get_plugin("refold-fail-on")
+    return found if isinstance(found, FailedReports) else FailedReports()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
