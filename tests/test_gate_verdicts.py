@@ -281,3 +281,110 @@ def test_a_baseline_written_before_verdicts_loads_and_means_what_it_meant(
     passed.by_rule["ENV-ID"] = RuleOutcome(status="passed")
     (sentence,) = judge(old, passed, replayed=replay_entries(old, _reference_target()))
     assert sentence.startswith("stale baseline entry: ENV-ID passes now")  # by its tests
+
+
+# End to end: a naive fold, a new defect, and the gate's verdicts on the rules still broken
+
+_NAIVE_SUITE = '''
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from refold.marks import rule
+
+_PARTS = st.lists(st.tuples(st.sampled_from(["a", "b"]), st.sampled_from(["", "x", "y"]),
+                            st.sampled_from(["", "m", "n"])), min_size=1, max_size=4)
+
+
+def _stream(parts):
+    return [{"id": cid, "model": model, "choices": [{"index": 0, "delta": {"content": text}}]}
+            for text, cid, model in parts]
+
+
+@rule("ENV-ID")
+@settings(max_examples=100, database=None)
+@given(parts=_PARTS)
+def test_the_id_is_the_first_non_blank_one(check, parts):
+    check.folds_like_reference(_stream(parts))
+
+
+@rule("ENV-MODEL")
+@settings(max_examples=100, database=None)
+@given(parts=_PARTS)
+def test_the_model_is_the_first_non_blank_one(check, parts):
+    check.folds_like_reference(_stream(parts))
+'''
+
+_NAIVE_FOLD = '''
+def fold(chunks):
+    response = {{"object": "chat.completion", "choices": []}}
+    text = None
+    for chunk in chunks:
+        for key in ("id", "created", "model"):
+            if chunk.get(key):
+                response[key] = chunk[key]  # the last one wins
+        for entry in chunk.get("choices") or []:
+            part = (entry.get("delta") or {{}}).get("content")
+            {defect}
+            if part:
+                text = (text or "") + part
+    response["choices"] = [{{"index": 0, "finish_reason": None,
+                             "message": {{"role": "assistant", "content": text}}}}]
+    return response
+
+
+refold_target = {{"name": "naive", "fold": fold, "features": ["text", "choices"]}}
+'''
+
+
+def test_a_new_defect_on_a_naive_fold_calls_no_still_broken_rule_stale(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    (tmp_path / "test_naive.py").write_text(_NAIVE_SUITE, encoding="utf-8")
+    (tmp_path / "naive.py").write_text(_NAIVE_FOLD.format(defect="pass"), encoding="utf-8")
+    # The new defect: a "b" is doubled, a TEXT-JOIN failure every property now meets
+    # first and shrinks to, on a stream too short to show the ids and models it still
+    # gets wrong.
+    (tmp_path / "worse.py").write_text(_NAIVE_FOLD.format(
+        defect='part = part * 2 if part == "b" else part'), encoding="utf-8")
+
+    def run(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, *argv], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=600, check=False)
+
+    written = run("-m", "refold.cli", "baseline", "--target", "naive.py", "--write", "b.toml",
+                  "--", "test_naive.py")
+    assert written.returncode == 0, written.stdout[-3000:] + written.stderr[-2000:]
+    assert set(load_baseline(tmp_path / "b.toml").streams) == {"ENV-ID", "ENV-MODEL"}
+    gated = run("-m", "pytest", "-p", "no:cacheprovider", "--baseline", "b.toml", "--target",
+                "worse.py", "test_naive.py")
+    assert gated.returncode == 1, gated.stdout[-3000:]
+    lines = gated.stdout.splitlines()
+    assert any(line.startswith("new failure: TEXT-JOIN") for line in lines), gated.stdout[-3000:]
+    assert not [line for line in lines if line.startswith("stale baseline")], gated.stdout[-3000:]
+    fixed = run("-m", "pytest", "-p", "no:cacheprovider", "--baseline", "b.toml", "--target",
+                "reference", "test_naive.py")
+    assert fixed.returncode == 1, fixed.stdout[-3000:]
+    stale = sorted(line.split()[3] for line in fixed.stdout.splitlines()
+                   if line.startswith("stale baseline entry:"))
+    assert stale == ["ENV-ID", "ENV-MODEL"], fixed.stdout[-3000:]
+
+
+def test_two_writes_of_an_unchanged_target_give_the_same_baseline(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    (tmp_path / "test_naive.py").write_text(_NAIVE_SUITE, encoding="utf-8")
+    (tmp_path / "naive.py").write_text(_NAIVE_FOLD.format(
+        defect='part = part * 2 if part == "b" else part'), encoding="utf-8")
+    written = []
+    for name in ("one.toml", "two.toml"):
+        done = subprocess.run([sys.executable, "-m", "refold.cli", "baseline", "--target",
+                               "naive.py", "--write", name, "--", "test_naive.py"],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                              check=False)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+        written.append((tmp_path / name).read_text(encoding="utf-8"))
+    assert written[0] == written[1]
+    assert set(load_baseline(tmp_path / "one.toml").expected_failures) >= {
+        "ENV-ID", "ENV-MODEL", "TEXT-JOIN"}
