@@ -341,11 +341,12 @@ def dump_baseline(baseline: Baseline, *, comment: str = "") -> str:
 
 
 def _verdict_lines(verdicts: Mapping[str, EntryVerdict]) -> list[str]:
-    if not verdicts:
+    recorded = {r: v for r, v in verdicts.items() if v != EntryVerdict()}
+    if not recorded:
         return []
     lines = ["", "[verdicts]"]
-    for rule_id in sorted(verdicts):
-        verdict = verdicts[rule_id]
+    for rule_id in sorted(recorded):
+        verdict = recorded[rule_id]
         fields = [f"{key} = {_string(value)}" for key, value in
                   (("found_on", verdict.found_on), ("impact", verdict.impact)) if value]
         fields.append(f"departures = {_strings_list(verdict.departures)}")

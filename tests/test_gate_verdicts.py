@@ -12,6 +12,8 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from refold.baseline import Baseline, dump_baseline, load_baseline
 from refold.commands.baseline import baseline_from_results, revise_baseline
@@ -388,3 +390,43 @@ def test_two_writes_of_an_unchanged_target_give_the_same_baseline(tmp_path: Path
     assert written[0] == written[1]
     assert set(load_baseline(tmp_path / "one.toml").expected_failures) >= {
         "ENV-ID", "ENV-MODEL", "TEXT-JOIN"}
+
+
+_RULES = st.sampled_from(["ENV-ID", "ENV-MODEL", "TEXT-JOIN", "CHOICE-FINISH"])
+_TEXTS = st.text(max_size=20)
+_VERDICTS = st.builds(EntryVerdict, st.none() | st.sampled_from(SHAPES),
+                      st.none() | st.sampled_from(["crash", "loss", "corruption",
+                                                   "representation"]),
+                      st.lists(_TEXTS, max_size=3).map(lambda d: tuple(sorted(set(d)))))
+_STREAMS = st.lists(st.builds(
+    RecordedStream, st.lists(st.dictionaries(_TEXTS, _TEXTS, max_size=2), min_size=1,
+                             max_size=3).map(json.dumps),
+    st.dictionaries(_TEXTS, _TEXTS, max_size=2).map(json.dumps) | st.just("null"),
+    st.none() | st.sampled_from(SHAPES),
+    st.lists(_TEXTS, max_size=3).map(tuple)), min_size=1, max_size=STREAMS_PER_ENTRY).map(tuple)
+
+
+@given(fail_on=st.none() | st.sampled_from(SHAPES),
+       verdicts=st.dictionaries(_RULES, _VERDICTS.filter(lambda v: v != EntryVerdict())),
+       streams=st.dictionaries(_RULES, _STREAMS))
+def test_a_baseline_with_verdicts_and_streams_reads_back_to_the_same_values(
+    tmp_path_factory: pytest.TempPathFactory, fail_on: Shape | None,
+    verdicts: dict[str, EntryVerdict], streams: dict[str, tuple[RecordedStream, ...]],
+) -> None:
+    expected = dict.fromkeys([*verdicts, *streams], "known")
+    written = Baseline(path="-", expected_failures=expected, fail_on=fail_on,
+                       verdicts=verdicts, streams=streams)
+    path = tmp_path_factory.mktemp("baseline") / "b.toml"
+    path.write_text(dump_baseline(written), encoding="utf-8")
+    assert load_baseline(path) == Baseline(**{**written.__dict__, "path": str(path)})
+
+
+def test_fail_on_reaches_pytest_from_refold_check_and_refold_baseline() -> None:
+    from refold.cli import build_parser
+    from refold.commands.check import pytest_arguments
+
+    for argv in (["check", "--fail-on", "documented"],
+                 ["baseline", "--fail-on", "documented", "--write", "b.toml"]):
+        args = build_parser().parse_args(argv)
+        assert args.fail_on == "documented"
+        assert "--fail-on=documented" in pytest_arguments(args)

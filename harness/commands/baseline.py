@@ -131,7 +131,8 @@ def baseline_from_results(results: dict[str, Any], *, target: str,
                     fingerprints=_fingerprints(failing),
                     settings={k: v for k, v in recorded.items() if k in SETTINGS_KEYS},
                     fail_on=cast(Shape, fail_on) if fail_on in SHAPES else DEFAULT_FAIL_ON,
-                    verdicts={r: verdict_of(entry) for r, entry in failing.items()},
+                    verdicts={r: v for r, entry in failing.items()
+                              if (v := verdict_of(entry)) != EntryVerdict()},
                     streams={r: found for r, entry in failing.items()
                              if (found := streams_of([entry.get("failure")]))})
 
@@ -159,7 +160,8 @@ def revise_baseline(baseline: Baseline, checked: dict[str, Any]) -> Baseline:
             r, frozenset()) for r in kept if r in baseline.fingerprints or r in fingerprints},
         skips=baseline.skips, unsupported_features=baseline.unsupported_features,
         settings=baseline.settings, fail_on=baseline.fail_on,
-        verdicts={r: _least_departing(baseline.verdicts.get(r), found.get(r)) for r in kept},
+        verdicts={r: v for r in kept if (v := _least_departing(
+            baseline.verdicts.get(r), found.get(r))) != EntryVerdict()},
         streams={r: s for r in kept if (s := _streams(baseline.streams.get(r, ()),
                                                        found.get(r)))})
 
