@@ -362,8 +362,8 @@ def _stream_lines(streams: Mapping[str, tuple[RecordedStream, ...]]) -> list[str
     for rule_id in sorted(kept):
         lines.append(f"{_string(rule_id)} = [")
         for stream in kept[rule_id]:
-            fields = [f"chunks = {_string(stream.chunks)}",
-                      f"expected = {_string(stream.expected)}"]
+            fields = [f"chunks = {_json_string(stream.chunks)}",
+                      f"expected = {_json_string(stream.expected)}"]
             if stream.shape is not None:
                 fields.append(f"shape = {_string(stream.shape)}")
             fields.append(f"departures = {_strings_list(stream.departures)}")
@@ -389,6 +389,15 @@ def _value(value: str | int) -> str:
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f",
             "\r": "\\r"}
 _NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f\x7f]')
+
+
+_NOT_LITERAL = re.compile(r"['\x00-\x08\x0a-\x1f\x7f]")
+
+
+def _json_string(text: str) -> str:
+    """JSON text as a TOML literal string ('...': its quotes read as they are) when it
+    can be one, else as a basic string."""
+    return f"'{text}'" if not _NOT_LITERAL.search(text) else _string(text)
 
 
 def _string(text: str) -> str:

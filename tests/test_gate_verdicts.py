@@ -392,6 +392,10 @@ def test_two_writes_of_an_unchanged_target_give_the_same_baseline(tmp_path: Path
         "ENV-ID", "ENV-MODEL", "TEXT-JOIN"}
 
 
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)  # quotes, DEL and the like as they are
+
+
 _RULES = st.sampled_from(["ENV-ID", "ENV-MODEL", "TEXT-JOIN", "CHOICE-FINISH"])
 _TEXTS = st.text(max_size=20)
 _VERDICTS = st.builds(EntryVerdict, st.none() | st.sampled_from(SHAPES),
@@ -400,8 +404,8 @@ _VERDICTS = st.builds(EntryVerdict, st.none() | st.sampled_from(SHAPES),
                       st.lists(_TEXTS, max_size=3).map(lambda d: tuple(sorted(set(d)))))
 _STREAMS = st.lists(st.builds(
     RecordedStream, st.lists(st.dictionaries(_TEXTS, _TEXTS, max_size=2), min_size=1,
-                             max_size=3).map(json.dumps),
-    st.dictionaries(_TEXTS, _TEXTS, max_size=2).map(json.dumps) | st.just("null"),
+                             max_size=3).map(_json),
+    st.dictionaries(_TEXTS, _TEXTS, max_size=2).map(_json) | st.just("null"),
     st.none() | st.sampled_from(SHAPES),
     st.lists(_TEXTS, max_size=3).map(tuple)), min_size=1, max_size=STREAMS_PER_ENTRY).map(tuple)
 
