@@ -8,8 +8,9 @@ the same target finds the same failures as the run that wrote the baseline. It f
   rule now fails on a less departing shape than the `found_on` its entry records (a rule
   that failed only on synthetic streams and now fails on documented ones has regressed);
 * a stale entry: every minimal stream the entry records passes when replayed against the
-  target (`refold.recorded_streams`). An entry one of whose streams still fails is never
-  stale, whatever this run's search met first or did not reach;
+  target (`refold.recorded_streams`), its rule did not fail in this run, and none of its
+  tests was deselected. An entry one of whose streams still fails is never stale,
+  whatever this run's search met first or did not reach;
 * for an entry without replayable streams (a file written before them, or a stream that
   cannot be judged by replay), as before: a stale fingerprint (its test ran, and the rule
   no longer fails that way there), or a stale entry (the rule no longer fails in any test
@@ -176,14 +177,17 @@ def judge(baseline: Baseline, results: RuleResults, *,
     verdicts += _regressions(baseline, results)
     for rule_id, reason in sorted(baseline.expected_failures.items()):
         said = (replayed or {}).get(rule_id, ())
-        if said and all(r == "passes" for r in said):
+        outcome = results.by_rule.get(rule_id)
+        still = outcome is not None and outcome.status in ("failed", "xfailed")
+        if said and all(r == "passes" for r in said) and not still \
+                and rule_id not in deselected_rules:
             verdicts.append(_stale(results, rule_id, (
                 f"stale baseline entry: {rule_id} passes now: each of the {len(said)} minimal "
                 f"stream(s) {baseline.path} records for it passes when replayed, but the "
                 f"baseline expects it to fail ({reason}); remove the entry.")))
             continue
-        if "fails" in said:
-            continue  # still broken, whatever this run's search met first
+        if "fails" in said or (said and "unknown" not in said):
+            continue  # still broken (or shown failing by this run), whatever its search met
         recorded = baseline.fingerprints.get(rule_id)
         if not recorded:  # no fingerprints (an older file): judged per rule
             verdicts += _stale_rule(baseline, results, rule_id, reason, deselected_rules)

@@ -355,7 +355,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         return  # an xdist worker: the controller judges the run and writes the report
     run, results = run_of(config), results_of(config)
     if run.baseline is not None:
-        replays = target_of(config) if run.baseline.streams else None
+        replays = None
+        with contextlib.suppress(UsageError, pytest.UsageError):  # no target, no replay
+            replays = target_of(config) if run.baseline.streams else None
         run.stale += judge_session(session, run.baseline, results, target=replays,
                                    deselected_rules=frozenset(run.deselected_rules))
     counter = _failed_reports(config)

@@ -434,3 +434,15 @@ def test_fail_on_reaches_pytest_from_refold_check_and_refold_baseline() -> None:
         args = build_parser().parse_args(argv)
         assert args.fail_on == "documented"
         assert "--fail-on=documented" in pytest_arguments(args)
+
+
+def test_an_entry_whose_streams_pass_but_whose_rule_still_fails_in_the_run_is_not_stale(
+) -> None:
+    baseline = _entry("ENV-ID", _ID_STREAM, reference_fold(_ID_STREAM))
+    replayed = replay_entries(baseline, _reference_target())
+    results = RuleResults()
+    results.by_rule["ENV-ID"] = RuleOutcome(status="xfailed")  # it failed another way
+    assert judge(baseline, results, replayed=replayed) == []
+    deselected = RuleResults()  # a subset run judges nothing stale of what it did not select
+    assert judge(baseline, deselected, replayed=replayed,
+                 deselected_rules=frozenset({"ENV-ID"})) == []
