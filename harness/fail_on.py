@@ -16,7 +16,7 @@ the exit status, and the run says which failures it let pass.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import pytest
 
@@ -35,7 +35,7 @@ DEFAULT_FAIL_ON: Shape = "synthetic"
 def fail_on_of(option: str | None, baseline: Baseline | None) -> Shape:
     """The run's value: `--fail-on`, else the baseline's, else `DEFAULT_FAIL_ON`."""
     if option in SHAPES:
-        return cast(Shape, option)
+        return option
     if baseline is not None and baseline.fail_on is not None:
         return baseline.fail_on
     return DEFAULT_FAIL_ON
@@ -58,11 +58,11 @@ def counts(shape: Shape | None, fail_on: Shape) -> bool:
 def rule_found_on(outcome: RuleOutcome) -> Shape | None:
     """A failed rule's `found_on`: the outcome's own, when it carries one, else the
     `shape` of its failure record (`refold.reference.FailureRecord`); None: not known."""
-    found = getattr(outcome, "found_on", None)
-    if found in SHAPES:
-        return cast(Shape, found)
-    shape = outcome.failure.get("shape") if outcome.failure else None
-    return cast(Shape, shape) if shape in SHAPES else None
+    found: Any = getattr(outcome, "found_on", None)  # a RuleOutcome that carries its own
+    for known in SHAPES:
+        if found == known:
+            return known
+    return outcome.failure.get("shape") if outcome.failure else None
 
 
 class FailedReports:

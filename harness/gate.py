@@ -206,7 +206,8 @@ def _regressions(baseline: Baseline, results: RuleResults) -> list[str]:
             continue
         shape, test = found
         where = f" in {test.nodeid}" if test is not None else ""
-        departures = ", ".join((test.failure or {}).get("departures") or []) if test else ""
+        departures = ", ".join(test.failure.get("departures") or []) if test and test.failure \
+            else ""
         carried = f" (departures: {departures})" if departures else ""
         message = (f"new failure: {rule_id} now fails on {shape} streams{where}{carried}, "
                    f"but {baseline.path} records it as found on {recorded} streams: a rule "
@@ -228,13 +229,13 @@ def _least_departing(results: RuleResults,
     test that showed it (None: a test of its own that failed outright)."""
     found: list[tuple[Shape, XfailedTest | None]] = []
     for test in results.xfailed:
-        shape = (test.failure or {}).get("shape")
-        if rule_id in test.implicated and shape in SHAPES:
+        shape = test.failure.get("shape") if test.failure else None
+        if rule_id in test.implicated and shape is not None:
             found.append((shape, test))
     outcome = results.by_rule.get(rule_id)
     if outcome is not None and outcome.status == "failed" and outcome.verdict is None:
-        shape = (outcome.failure or {}).get("shape")
-        if shape in SHAPES:
+        shape = outcome.failure.get("shape") if outcome.failure else None
+        if shape is not None:
             found.append((shape, None))
     return min(found, key=lambda f: SHAPES.index(f[0]), default=None)
 

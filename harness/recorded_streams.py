@@ -74,10 +74,12 @@ def verdict_of(entry: Mapping[str, Any]) -> EntryVerdict:
     """A failed rule's verdict in the results JSON: its `found_on`, `impact` and
     `departures` (`RuleRecord`), else those of its failure record (`FailureRecord`'s
     `shape`, `impact`, `departures`); values outside the vocabularies are not kept."""
-    failure = entry.get("failure") if isinstance(entry.get("failure"), Mapping) else {}
-    found_on = entry.get("found_on", failure.get("shape"))
-    impact = entry.get("impact", failure.get("impact"))
-    departures = entry.get("departures", failure.get("departures"))
+    raw = entry.get("failure")
+    failure: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
+    found_on = entry.get("found_on") or failure.get("shape")
+    impact = entry.get("impact") or failure.get("impact")
+    departures = entry.get("departures")
+    departures = failure.get("departures") if departures is None else departures
     return EntryVerdict(
         found_on=found_on if found_on in SHAPES else None,
         impact=impact if impact in IMPACTS else None,

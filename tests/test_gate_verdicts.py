@@ -234,7 +234,7 @@ def test_a_rule_that_fails_on_the_shape_its_entry_records_or_a_more_departing_on
                         verdicts={"ENV-ID": EntryVerdict("observed", "corruption")})
     for shape in ("observed", "synthetic"):
         results = RuleResults()
-        results.xfailed.append(_xfailed("ENV-ID", shape))  # type: ignore[arg-type]
+        results.xfailed.append(_xfailed("ENV-ID", shape))
         assert judge(baseline, results) == []
 
 

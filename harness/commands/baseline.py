@@ -27,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
 
@@ -35,7 +35,7 @@ from refold.baseline import SETTINGS_KEYS, Baseline, dump_baseline
 from refold.fail_on import DEFAULT_FAIL_ON
 from refold.fingerprints import Fingerprint
 from refold.recorded_streams import EntryVerdict, RecordedStream, streams_of, verdict_of
-from refold.reference import SHAPES, Shape, cut_text, dialect_record, scrub_text
+from refold.reference import SHAPES, cut_text, dialect_record, scrub_text
 
 from .check import add_target_arguments, preflight, pytest_arguments
 
@@ -130,7 +130,7 @@ def baseline_from_results(results: dict[str, Any], *, target: str,
                     expected_failures={r: _reason(entry) for r, entry in failing.items()},
                     fingerprints=_fingerprints(failing),
                     settings={k: v for k, v in recorded.items() if k in SETTINGS_KEYS},
-                    fail_on=cast(Shape, fail_on) if fail_on in SHAPES else DEFAULT_FAIL_ON,
+                    fail_on=fail_on if fail_on in SHAPES else DEFAULT_FAIL_ON,
                     verdicts={r: v for r, entry in failing.items()
                               if (v := verdict_of(entry)) != EntryVerdict()},
                     streams={r: found for r, entry in failing.items()
