@@ -34,25 +34,48 @@ fails; all of them fail the run. `[settings]` and `[fingerprints]` are optional:
 without fingerprints for a rule is judged per rule only, as files written before them.
 Rule ids and features are those of the file's `dialect`; a file without one was written
 before dialects, for `openai-chat`. A run of another dialect refuses it (`check_dialect`).
+
+Files written since verdicts (verdicts.md §5) also hold
+
+    fail_on = "synthetic"          # the --fail-on the file was written with
+
+    [verdicts]                     # rule id -> where it failed, what it cost
+    "TOOL-1-OPEN" = {found_on = "documented", impact = "loss", departures = []}
+
+    [streams]                      # rule id -> its minimal failing streams (JSON text)
+    "TOOL-1-OPEN" = [
+      {chunks = "[{...}]", expected = "{...}", shape = "documented", departures = []},
+    ]
+
+and an entry is stale only when every stream it records passes when replayed
+(`refold.recorded_streams`). A file without these keys still loads, and means what it
+meant: no `fail_on` is "synthetic" (every failure counts); an entry without a verdict
+has no recorded `found_on`, so no failure of its rule reads as found on a less departing
+shape; an entry without streams is judged stale by the run's tests, as before.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
+
+from refold.reference import IMPACTS, SHAPES, Shape
 
 from .dialects import DEFAULT_DIALECT, DIALECTS, Dialect
 from .errors import UsageError
 from .fingerprints import Fingerprint
+from .recorded_streams import STREAMS_PER_ENTRY, EntryVerdict, RecordedStream
 
 __all__ = ["SETTINGS_KEYS", "Baseline", "check_dialect", "dump_baseline", "load_baseline"]
 
 _TABLES = ("expected_failures", "skips", "unsupported_features")
-_KEYS = frozenset({"dialect", "target", "features", "settings", "fingerprints", *_TABLES})
+_KEYS = frozenset({"dialect", "target", "features", "settings", "fingerprints", "fail_on",
+                   "verdicts", "streams", *_TABLES})
 SETTINGS_KEYS: dict[str, type] = {"profile": str, "draws": str, "max_examples": int,
                                   "hypothesis": str, "refold": str}
 """The keys of `[settings]` and their types: what decides which examples a run draws."""
@@ -72,6 +95,12 @@ class Baseline:
     unsupported_features: dict[str, str] = field(default_factory=dict)
     fingerprints: dict[str, frozenset[Fingerprint]] = field(default_factory=dict)
     settings: dict[str, str | int] = field(default_factory=dict)
+    fail_on: Shape | None = None
+    """The --fail-on the file was written with (None: written before it, "synthetic")."""
+    verdicts: dict[str, EntryVerdict] = field(default_factory=dict)
+    """Rule id -> its recorded found_on, impact and departures."""
+    streams: dict[str, tuple[RecordedStream, ...]] = field(default_factory=dict)
+    """Rule id -> its minimal failing streams, replayed to judge the entry stale."""
 
 
 def load_baseline(path: str | Path) -> Baseline:
@@ -103,15 +132,83 @@ def load_baseline(path: str | Path) -> Baseline:
            "unsupported_features", "feature",
            f"the vocabulary of dialect {dialect.name} is {', '.join(dialect.features)}")
     fingerprints = _fingerprints(data.get("fingerprints", {}), where)
-    stray = sorted(set(fingerprints) - set(tables["expected_failures"]))
-    if stray:
-        raise UsageError(f"baseline {where}: [fingerprints] lists {stray}, which "
-                         f"[expected_failures] does not; a fingerprint belongs to an expected "
-                         f"failure")
+    verdicts = _verdicts(data.get("verdicts", {}), where)
+    streams = _streams(data.get("streams", {}), where)
+    for name, keyed in (("fingerprints", fingerprints), ("verdicts", verdicts),
+                        ("streams", streams)):
+        stray = sorted(set(keyed) - set(tables["expected_failures"]))
+        if stray:
+            raise UsageError(f"baseline {where}: [{name}] lists {stray}, which "
+                             f"[expected_failures] does not; what [{name}] records belongs "
+                             f"to an expected failure")
     return Baseline(path=where, dialect=dialect.name, target=_target(data, where),
                     features=_features(data, where),
                     fingerprints=fingerprints, settings=_settings(data.get("settings", {}), where),
+                    fail_on=_fail_on(data, where), verdicts=verdicts, streams=streams,
                     **tables)
+
+
+def _fail_on(data: Mapping[str, Any], where: str) -> Shape | None:
+    value = data.get("fail_on")
+    if value is not None and value not in SHAPES:
+        raise UsageError(f"baseline {where}: `fail_on` is {value!r}, expected one of "
+                         f"{', '.join(SHAPES)} (or no key, for a file written before it: "
+                         f"every failure counts)")
+    return cast(Shape | None, value)
+
+
+def _verdicts(table: Any, where: str) -> dict[str, EntryVerdict]:
+    if not isinstance(table, dict):
+        raise UsageError(f"baseline {where}: [verdicts] is {table!r}, expected a table")
+    found: dict[str, EntryVerdict] = {}
+    for rule_id, entry in table.items():
+        if not (isinstance(entry, dict) and set(entry) <= {"found_on", "impact", "departures"}
+                and entry.get("found_on", SHAPES[0]) in SHAPES
+                and entry.get("impact", IMPACTS[0]) in IMPACTS
+                and _strings(entry.get("departures", []))):
+            raise UsageError(
+                f"baseline {where}: [verdicts] {rule_id!r} = {entry!r}; expected "
+                f"{{found_on = \"{'|'.join(SHAPES)}\", impact = \"{'|'.join(IMPACTS)}\", "
+                f"departures = [\"id\", ...]}}")
+        found[rule_id] = EntryVerdict(entry.get("found_on"), entry.get("impact"),
+                                      tuple(entry.get("departures", [])))
+    return found
+
+
+def _streams(table: Any, where: str) -> dict[str, tuple[RecordedStream, ...]]:
+    if not isinstance(table, dict):
+        raise UsageError(f"baseline {where}: [streams] is {table!r}, expected a table")
+    found: dict[str, tuple[RecordedStream, ...]] = {}
+    for rule_id, entries in table.items():
+        if not (isinstance(entries, list) and len(entries) <= STREAMS_PER_ENTRY
+                and all(_is_stream(e) for e in entries)):
+            raise UsageError(
+                f"baseline {where}: [streams] {rule_id!r} = {entries!r}; expected a list of at "
+                f"most {STREAMS_PER_ENTRY} {{chunks = \"[JSON]\", expected = \"JSON\", "
+                f"shape = \"...\", departures = [...]}}, each JSON text")
+        found[rule_id] = tuple(RecordedStream(e["chunks"], e.get("expected", "null"),
+                                              e.get("shape"), tuple(e.get("departures", [])))
+                               for e in entries)
+    return found
+
+
+def _is_stream(entry: Any) -> bool:
+    if not (isinstance(entry, dict)
+            and set(entry) <= {"chunks", "expected", "shape", "departures"}
+            and isinstance(entry.get("chunks"), str)
+            and isinstance(entry.get("expected", "null"), str)
+            and entry.get("shape", SHAPES[0]) in SHAPES
+            and _strings(entry.get("departures", []))):
+        return False
+    try:
+        json.loads(entry.get("expected", "null"))  # any JSON value: null for a crash
+        return isinstance(json.loads(entry["chunks"]), list)
+    except ValueError:
+        return False
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
 def check_dialect(baseline: Baseline, dialect: Dialect) -> None:
@@ -214,6 +311,8 @@ def dump_baseline(baseline: Baseline, *, comment: str = "") -> str:
     """Render a baseline as TOML that `load_baseline` reads back to the same values."""
     lines = [f"# {line}".rstrip() for line in comment.splitlines()]
     lines.append(f"dialect = {_string(baseline.dialect)}")
+    if baseline.fail_on is not None:
+        lines.append(f"fail_on = {_string(baseline.fail_on)}")
     if baseline.target is not None:
         lines.append(f"target = {_string(baseline.target)}")
     if baseline.features is not None:
@@ -236,7 +335,45 @@ def dump_baseline(baseline: Baseline, *, comment: str = "") -> str:
                 lines.append(f"{_string(rule_id)} = [")
                 lines += [f"  {_inline(f)}," for f in sorted(baseline.fingerprints[rule_id])]
                 lines.append("]")
+        if name == "expected_failures":
+            lines += _verdict_lines(baseline.verdicts) + _stream_lines(baseline.streams)
     return "\n".join(lines) + "\n"
+
+
+def _verdict_lines(verdicts: Mapping[str, EntryVerdict]) -> list[str]:
+    recorded = {r: v for r, v in verdicts.items() if v != EntryVerdict()}
+    if not recorded:
+        return []
+    lines = ["", "[verdicts]"]
+    for rule_id in sorted(recorded):
+        verdict = recorded[rule_id]
+        fields = [f"{key} = {_string(value)}" for key, value in
+                  (("found_on", verdict.found_on), ("impact", verdict.impact)) if value]
+        fields.append(f"departures = {_strings_list(verdict.departures)}")
+        lines.append(f"{_string(rule_id)} = {{{', '.join(fields)}}}")
+    return lines
+
+
+def _stream_lines(streams: Mapping[str, tuple[RecordedStream, ...]]) -> list[str]:
+    kept = {rule_id: found for rule_id, found in streams.items() if found}
+    if not kept:
+        return []
+    lines = ["", "[streams]"]
+    for rule_id in sorted(kept):
+        lines.append(f"{_string(rule_id)} = [")
+        for stream in kept[rule_id]:
+            fields = [f"chunks = {_json_string(stream.chunks)}",
+                      f"expected = {_json_string(stream.expected)}"]
+            if stream.shape is not None:
+                fields.append(f"shape = {_string(stream.shape)}")
+            fields.append(f"departures = {_strings_list(stream.departures)}")
+            lines.append(f"  {{{', '.join(fields)}}},")
+        lines.append("]")
+    return lines
+
+
+def _strings_list(values: tuple[str, ...]) -> str:
+    return "[" + ", ".join(_string(v) for v in values) + "]"
 
 
 def _inline(fingerprint: Fingerprint) -> str:
@@ -252,6 +389,15 @@ def _value(value: str | int) -> str:
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f",
             "\r": "\\r"}
 _NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f\x7f]')
+
+
+_NOT_LITERAL = re.compile(r"['\x00-\x08\x0a-\x1f\x7f]")
+
+
+def _json_string(text: str) -> str:
+    """JSON text as a TOML literal string ('...': its quotes read as they are) when it
+    can be one, else as a basic string."""
+    return f"'{text}'" if not _NOT_LITERAL.search(text) else _string(text)
 
 
 def _string(text: str) -> str:

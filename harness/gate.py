@@ -4,14 +4,22 @@ A gate run is reproducible: it draws fixed examples (`refold.profiles.load_gate_
 the same target finds the same failures as the run that wrote the baseline. It fails on
 
 * a new failure: a test expected to fail (xfail) charges a rule the baseline does not
-  list, or fails a listed rule with a fingerprint the rule does not record;
-* a stale fingerprint: its test ran, and the rule no longer fails that way there;
-* a stale entry: the rule no longer fails in any test that ran (for a rule without
-  fingerprints, files written before them: its tests passed and none was deselected).
+  list, or fails a listed rule with a fingerprint the rule does not record, or a listed
+  rule now fails on a less departing shape than the `found_on` its entry records (a rule
+  that failed only on synthetic streams and now fails on documented ones has regressed);
+* a stale entry: every minimal stream the entry records passes when replayed against the
+  target (`refold.recorded_streams`), its rule did not fail in this run, and none of its
+  tests was deselected. An entry one of whose streams still fails is never stale,
+  whatever this run's search met first or did not reach;
+* for an entry without replayable streams (a file written before them, or a stream that
+  cannot be judged by replay), as before: a stale fingerprint (its test ran, and the rule
+  no longer fails that way there), or a stale entry (the rule no longer fails in any test
+  that ran; for a rule without fingerprints: its tests passed and none was deselected).
 
 Only tests that ran are judged, so a subset run (`-k`) reports nothing stale about the
 tests it did not select. Every verdict is one sentence, also set as the rule's failure
 (with the test failure's chunks, for a new failure) in the table and the results JSON.
+Which failures fail the exit status is `--fail-on`'s (`refold.fail_on`).
 """
 
 from __future__ import annotations
@@ -20,17 +28,21 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import pytest
 
+from refold.reference import SHAPES, Shape
+
 from .baseline import SETTINGS_KEYS, Baseline
+from .check_kinds import check_for
 from .checks import ConformanceFailure
 from .dialects import EVERY_RULE
 from .errors import UsageError
 from .fingerprints import Fingerprint
 from .projection import not_judged_reason, unjudged_rules
+from .recorded_streams import Replayed, replay_stream
 from .results import UNJUDGED_PROPERTY, RuleOutcome, RuleResults, XfailedTest
 from .targets import Target
 
 __all__ = ["apply_claims", "check_claims", "expect_known_crash", "judge", "judge_session",
-           "masked_rules", "settings_notes"]
+           "masked_rules", "replay_entries", "settings_notes"]
 
 
 def check_claims(baseline: Baseline, claimed: Iterable[str], target: str) -> None:
@@ -110,9 +122,11 @@ def expect_known_crash(baseline: Baseline | None, report: pytest.TestReport,
 
 
 def judge_session(session: pytest.Session, baseline: Baseline, results: RuleResults, *,
-                  deselected_rules: frozenset[str]) -> list[str]:
-    """`judge` the run, and fail it on every new failure and stale entry."""
-    verdicts = judge(baseline, results, deselected_rules=deselected_rules)
+                  deselected_rules: frozenset[str], target: Target | None = None) -> list[str]:
+    """Replay the entries' streams against `target`, `judge` the run, and fail it on every
+    new failure and stale entry."""
+    replayed = replay_entries(baseline, target) if target is not None else {}
+    verdicts = judge(baseline, results, deselected_rules=deselected_rules, replayed=replayed)
     if verdicts and session.exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
     return verdicts
@@ -140,19 +154,90 @@ def settings_notes(baseline: Baseline | None,
             f"baseline"]
 
 
+def replay_entries(baseline: Baseline,
+                   target: Target) -> dict[str, tuple[Replayed, ...]]:
+    """Each entry's recorded streams replayed against `target` (rule id -> one result per
+    stream), as a test of the entry's rule with the other expected failures masked."""
+    check = check_for(target)
+    known = frozenset(baseline.expected_failures)
+    return {rule_id: tuple(replay_stream(check, stream, rule_id, known) for stream in streams)
+            for rule_id, streams in sorted(baseline.streams.items()) if streams}
+
+
 def judge(baseline: Baseline, results: RuleResults, *,
-          deselected_rules: frozenset[str] = frozenset()) -> list[str]:
-    """Judge the run; mark each verdict on its rule's outcome and return the sentences."""
+          deselected_rules: frozenset[str] = frozenset(),
+          replayed: Mapping[str, tuple[Replayed, ...]] | None = None) -> list[str]:
+    """Judge the run; mark each verdict on its rule's outcome and return the sentences.
+
+    `replayed` is what replaying each entry's streams said (`replay_entries`); an entry
+    with none there is judged by the run's tests."""
     verdicts: list[str] = []
     for test in results.xfailed:
         verdicts += _new_failures(baseline, results, test)
+    verdicts += _regressions(baseline, results)
     for rule_id, reason in sorted(baseline.expected_failures.items()):
+        said = (replayed or {}).get(rule_id, ())
+        outcome = results.by_rule.get(rule_id)
+        still = outcome is not None and outcome.status in ("failed", "xfailed")
+        if said and all(r == "passes" for r in said) and not still \
+                and rule_id not in deselected_rules:
+            verdicts.append(_stale(results, rule_id, (
+                f"stale baseline entry: {rule_id} passes now: each of the {len(said)} minimal "
+                f"stream(s) {baseline.path} records for it passes when replayed, but the "
+                f"baseline expects it to fail ({reason}); remove the entry.")))
+            continue
+        if "fails" in said or (said and "unknown" not in said):
+            continue  # still broken (or shown failing by this run), whatever its search met
         recorded = baseline.fingerprints.get(rule_id)
         if not recorded:  # no fingerprints (an older file): judged per rule
             verdicts += _stale_rule(baseline, results, rule_id, reason, deselected_rules)
         else:
             verdicts += _stale_fingerprints(baseline, results, rule_id, reason, recorded)
     return verdicts
+
+
+def _regressions(baseline: Baseline, results: RuleResults) -> list[str]:
+    """A listed rule that now fails on a less departing shape than its entry records."""
+    verdicts = []
+    for rule_id, verdict in sorted(baseline.verdicts.items()):
+        recorded = verdict.found_on
+        found = _least_departing(results, rule_id)
+        if recorded is None or found is None or SHAPES.index(found[0]) >= SHAPES.index(recorded):
+            continue
+        shape, test = found
+        where = f" in {test.nodeid}" if test is not None else ""
+        departures = ", ".join(test.failure.get("departures") or []) if test and test.failure \
+            else ""
+        carried = f" (departures: {departures})" if departures else ""
+        message = (f"new failure: {rule_id} now fails on {shape} streams{where}{carried}, "
+                   f"but {baseline.path} records it as found on {recorded} streams: a rule "
+                   f"that fails on a less departing shape than its entry records has "
+                   f"regressed.")
+        if test is not None:
+            verdicts.append(_fail(results, rule_id, test, message))
+        else:
+            outcome = results.by_rule.setdefault(rule_id, RuleOutcome())
+            outcome.mark_failed(message, outcome.failure)
+            outcome.verdict = "new"
+            verdicts.append(message)
+    return verdicts
+
+
+def _least_departing(results: RuleResults,
+                     rule_id: str) -> tuple[Shape, XfailedTest | None] | None:
+    """The least departing shape the rule failed on in this run, and the expected-to-fail
+    test that showed it (None: a test of its own that failed outright)."""
+    found: list[tuple[Shape, XfailedTest | None]] = []
+    for test in results.xfailed:
+        shape = test.failure.get("shape") if test.failure else None
+        if rule_id in test.implicated and shape is not None:
+            found.append((shape, test))
+    outcome = results.by_rule.get(rule_id)
+    if outcome is not None and outcome.status == "failed" and outcome.verdict is None:
+        shape = outcome.failure.get("shape") if outcome.failure else None
+        if shape is not None:
+            found.append((shape, None))
+    return min(found, key=lambda f: SHAPES.index(f[0]), default=None)
 
 
 def _new_failures(baseline: Baseline, results: RuleResults, test: XfailedTest) -> list[str]:

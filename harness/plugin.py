@@ -41,6 +41,7 @@ from .console_summary import (
 )
 from .dialects import DIALECTS, EVERY_RULE, Dialect
 from .errors import UsageError
+from .fail_on import FailedReports, fail_on_notes, fail_on_of, settle_exit_status
 from .gate import apply_claims, expect_known_crash, judge_session, masked_rules
 from .locations import suites_dialect, suites_dir
 from .marks import rules_of_item
@@ -124,6 +125,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--replay-dir", default="refold-replays", metavar="DIR",
                     help="where failures write replay files (default ./refold-replays; "
                          "an empty value writes none)")
+    group.addoption("--fail-on", default=None, metavar="SHAPE",
+                    help="documented, observed or synthetic: the failures that make the exit "
+                         "status non-zero, by their rule's found_on (default: the baseline's, "
+                         "else synthetic, every failure)")
 
 
 @pytest.hookimpl(trylast=True)  # after Hypothesis's plugin loaded --hypothesis-profile
@@ -142,6 +147,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if run.named(config):
         use_compact_console(config)
     config.pluginmanager.register(_ResultRecorder(results), "refold-results")
+    config.pluginmanager.register(FailedReports(), "refold-fail-on")
     if not hasattr(config, "workerinput"):
         config.pluginmanager.register(CompletionWatch(), "refold-completion")
     if run.named(config) and config.args_source != pytest.Config.ArgsSource.ARGS:
@@ -296,7 +302,9 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
     if run_replayed(pyfuncitem):
         return True
     results = results_of(pyfuncitem.config)
-    return run_as_needed(pyfuncitem, lambda r: results.status(r) == "failed",
+    # A rule a baseline expects to fail (xfailed) has failed as much as a failed one: a
+    # gate run searches its properties as the run that wrote the baseline did.
+    return run_as_needed(pyfuncitem, lambda r: results.status(r) in ("failed", "xfailed"),
                          first_conformance_failure, results.found_on)
 
 
@@ -368,9 +376,15 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         return  # an xdist worker: the controller judges the run and writes the report
     run, results = run_of(config), results_of(config)
     if run.baseline is not None:
-        run.stale += judge_session(session, run.baseline, results,
+        replays = None
+        with contextlib.suppress(UsageError, pytest.UsageError):  # no target, no replay
+            replays = target_of(config) if run.baseline.streams else None
+        run.stale += judge_session(session, run.baseline, results, target=replays,
                                    deselected_rules=frozenset(run.deselected_rules))
     run.replays = write_rule_replays(config, results)
+    counter = _failed_reports(config)
+    counter.notes = settle_exit_status(
+        session, results, fail_on_of(config.getoption("fail_on"), run.baseline), counter)
     destination = config.getoption("refold_report")
     if destination and results.by_rule:
         write_run_report(config, run, results, Path(destination))
@@ -403,6 +417,9 @@ def pytest_terminal_summary(
     if not config.stash.get(COMPACT, False):  # the compact blocks name each replay already
         for line in replay_lines(config, run.replays):
             terminalreporter.write_line(printable(line))
+    for note in [*fail_on_notes(config.getoption("fail_on"), run.baseline),
+                 *_failed_reports(config).notes]:
+        terminalreporter.write_line(printable(note), yellow=True, bold=True)
     for name, count in run.other_dialects.items():
         how = (f"refold check --corpus with the reference runs each dialect in turn, or "
                f"--dialect {name}" if run.corpus is not None else f"run them with --dialect {name}")
@@ -419,6 +436,10 @@ def _summary_document(config: pytest.Config, results: RuleResults) -> dict[str, 
     return build_report(results, target=target_of(config), started=run_of(config).started,
                         duration_seconds=0.0, hypothesis_profile="", dialect=dialect_of(config))
 
+
+def _failed_reports(config: pytest.Config) -> FailedReports:
+    found = config.pluginmanager.get_plugin("refold-fail-on")
+    return found if isinstance(found, FailedReports) else FailedReports()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -14,8 +14,8 @@ from typing import Any
 
 from .errors import UsageError
 
-__all__ = ["USAGE_ERROR", "check_pytest_options", "check_seconds", "writable_file",
-           "writable_folder"]
+__all__ = ["USAGE_ERROR", "check_fail_on", "check_pytest_options", "check_seconds",
+           "writable_file", "writable_folder"]
 
 USAGE_ERROR = 4
 """pytest's ExitCode.USAGE_ERROR, the exit status of every refused option."""
@@ -26,6 +26,7 @@ def check_pytest_options(option: Any, *, refold_run: bool) -> None:
     run that checks a target, or when it was given."""
     check_seconds("--target-timeout", option("target_timeout"))
     check_seconds("--shrink-seconds", option("shrink_seconds"))
+    check_fail_on(option("fail_on"))
     if option("refold_report"):
         writable_file("--refold-report", option("refold_report"), "the results JSON")
     replay_dir = option("replay_dir")
@@ -38,6 +39,17 @@ def check_seconds(option: str, value: float | None) -> None:
     if value is not None and not (math.isfinite(value) and value > 0):
         raise UsageError(f"{option} {value:g}: expected a number of seconds above zero "
                          f"(a finite number, such as 5 or 0.5)")
+
+
+def check_fail_on(value: str | None) -> None:
+    """`value` (if given) is a stream shape, `refold.reference.SHAPES`."""
+    from refold.reference import SHAPES
+
+    if value is not None and value not in SHAPES:
+        raise UsageError(f"--fail-on {value!r}: expected one of {', '.join(SHAPES)} (the "
+                         f"stream shapes, least departing first: a failure fails the run "
+                         f"when its rule's found_on is at or below the value; synthetic, "
+                         f"the default, counts every failure)")
 
 
 def writable_file(option: str, path: str | Path, what: str) -> None:

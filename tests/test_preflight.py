@@ -103,3 +103,14 @@ def test_a_baseline_to_write_into_a_folder_is_refused_before_the_run(tmp_path: P
     (tmp_path / "b.toml").mkdir()
     _refused([*REFOLD, "baseline", "--write", "b.toml", "--", "test_sample.py"], tmp_path,
              "--write b.toml", "is a folder")
+
+
+@pytest.mark.parametrize("command", ["check", "baseline", "pytest"])
+def test_a_fail_on_that_is_not_a_shape_is_refused_before_the_run(tmp_path: Path,
+                                                                command: str) -> None:
+    argv = ([*PYTEST, "--target", "reference", "--fail-on", "doc", "test_sample.py"]
+            if command == "pytest" else
+            [*REFOLD, command, "--fail-on", "doc", *(["--write", "b.toml"]
+                                                    if command == "baseline" else []),
+             "--", "test_sample.py"])
+    _refused(argv, tmp_path, "--fail-on 'doc'", "documented, observed, synthetic")

@@ -3,15 +3,20 @@
 Runs the suites through pytest (as `refold check` does) with fixed draws (the same
 examples every run; `--draws profile` opts out), reads the results JSON, and writes a
 baseline: the dialect the run checked, the claimed features, the settings that decided
-the examples drawn, every failing rule as an expected failure (the first line of its
-failure as the reason) and how it failed in each of its own tests (fingerprints).
+the examples drawn, the `--fail-on` it was written with, every failing rule as an
+expected failure (the first line of its failure as the reason), its `found_on`, `impact`
+and departures, its minimal failing stream (`refold.recorded_streams`) and how it failed
+in each of its own tests (fingerprints).
 
 It then checks the target against the file, as `refold check --baseline FILE` will. That
 run can differ from the first: known failures are masked in other rules' tests
 (`refold.checks`), so Hypothesis searches on past them and may find failures the first
-run's shrinking hid. What the check finds is folded into the file and checked again, up
-to three times; the command fails if the file still does not pass, since a baseline that
-does not reproduce cannot gate a release.
+run's shrinking hid. What the check finds is added to the file (never taken out: an
+entry is dropped only when its recorded streams all pass when replayed, which an
+unchanged target never does) and checked again, up to three times; the command fails if
+the file still does not pass, since a baseline that does not reproduce cannot gate a
+release. Since each check only adds, two writes of an unchanged target give the same
+file.
 """
 
 from __future__ import annotations
@@ -27,8 +32,10 @@ from typing import Any
 import pytest
 
 from refold.baseline import SETTINGS_KEYS, Baseline, dump_baseline
+from refold.fail_on import DEFAULT_FAIL_ON
 from refold.fingerprints import Fingerprint
-from refold.reference import cut_text, dialect_record, scrub_text
+from refold.recorded_streams import EntryVerdict, RecordedStream, streams_of, verdict_of
+from refold.reference import SHAPES, cut_text, dialect_record, scrub_text
 
 from .check import add_target_arguments, preflight, pytest_arguments
 
@@ -61,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"refold baseline: the run ended with {status!r}; no baseline written")
             return int(status) or 1
         results = json.loads(report.read_text(encoding="utf-8"))
-        baseline = baseline_from_results(results, target=args.target or "reference")
+        baseline = baseline_from_results(results, target=args.target or "reference",
+                                         fail_on=args.fail_on or DEFAULT_FAIL_ON)
         for _ in range(_CHECKS):
             _write(args.write, baseline, results)
             gated, checked = _gate(args, report)
@@ -107,8 +115,10 @@ def _gate(args: argparse.Namespace, report: Path) -> tuple[int, dict[str, Any] |
     return status, checked
 
 
-def baseline_from_results(results: dict[str, Any], *, target: str) -> Baseline:
-    """The baseline that makes the run behind `results` pass: its failures expected.
+def baseline_from_results(results: dict[str, Any], *, target: str,
+                          fail_on: str = DEFAULT_FAIL_ON) -> Baseline:
+    """The baseline that makes the run behind `results` pass: its failures expected, each
+    with its verdict and minimal failing stream.
 
     A blocked rule is not listed: no test judged it (another rule's crash stopped its
     tests), and the gated run reads a crash charged to a listed rule as xfailed."""
@@ -119,25 +129,63 @@ def baseline_from_results(results: dict[str, Any], *, target: str) -> Baseline:
                     features=frozenset(results["target"]["features"]),
                     expected_failures={r: _reason(entry) for r, entry in failing.items()},
                     fingerprints=_fingerprints(failing),
-                    settings={k: v for k, v in recorded.items() if k in SETTINGS_KEYS})
+                    settings={k: v for k, v in recorded.items() if k in SETTINGS_KEYS},
+                    fail_on=fail_on if fail_on in SHAPES else DEFAULT_FAIL_ON,
+                    verdicts={r: v for r, entry in failing.items()
+                              if (v := verdict_of(entry)) != EntryVerdict()},
+                    streams={r: found for r, entry in failing.items()
+                             if (found := streams_of([entry.get("failure")]))})
 
 
 def revise_baseline(baseline: Baseline, checked: dict[str, Any]) -> Baseline:
-    """`baseline` as the check against it saw the target: what failed then, how it failed.
+    """`baseline` with what the check against it found added.
 
-    A rule is kept if it failed in the check (xfailed, a new failure, or failed with
-    fingerprints still seen); a stale entry is dropped. Fingerprints are the check's.
+    Every entry is kept unless the check judged it stale (its recorded streams all pass
+    when replayed; for an entry without streams, its tests all passed); a rule that
+    failed in the check is added with its verdict and stream. Fingerprints and streams
+    are the union of both runs', so a check that met a failure another way adds to the
+    entry instead of replacing it: the file only grows toward a fixed point.
     """
-    kept = {rule_id: entry for rule_id, entry in checked["rules"].items()
-            if entry.get("fingerprints") or (entry["status"] in ("failed", "xfailed")
-                                             and entry.get("verdict") != "stale")}
+    stale = {r for r, entry in checked["rules"].items() if entry.get("verdict") == "stale"}
+    kept = {r: reason for r, reason in baseline.expected_failures.items() if r not in stale}
+    found = {r: entry for r, entry in checked["rules"].items()
+             if r not in stale and (entry["status"] == "failed" or entry.get("fingerprints"))}
+    for rule_id, entry in sorted(found.items()):
+        kept.setdefault(rule_id, _reason(entry))
+    fingerprints = _fingerprints(found)
     return Baseline(
         path=baseline.path, dialect=baseline.dialect, target=baseline.target,
-        features=baseline.features,
-        expected_failures={r: baseline.expected_failures.get(r) or _reason(entry)
-                           for r, entry in kept.items()},
-        fingerprints=_fingerprints(kept), skips=baseline.skips,
-        unsupported_features=baseline.unsupported_features, settings=baseline.settings)
+        features=baseline.features, expected_failures=kept,
+        fingerprints={r: baseline.fingerprints.get(r, frozenset()) | fingerprints.get(
+            r, frozenset()) for r in kept if r in baseline.fingerprints or r in fingerprints},
+        skips=baseline.skips, unsupported_features=baseline.unsupported_features,
+        settings=baseline.settings, fail_on=baseline.fail_on,
+        verdicts={r: v for r in kept if (v := _least_departing(
+            baseline.verdicts.get(r), found.get(r))) != EntryVerdict()},
+        streams={r: s for r in kept if (s := _streams(baseline.streams.get(r, ()),
+                                                       found.get(r)))})
+
+
+def _least_departing(recorded: EntryVerdict | None,
+                     entry: dict[str, Any] | None) -> EntryVerdict:
+    """The verdict of the two that was found on the less departing shape."""
+    now = verdict_of(entry) if entry is not None and entry["status"] == "failed" else None
+    if recorded is None or recorded.found_on is None:
+        return now or recorded or EntryVerdict()
+    if now is None or now.found_on is None:
+        return recorded
+    return now if SHAPES.index(now.found_on) < SHAPES.index(recorded.found_on) else recorded
+
+
+def _streams(recorded: tuple[RecordedStream, ...],
+             entry: dict[str, Any] | None) -> tuple[RecordedStream, ...]:
+    failure = entry.get("failure") if entry is not None and entry["status"] == "failed" else None
+    return streams_of([*(_as_record(s) for s in recorded), failure])
+
+
+def _as_record(stream: RecordedStream) -> dict[str, Any]:
+    return {"chunks": json.loads(stream.chunks), "expected": json.loads(stream.expected),
+            "shape": stream.shape, "departures": list(stream.departures)}
 
 
 def _fingerprints(entries: dict[str, Any]) -> dict[str, frozenset[Fingerprint]]:

@@ -20,7 +20,7 @@ import pytest
 
 from refold.dialects import DEFAULT_DIALECT, DIALECTS
 from refold.errors import UsageError
-from refold.preflight import check_seconds, writable_file, writable_folder
+from refold.preflight import check_fail_on, check_seconds, writable_file, writable_folder
 
 from ._usage import dialect_option, usage_error
 
@@ -81,6 +81,10 @@ def add_target_arguments(parser: argparse.ArgumentParser, *,
                         help="where failures write replay files (default ./refold-replays)")
     parser.add_argument("--shrink-seconds", type=float, metavar="SECONDS",
                         help="stop shrinking each failing example after SECONDS")
+    parser.add_argument("--fail-on", metavar="SHAPE",
+                        help="documented, observed or synthetic: which failures fail the run, "
+                             "by their rule's found_on (default: the baseline's, else "
+                             "synthetic: every failure)")
 
 
 def pytest_arguments(args: argparse.Namespace) -> list[str]:
@@ -104,6 +108,7 @@ def pytest_arguments(args: argparse.Namespace) -> list[str]:
                "--replay-dir": args.replay_dir, "--draws": getattr(args, "draws", None),
                "--shrink-seconds": getattr(args, "shrink_seconds", None),
                "--baseline": getattr(args, "baseline", None),
+               "--fail-on": getattr(args, "fail_on", None),
                "--corpus": getattr(args, "corpus", None)}
     # One token per option (`--target=VALUE`): pytest reads a separate value that looks
     # like a path (`--target examples/t.py`) as a test path when it picks its root
@@ -149,6 +154,7 @@ def preflight(args: argparse.Namespace, command: str) -> int | None:
             load_corpus(args.corpus)  # a missing folder or damaged case: refused before pytest
         check_seconds("--target-timeout", args.target_timeout)
         check_seconds("--shrink-seconds", getattr(args, "shrink_seconds", None))
+        check_fail_on(getattr(args, "fail_on", None))
         if getattr(args, "report_dir", None):
             writable_folder("--report-dir", args.report_dir, "the reports")
         elif getattr(args, "report", None):
@@ -190,7 +196,7 @@ def _corpus_dialects(args: argparse.Namespace) -> list[str]:
 _PASSED_ON = {"features": "--features", "target_timeout": "--target-timeout",
               "target_max_reply": "--target-max-reply", "profile": "--profile",
               "draws": "--draws", "replay_dir": "--replay-dir",
-              "shrink_seconds": "--shrink-seconds"}
+              "shrink_seconds": "--shrink-seconds", "fail_on": "--fail-on"}
 
 
 def _run_each_dialect(args: argparse.Namespace, dialects: list[str]) -> int:
