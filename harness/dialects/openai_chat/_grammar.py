@@ -10,7 +10,6 @@ departure, Q3, is measured against).
 from __future__ import annotations
 
 import json
-
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from refold.reference import JSON
