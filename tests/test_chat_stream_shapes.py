@@ -7,12 +7,16 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import HealthCheck, find, given, settings
+from typing import TypeVar
+
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from refold.dialects import DIALECTS
 from refold.reference import FEATURES, JSONObject
-from refold.strategies import chunk_splits, chunk_streams, completions
+from refold.strategies import chunk_splits, chunk_streams, completions, round_trips
+
+T = TypeVar("T")
 
 SHAPES = DIALECTS["openai-chat"].shapes
 assert SHAPES is not None
@@ -37,12 +41,30 @@ def test_every_stream_the_plain_family_draws_is_documented(data: st.DataObject) 
     assert shape.shape == "documented", (shape.describe(), json.dumps(chunks)[:2000])
 
 
-@pytest.mark.parametrize("families", [{1}, {1, 2}, {1, 4}, {1, 8}, set(range(1, 9))],
-                         ids=["1", "1+2", "1+4", "1+8", "all"])
+class _Found(Exception):
+    """Raised on every example, so that Hypothesis shrinks to its simplest one."""
+
+
+def _simplest(strategy: st.SearchStrategy[T]) -> T:
+    """What Hypothesis shrinks a failure of a test drawing from `strategy` toward: its
+    simplest example (the last one a failing test is called with)."""
+    seen: list[T] = []
+
+    @settings(database=None, max_examples=20, report_multiple_bugs=False,
+              suppress_health_check=list(HealthCheck))
+    @given(strategy)
+    def fails(value: T) -> None:
+        seen.append(value)
+        raise _Found
+
+    with pytest.raises(_Found):
+        fails()
+    return seen[-1]
+
+
+@pytest.mark.parametrize("families", [{1}, set(range(1, 9))], ids=["plain", "every-family"])
 def test_the_simplest_draws_of_every_family_mix_are_documented(families: set[int]) -> None:
-    # what Hypothesis shrinks toward: the minimal completion and its minimal split
-    completion = find(completions(), lambda c: True)
-    chunks = find(chunk_splits(completion, families=families), lambda c: True)
+    _, chunks = _simplest(round_trips(families=families))
     assert SHAPES.of(chunks).shape == "documented", SHAPES.of(chunks).describe()
 
 

@@ -39,7 +39,8 @@ DEPARTURES: tuple[Departure, ...] = (
     _observed("Q3", "tool indexes above 0 first, or with gaps",
               "Anthropic-to-OpenAI fallback: " + _Q + "vercel/ai/pull/18382"),
     _observed("Q4", "several fragments for one tool index inside one chunk",
-              "vLLM with speculative decoding, Kimi K2.6: " + _Q + "openai/openai-python/issues/3201"),
+              "vLLM with speculative decoding, Kimi K2.6: "
+              + _Q + "openai/openai-python/issues/3201"),
     _observed("Q5", "a call's whole arguments sent again once complete",
               "vLLM tool parsers' end-of-stream flush: " + _Q + "vllm-project/vllm/issues/42167"),
     _observed("Q6", "id, type or name repeated on later fragments of a call",
