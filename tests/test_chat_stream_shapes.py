@@ -5,10 +5,9 @@ registered departures."""
 from __future__ import annotations
 
 import json
-
-import pytest
 from typing import TypeVar
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -90,7 +89,7 @@ def test_each_family_carries_only_its_registered_departures(family: int,
     chunks = data.draw(chunk_splits(completion, families={1, family}), label="chunks")
     shape = SHAPES.of(chunks)
     allowed = _FAMILY_DEPARTURES[family] | {"Q3", "Q4", "Q14", "Q16"}
-    assert not shape.unregistered, (shape.describe(), json.dumps(chunks)[:2000])
+    assert not shape.unregistered, (shape.unregistered, json.dumps(chunks)[:2000])
     assert set(shape.departures) <= allowed, (shape.describe(), json.dumps(chunks)[:2000])
 
 
@@ -99,4 +98,4 @@ def test_each_family_carries_only_its_registered_departures(family: int,
 def test_noise_and_damaged_streams_carry_no_unregistered_departure(data: st.DataObject) -> None:
     chunks = data.draw(chunk_streams(), label="chunks")
     shape = SHAPES.of(chunks)
-    assert not shape.unregistered, (shape.describe(), json.dumps(chunks)[:2000])
+    assert not shape.unregistered, (shape.unregistered, json.dumps(chunks)[:2000])

@@ -12,6 +12,7 @@ Each detector returns the numbers of the chunks where the stream departs that wa
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -83,6 +84,8 @@ DEPARTURES: tuple[Departure, ...] = (
     Departure("CHAT-LATER-IDENTITY", "synthetic", "a later id, model or created differing"),
     Departure("CHAT-EARLIER-LAST-WINS", "synthetic",
               "another finish reason or provider field before the last one"),
+    Departure("CHAT-AFTER-FINISH", "synthetic",
+              "a choice's deltas after its finish_reason (chunks swapped or repeated)"),
     Departure("CHAT-RENAMED", "synthetic", "a later fragment of a call naming another function"),
     Departure("CHAT-LATE-ID", "synthetic", "a call's id arriving after its first fragment"),
 )
@@ -243,9 +246,26 @@ def _finish_quirks(chunks: Sequence[JSON]) -> Iterator[int]:
             if reason == "" or "finish_reason" not in entry or entry.get("delta", 0) is None \
                     or "delta" not in entry:
                 yield number
-    # none at all is an interrupted stream, which the API reference allows for
-    if any(len(reasons) > 1 for reasons in _finish_reasons(chunks).values()):
-        yield len(chunks) - 1  # sent twice
+    # (none at all is an interrupted stream, which the API reference allows for)
+    yield from (n for n, empty in _after_finish(chunks) if empty)  # finish sent twice
+
+
+def _after_finish(chunks: Sequence[JSON]) -> Iterator[tuple[int, bool]]:
+    """(chunk number, whether its delta is empty) of each entry of a choice after the
+    entry that carried the choice's finish_reason."""
+    finished: set[int] = set()
+    for number, chunk in enumerate(chunks):
+        for entry in entries(chunk):
+            choice = index_of(entry.get("index")) or 0
+            if choice in finished:
+                yield number, not any(v not in (None, "", []) for k, v in
+                                      delta_of(entry).items() if k != "role")
+            if entry.get("finish_reason") is not None:  # as the grammar line reads it
+                finished.add(choice)
+
+
+def _continued(chunks: Sequence[JSON]) -> Iterator[int]:
+    return (n for n, empty in _after_finish(chunks) if not empty)
 
 
 def _usage_early(chunks: Sequence[JSON]) -> Iterator[int]:
@@ -309,10 +329,19 @@ _FRAGMENT_TYPES = {"index": _INT, "id": _STR, "type": _STR, "function": _OBJ}
 _FUNCTION_TYPES = {"name": _STR, "arguments": _STR}
 
 
-def _mistyped(value: dict[str, Any], types: dict[str, tuple[type, ...]]) -> bool:
+_NEVER_NULL = frozenset({"id", "object", "created", "model", "choices", "system_fingerprint",
+                         "error", "role", "function"})
+"""Keys whose `null` no schema allows and no quirk explains (a chunk's id, a delta's role;
+a tool fragment's id and type are Q7, its index Q1, a delta Q13)."""
+
+
+def _mistyped(value: dict[str, Any], types: dict[str, tuple[type, ...]],
+              never_null: frozenset[str] = frozenset()) -> bool:
     for key, allowed in types.items():
         found = value.get(key)
         if found is None:
+            if key in value and key in never_null:
+                return True
             continue
         if isinstance(found, bool) or not isinstance(found, allowed):
             return True
@@ -322,16 +351,34 @@ def _mistyped(value: dict[str, Any], types: dict[str, tuple[type, ...]]) -> bool
 
 
 def _wrong_type(chunk: dict[str, Any]) -> bool:
-    if _mistyped(chunk, _CHUNK_TYPES):
+    if _mistyped(chunk, _CHUNK_TYPES, _NEVER_NULL):
         return True
     for entry in entries(chunk):
-        if _mistyped(entry, _ENTRY_TYPES) or _mistyped(delta_of(entry), _DELTA_TYPES):
+        if _mistyped(entry, _ENTRY_TYPES, frozenset({"index"})) \
+                or _mistyped(delta_of(entry), _DELTA_TYPES, _NEVER_NULL):
+            return True
+        if _logprobs_mistyped(entry.get("logprobs")):
             return True
         for fragment in fragments_of(entry):
-            if _mistyped(fragment, _FRAGMENT_TYPES) or _mistyped(function_of(fragment),
-                                                                 _FUNCTION_TYPES):
+            if _mistyped(fragment, _FRAGMENT_TYPES, _NEVER_NULL - {"id"}) \
+                    or _mistyped(function_of(fragment), _FUNCTION_TYPES):
                 return True
     return False
+
+
+_TOKEN_TYPES = {"token": _STR, "logprob": (int, float), "bytes": _LIST, "top_logprobs": _LIST}
+
+
+def _logprobs_mistyped(logprobs: Any) -> bool:
+    """A logprobs object missing its lists, or with an entry of the wrong shape."""
+    if not isinstance(logprobs, dict):
+        return False
+    if any(k not in logprobs or not isinstance(logprobs[k], list | None)
+           for k in ("content", "refusal")):
+        return True
+    tokens = [e for k in ("content", "refusal") for e in _list(logprobs[k]) if isinstance(e, dict)]
+    return any(_mistyped(e, _TOKEN_TYPES, frozenset({"token", "logprob", "top_logprobs"}))
+               or any(k not in e for k in _TOKEN_TYPES) for e in tokens)
 
 
 def _whitespace(value: Any) -> bool:
@@ -358,17 +405,16 @@ def _empty_choices(chunks: Sequence[JSON]) -> Iterator[int]:
 
 
 def _later_identity(chunks: Sequence[JSON]) -> Iterator[int]:
-    first: dict[str, Any] = {}
-    for number, chunk in enumerate(chunks):
-        if not isinstance(chunk, dict) or _prompt_filter(chunk):
-            continue
-        for key in ("id", "model", "created"):
-            value = chunk.get(key)
-            if blank(value) and key != "created":
-                continue
-            if key in first and value != first[key]:
-                yield number
-            first.setdefault(key, value)
+    """Every chunk carrying an id, model or created when the chunks carry several
+    (which of them is the odd one is the grammar's to say, by majority)."""
+    marked: set[int] = set()
+    for key in ("id", "model", "created"):
+        carrying = {n: json.dumps(c.get(key)) for n, c in enumerate(chunks)
+                    if isinstance(c, dict) and not _prompt_filter(c)
+                    and (not blank(c.get(key)) if key != "created" else key in c)}
+        if len(set(carrying.values())) > 1:
+            marked |= set(carrying)
+    return iter(sorted(marked))
 
 
 def _earlier_last_wins(chunks: Sequence[JSON]) -> Iterator[int]:
@@ -434,6 +480,7 @@ DETECTORS: dict[str, Callable[[Sequence[JSON]], Iterator[int]]] = {
     "CHAT-EMPTY-CHOICES": _empty_choices,
     "CHAT-LATER-IDENTITY": _later_identity,
     "CHAT-EARLIER-LAST-WINS": _earlier_last_wins,
+    "CHAT-AFTER-FINISH": _continued,
     "CHAT-RENAMED": _renamed,
     "CHAT-LATE-ID": _late_id,
 }

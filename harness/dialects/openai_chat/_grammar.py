@@ -29,12 +29,21 @@ def _same_as_first(key: str) -> Callable[[Sequence[JSON]], Iterable[Violation]]:
     def check(chunks: Sequence[JSON]) -> Iterator[Violation]:
         objects = [(n, c) for n, c in enumerate(chunks) if isinstance(c, dict) and key in c]
         values = [json.dumps(chunk[key], sort_keys=True) for _, chunk in objects]
-        # the odd ones out are the chunks that differ from the value most chunks carry
-        usual = max(values, key=values.count) if values else None
+        # the odd ones out differ from the value most chunks carry (a real one, not an
+        # Azure prompt-filter chunk's "" or 0, where as many chunks carry each)
+        real = [v for v, (_, c) in zip(values, objects, strict=True) if _real(c[key])]
+        usual = max(real or values, key=values.count) if values else None
         for (number, _), value in zip(objects, values, strict=True):
             if value != usual:
                 yield Violation(number, f"/{key}", f"{key} differs from the other chunks'")
     return check
+
+
+def _real(value: JSON) -> bool:
+    """A value an id or timestamp can be: a non-blank string or a positive integer."""
+    if isinstance(value, str):
+        return bool(value.strip())
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
 def _empty_choices_last(chunks: Sequence[JSON]) -> Iterator[Violation]:
