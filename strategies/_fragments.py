@@ -115,27 +115,45 @@ def tool_call_lanes(draw: st.DrawFn, calls: list[JSONObject] | None, *,
     with the previous call (family 3), or with no index at all (family 4)."""
     if not calls:
         return []
+    # Q3: indexes above 0 or with gaps are an observed departure (an Anthropic content
+    # block index reused); family 1 alone draws OpenAI's dense indexes from 0
+    sparse = bool(set(families) - {1})
     if 4 in families and draw(BOOLEANS):
-        event("split: tool calls without index (family 4)")
-        lane: list[JSONObject] = []
-        for call in calls:
-            lane += _call_fragments(draw, call, None, families=families, finished=finished,
-                                         id_late=False)
-        return [[_item(fragment) for fragment in lane]]
-    index = draw(below(4))  # TOOL-INDEX: the first index may be above 0
+        return [_indexless_lane(draw, calls, families=families, finished=finished,
+                                sparse=sparse)]
+    index = draw(below(4)) if sparse else 0  # TOOL-INDEX: the first index may be above 0
     lanes: list[Lane] = []
     for position, call in enumerate(calls):
         shares = position > 0 and 3 in families and draw(BOOLEANS)
         if shares:
             event("split: calls sharing an index (family 3)")
         else:
-            index += 1 + draw(below(3)) if position else 0
+            index += (1 + (draw(below(3)) if sparse else 0)) if position else 0
             lanes.append([])
         id_late = not shares and 5 in families and draw(BOOLEANS)
         fragments = _call_fragments(draw, call, index, families=families, finished=finished,
                                          id_late=id_late)
         lanes[-1] += [_item(fragment) for fragment in fragments]
     return lanes
+
+
+def _indexless_lane(draw: st.DrawFn, calls: list[JSONObject], *, families: Collection[int],
+                    finished: bool, sparse: bool) -> Lane:
+    """Family 4 (TOOL-NO-INDEX): the calls one after the other, the first few on indexes
+    of their own and every later one without an index, so that those join the most
+    recently touched index (the last indexed call's, the highest), not index 0."""
+    event("split: tool calls without index (family 4)")
+    indexed = draw(below(len(calls)))
+    if indexed:
+        event("split: index-less calls after indexed ones (family 4)")
+    index = draw(below(4)) if sparse else 0
+    lane: list[JSONObject] = []
+    for position, call in enumerate(calls):
+        if 0 < position < indexed:
+            index += 1 + (draw(below(3)) if sparse else 0)
+        lane += _call_fragments(draw, call, index if position < indexed else None,
+                                families=families, finished=finished, id_late=False)
+    return [_item(fragment) for fragment in lane]
 
 
 def _item(fragment: JSONObject) -> JSONObject:

@@ -57,14 +57,18 @@ def chunk_splits(
     if unknown or not families:
         raise InvalidArgument(f"families={sorted(families)!r}: each must be one of 1..8")
     finished = is_finished(completion)
+    # family 1 alone is OpenAI's documented shape: choices first arriving in index
+    # order (Q16), one fragment per tool index in a delta (Q4), a finish_reason key on
+    # every entry (Q13), usage on a final `choices: []` chunk (Q14)
+    plain = set(families) == {1}
     per_choice = [_choice_entries(draw, choice, families=families, finished=finished)
                   for choice in completion["choices"]]
-    entries = _interleavings(draw, per_choice)
+    entries = _interleavings(draw, per_choice, in_order=plain)
     chunks = [
         {**_envelope(completion), "choices": group}
         for group in _groups(draw, entries)
     ]
-    chunks = _with_stream_fields(draw, chunks, completion)
+    chunks = _with_stream_fields(draw, chunks, completion, plain=plain)
     if 8 in families:
         chunks = with_noise(draw, chunks, completion)
     event(f"split: {min(len(chunks), 10)}{'+' if len(chunks) >= 10 else ''} chunks")
@@ -87,14 +91,18 @@ def _choice_entries(draw: st.DrawFn, choice: JSONObject, *, families: Collection
     lanes += reasoning_lanes(draw, message.get("reasoning_details"), families=families)
     lanes += annotation_lanes(draw, message.get("annotations"))
     lanes += logprob_lanes(draw, choice.get("logprobs"))
-    items = _interleavings(draw, lanes)
-    if draw(BOOLEANS):
+    plain = set(families) == {1}
+    items = _interleavings(draw, lanes, in_order=plain)  # calls first arrive in index order
+    if not (8 in families and draw(BOOLEANS)):
         items.insert(0, {"delta": {"role": message["role"]}})  # OpenAI's role chunk
     items.append(_finish_item(choice))
-    entries = _packed(draw, items)
+    entries = _packed(draw, items, one_fragment_per_index=plain)
     repeat_role = 2 in families and draw(BOOLEANS)
+    finish_key = plain or not (8 in families and draw(BOOLEANS))
     for entry in entries:
         entry.setdefault("delta", {})
+        if finish_key:
+            entry.setdefault("finish_reason", None)  # OpenAI sends the key on every entry
         if repeat_role:
             entry["delta"] = {"role": message["role"], **entry["delta"]}  # CHOICE-ROLE
         entry["index"] = choice["index"]
@@ -109,25 +117,33 @@ def _finish_item(choice: JSONObject) -> JSONObject:
     return item
 
 
-def _interleavings(draw: st.DrawFn, lanes: Sequence[Sequence[T]]) -> list[T]:
-    """Merge lanes in any order that keeps each lane's own order; shrinks toward
-    one lane after the other."""
+def _interleavings(draw: st.DrawFn, lanes: Sequence[Sequence[T]], *,
+                   in_order: bool = False) -> list[T]:
+    """Merge lanes in any order that keeps each lane's own order (`in_order`: and
+    starts them in their order); shrinks toward one lane after the other."""
     remaining = [list(lane) for lane in lanes if lane]
     merged: list[T] = []
+    opened = 0  # with `in_order`, the lanes started so far are remaining[:opened]
     while remaining:
-        position = draw(below(len(remaining))) if len(remaining) > 1 else 0
+        choosable = min(opened + 1, len(remaining)) if in_order else len(remaining)
+        position = draw(below(choosable)) if choosable > 1 else 0
+        opened = max(opened, position + 1)
         merged.append(remaining[position].pop(0))
         if not remaining[position]:
             del remaining[position]
+            opened -= 1
     return merged
 
 
-def _packed(draw: st.DrawFn, items: list[JSONObject]) -> list[JSONObject]:
+def _packed(draw: st.DrawFn, items: list[JSONObject], *,
+            one_fragment_per_index: bool) -> list[JSONObject]:
     """Pack consecutive items of one choice into entries where they fit together;
     shrinks toward as few entries as possible."""
     entries: list[JSONObject] = []
     for item in items:
         joined = _joined(entries[-1], item) if entries else None
+        if joined is not None and one_fragment_per_index and _index_twice(joined):
+            joined = None
         if joined is not None and not draw(BOOLEANS):
             entries[-1] = joined
         else:
@@ -155,6 +171,11 @@ def _joined(entry: JSONObject, item: JSONObject) -> JSONObject | None:
     return joined
 
 
+def _index_twice(entry: JSONObject) -> bool:
+    indexes = [f.get("index") for f in entry.get("delta", {}).get("tool_calls", [])]
+    return len(indexes) != len(set(indexes))
+
+
 def _joined_logprobs(first: JSONObject, second: JSONObject) -> JSONObject:
     refusal = (first["refusal"] or []) + (second["refusal"] or [])
     return {"content": first["content"] + second["content"], "refusal": refusal or None}
@@ -173,7 +194,7 @@ def _groups(draw: st.DrawFn, entries: list[JSONObject]) -> list[list[JSONObject]
 
 
 def _with_stream_fields(draw: st.DrawFn, chunks: list[JSONObject],
-                        completion: JSONObject) -> list[JSONObject]:
+                        completion: JSONObject, *, plain: bool) -> list[JSONObject]:
     """Usage and provider fields: on every chunk or on the last one, which is either a
     final `choices: []` chunk (OpenAI's usage chunk) or the last chunk with choices."""
     tail: JSONObject = {}
@@ -186,8 +207,8 @@ def _with_stream_fields(draw: st.DrawFn, chunks: list[JSONObject],
                 tail[key] = completion[key]
     if "usage" in completion:
         tail["usage"] = completion["usage"]
-    separate: bool = draw(BOOLEANS) if tail else False
-    if separate:
+    on_last: bool = draw(BOOLEANS) if tail and not plain else False  # Q14 when True
+    if tail and not on_last:
         chunks.append({**_envelope(completion), "choices": [], **tail})
     else:
         chunks[-1].update(tail)

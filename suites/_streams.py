@@ -29,11 +29,9 @@ def stream(*chunks: JSONObject, envelope: JSONObject | None = None) -> list[JSON
 
 
 def delta(index: int = 0, finish_reason: str | None = None, **fields: Any) -> JSONObject:
-    """One chunk with one choice entry carrying `fields` as its delta."""
-    entry: JSONObject = {"index": index, "delta": fields}
-    if finish_reason is not None:
-        entry["finish_reason"] = finish_reason
-    return {"choices": [entry]}
+    """One chunk with one choice entry carrying `fields` as its delta, and its
+    `finish_reason` (null unless given), as OpenAI sends it on every entry."""
+    return {"choices": [{"index": index, "delta": fields, "finish_reason": finish_reason}]}
 
 
 def entry(**fields: Any) -> JSONObject:

@@ -204,12 +204,15 @@ def test_an_index_less_continuation_appends_to_the_current_call(check: Check) ->
 
 @rule("TOOL-NO-INDEX")
 def test_an_index_less_fragment_joins_the_most_recently_touched_index(check: Check) -> None:
+    # the most recently touched index is 1, not 0: a fold sending every index-less
+    # fragment to index 0 (litellm) appends "2}" to the call on index 0
     chunks = stream(
         delta(tool_calls=[fragment(index=0, id="call_a", name="f", arguments='{"a"'),
                           fragment(index=1, id="call_b", name="g", arguments='{"b"')]),
-        delta(tool_calls=[fragment(index=0, arguments=":")]),
-        delta(tool_calls=[fragment(arguments="1}"), fragment(index=None, arguments="")]),
-        delta(tool_calls=[fragment(index=1, arguments=":2}")], finish_reason="tool_calls"),
+        delta(tool_calls=[fragment(index=0, arguments=":1}")]),
+        delta(tool_calls=[fragment(index=1, arguments=":")]),
+        delta(tool_calls=[fragment(arguments="2}"), fragment(index=None, arguments="")],
+              finish_reason="tool_calls"),
     )
     expected = completion(choice(tool_calls=[call("call_a", "f", '{"a":1}'),
                                              call("call_b", "g", '{"b":2}')],

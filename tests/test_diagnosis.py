@@ -75,6 +75,10 @@ CHAT_DEFECTS: dict[str, list[list[JSON]]] = {
     "choices_by_position": [_chat(_delta({"content": "Hi"}, "stop", index=1))],
     "merge_calls_sharing_index": [
         _chat(_call("call_1", "a", "{}"), _call("call_2", "b", '{"x": 1}'), _STOP)],
+    # the continuation of the call on index 1 lost its index: it belongs to index 1
+    "index_less_fragments_at_zero": [
+        _chat(_call("call_1", "a", "{}"), _call("call_2", "b", '{"x":', index=1),
+              _delta({"tool_calls": [{"function": {"arguments": " 1}"}}]}), _STOP)],
     # a re-send alone merging calls would double too: a second call on the index tells them
     "no_resend_detection": [
         _chat(_call("call_1", "a", '{"x": 1}'), _call("call_1", None, '{"x": 1}'),
@@ -142,7 +146,7 @@ def test_every_broken_example_whose_defect_is_in_its_fold_has_exactly_one_policy
     examples = {path.stem for path in _BROKEN.glob("*.py") if not path.stem.startswith("_")}
     policies = [p.example for p in (*CHAT_POLICIES, *ANTHROPIC_POLICIES, *RESPONSES_POLICIES)]
     assert sorted(policies) == sorted(examples - _NOT_IN_THE_FOLD)
-    assert (len(CHAT_POLICIES), len(ANTHROPIC_POLICIES), len(RESPONSES_POLICIES)) == (9, 12, 12)
+    assert (len(CHAT_POLICIES), len(ANTHROPIC_POLICIES), len(RESPONSES_POLICIES)) == (10, 12, 12)
     assert not DIALECTS["provider-events"].policies  # rule violations, not one fold
 
 

@@ -37,6 +37,7 @@ EXPECTED_FAILURES: dict[str, frozenset[str]] = {
     "choices_by_position": frozenset({"CHOICE-KEY", "CHOICE-ORDER"}),
     "merge_calls_sharing_index": frozenset(
         {"TOOL-2-NEW-ID", "TOOL-3-RESEND", "TOOL-4-SPLIT", "TOOL-NO-INDEX"}),
+    "index_less_fragments_at_zero": frozenset({"TOOL-NO-INDEX"}),
     "no_resend_detection": frozenset({"TOOL-3-RESEND", "TOOL-4-SPLIT"}),
     "usage_erased_by_null": frozenset({"USAGE-LAST"}),
     "crash_on_null_choice": frozenset({"ROB-NULL-ENTRIES", "ROB-WRONG-TYPE"}),

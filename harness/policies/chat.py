@@ -165,6 +165,18 @@ def _no_resend_detection(calls: list[_Fragment], fragment: _Fragment) -> None:
         _join(current, fragment)  # the policy: whole arguments again are appended too
 
 
+def _indexless_at_zero(chunks: list[JSON]) -> JSONObject:
+    """The reference fold of the stream whose index-less tool fragments all read index 0."""
+    rewritten = copy.deepcopy(chunks)
+    for chunk in rewritten:
+        for _, delta in _deltas(chunk):
+            entries = delta.get("tool_calls")
+            for entry in entries if isinstance(entries, list) else []:
+                if isinstance(entry, dict) and _index(entry.get("index")) is None:
+                    entry["index"] = 0  # the policy: not the most recently touched index
+    return fold(rewritten)
+
+
 def _summed(total: JSONObject, usage: JSONObject) -> JSONObject:
     result = dict(total)
     for key, value in usage.items():
@@ -260,6 +272,8 @@ CHAT_POLICIES: tuple[Policy, ...] = (
     Policy("merges calls that share an index",
            ("TOOL-2-NEW-ID", "TOOL-3-RESEND", "TOOL-4-SPLIT", "TOOL-NO-INDEX"),
            ("litellm 1.110.2",), _with_calls(_merged_per_index), "merge_calls_sharing_index"),
+    Policy("an index-less tool fragment joins index 0", ("TOOL-NO-INDEX",),
+           ("litellm 1.110.2",), _indexless_at_zero, "index_less_fragments_at_zero"),
     Policy("appends re-sent arguments", ("TOOL-3-RESEND", "TOOL-4-SPLIT"),
            ("litellm 1.110.2", "AI SDK", "@ai-sdk/openai"), _with_calls(_no_resend_detection),
            "no_resend_detection"),

@@ -24,6 +24,7 @@ from refold.reference.sse import decode_chunks
 from ...ablation import applicable_undos, departures_alone
 from ...policies import CHAT_POLICIES
 from .._dialect import Ablation, Dialect
+from ._shapes import CHAT_SHAPES
 
 __all__ = ["OPENAI_CHAT"]
 
@@ -74,5 +75,6 @@ OPENAI_CHAT = Dialect(
     extra_rules_note=SSE_RULES_NOTE,
     ablation=Ablation(applicable_undos, departures_alone),
     policies=CHAT_POLICIES,
+    shapes=CHAT_SHAPES,
 )
 """OpenAI Chat Completions, the first dialect and the default one."""

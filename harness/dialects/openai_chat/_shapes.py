@@ -1,0 +1,19 @@
+"""The `openai-chat` dialect's stream shapes: OpenAI's vendored chunk schema, the
+documented grammar and the registered departures (`refold.shapes`)."""
+
+from __future__ import annotations
+
+from refold.shapes import StreamShapes, load_schema
+
+from ._departures import DEPARTURES, DETECTORS
+from ._grammar import GRAMMAR
+
+__all__ = ["CHAT_SHAPES"]
+
+CHAT_SHAPES = StreamShapes(
+    schema=load_schema(__package__ or "refold.dialects.openai_chat", "chat.completion.chunk.json"),
+    grammar=GRAMMAR,
+    departures={departure.id: departure for departure in DEPARTURES},
+    detectors=DETECTORS,
+)
+"""How a chat stream's shape is told."""

@@ -1,0 +1,103 @@
+"""Chat stream shapes (verdicts.md §1): the plain split family draws documented streams,
+Hypothesis's simplest draws are documented, and every other family's streams carry only
+registered departures."""
+
+from __future__ import annotations
+
+import json
+from typing import TypeVar
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from refold.dialects import DIALECTS
+from refold.reference import FEATURES, JSONObject
+from refold.strategies import chunk_splits, chunk_streams, completions, round_trips
+
+T = TypeVar("T")
+
+SHAPES = DIALECTS["openai-chat"].shapes
+assert SHAPES is not None
+
+# deadline=None below: the first classification compiles the schema's validator, and a
+# loaded two-core machine makes one draw's timing say nothing about the code.
+_OPENAI_FEATURES = frozenset(FEATURES) - {"reasoning_details", "empty_arguments"}
+"""What OpenAI's own streams carry: OpenRouter's reasoning details (index optional, Q17)
+and calls left without argument text (Q11) are departures by definition."""
+
+
+def _documented_completions() -> st.SearchStrategy[JSONObject]:
+    # a choice ending in "error" is streamed only with OpenRouter's error chunk (Q18)
+    return completions(features=_OPENAI_FEATURES).filter(
+        lambda c: all(choice["finish_reason"] != "error" for choice in c["choices"]))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_every_stream_the_plain_family_draws_is_documented(data: st.DataObject) -> None:
+    completion = data.draw(_documented_completions(), label="completion")
+    chunks = data.draw(chunk_splits(completion, families={1}), label="chunks")
+    shape = SHAPES.of(chunks)
+    assert shape.shape == "documented", (shape.describe(), json.dumps(chunks)[:2000])
+
+
+class _Found(Exception):
+    """Raised on every example, so that Hypothesis shrinks to its simplest one."""
+
+
+def _simplest(strategy: st.SearchStrategy[T]) -> T:
+    """What Hypothesis shrinks a failure of a test drawing from `strategy` toward: its
+    simplest example (the last one a failing test is called with)."""
+    seen: list[T] = []
+
+    @settings(database=None, max_examples=20, report_multiple_bugs=False,
+              suppress_health_check=list(HealthCheck))
+    @given(strategy)
+    def fails(value: T) -> None:
+        seen.append(value)
+        raise _Found
+
+    with pytest.raises(_Found):
+        fails()
+    return seen[-1]
+
+
+@pytest.mark.parametrize("families", [{1}, set(range(1, 9))], ids=["plain", "every-family"])
+def test_the_simplest_draws_of_every_family_mix_are_documented(families: set[int]) -> None:
+    _, chunks = _simplest(round_trips(families=families))
+    assert SHAPES.of(chunks).shape == "documented", SHAPES.of(chunks).describe()
+
+
+_FAMILY_DEPARTURES: dict[int, frozenset[str]] = {
+    2: frozenset({"Q6", "Q8", "Q3"}),
+    3: frozenset({"Q2", "Q3", "Q4", "Q14"}),
+    4: frozenset({"Q1", "Q2", "Q3", "Q4", "Q14"}),
+    5: frozenset({"CHAT-LATE-ID", "Q3", "Q4", "Q14"}),
+    6: frozenset({"Q5", "Q6", "Q3", "Q4", "Q14"}),  # a re-send with the id repeats it
+    7: frozenset({"Q11", "Q3", "Q4", "Q14"}),
+}
+"""What each family adds to family 1 (every family but 1 alone may also draw Q3 sparse
+indexes, Q4 fragments sharing a delta, Q14 usage on the finish chunk and Q16 choices first
+arriving out of order)."""
+
+
+@pytest.mark.parametrize("family", sorted(_FAMILY_DEPARTURES))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_each_family_carries_only_its_registered_departures(family: int,
+                                                            data: st.DataObject) -> None:
+    completion = data.draw(_documented_completions(), label="completion")
+    chunks = data.draw(chunk_splits(completion, families={1, family}), label="chunks")
+    shape = SHAPES.of(chunks)
+    allowed = _FAMILY_DEPARTURES[family] | {"Q3", "Q4", "Q14", "Q16"}
+    assert not shape.unregistered, (shape.unregistered, json.dumps(chunks)[:2000])
+    assert set(shape.departures) <= allowed, (shape.describe(), json.dumps(chunks)[:2000])
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_noise_and_damaged_streams_carry_no_unregistered_departure(data: st.DataObject) -> None:
+    chunks = data.draw(chunk_streams(), label="chunks")
+    shape = SHAPES.of(chunks)
+    assert not shape.unregistered, (shape.unregistered, json.dumps(chunks)[:2000])
