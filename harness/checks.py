@@ -142,7 +142,7 @@ class ConformanceFailure(AssertionError):
         crashed = self.crash is not None or self.target_error is not None
         if crashed or self.differences:
             return impact_of(self.differences, crashed=crashed)
-        if self.violations:
+        if self.violation_impacts or self.violations:
             return worst_impact(self.violation_impacts)
         if self.expected is None and self.received is None:
             return "corruption"

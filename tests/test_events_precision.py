@@ -262,7 +262,8 @@ def test_a_failure_with_violations_and_no_differences_has_their_worst_impact() -
                                                                 ("EV-NO-EMPTY-DELTA", "b")),
                                  violation_impacts=("representation", "loss"))
     assert failure.impact == "loss"
-    assert ConformanceFailure(("EV-TEXT",), "s").impact is None
+    # a failure holding nothing to read its cost off: the target did what the spec forbids
+    assert ConformanceFailure(("EV-TEXT",), "s").impact == "corruption"
 
 
 # --- pydantic-ai's real stream -------------------------------------------------------------
