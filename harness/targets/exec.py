@@ -29,6 +29,7 @@ from refold.reference import JSONObject
 
 from ..dialects import Dialect
 from ..errors import TargetError, UsageError
+from .confinement import anchored
 from .process_tree import ProcessTree
 from .remote import DEFAULT_MAX_REPLY, RemoteTarget, misanswered, stamped
 
@@ -72,7 +73,7 @@ class ExecTransport:
     def from_command(cls, command: str, *, timeout: float,
                      max_reply: int = DEFAULT_MAX_REPLY) -> ExecTransport:
         """The transport of `exec:COMMAND`: the command is split as a shell would."""
-        return cls(shlex.split(command), where=f"exec:{command}", timeout=timeout,
+        return cls(anchored(shlex.split(command)), where=f"exec:{command}", timeout=timeout,
                    max_reply=max_reply)
 
     def generation(self) -> int:

@@ -34,10 +34,12 @@ from .events import EventsTarget
 from .remote import PROTOCOL_VERSION, TargetAccumulator, incremental_operations
 from .snapshot_mirror import SnapshotMirror
 
-__all__ = ["PATH_VARIABLE", "main"]
+__all__ = ["BASE_VARIABLE", "PATH_VARIABLE", "main"]
 
 PATH_VARIABLE = "REFOLD_WORKER_PATH"
 """The harness's `sys.path` (JSON), so the worker imports the target as the harness would."""
+BASE_VARIABLE = "REFOLD_WORKER_BASE"
+"""The harness's working directory, against which a relative target file is found."""
 
 
 
@@ -210,6 +212,18 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def _loaded(spec: str, features: frozenset[str] | None, dialect: Dialect | None) -> _Worker:
+    """The worker of `spec`, imported from the harness's folder (a relative file is named
+    against it); the target then runs in the worker's own private directory."""
+    own, base = os.getcwd(), os.environ.get(BASE_VARIABLE)
+    try:
+        if base:
+            os.chdir(base)
+        return _Worker(spec, features, dialect)
+    finally:
+        os.chdir(own)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Serve requests until stdin ends."""
     args = _parse(argv)
@@ -220,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     requests, replies = _protocol_streams()
     features = None if args.features is None else frozenset(
         f for f in args.features.split(",") if f)
-    worker = _Worker(args.spec, features,
+    worker = _loaded(args.spec, features,
                      None if args.dialect is None else DIALECTS.get(args.dialect))
     for line in requests:
         if not line.strip():
