@@ -23,6 +23,7 @@ from .dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect, dialect_of_ru
 from .errors import UsageError
 from .results import RuleResults
 from .targets import Target, load_target
+from .targets.confinement import confinement_of
 
 __all__ = [
     "RunState",
@@ -30,6 +31,7 @@ __all__ = [
     "claimed_features",
     "close_target",
     "dialect_of",
+    "end_targets",
     "has_run",
     "item_test_id",
     "module_basename",
@@ -120,7 +122,8 @@ class RunState:
         claimed = [f for f in checked.features if f in target.features]
         lines = [printable(f"refold target: {target.name} ({target.description})"),
                  f"refold features: {', '.join(claimed)}",
-                 f"refold dialect: {checked.title} ({checked.name}, {checked.spec})"]
+                 f"refold dialect: {checked.title} ({checked.name}, {checked.spec})",
+                 f"refold confinement: {confinement_of(target)}"]
         if target.projection is not None:
             from .projection import unjudged_rules
 
@@ -254,6 +257,20 @@ def close_target(config: pytest.Config) -> None:
     target = config.stash.get(_TARGET_KEY, None)
     if target is not None:
         target.close()
+
+
+def end_targets(config: pytest.Config, *, load: bool) -> None:
+    """Close the run's target (loading it first with `load`, for a report to name it) and
+    kill every process a target started: before any result or report is written."""
+    from .targets.process_tree import sweep
+
+    run = run_of(config)
+    found = recorded_results(config)
+    if load and run.named(config) and found is not None and found.by_rule:
+        target_of(config)
+    if run.named(config) or config.stash.get(_TARGET_KEY, None) is not None:
+        close_target(config)
+        sweep()
 
 
 def claimed_features(config: pytest.Config, baseline: Baseline | None) -> frozenset[str] | None:

@@ -37,7 +37,7 @@ from ..errors import UsageError
 from . import confine_exec
 
 __all__ = ["DEFAULT_MEMORY", "ENVIRONMENT_ALLOWLIST", "Confinement", "anchored", "configure",
-           "current",
+           "confinement_of", "current",
            "parse_memory", "passed_names"]
 
 DEFAULT_MEMORY = 2 * 1024 ** 3
@@ -66,6 +66,8 @@ class Confinement:
     """Names passed besides the allowlist (`--pass-env`)."""
     landlock: bool = True
     """Use Landlock where the kernel has it."""
+    writable: tuple[str, ...] = ()
+    """Folders a target may write besides its own (none in a run; a test's instruments)."""
     extra_env: Mapping[str, str] = field(default_factory=dict)
 
     @property
@@ -88,7 +90,7 @@ class Confinement:
     def command(self, argv: Sequence[str], workdir: Path) -> list[str]:
         """`argv` run through the launcher that sets the limits on itself first."""
         policy = {"memory": self.memory, "landlock": self.abi,
-                  "writable": [str(workdir), *_SHARED_TEMPORARY],
+                  "writable": [str(workdir), *_SHARED_TEMPORARY, *self.writable],
                   "writable_files": list(_WRITABLE_FILES)}
         return [sys.executable, "-I", "-S", confine_exec.__file__,
                 json.dumps(policy, separators=(",", ":")), "--", *argv]
@@ -187,3 +189,17 @@ def _size(value: int) -> str:
         if value >= factor and value % factor == 0:
             return f"{value // factor} {unit}"
     return f"{value} bytes"
+
+
+def confinement_of(target: object) -> str:
+    """The confinements `target`'s processes run under, in a line: the start of the run
+    says which are in force."""
+    inner = getattr(target, "_remote", target)  # an events adapter in its worker
+    transport = getattr(inner, "_transport", None)
+    if transport is None:
+        return ("none: the target runs in the harness's process (--in-process), where it "
+                "can change anything")
+    confinement = getattr(transport, "confinement", None)
+    if not isinstance(confinement, Confinement):
+        return "none: an http(s):// service runs outside refold, which cannot confine it"
+    return confinement.describe()

@@ -29,7 +29,7 @@ from refold.reference import JSONObject
 
 from ..dialects import Dialect
 from ..errors import TargetError, UsageError
-from .confinement import anchored
+from .confinement import Confinement, anchored
 from .process_tree import ProcessTree
 from .remote import DEFAULT_MAX_REPLY, RemoteTarget, misanswered, stamped
 
@@ -75,6 +75,11 @@ class ExecTransport:
         """The transport of `exec:COMMAND`: the command is split as a shell would."""
         return cls(anchored(shlex.split(command)), where=f"exec:{command}", timeout=timeout,
                    max_reply=max_reply)
+
+    @property
+    def confinement(self) -> Confinement:
+        """The limits its processes run under."""
+        return self._tree.confinement
 
     def generation(self) -> int:
         """How many processes were discarded: accumulators of older ones are gone."""

@@ -97,12 +97,12 @@ class ProcessTree:
         for pid in family:
             _signal(pid)
         self.kill_strays()
-        _LIVE.discard(process.pid)
-        _kill_and_reap(_adopted())
+        _kill_and_reap(_adopted())  # `process` is still live: Popen reaps it, with its status
         try:
             status: int | None = process.wait(timeout=5.0)
         except subprocess.TimeoutExpired:
             status = None
+        _LIVE.discard(process.pid)
         _kill_and_reap(_adopted())  # what the family's parents left behind as they died
         workdir = self._workdirs.pop(process.pid, None)
         if workdir is not None:
