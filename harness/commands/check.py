@@ -12,6 +12,7 @@ import argparse
 import importlib
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +78,20 @@ def add_target_arguments(parser: argparse.ArgumentParser, *,
                         help="where failures write replay files (default ./refold-replays)")
     parser.add_argument("--shrink-seconds", type=float, metavar="SECONDS",
                         help="stop shrinking each failing example after SECONDS")
+    _add_confinement_arguments(parser)
+
+
+def _add_confinement_arguments(parser: argparse.ArgumentParser) -> None:
+    """What the target may reach (docs/protocol.md, "Confinement") and claim."""
+    parser.add_argument("--pass-env", action="append", metavar="NAME",
+                        help="pass the environment variable NAME to the target besides the "
+                             "allowlist (repeatable)")
+    parser.add_argument("--target-memory", metavar="SIZE",
+                        help="address-space limit of every target process, e.g. 512M or 4G "
+                             "(default 2G; `none`: no limit)")
+    parser.add_argument("--accept-projection", action="store_true", default=None,
+                        help="accept a target's stated projection that leaves rules of its "
+                             "claimed features not judged")
 
 
 def pytest_arguments(args: argparse.Namespace) -> list[str]:
@@ -87,13 +102,15 @@ def pytest_arguments(args: argparse.Namespace) -> list[str]:
     cannot change the run: the installed suites run the same from a project's root (whose
     `filterwarnings = ["error"]` or `addopts` were meant for its own tests) as from
     anywhere else. A `-c FILE` after `--` comes later and wins, to opt back in.
+    `--noconftest`: no `conftest.py` is loaded either, wherever it lies (the installed
+    suites have none), so a file planted where the command runs cannot change a verdict.
     """
     profile = getattr(args, "profile", None)
     if profile is not None and profile not in PROFILES:
         raise UsageError(f"unknown Hypothesis profile {profile!r} (--profile); expected one "
                          f"of {', '.join(PROFILES)} (a profile of your own goes to pytest: "
                          f"`-- --hypothesis-profile NAME`)")
-    argv = ["-c", os.devnull, "-p", "no:cacheprovider", "-q", "--no-header"]
+    argv = ["-c", os.devnull, "--noconftest", "-p", "no:cacheprovider", "-q", "--no-header"]
     options = {"--target": args.target, "--dialect": getattr(args, "dialect", None),
                "--features": args.features, "--rules": getattr(args, "rules", None),
                "--target-timeout": args.target_timeout, "--hypothesis-profile": args.profile,
@@ -111,12 +128,29 @@ def pytest_arguments(args: argparse.Namespace) -> list[str]:
         argv.append(f"--target-max-reply={args.target_max_reply}")
     if getattr(args, "in_process", None):
         argv.append("--in-process")
+    argv += _confinement_arguments(args)
     if getattr(args, "target", None) is None and getattr(args, "baseline", None) is None:
         argv.append("--target=reference")
     report = _report_path(args)
     if report is not None:
         argv.append(f"--refold-report={report}")
     return argv + list(getattr(args, "pytest_args", []))
+
+
+def _confinement_arguments(args: argparse.Namespace) -> list[str]:
+    argv = [f"--pass-env={name}" for name in getattr(args, "pass_env", None) or []]
+    if getattr(args, "target_memory", None) is not None:
+        argv.append(f"--target-memory={args.target_memory}")
+    if getattr(args, "accept_projection", None):
+        argv.append("--accept-projection")
+    return argv
+
+
+def _without_working_directory() -> None:
+    """Take the folder the command runs in off `sys.path` (`python -m refold.cli` puts it
+    first), so that no plugin, entry point or module planted there is loaded by pytest."""
+    if sys.path and sys.path[0] in ("", os.getcwd()):
+        del sys.path[0]
 
 
 def _report_path(args: argparse.Namespace) -> Path | None:
@@ -155,6 +189,7 @@ def run(args: argparse.Namespace) -> int:
     dialects = _corpus_dialects(args)
     if len(dialects) > 1:
         return _run_each_dialect(args, dialects)
+    _without_working_directory()
     status = int(pytest.main(pytest_arguments(args), plugins=[announce_target()]))
     if args.report_dir and (Path(args.report_dir) / "results.json").is_file():
         for path in render_reports(Path(args.report_dir)):
@@ -184,7 +219,6 @@ def _run_each_dialect(args: argparse.Namespace, dialects: list[str]) -> int:
     """`refold check --corpus DIR --dialect NAME` for each dialect, each in a fresh process
     (pytest runs once a process); the worst exit status."""
     import subprocess
-    import sys
 
     status = 0
     for name in dialects:
@@ -193,6 +227,7 @@ def _run_each_dialect(args: argparse.Namespace, dialects: list[str]) -> int:
         command += [f"{option}={getattr(args, key)}" for key, option in _PASSED_ON.items()
                     if getattr(args, key, None) is not None]
         command += ["--in-process"] if args.in_process else []
+        command += _confinement_arguments(args)
         command += ["--", *args.pytest_args] if args.pytest_args else []
         print(f"refold check: the corpus's {name} cases", flush=True)
         status = max(status, subprocess.run(command, check=False).returncode)
