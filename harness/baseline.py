@@ -27,6 +27,10 @@
     [unsupported_features]         # optional: why a feature is not claimed
     logprobs = "not exposed by the SDK"
 
+    [projection]                   # optional: the projection the target stated, accepted
+    pointers = ["/id", "/output/*/content/*/text"]
+    builds = "an AIMessage: its text"
+
 The tests of a listed rule run as xfail, and `refold.gate` judges the run against the
 file: a failure whose fingerprint the rule does not record is a new failure, a recorded
 fingerprint whose test ran without it is stale, and so is an entry whose rule no longer
@@ -34,6 +38,8 @@ fails; all of them fail the run. `[settings]` and `[fingerprints]` are optional:
 without fingerprints for a rule is judged per rule only, as files written before them.
 Rule ids and features are those of the file's `dialect`; a file without one was written
 before dialects, for `openai-chat`. A run of another dialect refuses it (`check_dialect`).
+`dialect`, `features` and `[projection]` pin the target's claims: a target that states
+other ones fails the gate (`refold.gate.claim_differences`).
 """
 
 from __future__ import annotations
@@ -52,7 +58,8 @@ from .fingerprints import Fingerprint
 __all__ = ["SETTINGS_KEYS", "Baseline", "check_dialect", "dump_baseline", "load_baseline"]
 
 _TABLES = ("expected_failures", "skips", "unsupported_features")
-_KEYS = frozenset({"dialect", "target", "features", "settings", "fingerprints", *_TABLES})
+_KEYS = frozenset({"dialect", "target", "features", "settings", "fingerprints", "projection",
+                   *_TABLES})
 SETTINGS_KEYS: dict[str, type] = {"profile": str, "draws": str, "max_examples": int,
                                   "hypothesis": str, "refold": str}
 """The keys of `[settings]` and their types: what decides which examples a run draws."""
@@ -72,6 +79,8 @@ class Baseline:
     unsupported_features: dict[str, str] = field(default_factory=dict)
     fingerprints: dict[str, frozenset[Fingerprint]] = field(default_factory=dict)
     settings: dict[str, str | int] = field(default_factory=dict)
+    projection: dict[str, Any] | None = None
+    """The projection the target stated when the file was written (its `record()`)."""
 
 
 def load_baseline(path: str | Path) -> Baseline:
@@ -111,7 +120,7 @@ def load_baseline(path: str | Path) -> Baseline:
     return Baseline(path=where, dialect=dialect.name, target=_target(data, where),
                     features=_features(data, where),
                     fingerprints=fingerprints, settings=_settings(data.get("settings", {}), where),
-                    **tables)
+                    projection=_projection(data, where), **tables)
 
 
 def check_dialect(baseline: Baseline, dialect: Dialect) -> None:
@@ -193,6 +202,13 @@ def _features(data: Mapping[str, Any], where: str) -> frozenset[str] | None:
     return frozenset(features)
 
 
+def _projection(data: Mapping[str, Any], where: str) -> dict[str, Any] | None:
+    from .projection import projection_of
+
+    found = projection_of(data.get("projection"), origin=f"baseline {where}: [projection]")
+    return None if found is None else found.record()
+
+
 def _reasons(table: Any, where: str, name: str) -> dict[str, str]:
     if not isinstance(table, dict):
         raise UsageError(f"baseline {where}: [{name}] is {table!r}, expected a table")
@@ -221,6 +237,10 @@ def dump_baseline(baseline: Baseline, *, comment: str = "") -> str:
         ordered = [f for f in vocabulary if f in baseline.features]
         ordered += sorted(baseline.features - set(ordered))
         lines.append("features = [" + ", ".join(_string(f) for f in ordered) + "]")
+    if baseline.projection is not None:
+        pointers = ", ".join(_string(p) for p in baseline.projection["pointers"])
+        lines += ["", "[projection]", f"pointers = [{pointers}]",
+                  f"builds = {_string(baseline.projection['builds'])}"]
     if baseline.settings:
         lines += ["", "[settings]"]
         lines += [f"{key} = {_value(baseline.settings[key])}" for key in SETTINGS_KEYS

@@ -71,6 +71,8 @@ class RunState:
         """The dialect asked for: `--dialect`, else the baseline's (None: the target's)."""
         self.corpus: list[Any] | None = None
         """The cases of `--corpus` (`refold.corpus.Case`), None without one."""
+        self.claim_verdicts: list[str] = []
+        """How the target's claims differ from the baseline's (`refold.gate`)."""
         baseline, replay = config.getoption("baseline"), config.getoption("replay")
         try:
             if config.getoption("dialect"):
@@ -201,15 +203,33 @@ def target_of(config: pytest.Config) -> Target:
                 isolated=not config.getoption("in_process"),
                 max_reply=config.getoption("target_max_reply"))
             config.stash[_TARGET_KEY] = loaded
+            _check_projection(config, run, loaded)
             if run.baseline is not None:
-                from .gate import check_claims
+                from .gate import check_claims, claim_differences
 
                 check_claims(run.baseline, loaded.features, loaded.name)
+                run.claim_verdicts = claim_differences(run.baseline, loaded)
         except UsageError as exc:
             raise as_usage_error(exc) from exc
     target = config.stash[_TARGET_KEY]
     assert target is not None, "internal error: target unloaded"
     return target
+
+
+def _check_projection(config: pytest.Config, run: RunState, target: Target) -> None:
+    """Refuse a stated projection leaving claimed rules unjudged that the user did not
+    accept: with --accept-projection, by recording it in the baseline, or by choosing a
+    built-in target (whose projection is refold's own, reviewed with it)."""
+    from .projection import check_accepted
+    from .targets.loading import BUILTIN_TARGETS
+
+    if target.projection is None:
+        return
+    spec = run.target_spec(config)
+    accepted = bool(config.getoption("accept_projection")) or spec in BUILTIN_TARGETS or (
+        run.baseline is not None and run.baseline.projection == target.projection.record())
+    check_accepted(target.dialect, target.projection, target.features,
+                   origin=f"target {target.name}", accepted=accepted)
 
 
 def dialect_of(config: pytest.Config) -> Dialect:

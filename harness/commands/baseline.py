@@ -117,6 +117,7 @@ def baseline_from_results(results: dict[str, Any], *, target: str) -> Baseline:
     recorded = results.get("settings") or {}
     return Baseline(path="(written)", dialect=dialect_record(results)["name"], target=target,
                     features=frozenset(results["target"]["features"]),
+                    projection=results["target"].get("projection"),
                     expected_failures={r: _reason(entry) for r, entry in failing.items()},
                     fingerprints=_fingerprints(failing),
                     settings={k: v for k, v in recorded.items() if k in SETTINGS_KEYS})
@@ -133,7 +134,7 @@ def revise_baseline(baseline: Baseline, checked: dict[str, Any]) -> Baseline:
                                              and entry.get("verdict") != "stale")}
     return Baseline(
         path=baseline.path, dialect=baseline.dialect, target=baseline.target,
-        features=baseline.features,
+        features=baseline.features, projection=baseline.projection,
         expected_failures={r: baseline.expected_failures.get(r) or _reason(entry)
                            for r, entry in kept.items()},
         fingerprints=_fingerprints(kept), skips=baseline.skips,
