@@ -382,7 +382,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if run.baseline is not None:
         run.stale += judge_session(session, run.baseline, results,
                                    deselected_rules=frozenset(run.deselected_rules))
-        if run.claim_verdicts and session.exitstatus == pytest.ExitCode.OK:
+        if run.claim_verdicts and session.exitstatus in (
+                pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         run.stale += run.claim_verdicts
     if destination and results.by_rule:
