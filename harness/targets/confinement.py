@@ -87,13 +87,16 @@ class Confinement:
         return {**chosen, "HOME": str(workdir), "TMPDIR": temporary, "TMP": temporary,
                 "TEMP": temporary, "PWD": str(workdir), **self.extra_env}
 
+    def policy(self, workdir: Path) -> str:
+        """The limits of a process working in `workdir`, as `confine_exec` reads them."""
+        return json.dumps({"memory": self.memory, "landlock": self.abi,
+                           "writable": [str(workdir), *_SHARED_TEMPORARY, *self.writable],
+                           "writable_files": list(_WRITABLE_FILES)}, separators=(",", ":"))
+
     def command(self, argv: Sequence[str], workdir: Path) -> list[str]:
         """`argv` run through the launcher that sets the limits on itself first."""
-        policy = {"memory": self.memory, "landlock": self.abi,
-                  "writable": [str(workdir), *_SHARED_TEMPORARY, *self.writable],
-                  "writable_files": list(_WRITABLE_FILES)}
-        return [sys.executable, "-I", "-S", confine_exec.__file__,
-                json.dumps(policy, separators=(",", ":")), "--", *argv]
+        return [sys.executable, "-I", "-S", confine_exec.__file__, self.policy(workdir), "--",
+                *argv]
 
     def describe(self) -> str:
         """The confinements in force, in one line (the start of the run prints it)."""

@@ -51,7 +51,8 @@ class ExecTransport:
 
     def __init__(self, argv: Sequence[str], *, where: str, timeout: float,
                  hello_timeout: float | None = None, max_reply: int = DEFAULT_MAX_REPLY,
-                 env: Mapping[str, str] | None = None) -> None:
+                 env: Mapping[str, str] | None = None,
+                 confine_option: str | None = None) -> None:
         self.argv = list(argv)
         if not self.argv:
             raise UsageError("exec: needs a command, e.g. exec:node examples/js/target.js")
@@ -59,7 +60,7 @@ class ExecTransport:
         self.timeout = timeout
         self.hello_timeout = timeout if hello_timeout is None else hello_timeout
         self.max_reply = max_reply
-        self._tree = ProcessTree(env)
+        self._tree = ProcessTree(env, confine_option=confine_option)
         self._generation = 0
         self._starts = 0
         self._seq = itertools.count(1)

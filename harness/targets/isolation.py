@@ -56,7 +56,7 @@ class IsolatedTarget(RemoteTarget):
         env = {PATH_VARIABLE: json.dumps(paths), BASE_VARIABLE: os.getcwd()}
         transport = ExecTransport(argv, where=f"target {spec} (worker process)",
                                   timeout=timeout, hello_timeout=max(timeout, HELLO_SECONDS),
-                                  max_reply=max_reply, env=env)
+                                  max_reply=max_reply, env=env, confine_option="--confine")
         # The worker validated the claim against the target's own interface.
         return cls.greeted(transport, spec=spec, features=None, dialect=dialect)
 

@@ -56,10 +56,14 @@ class ProcessTree:
     kin."""
 
     def __init__(self, env: Mapping[str, str] | None = None,
-                 confinement: Confinement | None = None) -> None:
+                 confinement: Confinement | None = None, *,
+                 confine_option: str | None = None) -> None:
+        """`confine_option`: the option with which the command confines itself (the
+        worker's `--confine POLICY`) instead of being started through the launcher."""
         self.token = uuid.uuid4().hex
         self._extra = dict(env or {})
         self._confinement = confinement
+        self._confine_option = confine_option
         self._workdirs: dict[int, Path] = {}
 
     @property
@@ -77,7 +81,9 @@ class ProcessTree:
         (workdir / "tmp").mkdir()
         env = {**confinement.environment(workdir), **self._extra, TOKEN_VARIABLE: self.token}
         try:
-            process = subprocess.Popen(confinement.command(argv, workdir),
+            command = (confinement.command(argv, workdir) if self._confine_option is None
+                       else [*argv, self._confine_option, confinement.policy(workdir)])
+            process = subprocess.Popen(command,
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        stderr=subprocess.PIPE, env=env, cwd=workdir,
                                        start_new_session=True)

@@ -209,6 +209,9 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("spec", help="the Python target, as --target takes it")
     parser.add_argument("--features", default=None, help="comma-separated claimed features")
     parser.add_argument("--dialect", default=None, help="the run's dialect")
+    parser.add_argument("--confine", default=None, metavar="POLICY",
+                        help="the limits to set on this process before the target loads "
+                             "(refold.targets.confine_exec)")
     return parser.parse_args(argv)
 
 
@@ -227,6 +230,16 @@ def _loaded(spec: str, features: frozenset[str] | None, dialect: Dialect | None)
 def main(argv: list[str] | None = None) -> int:
     """Serve requests until stdin ends."""
     args = _parse(argv)
+    if args.confine is not None:
+        # Set here, before the target is imported, instead of by the launcher: one
+        # interpreter start less for every worker.
+        from . import confine_exec
+
+        try:
+            confine_exec.apply(json.loads(args.confine))
+        except (OSError, ValueError) as exc:
+            sys.stderr.write(f"refold: cannot confine the target: {exc}\n")
+            return confine_exec.CANNOT_CONFINE
     # Ctrl-C at the terminal is for the harness, which ends the worker with the run.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     paths: Any = json.loads(os.environ.get(PATH_VARIABLE, "[]"))
