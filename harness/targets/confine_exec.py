@@ -140,9 +140,11 @@ def apply(policy: dict[str, object]) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     abi = policy.get("landlock")
     if isinstance(abi, int) and abi > 0:
-        writable, files = policy.get("writable"), policy.get("writable_files")
-        restrict_writes(abi, [str(p) for p in writable or () if isinstance(writable, list)],
-                        [str(p) for p in files or () if isinstance(files, list)])
+        restrict_writes(abi, _paths(policy.get("writable")), _paths(policy.get("writable_files")))
+
+
+def _paths(value: object) -> list[str]:
+    return [str(path) for path in value] if isinstance(value, list) else []
 
 
 def main(argv: Sequence[str]) -> int:
