@@ -413,3 +413,46 @@ def test_refold_check_loads_no_conftest_ini_or_plugin_from_its_folder(tmp_path: 
     assert done.returncode == 1, done.stdout[-2000:]
     assert "TEXT-JOIN" in done.stdout
 
+
+
+def test_the_sweep_kills_every_orphan_from_another_session_and_spares_the_harness_own(
+) -> None:
+    from refold.targets.process_tree import become_subreaper, sweep
+
+    assert become_subreaper()
+    own = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    subprocess.run([sys.executable, "-c", textwrap.dedent("""
+        import os, time
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                time.sleep(30)
+            os._exit(0)
+        os.wait()
+    """)], check=True, timeout=30)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and not [p for p in _children() if p != own.pid]:
+        time.sleep(0.05)
+    orphans = [p for p in _children() if p != own.pid and _alive(p)]
+    try:
+        assert orphans, "the double-forked sleeper was re-parented to this subreaper"
+        assert sweep() >= 1
+        assert not any(_alive(p) for p in orphans)
+        assert own.poll() is None  # of this process's session: not a target's
+    finally:
+        own.kill()
+        own.wait()
+
+
+def _children() -> list[int]:
+    me = str(os.getpid())
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rpartition(")")[2].split()
+            except OSError:
+                continue
+            if fields[1] == me:
+                found.append(int(entry.name))
+    return found
