@@ -27,6 +27,10 @@
     [unsupported_features]         # optional: why a feature is not claimed
     logprobs = "not exposed by the SDK"
 
+    [projection]                   # optional: the projection the target stated, accepted
+    pointers = ["/id", "/output/*/content/*/text"]
+    builds = "an AIMessage: its text"
+
 The tests of a listed rule run as xfail, and `refold.gate` judges the run against the
 file: a failure whose fingerprint the rule does not record is a new failure, a recorded
 fingerprint whose test ran without it is stale, and so is an entry whose rule no longer
@@ -52,6 +56,9 @@ and an entry is stale only when every stream it records passes when replayed
 meant: no `fail_on` is "synthetic" (every failure counts); an entry without a verdict
 has no recorded `found_on`, so no failure of its rule reads as found on a less departing
 shape; an entry without streams is judged stale by the run's tests, as before.
+
+`dialect`, `features` and `[projection]` pin the target's claims: a target that states
+other ones fails the gate (`refold.gate.claim_differences`).
 """
 
 from __future__ import annotations
@@ -75,7 +82,7 @@ __all__ = ["SETTINGS_KEYS", "Baseline", "check_dialect", "dump_baseline", "load_
 
 _TABLES = ("expected_failures", "skips", "unsupported_features")
 _KEYS = frozenset({"dialect", "target", "features", "settings", "fingerprints", "fail_on",
-                   "verdicts", "streams", *_TABLES})
+                   "verdicts", "streams", "projection", *_TABLES})
 SETTINGS_KEYS: dict[str, type] = {"profile": str, "draws": str, "max_examples": int,
                                   "hypothesis": str, "refold": str}
 """The keys of `[settings]` and their types: what decides which examples a run draws."""
@@ -101,6 +108,8 @@ class Baseline:
     """Rule id -> its recorded found_on, impact and departures."""
     streams: dict[str, tuple[RecordedStream, ...]] = field(default_factory=dict)
     """Rule id -> its minimal failing streams, replayed to judge the entry stale."""
+    projection: dict[str, Any] | None = None
+    """The projection the target stated when the file was written (its `record()`)."""
 
 
 def load_baseline(path: str | Path) -> Baseline:
@@ -145,7 +154,7 @@ def load_baseline(path: str | Path) -> Baseline:
                     features=_features(data, where),
                     fingerprints=fingerprints, settings=_settings(data.get("settings", {}), where),
                     fail_on=_fail_on(data, where), verdicts=verdicts, streams=streams,
-                    **tables)
+                    projection=_projection(data, where), **tables)
 
 
 def _fail_on(data: Mapping[str, Any], where: str) -> Shape | None:
@@ -290,6 +299,13 @@ def _features(data: Mapping[str, Any], where: str) -> frozenset[str] | None:
     return frozenset(features)
 
 
+def _projection(data: Mapping[str, Any], where: str) -> dict[str, Any] | None:
+    from .projection import projection_of
+
+    found = projection_of(data.get("projection"), origin=f"baseline {where}: [projection]")
+    return None if found is None else found.record()
+
+
 def _reasons(table: Any, where: str, name: str) -> dict[str, str]:
     if not isinstance(table, dict):
         raise UsageError(f"baseline {where}: [{name}] is {table!r}, expected a table")
@@ -320,6 +336,10 @@ def dump_baseline(baseline: Baseline, *, comment: str = "") -> str:
         ordered = [f for f in vocabulary if f in baseline.features]
         ordered += sorted(baseline.features - set(ordered))
         lines.append("features = [" + ", ".join(_string(f) for f in ordered) + "]")
+    if baseline.projection is not None:
+        pointers = ", ".join(_string(p) for p in baseline.projection["pointers"])
+        lines += ["", "[projection]", f"pointers = [{pointers}]",
+                  f"builds = {_string(baseline.projection['builds'])}"]
     if baseline.settings:
         lines += ["", "[settings]"]
         lines += [f"{key} = {_value(baseline.settings[key])}" for key in SETTINGS_KEYS

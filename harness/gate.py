@@ -41,8 +41,8 @@ from .recorded_streams import Replayed, replay_stream
 from .results import UNJUDGED_PROPERTY, RuleOutcome, RuleResults, XfailedTest
 from .targets import Target
 
-__all__ = ["apply_claims", "check_claims", "expect_known_crash", "judge", "judge_session",
-           "masked_rules", "replay_entries", "settings_notes"]
+__all__ = ["apply_claims", "check_claims", "claim_differences", "expect_known_crash", "judge",
+           "judge_session", "masked_rules", "replay_entries", "settings_notes"]
 
 
 def check_claims(baseline: Baseline, claimed: Iterable[str], target: str) -> None:
@@ -65,6 +65,38 @@ def check_claims(baseline: Baseline, claimed: Iterable[str], target: str) -> Non
                 f"{target} does not claim (it claims {', '.join(sorted(features))}); their "
                 f"tests are skipped, so the entries could never be checked: remove them, "
                 f"or claim the features")
+
+
+def claim_differences(baseline: Baseline, target: Target) -> list[str]:
+    """How the claims `target` states differ from those `baseline` pins: its projection,
+    and the features of its hello (an exec: or http:// target's own statement), each a
+    sentence that fails the gate. The dialect is pinned earlier: a target of another one
+    is refused (`refold.targets.declared_dialect`)."""
+    differences = []
+    stated = None if target.projection is None else target.projection.record()
+    if stated != baseline.projection:
+        differences.append(
+            f"claims differ from the baseline: target {target.name} states projection "
+            f"{_claim(stated)}, but {baseline.path} records {_claim(baseline.projection)}; "
+            f"a baseline pins what the target is judged on: rewrite it "
+            f"(`refold baseline --write`) if the change is meant")
+    declared = getattr(target, "declared_features", None)
+    if baseline.features is not None and declared is not None and declared != baseline.features:
+        differences.append(
+            f"claims differ from the baseline: target {target.name} states features "
+            f"{', '.join(sorted(declared)) or 'none'}, but {baseline.path} records "
+            f"{', '.join(sorted(baseline.features))} (differing: "
+            f"{', '.join(sorted(declared ^ baseline.features))}); rewrite the baseline "
+            f"(`refold baseline --write`) if the change is meant")
+    return differences
+
+
+def _claim(projection: Mapping[str, object] | None) -> str:
+    if projection is None:
+        return "none (the whole result compared)"
+    pointers = projection.get("pointers")
+    shown = ", ".join(map(str, pointers)) if isinstance(pointers, list) else str(pointers)
+    return f"{shown} ({projection.get('builds')})"
 
 
 def apply_claims(item: pytest.Item, rules: tuple[str, ...], features: tuple[str, ...],

@@ -69,6 +69,7 @@ from .run_state import (
     as_usage_error,
     close_target,
     dialect_of,
+    end_targets,
     has_run,
     item_test_id,
     recorded_dialects,
@@ -129,6 +130,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="documented, observed or synthetic: the failures that make the exit "
                          "status non-zero, by their rule's found_on (default: the baseline's, "
                          "else synthetic, every failure)")
+    _add_confinement_options(group)
+
+
+def _add_confinement_options(group: Any) -> None:
+    """The options of what a target may reach (`refold.targets.confinement`) and claim."""
+    group.addoption("--pass-env", action="append", default=None, metavar="NAME",
+                    help="pass the environment variable NAME to the target besides the "
+                         "allowlist (repeatable; docs/protocol.md, \"Confinement\")")
+    group.addoption("--target-memory", default=None, metavar="SIZE",
+                    help="address-space limit of every target process, e.g. 512M or 4G "
+                         "(default 2G; `none`: no limit)")
+    group.addoption("--accept-projection", action="store_true", default=False,
+                    help="accept a target's stated projection that leaves rules of its "
+                         "claimed features not judged")
 
 
 @pytest.hookimpl(trylast=True)  # after Hypothesis's plugin loaded --hypothesis-profile
@@ -146,6 +161,7 @@ def pytest_configure(config: pytest.Config) -> None:
     run = start_run(config)
     if run.named(config):
         use_compact_console(config)
+    _confine(config)
     config.pluginmanager.register(_ResultRecorder(results), "refold-results")
     config.pluginmanager.register(FailedReports(), "refold-fail-on")
     if not hasattr(config, "workerinput"):
@@ -157,6 +173,17 @@ def pytest_configure(config: pytest.Config) -> None:
             from .corpus_run import corpus_suite
 
             config.args = [str(corpus_suite())]
+
+
+def _confine(config: pytest.Config) -> None:
+    """The confinement of this run's target processes, from its options."""
+    from .targets.confinement import Confinement, configure, parse_memory, passed_names
+
+    try:
+        configure(Confinement(memory=parse_memory(config.getoption("target_memory")),
+                              pass_env=passed_names(config.getoption("pass_env"))))
+    except UsageError as exc:
+        raise as_usage_error(exc) from exc
 
 
 def _installed_suites() -> Path:
@@ -372,7 +399,11 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     config = session.config
-    if hasattr(config, "workerinput") or not has_run(config):
+    if not has_run(config):
+        return
+    destination = config.getoption("refold_report")
+    if hasattr(config, "workerinput"):
+        end_targets(config, load=False)
         return  # an xdist worker: the controller judges the run and writes the report
     run, results = run_of(config), results_of(config)
     if run.baseline is not None:
@@ -381,11 +412,18 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             replays = target_of(config) if run.baseline.streams else None
         run.stale += judge_session(session, run.baseline, results, target=replays,
                                    deselected_rules=frozenset(run.deselected_rules))
+        if run.claim_verdicts and session.exitstatus in (
+                pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        run.stale += run.claim_verdicts
+    # Nothing a target started may touch what is written from here on (the report's
+    # target is loaded first: the xdist controller loads it only to name it); the gate's
+    # replays of recorded streams, above, were its last calls.
+    end_targets(config, load=bool(destination))
     run.replays = write_rule_replays(config, results)
     counter = _failed_reports(config)
     counter.notes = settle_exit_status(
         session, results, fail_on_of(config.getoption("fail_on"), run.baseline), counter)
-    destination = config.getoption("refold_report")
     if destination and results.by_rule:
         write_run_report(config, run, results, Path(destination))
 

@@ -42,8 +42,8 @@ from refold.reference import JSON, Difference
 from .dialects import Dialect
 from .errors import UsageError, preview
 
-__all__ = ["ANY", "Projection", "check_places", "judged_rules", "not_judged_reason",
-           "projected_differences", "projection_of", "unjudged_rules"]
+__all__ = ["ANY", "Projection", "check_accepted", "check_places", "judged_rules",
+           "not_judged_reason", "projected_differences", "projection_of", "unjudged_rules"]
 
 ANY = "*"
 """The pattern token that stands for any one array index or object key."""
@@ -248,3 +248,35 @@ def check_places(dialect: Dialect, projection: Projection | None, *, origin: str
         raise UsageError(f"{origin} declares a projection ({json.dumps(projection.record())})"
                          f", but dialect {dialect.name} lists no places of its result, so "
                          f"which rules it leaves unjudged cannot be said: declare none")
+
+
+def check_accepted(dialect: Dialect, projection: Projection | None,
+                   features: Iterable[str], *, origin: str, accepted: bool) -> None:
+    """Refuse a stated projection that leaves rules of a claimed feature not judged, unless
+    the user `accepted` it: a target's projection is a proposal, and one that compares
+    nothing (`/zzz_nothing`) would otherwise turn every failure into "not judged".
+
+    Raises:
+        UsageError: naming the features, how many of their rules go unjudged, and how to
+            accept the projection or claim less.
+    """
+    if projection is None or accepted:
+        return
+    claimed = set(features)
+    unjudged: dict[str, list[str]] = {}
+    for rule_id in sorted(unjudged_rules(dialect, projection)):
+        feature = dialect.rules[rule_id].feature
+        if feature in claimed:
+            unjudged.setdefault(feature, []).append(rule_id)
+    if not unjudged:
+        return
+    listed = "; ".join(f"{feature}: {', '.join(rules)}" for feature, rules in unjudged.items())
+    count = sum(map(len, unjudged.values()))
+    whole = [f for f in dialect.features if f in claimed and f not in unjudged]
+    less = (f"claim only the features it judges whole (--features {','.join(whole)})"
+            if dialect.features[0] in whole else "no feature it could claim is judged whole")
+    raise UsageError(
+        f"{origin} states a projection ({projection.describe()}) that leaves {count} rules "
+        f"of features it claims not judged ({listed}). A target's projection is a "
+        f"proposal the user accepts: check it with --accept-projection, or record it in the "
+        f"baseline (`refold baseline --write`, then --baseline FILE); otherwise {less}")

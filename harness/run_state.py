@@ -23,6 +23,7 @@ from .dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect, dialect_of_ru
 from .errors import UsageError
 from .results import RuleResults
 from .targets import Target, load_target
+from .targets.confinement import confinement_of
 
 __all__ = [
     "RunState",
@@ -30,6 +31,7 @@ __all__ = [
     "claimed_features",
     "close_target",
     "dialect_of",
+    "end_targets",
     "has_run",
     "item_test_id",
     "module_basename",
@@ -71,6 +73,8 @@ class RunState:
         """The cases of `--corpus` (`refold.corpus.Case`), None without one."""
         self.replays: dict[str, Path] = {}
         """The replay file written for each failed rule, when the run ended."""
+        self.claim_verdicts: list[str] = []
+        """How the target's claims differ from the baseline's (`refold.gate`)."""
         baseline, replay = config.getoption("baseline"), config.getoption("replay")
         try:
             if config.getoption("dialect"):
@@ -122,7 +126,8 @@ class RunState:
         claimed = [f for f in checked.features if f in target.features]
         lines = [printable(f"refold target: {target.name} ({target.description})"),
                  f"refold features: {', '.join(claimed)}",
-                 f"refold dialect: {checked.title} ({checked.name}, {checked.spec})"]
+                 f"refold dialect: {checked.title} ({checked.name}, {checked.spec})",
+                 f"refold confinement: {confinement_of(target)}"]
         if target.projection is not None:
             from .projection import unjudged_rules
 
@@ -200,15 +205,33 @@ def target_of(config: pytest.Config) -> Target:
                 isolated=not config.getoption("in_process"),
                 max_reply=config.getoption("target_max_reply"))
             config.stash[_TARGET_KEY] = loaded
+            _check_projection(config, run, loaded)
             if run.baseline is not None:
-                from .gate import check_claims
+                from .gate import check_claims, claim_differences
 
                 check_claims(run.baseline, loaded.features, loaded.name)
+                run.claim_verdicts = claim_differences(run.baseline, loaded)
         except UsageError as exc:
             raise as_usage_error(exc) from exc
     target = config.stash[_TARGET_KEY]
     assert target is not None, "internal error: target unloaded"
     return target
+
+
+def _check_projection(config: pytest.Config, run: RunState, target: Target) -> None:
+    """Refuse a stated projection leaving claimed rules unjudged that the user did not
+    accept: with --accept-projection, by recording it in the baseline, or by choosing a
+    built-in target (whose projection is refold's own, reviewed with it)."""
+    from .projection import check_accepted
+    from .targets.loading import BUILTIN_TARGETS
+
+    if target.projection is None:
+        return
+    spec = run.target_spec(config)
+    accepted = bool(config.getoption("accept_projection")) or spec in BUILTIN_TARGETS or (
+        run.baseline is not None and run.baseline.projection == target.projection.record())
+    check_accepted(target.dialect, target.projection, target.features,
+                   origin=f"target {target.name}", accepted=accepted)
 
 
 def dialect_of(config: pytest.Config) -> Dialect:
@@ -256,6 +279,20 @@ def close_target(config: pytest.Config) -> None:
     target = config.stash.get(_TARGET_KEY, None)
     if target is not None:
         target.close()
+
+
+def end_targets(config: pytest.Config, *, load: bool) -> None:
+    """Close the run's target (loading it first with `load`, for a report to name it) and
+    kill every process a target started: before any result or report is written."""
+    from .targets.process_tree import sweep
+
+    run = run_of(config)
+    found = recorded_results(config)
+    if load and run.named(config) and found is not None and found.by_rule:
+        target_of(config)
+    if run.named(config) or config.stash.get(_TARGET_KEY, None) is not None:
+        close_target(config)
+        sweep()
 
 
 def claimed_features(config: pytest.Config, baseline: Baseline | None) -> frozenset[str] | None:

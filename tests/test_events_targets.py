@@ -20,6 +20,7 @@ import pytest
 from refold.dialects import dialect
 from refold.errors import TargetError, UsageError
 from refold.targets import load_target
+from refold.targets.confinement import Confinement, configure, current
 from refold.targets.events import EventsTarget
 
 EVENTS = dialect("provider-events")
@@ -144,7 +145,12 @@ def test_a_broken_process_fails_the_stream_and_a_fresh_one_serves_the_next(
 
 def test_an_outcome_of_the_wrong_shape_fails_its_stream_and_not_the_next(
         tmp_path: Path) -> None:
-    target = _exec_target(tmp_path, "bad-outcome")
+    before = current()  # the adapter notes, beside itself, that it answered badly once
+    configure(Confinement(writable=(str(tmp_path),)))
+    try:
+        target = _exec_target(tmp_path, "bad-outcome")
+    finally:
+        configure(before)
     try:
         with pytest.raises(TargetError, match=r"expected \{\"outcome\"") as raised:
             target.fold(CHAT_STREAM)

@@ -8,12 +8,23 @@ import shlex
 import sys
 import textwrap
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from refold.errors import TargetError, UsageError
 from refold.targets import Target, load_target
+from refold.targets.confinement import Confinement, configure, current
+
+
+@pytest.fixture(autouse=True)
+def _pids_writable(tmp_path: Path) -> Iterator[None]:
+    """The servers below note the pids they fork in tmp_path, outside their own folder."""
+    before = current()
+    configure(Confinement(writable=(str(tmp_path),)))
+    yield
+    configure(before)
 
 _SERVER = """
 import json, os, sys, time

@@ -127,6 +127,7 @@ def baseline_from_results(results: dict[str, Any], *, target: str,
     recorded = results.get("settings") or {}
     return Baseline(path="(written)", dialect=dialect_record(results)["name"], target=target,
                     features=frozenset(results["target"]["features"]),
+                    projection=results["target"].get("projection"),
                     expected_failures={r: _reason(entry) for r, entry in failing.items()},
                     fingerprints=_fingerprints(failing),
                     settings={k: v for k, v in recorded.items() if k in SETTINGS_KEYS},
@@ -155,7 +156,7 @@ def revise_baseline(baseline: Baseline, checked: dict[str, Any]) -> Baseline:
     fingerprints = _fingerprints(found)
     return Baseline(
         path=baseline.path, dialect=baseline.dialect, target=baseline.target,
-        features=baseline.features, expected_failures=kept,
+        features=baseline.features, projection=baseline.projection, expected_failures=kept,
         fingerprints={r: baseline.fingerprints.get(r, frozenset()) | fingerprints.get(
             r, frozenset()) for r in kept if r in baseline.fingerprints or r in fingerprints},
         skips=baseline.skips, unsupported_features=baseline.unsupported_features,

@@ -13,6 +13,7 @@ import importlib
 import json
 import os
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +86,20 @@ def add_target_arguments(parser: argparse.ArgumentParser, *,
                         help="documented, observed or synthetic: which failures fail the run, "
                              "by their rule's found_on (default: the baseline's, else "
                              "synthetic: every failure)")
+    _add_confinement_arguments(parser)
+
+
+def _add_confinement_arguments(parser: argparse.ArgumentParser) -> None:
+    """What the target may reach (docs/protocol.md, "Confinement") and claim."""
+    parser.add_argument("--pass-env", action="append", metavar="NAME",
+                        help="pass the environment variable NAME to the target besides the "
+                             "allowlist (repeatable)")
+    parser.add_argument("--target-memory", metavar="SIZE",
+                        help="address-space limit of every target process, e.g. 512M or 4G "
+                             "(default 2G; `none`: no limit)")
+    parser.add_argument("--accept-projection", action="store_true", default=None,
+                        help="accept a target's stated projection that leaves rules of its "
+                             "claimed features not judged")
 
 
 def pytest_arguments(args: argparse.Namespace) -> list[str]:
@@ -95,13 +110,16 @@ def pytest_arguments(args: argparse.Namespace) -> list[str]:
     cannot change the run: the installed suites run the same from a project's root (whose
     `filterwarnings = ["error"]` or `addopts` were meant for its own tests) as from
     anywhere else. A `-c FILE` after `--` comes later and wins, to opt back in.
+    `--noconftest`: no `conftest.py` is loaded either, wherever it lies (the installed
+    suites have none), so a file planted where the command runs cannot change a verdict.
     """
     profile = getattr(args, "profile", None)
     if profile is not None and profile not in PROFILES:
         raise UsageError(f"unknown Hypothesis profile {profile!r} (--profile); expected one "
                          f"of {', '.join(PROFILES)} (a profile of your own goes to pytest: "
                          f"`-- --hypothesis-profile NAME`)")
-    argv = ["-c", os.devnull, "-p", "no:cacheprovider", "--no-header", *_verbosity(args)]
+    argv = ["-c", os.devnull, "--noconftest", "-p", "no:cacheprovider", "--no-header",
+            *_verbosity(args)]
     options = {"--target": args.target, "--dialect": getattr(args, "dialect", None),
                "--features": args.features, "--rules": getattr(args, "rules", None),
                "--target-timeout": args.target_timeout, "--hypothesis-profile": args.profile,
@@ -120,6 +138,7 @@ def pytest_arguments(args: argparse.Namespace) -> list[str]:
         argv.append(f"--target-max-reply={args.target_max_reply}")
     if getattr(args, "in_process", None):
         argv.append("--in-process")
+    argv += _confinement_arguments(args)
     if getattr(args, "target", None) is None and getattr(args, "baseline", None) is None:
         argv.append("--target=reference")
     report = _report_path(args)
@@ -135,6 +154,22 @@ def _verbosity(args: argparse.Namespace) -> list[str]:
         return ["-v"]
     given = getattr(args, "pytest_args", [])
     return [] if any(a == "--verbose" or re.fullmatch(r"-v+", a) for a in given) else ["-q"]
+
+
+def _confinement_arguments(args: argparse.Namespace) -> list[str]:
+    argv = [f"--pass-env={name}" for name in getattr(args, "pass_env", None) or []]
+    if getattr(args, "target_memory", None) is not None:
+        argv.append(f"--target-memory={args.target_memory}")
+    if getattr(args, "accept_projection", None):
+        argv.append("--accept-projection")
+    return argv
+
+
+def _without_working_directory() -> None:
+    """Take the folder the command runs in off `sys.path` (`python -m refold.cli` puts it
+    first), so that no plugin, entry point or module planted there is loaded by pytest."""
+    if sys.path and sys.path[0] in ("", os.getcwd()):
+        del sys.path[0]
 
 
 def _report_path(args: argparse.Namespace) -> Path | None:
@@ -174,6 +209,7 @@ def run(args: argparse.Namespace) -> int:
     dialects = _corpus_dialects(args)
     if len(dialects) > 1:
         return _run_each_dialect(args, dialects)
+    _without_working_directory()
     status = int(pytest.main(pytest_arguments(args), plugins=[announce_target()]))
     if args.report_dir and (Path(args.report_dir) / "results.json").is_file():
         for path in render_reports(Path(args.report_dir)):
@@ -203,7 +239,6 @@ def _run_each_dialect(args: argparse.Namespace, dialects: list[str]) -> int:
     """`refold check --corpus DIR --dialect NAME` for each dialect, each in a fresh process
     (pytest runs once a process); the worst exit status."""
     import subprocess
-    import sys
 
     status = 0
     for name in dialects:
@@ -213,6 +248,7 @@ def _run_each_dialect(args: argparse.Namespace, dialects: list[str]) -> int:
                     if getattr(args, key, None) is not None]
         command += ["--in-process"] if args.in_process else []
         command += ["-v"] if getattr(args, "verbose", None) else []
+        command += _confinement_arguments(args)
         command += ["--", *args.pytest_args] if args.pytest_args else []
         print(f"refold check: the corpus's {name} cases", flush=True)
         status = max(status, subprocess.run(command, check=False).returncode)

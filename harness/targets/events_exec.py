@@ -11,6 +11,7 @@ from __future__ import annotations
 import shlex
 from typing import ClassVar
 
+from .confinement import anchored
 from .events_protocol import EVENTS_PROTOCOL, EventsProtocolTarget
 from .exec import ExecTransport
 from .remote import DEFAULT_MAX_REPLY
@@ -33,7 +34,7 @@ class EventsExecTarget(EventsProtocolTarget):
               max_reply: int = DEFAULT_MAX_REPLY) -> EventsExecTarget:
         """Start the adapter and read its hello; a missing or wrong hello is a usage
         error."""
-        transport = ExecTransport(shlex.split(command), where=f"exec:{command}",
+        transport = ExecTransport(anchored(shlex.split(command)), where=f"exec:{command}",
                                   timeout=timeout, hello_timeout=max(timeout, _HELLO_SECONDS),
                                   max_reply=max_reply)
         return cls.greeted(transport, spec=f"exec:{command}", features=features)

@@ -29,6 +29,7 @@ from refold.reference import JSONObject
 
 from ..dialects import Dialect
 from ..errors import TargetError, UsageError
+from .confinement import Confinement, anchored
 from .process_tree import ProcessTree
 from .remote import DEFAULT_MAX_REPLY, RemoteTarget, misanswered, stamped
 
@@ -50,7 +51,8 @@ class ExecTransport:
 
     def __init__(self, argv: Sequence[str], *, where: str, timeout: float,
                  hello_timeout: float | None = None, max_reply: int = DEFAULT_MAX_REPLY,
-                 env: Mapping[str, str] | None = None) -> None:
+                 env: Mapping[str, str] | None = None,
+                 confine_option: str | None = None) -> None:
         self.argv = list(argv)
         if not self.argv:
             raise UsageError("exec: needs a command, e.g. exec:node examples/js/target.js")
@@ -58,7 +60,7 @@ class ExecTransport:
         self.timeout = timeout
         self.hello_timeout = timeout if hello_timeout is None else hello_timeout
         self.max_reply = max_reply
-        self._tree = ProcessTree(env)
+        self._tree = ProcessTree(env, confine_option=confine_option)
         self._generation = 0
         self._starts = 0
         self._seq = itertools.count(1)
@@ -72,8 +74,13 @@ class ExecTransport:
     def from_command(cls, command: str, *, timeout: float,
                      max_reply: int = DEFAULT_MAX_REPLY) -> ExecTransport:
         """The transport of `exec:COMMAND`: the command is split as a shell would."""
-        return cls(shlex.split(command), where=f"exec:{command}", timeout=timeout,
+        return cls(anchored(shlex.split(command)), where=f"exec:{command}", timeout=timeout,
                    max_reply=max_reply)
+
+    @property
+    def confinement(self) -> Confinement:
+        """The limits its processes run under."""
+        return self._tree.confinement
 
     def generation(self) -> int:
         """How many processes were discarded: accumulators of older ones are gone."""

@@ -25,7 +25,7 @@ from ..errors import TargetError, UsageError
 from .exec import ExecTransport
 from .remote import DEFAULT_MAX_REPLY, RemoteAccumulator, RemoteTarget, TargetAccumulator
 from .snapshot_mirror import SnapshotMirror
-from .worker import PATH_VARIABLE
+from .worker import BASE_VARIABLE, PATH_VARIABLE
 
 __all__ = ["HELLO_SECONDS", "IsolatedTarget"]
 
@@ -50,10 +50,13 @@ class IsolatedTarget(RemoteTarget):
             argv += ["--features", ",".join(sorted(features))]
         if dialect is not None:
             argv += ["--dialect", dialect.name]
-        env = {**os.environ, PATH_VARIABLE: json.dumps(sys.path)}
+        # The worker runs in a private directory: the harness's relative paths are
+        # resolved here, and a relative target file against the harness's folder.
+        paths = [os.path.abspath(path) for path in sys.path]
+        env = {PATH_VARIABLE: json.dumps(paths), BASE_VARIABLE: os.getcwd()}
         transport = ExecTransport(argv, where=f"target {spec} (worker process)",
                                   timeout=timeout, hello_timeout=max(timeout, HELLO_SECONDS),
-                                  max_reply=max_reply, env=env)
+                                  max_reply=max_reply, env=env, confine_option="--confine")
         # The worker validated the claim against the target's own interface.
         return cls.greeted(transport, spec=spec, features=None, dialect=dialect)
 

@@ -234,6 +234,9 @@ class RemoteTarget:
             {"lifecycle"} if self.operations >= self._incremental else set()) | (
             {"sse"} if self.sse is not None else set())
         declared = hello.get("features")
+        self.declared_features: frozenset[str] | None = (
+            frozenset(str(f) for f in declared) if isinstance(declared, list) else None)
+        """The features the hello states (the target's own claim; None: it states none)."""
         if features is None and isinstance(declared, list):
             features = frozenset(str(f) for f in declared)
         self.features = check_features(supported if features is None else features,

@@ -34,10 +34,12 @@ from .events import EventsTarget
 from .remote import PROTOCOL_VERSION, TargetAccumulator, incremental_operations
 from .snapshot_mirror import SnapshotMirror
 
-__all__ = ["PATH_VARIABLE", "main"]
+__all__ = ["BASE_VARIABLE", "PATH_VARIABLE", "main"]
 
 PATH_VARIABLE = "REFOLD_WORKER_PATH"
 """The harness's `sys.path` (JSON), so the worker imports the target as the harness would."""
+BASE_VARIABLE = "REFOLD_WORKER_BASE"
+"""The harness's working directory, against which a relative target file is found."""
 
 
 
@@ -207,12 +209,37 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("spec", help="the Python target, as --target takes it")
     parser.add_argument("--features", default=None, help="comma-separated claimed features")
     parser.add_argument("--dialect", default=None, help="the run's dialect")
+    parser.add_argument("--confine", default=None, metavar="POLICY",
+                        help="the limits to set on this process before the target loads "
+                             "(refold.targets.confine_exec)")
     return parser.parse_args(argv)
+
+
+def _loaded(spec: str, features: frozenset[str] | None, dialect: Dialect | None) -> _Worker:
+    """The worker of `spec`, imported from the harness's folder (a relative file is named
+    against it); the target then runs in the worker's own private directory."""
+    own, base = os.getcwd(), os.environ.get(BASE_VARIABLE)
+    try:
+        if base:
+            os.chdir(base)
+        return _Worker(spec, features, dialect)
+    finally:
+        os.chdir(own)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Serve requests until stdin ends."""
     args = _parse(argv)
+    if args.confine is not None:
+        # Set here, before the target is imported, instead of by the launcher: one
+        # interpreter start less for every worker.
+        from . import confine_exec
+
+        try:
+            confine_exec.apply(json.loads(args.confine))
+        except (OSError, ValueError) as exc:
+            sys.stderr.write(f"refold: cannot confine the target: {exc}\n")
+            return confine_exec.CANNOT_CONFINE
     # Ctrl-C at the terminal is for the harness, which ends the worker with the run.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     paths: Any = json.loads(os.environ.get(PATH_VARIABLE, "[]"))
@@ -220,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     requests, replies = _protocol_streams()
     features = None if args.features is None else frozenset(
         f for f in args.features.split(",") if f)
-    worker = _Worker(args.spec, features,
+    worker = _loaded(args.spec, features,
                      None if args.dialect is None else DIALECTS.get(args.dialect))
     for line in requests:
         if not line.strip():
