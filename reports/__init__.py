@@ -21,11 +21,13 @@ from ._markdown import escape_markdown, render_markdown
 from ._matrix import render_matrix_html, render_matrix_markdown
 from ._model import dialect_line
 from ._sanitize import NOT_KEPT, REDACTED, safe_input, scrub, scrub_document, scrub_text
+from ._upstream import UpstreamReports, upstream_reports
 from ._trend import history_entry, load_history, of_dialect, record_history, trend_svg
 
 __all__ = [
     "NOT_KEPT",
     "REDACTED",
+    "UpstreamReports",
     "escape_markdown",
     "history_entry",
     "load_history",
@@ -38,8 +40,10 @@ __all__ = [
     "scrub",
     "scrub_text",
     "trend_svg",
+    "upstream_reports",
     "write_all",
     "write_matrix",
+    "write_upstream",
 ]
 
 
@@ -98,6 +102,19 @@ def write_matrix(runs: list[dict[str, Any]], directory: Path) -> list[Path]:
         path.write_text(scrub_document(text), encoding="utf-8")
         written.append(path)
     return written
+
+
+def write_upstream(results: dict[str, Any], directory: Path) -> tuple[list[Path], str]:
+    """Write the upstream bug reports of `results` (`upstream_reports`) into `directory`;
+    return the files written and the summary of what was filed and what was not."""
+    found = upstream_reports(results)
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in found.reports.items():
+        path = directory / name
+        path.write_text(scrub_document(text), encoding="utf-8")
+        written.append(path)
+    return written, found.summary()
 
 
 def _json(document: dict[str, Any]) -> str:
