@@ -21,7 +21,7 @@ from ._markdown import escape_markdown, render_markdown
 from ._matrix import render_matrix_html, render_matrix_markdown
 from ._model import dialect_line
 from ._sanitize import NOT_KEPT, REDACTED, safe_input, scrub, scrub_document, scrub_text
-from ._upstream import UpstreamReports, upstream_reports
+from ._upstream import UpstreamReports, stream_literal, upstream_reports
 from ._trend import history_entry, load_history, of_dialect, record_history, trend_svg
 
 __all__ = [
@@ -39,6 +39,7 @@ __all__ = [
     "render_matrix_markdown",
     "scrub",
     "scrub_text",
+    "stream_literal",
     "trend_svg",
     "upstream_reports",
     "write_all",

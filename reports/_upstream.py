@@ -23,10 +23,10 @@ from typing import Any
 
 from refold.reference import dialect_record, rule_found_on, rule_impact
 
-from ._markdown import escape_markdown
+from ._markdown import escape_markdown as _escape_markup
 from ._sanitize import safe_input
 
-__all__ = ["UpstreamReports", "upstream_reports"]
+__all__ = ["IMPACT_WORDS", "UpstreamReports", "render_upstream", "stream_literal", "upstream_reports"]
 
 IMPACT_WORDS = {
     "crash": "**crash**: the SDK raises (or exits, or hangs) on this stream, so its user "
@@ -43,6 +43,14 @@ IMPACT_WORDS = {
 _FILE_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _DOCS_URL = re.compile(r"https://[^\s<>()\[\]`\\]+")
 _BACKTICKS = re.compile(r"`+")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_CONTROL_IN_BLOCK = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def escape_markdown(text: Any) -> str:
+    """`text` as one line of Markdown text: control characters (a terminal escape in a
+    target's description) dropped, markup escaped."""
+    return _escape_markup(_CONTROL.sub(" ", str(text)))
 
 
 @dataclass(frozen=True)
@@ -199,7 +207,9 @@ def _replay(target: dict[str, Any], failure: dict[str, Any]) -> list[str]:
 
 
 def _fenced(text: str, language: str) -> list[str]:
-    """`text` in a fenced code block whose fence no backtick run inside can close."""
+    """`text` in a fenced code block whose fence no backtick run inside can close (and
+    without control characters but newline and tab: a terminal would obey them)."""
+    text = _CONTROL_IN_BLOCK.sub(" ", text)
     longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
     fence = "`" * max(3, longest + 1)
     return [f"{fence}{language}", text, fence, ""]
