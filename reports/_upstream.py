@@ -200,10 +200,13 @@ def _replay(target: dict[str, Any], failure: dict[str, Any]) -> list[str]:
     replay_file = failure.get("replay_file")
     if not isinstance(replay_file, str) or not replay_file:
         return ["## Replay", "", "The run kept no replay file for this failure.", ""]
-    command = (f"refold replay {shlex.quote(replay_file)} "
-               f"--target {shlex.quote(str(target.get('name', '')))}")
-    return ["## Replay", "", "With refold installed, this re-runs the one failing case:", "",
-            *_fenced(command, "sh")]
+    command = f"refold replay {shlex.quote(replay_file)}"
+    if "reproducer" in target:
+        # A built-in target's name is its --target value; a user target's replay file
+        # names the module or command it ran, which its name need not be.
+        command += f" --target {shlex.quote(str(target.get('name', '')))}"
+    return ["## Replay", "", "With refold installed, this re-runs the one failing case "
+            "(the path is the failing run's):", "", *_fenced(command, "sh")]
 
 
 def _fenced(text: str, language: str) -> list[str]:

@@ -150,9 +150,11 @@ def test_a_target_without_a_template_gets_the_stream_as_json_lines() -> None:
     document = results(R=_failed("r", found_on="documented"))
     del document["target"]["reproducer"]
     report = upstream_reports(document).reports["sdk-R.md"]
-    lines = _fenced_blocks(report)[0].splitlines()
-    assert [json.loads(line) for line in lines] == STREAM
+    blocks = _fenced_blocks(report)
+    assert [json.loads(line) for line in blocks[0].splitlines()] == STREAM
     assert "one JSON value a line, in order" in _outside_fences(report)
+    # A user target's name is no --target value: the replay file names what it ran.
+    assert blocks[-1] == "refold replay /runs/x/replays/USAGE-LAST-1.json"
 
 
 def test_stream_text_cannot_close_its_fence_nor_render_markup() -> None:
@@ -244,3 +246,39 @@ def _at(value: Any, pointer: str) -> Any:
         else:
             value = value.get(key, "(absent)") if isinstance(value, dict) else "(absent)"
     return value
+
+
+BROKEN = Path(__file__).parents[1] / "examples" / "broken" / "anthropic_merges_text_blocks.py"
+
+
+def test_a_real_run_files_exactly_its_rules_failing_on_documented_streams(
+        tmp_path: Path) -> None:
+    """`refold check` of a broken example, then `refold report --upstream` of its results:
+    a report for each rule found on documented streams, the others counted as not filed.
+    Then the same document with the rule's verdict marked documented (what a dialect
+    that tells shapes writes for a documented stream) gives its report, with the run's
+    own stream and replay file."""
+    check = subprocess.run(
+        [sys.executable, "-m", "refold.cli", "check", "--target", str(BROKEN),
+         "--rules", "AM-TEXT-JOIN", "--report-dir", str(tmp_path / "run"), "--",
+         "-p", "no:xdist", "-p", "no:cacheprovider"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert check.returncode == 1, check.stdout[-2000:] + check.stderr[-2000:]
+    document = json.loads((tmp_path / "run" / "results.json").read_text("utf-8"))
+    failed = {rule_id: rule for rule_id, rule in document["rules"].items()
+              if rule["status"] == "failed"}
+    assert failed, "the broken example failed no rule"
+    documented = sorted(r for r, rule in failed.items() if rule["found_on"] == "documented")
+    found = upstream_reports(document)
+    assert sorted(found.reports) == [f"anthropic_merges_text_blocks-{r}.md" for r in documented]
+    assert sorted(found.departing_only) == sorted(set(failed) - set(documented))
+
+    rule_id = sorted(failed)[0]
+    rule = document["rules"][rule_id]
+    rule["found_on"], rule["departures"] = "documented", []
+    report = upstream_reports(document).reports[f"anthropic_merges_text_blocks-{rule_id}.md"]
+    blocks = _fenced_blocks(report)
+    assert [json.loads(line) for line in blocks[0].splitlines()] == rule["failure"]["chunks"]
+    assert (tmp_path / rule["failure"]["replay_file"]).is_file()
+    assert blocks[-1] == f"refold replay {rule['failure']['replay_file']}"
+    assert "<https://docs.claude.com/en/docs/build-with-claude/streaming>" in report
