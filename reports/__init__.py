@@ -21,8 +21,8 @@ from ._markdown import escape_markdown, render_markdown
 from ._matrix import render_matrix_html, render_matrix_markdown
 from ._model import dialect_line
 from ._sanitize import NOT_KEPT, REDACTED, safe_input, scrub, scrub_document, scrub_text
-from ._upstream import UpstreamReports, stream_literal, upstream_reports
 from ._trend import history_entry, load_history, of_dialect, record_history, trend_svg
+from ._upstream import UpstreamReports, stream_literal, upstream_reports
 
 __all__ = [
     "NOT_KEPT",

@@ -26,7 +26,9 @@ from refold.reference import dialect_record, rule_found_on, rule_impact
 from ._markdown import escape_markdown as _escape_markup
 from ._sanitize import safe_input
 
-__all__ = ["IMPACT_WORDS", "UpstreamReports", "render_upstream", "stream_literal", "upstream_reports"]
+__all__ = [
+    "IMPACT_WORDS", "UpstreamReports", "render_upstream", "stream_literal", "upstream_reports",
+]
 
 IMPACT_WORDS = {
     "crash": "**crash**: the SDK raises (or exits, or hangs) on this stream, so its user "
@@ -102,7 +104,7 @@ def upstream_reports(results: dict[str, Any]) -> UpstreamReports:
 def render_upstream(results: dict[str, Any], rule_id: str, rule: dict[str, Any]) -> str:
     """The report of failed rule `rule_id` (its results entry `rule`) of `results`."""
     target = _target(results)
-    failure = rule.get("failure") if isinstance(rule.get("failure"), dict) else {}
+    failure = _mapping(rule.get("failure"))
     statement = str(rule.get("statement") or "")
     lines = [f"# {escape_markdown(target.get('name', ''))}: {escape_markdown(rule_id)} "
              "fails on a documented stream", "",
@@ -120,7 +122,7 @@ def render_upstream(results: dict[str, Any], rule_id: str, rule: dict[str, Any])
 
 
 def _environment(results: dict[str, Any], target: dict[str, Any]) -> list[str]:
-    versions = results.get("versions") if isinstance(results.get("versions"), dict) else {}
+    versions = _mapping(results.get("versions"))
     lines = ["## Environment", "",
              f"- SDK: {escape_markdown(target.get('name', ''))}: "
              f"{escape_markdown(target.get('description', ''))}"]
@@ -147,7 +149,8 @@ def _rule_source(results: dict[str, Any], rule_id: str) -> list[str]:
 
 def _reproducer(results: dict[str, Any], target: dict[str, Any],
                 failure: dict[str, Any]) -> list[str]:
-    items = failure.get("chunks") if isinstance(failure.get("chunks"), list) else []
+    chunks = failure.get("chunks")
+    items: list[Any] = chunks if isinstance(chunks, list) else []
     item = dialect_record(results)["item"]
     lines = ["## Reproduce", "",
              f"The minimal failing stream ({len(items)} {escape_markdown(item)}"
@@ -228,8 +231,11 @@ def _json_line(item: Any) -> str:
 
 
 def _target(results: dict[str, Any]) -> dict[str, Any]:
-    target = results.get("target")
-    return target if isinstance(target, dict) else {}
+    return _mapping(results.get("target"))
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 def _file_name(results: dict[str, Any], rule_id: str) -> str:

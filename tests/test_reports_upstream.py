@@ -70,7 +70,8 @@ def results(**rules: dict[str, Any]) -> dict[str, Any]:
 
 def _outside_fences(report: str) -> str:
     """The report's text outside its fenced code blocks (where Markdown renders)."""
-    kept, fence = [], None
+    kept: list[str] = []
+    fence: str | None = None
     for line in report.splitlines():
         opening = re.match(r"(`{3,})", line)
         if fence is None and opening:
@@ -84,7 +85,9 @@ def _outside_fences(report: str) -> str:
 
 def _fenced_blocks(report: str) -> list[str]:
     """The contents of the report's fenced code blocks, each closed by its own fence."""
-    blocks, fence, body = [], None, []
+    blocks: list[str] = []
+    body: list[str] = []
+    fence: str | None = None
     for line in report.splitlines():
         opening = re.match(r"(`{3,})", line)
         if fence is None and opening:

@@ -83,8 +83,8 @@ def require_node(name: str) -> None:
             f"(package-lock.json) with: {install_command()}")
 
 
-_ANTHROPIC_TS_REPRODUCER = r'''// Serves a stream of events as server-sent events to @anthropic-ai/sdk's
-// client.messages.stream(), in memory, and prints finalMessage().
+_ANTHROPIC_TS_REPRODUCER = r'''// Serves a stream of events as server-sent events to
+// @anthropic-ai/sdk's client.messages.stream(), in memory, and prints finalMessage().
 const Anthropic = require("@anthropic-ai/sdk").default;
 
 const events = {stream}.map((item) => JSON.parse(item));
@@ -100,8 +100,8 @@ client.messages.stream({ model: "claude-sonnet-4-5", max_tokens: 1024,
         (error) => { console.error(error); process.exitCode = 1; });
 '''
 
-_OPENAI_NODE_RESPONSES_REPRODUCER = r'''// Serves a stream of events as server-sent events to openai-node's
-// client.responses.stream(), in memory, and prints finalResponse().
+_OPENAI_NODE_RESPONSES_REPRODUCER = r'''// Serves a stream of events as server-sent events to
+// openai-node's client.responses.stream(), in memory, and prints finalResponse().
 const OpenAI = require("openai").default;
 
 const events = {stream}.map((item) => JSON.parse(item));

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 
+from ...errors import UsageError
 from ..loading import BUILTIN_TARGETS
 from .nodejs import NODE_REPRODUCERS
 
@@ -26,7 +27,7 @@ def reproducer_of(name: str) -> str | None:
         return None
     try:
         module = importlib.import_module(declared.partition(":")[0])
-    except Exception:  # noqa: BLE001  (an SDK that is not installed has no template to give)
+    except UsageError:  # its SDK is not installed: no template to give
         return None
     template = getattr(module, "REPRODUCER", None)
     return template if isinstance(template, str) else None
