@@ -10,6 +10,7 @@ import json
 import re
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -285,3 +286,52 @@ def test_a_real_run_files_exactly_its_rules_failing_on_documented_streams(
     assert (tmp_path / rule["failure"]["replay_file"]).is_file()
     assert blocks[-1] == f"refold replay {rule['failure']['replay_file']}"
     assert "<https://docs.claude.com/en/docs/build-with-claude/streaming>" in report
+
+
+def _built_in_like(name: str) -> Any:
+    class _Target:
+        description = f"{name} under test"
+        features: frozenset[str] = frozenset()
+        projection = None
+    target = _Target()
+    target.name = name  # type: ignore[attr-defined]
+    return target
+
+
+@pytest.mark.parametrize("name", ["openai", "anthropic", "openai-responses", "anthropic-ts",
+                                  "openai-node-responses"])
+def test_the_results_record_a_built_in_targets_reproducer(name: str) -> None:
+    from refold.dialects import DIALECTS
+    from refold.report import build_report
+    from refold.results import RuleResults
+
+    report = build_report(RuleResults(), target=_built_in_like(name),
+                          started=datetime(2026, 12, 4), duration_seconds=0.0,
+                          hypothesis_profile="dev", dialect=DIALECTS["openai-chat"])
+    template = report["target"]["reproducer"]
+    assert template == reproducer_of(name) and template.count("{stream}") == 1
+
+
+def test_a_user_target_records_no_reproducer() -> None:
+    from refold.dialects import DIALECTS
+    from refold.report import build_report
+    from refold.results import RuleResults
+
+    report = build_report(RuleResults(), target=_built_in_like("my_fold"),
+                          started=datetime(2026, 12, 4), duration_seconds=0.0,
+                          hypothesis_profile="dev", dialect=DIALECTS["openai-chat"])
+    assert "reproducer" not in report["target"]
+
+
+@pytest.mark.parametrize(("dialect", "host"), [
+    ("openai-chat", "https://platform.openai.com/docs/api-reference/chat/streaming"),
+    ("anthropic-messages", "https://docs.claude.com/en/docs/build-with-claude/streaming"),
+    ("openai-responses", "https://platform.openai.com/docs/api-reference/responses-streaming"),
+    ("provider-events", ""),
+])
+def test_each_dialect_record_carries_its_providers_streaming_page(dialect: str,
+                                                                  host: str) -> None:
+    from refold.dialects import DIALECTS
+    from refold.report import dialect_record_of
+
+    assert dialect_record_of(DIALECTS[dialect])["docs"] == host
