@@ -159,14 +159,20 @@ def _reproducer(results: dict[str, Any], target: dict[str, Any],
              "departure."]
     template = target.get("reproducer")
     if isinstance(template, str) and "{stream}" in template:
-        program = template.replace("{stream}", stream_literal(items))
+        program = template.replace("{stream}", stream_literal(items)).rstrip("\n")
         lines += ["This program feeds it to the SDK's own accumulation, as refold did, and "
-                  "prints what the SDK folded:", "", *_fenced(program, "")]
+                  "prints what the SDK folded:", "", *_fenced(program, _language(program))]
     else:
         lines += [f"Feed these {escape_markdown(item)}s, one JSON value a line, in order, "
                   "to the library's stream accumulation and print the result it builds:",
                   "", *_fenced("\n".join(_json_line(i) for i in items), "jsonl")]
     return lines
+
+
+def _language(program: str) -> str:
+    # The built-in templates are Python or, for the Node.js targets, JavaScript, whose
+    # first line is a `//` comment.
+    return "javascript" if program.lstrip().startswith("//") else "python"
 
 
 def stream_literal(items: list[Any]) -> str:

@@ -138,6 +138,7 @@ def test_the_snippet_is_the_template_with_the_stream_in_its_placeholder() -> Non
     assert "{stream}" not in program
     head, literal = program.split("for item in ", 1)
     assert head == "import json\nCHUNKS = [json.loads(item) "
+    assert "```python\nimport json\n" in report
     items = ast.literal_eval(literal.rsplit("]", 1)[0])
     assert [json.loads(item) for item in items] == STREAM
 
