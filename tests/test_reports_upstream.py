@@ -214,7 +214,8 @@ def test_upstream_with_matrix_is_a_one_paragraph_usage_error(
     assert "--upstream" in message and "--matrix" in message and "Traceback" not in message
 
 
-@pytest.mark.parametrize("name", ["openai", "anthropic", "openai-responses"])
+@pytest.mark.parametrize("name", ["openai", "anthropic", "openai-responses", "litellm",
+                                  "anthropic-stream"])
 def test_a_built_in_sdk_snippet_prints_the_sdks_wrong_result(name: str, tmp_path: Path) -> None:
     """Each template feeds the stream to the SDK as its target does: run on a failing stream
     of the committed run of that SDK, it prints the value the SDK got wrong there."""
@@ -299,7 +300,8 @@ def _built_in_like(name: str) -> Any:
     return target
 
 
-@pytest.mark.parametrize("name", ["openai", "anthropic", "openai-responses", "anthropic-ts",
+@pytest.mark.parametrize("name", ["openai", "anthropic", "openai-responses", "litellm",
+                                  "anthropic-stream", "langchain", "anthropic-ts",
                                   "openai-node-responses"])
 def test_the_results_record_a_built_in_targets_reproducer(name: str) -> None:
     from refold.dialects import DIALECTS
