@@ -33,7 +33,7 @@ from refold.reference import JSON, JSONObject
 from ._anthropic_wire import decode_anthropic
 from ._requires import quiet, require
 
-__all__ = ["FEATURES", "fold", "in_spec_shape", "refold_target", "sdk_version"]
+__all__ = ["FEATURES", "REPRODUCER", "fold", "in_spec_shape", "refold_target", "sdk_version"]
 
 _anthropic = require("anthropic", extra="anthropic")
 from anthropic._models import construct_type  # noqa: E402

@@ -34,7 +34,7 @@ from ._anthropic_wire import decode_anthropic, event_stream_response, offline_cl
 from ._requires import quiet, require
 from .anthropic import in_spec_shape, sdk_version
 
-__all__ = ["FEATURES", "fold", "refold_target"]
+__all__ = ["FEATURES", "REPRODUCER", "fold", "refold_target"]
 
 require("anthropic", extra="anthropic")
 import httpx2  # noqa: E402

@@ -27,7 +27,7 @@ from refold.reference import JSON, JSONObject
 
 from ._requires import quiet, require
 
-__all__ = ["FEATURES", "fold", "refold_target", "sdk_version"]
+__all__ = ["FEATURES", "REPRODUCER", "fold", "refold_target", "sdk_version"]
 
 require("langchain_openai", extra="langchain")
 from langchain_core.messages import AIMessageChunk  # noqa: E402

@@ -25,7 +25,7 @@ from refold.reference import JSON, JSONObject
 
 from ._requires import quiet, require
 
-__all__ = ["FEATURES", "fold", "refold_target", "sdk_version"]
+__all__ = ["FEATURES", "REPRODUCER", "fold", "refold_target", "sdk_version"]
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 _litellm = require("litellm", extra="litellm")

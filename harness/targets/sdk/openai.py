@@ -23,7 +23,7 @@ from refold.reference import JSON, JSONObject
 from ._requires import quiet, require
 from .decoders import decode_openai
 
-__all__ = ["FEATURES", "fold", "in_spec_shape", "refold_target", "sdk_version"]
+__all__ = ["FEATURES", "REPRODUCER", "fold", "in_spec_shape", "refold_target", "sdk_version"]
 
 _openai = require("openai", extra="openai")
 from openai._models import construct_type  # noqa: E402

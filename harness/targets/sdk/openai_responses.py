@@ -41,7 +41,8 @@ from refold.reference import JSON, JSONObject
 from ._requires import quiet, require
 from ._responses_wire import decode_responses, offline_client, serving
 
-__all__ = ["FEATURES", "REQUEST", "fold", "in_spec_shape", "refold_target", "sdk_version"]
+__all__ = ["FEATURES", "REPRODUCER", "REQUEST", "fold", "in_spec_shape", "refold_target",
+           "sdk_version"]
 
 _openai = require("openai", extra="openai")
 
