@@ -62,8 +62,9 @@ def run(args: argparse.Namespace) -> int:
         return _matrix(args)
     if args.results is None:
         raise UsageError("give the results JSON of a run (refold check "
-                         "--report-dir writes results.json), or --matrix RESULTS... to draw "
-                         "several runs side by side.")
+                         "--report-dir writes results.json), --matrix RESULTS... to draw "
+                         "several runs side by side, or --upstream RESULTS to write bug "
+                         "reports for the SDK's tracker.")
 
     results = _read(args.results)
     mutation = _read(args.mutation) if args.mutation else None
