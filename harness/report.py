@@ -1,9 +1,10 @@
 """The results JSON of a run (`--refold-report FILE`), the input of every renderer.
 
-    {"refold_version", "target": {"name", "description", "features", "projection"?, "fed"?},
+    {"refold_version", "target": {"name", "description", "features", "projection"?, "fed"?,
+                                  "reproducer"?},
      "versions": {"python", "pytest", "hypothesis", "refold", "platform"},
      "started", "duration_seconds", "hypothesis_profile", "settings",
-     "dialect": {"name", "title", "spec", "item", "features", "extra_rules_note"},
+     "dialect": {"name", "title", "spec", "item", "features", "extra_rules_note", "docs"?},
      "rules": {RULE-ID: {"feature", "registry", "statement", "status", "tests", "reason",
                          "failure", "blocked_by", "fingerprints", "verdict",
                          "found_on"?, "impact"?, "departures"?}},
@@ -14,7 +15,9 @@
 "builds"}`: the places of its fold that were compared, and what the library builds; the
 rules it leaves unjudged have the status "not judged". `target.fed` (events adapters
 only) names the source dialects whose streams the adapter was fed (the ones it accepts;
-the suites skip the others). `dialect` names the dialect
+the suites skip the others). `target.reproducer` (built-in SDK targets) is the SDK's
+program that folds a stream without refold, `{stream}` where the stream goes
+(`refold.targets.sdk.reproducers`). `dialect` names the dialect
 the run checked and carries what the reports show of it (`refold.reference.DialectRecord`:
 they cannot import the registry); a results file without it was written before dialects,
 for `openai-chat`. Every rule of the dialect is
@@ -60,6 +63,7 @@ from refold.reference import STATUSES, DialectRecord, RuleRecord, Status, json_t
 from .dialects import Dialect
 from .results import RuleOutcome, RuleResults
 from .targets import Target
+from .targets.sdk.reproducers import reproducer_of
 
 __all__ = ["DepartureNote", "build_report", "departure_notes", "dialect_record_of",
            "write_report"]
@@ -149,7 +153,7 @@ def dialect_record_of(dialect: Dialect) -> DialectRecord:
     """What a record says of `dialect`: its name, and what a reader needs to show it."""
     return {"name": dialect.name, "title": dialect.title, "spec": dialect.spec,
             "item": dialect.item, "features": list(dialect.features),
-            "extra_rules_note": dialect.extra_rules_note}
+            "extra_rules_note": dialect.extra_rules_note, "docs": dialect.docs}
 
 
 def _target(target: Target | None, dialect: Dialect) -> dict[str, Any]:
@@ -163,6 +167,9 @@ def _target(target: Target | None, dialect: Dialect) -> dict[str, Any]:
     accepts = getattr(target, "accepts", None)
     if accepts is not None:  # an events adapter: the source dialects it was fed
         record["fed"] = sorted(accepts)
+    reproducer = reproducer_of(target.name)
+    if reproducer is not None:  # a built-in SDK's program that folds a stream without refold
+        record["reproducer"] = reproducer
     return record
 
 

@@ -202,11 +202,14 @@ class DialectRecord(TypedDict):
     """Its feature vocabulary, in the order tables list it."""
     extra_rules_note: str | None
     """How the rules of registry "wire" are labelled (None when it has none)."""
+    docs: NotRequired[str]
+    """The provider's streaming API page ("": none); absent: written before it was kept."""
 
 
 UNNAMED_DIALECT: DialectRecord = {
     "name": "openai-chat", "title": "OpenAI Chat Completions", "spec": "chat-fold.md",
     "item": "chunk", "features": list(FEATURES), "extra_rules_note": SSE_RULES_NOTE,
+    "docs": "https://platform.openai.com/docs/api-reference/chat/streaming",
 }
 """The dialect of a record that names none: every record written before dialects existed
 (the harness checks that it equals the registered `openai-chat` dialect's)."""
@@ -228,7 +231,7 @@ def dialect_record(document: Mapping[str, Any]) -> DialectRecord:
     name = str(found["name"])
     base: DialectRecord = (UNNAMED_DIALECT if name == UNNAMED_DIALECT["name"] else
                            {"name": name, "title": name, "spec": "", "item": "item",
-                            "features": [], "extra_rules_note": None})
+                            "features": [], "extra_rules_note": None, "docs": ""})
     return {
         "name": name,
         "title": _text(found.get("title"), base["title"]),
@@ -239,6 +242,7 @@ def dialect_record(document: Mapping[str, Any]) -> DialectRecord:
         "extra_rules_note": (found["extra_rules_note"]
                              if isinstance(found.get("extra_rules_note"), str)
                              else base["extra_rules_note"]),
+        "docs": _text(found.get("docs"), base.get("docs", "")),
     }
 
 

@@ -25,11 +25,13 @@ from ._matrix import render_matrix_html, render_matrix_markdown
 from ._model import dialect_line
 from ._sanitize import NOT_KEPT, REDACTED, safe_input, scrub, scrub_document, scrub_text
 from ._trend import history_entry, load_history, of_dialect, record_history, trend_svg
+from ._upstream import UpstreamReports, stream_literal, upstream_reports
 from ._verdicts import headline_lines, verdict_words
 
 __all__ = [
     "NOT_KEPT",
     "REDACTED",
+    "UpstreamReports",
     "escape_markdown",
     "headline_lines",
     "history_entry",
@@ -42,10 +44,13 @@ __all__ = [
     "render_matrix_markdown",
     "scrub",
     "scrub_text",
+    "stream_literal",
     "trend_svg",
+    "upstream_reports",
     "verdict_words",
     "write_all",
     "write_matrix",
+    "write_upstream",
 ]
 
 
@@ -104,6 +109,19 @@ def write_matrix(runs: list[dict[str, Any]], directory: Path) -> list[Path]:
         path.write_text(scrub_document(text), encoding="utf-8")
         written.append(path)
     return written
+
+
+def write_upstream(results: dict[str, Any], directory: Path) -> tuple[list[Path], str]:
+    """Write the upstream bug reports of `results` (`upstream_reports`) into `directory`;
+    return the files written and the summary of what was filed and what was not."""
+    found = upstream_reports(results)
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in found.reports.items():
+        path = directory / name
+        path.write_text(scrub_document(text), encoding="utf-8")
+        written.append(path)
+    return written, found.summary()
 
 
 def _json(document: dict[str, Any]) -> str:

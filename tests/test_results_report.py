@@ -96,7 +96,8 @@ def test_a_chat_run_names_its_dialect(results: Any) -> None:
     assert results["dialect"] == {
         "name": "openai-chat", "title": "OpenAI Chat Completions", "spec": "chat-fold.md",
         "item": "chunk", "features": list(dialect("openai-chat").features),
-        "extra_rules_note": dialect("openai-chat").extra_rules_note}
+        "extra_rules_note": dialect("openai-chat").extra_rules_note,
+        "docs": "https://platform.openai.com/docs/api-reference/chat/streaming"}
 
 
 def _anthropic_report() -> dict[str, Any]:
@@ -115,7 +116,8 @@ def test_the_results_of_an_anthropic_run_name_anthropic_messages_and_list_its_ru
     assert report["dialect"] == {
         "name": "anthropic-messages", "title": "Anthropic Messages",
         "spec": "anthropic-fold.md", "item": "event", "features": list(AM_FEATURES),
-        "extra_rules_note": None}
+        "extra_rules_note": None,
+        "docs": "https://docs.claude.com/en/docs/build-with-claude/streaming"}
     assert list(report["rules"]) == list(AM_RULES)  # its rules only, in report order
     assert {entry["registry"] for entry in report["rules"].values()} == {"spec"}
     assert report["rules"]["AM-LIFE-FINISHED"]["status"] == "failed"

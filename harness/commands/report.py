@@ -11,6 +11,11 @@ the last recorded run's (the nightly job's gate).
 
 draws many runs side by side instead: `matrix.html` and `matrix.md`, rules as rows and
 targets as columns, grouped by dialect and feature.
+
+    refold report --upstream reports/results.json --out upstream/
+
+writes one bug report (Markdown) per rule that fails on documented streams, ready to file
+in the SDK's own tracker, and says how many failed rules were not filed.
 """
 
 from __future__ import annotations
@@ -33,6 +38,9 @@ def register(subparsers: Any) -> None:
                         help="the results JSON of `refold check`")
     parser.add_argument("--matrix", type=Path, nargs="+", metavar="RESULTS",
                         help="results JSON of several runs: write the conformance matrix")
+    parser.add_argument("--upstream", type=Path, metavar="RESULTS",
+                        help="results JSON of a run: write a bug report per rule failing "
+                             "on documented streams")
     parser.add_argument("--mutation", type=Path, help="the result JSON of `refold mutate`")
     parser.add_argument("--coverage", type=Path, help="the JSON of `refold coverage`")
     parser.add_argument("--history", type=Path, help="folder of earlier runs: draw the trend")
@@ -48,12 +56,15 @@ def run(args: argparse.Namespace) -> int:
     """Write the reports (or the matrix); apply the score gate."""
     from refold.reports import history_entry, load_history, record_history, write_all
 
+    if args.upstream is not None:
+        return _upstream(args)
     if args.matrix:
         return _matrix(args)
     if args.results is None:
         raise UsageError("give the results JSON of a run (refold check "
-                         "--report-dir writes results.json), or --matrix RESULTS... to draw "
-                         "several runs side by side.")
+                         "--report-dir writes results.json), --matrix RESULTS... to draw "
+                         "several runs side by side, or --upstream RESULTS to write bug "
+                         "reports for the SDK's tracker.")
 
     results = _read(args.results)
     mutation = _read(args.mutation) if args.mutation else None
@@ -80,6 +91,22 @@ def _matrix(args: argparse.Namespace) -> int:
                          f"{args.results} before it as well. Put it after --matrix.")
     for path in write_matrix([_read(path) for path in args.matrix], args.out):
         print(path)
+    return 0
+
+
+def _upstream(args: argparse.Namespace) -> int:
+    from refold.reports import write_upstream
+
+    if args.matrix or args.results is not None:
+        given = "--matrix" if args.matrix else str(args.results)
+        raise UsageError(f"--upstream takes the results JSON of one run itself; received "
+                         f"{given} as well. Give either --upstream RESULTS (bug reports "
+                         "for the SDK's tracker) or --matrix RESULTS... (several runs side "
+                         "by side), not both.")
+    written, summary = write_upstream(_read(args.upstream), args.out)
+    for path in written:
+        print(path)
+    print(summary)
     return 0
 
 

@@ -109,6 +109,9 @@ class Dialect:
     """Features a fold-only target cannot be checked on (they need another interface)."""
     extra_rules_note: str | None = None
     """How tables label the rules that are not the spec's (None when all are)."""
+    docs: str = ""
+    """The provider's documentation page of its streaming API ("": none, as for a
+    dialect no provider documents); upstream bug reports cite it as the rule's source."""
     ablation: Ablation | None = None
     """How a crash is charged by undoing departures; None: a crash is located only, and
     charged to the rules of the test that met it."""

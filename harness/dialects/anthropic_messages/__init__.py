@@ -32,6 +32,7 @@ ANTHROPIC_MESSAGES = Dialect(
     name="anthropic-messages",
     title="Anthropic Messages",
     spec="anthropic-fold.md",
+    docs="https://docs.claude.com/en/docs/build-with-claude/streaming",
     result="Message",
     item="event",
     rules=RULES,

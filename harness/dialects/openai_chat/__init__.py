@@ -51,6 +51,7 @@ OPENAI_CHAT = Dialect(
     name="openai-chat",
     title="OpenAI Chat Completions",
     spec="chat-fold.md",
+    docs="https://platform.openai.com/docs/api-reference/chat/streaming",
     result="chat.completion",
     item="chunk",
     rules=ALL_RULES,

@@ -34,6 +34,7 @@ OPENAI_RESPONSES = Dialect(
     name="openai-responses",
     title="OpenAI Responses",
     spec="responses-fold.md",
+    docs="https://platform.openai.com/docs/api-reference/responses-streaming",
     result="Response",
     item="event",
     rules=RULES,

@@ -33,7 +33,7 @@ from refold.reference import JSON, JSONObject
 from ._anthropic_wire import decode_anthropic
 from ._requires import quiet, require
 
-__all__ = ["FEATURES", "fold", "in_spec_shape", "refold_target", "sdk_version"]
+__all__ = ["FEATURES", "REPRODUCER", "fold", "in_spec_shape", "refold_target", "sdk_version"]
 
 _anthropic = require("anthropic", extra="anthropic")
 from anthropic._models import construct_type  # noqa: E402
@@ -83,3 +83,24 @@ refold_target = {
                    f"(refold.targets.sdk.anthropic)",
 }
 """The declaration `--target anthropic` loads."""
+
+REPRODUCER = '''"""Feeds a stream of events to anthropic-sdk-python's accumulate_event (the fold
+behind `client.messages.stream()`) and prints the Message it builds."""
+import json
+
+from anthropic._models import construct_type
+from anthropic.lib.streaming._messages import accumulate_event
+from anthropic.types import RawMessageStreamEvent
+
+EVENTS = [json.loads(item) for item in {stream}]
+
+snapshot = None
+buffers: dict[int, bytes] = {}
+for event in EVENTS:
+    built = construct_type(type_=RawMessageStreamEvent, value=event)
+    snapshot = accumulate_event(event=built, current_snapshot=snapshot, json_bufs=buffers)
+print(json.dumps(snapshot.to_dict(mode="json", exclude_unset=True), indent=2))
+'''
+"""The program an upstream report gives the SDK's maintainers (`{stream}`: the stream, a
+list literal of one JSON text per event, `refold.targets.sdk.reproducers`): the fold `fold`
+runs, without refold."""

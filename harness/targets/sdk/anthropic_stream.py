@@ -34,7 +34,7 @@ from ._anthropic_wire import decode_anthropic, event_stream_response, offline_cl
 from ._requires import quiet, require
 from .anthropic import in_spec_shape, sdk_version
 
-__all__ = ["FEATURES", "fold", "refold_target"]
+__all__ = ["FEATURES", "REPRODUCER", "fold", "refold_target"]
 
 require("anthropic", extra="anthropic")
 import httpx2  # noqa: E402
@@ -72,3 +72,31 @@ refold_target = {
                    f"over an in-memory transport (refold.targets.sdk.anthropic_stream)",
 }
 """The declaration `--target anthropic-stream` loads."""
+
+REPRODUCER = '''"""Serves a stream of events as server-sent events to anthropic-sdk-python's
+`client.messages.stream()`, in memory, and prints `get_final_message()`."""
+import json
+
+import anthropic
+import httpx2  # anthropic-sdk-python's HTTP library
+
+EVENTS = [json.loads(item) for item in {stream}]
+
+
+def answer(request: httpx2.Request) -> httpx2.Response:
+    body = "".join(f"event: {event.get('type')}\\ndata: {json.dumps(event)}\\n\\n"
+                   for event in EVENTS)
+    return httpx2.Response(200, headers={"content-type": "text/event-stream"},
+                           content=body.encode(), request=request)
+
+
+client = anthropic.Anthropic(api_key="offline", base_url="http://sdk.invalid", max_retries=0,
+                             http_client=httpx2.Client(transport=httpx2.MockTransport(answer)))
+with client.messages.stream(model="claude-offline", max_tokens=1,
+                            messages=[{"role": "user", "content": "hi"}]) as stream:
+    message = stream.get_final_message()
+print(json.dumps(message.to_dict(mode="json", exclude_unset=True), indent=2))
+'''
+"""The program an upstream report gives the SDK's maintainers (`{stream}`: the stream, a
+list literal of one JSON text per event, `refold.targets.sdk.reproducers`): what `fold`
+does, without refold."""

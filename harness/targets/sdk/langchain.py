@@ -27,7 +27,7 @@ from refold.reference import JSON, JSONObject
 
 from ._requires import quiet, require
 
-__all__ = ["FEATURES", "fold", "refold_target", "sdk_version"]
+__all__ = ["FEATURES", "REPRODUCER", "fold", "refold_target", "sdk_version"]
 
 require("langchain_openai", extra="langchain")
 from langchain_core.messages import AIMessageChunk  # noqa: E402
@@ -120,3 +120,32 @@ refold_target = {"name": "langchain", "fold": fold, "features": FEATURES,
                  "description": f"{sdk_version()}: AIMessageChunk sum "
                                 f"(refold.targets.sdk.langchain)"}
 """The declaration `--target langchain` loads."""
+
+REPRODUCER = '''"""Feeds a stream of chunks to langchain-openai as `ChatOpenAI.stream()`
+does (each chunk converted by `_convert_chunk_to_generation_chunk`) and sums the message
+chunks with `+`, as its users do; prints the summed AIMessageChunk."""
+import json
+
+from langchain_core.messages import AIMessageChunk
+from langchain_openai import ChatOpenAI
+from openai._models import construct_type
+from openai.types.chat import ChatCompletionChunk
+
+CHUNKS = [json.loads(item) for item in {stream}]
+
+model = ChatOpenAI(model="offline", api_key="offline", base_url="http://sdk.invalid/v1")
+summed = None
+for chunk in CHUNKS:
+    dumped = construct_type(type_=ChatCompletionChunk, value=chunk).model_dump()
+    generation = model._convert_chunk_to_generation_chunk(dumped, AIMessageChunk, {})
+    if generation is None:
+        continue
+    message = generation.message
+    message.response_metadata = {**(generation.generation_info or {}),
+                                 **message.response_metadata}
+    summed = message if summed is None else summed + message
+print(json.dumps(summed.model_dump(), indent=2, default=str))
+'''
+"""The program an upstream report gives the SDK's maintainers (`{stream}`: the stream, a
+list literal of one JSON text per chunk, `refold.targets.sdk.reproducers`): the fold `fold`
+runs, without refold and without its mapping to a `chat.completion`."""

@@ -25,7 +25,7 @@ from refold.reference import JSON, JSONObject
 
 from ._requires import quiet, require
 
-__all__ = ["FEATURES", "fold", "refold_target", "sdk_version"]
+__all__ = ["FEATURES", "REPRODUCER", "fold", "refold_target", "sdk_version"]
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 _litellm = require("litellm", extra="litellm")
@@ -66,3 +66,22 @@ refold_target = {
     "description": f"litellm {sdk_version()}: stream_chunk_builder (refold.targets.sdk.litellm)",
 }
 """The declaration `--target litellm` loads."""
+
+REPRODUCER = '''"""Feeds a stream of chunks to litellm's stream_chunk_builder (how litellm
+rebuilds a streamed response) and prints the response it builds."""
+import json
+import os
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+import litellm  # noqa: E402
+from litellm.types.utils import ModelResponseStream  # noqa: E402
+
+litellm.suppress_debug_info = True  # its provider-list banner goes to stdout
+CHUNKS = [json.loads(item) for item in {stream}]
+
+response = litellm.stream_chunk_builder([ModelResponseStream(**chunk) for chunk in CHUNKS])
+print(json.dumps(json.loads(response.model_dump_json()), indent=2))
+'''
+"""The program an upstream report gives the SDK's maintainers (`{stream}`: the stream, a
+list literal of one JSON text per chunk, `refold.targets.sdk.reproducers`): the fold `fold`
+runs, without refold."""

@@ -20,7 +20,8 @@ from pathlib import Path
 
 from refold.errors import UsageError
 
-__all__ = ["NODE_DIR", "NODE_EVENTS_TARGETS", "NODE_TARGETS", "NodeTarget", "install_command",
+__all__ = ["NODE_DIR", "NODE_EVENTS_TARGETS", "NODE_REPRODUCERS", "NODE_TARGETS", "NodeTarget",
+           "install_command",
            "node_command"]
 
 NODE_DIR = Path(__file__).resolve().parent / "node"
@@ -80,3 +81,44 @@ def require_node(name: str) -> None:
             f"target {name} needs the npm package(s) {', '.join(missing)}, which are not "
             f"installed in {NODE_DIR / 'node_modules'}; install the pinned versions "
             f"(package-lock.json) with: {install_command()}")
+
+
+_ANTHROPIC_TS_REPRODUCER = r'''// Serves a stream of events as server-sent events to
+// @anthropic-ai/sdk's client.messages.stream(), in memory, and prints finalMessage().
+const Anthropic = require("@anthropic-ai/sdk").default;
+
+const events = {stream}.map((item) => JSON.parse(item));
+const body = events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+const fetch = async () => new Response(body.join(""), {
+  status: 200, headers: { "content-type": "text/event-stream" } });
+const client = new Anthropic({ apiKey: "offline", baseURL: "http://sdk.invalid", fetch,
+                               maxRetries: 0 });
+client.messages.stream({ model: "claude-sonnet-4-5", max_tokens: 1024,
+                         messages: [{ role: "user", content: "Hello" }] })
+  .finalMessage()
+  .then((message) => console.log(JSON.stringify(message, null, 2)),
+        (error) => { console.error(error); process.exitCode = 1; });
+'''
+
+_OPENAI_NODE_RESPONSES_REPRODUCER = r'''// Serves a stream of events as server-sent events to
+// openai-node's client.responses.stream(), in memory, and prints finalResponse().
+const OpenAI = require("openai").default;
+
+const events = {stream}.map((item) => JSON.parse(item));
+const body = events.map((event) => `data: ${JSON.stringify(event)}\n\n`);
+const fetch = async () => new Response(body.join(""), {
+  status: 200, headers: { "content-type": "text/event-stream" } });
+const client = new OpenAI({ apiKey: "offline", baseURL: "http://sdk.invalid/v1", fetch,
+                            maxRetries: 0 });
+client.responses.stream({ model: "gpt-offline", input: "hi" })
+  .finalResponse()
+  .then((response) => console.log(JSON.stringify(response, null, 2)),
+        (error) => { console.error(error); process.exitCode = 1; });
+'''
+
+NODE_REPRODUCERS: dict[str, str] = {
+    "anthropic-ts": _ANTHROPIC_TS_REPRODUCER,
+    "openai-node-responses": _OPENAI_NODE_RESPONSES_REPRODUCER,
+}
+"""The reproducer templates of the Node.js targets that have one, by name
+(`refold.targets.sdk.reproducers`): `{stream}` is a list literal of JSON texts."""

@@ -23,7 +23,7 @@ from refold.reference import JSON, JSONObject
 from ._requires import quiet, require
 from .decoders import decode_openai
 
-__all__ = ["FEATURES", "fold", "in_spec_shape", "refold_target", "sdk_version"]
+__all__ = ["FEATURES", "REPRODUCER", "fold", "in_spec_shape", "refold_target", "sdk_version"]
 
 _openai = require("openai", extra="openai")
 from openai._models import construct_type  # noqa: E402
@@ -88,3 +88,22 @@ refold_target = {
                    f"(refold.targets.sdk.openai)",
 }
 """The declaration `--target openai` loads."""
+
+REPRODUCER = '''"""Feeds a stream of chunks to openai-python's ChatCompletionStreamState (the fold
+behind `client.chat.completions.stream()`) and prints the completion it builds."""
+import json
+
+from openai._models import construct_type
+from openai.lib.streaming.chat import ChatCompletionStreamState
+from openai.types.chat import ChatCompletionChunk
+
+CHUNKS = [json.loads(item) for item in {stream}]
+
+state = ChatCompletionStreamState()
+for chunk in CHUNKS:
+    list(state.handle_chunk(construct_type(type_=ChatCompletionChunk, value=chunk)))
+print(json.dumps(state.current_completion_snapshot.to_dict(), indent=2))
+'''
+"""The program an upstream report gives the SDK's maintainers (`{stream}`: the stream, a
+list literal of one JSON text per chunk, `refold.targets.sdk.reproducers`): the fold `fold`
+runs, without refold."""

@@ -41,7 +41,8 @@ from refold.reference import JSON, JSONObject
 from ._requires import quiet, require
 from ._responses_wire import decode_responses, offline_client, serving
 
-__all__ = ["FEATURES", "REQUEST", "fold", "in_spec_shape", "refold_target", "sdk_version"]
+__all__ = ["FEATURES", "REPRODUCER", "REQUEST", "fold", "in_spec_shape", "refold_target",
+           "sdk_version"]
 
 _openai = require("openai", extra="openai")
 
@@ -97,3 +98,29 @@ refold_target = {
                    f"over an in-memory transport (refold.targets.sdk.openai_responses)",
 }
 """The declaration `--target openai-responses` loads."""
+
+REPRODUCER = '''"""Serves a stream of events as server-sent events to openai-python's
+`client.responses.stream()`, in memory, and prints `get_final_response()`."""
+import json
+
+import httpx2  # openai-python's HTTP library
+import openai
+
+EVENTS = [json.loads(item) for item in {stream}]
+
+
+def answer(request: httpx2.Request) -> httpx2.Response:
+    body = "".join(f"data: {json.dumps(event)}\\n\\n" for event in EVENTS)
+    return httpx2.Response(200, headers={"content-type": "text/event-stream"},
+                           content=body.encode(), request=request)
+
+
+client = openai.OpenAI(api_key="offline", base_url="http://sdk.invalid/v1", max_retries=0,
+                       http_client=httpx2.Client(transport=httpx2.MockTransport(answer)))
+with client.responses.stream(model="gpt-offline", input="hi") as stream:
+    response = stream.get_final_response()
+print(json.dumps(response.to_dict(mode="json", exclude_unset=True), indent=2))
+'''
+"""The program an upstream report gives the SDK's maintainers (`{stream}`: the stream, a
+list literal of one JSON text per event, `refold.targets.sdk.reproducers`): what `fold`
+does, without refold."""

@@ -1,0 +1,33 @@
+"""The reproducer templates of the built-in SDK targets (`refold report --upstream`).
+
+A template is a short program in the SDK's language that feeds a stream to the SDK's own
+accumulation the way the target does and prints what it folded; `{stream}` marks where a
+report puts the stream: a list literal holding one JSON text (an ASCII string literal)
+per item, which reads the same in Python and JavaScript. A Python target's template is its
+module's `REPRODUCER`; a Node.js target's is in `refold.targets.sdk.nodejs`.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from ...errors import UsageError
+from ..loading import BUILTIN_TARGETS
+from .nodejs import NODE_REPRODUCERS
+
+__all__ = ["reproducer_of"]
+
+
+def reproducer_of(name: str) -> str | None:
+    """The template of built-in target `name`; None for a user target or one without."""
+    if name in NODE_REPRODUCERS:
+        return NODE_REPRODUCERS[name]
+    declared = BUILTIN_TARGETS.get(name)
+    if declared is None:
+        return None
+    try:
+        module = importlib.import_module(declared.partition(":")[0])
+    except UsageError:  # its SDK is not installed: no template to give
+        return None
+    template = getattr(module, "REPRODUCER", None)
+    return template if isinstance(template, str) else None
