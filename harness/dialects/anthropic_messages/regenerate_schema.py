@@ -148,7 +148,7 @@ def dispatched(schema: Any, definitions: dict[str, Any]) -> Any:
         tags = [_tag(member, definitions) for member in tagged]
         if tagged and all(tag is not None for tag in tags):
             del result["anyOf"]
-            result.update(_dispatch(list(zip(tags, tagged, strict=True)), nullable))
+            result.update(_dispatch(list(zip(tags, tagged, strict=True)), nullable=nullable))
     return result
 
 
@@ -161,7 +161,7 @@ def _tag(member: Any, definitions: dict[str, Any]) -> str | None:
     return constant if isinstance(constant, str) else None
 
 
-def _dispatch(members: list[tuple[str | None, Any]], nullable: bool) -> dict[str, Any]:
+def _dispatch(members: list[tuple[str | None, Any]], *, nullable: bool) -> dict[str, Any]:
     rules = [{"if": {"properties": {"type": {"const": tag}}, "required": ["type"]},
               "then": member} for tag, member in members]
     body = {"required": ["type"],
