@@ -10,79 +10,18 @@ without usage is not a departure here: usage is a feature, and the examples of o
 features carry none (the docs' thinking example has none either).
 
 The example modules run against a recording copy of the reference in a fresh pytest
-process; every event an accumulator receives is written down with its test's node id.
+process (`_anthropic_example_streams`).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from collections import defaultdict
-from pathlib import Path
 from typing import Any
 
 import pytest
+from _anthropic_example_streams import recorded_examples
 
 from refold.ablation_anthropic import DEPARTURES
-
-_RECORDER = '''
-"""The Anthropic reference accumulator, writing every event it is given to REFOLD_RECORD."""
-import json
-import os
-from itertools import count
-
-from refold.reference.anthropic import FEATURES, Accumulator
-
-_STREAMS = count()
-
-
-class Recording:
-    def __init__(self):
-        self._inner = Accumulator()
-        self._stream = next(_STREAMS)
-
-    def add(self, event):
-        test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
-        line = json.dumps({"test": test, "stream": self._stream, "event": event}, default=repr)
-        with open(os.environ["REFOLD_RECORD"], "a") as file:
-            file.write(line + "\\n")
-        self._inner.add(event)
-
-    def response(self):
-        return self._inner.response()
-
-    @property
-    def finished(self):
-        return self._inner.finished
-
-    @property
-    def error(self):
-        return self._inner.error
-
-
-refold_target = {"name": "recording", "dialect": "anthropic-messages", "factory": Recording,
-                 "features": sorted(set(FEATURES) - {"sse"})}
-'''
-
-_COLLECTOR = '''
-import json
-import os
-
-_RULES = {}
-
-
-def pytest_runtest_logreport(report):
-    rules = dict(report.user_properties).get("rules", "").split()
-    if rules and report.when == "call":
-        _RULES[report.nodeid] = {"rules": rules, "outcome": report.outcome}
-
-
-def pytest_sessionfinish(session):
-    with open(os.environ["REFOLD_MARKS"], "w") as file:
-        json.dump(_RULES, file)
-'''
 
 _NOISE = frozenset({"AM-PING", "AM-UNKNOWN-EVENT"})
 _ENDED = frozenset({"AM-LIFE-TRUNCATED", "AM-LIFE-ERROR"})
@@ -211,30 +150,9 @@ def departures(events: list[Any]) -> set[str]:
     return found | _start_values(events)
 
 
-def _run(workdir: Path) -> tuple[dict[str, list[list[Any]]], dict[str, Any], str]:
-    (workdir / "recording_target.py").write_text(_RECORDER)
-    (workdir / "refold_marks.py").write_text(_COLLECTOR)
-    record, marks = workdir / "record.jsonl", workdir / "marks.json"
-    environment = {**os.environ, "PYTHONPATH": str(workdir), "REFOLD_RECORD": str(record),
-                   "REFOLD_MARKS": str(marks)}
-    # In process: the recorder reads PYTEST_CURRENT_TEST, which a worker would not see.
-    command = [sys.executable, "-m", "pytest", "--target=recording_target.py", "--in-process",
-               "-p", "no:cacheprovider", "-p", "refold_marks", "-q",
-               "--hypothesis-profile=dev", "-k", "test_anthropic_rule_examples"]
-    completed = subprocess.run(command, cwd=workdir, env=environment, capture_output=True,
-                               text=True, timeout=600, check=False)
-    streams: dict[str, dict[int, list[Any]]] = defaultdict(dict)
-    for line in record.read_text().splitlines() if record.exists() else []:
-        entry = json.loads(line)
-        streams[entry["test"]].setdefault(entry["stream"], []).append(entry["event"])
-    by_test = {test: list(found.values()) for test, found in streams.items()}
-    recorded = json.loads(marks.read_text()) if marks.exists() else {}
-    return by_test, recorded, completed.stdout[-3000:] + completed.stderr[-3000:]
-
-
 @pytest.fixture(scope="module")
-def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], dict[str, Any]]:
-    streams, marks, output = _run(tmp_path_factory.mktemp("plain-anthropic-examples"))
+def recorded() -> tuple[dict[str, Any], dict[str, Any]]:
+    streams, marks, output = recorded_examples()
     assert marks, f"no rule example ran:\n{output}"
     # an example that needs a feature the recorder does not claim (`sse`) skips itself
     failed = sorted(test for test, entry in marks.items()
