@@ -7,7 +7,7 @@ example of a rule it was not about (AM-BLOCK-REOPEN), and is charged there. The 
 are the Anthropic ablation's (`refold.ablation_anthropic`: a departure is present when
 undoing it changes the stream), plus the non-empty start values of family 2-4. A stream
 without usage is not a departure here: usage is a feature, and the examples of other
-features carry none (the docs' thinking example has none either).
+features carry the docs' usage, and those about its absence are AM-USAGE-ABSENT's.
 
 The example modules run against a recording copy of the reference in a fresh pytest
 process (`_anthropic_example_streams`).
@@ -66,8 +66,6 @@ _KNOWN_UNPLAIN: dict[str, tuple[str, ...]] = {
         ('AM-BLOCK-ORDER', 'AM-BLOCK-STOP', 'text on content_block_start'),
     "envelope.py::test_a_message_start_whose_message_is_not_an_object_starts_nothing":
         ('AM-ROB-WRONG-TYPE',),
-    "envelope.py::test_a_message_start_without_type_and_role_gives_message_and_assistant":
-        ('AM-BLOCK-STOP',),
     "envelope.py::test_a_message_stop_before_message_start_changes_nothing":
         ('AM-LIFE-AFTER-STOP',),
     "envelope.py::test_a_ping_before_message_start_changes_nothing_and_never_raises":
@@ -76,8 +74,6 @@ _KNOWN_UNPLAIN: dict[str, tuple[str, ...]] = {
         ('AM-BLOCK-STOP',),
     "envelope.py::test_block_events_and_message_delta_before_message_start_change_nothing":
         ('AM-UNKNOWN-EVENT', 'text on content_block_start'),
-    "envelope.py::test_content_of_message_start_is_replaced_by_the_folded_blocks_not_appended_to":
-        ('AM-BLOCK-STOP',),
     "lifecycle.py::test_a_message_handed_out_never_changes_after_later_events":
         ('AM-LIFE-AFTER-STOP', 'text on content_block_start'),
     "lifecycle.py::test_a_message_start_whose_message_is_not_an_object_leaves_nothing_to_read":

@@ -72,6 +72,14 @@ def test_reading_the_message_after_only_pings_and_deltas_raises(check: Check) ->
     _expect_no_message(check, acc)
 
 
+@rule("AM-LIFE-EMPTY")
+def test_reading_the_message_after_an_error_before_message_start_raises(check: Check) -> None:
+    # an overloaded error can be a stream's only event (the docs' error events)
+    acc = check.accumulator()
+    acc.add(error())
+    _expect_no_message(check, acc)
+
+
 @rule("AM-LIFE-EMPTY", "AM-BEFORE-START")
 def test_a_message_start_whose_message_is_not_an_object_leaves_nothing_to_read(
         check: Check) -> None:
