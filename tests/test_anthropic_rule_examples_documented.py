@@ -97,3 +97,11 @@ def test_the_issues_rules_have_documented_examples(
     counts: dict[str, Any] = {r: sum(shape == "documented" for _, shape in shapes_by_rule[r])
                               for r in issue}
     assert all(counts.values()), counts
+
+
+def test_every_departure_an_example_makes_is_registered(
+    shapes_by_rule: dict[str, list[tuple[str, str]]],
+) -> None:
+    unregistered = sorted({(test, shape) for found in shapes_by_rule.values()
+                           for test, shape in found if "unregistered" in shape})
+    assert not unregistered, "\n".join(f"  {t}: {s}" for t, s in unregistered)
