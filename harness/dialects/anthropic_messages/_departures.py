@@ -46,7 +46,8 @@ DEPARTURES: Mapping[str, Departure] = {d.id: d for d in (
                "a GLM gateway, captured with curl -N: "
                "https://github.com/BerriAI/litellm/issues/40689")),
     Departure("AQ7", "observed",
-              "finished blocks inside message_start, then message_stop with no message_delta",
+              "blocks or a stop reason inside message_start, then message_stop with no "
+              "message_delta",
               ("programmatic tool calling: https://github.com/langchain-ai/langchain/issues/"
                "34406, https://github.com/langchain-ai/langchain/pull/38219",)),
     Departure("AQ20", "observed", "Vertex's `vertex_event` (an event type no page names)",
@@ -57,9 +58,9 @@ DEPARTURES: Mapping[str, Departure] = {d.id: d for d in (
                "sends them under beta headers)",
                "compaction_delta: https://github.com/UKGovernmentBEIS/inspect_ai/pull/5061")),
     Departure("AQ22", "observed", "Bedrock's type-less invocation-metrics chunk",
-              ("Amazon Bedrock InvokeModelWithResponseStream, as pydantic-ai skips it: "
-               "pydantic/pydantic-ai pydantic_ai_slim/pydantic_ai/models/anthropic/"
-               "_response.py (map_usage)",)),
+              ("Amazon Bedrock InvokeModelWithResponseStream, as pydantic-ai skips it "
+               "(map_usage): https://github.com/pydantic/pydantic-ai/blob/main/"
+               "pydantic_ai_slim/pydantic_ai/models/anthropic/_response.py",)),
     Departure("AQ25", "observed", "a delta of a type its block's type does not take",
               ("Claude on Vertex, a text_delta for a tool_use block: "
                "https://github.com/anthropics/claude-code/issues/1474",
@@ -186,13 +187,24 @@ def _text(item: JSON) -> str:
     return json.dumps(item, sort_keys=True, default=repr)
 
 
+def _finished_on_start(items: Sequence[JSON]) -> bool:
+    """Whether the first message_start already holds blocks or a stop reason (AQ7:
+    programmatic tool calling then sends only message_stop)."""
+    start = next((item for item in items if isinstance(item, dict)
+                  and item.get("type") == "message_start"), None)
+    message = start.get("message") if start is not None else None
+    if not isinstance(message, dict):
+        return False
+    content = message.get("content")
+    return bool(content) and isinstance(content, list) or message.get("stop_reason") is not None
+
+
 def _grammar_departures(items: Sequence[JSON]) -> dict[int, set[str]]:
-    found = findings(items)
-    start_content = any(f.kind == "start content" for f in found)
+    finished = _finished_on_start(items)
     marked: dict[int, set[str]] = {}
-    for finding in found:
+    for finding in findings(items):
         departure = _BY_FINDING.get(finding.kind) or (
-            "AQ7" if start_content else "AMD-NO-MESSAGE-DELTA")
+            "AQ7" if finished else "AMD-NO-MESSAGE-DELTA")
         marked.setdefault(finding.item, set()).add(departure)
     return marked
 
