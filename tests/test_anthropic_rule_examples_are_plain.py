@@ -7,82 +7,21 @@ example of a rule it was not about (AM-BLOCK-REOPEN), and is charged there. The 
 are the Anthropic ablation's (`refold.ablation_anthropic`: a departure is present when
 undoing it changes the stream), plus the non-empty start values of family 2-4. A stream
 without usage is not a departure here: usage is a feature, and the examples of other
-features carry none (the docs' thinking example has none either).
+features carry the docs' usage, and those about its absence are AM-USAGE-ABSENT's.
 
 The example modules run against a recording copy of the reference in a fresh pytest
-process; every event an accumulator receives is written down with its test's node id.
+process (`_anthropic_example_streams`).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from collections import defaultdict
-from pathlib import Path
 from typing import Any
 
 import pytest
+from _anthropic_example_streams import recorded_examples
 
 from refold.ablation_anthropic import DEPARTURES
-
-_RECORDER = '''
-"""The Anthropic reference accumulator, writing every event it is given to REFOLD_RECORD."""
-import json
-import os
-from itertools import count
-
-from refold.reference.anthropic import FEATURES, Accumulator
-
-_STREAMS = count()
-
-
-class Recording:
-    def __init__(self):
-        self._inner = Accumulator()
-        self._stream = next(_STREAMS)
-
-    def add(self, event):
-        test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
-        line = json.dumps({"test": test, "stream": self._stream, "event": event}, default=repr)
-        with open(os.environ["REFOLD_RECORD"], "a") as file:
-            file.write(line + "\\n")
-        self._inner.add(event)
-
-    def response(self):
-        return self._inner.response()
-
-    @property
-    def finished(self):
-        return self._inner.finished
-
-    @property
-    def error(self):
-        return self._inner.error
-
-
-refold_target = {"name": "recording", "dialect": "anthropic-messages", "factory": Recording,
-                 "features": sorted(set(FEATURES) - {"sse"})}
-'''
-
-_COLLECTOR = '''
-import json
-import os
-
-_RULES = {}
-
-
-def pytest_runtest_logreport(report):
-    rules = dict(report.user_properties).get("rules", "").split()
-    if rules and report.when == "call":
-        _RULES[report.nodeid] = {"rules": rules, "outcome": report.outcome}
-
-
-def pytest_sessionfinish(session):
-    with open(os.environ["REFOLD_MARKS"], "w") as file:
-        json.dump(_RULES, file)
-'''
 
 _NOISE = frozenset({"AM-PING", "AM-UNKNOWN-EVENT"})
 _ENDED = frozenset({"AM-LIFE-TRUNCATED", "AM-LIFE-ERROR"})
@@ -127,8 +66,6 @@ _KNOWN_UNPLAIN: dict[str, tuple[str, ...]] = {
         ('AM-BLOCK-ORDER', 'AM-BLOCK-STOP', 'text on content_block_start'),
     "envelope.py::test_a_message_start_whose_message_is_not_an_object_starts_nothing":
         ('AM-ROB-WRONG-TYPE',),
-    "envelope.py::test_a_message_start_without_type_and_role_gives_message_and_assistant":
-        ('AM-BLOCK-STOP',),
     "envelope.py::test_a_message_stop_before_message_start_changes_nothing":
         ('AM-LIFE-AFTER-STOP',),
     "envelope.py::test_a_ping_before_message_start_changes_nothing_and_never_raises":
@@ -137,8 +74,6 @@ _KNOWN_UNPLAIN: dict[str, tuple[str, ...]] = {
         ('AM-BLOCK-STOP',),
     "envelope.py::test_block_events_and_message_delta_before_message_start_change_nothing":
         ('AM-UNKNOWN-EVENT', 'text on content_block_start'),
-    "envelope.py::test_content_of_message_start_is_replaced_by_the_folded_blocks_not_appended_to":
-        ('AM-BLOCK-STOP',),
     "lifecycle.py::test_a_message_handed_out_never_changes_after_later_events":
         ('AM-LIFE-AFTER-STOP', 'text on content_block_start'),
     "lifecycle.py::test_a_message_start_whose_message_is_not_an_object_leaves_nothing_to_read":
@@ -211,30 +146,9 @@ def departures(events: list[Any]) -> set[str]:
     return found | _start_values(events)
 
 
-def _run(workdir: Path) -> tuple[dict[str, list[list[Any]]], dict[str, Any], str]:
-    (workdir / "recording_target.py").write_text(_RECORDER)
-    (workdir / "refold_marks.py").write_text(_COLLECTOR)
-    record, marks = workdir / "record.jsonl", workdir / "marks.json"
-    environment = {**os.environ, "PYTHONPATH": str(workdir), "REFOLD_RECORD": str(record),
-                   "REFOLD_MARKS": str(marks)}
-    # In process: the recorder reads PYTEST_CURRENT_TEST, which a worker would not see.
-    command = [sys.executable, "-m", "pytest", "--target=recording_target.py", "--in-process",
-               "-p", "no:cacheprovider", "-p", "refold_marks", "-q",
-               "--hypothesis-profile=dev", "-k", "test_anthropic_rule_examples"]
-    completed = subprocess.run(command, cwd=workdir, env=environment, capture_output=True,
-                               text=True, timeout=600, check=False)
-    streams: dict[str, dict[int, list[Any]]] = defaultdict(dict)
-    for line in record.read_text().splitlines() if record.exists() else []:
-        entry = json.loads(line)
-        streams[entry["test"]].setdefault(entry["stream"], []).append(entry["event"])
-    by_test = {test: list(found.values()) for test, found in streams.items()}
-    recorded = json.loads(marks.read_text()) if marks.exists() else {}
-    return by_test, recorded, completed.stdout[-3000:] + completed.stderr[-3000:]
-
-
 @pytest.fixture(scope="module")
-def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], dict[str, Any]]:
-    streams, marks, output = _run(tmp_path_factory.mktemp("plain-anthropic-examples"))
+def recorded() -> tuple[dict[str, Any], dict[str, Any]]:
+    streams, marks, output = recorded_examples()
     assert marks, f"no rule example ran:\n{output}"
     # an example that needs a feature the recorder does not claim (`sse`) skips itself
     failed = sorted(test for test, entry in marks.items()

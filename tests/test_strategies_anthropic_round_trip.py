@@ -84,7 +84,7 @@ def _plain_block(index: int, block: dict[str, Any]) -> list[dict[str, Any]]:
         text = json.dumps(block["input"], ensure_ascii=False, separators=(",", ":"))
         deltas = [{"type": "input_json_delta", "partial_json": text}]
     elif kind == "thinking":
-        initial = {"type": "thinking", "thinking": ""}
+        initial = {"type": "thinking", "thinking": "", "signature": ""}
         deltas = [{"type": "thinking_delta", "thinking": block["thinking"]}] if block[
             "thinking"] else []
         deltas.append({"type": "signature_delta", "signature": block["signature"]})

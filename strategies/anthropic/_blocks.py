@@ -103,7 +103,9 @@ def _thinking(draw: st.DrawFn, block: JSONObject,
         pieces = [str(p) for p in pieces_of(thinking, cut(draw, len(thinking)))]
     deltas: list[JSONObject] = [{"type": "thinking_delta", "thinking": p} for p in pieces]
     deltas.append({"type": "signature_delta", "signature": block["signature"]})
-    return {"type": "thinking", "thinking": ""}, deltas
+    # the SDK's ThinkingBlock requires `signature`: the API starts it empty (the docs'
+    # example leaves it out, AMD-THINKING-UNSIGNED-START)
+    return {"type": "thinking", "thinking": "", "signature": ""}, deltas
 
 
 def _tool(draw: st.DrawFn, block: JSONObject,

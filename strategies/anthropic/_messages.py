@@ -28,11 +28,6 @@ STOP_REASONS: tuple[str, ...] = (
 TOOL_TYPES = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 """Block types that `input_json_delta` applies to (AM-DELTA-MATCH)."""
 
-_RESULT_TYPES = (
-    "web_search_tool_result", "web_fetch_tool_result", "code_execution_tool_result",
-    "container_upload",
-)
-_CITATION_TYPES = ("char_location", "page_location", "web_search_result_location")
 _SERVER_TOOLS = ("web_search", "web_fetch", "code_execution")
 _counts = st.integers(0, 20_000)
 _unknown_keys = st.sampled_from(["x_vendor", "diagnostics", "x_trace"])
@@ -41,10 +36,22 @@ _any_json = json_objects(max_size=2).map(lambda value: value or None)
 
 
 def _citations() -> st.SearchStrategy[JSONObject]:
-    return st.fixed_dictionaries(
-        {"type": st.sampled_from(_CITATION_TYPES), "cited_text": texts(max_size=6)},
-        optional={"document_index": _counts, "start_char_index": _counts,
-                  "end_char_index": _counts, "x_vendor": _any_json},
+    """Citations of each drawn type with every key the SDK's type requires."""
+    extra = {"x_vendor": _any_json}
+    return st.one_of(
+        st.fixed_dictionaries(
+            {"type": st.just("char_location"), "cited_text": texts(max_size=6),
+             "document_index": _counts, "start_char_index": _counts,
+             "end_char_index": _counts},
+            optional={"document_title": texts(max_size=6) | st.none(), **extra}),
+        st.fixed_dictionaries(
+            {"type": st.just("page_location"), "cited_text": texts(max_size=6),
+             "document_index": _counts, "start_page_number": _counts,
+             "end_page_number": _counts}, optional=extra),
+        st.fixed_dictionaries(
+            {"type": st.just("web_search_result_location"), "cited_text": texts(max_size=6),
+             "url": identities("https://e.com/"), "encrypted_index": identities("ei")},
+            optional={"title": texts(max_size=6) | st.none(), **extra}),
     )
 
 
@@ -76,15 +83,34 @@ def _redacted_blocks() -> st.SearchStrategy[JSONObject]:
 
 
 def _result_blocks() -> st.SearchStrategy[JSONObject]:
+    """Server tool results and container uploads, each with the content its SDK type
+    requires (they arrive complete on content_block_start)."""
     search_result = st.fixed_dictionaries(
         {"type": st.just("web_search_result"), "url": identities("https://e.com/"),
          "title": texts(max_size=6), "encrypted_content": identities("ec")},
         optional={"page_age": st.none() | st.just("2 days ago")},
     )
-    return st.fixed_dictionaries({
-        "type": st.sampled_from(_RESULT_TYPES), "tool_use_id": identities("srvtoolu_"),
-        "content": st.lists(search_result, max_size=2),
-    })
+    tool_use_id = identities("srvtoolu_")
+    fetched = st.builds(
+        lambda url, data: {"type": "web_fetch_result", "url": url, "content": {
+            "type": "document", "source": {"type": "text", "media_type": "text/plain",
+                                           "data": data}}},
+        identities("https://e.com/"), texts(max_size=6))
+    executed = st.builds(
+        lambda out, code: {"type": "code_execution_result", "stdout": out, "stderr": "",
+                           "return_code": code, "content": []},
+        texts(max_size=6), st.integers(0, 2))
+    return st.one_of(
+        st.fixed_dictionaries({"type": st.just("web_search_tool_result"),
+                               "tool_use_id": tool_use_id,
+                               "content": st.lists(search_result, max_size=2)}),
+        st.fixed_dictionaries({"type": st.just("web_fetch_tool_result"),
+                               "tool_use_id": tool_use_id, "content": fetched}),
+        st.fixed_dictionaries({"type": st.just("code_execution_tool_result"),
+                               "tool_use_id": tool_use_id, "content": executed}),
+        st.fixed_dictionaries({"type": st.just("container_upload"),
+                               "file_id": identities("file_")}),
+    )
 
 
 def _unknown_blocks() -> st.SearchStrategy[JSONObject]:
@@ -92,11 +118,12 @@ def _unknown_blocks() -> st.SearchStrategy[JSONObject]:
                      identities("x_block_"), json_objects(max_size=2))
 
 
-def _blocks(features: Collection[str]) -> st.SearchStrategy[JSONObject]:
+def _blocks(features: Collection[str], *, documented: bool) -> st.SearchStrategy[JSONObject]:
     """Blocks of the claimed kinds, simplest first. The empty text block comes first on
     its own: Hypothesis shrinks toward the fewest choices, and a drawn text costs more
     of them than a redacted_thinking's data, so without it failures would shrink to
-    redacted_thinking instead of text."""
+    redacted_thinking instead of text. Unknown blocks only when the stream need not be
+    documented (the SDK's types name no such block: AMD-UNKNOWN-BLOCK)."""
     kinds = [_EMPTY_TEXT, _text_blocks(features)]
     if allows("tool_use blocks", features):
         kinds.append(_tool_blocks("tool_use", identities("get_")))
@@ -105,7 +132,7 @@ def _blocks(features: Collection[str]) -> st.SearchStrategy[JSONObject]:
     if allows("server_tool_use blocks", features):
         kinds += [_tool_blocks("server_tool_use", st.sampled_from(_SERVER_TOOLS)),
                   _result_blocks()]
-    if allows("unknown blocks", features):
+    if allows("unknown blocks", features) and not documented:
         kinds.append(_unknown_blocks())
     return st.one_of(kinds)
 
@@ -115,7 +142,8 @@ def _usages() -> st.SearchStrategy[JSONObject]:
         {"input_tokens": _counts, "output_tokens": _counts},
         optional={
             "cache_creation_input_tokens": _counts, "cache_read_input_tokens": _counts,
-            "server_tool_use": st.fixed_dictionaries({"web_search_requests": _counts}),
+            "server_tool_use": st.fixed_dictionaries({"web_search_requests": _counts,
+                                                      "web_fetch_requests": _counts}),
             "cache_creation": st.fixed_dictionaries(
                 {"ephemeral_5m_input_tokens": _counts, "ephemeral_1h_input_tokens": _counts}),
             "service_tier": st.sampled_from(["standard", "priority", "batch"]),
@@ -139,7 +167,8 @@ def _containers() -> st.SearchStrategy[JSONObject]:
 
 @st.composite
 def messages(
-    draw: st.DrawFn, *, features: Collection[str] = frozenset(FEATURES), max_blocks: int = 4
+    draw: st.DrawFn, *, features: Collection[str] = frozenset(FEATURES), max_blocks: int = 4,
+    documented: bool = False,
 ) -> JSONObject:
     """Draw a final Anthropic `Message` holding only what `features` claim.
 
@@ -149,6 +178,11 @@ def messages(
     (`robustness`). `stop_details` and `container` need `stop_details`, `usage` needs
     `usage`; unknown top-level keys and every stop reason (with `stop_sequence` for
     `stop_sequence`) are always drawable.
+
+    Every value is one the SDK's types allow, and under `usage` a message has usage
+    unless `documented` is False and the draw leaves it out (the docs' thinking example
+    streams none: AQ4); its simplest draw has it. `documented` also leaves out unknown
+    block types, so that every split of family 1 is a documented stream.
     """
     check_features(features)
     reason = draw(st.sampled_from(STOP_REASONS))
@@ -156,11 +190,16 @@ def messages(
     message: JSONObject = {
         "id": draw(identities("msg_")), "type": "message", "role": "assistant",
         "model": draw(st.sampled_from(["claude-sonnet-4-5", "claude-opus-4-1"])),
-        "content": draw(st.lists(_blocks(features), max_size=max_blocks)),
+        "content": draw(st.lists(_blocks(features, documented=documented),
+                                 max_size=max_blocks)),
         "stop_reason": reason, "stop_sequence": sequence,
     }
-    if allows("usage", features) and draw(BOOLEANS):
+    if allows("usage", features):
+        # drawn first and then maybe dropped, so that the simplest draw keeps it (the
+        # shrinker prefers fewer choices: an absent usage must cost one more)
         message["usage"] = draw(_usages())
+        if not documented and draw(BOOLEANS):
+            del message["usage"]
     if allows("stop_details", features):
         if draw(BOOLEANS):
             message["stop_details"] = draw(_stop_details())

@@ -35,13 +35,18 @@ _BEDROCK_METRICS = {"amazon-bedrock-invocationMetrics": {
     "firstByteLatency": 40}}
 _ENVELOPE_KEYS = st.sampled_from(["request_id", "x_trace", "amazon-bedrock-invocationMetrics"])
 _LATE_EVENTS: tuple[JSONObject, ...] = (
-    {"type": "message_delta", "delta": {"stop_reason": "max_tokens", "stop_sequence": None}},
+    {"type": "message_delta", "delta": {"stop_reason": "max_tokens", "stop_sequence": None},
+     "usage": {"output_tokens": 99}},
     {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "late"}},
     {"type": "content_block_start", "index": 99, "content_block": {"type": "text", "text": "x"}},
-    {"type": "message_start", "message": {"id": "msg_late", "type": "message", "content": []}},
+    {"type": "message_start", "message": {
+        "id": "msg_late", "type": "message", "role": "assistant", "model": "claude-late",
+        "content": [], "stop_reason": None, "stop_sequence": None,
+        "usage": {"input_tokens": 99, "output_tokens": 1}}},
     {"type": "message_stop"},
 )
-"""Events after message_stop, each one that would change the message if folded in."""
+"""Events after message_stop, each one that would change the message if folded in, and
+each as the SDK's types write it (their one departure is arriving late)."""
 
 
 def with_noise(draw: st.DrawFn, events: list[JSONObject], *,

@@ -33,6 +33,10 @@ _FINAL = ("content", "stop_reason", "stop_sequence", "stop_details", "usage")
 _PROVISIONAL_OUTPUT = 1
 """message_start's provisional `output_tokens` in Anthropic's own shape (docs: 1)."""
 
+_REQUIRED_USAGE = frozenset({"input_tokens", "output_tokens"})
+"""The counts the SDK's `Usage` requires on message_start (input_tokens re-reported
+later holds an earlier value there, as in the docs' web search stream)."""
+
 _counts = st.integers(0, 20_000)
 
 
@@ -54,16 +58,17 @@ def event_splits(
     unknown = sorted(set(families) - SPLIT_FAMILIES)
     if unknown or not families:
         raise InvalidArgument(f"families={sorted(families)!r}: each must be one of 1..9")
+    usage = message.get("usage", {})
+    reported = _re_reported(draw, usage) if 7 in families else None
+    events = [{"type": "message_start", "message": _envelope(draw, message, reported)}]
+    for index, block in enumerate(message["content"]):
+        events += block_events(draw, index, block, families)
+    events += _message_deltas(draw, message, reported)
+    events.append({"type": "message_stop"})
+    # drawn after the streamed shape, so that family 9 costs one choice more than it
+    # and the shrinker ends on the documented stream, not on the finished message_start
     if 9 in families and draw(BOOLEANS):
         events = _finished_on_start(message)
-    else:
-        usage = message.get("usage", {})
-        reported = _re_reported(draw, usage) if 7 in families else None
-        events = [{"type": "message_start", "message": _envelope(draw, message, reported)}]
-        for index, block in enumerate(message["content"]):
-            events += block_events(draw, index, block, families)
-        events += _message_deltas(draw, message, reported)
-        events.append({"type": "message_stop"})
     if 8 in families:
         events = with_noise(draw, events, late_events=late_events)
     event(f"split: {min(len(events), 20)}{'+' if len(events) >= 20 else ''} events")
@@ -91,10 +96,14 @@ def _start_usage(draw: st.DrawFn, usage: JSONObject, reported: list[str] | None)
     family 7: keys that message_delta re-reports hold an earlier value, or are absent."""
     start = {**copy.deepcopy(usage), "output_tokens": _PROVISIONAL_OUTPUT}
     for key in reported or ():
+        if key in _REQUIRED_USAGE:
+            continue  # the SDK's Usage requires both counts: output_tokens is provisional
         if draw(BOOLEANS):
             del start[key]
         elif isinstance(usage[key], int):
             start[key] = draw(_counts)
+    if "input_tokens" in (reported or ()) and draw(BOOLEANS):
+        start["input_tokens"] = draw(_counts)
     return start
 
 

@@ -4,6 +4,7 @@ Written the way the streaming docs write their examples: one small function per 
 keyword arguments for the fields that vary, None for JSON null.
 
 Events:    message_start, block_start, text_start, tool_start, thinking_start,
+           unsigned_thinking_start,
            delta, text_delta, input_delta, thinking_delta, signature_delta, citation_delta,
            block_stop, message_delta, stop, ping, error, text_stream
 Expected:  message, text, tool_use, thinking
@@ -23,11 +24,31 @@ ENVELOPE: JSONObject = {
     "role": "assistant",
     "model": "claude-sonnet-4-5",
 }
-"""The message_start envelope every example uses unless it overrides a key. It carries no
-usage: usage belongs to the `usage` feature, and the docs' thinking example has none."""
+"""The message_start envelope every example uses unless it overrides a key."""
+
+START_USAGE: JSONObject = {"input_tokens": 25, "output_tokens": 1}
+"""message_start's usage in the docs' basic stream (a provisional output count)."""
+
+DELTA_USAGE: JSONObject = {"output_tokens": 15}
+"""message_delta's usage in the docs' basic stream: the final output count."""
+
+FINAL_USAGE: JSONObject = {**START_USAGE, **DELTA_USAGE}
+"""The Message's usage after the two (AM-USAGE-REPLACE)."""
 
 _UNSET: Any = object()
 """Marks a keyword left out, so that an explicit None can stand for JSON null."""
+
+NO_USAGE: Any = object()
+"""Pass as `usage` to leave the key out: the docs' thinking stream carries no usage (AQ4),
+which the SDK's types do not allow, so only examples about that leave it out."""
+
+
+def _with_usage(fields: dict[str, Any], default: JSONObject) -> dict[str, Any]:
+    """`fields` with `usage` defaulted (a copy of `default`), or left out for NO_USAGE."""
+    usage = fields.pop("usage", _UNSET)
+    if usage is NO_USAGE:
+        return fields
+    return {**fields, "usage": dict(default) if usage is _UNSET else usage}
 
 
 def _given(**fields: Any) -> JSONObject:
@@ -38,9 +59,10 @@ def _given(**fields: Any) -> JSONObject:
 
 def message_start(*content: JSONObject, stop_reason: Any = None, stop_sequence: Any = None,
                   **fields: Any) -> JSONObject:
-    """A `message_start` whose message is the envelope, `content` and `fields`."""
+    """A `message_start` whose message is the envelope, `content` and `fields`; its
+    `usage` is the docs' (`START_USAGE`) unless given (`NO_USAGE`: none)."""
     message = {**ENVELOPE, "content": list(content), "stop_reason": stop_reason,
-               "stop_sequence": stop_sequence, **fields}
+               "stop_sequence": stop_sequence, **_with_usage(fields, START_USAGE)}
     return {"type": "message_start", "message": message}
 
 
@@ -62,9 +84,19 @@ def tool_start(index: Any = 0, id: str = "toolu_01", name: str = "get_weather",
     return block_start(index, block)
 
 
-def thinking_start(index: Any = 0, thinking: Any = "", **extra: Any) -> JSONObject:
-    """A `content_block_start` of a thinking block (initial `thinking: ""`)."""
-    return block_start(index, {"type": "thinking", "thinking": thinking, **extra})
+def thinking_start(index: Any = 0, thinking: Any = "", signature: Any = "",
+                   **extra: Any) -> JSONObject:
+    """A `content_block_start` of a thinking block (initial `thinking: ""` and, as the
+    SDK's ThinkingBlock requires and the API sends, `signature: ""`; the docs' example
+    leaves `signature` out: write that start with `block_start`)."""
+    return block_start(index, {"type": "thinking", "thinking": thinking,
+                               "signature": signature, **extra})
+
+
+def unsigned_thinking_start(index: Any = 0) -> JSONObject:
+    """The docs' extended-thinking stream's start: a thinking block without `signature`
+    (observed: AMD-THINKING-UNSIGNED-START)."""
+    return block_start(index, {"type": "thinking", "thinking": ""})
 
 
 def delta(index: Any, delta: Any) -> JSONObject:
@@ -105,13 +137,12 @@ def block_stop(index: Any = 0) -> JSONObject:
 def message_delta(stop_reason: Any = _UNSET, stop_sequence: Any = _UNSET, *,
                   usage: Any = _UNSET, **fields: Any) -> JSONObject:
     """A `message_delta`: `stop_reason`, `stop_sequence` and `fields` go into its `delta`;
-    a keyword left out is absent (the docs' deltas carry both stop fields)."""
+    a keyword left out is absent (the docs' deltas carry both stop fields). Its `usage`
+    is the docs' (`DELTA_USAGE`) unless given (`NO_USAGE`: none)."""
     event: JSONObject = {"type": "message_delta",
                          "delta": _given(stop_reason=stop_reason, stop_sequence=stop_sequence,
                                          **fields)}
-    if usage is not _UNSET:
-        event["usage"] = usage
-    return event
+    return {**event, **_with_usage({"usage": usage}, DELTA_USAGE)}
 
 
 def stop(**extra: Any) -> JSONObject:
@@ -141,9 +172,11 @@ def text_stream(*texts: str, stop_reason: str = "end_turn") -> list[JSONObject]:
 
 def message(*content: JSONObject, stop_reason: Any = None, stop_sequence: Any = None,
             **fields: Any) -> JSONObject:
-    """The Message a stream with the default envelope folds into."""
+    """The Message a stream with the default envelope folds into: its `usage` is
+    `FINAL_USAGE` (the default message_start's and message_delta's) unless given
+    (`NO_USAGE`: none)."""
     return {**ENVELOPE, "content": list(content), "stop_reason": stop_reason,
-            "stop_sequence": stop_sequence, **fields}
+            "stop_sequence": stop_sequence, **_with_usage(fields, FINAL_USAGE)}
 
 
 def text(value: str, **extra: Any) -> JSONObject:

@@ -176,3 +176,25 @@ def test_a_block_stop_for_an_index_that_holds_no_block_changes_nothing(check: Ch
                      block_stop(0), block_stop(1))
     expect_fold(check, events, message(text("Hi"), stop_reason="end_turn"))
 
+
+
+@rule("AM-BLOCK-ORDER", "AM-BLOCK-OPEN")
+def test_blocks_started_at_indexes_0_1_2_are_the_contents_order(check: Check) -> None:
+    # the docs: "each content block will have an index that corresponds to its index in
+    # the final Message content array" (a documented stream: blocks one after another)
+    events = [message_start(), text_start(0), text_delta(0, "First."), block_stop(0),
+              text_start(1), text_delta(1, "Second."), block_stop(1),
+              text_start(2), text_delta(2, "Third."), block_stop(2),
+              message_delta("end_turn", None), stop()]
+    expect_fold(check, events, message(text("First."), text("Second."), text("Third."),
+                                       stop_reason="end_turn"))
+
+
+@rule("AM-BLOCK-STOP")
+def test_each_blocks_stop_carries_no_data_and_keeps_the_block(check: Check) -> None:
+    # a fold that closes a block by emptying it, or that keeps only the open block,
+    # loses what was folded into it before its content_block_stop
+    events = [message_start(), text_start(0), text_delta(0, "Kept"), block_stop(0),
+              text_start(1), text_delta(1, "too."), block_stop(1),
+              message_delta("end_turn", None), stop()]
+    expect_fold(check, events, message(text("Kept"), text("too."), stop_reason="end_turn"))

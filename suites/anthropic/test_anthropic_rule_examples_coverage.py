@@ -29,6 +29,7 @@ from ._events import (
     thinking_start,
     tool_start,
     tool_use,
+    unsigned_thinking_start,
 )
 from ._expect import expect_fold
 
@@ -67,7 +68,7 @@ def test_a_signature_that_is_not_a_string_replaces_nothing(check: Check,
 @pytest.mark.parametrize("signature", _NOT_STRINGS)
 def test_a_lone_signature_that_is_not_a_string_leaves_the_block_unsigned(
         check: Check, signature: JSON) -> None:
-    events = _one_block(thinking_start(0), thinking_delta(0, "Hmm."),
+    events = _one_block(unsigned_thinking_start(0), thinking_delta(0, "Hmm."),
                         signature_delta(0, signature))
     expect_fold(check, events, message(thinking("Hmm."), stop_reason="end_turn"))
 

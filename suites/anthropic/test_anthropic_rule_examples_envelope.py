@@ -6,6 +6,7 @@ from refold.checks import Check
 from refold.marks import rule
 
 from ._events import (
+    START_USAGE,
     block_start,
     block_stop,
     message,
@@ -45,15 +46,17 @@ def test_every_key_of_message_start_is_kept_in_the_message(check: Check) -> None
 def test_content_of_message_start_is_replaced_by_the_folded_blocks_not_appended_to(
         check: Check) -> None:
     # the docs send `content: []`; a fold that leaves the list empty loses the answer
-    events = [message_start(), text_start(0), text_delta(0, "Hi"), stop()]
-    expect_fold(check, events, message(text("Hi")))
+    events = [message_start(), text_start(0), text_delta(0, "Hi"), block_stop(0),
+              message_delta("end_turn", None), stop()]
+    expect_fold(check, events, message(text("Hi"), stop_reason="end_turn"))
 
 
 @rule("AM-START-CONTENT")
 def test_blocks_in_message_start_are_the_first_blocks_and_its_stop_reason_stands(
         check: Check) -> None:
     events = [message_start(text("Done."), text("Bye."), stop_reason="end_turn"), stop()]
-    expect_fold(check, events, message(text("Done."), text("Bye."), stop_reason="end_turn"))
+    expect_fold(check, events, message(text("Done."), text("Bye."), stop_reason="end_turn",
+                                       usage=START_USAGE))
 
 
 @rule("AM-START-CONTENT", "AM-TOOL-NO-DELTA")
@@ -62,7 +65,7 @@ def test_a_programmatic_tool_call_in_message_start_is_the_message(check: Check) 
     call = tool_use({"code": "print(1)"}, id="toolu_01", name="run",
                     caller={"type": "code_execution_20250825", "tool_id": "srvtoolu_01"})
     events = [message_start(call, stop_reason="tool_use"), stop()]
-    expect_fold(check, events, message(call, stop_reason="tool_use"))
+    expect_fold(check, events, message(call, stop_reason="tool_use", usage=START_USAGE))
 
 
 @rule("AM-START-CONTENT")
@@ -82,7 +85,7 @@ def test_a_message_delta_replaces_the_stop_reason_message_start_carried(check: C
 @rule("AM-START-CONTENT", "AM-BLOCK-REOPEN")
 def test_a_block_start_for_an_index_message_start_filled_is_ignored(check: Check) -> None:
     events = [message_start(text("Kept.")), text_start(0, "Other"), stop()]
-    expect_fold(check, events, message(text("Kept.")))
+    expect_fold(check, events, message(text("Kept."), usage=START_USAGE))
 
 
 @rule("AM-START-ONCE")
@@ -108,15 +111,16 @@ def test_a_message_start_without_type_and_role_gives_message_and_assistant(
         check: Check) -> None:
     start = message_start()
     del start["message"]["type"], start["message"]["role"]
-    events = [start, text_start(0), text_delta(0, "Hi"), stop()]
-    expect_fold(check, events, message(text("Hi")))
+    events = [start, text_start(0), text_delta(0, "Hi"), block_stop(0),
+              message_delta("end_turn", None), stop()]
+    expect_fold(check, events, message(text("Hi"), stop_reason="end_turn"))
 
 
 @rule("AM-TYPE-ROLE")
 def test_blank_or_wrong_typed_type_and_role_give_message_and_assistant(check: Check) -> None:
     for type_value, role_value in ((None, "  "), ("", None), (1, ["assistant"])):
         events = [message_start(type=type_value, role=role_value), stop()]
-        expect_fold(check, events, message())
+        expect_fold(check, events, message(usage=START_USAGE))
 
 
 @rule("AM-BEFORE-START")

@@ -10,6 +10,7 @@ from refold.marks import rule
 from refold.reference import JSON, JSONObject
 
 from ._events import (
+    START_USAGE,
     block_stop,
     citation_delta,
     error,
@@ -71,6 +72,14 @@ def test_reading_the_message_after_only_pings_and_deltas_raises(check: Check) ->
     _expect_no_message(check, acc)
 
 
+@rule("AM-LIFE-EMPTY")
+def test_reading_the_message_after_an_error_before_message_start_raises(check: Check) -> None:
+    # an overloaded error can be a stream's only event (the docs' error events)
+    acc = check.accumulator()
+    acc.add(error())
+    _expect_no_message(check, acc)
+
+
 @rule("AM-LIFE-EMPTY", "AM-BEFORE-START")
 def test_a_message_start_whose_message_is_not_an_object_leaves_nothing_to_read(
         check: Check) -> None:
@@ -83,7 +92,7 @@ def test_a_message_start_whose_message_is_not_an_object_leaves_nothing_to_read(
 def test_one_message_start_is_enough_to_read_a_message(check: Check) -> None:
     acc = check.accumulator()
     acc.add(message_start())
-    _expect_response(check, acc, message())
+    _expect_response(check, acc, message(usage=START_USAGE))
 
 
 @rule("AM-LIFE-SNAPSHOT")
@@ -197,7 +206,7 @@ def test_an_error_mid_stream_is_recorded_and_the_partial_message_kept(check: Che
     add_all(acc, [message_start(), text_start(0), text_delta(0, "Hel"), error()])
     _expect_error(check, acc, _OVERLOADED)
     expect_finished(check, acc, expected=False, rule="AM-LIFE-ERROR")
-    _expect_response(check, acc, message(text("Hel")))
+    _expect_response(check, acc, message(text("Hel"), usage=START_USAGE))
 
 
 @rule("AM-LIFE-ERROR")
@@ -209,7 +218,7 @@ def test_events_after_an_error_change_nothing(check: Check) -> None:
                   error("api_error", "Internal"), stop()])
     _expect_error(check, acc, _OVERLOADED)
     expect_finished(check, acc, expected=False, rule="AM-LIFE-ERROR")
-    _expect_response(check, acc, message(text("Hel")))
+    _expect_response(check, acc, message(text("Hel"), usage=START_USAGE))
 
 
 @rule("AM-LIFE-ERROR")
@@ -222,7 +231,7 @@ def test_the_captured_error_payload_is_recorded_and_never_enters_the_message(
     add_all(acc, [message_start(), text_start(0), text_delta(0, "Hi"), event])
     _expect_error(check, acc, {"type": "overloaded_error", "message": "Overloaded",
                                "details": None})
-    _expect_response(check, acc, message(text("Hi")))
+    _expect_response(check, acc, message(text("Hi"), usage=START_USAGE))
 
 
 @rule("AM-LIFE-ERROR")
@@ -274,7 +283,7 @@ def test_a_stream_cut_inside_a_tool_block_is_not_finished_and_keeps_the_raw_inpu
     expect_finished(check, acc, expected=False, rule="AM-LIFE-TRUNCATED")
     block = {"type": "tool_use", "id": "toolu_01", "name": "get_weather",
              "input": '{"location": "Par'}
-    _expect_response(check, acc, message(block))
+    _expect_response(check, acc, message(block, usage=START_USAGE))
 
 
 @rule("AM-LIFE-AFTER-STOP")
@@ -301,7 +310,7 @@ def test_a_stream_ending_right_after_message_start_is_an_empty_unfinished_messag
     acc = check.accumulator()
     add_all(acc, [message_start(), ping()])
     expect_finished(check, acc, expected=False, rule="AM-LIFE-TRUNCATED")
-    _expect_response(check, acc, message())
+    _expect_response(check, acc, message(usage=START_USAGE))
 
 
 @rule("AM-LIFE-AFTER-STOP")

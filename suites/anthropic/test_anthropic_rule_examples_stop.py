@@ -10,6 +10,7 @@ from refold.marks import rule
 from refold.reference import JSON, JSONObject
 
 from ._events import (
+    START_USAGE,
     block_stop,
     message,
     message_delta,
@@ -81,7 +82,8 @@ def test_every_stop_reason_is_kept_verbatim_never_mapped(check: Check, reason: s
 @rule("AM-STOP-REASON")
 def test_a_stream_with_no_message_delta_keeps_message_starts_stop_reason(check: Check) -> None:
     events = _answer(stop_reason="max_tokens")
-    expect_fold(check, events, message(text("Hi"), stop_reason="max_tokens"))
+    expect_fold(check, events, message(text("Hi"), stop_reason="max_tokens",
+                                       usage=START_USAGE))
 
 
 @rule("AM-STOP-SEQUENCE")

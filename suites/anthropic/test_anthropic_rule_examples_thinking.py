@@ -20,6 +20,7 @@ from ._events import (
     thinking,
     thinking_delta,
     thinking_start,
+    unsigned_thinking_start,
 )
 from ._expect import expect_fold
 
@@ -110,7 +111,8 @@ def test_a_signature_delta_replaces_the_start_signature(check: Check) -> None:
 @rule("AM-THINK-SIGNATURE")
 def test_an_unsigned_thinking_block_has_no_signature(check: Check) -> None:
     # AQ11: litellm dropped unsigned thinking; the block stays, with no signature invented
-    events = _thinking_block(thinking_start(0), thinking_delta(0, "Hmm."))
+    # (the docs' thinking start, which carries no `signature`)
+    events = _thinking_block(unsigned_thinking_start(0), thinking_delta(0, "Hmm."))
     expect_fold(check, events, message(thinking("Hmm."), stop_reason="end_turn"))
 
 

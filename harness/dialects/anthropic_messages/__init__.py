@@ -25,6 +25,7 @@ from ...ablation_anthropic import (
 from ...attribution_anthropic import PLACES, POINTERLESS, rules_at
 from ...policies import ANTHROPIC_POLICIES
 from .._dialect import Ablation, Dialect
+from ._shapes import ANTHROPIC_SHAPES
 
 __all__ = ["ANTHROPIC_MESSAGES"]
 
@@ -57,5 +58,6 @@ ANTHROPIC_MESSAGES = Dialect(
     absent_departures=absent_departures,
     undecided_at=undecided_at,
     policies=ANTHROPIC_POLICIES,
+    shapes=ANTHROPIC_SHAPES,
 )
 """Anthropic Messages streams (`message_start` … `message_stop`)."""

@@ -1,0 +1,224 @@
+"""Every registered way an Anthropic Messages stream departs from the documented shape.
+
+`observed`: a named provider, proxy or gateway sends it, or Anthropic's own docs show it
+(the research quirks AQn of anthropic-fold.md's evidence, each with its provenance).
+`synthetic`: what the strategies and rule examples do that nobody is known to send.
+
+One detector each, returning the numbers of the events that depart that way. The
+detectors read the same two sources a `Violation` comes from: the vendored schema's
+errors of an event (classified by what is missing or wrong, and where), and the grammar's
+findings (`_grammar.findings`); so a departure names exactly the events it explains.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache, lru_cache
+from typing import Any
+
+from refold.reference import JSON
+
+from ...shapes import Departure, load_schema
+from ._grammar import PAGE, findings
+
+__all__ = ["DEPARTURES", "DETECTORS"]
+
+_BETA_BLOCKS = frozenset({"advisor_tool_result", "mcp_tool_use", "mcp_tool_result",
+                          "mcp_tool_listing", "compaction", "fallback"})
+"""Block types the SDK's beta stream types carry and its stable ones do not
+(anthropic 2.15.0 `anthropic.types.beta.BetaRawMessageStreamEvent`)."""
+_BETA_DELTAS = frozenset({"compaction_delta"})
+_THINKING_EXAMPLE = f"{PAGE} (Streaming request with extended thinking)"
+
+DEPARTURES: Mapping[str, Departure] = {d.id: d for d in (
+    Departure("AQ4", "observed", "no usage object on message_start or message_delta",
+              ("Anthropic's own docs: the extended-thinking stream carries no usage on "
+               f"message_start or message_delta, {_THINKING_EXAMPLE}",)),
+    Departure("AMD-THINKING-UNSIGNED-START", "observed",
+              "a thinking block started without `signature`",
+              ("Anthropic's own docs: the extended-thinking stream starts its thinking "
+               f"block as {{\"type\": \"thinking\", \"thinking\": \"\"}}, {_THINKING_EXAMPLE}",)),
+    Departure("AQ24", "observed", "a text block started without `text`",
+              ("an Anthropic-compatible proxy (api-cc.freemodel.dev proxying "
+               "claude-haiku-4-5): https://github.com/BerriAI/litellm/issues/28067",
+               "a GLM gateway, captured with curl -N: "
+               "https://github.com/BerriAI/litellm/issues/40689")),
+    Departure("AQ7", "observed",
+              "blocks or a stop reason inside message_start, then message_stop with no "
+              "message_delta",
+              ("programmatic tool calling: https://github.com/langchain-ai/langchain/issues/"
+               "34406, https://github.com/langchain-ai/langchain/pull/38219",)),
+    Departure("AQ20", "observed", "Vertex's `vertex_event` (an event type no page names)",
+              ("Claude on Vertex AI: https://github.com/vercel/ai/issues/11309",)),
+    Departure("AQ21", "observed",
+              "a block or delta type of the SDK's beta stream types (compaction, MCP, ...)",
+              ("anthropic 2.15.0 anthropic.types.beta.BetaRawMessageStreamEvent (Anthropic "
+               "sends them under beta headers)",
+               "compaction_delta: https://github.com/UKGovernmentBEIS/inspect_ai/pull/5061")),
+    Departure("AQ22", "observed", "Bedrock's type-less invocation-metrics chunk",
+              ("Amazon Bedrock InvokeModelWithResponseStream, as pydantic-ai skips it "
+               "(map_usage): https://github.com/pydantic/pydantic-ai/blob/main/"
+               "pydantic_ai_slim/pydantic_ai/models/anthropic/_response.py",)),
+    Departure("AQ25", "observed", "a delta of a type its block's type does not take",
+              ("Claude on Vertex, a text_delta for a tool_use block: "
+               "https://github.com/anthropics/claude-code/issues/1474",
+               "a Bedrock invoke route, a signature on the wrong delta type: "
+               "https://github.com/maximhq/bifrost/issues/5638")),
+    Departure("AMD-NOT-OBJECT", "synthetic", "an event that is not a JSON object"),
+    Departure("AMD-UNKNOWN-EVENT", "synthetic",
+              "an event of a type no page names, or a blank or missing type"),
+    Departure("AMD-UNKNOWN-BLOCK", "synthetic",
+              "a block of a type the SDK's types do not name, or without a type"),
+    Departure("AMD-UNKNOWN-DELTA", "synthetic",
+              "a delta of a type the SDK's types do not name, or without a type"),
+    Departure("AMD-MISSING-KEY", "synthetic",
+              "a key the SDK's types require is absent (an envelope without id, model or "
+              "role, a citation without its locations, an error without its message...)"),
+    Departure("AMD-WRONG-TYPE", "synthetic",
+              "a field of the wrong JSON type or an undocumented value (a null delta, an "
+              "index as a string, a blank stop reason, a count as a string...)"),
+    Departure("AMD-BEFORE-START", "synthetic", "an event other than ping before message_start"),
+    Departure("AMD-PING-BEFORE-START", "synthetic",
+              "a ping before message_start (no capture shows one)"),
+    Departure("AMD-SECOND-START", "synthetic", "a second message_start"),
+    Departure("AMD-BLOCK-INDEX", "synthetic",
+              "block indexes not 0, 1, 2 ... in the order the blocks start (a gap, a "
+              "repeat, a block started before a lower one, a negative index)"),
+    Departure("AMD-BLOCK-OUTSIDE", "synthetic",
+              "a delta or stop outside its block's start and stop (interleaved blocks, "
+              "a delta before its start or after its stop, an index with no block)"),
+    Departure("AMD-BLOCK-UNSTOPPED", "synthetic",
+              "a block not stopped before the next block or message_delta"),
+    Departure("AMD-LATE-BLOCK", "synthetic", "a block event after a message_delta"),
+    Departure("AMD-NO-MESSAGE-DELTA", "synthetic", "message_stop with no message_delta"),
+    Departure("AMD-AFTER-STOP", "synthetic", "events after message_stop"),
+    Departure("AMD-AFTER-ERROR", "synthetic", "events after an error"),
+    Departure("AMD-CUT", "synthetic", "the stream ends without message_stop or an error"),
+)}
+"""Every registered departure, observed first, by id."""
+
+_BY_FINDING = {
+    "before start": "AMD-BEFORE-START", "start content": "AQ7",
+    "second start": "AMD-SECOND-START", "not stopped": "AMD-BLOCK-UNSTOPPED",
+    "outside its block": "AMD-BLOCK-OUTSIDE", "index order": "AMD-BLOCK-INDEX",
+    "delta type": "AQ25", "late block": "AMD-LATE-BLOCK", "after stop": "AMD-AFTER-STOP",
+    "cut": "AMD-CUT", "ping before start": "AMD-PING-BEFORE-START",
+    "after error": "AMD-AFTER-ERROR",
+}
+"""The departure of each kind of grammar finding ("no message_delta" depends on AQ7)."""
+
+_MISSING = re.compile(r"^'(?P<key>.*)' is a required property$")
+
+
+@cache
+def _validator() -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(load_schema(__package__ or "", "message-stream-events.json"))
+
+
+@lru_cache(maxsize=8192)
+def _schema_departures(text: str) -> frozenset[str]:
+    """The departures the schema errors of one event (as canonical JSON text) show."""
+    item = json.loads(text)
+    if not isinstance(item, dict):
+        return frozenset({"AMD-NOT-OBJECT"})
+    if "type" not in item and "amazon-bedrock-invocationMetrics" in item:
+        return frozenset({"AQ22"})
+    return frozenset(_classified(item, error) for error in _validator().iter_errors(item))
+
+
+def _classified(item: dict[str, Any], error: Any) -> str:
+    path = list(error.absolute_path)
+    if error.validator == "required":
+        found = _MISSING.match(error.message)
+        return _missing(item, path, found.group("key") if found else "")
+    if path and path[-1] == "type" and error.validator in ("enum", "const"):
+        return _unknown_type(item, path[:-1], error.instance)
+    return "AMD-WRONG-TYPE"
+
+
+def _holder(item: dict[str, Any], path: list[Any]) -> tuple[str, Any]:
+    """What the object at `path` is ("event", "block", "delta" or "other") and its value."""
+    value: Any = item
+    for step in path:
+        value = value[step]
+    if not path:
+        return "event", value
+    if path[-1] == "content_block" or (len(path) >= 2 and path[-2] == "content"
+                                       and path[0] == "message"):
+        return "block", value
+    if path == ["delta"] and item.get("type") == "content_block_delta":
+        return "delta", value
+    return "other", value
+
+
+def _missing(item: dict[str, Any], path: list[Any], key: str) -> str:
+    kind, holder = _holder(item, path)
+    holder_type = holder.get("type") if isinstance(holder, dict) else None
+    if key == "type":
+        return {"event": "AMD-UNKNOWN-EVENT", "block": "AMD-UNKNOWN-BLOCK",
+                "delta": "AMD-UNKNOWN-DELTA"}.get(kind, "AMD-MISSING-KEY")
+    if key == "usage" and (path == ["message"] or item.get("type") == "message_delta"):
+        return "AQ4"
+    if kind == "block" and (key, holder_type) == ("text", "text"):
+        return "AQ24"
+    if kind == "block" and (key, holder_type) == ("signature", "thinking"):
+        return "AMD-THINKING-UNSIGNED-START"
+    return "AMD-MISSING-KEY"
+
+
+def _unknown_type(item: dict[str, Any], path: list[Any], value: Any) -> str:
+    if not isinstance(value, str):
+        return "AMD-WRONG-TYPE"
+    kind, _ = _holder(item, path)
+    if kind == "event":
+        return "AQ20" if value == "vertex_event" else "AMD-UNKNOWN-EVENT"
+    if kind == "block":
+        return "AQ21" if value in _BETA_BLOCKS else "AMD-UNKNOWN-BLOCK"
+    if kind == "delta":
+        return "AQ21" if value in _BETA_DELTAS else "AMD-UNKNOWN-DELTA"
+    return "AMD-WRONG-TYPE"
+
+
+def _text(item: JSON) -> str:
+    return json.dumps(item, sort_keys=True, default=repr)
+
+
+def _finished_on_start(items: Sequence[JSON]) -> bool:
+    """Whether the first message_start already holds blocks or a stop reason (AQ7:
+    programmatic tool calling then sends only message_stop)."""
+    start = next((item for item in items if isinstance(item, dict)
+                  and item.get("type") == "message_start"), None)
+    message = start.get("message") if start is not None else None
+    if not isinstance(message, dict):
+        return False
+    content = message.get("content")
+    return bool(content) and isinstance(content, list) or message.get("stop_reason") is not None
+
+
+def _grammar_departures(items: Sequence[JSON]) -> dict[int, set[str]]:
+    finished = _finished_on_start(items)
+    marked: dict[int, set[str]] = {}
+    for finding in findings(items):
+        departure = _BY_FINDING.get(finding.kind) or (
+            "AQ7" if finished else "AMD-NO-MESSAGE-DELTA")
+        marked.setdefault(finding.item, set()).add(departure)
+    return marked
+
+
+def _detector(departure: str) -> Callable[[Sequence[JSON]], list[int]]:
+    def detect(items: Sequence[JSON]) -> list[int]:
+        grammar = {n for n, found in _grammar_departures(items).items() if departure in found}
+        schema = {n for n, item in enumerate(items)
+                  if departure in _schema_departures(_text(item))}
+        return sorted(grammar | schema)  # a cut empty stream departs at item 0
+    detect.__name__ = f"detect_{departure.lower().replace('-', '_')}"
+    return detect
+
+
+DETECTORS: Mapping[str, Callable[[Sequence[JSON]], list[int]]] = {
+    departure: _detector(departure) for departure in DEPARTURES}
+"""A detector per departure: the numbers of the events that depart that way."""
