@@ -221,7 +221,8 @@ def test_a_run_skips_what_is_not_judged_and_passes_what_is(tmp_path: Path) -> No
     (tmp_path / "test_sample.py").write_text(_SUITE, encoding="utf-8")
     (tmp_path / "modelless.py").write_text(_MODELLESS, encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rs",
+        # the user accepts the projection that leaves ENV-MODEL (of claimed `text`) unjudged
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rs", "--accept-projection",
          "--target=modelless.py", "--refold-report", "results.json", "test_sample.py"],
         cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stdout[-3000:]

@@ -121,7 +121,9 @@ def test_refold_rules_refuses_an_unknown_dialect(capsys: pytest.CaptureFixture[s
 
 def test_docs_rules_lists_every_rule_of_every_dialect_once() -> None:
     page = render_markdown()
-    listed = re.findall(r"^\| `([^`]+)` \|", page, flags=re.MULTILINE)
+    # a rule's row, not a registered departure's (`| `Q1` | observed | ...`)
+    listed = re.findall(r"^\| `([^`]+)` \| (?!observed \||synthetic \|)", page,
+                        flags=re.MULTILINE)
     every = [*RULES, *SSE_RULES, *AM_RULES, *EV_RULES, *RS_RULES]
     assert sorted(listed) == sorted(every)  # each once
     assert listed.index("SSE-BOM") < listed.index("AM-TEXT-JOIN")  # a dialect at a time
