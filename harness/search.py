@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 import pytest
-from hypothesis import Phase, is_hypothesis_test, settings
+from hypothesis import HealthCheck, Phase, is_hypothesis_test, settings
 from hypothesis.errors import FailedHealthCheck, Unsatisfiable
 
 from refold.reference import SHAPES, Shape

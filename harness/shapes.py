@@ -138,7 +138,7 @@ class StreamShapes:
 
     @cached_property
     def _validator(self) -> Any:
-        from jsonschema import Draft202012Validator
+        from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
         return Draft202012Validator(self.schema)
 

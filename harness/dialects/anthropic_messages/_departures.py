@@ -114,7 +114,7 @@ _MISSING = re.compile(r"^'(?P<key>.*)' is a required property$")
 
 @cache
 def _validator() -> Any:
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
     return Draft202012Validator(load_schema(__package__ or "", "message-stream-events.json"))
 
@@ -196,7 +196,7 @@ def _finished_on_start(items: Sequence[JSON]) -> bool:
     if not isinstance(message, dict):
         return False
     content = message.get("content")
-    return bool(content) and isinstance(content, list) or message.get("stop_reason") is not None
+    return (bool(content) and isinstance(content, list)) or message.get("stop_reason") is not None
 
 
 def _grammar_departures(items: Sequence[JSON]) -> dict[int, set[str]]:

@@ -4,7 +4,7 @@ where a stream departs that way. Every detector reads any JSON leniently and nev
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from refold.reference import JSON, parse_complete
@@ -257,7 +257,7 @@ _NEVER_NULL = frozenset({"id", "object", "created", "model", "choices", "system_
 a tool fragment's id and type are Q7, its index Q1, a delta Q13)."""
 
 
-def _mistyped(value: dict[str, Any], types: dict[str, tuple[type, ...]],
+def _mistyped(value: dict[str, Any], types: Mapping[str, tuple[type, ...]],
               never_null: frozenset[str] = frozenset()) -> bool:
     for key, allowed in types.items():
         found = value.get(key)
@@ -267,7 +267,7 @@ def _mistyped(value: dict[str, Any], types: dict[str, tuple[type, ...]],
             continue
         if isinstance(found, bool) or not isinstance(found, allowed):
             return True
-        if allowed == _INT and found < 0:
+        if allowed == _INT and isinstance(found, int) and found < 0:
             return True
     return False
 
@@ -365,7 +365,7 @@ def _renamed(chunks: Sequence[JSON]) -> Iterator[int]:
             continue
         if not new and key in names and names[key] != name:
             yield number
-        names.setdefault(key, name)
+        names.setdefault(key, str(name))
 
 
 def _late_id(chunks: Sequence[JSON]) -> Iterator[int]:

@@ -58,7 +58,7 @@ def _parsed(text: str, name: str) -> dict[str, Any]:
         loaded: dict[str, Any] = json.loads(text)
         return loaded
     try:
-        import yaml
+        import yaml  # type: ignore[import-untyped]
     except ImportError as exc:
         raise SourceError("reading openapi.yaml needs PyYAML, which is not installed: "
                           "install the dev extras (pip install -e '.[dev]') or pass the "
