@@ -30,6 +30,9 @@ SHAPES = StreamShapes(
 def chat_with_departures(monkeypatch: pytest.MonkeyPatch) -> None:
     replaced = dict(DIALECTS)
     replaced[CHAT] = dataclasses.replace(DIALECTS[CHAT], shapes=SHAPES)
+    # one dialect telling no shapes, now that every provider dialect tells them
+    replaced["anthropic-messages"] = dataclasses.replace(DIALECTS["anthropic-messages"],
+                                                         shapes=None)
     monkeypatch.setattr("refold.commands.rules.DIALECTS", MappingProxyType(replaced))
 
 
