@@ -77,7 +77,7 @@ _BASIC = re.compile(
     r"(?i)(\b(?:proxy-)?authorization[\"']?\s*[:=]\s*[\"']?)basic\s+[A-Za-z0-9+/]{4,}=*")
 _QUERY = re.compile(  # a URL's credential parameters: signed URLs, API keys in the query
     r"(?i)([?&;](?:sig|key|signature|token|secret|[\w.-]*(?:key|token|secret|signature)"
-    r"[\w.-]*)=)(?!\[redacted\])[^&#\s\"'<>]+")
+    r"[\w.-]*)=)(?!\[redacted\])[^&#\s\"'<>\\]+")
 _SECRET_WORDS = ("key", "secret", "passw", "token", "cookie", "credential", "auth", "session",
                  "signature")
 _NAMED_SECRET_TEXT = (r"[\w-]{0,40}?(?:api[_-]?key|secret|password|passwd|credentials?|"
@@ -97,7 +97,8 @@ _HEADER_LINE = re.compile(  # `Name: value` on a line of its own, as an HTTP hea
     rf"(?im)^(\s*{_HEADER_NAME_TEXT}:[ \t]*)(?!\[redacted\])(?P<v>\S[^\r\n]*)")
 _ASSIGNED = re.compile(
     rf"(?i)((?P<q>[\"'])\b{_SECRET_NAME_TEXT}(?P=q)\s*:\s*|\b{_SECRET_NAME_TEXT}\s*=\s*)"
-    r"(?!\[redacted\])(?P<v>\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|(?![{\[])[^\s\"',;&}\]]+)")
+    r"(?!\[redacted\])(?P<v>\\\"(?:(?!\\\")[^\n])*\\\"|\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|"
+    r"(?![{\[])[^\s\"',;&}\]\\]+)")
 
 
 _FRAME_MEMBER = re.compile(r"([\"'])(?i:opaque|payload)\1\s*:\s*")
@@ -228,5 +229,6 @@ def _assigned_header(match: re.Match[str]) -> str:
 
 def _assigned(match: re.Match[str]) -> str:
     value = match.group("v")
-    quote = value[0] if value[:1] in ("'", '"') else ""
+    # a value quoted inside JSON text keeps its escaped quotes: the text stays JSON
+    quote = '\\"' if value.startswith('\\"') else value[0] if value[:1] in ("'", '"') else ""
     return f"{match.group(1)}{quote}{REDACTED}{quote}"

@@ -74,3 +74,11 @@ def test_an_exception_line_and_a_logprob_token_in_text_are_kept() -> None:
     assert scrub_text("  KeyError: 0") == "  KeyError: 0"
     shown = '{"token": "He", "logprob": -0.1}'
     assert scrub_text(shown) == shown
+
+
+def test_a_secret_quoted_inside_json_text_is_hidden_and_the_text_stays_json() -> None:
+    import json
+
+    for message in ('session_id="abc" x', 'url?key="x"', "token_x=abc&y=1"):
+        shown = scrub_text(json.dumps({"m": message}))
+        assert REDACTED in shown and json.loads(shown)["m"].count("abc") == 0
