@@ -47,6 +47,18 @@ NOT_YET_EXACT: dict[str, str] = {}
 profile), and why: each is expected to fail this test (strict), until fixed."""
 
 
+ONLY_BESIDE_ANOTHER_RULE: dict[str, frozenset[str]] = {
+    # Routing a delta by the block's position is routing it by its index whenever blocks
+    # open in index order, once each: every stream that shows this defect as AM-DELTA-ROUTE
+    # also departs as AM-BLOCK-ORDER or AM-BLOCK-REOPEN, and the differential tests of all
+    # three shrink to whichever such stream comes first. So the tests of its three rules
+    # may charge it to the other two only; the whole suite (the nightly exact test below,
+    # and `refold check` on the example) fails it on all three.
+    "anthropic_routes_by_position": frozenset({"AM-DELTA-ROUTE"}),
+}
+"""Rules of an accumulator's set that only the whole suite is sure to charge, and why."""
+
+
 def _cases() -> list[Any]:
     return [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=NOT_YET_EXACT[name]))
             if name in NOT_YET_EXACT else name for name in sorted(EXPECTED_FAILURES)]
@@ -77,7 +89,7 @@ def test_the_tests_of_each_broken_accumulators_rules_fail_it_on_every_one_of_the
     rule_runs: dict[str, Future[SuiteRun]], name: str,
 ) -> None:
     run = rule_runs[name].result()
-    expected = EXPECTED_FAILURES[name]
+    expected = EXPECTED_FAILURES[name] - ONLY_BESIDE_ANOTHER_RULE.get(name, frozenset())
     failed = run.rules_with("failed")
     assert expected <= failed, (
         f"{name}: the tests of {sorted(expected)} failed only {sorted(failed)} (missed "

@@ -135,28 +135,36 @@ def test_a_daemon_cannot_rewrite_the_results_after_the_run(tmp_path: Path) -> No
 
 
 def test_the_sweep_kills_every_orphan_from_another_session_and_spares_the_harness_own(
+    tmp_path: Path,
 ) -> None:
     from refold.targets.process_tree import become_subreaper, sweep
 
     assert become_subreaper()
     own = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    noted = tmp_path / "orphan"
     subprocess.run([sys.executable, "-c", textwrap.dedent("""
-        import os, time
+        import os, sys, time
         if os.fork() == 0:
             os.setsid()
             if os.fork() == 0:
+                with open(sys.argv[1] + ".part", "w") as out:
+                    out.write(str(os.getpid()))
+                os.rename(sys.argv[1] + ".part", sys.argv[1])
                 time.sleep(30)
             os._exit(0)
         os.wait()
-    """)], check=True, timeout=30)
+    """), str(noted)], check=True, timeout=30)
+    # only the sleeper this test forked: under xdist the worker has other tests' children
     deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and not [p for p in _children() if p != own.pid]:
+    while time.monotonic() < deadline and not noted.exists():
         time.sleep(0.05)
-    orphans = [p for p in _children() if p != own.pid and _alive(p)]
+    orphan = int(noted.read_text())
+    while time.monotonic() < deadline and orphan not in _children():
+        time.sleep(0.05)
     try:
-        assert orphans, "the double-forked sleeper was re-parented to this subreaper"
+        assert orphan in _children(), "the double-forked sleeper was re-parented to this subreaper"
         assert sweep() >= 1
-        assert not any(_alive(p) for p in orphans)
+        assert not _alive(orphan)
         assert own.poll() is None  # of this process's session: not a target's
     finally:
         own.kill()

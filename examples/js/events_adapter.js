@@ -51,10 +51,12 @@ class ChatMapping extends ev.Mapping {
     this.order = []; // [call, pending], in arrival order
     this.ids = new Set();
     this.finished = false; // choice 0 has a finish reason other than "error"
+    this.last = null; // the last chunk read
   }
   opaque(frame) { return ev.opaque("message", frame); } // Chat lines have no `event:` name
   mapFrame(frame) {
     if (frame === "[DONE]") return this.done();
+    this.last = frame; // the end of the body's frame
     if (!ev.isObject(frame)) return []; // EV-UNKNOWN: it becomes Opaque
     this.fold.add(frame);
     if (ev.isObject(frame.error)) { // EV-ERROR-FRAME
@@ -62,8 +64,17 @@ class ChatMapping extends ev.Mapping {
       return [this.opaque(frame)];
     }
     const events = [];
+    let finishes = false;
     for (const entry of choiceZero(frame)) {
       events.push(...this.entry(entry, frame));
+      if (this.outcome !== null) return events;
+      const reason = ev.nonBlank(entry.finish_reason);
+      finishes = finishes || (reason !== null && reason !== "error");
+    }
+    if (finishes) {
+      // EV-CHAT-COMPLETE-AT-FINISH: the finish frame is one unit, so a call a later entry
+      // of it opens completes too
+      events.push(...this.finish(frame));
       if (this.outcome !== null) return events;
     }
     if (ev.isObject(frame.usage)) events.push(ev.usage(chatUsage(frame.usage), frame));
@@ -83,10 +94,6 @@ class ChatMapping extends ev.Mapping {
           }
         }
       }
-    }
-    const reason = ev.nonBlank(entry.finish_reason);
-    if (reason !== null && reason !== "error" && this.outcome === null) {
-      events.push(...this.finish(frame)); // EV-CHAT-COMPLETE-AT-FINISH
     }
     return events;
   }
@@ -145,24 +152,23 @@ class ChatMapping extends ev.Mapping {
       return [];
     }
     this.fold.markDone();
-    return this.completion();
+    return this.completion("[DONE]");
   }
   mapEnd() { // EV-CHAT-EOF, else EV-TRUNCATED
-    return this.finished ? this.completion() : super.mapEnd();
+    return this.finished ? this.completion(this.last) : super.mapEnd();
   }
-  completion() {
-    if (this.order.some(([, pending]) => !pending.completed)) {
-      this.fail("truncated", "EV-STARTED-COMPLETED: a tool call opened after choice 0's " +
-                "last finish reason never completed");
-      return [];
-    }
+  completion(frame) {
+    // a call opened after choice 0's last finish reason completes here, right before
+    // Completed, by the rules of a finish (the reference's decision, reference/events/_chat.py)
+    const events = this.finish(frame);
+    if (this.outcome !== null) return events;
     const response = this.fold.response();
     const first = response.choices[0];
     const reason = first && first.index === 0 ? first.finish_reason : null;
     const stop = typeof reason === "string" && Object.hasOwn(STOP, reason) ? STOP[reason]
       : "other";
-    return [this.complete({ model: response.model, response_id: response.id,
-                            stop_reason: stop, opaque: response })];
+    return [...events, this.complete({ model: response.model, response_id: response.id,
+                                       stop_reason: stop, opaque: response })];
   }
 }
 

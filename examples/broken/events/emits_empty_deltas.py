@@ -53,6 +53,8 @@ class EmitsEmptyDeltas(Adapter):
         started = [n for n, e in enumerate(out) if e["type"] == "ToolCallStarted"]
         if self.dialect == "openai-chat":  # ... and so are the empty arguments of a start
             target, at = (out[started[-1]]["id"], started[-1] + 1) if started else (None, 0)
+            while at < len(out) and out[at].get("opaque") != frame:
+                at += 1  # after the deltas held for the call's id (EV-ARGS-BUFFER), in order
         else:
             target, at = calls.get(frame.get("index")), len(out)
         if arguments and target is not None:
