@@ -349,27 +349,61 @@ _USAGE_KEY = re.compile(r"/usage/([^/]+)(/.*)?")
 
 
 def undecided_at(stream: list[JSON], pointer: str) -> frozenset[str]:
-    """The rules owning `pointer` that `stream` shows do not decide the value there:
-    AM-USAGE-BASE at a count message_start's usage holds when the reference folds the
-    stream with that key removed from it to the same count (a message_delta re-reported
-    it: the value is that message_delta's, AM-USAGE-REPLACE; adding the start's to it
-    is AM-USAGE-NEVER-SUM's)."""
+    """The rules owning `pointer` that `stream` shows do not decide the value there, at a
+    usage count (`/usage/KEY`):
+
+    * AM-USAGE-NEVER-SUM, when at most one event reports the key: nothing to add up;
+    * AM-USAGE-REPLACE, when no message_delta carries a usage object: nothing replaces
+      the key, and no message_delta omits it (an absent key keeps its value, its clause);
+    * AM-USAGE-BASE, when message_start's usage does not hold it, or when the reference
+      folds the stream with that key removed from it to the same count (a message_delta
+      re-reported it: the value is that message_delta's, AM-USAGE-REPLACE; adding the
+      start's to it is AM-USAGE-NEVER-SUM's)."""
     found = _USAGE_KEY.fullmatch(pointer)
     first = next((n for n, event in enumerate(stream) if _starts(event)), None)
     if found is None or first is None:
         return frozenset()
     key = found.group(1).replace("~1", "/").replace("~0", "~")
+    reports = [n for n, event in enumerate(stream) if _reports(event, key)]
+    undecided: set[str] = set()
+    if len(reports) <= 1:
+        undecided.add("AM-USAGE-NEVER-SUM")
+    if not any(_carries_usage(event) for event in stream[first + 1:]):
+        undecided.add("AM-USAGE-REPLACE")
+    if first not in reports or not _start_decides(stream, first, key, found.group(1)):
+        undecided.add("AM-USAGE-BASE")
+    return frozenset(undecided)
+
+
+def _reports(event: JSON, key: str) -> bool:
+    """Whether `event` (message_start or message_delta) reports usage `key` non-null."""
+    if not isinstance(event, dict):
+        return False
+    holder = event.get("message") if event.get("type") == "message_start" else event
+    usage = holder.get("usage") if isinstance(holder, dict) else None
+    return (event.get("type") in ("message_start", "message_delta")
+            and isinstance(usage, dict) and usage.get(key) is not None)
+
+
+def _carries_usage(event: JSON) -> bool:
+    """Whether `event` is a message_delta with a usage object."""
+    return (isinstance(event, dict) and event.get("type") == "message_delta"
+            and isinstance(event.get("usage"), dict))
+
+
+def _start_decides(stream: list[JSON], first: int, key: str, escaped: str) -> bool:
+    """Whether message_start's value of usage `key` shows in the fold: removing it from
+    the start changes the count (else a message_delta decides it)."""
     without = copy.deepcopy(stream)
     usage = without[first]["message"].get("usage")
     if not isinstance(usage, dict) or key not in usage:
-        return frozenset()
+        return False
     del usage[key]
     try:
         before, after = _message(stream), _message(without)
     except RefoldError:
-        return frozenset()
-    count = f"/usage/{found.group(1)}"
-    moved = before is None or after is None or any(
+        return True
+    count = f"/usage/{escaped}"
+    return before is None or after is None or any(
         d.pointer in ("/usage", count) or d.pointer.startswith(f"{count}/")
         for d in differences(before, after))
-    return frozenset() if moved else frozenset({"AM-USAGE-BASE"})

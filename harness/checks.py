@@ -38,7 +38,7 @@ from .crashes import Crash, signature
 from .dialects import DEFAULT_DIALECT, DIALECTS, EVERY_RULE, Dialect, dialect_of_rule
 from .difference_ablation import DifferenceAblation, Verdict
 from .errors import TargetError
-from .found_on import exceeds, shape_of
+from .found_on import exceeds, shape_of, wire_shape_of, with_wire
 from .projection import projected_differences
 from .shapes import StreamShape
 from .targets import Target, TargetAccumulator
@@ -81,6 +81,9 @@ class ConformanceFailure(AssertionError):
     diagnosis: list[PolicyRecord] | None = None
     """Set once the test failed: the known fold policies that reproduce the target's
     output (`refold.diagnosis`); [] is no known policy, None not diagnosed."""
+    wire: StreamShape | None = None
+    """The shape of the SSE framing of the bytes a wire rule's test sent (None: the test
+    sent items, or the dialect does not tell its bytes)."""
 
     def __post_init__(self) -> None:
         super().__init__(str(self))
@@ -158,8 +161,8 @@ class ConformanceFailure(AssertionError):
     def stream_shape(self) -> StreamShape:
         """The shape of the failing stream (verdicts.md §1, `refold.found_on.shape_of`:
         `synthetic` in a dialect that cannot tell shapes, `documented` for a failure that
-        holds no stream)."""
-        return shape_of(self.dialect, self.chunks)
+        holds no stream), with its framing's when it was sent as bytes."""
+        return with_wire(shape_of(self.dialect, self.chunks), self.wire)
 
     @property
     def blocked(self) -> tuple[str, ...]:
@@ -304,6 +307,10 @@ class Check:
         self.rules: tuple[str, ...] = ()
         self.masked: frozenset[str] = frozenset()  # known failures of other rules
         self.ceiling: Shape | None = None
+        self.sent_wire: StreamShape | None = None
+        """The shape of the SSE framing of the bytes the running test last sent to the
+        target's decoder: a failure it raises was found on a stream sent as bytes, so it
+        carries that shape too (None: the test sent items; reset for every test)."""
 
     def within_ceiling(self, stream: Sequence[JSON] | None) -> None:
         """Reject `stream` when its shape exceeds the ceiling (no ceiling: nothing)."""
@@ -321,6 +328,7 @@ class Check:
         Anthropic name (`chunks` is the same field). Raise it."""
         if events is not None:
             details["chunks"] = events
+        details.setdefault("wire", self.sent_wire)
         self.within_ceiling(details.get("chunks"))  # type: ignore[arg-type]
         return ConformanceFailure(tuple(rules) if rules else self.rules, summary,
                                   claimed=self.target.features,
@@ -419,7 +427,10 @@ class Check:
         in-process decoder's own exception as a TargetError of kind "raised")."""
         __tracebackhide__ = True
         sent = self._sent(parts)
-        if sent is None and self.ceiling is not None:
+        self.sent_wire = wire = wire_shape_of(self.dialect, parts)
+        ceiling = self.ceiling
+        if ceiling is not None and (sent is None or (
+                wire is not None and exceeds(wire.shape, ceiling))):
             from hypothesis import reject
 
             reject()  # bytes the reference cannot decode are no provider's stream

@@ -8,7 +8,9 @@ never disagree:
   every stream of it is `synthetic`, with no departure named;
 * a failure that needed no stream (an accumulator that cannot be built, a decoder that is
   not declared) is `documented`: nothing it showed departs from what the provider sends;
-* every other stream has the shape its dialect's `StreamShapes` tells.
+* every other stream has the shape its dialect's `StreamShapes` tells; a stream a wire
+  rule's test sent as bytes has the worst of its items' shape and its framing's
+  (`refold.wire_shapes`): a data-only frame decodes to the same event as a named one.
 
 A rule's verdict is read off the failures charged to it: its `found_on` is the least
 departing shape among them, its `impact` the worst impact among those found on that shape,
@@ -33,13 +35,14 @@ from refold.reference import (
     impact_of_record,
     shape_of_record,
     worst_impact,
+    worst_shape,
 )
 
 from .dialects import Dialect
 from .shapes import StreamShape
 
 __all__ = ["RuleVerdict", "exceeds", "least_departing", "rule_verdict", "shape_of",
-           "tells_shapes"]
+           "tells_shapes", "wire_shape_of", "with_wire"]
 
 _UNTOLD = StreamShape("synthetic")
 """The shape of every stream of a dialect that cannot tell shapes."""
@@ -53,6 +56,25 @@ def shape_of(dialect: Dialect, stream: Sequence[JSON] | None) -> StreamShape:
     if stream is None:
         return _NO_STREAM
     return dialect.shapes.of(stream)
+
+
+def wire_shape_of(dialect: Dialect, parts: Sequence[bytes]) -> StreamShape | None:
+    """The shape of the SSE framing of `parts` in `dialect` (`refold.wire_shapes`); None
+    when the dialect does not tell its bytes."""
+    of_wire = getattr(dialect.shapes, "of_wire", None)
+    found: StreamShape | None = of_wire(parts) if of_wire is not None else None
+    return found
+
+
+def with_wire(items: StreamShape, wire: StreamShape | None) -> StreamShape:
+    """The shape of a stream sent as bytes: the worst of its items' and its framing's,
+    with the departures of both."""
+    if wire is None:
+        return items
+    return StreamShape(worst_shape([items.shape, wire.shape]),
+                       items.departures + tuple(d for d in wire.departures
+                                                if d not in items.departures),
+                       items.unregistered + wire.unregistered)
 
 
 def tells_shapes(dialect: Dialect) -> bool:

@@ -315,11 +315,12 @@ def pytest_runtest_call(item: pytest.Item) -> Any:
     if isinstance(bound, Check):
         bound.rules = rules_of_item(item)
         bound.masked = masked_rules(run_of(item.config).baseline, bound.rules)
+        bound.sent_wire = None
     try:
         return (yield)
     finally:
         if isinstance(bound, Check):
-            bound.rules, bound.masked = (), frozenset()
+            bound.rules, bound.masked, bound.sent_wire = (), frozenset(), None
 
 
 @pytest.hookimpl(tryfirst=True)

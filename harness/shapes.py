@@ -29,6 +29,8 @@ from typing import Any, Literal, NamedTuple, Protocol
 
 from refold.reference import JSON, Shape, worst_shape
 
+from .wire_shapes import FrameKind, framing_departures
+
 __all__ = ["Departure", "GrammarLine", "Shapes", "StreamShape", "StreamShapes", "Violation",
            "load_schema", "schema_violations"]
 
@@ -130,9 +132,12 @@ class StreamShapes:
     items: Callable[[Sequence[JSON]], Sequence[JSON]] = field(default=lambda items: items)
     """The provider frames of a stream as refold writes it (provider-events streams start
     with a `begin` item that is the protocol's, not the provider's)."""
+    wire: Mapping[FrameKind, str] | None = None
+    """The departure of each kind of SSE framing departure (`refold.wire_shapes`), for a
+    dialect whose wire rules are checked on bytes; None: its bytes are not told."""
 
     def __post_init__(self) -> None:
-        unknown = set(self.detectors) - set(self.departures)
+        unknown = (set(self.detectors) | set((self.wire or {}).values())) - set(self.departures)
         if unknown:
             raise ValueError(f"detectors of unregistered departures: {sorted(unknown)}")
 
@@ -164,6 +169,15 @@ class StreamShapes:
             shapes.append("synthetic")
         return StreamShape(worst_shape(shapes),
                            tuple(d for d in self.departures if d in found), unregistered)
+
+    def of_wire(self, parts: Sequence[bytes]) -> StreamShape | None:
+        """The shape of a stream's SSE framing (`refold.wire_shapes`), its item layer
+        aside; None when the dialect does not tell its bytes."""
+        if self.wire is None:
+            return None
+        found = {self.wire[kind] for kind in framing_departures(parts)}
+        return StreamShape(worst_shape([self.departures[d].shape for d in found]),
+                           tuple(d for d in self.departures if d in found))
 
 
 def schema_violations(validator: Any, items: Sequence[JSON]) -> list[Violation]:

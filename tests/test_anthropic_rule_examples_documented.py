@@ -35,6 +35,8 @@ UNDOCUMENTABLE: dict[str, str] = {
     "AM-UNKNOWN-EVENT": "an event type no page names",
     "AM-UNKNOWN-DELTA": "a delta type the SDK's types do not name",
     "AM-UNKNOWN-BLOCK": "a block type the SDK's types do not name",
+    "AM-TOOL-INVALID": "joined `partial_json` that does not parse to an object, which only "
+                       "fine-grained tool streaming sends (AQ9)",
     "AM-ROB-WRONG-TYPE": "a field of the wrong JSON type",
     "AM-ROB-NOT-OBJECT": "an event that is not a JSON object",
     "AM-SSE-TYPE": "a wire rule: its examples are SSE frames without an `event:` line, not "

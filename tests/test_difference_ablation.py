@@ -121,7 +121,14 @@ def test_a_count_message_delta_re_reported_is_not_usage_bases() -> None:
                                                          "output_tokens": 1}}}
     events = [start, *_text(0, "a"), *_END]
     assert undecided_at(events, "/usage/output_tokens") == {"AM-USAGE-BASE"}
-    assert undecided_at(events, "/usage/input_tokens") == frozenset()  # the start's stands
+    # the start's stands (message_delta's usage omits it: kept, AM-USAGE-REPLACE's
+    # clause); no second report to add it to
+    assert undecided_at(events, "/usage/input_tokens") == {"AM-USAGE-NEVER-SUM"}
+    no_usage = [start, *_text(0, "a"), {"type": "message_delta",
+                                        "delta": {"stop_reason": "end_turn"}},
+                {"type": "message_stop"}]
+    assert undecided_at(no_usage, "/usage/input_tokens") == {"AM-USAGE-REPLACE",
+                                                             "AM-USAGE-NEVER-SUM"}
     assert undecided_at(events, "/usage") == frozenset()
     failure = _failure(_target("anthropic_sums_message_delta_usage"), events,
                        ("AM-USAGE-BASE", "AM-USAGE-REPLACE", "AM-USAGE-NEVER-SUM"))
@@ -131,6 +138,23 @@ def test_a_count_message_delta_re_reported_is_not_usage_bases() -> None:
                               differences=differences(fold(events), {
                                   **fold(events), "usage": {"output_tokens": 5}}))
     assert set(lost.implicated) == {"AM-USAGE-BASE", "AM-USAGE-REPLACE"}
+
+
+def test_a_usage_key_only_a_message_delta_reports_is_usage_replaces_alone() -> None:
+    # anthropic-python drops `cache_creation` from message_delta's usage: neither the
+    # start's usage (it never held the key) nor a sum (one report) is what went wrong
+    delta = {"type": "message_delta", "delta": {"stop_reason": "end_turn",
+                                                "stop_sequence": None},
+             "usage": {"output_tokens": 0, "cache_creation": {"ephemeral_5m_input_tokens": 0}}}
+    events = [_START, *_text(0, "a"), delta, {"type": "message_stop"}]
+    assert undecided_at(events, "/usage/cache_creation") == {"AM-USAGE-BASE",
+                                                             "AM-USAGE-NEVER-SUM"}
+    received = fold(events)
+    del received["usage"]["cache_creation"]
+    lost = ConformanceFailure(("AM-USAGE-BASE", "AM-USAGE-REPLACE", "AM-USAGE-NEVER-SUM"),
+                              "differs", chunks=events,
+                              differences=differences(fold(events), received))
+    assert lost.implicated == ("AM-USAGE-REPLACE",)
 
 
 def test_a_difference_the_fold_does_not_show_or_a_plain_stream_has_no_verdict(

@@ -21,9 +21,10 @@ from typing import Any
 from refold.reference import JSON
 
 from ...shapes import Departure, load_schema
+from ...wire_shapes import FrameKind
 from ._grammar import PAGE, findings
 
-__all__ = ["DEPARTURES", "DETECTORS"]
+__all__ = ["DEPARTURES", "DETECTORS", "WIRE"]
 
 _BETA_BLOCKS = frozenset({"advisor_tool_result", "mcp_tool_use", "mcp_tool_result",
                           "mcp_tool_listing", "compaction", "fallback"})
@@ -66,6 +67,24 @@ DEPARTURES: Mapping[str, Departure] = {d.id: d for d in (
                "https://github.com/anthropics/claude-code/issues/1474",
                "a Bedrock invoke route, a signature on the wrong delta type: "
                "https://github.com/maximhq/bifrost/issues/5638")),
+    Departure("AQ9", "observed",
+              "a tool block whose joined `partial_json` is not empty and does not parse to "
+              "a JSON object (cut mid-parameter, or invalid)",
+              ("Anthropic's own docs: fine-grained tool streaming (a beta header) sends "
+               "parameters \"without buffering or JSON validation, there is no guarantee "
+               "that the resulting stream will complete in a valid JSON string\", "
+               "https://docs.claude.com/en/docs/agents-and-tools/tool-use/"
+               "fine-grained-tool-streaming",
+               "https://github.com/anthropics/anthropic-sdk-python/issues/1265")),
+    Departure("AQ30", "observed",
+              "SSE frames without an `event:` line, or an `event:` line without data or "
+              "with empty data",
+              ("Anthropic-compatible proxies that send data-only frames: "
+               "https://github.com/earendil-works/pi/issues/1983, "
+               "https://github.com/seifghazi/claude-code-proxy/issues/32",
+               "`event:` lines with empty data: "
+               "https://github.com/anthropics/anthropic-sdk-typescript/pull/861, "
+               "https://github.com/anthropics/anthropic-sdk-typescript/pull/903")),
     Departure("AMD-NOT-OBJECT", "synthetic", "an event that is not a JSON object"),
     Departure("AMD-UNKNOWN-EVENT", "synthetic",
               "an event of a type no page names, or a blank or missing type"),
@@ -96,6 +115,13 @@ DEPARTURES: Mapping[str, Departure] = {d.id: d for d in (
     Departure("AMD-AFTER-STOP", "synthetic", "events after message_stop"),
     Departure("AMD-AFTER-ERROR", "synthetic", "events after an error"),
     Departure("AMD-CUT", "synthetic", "the stream ends without message_stop or an error"),
+    Departure("AMD-SSE-NAME", "synthetic",
+              "an SSE frame whose `event:` name is not its data's `type`"),
+    Departure("AMD-SSE-FRAMING", "synthetic",
+              "SSE framing the streaming page never shows: comments, `id:`/`retry:` or "
+              "unknown fields, JSON over several `data:` lines, `data:` without its space, "
+              "CR line ends, a BOM, blank lines in a row, bytes that are not UTF-8"),
+    Departure("AMD-SSE-NOT-JSON", "synthetic", "an SSE frame whose data is not JSON"),
 )}
 """Every registered departure, observed first, by id."""
 
@@ -219,6 +245,43 @@ def _detector(departure: str) -> Callable[[Sequence[JSON]], list[int]]:
     return detect
 
 
+def detect_aq9(items: Sequence[JSON]) -> list[int]:
+    """The input deltas of every tool block whose joined `partial_json` is not empty and
+    does not parse to an object ("the final `tool_use.input` is always an object", the
+    streaming page; fine-grained tool streaming is what sends anything else)."""
+    deltas: dict[object, list[int]] = {}
+    joined: dict[object, list[str]] = {}
+    for number, item in enumerate(items):
+        delta = item.get("delta") if isinstance(item, dict) else None
+        if not (isinstance(delta, dict) and delta.get("type") == "input_json_delta"
+                and isinstance(delta.get("partial_json"), str)):
+            continue
+        index = item.get("index") if isinstance(item, dict) else None
+        deltas.setdefault(index, []).append(number)
+        joined.setdefault(index, []).append(delta["partial_json"])
+    found: list[int] = []
+    for index, pieces in joined.items():
+        if "".join(pieces) and not _parses_to_object("".join(pieces)):
+            found += deltas[index]
+    return sorted(found)
+
+
+def _parses_to_object(text: str) -> bool:
+    try:
+        return isinstance(json.loads(text), dict)
+    except ValueError:
+        return False
+
+
+_WIRE_DEPARTURES = frozenset({"AQ30", "AMD-SSE-NAME", "AMD-SSE-FRAMING", "AMD-SSE-NOT-JSON"})
+"""Departures of the bytes, told by `WIRE` (`refold.wire_shapes`), not by an event."""
+
+WIRE: Mapping[FrameKind, str] = {
+    "unnamed": "AQ30", "empty": "AQ30", "misnamed": "AMD-SSE-NAME",
+    "framing": "AMD-SSE-FRAMING", "not-json": "AMD-SSE-NOT-JSON"}
+"""The departure of each kind of SSE framing departure."""
+
 DETECTORS: Mapping[str, Callable[[Sequence[JSON]], list[int]]] = {
-    departure: _detector(departure) for departure in DEPARTURES}
-"""A detector per departure: the numbers of the events that depart that way."""
+    departure: detect_aq9 if departure == "AQ9" else _detector(departure)
+    for departure in DEPARTURES if departure not in _WIRE_DEPARTURES}
+"""A detector per departure of the events: the numbers of the events that depart that way."""

@@ -4,7 +4,7 @@ streaming page's grammar, and the registered departures (verdicts.md §1)."""
 from __future__ import annotations
 
 from ...shapes import StreamShapes, load_schema
-from ._departures import DEPARTURES, DETECTORS
+from ._departures import DEPARTURES, DETECTORS, WIRE
 from ._grammar import GRAMMAR
 
 __all__ = ["ANTHROPIC_SHAPES", "SCHEMA_NAME"]
@@ -17,5 +17,6 @@ ANTHROPIC_SHAPES = StreamShapes(
     grammar=GRAMMAR,
     departures=DEPARTURES,
     detectors=DETECTORS,
+    wire=WIRE,
 )
 """The `anthropic-messages` dialect's `Dialect.shapes`."""

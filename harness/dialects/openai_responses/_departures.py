@@ -15,11 +15,12 @@ the grammar allow them. Keys the schema does not list never are: providers add k
 from __future__ import annotations
 
 from refold.shapes import Departure
+from refold.wire_shapes import FrameKind
 
 from . import _detectors as found
 from ._detectors import Detector
 
-__all__ = ["DEPARTURES", "DETECTORS"]
+__all__ = ["DEPARTURES", "DETECTORS", "WIRE"]
 
 _REF = "https://platform.openai.com/docs/api-reference/responses-streaming"
 _CAPTURE = ("prism-php's recorded OpenAI stream tests/Fixtures/openai/"
@@ -131,7 +132,25 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
     (_synthetic("RS-SYN-BARE-ERROR", "an `error` event without a message"), found.bare_error),
 )
 
-DEPARTURES: dict[str, Departure] = {d.id: d for d, _ in _REGISTRY}
+_WIRE_REGISTRY: tuple[tuple[FrameKind, Departure], ...] = (
+    ("unnamed", _synthetic("RS-SYN-SSE-UNNAMED", "SSE frames without an `event:` line")),
+    ("empty", _synthetic("RS-SYN-SSE-EMPTY", "an `event:` line without data, or empty data")),
+    ("misnamed", _synthetic("RS-SYN-SSE-NAME",
+                            "an SSE frame whose `event:` name is not its data's `type`")),
+    ("framing", _synthetic("RS-SYN-SSE-FRAMING",
+                           "SSE framing the streaming guide never shows: comments, `id:`/"
+                           "`retry:` or unknown fields, JSON over several `data:` lines, "
+                           "`data:` without its space, CR line ends, a BOM, blank lines in "
+                           "a row, bytes that are not UTF-8")),
+    ("not-json", _synthetic("RS-SYN-SSE-NOT-JSON", "an SSE frame whose data is not JSON")),
+)
+"""Departures of the bytes (`refold.wire_shapes`): OpenAI's examples name every frame
+`event: <type>` with one `data: ` line, and no sender of anything else is known."""
+
+DEPARTURES: dict[str, Departure] = {
+    **{d.id: d for d, _ in _REGISTRY}, **{d.id: d for _, d in _WIRE_REGISTRY}}
 """Every registered departure of a Responses stream, by id, observed ones first."""
 DETECTORS: dict[str, Detector] = {d.id: detect for d, detect in _REGISTRY}
-"""The detector of each departure."""
+"""The detector of each departure of the events."""
+WIRE: dict[FrameKind, str] = {kind: d.id for kind, d in _WIRE_REGISTRY}
+"""The departure of each kind of SSE framing departure."""

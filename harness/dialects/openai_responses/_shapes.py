@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from refold.shapes import StreamShapes
 
-from ._departures import DEPARTURES, DETECTORS
+from ._departures import DEPARTURES, DETECTORS, WIRE
 from ._grammar import GRAMMAR
 from ._known import SCHEMA
 
 __all__ = ["RESPONSES_SHAPES"]
 
 RESPONSES_SHAPES = StreamShapes(schema=SCHEMA, grammar=GRAMMAR, departures=DEPARTURES,
-                                detectors=DETECTORS)
+                                detectors=DETECTORS, wire=WIRE)
 """The `openai-responses` dialect's stream shapes."""
