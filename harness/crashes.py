@@ -98,9 +98,11 @@ class Crash:
                              f"(every other one undone, as the reference folds identically) "
                              f"crashes the target, and the plain stream does not")
         elif self.departures:
-            lines.append(f"unexplained crash: undoing any one of the departures present "
-                         f"({', '.join(self.departures)}) leaves it, and none alone makes it; "
-                         f"charged to the test's rules")
+            # "from the plain shape": the rules' variations the ablation undoes, which a
+            # documented stream has too, not the stream shape's departures (verdicts.md §1)
+            lines.append(f"unexplained crash: undoing any one of its departures from the "
+                         f"plain shape ({', '.join(self.departures)}) leaves it, and none "
+                         f"alone makes it; charged to the test's rules")
         else:
             lines.append("unexplained crash: the stream has no departure from the plain shape "
                          "to undo; charged to the test's rules")
