@@ -28,6 +28,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable
+from typing import Any
 
 from refold.reference import JSON, JSONObject, RefoldError
 from refold.reference.anthropic import NoMessageError, differences, fold
@@ -348,11 +349,59 @@ def difference_undos(stream: list[JSON], claimed: frozenset[str]) -> list[Probe]
 _USAGE_KEY = re.compile(r"/usage/([^/]+)(/.*)?")
 
 
-def undecided_at(stream: list[JSON], pointer: str) -> frozenset[str]:
-    """The rules owning `pointer` that `stream` shows do not decide the value there, at a
-    usage count (`/usage/KEY`):
+_UNKNOWN: object = object()
+"""No received value given (the ablation asks about a pointer alone)."""
 
-    * AM-USAGE-NEVER-SUM, when at most one event reports the key: nothing to add up;
+
+def undecided_at(stream: list[JSON], pointer: str,
+                 received: object = _UNKNOWN) -> frozenset[str]:
+    """The rules owning `pointer` that `stream` shows do not decide the value there (and
+    the value `received` there, when given: a difference's): at a usage count
+    (`_undecided_usage`), and in a tool block's input or identity (`_undecided_tool`)."""
+    if _USAGE_KEY.fullmatch(pointer):
+        return _undecided_usage(stream, pointer, received)
+    if _TOOL_KEY.fullmatch(pointer):
+        return _undecided_tool(stream, pointer)
+    return frozenset()
+
+
+_TOOL_KEY = re.compile(r"/content/(\d+)/(input|id|name)(/.*)?")
+_TOOL_BLOCKS = frozenset({"tool_use", "server_tool_use"})
+
+
+def _undecided_tool(stream: list[JSON], pointer: str) -> frozenset[str]:
+    """At `/content/N/input`, `/id` or `/name`, of the reference's block N:
+
+    * AM-TOOL-INVALID, unless its input is the raw joined string (joined input that is
+      not complete input: only then does the rule say anything);
+    * AM-SERVER-TOOL, unless it is a `server_tool_use` block;
+    * both, when the reference holds no tool block there."""
+    found = _TOOL_KEY.fullmatch(pointer)
+    assert found is not None  # undecided_at matched it
+    try:
+        message = _message(stream)
+    except RefoldError:
+        return frozenset()
+    content = message.get("content") if message is not None else None
+    number = int(found.group(1))
+    block = content[number] if isinstance(content, list) and number < len(content) else None
+    kind = block.get("type") if isinstance(block, dict) else None
+    undecided: set[str] = set()
+    if kind not in _TOOL_BLOCKS or not isinstance(block, dict) or \
+            not isinstance(block.get("input"), str):
+        undecided.add("AM-TOOL-INVALID")
+    if kind != "server_tool_use":
+        undecided.add("AM-SERVER-TOOL")
+    return frozenset(undecided)
+
+
+def _undecided_usage(stream: list[JSON], pointer: str, received: object) -> frozenset[str]:
+    """At a usage count (`/usage/KEY`):
+
+    * AM-USAGE-NEVER-SUM, when at most one event reports the key: nothing to add up; or
+      when the value `received` there is absent, null or one of the reported values,
+      which no adding made (the wrong one is kept: a replacement's or the base's
+      failure);
     * AM-USAGE-REPLACE, when no message_delta carries a usage object: nothing replaces
       the key, and no message_delta omits it (an absent key keeps its value, its clause);
     * AM-USAGE-BASE, when message_start's usage does not hold it, or when the reference
@@ -366,7 +415,8 @@ def undecided_at(stream: list[JSON], pointer: str) -> frozenset[str]:
     key = found.group(1).replace("~1", "/").replace("~0", "~")
     reports = [n for n, event in enumerate(stream) if _reports(event, key)]
     undecided: set[str] = set()
-    if len(reports) <= 1:
+    if len(reports) <= 1 or (found.group(2) is None and received is not _UNKNOWN
+                             and not _added(received, stream, reports, key)):
         undecided.add("AM-USAGE-NEVER-SUM")
     if not any(_carries_usage(event) for event in stream[first + 1:]):
         undecided.add("AM-USAGE-REPLACE")
@@ -383,6 +433,22 @@ def _reports(event: JSON, key: str) -> bool:
     usage = holder.get("usage") if isinstance(holder, dict) else None
     return (event.get("type") in ("message_start", "message_delta")
             and isinstance(usage, dict) and usage.get(key) is not None)
+
+
+def _added(received: object, stream: list[JSON], reports: list[int], key: str) -> bool:
+    """Whether a count `received` for usage `key` may have been made by adding: a number
+    none of the reports of the key holds."""
+    if isinstance(received, bool) or not isinstance(received, int | float):
+        return False
+    return all(_usage_of(stream[n]).get(key) != received for n in reports)
+
+
+def _usage_of(event: JSON) -> dict[str, Any]:
+    """The usage object of a message_start or message_delta ({} when it has none)."""
+    holder = event.get("message") if isinstance(event, dict) and \
+        event.get("type") == "message_start" else event
+    usage = holder.get("usage") if isinstance(holder, dict) else None
+    return usage if isinstance(usage, dict) else {}
 
 
 def _carries_usage(event: JSON) -> bool:

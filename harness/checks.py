@@ -107,20 +107,22 @@ class ConformanceFailure(AssertionError):
         absent = self._absent_departures()
         verdicts = self.ablation.verdicts if self.ablation is not None else {}
         for difference in self.differences:
-            found |= self._charged(difference.pointer, absent, verdicts.get(difference.pointer))
+            found |= self._charged(difference, absent, verdicts.get(difference.pointer))
         found = _judged(found, self.claimed) or set(self.rules)
         registry = self.dialect.rules
         known = tuple(r for r in registry if r in found)
         return known + tuple(sorted(found - registry.keys()))
 
-    def _charged(self, pointer: str, absent: frozenset[str], verdict: Verdict | None
-                 ) -> set[str]:
+    def _charged(self, difference: Difference, absent: frozenset[str],
+                 verdict: Verdict | None) -> set[str]:
         """The rules the difference at `pointer` is evidence against: those of the
         departures it needs, when ablation found any; else by its pointer, less the rules
         the stream (or the stream ablation left it on) gives nothing to decide there."""
+        pointer = difference.pointer
         if verdict is None:
             known = self.dialect.undecided_at
-            undecided = known(self.chunks, pointer) if known and self.chunks else frozenset()
+            undecided = (known(self.chunks, difference.pointer, difference.received)
+                         if known and self.chunks else frozenset())
             return implicated_by(pointer, self.rules, self.claimed, absent=absent | undecided)
         needed = _judged(verdict.needed, self.claimed)
         if needed:

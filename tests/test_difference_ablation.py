@@ -6,6 +6,7 @@ message_delta re-reported. Broken Anthropic accumulators are the targets."""
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
@@ -212,3 +213,49 @@ def test_a_target_that_misbehaves_other_than_by_raising_is_not_folded_again(
     failure = _failure(target, events, ("AM-PING",))
     assert failure.ablation is not None and failure.ablation.runs == 2  # then it stops
     assert failure.implicated == ("AM-START-BASE",)  # by its pointer
+
+
+def test_a_count_kept_from_one_report_is_no_sum_and_a_count_none_reported_is() -> None:
+    # anthropic-python keeps message_start's unknown usage key when message_delta
+    # re-reports it: the start's value, not an addition (AM-USAGE-REPLACE's failure)
+    start = {**_START, "message": {**_MESSAGE, "usage": {"input_tokens": 3, "x_counter": 2}}}
+    delta = {"type": "message_delta", "delta": {"stop_reason": "end_turn"},
+             "usage": {"output_tokens": 5, "x_counter": 3}}
+    events = [start, *_text(0, "a"), delta, {"type": "message_stop"}]
+    pointer = "/usage/x_counter"
+    assert "AM-USAGE-NEVER-SUM" not in undecided_at(events, pointer)
+    assert "AM-USAGE-NEVER-SUM" not in undecided_at(events, pointer, 5)
+    for kept in (2, 3, None):
+        assert "AM-USAGE-NEVER-SUM" in undecided_at(events, pointer, kept), kept
+    received = fold(events)
+    received["usage"]["x_counter"] = 2
+    kept_start = ConformanceFailure(("AM-USAGE-REPLACE", "AM-USAGE-NEVER-SUM"), "differs",
+                                    chunks=events, differences=differences(fold(events),
+                                                                           received))
+    assert set(kept_start.implicated) == {"AM-USAGE-REPLACE"}
+    received["usage"]["x_counter"] = 5
+    summed = ConformanceFailure(("AM-USAGE-REPLACE", "AM-USAGE-NEVER-SUM"), "differs",
+                                chunks=events, differences=differences(fold(events), received))
+    assert set(summed.implicated) == {"AM-USAGE-REPLACE", "AM-USAGE-NEVER-SUM"}
+
+
+def test_tool_input_that_parses_is_not_tool_invalids_and_a_plain_tool_not_server_tools(
+) -> None:
+    # litellm-anthropic turns a tool block with valid JSON input into text: AM-TOOL-INVALID
+    # (raw input kept as a string) and AM-SERVER-TOOL (server_tool_use blocks) say nothing
+    tool = {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}
+    valid = [_START, *_block(0, tool), *_END]
+    valid[2:2] = [{"type": "content_block_delta", "index": 0,
+                   "delta": {"type": "input_json_delta", "partial_json": '{"a": 1}'}}]
+    assert undecided_at(valid, "/content/0/input") == {"AM-TOOL-INVALID", "AM-SERVER-TOOL"}
+    assert undecided_at(valid, "/content/0/id") == {"AM-TOOL-INVALID", "AM-SERVER-TOOL"}
+    cut = copy.deepcopy(valid)
+    cut[2]["delta"]["partial_json"] = '{"a": '
+    cut[1]["content_block"]["type"] = "server_tool_use"
+    assert undecided_at(cut, "/content/0/input") == frozenset()
+    received = fold(valid)
+    received["content"][0] = {"type": "text", "text": ""}
+    lost = ConformanceFailure(("AM-TOOL-JOIN", "AM-TOOL-INVALID", "AM-SERVER-TOOL"), "differs",
+                              chunks=valid, differences=differences(fold(valid), received))
+    assert "AM-TOOL-JOIN" in lost.implicated
+    assert not {"AM-TOOL-INVALID", "AM-SERVER-TOOL"} & set(lost.implicated)

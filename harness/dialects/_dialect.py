@@ -12,17 +12,25 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from refold.reference import JSON, Difference, JSONObject, Rule
 
 from ..policies import Policy
 from ..shapes import Shapes
 
-__all__ = ["Ablation", "Dialect"]
+__all__ = ["Ablation", "Dialect", "UndecidedAt"]
 
 Streams = Callable[[list[JSON]], list[tuple[str, list[JSON]]]]
 Probes = Callable[[list[JSON], frozenset[str]], list[tuple[str, frozenset[str], list[JSON]]]]
+
+
+class UndecidedAt(Protocol):
+    """`undecided_at(stream, pointer[, received])`: the rules owning `pointer` that
+    `stream` (and the value `received` there, when given) does not decide."""
+
+    def __call__(self, stream: list[JSON], pointer: str,
+                 received: object = ..., /) -> frozenset[str]: ...
 
 
 class Ablation(NamedTuple):
@@ -118,10 +126,11 @@ class Dialect:
     absent_departures: Callable[[list[JSON]], frozenset[str]] | None = None
     """The rules about a departure from the plain shape that a stream does not depart in:
     a difference in its fold is never evidence against them (None: not known)."""
-    undecided_at: Callable[[list[JSON], str], frozenset[str]] | None = None
+    undecided_at: UndecidedAt | None = None
     """The rules owning a pointer that the stream shows do not decide the value there (a
-    count message_delta re-reported is not message_start's), so a difference there is no
-    evidence against them (None: not known)."""
+    count message_delta re-reported is not message_start's), given the value received
+    there when a difference is at hand, so a difference there is no evidence against
+    them (None: not known)."""
     shapes: Shapes | None = None
     """How a stream's shape is told (verdicts.md §1: the vendored schema, the documented
     grammar, the registered departures: a `StreamShapes`, or any `Shapes`, such as
