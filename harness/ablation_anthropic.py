@@ -358,6 +358,8 @@ def undecided_at(stream: list[JSON], pointer: str,
     """The rules owning `pointer` that `stream` shows do not decide the value there (and
     the value `received` there, when given: a difference's): at a usage count
     (`_undecided_usage`), and in a tool block's input or identity (`_undecided_tool`)."""
+    if pointer == "/usage":
+        return _undecided_usage_object(stream, received)
     if _USAGE_KEY.fullmatch(pointer):
         return _undecided_usage(stream, pointer, received)
     if _TOOL_KEY.fullmatch(pointer):
@@ -423,6 +425,33 @@ def _undecided_usage(stream: list[JSON], pointer: str, received: object) -> froz
     if first not in reports or not _start_decides(stream, first, key, found.group(1)):
         undecided.add("AM-USAGE-BASE")
     return frozenset(undecided)
+
+
+def _undecided_usage_object(stream: list[JSON], received: object) -> frozenset[str]:
+    """At `/usage` itself (the whole object differs: absent, null or not an object):
+
+    * AM-USAGE-NEVER-SUM, unless the object `received` holds a count none of its key's
+      several reports holds (a lost or kept usage object adds nothing up);
+    * AM-USAGE-ABSENT, when message_start carried a usage object and nothing was
+      estimated (no object received): its clauses are about a stream whose start has
+      none."""
+    first = next((n for n, event in enumerate(stream) if _starts(event)), None)
+    if first is None or received is _UNKNOWN:
+        return frozenset()
+    undecided: set[str] = set()
+    counts = received.items() if isinstance(received, dict) else ()
+    if not any(len(reports := [n for n, event in enumerate(stream) if _reports(event, key)]) > 1
+               and _added(value, stream, reports, key) for key, value in counts):
+        undecided.add("AM-USAGE-NEVER-SUM")
+    if isinstance(_usage_holder(stream[first]), dict) and not isinstance(received, dict):
+        undecided.add("AM-USAGE-ABSENT")
+    return frozenset(undecided)
+
+
+def _usage_holder(event: JSON) -> object:
+    """The `usage` member of a message_start's message (None when it has none)."""
+    message = event.get("message") if isinstance(event, dict) else None
+    return message.get("usage") if isinstance(message, dict) else None
 
 
 def _reports(event: JSON, key: str) -> bool:

@@ -136,6 +136,30 @@ class ConformanceFailure(AssertionError):
         return known(self.chunks) if known is not None and self.chunks else frozenset()
 
     @property
+    def impacts(self) -> dict[str, Impact]:
+        """Each implicated rule's own impact (verdicts.md §2-3: a failure is charged to
+        each rule separately, so a rule costs what the differences charged to it cost):
+        a lost role charged to CHOICE-ROLE does not make TEXT-REFUSAL's `""` a loss. A
+        rule charged no difference of its own (a crash, a violation, a failure charged
+        to the test's rules) takes the failure's `impact`."""
+        overall = self.impact
+        crashed = self.crash is not None or self.target_error is not None
+        own: dict[str, list[Difference]] = {}
+        if not crashed:
+            absent = self._absent_departures()
+            verdicts = self.ablation.verdicts if self.ablation is not None else {}
+            for difference in self.differences:
+                charged = self._charged(difference, absent, verdicts.get(difference.pointer))
+                for rule_id in _judged(charged, self.claimed):
+                    own.setdefault(rule_id, []).append(difference)
+        found: dict[str, Impact] = {}
+        for rule_id in self.implicated:
+            impact = impact_of(own[rule_id], crashed=False) if rule_id in own else overall
+            if impact is not None:
+                found[rule_id] = impact
+        return found
+
+    @property
     def impact(self) -> Impact | None:
         """What the failure costs (verdicts.md §3): a crash when the target raised, else
         the worst impact of the differences, else of the violations' (a broken event

@@ -70,6 +70,9 @@ def failure_record(failure: ConformanceFailure) -> FailureRecord:
     record["shape"], record["departures"] = shape.shape, list(shape.departures)
     if (impact := failure.impact) is not None:
         record["impact"] = impact
+    if own := {r: i for r, i in failure.impacts.items() if i != impact}:
+        # the rules whose own differences cost less (or otherwise) than the failure's
+        record["impacts"] = own
     return record
 
 
@@ -146,4 +149,8 @@ def _decoded(record: object) -> FailureRecord | None:
                                else [])
     if record.get("impact") in IMPACTS:
         found["impact"] = record["impact"]
+    impacts = record.get("impacts")
+    if isinstance(impacts, dict) and (own := {str(r): i for r, i in impacts.items()
+                                              if i in IMPACTS}):
+        found["impacts"] = own
     return found

@@ -263,7 +263,8 @@ class RuleResults:
             # when none names it: the test's own rules of a failure charged elsewhere).
             charged = tuple(e for e in evidence if rule_id in e.implicated) or tuple(evidence[:1])
             self.by_rule.setdefault(rule_id, RuleOutcome()).add(
-                status, message=message, failure=failure, evidence=charged)
+                status, message=message, failure=failure,
+                evidence=tuple(_own_impact(e, rule_id) for e in charged))
 
     def _record_status(self, rules: list[str], status: Status, message: str | None,
                        failure: FailureRecord | None) -> None:
@@ -314,3 +315,14 @@ def _message(report: pytest.TestReport, status: Status) -> str | None:
         text = str(getattr(crash, "message", "")) or report.longreprtext
         return text if len(text) <= _MESSAGE_LIMIT else text[:_MESSAGE_LIMIT] + "\n..."
     return None
+
+
+def _own_impact(evidence: Evidence, rule_id: str) -> Evidence:
+    """The evidence as rule `rule_id` reads it: its record's `impact` is the rule's own
+    (`ConformanceFailure.impacts`), where the failure records one for it."""
+    impacts = evidence.record.get("impacts")
+    own = impacts.get(rule_id) if isinstance(impacts, dict) else None
+    if own is None or own == evidence.record.get("impact"):
+        return evidence
+    return evidence._replace(record={**evidence.record, "impact": own})
+

@@ -155,6 +155,9 @@ class FailureRecord(TypedDict):
     """The ids of the registered departures `chunks` carries ([] for a documented one)."""
     impact: NotRequired[Impact]
     """What the failure costs (verdicts.md §3)."""
+    impacts: NotRequired[dict[str, Impact]]
+    """The rules charged with it whose own differences cost otherwise than `impact`
+    (a rule's impact comes from the differences charged to it, verdicts.md §2-3)."""
 
 
 def failure_record(message: str, *, chunks: list[Any] | None = None, expected: Any = None,

@@ -182,10 +182,13 @@ def _joined_logprobs(first: JSONObject, second: JSONObject) -> JSONObject:
 
 
 def _groups(draw: st.DrawFn, entries: list[JSONObject]) -> list[list[JSONObject]]:
-    """Group consecutive entries into chunks; shrinks toward one entry per chunk."""
+    """Group consecutive entries into chunks, never two of one choice in a chunk (the API
+    sends one entry per choice; CHAT-CHOICE-TWICE is a synthetic departure); shrinks
+    toward one entry per chunk."""
     groups: list[list[JSONObject]] = []
     for entry in entries:
-        together: bool = draw(BOOLEANS) if groups else False
+        together: bool = draw(BOOLEANS) if groups and all(
+            other.get("index") != entry.get("index") for other in groups[-1]) else False
         if together:
             groups[-1].append(entry)
         else:

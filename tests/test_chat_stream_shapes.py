@@ -101,3 +101,17 @@ def test_noise_and_damaged_streams_carry_no_unregistered_departure(data: st.Data
     chunks = data.draw(chunk_streams(), label="chunks")
     shape = SHAPES.of(chunks)
     assert not shape.unregistered, (shape.unregistered, json.dumps(chunks)[:2000])
+
+
+def test_two_entries_of_one_choice_in_a_chunk_are_a_synthetic_departure() -> None:
+    """Issue 24: openai-python's TEXT-JOIN read `documented` on such a chunk, which the
+    API never sends (one entry per choice; the schema cannot say so)."""
+    chunk: JSONObject = {
+        "id": "chatcmpl-0", "object": "chat.completion.chunk", "created": 1, "model": "m",
+        "choices": [{"index": 0, "delta": {"role": "assistant", "content": "a"},
+                     "finish_reason": None},
+                    {"index": 0, "delta": {}, "finish_reason": "stop"}]}
+    shape = SHAPES.of([chunk])
+    assert (shape.shape, shape.departures) == ("synthetic", ("CHAT-CHOICE-TWICE",))
+    apart = [{**chunk, "choices": [entry]} for entry in chunk["choices"]]  # type: ignore[union-attr]
+    assert SHAPES.of(apart).shape == "documented", SHAPES.of(apart).describe()

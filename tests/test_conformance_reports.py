@@ -25,8 +25,9 @@ class Sdk:
     (the rules that must fail). A rule's recorded failure is the first one found, which
     may be another defect of the same rule (a crash); tests/test_sdk_targets.py and
     tests/test_anthropic_sdk_targets.py reproduce the defects one by one. `blocked`: rules
-    whose documented defect the report cannot show, because a crash charged to another
-    rule (the value) kept every test of theirs from judging them."""
+    whose documented defect the report cannot show, because a failure charged to another
+    rule (the value, one of those it is blocked by) kept every test of theirs from
+    judging them."""
 
     label: str
     dialect: str
@@ -44,22 +45,24 @@ SDKS: dict[str, Sdk] = {
         "ROB-NULL-ENTRIES", "USAGE-LAST", "TOOL-2-NEW-ID", "TOOL-3-RESEND", "LP-CONCAT")),
     "langchain-openai": Sdk("langchain-openai", "openai-chat", (
         "TOOL-NAME", "ROB-NULL-ENTRIES", "USAGE-LAST", "TOOL-3-RESEND", "CHOICE-DELTA-NULL")),
+    # anthropic-python never adds usage up: AM-USAGE-NEVER-SUM was charged before only
+    # as a co-owner of an unknown usage key's pointer (AM-USAGE-REPLACE's defect); a null
+    # stop_reason on a second message_delta erases the first (AM-STOP-REASON, on a
+    # documented stream: the docs allow one or more message_delta events).
     "anthropic": Sdk("anthropic-python", "anthropic-messages", (
         "AM-TYPE-ROLE", "AM-BEFORE-START", "AM-BLOCK-OPEN", "AM-BLOCK-ORDER",
         "AM-BLOCK-REOPEN", "AM-DELTA-ROUTE", "AM-BLOCK-STOP", "AM-TEXT-JOIN", "AM-TOOL-JOIN",
         "AM-TOOL-NO-DELTA", "AM-TOOL-INVALID", "AM-THINK-JOIN", "AM-USAGE-REPLACE",
-        "AM-USAGE-NEVER-SUM", "AM-USAGE-ABSENT", "AM-PING",
+        "AM-USAGE-ABSENT", "AM-PING", "AM-STOP-REASON", "AM-STOP-DETAILS",
         "AM-ROB-WRONG-TYPE", "AM-SSE-TYPE", "AM-SSE-EMPTY"), blocked=(
-        ("AM-STOP-REASON", "AM-USAGE-ABSENT"), ("AM-STOP-DETAILS", "AM-USAGE-ABSENT"),
-        ("AM-START-CONTENT", "AM-USAGE-ABSENT"))),
+        ("AM-START-CONTENT", "AM-USAGE-ABSENT"),)),
     "anthropic-stream": Sdk("anthropic-python", "anthropic-messages", (
         "AM-TYPE-ROLE", "AM-BEFORE-START", "AM-BLOCK-OPEN", "AM-BLOCK-ORDER",
         "AM-BLOCK-REOPEN", "AM-DELTA-ROUTE", "AM-BLOCK-STOP", "AM-TEXT-JOIN", "AM-TOOL-JOIN",
         "AM-TOOL-NO-DELTA", "AM-TOOL-INVALID", "AM-THINK-JOIN", "AM-USAGE-REPLACE",
-        "AM-USAGE-NEVER-SUM", "AM-USAGE-ABSENT", "AM-ROB-WRONG-TYPE",
+        "AM-USAGE-ABSENT", "AM-STOP-REASON", "AM-STOP-DETAILS", "AM-ROB-WRONG-TYPE",
         "AM-SSE-TYPE", "AM-SSE-EMPTY"), blocked=(
-        ("AM-STOP-REASON", "AM-USAGE-ABSENT"), ("AM-STOP-DETAILS", "AM-USAGE-ABSENT"),
-        ("AM-START-CONTENT", "AM-USAGE-ABSENT"))),
+        ("AM-START-CONTENT", "AM-USAGE-ABSENT"),)),
     # docs/sdk-conformance.md, "langchain-anthropic" and "litellm-anthropic"
     # (tests/test_anthropic_sdk_targets_langchain_litellm.py reproduces each one alone).
     "langchain-anthropic": Sdk("langchain-anthropic", "anthropic-messages", (
@@ -82,20 +85,29 @@ SDKS: dict[str, Sdk] = {
         "AM-START-CONTENT", "AM-TEXT-JOIN", "AM-STOP-REASON", "AM-UNKNOWN-EVENT",
         "AM-UNKNOWN-BLOCK", "AM-TOOL-NO-DELTA", "AM-CITATIONS-APPEND", "AM-LIFE-AFTER-STOP")),
     # Events adapters (provider-events): the findings of docs/sdk-conformance.md the suites
-    # show; each is reproduced on its own stream by the target's pinning tests.
+    # show; each is reproduced on its own stream by the target's pinning tests. A
+    # violation is charged only to the rules whose places it points at (issue 24, point
+    # 6), so a defect whose tests first meet another rule's violation reads blocked by it.
+    # Not shown by the reports, and pinned on their own streams only: langchain's
+    # EV-STARTED-COMPLETED and EV-CALL-IDENTITY (tests/test_langchain_events_target.py)
+    # and @ai-sdk/openai's EV-ARGS-INVALID (tests/test_ai_sdk_events_findings.py): the ci
+    # profile's run judged them on streams that do not show them.
     "langchain-events": Sdk("langchain-core", "provider-events", (
-        "EV-TURN-FIELDS", "EV-USAGE-LAST", "EV-TRUNCATED", "EV-STARTED-COMPLETED",
-        "EV-ARGS-INVALID", "EV-ARGS-CONSERVE", "EV-CALL-IDENTITY", "EV-FOLD-AGREES",
-        "EV-STOP-MAP", "EV-UNKNOWN", "PERSIST-CANARY")),
+        "EV-TURN-FIELDS", "EV-TRUNCATED", "EV-ARGS-INVALID", "EV-ARGS-CONSERVE",
+        "EV-FOLD-AGREES"), blocked=(
+        ("EV-USAGE-LAST", "EV-TURN-FIELDS"), ("EV-STOP-MAP", "EV-TURN-FIELDS"),
+        ("EV-UNKNOWN", "EV-TURN-FIELDS"), ("PERSIST-CANARY", "EV-TURN-FIELDS"))),
     "pydantic-ai-events": Sdk("pydantic-ai", "provider-events", (
-        "PERSIST-RESPONSE-ID", "PERSIST-CANARY", "EV-CHAT-COMPLETE-AT-FINISH",
-        "EV-NO-DELTA-AFTER-COMPLETED", "EV-CALL-IDENTITY", "EV-ARGS-CONSERVE",
-        "EV-CALL-STARTED", "EV-STARTED-COMPLETED", "EV-TURN-FIELDS", "EV-TRUNCATED",
-        "EV-ARGS-INVALID", "EV-USAGE-UNREPORTED", "EV-STOP-MAP", "EV-STOP-TOOL",
-        "EV-FOLD-AGREES", "EV-FRAME-COVER")),
+        "PERSIST-RESPONSE-ID", "EV-CHAT-COMPLETE-AT-FINISH", "EV-ARGS-CONSERVE",
+        "EV-TRUNCATED", "EV-ARGS-INVALID", "EV-USAGE-UNREPORTED", "EV-STOP-MAP",
+        "EV-STOP-TOOL", "EV-FRAME-COVER"), blocked=tuple(
+        (rule, "EV-USAGE-UNREPORTED") for rule in (
+            "PERSIST-CANARY", "EV-NO-DELTA-AFTER-COMPLETED", "EV-CALL-IDENTITY",
+            "EV-CALL-STARTED", "EV-STARTED-COMPLETED", "EV-TURN-FIELDS",
+            "EV-FOLD-AGREES")))),
     "ai-sdk-events": Sdk("@ai-sdk/openai", "provider-events", (
         "EV-FRAME-ORDER", "EV-CHAT-DONE", "EV-TRUNCATED", "EV-FRAME-COVER", "EV-STOP-MAP",
-        "EV-FOLD-AGREES", "EV-ARGS-INVALID", "EV-ERROR-FRAME")),
+        "EV-FOLD-AGREES", "EV-ERROR-FRAME")),
     # The Responses targets (docs/sdk-conformance.md, "OpenAI Responses"; each defect is
     # reproduced on a minimal stream by tests/test_responses_sdk_targets*.py).
     "openai-responses": Sdk("openai-python", "openai-responses", (
@@ -170,7 +182,8 @@ def test_a_report_shows_each_rule_a_crash_hides_as_blocked_by_it(directory: Path
     assert match
     rules = _results(directory)["rules"]
     for rule_id, blocker in SDKS[match["sdk"]].blocked:
-        assert (rules[rule_id]["status"], rules[rule_id]["blocked_by"]) == ("blocked", [blocker])
+        assert rules[rule_id]["status"] == "blocked", f"{rule_id} is {rules[rule_id]['status']}"
+        assert blocker in rules[rule_id]["blocked_by"], rules[rule_id]["blocked_by"]
         assert rules[blocker]["status"] == "failed"
 
 

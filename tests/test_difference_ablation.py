@@ -16,7 +16,7 @@ from refold.attribution_anthropic import rules_at
 from refold.checks import Check, ConformanceFailure
 from refold.dialects import dialect
 from refold.difference_ablation import _MAX_RUNS, ablate
-from refold.reference import JSON, JSONObject
+from refold.reference import ABSENT, JSON, JSONObject
 from refold.reference.anthropic import differences, fold
 from refold.replay import failure_record
 from refold.targets import Target, load_target
@@ -259,3 +259,27 @@ def test_tool_input_that_parses_is_not_tool_invalids_and_a_plain_tool_not_server
                               chunks=valid, differences=differences(fold(valid), received))
     assert "AM-TOOL-JOIN" in lost.implicated
     assert not {"AM-TOOL-INVALID", "AM-SERVER-TOOL"} & set(lost.implicated)
+
+
+def test_a_lost_usage_object_is_no_sum_and_no_estimate_when_the_start_carried_one() -> None:
+    # @ai-sdk/anthropic reads no usage before message_delta: the Message read mid-stream has
+    # none. Nothing was added up (AM-USAGE-NEVER-SUM) and nothing estimated from a start
+    # without usage (AM-USAGE-ABSENT's clauses): the loss is AM-USAGE-BASE's.
+    start = {**_START, "message": {**_MESSAGE, "usage": {"input_tokens": 3, "output_tokens": 1}}}
+    events = [start, *_text(0, "a")]
+    assert {"AM-USAGE-NEVER-SUM", "AM-USAGE-ABSENT"} <= undecided_at(events, "/usage", ABSENT)
+    delta = {"type": "message_delta", "delta": {"stop_reason": "end_turn"},
+             "usage": {"output_tokens": 5}}
+    whole = [*events, delta, {"type": "message_stop"}]
+    summed = {"input_tokens": 3, "output_tokens": 6}
+    assert "AM-USAGE-NEVER-SUM" not in undecided_at(whole, "/usage", summed)
+    assert "AM-USAGE-NEVER-SUM" in undecided_at(whole, "/usage", {"output_tokens": 5})
+    bare = [{**_START, "message": {k: v for k, v in _MESSAGE.items() if k != "usage"}},
+            *_text(0, "a"), delta, {"type": "message_stop"}]
+    assert "AM-USAGE-ABSENT" not in undecided_at(bare, "/usage", ABSENT)
+    received = fold(events)
+    del received["usage"]
+    lost = ConformanceFailure(("AM-USAGE-BASE", "AM-USAGE-NEVER-SUM", "AM-USAGE-ABSENT"),
+                              "differs", chunks=events,
+                              differences=differences(fold(events), received))
+    assert set(lost.implicated) == {"AM-USAGE-BASE"}

@@ -74,3 +74,38 @@ def test_a_checkers_violations_alone_state_no_impact_here() -> None:
     failure = ConformanceFailure(("EV-GRAMMAR",), "violations", chunks=[],
                                  violations=(("EV-GRAMMAR", "event 2: after Completed"),))
     assert failure.impact is None
+
+
+_DROPS_ROLE_KEEPS_EMPTY_REFUSAL = '''
+from refold.reference import fold as reference_fold
+
+def fold(chunks):
+    folded = reference_fold(chunks)
+    message = folded["choices"][0]["message"]
+    del message["role"]
+    message["refusal"] = ""
+    return folded
+'''
+
+
+def test_each_rule_costs_what_the_differences_charged_to_it_cost(tmp_path: Path) -> None:
+    """Issue 24: a `""` where the contract says absent is a representation nit, even when
+    the same failure also loses a value another rule owns (the role, CHOICE-ROLE's)."""
+    path = tmp_path / "drops_role.py"
+    path.write_text(_DROPS_ROLE_KEEPS_EMPTY_REFUSAL, encoding="utf-8")
+    target = load_target(str(path))
+    check = Check(target)
+    check.rules = ("TEXT-REFUSAL", "CHOICE-ROLE")
+    chunk = {"id": "chatcmpl-x", "object": "chat.completion.chunk", "created": 1,
+             "model": "m", "choices": [{"index": 0, "delta": {"content": "ok"},
+                                        "finish_reason": None}]}
+    last = {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+    try:
+        with pytest.raises(ConformanceFailure) as raised:
+            check.folds_like_reference([chunk, last])
+    finally:
+        target.close()
+    failure = raised.value
+    assert failure.implicated == ("CHOICE-ROLE", "TEXT-REFUSAL")
+    assert failure.impact == "loss"
+    assert failure.impacts == {"CHOICE-ROLE": "loss", "TEXT-REFUSAL": "representation"}

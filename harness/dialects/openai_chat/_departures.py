@@ -83,5 +83,9 @@ DEPARTURES: tuple[Departure, ...] = (
               "a choice's deltas after its finish_reason (chunks swapped or repeated)"),
     Departure("CHAT-RENAMED", "synthetic", "a later fragment of a call naming another function"),
     Departure("CHAT-LATE-ID", "synthetic", "a call's id arriving after its first fragment"),
+    # The API sends one entry per choice in a chunk; the schema cannot say so (no
+    # uniqueness over `index`), so the registry does.
+    Departure("CHAT-CHOICE-TWICE", "synthetic",
+              "one choice index on several entries of one chunk (no provider known)"),
 )
 """The registry, in the order it is shown."""

@@ -213,6 +213,12 @@ def _choices_out_of_order(chunks: Sequence[JSON]) -> Iterator[int]:
                 seen.append(choice if choice is not None else -1)
 
 
+def _choice_twice(chunk: dict[str, Any]) -> bool:
+    # an entry without an index is choice 0 (CHOICE-KEY)
+    seen = [index_of(entry.get("index")) or 0 for entry in entries(chunk)]
+    return len(seen) != len(set(seen))
+
+
 def _reasoning_without_index(chunk: dict[str, Any]) -> bool:
     return any(isinstance(d, dict) and "index" not in d
                for entry in entries(chunk)
@@ -405,5 +411,6 @@ DETECTORS: dict[str, Callable[[Sequence[JSON]], Iterator[int]]] = {
     "CHAT-AFTER-FINISH": _continued,
     "CHAT-RENAMED": _renamed,
     "CHAT-LATE-ID": _late_id,
+    "CHAT-CHOICE-TWICE": _chunks_where(_choice_twice),
 }
 """A detector per departure id."""

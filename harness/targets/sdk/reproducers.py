@@ -23,7 +23,8 @@ def reproducer_of(name: str) -> str | None:
     if name in NODE_REPRODUCERS:
         return NODE_REPRODUCERS[name]
     declared = BUILTIN_TARGETS.get(name)
-    if declared is None:
+    if declared is None or declared.startswith("exec:"):
+        # a user target, or a program run over the exec: protocol with no template
         return None
     try:
         module = importlib.import_module(declared.partition(":")[0])
