@@ -111,7 +111,8 @@ def render_upstream(results: dict[str, Any], rule_id: str, rule: dict[str, Any])
              f"> {escape_markdown(statement)}", ""]
     lines += _environment(results, target)
     lines += _rule_source(results, rule_id)
-    lines += _reproducer(results, target, failure)
+    lines += (_wire_reproducer(results, failure) if rule.get("feature") == "sse"
+              else _reproducer(results, target, failure))
     lines += _outcome(failure)
     lines += ["## Impact", "", IMPACT_WORDS.get(str(rule_impact(rule)),
                                                  "Not stated: the failure names no impact."),
@@ -167,6 +168,26 @@ def _reproducer(results: dict[str, Any], target: dict[str, Any],
                   "to the library's stream accumulation and print the result it builds:",
                   "", *_fenced("\n".join(_json_line(i) for i in items), "jsonl")]
     return lines
+
+
+def _wire_reproducer(results: dict[str, Any], failure: dict[str, Any]) -> list[str]:
+    """A wire rule's failure is the SDK's SSE decoder's, not its accumulation's: the
+    report gives the bytes, each event framed as the provider documents it (an `event:`
+    line naming its `type`, where it has one, and one `data:` line)."""
+    chunks = failure.get("chunks")
+    items: list[Any] = chunks if isinstance(chunks, list) else []
+    item = dialect_record(results)["item"]
+    framed = "".join(
+        (f"event: {_json_line(i['type'])[1:-1]}\n" if isinstance(i, dict)
+         and isinstance(i.get("type"), str) else "") + f"data: {_json_line(i)}\n\n"
+        for i in items)
+    return ["## Reproduce", "",
+            f"The minimal failing body carries {len(items)} {escape_markdown(item)}"
+            f"{_s(len(items))}, each framed as the provider documents it. The rule is about "
+            "the SDK's server-sent events decoder: give these bytes, as the body of a "
+            "streamed response, to the SDK's streaming client (for example through a mock "
+            "HTTP transport) and read the events or the message it yields:", "",
+            *_fenced(framed.rstrip("\n"), "text")]
 
 
 def _language(program: str) -> str:

@@ -115,3 +115,10 @@ def test_two_entries_of_one_choice_in_a_chunk_are_a_synthetic_departure() -> Non
     assert (shape.shape, shape.departures) == ("synthetic", ("CHAT-CHOICE-TWICE",))
     apart = [{**chunk, "choices": [entry]} for entry in chunk["choices"]]  # type: ignore[union-attr]
     assert SHAPES.of(apart).shape == "documented", SHAPES.of(apart).describe()
+
+
+def test_every_grammar_line_cites_an_openai_api_reference_page_and_its_section() -> None:
+    assert SHAPES.grammar
+    for line in SHAPES.grammar:
+        assert line.source.startswith("https://platform.openai.com/docs/api-reference/"), line
+        assert "(" in line.source and line.says, line

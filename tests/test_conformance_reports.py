@@ -99,12 +99,11 @@ SDKS: dict[str, Sdk] = {
         ("EV-UNKNOWN", "EV-TURN-FIELDS"), ("PERSIST-CANARY", "EV-TURN-FIELDS"))),
     "pydantic-ai-events": Sdk("pydantic-ai", "provider-events", (
         "PERSIST-RESPONSE-ID", "EV-CHAT-COMPLETE-AT-FINISH", "EV-ARGS-CONSERVE",
-        "EV-TRUNCATED", "EV-ARGS-INVALID", "EV-USAGE-UNREPORTED", "EV-STOP-MAP",
-        "EV-STOP-TOOL", "EV-FRAME-COVER"), blocked=tuple(
-        (rule, "EV-USAGE-UNREPORTED") for rule in (
+        "EV-CALL-STARTED", "EV-STARTED-COMPLETED", "EV-TRUNCATED", "EV-ARGS-INVALID",
+        "EV-USAGE-UNREPORTED", "EV-STOP-MAP", "EV-STOP-TOOL", "EV-FRAME-COVER"),
+        blocked=tuple((rule, "EV-USAGE-UNREPORTED") for rule in (
             "PERSIST-CANARY", "EV-NO-DELTA-AFTER-COMPLETED", "EV-CALL-IDENTITY",
-            "EV-CALL-STARTED", "EV-STARTED-COMPLETED", "EV-TURN-FIELDS",
-            "EV-FOLD-AGREES")))),
+            "EV-TURN-FIELDS", "EV-FOLD-AGREES"))),
     "ai-sdk-events": Sdk("@ai-sdk/openai", "provider-events", (
         "EV-FRAME-ORDER", "EV-CHAT-DONE", "EV-TRUNCATED", "EV-FRAME-COVER", "EV-STOP-MAP",
         "EV-FOLD-AGREES", "EV-ERROR-FRAME")),

@@ -353,3 +353,17 @@ def test_every_built_in_target_has_a_template_or_none_and_never_raises() -> None
     assert templates["ai-sdk-anthropic"] is None and templates["reference"] is None
     assert all(t is None or "{stream}" in t for t in templates.values())
 
+
+
+def test_a_wire_rules_report_gives_the_framed_bytes_not_the_fold_program() -> None:
+    """A rule of feature `sse` fails in the SDK's decoder: feeding its events to the
+    accumulation (the fold template) would show another failure, or none."""
+    events = [{"type": "error", "error": {"type": "overloaded_error", "message": "O"}}]
+    rule = _failed("error frames reach the fold", found_on="documented", chunks=events)
+    rule["feature"] = "sse"
+    report = upstream_reports(results(**{"AM-SSE-EMPTY": rule})).reports["sdk-AM-SSE-EMPTY.md"]
+    blocks = _fenced_blocks(report)
+    assert blocks[0] == ('event: error\ndata: {"type":"error","error":'
+                         '{"type":"overloaded_error","message":"O"}}')
+    assert not any("json.loads(item)" in block for block in blocks)
+    assert "decoder" in _outside_fences(report)
