@@ -4,7 +4,10 @@ A target's strings (its answer, its stderr, its exceptions, its name and descrip
 reach the terminal in failure messages, pytest's tracebacks and the result table. Raw
 ESC, OSC and other C0/C1 control characters there would move the cursor, recolour,
 retitle the window or hide text, so each is shown visibly as its JSON escape (`\\u001b`
-for ESC); tabs and line breaks are kept.
+for ESC); tabs and line breaks are kept. What pytest prints of a failed conformance test
+passes through the persisted documents' scrubber too (`refold.redaction.persisted_text`:
+credentials, the environment's canaries, local paths relative to named roots), since a CI
+log is kept as well.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from refold.reference import JSON, cut_text
+
+from .redaction import persisted_text
 
 __all__ = ["LINE_BYTES", "escape_report", "format_chunks", "printable"]
 
@@ -33,20 +38,39 @@ def printable(text: str, limit: int = LINE_BYTES) -> str:
 
 
 def escape_report(report: Any) -> None:
-    """Escape, in place, what pytest will print of a failed test: the exception chain
-    (which quotes the exceptions a target raised) and the captured output sections."""
+    """Escape and scrub, in place, what pytest will print of a failed test: the exception
+    chain (which quotes the exceptions a target raised, and the paths of its frames) and the
+    captured output sections."""
     longrepr = report.longrepr
+    if isinstance(longrepr, str):
+        report.longrepr = _shown(longrepr, _SECTION_BYTES)
+        return
     chain = getattr(longrepr, "chain", None)
     if chain is None:
         chain = [(getattr(longrepr, "reprtraceback", None), getattr(longrepr, "reprcrash", None),
                   None)]
     for traceback, crash, _ in chain:
         for entry in getattr(traceback, "reprentries", ()):
-            entry.lines = [printable(line) for line in entry.lines]
-        if crash is not None:
-            crash.message = printable(crash.message)
-    report.sections = [(title, printable(text, _SECTION_BYTES))
-                       for title, text in report.sections]
+            entry.lines = [_shown(line) for line in entry.lines]
+            for part in (getattr(entry, "reprlocals", None),):
+                if part is not None:
+                    part.lines = [_shown(line) for line in part.lines]
+            _scrub_location(getattr(entry, "reprfileloc", None))
+        _scrub_location(crash)
+    report.sections = [(title, _shown(text, _SECTION_BYTES)) for title, text in report.sections]
+
+
+def _shown(text: str, limit: int = LINE_BYTES) -> str:
+    # Scrubbed within a head of the text: `printable` keeps no more than `limit` of it.
+    return printable(persisted_text(cut_text(text, 4 * limit)), limit)
+
+
+def _scrub_location(location: Any) -> None:
+    """A frame's or the crash's file location (path and message), scrubbed in place."""
+    if location is None:
+        return
+    location.path = _shown(str(location.path))
+    location.message = _shown(location.message)
 
 
 def format_chunks(chunks: Sequence[JSON]) -> str:

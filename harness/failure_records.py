@@ -23,37 +23,41 @@ from refold.reference import (
     diagnosis_of_record,
     persistable,
     scrub_at,
-    scrub_text,
 )
 from refold.reference import failure_record as _record
 
 from .checks import ConformanceFailure
+from .redaction import persisted_text, redact
 
 __all__ = ["decode_failure", "decode_failures", "encode_failure", "encode_failures",
            "failure_record", "kept"]
 
 
 def kept(failure: ConformanceFailure) -> ConformanceFailure:
-    """The failure as it may be persisted: every value scrubbed and bounded, so that the
-    message rendered from it is too."""
+    """The failure as it may be persisted: every value scrubbed (this machine's canaries
+    and local paths too, `refold.redaction`) and bounded, so that the message rendered from
+    it is too."""
     return ConformanceFailure(
-        failure.rules, scrub_text(failure.summary), chunks=persistable(failure.chunks),
-        differences=[Difference(scrub_text(d.pointer), _kept_at(d.pointer, d.expected),
+        failure.rules, persisted_text(failure.summary),
+        chunks=persistable(redact(failure.chunks)),
+        differences=[Difference(persisted_text(d.pointer), _kept_at(d.pointer, d.expected),
                                 _kept_at(d.pointer, d.received)) for d in failure.differences],
-        expected=persistable(failure.expected), received=persistable(failure.received),
-        target_error=persistable(failure.target_error),
+        expected=persistable(redact(failure.expected)),
+        received=persistable(redact(failure.received)),
+        target_error=persistable(redact(failure.target_error)),
         # Rule ids, chunk numbers and an exception signature: the located crash, kept so
         # the persisted message says where it raised and what it was charged to.
         crash=failure.crash, compared_fold=failure.compared_fold, claimed=failure.claimed,
         ablation=failure.ablation,  # rule ids by pointer: what the differences were charged
-        violations=tuple((rule_id, scrub_text(text)) for rule_id, text in failure.violations),
-        shown=tuple(scrub_text(text) for text in failure.shown),
+        violations=tuple((rule_id, persisted_text(text))
+                         for rule_id, text in failure.violations),
+        shown=tuple(persisted_text(text) for text in failure.shown),
         # Names from the policy catalogue, not from the stream or the target.
         diagnosis=failure.diagnosis)
 
 
 def _kept_at(pointer: str, value: JSON) -> JSON:
-    return value if value is ABSENT else bound(scrub_at(pointer, value))
+    return value if value is ABSENT else bound(scrub_at(pointer, redact(value)))
 
 
 def failure_record(failure: ConformanceFailure) -> FailureRecord:

@@ -469,11 +469,14 @@ def pytest_terminal_summary(
 
 def _summary_document(config: pytest.Config, results: RuleResults) -> dict[str, Any]:
     """The run's results as the results JSON holds them: what the console shows is what
-    the reports show."""
+    the reports show (this machine's canaries hidden, its paths relative to named roots)."""
+    from .redaction import redact
     from .report import build_report
 
-    return build_report(results, target=target_of(config), started=run_of(config).started,
-                        duration_seconds=0.0, hypothesis_profile="", dialect=dialect_of(config))
+    document: dict[str, Any] = redact(build_report(
+        results, target=target_of(config), started=run_of(config).started,
+        duration_seconds=0.0, hypothesis_profile="", dialect=dialect_of(config)))
+    return document
 
 
 def _failed_reports(config: pytest.Config) -> FailedReports:

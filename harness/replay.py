@@ -76,6 +76,7 @@ from .failure_records import (
     failure_record,
     kept,
 )
+from .redaction import redact
 from .targets import BUILTIN_TARGETS
 
 __all__ = ["REPLAY_FORMAT", "SCRUBBED", "decode_failure", "decode_failures", "encode_failure",
@@ -143,7 +144,7 @@ def replay_content(failure: ConformanceFailure, *, target: str, test: dict[str, 
     failure = kept(failure)
     owner = dialect or next((found for found in map(dialect_of_rule, failure.rules) if found),
                             DIALECTS[DEFAULT_DIALECT])
-    content: dict[str, Any] = persistable({
+    content: dict[str, Any] = persistable(redact({
         "refold_replay": REPLAY_FORMAT,
         "refold_version": __version__,
         "dialect": owner.name,
@@ -159,7 +160,7 @@ def replay_content(failure: ConformanceFailure, *, target: str, test: dict[str, 
         "target_error": failure.target_error,
         **({} if failure.diagnosis is None else {"diagnosis": failure.diagnosis}),
         "case": "fold" if failure.compared_fold else "test",
-    })
+    }))
     # Drawn by Hypothesis, not the target; a long blob must survive whole to replay.
     content["hypothesis"] = hypothesis
     return content

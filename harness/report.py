@@ -61,6 +61,7 @@ from refold import __version__
 from refold.reference import STATUSES, DialectRecord, RuleRecord, Status, json_text
 
 from .dialects import Dialect
+from .redaction import redact
 from .results import RuleOutcome, RuleResults
 from .targets import Target
 from .targets.sdk.reproducers import reproducer_of
@@ -187,5 +188,5 @@ def _versions() -> dict[str, str]:
 def write_report(report: dict[str, Any], path: Path) -> Path:
     """Write the report as scrubbed UTF-8 JSON (creating the folder); return the path."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json_text(report), encoding="utf-8")
+    path.write_text(json_text(redact(report)), encoding="utf-8")
     return path

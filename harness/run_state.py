@@ -15,12 +15,11 @@ from typing import Any
 
 import pytest
 
-from refold.reference import scrub_text
-
 from .baseline import Baseline, check_dialect, load_baseline
 from .console import printable
 from .dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect, dialect_of_rule
 from .errors import UsageError
+from .redaction import shown_text
 from .results import RuleResults
 from .targets import Target, load_target
 from .targets.confinement import confinement_of
@@ -150,9 +149,9 @@ class RunState:
 def as_usage_error(exc: UsageError) -> pytest.UsageError:
     """A refold usage error as pytest reports it (exit status 4): the one place the
     plugin's usage errors are turned into text for the terminal. It may quote a target's
-    name or a file's content, and a CI log keeps it: credentials are scrubbed and control
-    characters escaped."""
-    return pytest.UsageError(printable(scrub_text(str(exc))))
+    name or a file's content, and a CI log keeps it: credentials and the environment's
+    canaries are scrubbed (`refold.redaction.shown_text`) and control characters escaped."""
+    return pytest.UsageError(printable(shown_text(str(exc))))
 
 
 def start_run(config: pytest.Config) -> RunState:

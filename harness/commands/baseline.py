@@ -35,7 +35,8 @@ from refold.baseline import SETTINGS_KEYS, Baseline, dump_baseline
 from refold.fail_on import DEFAULT_FAIL_ON
 from refold.fingerprints import Fingerprint
 from refold.recorded_streams import EntryVerdict, RecordedStream, streams_of, verdict_of
-from refold.reference import SHAPES, cut_text, dialect_record, scrub_text
+from refold.redaction import current, local_text, persisted_text
+from refold.reference import SHAPES, cut_text, dialect_record
 
 from .check import add_target_arguments, preflight, pytest_arguments
 
@@ -93,11 +94,16 @@ def run(args: argparse.Namespace) -> int:
 def _write(path: str, baseline: Baseline, results: dict[str, Any]) -> None:
     # A TOML comment is one line of printable text; the description is the target's own.
     description = "".join(c if c.isprintable() else " " for c in cut_text(
-        scrub_text(" ".join(str(results["target"]["description"]).split())), _REASON_LIMIT))
+        persisted_text(" ".join(str(results["target"]["description"]).split())),
+        _REASON_LIMIT))
     comment = (f"refold baseline for {description}\n"
                f"written by `refold baseline --write`; {len(baseline.expected_failures)} "
                f"expected failures")
-    Path(path).write_text(dump_baseline(baseline, comment=comment), encoding="utf-8")
+    # This machine's canaries and local paths, wherever a reason or fingerprint holds them;
+    # the target keeps its path (a gate run without --target runs it), not its canaries.
+    lines = dump_baseline(baseline, comment=comment).splitlines(keepends=True)
+    Path(path).write_text("".join(current().hidden(line) if line.startswith("target = ")
+                                  else local_text(line) for line in lines), encoding="utf-8")
     print(f"refold: wrote {path} ({len(baseline.expected_failures)} expected failures); "
           f"checking the target against it", flush=True)
 
@@ -196,5 +202,5 @@ def _fingerprints(entries: dict[str, Any]) -> dict[str, frozenset[Fingerprint]]:
 
 def _reason(entry: dict[str, Any]) -> str:
     # Scrubbed again: the results file may come from an older refold (or a hand edit).
-    reason = scrub_text(entry.get("reason") or "fails").strip().splitlines()[0]
+    reason = persisted_text(entry.get("reason") or "fails").strip().splitlines()[0]
     return reason if len(reason) <= _REASON_LIMIT else reason[: _REASON_LIMIT - 3] + "..."

@@ -265,7 +265,10 @@ def render_reports(directory: Path) -> list[Path]:
     write_all = getattr(reports, "write_all", None)
     if write_all is None:
         return [results]
-    written: list[Path] = write_all(json.loads(results.read_text(encoding="utf-8")), directory)
+    from refold.redaction import redact
+
+    document = redact(json.loads(results.read_text(encoding="utf-8")))
+    written: list[Path] = write_all(document, directory)
     return list(dict.fromkeys([results, *written]))
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+from ..redaction import redact
 
 __all__ = ["register", "run", "score_drop"]
 
@@ -123,6 +124,8 @@ def score_drop(earlier: list[dict[str, Any]], mutation: dict[str, Any] | None) -
 
 
 def _read(path: Path) -> dict[str, Any]:
+    """The JSON document at `path`, without this machine's canaries and with local paths
+    relative to named roots (`refold.redaction`): a document re-rendered is rendered clean."""
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -136,4 +139,5 @@ def _read(path: Path) -> dict[str, Any]:
     if not isinstance(document, dict):
         raise UsageError(f"{path} holds a JSON {type(document).__name__}; expected an "
                          "object, the results JSON of a run.")
-    return document
+    redacted: dict[str, Any] = redact(document)
+    return redacted
