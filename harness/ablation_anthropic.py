@@ -434,7 +434,8 @@ def _undecided_usage_object(stream: list[JSON], received: object) -> frozenset[s
       several reports holds (a lost or kept usage object adds nothing up);
     * AM-USAGE-ABSENT, when message_start carried a usage object and nothing was
       estimated (no object received): its clauses are about a stream whose start has
-      none."""
+      none;
+    * AM-USAGE-REPLACE, when no message_delta carries a usage object (as at a key)."""
     first = next((n for n, event in enumerate(stream) if _starts(event)), None)
     if first is None or received is _UNKNOWN:
         return frozenset()
@@ -445,6 +446,8 @@ def _undecided_usage_object(stream: list[JSON], received: object) -> frozenset[s
         undecided.add("AM-USAGE-NEVER-SUM")
     if isinstance(_usage_holder(stream[first]), dict) and not isinstance(received, dict):
         undecided.add("AM-USAGE-ABSENT")
+    if not any(_carries_usage(event) for event in stream[first + 1:]):
+        undecided.add("AM-USAGE-REPLACE")
     return frozenset(undecided)
 
 

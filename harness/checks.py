@@ -119,15 +119,17 @@ class ConformanceFailure(AssertionError):
         departures it needs, when ablation found any; else by its pointer, less the rules
         the stream (or the stream ablation left it on) gives nothing to decide there."""
         pointer = difference.pointer
+        known = self.dialect.undecided_at
+        # what the stream leaves undecided there holds whether or not ablation ran
+        undecided = (known(self.chunks, pointer, difference.received)
+                     if known and self.chunks else frozenset())
         if verdict is None:
-            known = self.dialect.undecided_at
-            undecided = (known(self.chunks, difference.pointer, difference.received)
-                         if known and self.chunks else frozenset())
             return implicated_by(pointer, self.rules, self.claimed, absent=absent | undecided)
         needed = _judged(verdict.needed, self.claimed)
         if needed:
             return needed & set(self.rules) or needed
-        return implicated_by(pointer, self.rules, self.claimed, absent=absent | verdict.cleared)
+        return implicated_by(pointer, self.rules, self.claimed,
+                             absent=absent | verdict.cleared | undecided)
 
     def _absent_departures(self) -> frozenset[str]:
         """The departure rules the failing stream gives no evidence against (it does not

@@ -202,6 +202,11 @@ def test_a_report_holds_no_credentials_no_provider_frames_and_no_local_paths(
         assert '"opaque"' not in text, f"{path.name} holds in-memory provider frames"
         # a Node target's messages name it by its built-in name, not by its file here
         assert "targets/sdk/node/" not in text, f"{path.name} holds this machine's paths"
+        # paths are shown relative to a named root (<site-packages>/..., <checkout>/...)
+        assert str(REPORTS.parents[1]) not in text, f"{path.name} holds this checkout's path"
+        found = re.search(r"(?<![\w<>.-])/[\w.-]+(?:/[\w.-]+)*/(?:site-packages|harness)/",
+                          text)
+        assert found is None, f"{path.name} holds a local path: {found and found.group()}"
 
 
 @pytest.mark.parametrize("directory", _report_dirs(), ids=lambda p: p.name)

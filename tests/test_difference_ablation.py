@@ -15,7 +15,7 @@ from refold.ablation_anthropic import known_blocks, undecided_at
 from refold.attribution_anthropic import rules_at
 from refold.checks import Check, ConformanceFailure
 from refold.dialects import dialect
-from refold.difference_ablation import _MAX_RUNS, ablate
+from refold.difference_ablation import _MAX_RUNS, DifferenceAblation, Verdict, ablate
 from refold.reference import ABSENT, JSON, JSONObject
 from refold.reference.anthropic import differences, fold
 from refold.replay import failure_record
@@ -267,7 +267,8 @@ def test_a_lost_usage_object_is_no_sum_and_no_estimate_when_the_start_carried_on
     # without usage (AM-USAGE-ABSENT's clauses): the loss is AM-USAGE-BASE's.
     start = {**_START, "message": {**_MESSAGE, "usage": {"input_tokens": 3, "output_tokens": 1}}}
     events = [start, *_text(0, "a")]
-    assert {"AM-USAGE-NEVER-SUM", "AM-USAGE-ABSENT"} <= undecided_at(events, "/usage", ABSENT)
+    assert undecided_at(events, "/usage", ABSENT) == {
+        "AM-USAGE-NEVER-SUM", "AM-USAGE-ABSENT", "AM-USAGE-REPLACE"}
     delta = {"type": "message_delta", "delta": {"stop_reason": "end_turn"},
              "usage": {"output_tokens": 5}}
     whole = [*events, delta, {"type": "message_stop"}]
@@ -283,3 +284,8 @@ def test_a_lost_usage_object_is_no_sum_and_no_estimate_when_the_start_carried_on
                               "differs", chunks=events,
                               differences=differences(fold(events), received))
     assert set(lost.implicated) == {"AM-USAGE-BASE"}
+    # ablation that finds no departure to blame leaves the stream's undecided rules out
+    # too (the Message read mid-stream by a lifecycle test went through it)
+    lost.ablation = DifferenceAblation({"/usage": Verdict(frozenset(), (), (), frozenset())})
+    assert set(lost.implicated) == {"AM-USAGE-BASE"}
+
