@@ -59,3 +59,11 @@ def test_every_undocumentable_rule_is_a_spec_rule_without_a_documented_example()
     assert set(UNDOCUMENTABLE) <= set(RULES)
     shown = sorted(set(UNDOCUMENTABLE) & _documented_rules())
     assert not shown, f"{shown} have a documented example: drop them from UNDOCUMENTABLE"
+
+
+def test_every_departure_a_rule_example_makes_is_registered() -> None:
+    # verdicts.md §1: every quirk a rule example shows is a registered departure
+    unregistered = sorted({f"{example.name}: {shape.describe()}" for example in _EXAMPLES
+                           for stream in example.streams
+                           if (shape := SHAPES.of(stream)).unregistered})
+    assert not unregistered, "\n".join(unregistered)

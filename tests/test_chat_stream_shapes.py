@@ -122,3 +122,48 @@ def test_every_grammar_line_cites_an_openai_api_reference_page_and_its_section()
     for line in SHAPES.grammar:
         assert line.source.startswith("https://platform.openai.com/docs/api-reference/"), line
         assert "(" in line.source and line.says, line
+
+
+def _chunk(content: str, **keys: object) -> JSONObject:
+    return {"id": "chatcmpl-0", "object": "chat.completion.chunk", "created": 1, "model": "m",
+            "choices": [{"index": 0, "delta": {"content": content}, "finish_reason": None}],
+            **keys}
+
+
+def test_the_streams_id_is_a_string_one_and_ids_of_the_wrong_type_are_theirs_to_name() -> None:
+    # the grammar once took the numeric id 42 for the stream's, which left the one real
+    # id "chatcmpl-x" an unregistered departure (ENV-ID's rule example)
+    chunks = [_chunk("a", id=None), _chunk("b", id=" \t"), _chunk("c", id=42),
+              _chunk("d", id="chatcmpl-x")]
+    shape = SHAPES.of(chunks)
+    assert (shape.shape, shape.departures, shape.unregistered) == (
+        "synthetic", ("CHAT-WRONG-TYPE", "CHAT-BLANK"), ()), shape.describe()
+    # two real ids still differ, as before
+    assert SHAPES.of([_chunk("a"), _chunk("b", id="chatcmpl-1")]).departures == (
+        "CHAT-LATER-IDENTITY",)
+
+
+@pytest.mark.parametrize("value", ["something.else", "chat.completion", " "])
+def test_another_object_is_the_synthetic_departure_chat_object(value: str) -> None:
+    shape = SHAPES.of([_chunk("a"), _chunk("b", object=value)])
+    assert (shape.shape, shape.departures, shape.unregistered) == (
+        "synthetic", ("CHAT-OBJECT",), ()), shape.describe()
+
+
+def test_an_empty_object_stays_azures_prompt_filter_chunk() -> None:
+    filter_chunk: JSONObject = {"id": "", "object": "", "created": 0, "model": "",
+                                "choices": [], "prompt_filter_results": []}
+    shape = SHAPES.of([filter_chunk, _chunk("a")])
+    assert "CHAT-OBJECT" not in shape.departures and shape.shape == "observed", shape.describe()
+
+
+def test_a_tool_call_of_another_type_is_the_synthetic_departure_chat_tool_type() -> None:
+    call = {"index": 0, "id": "call_1", "type": "custom",
+            "function": {"name": "f", "arguments": "{}"}}
+    chunk = _chunk("")
+    chunk["choices"] = [{"index": 0, "delta": {"tool_calls": [call]}, "finish_reason": None}]
+    shape = SHAPES.of([chunk])
+    assert (shape.shape, shape.departures, shape.unregistered) == (
+        "synthetic", ("CHAT-TOOL-TYPE",), ()), shape.describe()
+    chunk["choices"][0]["delta"]["tool_calls"] = [{**call, "type": "function"}]
+    assert SHAPES.of([chunk]).shape == "documented", SHAPES.of([chunk]).describe()

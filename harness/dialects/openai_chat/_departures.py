@@ -83,6 +83,15 @@ DEPARTURES: tuple[Departure, ...] = (
               "a choice's deltas after its finish_reason (chunks swapped or repeated)"),
     Departure("CHAT-RENAMED", "synthetic", "a later fragment of a call naming another function"),
     Departure("CHAT-LATE-ID", "synthetic", "a call's id arriving after its first fragment"),
+    # No provider is known to send another `object` (Azure's prompt-filter chunk sends ""
+    # instead: Q15) or a tool call of another type in a chunk: OpenAI's API definition
+    # (the vendored schema, openai-openapi 2.3.0) names only "function" for a chunk's tool
+    # call, and its custom tool calls (`type: "custom"`, a `custom` object with `input`)
+    # are a whole message's, with no chunk form in the definition.
+    Departure("CHAT-OBJECT", "synthetic",
+              "an object other than chat.completion.chunk (no provider known)"),
+    Departure("CHAT-TOOL-TYPE", "synthetic",
+              "a tool-call fragment whose type is not function (no provider known)"),
     # The API sends one entry per choice in a chunk; the schema cannot say so (no
     # uniqueness over `index`), so the registry does.
     Departure("CHAT-CHOICE-TWICE", "synthetic",

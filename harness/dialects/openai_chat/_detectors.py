@@ -325,6 +325,18 @@ def _blank(chunk: dict[str, Any]) -> bool:
         and not _prompt_filter(chunk)
 
 
+def _other_object(chunk: dict[str, Any]) -> bool:
+    # "" is Azure's prompt-filter chunk (Q15), null a wrong type (CHAT-WRONG-TYPE)
+    found = chunk.get("object")
+    return isinstance(found, str) and found not in ("chat.completion.chunk", "")
+
+
+def _other_tool_type(chunk: dict[str, Any]) -> bool:
+    # "" and null are Q7, whitespace CHAT-BLANK, another JSON type CHAT-WRONG-TYPE
+    return any(not blank(f.get("type")) and f.get("type") != "function"
+               for entry in entries(chunk) for f in fragments_of(entry))
+
+
 def _empty_choices(chunks: Sequence[JSON]) -> Iterator[int]:
     for number, chunk in enumerate(chunks[:-1]):
         if isinstance(chunk, dict) and isinstance(chunk.get("choices"), list) \
@@ -411,6 +423,8 @@ DETECTORS: dict[str, Callable[[Sequence[JSON]], Iterator[int]]] = {
     "CHAT-AFTER-FINISH": _continued,
     "CHAT-RENAMED": _renamed,
     "CHAT-LATE-ID": _late_id,
+    "CHAT-OBJECT": _chunks_where(_other_object),
+    "CHAT-TOOL-TYPE": _chunks_where(_other_tool_type),
     "CHAT-CHOICE-TWICE": _chunks_where(_choice_twice),
 }
 """A detector per departure id."""

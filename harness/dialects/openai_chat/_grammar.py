@@ -30,8 +30,10 @@ def _same_as_first(key: str) -> Callable[[Sequence[JSON]], Iterable[Violation]]:
         objects = [(n, c) for n, c in enumerate(chunks) if isinstance(c, dict) and key in c]
         values = [json.dumps(chunk[key], sort_keys=True) for _, chunk in objects]
         # the odd ones out differ from the value most chunks carry (a real one, not an
-        # Azure prompt-filter chunk's "" or 0, where as many chunks carry each)
-        real = [v for v, (_, c) in zip(values, objects, strict=True) if _real(c[key])]
+        # Azure prompt-filter chunk's "" or 0, where as many chunks carry each, nor an id
+        # of the wrong type: with ids null, " ", 42 and "chatcmpl-x" the stream's id is
+        # "chatcmpl-x", and the others are the departures CHAT-WRONG-TYPE and CHAT-BLANK)
+        real = [v for v, (_, c) in zip(values, objects, strict=True) if _real(key, c[key])]
         usual = max(real or values, key=values.count) if values else None
         for (number, _), value in zip(objects, values, strict=True):
             if value != usual:
@@ -39,10 +41,11 @@ def _same_as_first(key: str) -> Callable[[Sequence[JSON]], Iterable[Violation]]:
     return check
 
 
-def _real(value: JSON) -> bool:
-    """A value an id or timestamp can be: a non-blank string or a positive integer."""
-    if isinstance(value, str):
-        return bool(value.strip())
+def _real(key: str, value: JSON) -> bool:
+    """A value the key can hold: a non-blank string for an id, a positive integer for
+    `created` (the schema's types)."""
+    if key != "created":
+        return isinstance(value, str) and bool(value.strip())
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
