@@ -153,3 +153,32 @@ def test_markdown_shows_a_controls_escape_once_and_keeps_text_on_one_line() -> N
     assert shown == "a\\u001b\\[31m \\u0085b\\u000cc d x\\_y"
     # A backslash the text itself holds is escaped; the control's escape is not.
     assert escape_markdown("\\u001b\x1b") == "\\\\u001b\\u001b"
+
+
+def test_no_control_character_reaches_a_replay_file_raw(tmp_path: Path) -> None:
+    from refold.checks import ConformanceFailure
+    from refold.replay import read_replay, write_replay
+
+    chunks = [{"id": f"c{HOSTILE}", "choices": []}]
+    failure = ConformanceFailure(("ENV-ID",), f"differs: {HOSTILE}", chunks=chunks,
+                                 expected={"id": f"e{HOSTILE}"}, received={"id": HOSTILE})
+    path = write_replay(tmp_path, failure, target=f"t{HOSTILE}",
+                        test={"module": "m", "name": "n"}, hypothesis={})
+    text = path.read_text(encoding="utf-8")
+    assert RAW.findall(text) == [] and "\\u009b" in text
+    assert read_replay(path)["chunks"] == chunks  # the same stream, read back
+
+
+def test_no_control_character_reaches_a_captured_corpus_case_raw(tmp_path: Path) -> None:
+    from refold.capture import write_case
+    from refold.corpus import Case
+    from refold.dialects import DEFAULT_DIALECT, DIALECTS
+
+    items = [{"id": f"c{HOSTILE}\x7f", "choices": [{"index": 0, "delta": {"content": "hi"}}]}]
+    case = Case(name="hostile", dialect=DIALECTS[DEFAULT_DIALECT], items=items, parts=None,
+                outcome="fold", expected=None, refusal=None,
+                provenance={"source": f"capture{HOSTILE}"})
+    path = write_case(tmp_path, case)
+    text = path.read_text(encoding="utf-8")
+    assert RAW.findall(text) == [] and "\\u009b" in text and "\\u007f" in text
+    assert json.loads(text)["items"] == items
