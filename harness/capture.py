@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from refold.reference import JSON, JSONObject, scrub, scrub_text
+from refold.reference import JSON, JSONObject, escape_controls, scrub, scrub_text
 
 from .capture_har import har_streams
 from .capture_input import (
@@ -222,7 +222,9 @@ def write_case(corpus: Path, case: Case, *, force: bool = False) -> Path:
     path = corpus / f"{case_name(case.name)}.json"
     content = scrub(case.document(), text=scrub_text)
     assert content["format"] == CASE_FORMAT
-    text = json.dumps(content, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+    # JSON escapes C0; DEL and C1 (a terminal obeys U+009B) as JSON escapes too.
+    text = escape_controls(json.dumps(content, indent=1, ensure_ascii=False,
+                                      allow_nan=False)) + "\n"
     if force and (path.is_symlink() or path.is_file()):
         path.unlink()
     _refuse_existing(path)

@@ -60,6 +60,7 @@ from refold.reference import (
     JSON,
     REDACTED,
     cut_text,
+    escape_controls,
     persistable,
     scrub,
 )
@@ -169,7 +170,9 @@ def replay_content(failure: ConformanceFailure, *, target: str, test: dict[str, 
 def write_replay_content(directory: Path, content: dict[str, Any]) -> Path:
     """Write a replay file's content into `directory`, named after its first rule and
     its digest (the same content, the same file); return its path."""
-    text = json.dumps(content, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+    # JSON escapes C0; DEL and C1 (a terminal obeys U+009B) as JSON escapes too.
+    text = escape_controls(json.dumps(content, indent=1, ensure_ascii=False,
+                                      allow_nan=False)) + "\n"
     digest = hashlib.sha256(text.encode()).hexdigest()[:12]
     rules = content.get("rules")
     rule = str(rules[0]) if isinstance(rules, list) and rules else "no-rule"

@@ -45,7 +45,7 @@ from ._outcomes import (
     worst_impact,
     worst_shape,
 )
-from ._persist import bound, cut_text, json_text, persistable
+from ._persist import bound, cut_text, escape_controls, json_text, persistable
 from ._rules import FEATURES, RULES, Rule, rule, rules_of
 from ._scrub import NOT_KEPT, REDACTED, scrub, scrub_at, scrub_text
 from ._sse_rules import ALL_RULES, SSE_RULES, SSE_RULES_NOTE, SSE_RULES_SOURCE, lookup_any_rule
@@ -89,6 +89,7 @@ __all__ = [
     "dialect_record",
     "differences",
     "equivalent",
+    "escape_controls",
     "failure_record",
     "fold",
     "impact_of",

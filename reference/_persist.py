@@ -11,7 +11,9 @@ document, see `persistable`, has larger bounds).
 
 JSON has no NaN or infinities, so `bound` writes them as the strings "NaN",
 "Infinity" and "-Infinity" (the names Python's and JavaScript's JSON readers use) and
-`json_text` writes with `allow_nan=False`: no file holds a bare `NaN` token. An integer
+`json_text` writes with `allow_nan=False`: no file holds a bare `NaN` token, and no raw
+control character either: JSON escapes C0 itself, and `json_text` writes DEL and the C1
+controls (U+007F-U+009F, which a terminal obeys: U+009B is CSI) as `\\u009b`. An integer
 beyond 256 bits is kept as a sentence giving its size (Python will not even print one of
 5,000 digits). Values that are not JSON at all become their `repr`.
 """
@@ -20,13 +22,14 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 from ._compare import ABSENT
 from ._scrub import scrub, scrub_text
 
 __all__ = ["DEPTH", "DOCUMENT_BYTES", "DOCUMENT_ITEMS", "ITEMS", "STRING_BYTES", "TOTAL_BYTES",
-           "bound", "cut_text", "json_text", "persistable"]
+           "bound", "cut_text", "escape_controls", "json_text", "persistable"]
 
 STRING_BYTES = 64 * 1024
 ITEMS = 1000
@@ -37,6 +40,21 @@ DOCUMENT_ITEMS = 1_000_000
 _SLACK = 64  # a marker's own length: a kept value is not cut again
 _NON_FINITE = {math.inf: "Infinity", -math.inf: "-Infinity"}
 _INT_BITS = 256  # beyond this an integer is kept as its size: str() of 10**5000 raises
+_CONTROLS: dict[str, re.Pattern[str]] = {}
+
+
+def escape_controls(text: str, *, keep: str = "\t\n") -> str:
+    """`text` with each C0 control character, DEL and C1 control (U+0080-U+009F) written
+    visibly as its JSON escape (`\\u001b` for ESC, `\\u009b` for CSI), but those in `keep`
+    (tab and newline by default; "" in an attribute value): the form the console shows a
+    target's text in, and, inside a JSON string, an escape that reads back as the same
+    character."""
+    pattern = _CONTROLS.get(keep)
+    if pattern is None:
+        pattern = _CONTROLS[keep] = re.compile("[" + "".join(
+            f"\\x{c:02x}" for c in (*range(0x20), *range(0x7f, 0xa0)) if chr(c) not in keep)
+            + "]")
+    return pattern.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def cut_text(text: str, limit: int = STRING_BYTES) -> str:
@@ -135,6 +153,8 @@ def _scrub_head(text: str) -> str:
 
 def json_text(value: Any, *, indent: int | None = 1) -> str:
     """A document scrubbed, bounded (`persistable(document=True)`) and written as JSON
-    text: UTF-8, no bare NaN."""
-    return json.dumps(persistable(value, document=True), indent=indent,
-                      ensure_ascii=False, allow_nan=False) + "\n"
+    text: UTF-8, no bare NaN, no raw control character (DEL and C1 escaped as `\\u0080`)."""
+    # JSON escapes every C0 control inside a string and writes none outside one (but the
+    # indent's line breaks), so what is left to escape is DEL and C1, inside strings only.
+    return escape_controls(json.dumps(persistable(value, document=True), indent=indent,
+                                      ensure_ascii=False, allow_nan=False)) + "\n"

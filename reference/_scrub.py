@@ -13,7 +13,10 @@ opaque may reach them, wherever it hides:
   member names too), anything shaped like a credential becomes `REDACTED`: OpenAI and
   Anthropic keys (`sk-`, `sk-proj-`, `sk-ant-`), AWS access key ids, GitHub and Slack
   tokens, Google API keys, JWTs, `Bearer ...`, `Authorization: Basic ...`, private key
-  blocks, and `name=value` / `"name": "value"` pairs with a credential's name.
+  blocks, credential parameters of a URL's query or fragment (`?sig=`, `#token=`), and
+  `name=value` / `"name": "value"` / `Name: value` pairs with a credential's name: one
+  holding a word of `_SECRET_PARTS` (`GITHUB_TOKEN=...`, `AWS_SECRET_ACCESS_KEY=...`,
+  `X-Auth-Key: ...` in the middle of a line) but a count of tokens (`max_tokens=5`).
 
 Standard library only, so the harness and the reports share it (`reports/` may import
 only `refold.reference`).
@@ -75,26 +78,35 @@ _PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = tuple(
     ))
 _BASIC = re.compile(
     r"(?i)(\b(?:proxy-)?authorization[\"']?\s*[:=]\s*[\"']?)basic\s+[A-Za-z0-9+/]{4,}=*")
-_QUERY = re.compile(  # a URL's credential parameters: signed URLs, API keys in the query
-    r"(?i)([?&;](?:sig|key|signature|token|secret|[\w.-]*(?:key|token|secret|signature)"
+_QUERY = re.compile(  # a URL's credential parameters: signed URLs, API keys in the query,
+    # an OAuth implicit grant's `#access_token=` in the fragment
+    r"(?i)([?&;#](?:sig|key|signature|token|secret|[\w.-]*(?:key|token|secret|signature)"
     r"[\w.-]*)=)(?!\[redacted\])[^&#\s\"'<>\\]+")
 _SECRET_WORDS = ("key", "secret", "passw", "token", "cookie", "credential", "auth", "session",
-                 "signature")
+                 "signature", "bearer")
 _NAMED_SECRET_TEXT = (r"[\w-]{0,40}?(?:api[_-]?key|secret|password|passwd|credentials?|"
                       r"(?:access|refresh|session|id|auth|api|bearer)[_-]?token|cookie)")
-# Any other name holding a secret word (`X-Auth-Key`, `Ocp-Apim-Subscription-Key`) that is
-# neither a token count nor a content member, with a lower-case letter, so that a rule id
-# (`CHOICE-KEY`, `AM-THINK-SIGNATURE`) heading a line of a report is not taken for one.
-# A bare `token` is left to the member rule, which knows a logprob entry's sampled text.
-_WORDED_SECRET_TEXT = (r"(?-i:(?=[\w-]*[a-z]))(?![\w-]*(?:tokens|token_?count|token_?ids))"
-                       r"(?!(?:signature|thought_?signature|token)\b)[\w-]{0,40}?(?:key|token|"
-                       r"secret|auth|passw|session|cookie|signature|credential)[\w-]{0,40}")
+# Any other name holding a secret word (`X-Auth-Key`, `Ocp-Apim-Subscription-Key`,
+# `GITHUB_TOKEN`) that is neither a token count nor a content member, with a lower-case
+# letter or an underscore (an environment variable's), so that a rule id (`CHOICE-KEY`,
+# `AM-THINK-SIGNATURE`: upper-case, hyphens only) heading a line of a report is not taken
+# for one. A bare `token` is left to the member rule, which knows a logprob entry's
+# sampled text; a thinking block's `signature` and its `signature_delta` are content.
+_WORDED_SECRET_TEXT = (r"(?-i:(?=[\w-]*[a-z_]))(?![\w-]*(?:tokens|token_?count|token_?ids))"
+                       r"(?!(?:signature|thought_?signature|signature_?delta|token)\b)"
+                       r"[\w-]{0,40}?(?:key|token|secret|auth|passw|session|cookie|signature|"
+                       r"credential|bearer)[\w-]{0,40}")
 _SECRET_NAME_TEXT = rf"(?:{_NAMED_SECRET_TEXT}|{_WORDED_SECRET_TEXT})"
 # A header line's name has a separator (`X-Auth-Key`) or is one word: `KeyError: 0` is not one.
 _HEADER_NAME_TEXT = (rf"(?:{_NAMED_SECRET_TEXT}|(?=[\w]*[-_]){_WORDED_SECRET_TEXT}|"
                      r"cookie|set-cookie|authorization|signature|session)")
 _HEADER_LINE = re.compile(  # `Name: value` on a line of its own, as an HTTP head shows it
     rf"(?im)^(\s*{_HEADER_NAME_TEXT}:[ \t]*)(?!\[redacted\])(?P<v>\S[^\r\n]*)")
+# `Name: value` inside a line (`got X-Auth-Key: abc`): a name with a separator, not a JSON
+# pointer's segment (`/usage/x_key: expected ...`), nor a word glued to one.
+_HEADER_INLINE = re.compile(
+    rf"(?i)((?<![\w./-])(?:{_NAMED_SECRET_TEXT}|(?=[\w]*[-_]){_WORDED_SECRET_TEXT}):[ \t]*)"
+    r"(?!\[redacted\])(?P<v>(?![{\[])[^\s\"',;&}\]\\]+)")
 _ASSIGNED = re.compile(
     rf"(?i)((?P<q>[\"'])\b{_SECRET_NAME_TEXT}(?P=q)\s*:\s*|\b{_SECRET_NAME_TEXT}\s*=\s*)"
     r"(?!\[redacted\])(?P<v>\\\"(?:(?!\\\")[^\n])*\\\"|\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|"
@@ -175,11 +187,13 @@ def scrub_text(text: str) -> str:
             text = pattern.sub(REDACTED, text)
     if "authorization" in lowered:
         text = _BASIC.sub(lambda m: m.group(1) + REDACTED, text)
-    if "=" in text and ("?" in text or "&" in text):
+    if "=" in text and ("?" in text or "&" in text or "#" in text):
         text = _QUERY.sub(lambda m: m.group(1) + REDACTED, text)
     if any(word in lowered for word in _SECRET_WORDS):
         text = _ASSIGNED.sub(_assigned, text)
         text = _HEADER_LINE.sub(_assigned_header, text)
+        if ":" in text:
+            text = _HEADER_INLINE.sub(_assigned_header, text)
     if "opaque" in lowered or "payload" in lowered:
         text = _drop_frames(text)
     return text

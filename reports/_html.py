@@ -1,7 +1,9 @@
 """The HTML report: one self-contained page per run (inline CSS and SVG, no scripts).
 
 Every string that came from a run (messages, chunks, rule reasons, diffs, names) goes
-through `html.escape` exactly once, here, at the point it enters the markup. Only the rule
+through `html.escape` exactly once, here, at the point it enters the markup, its control
+characters written visibly as `\\u001b` (`html_text`; in attribute values newline and
+tab too, `html_attribute`). Only the rule
 statements of the registries get markup of their own: their `code` spans become <code>.
 """
 
@@ -10,7 +12,6 @@ from __future__ import annotations
 import json
 import re
 import shlex
-from html import escape
 from importlib.resources import files
 from typing import Any
 
@@ -25,6 +26,7 @@ from ._model import (
     sections,
     survivors_by_function,
 )
+from ._sanitize import escape_controls, html_attribute, html_text
 from ._tracebacks import tidy_tracebacks
 from ._verdicts import departure_note, headline_items, verdict_words
 
@@ -37,7 +39,11 @@ _LINE_BREAKS = {ord(c): f"\\u{ord(c):04x}" for c in "\x85\u2028\u2029"}
 
 
 def _e(value: Any) -> str:
-    return escape(str(value), quote=True)
+    return html_text(value)
+
+
+def _a(value: Any) -> str:
+    return html_attribute(value)
 
 
 def _statement(text: str) -> str:
@@ -48,7 +54,9 @@ def _statement(text: str) -> str:
 
 
 def _json_line(value: Any, separators: tuple[str, str] = (", ", ": ")) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=separators).translate(_LINE_BREAKS)
+    # JSON escapes C0 itself; DEL and C1 as `\u009b`, the form the harness's message has.
+    return escape_controls(json.dumps(value, ensure_ascii=False, separators=separators)
+                           .translate(_LINE_BREAKS))
 
 
 def render_html(results: dict[str, Any], *, mutation: dict[str, Any] | None = None,
@@ -107,7 +115,7 @@ def _rule_table(results: dict[str, Any]) -> str:
             if rule.get("reason"):
                 note = f"{note} ({_e(rule['reason'])})"
             if status == "failed":
-                link = f'<a href="#fail-{_e(rule_id)}">{_e(rule_id)}</a>'
+                link = f'<a href="#fail-{_a(rule_id)}">{_e(rule_id)}</a>'
             else:
                 link = _e(rule_id)
             rows.append(f'<tr><td>{link}</td><td class="status {_css(status)}">{_e(status)}</td>'
@@ -134,9 +142,9 @@ def _failure_block(group: list[tuple[str, dict[str, Any]]], results: dict[str, A
     items = items_of(results)
     names = ", ".join(f'{_e(rule_id)} <small>({_e(r.get("feature", ""))})</small>'
                       + _verdict_span(r) for rule_id, r in group)
-    anchors = "".join(f'<span id="fail-{_e(rule_id)}"></span>' for rule_id, _ in group[1:])
+    anchors = "".join(f'<span id="fail-{_a(rule_id)}"></span>' for rule_id, _ in group[1:])
     message = tidy_tracebacks(str(failure.get("message") or rule.get("reason") or ""))
-    parts = [f'<div class="failure" id="fail-{_e(first_id)}">{anchors}<h3>{names}</h3>']
+    parts = [f'<div class="failure" id="fail-{_a(first_id)}">{anchors}<h3>{names}</h3>']
     parts.append(_stream_shape(failure, results))
     if diagnosis_line(failure):
         parts.append(f'<p class="diagnosis">{_e(diagnosis_line(failure))}</p>')

@@ -5,7 +5,10 @@ second testsuite, the chat dialect's wire rules of the `sse` suite); each testsu
 passed → a plain testcase; failed → <failure> with the message, the JSON pointer and
 the chunks; xfailed, blocked, not judged, skipped and not run → <skipped> with the status
 and the reason (a rule not judged is never a plain, passing testcase). Characters XML
-1.0 cannot carry (a NUL or an escape byte in a stream) are written as \\xNN.
+1.0 cannot carry (a NUL or a lone surrogate in a stream) and the control characters a
+terminal showing the file would obey (ESC, BEL, DEL, C1's CSI) are written as their JSON
+escape (`\\u001b`, the console's form), but newline and tab in text; in attribute values,
+newline and tab from a run are escaped too.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Any
 from refold.reference import dialect_record
 
 from ._model import by_feature, failure_text, first_line, items_of, wire_note
+from ._sanitize import escape_controls
 from ._verdicts import headline_lines, verdict_of, verdict_words
 
 __all__ = ["render_junit"]
@@ -25,7 +29,18 @@ _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def _text(value: Any) -> str:
-    return _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}", str(value))
+    """`value` as element text: no control character but newline and tab, nothing XML
+    cannot carry."""
+    return _NOT_XML.sub(_escaped, escape_controls(str(value)))
+
+
+def _attribute(value: Any) -> str:
+    """`value` as an attribute value: as `_text`, newline and tab escaped too."""
+    return _NOT_XML.sub(_escaped, escape_controls(str(value), keep=""))
+
+
+def _escaped(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
 
 
 _SKIPPED = ("xfailed", "blocked", "not judged", "skipped", "not run")
@@ -42,8 +57,8 @@ def render_junit(results: dict[str, Any]) -> str:
     # The headline opens the first suite's properties: CI dashboards list those first.
     properties = spec.find("properties")
     if properties is not None:
-        properties.insert(0, ET.Element("property", {
-            "name": "headline", "value": _text("\n".join(headline_lines(results)))}))
+        headline = "\n".join(_attribute(line) for line in headline_lines(results))
+        properties.insert(0, ET.Element("property", {"name": "headline", "value": headline}))
     root.append(spec)
     wire = by_feature(results, registry="wire")
     if wire:
@@ -59,20 +74,20 @@ def _suite(results: dict[str, Any], name: str,
     rules = [rule for group in groups.values() for _, rule in group]
     target = results.get("target", {})
     suite = ET.Element("testsuite", {
-        "name": _text(name),
+        "name": _attribute(name),
         "tests": str(len(rules)),
         "failures": str(sum(r.get("status") == "failed" for r in rules)),
         "errors": "0",
         "skipped": str(sum(r.get("status") in _SKIPPED for r in rules)),
         "time": f"{float(results.get('duration_seconds') or 0):.3f}",
-        "timestamp": _text(results.get("started", "")),
+        "timestamp": _attribute(results.get("started", "")),
     })
     properties = ET.SubElement(suite, "properties")
     for key, value in (("dialect", dialect_record(results)["name"]),
                        ("target", target.get("name")), ("features", " ".join(
             target.get("features", []))), ("hypothesis_profile", results.get("hypothesis_profile")),
             ("refold_version", results.get("refold_version"))):
-        ET.SubElement(properties, "property", {"name": key, "value": _text(value or "")})
+        ET.SubElement(properties, "property", {"name": key, "value": _attribute(value or "")})
     for feature, group in groups.items():
         for rule_id, rule in group:
             suite.append(_testcase(feature, rule_id, rule, items_of(results)))
@@ -87,12 +102,12 @@ def _verdict_properties(case: ET.Element, rule: dict[str, Any]) -> None:
     for key, value in (("found_on", found.found_on), ("impact", found.impact),
                        ("departures", " ".join(found.departures))):
         if value:
-            ET.SubElement(properties, "property", {"name": key, "value": _text(value)})
+            ET.SubElement(properties, "property", {"name": key, "value": _attribute(value)})
 
 
 def _testcase(feature: str, rule_id: str, rule: dict[str, Any], items: str) -> ET.Element:
-    case = ET.Element("testcase", {"classname": _text(f"refold.{feature}"),
-                                   "name": _text(rule_id), "time": "0"})
+    case = ET.Element("testcase", {"classname": _attribute(f"refold.{feature}"),
+                                   "name": _attribute(rule_id), "time": "0"})
     status = rule.get("status")
     if status == "failed":
         text = failure_text(rule.get("failure"), items) or str(rule.get("reason") or "failed")
@@ -100,7 +115,7 @@ def _testcase(feature: str, rule_id: str, rule: dict[str, Any], items: str) -> E
         if words:
             _verdict_properties(case, rule)
             text = f"[{' · '.join(words)}] {text}"
-        failure = ET.SubElement(case, "failure", {"message": _text(first_line(text)),
+        failure = ET.SubElement(case, "failure", {"message": _attribute(first_line(text)),
                                                   "type": "ConformanceFailure"})
         failure.text = _text(text)
     elif status in _SKIPPED:
@@ -111,5 +126,5 @@ def _testcase(feature: str, rule_id: str, rule: dict[str, Any], items: str) -> E
         message = str(rule.get("reason") or reason.get(str(status), "skipped"))
         # A "not judged" reason begins with its status already.
         shown = message if message.startswith(f"{status}:") else f"{status}: {message}"
-        ET.SubElement(case, "skipped", {"message": _text(shown)})
+        ET.SubElement(case, "skipped", {"message": _attribute(shown)})
     return case

@@ -1,7 +1,8 @@
 """The Markdown summary for a CI job summary ($GITHUB_STEP_SUMMARY).
 
 GitHub renders HTML inside Markdown, so every string from a run is HTML-escaped and
-its Markdown punctuation backslash-escaped before it lands in the page.
+its Markdown punctuation backslash-escaped before it lands in the page; its line breaks
+and other whitespace read as one space, and its control characters as `\\u001b`.
 """
 
 from __future__ import annotations
@@ -19,19 +20,25 @@ from ._model import (
     sections,
     survivors_by_function,
 )
+from ._sanitize import escape_controls
 from ._verdicts import headline_items, verdict_words
 
 __all__ = ["escape_markdown", "headline_markdown", "render_markdown"]
 
 _PUNCTUATION = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+_BLANKS = re.compile(r"[^\S\x0b\x0c\x1c-\x1f\x85]+")
+"""Whitespace (tab and line breaks too), read as one space; but the control characters
+Python counts as whitespace (VT, FF, U+001C-U+001F, NEL) are escaped instead."""
 _LISTED_SURVIVORS = 30
 
 
 def escape_markdown(text: Any) -> str:
     """`text` safe inside a Markdown table cell or list item: one line, no markup."""
-    one_line = " ".join(str(text).split())
+    one_line = _BLANKS.sub(" ", str(text)).strip(" ")
     # quote=False: no attribute value to close here, and `'` must read as itself.
-    return _PUNCTUATION.sub(r"\\\1", html.escape(one_line, quote=False))
+    # Controls last: the backslash of their escape is no Markdown punctuation of the text.
+    return escape_controls(_PUNCTUATION.sub(r"\\\1", html.escape(one_line, quote=False)),
+                           keep="")
 
 
 def render_markdown(results: dict[str, Any], *, mutation: dict[str, Any] | None = None,

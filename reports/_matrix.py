@@ -13,7 +13,6 @@ like every report's input, and every string from a run is escaped where it lands
 
 from __future__ import annotations
 
-from html import escape
 from importlib.resources import files
 from typing import Any
 
@@ -30,7 +29,7 @@ from ._model import (
     first_line,
     items_of,
 )
-from ._sanitize import safe_input
+from ._sanitize import html_attribute, html_text, safe_input
 from ._verdicts import verdict_words
 
 __all__ = ["Column", "columns_by_dialect", "render_matrix_html", "render_matrix_markdown"]
@@ -104,7 +103,11 @@ def _diagnosis(rule: dict[str, Any]) -> str:
 
 
 def _e(value: Any) -> str:
-    return escape(str(value), quote=True)
+    return html_text(value)
+
+
+def _a(value: Any) -> str:
+    return html_attribute(value)
 
 
 def _css(status: str) -> str:
@@ -147,16 +150,16 @@ table.matrix tr.totals td{font-size:.85em;color:#444;text-align:center}
 
 def _dialect_table(dialect_name: str, columns: list[Column]) -> str:
     line = dialect_line(columns[0][1])
-    heads = "".join(f'<th class="target" title="{_e(_target(r)[1])}">{_e(_target(r)[0])}</th>'
+    heads = "".join(f'<th class="target" title="{_a(_target(r)[1])}">{_e(_target(r)[0])}</th>'
                     for _, r in columns)
-    parts = [f'<h2 id="{_e(dialect_name)}">{_e(line)}</h2>'
+    parts = [f'<h2 id="{_a(dialect_name)}">{_e(line)}</h2>'
              f'<table class="matrix"><thead><tr><th>rule</th>{heads}</tr></thead><tbody>']
     for feature, rules in _rows(columns).items():
         parts.append(f'<tr class="feature"><td colspan="{len(columns) + 1}">{_e(feature)}'
                      "</td></tr>")
         for rule_id, rule in rules:
             cells = "".join(_cell(anchor, results, rule_id) for anchor, results in columns)
-            parts.append(f'<tr><td title="{_e(rule.get("statement", ""))}">{_e(rule_id)}</td>'
+            parts.append(f'<tr><td title="{_a(rule.get("statement", ""))}">{_e(rule_id)}</td>'
                          f"{cells}</tr>")
         parts.append(_totals_row(columns, [rule_id for rule_id, _ in rules]))
     parts.append("</tbody></table>")
@@ -167,8 +170,8 @@ def _cell(anchor: str, results: dict[str, Any], rule_id: str) -> str:
     status = _status(results, rule_id)
     text = _e(_cell_text(results, rule_id))
     if status == "failed":
-        text = f'<a href="#{_e(anchor)}-{_e(rule_id)}">{text}</a>'
-    return f'<td class="cell status {_css(status)}" title="{_e(status)}">{text}</td>'
+        text = f'<a href="#{_a(anchor)}-{_a(rule_id)}">{text}</a>'
+    return f'<td class="cell status {_css(status)}" title="{_a(status)}">{text}</td>'
 
 
 def _totals_row(columns: list[Column], rule_ids: list[str]) -> str:
@@ -198,7 +201,7 @@ def _failure_block(anchor: str, group: list[tuple[str, dict[str, Any]]], items: 
     rule = group[0][1]
     text = _bounded(failure_text(rule.get("failure") or {"message": rule.get("reason")},
                                  items))
-    anchors = "".join(f'<span id="{_e(anchor)}-{_e(rule_id)}"></span>' for rule_id, _ in group)
+    anchors = "".join(f'<span id="{_a(anchor)}-{_a(rule_id)}"></span>' for rule_id, _ in group)
     names = ", ".join(f"{_e(rule_id)} <small>({_e(r.get('feature', ''))})</small>"
                       for rule_id, r in group)
     diagnosis = _diagnosis(rule)

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from html import escape
 from pathlib import Path
 from typing import Any
 
 from refold.reference import dialect_record, json_text
+
+from ._sanitize import html_attribute, html_text
 
 __all__ = ["history_entry", "load_history", "of_dialect", "record_history", "trend_svg"]
 
@@ -73,20 +74,20 @@ def trend_svg(entries: Sequence[dict[str, Any]], *, dialect: str = "") -> str:
              f'aria-label="mutation score and failing rules per run{_of(dialect)}" '
              'class="trend">', *_axes(most)]
     if dialect:
-        parts.append(f'<text x="{_PAD + 300}" y="14" class="legend">{escape(dialect)}</text>')
+        parts.append(f'<text x="{_PAD + 300}" y="14" class="legend">{html_text(dialect)}</text>')
     parts.append(_polyline([None if s is None else float(s) / 100 for s in scores], "score"))
     parts.append(_polyline([f / most for f in failures], "failures"))
     last = len(entries) - 1
     for i in sorted({0, last}):
         anchor = "end" if i == last and last else "start"
         parts.append(f'<text x="{_x(i, len(entries)):.1f}" y="{_HEIGHT - 8}" class="tick" '
-                     f'text-anchor="{anchor}">{escape(str(entries[i]["started"])[:10])}</text>')
+                     f'text-anchor="{anchor}">{html_text(str(entries[i]["started"])[:10])}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
 
 def _of(dialect: str) -> str:
-    return f" of {escape(dialect)}" if dialect else ""
+    return f" of {html_attribute(dialect)}" if dialect else ""
 
 
 def _axes(most: int) -> list[str]:

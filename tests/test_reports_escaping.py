@@ -63,7 +63,8 @@ def test_control_characters_from_a_stream_keep_junit_xml_well_formed() -> None:
     document = render_junit(results_with("a\x00b\x1bc"))
     failure = ET.fromstring(document).find(".//failure")
     assert failure is not None and failure.text is not None
-    assert "a\\x00b\\x1bc" in failure.text
+    # The console's and JSON's form (`\u001b`), as the chunks and expected show it too.
+    assert "a\\u0000b\\u001bc" in failure.text
 
 
 def test_the_markdown_summary_cannot_inject_html_or_break_its_table() -> None:

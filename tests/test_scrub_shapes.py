@@ -82,3 +82,46 @@ def test_a_secret_quoted_inside_json_text_is_hidden_and_the_text_stays_json() ->
     for message in ('session_id="abc" x', 'url?key="x"', "token_x=abc&y=1"):
         shown = scrub_text(json.dumps({"m": message}))
         assert REDACTED in shown and json.loads(shown)["m"].count("abc") == 0
+
+
+@pytest.mark.parametrize("name", [
+    "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "AZURE_OPENAI_KEY", "SLACK_BOT_TOKEN",
+    "MY_SECRET_KEY", "SESSION_ID", "DB_PASSWD", "HF_AUTH", "MY_COOKIE", "GH_CREDENTIAL",
+    "WEBHOOK_SIGNATURE", "MY_BEARER",
+])
+@pytest.mark.parametrize("separator", ["=", ": ", " = "])
+def test_an_environment_variable_named_with_a_secret_word_has_its_value_hidden_in_text(
+        name: str, separator: str) -> None:
+    value = "Zq9v-secret-VALUE_42"
+    for line in (f"{name}{separator}{value}", f"export {name}{separator}{value} && run",
+                 f"env: {{'PATH': '/bin'}} {name}{separator}{value}"):
+        scrubbed = scrub_text(line)
+        assert value not in scrubbed and f"{name}{separator}{REDACTED}" in scrubbed, line
+
+
+def test_a_header_named_with_a_secret_word_is_hidden_in_the_middle_of_a_line() -> None:
+    assert scrub_text("the request sent X-Auth-Key: v9x8 and Accept: */*") == \
+        f"the request sent X-Auth-Key: {REDACTED} and Accept: */*"
+    assert "sub-123" not in scrub_text("headers were Ocp-Apim-Subscription-Key: sub-123.")
+
+
+@pytest.mark.parametrize("url", [
+    "https://app.example/cb#token=abc123def", "https://app.example/cb#access_token=abc123def&x=1",
+    "https://app.example/cb#state=1&id_token=abc123def",
+])
+def test_a_credential_in_a_url_fragment_is_hidden(url: str) -> None:
+    scrubbed = scrub_text(f"redirected to {url} then")
+    assert "abc123def" not in scrubbed and REDACTED in scrubbed
+
+
+@pytest.mark.parametrize("text", [
+    "input_tokens=5 output_tokens=7", "max_tokens=4096", "MAX_TOKENS=4096",
+    "a MAX_OUTPUT_TOKENS: 10 b", "request max_tokens: 100, stop", "token=Hello",
+    "CHOICE-KEY: the fold differs", "the rule CHOICE-KEY: failed", "  KeyError: 0",
+    "at /choices/0/delta/x_api_key: expected 1, received 2",
+    "AM-THINK-SIGNATURE (thinking): signature_delta: expected a string",
+    "a thought_signature: CiQB", "## token=abc", "risk-management: ok",
+])
+def test_token_counts_rule_ids_pointers_and_content_members_stay_readable_in_text(
+        text: str) -> None:
+    assert scrub_text(text) == text
