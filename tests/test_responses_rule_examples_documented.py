@@ -176,31 +176,6 @@ def test_undocumentable_rules_are_rules_and_say_why() -> None:
     assert all(reason.strip() for reason in UNDOCUMENTABLE.values())
 
 
-
-_CACHE_WRITE = ("usage.input_tokens_details without cache_write_tokens, which the vendored "
-                "schema requires")
-KNOWN_UNREGISTERED: dict[str, str] = {
-    "test_a_blank_item_keeps_its_index_free_for_the_real_one": "the next item added past the "
-                                                               "index a null item (RQ6) took",
-    "test_a_repeated_terminals_usage_replaces_the_first": _CACHE_WRITE,
-    "test_usage_is_never_summed_with_a_lifecycle_responses": _CACHE_WRITE,
-    "test_usage_of_an_incomplete_response_is_kept": _CACHE_WRITE,
-    "test_a_terminal_output_that_is_not_a_list_is_absent": "a terminal response.output that "
-                                                           "is not an array",
-    "test_a_wrong_typed_done_item_or_done_text_changes_nothing": "an item's event after its "
-                                                                "output_item.done",
-    "test_each_key_comes_from_the_latest_lifecycle_response_with_a_value_for_it":
-        "a lifecycle response's model null",
-    "test_keys_the_terminal_sends_as_null_come_from_the_lifecycle_response":
-        "a terminal response's created_at and model null",
-    "test_items_of_every_hosted_type_are_kept_as_sent": "an item type the schema does not name "
-                                                        "(x_vendor_call)",
-}
-"""Rule examples whose streams carry a departure no registered one names (a gap, verdicts.md
-§1), with the departure: found when this test was written and not yet registered. The
-table is exact: a new gap fails, and so does a listed one that is registered since."""
-
-
 def test_every_departure_an_example_makes_is_registered(
     recorded: tuple[dict[str, Any], dict[str, Any]],
 ) -> None:
@@ -208,15 +183,6 @@ def test_every_departure_an_example_makes_is_registered(
     shapes = OPENAI_RESPONSES.shapes
     assert shapes is not None
     streams, _ = recorded
-    found: dict[str, set[str]] = defaultdict(set)
-    for test, sent in streams.items():
-        for stream in sent:
-            shape = shapes.of(stream)
-            if shape.unregistered:
-                found[_key(test).split("[", 1)[0]].add(shape.describe())
-    new = {test: sorted(shapes_) for test, shapes_ in found.items()
-           if test not in KNOWN_UNREGISTERED}
-    assert not new, "unregistered departures:\n" + "\n".join(
-        f"  {t}: {s}" for t, ss in new.items() for s in ss)
-    registered = sorted(set(KNOWN_UNREGISTERED) - set(found))
-    assert not registered, f"no longer a gap, to remove from KNOWN_UNREGISTERED: {registered}"
+    found = sorted({f"  {_key(test)}: {shape.describe()}" for test, sent in streams.items()
+                    for shape in map(shapes.of, sent) if shape.unregistered})
+    assert not found, "unregistered departures:\n" + "\n".join(found)

@@ -5,20 +5,33 @@ family's streams carry only registered departures."""
 
 from __future__ import annotations
 
+import copy
 import json
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
 from refold.dialects.openai_responses import OPENAI_RESPONSES
-from refold.dialects.openai_responses._departures import DEPARTURES
+from refold.dialects.openai_responses._departures import DEPARTURES, DETECTORS
 from refold.dialects.openai_responses._grammar import GRAMMAR
 from refold.dialects.openai_responses.regenerate_schema import build_schema, main
 from refold.reference import JSONObject
-from refold.shapes import StreamShapes
+from refold.shapes import StreamShapes, Violation
 from refold.strategies.responses import round_trips
+from refold.suites.responses._events import (
+    args_delta,
+    item_added,
+    item_done,
+    message,
+    numbered,
+    text_delta,
+    text_part,
+    text_stream,
+)
 
 _SLOW = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                        HealthCheck.data_too_large])
@@ -161,3 +174,106 @@ def test_every_event_of_the_plain_family_is_one_of_openai_pythons_stream_events(
     adapter: TypeAdapter[Any] = TypeAdapter(ResponseStreamEvent)
     for event in case[1]:
         adapter.validate_python(event)
+
+
+# One test per departure widened or added for the rule examples' streams (verdicts.md §1):
+# a documented stream changed in exactly that way carries exactly that departure.
+
+
+def _changed(change: Callable[[list[Any]], list[Any]]) -> tuple[str, tuple[str, ...],
+                                                              tuple[Violation, ...]]:
+    """The shape of OpenAI's own stream (one message, completed) changed by `change`,
+    numbered afterwards; the unchanged stream is documented."""
+    assert _shapes().of(numbered(text_stream("Hi", " there"))).shape == "documented"
+    shape = _shapes().of(numbered(change(copy.deepcopy(text_stream("Hi", " there")))))
+    return shape.shape, shape.departures, shape.unregistered
+
+
+def _before_terminal(*events: Any, output: Any = None) -> Callable[[list[Any]], list[Any]]:
+    """Events inserted before the terminal event, `output` appended to its output."""
+    def change(stream: list[Any]) -> list[Any]:
+        if output is not None:
+            stream[-1]["response"]["output"].append(output)
+        return [*stream[:-1], *events, stream[-1]]
+    return change
+
+
+_USAGE = {"input_tokens": 5, "input_tokens_details": {"cached_tokens": 0,
+                                                      "cache_write_tokens": 0},
+          "output_tokens": 2, "output_tokens_details": {"reasoning_tokens": 0},
+          "total_tokens": 7}
+
+
+def _terminal_usage(usage: Any) -> Callable[[list[Any]], list[Any]]:
+    def change(stream: list[Any]) -> list[Any]:
+        stream[-1]["response"]["usage"] = usage
+        return stream
+    return change
+
+
+def test_usage_details_without_cache_write_tokens_are_the_observed_rs_doc_sparse_usage() -> None:
+    assert _changed(_terminal_usage(copy.deepcopy(_USAGE))) == ("documented", (), ())
+    usage = copy.deepcopy(_USAGE)
+    del usage["input_tokens_details"]["cache_write_tokens"]
+    assert _changed(_terminal_usage(usage)) == ("observed", ("RS-DOC-SPARSE-USAGE",), ())
+    assert any("gateway" in p for p in DEPARTURES["RS-DOC-SPARSE-USAGE"].provenance)
+
+
+def _response_key(event: int, key: str, value: Any) -> Callable[[list[Any]], list[Any]]:
+    def change(stream: list[Any]) -> list[Any]:
+        stream[event]["response"][key] = value
+        return stream
+    return change
+
+
+@pytest.mark.parametrize("output", ["Hi!", 0, {"0": "x"}, True])
+def test_a_terminal_output_that_is_not_an_array_is_the_synthetic_rs_syn_wrong_type(
+    output: Any,
+) -> None:
+    assert _changed(_response_key(-1, "output", output)) == (
+        "synthetic", ("RS-SYN-WRONG-TYPE",), ())
+
+
+def test_a_null_terminal_output_stays_the_observed_rq2_alone() -> None:
+    assert _changed(_response_key(-1, "output", None)) == ("observed", ("RQ2",), ())
+
+
+@pytest.mark.parametrize("event", [0, 1, -1], ids=["created", "in_progress", "completed"])
+@pytest.mark.parametrize("key", ["model", "created_at"])
+def test_a_responses_null_model_or_created_at_is_the_synthetic_rs_syn_wrong_type(
+    event: int, key: str,
+) -> None:
+    assert _changed(_response_key(event, key, None)) == ("synthetic", ("RS-SYN-WRONG-TYPE",), ())
+
+
+def test_an_items_event_after_its_output_item_done_is_the_synthetic_rs_syn_after_done() -> None:
+    assert _changed(_before_terminal(text_delta(0, "late"))) == (
+        "synthetic", ("RS-SYN-AFTER-DONE",), ())
+
+
+def test_another_items_event_at_a_done_items_index_is_no_rs_syn_after_done() -> None:
+    # an item's events are its own: routed to a done item's index they are RQ13's
+    other = message(text_part(""), id="msg_other")
+    shape = _changed(_before_terminal(
+        item_added(1, message(id="msg_other", status="in_progress")),
+        args_delta(0, "x", item_id="msg_other"), item_done(1, other), output=other))
+    assert "RS-SYN-AFTER-DONE" not in shape[1] and "RQ13" in shape[1], shape
+
+
+def test_an_item_of_a_type_the_schema_does_not_name_is_the_synthetic_rs_syn_unknown_item() -> None:
+    vendor = {"type": "x_vendor_call", "id": "xv_01", "payload": {"n": 1}}
+    change = _before_terminal(item_added(1, vendor), item_done(1, vendor), output=vendor)
+    assert _changed(change) == ("synthetic", ("RS-SYN-UNKNOWN-ITEM",), ())
+
+
+def test_the_item_added_at_the_index_a_null_item_left_blank_is_the_observed_rq6() -> None:
+    real = message(text_part("B"), id="msg_b")
+    change = _before_terminal(item_added(1, None), item_added(1, {**real, "status": "in_progress"}),
+                              item_done(1, real), output=real)
+    assert _changed(change) == ("observed", ("RQ6",), ())
+    # an item added at the next index after the blank one is no part of it
+    following = numbered(_before_terminal(item_added(1, None), item_added(2, real),
+                                          item_done(2, real), output=real)(
+        copy.deepcopy(text_stream("Hi", " there"))))
+    blank = [n for n, e in enumerate(following) if "item" in e and e["item"] is None]
+    assert len(blank) == 1 and list(DETECTORS["RQ6"](following)) == blank

@@ -2,7 +2,8 @@
 
 `observed` ones are the research quirks (`RQn`, research/responses-fold.md §3) and the
 places where OpenAI's own published examples or captures differ from its published
-schema (`RS-DOC-*`), each with who sends it and where that is shown. `synthetic` ones
+schema (`RS-DOC-*`; gateways known to send the same are named beside them), each with who
+sends it and where that is shown. `synthetic` ones
 (`RS-SYN-*`) are what the strategies' noise and damage and the rule examples do that no
 provider is known to send. Each has one detector: the numbers of the events where a
 stream departs that way.
@@ -54,8 +55,13 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
                                      "https://github.com/vllm-project/agentic-api/issues/62; "
                                      "https://github.com/BerriAI/litellm/pull/36375"),
      found.before_announced),
-    (_observed("RQ6", "`response.output_item.added` whose `item` is null",
-               "https://github.com/openai/openai-python/issues/3125 (fixed by PR #3126)"),
+    # the item added at the index a null one left blank is counted RQ6's own: the grammar
+    # takes the index as announced by the blank; no sender of it alone is known
+    (_observed("RQ6", "`response.output_item.added` whose `item` is null (and the item "
+                      "then added at the index it left blank)",
+               "https://github.com/openai/openai-python/issues/3125 (fixed by PR #3126, "
+               "which tracks the items after a null one by the indexes they are streamed "
+               "at, reused ones included)"),
      found.blank_item),
     (_observed("RQ7", "item ids that rotate between an item's events",
                "GitHub Copilot (gpt-5.3-codex), captured in Vercel AI's fixture "
@@ -92,8 +98,15 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
                                     "types usage as an object)",
                f"{_REF}/response/created (its example)", _CAPTURE), found.null_usage),
     (_observed("RS-DOC-SPARSE-USAGE", "usage without `input_tokens_details` or "
-                                      "`output_tokens_details`",
-               f"{_REF}/response/completed (its example)"), found.sparse_usage),
+                                      "`output_tokens_details`, or whose "
+                                      "`input_tokens_details` lacks `cache_write_tokens`",
+               f"{_REF}/response/completed (its example)",
+               "gateways and servers whose usage details predate `cache_write_tokens` "
+               "(required by the schema since openai-openapi's 2026-07 sync): "
+               "https://github.com/praxis-proxy/ai/issues/1267 (its Responses-to-Chat "
+               "adapter's streamed terminal response), "
+               "https://github.com/caigee-cmd/cli2api/pull/221, "
+               "https://github.com/exo-explore/exo/pull/1885"), found.sparse_usage),
     (_observed("RS-DOC-SPARSE-RESPONSE", "a response without keys the Response schema "
                                          "requires (`tools`, `instructions`, `metadata` ...)",
                f"{_REF}/response/queued, /response/failed and /response/incomplete (their "
@@ -114,9 +127,15 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
      found.unknown_event),
     (_synthetic("RS-SYN-WRONG-TYPE", "a field of the wrong JSON type (an index that is not "
                                      "a non-negative integer, a delta that is not a string, "
-                                     "a response that is not an object)"), found.wrong_types),
+                                     "a response that is not an object, a response's "
+                                     "`model` or `created_at` null or mistyped, its "
+                                     "`output` not an array)"), found.wrong_types),
     (_synthetic("RS-SYN-NOT-OBJECT", "an event that is not a JSON object"), found.not_object),
     (_synthetic("RS-SYN-NO-ITEM-ID", "an item's events without `item_id`"), found.no_item_id),
+    (_synthetic("RS-SYN-UNKNOWN-ITEM", "an output item of a type OpenAI does not document"),
+     found.unknown_item),
+    (_synthetic("RS-SYN-AFTER-DONE", "an item's events after its "
+                                     "`response.output_item.done`"), found.after_done),
     (_synthetic("RS-SYN-AFTER-TERMINAL", "events after the terminal event"), found.after_terminal),
     (_synthetic("RS-SYN-CUT", "a stream that ends with neither a terminal nor an error "
                               "event"), found.cut),

@@ -9,22 +9,21 @@ from collections.abc import Callable, Iterator, Sequence
 from refold.reference import JSON, JSONObject
 
 from ._grammar import LIFECYCLE, TERMINALS, is_int, kind
-from ._known import DOCUMENTED_TYPES, RESPONSE_REQUIRED
+from ._known import DOCUMENTED_ITEM_TYPES, DOCUMENTED_TYPES, RESPONSE_REQUIRED
 
-__all__ = ["Detector", "after_terminal", "args_done_without_name", "bare_error",
+__all__ = ["Detector", "after_done", "after_terminal", "args_done_without_name", "bare_error",
            "before_announced", "blank_item", "call_without_id", "cut", "done_again",
            "empty_terminal_output", "headless", "index_collisions", "keepalive",
            "kind_mismatch", "late_lifecycle", "message_without_status",
            "missing_terminal_output", "nested_error", "never_done", "no_annotations",
            "no_item_id", "no_logprobs", "not_object", "not_response", "null_usage",
            "out_of_order", "repeated_terminal", "rotated_ids", "sequence_departs",
-           "sparse_response", "sparse_usage", "unknown_event", "wrong_types"]
+           "sparse_response", "sparse_usage", "unknown_event", "unknown_item", "wrong_types"]
 
 Detector = Callable[[Sequence[JSON]], list[int]]
 
 _ADDED = "response.output_item.added"
 _DONE = "response.output_item.done"
-
 
 
 def _objects(items: Sequence[JSON]) -> Iterator[tuple[int, JSONObject]]:
@@ -119,8 +118,24 @@ def before_announced(items: Sequence[JSON]) -> list[int]:
 
 
 def blank_item(items: Sequence[JSON]) -> list[int]:
-    return [n for n, i in _objects(items)
-            if kind(i) == _ADDED and not isinstance(i.get("item"), dict)]
+    """Items added null, and the item then added at an index only a null item took (the
+    blank announced the index without an item; the grammar counts it taken)."""
+    blank: set[int] = set()
+    real: set[int] = set()
+    found: list[int] = []
+    for number, item in _objects(items):
+        index = _index(item)
+        if kind(item) != _ADDED:
+            continue
+        if not isinstance(item.get("item"), dict):
+            found.append(number)
+            if index is not None:
+                blank.add(index)
+        elif index is not None:
+            if index in blank and index not in real:
+                found.append(number)
+            real.add(index)
+    return found
 
 
 def _ids(items: Sequence[JSON]) -> set[str]:
@@ -204,10 +219,15 @@ def null_usage(items: Sequence[JSON]) -> list[int]:
     return [n for n, body in _responses(items) if "usage" in body and body["usage"] is None]
 
 
+def _sparse_usage(usage: JSONObject) -> bool:
+    details = usage.get("input_tokens_details")
+    return any(key not in usage for key in ("input_tokens_details", "output_tokens_details")) \
+        or (isinstance(details, dict) and "cache_write_tokens" not in details)
+
+
 def sparse_usage(items: Sequence[JSON]) -> list[int]:
-    keys = ("input_tokens_details", "output_tokens_details")
     return [n for n, body in _responses(items) if isinstance(body.get("usage"), dict)
-            and any(key not in body["usage"] for key in keys)]
+            and _sparse_usage(body["usage"])]
 
 
 def sparse_response(items: Sequence[JSON]) -> list[int]:
@@ -270,6 +290,24 @@ def unknown_event(items: Sequence[JSON]) -> list[int]:
             and kind(i) not in DOCUMENTED_TYPES and kind(i) != "keepalive"]
 
 
+def _item_types(item: JSONObject) -> Iterator[object]:
+    """The `type` of every output item an event carries (its item, its response's output)."""
+    carried: list[JSON] = []
+    if kind(item) in (_ADDED, _DONE):
+        carried.append(item.get("item"))
+    body = item.get("response")
+    if isinstance(body, dict) and isinstance(body.get("output"), list):
+        carried.extend(body["output"])
+    for element in carried:
+        if isinstance(element, dict):
+            yield element.get("type")
+
+
+def unknown_item(items: Sequence[JSON]) -> list[int]:
+    return [n for n, i in _objects(items) if any(
+        isinstance(t, str) and t not in DOCUMENTED_ITEM_TYPES for t in _item_types(i))]
+
+
 _INDEXES = ("output_index", "content_index", "summary_index", "annotation_index")
 _TEXTS = ("delta", "text", "refusal", "arguments", "item_id")
 
@@ -282,9 +320,22 @@ def _wrong_type(item: JSONObject) -> bool:
     if any(key in item and not isinstance(item[key], str) for key in _TEXTS):
         return True
     body = item.get("response", {})
-    if kind(item) in (*LIFECYCLE, *TERMINALS) and not isinstance(body, dict):
+    if kind(item) in (*LIFECYCLE, *TERMINALS) and (not isinstance(body, dict)
+                                                   or _wrong_response_type(body)):
         return True
     return kind(item) == _DONE and not isinstance(item.get("item"), dict)
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _wrong_response_type(body: JSONObject) -> bool:
+    """A response's `model` that is no string, `created_at` no number, `output` no array
+    (a null one is RQ2's); absent keys are RS-DOC-SPARSE-RESPONSE's."""
+    return ("model" in body and not isinstance(body["model"], str)) \
+        or ("created_at" in body and not _number(body["created_at"])) \
+        or (body.get("output") is not None and not isinstance(body["output"], list))
 
 
 def wrong_types(items: Sequence[JSON]) -> list[int]:
@@ -299,6 +350,38 @@ def no_item_id(items: Sequence[JSON]) -> list[int]:
     announced = _announced(items)
     return [n for n, event, index in _item_events(items)
             if "item_id" not in event and isinstance(announced.get(index, {}).get("id"), str)]
+
+
+def after_done(items: Sequence[JSON]) -> list[int]:
+    """An item's events after its own `response.output_item.done` (a repeated done is
+    RS-SYN-DONE-AGAIN's). An event's item is the one its `item_id` names, else the one
+    last added at its `output_index`: another item routed or re-added there (RQ13) is not
+    the done one."""
+    current: dict[int, object] = {}
+    known: set[str] = set()
+    done: set[object] = set()
+    found: list[int] = []
+    for number, item in _objects(items):
+        index = _index(item)
+        if index is None:
+            continue
+        if kind(item) == _ADDED:
+            added = item.get("item")
+            own = added.get("id") if isinstance(added, dict) else None
+            current[index] = own if isinstance(own, str) else ("added", number)
+            if isinstance(own, str):
+                known.add(own)
+            continue
+        named = item.get("item_id")
+        if kind(item) == _DONE and isinstance(item.get("item"), dict):
+            named = item["item"].get("id")
+        owner = named if isinstance(named, str) and named in known \
+            else current.get(index, ("index", index))
+        if kind(item) == _DONE:
+            done.add(owner)
+        elif owner in done:
+            found.append(number)
+    return found
 
 
 def after_terminal(items: Sequence[JSON]) -> list[int]:
