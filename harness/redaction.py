@@ -19,7 +19,9 @@ junit.xml, report.html, summary.md, replay files, baselines) passes through here
     would otherwise blank every mention of a target or a word;
   - a value that occurs inside the markers this module and the scrubber write;
   - the variables pytest and xdist set while they run (`PYTEST_CURRENT_TEST`, which
-    names the test running, and `PYTEST_XDIST_*`), and `_`, `PWD`, `OLDPWD`.
+    names the test running, and `PYTEST_XDIST_*`), `PYTEST_ADDOPTS`, refold's own
+    configuration (`REFOLD_*`; the worker token is registered instead), and `_`, `PWD`,
+    `OLDPWD`.
 
   The environment is read once, on first use (`current`).
 
@@ -85,8 +87,12 @@ CANARY_MIN = 8
 
 _ROOT_NAMES = ("<site-packages>", "<checkout>", "<cwd>", "<home>", "<python>")
 _MARKERS = (REDACTED, NOT_KEPT, *_ROOT_NAMES)
-_SKIPPED_NAMES = frozenset({"PYTEST_CURRENT_TEST", "_", "PWD", "OLDPWD"})
-_SKIPPED_PREFIXES = ("PYTEST_XDIST_",)
+_SKIPPED_NAMES = frozenset({"PYTEST_CURRENT_TEST", "PYTEST_ADDOPTS", "_", "PWD", "OLDPWD"})
+_SKIPPED_PREFIXES = ("PYTEST_XDIST_", "REFOLD_")
+"""Configuration, not secrets: pytest's and refold's own variables (rule ids, modes,
+file names: `REFOLD_ONLY_RULES=RS-ANNOTATIONS` would otherwise blank a rule id in every
+document). The worker token `REFOLD_TARGET_TOKEN` is hidden all the same: the harness
+registers every token it makes (`register_secret`)."""
 _COMMON = frozenset({"true", "false", "yes", "no", "on", "off", "none", "null",
                      "xterm-256color", "screen-256color", "tmux-256color", "xterm-color",
                      "truecolor", "/bin/bash", "/bin/sh", "/bin/zsh", "/usr/bin/bash",

@@ -87,6 +87,18 @@ def test_env_values_shorter_than_8_characters_and_common_values_are_untouched(
     assert redaction.persisted_text(text) == text
 
 
+def test_refold_and_pytest_configuration_in_the_environment_is_no_canary(
+        fresh_redaction: pytest.MonkeyPatch) -> None:
+    # the strength tests select rules through REFOLD_ONLY_RULES: a canary there blanked
+    # the rule ids of every document they read
+    fresh_redaction.setenv("REFOLD_ONLY_RULES", "RS-ANNOTATIONS RS-REFUSAL")
+    fresh_redaction.setenv("PYTEST_ADDOPTS", "-p no:langsmith_plugin")
+    fresh_redaction.setenv("MY_UPSTREAM", "upstream-pass-CANARY")
+    text = "RS-ANNOTATIONS RS-REFUSAL failed; -p no:langsmith_plugin; upstream-pass-CANARY"
+    assert redaction.persisted_text(text) == (
+        "RS-ANNOTATIONS RS-REFUSAL failed; -p no:langsmith_plugin; [redacted]")
+
+
 def test_a_site_packages_path_becomes_relative_to_site_packages() -> None:
     frame = f'File "{SITE}/openai/lib/streaming.py", line 12'
     assert redaction.persisted_text(frame) == \
