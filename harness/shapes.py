@@ -135,6 +135,17 @@ class StreamShapes:
     wire: Mapping[FrameKind, str] | None = None
     """The departure of each kind of SSE framing departure (`refold.wire_shapes`), for a
     dialect whose wire rules are checked on bytes; None: its bytes are not told."""
+    end_sentinel: JSON = None
+    """The item a protocol that writes the stream's framing as items (provider-events)
+    puts where the dialect's documented end-of-stream marker arrived; None: the dialect
+    has none. It is the framing's, never one of the dialect's items (`source_items`)."""
+
+    def source_items(self, stream: Sequence[JSON]) -> Sequence[JSON]:
+        """`stream` as a protocol writes it, without its last item when that is the
+        dialect's end sentinel (which is documented framing, not an item)."""
+        if self.end_sentinel is not None and stream and stream[-1] == self.end_sentinel:
+            return stream[:-1]
+        return stream
 
     def __post_init__(self) -> None:
         unknown = (set(self.detectors) | set((self.wire or {}).values())) - set(self.departures)

@@ -119,3 +119,24 @@ def test_a_source_telling_no_shapes_or_no_source_reads_synthetic() -> None:
     nameless = lookup.of([CHUNK, "[DONE]"])
     assert nameless.shape == "synthetic" and nameless.unregistered[0].item == 0
     assert lookup.departures == {}
+
+
+def test_chats_done_sentinel_ends_a_documented_events_stream_and_is_no_chunk() -> None:
+    """The frame "[DONE]" is where OpenAI's `data: [DONE]` arrived: documented framing,
+    not a chunk that is no object (CHAT-NOT-OBJECT read every Chat-sourced events stream
+    synthetic); anywhere else, and in a chat stream of chunks, it is still a departure."""
+    from pathlib import Path
+
+    from refold.corpus import load_corpus
+
+    [case] = [c for c in load_corpus(Path(__file__).resolve().parent.parent / "examples"
+                                     / "corpus") if c.name == "openai-chat-chunks"]
+    chunks = list(case.items)
+    shapes = PROVIDER_EVENTS.shapes
+    assert shapes is not None
+    assert shapes.of([{"begin": CHAT}, *chunks, "[DONE]"]).shape == "documented"
+    inside = shapes.of([{"begin": CHAT}, chunks[0], "[DONE]", *chunks[1:]])
+    assert "CHAT-NOT-OBJECT" in inside.departures
+    chat_shapes = DIALECTS[CHAT].shapes
+    assert chat_shapes is not None
+    assert "CHAT-NOT-OBJECT" in chat_shapes.of([*chunks, "[DONE]"]).departures

@@ -44,6 +44,23 @@ def test_chat_calls_complete_at_the_finish_even_when_another_index_starts(
                          f"chunk (frame {finishing})", expected=[finishing] * 2, received=where)
 
 
+@rule("EV-FRAME-ORDER")
+def test_a_finishing_chunk_carrying_two_whole_calls_completes_them_after_both_start(
+        check: EventsCheck) -> None:
+    # EV-FRAME-ORDER: a chunk's events follow its fields in the mapping table's order:
+    # every fragment's events (each call's Started, then its ArgumentsDelta), then what the
+    # finish reason ends (§4.1: the calls complete at the frame that gives choice 0 its
+    # finish reason, which may share the chunk of the calls' fragments, chat-fold family
+    # 4). The first call's arguments parse before the second call starts, which is no
+    # boundary (NE-24).
+    last = tool(0, call_id="call_a", name="get_weather", arguments='{"city":"Paris"}')
+    last["choices"][0]["delta"]["tool_calls"].append(  # type: ignore[index, union-attr]
+        tool(1, call_id="call_b", name="get_time", arguments='{"city":"Rome"}')
+        ["choices"][0]["delta"]["tool_calls"][0])  # type: ignore[index]
+    last["choices"][0]["finish_reason"] = "tool_calls"  # type: ignore[index]
+    check.agrees_with_reference(_CHAT, [role(), last, DONE])
+
+
 @rule("EV-CHAT-COMPLETE-AT-FINISH")
 def test_a_chat_call_completes_at_a_finish_carried_by_its_last_fragment(
         check: EventsCheck) -> None:

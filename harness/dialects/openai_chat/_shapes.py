@@ -15,5 +15,8 @@ CHAT_SHAPES = StreamShapes(
     grammar=GRAMMAR,
     departures={departure.id: departure for departure in DEPARTURES},
     detectors=DETECTORS,
+    # OpenAI ends the stream with `data: [DONE]` (the chat streaming page), which
+    # provider-events writes as the frame "[DONE]"
+    end_sentinel="[DONE]",
 )
 """How a chat stream's shape is told."""

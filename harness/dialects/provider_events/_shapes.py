@@ -3,7 +3,8 @@
 A provider-events stream is written as the protocol sends it, `{"begin": SOURCE}` and then
 the frames of SOURCE (events.md §5), so it is documented, observed or synthetic exactly as
 those frames are in SOURCE (verdicts.md §1): the `begin` item is the protocol's, not the
-provider's, and is never a departure. `SourceShapes` looks the source dialect's `shapes` up
+provider's, and is never a departure; nor is a last frame that is SOURCE's documented end
+sentinel (`StreamShapes.end_sentinel`: Chat's `"[DONE]"`). `SourceShapes` looks the source dialect's `shapes` up
 when asked, so a source dialect that registers its shapes later (or a test that replaces
 them) is the one read.
 """
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 
 from refold.reference import JSON
 
-from ...shapes import Departure, Shapes, StreamShape, Violation
+from ...shapes import Departure, Shapes, StreamShape, StreamShapes, Violation
 
 __all__ = ["SourceShapes", "registered_shapes"]
 
@@ -63,6 +64,9 @@ class SourceShapes:
         if shapes is None:
             return StreamShape("synthetic", (), (Violation(
                 0, "/begin", f"the source dialect {source} tells no stream shapes"),))
-        found = shapes.of(list(stream[1:]))
+        frames = list(stream[1:])
+        if isinstance(shapes, StreamShapes):
+            frames = list(shapes.source_items(frames))
+        found = shapes.of(frames)
         return found._replace(unregistered=tuple(
             v._replace(item=v.item + 1) for v in found.unregistered))
