@@ -4,9 +4,9 @@ A provider-events stream is written as the protocol sends it, `{"begin": SOURCE}
 the frames of SOURCE (events.md §5), so it is documented, observed or synthetic exactly as
 those frames are in SOURCE (verdicts.md §1): the `begin` item is the protocol's, not the
 provider's, and is never a departure; nor is a last frame that is SOURCE's documented end
-sentinel (`StreamShapes.end_sentinel`: Chat's `"[DONE]"`). `SourceShapes` looks the source dialect's `shapes` up
-when asked, so a source dialect that registers its shapes later (or a test that replaces
-them) is the one read.
+sentinel (`StreamShapes.end_sentinel`: Chat's `"[DONE]"`). `SourceShapes` looks the
+source dialect's `shapes` up when asked, so a source dialect that registers its shapes
+later (or a test that replaces them) is the one read.
 """
 
 from __future__ import annotations
