@@ -22,15 +22,19 @@ assert SHAPES is not None
 
 # deadline=None below: the first classification compiles the schema's validator, and a
 # loaded two-core machine makes one draw's timing say nothing about the code.
-_OPENAI_FEATURES = frozenset(FEATURES) - {"reasoning_details", "empty_arguments"}
-"""What OpenAI's own streams carry: OpenRouter's reasoning details (index optional, Q17)
-and calls left without argument text (Q11) are departures by definition."""
+_OPENAI_FEATURES = frozenset(FEATURES) - {"reasoning", "reasoning_details", "empty_arguments"}
+"""What OpenAI's own streams carry: reasoning fields (OpenRouter's, DeepSeek's:
+CHAT-X-REASONING) and calls left without argument text (Q11) are departures by
+definition."""
 
 
 def _documented_completions() -> st.SearchStrategy[JSONObject]:
-    # a choice ending in "error" is streamed only with OpenRouter's error chunk (Q18)
+    # a choice ending in "error" is streamed only with OpenRouter's error chunk (Q18), and
+    # `provider` and `native_finish_reason` are OpenRouter's (CHAT-X-PROVIDER)
     return completions(features=_OPENAI_FEATURES).filter(
-        lambda c: all(choice["finish_reason"] != "error" for choice in c["choices"]))
+        lambda c: "provider" not in c and all(
+            choice["finish_reason"] != "error" and "native_finish_reason" not in choice
+            for choice in c["choices"]))
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -167,3 +171,21 @@ def test_a_tool_call_of_another_type_is_the_synthetic_departure_chat_tool_type()
         "synthetic", ("CHAT-TOOL-TYPE",), ()), shape.describe()
     chunk["choices"][0]["delta"]["tool_calls"] = [{**call, "type": "function"}]
     assert SHAPES.of([chunk]).shape == "documented", SHAPES.of([chunk]).describe()
+
+
+@pytest.mark.parametrize(("delta", "extra", "departure"), [
+    ({"reasoning_details": [{"type": "reasoning.text", "text": "a", "index": 0}]}, {},
+     "CHAT-X-REASONING"),
+    ({"reasoning_content": "a"}, {}, "CHAT-X-REASONING"),
+    ({"content": "a"}, {"provider": "OpenAI"}, "CHAT-X-PROVIDER"),
+])
+def test_fields_only_other_providers_send_make_an_observed_stream(
+        delta: JSONObject, extra: JSONObject, departure: str) -> None:
+    """Issue 24: openai-python was reported failing RD-* and PROV-NATIVE-FINISH on
+    documented streams, which OpenAI never sends: unknown keys are allowed by the schema,
+    but OpenRouter's and DeepSeek's fields make another provider's stream."""
+    chunk: JSONObject = {
+        "id": "chatcmpl-0", "object": "chat.completion.chunk", "created": 1, "model": "m",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": "stop"}], **extra}
+    shape = SHAPES.of([chunk])
+    assert (shape.shape, shape.departures) == ("observed", (departure,)), shape.describe()

@@ -71,6 +71,17 @@ DEPARTURES: tuple[Departure, ...] = (
     _observed("Q18", "a mid-stream error chunk (top-level error, finish_reason error)",
               "OpenRouter streaming docs: https://openrouter.ai/docs/api-reference/streaming",
               "vLLM, SGLang: " + _Q + "block/goose/pull/8031"),
+    # Fields OpenAI's chunk schema does not name: allowed as unknown keys, but a stream
+    # carrying them is one another provider sends, not OpenAI's documented stream.
+    _observed("CHAT-X-REASONING",
+              "reasoning fields OpenAI's chunks do not carry (`reasoning`, `reasoning_content`, "
+              "`reasoning_details`)",
+              "OpenRouter (reasoning, reasoning_details): "
+              "https://openrouter.ai/docs/use-cases/reasoning-tokens",
+              "DeepSeek (reasoning_content): "
+              "https://api-docs.deepseek.com/guides/reasoning_model"),
+    _observed("CHAT-X-PROVIDER", "OpenRouter's `provider` and `native_finish_reason` fields",
+              "OpenRouter streaming docs: https://openrouter.ai/docs/api-reference/streaming"),
     Departure("Q20", "synthetic", "null or non-object entries inside lists (no provider known)"),
     Departure("CHAT-WRONG-TYPE", "synthetic", "a value of the wrong JSON type"),
     Departure("CHAT-BLANK", "synthetic", "a whitespace-only or empty role, or whitespace ids"),

@@ -213,6 +213,19 @@ def _choices_out_of_order(chunks: Sequence[JSON]) -> Iterator[int]:
                 seen.append(choice if choice is not None else -1)
 
 
+_REASONING_KEYS = ("reasoning", "reasoning_content", "reasoning_details")
+
+
+def _reasoning_fields(chunk: dict[str, Any]) -> bool:
+    return any(isinstance(delta := entry.get("delta"), dict)
+               and any(key in delta for key in _REASONING_KEYS) for entry in entries(chunk))
+
+
+def _provider_fields(chunk: dict[str, Any]) -> bool:
+    return "provider" in chunk or any("native_finish_reason" in entry
+                                      for entry in entries(chunk))
+
+
 def _choice_twice(chunk: dict[str, Any]) -> bool:
     # an entry without an index is choice 0 (CHOICE-KEY)
     seen = [index_of(entry.get("index")) or 0 for entry in entries(chunk)]
@@ -413,6 +426,8 @@ DETECTORS: dict[str, Callable[[Sequence[JSON]], Iterator[int]]] = {
     "Q16": _choices_out_of_order,
     "Q17": _chunks_where(_reasoning_without_index),
     "Q18": _chunks_where(_error_chunk),
+    "CHAT-X-REASONING": _chunks_where(_reasoning_fields),
+    "CHAT-X-PROVIDER": _chunks_where(_provider_fields),
     "Q20": _chunks_where(_null_entries),
     "CHAT-WRONG-TYPE": _chunks_where(_wrong_type),
     "CHAT-BLANK": _chunks_where(_blank),
