@@ -27,8 +27,8 @@ UNDOCUMENTABLE: dict[str, str] = {
     "TOOL-NAME": "about names repeated or changed on later fragments (Q6, CHAT-RENAMED)",
     "TOOL-EMPTY-ARGS": "about a call streamed without argument text (Q11)",
     "RD-INDEXLESS": "about reasoning_details entries without an index (Q17)",
-    **{rule_id: "about reasoning fields OpenAI's chunks do not carry (CHAT-X-REASONING)"
-       for rule_id in ("RD-MERGE", "RD-FIELDS", "RD-AS-SENT", "RD-ORDER", "TEXT-REASONING")},
+    **dict.fromkeys(("RD-MERGE", "RD-FIELDS", "RD-AS-SENT", "RD-ORDER", "TEXT-REASONING"),
+                    "about reasoning fields OpenAI's chunks do not carry (CHAT-X-REASONING)"),
     "PROV-NATIVE-FINISH": "about OpenRouter's native_finish_reason (CHAT-X-PROVIDER)",
     "LP-SKIP": "about logprobs of the wrong type",
     "ROB-NULL-ENTRIES": "about null entries inside lists (Q20)",
