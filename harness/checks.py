@@ -104,14 +104,19 @@ class ConformanceFailure(AssertionError):
         """The rules this failure is evidence against, in the registries' order."""
         found: set[str] = set(self.crash.charged) if self.crash is not None else set()
         found |= {rule_id for rule_id, _ in self.violations}
-        absent = self._absent_departures()
-        verdicts = self.ablation.verdicts if self.ablation is not None else {}
-        for difference in self.differences:
-            found |= self._charged(difference, absent, verdicts.get(difference.pointer))
+        for _, charged in self._charges():
+            found |= charged
         found = _judged(found, self.claimed) or set(self.rules)
         registry = self.dialect.rules
         known = tuple(r for r in registry if r in found)
         return known + tuple(sorted(found - registry.keys()))
+
+    def _charges(self) -> list[tuple[Difference, set[str]]]:
+        """Each difference with the rules it is evidence against (`_charged`)."""
+        absent = self._absent_departures()
+        verdicts = self.ablation.verdicts if self.ablation is not None else {}
+        return [(difference, self._charged(difference, absent, verdicts.get(difference.pointer)))
+                for difference in self.differences]
 
     def _charged(self, difference: Difference, absent: frozenset[str],
                  verdict: Verdict | None) -> set[str]:
@@ -147,13 +152,9 @@ class ConformanceFailure(AssertionError):
         overall = self.impact
         crashed = self.crash is not None or self.target_error is not None
         own: dict[str, list[Difference]] = {}
-        if not crashed:
-            absent = self._absent_departures()
-            verdicts = self.ablation.verdicts if self.ablation is not None else {}
-            for difference in self.differences:
-                charged = self._charged(difference, absent, verdicts.get(difference.pointer))
-                for rule_id in _judged(charged, self.claimed):
-                    own.setdefault(rule_id, []).append(difference)
+        for difference, charged in ([] if crashed else self._charges()):
+            for rule_id in _judged(charged, self.claimed):
+                own.setdefault(rule_id, []).append(difference)
         found: dict[str, Impact] = {}
         for rule_id in self.implicated:
             impact = impact_of(own[rule_id], crashed=False) if rule_id in own else overall
