@@ -19,8 +19,9 @@ def best_of(runs: int, work: Callable[[], object]) -> float:
     return best
 
 
-def cost_against_decoding(items: list[Any], fold: Callable[[list[Any]], object]
-                          ) -> tuple[float, float, float]:
+def cost_against_decoding(
+    items: list[Any], fold: Callable[[list[Any]], object]
+) -> tuple[float, float, float]:
     """Seconds to decode the items' data fields, to fold them, and fold / decode."""
     lines = [json.dumps(item) for item in items]
     decode_time = best_of(7, lambda: [json.loads(line) for line in lines])

@@ -26,19 +26,31 @@ from refold.reference.anthropic import fold
 JSONObject = dict[str, object]
 
 
-
 def _envelope() -> JSONObject:
-    return {"type": "message_start", "message": {
-        "id": "msg_01", "type": "message", "role": "assistant", "model": "claude-x",
-        "content": [], "stop_reason": None, "stop_sequence": None,
-        "usage": {"input_tokens": 472, "output_tokens": 2}}}
+    return {
+        "type": "message_start",
+        "message": {
+            "id": "msg_01",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-x",
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 472, "output_tokens": 2},
+        },
+    }
 
 
 def _closing(stop_reason: str, output_tokens: int) -> list[JSONObject]:
-    return [{"type": "message_delta",
-             "delta": {"stop_reason": stop_reason, "stop_sequence": None},
-             "usage": {"output_tokens": output_tokens}},
-            {"type": "message_stop"}]
+    return [
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": stop_reason, "stop_sequence": None},
+            "usage": {"output_tokens": output_tokens},
+        },
+        {"type": "message_stop"},
+    ]
 
 
 def one_character_per_event(size: int, kind: str = "tool") -> list[JSONObject]:
@@ -64,28 +76,67 @@ def one_character_per_event(size: int, kind: str = "tool") -> list[JSONObject]:
 
 def realistic_stream(words: int) -> list[JSONObject]:
     """A documented-shape stream: thinking, `words` text deltas, a tool call, pings, usage."""
-    events = [_envelope(),
-              {"type": "content_block_start", "index": 0,
-               "content_block": {"type": "thinking", "thinking": ""}}]
-    events += [{"type": "content_block_delta", "index": 0,
-                "delta": {"type": "thinking_delta", "thinking": f" step {n}."}}
-               for n in range(words // 4)]
-    events += [{"type": "content_block_delta", "index": 0,
-                "delta": {"type": "signature_delta", "signature": "EqQBCgIYAhIM" * 20}},
-               {"type": "content_block_stop", "index": 0}, {"type": "ping"},
-               {"type": "content_block_start", "index": 1,
-                "content_block": {"type": "text", "text": ""}}]
-    events += [{"type": "content_block_delta", "index": 1,
-                "delta": {"type": "text_delta", "text": f" word{n}"}} for n in range(words)]
+    events = [
+        _envelope(),
+        {
+            "type": "content_block_start",
+            "index": 0,
+            "content_block": {"type": "thinking", "thinking": ""},
+        },
+    ]
+    events += [
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "thinking_delta", "thinking": f" step {n}."},
+        }
+        for n in range(words // 4)
+    ]
+    events += [
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "signature_delta", "signature": "EqQBCgIYAhIM" * 20},
+        },
+        {"type": "content_block_stop", "index": 0},
+        {"type": "ping"},
+        {"type": "content_block_start", "index": 1, "content_block": {"type": "text", "text": ""}},
+    ]
+    events += [
+        {
+            "type": "content_block_delta",
+            "index": 1,
+            "delta": {"type": "text_delta", "text": f" word{n}"},
+        }
+        for n in range(words)
+    ]
     arguments = json.dumps({"location": "San Francisco, CA", "unit": "celsius", "days": 3})
-    events += [{"type": "content_block_stop", "index": 1},
-               {"type": "content_block_start", "index": 2, "content_block": {
-                   "type": "tool_use", "id": "toolu_01", "name": "get_weather", "input": {}}},
-               {"type": "content_block_delta", "index": 2,
-                "delta": {"type": "input_json_delta", "partial_json": ""}}]
-    events += [{"type": "content_block_delta", "index": 2,
-                "delta": {"type": "input_json_delta", "partial_json": arguments[i:i + 4]}}
-               for i in range(0, len(arguments), 4)]
+    events += [
+        {"type": "content_block_stop", "index": 1},
+        {
+            "type": "content_block_start",
+            "index": 2,
+            "content_block": {
+                "type": "tool_use",
+                "id": "toolu_01",
+                "name": "get_weather",
+                "input": {},
+            },
+        },
+        {
+            "type": "content_block_delta",
+            "index": 2,
+            "delta": {"type": "input_json_delta", "partial_json": ""},
+        },
+    ]
+    events += [
+        {
+            "type": "content_block_delta",
+            "index": 2,
+            "delta": {"type": "input_json_delta", "partial_json": arguments[i : i + 4]},
+        }
+        for i in range(0, len(arguments), 4)
+    ]
     events.append({"type": "content_block_stop", "index": 2})
     return events + _closing("tool_use", words + 40)
 
@@ -107,26 +158,33 @@ def cost_against_decoding(events: list[JSONObject]) -> tuple[float, float, float
 def main() -> None:
     """Print the ratios."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true",
-                        help="10 kB / 100 kB instead of 100 kB / 1 MB")
+    parser.add_argument(
+        "--quick", action="store_true", help="10 kB / 100 kB instead of 100 kB / 1 MB"
+    )
     args = parser.parse_args()
     small, large = (10_000, 100_000) if args.quick else (100_000, 1_000_000)
-    labels = {"tool": "tool input, one character per event",
-              "adversarial": "tool input, adversarial {} fragments",
-              "text": "text, one character per event"}
+    labels = {
+        "tool": "tool input, one character per event",
+        "adversarial": "tool input, adversarial {} fragments",
+        "text": "text, one character per event",
+    }
     for kind, label in labels.items():
         small_time, large_time, ratio = linearity(small, large, kind)
-        print(f"linearity, {label}: {small:,} chars {small_time:.3f} s, "
-              f"{large:,} chars {large_time:.3f} s, "
-              f"ratio {ratio:.1f} (linear: 10, quadratic: 100)")
+        print(
+            f"linearity, {label}: {small:,} chars {small_time:.3f} s, "
+            f"{large:,} chars {large_time:.3f} s, "
+            f"ratio {ratio:.1f} (linear: 10, quadratic: 100)"
+        )
     streams = {
         "realistic stream (thinking, 2,000 text deltas, a tool call)": realistic_stream(2_000),
         f"tool input one character per event ({small:,} events)": one_character_per_event(small),
     }
     for label, events in streams.items():
         decode, folded, ratio = cost_against_decoding(events)
-        print(f"{label}: json.loads {decode * 1e3:.1f} ms, fold {folded * 1e3:.1f} ms, "
-              f"fold/decode {ratio:.2f}")
+        print(
+            f"{label}: json.loads {decode * 1e3:.1f} ms, fold {folded * 1e3:.1f} ms, "
+            f"fold/decode {ratio:.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -26,12 +26,26 @@ from refold.reference import fold
 JSONObject = dict[str, object]
 
 
-
 def one_character_per_chunk(size: int, *, adversarial: bool = False) -> list[JSONObject]:
     """A call whose `size` characters of arguments arrive one per chunk."""
-    header: JSONObject = {"choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": [
-        {"index": 0, "id": "call_1", "type": "function",
-         "function": {"name": "f", "arguments": ""}}]}}]}
+    header: JSONObject = {
+        "choices": [
+            {
+                "index": 0,
+                "delta": {
+                    "role": "assistant",
+                    "tool_calls": [
+                        {
+                            "index": 0,
+                            "id": "call_1",
+                            "type": "function",
+                            "function": {"name": "f", "arguments": ""},
+                        }
+                    ],
+                },
+            }
+        ]
+    }
     if adversarial:
         body = '{"a":"' + "{}" * ((size - 6) // 2)
         pieces = ['{"a":"'] + ["{}"] * ((size - 6) // 2)
@@ -40,36 +54,112 @@ def one_character_per_chunk(size: int, *, adversarial: bool = False) -> list[JSO
         pieces = list(body)
     assert "".join(pieces) == body
     chunks = [header]
-    chunks += [{"choices": [{"index": 0, "delta": {"tool_calls": [
-        {"index": 0, "function": {"arguments": piece}}]}}]} for piece in pieces]
+    chunks += [
+        {
+            "choices": [
+                {
+                    "index": 0,
+                    "delta": {"tool_calls": [{"index": 0, "function": {"arguments": piece}}]},
+                }
+            ]
+        }
+        for piece in pieces
+    ]
     chunks.append({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
     return chunks
 
 
 def realistic_stream(words: int) -> list[JSONObject]:
     """An OpenAI-shaped stream: role chunk, one word per chunk, a call, usage."""
-    envelope: JSONObject = {"id": "chatcmpl-1", "object": "chat.completion.chunk",
-                            "created": 1700000000, "model": "gpt-x",
-                            "system_fingerprint": "fp_1", "obfuscation": "abcd"}
-    chunks: list[JSONObject] = [{**envelope, "choices": [
-        {"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None,
-         "logprobs": None}], "usage": None}]
+    envelope: JSONObject = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion.chunk",
+        "created": 1700000000,
+        "model": "gpt-x",
+        "system_fingerprint": "fp_1",
+        "obfuscation": "abcd",
+    }
+    chunks: list[JSONObject] = [
+        {
+            **envelope,
+            "choices": [
+                {
+                    "index": 0,
+                    "delta": {"role": "assistant", "content": ""},
+                    "finish_reason": None,
+                    "logprobs": None,
+                }
+            ],
+            "usage": None,
+        }
+    ]
     for n in range(words):
-        chunks.append({**envelope, "choices": [
-            {"index": 0, "delta": {"content": f" word{n}"}, "finish_reason": None,
-             "logprobs": None}], "usage": None})
+        chunks.append(
+            {
+                **envelope,
+                "choices": [
+                    {
+                        "index": 0,
+                        "delta": {"content": f" word{n}"},
+                        "finish_reason": None,
+                        "logprobs": None,
+                    }
+                ],
+                "usage": None,
+            }
+        )
     arguments = json.dumps({"city": "Oslo", "units": "metric", "days": 3})
-    chunks.append({**envelope, "choices": [{"index": 0, "delta": {"tool_calls": [
-        {"index": 0, "id": "call_1", "type": "function",
-         "function": {"name": "forecast", "arguments": ""}}]}, "finish_reason": None}]})
+    chunks.append(
+        {
+            **envelope,
+            "choices": [
+                {
+                    "index": 0,
+                    "delta": {
+                        "tool_calls": [
+                            {
+                                "index": 0,
+                                "id": "call_1",
+                                "type": "function",
+                                "function": {"name": "forecast", "arguments": ""},
+                            }
+                        ]
+                    },
+                    "finish_reason": None,
+                }
+            ],
+        }
+    )
     for start in range(0, len(arguments), 4):
-        chunks.append({**envelope, "choices": [{"index": 0, "delta": {"tool_calls": [
-            {"index": 0, "function": {"arguments": arguments[start:start + 4]}}]},
-            "finish_reason": None}]})
-    chunks.append({**envelope, "choices": [
-        {"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
-    chunks.append({**envelope, "choices": [], "usage": {
-        "prompt_tokens": 10, "completion_tokens": words, "total_tokens": 10 + words}})
+        chunks.append(
+            {
+                **envelope,
+                "choices": [
+                    {
+                        "index": 0,
+                        "delta": {
+                            "tool_calls": [
+                                {
+                                    "index": 0,
+                                    "function": {"arguments": arguments[start : start + 4]},
+                                }
+                            ]
+                        },
+                        "finish_reason": None,
+                    }
+                ],
+            }
+        )
+    chunks.append(
+        {**envelope, "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}
+    )
+    chunks.append(
+        {
+            **envelope,
+            "choices": [],
+            "usage": {"prompt_tokens": 10, "completion_tokens": words, "total_tokens": 10 + words},
+        }
+    )
     return chunks
 
 
@@ -90,24 +180,29 @@ def cost_against_decoding(chunks: list[JSONObject]) -> tuple[float, float, float
 def main() -> None:
     """Print the ratios."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true",
-                        help="10 kB / 100 kB instead of 100 kB / 1 MB")
+    parser.add_argument(
+        "--quick", action="store_true", help="10 kB / 100 kB instead of 100 kB / 1 MB"
+    )
     args = parser.parse_args()
     small, large = (10_000, 100_000) if args.quick else (100_000, 1_000_000)
     for adversarial in (False, True):
         label = "adversarial {} fragments" if adversarial else "one character per chunk"
         small_time, large_time, ratio = linearity(small, large, adversarial=adversarial)
-        print(f"linearity, {label}: {small:,} chars {small_time:.3f} s, "
-              f"{large:,} chars {large_time:.3f} s, "
-              f"ratio {ratio:.1f} (linear: 10, quadratic: 100)")
+        print(
+            f"linearity, {label}: {small:,} chars {small_time:.3f} s, "
+            f"{large:,} chars {large_time:.3f} s, "
+            f"ratio {ratio:.1f} (linear: 10, quadratic: 100)"
+        )
     streams = {
         "realistic stream (2,000 content chunks, a call, usage)": realistic_stream(2_000),
         f"one character per chunk ({small:,} chunks)": one_character_per_chunk(small),
     }
     for label, chunks in streams.items():
         decode, folded, ratio = cost_against_decoding(chunks)
-        print(f"{label}: json.loads {decode * 1e3:.1f} ms, fold {folded * 1e3:.1f} ms, "
-              f"fold/decode {ratio:.2f}")
+        print(
+            f"{label}: json.loads {decode * 1e3:.1f} ms, fold {folded * 1e3:.1f} ms, "
+            f"fold/decode {ratio:.2f}"
+        )
 
 
 if __name__ == "__main__":

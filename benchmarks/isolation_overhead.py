@@ -38,9 +38,23 @@ GOAL = 2.0
 def timed_run(profile: str, *extra: str) -> tuple[float, float, int]:
     """Wall and CPU seconds the suites take against the reference, and pytest's exit
     status."""
-    command = [sys.executable, "-m", "pytest", str(suites_dir()), "--target", "reference",
-               f"--hypothesis-profile={profile}", "-p", "no:randomly", "-p", "no:cacheprovider",
-               "-q", "--no-header", "--replay-dir=", *extra]
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        str(suites_dir()),
+        "--target",
+        "reference",
+        f"--hypothesis-profile={profile}",
+        "-p",
+        "no:randomly",
+        "-p",
+        "no:cacheprovider",
+        "-q",
+        "--no-header",
+        "--replay-dir=",
+        *extra,
+    ]
     with tempfile.TemporaryDirectory(prefix="refold-isolation-") as scratch:
         before, start = _children_cpu(), time.perf_counter()
         done = subprocess.run(command, cwd=scratch, capture_output=True, text=True, check=False)
@@ -85,8 +99,10 @@ def main() -> int:
         verdict = "met" if ratio <= GOAL else "NOT met"
         print(f"  confined / in-process ({measure}) = {ratio:.2f}  (goal <= {GOAL:g}: {verdict})")
     direct, launched = launcher_cost()
-    print(f"  a process start: {direct * 1000:.1f} ms direct, {launched * 1000:.1f} ms through "
-          f"the confinement launcher (+{(launched - direct) * 1000:.1f} ms)")
+    print(
+        f"  a process start: {direct * 1000:.1f} ms direct, {launched * 1000:.1f} ms through "
+        f"the confinement launcher (+{(launched - direct) * 1000:.1f} ms)"
+    )
     return 0 if status_in == status_iso == 0 else 1
 
 

@@ -30,7 +30,7 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--log", metavar="FILE", help="keep the check's output in FILE")
     cut = argv.index("--") if "--" in argv else len(argv)
     args = parser.parse_args(argv[:cut])
-    args.check_args = argv[cut + 1:]  # verbatim: they may hold a `--` for pytest
+    args.check_args = argv[cut + 1 :]  # verbatim: they may hold a `--` for pytest
     return args
 
 
@@ -49,8 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="refold-sdk-run-") as scratch:
         started = time.monotonic()
-        done = subprocess.run(command, cwd=scratch, capture_output=True, text=True,
-                              check=False)
+        done = subprocess.run(command, cwd=scratch, capture_output=True, text=True, check=False)
         wall = time.monotonic() - started
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     if args.log:
@@ -62,8 +61,10 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(summary))
     print(f"wall: {wall:.0f} s ({wall / 60:.1f} min); CPU: {usage.ru_utime + usage.ru_stime:.0f} s")
     print(f"peak RSS: {usage.ru_maxrss / 1024:.0f} MB")
-    print(f"load average before: {load_before[0]:.2f}, after: {os.getloadavg()[0]:.2f} "
-          f"({os.cpu_count()} cores)")
+    print(
+        f"load average before: {load_before[0]:.2f}, after: {os.getloadavg()[0]:.2f} "
+        f"({os.cpu_count()} cores)"
+    )
     return 0 if "INTERNALERROR" not in done.stdout + done.stderr else 1
 
 

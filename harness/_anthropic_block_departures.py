@@ -21,8 +21,10 @@ _BLOCK_EVENTS = frozenset({"content_block_start", "content_block_delta", "conten
 _DEFINED = {
     "text": frozenset({"text_delta", "citations_delta"}),
     "thinking": frozenset({"thinking_delta", "signature_delta"}),
-    **{kind: frozenset({"input_json_delta"})
-       for kind in ("tool_use", "server_tool_use", "mcp_tool_use")},
+    **{
+        kind: frozenset({"input_json_delta"})
+        for kind in ("tool_use", "server_tool_use", "mcp_tool_use")
+    },
 }
 _KNOWN_DELTAS = frozenset().union(*_DEFINED.values())
 
@@ -31,18 +33,30 @@ def _live(stream: list[JSON]) -> range:
     """The positions between the first message_start that starts the Message and the
     first message_stop after it: block events elsewhere are AM-BEFORE-START's or
     AM-LIFE-AFTER-STOP's departures, not these."""
-    start = next((n for n, e in enumerate(stream) if _kind(e) == "message_start"
-                  and isinstance(e, dict) and isinstance(e.get("message"), dict)), len(stream))
-    stop = next((n for n, e in enumerate(stream) if n > start and _kind(e) == "message_stop"),
-                len(stream))
+    start = next(
+        (
+            n
+            for n, e in enumerate(stream)
+            if _kind(e) == "message_start"
+            and isinstance(e, dict)
+            and isinstance(e.get("message"), dict)
+        ),
+        len(stream),
+    )
+    stop = next(
+        (n for n, e in enumerate(stream) if n > start and _kind(e) == "message_stop"), len(stream)
+    )
     return range(start + 1, stop)
 
 
 def _in_live(stream: list[JSON], undo: Callable[[list[JSON]], list[JSON]]) -> list[JSON]:
     """`undo` applied to the live part of `stream` only."""
     live = _live(stream)
-    return [*copy.deepcopy(stream[: live.start]), *undo(stream[live.start: live.stop]),
-            *copy.deepcopy(stream[live.stop:])]
+    return [
+        *copy.deepcopy(stream[: live.start]),
+        *undo(stream[live.start : live.stop]),
+        *copy.deepcopy(stream[live.stop :]),
+    ]
 
 
 def _index(event: JSON) -> int | None:
@@ -69,8 +83,11 @@ def _block_type(event: JSON) -> Any:
 def _started(stream: list[JSON]) -> int:
     """How many blocks the first message_start holds (family 1 opens the others after)."""
     for event in stream:
-        message = event.get("message") if _kind(event) == "message_start" and isinstance(
-            event, dict) else None
+        message = (
+            event.get("message")
+            if _kind(event) == "message_start" and isinstance(event, dict)
+            else None
+        )
         if isinstance(message, dict):
             content = message.get("content")
             return len(content) if isinstance(content, list) else 0
@@ -128,8 +145,7 @@ def _block_order(stream: list[JSON], first: int) -> list[JSON]:
     """AM-BLOCK-ORDER: the block events moved so that blocks arrive one after the other
     in ascending index order (each block's own events in their order), and the indexes
     renumbered to close the gaps."""
-    indexed = [(n, index) for n, event in enumerate(stream)
-               if (index := _index(event)) is not None]
+    indexed = [(n, index) for n, event in enumerate(stream) if (index := _index(event)) is not None]
     ranks = {index: rank for rank, index in enumerate(sorted({i for _, i in indexed}))}
     ordered = sorted(indexed, key=lambda pair: pair[1])  # stable: each block's own order
     result = [copy.deepcopy(event) for event in stream]
@@ -147,12 +163,17 @@ def _block_stop(stream: list[JSON]) -> list[JSON]:
     last: dict[int, int] = {}
     for n, event in enumerate(stream):
         index = _index(event)
-        if index is not None and (_kind(event) == "content_block_start" or (
-                _kind(event) == "content_block_delta" and index in last)):
+        if index is not None and (
+            _kind(event) == "content_block_start"
+            or (_kind(event) == "content_block_delta" and index in last)
+        ):
             last[index] = n
     after = {n: index for index, n in last.items()}
-    stops = {index: event for event in reversed(stream)
-             if _kind(event) == "content_block_stop" and (index := _index(event)) is not None}
+    stops = {
+        index: event
+        for event in reversed(stream)
+        if _kind(event) == "content_block_stop" and (index := _index(event)) is not None
+    }
     result: list[JSON] = []
     for n, event in enumerate(stream):
         if _kind(event) != "content_block_stop":

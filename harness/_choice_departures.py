@@ -12,8 +12,17 @@ from refold.reference import JSON, JSONObject
 
 from ._chunk_walk import blank, choice_key_of, delta_of, entries, index_of
 
-__all__ = ["choice_finish", "choice_key", "choice_order", "choice_role", "env_created",
-           "env_id", "env_model", "prov_last", "usage_last"]
+__all__ = [
+    "choice_finish",
+    "choice_key",
+    "choice_order",
+    "choice_role",
+    "env_created",
+    "env_id",
+    "env_model",
+    "prov_last",
+    "usage_last",
+]
 
 
 def choice_role(stream: list[JSON]) -> list[JSON]:
@@ -72,8 +81,7 @@ def choice_order(stream: list[JSON]) -> list[JSON]:
     for chunk in chunks:
         rest = {k: v for k, v in chunk.items() if k != "choices" and k not in envelope}
         if rest:
-            ordered.append({**{k: chunk[k] for k in envelope if k in chunk}, "choices": [],
-                            **rest})
+            ordered.append({**{k: chunk[k] for k in envelope if k in chunk}, "choices": [], **rest})
     return copy.deepcopy(ordered)
 
 
@@ -115,8 +123,9 @@ def prov_last(stream: list[JSON]) -> list[JSON]:
 def usage_last(stream: list[JSON]) -> list[JSON]:
     """USAGE-LAST: `usage` only on the last chunk that carries a usage object."""
     stream = copy.deepcopy(stream)
-    carrying = [i for i, c in enumerate(stream)
-                if isinstance(c, dict) and isinstance(c.get("usage"), dict)]
+    carrying = [
+        i for i, c in enumerate(stream) if isinstance(c, dict) and isinstance(c.get("usage"), dict)
+    ]
     for position, chunk in enumerate(stream):
         usage = chunk.get("usage", 0) if isinstance(chunk, dict) else 0
         if carrying[-1:] != [position] and (usage is None or isinstance(usage, dict)):

@@ -11,8 +11,16 @@ from typing import Any
 
 from refold.reference import JSON, JSONObject
 
-__all__ = ["blank", "choice_key_of", "delta_of", "entries", "fragments_of", "function_of",
-           "index_of", "objects_only"]
+__all__ = [
+    "blank",
+    "choice_key_of",
+    "delta_of",
+    "entries",
+    "fragments_of",
+    "function_of",
+    "index_of",
+    "objects_only",
+]
 
 
 def index_of(value: Any) -> int | None:

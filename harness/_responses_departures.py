@@ -18,15 +18,40 @@ from refold.reference import JSON
 from refold.reference.responses._envelope import LIFECYCLE_EVENTS, TERMINAL_EVENTS
 from refold.reference.responses._routing import ITEM_EVENTS
 
-__all__ = ["after_terminal", "error_event", "is_terminal", "keepalive", "null_item",
-           "seq_arrival", "terminal_events", "terminal_repeat", "unknown_keys"]
+__all__ = [
+    "after_terminal",
+    "error_event",
+    "is_terminal",
+    "keepalive",
+    "null_item",
+    "seq_arrival",
+    "terminal_events",
+    "terminal_repeat",
+    "unknown_keys",
+]
 
 _ITEM_DONE = ("response.output_item.added", "response.output_item.done")
 _KNOWN = frozenset({*LIFECYCLE_EVENTS, *TERMINAL_EVENTS, *ITEM_EVENTS, *_ITEM_DONE, "error"})
 """Every event type the reference fold names (any other is RS-KEEPALIVE's)."""
-_READ_KEYS = frozenset({"type", "sequence_number", "response", "item", "part", "annotation",
-                        "delta", "text", "refusal", "arguments", "item_id", "output_index",
-                        "content_index", "summary_index", "annotation_index"})
+_READ_KEYS = frozenset(
+    {
+        "type",
+        "sequence_number",
+        "response",
+        "item",
+        "part",
+        "annotation",
+        "delta",
+        "text",
+        "refusal",
+        "arguments",
+        "item_id",
+        "output_index",
+        "content_index",
+        "summary_index",
+        "annotation_index",
+    }
+)
 """The keys of an event the spec names (RS-UNKNOWN-KEYS: any other changes nothing)."""
 
 
@@ -36,16 +61,22 @@ def _type(event: JSON) -> object:
 
 def is_terminal(event: JSON) -> bool:
     """A terminal event that finishes the fold (RS-WRONG-TYPE: its response an object)."""
-    return (isinstance(event, dict) and _type(event) in TERMINAL_EVENTS
-            and isinstance(event.get("response"), dict))
+    return (
+        isinstance(event, dict)
+        and _type(event) in TERMINAL_EVENTS
+        and isinstance(event.get("response"), dict)
+    )
 
 
 def keepalive(stream: list[JSON]) -> list[JSON]:
     """RS-KEEPALIVE: drop the objects whose type is not one the spec names (`keepalive`,
     unknown or blank types)."""
-    return [copy.deepcopy(event) for event in stream
-            if not isinstance(event, dict) or (isinstance(event.get("type"), str)
-                                               and event["type"] in _KNOWN)]
+    return [
+        copy.deepcopy(event)
+        for event in stream
+        if not isinstance(event, dict)
+        or (isinstance(event.get("type"), str) and event["type"] in _KNOWN)
+    ]
 
 
 def error_event(stream: list[JSON]) -> list[JSON]:
@@ -55,14 +86,22 @@ def error_event(stream: list[JSON]) -> list[JSON]:
 
 def null_item(stream: list[JSON]) -> list[JSON]:
     """RS-NULL-ITEM: drop the `output_item.added` events whose item is not an object."""
-    return [copy.deepcopy(event) for event in stream
-            if not (_type(event) == "response.output_item.added" and isinstance(event, dict)
-                    and not isinstance(event.get("item"), dict))]
+    return [
+        copy.deepcopy(event)
+        for event in stream
+        if not (
+            _type(event) == "response.output_item.added"
+            and isinstance(event, dict)
+            and not isinstance(event.get("item"), dict)
+        )
+    ]
 
 
-_SCHEMA_KEYS: dict[str, dict[str, JSON]] = {"response.output_text.delta": {"logprobs": []},
-                                           "response.output_text.done": {"logprobs": []},
-                                           "response.function_call_arguments.done": {}}
+_SCHEMA_KEYS: dict[str, dict[str, JSON]] = {
+    "response.output_text.delta": {"logprobs": []},
+    "response.output_text.done": {"logprobs": []},
+    "response.function_call_arguments.done": {},
+}
 """Keys OpenAI's schema requires on an event type beside the ones the spec names, with the
 value OpenAI's own shape gives them (None: kept as sent): a text event's `logprobs` is
 `[]` there (whatever a stream puts in it is RS-UNKNOWN-KEYS's), an arguments done event's
@@ -84,17 +123,19 @@ def unknown_keys(stream: list[JSON]) -> list[JSON]:
     (`obfuscation`, vendor keys; `logprobs` on text events back to `[]`; an `error`
     event is left whole: it is RS-ERROR-EVENT's, and a response, item or part is kept as
     sent). The keys OpenAI's schema requires stay: a plain stream has none to drop."""
-    return [_known_keys(event)
-            if isinstance(event, dict) and _type(event) in _KNOWN and _type(event) != "error"
-            else copy.deepcopy(event) for event in stream]
+    return [
+        _known_keys(event)
+        if isinstance(event, dict) and _type(event) in _KNOWN and _type(event) != "error"
+        else copy.deepcopy(event)
+        for event in stream
+    ]
 
 
 def seq_arrival(stream: list[JSON]) -> list[JSON]:
     """RS-SEQ-ARRIVAL: the events that carry a `sequence_number` numbered 0, 1, 2 ... in
     arrival order (no gaps, repeats or disorder)."""
     stream = [copy.deepcopy(event) for event in stream]  # no object shared by two
-    numbered = [event for event in stream
-                if isinstance(event, dict) and "sequence_number" in event]
+    numbered = [event for event in stream if isinstance(event, dict) and "sequence_number" in event]
     for number, event in enumerate(numbered):
         assert isinstance(event, dict)  # only objects were numbered
         event["sequence_number"] = number
@@ -105,8 +146,11 @@ def terminal_repeat(stream: list[JSON]) -> list[JSON]:
     """RS-TERMINAL-REPEAT: drop every terminal event but the last (each replaces the one
     before it)."""
     last = max((n for n, event in enumerate(stream) if is_terminal(event)), default=-1)
-    return [copy.deepcopy(event) for n, event in enumerate(stream)
-            if n == last or not is_terminal(event)]
+    return [
+        copy.deepcopy(event)
+        for n, event in enumerate(stream)
+        if n == last or not is_terminal(event)
+    ]
 
 
 def after_terminal(stream: list[JSON]) -> list[JSON]:
@@ -117,11 +161,15 @@ def after_terminal(stream: list[JSON]) -> list[JSON]:
     if first is None:
         return copy.deepcopy(stream)
     last = max(n for n, event in enumerate(stream) if is_terminal(event))
-    late = [(n, event) for n, event in enumerate(stream[first + 1:], first + 1)
-            if not is_terminal(event)]
+    late = [
+        (n, event)
+        for n, event in enumerate(stream[first + 1 :], first + 1)
+        if not is_terminal(event)
+    ]
     moved = [event for n, event in late if not (n > last and _type(event) in LIFECYCLE_EVENTS)]
-    kept = [event for n, event in enumerate(stream[first:], first)
-            if n == first or is_terminal(event)]
+    kept = [
+        event for n, event in enumerate(stream[first:], first) if n == first or is_terminal(event)
+    ]
     return copy.deepcopy([*stream[:first], *moved, *kept])
 
 
@@ -131,8 +179,11 @@ def terminal_events(stream: list[JSON]) -> list[JSON]:
     result: list[JSON] = []
     for event in stream:
         copied = copy.deepcopy(event)
-        if is_terminal(copied) and isinstance(copied, dict) and (
-                copied["type"] != "response.completed"):
+        if (
+            is_terminal(copied)
+            and isinstance(copied, dict)
+            and (copied["type"] != "response.completed")
+        ):
             copied["type"] = "response.completed"
         result.append(copied)
     return result

@@ -24,9 +24,20 @@ from refold.reference.responses._routing import ITEM_EVENTS
 
 from ._responses_departures import is_terminal
 
-__all__ = ["content_index", "dense_indexes", "done_as_deltas", "items_done", "key_output_index",
-           "kind_match", "orphan", "output_order", "readd", "refusals_as_text", "route",
-           "steady_ids"]
+__all__ = [
+    "content_index",
+    "dense_indexes",
+    "done_as_deltas",
+    "items_done",
+    "key_output_index",
+    "kind_match",
+    "orphan",
+    "output_order",
+    "readd",
+    "refusals_as_text",
+    "route",
+    "steady_ids",
+]
 
 _ADDED = "response.output_item.added"
 _DONE = "response.output_item.done"
@@ -67,8 +78,9 @@ def _is_item_event(event: JSON) -> bool:
     return event.get("type") in ITEM_EVENTS
 
 
-def _walk(stream: list[JSON]) -> Iterator[tuple[int, JSONObject, int | None, dict[str, int],
-                                                dict[int, JSONObject]]]:
+def _walk(
+    stream: list[JSON],
+) -> Iterator[tuple[int, JSONObject, int | None, dict[str, int], dict[int, JSONObject]]]:
     """(position, item event, the index the reference routes it to, the announced ids by
     then, the latest announced item per index by then), for every item event and added."""
     announced: dict[str, int] = {}
@@ -113,16 +125,20 @@ def orphan(stream: list[JSON]) -> list[JSON]:
         opened.add(index)
         if event["type"] == _ADDED:
             continue
-        later = next((p for p, e, i, _, _ in walked
-                      if p > position and i == index and e["type"] == _ADDED), None)
+        later = next(
+            (p for p, e, i, _, _ in walked if p > position and i == index and e["type"] == _ADDED),
+            None,
+        )
         if later is not None:
             moved.add(later)
             inserts[position] = {**copy.deepcopy(stream[later]), "output_index": index}
         else:
-            item = event["item"] if event["type"] == _DONE else placeholder(
-                _implied(event), event.get("item_id"))
-            inserts[position] = {"type": _ADDED, "output_index": index,
-                                 "item": copy.deepcopy(item)}
+            item = (
+                event["item"]
+                if event["type"] == _DONE
+                else placeholder(_implied(event), event.get("item_id"))
+            )
+            inserts[position] = {"type": _ADDED, "output_index": index, "item": copy.deepcopy(item)}
     result: list[JSON] = []
     for position, event in enumerate(stream):
         if position in inserts:
@@ -156,8 +172,13 @@ def steady_ids(stream: list[JSON]) -> list[JSON]:
 def dense_indexes(stream: list[JSON]) -> list[JSON]:
     """RS-KEY-OUTPUT-INDEX: the output indexes renumbered 0, 1, 2 ... in their order, so
     no index is skipped (the output closes the gaps up: only the events change)."""
-    used = sorted({index for event in stream if isinstance(event, dict)
-                   and (index := _index(event.get("output_index"))) is not None})
+    used = sorted(
+        {
+            index
+            for event in stream
+            if isinstance(event, dict) and (index := _index(event.get("output_index"))) is not None
+        }
+    )
     ranks = {index: rank for rank, index in enumerate(used)}
     result: list[JSON] = []
     for event in stream:  # each event copied alone: a stream may hold one object twice
@@ -181,8 +202,7 @@ def route(stream: list[JSON]) -> list[JSON]:
     result = [copy.deepcopy(event) for event in stream]  # no object shared by two
     for position, event, index, announced, _ in _walk(stream):
         named = _named_id(event)
-        if event["type"] != _ADDED and named in announced and event.get(
-                "output_index") != index:
+        if event["type"] != _ADDED and named in announced and event.get("output_index") != index:
             changed = result[position]
             assert isinstance(changed, dict)  # a copy of an item event
             changed["output_index"] = index
@@ -202,8 +222,12 @@ def readd(stream: list[JSON]) -> list[JSON]:
     result: list[JSON] = []
     for position, event in enumerate(stream):
         index = _index(event.get("output_index")) if isinstance(event, dict) else None
-        if _type(event) == _ADDED and index in firsts and isinstance(event, dict) and (
-                isinstance(event.get("item"), dict)):
+        if (
+            _type(event) == _ADDED
+            and index in firsts
+            and isinstance(event, dict)
+            and (isinstance(event.get("item"), dict))
+        ):
             if firsts[index] == position:
                 result.append(copy.deepcopy(latest[index]))
             continue
@@ -215,8 +239,7 @@ def output_order(stream: list[JSON]) -> list[JSON]:
     """RS-OUTPUT-ORDER: the item events moved so that items arrive one after the other in
     ascending output_index order (each item's own events in their order); every other
     event stays where it was."""
-    routed = [(position, index) for position, _, index, _, _ in _walk(stream)
-              if index is not None]
+    routed = [(position, index) for position, _, index, _, _ in _walk(stream) if index is not None]
     ordered = sorted(routed, key=lambda pair: pair[1])  # stable: each item's own order
     result = [copy.deepcopy(event) for event in stream]  # no object shared by two
     for (position, _), (source, _) in zip(routed, ordered, strict=True):
@@ -276,8 +299,10 @@ def _item_as_text(item: JSON) -> JSON:
     return {**copy.deepcopy(item), "content": [_as_text(part) for part in item["content"]]}
 
 
-_AS_TEXT = {"response.refusal.delta": "response.output_text.delta",
-            "response.refusal.done": "response.output_text.done"}
+_AS_TEXT = {
+    "response.refusal.delta": "response.output_text.delta",
+    "response.refusal.done": "response.output_text.done",
+}
 
 
 def refusals_as_text(stream: list[JSON]) -> list[JSON]:
@@ -308,10 +333,16 @@ _DONE_VALUES: dict[str, tuple[str, str, str | None]] = {
     "response.output_text.done": ("response.output_text.delta", "text", "content_index"),
     "response.refusal.done": ("response.refusal.delta", "refusal", "content_index"),
     "response.reasoning_text.done": ("response.reasoning_text.delta", "text", "content_index"),
-    "response.reasoning_summary_text.done": ("response.reasoning_summary_text.delta", "text",
-                                             "summary_index"),
-    "response.function_call_arguments.done": ("response.function_call_arguments.delta",
-                                              "arguments", None),
+    "response.reasoning_summary_text.done": (
+        "response.reasoning_summary_text.delta",
+        "text",
+        "summary_index",
+    ),
+    "response.function_call_arguments.done": (
+        "response.function_call_arguments.delta",
+        "arguments",
+        None,
+    ),
 }
 """A `.done` event that sets a value (RS-DONE-REPLACES), the delta event joining into that
 value, the done event's value key and the index key of the part (None: the call's)."""
@@ -327,8 +358,9 @@ def done_as_deltas(stream: list[JSON]) -> list[JSON]:
     for position, event, index, _, _ in _walk(stream):
         kind = str(event["type"])
         if kind == _ADDED and isinstance(event["item"].get("arguments"), str):
-            joined[(index, "response.function_call_arguments.done", None)] = (
-                event["item"]["arguments"])
+            joined[(index, "response.function_call_arguments.done", None)] = event["item"][
+                "arguments"
+            ]
         family = deltas.get(kind, kind)
         if family not in _DONE_VALUES:
             continue
@@ -336,14 +368,17 @@ def done_as_deltas(stream: list[JSON]) -> list[JSON]:
         slot = (index, family, _index(event.get(index_key)) if index_key else None)
         so_far = joined.get(slot, "")
         if kind == delta_type:
-            joined[slot] = so_far + event["delta"] if isinstance(event.get("delta"),
-                                                                  str) else so_far
+            joined[slot] = (
+                so_far + event["delta"] if isinstance(event.get("delta"), str) else so_far
+            )
             continue
         value = event.get(key)
         if isinstance(value, str) and value != so_far and value.startswith(so_far):
-            inserts[position] = {**{k: copy.deepcopy(v) for k, v in event.items()
-                                    if k not in (key, "type")},
-                                 "type": delta_type, "delta": value[len(so_far):]}
+            inserts[position] = {
+                **{k: copy.deepcopy(v) for k, v in event.items() if k not in (key, "type")},
+                "type": delta_type,
+                "delta": value[len(so_far) :],
+            }
             joined[slot] = value
     result: list[JSON] = []
     for position, event in enumerate(stream):
@@ -368,9 +403,10 @@ def items_done(stream: list[JSON]) -> list[JSON]:
     if recovered is None or len(recovered) != len(announced):
         return copy.deepcopy(stream)  # none open, or not one item per announced index
     order = sorted(announced)
-    dones: list[JSON] = [{"type": _DONE, "output_index": index,
-                          "item": copy.deepcopy(recovered[order.index(index)])}
-                         for index in open_]
+    dones: list[JSON] = [
+        {"type": _DONE, "output_index": index, "item": copy.deepcopy(recovered[order.index(index)])}
+        for index in open_
+    ]
     first = next((n for n, event in enumerate(stream) if is_terminal(event)), len(stream))
     return [*copy.deepcopy(stream[:first]), *dones, *copy.deepcopy(stream[first:])]
 
@@ -378,9 +414,12 @@ def items_done(stream: list[JSON]) -> list[JSON]:
 def _recovered_output(stream: list[JSON]) -> list[JSON] | None:
     """The streamed items as the reference recovers them (every terminal's `output` left
     out, so RS-OUTPUT-RECOVER builds the output from the stream), or None."""
-    bare = [{**event, "response": {k: v for k, v in event["response"].items()
-                                   if k != "output"}} if is_terminal(event) else event
-            for event in stream]
+    bare = [
+        {**event, "response": {k: v for k, v in event["response"].items() if k != "output"}}
+        if is_terminal(event)
+        else event
+        for event in stream
+    ]
     try:
         output = fold(copy.deepcopy(bare)).get("output")
     except RefoldError:

@@ -18,8 +18,14 @@ from ._chunk_walk import (
     index_of,
 )
 
-__all__ = ["tool_2_new_id", "tool_adopt_id", "tool_index", "tool_name", "tool_no_index",
-           "tool_type"]
+__all__ = [
+    "tool_2_new_id",
+    "tool_adopt_id",
+    "tool_index",
+    "tool_name",
+    "tool_no_index",
+    "tool_type",
+]
 
 
 def _calls_by_choice(stream: list[JSON]) -> dict[int, list[JSONObject]]:

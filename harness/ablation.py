@@ -67,12 +67,24 @@ __all__ = ["DEPARTURES", "Undo", "applicable_undos", "departures_alone"]
 Undo = Callable[[list[JSON]], list[JSON]]
 
 _ENTRY_LISTS = ("tool_calls", "reasoning_details", "annotations")
-_CHUNK_KEYS = frozenset({"id", "object", "created", "model", "choices", "usage", "provider",
-                         "system_fingerprint", "service_tier", "error"})
-_ENTRY_KEYS = frozenset({"index", "delta", "finish_reason", "native_finish_reason",
-                         "logprobs"})
-_DELTA_KEYS = frozenset({"role", "content", "refusal", "reasoning", "reasoning_content",
-                         *_ENTRY_LISTS})
+_CHUNK_KEYS = frozenset(
+    {
+        "id",
+        "object",
+        "created",
+        "model",
+        "choices",
+        "usage",
+        "provider",
+        "system_fingerprint",
+        "service_tier",
+        "error",
+    }
+)
+_ENTRY_KEYS = frozenset({"index", "delta", "finish_reason", "native_finish_reason", "logprobs"})
+_DELTA_KEYS = frozenset(
+    {"role", "content", "refusal", "reasoning", "reasoning_content", *_ENTRY_LISTS}
+)
 _FRAGMENT_KEYS = frozenset({"index", "id", "type", "function"})
 _FUNCTION_KEYS = frozenset({"name", "arguments"})
 _STRING_FIELDS = {
@@ -82,9 +94,13 @@ _STRING_FIELDS = {
     "fragment": ("id", "type"),
     "function": ("name", "arguments"),
 }
-_IDENTITY = {"chunk": ("id", "model", "provider", "system_fingerprint", "service_tier"),
-             "entry": ("finish_reason", "native_finish_reason"), "delta": ("role",),
-             "fragment": ("id", "type"), "function": ("name",)}
+_IDENTITY = {
+    "chunk": ("id", "model", "provider", "system_fingerprint", "service_tier"),
+    "entry": ("finish_reason", "native_finish_reason"),
+    "delta": ("role",),
+    "fragment": ("id", "type"),
+    "function": ("name",),
+}
 
 
 def rob_null_entries(stream: list[JSON]) -> list[JSON]:
@@ -136,8 +152,9 @@ def rob_blank(stream: list[JSON]) -> list[JSON]:
             continue
         for level, value in _levels(chunk):
             for key in _IDENTITY.get(level, ()):
-                if key in value and (value[key] is None or (
-                        isinstance(value[key], str) and not value[key].strip())):
+                if key in value and (
+                    value[key] is None or (isinstance(value[key], str) and not value[key].strip())
+                ):
                     del value[key]
     return stream
 
@@ -155,8 +172,11 @@ def rob_wrong_type(stream: list[JSON]) -> list[JSON]:
             for key in _STRING_FIELDS.get(level, ()):
                 if key in value and value[key] is not None and not isinstance(value[key], str):
                     del value[key]
-            if level in ("entry", "fragment") and "index" in value and index_of(
-                    value["index"]) is None:
+            if (
+                level in ("entry", "fragment")
+                and "index" in value
+                and index_of(value["index"]) is None
+            ):
                 del value["index"]
             if level == "delta":
                 for key in _ENTRY_LISTS:
@@ -182,8 +202,13 @@ def lp_skip(stream: list[JSON]) -> list[JSON]:
 
 def rob_unknown_keys(stream: list[JSON]) -> list[JSON]:
     """ROB-UNKNOWN-KEYS: drop keys the spec does not name at the levels the fold reads."""
-    known = {"chunk": _CHUNK_KEYS, "entry": _ENTRY_KEYS, "delta": _DELTA_KEYS,
-             "fragment": _FRAGMENT_KEYS, "function": _FUNCTION_KEYS}
+    known = {
+        "chunk": _CHUNK_KEYS,
+        "entry": _ENTRY_KEYS,
+        "delta": _DELTA_KEYS,
+        "fragment": _FRAGMENT_KEYS,
+        "function": _FUNCTION_KEYS,
+    }
     stream = copy.deepcopy(stream)
     for chunk in stream:
         if isinstance(chunk, dict):
@@ -224,7 +249,8 @@ def _detail_slots(stream: list[JSON]) -> dict[int, list[tuple[list[Any], JSONObj
             details = delta_of(entry).get("reasoning_details")
             if isinstance(details, list):
                 found.setdefault(choice_key_of(entry), []).extend(
-                    (details, d) for d in details if isinstance(d, dict))
+                    (details, d) for d in details if isinstance(d, dict)
+                )
     return found
 
 
@@ -233,9 +259,11 @@ def _merge_detail(first: JSONObject, later: JSONObject, joined: str) -> None:
         if key == joined:
             before = first.get(key)
             first[key] = (before if isinstance(before, str) else "") + (
-                value if isinstance(value, str) else "")
+                value if isinstance(value, str) else ""
+            )
         elif (isinstance(value, str) and value.strip()) or not (
-                value is None or isinstance(value, str)):
+            value is None or isinstance(value, str)
+        ):
             first[key] = value
 
 

@@ -42,17 +42,36 @@ from ._anthropic_block_departures import (
 )
 from .attribution_anthropic import rules_at
 
-__all__ = ["DEPARTURES", "Probe", "Undo", "absent_departures", "applicable_undos",
-           "departures_alone", "difference_undos", "known_blocks", "undecided_at"]
+__all__ = [
+    "DEPARTURES",
+    "Probe",
+    "Undo",
+    "absent_departures",
+    "applicable_undos",
+    "departures_alone",
+    "difference_undos",
+    "known_blocks",
+    "undecided_at",
+]
 
 Undo = Callable[[list[JSON]], list[JSON]]
 
-_EVENTS = frozenset({"message_start", "content_block_start", "content_block_delta",
-                     "content_block_stop", "message_delta", "message_stop", "ping", "error"})
-_DELTAS = frozenset({"text_delta", "input_json_delta", "thinking_delta", "signature_delta",
-                     "citations_delta"})
-_ENVELOPE_KEYS = frozenset({"type", "message", "index", "content_block", "delta", "usage",
-                            "error"})
+_EVENTS = frozenset(
+    {
+        "message_start",
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "message_delta",
+        "message_stop",
+        "ping",
+        "error",
+    }
+)
+_DELTAS = frozenset(
+    {"text_delta", "input_json_delta", "thinking_delta", "signature_delta", "citations_delta"}
+)
+_ENVELOPE_KEYS = frozenset({"type", "message", "index", "content_block", "delta", "usage", "error"})
 _OBJECT_FIELDS = ("message", "content_block", "delta", "usage")
 
 
@@ -63,7 +82,8 @@ def _type(event: JSON) -> object:
 def _starts(event: JSON) -> bool:
     """Whether `event` is a message_start that starts the Message (its message an object)."""
     return _type(event) == "message_start" and isinstance(
-        event.get("message") if isinstance(event, dict) else None, dict)
+        event.get("message") if isinstance(event, dict) else None, dict
+    )
 
 
 def rob_not_object(stream: list[JSON]) -> list[JSON]:
@@ -86,8 +106,11 @@ def ping(stream: list[JSON]) -> list[JSON]:
 
 def unknown_event(stream: list[JSON]) -> list[JSON]:
     """AM-UNKNOWN-EVENT: drop the objects whose type is not one the spec names."""
-    return [copy.deepcopy(event) for event in stream
-            if not isinstance(event, dict) or event.get("type") in _EVENTS]
+    return [
+        copy.deepcopy(event)
+        for event in stream
+        if not isinstance(event, dict) or event.get("type") in _EVENTS
+    ]
 
 
 def after_stop(stream: list[JSON]) -> list[JSON]:
@@ -99,19 +122,27 @@ def after_stop(stream: list[JSON]) -> list[JSON]:
 def unknown_delta(stream: list[JSON]) -> list[JSON]:
     """AM-UNKNOWN-DELTA: drop the content_block_delta events of a delta type the spec
     does not name."""
+
     def known(event: JSON) -> bool:
         delta = event.get("delta") if isinstance(event, dict) else None
-        return _type(event) != "content_block_delta" or not isinstance(delta, dict) or (
-            delta.get("type") in _DELTAS)
+        return (
+            _type(event) != "content_block_delta"
+            or not isinstance(delta, dict)
+            or (delta.get("type") in _DELTAS)
+        )
+
     return [copy.deepcopy(event) for event in stream if known(event)]
 
 
 def unknown_keys(stream: list[JSON]) -> list[JSON]:
     """AM-UNKNOWN-KEYS: drop the keys the spec does not name from the envelopes of the
     events it names (an unknown event is ignored whole: AM-UNKNOWN-EVENT's)."""
-    return [{k: copy.deepcopy(v) for k, v in event.items() if k in _ENVELOPE_KEYS}
-            if isinstance(event, dict) and event.get("type") in _EVENTS
-            else copy.deepcopy(event) for event in stream]
+    return [
+        {k: copy.deepcopy(v) for k, v in event.items() if k in _ENVELOPE_KEYS}
+        if isinstance(event, dict) and event.get("type") in _EVENTS
+        else copy.deepcopy(event)
+        for event in stream
+    ]
 
 
 def wrong_type(stream: list[JSON]) -> list[JSON]:
@@ -141,11 +172,14 @@ def usage_absent(stream: list[JSON]) -> list[JSON]:
     is built from message_delta alone without a start usage, and is absent without any."""
     stream = copy.deepcopy(stream)
     for event in stream:
-        if _type(event) == "message_start" and isinstance(event, dict) and isinstance(
-                event.get("message"), dict) and not _has_usage(event):
+        if (
+            _type(event) == "message_start"
+            and isinstance(event, dict)
+            and isinstance(event.get("message"), dict)
+            and not _has_usage(event)
+        ):
             event["message"]["usage"] = {}
-        elif _type(event) == "message_delta" and isinstance(event, dict) and not _has_usage(
-                event):
+        elif _type(event) == "message_delta" and isinstance(event, dict) and not _has_usage(event):
             event["usage"] = {}
     return stream
 
@@ -165,9 +199,11 @@ def start_content(stream: list[JSON]) -> list[JSON]:
     message["content"] = []
     moved: list[JSON] = []
     for index, block in enumerate(content):
-        moved += [{"type": "content_block_start", "index": index, "content_block": block},
-                  {"type": "content_block_stop", "index": index}]
-    return [*stream[: first + 1], *moved, *stream[first + 1:]]
+        moved += [
+            {"type": "content_block_start", "index": index, "content_block": block},
+            {"type": "content_block_stop", "index": index},
+        ]
+    return [*stream[: first + 1], *moved, *stream[first + 1 :]]
 
 
 DEPARTURES: tuple[tuple[str, Undo], ...] = (
@@ -189,8 +225,16 @@ DEPARTURES: tuple[tuple[str, Undo], ...] = (
 )
 """(rule id, undo) per departure from the plain shape, in the order they are tried."""
 
-_ONLY_DEPARTING = frozenset({"AM-START-CONTENT", "AM-BLOCK-REOPEN", "AM-DELTA-ROUTE",
-                             "AM-DELTA-MATCH", "AM-BLOCK-ORDER", "AM-BLOCK-STOP"})
+_ONLY_DEPARTING = frozenset(
+    {
+        "AM-START-CONTENT",
+        "AM-BLOCK-REOPEN",
+        "AM-DELTA-ROUTE",
+        "AM-DELTA-MATCH",
+        "AM-BLOCK-ORDER",
+        "AM-BLOCK-STOP",
+    }
+)
 """The rules that decide only how a departure from family 1 folds: on a stream that does
 not depart their way they have nothing to decide, so nothing to be wrong about."""
 
@@ -209,8 +253,17 @@ def absent_departures(stream: list[JSON]) -> frozenset[str]:
     return frozenset(absent)
 
 
-_KNOWN_BLOCKS = frozenset({"text", "thinking", "redacted_thinking", "tool_use",
-                           "server_tool_use", "mcp_tool_use", "container_upload"})
+_KNOWN_BLOCKS = frozenset(
+    {
+        "text",
+        "thinking",
+        "redacted_thinking",
+        "tool_use",
+        "server_tool_use",
+        "mcp_tool_use",
+        "container_upload",
+    }
+)
 
 
 def _opens_unknown(event: JSON) -> bool:
@@ -232,8 +285,11 @@ def _opened(event: JSON) -> list[JSON]:
 
 
 def _unknown(block: JSON) -> bool:
-    return isinstance(block, dict) and isinstance(block.get("type"), str) and not (
-        block["type"] in _KNOWN_BLOCKS or block["type"].endswith("_tool_result"))
+    return (
+        isinstance(block, dict)
+        and isinstance(block.get("type"), str)
+        and not (block["type"] in _KNOWN_BLOCKS or block["type"].endswith("_tool_result"))
+    )
 
 
 def _message(stream: list[JSON]) -> JSONObject | None:
@@ -249,8 +305,7 @@ def _message(stream: list[JSON]) -> JSONObject | None:
         return None
 
 
-def _folds_alike(expected: JSONObject | None, stream: list[JSON],
-                 owned: frozenset[str]) -> bool:
+def _folds_alike(expected: JSONObject | None, stream: list[JSON], owned: frozenset[str]) -> bool:
     """Whether the reference folds `stream` as `expected` except at pointers a rule of
     `owned` decides (a stream it refuses does not; no Message is alike no Message)."""
     try:
@@ -331,8 +386,9 @@ def difference_undos(stream: list[JSON], claimed: frozenset[str]) -> list[Probe]
     except at its rule's pointers (`applicable_undos`), and a block of an unknown type
     made a known one kept as sent, when the target claims a feature that has one (a
     target that drops a known block too is not failing on the block being unknown)."""
-    found = [(rule_id, frozenset({rule_id}), undone)
-             for rule_id, undone in applicable_undos(stream)]
+    found = [
+        (rule_id, frozenset({rule_id}), undone) for rule_id, undone in applicable_undos(stream)
+    ]
     stand_in = next((kind for feature, kind in _STAND_INS if feature in claimed), None)
     if stand_in is None:
         return found
@@ -353,8 +409,7 @@ _UNKNOWN: object = object()
 """No received value given (the ablation asks about a pointer alone)."""
 
 
-def undecided_at(stream: list[JSON], pointer: str,
-                 received: object = _UNKNOWN) -> frozenset[str]:
+def undecided_at(stream: list[JSON], pointer: str, received: object = _UNKNOWN) -> frozenset[str]:
     """The rules owning `pointer` that `stream` shows do not decide the value there (and
     the value `received` there, when given: a difference's): at a usage count
     (`_undecided_usage`), and in a tool block's input or identity (`_undecided_tool`)."""
@@ -389,8 +444,11 @@ def _undecided_tool(stream: list[JSON], pointer: str) -> frozenset[str]:
     block = content[number] if isinstance(content, list) and number < len(content) else None
     kind = block.get("type") if isinstance(block, dict) else None
     undecided: set[str] = set()
-    if kind not in _TOOL_BLOCKS or not isinstance(block, dict) or \
-            not isinstance(block.get("input"), str):
+    if (
+        kind not in _TOOL_BLOCKS
+        or not isinstance(block, dict)
+        or not isinstance(block.get("input"), str)
+    ):
         undecided.add("AM-TOOL-INVALID")
     if kind != "server_tool_use":
         undecided.add("AM-SERVER-TOOL")
@@ -417,10 +475,13 @@ def _undecided_usage(stream: list[JSON], pointer: str, received: object) -> froz
     key = found.group(1).replace("~1", "/").replace("~0", "~")
     reports = [n for n, event in enumerate(stream) if _reports(event, key)]
     undecided: set[str] = set()
-    if len(reports) <= 1 or (found.group(2) is None and received is not _UNKNOWN
-                             and not _added(received, stream, reports, key)):
+    if len(reports) <= 1 or (
+        found.group(2) is None
+        and received is not _UNKNOWN
+        and not _added(received, stream, reports, key)
+    ):
         undecided.add("AM-USAGE-NEVER-SUM")
-    if not any(_carries_usage(event) for event in stream[first + 1:]):
+    if not any(_carries_usage(event) for event in stream[first + 1 :]):
         undecided.add("AM-USAGE-REPLACE")
     if first not in reports or not _start_decides(stream, first, key, found.group(1)):
         undecided.add("AM-USAGE-BASE")
@@ -441,12 +502,15 @@ def _undecided_usage_object(stream: list[JSON], received: object) -> frozenset[s
         return frozenset()
     undecided: set[str] = set()
     counts = received.items() if isinstance(received, dict) else ()
-    if not any(len(reports := [n for n, event in enumerate(stream) if _reports(event, key)]) > 1
-               and _added(value, stream, reports, key) for key, value in counts):
+    if not any(
+        len(reports := [n for n, event in enumerate(stream) if _reports(event, key)]) > 1
+        and _added(value, stream, reports, key)
+        for key, value in counts
+    ):
         undecided.add("AM-USAGE-NEVER-SUM")
     if isinstance(_usage_holder(stream[first]), dict) and not isinstance(received, dict):
         undecided.add("AM-USAGE-ABSENT")
-    if not any(_carries_usage(event) for event in stream[first + 1:]):
+    if not any(_carries_usage(event) for event in stream[first + 1 :]):
         undecided.add("AM-USAGE-REPLACE")
     return frozenset(undecided)
 
@@ -463,8 +527,11 @@ def _reports(event: JSON, key: str) -> bool:
         return False
     holder = event.get("message") if event.get("type") == "message_start" else event
     usage = holder.get("usage") if isinstance(holder, dict) else None
-    return (event.get("type") in ("message_start", "message_delta")
-            and isinstance(usage, dict) and usage.get(key) is not None)
+    return (
+        event.get("type") in ("message_start", "message_delta")
+        and isinstance(usage, dict)
+        and usage.get(key) is not None
+    )
 
 
 def _added(received: object, stream: list[JSON], reports: list[int], key: str) -> bool:
@@ -477,16 +544,22 @@ def _added(received: object, stream: list[JSON], reports: list[int], key: str) -
 
 def _usage_of(event: JSON) -> dict[str, Any]:
     """The usage object of a message_start or message_delta ({} when it has none)."""
-    holder = event.get("message") if isinstance(event, dict) and \
-        event.get("type") == "message_start" else event
+    holder = (
+        event.get("message")
+        if isinstance(event, dict) and event.get("type") == "message_start"
+        else event
+    )
     usage = holder.get("usage") if isinstance(holder, dict) else None
     return usage if isinstance(usage, dict) else {}
 
 
 def _carries_usage(event: JSON) -> bool:
     """Whether `event` is a message_delta with a usage object."""
-    return (isinstance(event, dict) and event.get("type") == "message_delta"
-            and isinstance(event.get("usage"), dict))
+    return (
+        isinstance(event, dict)
+        and event.get("type") == "message_delta"
+        and isinstance(event.get("usage"), dict)
+    )
 
 
 def _start_decides(stream: list[JSON], first: int, key: str, escaped: str) -> bool:
@@ -502,6 +575,11 @@ def _start_decides(stream: list[JSON], first: int, key: str, escaped: str) -> bo
     except RefoldError:
         return True
     count = f"/usage/{escaped}"
-    return before is None or after is None or any(
-        d.pointer in ("/usage", count) or d.pointer.startswith(f"{count}/")
-        for d in differences(before, after))
+    return (
+        before is None
+        or after is None
+        or any(
+            d.pointer in ("/usage", count) or d.pointer.startswith(f"{count}/")
+            for d in differences(before, after)
+        )
+    )

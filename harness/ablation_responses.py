@@ -56,8 +56,15 @@ from ._responses_item_departures import (
 )
 from .attribution_responses import rules_at
 
-__all__ = ["DEPARTURES", "Probe", "Undo", "absent_departures", "applicable_undos",
-           "departures_alone", "difference_undos"]
+__all__ = [
+    "DEPARTURES",
+    "Probe",
+    "Undo",
+    "absent_departures",
+    "applicable_undos",
+    "departures_alone",
+    "difference_undos",
+]
 
 Undo = Callable[[list[JSON]], list[JSON]]
 Probe = tuple[str, frozenset[str], list[JSON]]
@@ -96,8 +103,7 @@ def _response(stream: list[JSON]) -> JSONObject | None:
         return None
 
 
-def _folds_alike(expected: JSONObject | None, stream: list[JSON],
-                 owned: frozenset[str]) -> bool:
+def _folds_alike(expected: JSONObject | None, stream: list[JSON], owned: frozenset[str]) -> bool:
     """Whether the reference folds `stream` as `expected` except at pointers a rule of
     `owned` decides (a stream it refuses does not; no Response is alike no Response)."""
     try:
@@ -118,8 +124,16 @@ def _deciding(rule_id: str, stream: list[JSON]) -> frozenset[str]:
     says what the result holds after `response.incomplete`)."""
     if rule_id != "RS-TERMINAL-EVENTS":
         return frozenset({rule_id})
-    return frozenset({rule_id, *(rule for kind, rule in _OUTCOMES.items()
-                                 if kind in _types([e for e in stream if is_terminal(e)]))})
+    return frozenset(
+        {
+            rule_id,
+            *(
+                rule
+                for kind, rule in _OUTCOMES.items()
+                if kind in _types([e for e in stream if is_terminal(e)])
+            ),
+        }
+    )
 
 
 def applicable_undos(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
@@ -182,9 +196,11 @@ def difference_undos(stream: list[JSON], claimed: frozenset[str]) -> list[Probe]
     except at its rule's pointers (`applicable_undos`), and refusal parts sent as
     output_text parts, when the stream has any and the target claims `refusal` (a target
     that drops an output_text part too is not failing on the part being a refusal)."""
-    found = [(rule_id, _deciding(rule_id, stream), undone)
-             for rule_id, undone in applicable_undos(stream)
-             if rule_id in dict(DEPARTURES) and rule_id not in _CRASH_ONLY]
+    found = [
+        (rule_id, _deciding(rule_id, stream), undone)
+        for rule_id, undone in applicable_undos(stream)
+        if rule_id in dict(DEPARTURES) and rule_id not in _CRASH_ONLY
+    ]
     if "refusal" not in claimed:
         return found
     undone = refusals_as_text(stream)
@@ -197,14 +213,29 @@ def difference_undos(stream: list[JSON], claimed: frozenset[str]) -> list[Probe]
     return found
 
 
-_FROM_UNDOS = ("RS-KEEPALIVE", "RS-ERROR-EVENT", "RS-NULL-ITEM", "RS-TERMINAL-REPEAT",
-               "RS-ORPHAN", "RS-ROUTE", "RS-READD", "RS-OUTPUT-ORDER", "RS-KEY-OUTPUT-INDEX")
+_FROM_UNDOS = (
+    "RS-KEEPALIVE",
+    "RS-ERROR-EVENT",
+    "RS-NULL-ITEM",
+    "RS-TERMINAL-REPEAT",
+    "RS-ORPHAN",
+    "RS-ROUTE",
+    "RS-READD",
+    "RS-OUTPUT-ORDER",
+    "RS-KEY-OUTPUT-INDEX",
+)
 """The departures present exactly when their undo changes the stream."""
-_DONE_EVENTS = frozenset({"response.output_text.done", "response.refusal.done",
-                          "response.function_call_arguments.done",
-                          "response.content_part.done", "response.reasoning_text.done",
-                          "response.reasoning_summary_text.done",
-                          "response.reasoning_summary_part.done"})
+_DONE_EVENTS = frozenset(
+    {
+        "response.output_text.done",
+        "response.refusal.done",
+        "response.function_call_arguments.done",
+        "response.content_part.done",
+        "response.reasoning_text.done",
+        "response.reasoning_summary_text.done",
+        "response.reasoning_summary_part.done",
+    }
+)
 """The `.done` events RS-DONE-REPLACES decides (output_item.done is RS-ITEM-DONE-REPLACES's)."""
 
 

@@ -32,8 +32,14 @@ _DELTAS = ("AM-DELTA-ROUTE", "AM-DELTA-MATCH", "AM-BLOCK-STOP")
 _SLOTS = ("AM-BLOCK-ORDER", "AM-BLOCK-REOPEN", "AM-START-CONTENT")
 """Which block a slot of `content` holds: a block out of place differs in its fields."""
 _ENVELOPE = ("AM-START-BASE",)
-_INPUT = ("AM-TOOL-JOIN", "AM-TOOL-NO-DELTA", "AM-TOOL-INVALID", "AM-SERVER-TOOL", *_DELTAS,
-          *_SLOTS)
+_INPUT = (
+    "AM-TOOL-JOIN",
+    "AM-TOOL-NO-DELTA",
+    "AM-TOOL-INVALID",
+    "AM-SERVER-TOOL",
+    *_DELTAS,
+    *_SLOTS,
+)
 _USAGE = ("AM-USAGE-BASE", "AM-USAGE-REPLACE", "AM-USAGE-NEVER-SUM", "AM-USAGE-ABSENT")
 
 _TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -41,10 +47,17 @@ _TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"/(type|role)", ("AM-TYPE-ROLE", *_ENVELOPE)),
     (r"/content", ("AM-BLOCK-OPEN", "AM-BLOCK-ORDER", "AM-BLOCK-REOPEN", "AM-START-CONTENT")),
     # which blocks there are; what a kept block holds is decided at its keys below
-    (_BLOCK, ("AM-BLOCK-OPEN", "AM-BLOCK-ORDER", "AM-BLOCK-REOPEN", "AM-START-CONTENT",
-              "AM-UNKNOWN-BLOCK")),
-    (rf"{_BLOCK}/type", ("AM-BLOCK-OPEN", "AM-BLOCK-ORDER", "AM-BLOCK-REOPEN",
-                         "AM-UNKNOWN-BLOCK")),
+    (
+        _BLOCK,
+        (
+            "AM-BLOCK-OPEN",
+            "AM-BLOCK-ORDER",
+            "AM-BLOCK-REOPEN",
+            "AM-START-CONTENT",
+            "AM-UNKNOWN-BLOCK",
+        ),
+    ),
+    (rf"{_BLOCK}/type", ("AM-BLOCK-OPEN", "AM-BLOCK-ORDER", "AM-BLOCK-REOPEN", "AM-UNKNOWN-BLOCK")),
     (rf"{_BLOCK}/text", ("AM-TEXT-JOIN", *_DELTAS, *_SLOTS)),
     (rf"{_BLOCK}/citations(/.*)?", ("AM-CITATIONS-APPEND", *_DELTAS, *_SLOTS)),
     (rf"{_BLOCK}/input(/.*)?", _INPUT),
@@ -52,8 +65,10 @@ _TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     (rf"{_BLOCK}/thinking", ("AM-THINK-JOIN", *_DELTAS, *_SLOTS)),
     (rf"{_BLOCK}/signature", ("AM-THINK-SIGNATURE", *_DELTAS, *_SLOTS)),
     (rf"{_BLOCK}/data", ("AM-REDACTED",)),
-    (rf"{_BLOCK}/[^/]+(/.*)?", ("AM-BLOCK-OPEN", "AM-UNKNOWN-KEYS", "AM-TOOL-IDENTITY",
-                                "AM-RESULT-AS-SENT")),
+    (
+        rf"{_BLOCK}/[^/]+(/.*)?",
+        ("AM-BLOCK-OPEN", "AM-UNKNOWN-KEYS", "AM-TOOL-IDENTITY", "AM-RESULT-AS-SENT"),
+    ),
     # AM-START-CONTENT's "its stop_reason stands" is AM-STOP-REASON's "starts as
     # message_start's": one defect, one rule
     (r"/stop_reason", ("AM-STOP-REASON",)),
@@ -72,19 +87,52 @@ OUTSIDE_THE_SHAPE: frozenset[str] = frozenset({"AM-START-BASE", "AM-UNKNOWN-KEYS
 an event's envelope must not have put there."""
 
 POINTERLESS: frozenset[str] = frozenset(
-    {"AM-BEFORE-START", "AM-START-ONCE", "AM-PING", "AM-UNKNOWN-EVENT", "AM-UNKNOWN-DELTA",
-     "AM-ROB-WRONG-TYPE", "AM-ROB-NOT-OBJECT"}
-    | {rule for rule in RULES if rule.startswith(("AM-LIFE-", "AM-SSE-"))} - {"AM-LIFE-ERROR"})
+    {
+        "AM-BEFORE-START",
+        "AM-START-ONCE",
+        "AM-PING",
+        "AM-UNKNOWN-EVENT",
+        "AM-UNKNOWN-DELTA",
+        "AM-ROB-WRONG-TYPE",
+        "AM-ROB-NOT-OBJECT",
+    }
+    | {rule for rule in RULES if rule.startswith(("AM-LIFE-", "AM-SSE-"))} - {"AM-LIFE-ERROR"}
+)
 """The rules no difference in a Message implicates by position."""
 
 
 PLACES: tuple[str, ...] = (
-    "/id", "/model", "/type", "/role", "/content", "/content/0", "/content/0/type",
-    "/content/0/text", "/content/0/citations", "/content/0/citations/0", "/content/0/input",
-    "/content/0/input/key", "/content/0/id", "/content/0/name", "/content/0/thinking",
-    "/content/0/signature", "/content/0/data", "/content/0/key", "/content/0/key/0",
-    "/stop_reason", "/stop_sequence", "/stop_details", "/stop_details/key", "/container",
-    "/container/key", "/usage", "/usage/input_tokens", "/error", "/error/type", "/key")
+    "/id",
+    "/model",
+    "/type",
+    "/role",
+    "/content",
+    "/content/0",
+    "/content/0/type",
+    "/content/0/text",
+    "/content/0/citations",
+    "/content/0/citations/0",
+    "/content/0/input",
+    "/content/0/input/key",
+    "/content/0/id",
+    "/content/0/name",
+    "/content/0/thinking",
+    "/content/0/signature",
+    "/content/0/data",
+    "/content/0/key",
+    "/content/0/key/0",
+    "/stop_reason",
+    "/stop_sequence",
+    "/stop_details",
+    "/stop_details/key",
+    "/container",
+    "/container/key",
+    "/usage",
+    "/usage/input_tokens",
+    "/error",
+    "/error/type",
+    "/key",
+)
 """A place of every row of the table (and of each alternative), and `/key`, one it does
 not name (`Dialect.places`: what a stated projection is judged against)."""
 

@@ -25,15 +25,34 @@ _PART = rf"{_ITEM}/content/\d+"
 _ENVELOPE = ("RS-TERMINAL-BASE", "RS-ENV-TERMINAL", "RS-ENV-FILL", "RS-TERMINAL-REPEAT")
 _OUTCOME = ("RS-TERMINAL-EVENTS", "RS-INCOMPLETE", "RS-FAILED")
 _WHOLE_OUTPUT = ("RS-OUTPUT-TERMINAL", "RS-OUTPUT-RECOVER", "RS-TERMINAL-REPEAT")
-_SLOTS = ("RS-OUTPUT-ORDER", "RS-KEY-OUTPUT-INDEX", "RS-ROUTE", "RS-ORPHAN", "RS-READD",
-          "RS-NULL-ITEM", *_WHOLE_OUTPUT)
+_SLOTS = (
+    "RS-OUTPUT-ORDER",
+    "RS-KEY-OUTPUT-INDEX",
+    "RS-ROUTE",
+    "RS-ORPHAN",
+    "RS-READD",
+    "RS-NULL-ITEM",
+    *_WHOLE_OUTPUT,
+)
 """Which item an `output` slot holds: an item out of place differs in its fields."""
-_STREAMED = ("RS-ITEM-DONE-REPLACES", "RS-RECOVER-FROM-DELTAS", "RS-ROUTE",
-             "RS-KEY-OUTPUT-INDEX", "RS-KIND-MATCH", *_WHOLE_OUTPUT)
+_STREAMED = (
+    "RS-ITEM-DONE-REPLACES",
+    "RS-RECOVER-FROM-DELTAS",
+    "RS-ROUTE",
+    "RS-KEY-OUTPUT-INDEX",
+    "RS-KIND-MATCH",
+    *_WHOLE_OUTPUT,
+)
 """What decides a field built from an item's events (or its done item)."""
 _PARTS = ("RS-CONTENT-INDEX", "RS-DONE-REPLACES", *_STREAMED)
-_IDENTITY = ("RS-READD", "RS-ORPHAN", "RS-ITEM-DONE-REPLACES", "RS-HOSTED-ITEMS", "RS-ROUTE",
-             *_WHOLE_OUTPUT)
+_IDENTITY = (
+    "RS-READD",
+    "RS-ORPHAN",
+    "RS-ITEM-DONE-REPLACES",
+    "RS-HOSTED-ITEMS",
+    "RS-ROUTE",
+    *_WHOLE_OUTPUT,
+)
 
 _TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"/object", ("RS-OBJECT",)),
@@ -46,8 +65,10 @@ _TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     (rf"{_ITEM}/(type|id)", ("RS-CALL-IDS", *_IDENTITY, *_SLOTS)),
     (rf"{_ITEM}/(call_id|name)", ("RS-CALL-IDS", *_IDENTITY)),
     (rf"{_ITEM}/status", ("RS-RECOVER-STATUS", *_IDENTITY)),
-    (rf"{_ITEM}/arguments", ("RS-ARGS-JOIN", "RS-ARGS-RAW", "RS-DONE-REPLACES", "RS-READD",
-                             *_STREAMED)),
+    (
+        rf"{_ITEM}/arguments",
+        ("RS-ARGS-JOIN", "RS-ARGS-RAW", "RS-DONE-REPLACES", "RS-READD", *_STREAMED),
+    ),
     (rf"{_ITEM}/content", ("RS-CONTENT-INDEX", "RS-REFUSAL", "RS-REASONING-TEXT", *_STREAMED)),
     (_PART, ("RS-REFUSAL", "RS-REASONING-TEXT", *_PARTS)),
     (rf"{_PART}/type", ("RS-REFUSAL", "RS-REASONING-TEXT", *_PARTS)),  # what the part is
@@ -61,27 +82,51 @@ _TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
 _COMPILED = tuple((re.compile(pattern), frozenset(rules)) for pattern, rules in _TABLE)
 
 OUTSIDE_THE_SHAPE: frozenset[str] = frozenset(
-    {"RS-TERMINAL-BASE", "RS-ENV-TERMINAL", "RS-ENV-FILL", "RS-TERMINAL-REPEAT",
-     "RS-UNKNOWN-KEYS"})
+    {"RS-TERMINAL-BASE", "RS-ENV-TERMINAL", "RS-ENV-FILL", "RS-TERMINAL-REPEAT", "RS-UNKNOWN-KEYS"}
+)
 """The rules of a top-level place the table does not name: a key of the terminal (or a
 lifecycle) response as sent (the last terminal's, RS-TERMINAL-REPEAT: a second one
 replaces every key), or one an event's unknown key must not have put there."""
 
 POINTERLESS: frozenset[str] = frozenset(
     {"RS-SEQ-ARRIVAL", "RS-KEEPALIVE", "RS-WRONG-TYPE", "RS-NOT-OBJECT"}
-    | {rule for rule in RULES if rule.startswith("LIFE-RS-")})
+    | {rule for rule in RULES if rule.startswith("LIFE-RS-")}
+)
 """The rules no difference in a Response implicates by position."""
 
 
 PLACES: tuple[str, ...] = (
-    "/object", "/status", "/incomplete_details", "/incomplete_details/reason", "/error",
-    "/error/code", "/usage", "/usage/input_tokens", "/output", "/output/0",
-    "/output/0/type", "/output/0/id", "/output/0/call_id", "/output/0/name",
-    "/output/0/status", "/output/0/arguments", "/output/0/content", "/output/0/content/0",
-    "/output/0/content/0/type", "/output/0/content/0/text", "/output/0/content/0/refusal",
-    "/output/0/content/0/annotations", "/output/0/content/0/annotations/0",
-    "/output/0/summary", "/output/0/summary/0", "/output/0/content/0/key",
-    "/output/0/content/0/key/0", "/output/0/key", "/output/0/key/0", "/key")
+    "/object",
+    "/status",
+    "/incomplete_details",
+    "/incomplete_details/reason",
+    "/error",
+    "/error/code",
+    "/usage",
+    "/usage/input_tokens",
+    "/output",
+    "/output/0",
+    "/output/0/type",
+    "/output/0/id",
+    "/output/0/call_id",
+    "/output/0/name",
+    "/output/0/status",
+    "/output/0/arguments",
+    "/output/0/content",
+    "/output/0/content/0",
+    "/output/0/content/0/type",
+    "/output/0/content/0/text",
+    "/output/0/content/0/refusal",
+    "/output/0/content/0/annotations",
+    "/output/0/content/0/annotations/0",
+    "/output/0/summary",
+    "/output/0/summary/0",
+    "/output/0/content/0/key",
+    "/output/0/content/0/key/0",
+    "/output/0/key",
+    "/output/0/key/0",
+    "/key",
+)
 """A place of every row of the table (and of each alternative), and `/key`, one it does
 not name (`Dialect.places`: what a stated projection is judged against)."""
 

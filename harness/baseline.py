@@ -81,10 +81,27 @@ from .recorded_streams import STREAMS_PER_ENTRY, EntryVerdict, RecordedStream
 __all__ = ["SETTINGS_KEYS", "Baseline", "check_dialect", "dump_baseline", "load_baseline"]
 
 _TABLES = ("expected_failures", "skips", "unsupported_features")
-_KEYS = frozenset({"dialect", "target", "features", "settings", "fingerprints", "fail_on",
-                   "verdicts", "streams", "projection", *_TABLES})
-SETTINGS_KEYS: dict[str, type] = {"profile": str, "draws": str, "max_examples": int,
-                                  "hypothesis": str, "refold": str}
+_KEYS = frozenset(
+    {
+        "dialect",
+        "target",
+        "features",
+        "settings",
+        "fingerprints",
+        "fail_on",
+        "verdicts",
+        "streams",
+        "projection",
+        *_TABLES,
+    }
+)
+SETTINGS_KEYS: dict[str, type] = {
+    "profile": str,
+    "draws": str,
+    "max_examples": int,
+    "hypothesis": str,
+    "refold": str,
+}
 """The keys of `[settings]` and their types: what decides which examples a run draws."""
 
 
@@ -125,8 +142,10 @@ def load_baseline(path: str | Path) -> Baseline:
     except OSError as exc:
         raise UsageError(f"baseline {where}: cannot read it: {exc}") from exc
     except UnicodeDecodeError as exc:
-        raise UsageError(f"baseline {where} is not UTF-8 text: byte 0x{exc.object[exc.start]:02x} "
-                         f"at offset {exc.start}; expected a TOML file saved as UTF-8") from exc
+        raise UsageError(
+            f"baseline {where} is not UTF-8 text: byte 0x{exc.object[exc.start]:02x} "
+            f"at offset {exc.start}; expected a TOML file saved as UTF-8"
+        ) from exc
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"baseline {where} is not valid TOML: {exc}") from exc
     unknown = sorted(set(data) - _KEYS)
@@ -135,34 +154,60 @@ def load_baseline(path: str | Path) -> Baseline:
     dialect = _dialect(data, where)
     tables = {name: _reasons(data.get(name, {}), where, name) for name in _TABLES}
     for name in ("expected_failures", "skips"):
-        _known(tables[name], dialect.rules, where, name, "rule id",
-               f"of dialect {dialect.name}: `refold rules --dialect {dialect.name}` lists them")
-    _known(tables["unsupported_features"], dict.fromkeys(dialect.features), where,
-           "unsupported_features", "feature",
-           f"the vocabulary of dialect {dialect.name} is {', '.join(dialect.features)}")
+        _known(
+            tables[name],
+            dialect.rules,
+            where,
+            name,
+            "rule id",
+            f"of dialect {dialect.name}: `refold rules --dialect {dialect.name}` lists them",
+        )
+    _known(
+        tables["unsupported_features"],
+        dict.fromkeys(dialect.features),
+        where,
+        "unsupported_features",
+        "feature",
+        f"the vocabulary of dialect {dialect.name} is {', '.join(dialect.features)}",
+    )
     fingerprints = _fingerprints(data.get("fingerprints", {}), where)
     verdicts = _verdicts(data.get("verdicts", {}), where)
     streams = _streams(data.get("streams", {}), where)
-    for name, keyed in (("fingerprints", fingerprints), ("verdicts", verdicts),
-                        ("streams", streams)):
+    for name, keyed in (
+        ("fingerprints", fingerprints),
+        ("verdicts", verdicts),
+        ("streams", streams),
+    ):
         stray = sorted(set(keyed) - set(tables["expected_failures"]))
         if stray:
-            raise UsageError(f"baseline {where}: [{name}] lists {stray}, which "
-                             f"[expected_failures] does not; what [{name}] records belongs "
-                             f"to an expected failure")
-    return Baseline(path=where, dialect=dialect.name, target=_target(data, where),
-                    features=_features(data, where),
-                    fingerprints=fingerprints, settings=_settings(data.get("settings", {}), where),
-                    fail_on=_fail_on(data, where), verdicts=verdicts, streams=streams,
-                    projection=_projection(data, where), **tables)
+            raise UsageError(
+                f"baseline {where}: [{name}] lists {stray}, which "
+                f"[expected_failures] does not; what [{name}] records belongs "
+                f"to an expected failure"
+            )
+    return Baseline(
+        path=where,
+        dialect=dialect.name,
+        target=_target(data, where),
+        features=_features(data, where),
+        fingerprints=fingerprints,
+        settings=_settings(data.get("settings", {}), where),
+        fail_on=_fail_on(data, where),
+        verdicts=verdicts,
+        streams=streams,
+        projection=_projection(data, where),
+        **tables,
+    )
 
 
 def _fail_on(data: Mapping[str, Any], where: str) -> Shape | None:
     value = data.get("fail_on")
     if value is not None and value not in SHAPES:
-        raise UsageError(f"baseline {where}: `fail_on` is {value!r}, expected one of "
-                         f"{', '.join(SHAPES)} (or no key, for a file written before it: "
-                         f"every failure counts)")
+        raise UsageError(
+            f"baseline {where}: `fail_on` is {value!r}, expected one of "
+            f"{', '.join(SHAPES)} (or no key, for a file written before it: "
+            f"every failure counts)"
+        )
     return cast(Shape | None, value)
 
 
@@ -171,16 +216,21 @@ def _verdicts(table: Any, where: str) -> dict[str, EntryVerdict]:
         raise UsageError(f"baseline {where}: [verdicts] is {table!r}, expected a table")
     found: dict[str, EntryVerdict] = {}
     for rule_id, entry in table.items():
-        if not (isinstance(entry, dict) and set(entry) <= {"found_on", "impact", "departures"}
-                and entry.get("found_on", SHAPES[0]) in SHAPES
-                and entry.get("impact", IMPACTS[0]) in IMPACTS
-                and _strings(entry.get("departures", []))):
+        if not (
+            isinstance(entry, dict)
+            and set(entry) <= {"found_on", "impact", "departures"}
+            and entry.get("found_on", SHAPES[0]) in SHAPES
+            and entry.get("impact", IMPACTS[0]) in IMPACTS
+            and _strings(entry.get("departures", []))
+        ):
             raise UsageError(
                 f"baseline {where}: [verdicts] {rule_id!r} = {entry!r}; expected "
-                f"{{found_on = \"{'|'.join(SHAPES)}\", impact = \"{'|'.join(IMPACTS)}\", "
-                f"departures = [\"id\", ...]}}")
-        found[rule_id] = EntryVerdict(entry.get("found_on"), entry.get("impact"),
-                                      tuple(entry.get("departures", [])))
+                f'{{found_on = "{"|".join(SHAPES)}", impact = "{"|".join(IMPACTS)}", '
+                f'departures = ["id", ...]}}'
+            )
+        found[rule_id] = EntryVerdict(
+            entry.get("found_on"), entry.get("impact"), tuple(entry.get("departures", []))
+        )
     return found
 
 
@@ -189,25 +239,37 @@ def _streams(table: Any, where: str) -> dict[str, tuple[RecordedStream, ...]]:
         raise UsageError(f"baseline {where}: [streams] is {table!r}, expected a table")
     found: dict[str, tuple[RecordedStream, ...]] = {}
     for rule_id, entries in table.items():
-        if not (isinstance(entries, list) and len(entries) <= STREAMS_PER_ENTRY
-                and all(_is_stream(e) for e in entries)):
+        if not (
+            isinstance(entries, list)
+            and len(entries) <= STREAMS_PER_ENTRY
+            and all(_is_stream(e) for e in entries)
+        ):
             raise UsageError(
                 f"baseline {where}: [streams] {rule_id!r} = {entries!r}; expected a list of at "
-                f"most {STREAMS_PER_ENTRY} {{chunks = \"[JSON]\", expected = \"JSON\", "
-                f"shape = \"...\", departures = [...]}}, each JSON text")
-        found[rule_id] = tuple(RecordedStream(e["chunks"], e.get("expected", "null"),
-                                              e.get("shape"), tuple(e.get("departures", [])))
-                               for e in entries)
+                f'most {STREAMS_PER_ENTRY} {{chunks = "[JSON]", expected = "JSON", '
+                f'shape = "...", departures = [...]}}, each JSON text'
+            )
+        found[rule_id] = tuple(
+            RecordedStream(
+                e["chunks"],
+                e.get("expected", "null"),
+                e.get("shape"),
+                tuple(e.get("departures", [])),
+            )
+            for e in entries
+        )
     return found
 
 
 def _is_stream(entry: Any) -> bool:
-    if not (isinstance(entry, dict)
-            and set(entry) <= {"chunks", "expected", "shape", "departures"}
-            and isinstance(entry.get("chunks"), str)
-            and isinstance(entry.get("expected", "null"), str)
-            and entry.get("shape", SHAPES[0]) in SHAPES
-            and _strings(entry.get("departures", []))):
+    if not (
+        isinstance(entry, dict)
+        and set(entry) <= {"chunks", "expected", "shape", "departures"}
+        and isinstance(entry.get("chunks"), str)
+        and isinstance(entry.get("expected", "null"), str)
+        and entry.get("shape", SHAPES[0]) in SHAPES
+        and _strings(entry.get("departures", []))
+    ):
         return False
     try:
         json.loads(entry.get("expected", "null"))  # any JSON value: null for a crash
@@ -237,14 +299,17 @@ def check_dialect(baseline: Baseline, dialect: Dialect) -> None:
         f"dialect {dialect.name} ({dialect.title}, {dialect.spec}); a baseline's rule ids "
         f"and features are its dialect's, so it cannot gate another. Check the dialect it "
         f"was written for (--dialect {baseline.dialect}), or record a baseline of "
-        f"{dialect.name} with `refold baseline --write FILE`")
+        f"{dialect.name} with `refold baseline --write FILE`"
+    )
 
 
 def _dialect(data: Mapping[str, Any], where: str) -> Dialect:
     name = data.get("dialect", DEFAULT_DIALECT)
     if not isinstance(name, str) or name not in DIALECTS:
-        raise UsageError(f"baseline {where}: `dialect` is {name!r}, expected one of "
-                         f"{', '.join(DIALECTS)} (or no key: {DEFAULT_DIALECT})")
+        raise UsageError(
+            f"baseline {where}: `dialect` is {name!r}, expected one of "
+            f"{', '.join(DIALECTS)} (or no key: {DEFAULT_DIALECT})"
+        )
     return DIALECTS[name]
 
 
@@ -254,11 +319,15 @@ def _settings(table: Any, where: str) -> dict[str, str | int]:
     for key, value in table.items():
         kind = SETTINGS_KEYS.get(key)
         if kind is None:
-            raise UsageError(f"baseline {where}: [settings] has unknown key {key!r}; expected "
-                             f"some of {sorted(SETTINGS_KEYS)}")
+            raise UsageError(
+                f"baseline {where}: [settings] has unknown key {key!r}; expected "
+                f"some of {sorted(SETTINGS_KEYS)}"
+            )
         if not isinstance(value, kind) or isinstance(value, bool):
-            raise UsageError(f"baseline {where}: [settings] {key} = {value!r}; expected "
-                             f"{'an integer' if kind is int else 'a string'}")
+            raise UsageError(
+                f"baseline {where}: [settings] {key} = {value!r}; expected "
+                f"{'an integer' if kind is int else 'a string'}"
+            )
     return dict(table)
 
 
@@ -270,16 +339,21 @@ def _fingerprints(table: Any, where: str) -> dict[str, frozenset[Fingerprint]]:
         if not isinstance(entries, list) or not all(_is_fingerprint(e) for e in entries):
             raise UsageError(
                 f"baseline {where}: [fingerprints] {rule_id!r} = {entries!r}; expected a list "
-                f'of {{test = "module::name", kind = "...", pointers = ["/json/pointer"]}}')
+                f'of {{test = "module::name", kind = "...", pointers = ["/json/pointer"]}}'
+            )
         found[rule_id] = frozenset(Fingerprint.from_json(e) for e in entries)
     return found
 
 
 def _is_fingerprint(entry: Any) -> bool:
-    return (isinstance(entry, dict) and set(entry) <= {"test", "kind", "pointers"}
-            and isinstance(entry.get("test"), str) and isinstance(entry.get("kind"), str)
-            and isinstance(entry.get("pointers", []), list)
-            and all(isinstance(p, str) for p in entry.get("pointers", [])))
+    return (
+        isinstance(entry, dict)
+        and set(entry) <= {"test", "kind", "pointers"}
+        and isinstance(entry.get("test"), str)
+        and isinstance(entry.get("kind"), str)
+        and isinstance(entry.get("pointers", []), list)
+        and all(isinstance(p, str) for p in entry.get("pointers", []))
+    )
 
 
 def _target(data: Mapping[str, Any], where: str) -> str | None:
@@ -294,8 +368,9 @@ def _features(data: Mapping[str, Any], where: str) -> frozenset[str] | None:
     if features is None:
         return None
     if not isinstance(features, list) or not all(isinstance(f, str) for f in features):
-        raise UsageError(f"baseline {where}: `features` is {features!r}, expected a list of "
-                         f"feature names")
+        raise UsageError(
+            f"baseline {where}: `features` is {features!r}, expected a list of feature names"
+        )
     return frozenset(features)
 
 
@@ -311,13 +386,16 @@ def _reasons(table: Any, where: str, name: str) -> dict[str, str]:
         raise UsageError(f"baseline {where}: [{name}] is {table!r}, expected a table")
     for key, reason in table.items():
         if not isinstance(reason, str) or not reason.strip():
-            raise UsageError(f"baseline {where}: [{name}] {key!r} = {reason!r}; expected a "
-                             f"non-empty reason string")
+            raise UsageError(
+                f"baseline {where}: [{name}] {key!r} = {reason!r}; expected a "
+                f"non-empty reason string"
+            )
     return dict(table)
 
 
-def _known(table: Mapping[str, str], known: Mapping[str, Any], where: str, name: str,
-           what: str, hint: str) -> None:
+def _known(
+    table: Mapping[str, str], known: Mapping[str, Any], where: str, name: str, what: str, hint: str
+) -> None:
     unknown = sorted(set(table) - set(known))
     if unknown:
         raise UsageError(f"baseline {where}: [{name}] names unknown {what}s {unknown} ({hint})")
@@ -338,12 +416,19 @@ def dump_baseline(baseline: Baseline, *, comment: str = "") -> str:
         lines.append("features = [" + ", ".join(_string(f) for f in ordered) + "]")
     if baseline.projection is not None:
         pointers = ", ".join(_string(p) for p in baseline.projection["pointers"])
-        lines += ["", "[projection]", f"pointers = [{pointers}]",
-                  f"builds = {_string(baseline.projection['builds'])}"]
+        lines += [
+            "",
+            "[projection]",
+            f"pointers = [{pointers}]",
+            f"builds = {_string(baseline.projection['builds'])}",
+        ]
     if baseline.settings:
         lines += ["", "[settings]"]
-        lines += [f"{key} = {_value(baseline.settings[key])}" for key in SETTINGS_KEYS
-                  if key in baseline.settings]
+        lines += [
+            f"{key} = {_value(baseline.settings[key])}"
+            for key in SETTINGS_KEYS
+            if key in baseline.settings
+        ]
     for name in _TABLES:
         table: dict[str, str] = getattr(baseline, name)
         if table:
@@ -367,8 +452,11 @@ def _verdict_lines(verdicts: Mapping[str, EntryVerdict]) -> list[str]:
     lines = ["", "[verdicts]"]
     for rule_id in sorted(recorded):
         verdict = recorded[rule_id]
-        fields = [f"{key} = {_string(value)}" for key, value in
-                  (("found_on", verdict.found_on), ("impact", verdict.impact)) if value]
+        fields = [
+            f"{key} = {_string(value)}"
+            for key, value in (("found_on", verdict.found_on), ("impact", verdict.impact))
+            if value
+        ]
         fields.append(f"departures = {_strings_list(verdict.departures)}")
         lines.append(f"{_string(rule_id)} = {{{', '.join(fields)}}}")
     return lines
@@ -382,8 +470,10 @@ def _stream_lines(streams: Mapping[str, tuple[RecordedStream, ...]]) -> list[str
     for rule_id in sorted(kept):
         lines.append(f"{_string(rule_id)} = [")
         for stream in kept[rule_id]:
-            fields = [f"chunks = {_json_string(stream.chunks)}",
-                      f"expected = {_json_string(stream.expected)}"]
+            fields = [
+                f"chunks = {_json_string(stream.chunks)}",
+                f"expected = {_json_string(stream.expected)}",
+            ]
             if stream.shape is not None:
                 fields.append(f"shape = {_string(stream.shape)}")
             fields.append(f"departures = {_strings_list(stream.departures)}")
@@ -398,16 +488,25 @@ def _strings_list(values: tuple[str, ...]) -> str:
 
 def _inline(fingerprint: Fingerprint) -> str:
     pointers = ", ".join(_string(p) for p in fingerprint.pointers)
-    return (f"{{test = {_string(fingerprint.test)}, kind = {_string(fingerprint.kind)}, "
-            f"pointers = [{pointers}]}}")
+    return (
+        f"{{test = {_string(fingerprint.test)}, kind = {_string(fingerprint.kind)}, "
+        f"pointers = [{pointers}]}}"
+    )
 
 
 def _value(value: str | int) -> str:
     return str(value) if isinstance(value, int) else _string(value)
 
 
-_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f",
-            "\r": "\\r"}
+_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\b": "\\b",
+    "\t": "\\t",
+    "\n": "\\n",
+    "\f": "\\f",
+    "\r": "\\r",
+}
 _NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f\x7f]')
 
 
@@ -422,6 +521,7 @@ def _json_string(text: str) -> str:
 
 def _string(text: str) -> str:
     """A TOML basic string: quotes, backslashes and control characters escaped."""
+
     def escape(match: re.Match[str]) -> str:
         char = match.group()
         return _ESCAPES.get(char, f"\\u{ord(char):04x}")

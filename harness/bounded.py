@@ -43,25 +43,29 @@ def read_regular_file(path: str | Path, *, limit: int, what: str) -> bytes:
     mode = os.fstat(descriptor).st_mode
     if not stat.S_ISREG(mode):
         os.close(descriptor)
-        raise UsageError(f"{what} {path} is {_kind(mode)}, not a regular file; expected "
-                         f"a file holding the {what}")
+        raise UsageError(
+            f"{what} {path} is {_kind(mode)}, not a regular file; expected "
+            f"a file holding the {what}"
+        )
     with os.fdopen(descriptor, "rb") as handle:
         data = handle.read(limit + 1)
     if len(data) > limit:
-        raise UsageError(f"{what} {path} holds more than {limit} bytes, the most a {what} "
-                         f"may hold")
+        raise UsageError(f"{what} {path} holds more than {limit} bytes, the most a {what} may hold")
     return data
 
 
 def _kind(mode: int) -> str:
-    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
-             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-             (stat.S_ISSOCK, "a socket"))
+    kinds = (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a named pipe (FIFO)"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    )
     return next((name for test, name in kinds if test(mode)), "not a regular file")
 
 
-def json_document(data: bytes, *, where: str, expected: str,
-                  depth: int = MAX_JSON_DEPTH) -> Any:
+def json_document(data: bytes, *, where: str, expected: str, depth: int = MAX_JSON_DEPTH) -> Any:
     """`data` parsed as UTF-8 JSON, refused when it nests deeper than `depth`.
 
     Raises:
@@ -70,17 +74,19 @@ def json_document(data: bytes, *, where: str, expected: str,
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise UsageError(f"{where} is not UTF-8 (byte {exc.start}); expected {expected}") \
-            from exc
+        raise UsageError(f"{where} is not UTF-8 (byte {exc.start}); expected {expected}") from exc
     deepest, offset = _deepest(text, depth)
     if deepest > depth:
-        raise UsageError(f"{where} nests deeper than {depth} levels (at character {offset}); "
-                         f"expected {expected}, which nests a few levels")
+        raise UsageError(
+            f"{where} nests deeper than {depth} levels (at character {offset}); "
+            f"expected {expected}, which nests a few levels"
+        )
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as exc:
-        raise UsageError(f"{where} is not JSON ({cut_text(str(exc), 200)}); expected "
-                         f"{expected}") from exc
+        raise UsageError(
+            f"{where} is not JSON ({cut_text(str(exc), 200)}); expected {expected}"
+        ) from exc
 
 
 def _deepest(text: str, limit: int) -> tuple[int, int]:

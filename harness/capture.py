@@ -52,12 +52,13 @@ class Captured:
     questions: list[Case] = field(default_factory=list)
 
 
-def _streams(data: bytes, source: Path, dialect: Dialect | None, form: str | None
-             ) -> list[Stream]:
+def _streams(data: bytes, source: Path, dialect: Dialect | None, form: str | None) -> list[Stream]:
     kind = form or detect_format(data)
     if kind == "har-array":
-        raise CaptureError(f"{source}: a JSON array, expected a HAR object ({{\"log\": ...}}), "
-                           f"JSON lines (one object a line) or server-sent events")
+        raise CaptureError(
+            f'{source}: a JSON array, expected a HAR object ({{"log": ...}}), '
+            f"JSON lines (one object a line) or server-sent events"
+        )
     if kind == "har":
         return har_streams(data, str(source), dialect)
     if kind == "jsonl":
@@ -75,7 +76,7 @@ def _recut(text: str, lengths: Sequence[int]) -> list[str]:
     """`text` cut at the cumulative `lengths` (the last piece takes what remains)."""
     pieces, at = [], 0
     for length in lengths[:-1]:
-        pieces.append(text[at:at + length])
+        pieces.append(text[at : at + length])
         at += length
     pieces.append(text[at:])
     return pieces
@@ -88,8 +89,7 @@ def _scrubbed(stream: Stream, dialect: Dialect) -> tuple[list[JSON], list[str] |
         return items, None, items != stream.items
     joined = "".join(stream.parts)
     cleaned = scrub_text(joined)
-    parts = (stream.parts if cleaned == joined
-             else _recut(cleaned, [len(p) for p in stream.parts]))
+    parts = stream.parts if cleaned == joined else _recut(cleaned, [len(p) for p in stream.parts])
     try:
         items = dialect.decode_sse([p.encode("utf-8") for p in parts])
     except (ValueError, RecursionError):  # scrubbing broke a frame: keep the items, re-framed
@@ -100,10 +100,17 @@ def _scrubbed(stream: Stream, dialect: Dialect) -> tuple[list[JSON], list[str] |
     return items, parts, cleaned != joined
 
 
-def capture(source: Path, corpus: Path, *, dialect: Dialect | None = None,
-            form: str | None = None, expect: JSONObject | None = None,
-            name: str | None = None, extra: dict[str, Any] | None = None,
-            force: bool = False) -> Captured:
+def capture(
+    source: Path,
+    corpus: Path,
+    *,
+    dialect: Dialect | None = None,
+    form: str | None = None,
+    expect: JSONObject | None = None,
+    name: str | None = None,
+    extra: dict[str, Any] | None = None,
+    force: bool = False,
+) -> Captured:
     """Read `source`, write one case per stream into `corpus`; return what was written.
 
     `expect` is a stated expected result (one stream only); `extra` is merged into every
@@ -118,8 +125,10 @@ def capture(source: Path, corpus: Path, *, dialect: Dialect | None = None,
     data = read_capture(source)
     streams = _streams(data, source, dialect, form)
     if expect is not None and len(streams) != 1:
-        raise CaptureError(f"--expect: {source} holds {len(streams)} streams; a stated "
-                           f"expectation is for a capture of one stream")
+        raise CaptureError(
+            f"--expect: {source} holds {len(streams)} streams; a stated "
+            f"expectation is for a capture of one stream"
+        )
     digest = hashlib.sha256(data).hexdigest()
     captured = Captured()
     stem = case_name(name or source.stem)
@@ -148,21 +157,33 @@ def case_name(raw: str) -> str:
 
 def _refuse_existing(path: Path) -> None:
     if path.exists() or path.is_symlink():
-        raise CaptureError(f"refold capture: {path} exists; a case is never overwritten "
-                           f"without a word: give --force to replace it, or --name for "
-                           f"another name")
+        raise CaptureError(
+            f"refold capture: {path} exists; a case is never overwritten "
+            f"without a word: give --force to replace it, or --name for "
+            f"another name"
+        )
 
 
-def _case(stream: Stream, name: str, source: Path, digest: str,
-          expect: JSONObject | None, extra: dict[str, Any]) -> Case:
+def _case(
+    stream: Stream,
+    name: str,
+    source: Path,
+    digest: str,
+    expect: JSONObject | None,
+    extra: dict[str, Any],
+) -> Case:
     chosen = stream.dialect
     assert chosen is not None, "internal error: a stream without a dialect"
     items, parts, changed = _scrubbed(stream, chosen)
     outcome, expected, refusal = reference_outcome(chosen, items)
     provenance: dict[str, Any] = {
-        "source": source.name, "captured": datetime.now(UTC).isoformat(timespec="seconds"),
-        "sha256": digest, "where": stream.where,
-        "pieces": _pieces(stream, parts, changed=changed), "scrubbed": changed}
+        "source": source.name,
+        "captured": datetime.now(UTC).isoformat(timespec="seconds"),
+        "sha256": digest,
+        "where": stream.where,
+        "pieces": _pieces(stream, parts, changed=changed),
+        "scrubbed": changed,
+    }
     if stream.exchange is not None:
         provenance["exchange"] = scrub(stream.exchange, text=scrub_text)
     provenance.update(scrub(extra, text=scrub_text))
@@ -172,8 +193,17 @@ def _case(stream: Stream, name: str, source: Path, digest: str,
         question = question_of(chosen, stated, outcome, expected, refusal)
         if question is None:
             expected = stated
-    return Case(name=name, dialect=chosen, items=items, parts=parts, outcome=outcome,
-                expected=expected, refusal=refusal, provenance=provenance, question=question)
+    return Case(
+        name=name,
+        dialect=chosen,
+        items=items,
+        parts=parts,
+        outcome=outcome,
+        expected=expected,
+        refusal=refusal,
+        provenance=provenance,
+        question=question,
+    )
 
 
 def _pieces(stream: Stream, parts: list[str] | None, *, changed: bool) -> str:
@@ -186,21 +216,39 @@ def _pieces(stream: Stream, parts: list[str] | None, *, changed: bool) -> str:
     return "re-framed after scrubbing"
 
 
-def question_of(dialect: Dialect, stated: JSON, outcome: str, expected: JSONObject | None,
-                refusal: str | None) -> dict[str, Any] | None:
+def question_of(
+    dialect: Dialect, stated: JSON, outcome: str, expected: JSONObject | None, refusal: str | None
+) -> dict[str, Any] | None:
     """None when the reference agrees with the stated result; else the question to put to
     the contract: each difference's pointer, both values and the rules deciding there."""
     if outcome == "raises":
-        return {"stated": stated, "reference": {"raises": refusal},
-                "differences": [{"pointer": "", "rules": [],
-                                 "reference": f"the reference refuses the stream: {refusal}",
-                                 "stated": "a result"}]}
+        return {
+            "stated": stated,
+            "reference": {"raises": refusal},
+            "differences": [
+                {
+                    "pointer": "",
+                    "rules": [],
+                    "reference": f"the reference refuses the stream: {refusal}",
+                    "stated": "a result",
+                }
+            ],
+        }
     found = dialect.differences(stated, expected)
     if not found:
         return None
-    return {"stated": stated, "differences": [
-        {"pointer": d.pointer, "rules": sorted(dialect.rules_at(d.pointer)),
-         "stated": _shown(d.expected), "reference": _shown(d.received)} for d in found]}
+    return {
+        "stated": stated,
+        "differences": [
+            {
+                "pointer": d.pointer,
+                "rules": sorted(dialect.rules_at(d.pointer)),
+                "stated": _shown(d.expected),
+                "reference": _shown(d.received),
+            }
+            for d in found
+        ],
+    }
 
 
 def _shown(value: Any) -> JSON:
@@ -223,8 +271,9 @@ def write_case(corpus: Path, case: Case, *, force: bool = False) -> Path:
     content = scrub(case.document(), text=scrub_text)
     assert content["format"] == CASE_FORMAT
     # JSON escapes C0; DEL and C1 (a terminal obeys U+009B) as JSON escapes too.
-    text = escape_controls(json.dumps(content, indent=1, ensure_ascii=False,
-                                      allow_nan=False)) + "\n"
+    text = (
+        escape_controls(json.dumps(content, indent=1, ensure_ascii=False, allow_nan=False)) + "\n"
+    )
     if force and (path.is_symlink() or path.is_file()):
         path.unlink()
     _refuse_existing(path)

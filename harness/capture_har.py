@@ -30,27 +30,34 @@ def _parse(data: bytes, where: str) -> Any:
     try:
         return json.loads(data)
     except UnicodeDecodeError as exc:
-        raise CaptureError(f"{where}: byte offset {exc.start} is not UTF-8; a HAR file is "
-                           f"UTF-8 JSON") from exc
+        raise CaptureError(
+            f"{where}: byte offset {exc.start} is not UTF-8; a HAR file is UTF-8 JSON"
+        ) from exc
     except json.JSONDecodeError as exc:
         ended = not data.rstrip().endswith(b"}")
-        cut = (f" (the file ends at byte {len(data)} without closing it: truncated?)"
-               if ended else "")
-        raise CaptureError(f"{where}: not valid HAR JSON at line {exc.lineno}, column "
-                           f"{exc.colno} (byte offset {exc.pos}): {exc.msg}{cut}; expected a "
-                           f"HAR 1.2 object {{\"log\": {{\"entries\": [...]}}}}") from exc
+        cut = (
+            f" (the file ends at byte {len(data)} without closing it: truncated?)" if ended else ""
+        )
+        raise CaptureError(
+            f"{where}: not valid HAR JSON at line {exc.lineno}, column "
+            f"{exc.colno} (byte offset {exc.pos}): {exc.msg}{cut}; expected a "
+            f'HAR 1.2 object {{"log": {{"entries": [...]}}}}'
+        ) from exc
     except (ValueError, RecursionError) as exc:  # nested too deeply, an integer too long
-        raise CaptureError(f"{where}: cannot be read as HAR JSON ({cut_text(str(exc), 160)})"
-                           f"; expected a HAR 1.2 object {{\"log\": {{\"entries\": [...]}}}}"
-                           ) from exc
+        raise CaptureError(
+            f"{where}: cannot be read as HAR JSON ({cut_text(str(exc), 160)})"
+            f'; expected a HAR 1.2 object {{"log": {{"entries": [...]}}}}'
+        ) from exc
 
 
 def _entries(har: Any, where: str) -> list[Any]:
     log = har.get("log") if isinstance(har, dict) else None
     entries = log.get("entries") if isinstance(log, dict) else None
     if not isinstance(entries, list):
-        raise CaptureError(f"{where}: `log.entries` is missing or not a list; expected a HAR "
-                           f"1.2 object {{\"log\": {{\"entries\": [...]}}}}")
+        raise CaptureError(
+            f"{where}: `log.entries` is missing or not a list; expected a HAR "
+            f'1.2 object {{"log": {{"entries": [...]}}}}'
+        )
     return entries
 
 
@@ -79,8 +86,10 @@ def _body(content: dict[str, Any], where: str) -> bytes | None:
         try:
             return base64.b64decode(text, validate=True)
         except (binascii.Error, ValueError) as exc:
-            raise CaptureError(f"{where}: `response.content.text` is marked base64 but is "
-                               f"not ({exc}); expected the body in base64") from exc
+            raise CaptureError(
+                f"{where}: `response.content.text` is marked base64 but is "
+                f"not ({exc}); expected the body in base64"
+            ) from exc
     return text.encode("utf-8", errors="surrogatepass")
 
 
@@ -96,12 +105,14 @@ def _object(value: Any) -> dict[str, Any]:
 def _exchange(entry: dict[str, Any]) -> dict[str, JSON]:
     request: dict[str, Any] = _object(entry.get("request"))
     response: dict[str, Any] = _object(entry.get("response"))
-    return {"method": str(request.get("method", "")), "url": str(request.get("url", "")),
-            "request_headers": _headers(request.get("headers")),
-            "status": response.get("status") if isinstance(response.get("status"), int)
-            else None,
-            "response_headers": _headers(response.get("headers")),
-            "started": str(entry.get("startedDateTime", ""))}
+    return {
+        "method": str(request.get("method", "")),
+        "url": str(request.get("url", "")),
+        "request_headers": _headers(request.get("headers")),
+        "status": response.get("status") if isinstance(response.get("status"), int) else None,
+        "response_headers": _headers(response.get("headers")),
+        "started": str(entry.get("startedDateTime", "")),
+    }
 
 
 def har_streams(data: bytes, source: str, dialect: Dialect | None) -> list[Stream]:
@@ -116,8 +127,10 @@ def har_streams(data: bytes, source: str, dialect: Dialect | None) -> list[Strea
     for number, entry in enumerate(entries):
         where = f"{source}: HAR entry {number}"
         if not isinstance(entry, dict):
-            raise CaptureError(f"{where} is a {type(entry).__name__}, expected an object "
-                               f"with `request` and `response`")
+            raise CaptureError(
+                f"{where} is a {type(entry).__name__}, expected an object "
+                f"with `request` and `response`"
+            )
         response = _object(entry.get("response"))
         content = response.get("content")
         if not isinstance(content, dict):
@@ -135,7 +148,9 @@ def har_streams(data: bytes, source: str, dialect: Dialect | None) -> list[Strea
         stream.where = f"entry {number}"
         streams.append(stream)
     if not streams:
-        raise CaptureError(f"{source}: none of its {len(entries)} HAR entries has a streamed "
-                           f"response (content type text/event-stream, or a body of server-"
-                           f"sent events with its text kept); expected at least one")
+        raise CaptureError(
+            f"{source}: none of its {len(entries)} HAR entries has a streamed "
+            f"response (content type text/event-stream, or a body of server-"
+            f"sent events with its text kept); expected at least one"
+        )
     return streams

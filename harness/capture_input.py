@@ -23,9 +23,22 @@ from refold.reference import JSON, cut_text
 from .dialects import DIALECTS, Dialect
 from .errors import UsageError
 
-__all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "MAX_LINE_BYTES", "CaptureError", "Stream",
-           "check_items", "check_lines", "decode_text", "detect_dialect", "detect_format",
-           "jsonl_stream", "read_capture", "split_http_head", "sse_stream"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_FILE_BYTES",
+    "MAX_LINE_BYTES",
+    "CaptureError",
+    "Stream",
+    "check_items",
+    "check_lines",
+    "decode_text",
+    "detect_dialect",
+    "detect_format",
+    "jsonl_stream",
+    "read_capture",
+    "split_http_head",
+    "sse_stream",
+]
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_LINE_BYTES = 8 * 1024 * 1024
@@ -33,8 +46,16 @@ MAX_DEPTH = 128
 """The deepest nesting an item may have (a provider's deepest is a dozen levels); deeper
 would exhaust the scrubber's and the fold's recursion."""
 _CHAT_OBJECT = "chat.completion.chunk"
-_ANTHROPIC_TYPES = frozenset({"message_start", "content_block_start", "content_block_delta",
-                              "content_block_stop", "message_delta", "message_stop"})
+_ANTHROPIC_TYPES = frozenset(
+    {
+        "message_start",
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "message_delta",
+        "message_stop",
+    }
+)
 
 
 class CaptureError(UsageError):
@@ -60,11 +81,14 @@ def read_capture(path: Path) -> bytes:
     try:
         size = path.stat().st_size
         if not path.is_file():
-            raise CaptureError(f"capture {path}: not a file; expected a HAR, JSON lines or "
-                               f"SSE file")
+            raise CaptureError(
+                f"capture {path}: not a file; expected a HAR, JSON lines or SSE file"
+            )
         if size > MAX_FILE_BYTES:
-            raise CaptureError(f"capture {path} is {size} bytes; refold capture reads files "
-                               f"of at most {MAX_FILE_BYTES} bytes (64 MiB): split the capture")
+            raise CaptureError(
+                f"capture {path} is {size} bytes; refold capture reads files "
+                f"of at most {MAX_FILE_BYTES} bytes (64 MiB): split the capture"
+            )
         return path.read_bytes()
     except OSError as exc:
         raise CaptureError(f"capture {path}: cannot read it: {exc.strerror or exc}") from exc
@@ -79,7 +103,8 @@ def check_lines(data: bytes, where: str, *, base: int = 0) -> None:
         if end - start > MAX_LINE_BYTES:
             raise CaptureError(
                 f"{where}: line {number} (byte offset {base + start}) is {end - start} bytes "
-                f"long; refold capture reads lines of at most {MAX_LINE_BYTES} bytes (8 MiB)")
+                f"long; refold capture reads lines of at most {MAX_LINE_BYTES} bytes (8 MiB)"
+            )
         start, number = end + 1, number + 1
 
 
@@ -92,8 +117,9 @@ def decode_text(data: bytes, where: str, *, base: int = 0) -> str:
         line = data.count(b"\n", 0, exc.start) + 1
         raise CaptureError(
             f"{where}: byte offset {base + exc.start} (line {line}) is not UTF-8 "
-            f"({data[exc.start:exc.start + 4]!r}); expected UTF-8 text, as server-sent events "
-            f"and JSON are") from exc
+            f"({data[exc.start : exc.start + 4]!r}); expected UTF-8 text, as server-sent events "
+            f"and JSON are"
+        ) from exc
 
 
 def check_items(items: list[JSON], where: str, item: str) -> None:
@@ -104,20 +130,24 @@ def check_items(items: list[JSON], where: str, item: str) -> None:
         while stack:
             found, depth = stack.pop()
             if isinstance(found, float) and not math.isfinite(found):
-                raise CaptureError(f"{where}: {item} {number} holds {found!r}, which JSON "
-                                   f"cannot hold; expected finite numbers only")
+                raise CaptureError(
+                    f"{where}: {item} {number} holds {found!r}, which JSON "
+                    f"cannot hold; expected finite numbers only"
+                )
             if isinstance(found, dict | list):
                 if depth > MAX_DEPTH:
-                    raise CaptureError(f"{where}: {item} {number} is nested deeper than "
-                                       f"{MAX_DEPTH} levels; expected a chunk or event as a "
-                                       f"provider sends it")
+                    raise CaptureError(
+                        f"{where}: {item} {number} is nested deeper than "
+                        f"{MAX_DEPTH} levels; expected a chunk or event as a "
+                        f"provider sends it"
+                    )
                 inner = found.values() if isinstance(found, dict) else found
                 stack.extend((entry, depth + 1) for entry in inner)
 
 
 def detect_format(data: bytes) -> str:
-    """"har", "jsonl", "har-array" or "sse", from the content's first non-blank line."""
-    head = data[:MAX_LINE_BYTES + 1].lstrip(b"\xef\xbb\xbf \t\r\n")
+    """ "har", "jsonl", "har-array" or "sse", from the content's first non-blank line."""
+    head = data[: MAX_LINE_BYTES + 1].lstrip(b"\xef\xbb\xbf \t\r\n")
     if head.startswith(b"["):
         return "har-array"
     if not head.startswith(b"{"):
@@ -150,7 +180,8 @@ def detect_dialect(items: Iterable[JSON], where: str) -> Dialect:
     raise CaptureError(
         f"{where}: no item is of a dialect refold knows (a `chat.completion.chunk` object, "
         f"an Anthropic `message_start`/`content_block_*`/`message_*` event, or a Responses "
-        f"`response.*` event); name the dialect with --dialect")
+        f"`response.*` event); name the dialect with --dialect"
+    )
 
 
 def _sse_data_objects(text: str) -> Iterable[JSON]:
@@ -181,11 +212,12 @@ def split_http_head(data: bytes) -> tuple[dict[str, JSON] | None, bytes]:
         name, _, value = line.partition(":")
         headers[name.strip()] = value.strip()
     code = int(status[1]) if len(status) > 1 and status[1].isdigit() else None
-    return {"status": code, "response_headers": headers}, data[at + len(blank):]
+    return {"status": code, "response_headers": headers}, data[at + len(blank) :]
 
 
-def sse_stream(data: bytes, where: str, dialect: Dialect | None, *,
-               parts: list[bytes] | None = None) -> Stream:
+def sse_stream(
+    data: bytes, where: str, dialect: Dialect | None, *, parts: list[bytes] | None = None
+) -> Stream:
     """The stream in server-sent events `data`, decoded by its dialect's own SSE layer
     (`Dialect.decode_sse`); `parts` are the pieces it arrived in (default: one)."""
     check_lines(data, where)
@@ -196,8 +228,9 @@ def sse_stream(data: bytes, where: str, dialect: Dialect | None, *,
     try:
         items = chosen.decode_sse(pieces)
     except (ValueError, RecursionError) as exc:
-        raise CaptureError(f"{where}: {cut_text(str(exc), 400)} (read as {chosen.name} "
-                           f"server-sent events)") from exc
+        raise CaptureError(
+            f"{where}: {cut_text(str(exc), 400)} (read as {chosen.name} server-sent events)"
+        ) from exc
     check_items(items, where, chosen.item)
     return Stream(items, [decode_text(p, where) for p in pieces], where, "recorded", chosen)
 
@@ -217,11 +250,13 @@ def check_terminated(text: str, where: str) -> None:
             start = (number, line)
     if start is not None:
         number, line = start
-        raise CaptureError(f"{where}: the server-sent events end inside an event that no "
-                           f"blank line ends (it starts at line {number}: "
-                           f"{cut_text(line, 80)!r}); a decoder drops such an event, so "
-                           f"expected every event to end with an empty line (events "
-                           f"separated by blank lines, as the provider sends them)")
+        raise CaptureError(
+            f"{where}: the server-sent events end inside an event that no "
+            f"blank line ends (it starts at line {number}: "
+            f"{cut_text(line, 80)!r}); a decoder drops such an event, so "
+            f"expected every event to end with an empty line (events "
+            f"separated by blank lines, as the provider sends them)"
+        )
 
 
 def jsonl_stream(data: bytes, where: str, dialect: Dialect | None) -> Stream:
@@ -240,16 +275,21 @@ def jsonl_stream(data: bytes, where: str, dialect: Dialect | None) -> Stream:
         try:
             item = json.loads(stripped)
         except (ValueError, RecursionError) as exc:
-            raise CaptureError(f"{where}: line {number} (byte offset {at}) is not JSON "
-                               f"({cut_text(str(exc), 120)}): {cut_text(stripped, 80)!r}; "
-                               f"expected one chunk or event object a line") from exc
+            raise CaptureError(
+                f"{where}: line {number} (byte offset {at}) is not JSON "
+                f"({cut_text(str(exc), 120)}): {cut_text(stripped, 80)!r}; "
+                f"expected one chunk or event object a line"
+            ) from exc
         if not isinstance(item, dict):
-            raise CaptureError(f"{where}: line {number} (byte offset {at}) is a "
-                               f"{type(item).__name__}, expected one chunk or event object "
-                               f"a line")
+            raise CaptureError(
+                f"{where}: line {number} (byte offset {at}) is a "
+                f"{type(item).__name__}, expected one chunk or event object "
+                f"a line"
+            )
         items.append(item)
     if not items:
-        raise CaptureError(f"{where}: no JSON object in it; expected one chunk or event "
-                           f"object a line")
+        raise CaptureError(
+            f"{where}: no JSON object in it; expected one chunk or event object a line"
+        )
     check_items(items, where, "line")
     return Stream(items, None, where, "none", dialect or detect_dialect(items, where))

@@ -16,9 +16,11 @@ from .targets import Target
 
 __all__ = ["CHECK_KINDS", "check_for"]
 
-CHECK_KINDS: Mapping[str, Callable[[Target], Check]] = MappingProxyType({
-    PROVIDER_EVENTS.name: EventsCheck,
-})
+CHECK_KINDS: Mapping[str, Callable[[Target], Check]] = MappingProxyType(
+    {
+        PROVIDER_EVENTS.name: EventsCheck,
+    }
+)
 """Dialect name → its Check, for the dialects that do not use `Check` itself."""
 
 

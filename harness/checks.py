@@ -43,9 +43,17 @@ from .projection import projected_differences
 from .shapes import StreamShape
 from .targets import Target, TargetAccumulator
 
-__all__ = ["Check", "ConformanceFailure", "charged_rules", "conformance_failures",
-           "dialect_of_rules", "first_conformance_failure", "format_chunks", "implicated_by",
-           "leaf_errors"]
+__all__ = [
+    "Check",
+    "ConformanceFailure",
+    "charged_rules",
+    "conformance_failures",
+    "dialect_of_rules",
+    "first_conformance_failure",
+    "format_chunks",
+    "implicated_by",
+    "leaf_errors",
+]
 
 _SHOWN_DIFFERENCES = 5
 
@@ -96,8 +104,9 @@ class ConformanceFailure(AssertionError):
     @property
     def features(self) -> tuple[str, ...]:
         """The features of the implicated rules, each once."""
-        return tuple(dict.fromkeys(EVERY_RULE[r].feature for r in self.implicated
-                                   if r in EVERY_RULE))
+        return tuple(
+            dict.fromkeys(EVERY_RULE[r].feature for r in self.implicated if r in EVERY_RULE)
+        )
 
     @property
     def implicated(self) -> tuple[str, ...]:
@@ -115,26 +124,33 @@ class ConformanceFailure(AssertionError):
         """Each difference with the rules it is evidence against (`_charged`)."""
         absent = self._absent_departures()
         verdicts = self.ablation.verdicts if self.ablation is not None else {}
-        return [(difference, self._charged(difference, absent, verdicts.get(difference.pointer)))
-                for difference in self.differences]
+        return [
+            (difference, self._charged(difference, absent, verdicts.get(difference.pointer)))
+            for difference in self.differences
+        ]
 
-    def _charged(self, difference: Difference, absent: frozenset[str],
-                 verdict: Verdict | None) -> set[str]:
+    def _charged(
+        self, difference: Difference, absent: frozenset[str], verdict: Verdict | None
+    ) -> set[str]:
         """The rules the difference at `pointer` is evidence against: those of the
         departures it needs, when ablation found any; else by its pointer, less the rules
         the stream (or the stream ablation left it on) gives nothing to decide there."""
         pointer = difference.pointer
         known = self.dialect.undecided_at
         # what the stream leaves undecided there holds whether or not ablation ran
-        undecided = (known(self.chunks, pointer, difference.received)
-                     if known and self.chunks else frozenset())
+        undecided = (
+            known(self.chunks, pointer, difference.received)
+            if known and self.chunks
+            else frozenset()
+        )
         if verdict is None:
             return implicated_by(pointer, self.rules, self.claimed, absent=absent | undecided)
         needed = _judged(verdict.needed, self.claimed)
         if needed:
             return needed & set(self.rules) or needed
-        return implicated_by(pointer, self.rules, self.claimed,
-                             absent=absent | verdict.cleared | undecided)
+        return implicated_by(
+            pointer, self.rules, self.claimed, absent=absent | verdict.cleared | undecided
+        )
 
     def _absent_departures(self) -> frozenset[str]:
         """The departure rules the failing stream gives no evidence against (it does not
@@ -152,7 +168,7 @@ class ConformanceFailure(AssertionError):
         overall = self.impact
         crashed = self.crash is not None or self.target_error is not None
         own: dict[str, list[Difference]] = {}
-        for difference, charged in ([] if crashed else self._charges()):
+        for difference, charged in [] if crashed else self._charges():
             for rule_id in _judged(charged, self.claimed):
                 own.setdefault(rule_id, []).append(difference)
         found: dict[str, Impact] = {}
@@ -219,8 +235,7 @@ class ConformanceFailure(AssertionError):
             lines.append(f"  {self.diagnosis_line}")
         if self.crash is not None:
             count = len(self.chunks) if self.chunks is not None else None
-            lines += [f"  {line}" for line in self.crash.describe(count,
-                                                                 item=self.dialect.item)]
+            lines += [f"  {line}" for line in self.crash.describe(count, item=self.dialect.item)]
             if self.blocked:
                 lines.append(f"  blocked by it, not judged: {', '.join(self.blocked)}")
         if self.ablation is not None:
@@ -239,9 +254,13 @@ class ConformanceFailure(AssertionError):
         return "\n".join(printable(line) for line in lines)
 
 
-def implicated_by(pointer: str, tested: Sequence[str],
-                  claimed: frozenset[str] | None = None, *,
-                  absent: frozenset[str] = frozenset()) -> set[str]:
+def implicated_by(
+    pointer: str,
+    tested: Sequence[str],
+    claimed: frozenset[str] | None = None,
+    *,
+    absent: frozenset[str] = frozenset(),
+) -> set[str]:
     """The rules a difference at `pointer` is evidence against, in a test of `tested`.
 
     The test's own rules when the pointer is theirs; the pointer's rules when it is not
@@ -282,16 +301,16 @@ def first_conformance_failure(exc: BaseException) -> ConformanceFailure | None:
     return found[0] if found else None
 
 
-def charged_rules(failures: Sequence[ConformanceFailure]
-                  ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def charged_rules(
+    failures: Sequence[ConformanceFailure],
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(implicated, blocked) rules of failures reported together, each once, in order.
 
     Each failure's evidence counts, and a rule one of them implicates is not blocked by
     another.
     """
     implicated = tuple(dict.fromkeys(r for f in failures for r in f.implicated))
-    blocked = tuple(dict.fromkeys(r for f in failures for r in f.blocked
-                                  if r not in implicated))
+    blocked = tuple(dict.fromkeys(r for f in failures for r in f.blocked if r not in implicated))
     return implicated, blocked
 
 
@@ -350,8 +369,14 @@ class Check:
 
             reject()
 
-    def fail(self, summary: str, *, rules: Sequence[str] | None = None,
-             events: list[JSON] | None = None, **details: object) -> ConformanceFailure:
+    def fail(
+        self,
+        summary: str,
+        *,
+        rules: Sequence[str] | None = None,
+        events: list[JSON] | None = None,
+        **details: object,
+    ) -> ConformanceFailure:
         """Build the failure of the rules under test, or of `rules` when given (the
         narrower rules that decide what was wrong); `events` is the stream under its
         Anthropic name (`chunks` is the same field). Raise it."""
@@ -359,9 +384,9 @@ class Check:
             details["chunks"] = events
         details.setdefault("wire", self.sent_wire)
         self.within_ceiling(details.get("chunks"))  # type: ignore[arg-type]
-        return ConformanceFailure(tuple(rules) if rules else self.rules, summary,
-                                  claimed=self.target.features,
-                                  **details)  # type: ignore[arg-type]
+        return ConformanceFailure(
+            tuple(rules) if rules else self.rules, summary, claimed=self.target.features, **details
+        )  # type: ignore[arg-type]
 
     @property
     def _ops(self) -> tuple[str, str]:
@@ -378,16 +403,20 @@ class Check:
         return self._unmasked(self.dialect.differences(expected, received))
 
     def _unmasked(self, found: list[Difference]) -> list[Difference]:
-        return [d for d in found
-                if not (self.masked and implicated_by(d.pointer, self.rules,
-                                                      self.target.features) <= self.masked)]
+        return [
+            d
+            for d in found
+            if not (
+                self.masked
+                and implicated_by(d.pointer, self.rules, self.target.features) <= self.masked
+            )
+        ]
 
     def projected_differences(self, expected: JSON, received: JSON) -> list[Difference]:
         """The canonical differences of two folds (or Responses handed out) within the
         target's stated projection (`refold.projection`; the whole folds when it states
         none), none masked. Not for the stream's items: they are no fold."""
-        return projected_differences(self.dialect, self.target.projection, expected,
-                                     received)
+        return projected_differences(self.dialect, self.target.projection, expected, received)
 
     def fold(self, chunks: list[JSON]) -> JSONObject:
         """Fold through the target; a misbehaving target fails the rules under test."""
@@ -396,9 +425,12 @@ class Check:
         try:
             return self.target.fold(chunks)
         except TargetError as exc:
-            raise self.fail(f"the target failed ({exc.kind})", chunks=chunks,
-                            target_error=str(exc),
-                            crash=Crash(self._ops[0], signature(exc))) from exc
+            raise self.fail(
+                f"the target failed ({exc.kind})",
+                chunks=chunks,
+                target_error=str(exc),
+                crash=Crash(self._ops[0], signature(exc)),
+            ) from exc
 
     def folds_to(self, chunks: list[JSON], expected: JSONObject) -> JSONObject:
         """Assert that the target folds `chunks` into `expected`; return what it built."""
@@ -408,7 +440,10 @@ class Check:
         if found:
             raise self.fail(
                 f"the fold differs from the expected response at {len(found)} place(s)",
-                chunks=chunks, differences=found, expected=expected, received=received,
+                chunks=chunks,
+                differences=found,
+                expected=expected,
+                received=received,
                 compared_fold=True,
             )
         return received
@@ -427,10 +462,16 @@ class Check:
         except TargetError as exc:
             if exc.kind == "raised":
                 return
-            raise self.fail(f"the target failed ({exc.kind}) instead of refusing",
-                            chunks=[value], target_error=str(exc)) from exc
-        raise self.fail(f"the target accepted a{_an(self.dialect.item)} {self.dialect.item} "
-                        f"that is a {type(value).__name__}", chunks=[value])
+            raise self.fail(
+                f"the target failed ({exc.kind}) instead of refusing",
+                chunks=[value],
+                target_error=str(exc),
+            ) from exc
+        raise self.fail(
+            f"the target accepted a{_an(self.dialect.item)} {self.dialect.item} "
+            f"that is a {type(value).__name__}",
+            chunks=[value],
+        )
 
     def decoded(self, parts: list[bytes]) -> list[JSON]:
         """The items the target's own SSE decoder makes of `parts`, bytes in the pieces
@@ -440,8 +481,11 @@ class Check:
         __tracebackhide__ = True
         decoded = self.decoded_raw(parts)
         if isinstance(decoded, TargetError):
-            raise self.fail(f"the target's SSE decoder failed ({decoded.kind})",
-                            chunks=self._sent(parts), target_error=str(decoded)) from decoded
+            raise self.fail(
+                f"the target's SSE decoder failed ({decoded.kind})",
+                chunks=self._sent(parts),
+                target_error=str(decoded),
+            ) from decoded
         return decoded
 
     def _sent(self, parts: list[bytes]) -> list[JSON] | None:
@@ -458,16 +502,16 @@ class Check:
         sent = self._sent(parts)
         self.sent_wire = wire = wire_shape_of(self.dialect, parts)
         ceiling = self.ceiling
-        if ceiling is not None and (sent is None or (
-                wire is not None and exceeds(wire.shape, ceiling))):
+        if ceiling is not None and (
+            sent is None or (wire is not None and exceeds(wire.shape, ceiling))
+        ):
             from hypothesis import reject
 
             reject()  # bytes the reference cannot decode are no provider's stream
         self.within_ceiling(sent)
         decode = getattr(self.target, "sse", None)
         if decode is None:
-            raise self.fail(f"target {self.target.name} claims `sse` but declares no SSE "
-                            f"decoder")
+            raise self.fail(f"target {self.target.name} claims `sse` but declares no SSE decoder")
         try:
             decoded = decode(parts)
         except TargetError as exc:
@@ -475,8 +519,10 @@ class Check:
         except Exception as exc:  # an in-process target's own decoder, called as it is
             return TargetError(f"{type(exc).__name__}: {exc}")
         if not isinstance(decoded, list):
-            raise self.fail(f"the target's SSE decoder returned {type(decoded).__name__}, "
-                            f"expected a list of {self.dialect.items}")
+            raise self.fail(
+                f"the target's SSE decoder returned {type(decoded).__name__}, "
+                f"expected a list of {self.dialect.items}"
+            )
         return decoded
 
     def accumulator(self) -> CheckedAccumulator:
@@ -502,9 +548,12 @@ class CheckedAccumulator:
 
     def _guard(self, what: str, exc: TargetError) -> ConformanceFailure:
         at = len(self.chunks) if what.startswith("add(") else None
-        return self._check.fail(f"{what} failed ({exc.kind})", chunks=list(self.chunks),
-                                target_error=str(exc),
-                                crash=Crash(what, signature(exc), at_chunk=at))
+        return self._check.fail(
+            f"{what} failed ({exc.kind})",
+            chunks=list(self.chunks),
+            target_error=str(exc),
+            crash=Crash(what, signature(exc), at_chunk=at),
+        )
 
     def add(self, chunk: JSON) -> None:
         """Add one chunk; the target must not raise on a JSON object."""

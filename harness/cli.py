@@ -27,8 +27,9 @@ _SIGPIPE_STATUS = 128 + 13
 
 def command_names() -> list[str]:
     """The subcommand modules of `refold.commands`, alphabetically."""
-    return sorted(m.name for m in pkgutil.iter_modules(commands.__path__)
-                  if not m.name.startswith("_"))
+    return sorted(
+        m.name for m in pkgutil.iter_modules(commands.__path__) if not m.name.startswith("_")
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -70,8 +71,10 @@ def _options_before_the_dash(command: str, given: list[str], unknown: list[str])
     """pytest options such as `-k` given among refold's own: show where they go."""
     at = given.index(unknown[0])
     suggested = shlex.join(["refold", *given[:at], "--", *given[at:]])
-    return usage_error(command, f"unrecognized arguments {shlex.join(unknown)}; pytest "
-                                f"options go after `--`: {suggested}")
+    return usage_error(
+        command,
+        f"unrecognized arguments {shlex.join(unknown)}; pytest options go after `--`: {suggested}",
+    )
 
 
 if __name__ == "__main__":

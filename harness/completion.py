@@ -68,20 +68,24 @@ class CompletionWatch:
             self._nothing_judged(session)
             return
         missing = self.selected - len(self.reported)
-        self.message = (f"refold: the run ended before every selected test reported: "
-                        f"{len(self.reported)} of {self.selected} reported, {missing} never "
-                        f"ran to a result (pytest exit status {int(exitstatus)}); the "
-                        f"results above are incomplete")
+        self.message = (
+            f"refold: the run ended before every selected test reported: "
+            f"{len(self.reported)} of {self.selected} reported, {missing} never "
+            f"ran to a result (pytest exit status {int(exitstatus)}); the "
+            f"results above are incomplete"
+        )
         if session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.INTERRUPTED
 
     def _nothing_judged(self, session: pytest.Session) -> None:
         if self.judged or not self.ran:
             return
-        self.message = (f"refold: no rule was judged: every one of the {len(self.ran)} "
-                        f"selected tests was skipped or not judged (see the reasons above), "
-                        f"so this run is no verdict on the target; exit status "
-                        f"{int(NOTHING_JUDGED)}")
+        self.message = (
+            f"refold: no rule was judged: every one of the {len(self.ran)} "
+            f"selected tests was skipped or not judged (see the reasons above), "
+            f"so this run is no verdict on the target; exit status "
+            f"{int(NOTHING_JUDGED)}"
+        )
         if session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = NOTHING_JUDGED
 

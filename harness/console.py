@@ -47,8 +47,9 @@ def escape_report(report: Any) -> None:
         return
     chain = getattr(longrepr, "chain", None)
     if chain is None:
-        chain = [(getattr(longrepr, "reprtraceback", None), getattr(longrepr, "reprcrash", None),
-                  None)]
+        chain = [
+            (getattr(longrepr, "reprtraceback", None), getattr(longrepr, "reprcrash", None), None)
+        ]
     for traceback, crash, _ in chain:
         for entry in getattr(traceback, "reprentries", ()):
             entry.lines = [_shown(line) for line in entry.lines]
@@ -80,5 +81,7 @@ def format_chunks(chunks: Sequence[JSON]) -> str:
     terminals break lines at that JSON leaves unescaped (NEL, U+2028, U+2029): escaped,
     each chunk stays one line, and the line is still the same JSON.
     """
-    return "\n".join(json.dumps(c, ensure_ascii=False, separators=(",", ":"))
-                     .translate(_LINE_BREAKS) for c in chunks)
+    return "\n".join(
+        json.dumps(c, ensure_ascii=False, separators=(",", ":")).translate(_LINE_BREAKS)
+        for c in chunks
+    )

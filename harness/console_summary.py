@@ -22,8 +22,14 @@ import pytest
 
 from .console import format_chunks, printable
 
-__all__ = ["COMPACT", "render_failed_rules", "render_headline", "render_unruled_failures",
-           "use_compact_console", "write_failed_rules"]
+__all__ = [
+    "COMPACT",
+    "render_failed_rules",
+    "render_headline",
+    "render_unruled_failures",
+    "use_compact_console",
+    "write_failed_rules",
+]
 
 COMPACT = pytest.StashKey[bool]()
 """Set on the config of a run whose console is compact."""
@@ -41,8 +47,12 @@ def use_compact_console(config: pytest.Config) -> bool:
     """Make a refold run's console compact unless the user asked for pytest's detail (`-v`,
     `--tb`, `-r`); True when it did. Called once the terminal reporter exists."""
     reporter = config.pluginmanager.get_plugin("terminalreporter")
-    if (reporter is None or config.get_verbosity() > 0 or config.option.tbstyle != "auto"
-            or config.option.reportchars != _DEFAULT_REPORT_CHARS):
+    if (
+        reporter is None
+        or config.get_verbosity() > 0
+        or config.option.tbstyle != "auto"
+        or config.option.reportchars != _DEFAULT_REPORT_CHARS
+    ):
         return False
     config.option.tbstyle = "no"
     reporter.reportchars = reporter.reportchars.replace("f", "")  # errors stay listed
@@ -130,27 +140,36 @@ def _without_tracebacks(lines: list[str]) -> list[str]:
 
 
 def _streams_in(lines: list[str]) -> bool:
-    return any(" one JSON object per line):" in line and not line.startswith(" ")
-               for line in lines)
+    return any(" one JSON object per line):" in line and not line.startswith(" ") for line in lines)
 
 
 def _bounded_stream(lines: list[str]) -> list[str]:
     """The lines with the stream's items cut to `_STREAM_LINES`."""
-    start = next((n for n, line in enumerate(lines)
-                  if not line.startswith(" ") and " one JSON object per line):" in line), None)
+    start = next(
+        (
+            n
+            for n, line in enumerate(lines)
+            if not line.startswith(" ") and " one JSON object per line):" in line
+        ),
+        None,
+    )
     if start is None:
         return lines
-    stream = [line for line in lines[start + 1:] if line.startswith("  ")]
-    rest = lines[start + 1 + len(stream):]
+    stream = [line for line in lines[start + 1 :] if line.startswith("  ")]
+    rest = lines[start + 1 + len(stream) :]
     if len(stream) <= _STREAM_LINES:
         return lines
     more = len(stream) - _STREAM_LINES
-    return [*lines[:start + 1], *stream[:_STREAM_LINES],
-            f"  … {more} more (the replay file and the reports hold them)", *rest]
+    return [
+        *lines[: start + 1],
+        *stream[:_STREAM_LINES],
+        f"  … {more} more (the replay file and the reports hold them)",
+        *rest,
+    ]
 
 
 def _cut(line: str) -> str:
-    return line if len(line) <= _LINE_CHARS else line[:_LINE_CHARS - 1] + "…"
+    return line if len(line) <= _LINE_CHARS else line[: _LINE_CHARS - 1] + "…"
 
 
 def render_unruled_failures(reports: list[Any]) -> str:
@@ -159,13 +178,17 @@ def render_unruled_failures(reports: list[Any]) -> str:
     lines = []
     for report in reports:
         if getattr(report, "when", None) == "call" and not dict(report.user_properties).get(
-                "rules"):
+            "rules"
+        ):
             crash = getattr(report.longrepr, "reprcrash", None)
             message = str(getattr(crash, "message", "") or "").strip().splitlines()
             said = f" - {message[0]}" if message else ""
             lines.append(_cut(printable(f"FAILED {report.nodeid}{said}")))
-    return "\n".join([*lines, "(tests that check no rule: -v shows their tracebacks)"]) + "\n" \
-        if lines else ""
+    return (
+        "\n".join([*lines, "(tests that check no rule: -v shows their tracebacks)"]) + "\n"
+        if lines
+        else ""
+    )
 
 
 def render_headline(document: Mapping[str, Any]) -> str:

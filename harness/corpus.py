@@ -36,8 +36,15 @@ from .bounded import json_document, read_regular_file
 from .dialects import DIALECTS, Dialect
 from .errors import UsageError
 
-__all__ = ["CASE_FORMAT", "CORPUS_DIALECTS", "Case", "case_rules", "load_corpus",
-           "read_case", "reference_outcome"]
+__all__ = [
+    "CASE_FORMAT",
+    "CORPUS_DIALECTS",
+    "Case",
+    "case_rules",
+    "load_corpus",
+    "read_case",
+    "reference_outcome",
+]
 
 CASE_FORMAT = "refold-case/1"
 CORPUS_DIALECTS = ("openai-chat", "anthropic-messages", "openai-responses")
@@ -72,10 +79,16 @@ class Case:
     def document(self) -> dict[str, Any]:
         """The case file's content."""
         content: dict[str, Any] = {
-            "format": CASE_FORMAT, "name": self.name, "dialect": self.dialect.name,
-            "items": self.items, "parts": self.parts, "outcome": self.outcome,
-            "expected": self.expected, "refusal": self.refusal,
-            "provenance": self.provenance}
+            "format": CASE_FORMAT,
+            "name": self.name,
+            "dialect": self.dialect.name,
+            "items": self.items,
+            "parts": self.parts,
+            "outcome": self.outcome,
+            "expected": self.expected,
+            "refusal": self.refusal,
+            "provenance": self.provenance,
+        }
         if self.question is not None:
             content["question"] = self.question
         return content
@@ -86,7 +99,8 @@ def frames(dialect: Dialect, items: list[JSON]) -> list[str]:
     `[DONE]`; Anthropic and Responses an `event:` line naming each event's type."""
     if dialect.name == "openai-chat":
         return [f"data: {json.dumps(item, ensure_ascii=False)}\n\n" for item in items] + [
-            "data: [DONE]\n\n"]
+            "data: [DONE]\n\n"
+        ]
     found = []
     for item in items:
         kind = item.get("type") if isinstance(item, dict) else None
@@ -95,8 +109,9 @@ def frames(dialect: Dialect, items: list[JSON]) -> list[str]:
     return found
 
 
-def reference_outcome(dialect: Dialect, items: list[JSON]
-                      ) -> tuple[str, JSONObject | None, str | None]:
+def reference_outcome(
+    dialect: Dialect, items: list[JSON]
+) -> tuple[str, JSONObject | None, str | None]:
     """("folds", the reference fold, None) or ("raises", None, the reference's error)."""
     try:
         return "folds", dialect.fold(items), None
@@ -145,11 +160,16 @@ def read_case(path: Path) -> Case:
             wrong shape; the message names the file and the key.
     """
     data = read_regular_file(path, limit=_MAX_CASE_BYTES, what="case file")
-    content = json_document(data, where=f"case file {path}",
-                            expected=f"a {CASE_FORMAT} object as `refold capture` writes")
+    content = json_document(
+        data,
+        where=f"case file {path}",
+        expected=f"a {CASE_FORMAT} object as `refold capture` writes",
+    )
     if not isinstance(content, dict) or content.get("format") != CASE_FORMAT:
-        raise UsageError(f"{path} is not a refold case file: expected an object with "
-                         f'"format": "{CASE_FORMAT}" (refold capture writes them)')
+        raise UsageError(
+            f"{path} is not a refold case file: expected an object with "
+            f'"format": "{CASE_FORMAT}" (refold capture writes them)'
+        )
     case = _case_of(path, content)
     _check_expectation(case)
     return case
@@ -160,19 +180,25 @@ def _check_expectation(case: Case) -> None:
     disagreement is recorded as a question about the contract: an `expected` edited to
     garbage would otherwise make a garbage target pass and the reference fail."""
     outcome, expected, _ = reference_outcome(case.dialect, case.items)
-    if outcome == case.outcome and (outcome == "raises" or not case.dialect.differences(
-            expected, case.expected)):
+    if outcome == case.outcome and (
+        outcome == "raises" or not case.dialect.differences(expected, case.expected)
+    ):
         return
     question = case.question
     if question is not None and _json_same(question.get("stated"), case.expected):
         return
-    found = ("the reference refuses the stream" if outcome == "raises" else
-             f"the reference folds it to {cut_text(json.dumps(expected), 160)}")
-    raise UsageError(f"case file {case.path}: it records outcome {case.outcome!r}"
-                     f"{' and an expected result' if case.outcome == 'folds' else ''} that "
-                     f"the reference does not reproduce ({found}); expected the case as "
-                     f"`refold capture` wrote it, or a `question` recording the stated result "
-                     f"as a question about the contract (`refold capture --expect`)")
+    found = (
+        "the reference refuses the stream"
+        if outcome == "raises"
+        else f"the reference folds it to {cut_text(json.dumps(expected), 160)}"
+    )
+    raise UsageError(
+        f"case file {case.path}: it records outcome {case.outcome!r}"
+        f"{' and an expected result' if case.outcome == 'folds' else ''} that "
+        f"the reference does not reproduce ({found}); expected the case as "
+        f"`refold capture` wrote it, or a `question` recording the stated result "
+        f"as a question about the contract (`refold capture --expect`)"
+    )
 
 
 def _json_same(left: Any, right: Any) -> bool:
@@ -182,40 +208,53 @@ def _json_same(left: Any, right: Any) -> bool:
 def _need(path: Path, content: dict[str, Any], key: str, kinds: Any, what: str) -> Any:
     value = content.get(key)
     if not isinstance(value, kinds):
-        raise UsageError(f"case file {path}: `{key}` is {cut_text(json.dumps(value), 120)}, "
-                         f"expected {what}")
+        raise UsageError(
+            f"case file {path}: `{key}` is {cut_text(json.dumps(value), 120)}, expected {what}"
+        )
     return value
 
 
 def _case_of(path: Path, content: dict[str, Any]) -> Case:
     name = _need(path, content, "dialect", str, f"one of {', '.join(CORPUS_DIALECTS)}")
     if name not in CORPUS_DIALECTS:
-        raise UsageError(f"case file {path}: `dialect` is {cut_text(repr(name), 80)}, "
-                         f"expected one of {', '.join(CORPUS_DIALECTS)}")
+        raise UsageError(
+            f"case file {path}: `dialect` is {cut_text(repr(name), 80)}, "
+            f"expected one of {', '.join(CORPUS_DIALECTS)}"
+        )
     items = _need(path, content, "items", list, "the list of the stream's items")
     parts = content.get("parts")
-    if parts is not None and not (isinstance(parts, list)
-                                  and all(isinstance(p, str) for p in parts)):
-        raise UsageError(f"case file {path}: `parts` must be null or a list of strings "
-                         f"(the SSE text in the pieces it arrived in)")
+    if parts is not None and not (
+        isinstance(parts, list) and all(isinstance(p, str) for p in parts)
+    ):
+        raise UsageError(
+            f"case file {path}: `parts` must be null or a list of strings "
+            f"(the SSE text in the pieces it arrived in)"
+        )
     outcome = content.get("outcome")
     if outcome not in ("folds", "raises"):
-        raise UsageError(f"case file {path}: `outcome` is {cut_text(repr(outcome), 80)}, "
-                         f'expected "folds" or "raises"')
+        raise UsageError(
+            f"case file {path}: `outcome` is {cut_text(repr(outcome), 80)}, "
+            f'expected "folds" or "raises"'
+        )
     expected = content.get("expected")
     if outcome == "folds" and not isinstance(expected, dict):
-        raise UsageError(f"case file {path}: `expected` must be the folded object when "
-                         f'`outcome` is "folds"')
-    provenance = _need(path, content, "provenance", dict, "an object (source, captured, "
-                                                          "sha256)")
+        raise UsageError(
+            f'case file {path}: `expected` must be the folded object when `outcome` is "folds"'
+        )
+    provenance = _need(path, content, "provenance", dict, "an object (source, captured, sha256)")
     stem = content.get("name")
-    return Case(name=stem if isinstance(stem, str) and stem else path.stem,
-                dialect=DIALECTS[name], items=items, parts=parts, outcome=str(outcome),
-                expected=expected if outcome == "folds" else None,
-                refusal=content.get("refusal") if isinstance(content.get("refusal"), str)
-                else None, provenance=provenance,
-                question=content.get("question") if isinstance(content.get("question"), dict)
-                else None, path=path)
+    return Case(
+        name=stem if isinstance(stem, str) and stem else path.stem,
+        dialect=DIALECTS[name],
+        items=items,
+        parts=parts,
+        outcome=str(outcome),
+        expected=expected if outcome == "folds" else None,
+        refusal=content.get("refusal") if isinstance(content.get("refusal"), str) else None,
+        provenance=provenance,
+        question=content.get("question") if isinstance(content.get("question"), dict) else None,
+        path=path,
+    )
 
 
 def load_corpus(directory: str | Path) -> list[Case]:
@@ -226,10 +265,14 @@ def load_corpus(directory: str | Path) -> list[Case]:
     """
     folder = Path(directory)
     if not folder.is_dir():
-        raise UsageError(f"--corpus {directory}: no such folder; expected a folder of case "
-                         f"files written by `refold capture`")
+        raise UsageError(
+            f"--corpus {directory}: no such folder; expected a folder of case "
+            f"files written by `refold capture`"
+        )
     cases = [read_case(path) for path in sorted(folder.rglob("*.json"))]
     if not cases:
-        raise UsageError(f"--corpus {directory}: the folder holds no case file (*.json); "
-                         f"write some with `refold capture FILE --corpus {directory}`")
+        raise UsageError(
+            f"--corpus {directory}: the folder holds no case file (*.json); "
+            f"write some with `refold capture FILE --corpus {directory}`"
+        )
     return cases

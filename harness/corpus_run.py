@@ -47,5 +47,7 @@ def _case_id(case: Case, root: Path) -> str:
 
 def corpus_parameters(cases: list[Case], root: str | Path) -> list[Any]:
     """One `pytest.param` per case, marked with its rules."""
-    return [pytest.param(case, marks=rule(*case_rules(case)), id=_case_id(case, Path(root)))
-            for case in cases]
+    return [
+        pytest.param(case, marks=rule(*case_rules(case)), id=_case_id(case, Path(root)))
+        for case in cases
+    ]

@@ -48,8 +48,13 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, Any, Any]:
             current.switch_context("")
 
 
-def run_coverage(target: str, *, profile: str = "ci", pytest_args: Sequence[str] = (),
-                 dialect: Dialect | None = None) -> dict[str, Any]:
+def run_coverage(
+    target: str,
+    *,
+    profile: str = "ci",
+    pytest_args: Sequence[str] = (),
+    dialect: Dialect | None = None,
+) -> dict[str, Any]:
     """Run the installed suites of `dialect` (None: the target's own) against `target`
     under coverage; return the `refold-coverage/1` document (failing tests do not stop
     the measurement; the pytest exit status is in it). `reference` is the dialect's
@@ -69,31 +74,72 @@ def run_coverage(target: str, *, profile: str = "ci", pytest_args: Sequence[str]
         folder = Path(scratch)
         rcfile = folder / "coveragerc"
         omit = "".join(f"\n    {source.path / name}/*" for name in source.excluded)
-        rcfile.write_text(f"[run]\nbranch = True\nsource_pkgs = {source.module}\n"
-                          f"data_file = {folder / '.coverage'}\nomit ={omit}\n",
-                          encoding="utf-8")
-        command = [sys.executable, "-m", "coverage", "run", f"--rcfile={rcfile}", "-m", "pytest",
-                   str(suites), f"--target={target}", *chosen, "--in-process",
-                   f"--hypothesis-profile={profile}", "-p", "refold.coverage_run",
-                   "-p", "no:cacheprovider", "-q", "--no-header", *pytest_args]
+        rcfile.write_text(
+            f"[run]\nbranch = True\nsource_pkgs = {source.module}\n"
+            f"data_file = {folder / '.coverage'}\nomit ={omit}\n",
+            encoding="utf-8",
+        )
+        command = [
+            sys.executable,
+            "-m",
+            "coverage",
+            "run",
+            f"--rcfile={rcfile}",
+            "-m",
+            "pytest",
+            str(suites),
+            f"--target={target}",
+            *chosen,
+            "--in-process",
+            f"--hypothesis-profile={profile}",
+            "-p",
+            "refold.coverage_run",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "--no-header",
+            *pytest_args,
+        ]
         tests = subprocess.run(command, cwd=folder, text=True, capture_output=True, check=False)
         if tests.returncode not in (0, 1):  # interrupted, usage or collection error
             tail = "\n".join((tests.stdout + tests.stderr).strip().splitlines()[-25:])
-            raise UsageError(f"the suites did not run against {target} (pytest exit status "
-                             f"{tests.returncode}); coverage of an aborted run would "
-                             f"mislead:\n{tail}")
+            raise UsageError(
+                f"the suites did not run against {target} (pytest exit status "
+                f"{tests.returncode}); coverage of an aborted run would "
+                f"mislead:\n{tail}"
+            )
         report = folder / "coverage.json"
-        subprocess.run([sys.executable, "-m", "coverage", "json", f"--rcfile={rcfile}",
-                        "--show-contexts", "-q", "-o", str(report)],
-                       cwd=folder, check=True, capture_output=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "coverage",
+                "json",
+                f"--rcfile={rcfile}",
+                "--show-contexts",
+                "-q",
+                "-o",
+                str(report),
+            ],
+            cwd=folder,
+            check=True,
+            capture_output=True,
+        )
         raw = json.loads(report.read_text(encoding="utf-8"))
     root = source.path.parent
-    return coverage_document(raw, target=target, package=source.module, root=root,
-                             pytest_status=tests.returncode, profile=profile)
+    return coverage_document(
+        raw,
+        target=target,
+        package=source.module,
+        root=root,
+        pytest_status=tests.returncode,
+        profile=profile,
+    )
 
 
-def coverage_document(raw: dict[str, Any], *, target: str, package: str, root: Path,
-                      pytest_status: int, profile: str) -> dict[str, Any]:
+def coverage_document(
+    raw: dict[str, Any], *, target: str, package: str, root: Path, pytest_status: int, profile: str
+) -> dict[str, Any]:
     """coverage.py's JSON report (format 3, with contexts) as a refold-coverage document."""
     files: dict[str, Any] = {}
     lines_by_rule: dict[str, dict[str, list[int]]] = {}
@@ -101,16 +147,18 @@ def coverage_document(raw: dict[str, Any], *, target: str, package: str, root: P
         name = _relative(Path(path), root)
         rules_by_line: dict[str, list[str]] = {}
         for line, contexts in data.get("contexts", {}).items():
-            rules = sorted({r for c in contexts if "|" in c for r in c.split("|")[0].split(",")
-                            if r})
+            rules = sorted(
+                {r for c in contexts if "|" in c for r in c.split("|")[0].split(",") if r}
+            )
             if rules:
                 rules_by_line[line] = rules
                 for rule_id in rules:
                     lines_by_rule.setdefault(rule_id, {}).setdefault(name, []).append(int(line))
         summary = data.get("summary", {})
         files[name] = {
-            "lines_percent": round(float(summary.get("percent_covered_lines",
-                                                     summary.get("percent_covered", 0.0))), 2),
+            "lines_percent": round(
+                float(summary.get("percent_covered_lines", summary.get("percent_covered", 0.0))), 2
+            ),
             "branches_percent": round(float(summary.get("percent_branches_covered", 100.0)), 2),
             "missing_lines": data.get("missing_lines", []),
             "missing_branches": data.get("missing_branches", []),
@@ -121,11 +169,15 @@ def coverage_document(raw: dict[str, Any], *, target: str, package: str, root: P
         for lines in per_file.values():
             lines.sort()
     return {
-        "format": FORMAT, "target": target, "package": package, "hypothesis_profile": profile,
+        "format": FORMAT,
+        "target": target,
+        "package": package,
+        "hypothesis_profile": profile,
         "pytest_status": pytest_status,
         "totals": {
-            "lines_percent": round(float(totals.get("percent_covered_lines",
-                                                    totals.get("percent_covered", 0.0))), 2),
+            "lines_percent": round(
+                float(totals.get("percent_covered_lines", totals.get("percent_covered", 0.0))), 2
+            ),
             "branches_percent": round(float(totals.get("percent_branches_covered", 100.0)), 2),
             "covered_lines": totals.get("covered_lines", 0),
             "num_statements": totals.get("num_statements", 0),

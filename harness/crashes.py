@@ -88,24 +88,32 @@ class Crash:
         if self.charged:
             one = len(self.charged) == 1
             if self.by_undoing:
-                lines.append(f"charged to {', '.join(self.charged)}: undoing "
-                             f"{'its departure' if one else 'any one of their departures'} "
-                             f"from the plain shape alone (a change the reference folds "
-                             f"identically) makes the crash go away")
+                lines.append(
+                    f"charged to {', '.join(self.charged)}: undoing "
+                    f"{'its departure' if one else 'any one of their departures'} "
+                    f"from the plain shape alone (a change the reference folds "
+                    f"identically) makes the crash go away"
+                )
             else:
-                lines.append(f"charged to {', '.join(self.charged)}: "
-                             f"{'its departure' if one else 'each of their departures'} alone "
-                             f"(every other one undone, as the reference folds identically) "
-                             f"crashes the target, and the plain stream does not")
+                lines.append(
+                    f"charged to {', '.join(self.charged)}: "
+                    f"{'its departure' if one else 'each of their departures'} alone "
+                    f"(every other one undone, as the reference folds identically) "
+                    f"crashes the target, and the plain stream does not"
+                )
         elif self.departures:
             # "from the plain shape": the rules' variations the ablation undoes, which a
             # documented stream has too, not the stream shape's departures (verdicts.md §1)
-            lines.append(f"unexplained crash: undoing any one of its departures from the "
-                         f"plain shape ({', '.join(self.departures)}) leaves it, and none "
-                         f"alone makes it; charged to the test's rules")
+            lines.append(
+                f"unexplained crash: undoing any one of its departures from the "
+                f"plain shape ({', '.join(self.departures)}) leaves it, and none "
+                f"alone makes it; charged to the test's rules"
+            )
         else:
-            lines.append("unexplained crash: the stream has no departure from the plain shape "
-                         "to undo; charged to the test's rules")
+            lines.append(
+                "unexplained crash: the stream has no departure from the plain shape "
+                "to undo; charged to the test's rules"
+            )
         return lines
 
 
@@ -126,8 +134,9 @@ def analyse(crash: Crash, chunks: list[JSON], target: Target) -> None:
     for stream in (prefix, chunks) if len(prefix) < len(chunks) else (chunks,):
         undos = ablation.applicable_undos(stream)
         tried.update(dict.fromkeys(rule_id for rule_id, _ in undos))
-        crash.charged = tuple(rule_id for rule_id, undone in undos
-                              if not _raises(crash, undone, target))
+        crash.charged = tuple(
+            rule_id for rule_id, undone in undos if not _raises(crash, undone, target)
+        )
         if crash.charged:
             break
     if not crash.charged:
@@ -150,8 +159,9 @@ def raised_again(crash: Crash, stream: list[JSON], target: Target) -> Crash | No
     return again
 
 
-def _sufficient_alone(crash: Crash, chunks: list[JSON], target: Target,
-                      ablation: Ablation) -> tuple[str, ...]:
+def _sufficient_alone(
+    crash: Crash, chunks: list[JSON], target: Target, ablation: Ablation
+) -> tuple[str, ...]:
     """The departures that, alone on the otherwise plain stream, crash the target the same
     way, when the plain stream does not (several departures each crashing the target)."""
     alone = ablation.departures_alone(chunks)
@@ -192,8 +202,10 @@ def _raises(crash: Crash, chunks: list[JSON], target: Target) -> bool:
 def _replayed(crash: Crash) -> bool:
     """Whether analysis runs the crash's operation again: a raise or a crash of a call
     it can replay."""
-    return (_name(crash.operation) in _REPLAYED_OPERATIONS
-            and crash.signature.split(":")[0] in _ANALYSED_KINDS)
+    return (
+        _name(crash.operation) in _REPLAYED_OPERATIONS
+        and crash.signature.split(":")[0] in _ANALYSED_KINDS
+    )
 
 
 def _name(operation: str) -> str:

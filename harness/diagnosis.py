@@ -76,8 +76,9 @@ def outcome_of(policy: Policy, items: Sequence[JSON]) -> Outcome | object:
     return Raised(None)
 
 
-def diagnose(dialect: Dialect, items: Sequence[JSON], received: Outcome,
-             compare: Compare | None = None) -> list[Policy]:
+def diagnose(
+    dialect: Dialect, items: Sequence[JSON], received: Outcome, compare: Compare | None = None
+) -> list[Policy]:
     """The policies of `dialect` whose outcome on `items` is `received`, the target's
     (`compare`: the canonical comparison, expected first; by default the dialect's)."""
     compare = compare or dialect.differences
@@ -125,9 +126,11 @@ def diagnosis_of(failure: ConformanceFailure, target: Target) -> list[PolicyReco
     judged = frozenset(failure.rules)
 
     def compare(expected: JSON, folded: JSON) -> list[Difference]:
-        return [found for found in
-                projected_differences(dialect, target.projection, expected, folded)
-                if dialect.rules_at(found.pointer) & judged]
+        return [
+            found
+            for found in projected_differences(dialect, target.projection, expected, folded)
+            if dialect.rules_at(found.pointer) & judged
+        ]
 
     return records(diagnose(dialect, failure.chunks, received, compare))
 

@@ -85,12 +85,16 @@ class DifferenceAblation:
         undone = sorted({r for v in self.verdicts.values() for r in v.undone} - set(needed))
         lines = []
         if needed:
-            lines.append(f"undoing the departure of {', '.join(needed)} from the plain shape "
-                         f"(a change the reference folds identically but at its rule's "
-                         f"pointers) makes a difference go away: charged to that departure")
+            lines.append(
+                f"undoing the departure of {', '.join(needed)} from the plain shape "
+                f"(a change the reference folds identically but at its rule's "
+                f"pointers) makes a difference go away: charged to that departure"
+            )
         if undone:
-            lines.append(f"undoing the departure of {', '.join(undone)} leaves the "
-                         f"differences in place: not evidence against {', '.join(undone)}")
+            lines.append(
+                f"undoing the departure of {', '.join(undone)} leaves the "
+                f"differences in place: not evidence against {', '.join(undone)}"
+            )
         return lines
 
 
@@ -142,8 +146,12 @@ class _Runs:
         return self._probes[key]
 
 
-def ablate(chunks: list[JSON], differences: Sequence[Difference], target: Target,
-           claimed: frozenset[str] | None) -> DifferenceAblation | None:
+def ablate(
+    chunks: list[JSON],
+    differences: Sequence[Difference],
+    target: Target,
+    claimed: frozenset[str] | None,
+) -> DifferenceAblation | None:
     """The verdict of each difference of a failure on `chunks` whose stream departs from
     the plain shape; None when the target's dialect has no `difference_undos`."""
     ablation = target.dialect.ablation
@@ -160,8 +168,7 @@ def ablate(chunks: list[JSON], differences: Sequence[Difference], target: Target
     return found
 
 
-def _walk(pointer: str, chunks: list[JSON], runs: _Runs,
-          claimed: frozenset[str]) -> Verdict | None:
+def _walk(pointer: str, chunks: list[JSON], runs: _Runs, claimed: frozenset[str]) -> Verdict | None:
     """Undo the departures of `chunks` one at a time, keeping those the difference at
     `pointer` needs (see the module docstring)."""
     if not runs.probes(chunks, claimed):
@@ -172,8 +179,9 @@ def _walk(pointer: str, chunks: list[JSON], runs: _Runs,
     absent = _absent(runs)
     current, needed, needed_by, undone = chunks, set[str](), list[str](), list[str]()
     tried: set[str] = set()
-    while (step := next((p for p in runs.probes(current, claimed) if p[0] not in tried),
-                        None)) is not None:
+    while (
+        step := next((p for p in runs.probes(current, claimed) if p[0] not in tried), None)
+    ) is not None:
         rule_id, deciding, stream = step
         tried.add(rule_id)
         after = runs.differing(stream)
@@ -187,8 +195,12 @@ def _walk(pointer: str, chunks: list[JSON], runs: _Runs,
             needed_by.append(rule_id)
     cleared = set(undone) | absent(current) | _undecided(runs, current, pointer)
     owners = runs.dialect.rules_at(pointer)  # the others were never charged here
-    return Verdict(frozenset(needed), tuple(needed_by), tuple(r for r in undone if r in owners),
-                   frozenset(cleared - needed))
+    return Verdict(
+        frozenset(needed),
+        tuple(needed_by),
+        tuple(r for r in undone if r in owners),
+        frozenset(cleared - needed),
+    )
 
 
 def _absent(runs: _Runs) -> Callable[[list[JSON]], frozenset[str]]:

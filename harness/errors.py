@@ -1,9 +1,9 @@
 """Errors of the harness: a misbehaving target, and a misconfigured run.
 
-    RefoldError (refold.reference)
-    ├── TargetError        the implementation under test raised, hung, crashed or
-    │                      returned something that is not a JSON object
-    └── UsageError         the run is misconfigured: an unknown target, a bad baseline
+RefoldError (refold.reference)
+├── TargetError        the implementation under test raised, hung, crashed or
+│                      returned something that is not a JSON object
+└── UsageError         the run is misconfigured: an unknown target, a bad baseline
 """
 
 from __future__ import annotations

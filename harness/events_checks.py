@@ -57,11 +57,12 @@ class AdapterRaise(Crash):
 
     def describe(self, chunks: int | None, *, item: str = "chunk") -> list[str]:
         """The lines a failure message shows about the raise."""
-        where = "at the end of the body" if self.frame is None else \
-            f"reading {item} {self.frame}"
-        return [f"raised {where} ({self.operation}); charged to {', '.join(self.charged)}, "
-                f"the rules of what it left undone there:",
-                *(f"  {line}" for line in self.missing)]
+        where = "at the end of the body" if self.frame is None else f"reading {item} {self.frame}"
+        return [
+            f"raised {where} ({self.operation}); charged to {', '.join(self.charged)}, "
+            f"the rules of what it left undone there:",
+            *(f"  {line}" for line in self.missing),
+        ]
 
 
 class EventsCheck(Check):
@@ -80,8 +81,14 @@ class EventsCheck(Check):
         self._rules = value
         self._last_stream = None
 
-    def fail(self, summary: str, *, rules: Sequence[str] | None = None,
-             events: list[JSON] | None = None, **details: object) -> ConformanceFailure:
+    def fail(
+        self,
+        summary: str,
+        *,
+        rules: Sequence[str] | None = None,
+        events: list[JSON] | None = None,
+        **details: object,
+    ) -> ConformanceFailure:
         """As `Check.fail`; a failure that names no stream shows the last one this test
         ran, and one with an expected and a received value their differences, so every
         failure shows the frames it is about and what differed."""
@@ -92,8 +99,9 @@ class EventsCheck(Check):
             found = differences(scrub(details["expected"]), scrub(details["received"]))
             details["shown"] = tuple(str(d) for d in found[:_SHOWN_VIOLATIONS])
             # what differed is not the fold's places, but it is what the failure costs
-            details.setdefault("violation_impacts",
-                               (impact_of(found, crashed=False) or "corruption",))
+            details.setdefault(
+                "violation_impacts", (impact_of(found, crashed=False) or "corruption",)
+            )
         return super().fail(summary, rules=rules, events=events, **details)
 
     def normalized(self, source: str, frames: Sequence[JSON]) -> tuple[list[JSON], JSONObject]:
@@ -107,8 +115,14 @@ class EventsCheck(Check):
         self._last_stream = stream
         return stream, self.fold(stream)
 
-    def keeps_contract(self, source: str, frames: Sequence[JSON], *, known: JSON = None,
-                       canaries: Sequence[str] = ()) -> JSONObject:
+    def keeps_contract(
+        self,
+        source: str,
+        frames: Sequence[JSON],
+        *,
+        known: JSON = None,
+        canaries: Sequence[str] = (),
+    ) -> JSONObject:
         """Assert that the adapter's output for `frames` breaks no rule the checker
         checks (held to `known`, the completion the frames were drawn from, when given),
         and that `canaries` appear nowhere in what it persists; return the output."""
@@ -129,8 +143,7 @@ class EventsCheck(Check):
                 return super().fold(chunks)
             raise located from exc
 
-    def _raise_at_frame(self, stream: list[JSON], error: TargetError
-                        ) -> ConformanceFailure | None:
+    def _raise_at_frame(self, stream: list[JSON], error: TargetError) -> ConformanceFailure | None:
         """The failure of a raise at the frame the error names, charged by the events the
         reference adapter emits for that frame; None when no frame is named."""
         lines = str(error).strip().splitlines()
@@ -145,14 +158,18 @@ class EventsCheck(Check):
         if number < len(frames):
             due = reference_events.strip(reference.frame(frames[number]))
             found = reference_events.missing_at_raise(
-                number, frames[number], due if isinstance(due, list) else [])
+                number, frames[number], due if isinstance(due, list) else []
+            )
         else:
             end = reference.end()
             due, error_of = reference_events.strip(end.get("events")), end.get("error")
             kind = error_of.get("kind") if isinstance(error_of, dict) else None
             found = reference_events.missing_at_raise(
-                number, None, due if isinstance(due, list) else [],
-                at_end=(end.get("outcome"), kind))
+                number,
+                None,
+                due if isinstance(due, list) else [],
+                at_end=(end.get("outcome"), kind),
+            )
         if not found:  # nothing due at that frame (after an error frame): the outcome is
             found = _outcome_due(stream, number)
         # a crash is not masked while the test runs (the plugin reads one charged only to
@@ -161,16 +178,26 @@ class EventsCheck(Check):
         charged = [v for v in judged if v.rule in self.rules] or judged
         if not charged:
             return None
-        crash = AdapterRaise(self._ops[0], signature(error), at_chunk=min(number + 2, len(stream)),
-                             analysed=True, charged=tuple(dict.fromkeys(v.rule for v in charged)),
-                             frame=number if number < len(frames) else None,
-                             missing=tuple(str(v) for v in found))
-        return self.fail(f"the target failed ({error.kind})", chunks=stream,
-                         target_error=str(error), crash=crash,
-                         violation_impacts=tuple(v.cost for v in charged))
+        crash = AdapterRaise(
+            self._ops[0],
+            signature(error),
+            at_chunk=min(number + 2, len(stream)),
+            analysed=True,
+            charged=tuple(dict.fromkeys(v.rule for v in charged)),
+            frame=number if number < len(frames) else None,
+            missing=tuple(str(v) for v in found),
+        )
+        return self.fail(
+            f"the target failed ({error.kind})",
+            chunks=stream,
+            target_error=str(error),
+            crash=crash,
+            violation_impacts=tuple(v.cost for v in charged),
+        )
 
-    def agrees_with_reference(self, source: str, frames: Sequence[JSON], *,
-                              canaries: Sequence[str] = ()) -> JSONObject:
+    def agrees_with_reference(
+        self, source: str, frames: Sequence[JSON], *, canaries: Sequence[str] = ()
+    ) -> JSONObject:
         """Assert the contract, then that strip(E) and the outcome equal the reference
         adapter's for the same frames (events.md §5.6, the differential), each event or
         outcome that differs charged to the rule of its place."""
@@ -180,15 +207,24 @@ class EventsCheck(Check):
         expected, received = comparable(self.dialect.fold(stream)), comparable(output)
         assert isinstance(expected, dict)
         outcome = (expected.get("outcome"), expected.get("error_kind"))
-        got = (received.get("outcome"), received.get("error_kind")) \
-            if isinstance(received, dict) else (None, None)
+        got = (
+            (received.get("outcome"), received.get("error_kind"))
+            if isinstance(received, dict)
+            else (None, None)
+        )
         found = reference_events.differing_events(
             _listed(expected.get("events")),
             _listed(received.get("events") if isinstance(received, dict) else None),
-            expected_error=outcome[0] == "error")
+            expected_error=outcome[0] == "error",
+        )
         found += reference_events.differing_outcome(outcome, got)
-        self._raise_violations(stream, found, "the adapter's stripped events differ from "
-                               "the reference adapter's", expected=expected, received=received)
+        self._raise_violations(
+            stream,
+            found,
+            "the adapter's stripped events differ from the reference adapter's",
+            expected=expected,
+            received=received,
+        )
         return output
 
     def deterministic(self, source: str, splits: Sequence[Sequence[JSON]]) -> None:
@@ -204,31 +240,48 @@ class EventsCheck(Check):
                 continue
             found = differences(first[1], turn)
             if found:
-                raise self.fail(f"two splits of one completion give different stripped "
-                                f"turns at {len(found)} place(s); the first split's turn "
-                                f"is expected", chunks=stream, differences=found,
-                                expected=first[1], received=turn)
+                raise self.fail(
+                    f"two splits of one completion give different stripped "
+                    f"turns at {len(found)} place(s); the first split's turn "
+                    f"is expected",
+                    chunks=stream,
+                    differences=found,
+                    expected=first[1],
+                    received=turn,
+                )
 
-    def emits(self, source: str, frames: Sequence[JSON], expected: Sequence[JSON], *,
-              kinds: Collection[str]) -> JSONObject:
+    def emits(
+        self,
+        source: str,
+        frames: Sequence[JSON],
+        expected: Sequence[JSON],
+        *,
+        kinds: Collection[str],
+    ) -> JSONObject:
         """Assert that the adapter's events, stripped (events.md §3) and only those whose
         `type` is in `kinds`, are `expected`; return the output. A rule example asserts
         this: it is evidence against the rules it is marked with only."""
         __tracebackhide__ = True
         stream, output = self.normalized(source, frames)
         events = output.get("events")
-        received = [e for e in reference_events.strip(events if isinstance(events, list)
-                                                      else []) or []
-                    if isinstance(e, dict) and e.get("type") in kinds]
+        received = [
+            e
+            for e in reference_events.strip(events if isinstance(events, list) else []) or []
+            if isinstance(e, dict) and e.get("type") in kinds
+        ]
         found = reference_events.differing_events(list(expected), received)
-        self._raise_violations(stream, self._marked(found),
-                               f"the adapter's {', '.join(sorted(kinds))} events differ "
-                               f"from those the rule calls for", expected=list(expected),
-                               received=received)
+        self._raise_violations(
+            stream,
+            self._marked(found),
+            f"the adapter's {', '.join(sorted(kinds))} events differ from those the rule calls for",
+            expected=list(expected),
+            received=received,
+        )
         return output
 
-    def ends(self, source: str, frames: Sequence[JSON], outcome: str, *,
-             kind: str | None = None) -> JSONObject:
+    def ends(
+        self, source: str, frames: Sequence[JSON], outcome: str, *, kind: str | None = None
+    ) -> JSONObject:
         """Assert the stream's outcome (and, for `error`, its kind when given); return
         the output."""
         __tracebackhide__ = True
@@ -239,16 +292,20 @@ class EventsCheck(Check):
         got = (received.get("outcome"), error.get("kind") if isinstance(error, dict) else None)
         if got[0] != outcome or (kind is not None and got[1] != kind):
             found = reference_events.differing_outcome((outcome, kind if kind else got[1]), got)
-            raise self.fail(f"the stream's outcome is {got[0]!r} ({got[1]}); expected "
-                            f"{outcome!r}" + (f" ({kind})" if kind else ""), chunks=stream,
-                            rules=tuple(dict.fromkeys(v.rule for v in self._marked(found))),
-                            violation_impacts=tuple(v.cost for v in found),
-                            expected={"outcome": outcome, "kind": kind},
-                            received={"outcome": got[0], "kind": got[1]})
+            raise self.fail(
+                f"the stream's outcome is {got[0]!r} ({got[1]}); expected "
+                f"{outcome!r}" + (f" ({kind})" if kind else ""),
+                chunks=stream,
+                rules=tuple(dict.fromkeys(v.rule for v in self._marked(found))),
+                violation_impacts=tuple(v.cost for v in found),
+                expected={"outcome": outcome, "kind": kind},
+                received={"outcome": got[0], "kind": got[1]},
+            )
         return output
 
-    def holds(self, source: str, frames: Sequence[JSON], *,
-              canaries: Sequence[str] = ()) -> JSONObject:
+    def holds(
+        self, source: str, frames: Sequence[JSON], *, canaries: Sequence[str] = ()
+    ) -> JSONObject:
         """Assert that the event checker finds no violation of the running test's own
         rules in the adapter's output (a defect of another rule is other tests' to find);
         return the output."""
@@ -257,39 +314,64 @@ class EventsCheck(Check):
         self._judge(stream, output, canaries=canaries, only=frozenset(self.rules))
         return output
 
-    def _judge(self, stream: list[JSON], output: JSONObject, *, known: JSON = None,
-               canaries: Sequence[str] = (), only: frozenset[str] | None = None) -> None:
+    def _judge(
+        self,
+        stream: list[JSON],
+        output: JSONObject,
+        *,
+        known: JSON = None,
+        canaries: Sequence[str] = (),
+        only: frozenset[str] | None = None,
+    ) -> None:
         __tracebackhide__ = True
         source, frames = source_of(stream), frames_of(stream)
         target = self.target
         violations = reference_events.check_events(
-            source, frames, output.get("events") or [], output.get("outcome"),
-            output.get("persisted"), known=known, canaries=canaries,
+            source,
+            frames,
+            output.get("events") or [],
+            output.get("outcome"),
+            output.get("persisted"),
+            known=known,
+            canaries=canaries,
             provider=target.provider or source,
             turn_opaque="events.turn_opaque" in target.features,
             fold=self._fold_events if target.offers_fold else None,
-            emitted=output.get("emitted"))
+            emitted=output.get("emitted"),
+        )
         judged = [v for v in self._judged(violations) if only is None or v.rule in only]
         rules = tuple(dict.fromkeys(v.rule for v in judged))
-        self._raise_violations(stream, judged, f"the adapter's output breaks "
-                               f"{', '.join(rules)}", received=_shown(output))
+        self._raise_violations(
+            stream,
+            judged,
+            f"the adapter's output breaks {', '.join(rules)}",
+            received=_shown(output),
+        )
 
     def _judged(self, violations: Sequence[Violation]) -> list[Violation]:
         """`violations` less those of known failures and of features not claimed."""
-        return [v for v in violations if v.rule not in self.masked
-                and self.dialect.rules[v.rule].feature in self.target.features]
+        return [
+            v
+            for v in violations
+            if v.rule not in self.masked
+            and self.dialect.rules[v.rule].feature in self.target.features
+        ]
 
     def _marked(self, violations: Sequence[Violation]) -> list[Violation]:
         """A rule example's violations, each charged to its place's rule when the example
         is marked with it, else to the example's own rules (what it asserts is evidence
         against those only)."""
-        return [v if v.rule in self.rules else Violation(rule_id, v.message, v.event,
-                                                         v.frame, v.pointer, v.impact)
-                for v in violations
-                for rule_id in ((v.rule,) if v.rule in self.rules else self.rules)]
+        return [
+            v
+            if v.rule in self.rules
+            else Violation(rule_id, v.message, v.event, v.frame, v.pointer, v.impact)
+            for v in violations
+            for rule_id in ((v.rule,) if v.rule in self.rules else self.rules)
+        ]
 
-    def _raise_violations(self, stream: list[JSON], violations: Sequence[Violation],
-                          summary: str, **details: JSON) -> None:
+    def _raise_violations(
+        self, stream: list[JSON], violations: Sequence[Violation], summary: str, **details: JSON
+    ) -> None:
         """Fail with `violations` (once each, the first `_SHOWN_VIOLATIONS` shown) as the
         evidence, unless there are none (those of known failures and unclaimed features
         are not judged)."""
@@ -301,19 +383,23 @@ class EventsCheck(Check):
         more = len(judged) - len(shown)
         rules = tuple(dict.fromkeys(v.rule for v in judged))
         raise ConformanceFailure(
-            self.rules, summary + (f" ({more} more violations not shown)" if more > 0
-                                   else ""),
-            chunks=stream, claimed=self.target.features,
+            self.rules,
+            summary + (f" ({more} more violations not shown)" if more > 0 else ""),
+            chunks=stream,
+            claimed=self.target.features,
             violations=tuple((v.rule, str(v)) for v in shown)
             + tuple((r, f"{r}: (more)") for r in rules if r not in {v.rule for v in shown}),
-            violation_impacts=tuple(v.cost for v in judged), **details)
+            violation_impacts=tuple(v.cost for v in judged),
+            **details,
+        )
 
     def _fold_events(self, events: list[JSON]) -> JSON:
         try:
             return self.target.fold_events(events)
         except TargetError as exc:
-            raise self.fail(f"the adapter's fold of events failed ({exc.kind})",
-                            target_error=str(exc)) from exc
+            raise self.fail(
+                f"the adapter's fold of events failed ({exc.kind})", target_error=str(exc)
+            ) from exc
 
 
 def _outcome_due(stream: list[JSON], number: int) -> list[Violation]:
@@ -322,12 +408,21 @@ def _outcome_due(stream: list[JSON], number: int) -> list[Violation]:
     end = reference_events.normalize(source_of(stream), frames_of(stream))
     outcome = end.get("outcome")
     error = outcome.get("error") if isinstance(outcome, dict) else None
-    due = (outcome.get("outcome") if isinstance(outcome, dict) else outcome,
-           error.get("kind") if isinstance(error, dict) else None)
-    return [Violation(v.rule, f"the adapter raised reading frame {number}, where nothing is "
-                      f"due but the stream's outcome {due[0]!r} ({due[1]})", frame=number,
-                      pointer=v.pointer, impact="crash")
-            for v in reference_events.missing_at_raise(number, None, [], at_end=due)]
+    due = (
+        outcome.get("outcome") if isinstance(outcome, dict) else outcome,
+        error.get("kind") if isinstance(error, dict) else None,
+    )
+    return [
+        Violation(
+            v.rule,
+            f"the adapter raised reading frame {number}, where nothing is "
+            f"due but the stream's outcome {due[0]!r} ({due[1]})",
+            frame=number,
+            pointer=v.pointer,
+            impact="crash",
+        )
+        for v in reference_events.missing_at_raise(number, None, [], at_end=due)
+    ]
 
 
 def _listed(value: JSON) -> list[JSON]:
@@ -336,8 +431,11 @@ def _listed(value: JSON) -> list[JSON]:
 
 def _turn(output: JSONObject) -> JSON:
     events = output.get("events")
-    completed = [e for e in events if isinstance(e, dict) and e.get("type") == "Completed"] \
-        if isinstance(events, list) else []
+    completed = (
+        [e for e in events if isinstance(e, dict) and e.get("type") == "Completed"]
+        if isinstance(events, list)
+        else []
+    )
     return completed[-1].get("turn") if completed else None
 
 
@@ -346,5 +444,7 @@ def _shown(output: JSON) -> JSON:
     frames (reports and replay files never hold them), what it persists as it is."""
     if not isinstance(output, dict):
         return output
-    return {**{k: v for k, v in output.items() if k != "events"},
-            "events": reference_events.strip(output.get("events"))}
+    return {
+        **{k: v for k, v in output.items() if k != "events"},
+        "events": reference_events.strip(output.get("events")),
+    }

@@ -25,8 +25,15 @@ from refold.reference import SHAPES, Shape
 from .baseline import Baseline
 from .results import RuleOutcome, RuleResults, recorded_property
 
-__all__ = ["DEFAULT_FAIL_ON", "FailedReports", "counts", "fail_on_notes", "fail_on_of",
-           "rule_found_on", "settle_exit_status"]
+__all__ = [
+    "DEFAULT_FAIL_ON",
+    "FailedReports",
+    "counts",
+    "fail_on_notes",
+    "fail_on_of",
+    "rule_found_on",
+    "settle_exit_status",
+]
 
 DEFAULT_FAIL_ON: Shape = "synthetic"
 """Every failure counts."""
@@ -45,9 +52,11 @@ def fail_on_notes(option: str | None, baseline: Baseline | None) -> list[str]:
     """A line when `--fail-on` overrides the value the baseline was written with."""
     if option is None or baseline is None or baseline.fail_on in (None, option):
         return []
-    return [f"refold fail-on: this run fails on {option} streams (--fail-on {option}); "
-            f"{baseline.path} was written with fail_on = {baseline.fail_on!r}, which this "
-            f"run does not use; rewrite the baseline with --fail-on {option} to keep it"]
+    return [
+        f"refold fail-on: this run fails on {option} streams (--fail-on {option}); "
+        f"{baseline.path} was written with fail_on = {baseline.fail_on!r}, which this "
+        f"run does not use; rewrite the baseline with --fail-on {option} to keep it"
+    ]
 
 
 def counts(shape: Shape | None, fail_on: Shape) -> bool:
@@ -78,24 +87,32 @@ class FailedReports:
             self.without_rules += 1
 
 
-def settle_exit_status(session: pytest.Session, results: RuleResults, fail_on: Shape,
-                       failed: FailedReports | None) -> list[str]:
+def settle_exit_status(
+    session: pytest.Session, results: RuleResults, fail_on: Shape, failed: FailedReports | None
+) -> list[str]:
     """Let a run whose every failure lies beyond `fail_on` exit 0; the lines saying which
     failed rules did not count ([] when none was let pass)."""
     beyond = _beyond(results, fail_on)
     if not beyond:
         return []
-    counted = [r for r, o in results.by_rule.items()
-               if o.status == "failed" and counts(rule_found_on(o), fail_on)]
+    counted = [
+        r
+        for r, o in results.by_rule.items()
+        if o.status == "failed" and counts(rule_found_on(o), fail_on)
+    ]
     named = ", ".join(f"{rule_id} ({shape})" for rule_id, shape in beyond)
     if counted or (failed is not None and failed.without_rules):
-        return [f"refold fail-on {fail_on}: {named} fail only on more departing streams "
-                f"and do not count; the run fails for the others"]
+        return [
+            f"refold fail-on {fail_on}: {named} fail only on more departing streams "
+            f"and do not count; the run fails for the others"
+        ]
     if session.exitstatus == pytest.ExitCode.TESTS_FAILED:
         session.exitstatus = pytest.ExitCode.OK
-    return [f"refold fail-on {fail_on}: {named} fail only on more departing streams than "
-            f"{fail_on} ones, so they do not fail the run (exit 0); --fail-on synthetic "
-            f"counts every failure"]
+    return [
+        f"refold fail-on {fail_on}: {named} fail only on more departing streams than "
+        f"{fail_on} ones, so they do not fail the run (exit 0); --fail-on synthetic "
+        f"counts every failure"
+    ]
 
 
 def _beyond(results: RuleResults, fail_on: Shape) -> list[tuple[str, Any]]:

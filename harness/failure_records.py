@@ -29,8 +29,14 @@ from refold.reference import failure_record as _record
 from .checks import ConformanceFailure
 from .redaction import persisted_text, redact
 
-__all__ = ["decode_failure", "decode_failures", "encode_failure", "encode_failures",
-           "failure_record", "kept"]
+__all__ = [
+    "decode_failure",
+    "decode_failures",
+    "encode_failure",
+    "encode_failures",
+    "failure_record",
+    "kept",
+]
 
 
 def kept(failure: ConformanceFailure) -> ConformanceFailure:
@@ -38,22 +44,31 @@ def kept(failure: ConformanceFailure) -> ConformanceFailure:
     and local paths too, `refold.redaction`) and bounded, so that the message rendered from
     it is too."""
     return ConformanceFailure(
-        failure.rules, persisted_text(failure.summary),
+        failure.rules,
+        persisted_text(failure.summary),
         chunks=persistable(redact(failure.chunks)),
-        differences=[Difference(persisted_text(d.pointer), _kept_at(d.pointer, d.expected),
-                                _kept_at(d.pointer, d.received)) for d in failure.differences],
+        differences=[
+            Difference(
+                persisted_text(d.pointer),
+                _kept_at(d.pointer, d.expected),
+                _kept_at(d.pointer, d.received),
+            )
+            for d in failure.differences
+        ],
         expected=persistable(redact(failure.expected)),
         received=persistable(redact(failure.received)),
         target_error=persistable(redact(failure.target_error)),
         # Rule ids, chunk numbers and an exception signature: the located crash, kept so
         # the persisted message says where it raised and what it was charged to.
-        crash=failure.crash, compared_fold=failure.compared_fold, claimed=failure.claimed,
+        crash=failure.crash,
+        compared_fold=failure.compared_fold,
+        claimed=failure.claimed,
         ablation=failure.ablation,  # rule ids by pointer: what the differences were charged
-        violations=tuple((rule_id, persisted_text(text))
-                         for rule_id, text in failure.violations),
+        violations=tuple((rule_id, persisted_text(text)) for rule_id, text in failure.violations),
         shown=tuple(persisted_text(text) for text in failure.shown),
         # Names from the policy catalogue, not from the stream or the target.
-        diagnosis=failure.diagnosis)
+        diagnosis=failure.diagnosis,
+    )
 
 
 def _kept_at(pointer: str, value: JSON) -> JSON:
@@ -65,9 +80,15 @@ def failure_record(failure: ConformanceFailure) -> FailureRecord:
     the shape and departures of its stream (told before scrubbing: a redacted value is
     not the provider's) and its impact."""
     safe = kept(failure)
-    record: FailureRecord = persistable(_record(
-        str(safe), chunks=safe.chunks, expected=safe.expected, received=safe.received,
-        pointer=safe.differences[0].pointer if safe.differences else None))
+    record: FailureRecord = persistable(
+        _record(
+            str(safe),
+            chunks=safe.chunks,
+            expected=safe.expected,
+            received=safe.received,
+            pointer=safe.differences[0].pointer if safe.differences else None,
+        )
+    )
     if safe.diagnosis is not None:
         record["diagnosis"] = persistable(safe.diagnosis)
     shape = failure.stream_shape
@@ -97,13 +118,23 @@ def encode_failures(failures: list[tuple[ConformanceFailure, dict[str, Any] | No
     """Every failure a test reports, with the rules it is evidence against and its
     replay file's content (None: none is written), as one plain JSON string
     (`decode_failures`; see `encode_failure`)."""
-    return json.dumps([{"record": failure_record(failure), "implicated": list(failure.implicated),
-                        "replay": replay} for failure, replay in failures],
-                      ensure_ascii=False, allow_nan=False)
+    return json.dumps(
+        [
+            {
+                "record": failure_record(failure),
+                "implicated": list(failure.implicated),
+                "replay": replay,
+            }
+            for failure, replay in failures
+        ],
+        ensure_ascii=False,
+        allow_nan=False,
+    )
 
 
-def decode_failures(value: object) -> list[tuple[FailureRecord, tuple[str, ...],
-                                                 dict[str, Any] | None]]:
+def decode_failures(
+    value: object,
+) -> list[tuple[FailureRecord, tuple[str, ...], dict[str, Any] | None]]:
     """The (record, implicated rules, replay content) entries `encode_failures` wrote;
     [] when `value` is not such a text, and malformed entries left out."""
     try:
@@ -117,9 +148,13 @@ def decode_failures(value: object) -> list[tuple[FailureRecord, tuple[str, ...],
             continue
         implicated = entry.get("implicated")
         replay = entry.get("replay")
-        found.append((record, tuple(str(r) for r in implicated)
-                      if isinstance(implicated, list) else (),
-                      replay if isinstance(replay, dict) else None))
+        found.append(
+            (
+                record,
+                tuple(str(r) for r in implicated) if isinstance(implicated, list) else (),
+                replay if isinstance(replay, dict) else None,
+            )
+        )
     return found
 
 
@@ -138,9 +173,13 @@ def _decoded(record: object) -> FailureRecord | None:
     """A failure record read back from plain JSON (None: it is not one)."""
     if not (isinstance(record, dict) and isinstance(record.get("message"), str)):
         return None
-    found = _record(record["message"], chunks=record.get("chunks"),
-                    expected=record.get("expected"), received=record.get("received"),
-                    pointer=record.get("pointer"))
+    found = _record(
+        record["message"],
+        chunks=record.get("chunks"),
+        expected=record.get("expected"),
+        received=record.get("received"),
+        pointer=record.get("pointer"),
+    )
     if isinstance(record.get("replay_file"), str):
         found["replay_file"] = record["replay_file"]
     diagnosis = diagnosis_of_record(record)
@@ -149,12 +188,12 @@ def _decoded(record: object) -> FailureRecord | None:
     if record.get("shape") in SHAPES:
         found["shape"] = record["shape"]
         departures = record.get("departures")
-        found["departures"] = ([str(d) for d in departures] if isinstance(departures, list)
-                               else [])
+        found["departures"] = [str(d) for d in departures] if isinstance(departures, list) else []
     if record.get("impact") in IMPACTS:
         found["impact"] = record["impact"]
     impacts = record.get("impacts")
-    if isinstance(impacts, dict) and (own := {str(r): i for r, i in impacts.items()
-                                              if i in IMPACTS}):
+    if isinstance(impacts, dict) and (
+        own := {str(r): i for r, i in impacts.items() if i in IMPACTS}
+    ):
         found["impacts"] = own
     return found

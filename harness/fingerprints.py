@@ -55,8 +55,11 @@ class Fingerprint:
     @classmethod
     def from_json(cls, value: Mapping[str, Any]) -> Fingerprint:
         """The fingerprint `as_json` wrote."""
-        return cls(str(value["test"]), str(value["kind"]),
-                   tuple(str(p) for p in value.get("pointers") or ()))
+        return cls(
+            str(value["test"]),
+            str(value["kind"]),
+            tuple(str(p) for p in value.get("pointers") or ()),
+        )
 
 
 def normalise_pointer(pointer: str) -> str:
@@ -71,8 +74,7 @@ def test_id(module: str, nodeid: str) -> str:
     return f"{module.rpartition('.')[2]}::{nodeid.partition('::')[2]}"
 
 
-def fingerprints_of(exc: BaseException, *, test: str,
-                    rules: Sequence[str]) -> list[dict[str, Any]]:
+def fingerprints_of(exc: BaseException, *, test: str, rules: Sequence[str]) -> list[dict[str, Any]]:
     """The fingerprints of a failed test, one per (failure, rule of the test it implicates).
 
     Each is `Fingerprint.as_json()` plus `"rule"`. Only the test's own rules get one: a
@@ -92,8 +94,13 @@ def fingerprints_of(exc: BaseException, *, test: str,
 
 
 def _of_conformance(failure: ConformanceFailure, rule_id: str, test: str) -> Fingerprint:
-    pointers = sorted({normalise_pointer(d.pointer) for d in failure.differences
-                       if rule_id in implicated_by(d.pointer, failure.rules)})
+    pointers = sorted(
+        {
+            normalise_pointer(d.pointer)
+            for d in failure.differences
+            if rule_id in implicated_by(d.pointer, failure.rules)
+        }
+    )
     cause = failure.__cause__
     if failure.target_error is not None:
         kind = cause.kind if isinstance(cause, TargetError) else "target-error"

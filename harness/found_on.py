@@ -41,8 +41,16 @@ from refold.reference import (
 from .dialects import Dialect
 from .shapes import StreamShape
 
-__all__ = ["RuleVerdict", "exceeds", "least_departing", "rule_verdict", "shape_of",
-           "tells_shapes", "wire_shape_of", "with_wire"]
+__all__ = [
+    "RuleVerdict",
+    "exceeds",
+    "least_departing",
+    "rule_verdict",
+    "shape_of",
+    "tells_shapes",
+    "wire_shape_of",
+    "with_wire",
+]
 
 _UNTOLD = StreamShape("synthetic")
 """The shape of every stream of a dialect that cannot tell shapes."""
@@ -71,10 +79,11 @@ def with_wire(items: StreamShape, wire: StreamShape | None) -> StreamShape:
     with the departures of both."""
     if wire is None:
         return items
-    return StreamShape(worst_shape([items.shape, wire.shape]),
-                       items.departures + tuple(d for d in wire.departures
-                                                if d not in items.departures),
-                       items.unregistered + wire.unregistered)
+    return StreamShape(
+        worst_shape([items.shape, wire.shape]),
+        items.departures + tuple(d for d in wire.departures if d not in items.departures),
+        items.unregistered + wire.unregistered,
+    )
 
 
 def tells_shapes(dialect: Dialect) -> bool:

@@ -41,8 +41,17 @@ from .recorded_streams import Replayed, replay_stream
 from .results import UNJUDGED_PROPERTY, RuleOutcome, RuleResults, XfailedTest
 from .targets import Target
 
-__all__ = ["apply_claims", "check_claims", "claim_differences", "expect_known_crash", "judge",
-           "judge_session", "masked_rules", "replay_entries", "settings_notes"]
+__all__ = [
+    "apply_claims",
+    "check_claims",
+    "claim_differences",
+    "expect_known_crash",
+    "judge",
+    "judge_session",
+    "masked_rules",
+    "replay_entries",
+    "settings_notes",
+]
 
 
 def check_claims(baseline: Baseline, claimed: Iterable[str], target: str) -> None:
@@ -64,7 +73,8 @@ def check_claims(baseline: Baseline, claimed: Iterable[str], target: str) -> Non
                 f"baseline {baseline.path}: [{table}] lists {listed}, of features target "
                 f"{target} does not claim (it claims {', '.join(sorted(features))}); their "
                 f"tests are skipped, so the entries could never be checked: remove them, "
-                f"or claim the features")
+                f"or claim the features"
+            )
 
 
 def claim_differences(baseline: Baseline, target: Target) -> list[str]:
@@ -79,7 +89,8 @@ def claim_differences(baseline: Baseline, target: Target) -> list[str]:
             f"claims differ from the baseline: target {target.name} states projection "
             f"{_claim(stated)}, but {baseline.path} records {_claim(baseline.projection)}; "
             f"a baseline pins what the target is judged on: rewrite it "
-            f"(`refold baseline --write`) if the change is meant")
+            f"(`refold baseline --write`) if the change is meant"
+        )
     declared = getattr(target, "declared_features", None)
     if baseline.features is not None and declared is not None and declared != baseline.features:
         differences.append(
@@ -87,7 +98,8 @@ def claim_differences(baseline: Baseline, target: Target) -> list[str]:
             f"{', '.join(sorted(declared)) or 'none'}, but {baseline.path} records "
             f"{', '.join(sorted(baseline.features))} (differing: "
             f"{', '.join(sorted(declared ^ baseline.features))}); rewrite the baseline "
-            f"(`refold baseline --write`) if the change is meant")
+            f"(`refold baseline --write`) if the change is meant"
+        )
     return differences
 
 
@@ -99,8 +111,13 @@ def _claim(projection: Mapping[str, object] | None) -> str:
     return f"{shown} ({projection.get('builds')})"
 
 
-def apply_claims(item: pytest.Item, rules: tuple[str, ...], features: tuple[str, ...],
-                 target: Target, baseline: Baseline | None) -> None:
+def apply_claims(
+    item: pytest.Item,
+    rules: tuple[str, ...],
+    features: tuple[str, ...],
+    target: Target,
+    baseline: Baseline | None,
+) -> None:
     """Skip a test of a feature the target does not claim, of rules its stated projection
     leaves unjudged only (and name those rules on the test, `UNJUDGED_PROPERTY`), or of a
     rule the baseline skips; mark a test of a rule the baseline expects to fail as xfail
@@ -114,8 +131,9 @@ def apply_claims(item: pytest.Item, rules: tuple[str, ...], features: tuple[str,
     unjudged = [r for r in rules if r in unjudged_rules(target.dialect, target.projection)]
     if unjudged and target.projection is not None:
         reason = not_judged_reason(target.projection)
-        item.user_properties.append((UNJUDGED_PROPERTY, {"rules": " ".join(unjudged),
-                                                         "reason": reason}))
+        item.user_properties.append(
+            (UNJUDGED_PROPERTY, {"rules": " ".join(unjudged), "reason": reason})
+        )
         if len(unjudged) == len(rules):
             item.add_marker(pytest.mark.skip(reason=reason))
             return
@@ -123,8 +141,9 @@ def apply_claims(item: pytest.Item, rules: tuple[str, ...], features: tuple[str,
         return
     skipped = [r for r in rules if r in baseline.skips]
     if skipped:
-        item.add_marker(pytest.mark.skip(
-            reason=f"baseline skips {skipped[0]}: {baseline.skips[skipped[0]]}"))
+        item.add_marker(
+            pytest.mark.skip(reason=f"baseline skips {skipped[0]}: {baseline.skips[skipped[0]]}")
+        )
         return
     expected = [r for r in rules if r in baseline.expected_failures]
     if expected:
@@ -139,22 +158,33 @@ def masked_rules(baseline: Baseline | None, rules: Sequence[str]) -> frozenset[s
     return known - set(rules)
 
 
-def expect_known_crash(baseline: Baseline | None, report: pytest.TestReport,
-                       failures: Sequence[ConformanceFailure],
-                       implicated: tuple[str, ...]) -> None:
+def expect_known_crash(
+    baseline: Baseline | None,
+    report: pytest.TestReport,
+    failures: Sequence[ConformanceFailure],
+    implicated: tuple[str, ...],
+) -> None:
     """Crashes charged only to a baseline's expected failures are those failures: the test
     reads xfailed, and its other rules blocked, not new failures."""
-    if (baseline is None or not report.failed
-            or not all(f.crash is not None and f.crash.explained for f in failures)
-            or not set(implicated) <= baseline.expected_failures.keys()):
+    if (
+        baseline is None
+        or not report.failed
+        or not all(f.crash is not None and f.crash.explained for f in failures)
+        or not set(implicated) <= baseline.expected_failures.keys()
+    ):
         return
     report.outcome = "skipped"
-    report.wasxfail = (f"baseline: the crash is charged to {', '.join(implicated)}, "
-                       f"expected to fail")
+    report.wasxfail = f"baseline: the crash is charged to {', '.join(implicated)}, expected to fail"
 
 
-def judge_session(session: pytest.Session, baseline: Baseline, results: RuleResults, *,
-                  deselected_rules: frozenset[str], target: Target | None = None) -> list[str]:
+def judge_session(
+    session: pytest.Session,
+    baseline: Baseline,
+    results: RuleResults,
+    *,
+    deselected_rules: frozenset[str],
+    target: Target | None = None,
+) -> list[str]:
     """Replay the entries' streams against `target`, `judge` the run, and fail it on every
     new failure and stale entry."""
     replayed = replay_entries(baseline, target) if target is not None else {}
@@ -164,8 +194,7 @@ def judge_session(session: pytest.Session, baseline: Baseline, results: RuleResu
     return verdicts
 
 
-def settings_notes(baseline: Baseline | None,
-                   current: Mapping[str, str | int] | None) -> list[str]:
+def settings_notes(baseline: Baseline | None, current: Mapping[str, str | int] | None) -> list[str]:
     """A warning when this run draws examples differently from the run behind `baseline`.
 
     A warning, not an error: after a Hypothesis upgrade, or with a bigger profile on
@@ -179,26 +208,34 @@ def settings_notes(baseline: Baseline | None,
         return []
     then = ", ".join(f"{k} {recorded[k]}" for k in differ)
     now = ", ".join(f"{k} {current.get(k)}" for k in differ)
-    return [f"refold baseline: {baseline.path} was written with {then}, but this run has "
-            f"{now}, so it draws other examples: failures the baseline records may not be "
-            f"found and others may appear; run with the recorded settings (for the profile, "
-            f"--profile {recorded.get('profile', current.get('profile'))}) or rewrite the "
-            f"baseline"]
+    return [
+        f"refold baseline: {baseline.path} was written with {then}, but this run has "
+        f"{now}, so it draws other examples: failures the baseline records may not be "
+        f"found and others may appear; run with the recorded settings (for the profile, "
+        f"--profile {recorded.get('profile', current.get('profile'))}) or rewrite the "
+        f"baseline"
+    ]
 
 
-def replay_entries(baseline: Baseline,
-                   target: Target) -> dict[str, tuple[Replayed, ...]]:
+def replay_entries(baseline: Baseline, target: Target) -> dict[str, tuple[Replayed, ...]]:
     """Each entry's recorded streams replayed against `target` (rule id -> one result per
     stream), as a test of the entry's rule with the other expected failures masked."""
     check = check_for(target)
     known = frozenset(baseline.expected_failures)
-    return {rule_id: tuple(replay_stream(check, stream, rule_id, known) for stream in streams)
-            for rule_id, streams in sorted(baseline.streams.items()) if streams}
+    return {
+        rule_id: tuple(replay_stream(check, stream, rule_id, known) for stream in streams)
+        for rule_id, streams in sorted(baseline.streams.items())
+        if streams
+    }
 
 
-def judge(baseline: Baseline, results: RuleResults, *,
-          deselected_rules: frozenset[str] = frozenset(),
-          replayed: Mapping[str, tuple[Replayed, ...]] | None = None) -> list[str]:
+def judge(
+    baseline: Baseline,
+    results: RuleResults,
+    *,
+    deselected_rules: frozenset[str] = frozenset(),
+    replayed: Mapping[str, tuple[Replayed, ...]] | None = None,
+) -> list[str]:
     """Judge the run; mark each verdict on its rule's outcome and return the sentences.
 
     `replayed` is what replaying each entry's streams said (`replay_entries`); an entry
@@ -211,12 +248,23 @@ def judge(baseline: Baseline, results: RuleResults, *,
         said = (replayed or {}).get(rule_id, ())
         outcome = results.by_rule.get(rule_id)
         still = outcome is not None and outcome.status in ("failed", "xfailed")
-        if said and all(r == "passes" for r in said) and not still \
-                and rule_id not in deselected_rules:
-            verdicts.append(_stale(results, rule_id, (
-                f"stale baseline entry: {rule_id} passes now: each of the {len(said)} minimal "
-                f"stream(s) {baseline.path} records for it passes when replayed, but the "
-                f"baseline expects it to fail ({reason}); remove the entry.")))
+        if (
+            said
+            and all(r == "passes" for r in said)
+            and not still
+            and rule_id not in deselected_rules
+        ):
+            verdicts.append(
+                _stale(
+                    results,
+                    rule_id,
+                    (
+                        f"stale baseline entry: {rule_id} passes now: each of the {len(said)} "
+                        f"minimal stream(s) {baseline.path} records for it passes when replayed, "
+                        f"but the baseline expects it to fail ({reason}); remove the entry."
+                    ),
+                )
+            )
             continue
         if "fails" in said or (said and "unknown" not in said):
             continue  # still broken (or shown failing by this run), whatever its search met
@@ -238,13 +286,16 @@ def _regressions(baseline: Baseline, results: RuleResults) -> list[str]:
             continue
         shape, test = found
         where = f" in {test.nodeid}" if test is not None else ""
-        departures = ", ".join(test.failure.get("departures") or []) if test and test.failure \
-            else ""
+        departures = (
+            ", ".join(test.failure.get("departures") or []) if test and test.failure else ""
+        )
         carried = f" (departures: {departures})" if departures else ""
-        message = (f"new failure: {rule_id} now fails on {shape} streams{where}{carried}, "
-                   f"but {baseline.path} records it as found on {recorded} streams: a rule "
-                   f"that fails on a less departing shape than its entry records has "
-                   f"regressed.")
+        message = (
+            f"new failure: {rule_id} now fails on {shape} streams{where}{carried}, "
+            f"but {baseline.path} records it as found on {recorded} streams: a rule "
+            f"that fails on a less departing shape than its entry records has "
+            f"regressed."
+        )
         if test is not None:
             verdicts.append(_fail(results, rule_id, test, message))
         else:
@@ -255,8 +306,7 @@ def _regressions(baseline: Baseline, results: RuleResults) -> list[str]:
     return verdicts
 
 
-def _least_departing(results: RuleResults,
-                     rule_id: str) -> tuple[Shape, XfailedTest | None] | None:
+def _least_departing(results: RuleResults, rule_id: str) -> tuple[Shape, XfailedTest | None] | None:
     """The least departing shape the rule failed on in this run, and the expected-to-fail
     test that showed it (None: a test of its own that failed outright)."""
     found: list[tuple[Shape, XfailedTest | None]] = []
@@ -279,59 +329,110 @@ def _new_failures(baseline: Baseline, results: RuleResults, test: XfailedTest) -
     found = found or "no details"
     verdicts = []
     for rule_id in sorted(test.implicated - expected.keys()):
-        verdicts.append(_fail(results, rule_id, test, (
-            f"new failure: {rule_id} fails in {test.nodeid}, a test the baseline "
-            f"{baseline.path} expects to fail only for {', '.join(listed)} ({found}).")))
+        verdicts.append(
+            _fail(
+                results,
+                rule_id,
+                test,
+                (
+                    f"new failure: {rule_id} fails in {test.nodeid}, a test the baseline "
+                    f"{baseline.path} expects to fail only for {', '.join(listed)} ({found})."
+                ),
+            )
+        )
     for rule_id in sorted({f["rule"] for f in test.fingerprints} & expected.keys()):
         recorded = baseline.fingerprints.get(rule_id)
         if not recorded:
             continue  # a rule recorded without fingerprints is judged per rule
-        for fingerprint in sorted({Fingerprint.from_json(f) for f in test.fingerprints
-                                   if f["rule"] == rule_id} - recorded):
-            verdicts.append(_fail(results, rule_id, test, (
-                f"new failure: {rule_id} fails in {test.nodeid} as {fingerprint}, which the "
-                f"baseline {baseline.path} does not record for {rule_id} (it records "
-                f"{_listing(recorded)}); {_kinship(fingerprint, recorded)}.")))
+        for fingerprint in sorted(
+            {Fingerprint.from_json(f) for f in test.fingerprints if f["rule"] == rule_id} - recorded
+        ):
+            verdicts.append(
+                _fail(
+                    results,
+                    rule_id,
+                    test,
+                    (
+                        f"new failure: {rule_id} fails in {test.nodeid} as {fingerprint}, which "
+                        f"the baseline {baseline.path} does not record for {rule_id} (it records "
+                        f"{_listing(recorded)}); {_kinship(fingerprint, recorded)}."
+                    ),
+                )
+            )
     return verdicts
 
 
 def _kinship(new: Fingerprint, recorded: frozenset[Fingerprint]) -> str:
     """What the new fingerprint is to the recorded ones, as far as they can tell."""
     if any((f.kind, f.pointers) == (new.kind, new.pointers) for f in recorded):
-        return ("the same kind of failure at the same pointers is recorded in another test, "
-                "so this may be the known defect found by one more test")
+        return (
+            "the same kind of failure at the same pointers is recorded in another test, "
+            "so this may be the known defect found by one more test"
+        )
     return "a failure the baseline has not seen in this rule"
 
 
-def _stale_rule(baseline: Baseline, results: RuleResults, rule_id: str, reason: str,
-                deselected_rules: frozenset[str]) -> list[str]:
+def _stale_rule(
+    baseline: Baseline,
+    results: RuleResults,
+    rule_id: str,
+    reason: str,
+    deselected_rules: frozenset[str],
+) -> list[str]:
     outcome = results.by_rule.get(rule_id)
     if outcome is None or outcome.status != "passed" or rule_id in deselected_rules:
         return []
-    return [_stale(results, rule_id, (
-        f"stale baseline entry: {rule_id} passes now, but {baseline.path} expects it to "
-        f"fail ({reason}); remove the entry."))]
+    return [
+        _stale(
+            results,
+            rule_id,
+            (
+                f"stale baseline entry: {rule_id} passes now, but {baseline.path} expects it to "
+                f"fail ({reason}); remove the entry."
+            ),
+        )
+    ]
 
 
-def _stale_fingerprints(baseline: Baseline, results: RuleResults, rule_id: str, reason: str,
-                        recorded: frozenset[Fingerprint]) -> list[str]:
+def _stale_fingerprints(
+    baseline: Baseline,
+    results: RuleResults,
+    rule_id: str,
+    reason: str,
+    recorded: frozenset[Fingerprint],
+) -> list[str]:
     outcome = results.by_rule.get(rule_id, RuleOutcome())
     seen = {Fingerprint.from_json(f) for f in outcome.fingerprints}
-    judged = {f for f in recorded
-              if f.test in results.ran and (f.test, rule_id) not in results.blocked_in}
+    judged = {
+        f for f in recorded if f.test in results.ran and (f.test, rule_id) not in results.blocked_in
+    }
     gone = sorted(judged - seen)
     if not gone:
         return []
     if judged == recorded and not seen and outcome.status == "passed":
-        return [_stale(results, rule_id, (
-            f"stale baseline entry: {rule_id} passes now in every test that recorded its "
-            f"failure ({', '.join(sorted({f.test for f in recorded}))}), but "
-            f"{baseline.path} expects it to fail ({reason}); remove the entry."))]
-    return [_stale(results, rule_id, (
-        f"stale baseline fingerprint: {rule_id} no longer fails in {fingerprint.test} as "
-        f"{baseline.path} records ({fingerprint}); remove it from the rule's "
-        f"[fingerprints], or rewrite the baseline with `refold baseline --write`."))
-        for fingerprint in gone]
+        return [
+            _stale(
+                results,
+                rule_id,
+                (
+                    f"stale baseline entry: {rule_id} passes now in every test that recorded its "
+                    f"failure ({', '.join(sorted({f.test for f in recorded}))}), but "
+                    f"{baseline.path} expects it to fail ({reason}); remove the entry."
+                ),
+            )
+        ]
+    return [
+        _stale(
+            results,
+            rule_id,
+            (
+                f"stale baseline fingerprint: {rule_id} no longer fails in {fingerprint.test} as "
+                f"{baseline.path} records ({fingerprint}); remove it from the rule's "
+                f"[fingerprints], or rewrite the baseline with `refold baseline --write`."
+            ),
+        )
+        for fingerprint in gone
+    ]
 
 
 def _fail(results: RuleResults, rule_id: str, test: XfailedTest, message: str) -> str:

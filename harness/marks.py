@@ -27,8 +27,10 @@ def rule(*rule_ids: str) -> pytest.MarkDecorator:
         raise KeyError(f"unknown rule ids {unknown}: no dialect has them")
     owners = {dialect_of_rule(r) for r in rule_ids}
     if len(owners) > 1:
-        raise TypeError(f"rule() mixes the rules of {sorted(d.name for d in owners if d)}: a test "
-                        f"checks one dialect")
+        raise TypeError(
+            f"rule() mixes the rules of {sorted(d.name for d in owners if d)}: a test "
+            f"checks one dialect"
+        )
     features = tuple(dict.fromkeys(EVERY_RULE[r].feature for r in rule_ids))
     return pytest.mark.rule(*rule_ids, features=features)
 

@@ -90,71 +90,146 @@ register_profiles()
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("refold", "refold conformance suite")
-    group.addoption("--target", default=None, metavar="TARGET",
-                    help=forms_help())
-    group.addoption("--dialect", default=None, metavar="NAME",
-                    help="the stream dialect to check: " + ", ".join(DIALECTS)
-                         + " (default: the target's declaration, else openai-chat)")
-    group.addoption("--features", default=None, metavar="A,B,C",
-                    help="features the target claims (default: all its interface supports)")
-    group.addoption("--rules", default=None, metavar="ID,ID",
-                    help="run only the tests that check at least one of these rules")
-    group.addoption("--target-timeout", type=float, default=5.0, metavar="SECONDS",
-                    help="deadline of every call into the target (default 5; none with "
-                         "--in-process)")
-    group.addoption("--target-max-reply", type=int, default=DEFAULT_MAX_REPLY, metavar="BYTES",
-                    help=f"largest reply accepted from a target out of this process "
-                         f"(default {DEFAULT_MAX_REPLY}, 64 MiB)")
-    group.addoption("--in-process", action="store_true", default=False,
-                    help="debugging: run a Python target in pytest's own process (no deadline; "
-                         "a crash, exit or patch by the target takes the run with it)")
-    group.addoption("--baseline", default=None, metavar="FILE",
-                    help="TOML baseline: claimed features, expected failures, skips")
-    group.addoption("--refold-report", default=None, metavar="FILE",
-                    help="write the results by rule as JSON")
-    group.addoption("--replay", default=None, metavar="FILE",
-                    help="re-run the failure recorded in a replay file")
-    group.addoption("--shrink-seconds", type=float, default=None, metavar="SECONDS",
-                    help="stop shrinking a failing example after SECONDS (default in a "
-                         f"refold run: {DEFAULT_SHRINK_SECONDS:g}, {DEV_SHRINK_SECONDS:g} with the "
-                         "dev profile; Hypothesis's own: 300)")
-    group.addoption("--draws", default=None, choices=("fixed", "profile"),
-                    help="fixed: derandomized, no example database, the same examples every "
-                         "run (the default with --baseline); profile: as the profile says")
-    group.addoption("--corpus", default=None, metavar="DIR",
-                    help="replay the recorded cases of a corpus folder (refold capture)")
-    group.addoption("--replay-dir", default="refold-replays", metavar="DIR",
-                    help="where failures write replay files (default ./refold-replays; "
-                         "an empty value writes none)")
-    group.addoption("--fail-on", default=None, metavar="SHAPE",
-                    help="documented, observed or synthetic: the failures that make the exit "
-                         "status non-zero, by their rule's found_on (default: the baseline's, "
-                         "else synthetic, every failure)")
+    group.addoption("--target", default=None, metavar="TARGET", help=forms_help())
+    group.addoption(
+        "--dialect",
+        default=None,
+        metavar="NAME",
+        help="the stream dialect to check: "
+        + ", ".join(DIALECTS)
+        + " (default: the target's declaration, else openai-chat)",
+    )
+    group.addoption(
+        "--features",
+        default=None,
+        metavar="A,B,C",
+        help="features the target claims (default: all its interface supports)",
+    )
+    group.addoption(
+        "--rules",
+        default=None,
+        metavar="ID,ID",
+        help="run only the tests that check at least one of these rules",
+    )
+    group.addoption(
+        "--target-timeout",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="deadline of every call into the target (default 5; none with --in-process)",
+    )
+    group.addoption(
+        "--target-max-reply",
+        type=int,
+        default=DEFAULT_MAX_REPLY,
+        metavar="BYTES",
+        help=f"largest reply accepted from a target out of this process "
+        f"(default {DEFAULT_MAX_REPLY}, 64 MiB)",
+    )
+    group.addoption(
+        "--in-process",
+        action="store_true",
+        default=False,
+        help="debugging: run a Python target in pytest's own process (no deadline; "
+        "a crash, exit or patch by the target takes the run with it)",
+    )
+    group.addoption(
+        "--baseline",
+        default=None,
+        metavar="FILE",
+        help="TOML baseline: claimed features, expected failures, skips",
+    )
+    group.addoption(
+        "--refold-report", default=None, metavar="FILE", help="write the results by rule as JSON"
+    )
+    group.addoption(
+        "--replay",
+        default=None,
+        metavar="FILE",
+        help="re-run the failure recorded in a replay file",
+    )
+    group.addoption(
+        "--shrink-seconds",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="stop shrinking a failing example after SECONDS (default in a "
+        f"refold run: {DEFAULT_SHRINK_SECONDS:g}, {DEV_SHRINK_SECONDS:g} with the "
+        "dev profile; Hypothesis's own: 300)",
+    )
+    group.addoption(
+        "--draws",
+        default=None,
+        choices=("fixed", "profile"),
+        help="fixed: derandomized, no example database, the same examples every "
+        "run (the default with --baseline); profile: as the profile says",
+    )
+    group.addoption(
+        "--corpus",
+        default=None,
+        metavar="DIR",
+        help="replay the recorded cases of a corpus folder (refold capture)",
+    )
+    group.addoption(
+        "--replay-dir",
+        default="refold-replays",
+        metavar="DIR",
+        help="where failures write replay files (default ./refold-replays; "
+        "an empty value writes none)",
+    )
+    group.addoption(
+        "--fail-on",
+        default=None,
+        metavar="SHAPE",
+        help="documented, observed or synthetic: the failures that make the exit "
+        "status non-zero, by their rule's found_on (default: the baseline's, "
+        "else synthetic, every failure)",
+    )
     _add_confinement_options(group)
 
 
 def _add_confinement_options(group: Any) -> None:
     """The options of what a target may reach (`refold.targets.confinement`) and claim."""
-    group.addoption("--pass-env", action="append", default=None, metavar="NAME",
-                    help="pass the environment variable NAME to the target besides the "
-                         "allowlist (repeatable; docs/protocol.md, \"Confinement\")")
-    group.addoption("--target-memory", default=None, metavar="SIZE",
-                    help="address-space limit of every target process, e.g. 512M or 4G "
-                         "(default 2G; `none`: no limit)")
-    group.addoption("--accept-projection", action="store_true", default=False,
-                    help="accept a target's stated projection that leaves rules of its "
-                         "claimed features not judged")
+    group.addoption(
+        "--pass-env",
+        action="append",
+        default=None,
+        metavar="NAME",
+        help="pass the environment variable NAME to the target besides the "
+        'allowlist (repeatable; docs/protocol.md, "Confinement")',
+    )
+    group.addoption(
+        "--target-memory",
+        default=None,
+        metavar="SIZE",
+        help="address-space limit of every target process, e.g. 512M or 4G "
+        "(default 2G; `none`: no limit)",
+    )
+    group.addoption(
+        "--accept-projection",
+        action="store_true",
+        default=False,
+        help="accept a target's stated projection that leaves rules of its "
+        "claimed features not judged",
+    )
 
 
 @pytest.hookimpl(trylast=True)  # after Hypothesis's plugin loaded --hypothesis-profile
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "rule(*ids, features): the spec (or sse wire) rules a conformance test checks")
+        "markers", "rule(*ids, features): the spec (or sse wire) rules a conformance test checks"
+    )
     results = start_results(config)
     try:
-        check_pytest_options(config.getoption, refold_run=bool(
-            config.getoption("target") or config.getoption("baseline")
-            or config.getoption("replay") or config.getoption("corpus")))
+        check_pytest_options(
+            config.getoption,
+            refold_run=bool(
+                config.getoption("target")
+                or config.getoption("baseline")
+                or config.getoption("replay")
+                or config.getoption("corpus")
+            ),
+        )
         limit_shrinking_to_option(config.getoption("shrink_seconds"))
     except UsageError as exc:
         raise as_usage_error(exc) from exc
@@ -180,8 +255,12 @@ def _confine(config: pytest.Config) -> None:
     from .targets.confinement import Confinement, configure, parse_memory, passed_names
 
     try:
-        configure(Confinement(memory=parse_memory(config.getoption("target_memory")),
-                              pass_env=passed_names(config.getoption("pass_env"))))
+        configure(
+            Confinement(
+                memory=parse_memory(config.getoption("target_memory")),
+                pass_env=passed_names(config.getoption("pass_env")),
+            )
+        )
     except UsageError as exc:
         raise as_usage_error(exc) from exc
 
@@ -223,8 +302,9 @@ def pytest_collection_modifyitems(
 _Marked = list[tuple[pytest.Item, tuple[str, ...]]]
 
 
-def _of_the_runs_dialect(items: list[pytest.Item], marked: _Marked, dialect: Dialect,
-                         run: RunState) -> _Marked:
+def _of_the_runs_dialect(
+    items: list[pytest.Item], marked: _Marked, dialect: Dialect, run: RunState
+) -> _Marked:
     """Keep only the tests of `dialect`: a target of one dialect is never run against
     another's suites. The others are not "deselected" (nothing chose to skip them): they
     are not this run's tests, as another dialect's suite folder is not collected; the
@@ -239,8 +319,9 @@ def _of_the_runs_dialect(items: list[pytest.Item], marked: _Marked, dialect: Dia
     return [(item, rules) for item, rules in marked if item not in foreign]
 
 
-def _of_the_selected_rules(config: pytest.Config, items: list[pytest.Item],
-                           marked: _Marked) -> _Marked:
+def _of_the_selected_rules(
+    config: pytest.Config, items: list[pytest.Item], marked: _Marked
+) -> _Marked:
     """Keep only the tests of `--rules`, when given; the others are deselected."""
     try:
         only = selected_rules(config.getoption("rules"), target_of(config).dialect)
@@ -284,10 +365,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         return
     run = run_of(metafunc.config)
     if run.corpus is None:
-        raise pytest.UsageError(f"{metafunc.definition.nodeid} replays a corpus: give "
-                                f"--corpus DIR")
-    metafunc.parametrize(CORPUS_FIXTURE, corpus_parameters(
-        run.corpus, metafunc.config.getoption("corpus")))
+        raise pytest.UsageError(f"{metafunc.definition.nodeid} replays a corpus: give --corpus DIR")
+    metafunc.parametrize(
+        CORPUS_FIXTURE, corpus_parameters(run.corpus, metafunc.config.getoption("corpus"))
+    )
 
 
 def pytest_deselected(items: list[pytest.Item]) -> None:
@@ -332,8 +413,12 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
     results = results_of(pyfuncitem.config)
     # A rule a baseline expects to fail (xfailed) has failed as much as a failed one: a
     # gate run searches its properties as the run that wrote the baseline did.
-    return run_as_needed(pyfuncitem, lambda r: results.status(r) in ("failed", "xfailed"),
-                         first_conformance_failure, results.found_on)
+    return run_as_needed(
+        pyfuncitem,
+        lambda r: results.status(r) in ("failed", "xfailed"),
+        first_conformance_failure,
+        results.found_on,
+    )
 
 
 @pytest.hookimpl(wrapper=True)
@@ -354,26 +439,35 @@ def pytest_runtest_makereport(
             if found.crash is not None:
                 analyse(found.crash, found.chunks or [], target_of(item.config))
             elif found.differences and found.chunks and found.ablation is None:
-                found.ablation = ablate(found.chunks, found.differences,
-                                        target_of(item.config), found.claimed)
-            report_on_undone(found, target_of(item.config), rules=rules_of_item(item),
-                             masked=masked_rules(run_of(item.config).baseline,
-                                                 rules_of_item(item)))
+                found.ablation = ablate(
+                    found.chunks, found.differences, target_of(item.config), found.claimed
+                )
+            report_on_undone(
+                found,
+                target_of(item.config),
+                rules=rules_of_item(item),
+                masked=masked_rules(run_of(item.config).baseline, rules_of_item(item)),
+            )
             if found.diagnosis is None:
                 found.diagnosis = diagnosis_of(found, target_of(item.config))
     if call.when == "call" and exc is not None and rules_of_item(item):
         from hypothesis.internal.conjecture import engine
 
-        explain_shrink_stop(item, None if item.stash.get(UNSHRUNK, False)
-                            else engine.MAX_SHRINKING_SECONDS)
+        explain_shrink_stop(
+            item, None if item.stash.get(UNSHRUNK, False) else engine.MAX_SHRINKING_SECONDS
+        )
     report = yield
     if report.failed and rules_of_item(item):
         escape_report(report)  # the traceback quotes what the target raised
     if call.when == "call" and exc is not None and (report.failed or hasattr(report, "wasxfail")):
         from .fingerprints import fingerprints_of
 
-        report.user_properties.append((FINGERPRINTS_PROPERTY, fingerprints_of(
-            exc, test=item_test_id(item), rules=rules_of_item(item))))
+        report.user_properties.append(
+            (
+                FINGERPRINTS_PROPERTY,
+                fingerprints_of(exc, test=item_test_id(item), rules=rules_of_item(item)),
+            )
+        )
     if failures and call.when == "call":
         implicated = record_failures(item, report, failures, exc)
         expect_known_crash(run_of(item.config).baseline, report, failures, implicated)
@@ -411,10 +505,17 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         replays = None
         with contextlib.suppress(UsageError, pytest.UsageError):  # no target, no replay
             replays = target_of(config) if run.baseline.streams else None
-        run.stale += judge_session(session, run.baseline, results, target=replays,
-                                   deselected_rules=frozenset(run.deselected_rules))
+        run.stale += judge_session(
+            session,
+            run.baseline,
+            results,
+            target=replays,
+            deselected_rules=frozenset(run.deselected_rules),
+        )
         if run.claim_verdicts and session.exitstatus in (
-                pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
+            pytest.ExitCode.OK,
+            pytest.ExitCode.NO_TESTS_COLLECTED,
+        ):
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         run.stale += run.claim_verdicts
     # Nothing a target started may touch what is written from here on (the report's
@@ -424,14 +525,13 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     run.replays = write_rule_replays(config, results)
     counter = _failed_reports(config)
     counter.notes = settle_exit_status(
-        session, results, fail_on_of(config.getoption("fail_on"), run.baseline), counter)
+        session, results, fail_on_of(config.getoption("fail_on"), run.baseline), counter
+    )
     if destination and results.by_rule:
         write_run_report(config, run, results, Path(destination))
 
 
-def pytest_terminal_summary(
-    terminalreporter: Any, exitstatus: int, config: pytest.Config
-) -> None:
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     if config.stash.get(COMPACT, False):  # pytest's own sections are off: say what failed
         terminalreporter.write(render_unruled_failures(terminalreporter.stats.get("failed", [])))
     results = recorded_results(config)
@@ -446,8 +546,9 @@ def pytest_terminal_summary(
     if config.stash.get(COMPACT, False):
         write_failed_rules(terminalreporter, document, run.target_spec(config))
     terminalreporter.section("refold: results by feature and rule")
-    terminalreporter.write(render_rule_table(results, color=terminalreporter.hasmarkup,
-                                             dialect=dialect_of(config)))
+    terminalreporter.write(
+        render_rule_table(results, color=terminalreporter.hasmarkup, dialect=dialect_of(config))
+    )
     terminalreporter.write(render_headline(document))
     for note in settings_notes(run.baseline, run.gate):
         terminalreporter.write_line(note, yellow=True, bold=True)
@@ -456,15 +557,23 @@ def pytest_terminal_summary(
     if not config.stash.get(COMPACT, False):  # the compact blocks name each replay already
         for line in replay_lines(config, run.replays):
             terminalreporter.write_line(printable(line))
-    for note in [*fail_on_notes(config.getoption("fail_on"), run.baseline),
-                 *_failed_reports(config).notes]:
+    for note in [
+        *fail_on_notes(config.getoption("fail_on"), run.baseline),
+        *_failed_reports(config).notes,
+    ]:
         terminalreporter.write_line(printable(note), yellow=True, bold=True)
     for name, count in run.other_dialects.items():
-        how = (f"refold check --corpus with the reference runs each dialect in turn, or "
-               f"--dialect {name}" if run.corpus is not None else f"run them with --dialect {name}")
+        how = (
+            f"refold check --corpus with the reference runs each dialect in turn, or "
+            f"--dialect {name}"
+            if run.corpus is not None
+            else f"run them with --dialect {name}"
+        )
         terminalreporter.write_line(
             f"refold: {count} collected tests of dialect {name} were not run: a run checks "
-            f"one dialect ({dialect_of(config).name}); {how}", yellow=True)
+            f"one dialect ({dialect_of(config).name}); {how}",
+            yellow=True,
+        )
 
 
 def _summary_document(config: pytest.Config, results: RuleResults) -> dict[str, Any]:
@@ -473,9 +582,16 @@ def _summary_document(config: pytest.Config, results: RuleResults) -> dict[str, 
     from .redaction import redact
     from .report import build_report
 
-    document: dict[str, Any] = redact(build_report(
-        results, target=target_of(config), started=run_of(config).started,
-        duration_seconds=0.0, hypothesis_profile="", dialect=dialect_of(config)))
+    document: dict[str, Any] = redact(
+        build_report(
+            results,
+            target=target_of(config),
+            started=run_of(config).started,
+            duration_seconds=0.0,
+            hypothesis_profile="",
+            dialect=dialect_of(config),
+        )
+    )
     return document
 
 

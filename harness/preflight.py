@@ -14,8 +14,14 @@ from typing import Any
 
 from .errors import UsageError
 
-__all__ = ["USAGE_ERROR", "check_fail_on", "check_pytest_options", "check_seconds",
-           "writable_file", "writable_folder"]
+__all__ = [
+    "USAGE_ERROR",
+    "check_fail_on",
+    "check_pytest_options",
+    "check_seconds",
+    "writable_file",
+    "writable_folder",
+]
 
 USAGE_ERROR = 4
 """pytest's ExitCode.USAGE_ERROR, the exit status of every refused option."""
@@ -37,8 +43,10 @@ def check_pytest_options(option: Any, *, refold_run: bool) -> None:
 def check_seconds(option: str, value: float | None) -> None:
     """`value` (if given) is a finite number of seconds above zero."""
     if value is not None and not (math.isfinite(value) and value > 0):
-        raise UsageError(f"{option} {value:g}: expected a number of seconds above zero "
-                         f"(a finite number, such as 5 or 0.5)")
+        raise UsageError(
+            f"{option} {value:g}: expected a number of seconds above zero "
+            f"(a finite number, such as 5 or 0.5)"
+        )
 
 
 def check_fail_on(value: str | None) -> None:
@@ -46,21 +54,26 @@ def check_fail_on(value: str | None) -> None:
     from refold.reference import SHAPES
 
     if value is not None and value not in SHAPES:
-        raise UsageError(f"--fail-on {value!r}: expected one of {', '.join(SHAPES)} (the "
-                         f"stream shapes, least departing first: a failure fails the run "
-                         f"when its rule's found_on is at or below the value; synthetic, "
-                         f"the default, counts every failure)")
+        raise UsageError(
+            f"--fail-on {value!r}: expected one of {', '.join(SHAPES)} (the "
+            f"stream shapes, least departing first: a failure fails the run "
+            f"when its rule's found_on is at or below the value; synthetic, "
+            f"the default, counts every failure)"
+        )
 
 
 def writable_file(option: str, path: str | Path, what: str) -> None:
     """`path` can be written as a file: not a folder, in a folder that exists or can be made."""
     path = Path(path)
     if path.is_dir():
-        raise UsageError(f"{option} {path}: {path} is a folder; expected the path of a file "
-                         f"to write {what} to")
+        raise UsageError(
+            f"{option} {path}: {path} is a folder; expected the path of a file to write {what} to"
+        )
     if path.exists() and not os.access(path, os.W_OK):
-        raise UsageError(f"{option} {path}: the file exists and cannot be written; "
-                         f"expected a writable path for {what}")
+        raise UsageError(
+            f"{option} {path}: the file exists and cannot be written; "
+            f"expected a writable path for {what}"
+        )
     _creatable(option, path, path.parent, what)
 
 
@@ -68,8 +81,10 @@ def writable_folder(option: str, path: str | Path, what: str) -> None:
     """`path` is a folder, or a folder that can be made; never an existing file."""
     path = Path(path)
     if path.exists() and not path.is_dir():
-        raise UsageError(f"{option} {path}: {path} is a file; expected a folder (existing or "
-                         f"to be made) to write {what} into")
+        raise UsageError(
+            f"{option} {path}: {path} is a file; expected a folder (existing or "
+            f"to be made) to write {what} into"
+        )
     _creatable(option, path, path, what)
 
 
@@ -78,8 +93,12 @@ def _creatable(option: str, path: Path, folder: Path, what: str) -> None:
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
     if not existing.is_dir():
-        raise UsageError(f"{option} {path}: {existing} is a file, so no folder can be made "
-                         f"there; expected a path inside a folder to write {what}")
+        raise UsageError(
+            f"{option} {path}: {existing} is a file, so no folder can be made "
+            f"there; expected a path inside a folder to write {what}"
+        )
     if not os.access(existing, os.W_OK | os.X_OK):
-        raise UsageError(f"{option} {path}: the folder {existing} is not writable; expected "
-                         f"a place where {what} can be written")
+        raise UsageError(
+            f"{option} {path}: the folder {existing} is not writable; expected "
+            f"a place where {what} can be written"
+        )

@@ -22,10 +22,17 @@ from refold import __version__
 
 from .errors import UsageError
 
-__all__ = ["CI_EXAMPLES", "DEFAULT_SHRINK_SECONDS", "DEV_SHRINK_SECONDS",
-           "default_shrink_seconds", "limit_shrinking", "limit_shrinking_to_option",
-           "load_gate_profile", "register_profiles",
-           "relax_default_deadline"]
+__all__ = [
+    "CI_EXAMPLES",
+    "DEFAULT_SHRINK_SECONDS",
+    "DEV_SHRINK_SECONDS",
+    "default_shrink_seconds",
+    "limit_shrinking",
+    "limit_shrinking_to_option",
+    "load_gate_profile",
+    "register_profiles",
+    "relax_default_deadline",
+]
 
 CI_EXAMPLES = 100
 
@@ -51,31 +58,54 @@ def register_profiles() -> None:
     # dev and nightly draw new examples every run, also where Hypothesis sees a CI
     # environment (CI=true makes its default settings derandomized): a profile means
     # the same everywhere.
-    settings.register_profile("dev", max_examples=20, deadline=None, print_blob=True,
-                              derandomize=False, suppress_health_check=slow)
     settings.register_profile(
-        "ci", parent=settings.get_profile("ci"), max_examples=CI_EXAMPLES, deadline=None,
-        derandomize=True, database=None, print_blob=True, suppress_health_check=slow,
+        "dev",
+        max_examples=20,
+        deadline=None,
+        print_blob=True,
+        derandomize=False,
+        suppress_health_check=slow,
     )
     settings.register_profile(
-        "nightly", max_examples=10 * CI_EXAMPLES, deadline=None, print_blob=True,
-        derandomize=False, suppress_health_check=slow,
+        "ci",
+        parent=settings.get_profile("ci"),
+        max_examples=CI_EXAMPLES,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        print_blob=True,
+        suppress_health_check=slow,
     )
     settings.register_profile(
-        "mutation", max_examples=25, deadline=None, derandomize=True, database=None,
-        phases=[Phase.explicit, Phase.generate], suppress_health_check=slow,
+        "nightly",
+        max_examples=10 * CI_EXAMPLES,
+        deadline=None,
+        print_blob=True,
+        derandomize=False,
+        suppress_health_check=slow,
+    )
+    settings.register_profile(
+        "mutation",
+        max_examples=25,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=slow,
     )
 
 
-def load_gate_profile(explicit: str | None, draws: str, *,
-                      recorded: str | int | None) -> dict[str, str | int]:
+def load_gate_profile(
+    explicit: str | None, draws: str, *, recorded: str | int | None
+) -> dict[str, str | int]:
     """Load a gate run's profile and return its settings (a baseline's `[settings]`).
 
     The profile is the one asked for, else the one the baseline records (if registered
     here), else ci; with `draws == "fixed"` it is loaded derandomized, without database.
     """
-    profile = explicit or (recorded if isinstance(recorded, str) and _is_profile(recorded)
-                           else "ci")
+    profile = explicit or (
+        recorded if isinstance(recorded, str) and _is_profile(recorded) else "ci"
+    )
     if draws == "fixed":
         _fix_draws(profile)
     else:
@@ -109,8 +139,13 @@ def _fix_draws(profile: str) -> None:
 def _gate_settings(profile: str, draws: str) -> dict[str, str | int]:
     """What decides the examples of this run, as a baseline's `[settings]` records it."""
     current = settings()  # the loaded profile's values
-    return {"profile": profile, "draws": draws, "max_examples": current.max_examples,
-            "hypothesis": hypothesis_version, "refold": __version__}
+    return {
+        "profile": profile,
+        "draws": draws,
+        "max_examples": current.max_examples,
+        "hypothesis": hypothesis_version,
+        "refold": __version__,
+    }
 
 
 def relax_default_deadline() -> None:
@@ -139,10 +174,11 @@ def limit_shrinking(seconds: float) -> None:
     from hypothesis.internal.conjecture import engine
 
     if not hasattr(engine, "MAX_SHRINKING_SECONDS"):
-        raise RuntimeError(f"hypothesis {engine.__name__} has no MAX_SHRINKING_SECONDS: "
-                           "--shrink-seconds needs a Hypothesis version that has one")
+        raise RuntimeError(
+            f"hypothesis {engine.__name__} has no MAX_SHRINKING_SECONDS: "
+            "--shrink-seconds needs a Hypothesis version that has one"
+        )
     engine.MAX_SHRINKING_SECONDS = seconds  # type: ignore[assignment]
-
 
 
 def limit_shrinking_to_option(seconds: float | None) -> None:

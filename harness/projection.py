@@ -42,15 +42,26 @@ from refold.reference import JSON, Difference
 from .dialects import Dialect
 from .errors import UsageError, preview
 
-__all__ = ["ANY", "Projection", "check_accepted", "check_places", "judged_rules",
-           "not_judged_reason", "projected_differences", "projection_of", "unjudged_rules"]
+__all__ = [
+    "ANY",
+    "Projection",
+    "check_accepted",
+    "check_places",
+    "judged_rules",
+    "not_judged_reason",
+    "projected_differences",
+    "projection_of",
+    "unjudged_rules",
+]
 
 ANY = "*"
 """The pattern token that stands for any one array index or object key."""
 
 _KEYS = frozenset({"pointers", "builds"})
-_EXAMPLE = ('{"pointers": ["/id", "/output/*/content/*/text"], '
-            '"builds": "an AIMessage: its text, tool calls and usage"}')
+_EXAMPLE = (
+    '{"pointers": ["/id", "/output/*/content/*/text"], '
+    '"builds": "an AIMessage: its text, tool calls and usage"}'
+)
 
 
 @dataclass(frozen=True)
@@ -71,13 +82,13 @@ class Projection:
         """Whether the place at `pointer` (a plain JSON pointer) is compared: it is at or
         under a pattern."""
         tokens = _tokens(pointer)
-        return any(_matches(p, tokens[:len(p)]) for p in self.patterns)
+        return any(_matches(p, tokens[: len(p)]) for p in self.patterns)
 
     def reaches(self, pointer: str) -> bool:
         """Whether a difference at `pointer` can show once the folds are reduced: the
         place is compared, or a compared place lies under it."""
         tokens = _tokens(pointer)
-        return any(_matches(p[:len(tokens)], tokens[:len(p)]) for p in self.patterns)
+        return any(_matches(p[: len(tokens)], tokens[: len(p)]) for p in self.patterns)
 
     def reduce(self, value: JSON) -> JSON:
         """`value` with only the places the patterns cover (see the module docstring)."""
@@ -106,16 +117,27 @@ def projection_of(declared: object, *, origin: str) -> Projection | None:
     unknown = sorted(set(declared) - _KEYS)
     missing = sorted(_KEYS - set(declared))
     if unknown or missing:
-        _refuse(origin, "an object " + "; ".join(
-            ([f"with unknown keys {', '.join(map(repr, unknown))}"] if unknown else [])
-            + ([f"without {', '.join(map(repr, missing))}"] if missing else [])))
+        _refuse(
+            origin,
+            "an object "
+            + "; ".join(
+                ([f"with unknown keys {', '.join(map(repr, unknown))}"] if unknown else [])
+                + ([f"without {', '.join(map(repr, missing))}"] if missing else [])
+            ),
+        )
     pointers, builds = declared["pointers"], declared["builds"]
     if not isinstance(builds, str) or not builds.strip():
-        _refuse(origin, f"`builds` {preview(builds)}, where a sentence saying what the "
-                        f"library builds is expected")
+        _refuse(
+            origin,
+            f"`builds` {preview(builds)}, where a sentence saying what the "
+            f"library builds is expected",
+        )
     if not isinstance(pointers, list | tuple) or not pointers:
-        _refuse(origin, f"`pointers` {preview(pointers)}, where a non-empty list of JSON "
-                        f"pointer patterns is expected")
+        _refuse(
+            origin,
+            f"`pointers` {preview(pointers)}, where a non-empty list of JSON "
+            f"pointer patterns is expected",
+        )
     for number, pointer in enumerate(pointers):
         problem = _malformed(pointer)
         if problem is not None:
@@ -130,9 +152,10 @@ def _refuse(origin: str, received: str) -> NoReturn:
         f"{origin} declares a projection that is {received}. Expected an object "
         f"{_EXAMPLE}: `pointers` the JSON pointers (RFC 6901) of the fold that are compared, "
         f"each a place or a pattern in which the token `*` is any one array index or key "
-        f"(a pattern covers its subtree; the whole fold, \"\", is no projection: declare "
+        f'(a pattern covers its subtree; the whole fold, "", is no projection: declare '
         f"none), and `builds` what the library builds, in a sentence (docs/protocol.md, "
-        f"\"Projection\")")
+        f'"Projection")'
+    )
 
 
 def _malformed(pointer: object) -> str | None:
@@ -151,21 +174,22 @@ def _malformed(pointer: object) -> str | None:
 
 
 def _kind(value: object) -> str:
-    return {dict: "object", list: "array", str: "string", bool: "boolean",
-            type(None): "null"}.get(type(value), type(value).__name__)
+    return {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}.get(
+        type(value), type(value).__name__
+    )
 
 
 def _tokens(pointer: str) -> tuple[str, ...]:
     if not pointer:
         return ()
-    return tuple(token.replace("~1", "/").replace("~0", "~")
-                 for token in pointer.split("/")[1:])
+    return tuple(token.replace("~1", "/").replace("~0", "~") for token in pointer.split("/")[1:])
 
 
 def _matches(pattern: Sequence[str], tokens: Sequence[str]) -> bool:
     """Whether `tokens` is the place `pattern` names (of the same length)."""
     return len(pattern) == len(tokens) and all(
-        want in (ANY, token) for want, token in zip(pattern, tokens, strict=True))
+        want in (ANY, token) for want, token in zip(pattern, tokens, strict=True)
+    )
 
 
 def _reduce(value: JSON, patterns: Iterable[tuple[str, ...]]) -> JSON:
@@ -191,11 +215,12 @@ def _reduce_list(value: list[JSON], patterns: list[tuple[str, ...]]) -> list[JSO
         inner = [p[1:] for p in patterns if p[0] in (ANY, str(index))]
         reduced.append(_reduce(item, inner) if inner else None)
         last = index if inner else last
-    return reduced[:last + 1]
+    return reduced[: last + 1]
 
 
-def projected_differences(dialect: Dialect, projection: Projection | None, expected: JSON,
-                          received: JSON) -> list[Difference]:
+def projected_differences(
+    dialect: Dialect, projection: Projection | None, expected: JSON, received: JSON
+) -> list[Difference]:
     """The dialect's canonical differences of two folds within `projection` (all of them
     when None)."""
     if projection is None:
@@ -212,10 +237,14 @@ def judged_rules(dialect: Dialect, projection: Projection | None) -> frozenset[s
     # A pattern's own place counts too: a place the dialect's table leaves to its
     # default owners (the terminal's keys as sent) is named by no row.
     examples = {_example(pattern) for pattern in projection.patterns}
-    places = [*dialect.places, *examples,
-              *(_example(p[:n]) for p in projection.patterns for n in range(1, len(p)))]
-    owners = {rule for place in places if projection.reaches(place)
-              for rule in dialect.rules_at(place)}
+    places = [
+        *dialect.places,
+        *examples,
+        *(_example(p[:n]) for p in projection.patterns for n in range(1, len(p))),
+    ]
+    owners = {
+        rule for place in places if projection.reaches(place) for rule in dialect.rules_at(place)
+    }
     return frozenset((owners | dialect.pointerless) & set(dialect.rules))
 
 
@@ -245,13 +274,21 @@ def check_places(dialect: Dialect, projection: Projection | None, *, origin: str
         UsageError: `dialect` has no `places` (its rules could not be told judged or not).
     """
     if projection is not None and not dialect.places:
-        raise UsageError(f"{origin} declares a projection ({json.dumps(projection.record())})"
-                         f", but dialect {dialect.name} lists no places of its result, so "
-                         f"which rules it leaves unjudged cannot be said: declare none")
+        raise UsageError(
+            f"{origin} declares a projection ({json.dumps(projection.record())})"
+            f", but dialect {dialect.name} lists no places of its result, so "
+            f"which rules it leaves unjudged cannot be said: declare none"
+        )
 
 
-def check_accepted(dialect: Dialect, projection: Projection | None,
-                   features: Iterable[str], *, origin: str, accepted: bool) -> None:
+def check_accepted(
+    dialect: Dialect,
+    projection: Projection | None,
+    features: Iterable[str],
+    *,
+    origin: str,
+    accepted: bool,
+) -> None:
     """Refuse a stated projection that leaves rules of a claimed feature not judged, unless
     the user `accepted` it: a target's projection is a proposal, and one that compares
     nothing (`/zzz_nothing`) would otherwise turn every failure into "not judged".
@@ -273,10 +310,14 @@ def check_accepted(dialect: Dialect, projection: Projection | None,
     listed = "; ".join(f"{feature}: {', '.join(rules)}" for feature, rules in unjudged.items())
     count = sum(map(len, unjudged.values()))
     whole = [f for f in dialect.features if f in claimed and f not in unjudged]
-    less = (f"claim only the features it judges whole (--features {','.join(whole)})"
-            if dialect.features[0] in whole else "no feature it could claim is judged whole")
+    less = (
+        f"claim only the features it judges whole (--features {','.join(whole)})"
+        if dialect.features[0] in whole
+        else "no feature it could claim is judged whole"
+    )
     raise UsageError(
         f"{origin} states a projection ({projection.describe()}) that leaves {count} rules "
         f"of features it claims not judged ({listed}). A target's projection is a "
         f"proposal the user accepts: check it with --accept-projection, or record it in the "
-        f"baseline (`refold baseline --write`, then --baseline FILE); otherwise {less}")
+        f"baseline (`refold baseline --write`, then --baseline FILE); otherwise {less}"
+    )

@@ -26,8 +26,16 @@ from refold.reference import IMPACTS, SHAPES, Impact, Shape, persistable
 
 from .checks import Check, ConformanceFailure
 
-__all__ = ["STREAMS_PER_ENTRY", "STREAM_BYTES", "EntryVerdict", "RecordedStream", "Replayed",
-           "replay_stream", "streams_of", "verdict_of"]
+__all__ = [
+    "STREAMS_PER_ENTRY",
+    "STREAM_BYTES",
+    "EntryVerdict",
+    "RecordedStream",
+    "Replayed",
+    "replay_stream",
+    "streams_of",
+    "verdict_of",
+]
 
 STREAMS_PER_ENTRY = 3
 """The most minimal failing streams a baseline entry keeps."""
@@ -83,7 +91,8 @@ def verdict_of(entry: Mapping[str, Any]) -> EntryVerdict:
     return EntryVerdict(
         found_on=found_on if found_on in SHAPES else None,
         impact=impact if impact in IMPACTS else None,
-        departures=_ids(departures))
+        departures=_ids(departures),
+    )
 
 
 def streams_of(records: Iterable[Mapping[str, Any] | None]) -> tuple[RecordedStream, ...]:
@@ -109,8 +118,9 @@ def _stream(record: Mapping[str, Any]) -> RecordedStream | None:
     if len(items.encode()) + len(result.encode()) > STREAM_BYTES:
         return None
     shape = record.get("shape")
-    return RecordedStream(items, result, shape if shape in SHAPES else None,
-                          _ids(record.get("departures")))
+    return RecordedStream(
+        items, result, shape if shape in SHAPES else None, _ids(record.get("departures"))
+    )
 
 
 def _rank(shape: Shape | None) -> int:
@@ -118,8 +128,9 @@ def _rank(shape: Shape | None) -> int:
 
 
 def _compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, allow_nan=False, sort_keys=True,
-                      separators=(",", ":"))
+    return json.dumps(
+        value, ensure_ascii=False, allow_nan=False, sort_keys=True, separators=(",", ":")
+    )
 
 
 def _ids(value: Any) -> tuple[str, ...]:
@@ -128,8 +139,9 @@ def _ids(value: Any) -> tuple[str, ...]:
     return tuple(sorted({str(v) for v in value}))
 
 
-def replay_stream(check: Check, stream: RecordedStream, rule_id: str,
-                  known: frozenset[str]) -> Replayed:
+def replay_stream(
+    check: Check, stream: RecordedStream, rule_id: str, known: frozenset[str]
+) -> Replayed:
     """Replay `stream` against `check`'s target as a test of `rule_id` whose other known
     failures (`known`) are masked, as a gate run masks them.
 

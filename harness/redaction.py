@@ -79,8 +79,18 @@ from typing import Any
 
 from refold.reference import NOT_KEPT, REDACTED, scrub_text
 
-__all__ = ["CANARY_MIN", "Redaction", "canaries_of", "current", "local_roots", "local_text",
-           "persisted_text", "redact", "register_secret", "shown_text"]
+__all__ = [
+    "CANARY_MIN",
+    "Redaction",
+    "canaries_of",
+    "current",
+    "local_roots",
+    "local_text",
+    "persisted_text",
+    "redact",
+    "register_secret",
+    "shown_text",
+]
 
 CANARY_MIN = 8
 """An environment value at least this long is a canary."""
@@ -93,10 +103,29 @@ _SKIPPED_PREFIXES = ("PYTEST_XDIST_", "REFOLD_")
 file names: `REFOLD_ONLY_RULES=RS-ANNOTATIONS` would otherwise blank a rule id in every
 document). The worker token `REFOLD_TARGET_TOKEN` is hidden all the same: the harness
 registers every token it makes (`register_secret`)."""
-_COMMON = frozenset({"true", "false", "yes", "no", "on", "off", "none", "null",
-                     "xterm-256color", "screen-256color", "tmux-256color", "xterm-color",
-                     "truecolor", "/bin/bash", "/bin/sh", "/bin/zsh", "/usr/bin/bash",
-                     "/usr/bin/zsh", "/usr/bin/fish"})
+_COMMON = frozenset(
+    {
+        "true",
+        "false",
+        "yes",
+        "no",
+        "on",
+        "off",
+        "none",
+        "null",
+        "xterm-256color",
+        "screen-256color",
+        "tmux-256color",
+        "xterm-color",
+        "truecolor",
+        "/bin/bash",
+        "/bin/sh",
+        "/bin/zsh",
+        "/usr/bin/bash",
+        "/usr/bin/zsh",
+        "/usr/bin/fish",
+    }
+)
 _NUMBER = re.compile(r"[+-]?\d+(?:[.,:]\d+)*")
 _LOCALE = re.compile(r"[a-z]{2,3}_[A-Z]{2}(?:\.[\w-]{1,12})?(?:@\w+)?|C\.[\w-]{1,12}|POSIX")
 _LOWER_WORD = re.compile(r"[a-z]+")
@@ -110,13 +139,20 @@ _SEGMENT = rf"{_PATH_CHAR}{{1,255}}"
 _SEGMENTS = rf"(?:{_SEGMENT}/){{0,32}}"
 """Bounded, so that a hostile string of many `/` costs linear time, not quadratic."""
 _FOREIGN = (  # another machine's roots, recognised by shape: (needles, pattern, name)
-    (("-packages",), re.compile(rf"{_BEFORE}/{_SEGMENTS}?(?:site|dist)-packages{_AFTER}"),
-     "<site-packages>"),
-    (("/harness/", "/reference/", "/strategies/", "/suites/"),
-     re.compile(rf"{_BEFORE}/{_SEGMENTS}?{_SEGMENT}(?=/(?:harness|reference|strategies|suites)/"
-                rf"{_SEGMENTS}{_SEGMENT}\.py{_AFTER})"), "<checkout>"),
-    (("/home/", "/Users/"), re.compile(rf"{_BEFORE}/(?:home|Users)/{_SEGMENT}{_AFTER}"),
-     "<home>"),
+    (
+        ("-packages",),
+        re.compile(rf"{_BEFORE}/{_SEGMENTS}?(?:site|dist)-packages{_AFTER}"),
+        "<site-packages>",
+    ),
+    (
+        ("/harness/", "/reference/", "/strategies/", "/suites/"),
+        re.compile(
+            rf"{_BEFORE}/{_SEGMENTS}?{_SEGMENT}(?=/(?:harness|reference|strategies|suites)/"
+            rf"{_SEGMENTS}{_SEGMENT}\.py{_AFTER})"
+        ),
+        "<checkout>",
+    ),
+    (("/home/", "/Users/"), re.compile(rf"{_BEFORE}/(?:home|Users)/{_SEGMENT}{_AFTER}"), "<home>"),
 )
 
 _registered: tuple[str, ...] = ()
@@ -143,10 +179,15 @@ def canaries_of(environ: Mapping[str, str]) -> tuple[str, ...]:
         if name in _SKIPPED_NAMES or name.startswith(_SKIPPED_PREFIXES):
             continue
         value = value.strip()
-        if (len(value) < CANARY_MIN or value.lower() in _COMMON or _is_path(value)
-                or _NUMBER.fullmatch(value) or _LOCALE.fullmatch(value)
-                or _LOWER_WORD.fullmatch(value)
-                or any(value in marker for marker in _MARKERS)):
+        if (
+            len(value) < CANARY_MIN
+            or value.lower() in _COMMON
+            or _is_path(value)
+            or _NUMBER.fullmatch(value)
+            or _LOCALE.fullmatch(value)
+            or _LOWER_WORD.fullmatch(value)
+            or any(value in marker for marker in _MARKERS)
+        ):
             continue
         found.add(value)
     return tuple(sorted(found, key=lambda value: (-len(value), value)))
@@ -161,9 +202,14 @@ def local_roots() -> tuple[tuple[str, str], ...]:
     """This machine's path roots as (path, name), longest first; each root once, under
     the first name that claims it (in the order of `_ROOT_NAMES`)."""
     claims: list[tuple[str, Iterable[str | Path | None]]] = [
-        ("<site-packages>", [*(sysconfig.get_paths().get(key) for key in ("purelib",
-                                                                           "platlib")),
-                             *_safe(site.getsitepackages), _safe_one(site.getusersitepackages)]),
+        (
+            "<site-packages>",
+            [
+                *(sysconfig.get_paths().get(key) for key in ("purelib", "platlib")),
+                *_safe(site.getsitepackages),
+                _safe_one(site.getusersitepackages),
+            ],
+        ),
         ("<checkout>", [_checkout()]),
         ("<cwd>", [_safe_one(Path.cwd)]),
         ("<home>", [_safe_one(Path.home)]),
@@ -270,8 +316,10 @@ def _redact(value: Any, redaction: Redaction) -> Any:
     if isinstance(value, str):
         return redaction.text(value)
     if isinstance(value, dict):
-        return {redaction.text(str(key)) if isinstance(key, str) else key:
-                _redact(item, redaction) for key, item in value.items()}
+        return {
+            redaction.text(str(key)) if isinstance(key, str) else key: _redact(item, redaction)
+            for key, item in value.items()
+        }
     if isinstance(value, list | tuple):
         return [_redact(item, redaction) for item in value]
     return value

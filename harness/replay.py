@@ -80,11 +80,26 @@ from .failure_records import (
 from .redaction import redact
 from .targets import BUILTIN_TARGETS
 
-__all__ = ["REPLAY_FORMAT", "SCRUBBED", "decode_failure", "decode_failures", "encode_failure",
-           "encode_failures", "failure_record",
-           "kept", "read_replay", "recorded_dialect", "recorded_target", "replay_content",
-           "replays_fold", "reproduce_blob", "reproducing", "scrub", "write_replay",
-           "write_replay_content"]
+__all__ = [
+    "REPLAY_FORMAT",
+    "SCRUBBED",
+    "decode_failure",
+    "decode_failures",
+    "encode_failure",
+    "encode_failures",
+    "failure_record",
+    "kept",
+    "read_replay",
+    "recorded_dialect",
+    "recorded_target",
+    "replay_content",
+    "replays_fold",
+    "reproduce_blob",
+    "reproducing",
+    "scrub",
+    "write_replay",
+    "write_replay_content",
+]
 
 REPLAY_FORMAT = 1
 SCRUBBED = REDACTED
@@ -102,8 +117,9 @@ MAX_BLOB_CHOICE_BYTES = 4 * 1024 * 1024
 below it); a blob past it is refused before Hypothesis inflates it whole."""
 
 
-def reproduce_blob(exc: BaseException, failure: BaseException | None = None
-                   ) -> tuple[str, bytes] | None:
+def reproduce_blob(
+    exc: BaseException, failure: BaseException | None = None
+) -> tuple[str, bytes] | None:
     """The `@reproduce_failure` version and blob Hypothesis noted on the failure, if any:
     on `failure` (one of the failures `exc` holds) or, when it carries none, on the
     nearest exception holding it."""
@@ -126,42 +142,61 @@ def _path_to(exc: BaseException, failure: BaseException) -> list[BaseException]:
     return []
 
 
-def write_replay(directory: Path, failure: ConformanceFailure, *, target: str,
-                 test: dict[str, str], hypothesis: dict[str, Any],
-                 dialect: Dialect | None = None) -> Path:
+def write_replay(
+    directory: Path,
+    failure: ConformanceFailure,
+    *,
+    target: str,
+    test: dict[str, str],
+    hypothesis: dict[str, Any],
+    dialect: Dialect | None = None,
+) -> Path:
     """Write the failure's replay file into `directory`; return its path.
 
     `dialect` is the run's; by default, that of the failure's rules (ids are unique
     across dialects), else the default dialect."""
-    return write_replay_content(directory, replay_content(
-        failure, target=target, test=test, hypothesis=hypothesis, dialect=dialect))
+    return write_replay_content(
+        directory,
+        replay_content(failure, target=target, test=test, hypothesis=hypothesis, dialect=dialect),
+    )
 
 
-def replay_content(failure: ConformanceFailure, *, target: str, test: dict[str, str],
-                   hypothesis: dict[str, Any], dialect: Dialect | None = None
-                   ) -> dict[str, Any]:
+def replay_content(
+    failure: ConformanceFailure,
+    *,
+    target: str,
+    test: dict[str, str],
+    hypothesis: dict[str, Any],
+    dialect: Dialect | None = None,
+) -> dict[str, Any]:
     """What the failure's replay file holds (scrubbed, bounded, plain JSON): made where
     the failure happened (an xdist worker), written where the run's verdicts are known."""
     failure = kept(failure)
-    owner = dialect or next((found for found in map(dialect_of_rule, failure.rules) if found),
-                            DIALECTS[DEFAULT_DIALECT])
-    content: dict[str, Any] = persistable(redact({
-        "refold_replay": REPLAY_FORMAT,
-        "refold_version": __version__,
-        "dialect": owner.name,
-        "target": target,
-        "test": test,
-        "rules": list(failure.rules),
-        "summary": failure.summary,
-        "chunks": failure.chunks,
-        "expected": failure.expected,
-        "received": failure.received,
-        "differences": [_difference(d.pointer, d.expected, d.received)
-                        for d in failure.differences],
-        "target_error": failure.target_error,
-        **({} if failure.diagnosis is None else {"diagnosis": failure.diagnosis}),
-        "case": "fold" if failure.compared_fold else "test",
-    }))
+    owner = dialect or next(
+        (found for found in map(dialect_of_rule, failure.rules) if found), DIALECTS[DEFAULT_DIALECT]
+    )
+    content: dict[str, Any] = persistable(
+        redact(
+            {
+                "refold_replay": REPLAY_FORMAT,
+                "refold_version": __version__,
+                "dialect": owner.name,
+                "target": target,
+                "test": test,
+                "rules": list(failure.rules),
+                "summary": failure.summary,
+                "chunks": failure.chunks,
+                "expected": failure.expected,
+                "received": failure.received,
+                "differences": [
+                    _difference(d.pointer, d.expected, d.received) for d in failure.differences
+                ],
+                "target_error": failure.target_error,
+                **({} if failure.diagnosis is None else {"diagnosis": failure.diagnosis}),
+                "case": "fold" if failure.compared_fold else "test",
+            }
+        )
+    )
     # Drawn by Hypothesis, not the target; a long blob must survive whole to replay.
     content["hypothesis"] = hypothesis
     return content
@@ -171,8 +206,9 @@ def write_replay_content(directory: Path, content: dict[str, Any]) -> Path:
     """Write a replay file's content into `directory`, named after its first rule and
     its digest (the same content, the same file); return its path."""
     # JSON escapes C0; DEL and C1 (a terminal obeys U+009B) as JSON escapes too.
-    text = escape_controls(json.dumps(content, indent=1, ensure_ascii=False,
-                                      allow_nan=False)) + "\n"
+    text = (
+        escape_controls(json.dumps(content, indent=1, ensure_ascii=False, allow_nan=False)) + "\n"
+    )
     digest = hashlib.sha256(text.encode()).hexdigest()[:12]
     rules = content.get("rules")
     rule = str(rules[0]) if isinstance(rules, list) and rules else "no-rule"
@@ -198,16 +234,23 @@ def read_replay(path: str | Path) -> dict[str, Any]:
         UsageError: the file is missing, not JSON, or not a refold replay file.
     """
     data = read_regular_file(path, limit=MAX_REPLAY_BYTES, what="replay file")
-    content = json_document(data, where=f"replay file {path}",
-                            expected="a replay file as refold writes it")
+    content = json_document(
+        data, where=f"replay file {path}", expected="a replay file as refold writes it"
+    )
     if not isinstance(content, dict) or content.get("refold_replay") != REPLAY_FORMAT:
-        raise UsageError(f"{path} is not a refold replay file (format {REPLAY_FORMAT}): "
-                         f'expected an object with "refold_replay": {REPLAY_FORMAT}')
+        raise UsageError(
+            f"{path} is not a refold replay file (format {REPLAY_FORMAT}): "
+            f'expected an object with "refold_replay": {REPLAY_FORMAT}'
+        )
     test = content.get("test")
-    if not (isinstance(test, dict) and isinstance(test.get("module"), str)
-            and isinstance(test.get("name"), str)):
-        raise UsageError(f"replay file {path}: `test` is {test!r}, expected "
-                         f'{{"module": ..., "name": ...}}')
+    if not (
+        isinstance(test, dict)
+        and isinstance(test.get("module"), str)
+        and isinstance(test.get("name"), str)
+    ):
+        raise UsageError(
+            f'replay file {path}: `test` is {test!r}, expected {{"module": ..., "name": ...}}'
+        )
     _check_blob(path, content)
     return content
 
@@ -218,19 +261,26 @@ def _check_blob(path: str | Path, content: dict[str, Any]) -> None:
     recorded = hypothesis.get("reproduce_failure") if isinstance(hypothesis, dict) else None
     if recorded is None:
         return
-    where = (f"replay file {path}: hypothesis.reproduce_failure is "
-             f"{cut_text(json.dumps(recorded), 200)}")
-    if not (isinstance(recorded, list) and len(recorded) == 2
-            and all(isinstance(part, str) for part in recorded)):
-        raise UsageError(f"{where}; expected null or [version, blob], the two arguments "
-                         f"Hypothesis prints as @reproduce_failure('6.x.y', b'...')")
+    where = (
+        f"replay file {path}: hypothesis.reproduce_failure is {cut_text(json.dumps(recorded), 200)}"
+    )
+    if not (
+        isinstance(recorded, list)
+        and len(recorded) == 2
+        and all(isinstance(part, str) for part in recorded)
+    ):
+        raise UsageError(
+            f"{where}; expected null or [version, blob], the two arguments "
+            f"Hypothesis prints as @reproduce_failure('6.x.y', b'...')"
+        )
     try:
         blob = ast.literal_eval(recorded[1])
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         blob = None
     if not isinstance(blob, bytes):
-        raise UsageError(f"{where}; its blob is not a bytes literal, expected b'...' as "
-                         f"Hypothesis prints it")
+        raise UsageError(
+            f"{where}; its blob is not a bytes literal, expected b'...' as Hypothesis prints it"
+        )
     _check_blob_size(where, blob)
     try:
         from hypothesis.core import decode_failure
@@ -239,16 +289,19 @@ def _check_blob(path: str | Path, content: dict[str, Any]) -> None:
     try:
         decode_failure(blob)
     except Exception as exc:
-        raise UsageError(f"{where}; Hypothesis cannot decode the blob ({exc}), so the file "
-                         f"was damaged or edited") from exc
+        raise UsageError(
+            f"{where}; Hypothesis cannot decode the blob ({exc}), so the file was damaged or edited"
+        ) from exc
 
 
 def _check_blob_size(where: str, blob: bytes) -> None:
     """Refuse a blob whose choices would take more than `MAX_BLOB_CHOICE_BYTES` once
     decompressed, before Hypothesis decompresses it whole (a zlib bomb costs gigabytes)."""
     if len(blob) > MAX_BLOB_BYTES:
-        raise UsageError(f"{where}; its blob is {len(blob)} bytes, more than the "
-                         f"{MAX_BLOB_BYTES} a recorded failure's blob may be")
+        raise UsageError(
+            f"{where}; its blob is {len(blob)} bytes, more than the "
+            f"{MAX_BLOB_BYTES} a recorded failure's blob may be"
+        )
     try:
         decoded = base64.b64decode(blob, validate=False)
     except (ValueError, binascii.Error) as exc:
@@ -261,9 +314,11 @@ def _check_blob_size(where: str, blob: bytes) -> None:
     except zlib.error as exc:
         raise UsageError(f"{where}; its blob is not valid zlib data ({exc})") from exc
     if inflate.unconsumed_tail:
-        raise UsageError(f"{where}; its blob decompresses to more than "
-                         f"{MAX_BLOB_CHOICE_BYTES} bytes of choices, more than any recorded "
-                         f"failure takes: refused unread (a damaged or hostile file)")
+        raise UsageError(
+            f"{where}; its blob decompresses to more than "
+            f"{MAX_BLOB_CHOICE_BYTES} bytes of choices, more than any recorded "
+            f"failure takes: refused unread (a damaged or hostile file)"
+        )
 
 
 def blob_of(content: dict[str, Any]) -> tuple[str, bytes] | None:
@@ -299,8 +354,11 @@ def reproducing(function: Callable[..., Any], content: dict[str, Any]) -> Iterat
 
     blob = blob_of(content)
     seed = (content.get("hypothesis") or {}).get("seed")
-    attribute, value = (("_hypothesis_internal_use_reproduce_failure", blob) if blob else
-                        ("_hypothesis_internal_use_seed", seed))
+    attribute, value = (
+        ("_hypothesis_internal_use_reproduce_failure", blob)
+        if blob
+        else ("_hypothesis_internal_use_seed", seed)
+    )
     holder: Any = function if is_hypothesis_test(function) else RuleBasedStateMachine
     if value is None:
         yield
@@ -326,7 +384,8 @@ def recorded_dialect(path: str | Path, content: dict[str, Any]) -> Dialect:
     raise UsageError(
         f"replay file {path} records the dialect {cut_text(repr(name), 80)}, which refold "
         f"does not check; expected one of {', '.join(DIALECTS)} (or no `dialect` key, for "
-        f"a file written before dialects: openai-chat)")
+        f"a file written before dialects: openai-chat)"
+    )
 
 
 def recorded_target(path: str | Path, content: dict[str, Any], *, command: str) -> str:
@@ -344,13 +403,16 @@ def recorded_target(path: str | Path, content: dict[str, Any], *, command: str) 
     shown = target if isinstance(target, str) else repr(target)
     where = ""
     if isinstance(target, str) and _missing_relative_path(target):
-        where = (f" It is a relative path that does not exist from {Path.cwd()}: the "
-                 f"replay was made in another folder, so give the path from here.")
+        where = (
+            f" It is a relative path that does not exist from {Path.cwd()}: the "
+            f"replay was made in another folder, so give the path from here."
+        )
     raise UsageError(
         f"replay file {path} records the target {shown}, which is not a built-in target; "
         f"a replay file is data from elsewhere and never starts a process or imports a file "
         f"on its own.{where} To run it, pass the target again: "
-        f"{command} --target {shlex.quote(shown)}")
+        f"{command} --target {shlex.quote(shown)}"
+    )
 
 
 def _missing_relative_path(target: str) -> bool:

@@ -30,26 +30,37 @@ from .results import (
 from .run_state import module_basename, run_of
 from .search import FOUND, UNSHRUNK, replayed_as_recorded
 
-__all__ = ["record_failures", "replay_lines", "replay_of", "run_replayed", "select_replayed",
-           "write_rule_replays"]
+__all__ = [
+    "record_failures",
+    "replay_lines",
+    "replay_of",
+    "run_replayed",
+    "select_replayed",
+    "write_rule_replays",
+]
 
 _REPLAY_CASE_KEY = pytest.StashKey[dict[str, Any]]()
 
 
-def select_replayed(config: pytest.Config, items: list[pytest.Item],
-                    replay: dict[str, Any]) -> None:
+def select_replayed(
+    config: pytest.Config, items: list[pytest.Item], replay: dict[str, Any]
+) -> None:
     """Keep only the test the replay file records (the others are deselected).
 
     Raises:
         pytest.UsageError: no collected test is the recorded one.
     """
     test = replay["test"]
-    chosen = [item for item in items if item.name == test["name"]
-              and module_basename(item) == test["module"]]
+    chosen = [
+        item
+        for item in items
+        if item.name == test["name"] and module_basename(item) == test["module"]
+    ]
     if not chosen:
         raise pytest.UsageError(
             f"--replay: the recorded test {test['module']}::{test['name']} is not among the "
-            f"{len(items)} collected tests (were the suites changed?)")
+            f"{len(items)} collected tests (were the suites changed?)"
+        )
     config.hook.pytest_deselected(items=[i for i in items if i not in chosen])
     items[:] = chosen
     for item in chosen:
@@ -71,15 +82,21 @@ def run_replayed(item: pytest.Function) -> bool:
 
     arguments = {name: item.funcargs[name] for name in item._fixtureinfo.argnames}
     # DidNotReproduce: the recorded example no longer fails, so the target was fixed.
-    with contextlib.suppress(DidNotReproduce), reproducing(item.obj, case), \
-            replayed_as_recorded(item, case.get("hypothesis") or {}):
+    with (
+        contextlib.suppress(DidNotReproduce),
+        reproducing(item.obj, case),
+        replayed_as_recorded(item, case.get("hypothesis") or {}),
+    ):
         item.obj(**arguments)
     return True
 
 
-def record_failures(item: pytest.Item, report: pytest.TestReport,
-                    failures: list[ConformanceFailure], exc: BaseException | None
-                    ) -> tuple[str, ...]:
+def record_failures(
+    item: pytest.Item,
+    report: pytest.TestReport,
+    failures: list[ConformanceFailure],
+    exc: BaseException | None,
+) -> tuple[str, ...]:
     """Put the failures' records (the first one's alone too), with each one's replay file
     content, and the rules the failures implicate and block, on the report. The
     implicated rules. The replay files are written when the run ends, one per failed
@@ -88,15 +105,20 @@ def record_failures(item: pytest.Item, report: pytest.TestReport,
 
     implicated, blocked = charged_rules(failures)
     report.user_properties.append((FAILURE_PROPERTY, encode_failure(failures[0])))
-    report.user_properties.append((FAILURES_PROPERTY, encode_failures(
-        [(failure, replay_of(item, failure, exc)) for failure in failures])))
+    report.user_properties.append(
+        (
+            FAILURES_PROPERTY,
+            encode_failures([(failure, replay_of(item, failure, exc)) for failure in failures]),
+        )
+    )
     report.user_properties.append((IMPLICATED_PROPERTY, " ".join(implicated)))
     report.user_properties.append((BLOCKED_PROPERTY, " ".join(blocked)))
     return implicated
 
 
-def replay_of(item: pytest.Item, failure: ConformanceFailure,
-              exc: BaseException | None) -> dict[str, Any] | None:
+def replay_of(
+    item: pytest.Item, failure: ConformanceFailure, exc: BaseException | None
+) -> dict[str, Any] | None:
     """The content of `failure`'s replay file, with the Hypothesis blob, seed and shape
     ceiling that find it again (None: `--replay-dir` is empty, no file is written)."""
     from hypothesis import __version__ as hypothesis_version
@@ -113,16 +135,20 @@ def replay_of(item: pytest.Item, failure: ConformanceFailure,
     hypothesis: dict[str, Any] = {
         "version": hypothesis_version,
         "reproduce_failure": [blob[0], repr(blob[1])] if blob else None,
-        "seed": found.seed if found is not None else
-        getattr(function, "_hypothesis_internal_use_generated_seed", None),
+        "seed": found.seed
+        if found is not None
+        else getattr(function, "_hypothesis_internal_use_generated_seed", None),
         "profile": settings.get_current_profile_name(),
         "shrunk": found.shrunk if found is not None else not item.stash.get(UNSHRUNK, False),
     }
     if found is not None and found.ceiling is not None:
         hypothesis["ceiling"] = found.ceiling
-    return replay_content(failure, target=run_of(config).target_spec(config),
-                          test={"module": module_basename(item), "name": item.name},
-                          hypothesis=hypothesis)
+    return replay_content(
+        failure,
+        target=run_of(config).target_spec(config),
+        test={"module": module_basename(item), "name": item.name},
+        hypothesis=hypothesis,
+    )
 
 
 def write_rule_replays(config: pytest.Config, results: RuleResults) -> dict[str, Path]:
@@ -141,8 +167,9 @@ def write_rule_replays(config: pytest.Config, results: RuleResults) -> dict[str,
         try:
             written[rule_id] = path = write_replay_content(Path(directory), content)
         except OSError as exc:
-            warnings.warn(pytest.PytestWarning(f"refold could not write a replay file: {exc}"),
-                          stacklevel=1)
+            warnings.warn(
+                pytest.PytestWarning(f"refold could not write a replay file: {exc}"), stacklevel=1
+            )
             return written
         chosen["replay_file"] = str(path)
     return written
@@ -152,5 +179,8 @@ def replay_lines(config: pytest.Config, written: dict[str, Path]) -> list[str]:
     """One line per failed rule's replay file: where it is and the command that re-runs
     it."""
     spec = shlex.quote(run_of(config).target_spec(config))
-    return [f"{rule_id}: replay file: {path} (re-run: refold replay {shlex.quote(str(path))} "
-            f"--target {spec})" for rule_id, path in written.items()]
+    return [
+        f"{rule_id}: replay file: {path} (re-run: refold replay {shlex.quote(str(path))} "
+        f"--target {spec})"
+        for rule_id, path in written.items()
+    ]

@@ -66,13 +66,19 @@ from .results import RuleOutcome, RuleResults
 from .targets import Target
 from .targets.sdk.reproducers import reproducer_of
 
-__all__ = ["DepartureNote", "build_report", "departure_notes", "dialect_record_of",
-           "write_report"]
+__all__ = ["DepartureNote", "build_report", "departure_notes", "dialect_record_of", "write_report"]
 
 
-def build_report(results: RuleResults, *, target: Target | None, started: datetime,
-                 duration_seconds: float, hypothesis_profile: str, dialect: Dialect,
-                 settings: dict[str, Any] | None = None) -> dict[str, Any]:
+def build_report(
+    results: RuleResults,
+    *,
+    target: Target | None,
+    started: datetime,
+    duration_seconds: float,
+    hypothesis_profile: str,
+    dialect: Dialect,
+    settings: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The results of a run of `dialect` as the documented JSON object."""
     rules: dict[str, RuleRecord] = {}
     totals: dict[Status, int] = dict.fromkeys(STATUSES, 0)
@@ -120,8 +126,7 @@ class DepartureNote(TypedDict):
     provenance: list[str]
 
 
-def departure_notes(dialect: Dialect, rules: Mapping[str, RuleRecord]
-                    ) -> dict[str, DepartureNote]:
+def departure_notes(dialect: Dialect, rules: Mapping[str, RuleRecord]) -> dict[str, DepartureNote]:
     """The dialect's notes on every departure a failed rule's record names (the rule's
     `departures` and its failure's), in registry order: the reports name them by id and
     summary, and show who sends an observed one. {} when the dialect registers none."""
@@ -130,9 +135,11 @@ def departure_notes(dialect: Dialect, rules: Mapping[str, RuleRecord]
     for rule in rules.values():
         failure: Mapping[str, Any] = rule.get("failure") or {}
         named.update(rule.get("departures") or [], failure.get("departures") or [])
-    return {key: {"shape": found.shape, "summary": found.summary,
-                  "provenance": list(found.provenance)}
-            for key, found in registry.items() if key in named}
+    return {
+        key: {"shape": found.shape, "summary": found.summary, "provenance": list(found.provenance)}
+        for key, found in registry.items()
+        if key in named
+    }
 
 
 def _found_on(outcome: RuleOutcome) -> RuleRecord:
@@ -152,17 +159,25 @@ def _unique(fingerprints: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def dialect_record_of(dialect: Dialect) -> DialectRecord:
     """What a record says of `dialect`: its name, and what a reader needs to show it."""
-    return {"name": dialect.name, "title": dialect.title, "spec": dialect.spec,
-            "item": dialect.item, "features": list(dialect.features),
-            "extra_rules_note": dialect.extra_rules_note, "docs": dialect.docs}
+    return {
+        "name": dialect.name,
+        "title": dialect.title,
+        "spec": dialect.spec,
+        "item": dialect.item,
+        "features": list(dialect.features),
+        "extra_rules_note": dialect.extra_rules_note,
+        "docs": dialect.docs,
+    }
 
 
 def _target(target: Target | None, dialect: Dialect) -> dict[str, Any]:
     if target is None:
         return {"name": "(not loaded)", "description": "", "features": []}
     record: dict[str, Any] = {
-        "name": target.name, "description": target.description,
-        "features": [f for f in dialect.features if f in target.features]}
+        "name": target.name,
+        "description": target.description,
+        "features": [f for f in dialect.features if f in target.features],
+    }
     if target.projection is not None:  # the places of its fold that are compared
         record["projection"] = target.projection.record()
     accepts = getattr(target, "accepts", None)
@@ -175,8 +190,11 @@ def _target(target: Target | None, dialect: Dialect) -> dict[str, Any]:
 
 
 def _versions() -> dict[str, str]:
-    found = {"python": platform.python_version(), "refold": __version__,
-             "platform": platform.platform(terse=True)}
+    found = {
+        "python": platform.python_version(),
+        "refold": __version__,
+        "platform": platform.platform(terse=True),
+    }
     for distribution in ("pytest", "hypothesis"):
         try:
             found[distribution] = version(distribution)

@@ -37,9 +37,21 @@ from refold.reference import STATUSES, FailureRecord, Shape, Status, failure_rec
 
 from .found_on import RuleVerdict, rule_verdict
 
-__all__ = ["BLOCKED_PROPERTY", "FAILURES_PROPERTY", "FAILURE_PROPERTY", "FINGERPRINTS_PROPERTY",
-           "IMPLICATED_PROPERTY", "STATUSES", "TEST_PROPERTY", "UNJUDGED_PROPERTY", "Evidence",
-           "RuleOutcome", "RuleResults", "XfailedTest", "recorded_property"]
+__all__ = [
+    "BLOCKED_PROPERTY",
+    "FAILURES_PROPERTY",
+    "FAILURE_PROPERTY",
+    "FINGERPRINTS_PROPERTY",
+    "IMPLICATED_PROPERTY",
+    "STATUSES",
+    "TEST_PROPERTY",
+    "UNJUDGED_PROPERTY",
+    "Evidence",
+    "RuleOutcome",
+    "RuleResults",
+    "XfailedTest",
+    "recorded_property",
+]
 
 FAILURE_PROPERTY = "refold_failure"
 """The user property holding a conformance failure's details, as JSON text
@@ -127,9 +139,15 @@ class RuleOutcome:
     evidence: list[Evidence] = field(default_factory=list)
     """Every failure charged to the rule, in the order its tests reported them."""
 
-    def add(self, status: Status, *, message: str | None = None,
-            failure: FailureRecord | None = None, blockers: tuple[str, ...] = (),
-            evidence: tuple[Evidence, ...] = ()) -> None:
+    def add(
+        self,
+        status: Status,
+        *,
+        message: str | None = None,
+        failure: FailureRecord | None = None,
+        blockers: tuple[str, ...] = (),
+        evidence: tuple[Evidence, ...] = (),
+    ) -> None:
         """Fold one test's outcome into the rule's (`blockers`: for "blocked"; `evidence`:
         for "failed", the failures charged to the rule, else `failure` alone). The
         rule's `failure` is the one its verdict rests on (`rule_verdict`)."""
@@ -224,17 +242,27 @@ class RuleResults:
             outcome.fingerprints.append({k: v for k, v in fingerprint.items() if k != "rule"})
         if status == "xfailed":
             failure: FailureRecord | None = recorded_property(report, FAILURE_PROPERTY)
-            self.xfailed.append(XfailedTest(
-                report.nodeid, tuple(rules), frozenset(implicated or rules), tuple(fingerprints),
-                failure))
+            self.xfailed.append(
+                XfailedTest(
+                    report.nodeid,
+                    tuple(rules),
+                    frozenset(implicated or rules),
+                    tuple(fingerprints),
+                    failure,
+                )
+            )
         unjudged, why = _unjudged(report, rules)
         if status in ("failed", "xfailed") and implicated:
             self._record(report, status, implicated)
-            blocked = [r for r in str(recorded_property(report, BLOCKED_PROPERTY) or "").split()
-                       if r in rules and r not in implicated and r not in unjudged]
+            blocked = [
+                r
+                for r in str(recorded_property(report, BLOCKED_PROPERTY) or "").split()
+                if r in rules and r not in implicated and r not in unjudged
+            ]
             for rule_id in blocked:
                 self.by_rule.setdefault(rule_id, RuleOutcome()).add(
-                    "blocked", blockers=tuple(implicated))
+                    "blocked", blockers=tuple(implicated)
+                )
                 self.blocked_in.add((str(recorded_property(report, TEST_PROPERTY)), rule_id))
             held = [r for r in rules if r not in implicated and r not in blocked]
             self._record_status([r for r in held if r in unjudged], "not judged", why, None)
@@ -256,21 +284,27 @@ class RuleResults:
             message = str(recorded.get("message") or message)
         elif status == "failed":
             failure = failure_record(message or "")
-        evidence: list[Evidence] = (recorded_property(report, FAILURES_PROPERTY) or []
-                                    if status == "failed" else [])
+        evidence: list[Evidence] = (
+            recorded_property(report, FAILURES_PROPERTY) or [] if status == "failed" else []
+        )
         for rule_id in rules:
             # Each rule is charged the failures that are evidence against it (the first
             # when none names it: the test's own rules of a failure charged elsewhere).
             charged = tuple(e for e in evidence if rule_id in e.implicated) or tuple(evidence[:1])
             self.by_rule.setdefault(rule_id, RuleOutcome()).add(
-                status, message=message, failure=failure,
-                evidence=tuple(_own_impact(e, rule_id) for e in charged))
+                status,
+                message=message,
+                failure=failure,
+                evidence=tuple(_own_impact(e, rule_id) for e in charged),
+            )
 
-    def _record_status(self, rules: list[str], status: Status, message: str | None,
-                       failure: FailureRecord | None) -> None:
+    def _record_status(
+        self, rules: list[str], status: Status, message: str | None, failure: FailureRecord | None
+    ) -> None:
         for rule_id in rules:
             self.by_rule.setdefault(rule_id, RuleOutcome()).add(
-                status, message=message, failure=failure)
+                status, message=message, failure=failure
+            )
 
     def status(self, rule_id: str) -> Status:
         """The rule's aggregated status ("not run" if no test reported on it)."""
@@ -325,4 +359,3 @@ def _own_impact(evidence: Evidence, rule_id: str) -> Evidence:
     if own is None or own == evidence.record.get("impact"):
         return evidence
     return evidence._replace(record={**evidence.record, "impact": own})
-

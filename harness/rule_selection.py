@@ -23,19 +23,25 @@ def selected_rules(option: str | None, dialect: Dialect) -> frozenset[str] | Non
         return None
     ids = [part.strip() for part in option.split(",") if part.strip()]
     if not ids:
-        raise UsageError(f"--rules {option!r}: expected one or more rule ids separated by "
-                         f"commas, such as {_examples(dialect)}")
+        raise UsageError(
+            f"--rules {option!r}: expected one or more rule ids separated by "
+            f"commas, such as {_examples(dialect)}"
+        )
     unknown = [rule_id for rule_id in ids if rule_id not in EVERY_RULE]
     if unknown:
-        raise UsageError(f"--rules: no dialect has the rule ids {', '.join(unknown)}; expected "
-                         f"rule ids of {dialect.name}, such as {_examples(dialect)} "
-                         f"(`refold rules --dialect {dialect.name}` lists them)")
+        raise UsageError(
+            f"--rules: no dialect has the rule ids {', '.join(unknown)}; expected "
+            f"rule ids of {dialect.name}, such as {_examples(dialect)} "
+            f"(`refold rules --dialect {dialect.name}` lists them)"
+        )
     foreign = [rule_id for rule_id in ids if dialect_of_rule(rule_id) is not dialect]
     if foreign:
         owners = sorted({str(getattr(dialect_of_rule(r), "name", "?")) for r in foreign})
-        raise UsageError(f"--rules: {', '.join(foreign)} are rules of {', '.join(owners)}, "
-                         f"but this run checks {dialect.name}; expected rule ids of "
-                         f"{dialect.name} (or --dialect {owners[0]})")
+        raise UsageError(
+            f"--rules: {', '.join(foreign)} are rules of {', '.join(owners)}, "
+            f"but this run checks {dialect.name}; expected rule ids of "
+            f"{dialect.name} (or --dialect {owners[0]})"
+        )
     return frozenset(ids)
 
 

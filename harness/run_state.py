@@ -85,12 +85,14 @@ class RunState:
                 from .replay import read_replay, recorded_dialect, recorded_target
 
                 self.replay = read_replay(replay)
-                self.dialect = _replayed(self.dialect, recorded_dialect(replay, self.replay),
-                                         replay)
+                self.dialect = _replayed(
+                    self.dialect, recorded_dialect(replay, self.replay), replay
+                )
                 named = config.getoption("target") or (self.baseline and self.baseline.target)
                 if not named:
                     self.replay_target = recorded_target(
-                        replay, self.replay, command=f"pytest --replay {replay}")
+                        replay, self.replay, command=f"pytest --replay {replay}"
+                    )
             if config.getoption("corpus"):
                 self._read_corpus(config.getoption("corpus"))
         except UsageError as exc:
@@ -115,34 +117,48 @@ class RunState:
 
     def named(self, config: pytest.Config) -> bool:
         """Whether the run names a target, a baseline or a replay file (a refold run)."""
-        return bool(config.getoption("target") or self.baseline is not None
-                    or self.replay is not None or self.corpus is not None)
+        return bool(
+            config.getoption("target")
+            or self.baseline is not None
+            or self.replay is not None
+            or self.corpus is not None
+        )
 
     def header(self, target: Target) -> list[str]:
         """The lines pytest prints under its own header: target, features, dialect, the
         target's stated projection, baseline, draws."""
         checked = dialect_of(self.config)
         claimed = [f for f in checked.features if f in target.features]
-        lines = [printable(f"refold target: {target.name} ({target.description})"),
-                 f"refold features: {', '.join(claimed)}",
-                 f"refold dialect: {checked.title} ({checked.name}, {checked.spec})",
-                 f"refold confinement: {confinement_of(target)}"]
+        lines = [
+            printable(f"refold target: {target.name} ({target.description})"),
+            f"refold features: {', '.join(claimed)}",
+            f"refold dialect: {checked.title} ({checked.name}, {checked.spec})",
+            f"refold confinement: {confinement_of(target)}",
+        ]
         if target.projection is not None:
             from .projection import unjudged_rules
 
             unjudged = unjudged_rules(target.dialect, target.projection)
-            lines.append(printable(f"refold projection: {target.projection.describe()}; "
-                                   f"{len(unjudged)} rules not judged"))
+            lines.append(
+                printable(
+                    f"refold projection: {target.projection.describe()}; "
+                    f"{len(unjudged)} rules not judged"
+                )
+            )
         accepts = getattr(target, "accepts", None)
         if accepts is not None:  # an events adapter: the source dialects it is fed
             lines.append(f"refold sources: {', '.join(sorted(accepts))}")
         if self.baseline is not None:
-            lines.append(f"refold baseline: {self.baseline.path} "
-                         f"({len(self.baseline.expected_failures)} expected failures)")
+            lines.append(
+                f"refold baseline: {self.baseline.path} "
+                f"({len(self.baseline.expected_failures)} expected failures)"
+            )
         if self.gate is not None:
             # A difference from the baseline's settings is said once, beside the verdicts.
-            lines.append(f"refold draws: {self.gate['draws']} (profile {self.gate['profile']}, "
-                         f"max_examples {self.gate['max_examples']})")
+            lines.append(
+                f"refold draws: {self.gate['draws']} (profile {self.gate['profile']}, "
+                f"max_examples {self.gate['max_examples']})"
+            )
         return lines
 
 
@@ -161,8 +177,10 @@ def start_run(config: pytest.Config) -> RunState:
         from .profiles import load_gate_profile
 
         run.gate = load_gate_profile(
-            config.getoption("hypothesis_profile"), config.getoption("draws") or "fixed",
-            recorded=run.baseline.settings.get("profile") if run.baseline else None)
+            config.getoption("hypothesis_profile"),
+            config.getoption("draws") or "fixed",
+            recorded=run.baseline.settings.get("profile") if run.baseline else None,
+        )
     return run
 
 
@@ -198,11 +216,13 @@ def target_of(config: pytest.Config) -> Target:
         run = run_of(config)
         try:
             loaded = load_target(
-                run.target_spec(config), dialect=run.dialect,
+                run.target_spec(config),
+                dialect=run.dialect,
                 features=claimed_features(config, run.baseline),
                 timeout=config.getoption("target_timeout"),
                 isolated=not config.getoption("in_process"),
-                max_reply=config.getoption("target_max_reply"))
+                max_reply=config.getoption("target_max_reply"),
+            )
             config.stash[_TARGET_KEY] = loaded
             _check_projection(config, run, loaded)
             if run.baseline is not None:
@@ -227,10 +247,18 @@ def _check_projection(config: pytest.Config, run: RunState, target: Target) -> N
     if target.projection is None:
         return
     spec = run.target_spec(config)
-    accepted = bool(config.getoption("accept_projection")) or spec in BUILTIN_TARGETS or (
-        run.baseline is not None and run.baseline.projection == target.projection.record())
-    check_accepted(target.dialect, target.projection, target.features,
-                   origin=f"target {target.name}", accepted=accepted)
+    accepted = (
+        bool(config.getoption("accept_projection"))
+        or spec in BUILTIN_TARGETS
+        or (run.baseline is not None and run.baseline.projection == target.projection.record())
+    )
+    check_accepted(
+        target.dialect,
+        target.projection,
+        target.features,
+        origin=f"target {target.name}",
+        accepted=accepted,
+    )
 
 
 def dialect_of(config: pytest.Config) -> Dialect:
@@ -267,9 +295,11 @@ def _agreed(asked: Dialect | None, baseline: Baseline) -> Dialect:
 def _replayed(asked: Dialect | None, recorded: Dialect, path: str) -> Dialect:
     """A replay file's dialect, which must be the one asked for."""
     if asked is not None and asked is not recorded:
-        raise UsageError(f"replay file {path} records a stream of dialect {recorded.name} "
-                         f"({recorded.title}), but this run checks {asked.name}; replay it "
-                         f"with --dialect {recorded.name} (or without --dialect)")
+        raise UsageError(
+            f"replay file {path} records a stream of dialect {recorded.name} "
+            f"({recorded.title}), but this run checks {asked.name}; replay it "
+            f"with --dialect {recorded.name} (or without --dialect)"
+        )
     return recorded
 
 
@@ -306,7 +336,8 @@ def claimed_features(config: pytest.Config, baseline: Baseline | None) -> frozen
     if given is not None and listed is not None and given != listed:
         raise UsageError(
             f"--features {raw} and baseline {baseline.path if baseline else ''} claim "
-            f"different features ({sorted(given ^ listed)} differ); claim them in one place")
+            f"different features ({sorted(given ^ listed)} differ); claim them in one place"
+        )
     return given if given is not None else listed
 
 
@@ -323,8 +354,9 @@ def item_test_id(item: pytest.Item) -> str:
     return test_id(module_basename(item), item.nodeid)
 
 
-def write_run_report(config: pytest.Config, run: RunState, results: RuleResults,
-                     destination: Path) -> None:
+def write_run_report(
+    config: pytest.Config, run: RunState, results: RuleResults, destination: Path
+) -> None:
     """Write the results JSON (`--refold-report`)."""
     from hypothesis import settings
 
@@ -334,8 +366,12 @@ def write_run_report(config: pytest.Config, run: RunState, results: RuleResults,
     # to name it and its features in the report, of the dialect its workers ran.
     settle_dialect(config, recorded_dialects(results))
     report = build_report(
-        results, target=target_of(config), started=run.started,
+        results,
+        target=target_of(config),
+        started=run.started,
         duration_seconds=time.monotonic() - run.clock,
-        hypothesis_profile=settings.get_current_profile_name(), settings=run.gate,
-        dialect=dialect_of(config))
+        hypothesis_profile=settings.get_current_profile_name(),
+        settings=run.gate,
+        dialect=dialect_of(config),
+    )
     write_report(report, Path(destination))

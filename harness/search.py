@@ -48,8 +48,16 @@ from .checks import Check, ConformanceFailure, conformance_failures
 from .found_on import exceeds, tells_shapes
 from .marks import rules_of_item
 
-__all__ = ["FOUND", "UNSHRUNK", "Found", "explain_shrink_stop", "is_property_test",
-           "properties_last", "replayed_as_recorded", "run_as_needed"]
+__all__ = [
+    "FOUND",
+    "UNSHRUNK",
+    "Found",
+    "explain_shrink_stop",
+    "is_property_test",
+    "properties_last",
+    "replayed_as_recorded",
+    "run_as_needed",
+]
 
 UNSHRUNK = pytest.StashKey[bool]()
 """Set on an item whose failure was reported unshrunk (its replay file says so)."""
@@ -79,10 +87,12 @@ def properties_last(items: list[pytest.Item]) -> None:
     items.sort(key=is_property_test)
 
 
-def run_as_needed(item: pytest.Function, already_failed: Callable[[str], bool],
-                  failure_of: Callable[[BaseException], ConformanceFailure | None],
-                  found_on: Callable[[str], Shape | None] = lambda _rule: None
-                  ) -> bool | None:
+def run_as_needed(
+    item: pytest.Function,
+    already_failed: Callable[[str], bool],
+    failure_of: Callable[[BaseException], ConformanceFailure | None],
+    found_on: Callable[[str], Shape | None] = lambda _rule: None,
+) -> bool | None:
     """Run a refold property test only as far as the verdicts need (None: not one).
 
     When every rule of the test has failed already, its failures are reported unshrunk
@@ -109,9 +119,14 @@ def run_as_needed(item: pytest.Function, already_failed: Callable[[str], bool],
     return True
 
 
-def _search(item: pytest.Function, function: Any, arguments: dict[str, Any],
-            rules: tuple[str, ...], already_failed: Callable[[str], bool],
-            failure_of: Callable[[BaseException], ConformanceFailure | None]) -> None:
+def _search(
+    item: pytest.Function,
+    function: Any,
+    arguments: dict[str, Any],
+    rules: tuple[str, ...],
+    already_failed: Callable[[str], bool],
+    failure_of: Callable[[BaseException], ConformanceFailure | None],
+) -> None:
     if all(already_failed(rule) for rule in rules):
         try:
             with _unshrunk(function):
@@ -127,8 +142,13 @@ def _search(item: pytest.Function, function: Any, arguments: dict[str, Any],
         function(**arguments)
 
 
-def _on_less_departing(item: pytest.Function, function: Any, arguments: dict[str, Any],
-                       exc: Exception, found_on: Callable[[str], Shape | None]) -> Exception:
+def _on_less_departing(
+    item: pytest.Function,
+    function: Any,
+    arguments: dict[str, Any],
+    exc: Exception,
+    found_on: Callable[[str], Shape | None],
+) -> Exception:
     """What the test reports: `exc`, or what a search under a shape ceiling found (with
     `exc` beside it when that does not charge every rule `exc` charges)."""
     failures, found = conformance_failures(exc), item.stash[FOUND]
@@ -162,15 +182,20 @@ def _shown_within(shape: Shape | None, ceiling: Shape) -> bool:
     return shape is not None and not exceeds(shape, ceiling)
 
 
-def _together(again: Exception, found: list[ConformanceFailure], exc: Exception,
-              failures: list[ConformanceFailure]) -> Exception:
+def _together(
+    again: Exception,
+    found: list[ConformanceFailure],
+    exc: Exception,
+    failures: list[ConformanceFailure],
+) -> Exception:
     """The failures under the ceiling; the first search's beside them when some rule it
     charged is charged by none of them (its evidence stays, on its own shape)."""
     covered = {r for f in found for r in f.implicated}
     if all(set(f.implicated) <= covered for f in failures):
         return again
-    return ExceptionGroup("refold: failures on less departing streams, and the first found",
-                          [again, exc])
+    return ExceptionGroup(
+        "refold: failures on less departing streams, and the first found", [again, exc]
+    )
 
 
 def _seed(function: Any) -> int | None:
@@ -244,10 +269,13 @@ def _filtered(function: Any) -> Iterator[None]:
     to reject them."""
     own: settings = function._hypothesis_internal_use_settings
     function._hypothesis_internal_use_settings = settings(
-        own, phases=[phase for phase in own.phases if phase is not Phase.explain],
+        own,
+        phases=[phase for phase in own.phases if phase is not Phase.explain],
         max_examples=min(own.max_examples, CEILING_EXAMPLES),
-        suppress_health_check=[check for check in own.suppress_health_check
-                               if check is not HealthCheck.filter_too_much])
+        suppress_health_check=[
+            check for check in own.suppress_health_check if check is not HealthCheck.filter_too_much
+        ],
+    )
     try:
         yield
     finally:
@@ -258,23 +286,28 @@ def _filtered(function: Any) -> Iterator[None]:
 def _without(function: Any, dropped: set[Phase]) -> Iterator[None]:
     own: settings = function._hypothesis_internal_use_settings
     function._hypothesis_internal_use_settings = settings(
-        own, phases=[phase for phase in own.phases if phase not in dropped])
+        own, phases=[phase for phase in own.phases if phase not in dropped]
+    )
     try:
         yield
     finally:
         function._hypothesis_internal_use_settings = own
 
 
-_NOT_SHRUNK = ("not shrunk: every rule of this test ({}) had already failed earlier in this "
-               "run, so its failing example is shown as found; the rule's first failure "
-               "shows a minimal stream (refold.search)")
+_NOT_SHRUNK = (
+    "not shrunk: every rule of this test ({}) had already failed earlier in this "
+    "run, so its failing example is shown as found; the rule's first failure "
+    "shows a minimal stream (refold.search)"
+)
 
 
 # Hypothesis words every stop of its shrink clock as five minutes of slow progress and
 # asks for a bug report; under refold the clock is the budget this module set.
 _SLOW_SHRINK = re.compile(
     r"WARNING: Hypothesis has spent more than five minutes working to shrink.*?"
-    r"shrinking performance for everyone\.", re.S)
+    r"shrinking performance for everyone\.",
+    re.S,
+)
 _EXITED_EARLY = "This test function exited early because it took too long to shrink."
 
 
@@ -286,8 +319,12 @@ def explain_shrink_stop(item: pytest.Item, budget: float | None) -> None:
     text = getattr(item, "hypothesis_report_information", None)
     if not isinstance(text, str):
         return
-    said = (f"refold: shrinking stopped at this run's budget ({budget:g} s a failing "
-            f"example; --shrink-seconds changes it)" if budget else
-            "refold: not shrunk (see the refold section)")
+    said = (
+        f"refold: shrinking stopped at this run's budget ({budget:g} s a failing "
+        f"example; --shrink-seconds changes it)"
+        if budget
+        else "refold: not shrunk (see the refold section)"
+    )
     item.hypothesis_report_information = _SLOW_SHRINK.sub(said, text).replace(  # type: ignore[attr-defined]
-        _EXITED_EARLY, "This test function stopped shrinking at refold's budget.")
+        _EXITED_EARLY, "This test function stopped shrinking at refold's budget."
+    )

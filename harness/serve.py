@@ -39,8 +39,16 @@ from refold.reference import JSON
 from .dialects import DEFAULT_DIALECT
 from .serve_cases import ENDPOINTS, Endpoint, ServedCase
 
-__all__ = ["DEFAULT_FEATURES", "MAX_BODY_BYTES", "BadLength", "CompletionServer", "ServedCase",
-           "declared_length", "is_loopback", "served_case"]
+__all__ = [
+    "DEFAULT_FEATURES",
+    "MAX_BODY_BYTES",
+    "BadLength",
+    "CompletionServer",
+    "ServedCase",
+    "declared_length",
+    "is_loopback",
+    "served_case",
+]
 
 DEFAULT_FEATURES = ENDPOINTS[DEFAULT_DIALECT].features
 """What an OpenAI-compatible client is asked to fold by default."""
@@ -55,8 +63,9 @@ _DRAWN: dict[tuple[str, int, frozenset[str], frozenset[int]], ServedCase] = {}
 _DRAWING = threading.Lock()
 
 
-def _case(endpoint: Endpoint, case_seed: int, features: frozenset[str],
-          families: frozenset[int]) -> ServedCase:
+def _case(
+    endpoint: Endpoint, case_seed: int, features: frozenset[str], families: frozenset[int]
+) -> ServedCase:
     # Drawn once per process: Hypothesis mixes into its draws string constants of every
     # local module imported so far, so drawing the same seed again after more imports can
     # give another case; a server must serve one case per seed.
@@ -67,9 +76,13 @@ def _case(endpoint: Endpoint, case_seed: int, features: frozenset[str],
         return copy.deepcopy(_DRAWN[key])
 
 
-def served_case(case_seed: int, *, features: Collection[str] | None = None,
-                families: Collection[int] = frozenset({1}),
-                dialect: str = DEFAULT_DIALECT) -> ServedCase:
+def served_case(
+    case_seed: int,
+    *,
+    features: Collection[str] | None = None,
+    families: Collection[int] = frozenset({1}),
+    dialect: str = DEFAULT_DIALECT,
+) -> ServedCase:
     """Draw the case for `case_seed` in `dialect` (features None: the endpoint's
     default ones): the same seed and options always give the same case."""
     endpoint = ENDPOINTS[dialect]
@@ -85,10 +98,16 @@ class CompletionServer(ThreadingHTTPServer):
     request_queue_size = 128
     """The listen backlog: socketserver's 5 reset clients sending 20 requests at once."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0, *,
-                 features: Collection[str] | None = None,
-                 families: Collection[int] = frozenset({1}),
-                 max_requests: int | None = None, dialect: str = DEFAULT_DIALECT) -> None:
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        features: Collection[str] | None = None,
+        families: Collection[int] = frozenset({1}),
+        max_requests: int | None = None,
+        dialect: str = DEFAULT_DIALECT,
+    ) -> None:
         self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
         super().__init__((host, port), _Handler)
         self.dialect = dialect
@@ -128,8 +147,11 @@ class CompletionServer(ThreadingHTTPServer):
         """One line on stderr instead of socketserver's traceback: a client that hangs up
         or stalls mid-request ends only its own connection."""
         exc = sys.exc_info()[1]
-        print(f"refold serve: the request from {client_address[0]} ended early: "
-              f"{type(exc).__name__}: {exc}", file=sys.stderr)
+        print(
+            f"refold serve: the request from {client_address[0]} ended early: "
+            f"{type(exc).__name__}: {exc}",
+            file=sys.stderr,
+        )
 
 
 class BadLength(NamedTuple):
@@ -148,11 +170,15 @@ def declared_length(headers: Message) -> int | BadLength:
         return 0
     value = declared[0].strip()
     if len(declared) > 1 or not _BYTE_COUNT.fullmatch(value):
-        return BadLength(400, f"Content-Length {', '.join(declared)!r} is not a byte count; "
-                              f"expected one non-negative integer in ASCII digits")
+        return BadLength(
+            400,
+            f"Content-Length {', '.join(declared)!r} is not a byte count; "
+            f"expected one non-negative integer in ASCII digits",
+        )
     if int(value) > MAX_BODY_BYTES:
-        return BadLength(413, f"Content-Length {value} is more than this server reads "
-                              f"({MAX_BODY_BYTES} bytes)")
+        return BadLength(
+            413, f"Content-Length {value} is more than this server reads ({MAX_BODY_BYTES} bytes)"
+        )
     return int(value)
 
 
@@ -165,8 +191,9 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             expected = self.server.endpoint.path
             if self.path.rstrip("/") != expected:
-                self._send_json(404, self._error(f"unknown path {self.path!r}; expected "
-                                                 f"{expected}"))
+                self._send_json(
+                    404, self._error(f"unknown path {self.path!r}; expected {expected}")
+                )
                 return
             request = self._read_json()
             if request is None:

@@ -22,8 +22,7 @@ from typing import Any
 
 from refold.reference import JSON, JSONObject
 
-__all__ = ["ENDPOINTS", "Endpoint", "ServedCase", "anthropic_case", "chat_case",
-           "responses_case"]
+__all__ = ["ENDPOINTS", "Endpoint", "ServedCase", "anthropic_case", "chat_case", "responses_case"]
 
 
 @dataclass(frozen=True)
@@ -77,8 +76,13 @@ def _drawn(case_seed: int, case: Callable[[Any], ServedCase]) -> ServedCase:
 
     # Two examples, the second kept: Hypothesis's first example is always the simplest
     # one (an empty result), whatever the seed; only the later ones follow the seed.
-    @settings(max_examples=2, database=None, phases=[Phase.generate], deadline=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=2,
+        database=None,
+        phases=[Phase.generate],
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @seed(case_seed)
     @given(st.data())
     def draw(data: st.DataObject) -> None:
@@ -88,8 +92,7 @@ def _drawn(case_seed: int, case: Callable[[Any], ServedCase]) -> ServedCase:
     return drawn[-1]
 
 
-def chat_case(case_seed: int, features: Collection[str],
-              families: Collection[int]) -> ServedCase:
+def chat_case(case_seed: int, features: Collection[str], families: Collection[int]) -> ServedCase:
     """An OpenAI chat completion, its chunks and their SSE bytes (ending `[DONE]`)."""
     from refold.strategies import chunk_splits, completions
     from refold.strategies.wire import sse_bytes
@@ -102,23 +105,24 @@ def chat_case(case_seed: int, features: Collection[str],
     return _drawn(case_seed, case)
 
 
-def anthropic_case(case_seed: int, features: Collection[str],
-                   families: Collection[int]) -> ServedCase:
+def anthropic_case(
+    case_seed: int, features: Collection[str], families: Collection[int]
+) -> ServedCase:
     """An Anthropic `Message`, its events and their SSE bytes: every frame named by its
     event's `type` (`event: <type>` + `data: <json>`), as Anthropic sends them."""
     from refold.strategies.anthropic import event_splits, messages, sse_bytes
 
     def case(data: Any) -> ServedCase:
         message = data.draw(messages(features=frozenset(features)))
-        events = data.draw(event_splits(message, families=frozenset(families),
-                                        late_events=False))
+        events = data.draw(event_splits(message, families=frozenset(families), late_events=False))
         return ServedCase(message, list(events), data.draw(sse_bytes(events, event_lines=True)))
 
     return _drawn(case_seed, case)
 
 
-def responses_case(case_seed: int, features: Collection[str],
-                   families: Collection[int]) -> ServedCase:
+def responses_case(
+    case_seed: int, features: Collection[str], families: Collection[int]
+) -> ServedCase:
     """An OpenAI `Response`, its events and their SSE bytes: every frame named by its
     event's `type` (`event: <type>` + `data: <json>`) and no `[DONE]`, as OpenAI sends
     them."""
@@ -133,10 +137,8 @@ def responses_case(case_seed: int, features: Collection[str],
         data.draw(st.integers(0, 2**16))
         chosen = frozenset(features)
         response = data.draw(responses(features=chosen))
-        events = data.draw(event_splits(response, families=frozenset(families),
-                                        features=chosen))
-        return ServedCase(response, list(events),
-                          data.draw(sse_bytes(events, event_lines=True)))
+        events = data.draw(event_splits(response, families=frozenset(families), features=chosen))
+        return ServedCase(response, list(events), data.draw(sse_bytes(events, event_lines=True)))
 
     return _drawn(case_seed, case)
 
@@ -149,19 +151,34 @@ def _anthropic_error(message: str) -> JSONObject:
     return {"type": "error", "error": {"type": "invalid_request_error", "message": message}}
 
 
-ENDPOINTS: Mapping[str, Endpoint] = MappingProxyType({
-    "openai-chat": Endpoint(
-        path="/v1/chat/completions", client_base="/v1",
-        features=frozenset({"text", "choices", "tool_calls", "refusal", "logprobs", "usage"}),
-        families=frozenset(range(1, 9)), draw=chat_case, error=_chat_error),
-    "anthropic-messages": Endpoint(
-        path="/v1/messages", client_base="",
-        features=frozenset({"text", "citations", "tool_use", "thinking", "usage"}),
-        families=frozenset(range(1, 10)), draw=anthropic_case, error=_anthropic_error),
-    "openai-responses": Endpoint(
-        path="/v1/responses", client_base="/v1",
-        features=frozenset({"text", "tool_calls", "refusal", "reasoning", "annotations",
-                            "usage"}),
-        families=frozenset(range(1, 8)), draw=responses_case, error=_chat_error),
-})
+ENDPOINTS: Mapping[str, Endpoint] = MappingProxyType(
+    {
+        "openai-chat": Endpoint(
+            path="/v1/chat/completions",
+            client_base="/v1",
+            features=frozenset({"text", "choices", "tool_calls", "refusal", "logprobs", "usage"}),
+            families=frozenset(range(1, 9)),
+            draw=chat_case,
+            error=_chat_error,
+        ),
+        "anthropic-messages": Endpoint(
+            path="/v1/messages",
+            client_base="",
+            features=frozenset({"text", "citations", "tool_use", "thinking", "usage"}),
+            families=frozenset(range(1, 10)),
+            draw=anthropic_case,
+            error=_anthropic_error,
+        ),
+        "openai-responses": Endpoint(
+            path="/v1/responses",
+            client_base="/v1",
+            features=frozenset(
+                {"text", "tool_calls", "refusal", "reasoning", "annotations", "usage"}
+            ),
+            families=frozenset(range(1, 8)),
+            draw=responses_case,
+            error=_chat_error,
+        ),
+    }
+)
 """The served endpoint of every dialect, by dialect name."""

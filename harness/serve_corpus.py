@@ -36,8 +36,14 @@ class CorpusServer(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 128
 
-    def __init__(self, cases: list[Case], host: str = "127.0.0.1", port: int = 0, *,
-                 max_requests: int | None = None) -> None:
+    def __init__(
+        self,
+        cases: list[Case],
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        max_requests: int | None = None,
+    ) -> None:
         self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
         super().__init__((host, port), _Handler)
         self.cases = {case.name: case for case in cases}
@@ -64,8 +70,10 @@ class CorpusServer(ThreadingHTTPServer):
         """The case a request to a dialect's API `path` asks for, or why there is none."""
         dialect = next((d for d, e in ENDPOINTS.items() if e.path == path), None)
         if dialect is None:
-            return (f"unknown path {path!r}; expected /cases, /cases/NAME or one of "
-                    f"{', '.join(e.path for e in ENDPOINTS.values())}")
+            return (
+                f"unknown path {path!r}; expected /cases, /cases/NAME or one of "
+                f"{', '.join(e.path for e in ENDPOINTS.values())}"
+            )
         if isinstance(name, str):
             case = self.cases.get(name)
             if case is None or case.dialect.name != dialect:
@@ -95,14 +103,24 @@ class _Handler(BaseHTTPRequestHandler):
     def _get(self) -> None:
         path = self.path.split("?", 1)[0].rstrip("/")
         if path == "/cases":
-            self._send_json(200, [{"name": c.name, "dialect": c.dialect.name,
-                                   "path": f"/cases/{c.name}"}
-                                  for c in self.server.cases.values()])
+            self._send_json(
+                200,
+                [
+                    {"name": c.name, "dialect": c.dialect.name, "path": f"/cases/{c.name}"}
+                    for c in self.server.cases.values()
+                ],
+            )
         elif path.startswith("/cases/"):
             self._send_named(unquote(path.removeprefix("/cases/")))
         else:
-            self._send_json(404, {"error": {"message": f"unknown path {self.path!r}; expected "
-                                                       f"/cases or /cases/NAME"}})
+            self._send_json(
+                404,
+                {
+                    "error": {
+                        "message": f"unknown path {self.path!r}; expected /cases or /cases/NAME"
+                    }
+                },
+            )
 
     def _post(self) -> None:
         path = self.path.split("?", 1)[0].rstrip("/")
@@ -133,8 +151,9 @@ class _Handler(BaseHTTPRequestHandler):
     def _send_named(self, name: str) -> None:
         case = self.server.cases.get(name)
         if case is None:
-            self._send_json(404, {"error": {"message": f"no case named {name!r}; GET /cases "
-                                                       f"lists them"}})
+            self._send_json(
+                404, {"error": {"message": f"no case named {name!r}; GET /cases lists them"}}
+            )
         else:
             self._send_case(case)
 

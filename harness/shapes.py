@@ -31,8 +31,16 @@ from refold.reference import JSON, Shape, worst_shape
 
 from .wire_shapes import FrameKind, framing_departures
 
-__all__ = ["Departure", "GrammarLine", "Shapes", "StreamShape", "StreamShapes", "Violation",
-           "load_schema", "schema_violations"]
+__all__ = [
+    "Departure",
+    "GrammarLine",
+    "Shapes",
+    "StreamShape",
+    "StreamShapes",
+    "Violation",
+    "load_schema",
+    "schema_violations",
+]
 
 DepartureClass = Literal["observed", "synthetic"]
 
@@ -178,8 +186,9 @@ class StreamShapes:
         shapes: list[Shape] = [self.departures[d].shape for d in found]
         if unregistered:
             shapes.append("synthetic")
-        return StreamShape(worst_shape(shapes),
-                           tuple(d for d in self.departures if d in found), unregistered)
+        return StreamShape(
+            worst_shape(shapes), tuple(d for d in self.departures if d in found), unregistered
+        )
 
     def of_wire(self, parts: Sequence[bytes]) -> StreamShape | None:
         """The shape of a stream's SSE framing (`refold.wire_shapes`), its item layer
@@ -187,8 +196,10 @@ class StreamShapes:
         if self.wire is None:
             return None
         found = {self.wire[kind] for kind in framing_departures(parts)}
-        return StreamShape(worst_shape([self.departures[d].shape for d in found]),
-                           tuple(d for d in self.departures if d in found))
+        return StreamShape(
+            worst_shape([self.departures[d].shape for d in found]),
+            tuple(d for d in self.departures if d in found),
+        )
 
 
 def schema_violations(validator: Any, items: Sequence[JSON]) -> list[Violation]:
@@ -196,8 +207,9 @@ def schema_violations(validator: Any, items: Sequence[JSON]) -> list[Violation]:
     found: list[Violation] = []
     for index, item in enumerate(items):
         for error in validator.iter_errors(item):
-            where = "".join("/" + str(p).replace("~", "~0").replace("/", "~1")
-                            for p in error.absolute_path)
+            where = "".join(
+                "/" + str(p).replace("~", "~0").replace("/", "~1") for p in error.absolute_path
+            )
             found.append(Violation(index, where, f"schema: {_short(error.message)}"))
     return found
 

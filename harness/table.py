@@ -25,8 +25,15 @@ from .results import RuleResults
 
 __all__ = ["WIRE_HEADING", "extra_heading", "id_width", "render_rule_table"]
 
-_COLORS = {"failed": "31", "xfailed": "33", "blocked": "35", "not judged": "34",
-           "passed": "32", "skipped": "36", "not run": "2"}
+_COLORS = {
+    "failed": "31",
+    "xfailed": "33",
+    "blocked": "35",
+    "not judged": "34",
+    "passed": "32",
+    "skipped": "36",
+    "not run": "2",
+}
 
 
 def extra_heading(feature: str, dialect: Dialect) -> str:
@@ -38,8 +45,7 @@ WIRE_HEADING = extra_heading("sse", DIALECTS[DEFAULT_DIALECT])
 """The heading of the chat wire rules' group, in the table and in `refold rules`."""
 
 
-def render_rule_table(results: RuleResults, *, color: bool,
-                      dialect: Dialect | None = None) -> str:
+def render_rule_table(results: RuleResults, *, color: bool, dialect: Dialect | None = None) -> str:
     """Render one row per rule of `dialect` (by default, that of the recorded rules),
     grouped by feature, with a totals line per registry."""
     dialect = dialect or _recorded_dialect(results)
@@ -67,8 +73,13 @@ def rule_records(results: RuleResults, dialect: Dialect) -> Mapping[str, RuleRec
     from .report import build_report
 
     records: Mapping[str, RuleRecord] = build_report(
-        results, target=None, started=datetime.now(UTC), duration_seconds=0.0,
-        hypothesis_profile="", dialect=dialect)["rules"]
+        results,
+        target=None,
+        started=datetime.now(UTC),
+        duration_seconds=0.0,
+        hypothesis_profile="",
+        dialect=dialect,
+    )["rules"]
     return records
 
 
@@ -85,8 +96,15 @@ def _by_feature(rules: list[Rule], dialect: Dialect) -> list[tuple[str, list[Rul
     return [(feature, group) for feature, group in grouped if group]
 
 
-def _rows(rules: Iterable[Rule], results: RuleResults, records: Mapping[str, RuleRecord],
-          totals: dict[str, int], *, color: bool, width: int) -> list[str]:
+def _rows(
+    rules: Iterable[Rule],
+    results: RuleResults,
+    records: Mapping[str, RuleRecord],
+    totals: dict[str, int],
+    *,
+    color: bool,
+    width: int,
+) -> list[str]:
     """One line per rule; counts each status into `totals`."""
     lines: list[str] = []
     for rule in rules:

@@ -40,8 +40,9 @@ __all__ = ["report_on_undone"]
 _PLACES = re.compile(r"at \d+ place\(s\)")
 
 
-def report_on_undone(failure: ConformanceFailure, target: Target, *,
-                     rules: tuple[str, ...], masked: frozenset[str]) -> bool:
+def report_on_undone(
+    failure: ConformanceFailure, target: Target, *, rules: tuple[str, ...], masked: frozenset[str]
+) -> bool:
     """Move `failure` onto its undone stream when it stays there and that stream departs
     less (see the module docstring); whether it moved. `rules` and `masked` are the
     failed test's rules and the known failures masked in it."""
@@ -63,9 +64,12 @@ def report_on_undone(failure: ConformanceFailure, target: Target, *,
         moved = False
     if moved:
         named = ", ".join(before.departures) or "unregistered departures"
-        failure.shown = (*failure.shown, f"shown on the stream with its departures from the "
-                         f"documented shape undone ({before.shape}: {named}): the failure "
-                         f"stays there")
+        failure.shown = (
+            *failure.shown,
+            f"shown on the stream with its departures from the "
+            f"documented shape undone ({before.shape}: {named}): the failure "
+            f"stays there",
+        )
     return moved
 
 
@@ -73,8 +77,9 @@ def _departs_less(target: Target, stream: list[JSON], than: Shape) -> bool:
     return SHAPES.index(shape_of(target.dialect, stream).shape) < SHAPES.index(than)
 
 
-def _crash_stays(failure: ConformanceFailure, undone: list[JSON], target: Target,
-                 before: Shape) -> bool:
+def _crash_stays(
+    failure: ConformanceFailure, undone: list[JSON], target: Target, before: Shape
+) -> bool:
     crash = failure.crash
     if crash is None or crash.explained or not _departs_less(target, undone, before):
         return False
@@ -89,8 +94,14 @@ def _crash_stays(failure: ConformanceFailure, undone: list[JSON], target: Target
     return True
 
 
-def _differences_stay(failure: ConformanceFailure, undone: list[JSON], target: Target,
-                      rules: tuple[str, ...], masked: frozenset[str], before: Shape) -> bool:
+def _differences_stay(
+    failure: ConformanceFailure,
+    undone: list[JSON],
+    target: Target,
+    rules: tuple[str, ...],
+    masked: frozenset[str],
+    before: Shape,
+) -> bool:
     verdicts = failure.ablation.verdicts if failure.ablation is not None else {}
     if any(v.needed_by for v in verdicts.values()):
         return False  # a departure the difference needs is evidence, not noise

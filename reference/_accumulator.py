@@ -26,8 +26,17 @@ class Accumulator:
     referenced until a response is built, and every response is a fresh deep copy.
     """
 
-    __slots__ = ("_choices", "_created", "_done", "_folded", "_id", "_model",
-                 "_provider", "_received", "_usage")
+    __slots__ = (
+        "_choices",
+        "_created",
+        "_done",
+        "_folded",
+        "_id",
+        "_model",
+        "_provider",
+        "_received",
+        "_usage",
+    )
 
     def __init__(self) -> None:
         self._received = 0  # add() calls, refused ones included: chunk numbers

@@ -58,7 +58,13 @@ class Arguments:
     """The arguments of one call: fragments joined verbatim (TOOL-5-APPEND, TOOL-RAW)."""
 
     __slots__ = (
-        "_depth", "_escape", "_in_string", "_parsed", "_parts", "_phase", "_scan_offset",
+        "_depth",
+        "_escape",
+        "_in_string",
+        "_parsed",
+        "_parts",
+        "_phase",
+        "_scan_offset",
         "_scan_part",
     )
 

@@ -30,8 +30,15 @@ from ._sse_rules import ALL_RULES, SSE_RULES
 __all__ = ["OUTSIDE_THE_SHAPE", "POINTERLESS", "rules_at"]
 
 _CALL = r"/choices/\d+/message/tool_calls/\d+"
-_LADDER = ("TOOL-1-OPEN", "TOOL-2-NEW-ID", "TOOL-3-RESEND", "TOOL-4-SPLIT", "TOOL-5-APPEND",
-           "TOOL-INDEX", "TOOL-NO-INDEX")
+_LADDER = (
+    "TOOL-1-OPEN",
+    "TOOL-2-NEW-ID",
+    "TOOL-3-RESEND",
+    "TOOL-4-SPLIT",
+    "TOOL-5-APPEND",
+    "TOOL-INDEX",
+    "TOOL-NO-INDEX",
+)
 
 _TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"/id", ("ENV-ID",)),
@@ -50,14 +57,20 @@ _TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"/choices/\d+/message/refusal", ("TEXT-REFUSAL",)),
     (r"/choices/\d+/message/(reasoning|reasoning_content)", ("TEXT-REASONING",)),
     (r"/choices/\d+/message/annotations(/.*)?", ("TEXT-ANNOTATIONS",)),
-    (r"/choices/\d+/message/reasoning_details(/\d+)?",
-     ("RD-MERGE", "RD-INDEXLESS", "RD-AS-SENT", "RD-ORDER")),
-    (r"/choices/\d+/message/reasoning_details/\d+/(text|summary)",
-     ("RD-MERGE", "RD-INDEXLESS", "RD-ORDER")),
+    (
+        r"/choices/\d+/message/reasoning_details(/\d+)?",
+        ("RD-MERGE", "RD-INDEXLESS", "RD-AS-SENT", "RD-ORDER"),
+    ),
+    (
+        r"/choices/\d+/message/reasoning_details/\d+/(text|summary)",
+        ("RD-MERGE", "RD-INDEXLESS", "RD-ORDER"),
+    ),
     (r"/choices/\d+/message/reasoning_details/\d+/index", ("RD-ORDER",)),
     (r"/choices/\d+/message/reasoning_details/\d+/type", ("RD-MERGE", "RD-AS-SENT")),
-    (r"/choices/\d+/message/reasoning_details/\d+/(?!text$|summary$|index$|type$)[^/]+(/.*)?",
-     ("RD-FIELDS", "RD-AS-SENT")),
+    (
+        r"/choices/\d+/message/reasoning_details/\d+/(?!text$|summary$|index$|type$)[^/]+(/.*)?",
+        ("RD-FIELDS", "RD-AS-SENT"),
+    ),
     (r"/choices/\d+/logprobs(/.*)?", ("LP-CONCAT", "LP-SHAPE", "LP-SKIP")),
     (r"/choices/\d+/message/tool_calls(/\d+)?", (*_LADDER, "TOOL-OUTPUT")),
     (rf"{_CALL}/id", ("TOOL-ADOPT-ID", *_LADDER)),
@@ -65,8 +78,7 @@ _TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     (rf"{_CALL}/index", ("TOOL-OUTPUT",)),
     (rf"{_CALL}/function", ("TOOL-NAME", "TOOL-5-APPEND", "TOOL-OUTPUT")),
     (rf"{_CALL}/function/name", ("TOOL-NAME",)),
-    (rf"{_CALL}/function/arguments",
-     ("TOOL-5-APPEND", "TOOL-RAW", "TOOL-EMPTY-ARGS", *_LADDER)),
+    (rf"{_CALL}/function/arguments", ("TOOL-5-APPEND", "TOOL-RAW", "TOOL-EMPTY-ARGS", *_LADDER)),
 )
 _COMPILED = tuple((re.compile(pattern), frozenset(rules)) for pattern, rules in _TABLE)
 
@@ -75,7 +87,9 @@ OUTSIDE_THE_SHAPE: frozenset[str] = frozenset({"ROB-UNKNOWN-KEYS"})
 
 POINTERLESS: frozenset[str] = frozenset(
     {"ROB-NULL-ENTRIES", "ROB-BLANK", "ROB-WRONG-TYPE", "ROB-NOT-OBJECT", "CHOICE-DELTA-NULL"}
-    | {rule for rule in ALL_RULES if rule.startswith("LIFE-")} | set(SSE_RULES))
+    | {rule for rule in ALL_RULES if rule.startswith("LIFE-")}
+    | set(SSE_RULES)
+)
 """The rules no difference in a response implicates by position."""
 
 

@@ -22,8 +22,17 @@ class ChoiceFold:
     """The fold of every entry of `choices` that carried one index."""
 
     __slots__ = (
-        "_annotations", "_finish_reason", "_logprob_content", "_logprob_refusal", "_logprobs",
-        "_native_finish_reason", "_reasoning_details", "_role", "_text", "_tool_calls", "index",
+        "_annotations",
+        "_finish_reason",
+        "_logprob_content",
+        "_logprob_refusal",
+        "_logprobs",
+        "_native_finish_reason",
+        "_reasoning_details",
+        "_role",
+        "_text",
+        "_tool_calls",
+        "index",
     )
 
     def __init__(self, index: int) -> None:

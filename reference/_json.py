@@ -80,9 +80,7 @@ def json_equal(a: JSON, b: JSON) -> bool:
         return isinstance(a, bool) and isinstance(b, bool) and a == b
     if isinstance(a, dict):
         return (
-            isinstance(b, dict)
-            and a.keys() == b.keys()
-            and all(json_equal(a[k], b[k]) for k in a)
+            isinstance(b, dict) and a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
         )
     if isinstance(a, list):
         return (

@@ -17,10 +17,29 @@ from typing import Any, Literal, NotRequired, TypedDict, get_args
 from ._rules import FEATURES
 from ._sse_rules import SSE_RULES_NOTE
 
-__all__ = ["IMPACTS", "SHAPES", "STATUSES", "UNNAMED_DIALECT", "DialectRecord", "FailureRecord",
-           "Impact", "PolicyRecord", "RuleRecord", "Shape", "Status", "diagnosis_of_record",
-           "diagnosis_text", "dialect_record", "failure_record", "impact_of_record",
-           "rule_found_on", "rule_impact", "shape_of_record", "worst_impact", "worst_shape"]
+__all__ = [
+    "IMPACTS",
+    "SHAPES",
+    "STATUSES",
+    "UNNAMED_DIALECT",
+    "DialectRecord",
+    "FailureRecord",
+    "Impact",
+    "PolicyRecord",
+    "RuleRecord",
+    "Shape",
+    "Status",
+    "diagnosis_of_record",
+    "diagnosis_text",
+    "dialect_record",
+    "failure_record",
+    "impact_of_record",
+    "rule_found_on",
+    "rule_impact",
+    "shape_of_record",
+    "worst_impact",
+    "worst_shape",
+]
 
 Status = Literal["failed", "xfailed", "blocked", "not judged", "passed", "skipped", "not run"]
 """What a run says about a rule: the worst outcome of the tests that check it. "not
@@ -106,15 +125,17 @@ def diagnosis_text(found: list[PolicyRecord]) -> str:
     if not found:
         return "no known policy"
     named = "; ".join(f"*{p['name']}*{_as(p['libraries'])}" for p in found)
-    return f"matches policy {named}" if len(found) == 1 else \
-        f"matches {len(found)} policies: {named}"
+    return (
+        f"matches policy {named}" if len(found) == 1 else f"matches {len(found)} policies: {named}"
+    )
 
 
 def _as(libraries: list[str]) -> str:
     if not libraries:
         return ""
-    named = (libraries[0] if len(libraries) == 1
-             else f"{', '.join(libraries[:-1])} and {libraries[-1]}")
+    named = (
+        libraries[0] if len(libraries) == 1 else f"{', '.join(libraries[:-1])} and {libraries[-1]}"
+    )
     return f", as {named} {'does' if len(libraries) == 1 else 'do'}"
 
 
@@ -124,8 +145,11 @@ def diagnosis_of_record(record: Any) -> list[PolicyRecord] | None:
     found = record.get("diagnosis") if isinstance(record, Mapping) else None
     if not isinstance(found, list):
         return None
-    return [{"name": p["name"], "libraries": _strings(p.get("libraries"))}
-            for p in found if isinstance(p, Mapping) and isinstance(p.get("name"), str)]
+    return [
+        {"name": p["name"], "libraries": _strings(p.get("libraries"))}
+        for p in found
+        if isinstance(p, Mapping) and isinstance(p.get("name"), str)
+    ]
 
 
 def _strings(value: Any) -> list[str]:
@@ -160,11 +184,22 @@ class FailureRecord(TypedDict):
     (a rule's impact comes from the differences charged to it, verdicts.md §2-3)."""
 
 
-def failure_record(message: str, *, chunks: list[Any] | None = None, expected: Any = None,
-                   received: Any = None, pointer: str | None = None) -> FailureRecord:
+def failure_record(
+    message: str,
+    *,
+    chunks: list[Any] | None = None,
+    expected: Any = None,
+    received: Any = None,
+    pointer: str | None = None,
+) -> FailureRecord:
     """A failure record; a failure with nothing compared has only its message."""
-    return {"message": message, "chunks": chunks, "expected": expected, "received": received,
-            "pointer": pointer}
+    return {
+        "message": message,
+        "chunks": chunks,
+        "expected": expected,
+        "received": received,
+        "pointer": pointer,
+    }
 
 
 class RuleRecord(TypedDict):
@@ -210,8 +245,12 @@ class DialectRecord(TypedDict):
 
 
 UNNAMED_DIALECT: DialectRecord = {
-    "name": "openai-chat", "title": "OpenAI Chat Completions", "spec": "chat-fold.md",
-    "item": "chunk", "features": list(FEATURES), "extra_rules_note": SSE_RULES_NOTE,
+    "name": "openai-chat",
+    "title": "OpenAI Chat Completions",
+    "spec": "chat-fold.md",
+    "item": "chunk",
+    "features": list(FEATURES),
+    "extra_rules_note": SSE_RULES_NOTE,
     "docs": "https://platform.openai.com/docs/api-reference/chat/streaming",
 }
 """The dialect of a record that names none: every record written before dialects existed
@@ -232,19 +271,34 @@ def dialect_record(document: Mapping[str, Any]) -> DialectRecord:
     if not isinstance(found, Mapping) or not isinstance(found.get("name"), str):
         return UNNAMED_DIALECT
     name = str(found["name"])
-    base: DialectRecord = (UNNAMED_DIALECT if name == UNNAMED_DIALECT["name"] else
-                           {"name": name, "title": name, "spec": "", "item": "item",
-                            "features": [], "extra_rules_note": None, "docs": ""})
+    base: DialectRecord = (
+        UNNAMED_DIALECT
+        if name == UNNAMED_DIALECT["name"]
+        else {
+            "name": name,
+            "title": name,
+            "spec": "",
+            "item": "item",
+            "features": [],
+            "extra_rules_note": None,
+            "docs": "",
+        }
+    )
     return {
         "name": name,
         "title": _text(found.get("title"), base["title"]),
         "spec": _text(found.get("spec"), base["spec"]),
         "item": _text(found.get("item"), base["item"]),
-        "features": ([str(f) for f in found["features"]]
-                     if isinstance(found.get("features"), list) else base["features"]),
-        "extra_rules_note": (found["extra_rules_note"]
-                             if isinstance(found.get("extra_rules_note"), str)
-                             else base["extra_rules_note"]),
+        "features": (
+            [str(f) for f in found["features"]]
+            if isinstance(found.get("features"), list)
+            else base["features"]
+        ),
+        "extra_rules_note": (
+            found["extra_rules_note"]
+            if isinstance(found.get("extra_rules_note"), str)
+            else base["extra_rules_note"]
+        ),
         "docs": _text(found.get("docs"), base.get("docs", "")),
     }
 

@@ -28,8 +28,19 @@ from typing import Any
 from ._compare import ABSENT
 from ._scrub import scrub, scrub_text
 
-__all__ = ["DEPTH", "DOCUMENT_BYTES", "DOCUMENT_ITEMS", "ITEMS", "STRING_BYTES", "TOTAL_BYTES",
-           "bound", "cut_text", "escape_controls", "json_text", "persistable"]
+__all__ = [
+    "DEPTH",
+    "DOCUMENT_BYTES",
+    "DOCUMENT_ITEMS",
+    "ITEMS",
+    "STRING_BYTES",
+    "TOTAL_BYTES",
+    "bound",
+    "cut_text",
+    "escape_controls",
+    "json_text",
+    "persistable",
+]
 
 STRING_BYTES = 64 * 1024
 ITEMS = 1000
@@ -51,9 +62,13 @@ def escape_controls(text: str, *, keep: str = "\t\n") -> str:
     character."""
     pattern = _CONTROLS.get(keep)
     if pattern is None:
-        pattern = _CONTROLS[keep] = re.compile("[" + "".join(
-            f"\\x{c:02x}" for c in (*range(0x20), *range(0x7f, 0xa0)) if chr(c) not in keep)
-            + "]")
+        pattern = _CONTROLS[keep] = re.compile(
+            "["
+            + "".join(
+                f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if chr(c) not in keep
+            )
+            + "]"
+        )
     return pattern.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
@@ -81,8 +96,14 @@ class _Budget:
         return kept
 
 
-def bound(value: Any, *, string_bytes: int = STRING_BYTES, items: int = ITEMS,
-          depth: int = DEPTH, total_bytes: int = TOTAL_BYTES) -> Any:
+def bound(
+    value: Any,
+    *,
+    string_bytes: int = STRING_BYTES,
+    items: int = ITEMS,
+    depth: int = DEPTH,
+    total_bytes: int = TOTAL_BYTES,
+) -> Any:
     """A copy of `value` that is plain, finite JSON of bounded size (see the module)."""
     return _bound(value, _Budget(total_bytes, depth), string_bytes, items, depth)
 
@@ -90,8 +111,11 @@ def bound(value: Any, *, string_bytes: int = STRING_BYTES, items: int = ITEMS,
 def _bound(value: Any, budget: _Budget, limit: int, items: int, depth: int) -> Any:
     if isinstance(value, str):
         return budget.take(value, limit)
-    if value is None or isinstance(value, bool) or (
-            isinstance(value, int) and value.bit_length() <= _INT_BITS):
+    if (
+        value is None
+        or isinstance(value, bool)
+        or (isinstance(value, int) and value.bit_length() <= _INT_BITS)
+    ):
         return value
     if isinstance(value, int):
         return budget.take(f"(an integer of {value.bit_length()} bits, not kept)", limit)
@@ -101,7 +125,8 @@ def _bound(value: Any, budget: _Budget, limit: int, items: int, depth: int) -> A
         return budget.take("(absent)" if value is ABSENT else scrub_text(repr(value)), limit)
     if depth <= 0 or budget.left <= 0:
         return f"… ({len(value)} {'members' if isinstance(value, dict) else 'entries'} cut" + (
-            f", nested deeper than {budget.depth} levels)" if depth <= 0 else ")")
+            f", nested deeper than {budget.depth} levels)" if depth <= 0 else ")"
+        )
     if isinstance(value, dict):
         return _bound_object(value, budget, limit, items, depth)
     entries = list(value)
@@ -115,11 +140,14 @@ def _first(entries: list[Any], items: int) -> list[Any]:
     return entries if len(entries) <= items + 1 else entries[:items]
 
 
-def _bound_object(value: dict[Any, Any], budget: _Budget, limit: int, items: int,
-                  depth: int) -> dict[str, Any]:
+def _bound_object(
+    value: dict[Any, Any], budget: _Budget, limit: int, items: int, depth: int
+) -> dict[str, Any]:
     members = list(value.items())
-    kept = {budget.take(str(k), limit): _bound(v, budget, limit, items, depth - 1)
-            for k, v in _first(members, items)}
+    kept = {
+        budget.take(str(k), limit): _bound(v, budget, limit, items, depth - 1)
+        for k, v in _first(members, items)
+    }
     if len(kept) < len(members):
         kept["…"] = f"({len(members) - len(kept)} members cut)"
     return kept
@@ -156,5 +184,14 @@ def json_text(value: Any, *, indent: int | None = 1) -> str:
     text: UTF-8, no bare NaN, no raw control character (DEL and C1 escaped as `\\u0080`)."""
     # JSON escapes every C0 control inside a string and writes none outside one (but the
     # indent's line breaks), so what is left to escape is DEL and C1, inside strings only.
-    return escape_controls(json.dumps(persistable(value, document=True), indent=indent,
-                                      ensure_ascii=False, allow_nan=False)) + "\n"
+    return (
+        escape_controls(
+            json.dumps(
+                persistable(value, document=True),
+                indent=indent,
+                ensure_ascii=False,
+                allow_nan=False,
+            )
+        )
+        + "\n"
+    )

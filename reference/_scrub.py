@@ -39,13 +39,41 @@ NOT_KEPT = "(present, not kept)"
 """What the value of an `opaque` or `payload` member is replaced with."""
 
 _DROPPED = frozenset({"opaque", "payload"})
-_SECRET_NAMES = frozenset({
-    "authorization", "proxyauthorization", "bearer", "cookie", "setcookie", "credential",
-    "credentials", "passwd", "signingkey"})
-_SECRET_SUFFIXES = ("apikey", "secret", "password", "token", "privatekey", "secretkey",
-                    "accesskeyid", "sessionid")
-_SECRET_PARTS = ("key", "token", "secret", "auth", "passw", "session", "cookie", "signature",
-                 "credential", "bearer")
+_SECRET_NAMES = frozenset(
+    {
+        "authorization",
+        "proxyauthorization",
+        "bearer",
+        "cookie",
+        "setcookie",
+        "credential",
+        "credentials",
+        "passwd",
+        "signingkey",
+    }
+)
+_SECRET_SUFFIXES = (
+    "apikey",
+    "secret",
+    "password",
+    "token",
+    "privatekey",
+    "secretkey",
+    "accesskeyid",
+    "sessionid",
+)
+_SECRET_PARTS = (
+    "key",
+    "token",
+    "secret",
+    "auth",
+    "passw",
+    "session",
+    "cookie",
+    "signature",
+    "credential",
+    "bearer",
+)
 """A member or header whose name (lower-case, `-`/`_` dropped) holds one of these is a
 credential's (`x-api-key`, `Ocp-Apim-Subscription-Key`, `X-Auth-Key`, `session_id`...)."""
 _COUNTS = ("tokens", "tokencount", "tokenids")
@@ -59,58 +87,85 @@ _NOT_NAME = re.compile(r"[^a-z0-9]")
 # (needles, pattern): a pattern runs only on text whose lower-case form holds a needle,
 # so a 100 MB string without any is scanned at the speed of `str.__contains__`.
 _PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = tuple(
-    (needles, re.compile(pattern)) for needles, pattern in (
+    (needles, re.compile(pattern))
+    for needles, pattern in (
         # No leading \b: a key glued to a word (`31msk-...` after an escape) is still a key;
         # `sk-` wants a digit in its body, so `risk-management-framework` is not one.
         # A known prefix marks a key whatever its body (`sk-proj-AAAA...`); a bare `sk-`
         # wants a digit or a capital in its body.
-        (("sk-",), r"sk-(?:(?:proj|ant(?:-api\d\d)?|or-v1|svcacct|admin)-[A-Za-z0-9_-]{16,}"
-                   r"|(?=[A-Za-z0-9_-]{0,200}[\dA-Z])[A-Za-z0-9_-]{16,})"),
+        (
+            ("sk-",),
+            r"sk-(?:(?:proj|ant(?:-api\d\d)?|or-v1|svcacct|admin)-[A-Za-z0-9_-]{16,}"
+            r"|(?=[A-Za-z0-9_-]{0,200}[\dA-Z])[A-Za-z0-9_-]{16,})",
+        ),
         (("akia", "asia"), r"(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])"),
         (("gh",), r"gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}"),
         (("xox",), r"xox[abposr]-[A-Za-z0-9-]{10,}"),
         (("aiza",), r"AIza[0-9A-Za-z_-]{35}"),
         (("eyj",), r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*"),
         (("bearer",), r"(?i:\bbearer)\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]+"),
-
-        (("private key",),
-         r"-----BEGIN[A-Z ]*PRIVATE KEY-----(?s:.*?)(?:-----END[A-Z ]*PRIVATE KEY-----|\Z)"),
-    ))
+        (
+            ("private key",),
+            r"-----BEGIN[A-Z ]*PRIVATE KEY-----(?s:.*?)(?:-----END[A-Z ]*PRIVATE KEY-----|\Z)",
+        ),
+    )
+)
 _BASIC = re.compile(
-    r"(?i)(\b(?:proxy-)?authorization[\"']?\s*[:=]\s*[\"']?)basic\s+[A-Za-z0-9+/]{4,}=*")
+    r"(?i)(\b(?:proxy-)?authorization[\"']?\s*[:=]\s*[\"']?)basic\s+[A-Za-z0-9+/]{4,}=*"
+)
 _QUERY = re.compile(  # a URL's credential parameters: signed URLs, API keys in the query,
     # an OAuth implicit grant's `#access_token=` in the fragment
     r"(?i)([?&;#](?:sig|key|signature|token|secret|[\w.-]*(?:key|token|secret|signature)"
-    r"[\w.-]*)=)(?!\[redacted\])[^&#\s\"'<>\\]+")
-_SECRET_WORDS = ("key", "secret", "passw", "token", "cookie", "credential", "auth", "session",
-                 "signature", "bearer")
-_NAMED_SECRET_TEXT = (r"[\w-]{0,40}?(?:api[_-]?key|secret|password|passwd|credentials?|"
-                      r"(?:access|refresh|session|id|auth|api|bearer)[_-]?token|cookie)")
+    r"[\w.-]*)=)(?!\[redacted\])[^&#\s\"'<>\\]+"
+)
+_SECRET_WORDS = (
+    "key",
+    "secret",
+    "passw",
+    "token",
+    "cookie",
+    "credential",
+    "auth",
+    "session",
+    "signature",
+    "bearer",
+)
+_NAMED_SECRET_TEXT = (
+    r"[\w-]{0,40}?(?:api[_-]?key|secret|password|passwd|credentials?|"
+    r"(?:access|refresh|session|id|auth|api|bearer)[_-]?token|cookie)"
+)
 # Any other name holding a secret word (`X-Auth-Key`, `Ocp-Apim-Subscription-Key`,
 # `GITHUB_TOKEN`) that is neither a token count nor a content member, with a lower-case
 # letter or an underscore (an environment variable's), so that a rule id (`CHOICE-KEY`,
 # `AM-THINK-SIGNATURE`: upper-case, hyphens only) heading a line of a report is not taken
 # for one. A bare `token` is left to the member rule, which knows a logprob entry's
 # sampled text; a thinking block's `signature` and its `signature_delta` are content.
-_WORDED_SECRET_TEXT = (r"(?-i:(?=[\w-]*[a-z_]))(?![\w-]*(?:tokens|token_?count|token_?ids))"
-                       r"(?!(?:signature|thought_?signature|signature_?delta|token)\b)"
-                       r"[\w-]{0,40}?(?:key|token|secret|auth|passw|session|cookie|signature|"
-                       r"credential|bearer)[\w-]{0,40}")
+_WORDED_SECRET_TEXT = (
+    r"(?-i:(?=[\w-]*[a-z_]))(?![\w-]*(?:tokens|token_?count|token_?ids))"
+    r"(?!(?:signature|thought_?signature|signature_?delta|token)\b)"
+    r"[\w-]{0,40}?(?:key|token|secret|auth|passw|session|cookie|signature|"
+    r"credential|bearer)[\w-]{0,40}"
+)
 _SECRET_NAME_TEXT = rf"(?:{_NAMED_SECRET_TEXT}|{_WORDED_SECRET_TEXT})"
 # A header line's name has a separator (`X-Auth-Key`) or is one word: `KeyError: 0` is not one.
-_HEADER_NAME_TEXT = (rf"(?:{_NAMED_SECRET_TEXT}|(?=[\w]*[-_]){_WORDED_SECRET_TEXT}|"
-                     r"cookie|set-cookie|authorization|signature|session)")
+_HEADER_NAME_TEXT = (
+    rf"(?:{_NAMED_SECRET_TEXT}|(?=[\w]*[-_]){_WORDED_SECRET_TEXT}|"
+    r"cookie|set-cookie|authorization|signature|session)"
+)
 _HEADER_LINE = re.compile(  # `Name: value` on a line of its own, as an HTTP head shows it
-    rf"(?im)^(\s*{_HEADER_NAME_TEXT}:[ \t]*)(?!\[redacted\])(?P<v>\S[^\r\n]*)")
+    rf"(?im)^(\s*{_HEADER_NAME_TEXT}:[ \t]*)(?!\[redacted\])(?P<v>\S[^\r\n]*)"
+)
 # `Name: value` inside a line (`got X-Auth-Key: abc`): a name with a separator, not a JSON
 # pointer's segment (`/usage/x_key: expected ...`), nor a word glued to one.
 _HEADER_INLINE = re.compile(
     rf"(?i)((?<![\w./-])(?:{_NAMED_SECRET_TEXT}|(?=[\w]*[-_]){_WORDED_SECRET_TEXT}):[ \t]*)"
-    r"(?!\[redacted\])(?P<v>(?![{\[])[^\s\"',;&}\]\\]+)")
+    r"(?!\[redacted\])(?P<v>(?![{\[])[^\s\"',;&}\]\\]+)"
+)
 _ASSIGNED = re.compile(
     rf"(?i)((?P<q>[\"'])\b{_SECRET_NAME_TEXT}(?P=q)\s*:\s*|\b{_SECRET_NAME_TEXT}\s*=\s*)"
     r"(?!\[redacted\])(?P<v>\\\"(?:(?!\\\")[^\n])*\\\"|\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|"
-    r"(?![{\[])[^\s\"',;&}\]\\]+)")
+    r"(?![{\[])[^\s\"',;&}\]\\]+)"
+)
 
 
 _FRAME_MEMBER = re.compile(r"([\"'])(?i:opaque|payload)\1\s*:\s*")
@@ -143,8 +198,9 @@ def _hidden(name: str, value: Any, *, in_logprobs: bool) -> Any:
     return ABSENT
 
 
-def scrub(value: Any, *, text: Callable[[str], str] | None = None,
-          _in_logprobs: bool = False) -> Any:
+def scrub(
+    value: Any, *, text: Callable[[str], str] | None = None, _in_logprobs: bool = False
+) -> Any:
     """A copy of a JSON value without credentials or provider frames, at any depth.
 
     `text` scrubs each string value (`scrub_text` by default; `persistable` passes one
@@ -155,8 +211,13 @@ def scrub(value: Any, *, text: Callable[[str], str] | None = None,
         for key, item in value.items():
             name = _name(str(key))
             marker = _hidden(name, item, in_logprobs=_in_logprobs)
-            kept[scrub_text(str(key))] = marker if marker is not ABSENT else scrub(
-                item, text=clean, _in_logprobs=_in_logprobs or name in _LOGPROB_CONTAINERS)
+            kept[scrub_text(str(key))] = (
+                marker
+                if marker is not ABSENT
+                else scrub(
+                    item, text=clean, _in_logprobs=_in_logprobs or name in _LOGPROB_CONTAINERS
+                )
+            )
         return kept
     if isinstance(value, list | tuple):
         return [scrub(item, text=clean, _in_logprobs=_in_logprobs) for item in value]
@@ -206,16 +267,16 @@ def _drop_frames(text: str) -> str:
     position = 0
     while match := _FRAME_MEMBER.search(text, position):
         quote = match.group(1)
-        parts.append(f"{text[position:match.end()]}{quote}{NOT_KEPT}{quote}")
+        parts.append(f"{text[position : match.end()]}{quote}{NOT_KEPT}{quote}")
         position = _value_end(text, match.end())
     return "".join(parts) + text[position:]
 
 
 def _value_end(text: str, start: int) -> int:
     """Where the JSON-like value starting at `start` ends (the end of `text` if it is cut)."""
-    if text[start:start + 1] in ('"', "'"):
+    if text[start : start + 1] in ('"', "'"):
         return _string_end(text, start)
-    if text[start:start + 1] not in ("{", "["):
+    if text[start : start + 1] not in ("{", "["):
         return _SCALAR.match(text, start).end()  # type: ignore[union-attr]  # always matches
     depth, at = 0, start
     while at < len(text):

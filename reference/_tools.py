@@ -133,10 +133,7 @@ def _new_id(fragment: _Fragment, current: _Call) -> bool:
 
 
 def _complete_onto_complete(fragment: _Fragment, current: _Call) -> bool:
-    return (
-        fragment.complete_value() is not None
-        and current.arguments.complete_value() is not None
-    )
+    return fragment.complete_value() is not None and current.arguments.complete_value() is not None
 
 
 def _resend(fragment: _Fragment, current: _Call) -> bool:

@@ -161,8 +161,12 @@ class EventStreamDecoder:
         self._data, self._event_type = [], ""
         if not data:
             return None
-        return Event(type=event_type or "message", data="\n".join(data),
-                     last_event_id=self.last_event_id, line=self._event_line)
+        return Event(
+            type=event_type or "message",
+            data="\n".join(data),
+            last_event_id=self.last_event_id,
+            line=self._event_line,
+        )
 
 
 def decode_events(parts: Iterable[bytes]) -> list[Event]:
@@ -216,12 +220,16 @@ class SSEDataError(RefoldError, ValueError):
         self.item = item
         self.line = item.line
         if isinstance(item, InvalidData):
-            message = (f"line {item.line}: event data is not JSON ({item.reason}); "
-                       f"expected a chat.completion.chunk object or [DONE], "
-                       f"received {_preview(item.data)}")
+            message = (
+                f"line {item.line}: event data is not JSON ({item.reason}); "
+                f"expected a chat.completion.chunk object or [DONE], "
+                f"received {_preview(item.data)}"
+            )
         else:
-            message = (f"line {item.line}: the stream sent an error event: "
-                       f"{_preview(json.dumps(item.error))}")
+            message = (
+                f"line {item.line}: the stream sent an error event: "
+                f"{_preview(json.dumps(item.error))}"
+            )
         super().__init__(message)
 
 

@@ -75,8 +75,10 @@ def write_all(
     trend = ""
     if history is not None:
         entry = history_entry(results, mutation)
-        trend = trend_svg([*of_dialect(load_history(history), entry["dialect"]), entry],
-                          dialect=dialect_line(results))
+        trend = trend_svg(
+            [*of_dialect(load_history(history), entry["dialect"]), entry],
+            dialect=dialect_line(results),
+        )
     directory.mkdir(parents=True, exist_ok=True)
     documents: dict[str, str] = {
         "report.html": render_html(results, mutation=mutation, coverage=coverage, trend=trend),
@@ -103,8 +105,10 @@ def write_matrix(runs: list[dict[str, Any]], directory: Path) -> list[Path]:
     `directory`: matrix.html and matrix.md; return the files written."""
     directory.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, text in (("matrix.html", render_matrix_html(runs)),
-                       ("matrix.md", render_matrix_markdown(runs))):
+    for name, text in (
+        ("matrix.html", render_matrix_html(runs)),
+        ("matrix.md", render_matrix_markdown(runs)),
+    ):
         path = directory / name
         path.write_text(scrub_document(text), encoding="utf-8")
         written.append(path)

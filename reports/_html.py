@@ -49,18 +49,26 @@ def _a(value: Any) -> str:
 def _statement(text: str) -> str:
     """A rule statement, escaped, with its Markdown `code` spans as <code>."""
     parts = _CODE_SPAN.split(text)
-    return "".join(f"<code>{_e(part)}</code>" if odd else _e(part)
-                   for odd, part in ((i % 2 == 1, p) for i, p in enumerate(parts)))
+    return "".join(
+        f"<code>{_e(part)}</code>" if odd else _e(part)
+        for odd, part in ((i % 2 == 1, p) for i, p in enumerate(parts))
+    )
 
 
 def _json_line(value: Any, separators: tuple[str, str] = (", ", ": ")) -> str:
     # JSON escapes C0 itself; DEL and C1 as `\u009b`, the form the harness's message has.
-    return escape_controls(json.dumps(value, ensure_ascii=False, separators=separators)
-                           .translate(_LINE_BREAKS))
+    return escape_controls(
+        json.dumps(value, ensure_ascii=False, separators=separators).translate(_LINE_BREAKS)
+    )
 
 
-def render_html(results: dict[str, Any], *, mutation: dict[str, Any] | None = None,
-                coverage: dict[str, Any] | None = None, trend: str = "") -> str:
+def render_html(
+    results: dict[str, Any],
+    *,
+    mutation: dict[str, Any] | None = None,
+    coverage: dict[str, Any] | None = None,
+    trend: str = "",
+) -> str:
     """The page: header and totals, the rule table, failing streams, mutation, coverage,
     and the trend (an SVG from `trend_svg`, already escaped)."""
     target = results.get("target", {})
@@ -72,31 +80,37 @@ def render_html(results: dict[str, Any], *, mutation: dict[str, Any] | None = No
         body.append(_coverage(coverage))
     if trend:
         body.append(f"<h2>Trend</h2>\n{trend}")
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-            "style-src 'unsafe-inline'; img-src data:\">"
-            f"<title>refold report: {_e(target.get('name', ''))}</title>"
-            f"<style>{css}</style></head>\n<body>\n" + "\n".join(body) + "\n</body></html>\n")
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+        "style-src 'unsafe-inline'; img-src data:\">"
+        f"<title>refold report: {_e(target.get('name', ''))}</title>"
+        f"<style>{css}</style></head>\n<body>\n" + "\n".join(body) + "\n</body></html>\n"
+    )
 
 
 def _header(results: dict[str, Any]) -> str:
     target = results.get("target", {})
     totals = results.get("totals", {})
-    versions = ", ".join(f"{k} {v}" for k, v in results.get("versions", {}).items()
-                         if k != "refold")  # named once, as "refold X.Y.Z"
-    spans = "".join(f'<span class="{_css(s)}">{totals[s]} {_e(s)}</span>'
-                    for s in STATUSES if totals.get(s))
+    versions = ", ".join(
+        f"{k} {v}" for k, v in results.get("versions", {}).items() if k != "refold"
+    )  # named once, as "refold X.Y.Z"
+    spans = "".join(
+        f'<span class="{_css(s)}">{totals[s]} {_e(s)}</span>' for s in STATUSES if totals.get(s)
+    )
     projection = projection_line(results)
     projected = f"projection: {_e(projection)}<br>" if projection else ""
-    return (f"<h1>refold: {_e(target.get('name', ''))}</h1>"
-            f"<p class=\"meta\">{_e(target.get('description', ''))}<br>"
-            f"dialect: {_e(dialect_line(results))}<br>{projected}"
-            f"features: {_e(', '.join(target.get('features', [])))}<br>"
-            f"started {_e(results.get('started', ''))}, "
-            f"{float(results.get('duration_seconds') or 0):.1f} s, Hypothesis profile "
-            f"{_e(results.get('hypothesis_profile', ''))}; refold "
-            f"{_e(results.get('refold_version', ''))}; {_e(versions)}</p>"
-            f"<p class=\"totals\">{spans}</p>")
+    return (
+        f"<h1>refold: {_e(target.get('name', ''))}</h1>"
+        f'<p class="meta">{_e(target.get("description", ""))}<br>'
+        f"dialect: {_e(dialect_line(results))}<br>{projected}"
+        f"features: {_e(', '.join(target.get('features', [])))}<br>"
+        f"started {_e(results.get('started', ''))}, "
+        f"{float(results.get('duration_seconds') or 0):.1f} s, Hypothesis profile "
+        f"{_e(results.get('hypothesis_profile', ''))}; refold "
+        f"{_e(results.get('refold_version', ''))}; {_e(versions)}</p>"
+        f'<p class="totals">{spans}</p>'
+    )
 
 
 def _css(status: Any) -> str:
@@ -104,9 +118,11 @@ def _css(status: Any) -> str:
 
 
 def _rule_table(results: dict[str, Any]) -> str:
-    rows = [f'<h2>Rules of {_e(dialect_line(results))} by feature</h2><table><thead><tr>'
-            '<th>rule</th><th>status</th><th>found on · impact</th><th class="num">tests</th>'
-            '<th>statement / reason</th></tr></thead><tbody>']
+    rows = [
+        f"<h2>Rules of {_e(dialect_line(results))} by feature</h2><table><thead><tr>"
+        '<th>rule</th><th>status</th><th>found on · impact</th><th class="num">tests</th>'
+        "<th>statement / reason</th></tr></thead><tbody>"
+    ]
     for heading, _feature, rules in sections(results):
         rows.append(f'<tr class="feature"><td colspan="5">{_e(heading)}</td></tr>')
         for rule_id, rule in rules:
@@ -118,10 +134,12 @@ def _rule_table(results: dict[str, Any]) -> str:
                 link = f'<a href="#fail-{_a(rule_id)}">{_e(rule_id)}</a>'
             else:
                 link = _e(rule_id)
-            rows.append(f'<tr><td>{link}</td><td class="status {_css(status)}">{_e(status)}</td>'
-                        f'<td class="verdict">{_e(" · ".join(verdict_words(rule)))}</td>'
-                        f'<td class="num">{int(rule.get("tests") or 0)}</td>'
-                        f'<td>{note}</td></tr>')
+            rows.append(
+                f'<tr><td>{link}</td><td class="status {_css(status)}">{_e(status)}</td>'
+                f'<td class="verdict">{_e(" · ".join(verdict_words(rule)))}</td>'
+                f'<td class="num">{int(rule.get("tests") or 0)}</td>'
+                f"<td>{note}</td></tr>"
+            )
     rows.append("</tbody></table>")
     return "".join(rows)
 
@@ -140,8 +158,10 @@ def _failure_block(group: list[tuple[str, dict[str, Any]]], results: dict[str, A
     first_id, rule = group[0]
     failure = rule.get("failure") or {}
     items = items_of(results)
-    names = ", ".join(f'{_e(rule_id)} <small>({_e(r.get("feature", ""))})</small>'
-                      + _verdict_span(r) for rule_id, r in group)
+    names = ", ".join(
+        f"{_e(rule_id)} <small>({_e(r.get('feature', ''))})</small>" + _verdict_span(r)
+        for rule_id, r in group
+    )
     anchors = "".join(f'<span id="fail-{_a(rule_id)}"></span>' for rule_id, _ in group[1:])
     message = tidy_tracebacks(str(failure.get("message") or rule.get("reason") or ""))
     parts = [f'<div class="failure" id="fail-{_a(first_id)}">{anchors}<h3>{names}</h3>']
@@ -153,8 +173,10 @@ def _failure_block(group: list[tuple[str, dict[str, Any]]], results: dict[str, A
         parts.append(f"<p>at <code>{_e(failure['pointer'])}</code></p>")
     if failure.get("chunks") and not _shown_in(failure):
         lines = "\n".join(_json_line(c) for c in failure["chunks"])
-        parts.append(f"<p>{_e(items)} ({len(failure['chunks'])}), one JSON object a line:</p>"
-                     f"<pre>{_e(lines)}</pre>")
+        parts.append(
+            f"<p>{_e(items)} ({len(failure['chunks'])}), one JSON object a line:</p>"
+            f"<pre>{_e(lines)}</pre>"
+        )
     for key in ("expected", "received"):
         if failure.get(key) is not None:
             text = json.dumps(failure[key], ensure_ascii=False, indent=1)
@@ -179,8 +201,9 @@ def _stream_shape(failure: dict[str, Any], results: dict[str, Any]) -> str:
         return ""
     ids = [str(d) for d in failure.get("departures") or [] if isinstance(d, str)]
     notes = "".join(f"<li>{_departure(results, d)}</li>" for d in ids)
-    return (f'<p class="shape">stream: {_e(shape)}'
-            + (f"; departures:</p><ul>{notes}</ul>" if notes else "</p>"))
+    return f'<p class="shape">stream: {_e(shape)}' + (
+        f"; departures:</p><ul>{notes}</ul>" if notes else "</p>"
+    )
 
 
 def _departure(results: dict[str, Any], departure_id: str) -> str:
@@ -199,8 +222,10 @@ def headline_html(results: dict[str, Any]) -> str:
     streams by impact, then those failing only on observed departures, each departure
     named, then those failing only on synthetic ones."""
     items = headline_items(results)
-    return (f'<section class="headline"><p><b>{_e(items[0][1])}</b></p>'
-            f"{_nested_list(items[1:])}</section>")
+    return (
+        f'<section class="headline"><p><b>{_e(items[0][1])}</b></p>'
+        f"{_nested_list(items[1:])}</section>"
+    )
 
 
 def _nested_list(items: list[tuple[int, str]]) -> str:
@@ -229,48 +254,60 @@ def _mutation(mutation: dict[str, Any]) -> str:
     score = mutation.get("score")
     width = 0.0 if score is None else max(0.0, min(100.0, float(score)))
     counts = ", ".join(f"{n} {s}" for s, n in mutation.get("counts", {}).items())
-    parts = [f"<h2>Mutation score</h2><p><span class=\"score\">"
-             f"{'n/a' if score is None else f'{score:.2f}%'}</span> "
-             f"<span class=\"bar\"><i style=\"width:{width:.1f}%\"></i></span></p>"
-             f"<p class=\"meta\">{_e(counts)}; target {_e(mutation.get('target', ''))}, "
-             f"{_e(mutation.get('duration_seconds', ''))} s, mutmut "
-             f"{_e(mutation.get('mutmut_version', ''))}</p>"]
+    parts = [
+        f'<h2>Mutation score</h2><p><span class="score">'
+        f"{'n/a' if score is None else f'{score:.2f}%'}</span> "
+        f'<span class="bar"><i style="width:{width:.1f}%"></i></span></p>'
+        f'<p class="meta">{_e(counts)}; target {_e(mutation.get("target", ""))}, '
+        f"{_e(mutation.get('duration_seconds', ''))} s, mutmut "
+        f"{_e(mutation.get('mutmut_version', ''))}</p>"
+    ]
     for function, mutants in survivors_by_function(mutation).items():
         rules = sorted({r for _, m in mutants for r in m.get("rules", [])})
-        parts.append(f"<h3>{_e(function)}</h3><p class=\"meta\">reached by rules: "
-                     f"{_e(', '.join(rules) or 'none')}</p>")
+        parts.append(
+            f'<h3>{_e(function)}</h3><p class="meta">reached by rules: '
+            f"{_e(', '.join(rules) or 'none')}</p>"
+        )
         for name, mutant in mutants:
-            parts.append(f"<details open><summary>{_e(mutant.get('status', ''))}: "
-                         f"{_e(name.rpartition('.')[2])}</summary>"
-                         f"<pre>{_e(mutant.get('diff') or '')}</pre></details>")
-    equivalent = [(n, m) for n, m in mutation.get("mutants", {}).items()
-                  if m.get("status") == "equivalent"]
+            parts.append(
+                f"<details open><summary>{_e(mutant.get('status', ''))}: "
+                f"{_e(name.rpartition('.')[2])}</summary>"
+                f"<pre>{_e(mutant.get('diff') or '')}</pre></details>"
+            )
+    equivalent = [
+        (n, m) for n, m in mutation.get("mutants", {}).items() if m.get("status") == "equivalent"
+    ]
     if equivalent:
         parts.append("<h3>Equivalent mutants (not scored)</h3><table><tbody>")
-        parts += [f"<tr><td>{_e(n)}</td><td>{_e(m.get('reason', ''))}</td></tr>"
-                  for n, m in equivalent]
+        parts += [
+            f"<tr><td>{_e(n)}</td><td>{_e(m.get('reason', ''))}</td></tr>" for n, m in equivalent
+        ]
         parts.append("</tbody></table>")
     return "".join(parts)
 
 
 def _coverage(coverage: dict[str, Any]) -> str:
     totals = coverage.get("totals", {})
-    rows = [f"<h2>Coverage of {_e(coverage.get('package', ''))}</h2>"
-            f"<p>{totals.get('lines_percent', 0):.1f}% of lines, "
-            f"{totals.get('branches_percent', 0):.1f}% of branches</p><table><thead><tr>"
-            "<th>file</th><th class=\"num\">lines</th><th class=\"num\">branches</th>"
-            "<th>missing lines</th></tr></thead><tbody>"]
+    rows = [
+        f"<h2>Coverage of {_e(coverage.get('package', ''))}</h2>"
+        f"<p>{totals.get('lines_percent', 0):.1f}% of lines, "
+        f"{totals.get('branches_percent', 0):.1f}% of branches</p><table><thead><tr>"
+        '<th>file</th><th class="num">lines</th><th class="num">branches</th>'
+        "<th>missing lines</th></tr></thead><tbody>"
+    ]
     for path, data in coverage.get("files", {}).items():
         missing = ", ".join(str(n) for n in data.get("missing_lines", []))
-        rows.append(f"<tr><td>{_e(path)}</td><td class=\"num\">{data.get('lines_percent', 0):.1f}%"
-                    f"</td><td class=\"num\">{data.get('branches_percent', 0):.1f}%</td>"
-                    f"<td>{_e(first_line(missing, 120))}</td></tr>")
+        rows.append(
+            f'<tr><td>{_e(path)}</td><td class="num">{data.get("lines_percent", 0):.1f}%'
+            f'</td><td class="num">{data.get("branches_percent", 0):.1f}%</td>'
+            f"<td>{_e(first_line(missing, 120))}</td></tr>"
+        )
     rows.append("</tbody></table>")
     by_rule = coverage.get("lines_by_rule", {})
     if by_rule:
         rows.append("<details><summary>lines reached by each rule</summary><table><tbody>")
         for rule_id, per_file in by_rule.items():
             count = sum(len(lines) for lines in per_file.values())
-            rows.append(f"<tr><td>{_e(rule_id)}</td><td class=\"num\">{count}</td></tr>")
+            rows.append(f'<tr><td>{_e(rule_id)}</td><td class="num">{count}</td></tr>')
         rows.append("</tbody></table></details>")
     return "".join(rows)

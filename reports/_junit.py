@@ -52,8 +52,9 @@ def render_junit(results: dict[str, Any]) -> str:
     wire rules (named as not part of chat-fold.md) when the results list any."""
     target = results.get("target", {})
     root = ET.Element("testsuites", {"name": "refold"})
-    spec = _suite(results, f"refold: {target.get('name', '')}",
-                  by_feature(results, registry="spec"))
+    spec = _suite(
+        results, f"refold: {target.get('name', '')}", by_feature(results, registry="spec")
+    )
     # The headline opens the first suite's properties: CI dashboards list those first.
     properties = spec.find("properties")
     if properties is not None:
@@ -62,31 +63,37 @@ def render_junit(results: dict[str, Any]) -> str:
     root.append(spec)
     wire = by_feature(results, registry="wire")
     if wire:
-        root.append(_suite(results, f"refold {wire_note(results)}: {target.get('name', '')}",
-                           wire))
+        root.append(_suite(results, f"refold {wire_note(results)}: {target.get('name', '')}", wire))
     ET.indent(root)
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
 
-def _suite(results: dict[str, Any], name: str,
-           groups: dict[str, list[tuple[str, dict[str, Any]]]]) -> ET.Element:
+def _suite(
+    results: dict[str, Any], name: str, groups: dict[str, list[tuple[str, dict[str, Any]]]]
+) -> ET.Element:
     # Counted from the suite's own rules: the results' totals span both registries.
     rules = [rule for group in groups.values() for _, rule in group]
     target = results.get("target", {})
-    suite = ET.Element("testsuite", {
-        "name": _attribute(name),
-        "tests": str(len(rules)),
-        "failures": str(sum(r.get("status") == "failed" for r in rules)),
-        "errors": "0",
-        "skipped": str(sum(r.get("status") in _SKIPPED for r in rules)),
-        "time": f"{float(results.get('duration_seconds') or 0):.3f}",
-        "timestamp": _attribute(results.get("started", "")),
-    })
+    suite = ET.Element(
+        "testsuite",
+        {
+            "name": _attribute(name),
+            "tests": str(len(rules)),
+            "failures": str(sum(r.get("status") == "failed" for r in rules)),
+            "errors": "0",
+            "skipped": str(sum(r.get("status") in _SKIPPED for r in rules)),
+            "time": f"{float(results.get('duration_seconds') or 0):.3f}",
+            "timestamp": _attribute(results.get("started", "")),
+        },
+    )
     properties = ET.SubElement(suite, "properties")
-    for key, value in (("dialect", dialect_record(results)["name"]),
-                       ("target", target.get("name")), ("features", " ".join(
-            target.get("features", []))), ("hypothesis_profile", results.get("hypothesis_profile")),
-            ("refold_version", results.get("refold_version"))):
+    for key, value in (
+        ("dialect", dialect_record(results)["name"]),
+        ("target", target.get("name")),
+        ("features", " ".join(target.get("features", []))),
+        ("hypothesis_profile", results.get("hypothesis_profile")),
+        ("refold_version", results.get("refold_version")),
+    ):
         ET.SubElement(properties, "property", {"name": key, "value": _attribute(value or "")})
     for feature, group in groups.items():
         for rule_id, rule in group:
@@ -99,15 +106,20 @@ def _verdict_properties(case: ET.Element, rule: dict[str, Any]) -> None:
     pytest's own junitxml writes `record_property` in)."""
     found = verdict_of(rule)
     properties = ET.SubElement(case, "properties")
-    for key, value in (("found_on", found.found_on), ("impact", found.impact),
-                       ("departures", " ".join(found.departures))):
+    for key, value in (
+        ("found_on", found.found_on),
+        ("impact", found.impact),
+        ("departures", " ".join(found.departures)),
+    ):
         if value:
             ET.SubElement(properties, "property", {"name": key, "value": _attribute(value)})
 
 
 def _testcase(feature: str, rule_id: str, rule: dict[str, Any], items: str) -> ET.Element:
-    case = ET.Element("testcase", {"classname": _attribute(f"refold.{feature}"),
-                                   "name": _attribute(rule_id), "time": "0"})
+    case = ET.Element(
+        "testcase",
+        {"classname": _attribute(f"refold.{feature}"), "name": _attribute(rule_id), "time": "0"},
+    )
     status = rule.get("status")
     if status == "failed":
         text = failure_text(rule.get("failure"), items) or str(rule.get("reason") or "failed")
@@ -115,14 +127,18 @@ def _testcase(feature: str, rule_id: str, rule: dict[str, Any], items: str) -> E
         if words:
             _verdict_properties(case, rule)
             text = f"[{' · '.join(words)}] {text}"
-        failure = ET.SubElement(case, "failure", {"message": _attribute(first_line(text)),
-                                                  "type": "ConformanceFailure"})
+        failure = ET.SubElement(
+            case, "failure", {"message": _attribute(first_line(text)), "type": "ConformanceFailure"}
+        )
         failure.text = _text(text)
     elif status in _SKIPPED:
         # Blocked is no failure of its own: the blocking rule's testcase carries it.
-        reason = {"xfailed": "known failure (baseline)", "not run": "no test checked this rule",
-                  "blocked": "blocked by another rule's failure",
-                  "not judged": "outside the target's stated projection"}
+        reason = {
+            "xfailed": "known failure (baseline)",
+            "not run": "no test checked this rule",
+            "blocked": "blocked by another rule's failure",
+            "not judged": "outside the target's stated projection",
+        }
         message = str(rule.get("reason") or reason.get(str(status), "skipped"))
         # A "not judged" reason begins with its status already.
         shown = message if message.startswith(f"{status}:") else f"{status}: {message}"

@@ -34,8 +34,15 @@ from ._verdicts import verdict_words
 
 __all__ = ["Column", "columns_by_dialect", "render_matrix_html", "render_matrix_markdown"]
 
-_SHORT = {"failed": "fail", "xfailed": "xfail", "blocked": "blocked",
-          "not judged": "unjudged", "passed": "pass", "skipped": "skip", "not run": "—"}
+_SHORT = {
+    "failed": "fail",
+    "xfailed": "xfail",
+    "blocked": "blocked",
+    "not judged": "unjudged",
+    "passed": "pass",
+    "skipped": "skip",
+    "not run": "—",
+}
 """What a cell says; a status without a short form is shown whole."""
 
 _FAILURE_CHARS = 1200
@@ -58,8 +65,7 @@ def columns_by_dialect(runs: list[dict[str, Any]]) -> dict[str, list[Column]]:
 def _rows(columns: list[Column]) -> dict[str, list[tuple[str, dict[str, Any]]]]:
     """Every rule any run of the dialect names, by feature, in the order of the run that
     names the most rules (the others' extra rules after)."""
-    ordered = sorted((results for _, results in columns),
-                     key=lambda r: -len(r.get("rules", {})))
+    ordered = sorted((results for _, results in columns), key=lambda r: -len(r.get("rules", {})))
     rows: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     seen: set[str] = set()
     for results in ordered:
@@ -118,22 +124,27 @@ def render_matrix_html(runs: list[dict[str, Any]]) -> str:
     """The page: per dialect, a table of rules by targets and its failing streams."""
     runs = [safe_input(results) for results in runs]
     css = files("refold.reports").joinpath("templates/report.css").read_text(encoding="utf-8")
-    body = ["<h1>refold: conformance matrix</h1>",
-            f"<p class=\"meta\">{len(runs)} run{'s' * (len(runs) != 1)}; a cell is the "
-            "rule's status in that target's run; a failed cell links to its failing stream."
-            "</p>"]
+    body = [
+        "<h1>refold: conformance matrix</h1>",
+        f'<p class="meta">{len(runs)} run{"s" * (len(runs) != 1)}; a cell is the '
+        "rule's status in that target's run; a failed cell links to its failing stream."
+        "</p>",
+    ]
     grouped = columns_by_dialect(runs)
     body.append("<h2>Headline per target</h2>")
     body += [headline_html(results) for columns in grouped.values() for _, results in columns]
     for dialect_name, columns in grouped.items():
         body.append(_dialect_table(dialect_name, columns))
         body.append(_failures(columns))
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-            "style-src 'unsafe-inline'; img-src data:\">"
-            "<title>refold: conformance matrix</title>"
-            f"<style>{css}{_MATRIX_CSS}</style></head>\n<body>\n" + "\n".join(body)
-            + "\n</body></html>\n")
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+        "style-src 'unsafe-inline'; img-src data:\">"
+        "<title>refold: conformance matrix</title>"
+        f"<style>{css}{_MATRIX_CSS}</style></head>\n<body>\n"
+        + "\n".join(body)
+        + "\n</body></html>\n"
+    )
 
 
 _MATRIX_CSS = """
@@ -150,17 +161,23 @@ table.matrix tr.totals td{font-size:.85em;color:#444;text-align:center}
 
 def _dialect_table(dialect_name: str, columns: list[Column]) -> str:
     line = dialect_line(columns[0][1])
-    heads = "".join(f'<th class="target" title="{_a(_target(r)[1])}">{_e(_target(r)[0])}</th>'
-                    for _, r in columns)
-    parts = [f'<h2 id="{_a(dialect_name)}">{_e(line)}</h2>'
-             f'<table class="matrix"><thead><tr><th>rule</th>{heads}</tr></thead><tbody>']
+    heads = "".join(
+        f'<th class="target" title="{_a(_target(r)[1])}">{_e(_target(r)[0])}</th>'
+        for _, r in columns
+    )
+    parts = [
+        f'<h2 id="{_a(dialect_name)}">{_e(line)}</h2>'
+        f'<table class="matrix"><thead><tr><th>rule</th>{heads}</tr></thead><tbody>'
+    ]
     for feature, rules in _rows(columns).items():
-        parts.append(f'<tr class="feature"><td colspan="{len(columns) + 1}">{_e(feature)}'
-                     "</td></tr>")
+        parts.append(
+            f'<tr class="feature"><td colspan="{len(columns) + 1}">{_e(feature)}</td></tr>'
+        )
         for rule_id, rule in rules:
             cells = "".join(_cell(anchor, results, rule_id) for anchor, results in columns)
-            parts.append(f'<tr><td title="{_a(rule.get("statement", ""))}">{_e(rule_id)}</td>'
-                         f"{cells}</tr>")
+            parts.append(
+                f'<tr><td title="{_a(rule.get("statement", ""))}">{_e(rule_id)}</td>{cells}</tr>'
+            )
         parts.append(_totals_row(columns, [rule_id for rule_id, _ in rules]))
     parts.append("</tbody></table>")
     return "".join(parts)
@@ -190,32 +207,36 @@ def _failures(columns: list[Column]) -> str:
         name, description = _target(results)
         groups = distinct_failures(results)
         if groups:
-            parts.append(f"<h3>{_e(name)}: failing streams</h3>"
-                         f"<p class=\"meta\">{_e(description)}</p>")
-            parts += [_failure_block(anchor, group, items_of(results))
-                      for group in groups]
+            parts.append(
+                f'<h3>{_e(name)}: failing streams</h3><p class="meta">{_e(description)}</p>'
+            )
+            parts += [_failure_block(anchor, group, items_of(results)) for group in groups]
     return "".join(parts)
 
 
 def _failure_block(anchor: str, group: list[tuple[str, dict[str, Any]]], items: str) -> str:
     rule = group[0][1]
-    text = _bounded(failure_text(rule.get("failure") or {"message": rule.get("reason")},
-                                 items))
+    text = _bounded(failure_text(rule.get("failure") or {"message": rule.get("reason")}, items))
     anchors = "".join(f'<span id="{_a(anchor)}-{_a(rule_id)}"></span>' for rule_id, _ in group)
-    names = ", ".join(f"{_e(rule_id)} <small>({_e(r.get('feature', ''))})</small>"
-                      for rule_id, r in group)
+    names = ", ".join(
+        f"{_e(rule_id)} <small>({_e(r.get('feature', ''))})</small>" for rule_id, r in group
+    )
     diagnosis = _diagnosis(rule)
-    return (f'<div class="failure">{anchors}<h4>{names}</h4>'
-            + (f"<p>diagnosis: {_e(diagnosis)}</p>" if diagnosis else "")
-            + f"<details><summary>{_e(first_line(text))}</summary><pre>{_e(text)}</pre>"
-            "</details></div>")
+    return (
+        f'<div class="failure">{anchors}<h4>{names}</h4>'
+        + (f"<p>diagnosis: {_e(diagnosis)}</p>" if diagnosis else "")
+        + f"<details><summary>{_e(first_line(text))}</summary><pre>{_e(text)}</pre>"
+        "</details></div>"
+    )
 
 
 def _bounded(text: str) -> str:
     if len(text) <= _FAILURE_CHARS:
         return text
-    return (f"{text[:_FAILURE_CHARS]}\n… ({len(text) - _FAILURE_CHARS} more characters: "
-            "the run's own report.html shows the whole failure)")
+    return (
+        f"{text[:_FAILURE_CHARS]}\n… ({len(text) - _FAILURE_CHARS} more characters: "
+        "the run's own report.html shows the whole failure)"
+    )
 
 
 # --- Markdown ---------------------------------------------------------------------------
@@ -230,17 +251,28 @@ def render_matrix_markdown(runs: list[dict[str, Any]]) -> str:
         for _, results in columns:
             lines += [*headline_markdown(results), ""]
     for _dialect_name, columns in grouped.items():
-        lines += [f"### {escape_markdown(dialect_line(columns[0][1]))}", "",
-                  "| rule | " + " | ".join(escape_markdown(_target(r)[0]) for _, r in columns)
-                  + " |", "|---|" + "---|" * len(columns)]
+        lines += [
+            f"### {escape_markdown(dialect_line(columns[0][1]))}",
+            "",
+            "| rule | " + " | ".join(escape_markdown(_target(r)[0]) for _, r in columns) + " |",
+            "|---|" + "---|" * len(columns),
+        ]
         for feature, rules in _rows(columns).items():
             lines.append(f"| **{escape_markdown(feature)}** |" + " |" * len(columns))
             for rule_id, _rule in rules:
-                lines.append(f"| {escape_markdown(rule_id)} | " + " | ".join(
-                    escape_markdown(_cell_text(r, rule_id)) for _, r in columns) + " |")
+                lines.append(
+                    f"| {escape_markdown(rule_id)} | "
+                    + " | ".join(escape_markdown(_cell_text(r, rule_id)) for _, r in columns)
+                    + " |"
+                )
             ids = [rule_id for rule_id, _ in rules]
-            lines.append("| passed | " + " | ".join(
-                f"{sum(1 for i in ids if _status(r, i) == 'passed')}/{len(ids)}"
-                for _, r in columns) + " |")
+            lines.append(
+                "| passed | "
+                + " | ".join(
+                    f"{sum(1 for i in ids if _status(r, i) == 'passed')}/{len(ids)}"
+                    for _, r in columns
+                )
+                + " |"
+            )
         lines.append("")
     return "\n".join(lines)

@@ -22,10 +22,20 @@ from refold.reference import (
     dialect_record,
 )
 
-__all__ = ["STATUSES", "by_feature", "diagnosis_line", "dialect_line", "distinct_failures",
-           "failure_text",
-           "first_line", "items_of",
-           "projection_line", "sections", "survivors_by_function", "wire_note"]
+__all__ = [
+    "STATUSES",
+    "by_feature",
+    "diagnosis_line",
+    "dialect_line",
+    "distinct_failures",
+    "failure_text",
+    "first_line",
+    "items_of",
+    "projection_line",
+    "sections",
+    "survivors_by_function",
+    "wire_note",
+]
 
 _UNDETECTED = ("survived", "no tests", "suspicious")
 
@@ -79,8 +89,9 @@ def by_feature(results: dict[str, Any], *, registry: str | None = None) -> dict[
             groups.setdefault(str(rule.get("feature", "")), []).append((str(rule_id), rule))
     found = list(groups)
     features = _features(dialect_record(results))
-    ordered = sorted(found, key=lambda f: (features.index(f) if f in features
-                                           else len(features) + found.index(f)))
+    ordered = sorted(
+        found, key=lambda f: features.index(f) if f in features else len(features) + found.index(f)
+    )
     return {feature: groups[feature] for feature in ordered}
 
 
@@ -91,10 +102,13 @@ def _features(found: DialectRecord) -> list[str]:
 def sections(results: dict[str, Any]) -> list[tuple[str, str, Group]]:
     """(heading, feature, rules) per group of the results' dialect: its spec's features,
     then the wire rules' under a heading that says they are not part of the spec."""
-    found = [(feature, feature, rules)
-             for feature, rules in by_feature(results, registry="spec").items()]
-    found += [(f"{feature} ({wire_note(results)})", feature, rules)
-              for feature, rules in by_feature(results, registry="wire").items()]
+    found = [
+        (feature, feature, rules) for feature, rules in by_feature(results, registry="spec").items()
+    ]
+    found += [
+        (f"{feature} ({wire_note(results)})", feature, rules)
+        for feature, rules in by_feature(results, registry="wire").items()
+    ]
     return found
 
 

@@ -21,8 +21,17 @@ from typing import Any
 
 from refold.reference import NOT_KEPT, REDACTED, escape_controls, persistable, scrub, scrub_text
 
-__all__ = ["NOT_KEPT", "REDACTED", "escape_controls", "html_attribute", "html_text",
-           "safe_input", "scrub", "scrub_document", "scrub_text"]
+__all__ = [
+    "NOT_KEPT",
+    "REDACTED",
+    "escape_controls",
+    "html_attribute",
+    "html_text",
+    "safe_input",
+    "scrub",
+    "scrub_document",
+    "scrub_text",
+]
 
 
 def safe_input(document: Any) -> Any:

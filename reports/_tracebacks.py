@@ -16,7 +16,8 @@ __all__ = ["tidy_tracebacks"]
 _FRAME = re.compile(r'^(?P<indent>\s*)File "(?P<path>[^"]+)"(?P<rest>, line \d+.*)$')
 _HARNESS = re.compile(
     r"[\\/](?:site|dist)-packages[\\/]refold[\\/](?!reference[\\/]|strategies[\\/])"
-    r"|(?:^|[\\/])harness[\\/]")
+    r"|(?:^|[\\/])harness[\\/]"
+)
 """The refold package installed, or its folder in a checkout (`harness/`)."""
 _PACKAGED = re.compile(r"^.*[\\/](?:site|dist)-packages[\\/]")
 

@@ -69,10 +69,13 @@ def trend_svg(entries: Sequence[dict[str, Any]], *, dialect: str = "") -> str:
     failures = [int(e.get("failed_rules") or 0) for e in entries]
     most = max(max(failures), 1)
     scores = [e.get("score") for e in entries]
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_WIDTH} {_HEIGHT}" '
-             f'width="{_WIDTH}" height="{_HEIGHT}" role="img" '
-             f'aria-label="mutation score and failing rules per run{_of(dialect)}" '
-             'class="trend">', *_axes(most)]
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_WIDTH} {_HEIGHT}" '
+        f'width="{_WIDTH}" height="{_HEIGHT}" role="img" '
+        f'aria-label="mutation score and failing rules per run{_of(dialect)}" '
+        'class="trend">',
+        *_axes(most),
+    ]
     if dialect:
         parts.append(f'<text x="{_PAD + 300}" y="14" class="legend">{html_text(dialect)}</text>')
     parts.append(_polyline([None if s is None else float(s) / 100 for s in scores], "score"))
@@ -80,8 +83,10 @@ def trend_svg(entries: Sequence[dict[str, Any]], *, dialect: str = "") -> str:
     last = len(entries) - 1
     for i in sorted({0, last}):
         anchor = "end" if i == last and last else "start"
-        parts.append(f'<text x="{_x(i, len(entries)):.1f}" y="{_HEIGHT - 8}" class="tick" '
-                     f'text-anchor="{anchor}">{html_text(str(entries[i]["started"])[:10])}</text>')
+        parts.append(
+            f'<text x="{_x(i, len(entries)):.1f}" y="{_HEIGHT - 8}" class="tick" '
+            f'text-anchor="{anchor}">{html_text(str(entries[i]["started"])[:10])}</text>'
+        )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -112,8 +117,11 @@ def _x(index: int, count: int) -> float:
 
 def _polyline(fractions: Sequence[float | None], kind: str) -> str:
     bottom, height = _HEIGHT - _PAD, _HEIGHT - _PAD - _PAD / 2
-    points = [(_x(i, len(fractions)), bottom - f * height)
-              for i, f in enumerate(fractions) if f is not None]
+    points = [
+        (_x(i, len(fractions)), bottom - f * height)
+        for i, f in enumerate(fractions)
+        if f is not None
+    ]
     if not points:
         return ""
     line = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)

@@ -27,18 +27,22 @@ from ._markdown import escape_markdown as _escape_markup
 from ._sanitize import safe_input
 
 __all__ = [
-    "IMPACT_WORDS", "UpstreamReports", "render_upstream", "stream_literal", "upstream_reports",
+    "IMPACT_WORDS",
+    "UpstreamReports",
+    "render_upstream",
+    "stream_literal",
+    "upstream_reports",
 ]
 
 IMPACT_WORDS = {
     "crash": "**crash**: the SDK raises (or exits, or hangs) on this stream, so its user "
-             "gets no result at all.",
+    "gets no result at all.",
     "loss": "**loss**: something the stream carried is absent from (or shorter in) the "
-            "SDK's result.",
+    "SDK's result.",
     "corruption": "**corruption**: a value the stream carried is present in the SDK's "
-                  "result, but wrong.",
+    "result, but wrong.",
     "representation": "**representation**: the data is there, but as another of `null`, "
-                      "`\"\"`, absent, `[]` or `{}` than the documented result has.",
+    '`""`, absent, `[]` or `{}` than the documented result has.',
 }
 """What each impact costs a user, in words (verdicts.md §3)."""
 
@@ -69,15 +73,18 @@ class UpstreamReports:
     def summary(self) -> str:
         """What the command prints after the files: the count filed and not filed."""
         filed, departing = len(self.reports), len(self.departing_only)
-        lines = [f"{filed} rule{_s(filed)} fail{_verb_s(filed)} on documented streams: "
-                 f"{filed} report{_s(filed)}; {departing} rule{_s(departing)} "
-                 f"fail{_verb_s(departing)} only on departing streams: not filed."]
+        lines = [
+            f"{filed} rule{_s(filed)} fail{_verb_s(filed)} on documented streams: "
+            f"{filed} report{_s(filed)}; {departing} rule{_s(departing)} "
+            f"fail{_verb_s(departing)} only on departing streams: not filed."
+        ]
         if self.unshaped:
             lines.append(
                 f"{len(self.unshaped)} failed rule{_s(len(self.unshaped))} "
                 f"({', '.join(self.unshaped)}) carry no `found_on`: the results file was "
                 "written before stream shapes, so nothing shows they fail on documented "
-                "streams; not filed. Run `refold check` again to classify them.")
+                "streams; not filed. Run `refold check` again to classify them."
+            )
         return "\n".join(lines)
 
 
@@ -88,14 +95,15 @@ def upstream_reports(results: dict[str, Any]) -> UpstreamReports:
     departing: list[str] = []
     unshaped: list[str] = []
     rules = results.get("rules")
-    for rule_id, rule in (rules.items() if isinstance(rules, dict) else []):
+    for rule_id, rule in rules.items() if isinstance(rules, dict) else []:
         if not isinstance(rule, dict) or rule.get("status") != "failed":
             continue
         if "found_on" not in rule:
             unshaped.append(str(rule_id))
         elif rule_found_on(rule) == "documented":
             reports[_file_name(results, str(rule_id))] = render_upstream(
-                results, str(rule_id), rule)
+                results, str(rule_id), rule
+            )
         else:
             departing.append(str(rule_id))
     return UpstreamReports(reports, departing, unshaped)
@@ -106,17 +114,27 @@ def render_upstream(results: dict[str, Any], rule_id: str, rule: dict[str, Any])
     target = _target(results)
     failure = _mapping(rule.get("failure"))
     statement = str(rule.get("statement") or "")
-    lines = [f"# {escape_markdown(target.get('name', ''))}: {escape_markdown(rule_id)} "
-             "fails on a documented stream", "",
-             f"> {escape_markdown(statement)}", ""]
+    lines = [
+        f"# {escape_markdown(target.get('name', ''))}: {escape_markdown(rule_id)} "
+        "fails on a documented stream",
+        "",
+        f"> {escape_markdown(statement)}",
+        "",
+    ]
     lines += _environment(results, target)
     lines += _rule_source(results, rule_id)
-    lines += (_wire_reproducer(results, failure) if rule.get("feature") == "sse"
-              else _reproducer(results, target, failure))
+    lines += (
+        _wire_reproducer(results, failure)
+        if rule.get("feature") == "sse"
+        else _reproducer(results, target, failure)
+    )
     lines += _outcome(failure)
-    lines += ["## Impact", "", IMPACT_WORDS.get(str(rule_impact(rule)),
-                                                 "Not stated: the failure names no impact."),
-              ""]
+    lines += [
+        "## Impact",
+        "",
+        IMPACT_WORDS.get(str(rule_impact(rule)), "Not stated: the failure names no impact."),
+        "",
+    ]
     lines += _departures(rule)
     lines += _replay(target, failure)
     return "\n".join(lines)
@@ -124,22 +142,33 @@ def render_upstream(results: dict[str, Any], rule_id: str, rule: dict[str, Any])
 
 def _environment(results: dict[str, Any], target: dict[str, Any]) -> list[str]:
     versions = _mapping(results.get("versions"))
-    lines = ["## Environment", "",
-             f"- SDK: {escape_markdown(target.get('name', ''))}: "
-             f"{escape_markdown(target.get('description', ''))}"]
-    lines += [f"- {name}: {escape_markdown(versions[name])}"
-              for name in ("python", "platform") if name in versions]
-    lines.append(f"- found by refold {escape_markdown(results.get('refold_version', ''))} "
-                 "(property-based conformance suite for streaming LLM clients)")
+    lines = [
+        "## Environment",
+        "",
+        f"- SDK: {escape_markdown(target.get('name', ''))}: "
+        f"{escape_markdown(target.get('description', ''))}",
+    ]
+    lines += [
+        f"- {name}: {escape_markdown(versions[name])}"
+        for name in ("python", "platform")
+        if name in versions
+    ]
+    lines.append(
+        f"- found by refold {escape_markdown(results.get('refold_version', ''))} "
+        "(property-based conformance suite for streaming LLM clients)"
+    )
     return [*lines, ""]
 
 
 def _rule_source(results: dict[str, Any], rule_id: str) -> list[str]:
     dialect = dialect_record(results)
-    lines = ["## The rule", "",
-             f"Rule **{escape_markdown(rule_id)}** of refold's contract for the "
-             f"{escape_markdown(dialect['title'])} stream, "
-             f"`docs/spec/{_code_span_text(dialect['spec'])}`."]
+    lines = [
+        "## The rule",
+        "",
+        f"Rule **{escape_markdown(rule_id)}** of refold's contract for the "
+        f"{escape_markdown(dialect['title'])} stream, "
+        f"`docs/spec/{_code_span_text(dialect['spec'])}`.",
+    ]
     docs = dialect.get("docs", "")
     if _DOCS_URL.fullmatch(docs):
         lines.append(f"The provider documents the stream at <{docs}>.")
@@ -148,25 +177,36 @@ def _rule_source(results: dict[str, Any], rule_id: str) -> list[str]:
     return [*lines, ""]
 
 
-def _reproducer(results: dict[str, Any], target: dict[str, Any],
-                failure: dict[str, Any]) -> list[str]:
+def _reproducer(
+    results: dict[str, Any], target: dict[str, Any], failure: dict[str, Any]
+) -> list[str]:
     chunks = failure.get("chunks")
     items: list[Any] = chunks if isinstance(chunks, list) else []
     item = dialect_record(results)["item"]
-    lines = ["## Reproduce", "",
-             f"The minimal failing stream ({len(items)} {escape_markdown(item)}"
-             f"{_s(len(items))}) is documented: every {escape_markdown(item)} matches the "
-             "provider's published schema and the documented order, and it carries no "
-             "departure."]
+    lines = [
+        "## Reproduce",
+        "",
+        f"The minimal failing stream ({len(items)} {escape_markdown(item)}"
+        f"{_s(len(items))}) is documented: every {escape_markdown(item)} matches the "
+        "provider's published schema and the documented order, and it carries no "
+        "departure.",
+    ]
     template = target.get("reproducer")
     if isinstance(template, str) and "{stream}" in template:
         program = template.replace("{stream}", stream_literal(items)).rstrip("\n")
-        lines += ["This program feeds it to the SDK's own accumulation, as refold did, and "
-                  "prints what the SDK folded:", "", *_fenced(program, _language(program))]
+        lines += [
+            "This program feeds it to the SDK's own accumulation, as refold did, and "
+            "prints what the SDK folded:",
+            "",
+            *_fenced(program, _language(program)),
+        ]
     else:
-        lines += [f"Feed these {escape_markdown(item)}s, one JSON value a line, in order, "
-                  "to the library's stream accumulation and print the result it builds:",
-                  "", *_fenced("\n".join(_json_line(i) for i in items), "jsonl")]
+        lines += [
+            f"Feed these {escape_markdown(item)}s, one JSON value a line, in order, "
+            "to the library's stream accumulation and print the result it builds:",
+            "",
+            *_fenced("\n".join(_json_line(i) for i in items), "jsonl"),
+        ]
     return lines
 
 
@@ -178,16 +218,25 @@ def _wire_reproducer(results: dict[str, Any], failure: dict[str, Any]) -> list[s
     items: list[Any] = chunks if isinstance(chunks, list) else []
     item = dialect_record(results)["item"]
     framed = "".join(
-        (f"event: {_json_line(i['type'])[1:-1]}\n" if isinstance(i, dict)
-         and isinstance(i.get("type"), str) else "") + f"data: {_json_line(i)}\n\n"
-        for i in items)
-    return ["## Reproduce", "",
-            f"The minimal failing body carries {len(items)} {escape_markdown(item)}"
-            f"{_s(len(items))}, each framed as the provider documents it. The rule is about "
-            "the SDK's server-sent events decoder: give these bytes, as the body of a "
-            "streamed response, to the SDK's streaming client (for example through a mock "
-            "HTTP transport) and read the events or the message it yields:", "",
-            *_fenced(framed.rstrip("\n"), "text")]
+        (
+            f"event: {_json_line(i['type'])[1:-1]}\n"
+            if isinstance(i, dict) and isinstance(i.get("type"), str)
+            else ""
+        )
+        + f"data: {_json_line(i)}\n\n"
+        for i in items
+    )
+    return [
+        "## Reproduce",
+        "",
+        f"The minimal failing body carries {len(items)} {escape_markdown(item)}"
+        f"{_s(len(items))}, each framed as the provider documents it. The rule is about "
+        "the SDK's server-sent events decoder: give these bytes, as the body of a "
+        "streamed response, to the SDK's streaming client (for example through a mock "
+        "HTTP transport) and read the events or the message it yields:",
+        "",
+        *_fenced(framed.rstrip("\n"), "text"),
+    ]
 
 
 def _language(program: str) -> str:
@@ -209,20 +258,27 @@ def _outcome(failure: dict[str, Any]) -> list[str]:
     if isinstance(pointer, str):
         lines += [f"The first difference is at `{_code_span_text(pointer or '/')}`.", ""]
     if failure.get("expected") is None and failure.get("received") is None:
-        lines += ["What refold reported:", "",
-                  *_fenced(str(failure.get("message") or ""), "text")]
+        lines += ["What refold reported:", "", *_fenced(str(failure.get("message") or ""), "text")]
         return lines
-    for heading, key in (("Expected (refold's reference fold of the stream):", "expected"),
-                         ("Received (the SDK's result):", "received")):
-        lines += [heading, "", *_fenced(json.dumps(failure.get(key), indent=2,
-                                                   ensure_ascii=False), "json")]
+    for heading, key in (
+        ("Expected (refold's reference fold of the stream):", "expected"),
+        ("Received (the SDK's result):", "received"),
+    ):
+        lines += [
+            heading,
+            "",
+            *_fenced(json.dumps(failure.get(key), indent=2, ensure_ascii=False), "json"),
+        ]
     return lines
 
 
 def _departures(rule: dict[str, Any]) -> list[str]:
     departures = [str(d) for d in rule.get("departures") or []]
-    shown = (", ".join(f"`{_code_span_text(d)}`" for d in departures) if departures
-             else "none: the stream is as the provider documents it.")
+    shown = (
+        ", ".join(f"`{_code_span_text(d)}`" for d in departures)
+        if departures
+        else "none: the stream is as the provider documents it."
+    )
     return ["## Departures", "", shown, ""]
 
 
@@ -235,8 +291,13 @@ def _replay(target: dict[str, Any], failure: dict[str, Any]) -> list[str]:
         # A built-in target's name is its --target value; a user target's replay file
         # names the module or command it ran, which its name need not be.
         command += f" --target {shlex.quote(str(target.get('name', '')))}"
-    return ["## Replay", "", "With refold installed, this re-runs the one failing case "
-            "(the path is the failing run's):", "", *_fenced(command, "sh")]
+    return [
+        "## Replay",
+        "",
+        "With refold installed, this re-runs the one failing case (the path is the failing run's):",
+        "",
+        *_fenced(command, "sh"),
+    ]
 
 
 def _fenced(text: str, language: str) -> list[str]:

@@ -23,9 +23,19 @@ from refold.reference import IMPACTS, SHAPES, Impact, Shape
 
 from ._model import by_feature
 
-__all__ = ["SHAPE_SHORT", "Headline", "Verdict", "by_impact", "departure_label",
-           "departure_note", "headline_items", "headline_lines", "headline_of", "verdict_of",
-           "verdict_words"]
+__all__ = [
+    "SHAPE_SHORT",
+    "Headline",
+    "Verdict",
+    "by_impact",
+    "departure_label",
+    "departure_note",
+    "headline_items",
+    "headline_lines",
+    "headline_of",
+    "verdict_of",
+    "verdict_words",
+]
 
 SHAPE_SHORT: dict[Shape, str] = {"documented": "doc", "observed": "obs", "synthetic": "syn"}
 """A shape in a matrix cell (`fail · doc · loss`)."""
@@ -45,9 +55,11 @@ def verdict_of(rule: Mapping[str, Any]) -> Verdict:
         return Verdict(None, None, ())
     found_on = rule.get("found_on")
     impact = rule.get("impact")
-    return Verdict(found_on if found_on in SHAPES else None,
-                   impact if impact in IMPACTS else None,
-                   _ids(rule.get("departures")))
+    return Verdict(
+        found_on if found_on in SHAPES else None,
+        impact if impact in IMPACTS else None,
+        _ids(rule.get("departures")),
+    )
 
 
 def _ids(value: Any) -> tuple[str, ...]:
@@ -130,8 +142,13 @@ def headline_items(results: Mapping[str, Any]) -> list[tuple[int, str]]:
     found = headline_of(results)
     if not found.failed:
         return [(0, f"{found.target}: no rule fails")]
-    items = [(0, f"{found.target}: {found.failed} rule{'s' * (found.failed != 1)} "
-                 f"fail{'s' * (found.failed == 1)}")]
+    items = [
+        (
+            0,
+            f"{found.target}: {found.failed} rule{'s' * (found.failed != 1)} "
+            f"fail{'s' * (found.failed == 1)}",
+        )
+    ]
     if found.documented:
         items.append((1, f"on documented streams: {by_impact(found.documented)}"))
     if found.observed:
@@ -149,11 +166,11 @@ def headline_items(results: Mapping[str, Any]) -> list[tuple[int, str]]:
 def headline_lines(results: Mapping[str, Any]) -> list[str]:
     """The headline as plain, indented lines:
 
-        t: 4 rules fail
-          on documented streams: loss: TEXT-JOIN, USAGE-LAST; corruption: CHOICE-ROLE
-          only on observed departures:
-            TOOL-NO-INDEX (loss): Q3 (tool-call fragments without `index`)
-          only on synthetic streams: crash: ROB-NOT-OBJECT
+    t: 4 rules fail
+      on documented streams: loss: TEXT-JOIN, USAGE-LAST; corruption: CHOICE-ROLE
+      only on observed departures:
+        TOOL-NO-INDEX (loss): Q3 (tool-call fragments without `index`)
+      only on synthetic streams: crash: ROB-NOT-OBJECT
     """
     return ["  " * depth + text for depth, text in headline_items(results)]
 
@@ -161,8 +178,9 @@ def headline_lines(results: Mapping[str, Any]) -> list[str]:
 def by_impact(groups: Mapping[Impact | None, list[str]]) -> str:
     """`loss: A, B; corruption: C` (rules whose impact is not recorded: `impact not
     recorded: D`)."""
-    return "; ".join(f"{impact or 'impact not recorded'}: {', '.join(rules)}"
-                     for impact, rules in groups.items())
+    return "; ".join(
+        f"{impact or 'impact not recorded'}: {', '.join(rules)}" for impact, rules in groups.items()
+    )
 
 
 def _impact(impact: Impact | None) -> str:

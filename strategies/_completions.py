@@ -20,7 +20,13 @@ from ._text import BOOLEANS, argument_texts, identities, json_objects, texts
 __all__ = ["FINISH_REASONS", "completions", "is_finished"]
 
 FINISH_REASONS: tuple[str | None, ...] = (
-    "stop", "length", "tool_calls", "content_filter", "function_call", "error", None,
+    "stop",
+    "length",
+    "tool_calls",
+    "content_filter",
+    "function_call",
+    "error",
+    None,
 )
 """Every finish reason a choice can end with; `error` and None leave the fold unfinished."""
 
@@ -96,8 +102,11 @@ _PROVIDER_FIELDS = {
     "system_fingerprint": identities("fp_"),
     "service_tier": st.sampled_from(_SERVICE_TIERS),
 }
-_MESSAGE_TEXTS = (("refusal", "refusal"), ("reasoning", "reasoning"),
-                  ("reasoning_content", "reasoning"))
+_MESSAGE_TEXTS = (
+    ("refusal", "refusal"),
+    ("reasoning", "reasoning"),
+    ("reasoning_content", "reasoning"),
+)
 
 
 def _provider_fields(draw: st.DrawFn) -> JSONObject:
@@ -105,8 +114,13 @@ def _provider_fields(draw: st.DrawFn) -> JSONObject:
 
 
 def _choice(
-    draw: st.DrawFn, index: int, reason: str | None, features: Collection[str], *,
-    finished: bool, max_tool_calls: int,
+    draw: st.DrawFn,
+    index: int,
+    reason: str | None,
+    features: Collection[str],
+    *,
+    finished: bool,
+    max_tool_calls: int,
 ) -> JSONObject:
     message: JSONObject = {"role": "assistant", "content": draw(_OPTIONAL_TEXTS)}
     for key, feature in _MESSAGE_TEXTS:
@@ -118,14 +132,19 @@ def _choice(
         if details:
             message["reasoning_details"] = details
     if "tool_calls" in features:
-        calls = _tool_calls(draw, index, reason, features, finished=finished,
-                            max_size=max_tool_calls)
+        calls = _tool_calls(
+            draw, index, reason, features, finished=finished, max_size=max_tool_calls
+        )
         if calls:
             message["tool_calls"] = calls
     if "annotations" in features and draw(BOOLEANS):
         message["annotations"] = draw(_ANNOTATION_LISTS)
-    choice: JSONObject = {"index": index, "message": message, "finish_reason": reason,
-                          "logprobs": None}
+    choice: JSONObject = {
+        "index": index,
+        "message": message,
+        "finish_reason": reason,
+        "logprobs": None,
+    }
     if "logprobs" in features and draw(BOOLEANS):
         choice["logprobs"] = draw(_LOGPROBS)
     if "provider_fields" in features and draw(BOOLEANS):
@@ -138,8 +157,13 @@ _TOOL_NAMES = st.sampled_from(["get_weather", "search", "f"]) | identities("tool
 
 
 def _tool_calls(
-    draw: st.DrawFn, choice: int, reason: str | None, features: Collection[str], *,
-    finished: bool, max_size: int,
+    draw: st.DrawFn,
+    choice: int,
+    reason: str | None,
+    features: Collection[str],
+    *,
+    finished: bool,
+    max_size: int,
 ) -> list[JSONObject]:
     return [
         {
@@ -158,8 +182,9 @@ _ARGUMENT_KINDS = st.sampled_from(["object", "none"])
 _UNFINISHED_ARGUMENT_KINDS = st.sampled_from(["object", "none", "cut off"])
 
 
-def _arguments(draw: st.DrawFn, reason: str | None, features: Collection[str], *,
-               finished: bool) -> str:
+def _arguments(
+    draw: st.DrawFn, reason: str | None, features: Collection[str], *, finished: bool
+) -> str:
     # TOOL-RAW: a call cut off by length stays cut off
     kind = draw(_UNFINISHED_ARGUMENT_KINDS if reason in _UNFINISHED else _ARGUMENT_KINDS)
     if kind == "none":
@@ -181,9 +206,13 @@ def reasoning_details(draw: st.DrawFn, *, max_size: int = 3) -> list[JSONObject]
 
 
 _DETAIL_KINDS = st.sampled_from(
-    ["reasoning.text", "reasoning.summary", "reasoning.encrypted", "unknown"])
-_DETAIL_FIELDS = (("id", identities("rd_")), ("format", st.sampled_from(_FORMATS)),
-                  ("index", st.integers(0, 3)))
+    ["reasoning.text", "reasoning.summary", "reasoning.encrypted", "unknown"]
+)
+_DETAIL_FIELDS = (
+    ("id", identities("rd_")),
+    ("format", st.sampled_from(_FORMATS)),
+    ("index", st.integers(0, 3)),
+)
 _UNKNOWN_TYPES = st.sampled_from(_UNKNOWN_DETAIL_TYPES)
 
 
@@ -242,34 +271,55 @@ def _logprob_entry(token: str, logprob: float, top: list[JSONObject]) -> JSONObj
 
 
 _LOGPROB_ENTRIES = st.builds(
-    _logprob_entry, texts(max_size=3), _LOGPROB_VALUES,
+    _logprob_entry,
+    texts(max_size=3),
+    _LOGPROB_VALUES,
     st.lists(st.builds(_top_logprob, texts(max_size=3), _LOGPROB_VALUES), max_size=1),
 )
-_LOGPROBS = st.fixed_dictionaries({
-    "content": st.lists(_LOGPROB_ENTRIES, max_size=3),
-    # LP-SHAPE: refusal is null when no refusal entry arrived, so never []
-    "refusal": st.none() | st.lists(_LOGPROB_ENTRIES, min_size=1, max_size=2),
-})
+_LOGPROBS = st.fixed_dictionaries(
+    {
+        "content": st.lists(_LOGPROB_ENTRIES, max_size=3),
+        # LP-SHAPE: refusal is null when no refusal entry arrived, so never []
+        "refusal": st.none() | st.lists(_LOGPROB_ENTRIES, min_size=1, max_size=2),
+    }
+)
 
 
 def _citation(url: str, title: str, start: int, length: int) -> JSONObject:
-    return {"type": "url_citation", "url_citation": {
-        "url": url, "title": title, "start_index": start, "end_index": start + length}}
+    return {
+        "type": "url_citation",
+        "url_citation": {
+            "url": url,
+            "title": title,
+            "start_index": start,
+            "end_index": start + length,
+        },
+    }
 
 
 _ANNOTATION_LISTS = st.lists(
-    st.builds(_citation, identities("https://example.com/"), texts(max_size=6),
-              st.integers(0, 100), st.integers(0, 20)),
-    min_size=1, max_size=2,
+    st.builds(
+        _citation,
+        identities("https://example.com/"),
+        texts(max_size=6),
+        st.integers(0, 100),
+        st.integers(0, 20),
+    ),
+    min_size=1,
+    max_size=2,
 )
 _COSTS = st.floats(0, 10, allow_nan=False)
 _USAGE_EXTRAS: dict[str, st.SearchStrategy[JSON]] = {
     "prompt_tokens_details": st.fixed_dictionaries(
-        {"cached_tokens": st.integers(0, 9)}, optional={"audio_tokens": st.integers(0, 9)}),
+        {"cached_tokens": st.integers(0, 9)}, optional={"audio_tokens": st.integers(0, 9)}
+    ),
     "completion_tokens_details": st.fixed_dictionaries(
         {"reasoning_tokens": st.integers(0, 9)},
-        optional={"accepted_prediction_tokens": st.integers(0, 9),
-                  "rejected_prediction_tokens": st.integers(0, 9)}),
+        optional={
+            "accepted_prediction_tokens": st.integers(0, 9),
+            "rejected_prediction_tokens": st.integers(0, 9),
+        },
+    ),
     "cost": _COSTS,  # OpenRouter
     "is_byok": st.booleans(),  # OpenRouter
     "cost_details": st.fixed_dictionaries({"upstream_inference_cost": _COSTS}),  # OpenRouter
@@ -279,8 +329,11 @@ _TOKENS = st.integers(0, 10**6)
 
 def _usage(draw: st.DrawFn) -> JSONObject:
     prompt, completion = draw(_TOKENS), draw(_TOKENS)
-    usage: JSONObject = {"prompt_tokens": prompt, "completion_tokens": completion,
-                         "total_tokens": prompt + completion}
+    usage: JSONObject = {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "total_tokens": prompt + completion,
+    }
     for key, values in _USAGE_EXTRAS.items():
         if draw(BOOLEANS):
             usage[key] = draw(values)

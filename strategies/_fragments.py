@@ -17,8 +17,14 @@ from refold.reference import JSON, JSONObject, parse_complete
 
 from ._text import BOOLEANS, below, cut, escape_positions, pieces_of
 
-__all__ = ["Lane", "annotation_lanes", "logprob_lanes", "reasoning_lanes", "text_lanes",
-           "tool_call_lanes"]
+__all__ = [
+    "Lane",
+    "annotation_lanes",
+    "logprob_lanes",
+    "reasoning_lanes",
+    "text_lanes",
+    "tool_call_lanes",
+]
 
 Lane = list[JSONObject]
 
@@ -49,16 +55,25 @@ def logprob_lanes(draw: st.DrawFn, logprobs: JSONObject | None) -> list[Lane]:
     if logprobs is None:
         return []
     content, refusal = logprobs["content"], logprobs["refusal"]
-    lanes = [[{"logprobs": {"content": list(part), "refusal": None}}
-              for part in pieces_of(content, cut(draw, len(content), max_cuts=3))]]
+    lanes = [
+        [
+            {"logprobs": {"content": list(part), "refusal": None}}
+            for part in pieces_of(content, cut(draw, len(content), max_cuts=3))
+        ]
+    ]
     if refusal:
-        lanes.append([{"logprobs": {"content": [], "refusal": list(part)}}
-                      for part in pieces_of(refusal, cut(draw, len(refusal), max_cuts=2))])
+        lanes.append(
+            [
+                {"logprobs": {"content": [], "refusal": list(part)}}
+                for part in pieces_of(refusal, cut(draw, len(refusal), max_cuts=2))
+            ]
+        )
     return lanes
 
 
-def reasoning_lanes(draw: st.DrawFn, segments: list[JSONObject] | None, *,
-                    families: Collection[int]) -> list[Lane]:
+def reasoning_lanes(
+    draw: st.DrawFn, segments: list[JSONObject] | None, *, families: Collection[int]
+) -> list[Lane]:
     """RD-*: each segment's fragments, interleaved in one lane so that segments first
     appear in order and an index-less segment is never interleaved with another
     index-less segment of its type."""
@@ -82,12 +97,16 @@ def _may_start(segments: list[JSONObject], queues: list[list[JSONObject]], next_
     kind = segments[next_]["type"]
     if kind not in _JOINED or "index" in segments[next_]:
         return True
-    return all(not queues[i] for i in range(next_)
-               if segments[i]["type"] == kind and "index" not in segments[i])
+    return all(
+        not queues[i]
+        for i in range(next_)
+        if segments[i]["type"] == kind and "index" not in segments[i]
+    )
 
 
-def _segment_fragments(draw: st.DrawFn, segment: JSONObject, *,
-                       families: Collection[int]) -> list[JSONObject]:
+def _segment_fragments(
+    draw: st.DrawFn, segment: JSONObject, *, families: Collection[int]
+) -> list[JSONObject]:
     kind = segment["type"]
     if kind not in _JOINED:
         return [dict(segment)]  # RD-AS-SENT: one fragment, verbatim
@@ -109,8 +128,9 @@ def _segment_fragments(draw: st.DrawFn, segment: JSONObject, *,
     return fragments
 
 
-def tool_call_lanes(draw: st.DrawFn, calls: list[JSONObject] | None, *,
-                    families: Collection[int], finished: bool) -> list[Lane]:
+def tool_call_lanes(
+    draw: st.DrawFn, calls: list[JSONObject] | None, *, families: Collection[int], finished: bool
+) -> list[Lane]:
     """TOOL-*: each call's fragments, on its own index (family 1), sharing an index
     with the previous call (family 3), or with no index at all (family 4)."""
     if not calls:
@@ -119,8 +139,7 @@ def tool_call_lanes(draw: st.DrawFn, calls: list[JSONObject] | None, *,
     # block index reused); family 1 alone draws OpenAI's dense indexes from 0
     sparse = bool(set(families) - {1})
     if 4 in families and draw(BOOLEANS):
-        return [_indexless_lane(draw, calls, families=families, finished=finished,
-                                sparse=sparse)]
+        return [_indexless_lane(draw, calls, families=families, finished=finished, sparse=sparse)]
     index = draw(below(4)) if sparse else 0  # TOOL-INDEX: the first index may be above 0
     lanes: list[Lane] = []
     for position, call in enumerate(calls):
@@ -131,14 +150,21 @@ def tool_call_lanes(draw: st.DrawFn, calls: list[JSONObject] | None, *,
             index += (1 + (draw(below(3)) if sparse else 0)) if position else 0
             lanes.append([])
         id_late = not shares and 5 in families and draw(BOOLEANS)
-        fragments = _call_fragments(draw, call, index, families=families, finished=finished,
-                                         id_late=id_late)
+        fragments = _call_fragments(
+            draw, call, index, families=families, finished=finished, id_late=id_late
+        )
         lanes[-1] += [_item(fragment) for fragment in fragments]
     return lanes
 
 
-def _indexless_lane(draw: st.DrawFn, calls: list[JSONObject], *, families: Collection[int],
-                    finished: bool, sparse: bool) -> Lane:
+def _indexless_lane(
+    draw: st.DrawFn,
+    calls: list[JSONObject],
+    *,
+    families: Collection[int],
+    finished: bool,
+    sparse: bool,
+) -> Lane:
     """Family 4 (TOOL-NO-INDEX): the calls one after the other, the first few on indexes
     of their own and every later one without an index, so that those join the most
     recently touched index (the last indexed call's, the highest), not index 0."""
@@ -151,8 +177,14 @@ def _indexless_lane(draw: st.DrawFn, calls: list[JSONObject], *, families: Colle
     for position, call in enumerate(calls):
         if 0 < position < indexed:
             index += 1 + (draw(below(3)) if sparse else 0)
-        lane += _call_fragments(draw, call, index if position < indexed else None,
-                                families=families, finished=finished, id_late=False)
+        lane += _call_fragments(
+            draw,
+            call,
+            index if position < indexed else None,
+            families=families,
+            finished=finished,
+            id_late=False,
+        )
     return [_item(fragment) for fragment in lane]
 
 
@@ -160,17 +192,26 @@ def _item(fragment: JSONObject) -> JSONObject:
     return {"delta": {"tool_calls": [fragment]}}
 
 
-def _call_fragments(draw: st.DrawFn, call: JSONObject, index: int | None, *,
-                    families: Collection[int], finished: bool,
-                    id_late: bool) -> list[JSONObject]:
+def _call_fragments(
+    draw: st.DrawFn,
+    call: JSONObject,
+    index: int | None,
+    *,
+    families: Collection[int],
+    finished: bool,
+    id_late: bool,
+) -> list[JSONObject]:
     arguments: str = call["function"]["arguments"]
-    if arguments == "" or (arguments == "{}" and finished and 7 in families
-                           and draw(BOOLEANS)):
+    if arguments == "" or (arguments == "{}" and finished and 7 in families and draw(BOOLEANS)):
         event("split: call streamed without arguments (family 7)")
         pieces: list[str] = []
     else:
-        pieces = [str(p) for p in pieces_of(
-            arguments, cut(draw, len(arguments), favour=escape_positions(arguments)))]
+        pieces = [
+            str(p)
+            for p in pieces_of(
+                arguments, cut(draw, len(arguments), favour=escape_positions(arguments))
+            )
+        ]
     count = max(len(pieces), 2 if id_late else 1)
     id_at = 1 + draw(below(count - 1)) if id_late else 0
     if id_late:

@@ -22,13 +22,21 @@ from ._completions import _check_options
 
 __all__ = ["lifecycle_chunks"]
 
-_ENVELOPE: JSONObject = {"id": "chatcmpl-x", "object": "chat.completion.chunk",
-                         "created": 1700000000, "model": "m"}
+_ENVELOPE: JSONObject = {
+    "id": "chatcmpl-x",
+    "object": "chat.completion.chunk",
+    "created": 1700000000,
+    "model": "m",
+}
 _ERROR: JSONObject = {"code": "server_error", "message": "Provider disconnected unexpectedly"}
 _USAGES = st.builds(
-    lambda prompt, completion: {"prompt_tokens": prompt, "completion_tokens": completion,
-                                "total_tokens": prompt + completion},
-    st.integers(0, 9), st.integers(0, 9),
+    lambda prompt, completion: {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "total_tokens": prompt + completion,
+    },
+    st.integers(0, 9),
+    st.integers(0, 9),
 )
 
 
@@ -49,8 +57,11 @@ def _chunks(features: frozenset[str]) -> st.SearchStrategy[JSONObject]:
     extras: dict[str, st.SearchStrategy[JSON]] = {"error": st.just(_ERROR).map(dict)}
     if allows("usage", features):
         extras["usage"] = st.none() | _USAGES
-    return st.builds(lambda choices, extra: {**_ENVELOPE, "choices": choices, **extra},
-                     st.lists(entries, max_size=2), st.fixed_dictionaries({}, optional=extras))
+    return st.builds(
+        lambda choices, extra: {**_ENVELOPE, "choices": choices, **extra},
+        st.lists(entries, max_size=2),
+        st.fixed_dictionaries({}, optional=extras),
+    )
 
 
 def _with_blanks(values: list[JSON], features: frozenset[str]) -> st.SearchStrategy[JSON]:
@@ -73,8 +84,11 @@ def _entries(features: frozenset[str]) -> st.SearchStrategy[JSONObject]:
         reasons += ["", " "]
     return st.fixed_dictionaries(
         {"index": st.sampled_from([0, 1] if allows("several choices", features) else [0])},
-        optional={"delta": st.none() | st.fixed_dictionaries({}, optional=delta_fields),
-                  "finish_reason": st.sampled_from(reasons)})
+        optional={
+            "delta": st.none() | st.fixed_dictionaries({}, optional=delta_fields),
+            "finish_reason": st.sampled_from(reasons),
+        },
+    )
 
 
 @st.composite
@@ -89,7 +103,9 @@ def _fragments(draw: st.DrawFn, features: frozenset[str]) -> JSONObject:
         fragment["index"] = index
     ids = ["call_a", "call_b"] if allows("new id on an index", features) else [f"call_{index}"]
     optional: dict[str, st.SearchStrategy[JSON]] = {
-        "id": _with_blanks(ids, features), "type": _with_blanks(["function"], features)}
+        "id": _with_blanks(ids, features),
+        "type": _with_blanks(["function"], features),
+    }
     fragment.update(draw(st.fixed_dictionaries({}, optional=optional)))
     fragment["function"] = draw(_functions(features))
     return fragment
@@ -106,7 +122,9 @@ def _functions(features: frozenset[str]) -> st.SearchStrategy[JSONObject]:
         arguments.append(None)
     names = _with_blanks(["f", "g"], features)
     if allows("argument-less calls", features):
-        return st.fixed_dictionaries({}, optional={"name": names,
-                                                   "arguments": st.sampled_from(arguments)})
-    return st.fixed_dictionaries({"arguments": st.sampled_from(arguments)},
-                                 optional={"name": names})
+        return st.fixed_dictionaries(
+            {}, optional={"name": names, "arguments": st.sampled_from(arguments)}
+        )
+    return st.fixed_dictionaries(
+        {"arguments": st.sampled_from(arguments)}, optional={"name": names}
+    )

@@ -24,13 +24,17 @@ _LISTS_IN_DELTA = ("tool_calls", "reasoning_details", "annotations")
 _EMPTY_CHOICES = st.sampled_from([[], [None], [None, 7]])  # ROB-NULL-ENTRIES
 _EMPTY_DELTAS = st.sampled_from([{}, None, "absent", {"role": ""}, {"content": None}])
 _BLANK_FINISH_REASONS = st.sampled_from(["", None, " "])
-_EARLIER = {"provider": "EarlierProvider", "system_fingerprint": "fp_earlier",
-            "service_tier": "scale"}
+_EARLIER = {
+    "provider": "EarlierProvider",
+    "system_fingerprint": "fp_earlier",
+    "service_tier": "scale",
+}
 """Values a last-wins provider field may hold before its final one (PROV-LAST)."""
 
 
-def with_noise(draw: st.DrawFn, chunks: list[JSONObject],
-               completion: JSONObject) -> list[JSONObject]:
+def with_noise(
+    draw: st.DrawFn, chunks: list[JSONObject], completion: JSONObject
+) -> list[JSONObject]:
     """The chunks with family-8 noise added; the fold is unchanged."""
     chunks = copy.deepcopy(chunks)
     envelope = {key: chunks[0][key] for key in ("id", "object", "created", "model")}
@@ -42,27 +46,47 @@ def with_noise(draw: st.DrawFn, chunks: list[JSONObject],
     return chunks
 
 
-def _prompt_filter_chunk(draw: st.DrawFn, chunks: list[JSONObject], envelope: JSONObject,
-                         indexes: list[int], completion: JSONObject) -> list[JSONObject]:
+def _prompt_filter_chunk(
+    draw: st.DrawFn,
+    chunks: list[JSONObject],
+    envelope: JSONObject,
+    indexes: list[int],
+    completion: JSONObject,
+) -> list[JSONObject]:
     """Azure's first chunk: blank id and model, `created: 0`, no choices (Q15)."""
-    first = {"id": "", "object": "", "created": 0, "model": "", "choices": [],
-             "prompt_filter_results": [{"prompt_index": 0, "content_filter_results": {}}]}
+    first = {
+        "id": "",
+        "object": "",
+        "created": 0,
+        "model": "",
+        "choices": [],
+        "prompt_filter_results": [{"prompt_index": 0, "content_filter_results": {}}],
+    }
     return [first, *chunks]
 
 
-def _empty_chunks(draw: st.DrawFn, chunks: list[JSONObject], envelope: JSONObject,
-                  indexes: list[int], completion: JSONObject) -> list[JSONObject]:
+def _empty_chunks(
+    draw: st.DrawFn,
+    chunks: list[JSONObject],
+    envelope: JSONObject,
+    indexes: list[int],
+    completion: JSONObject,
+) -> list[JSONObject]:
     """`choices: []` and `choices: [null]` chunks, and `usage: null`, anywhere."""
     for _ in range(1 + draw(below(3))):
         choices = draw(_EMPTY_CHOICES)  # ROB-NULL-ENTRIES
         extra = {"usage": None} if draw(BOOLEANS) else {}
-        chunks.insert(draw(below(len(chunks) + 1)),
-                      {**envelope, "choices": choices, **extra})
+        chunks.insert(draw(below(len(chunks) + 1)), {**envelope, "choices": choices, **extra})
     return chunks
 
 
-def _empty_deltas(draw: st.DrawFn, chunks: list[JSONObject], envelope: JSONObject,
-                  indexes: list[int], completion: JSONObject) -> list[JSONObject]:
+def _empty_deltas(
+    draw: st.DrawFn,
+    chunks: list[JSONObject],
+    envelope: JSONObject,
+    indexes: list[int],
+    completion: JSONObject,
+) -> list[JSONObject]:
     """Entries of known choices with an empty, null or missing delta, a blank finish
     reason and a blank role (CHOICE-DELTA-NULL, ROB-BLANK)."""
     for _ in range(1 + draw(below(3))):
@@ -75,8 +99,13 @@ def _empty_deltas(draw: st.DrawFn, chunks: list[JSONObject], envelope: JSONObjec
     return chunks
 
 
-def _null_list_entries(draw: st.DrawFn, chunks: list[JSONObject], envelope: JSONObject,
-                       indexes: list[int], completion: JSONObject) -> list[JSONObject]:
+def _null_list_entries(
+    draw: st.DrawFn,
+    chunks: list[JSONObject],
+    envelope: JSONObject,
+    indexes: list[int],
+    completion: JSONObject,
+) -> list[JSONObject]:
     """`null` and non-object entries in the lists of one chunk (ROB-NULL-ENTRIES)."""
     chunk = chunks[draw(below(len(chunks)))]
     chunk["choices"] = [None, *chunk["choices"]]
@@ -93,8 +122,13 @@ def _null_list_entries(draw: st.DrawFn, chunks: list[JSONObject], envelope: JSON
     return chunks
 
 
-def _unknown_keys(draw: st.DrawFn, chunks: list[JSONObject], envelope: JSONObject,
-                  indexes: list[int], completion: JSONObject) -> list[JSONObject]:
+def _unknown_keys(
+    draw: st.DrawFn,
+    chunks: list[JSONObject],
+    envelope: JSONObject,
+    indexes: list[int],
+    completion: JSONObject,
+) -> list[JSONObject]:
     """Keys the fold must ignore, at every level (ROB-UNKNOWN-KEYS)."""
     for chunk in chunks:
         chunk["obfuscation"] = "x7Q"
@@ -107,8 +141,13 @@ def _unknown_keys(draw: st.DrawFn, chunks: list[JSONObject], envelope: JSONObjec
     return chunks
 
 
-def _later_identity(draw: st.DrawFn, chunks: list[JSONObject], envelope: JSONObject,
-                    indexes: list[int], completion: JSONObject) -> list[JSONObject]:
+def _later_identity(
+    draw: st.DrawFn,
+    chunks: list[JSONObject],
+    envelope: JSONObject,
+    indexes: list[int],
+    completion: JSONObject,
+) -> list[JSONObject]:
     """First-wins fields with other values after the first (ENV-ID, ENV-MODEL, ENV-CREATED),
     and blank ones before it."""
     later = {"id": "chatcmpl-later", "model": "later-model", "created": 1}
@@ -121,15 +160,23 @@ def _later_identity(draw: st.DrawFn, chunks: list[JSONObject], envelope: JSONObj
     return chunks
 
 
-def _earlier_last_wins(draw: st.DrawFn, chunks: list[JSONObject], envelope: JSONObject,
-                       indexes: list[int], completion: JSONObject) -> list[JSONObject]:
+def _earlier_last_wins(
+    draw: st.DrawFn,
+    chunks: list[JSONObject],
+    envelope: JSONObject,
+    indexes: list[int],
+    completion: JSONObject,
+) -> list[JSONObject]:
     """Last-wins fields with other values before the last (USAGE-LAST, PROV-LAST,
     CHOICE-FINISH) and blank ones after it."""
     earlier: JSONObject = {key: value for key, value in _EARLIER.items() if key in completion}
     if "usage" in completion:
         earlier["usage"] = {"prompt_tokens": 1, "completion_tokens": 0, "total_tokens": 1}
-    entries = [{"index": choice["index"], "delta": {}, "finish_reason": "length"}
-               for choice in completion["choices"] if choice["finish_reason"] is not None]
+    entries = [
+        {"index": choice["index"], "delta": {}, "finish_reason": "length"}
+        for choice in completion["choices"]
+        if choice["finish_reason"] is not None
+    ]
     chunks.insert(0, {**envelope, "choices": entries, **earlier})
     blank = {key: "" for key in _PROVIDER_KEYS if key in completion}
     trailing = [{"index": index, "delta": {}, "finish_reason": ""} for index in indexes]

@@ -61,13 +61,12 @@ def chunk_splits(
     # order (Q16), one fragment per tool index in a delta (Q4), a finish_reason key on
     # every entry (Q13), usage on a final `choices: []` chunk (Q14)
     plain = set(families) == {1}
-    per_choice = [_choice_entries(draw, choice, families=families, finished=finished)
-                  for choice in completion["choices"]]
-    entries = _interleavings(draw, per_choice, in_order=plain)
-    chunks = [
-        {**_envelope(completion), "choices": group}
-        for group in _groups(draw, entries)
+    per_choice = [
+        _choice_entries(draw, choice, families=families, finished=finished)
+        for choice in completion["choices"]
     ]
+    entries = _interleavings(draw, per_choice, in_order=plain)
+    chunks = [{**_envelope(completion), "choices": group} for group in _groups(draw, entries)]
     chunks = _with_stream_fields(draw, chunks, completion, plain=plain)
     if 8 in families:
         chunks = with_noise(draw, chunks, completion)
@@ -76,18 +75,22 @@ def chunk_splits(
 
 
 def _envelope(completion: JSONObject) -> JSONObject:
-    return {"id": completion["id"], "object": "chat.completion.chunk",
-            "created": completion["created"], "model": completion["model"]}
+    return {
+        "id": completion["id"],
+        "object": "chat.completion.chunk",
+        "created": completion["created"],
+        "model": completion["model"],
+    }
 
 
-def _choice_entries(draw: st.DrawFn, choice: JSONObject, *, families: Collection[int],
-                    finished: bool) -> list[JSONObject]:
+def _choice_entries(
+    draw: st.DrawFn, choice: JSONObject, *, families: Collection[int], finished: bool
+) -> list[JSONObject]:
     message = choice["message"]
     lanes: list[Lane] = []
     for key in _TEXT_KEYS:
         lanes += text_lanes(draw, key, message.get(key))
-    lanes += tool_call_lanes(draw, message.get("tool_calls"), families=families,
-                                  finished=finished)
+    lanes += tool_call_lanes(draw, message.get("tool_calls"), families=families, finished=finished)
     lanes += reasoning_lanes(draw, message.get("reasoning_details"), families=families)
     lanes += annotation_lanes(draw, message.get("annotations"))
     lanes += logprob_lanes(draw, choice.get("logprobs"))
@@ -117,8 +120,9 @@ def _finish_item(choice: JSONObject) -> JSONObject:
     return item
 
 
-def _interleavings(draw: st.DrawFn, lanes: Sequence[Sequence[T]], *,
-                   in_order: bool = False) -> list[T]:
+def _interleavings(
+    draw: st.DrawFn, lanes: Sequence[Sequence[T]], *, in_order: bool = False
+) -> list[T]:
     """Merge lanes in any order that keeps each lane's own order (`in_order`: and
     starts them in their order); shrinks toward one lane after the other."""
     remaining = [list(lane) for lane in lanes if lane]
@@ -135,8 +139,9 @@ def _interleavings(draw: st.DrawFn, lanes: Sequence[Sequence[T]], *,
     return merged
 
 
-def _packed(draw: st.DrawFn, items: list[JSONObject], *,
-            one_fragment_per_index: bool) -> list[JSONObject]:
+def _packed(
+    draw: st.DrawFn, items: list[JSONObject], *, one_fragment_per_index: bool
+) -> list[JSONObject]:
     """Pack consecutive items of one choice into entries where they fit together;
     shrinks toward as few entries as possible."""
     entries: list[JSONObject] = []
@@ -187,8 +192,11 @@ def _groups(draw: st.DrawFn, entries: list[JSONObject]) -> list[list[JSONObject]
     toward one entry per chunk."""
     groups: list[list[JSONObject]] = []
     for entry in entries:
-        together: bool = draw(BOOLEANS) if groups and all(
-            other.get("index") != entry.get("index") for other in groups[-1]) else False
+        together: bool = (
+            draw(BOOLEANS)
+            if groups and all(other.get("index") != entry.get("index") for other in groups[-1])
+            else False
+        )
         if together:
             groups[-1].append(entry)
         else:
@@ -196,8 +204,9 @@ def _groups(draw: st.DrawFn, entries: list[JSONObject]) -> list[list[JSONObject]
     return groups
 
 
-def _with_stream_fields(draw: st.DrawFn, chunks: list[JSONObject],
-                        completion: JSONObject, *, plain: bool) -> list[JSONObject]:
+def _with_stream_fields(
+    draw: st.DrawFn, chunks: list[JSONObject], completion: JSONObject, *, plain: bool
+) -> list[JSONObject]:
     """Usage and provider fields: on every chunk or on the last one, which is either a
     final `choices: []` chunk (OpenAI's usage chunk) or the last chunk with choices."""
     tail: JSONObject = {}

@@ -50,16 +50,19 @@ def chunk_streams(
     # and losing chunks can leave one; with `tool_call_repair` anything goes.
     may_lose = "empty_arguments" in features or not has_calls
     may_repeat = "tool_call_repair" in features or not has_calls
-    damages = [("cut off", _cut_off, may_lose), ("chunks lost", _lose, may_lose),
-               ("chunk repeated", _repeat, may_repeat), ("chunks swapped", _swap, may_repeat),
-               ("error chunk", _error_chunk, allows("error chunk", features)),
-               # a wrongly typed `arguments` can leave a call without arguments (like a
-               # loss), a wrongly typed `index` makes a fragment index-less (TOOL-NO-INDEX)
-               ("wrong types", _wrong_types,
-                allows("wrong types", features) and may_lose and may_repeat),
-               # an index-less fragment joins the last call touched, which can leave the
-               # call it belonged to without arguments (like a loss)
-               ("index lost", _index_lost, allows("index lost", features) and may_lose)]
+    damages = [
+        ("cut off", _cut_off, may_lose),
+        ("chunks lost", _lose, may_lose),
+        ("chunk repeated", _repeat, may_repeat),
+        ("chunks swapped", _swap, may_repeat),
+        ("error chunk", _error_chunk, allows("error chunk", features)),
+        # a wrongly typed `arguments` can leave a call without arguments (like a
+        # loss), a wrongly typed `index` makes a fragment index-less (TOOL-NO-INDEX)
+        ("wrong types", _wrong_types, allows("wrong types", features) and may_lose and may_repeat),
+        # an index-less fragment joins the last call touched, which can leave the
+        # call it belonged to without arguments (like a loss)
+        ("index lost", _index_lost, allows("index lost", features) and may_lose),
+    ]
     for name, damage, allowed in damages:
         if allowed and len(chunks) > 1 and draw(BOOLEANS):
             event(f"stream: {name}")
@@ -78,7 +81,7 @@ def _lose(draw: st.DrawFn, chunks: list[JSONObject]) -> list[JSONObject]:
 
 def _repeat(draw: st.DrawFn, chunks: list[JSONObject]) -> list[JSONObject]:
     number = draw(below(len(chunks)))
-    return [*chunks[: number + 1], copy.deepcopy(chunks[number]), *chunks[number + 1:]]
+    return [*chunks[: number + 1], copy.deepcopy(chunks[number]), *chunks[number + 1 :]]
 
 
 def _swap(draw: st.DrawFn, chunks: list[JSONObject]) -> list[JSONObject]:

@@ -41,6 +41,7 @@ def below(count: int) -> st.SearchStrategy[int]:
     """Integers in `0..count-1` (cached: strategies here are drawn from in loops)."""
     return st.integers(0, count - 1)
 
+
 _HAZARDS = (
     "\U0001f600",  # astral: one code point, two UTF-16 units, four UTF-8 bytes
     "\U0001d11e",
@@ -137,8 +138,9 @@ def escape_positions(text: str) -> list[int]:
     return positions
 
 
-def cut(draw: st.DrawFn, length: int, *, max_cuts: int = 6,
-        favour: Sequence[int] = ()) -> list[int]:
+def cut(
+    draw: st.DrawFn, length: int, *, max_cuts: int = 6, favour: Sequence[int] = ()
+) -> list[int]:
     """Draw sorted cut points for a value of `length` items: no cut is one piece.
 
     `favour` lists positions worth cutting at (inside escapes); they are drawn from

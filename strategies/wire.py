@@ -89,9 +89,7 @@ def _line_ends(*, mixed: bool) -> st.SearchStrategy[st.SearchStrategy[str]]:
 
 
 @st.composite
-def _event_lines(
-    draw: st.DrawFn, chunk: JSON, *, keep_alives: bool, multiline: bool
-) -> list[str]:
+def _event_lines(draw: st.DrawFn, chunk: JSON, *, keep_alives: bool, multiline: bool) -> list[str]:
     lines: list[str] = []
     if keep_alives:
         lines += draw(st.lists(st.sampled_from(KEEP_ALIVE_COMMENTS), max_size=2))

@@ -26,18 +26,39 @@ __all__ = [
     "non_objects",
 ]
 
-_SCALARS = (st.none() | st.booleans() | st.integers(-2, 2**53)
-            | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=4))
-_CHUNK_KEYS = st.sampled_from(["id", "object", "created", "model", "choices", "usage", "error",
-                               "provider", "delta", "index", "tool_calls", "finish_reason"])
+_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-2, 2**53)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=4)
+)
+_CHUNK_KEYS = st.sampled_from(
+    [
+        "id",
+        "object",
+        "created",
+        "model",
+        "choices",
+        "usage",
+        "error",
+        "provider",
+        "delta",
+        "index",
+        "tool_calls",
+        "finish_reason",
+    ]
+)
 
 
 def json_values(*, max_leaves: int = 8) -> st.SearchStrategy[JSON]:
     """Any JSON value: null, booleans, numbers, strings, arrays and objects, nested."""
     return st.recursive(
         _SCALARS,
-        lambda children: st.lists(children, max_size=3)
-        | st.dictionaries(_CHUNK_KEYS | st.text(max_size=4), children, max_size=3),
+        lambda children: (
+            st.lists(children, max_size=3)
+            | st.dictionaries(_CHUNK_KEYS | st.text(max_size=4), children, max_size=3)
+        ),
         max_leaves=max_leaves,
     )
 
@@ -61,24 +82,48 @@ _RIGHT: dict[str, st.SearchStrategy[JSON]] = {
     "object": st.fixed_dictionaries({"prompt_tokens": st.integers(0, 9)}),
 }
 _WRONG: dict[str, st.SearchStrategy[JSON]] = {
-    "string": st.none() | st.booleans() | st.integers() | st.lists(_SCALARS, max_size=2)
+    "string": st.none()
+    | st.booleans()
+    | st.integers()
+    | st.lists(_SCALARS, max_size=2)
     | st.dictionaries(st.text(max_size=2), _SCALARS, max_size=2),
-    "integer": st.none() | st.booleans() | st.text(max_size=3) | st.just([1]) | st.just({"i": 1})
+    "integer": st.none()
+    | st.booleans()
+    | st.text(max_size=3)
+    | st.just([1])
+    | st.just({"i": 1})
     | st.floats(0.1, 0.9),
     "object": _SCALARS | st.lists(_SCALARS, max_size=2),
     "list": _SCALARS | st.dictionaries(st.text(max_size=2), _SCALARS, max_size=2),
 }
 _FUNCTION = {"name": "string", "arguments": "string"}
 _TOOL_FRAGMENT = {"index": "integer", "id": "string", "type": "string", "function": _FUNCTION}
-_DELTA = {"role": "string", "content": "string", "refusal": "string", "reasoning": "string",
-          "reasoning_content": "string", "tool_calls": ("list", _TOOL_FRAGMENT)}
+_DELTA = {
+    "role": "string",
+    "content": "string",
+    "refusal": "string",
+    "reasoning": "string",
+    "reasoning_content": "string",
+    "tool_calls": ("list", _TOOL_FRAGMENT),
+}
 _LOGPROBS: Shape = {"content": ("list", {}), "refusal": ("list", {})}  # entries kept verbatim
-_CHOICE = {"index": "integer", "finish_reason": "string", "native_finish_reason": "string",
-           "delta": _DELTA, "logprobs": _LOGPROBS}
+_CHOICE = {
+    "index": "integer",
+    "finish_reason": "string",
+    "native_finish_reason": "string",
+    "delta": _DELTA,
+    "logprobs": _LOGPROBS,
+}
 CHUNK_SHAPE: Shape = {
-    "id": "string", "object": "string", "created": "integer", "model": "string",
-    "provider": "string", "system_fingerprint": "string", "service_tier": "string",
-    "usage": "object", "choices": ("list", _CHOICE),
+    "id": "string",
+    "object": "string",
+    "created": "integer",
+    "model": "string",
+    "provider": "string",
+    "system_fingerprint": "string",
+    "service_tier": "string",
+    "usage": "object",
+    "choices": ("list", _CHOICE),
 }
 """The fields of a chunk the fold reads, each with the JSON type it must have."""
 
@@ -127,8 +172,9 @@ def chunks_with_wrong_types() -> st.SearchStrategy[tuple[JSONObject, JSONObject]
 
 
 _JUNK = st.sampled_from([None, 0, 1.5, "x", "", True, [], [None]])
-_ENTRY_LISTS = frozenset({"choices", "tool_calls", "annotations", "reasoning_details",
-                          "content", "refusal"})
+_ENTRY_LISTS = frozenset(
+    {"choices", "tool_calls", "annotations", "reasoning_details", "content", "refusal"}
+)
 """Keys whose list value is a list of entries (ROB-NULL-ENTRIES); `content` and `refusal`
 hold entry lists only under `logprobs`, elsewhere they are strings and left alone."""
 

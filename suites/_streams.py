@@ -39,15 +39,23 @@ def entry(**fields: Any) -> JSONObject:
     return {"choices": [fields]}
 
 
-def fragment(index: Any = _UNSET, id: Any = _UNSET, name: Any = _UNSET,
-             arguments: Any = _UNSET, type: Any = _UNSET) -> JSONObject:
+def fragment(
+    index: Any = _UNSET,
+    id: Any = _UNSET,
+    name: Any = _UNSET,
+    arguments: Any = _UNSET,
+    type: Any = _UNSET,
+) -> JSONObject:
     """One `delta.tool_calls` fragment with only the keys given (None is JSON null)."""
     result: JSONObject = {}
     for key, value in (("index", index), ("id", id), ("type", type)):
         if value is not _UNSET:
             result[key] = value
-    function = {key: value for key, value in (("name", name), ("arguments", arguments))
-                if value is not _UNSET}
+    function = {
+        key: value
+        for key, value in (("name", name), ("arguments", arguments))
+        if value is not _UNSET
+    }
     if function:
         result["function"] = function
     return result
@@ -55,8 +63,12 @@ def fragment(index: Any = _UNSET, id: Any = _UNSET, name: Any = _UNSET,
 
 def usage(prompt_tokens: int, completion_tokens: int, **extra: Any) -> JSONObject:
     """A usage object whose total is the sum of its two counts."""
-    return {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-            "total_tokens": prompt_tokens + completion_tokens, **extra}
+    return {
+        "prompt_tokens": prompt_tokens,
+        "completion_tokens": completion_tokens,
+        "total_tokens": prompt_tokens + completion_tokens,
+        **extra,
+    }
 
 
 def completion(*choices: JSONObject, **fields: Any) -> JSONObject:
@@ -71,8 +83,9 @@ def completion(*choices: JSONObject, **fields: Any) -> JSONObject:
     }
 
 
-def choice(index: int = 0, finish_reason: str | None = None, logprobs: Any = None,
-           **message: Any) -> JSONObject:
+def choice(
+    index: int = 0, finish_reason: str | None = None, logprobs: Any = None, **message: Any
+) -> JSONObject:
     """An expected choice; the message role defaults to "assistant"."""
     return {
         "index": index,

@@ -39,8 +39,13 @@ from refold.strategies import lifecycle_chunks
 _STEPS = 15
 """Steps per run: enough for a finish, a `[DONE]` and chunks after both."""
 
-_ENVELOPE: JSONObject = {"id": "chatcmpl-x", "object": "chat.completion.chunk",
-                         "created": 1700000000, "model": "m"}
+_ENVELOPE: JSONObject = {
+    "id": "chatcmpl-x",
+    "object": "chat.completion.chunk",
+    "created": 1700000000,
+    "model": "m",
+}
+
 
 class _FinishedModel:
     """LIFE-FINISHED from the chunks alone: choices seen, the last non-blank finish reason
@@ -131,17 +136,24 @@ class SnapshotMachine(LifecycleMachine):
     def _verify_unchanged(self) -> None:
         for number, (chunk, original) in enumerate(self.given):
             if not json_equal(chunk, original):
-                raise self.check.fail(f"the target mutated chunk {number} after add()",
-                                      chunks=[original], differences=differences(original, chunk),
-                                      expected=original, received=chunk)
+                raise self.check.fail(
+                    f"the target mutated chunk {number} after add()",
+                    chunks=[original],
+                    differences=differences(original, chunk),
+                    expected=original,
+                    received=chunk,
+                )
         for number, (response, original) in enumerate(self.handed_out):
             found = self.check.projected_differences(original, response)
             if found:
                 raise self.check.fail(
                     f"response {number} changed after it was handed out "
                     f"({len(self.given)} chunks folded since the start)",
-                    chunks=self.target.chunks, differences=found,
-                    expected=original, received=response)
+                    chunks=self.target.chunks,
+                    differences=found,
+                    expected=original,
+                    received=response,
+                )
 
 
 class FinishedMachine(LifecycleMachine):
@@ -156,9 +168,13 @@ class FinishedMachine(LifecycleMachine):
             by_reasons = self.stream.by_finish_reasons
             rule_id = "LIFE-DONE" if self.stream.done and not by_reasons else "LIFE-FINISHED"
             raise ConformanceFailure(
-                (rule_id,), f"finished is {not expected}, expected {expected}: finish reasons "
+                (rule_id,),
+                f"finished is {not expected}, expected {expected}: finish reasons "
                 f"by choice {reasons}, [DONE] {'recorded' if self.stream.done else 'not recorded'}",
-                chunks=self.target.chunks, expected=expected, received=not expected)
+                chunks=self.target.chunks,
+                expected=expected,
+                received=not expected,
+            )
 
 
 class EmptyArgumentsMachine(LifecycleMachine):
@@ -173,8 +189,15 @@ class EmptyArgumentsMachine(LifecycleMachine):
         for choice_number, choice in enumerate(expected["choices"]):
             calls = choice["message"].get("tool_calls") or []
             for call_number, call in enumerate(calls):
-                path = ("choices", choice_number, "message", "tool_calls", call_number,
-                        "function", "arguments")
+                path = (
+                    "choices",
+                    choice_number,
+                    "message",
+                    "tool_calls",
+                    call_number,
+                    "function",
+                    "arguments",
+                )
                 self._compare(path, call["function"]["arguments"], _lookup(received, path))
 
     def _compare(self, path: tuple[str | int, ...], expected: str, received: JSON) -> None:
@@ -183,8 +206,11 @@ class EmptyArgumentsMachine(LifecycleMachine):
             state = "finished" if self.stream.finished else "not finished"
             raise self.check.fail(
                 f"an argument-less call reads {received!r} at {pointer(list(path))} while "
-                f"the fold is {state}; expected {expected!r}", chunks=self.target.chunks,
-                expected=expected, received=received)
+                f"the fold is {state}; expected {expected!r}",
+                chunks=self.target.chunks,
+                expected=expected,
+                received=received,
+            )
 
 
 class ReferenceMachine(LifecycleMachine):
@@ -200,8 +226,11 @@ class ReferenceMachine(LifecycleMachine):
             raise self.check.fail(
                 f"after {len(self.given)} chunks (finished: {self.stream.finished}) the "
                 f"response differs from the reference's at {len(found)} place(s)",
-                chunks=self.target.chunks, differences=found,
-                expected=expected, received=received)
+                chunks=self.target.chunks,
+                differences=found,
+                expected=expected,
+                received=received,
+            )
 
 
 def _lookup(value: JSON, path: tuple[str | int, ...]) -> JSON:
@@ -229,7 +258,8 @@ def _run(machine: type[LifecycleMachine], check: Check) -> None:
     phases = tuple(phase for phase in settings().phases if phase != Phase.explain)
     with bound(check):
         stateful.run_state_machine_as_test(
-            machine, settings=settings(stateful_step_count=_STEPS, phases=phases))
+            machine, settings=settings(stateful_step_count=_STEPS, phases=phases)
+        )
 
 
 @rule("LIFE-SNAPSHOT")
@@ -245,8 +275,10 @@ def test_finished_follows_the_finish_reasons_and_done(check: Check) -> None:
 @rule("TOOL-EMPTY-ARGS")
 def test_argument_less_calls_read_braces_only_once_finished(check: Check) -> None:
     if "lifecycle" not in check.target.features:
-        pytest.skip(f"target {check.target.name} does not claim feature lifecycle, which "
-                    f"this test needs to tell a finished fold from an unfinished one")
+        pytest.skip(
+            f"target {check.target.name} does not claim feature lifecycle, which "
+            f"this test needs to tell a finished fold from an unfinished one"
+        )
     _run(EmptyArgumentsMachine, check)
 
 
@@ -273,6 +305,4 @@ def test_reading_before_any_chunk_raises(check: Check, steps: list[str]) -> None
 
 def _expect_empty_error(check: Check, accumulator: CheckedAccumulator) -> None:
     if accumulator.response_error() is None:
-        raise check.fail("response() returned a response before any chunk was added",
-                         chunks=[])
-
+        raise check.fail("response() returned a response before any chunk was added", chunks=[])

@@ -22,20 +22,21 @@ from refold.reference import JSON, JSONObject
 from refold.strategies import argument_texts, chunk_splits, completions, families_for, texts
 
 _TEXT_FEATURES = frozenset({"text", "choices"})
-_TOOL_FEATURES = frozenset({"text", "choices", "tool_calls", "tool_call_repair",
-                            "empty_arguments"})
+_TOOL_FEATURES = frozenset({"text", "choices", "tool_calls", "tool_call_repair", "empty_arguments"})
 _USAGE_FEATURES = frozenset({"text", "choices", "usage"})
 _PROVIDER_FEATURES = frozenset({"text", "choices", "provider_fields"})
 """What each relation's completions are drawn with (when claimed): the fields the
 change touches, so the examples go there."""
 
 _USAGE: JSONObject = {"prompt_tokens": 3, "completion_tokens": 5, "total_tokens": 8}
-_PROVIDER: JSONObject = {"provider": "OpenAI", "system_fingerprint": "fp_1",
-                         "service_tier": "default"}
+_PROVIDER: JSONObject = {
+    "provider": "OpenAI",
+    "system_fingerprint": "fp_1",
+    "service_tier": "default",
+}
 
 
-def _assert_same_fold(check: Check, original: list[JSONObject],
-                      changed: list[JSONObject]) -> None:
+def _assert_same_fold(check: Check, original: list[JSONObject], changed: list[JSONObject]) -> None:
     __tracebackhide__ = True
     note(f"original stream: {json.dumps(original, ensure_ascii=False)}")
     check.folds_to(changed, check.fold(original))
@@ -49,8 +50,11 @@ def _noise_chunks(indexes: list[int]) -> st.SearchStrategy[JSONObject]:
         st.just({"choices": [], "obfuscation": "q8", "prompt_filter_results": []}),
         index.map(lambda i: {"choices": [{"index": i, "delta": {}}]}),
         index.map(lambda i: {"choices": [{"index": i, "delta": None, "finish_reason": ""}]}),
-        index.map(lambda i: {"choices": [{"index": i, "delta": {"tool_calls": [None]},
-                                          "stop_reason": None}]}),
+        index.map(
+            lambda i: {
+                "choices": [{"index": i, "delta": {"tool_calls": [None]}, "stop_reason": None}]
+            }
+        ),
     )
 
 
@@ -115,8 +119,13 @@ def test_re_splitting_an_arguments_fragment_never_changes_the_fold(
     claimed = check.target.features
     completion = data.draw(completions(features=claimed & _TOOL_FEATURES), label="completion")
     calls = completion["choices"][0]["message"].setdefault("tool_calls", [])
-    calls.append({"id": "call_resplit", "type": "function",
-                  "function": {"name": "f", "arguments": data.draw(argument_texts())}})
+    calls.append(
+        {
+            "id": "call_resplit",
+            "type": "function",
+            "function": {"name": "f", "arguments": data.draw(argument_texts())},
+        }
+    )
     # A re-send (family 6) is one fragment by definition: cut, it would be appended.
     # Family 7 may stream a "{}" call with no arguments at all, leaving nothing to cut.
     families = families_for(claimed) - {6, 7}
@@ -130,7 +139,7 @@ def test_re_splitting_an_arguments_fragment_never_changes_the_fold(
     fragment["function"]["arguments"] = text[:cut]
     suffix = {key: fragment[key] for key in ("index",) if key in fragment}
     fragments.insert(position + 1, {**suffix, "function": {"arguments": text[cut:]}})
-    event(f"re-split: cut inside an escape: {text[max(cut - 1, 0):cut] == chr(92)}")
+    event(f"re-split: cut inside an escape: {text[max(cut - 1, 0) : cut] == chr(92)}")
     _assert_same_fold(check, chunks, changed)
 
 
@@ -172,8 +181,10 @@ def test_repeating_the_type_on_every_tool_fragment_never_changes_the_fold(
 
 
 def _without(chunks: list[JSONObject], keys: tuple[str, ...]) -> list[JSONObject]:
-    return [{key: copy.deepcopy(value) for key, value in chunk.items() if key not in keys}
-            for chunk in chunks]
+    return [
+        {key: copy.deepcopy(value) for key, value in chunk.items() if key not in keys}
+        for chunk in chunks
+    ]
 
 
 @rule("USAGE-LAST")

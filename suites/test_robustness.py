@@ -23,13 +23,20 @@ from ._json_values import (
     non_objects,
 )
 
-_ENVELOPE: JSONObject = {"id": "chatcmpl-x", "object": "chat.completion.chunk",
-                         "created": 1700000000, "model": "m"}
+_ENVELOPE: JSONObject = {
+    "id": "chatcmpl-x",
+    "object": "chat.completion.chunk",
+    "created": 1700000000,
+    "model": "m",
+}
 
 
 @rule("ROB-WRONG-TYPE")
-@given(chunks=st.lists(json_objects() | chunks_with_wrong_types().map(lambda pair: pair[0]),
-                       min_size=1, max_size=3))
+@given(
+    chunks=st.lists(
+        json_objects() | chunks_with_wrong_types().map(lambda pair: pair[0]), min_size=1, max_size=3
+    )
+)
 def test_any_json_object_as_a_chunk_never_makes_the_fold_raise(
     check: Check, chunks: list[JSONObject]
 ) -> None:
@@ -62,8 +69,13 @@ def _folds_alike(check: Check, chunks: list[JSON], baseline: list[JSON], what: s
     expected, received = check.fold(baseline), check.fold(chunks)
     found = check.projected_differences(expected, received)
     if found:
-        raise check.fail(f"the fold differs from the target's own fold of {what}",
-                         chunks=chunks, differences=found, expected=expected, received=received)
+        raise check.fail(
+            f"the fold differs from the target's own fold of {what}",
+            chunks=chunks,
+            differences=found,
+            expected=expected,
+            received=received,
+        )
 
 
 @rule("ROB-NOT-OBJECT")
@@ -73,14 +85,15 @@ def test_a_chunk_that_is_not_an_object_is_refused(check: Check, value: JSON) -> 
 
 
 @rule("ROB-NOT-OBJECT")
-@given(pairs=st.lists(chunks_with_wrong_types(), max_size=3), value=non_objects(),
-       data=st.data())
+@given(pairs=st.lists(chunks_with_wrong_types(), max_size=3), value=non_objects(), data=st.data())
 def test_refusing_a_chunk_leaves_the_fold_unchanged(
     check: Check, pairs: list[tuple[JSONObject, JSONObject]], value: JSON, data: st.DataObject
 ) -> None:
     if "lifecycle" not in check.target.features:
-        pytest.skip(f"target {check.target.name} does not claim feature lifecycle, which "
-                    f"this test needs to read the fold before and after a refusal")
+        pytest.skip(
+            f"target {check.target.name} does not claim feature lifecycle, which "
+            f"this test needs to read the fold before and after a refusal"
+        )
     chunks = [{**_ENVELOPE, **chunk} for chunk, _ in pairs]
     position = data.draw(st.integers(0, len(chunks)), label="refused at")
     accumulator = check.accumulator()
@@ -88,24 +101,37 @@ def test_refusing_a_chunk_leaves_the_fold_unchanged(
         accumulator.add(chunk)
     before = accumulator.response() if position else None
     if accumulator.add_raw(value) is None:
-        raise check.fail(f"add() accepted a chunk that is a {type(value).__name__}",
-                         chunks=[*chunks[:position], value])
+        raise check.fail(
+            f"add() accepted a chunk that is a {type(value).__name__}",
+            chunks=[*chunks[:position], value],
+        )
     if position:
         _unchanged(check, before, accumulator.response(), [*chunks[:position], value])
     elif accumulator.response_error() is None:
-        raise check.fail("after refusing the only chunk, response() returned a response "
-                         "instead of the LIFE-EMPTY error", chunks=[value])
+        raise check.fail(
+            "after refusing the only chunk, response() returned a response "
+            "instead of the LIFE-EMPTY error",
+            chunks=[value],
+        )
     for chunk in chunks[position:]:
         accumulator.add(chunk)
     if chunks:
-        _unchanged(check, check.fold(chunks), accumulator.response(),
-                   [*chunks[:position], value, *chunks[position:]])
+        _unchanged(
+            check,
+            check.fold(chunks),
+            accumulator.response(),
+            [*chunks[:position], value, *chunks[position:]],
+        )
 
 
 def _unchanged(check: Check, expected: JSON, received: JSON, chunks: list[JSON]) -> None:
     __tracebackhide__ = True
     found = check.projected_differences(expected, received)
     if found:
-        raise check.fail("refusing a chunk that is not an object changed the fold",
-                         chunks=chunks, differences=found, expected=expected,
-                         received=received)
+        raise check.fail(
+            "refusing a chunk that is not an object changed the fold",
+            chunks=chunks,
+            differences=found,
+            expected=expected,
+            received=received,
+        )

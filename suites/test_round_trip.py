@@ -19,8 +19,7 @@ from refold.marks import rule
 from refold.reference import JSONObject
 from refold.strategies import families_for, round_trips
 
-_TOOL_FEATURES = frozenset({"text", "choices", "tool_calls", "tool_call_repair",
-                            "empty_arguments"})
+_TOOL_FEATURES = frozenset({"text", "choices", "tool_calls", "tool_call_repair", "empty_arguments"})
 """What a tool-call family's completions are drawn with (when claimed): its shapes
 only concern calls, so the examples go to calls."""
 
@@ -29,32 +28,74 @@ _FEATURE_FAMILIES = families_for({"text", "tool_calls"})
 per-feature test must fail only on its feature's rules."""
 
 _FAMILIES = [
-    pytest.param(1, None, marks=rule("TEXT-JOIN", "CHOICE-KEY", "CHOICE-ROLE", "CHOICE-FINISH",
-                                     "ENV-ID", "ENV-MODEL", "ENV-CREATED", "ENV-OBJECT"),
-                 id="family-1-openai-shape"),
-    pytest.param(2, None, marks=rule("CHOICE-ROLE", "TOOL-NAME", "TOOL-TYPE", "TOOL-ADOPT-ID"),
-                 id="family-2-identity-repeated"),
-    pytest.param(3, _TOOL_FEATURES, marks=rule("TOOL-2-NEW-ID", "TOOL-OUTPUT"),
-                 id="family-3-calls-sharing-an-index"),
-    pytest.param(4, _TOOL_FEATURES, marks=rule("TOOL-NO-INDEX", "TOOL-2-NEW-ID"),
-                 id="family-4-no-index"),
+    pytest.param(
+        1,
+        None,
+        marks=rule(
+            "TEXT-JOIN",
+            "CHOICE-KEY",
+            "CHOICE-ROLE",
+            "CHOICE-FINISH",
+            "ENV-ID",
+            "ENV-MODEL",
+            "ENV-CREATED",
+            "ENV-OBJECT",
+        ),
+        id="family-1-openai-shape",
+    ),
+    pytest.param(
+        2,
+        None,
+        marks=rule("CHOICE-ROLE", "TOOL-NAME", "TOOL-TYPE", "TOOL-ADOPT-ID"),
+        id="family-2-identity-repeated",
+    ),
+    pytest.param(
+        3,
+        _TOOL_FEATURES,
+        marks=rule("TOOL-2-NEW-ID", "TOOL-OUTPUT"),
+        id="family-3-calls-sharing-an-index",
+    ),
+    pytest.param(
+        4, _TOOL_FEATURES, marks=rule("TOOL-NO-INDEX", "TOOL-2-NEW-ID"), id="family-4-no-index"
+    ),
     pytest.param(5, _TOOL_FEATURES, marks=rule("TOOL-ADOPT-ID"), id="family-5-late-id"),
     pytest.param(6, _TOOL_FEATURES, marks=rule("TOOL-3-RESEND"), id="family-6-re-sends"),
-    pytest.param(7, _TOOL_FEATURES, marks=rule("TOOL-EMPTY-ARGS"),
-                 id="family-7-no-argument-calls"),
-    pytest.param(8, None, marks=rule("ROB-NULL-ENTRIES", "ROB-BLANK", "ROB-UNKNOWN-KEYS",
-                                     "CHOICE-DELTA-NULL", "ENV-ID", "CHOICE-FINISH"),
-                 id="family-8-noise"),
+    pytest.param(7, _TOOL_FEATURES, marks=rule("TOOL-EMPTY-ARGS"), id="family-7-no-argument-calls"),
+    pytest.param(
+        8,
+        None,
+        marks=rule(
+            "ROB-NULL-ENTRIES",
+            "ROB-BLANK",
+            "ROB-UNKNOWN-KEYS",
+            "CHOICE-DELTA-NULL",
+            "ENV-ID",
+            "CHOICE-FINISH",
+        ),
+        id="family-8-noise",
+    ),
 ]
 
 _FEATURES = [
     pytest.param("choices", marks=rule("CHOICE-ORDER", "CHOICE-KEY")),
-    pytest.param("tool_calls", marks=rule("TOOL-1-OPEN", "TOOL-5-APPEND", "TOOL-INDEX",
-                                          "TOOL-NAME", "TOOL-TYPE", "TOOL-OUTPUT", "TOOL-RAW")),
+    pytest.param(
+        "tool_calls",
+        marks=rule(
+            "TOOL-1-OPEN",
+            "TOOL-5-APPEND",
+            "TOOL-INDEX",
+            "TOOL-NAME",
+            "TOOL-TYPE",
+            "TOOL-OUTPUT",
+            "TOOL-RAW",
+        ),
+    ),
     pytest.param("refusal", marks=rule("TEXT-REFUSAL")),
     pytest.param("reasoning", marks=rule("TEXT-REASONING")),
-    pytest.param("reasoning_details", marks=rule("RD-MERGE", "RD-FIELDS", "RD-INDEXLESS",
-                                                 "RD-AS-SENT", "RD-ORDER")),
+    pytest.param(
+        "reasoning_details",
+        marks=rule("RD-MERGE", "RD-FIELDS", "RD-INDEXLESS", "RD-AS-SENT", "RD-ORDER"),
+    ),
     pytest.param("annotations", marks=rule("TEXT-ANNOTATIONS")),
     pytest.param("logprobs", marks=rule("LP-CONCAT", "LP-SHAPE")),
     pytest.param("usage", marks=rule("USAGE-LAST")),
@@ -86,8 +127,7 @@ def test_every_mix_of_the_claimed_families_folds_back_to_the_completion(
     check: Check, data: st.DataObject
 ) -> None:
     claimed = check.target.features
-    case = data.draw(round_trips(features=claimed, families=families_for(claimed)),
-                     label="case")
+    case = data.draw(round_trips(features=claimed, families=families_for(claimed)), label="case")
     _assert_round_trip(check, case)
 
 

@@ -47,21 +47,33 @@ def test_choices_are_sorted_by_index_whatever_order_they_arrived_in(check: Check
         delta(index=1, content="b", finish_reason="stop"),
         delta(index=0, finish_reason="stop"),
     )
-    expected = completion(choice(index=0, content="A", finish_reason="stop"),
-                          choice(index=1, content="Bb", finish_reason="stop"))
+    expected = completion(
+        choice(index=0, content="A", finish_reason="stop"),
+        choice(index=1, content="Bb", finish_reason="stop"),
+    )
     check.folds_to(chunks, expected)
 
 
 @rule("CHOICE-ORDER")
 def test_interleaved_fragments_of_two_choices_never_mix(check: Check) -> None:
     chunks = stream(
-        {"choices": [{"index": 1, "delta": {"content": "B"}},
-                     {"index": 0, "delta": {"content": "A"}}]},
-        {"choices": [{"index": 0, "delta": {"content": "a"}, "finish_reason": "stop"},
-                     {"index": 1, "delta": {"content": "b"}, "finish_reason": "length"}]},
+        {
+            "choices": [
+                {"index": 1, "delta": {"content": "B"}},
+                {"index": 0, "delta": {"content": "A"}},
+            ]
+        },
+        {
+            "choices": [
+                {"index": 0, "delta": {"content": "a"}, "finish_reason": "stop"},
+                {"index": 1, "delta": {"content": "b"}, "finish_reason": "length"},
+            ]
+        },
     )
-    expected = completion(choice(index=0, content="Aa", finish_reason="stop"),
-                          choice(index=1, content="Bb", finish_reason="length"))
+    expected = completion(
+        choice(index=0, content="Aa", finish_reason="stop"),
+        choice(index=1, content="Bb", finish_reason="length"),
+    )
     check.folds_to(chunks, expected)
 
 
@@ -88,8 +100,7 @@ def test_the_role_is_the_first_non_blank_role(check: Check) -> None:
 @rule("CHOICE-ROLE")
 def test_the_role_is_assistant_when_none_arrived(check: Check) -> None:
     chunks = stream(delta(content="a"), delta(role=None, finish_reason="stop"))
-    check.folds_to(chunks, completion(choice(role="assistant", content="a",
-                                             finish_reason="stop")))
+    check.folds_to(chunks, completion(choice(role="assistant", content="a", finish_reason="stop")))
 
 
 @rule("CHOICE-FINISH")

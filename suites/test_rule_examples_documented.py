@@ -31,14 +31,27 @@ def test_openai_text_stream_folds_to_its_completion(check: Check) -> None:
 @rule("PROV-NATIVE-FINISH", "PROV-LAST")
 def test_openrouter_keys_on_a_documented_stream_fold_to_their_last_values(check: Check) -> None:
     chunks = stream(
-        {**delta(role="assistant", content="Hi"), "provider": "OpenAI",
-         "system_fingerprint": "fp_1"},
-        {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop",
-                      "native_finish_reason": "end_turn"}], "provider": "OpenAI",
-         "system_fingerprint": "fp_1"},
+        {
+            **delta(role="assistant", content="Hi"),
+            "provider": "OpenAI",
+            "system_fingerprint": "fp_1",
+        },
+        {
+            "choices": [
+                {
+                    "index": 0,
+                    "delta": {},
+                    "finish_reason": "stop",
+                    "native_finish_reason": "end_turn",
+                }
+            ],
+            "provider": "OpenAI",
+            "system_fingerprint": "fp_1",
+        },
     )
-    expected = completion(choice(content="Hi", finish_reason="stop"), provider="OpenAI",
-                          system_fingerprint="fp_1")
+    expected = completion(
+        choice(content="Hi", finish_reason="stop"), provider="OpenAI", system_fingerprint="fp_1"
+    )
     expected["choices"][0]["native_finish_reason"] = "end_turn"
     check.folds_to(chunks, expected)
 
@@ -47,30 +60,47 @@ def test_openrouter_keys_on_a_documented_stream_fold_to_their_last_values(check:
 def test_parallel_calls_interleaved_join_by_their_index(check: Check) -> None:
     # the second call's header has no type: "function" is the default
     chunks = stream(
-        delta(role="assistant", content=None,
-              tool_calls=[fragment(index=0, id="call_a", type="function", name="f",
-                                   arguments="")]),
+        delta(
+            role="assistant",
+            content=None,
+            tool_calls=[fragment(index=0, id="call_a", type="function", name="f", arguments="")],
+        ),
         delta(tool_calls=[fragment(index=1, id="call_b", name="g", arguments='{"b"')]),
         delta(tool_calls=[fragment(index=0, arguments='{"a":1}')]),
         delta(tool_calls=[fragment(index=1, arguments=":2}")]),
         delta(finish_reason="tool_calls"),
     )
-    expected = completion(choice(tool_calls=[call("call_a", "f", '{"a":1}'),
-                                             call("call_b", "g", '{"b":2}')],
-                                 finish_reason="tool_calls"))
+    expected = completion(
+        choice(
+            tool_calls=[call("call_a", "f", '{"a":1}'), call("call_b", "g", '{"b":2}')],
+            finish_reason="tool_calls",
+        )
+    )
     check.folds_to(chunks, expected)
 
 
 @rule("LP-CONCAT", "LP-SHAPE")
 def test_logprobs_of_every_chunk_are_concatenated_on_a_documented_stream(check: Check) -> None:
     chunks = stream(
-        entry(index=0, delta={"role": "assistant", "content": "He"}, finish_reason=None,
-              logprobs={"content": [_HE], "refusal": None}),
-        entry(index=0, delta={"content": "llo"}, finish_reason=None,
-              logprobs={"content": [_LLO], "refusal": None}),
+        entry(
+            index=0,
+            delta={"role": "assistant", "content": "He"},
+            finish_reason=None,
+            logprobs={"content": [_HE], "refusal": None},
+        ),
+        entry(
+            index=0,
+            delta={"content": "llo"},
+            finish_reason=None,
+            logprobs={"content": [_LLO], "refusal": None},
+        ),
         entry(index=0, delta={}, finish_reason="stop", logprobs=None),
     )
-    expected = completion(choice(content="Hello", finish_reason="stop",
-                                 logprobs={"content": [_HE, _LLO], "refusal": None}))
+    expected = completion(
+        choice(
+            content="Hello",
+            finish_reason="stop",
+            logprobs={"content": [_HE, _LLO], "refusal": None},
+        )
+    )
     check.folds_to(chunks, expected)
-

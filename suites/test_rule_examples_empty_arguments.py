@@ -16,12 +16,19 @@ from ._streams import call, choice, completion, delta, fragment, stream
 def test_empty_string_arguments_read_braces_once_finished(check: Check) -> None:
     # no_args_tool_empty_string (Q11)
     chunks = stream(
-        delta(role="assistant", tool_calls=[fragment(
-            index=0, id="toolu_1", type="function", name="get_page_snapshot", arguments="")]),
+        delta(
+            role="assistant",
+            tool_calls=[
+                fragment(
+                    index=0, id="toolu_1", type="function", name="get_page_snapshot", arguments=""
+                )
+            ],
+        ),
         delta(finish_reason="tool_calls"),
     )
-    expected = completion(choice(tool_calls=[call("toolu_1", "get_page_snapshot", "{}")],
-                                 finish_reason="tool_calls"))
+    expected = completion(
+        choice(tool_calls=[call("toolu_1", "get_page_snapshot", "{}")], finish_reason="tool_calls")
+    )
     check.folds_to(chunks, expected)
 
 
@@ -33,16 +40,26 @@ def test_absent_or_null_arguments_read_braces_once_finished(check: Check) -> Non
         delta(tool_calls=[fragment(index=1, id="call_2", name="g", arguments=None)]),
         delta(finish_reason="tool_calls"),
     )
-    expected = completion(choice(tool_calls=[call("call_1", "f", "{}"), call("call_2", "g", "{}")],
-                                 finish_reason="tool_calls"))
+    expected = completion(
+        choice(
+            tool_calls=[call("call_1", "f", "{}"), call("call_2", "g", "{}")],
+            finish_reason="tool_calls",
+        )
+    )
     check.folds_to(chunks, expected)
 
 
 @rule("TOOL-EMPTY-ARGS")
 def test_empty_arguments_stay_empty_until_the_fold_is_finished(check: Check) -> None:
     chunks = stream(
-        delta(role="assistant", tool_calls=[fragment(
-            index=0, id="toolu_1", type="function", name="get_page_snapshot", arguments="")]),
+        delta(
+            role="assistant",
+            tool_calls=[
+                fragment(
+                    index=0, id="toolu_1", type="function", name="get_page_snapshot", arguments=""
+                )
+            ],
+        ),
         delta(tool_calls=[fragment(index=0, arguments="")]),
     )
     expected = completion(choice(tool_calls=[call("toolu_1", "get_page_snapshot", "")]))
@@ -60,8 +77,7 @@ def test_an_error_finish_does_not_finish_so_empty_arguments_stay_empty(check: Ch
 
 
 @rule("TOOL-EMPTY-ARGS", "ROB-BLANK")
-def test_a_blank_finish_reason_does_not_finish_so_empty_arguments_stay_empty(
-        check: Check) -> None:
+def test_a_blank_finish_reason_does_not_finish_so_empty_arguments_stay_empty(check: Check) -> None:
     chunks = stream(
         delta(tool_calls=[fragment(index=0, id="call_1", name="f", arguments="")]),
         delta(finish_reason=" "),
@@ -75,12 +91,23 @@ def test_a_blank_finish_reason_does_not_finish_so_empty_arguments_stay_empty(
 def test_only_calls_that_received_nothing_read_braces(check: Check) -> None:
     # a call whose arguments arrived, even whitespace, keeps them as they arrived
     chunks = stream(
-        delta(tool_calls=[fragment(index=0, id="call_1", name="f", arguments=""),
-                          fragment(index=1, id="call_2", name="g", arguments=" "),
-                          fragment(index=2, id="call_3", name="h", arguments="{}")]),
+        delta(
+            tool_calls=[
+                fragment(index=0, id="call_1", name="f", arguments=""),
+                fragment(index=1, id="call_2", name="g", arguments=" "),
+                fragment(index=2, id="call_3", name="h", arguments="{}"),
+            ]
+        ),
         delta(finish_reason="tool_calls"),
     )
-    expected = completion(choice(tool_calls=[call("call_1", "f", "{}"), call("call_2", "g", " "),
-                                             call("call_3", "h", "{}")],
-                                 finish_reason="tool_calls"))
+    expected = completion(
+        choice(
+            tool_calls=[
+                call("call_1", "f", "{}"),
+                call("call_2", "g", " "),
+                call("call_3", "h", "{}"),
+            ],
+            finish_reason="tool_calls",
+        )
+    )
     check.folds_to(chunks, expected)

@@ -65,7 +65,9 @@ def test_created_is_the_first_positive_integer_created(check: Check) -> None:
 def test_a_top_level_error_object_is_never_copied_into_the_response(check: Check) -> None:
     chunks = stream(
         delta(role="assistant", content="Par"),
-        {"error": {"code": "server_error", "message": "Provider disconnected"},
-         **delta(content="tial", finish_reason="stop")},
+        {
+            "error": {"code": "server_error", "message": "Provider disconnected"},
+            **delta(content="tial", finish_reason="stop"),
+        },
     )
     check.folds_to(chunks, completion(choice(content="Partial", finish_reason="stop")))

@@ -18,13 +18,21 @@ _HE, _LLO, _NO = _token("He", -0.1), _token("llo", -0.2), _token("No", -0.3)
 @rule("LP-CONCAT", "LP-SHAPE")
 def test_content_entries_of_every_chunk_are_concatenated(check: Check) -> None:
     chunks = stream(
-        entry(index=0, delta={"role": "assistant", "content": "He"},
-              logprobs={"content": [_HE], "refusal": None}),
+        entry(
+            index=0,
+            delta={"role": "assistant", "content": "He"},
+            logprobs={"content": [_HE], "refusal": None},
+        ),
         entry(index=0, delta={"content": "llo"}, logprobs={"content": [_LLO], "refusal": None}),
         entry(index=0, delta={}, finish_reason="stop", logprobs=None),
     )
-    expected = completion(choice(content="Hello", finish_reason="stop",
-                                 logprobs={"content": [_HE, _LLO], "refusal": None}))
+    expected = completion(
+        choice(
+            content="Hello",
+            finish_reason="stop",
+            logprobs={"content": [_HE, _LLO], "refusal": None},
+        )
+    )
     check.folds_to(chunks, expected)
 
 
@@ -33,11 +41,18 @@ def test_refusal_entries_are_concatenated_apart_from_content(check: Check) -> No
     chunks = stream(
         entry(index=0, delta={"refusal": "No"}, logprobs={"content": [], "refusal": [_NO]}),
         entry(index=0, delta={"content": "He"}, logprobs={"content": [_HE]}),
-        entry(index=0, delta={"refusal": "llo"}, finish_reason="stop",
-              logprobs={"refusal": [_LLO]}),
+        entry(
+            index=0, delta={"refusal": "llo"}, finish_reason="stop", logprobs={"refusal": [_LLO]}
+        ),
     )
-    expected = completion(choice(content="He", refusal="Nollo", finish_reason="stop",
-                                 logprobs={"content": [_HE], "refusal": [_NO, _LLO]}))
+    expected = completion(
+        choice(
+            content="He",
+            refusal="Nollo",
+            finish_reason="stop",
+            logprobs={"content": [_HE], "refusal": [_NO, _LLO]},
+        )
+    )
     check.folds_to(chunks, expected)
 
 
@@ -53,8 +68,9 @@ def test_logprobs_are_null_when_no_chunk_carried_an_object(check: Check) -> None
 @rule("LP-SHAPE")
 def test_an_empty_logprobs_object_still_gives_a_content_list(check: Check) -> None:
     chunks = stream(entry(index=0, delta={"content": "a"}, finish_reason="stop", logprobs={}))
-    expected = completion(choice(content="a", finish_reason="stop",
-                                 logprobs={"content": [], "refusal": None}))
+    expected = completion(
+        choice(content="a", finish_reason="stop", logprobs={"content": [], "refusal": None})
+    )
     check.folds_to(chunks, expected)
 
 
@@ -66,8 +82,9 @@ def test_a_logprobs_value_that_is_not_an_object_is_skipped(check: Check) -> None
         entry(index=0, delta={}, logprobs=[_LLO]),
         entry(index=0, delta={}, finish_reason="stop", logprobs=3),
     )
-    expected = completion(choice(content="Hello", finish_reason="stop",
-                                 logprobs={"content": [_HE], "refusal": None}))
+    expected = completion(
+        choice(content="Hello", finish_reason="stop", logprobs={"content": [_HE], "refusal": None})
+    )
     check.folds_to(chunks, expected)
 
 
@@ -78,8 +95,9 @@ def test_a_content_or_refusal_that_is_not_a_list_is_skipped(check: Check) -> Non
         entry(index=0, delta={"content": "llo"}, logprobs={"content": [_LLO], "refusal": 1}),
         entry(index=0, delta={}, finish_reason="stop", logprobs={"content": None}),
     )
-    expected = completion(choice(content="Hello", finish_reason="stop",
-                                 logprobs={"content": [_LLO], "refusal": None}))
+    expected = completion(
+        choice(content="Hello", finish_reason="stop", logprobs={"content": [_LLO], "refusal": None})
+    )
     check.folds_to(chunks, expected)
 
 
@@ -93,20 +111,32 @@ def test_only_non_object_logprobs_leave_logprobs_null(check: Check) -> None:
 def test_null_logprob_entries_are_skipped(check: Check) -> None:
     chunks = stream(
         entry(index=0, delta={"content": "He"}, logprobs={"content": [None, _HE, "x"]}),
-        entry(index=0, delta={"content": "llo"}, finish_reason="stop",
-              logprobs={"content": [_LLO, None], "refusal": [None]}),
+        entry(
+            index=0,
+            delta={"content": "llo"},
+            finish_reason="stop",
+            logprobs={"content": [_LLO, None], "refusal": [None]},
+        ),
     )
-    expected = completion(choice(content="Hello", finish_reason="stop",
-                                 logprobs={"content": [_HE, _LLO], "refusal": None}))
+    expected = completion(
+        choice(
+            content="Hello",
+            finish_reason="stop",
+            logprobs={"content": [_HE, _LLO], "refusal": None},
+        )
+    )
     check.folds_to(chunks, expected)
 
 
 @rule("LP-CONCAT", "CHOICE-ORDER")
 def test_logprobs_of_two_choices_never_mix(check: Check) -> None:
     chunks = stream(
-        {"choices": [
-            {"index": 1, "delta": {"content": "No"}, "logprobs": {"content": [_NO]}},
-            {"index": 0, "delta": {"content": "He"}, "logprobs": {"content": [_HE]}}]},
+        {
+            "choices": [
+                {"index": 1, "delta": {"content": "No"}, "logprobs": {"content": [_NO]}},
+                {"index": 0, "delta": {"content": "He"}, "logprobs": {"content": [_HE]}},
+            ]
+        },
         delta(index=0, content="llo", finish_reason="stop"),
         delta(index=1, finish_reason="stop"),
     )

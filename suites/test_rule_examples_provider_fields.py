@@ -14,8 +14,9 @@ def test_provider_fields_keep_their_last_non_blank_value(check: Check) -> None:
         {"provider": "", "system_fingerprint": None, **delta(finish_reason="stop")},
         {"provider": "  ", "choices": []},
     )
-    expected = completion(choice(content="ab", finish_reason="stop"),
-                          provider="azure", system_fingerprint="fp_2")
+    expected = completion(
+        choice(content="ab", finish_reason="stop"), provider="azure", system_fingerprint="fp_2"
+    )
     check.folds_to(chunks, expected)
 
 
@@ -27,8 +28,9 @@ def test_a_field_sent_only_on_the_empty_choices_chunk_is_kept(check: Check) -> N
         delta(finish_reason="stop"),
         {"service_tier": "flex", "choices": []},
     )
-    expected = completion(choice(content="Hi", finish_reason="stop"),
-                          system_fingerprint="fp_1", service_tier="flex")
+    expected = completion(
+        choice(content="Hi", finish_reason="stop"), system_fingerprint="fp_1", service_tier="flex"
+    )
     check.folds_to(chunks, expected)
 
 
@@ -40,6 +42,7 @@ def test_native_finish_reason_is_the_last_non_blank_value(check: Check) -> None:
         entry(index=0, delta={}, native_finish_reason=""),
         entry(index=0, delta={}, native_finish_reason=None),
     )
-    expected = completion({**choice(content="a", finish_reason="stop"),
-                           "native_finish_reason": "end_turn"})
+    expected = completion(
+        {**choice(content="a", finish_reason="stop"), "native_finish_reason": "end_turn"}
+    )
     check.folds_to(chunks, expected)

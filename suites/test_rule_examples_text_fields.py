@@ -5,10 +5,14 @@ from refold.marks import rule
 
 from ._streams import choice, completion, delta, stream
 
-_CITATION_A = {"type": "url_citation",
-               "url_citation": {"url": "https://a.example", "start_index": 0, "end_index": 3}}
-_CITATION_B = {"type": "url_citation",
-               "url_citation": {"url": "https://b.example", "start_index": 4, "end_index": 9}}
+_CITATION_A = {
+    "type": "url_citation",
+    "url_citation": {"url": "https://a.example", "start_index": 0, "end_index": 3},
+}
+_CITATION_B = {
+    "type": "url_citation",
+    "url_citation": {"url": "https://b.example", "start_index": 4, "end_index": 9},
+}
 
 
 @rule("TEXT-JOIN")
@@ -22,8 +26,9 @@ def test_content_is_every_fragment_joined_verbatim_in_arrival_order(check: Check
         delta(content="\U0001f600 "),
         delta(finish_reason="stop"),
     )
-    expected = completion(choice(content="  Cafe\u0301 \ufb01ne\n\U0001f600 ",
-                                 finish_reason="stop"))
+    expected = completion(
+        choice(content="  Cafe\u0301 \ufb01ne\n\U0001f600 ", finish_reason="stop")
+    )
     check.folds_to(chunks, expected)
 
 
@@ -73,8 +78,14 @@ def test_reasoning_and_reasoning_content_are_joined_as_separate_fields(check: Ch
         delta(reasoning_content="Step 2."),
         delta(content="42", finish_reason="stop"),
     )
-    expected = completion(choice(content="42", reasoning="Let me think",
-                                 reasoning_content="Step 1. Step 2.", finish_reason="stop"))
+    expected = completion(
+        choice(
+            content="42",
+            reasoning="Let me think",
+            reasoning_content="Step 1. Step 2.",
+            finish_reason="stop",
+        )
+    )
     check.folds_to(chunks, expected)
 
 
@@ -87,8 +98,11 @@ def test_reasoning_content_alone_never_fills_reasoning(check: Check) -> None:
         delta(content="Answer", reasoning_content=None),
         delta(finish_reason="stop"),
     )
-    expected = completion(choice(content="Answer", reasoning=None,
-                                 reasoning_content="Thinking.", finish_reason="stop"))
+    expected = completion(
+        choice(
+            content="Answer", reasoning=None, reasoning_content="Thinking.", finish_reason="stop"
+        )
+    )
     check.folds_to(chunks, expected)
 
 
@@ -100,8 +114,9 @@ def test_annotations_from_every_chunk_are_concatenated_in_arrival_order(check: C
         delta(content=" and b", annotations=[_CITATION_B]),
         delta(finish_reason="stop"),
     )
-    expected = completion(choice(content="See a and b", annotations=[_CITATION_A, _CITATION_B],
-                                 finish_reason="stop"))
+    expected = completion(
+        choice(content="See a and b", annotations=[_CITATION_A, _CITATION_B], finish_reason="stop")
+    )
     check.folds_to(chunks, expected)
 
 
@@ -112,8 +127,7 @@ def test_non_object_annotation_entries_are_skipped(check: Check) -> None:
         delta(annotations=None),
         delta(annotations=[None], finish_reason="stop"),
     )
-    expected = completion(choice(content="See", annotations=[_CITATION_A],
-                                 finish_reason="stop"))
+    expected = completion(choice(content="See", annotations=[_CITATION_A], finish_reason="stop"))
     check.folds_to(chunks, expected)
 
 

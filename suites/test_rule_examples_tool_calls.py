@@ -10,18 +10,32 @@ from ._streams import call, choice, completion, delta, fragment, stream
 def test_each_index_opens_its_own_call_in_openais_shape(check: Check) -> None:
     # parallel_tools (research §4): header fragment, then arguments with index only
     chunks = stream(
-        delta(role="assistant", content=None, tool_calls=[
-            fragment(index=0, id="call_a", type="function", name="get_weather", arguments="")]),
+        delta(
+            role="assistant",
+            content=None,
+            tool_calls=[
+                fragment(index=0, id="call_a", type="function", name="get_weather", arguments="")
+            ],
+        ),
         delta(tool_calls=[fragment(index=0, arguments='{"city":')]),
         delta(tool_calls=[fragment(index=0, arguments='"Oslo"}')]),
-        delta(tool_calls=[
-            fragment(index=1, id="call_b", type="function", name="get_time", arguments="")]),
+        delta(
+            tool_calls=[
+                fragment(index=1, id="call_b", type="function", name="get_time", arguments="")
+            ]
+        ),
         delta(tool_calls=[fragment(index=1, arguments='{"tz":"CET"}')]),
         delta(finish_reason="tool_calls"),
     )
-    expected = completion(choice(tool_calls=[call("call_a", "get_weather", '{"city":"Oslo"}'),
-                                             call("call_b", "get_time", '{"tz":"CET"}')],
-                                 finish_reason="tool_calls"))
+    expected = completion(
+        choice(
+            tool_calls=[
+                call("call_a", "get_weather", '{"city":"Oslo"}'),
+                call("call_b", "get_time", '{"tz":"CET"}'),
+            ],
+            finish_reason="tool_calls",
+        )
+    )
     check.folds_to(chunks, expected)
 
 
@@ -29,15 +43,22 @@ def test_each_index_opens_its_own_call_in_openais_shape(check: Check) -> None:
 def test_fragments_for_one_index_in_one_chunk_are_appended_in_order(check: Check) -> None:
     # dup_index_in_first_chunk (Q4)
     chunks = stream(
-        delta(role="assistant", tool_calls=[
-            fragment(index=0, id="functions.list_files:0", type="function", name="list_files"),
-            fragment(index=0, arguments=' {"')]),
+        delta(
+            role="assistant",
+            tool_calls=[
+                fragment(index=0, id="functions.list_files:0", type="function", name="list_files"),
+                fragment(index=0, arguments=' {"'),
+            ],
+        ),
         delta(tool_calls=[fragment(index=0, arguments='path": "/"}')]),
         delta(finish_reason="tool_calls"),
     )
-    expected = completion(choice(tool_calls=[call("functions.list_files:0", "list_files",
-                                                  ' {"path": "/"}')],
-                                 finish_reason="tool_calls"))
+    expected = completion(
+        choice(
+            tool_calls=[call("functions.list_files:0", "list_files", ' {"path": "/"}')],
+            finish_reason="tool_calls",
+        )
+    )
     check.folds_to(chunks, expected)
 
 
@@ -51,8 +72,9 @@ def test_absent_null_or_non_string_arguments_append_nothing(check: Check) -> Non
         delta(tool_calls=[fragment(index=0, arguments={"b": 2})]),
         delta(tool_calls=[fragment(index=0, arguments=":1}")], finish_reason="tool_calls"),
     )
-    expected = completion(choice(tool_calls=[call("call_1", "f", '{"a":1}')],
-                                 finish_reason="tool_calls"))
+    expected = completion(
+        choice(tool_calls=[call("call_1", "f", '{"a":1}')], finish_reason="tool_calls")
+    )
     check.folds_to(chunks, expected)
 
 
@@ -61,14 +83,21 @@ def test_fragments_join_by_index_value_when_indexes_start_above_zero(check: Chec
     # tool_index_starts_at_1 (Q3)
     chunks = stream(
         delta(role="assistant", content="Let me check."),
-        delta(tool_calls=[fragment(index=1, id="toolu_1", type="function", name="get_weather",
-                                   arguments="")]),
+        delta(
+            tool_calls=[
+                fragment(index=1, id="toolu_1", type="function", name="get_weather", arguments="")
+            ]
+        ),
         delta(tool_calls=[fragment(index=1, arguments='{"city":"Oslo"}')]),
         delta(finish_reason="tool_calls"),
     )
-    expected = completion(choice(content="Let me check.",
-                                 tool_calls=[call("toolu_1", "get_weather", '{"city":"Oslo"}')],
-                                 finish_reason="tool_calls"))
+    expected = completion(
+        choice(
+            content="Let me check.",
+            tool_calls=[call("toolu_1", "get_weather", '{"city":"Oslo"}')],
+            finish_reason="tool_calls",
+        )
+    )
     check.folds_to(chunks, expected)
 
 
@@ -76,14 +105,21 @@ def test_fragments_join_by_index_value_when_indexes_start_above_zero(check: Chec
 def test_sparse_interleaved_indexes_join_by_value_not_list_position(check: Check) -> None:
     # sparse_indices_0_2 (Q3), with the fragments of the two calls interleaved
     chunks = stream(
-        delta(tool_calls=[fragment(index=2, id="call_c", name="g", arguments='{"y"'),
-                          fragment(index=0, id="call_a", name="f", arguments='{"x"')]),
+        delta(
+            tool_calls=[
+                fragment(index=2, id="call_c", name="g", arguments='{"y"'),
+                fragment(index=0, id="call_a", name="f", arguments='{"x"'),
+            ]
+        ),
         delta(tool_calls=[fragment(index=0, arguments=":1}")]),
         delta(tool_calls=[fragment(index=2, arguments=":2}")], finish_reason="tool_calls"),
     )
-    expected = completion(choice(tool_calls=[call("call_a", "f", '{"x":1}'),
-                                             call("call_c", "g", '{"y":2}')],
-                                 finish_reason="tool_calls"))
+    expected = completion(
+        choice(
+            tool_calls=[call("call_a", "f", '{"x":1}'), call("call_c", "g", '{"y":2}')],
+            finish_reason="tool_calls",
+        )
+    )
     check.folds_to(chunks, expected)
 
 
@@ -96,8 +132,9 @@ def test_a_call_without_an_id_adopts_the_first_non_blank_id_that_arrives(check: 
         delta(tool_calls=[fragment(index=0, id="call_late", arguments="1")]),
         delta(tool_calls=[fragment(index=0, arguments="}")], finish_reason="tool_calls"),
     )
-    expected = completion(choice(tool_calls=[call("call_late", "f", '{"a":1}')],
-                                 finish_reason="tool_calls"))
+    expected = completion(
+        choice(tool_calls=[call("call_late", "f", '{"a":1}')], finish_reason="tool_calls")
+    )
     check.folds_to(chunks, expected)
 
 
@@ -109,8 +146,9 @@ def test_a_name_repeated_on_every_fragment_is_never_concatenated(check: Check) -
         delta(tool_calls=[fragment(index=0, name="search", arguments='"x"}')]),
         delta(finish_reason="tool_calls"),
     )
-    expected = completion(choice(tool_calls=[call("call_1", "search", '{"q":"x"}')],
-                                 finish_reason="tool_calls"))
+    expected = completion(
+        choice(tool_calls=[call("call_1", "search", '{"q":"x"}')], finish_reason="tool_calls")
+    )
     check.folds_to(chunks, expected)
 
 
@@ -122,8 +160,9 @@ def test_the_name_is_the_first_non_blank_one_and_later_names_are_ignored(check: 
         delta(tool_calls=[fragment(index=0, name="second", arguments="}")]),
         delta(finish_reason="tool_calls"),
     )
-    expected = completion(choice(tool_calls=[call("call_1", "first", '{"a":1}')],
-                                 finish_reason="tool_calls"))
+    expected = completion(
+        choice(tool_calls=[call("call_1", "first", '{"a":1}')], finish_reason="tool_calls")
+    )
     check.folds_to(chunks, expected)
 
 
@@ -135,34 +174,41 @@ def test_a_new_name_on_an_id_less_call_does_not_split_it(check: Check) -> None:
         delta(tool_calls=[fragment(index=0, name="second", arguments="1}")]),
         delta(finish_reason="tool_calls"),
     )
-    expected = completion(choice(tool_calls=[call(None, "first", '{"a":1}')],
-                                 finish_reason="tool_calls"))
+    expected = completion(
+        choice(tool_calls=[call(None, "first", '{"a":1}')], finish_reason="tool_calls")
+    )
     check.folds_to(chunks, expected)
 
 
 @rule("TOOL-TYPE")
 def test_the_type_is_function_when_none_arrived(check: Check) -> None:
     chunks = stream(
-        delta(tool_calls=[fragment(index=0, id="call_1", name="f", arguments='{}')]),
+        delta(tool_calls=[fragment(index=0, id="call_1", name="f", arguments="{}")]),
         delta(tool_calls=[fragment(index=0, type=None)], finish_reason="tool_calls"),
     )
-    expected = completion(choice(tool_calls=[call("call_1", "f", "{}", type="function")],
-                                 finish_reason="tool_calls"))
+    expected = completion(
+        choice(tool_calls=[call("call_1", "f", "{}", type="function")], finish_reason="tool_calls")
+    )
     check.folds_to(chunks, expected)
 
 
 @rule("TOOL-TYPE")
 def test_the_type_is_the_first_non_blank_one_and_never_inherited(check: Check) -> None:
     chunks = stream(
-        delta(tool_calls=[fragment(index=0, id="call_1", type="custom", name="f",
-                                   arguments='{}')]),
+        delta(tool_calls=[fragment(index=0, id="call_1", type="custom", name="f", arguments="{}")]),
         delta(tool_calls=[fragment(index=0, type="function")]),
-        delta(tool_calls=[fragment(index=1, id="call_2", name="g", arguments='{}')]),
+        delta(tool_calls=[fragment(index=1, id="call_2", name="g", arguments="{}")]),
         delta(finish_reason="tool_calls"),
     )
-    expected = completion(choice(tool_calls=[call("call_1", "f", "{}", type="custom"),
-                                             call("call_2", "g", "{}", type="function")],
-                                 finish_reason="tool_calls"))
+    expected = completion(
+        choice(
+            tool_calls=[
+                call("call_1", "f", "{}", type="custom"),
+                call("call_2", "g", "{}", type="function"),
+            ],
+            finish_reason="tool_calls",
+        )
+    )
     check.folds_to(chunks, expected)
 
 
@@ -177,9 +223,12 @@ def test_output_calls_are_ordered_by_index_and_carry_no_index(check: Check) -> N
         delta(finish_reason="tool_calls"),
     )
     # the expected calls have no "index" key: a target that echoes one differs at it
-    expected = completion(choice(tool_calls=[call("call_0", "f", '{"n":0}'),
-                                             call("call_1", "h", '{"n":1}')],
-                                 finish_reason="tool_calls"))
+    expected = completion(
+        choice(
+            tool_calls=[call("call_0", "f", '{"n":0}'), call("call_1", "h", '{"n":1}')],
+            finish_reason="tool_calls",
+        )
+    )
     check.folds_to(chunks, expected)
 
 
@@ -190,9 +239,12 @@ def test_sparse_indexes_opened_out_of_order_are_output_in_index_order(check: Che
         delta(tool_calls=[fragment(index=1, id="call_1", name="f", arguments='{"n":1}')]),
         delta(finish_reason="tool_calls"),
     )
-    expected = completion(choice(tool_calls=[call("call_1", "f", '{"n":1}'),
-                                             call("call_3", "h", '{"n":3}')],
-                                 finish_reason="tool_calls"))
+    expected = completion(
+        choice(
+            tool_calls=[call("call_1", "f", '{"n":1}'), call("call_3", "h", '{"n":3}')],
+            finish_reason="tool_calls",
+        )
+    )
     check.folds_to(chunks, expected)
 
 
@@ -205,8 +257,9 @@ def test_arguments_are_kept_exactly_as_they_arrived(check: Check) -> None:
         delta(tool_calls=[fragment(index=0, arguments=arguments[9:])]),
         delta(finish_reason="tool_calls"),
     )
-    expected = completion(choice(tool_calls=[call("call_1", "f", arguments)],
-                                 finish_reason="tool_calls"))
+    expected = completion(
+        choice(tool_calls=[call("call_1", "f", arguments)], finish_reason="tool_calls")
+    )
     check.folds_to(chunks, expected)
 
 
@@ -214,10 +267,13 @@ def test_arguments_are_kept_exactly_as_they_arrived(check: Check) -> None:
 def test_a_cut_off_call_stays_cut_off(check: Check) -> None:
     # truncated_args_invalid_json (Q12)
     chunks = stream(
-        delta(role="assistant", tool_calls=[
-            fragment(index=0, id="call_1", type="function", name="f", arguments='{"a":')]),
+        delta(
+            role="assistant",
+            tool_calls=[
+                fragment(index=0, id="call_1", type="function", name="f", arguments='{"a":')
+            ],
+        ),
         delta(finish_reason="length"),
     )
-    expected = completion(choice(tool_calls=[call("call_1", "f", '{"a":')],
-                                 finish_reason="length"))
+    expected = completion(choice(tool_calls=[call("call_1", "f", '{"a":')], finish_reason="length"))
     check.folds_to(chunks, expected)

@@ -13,8 +13,9 @@ def test_usage_on_the_final_empty_choices_chunk_is_reported(check: Check) -> Non
         {"usage": None, **delta(finish_reason="stop")},
         {"choices": [], "usage": usage(5, 1)},
     )
-    check.folds_to(chunks, completion(choice(content="Hi", finish_reason="stop"),
-                                      usage=usage(5, 1)))
+    check.folds_to(
+        chunks, completion(choice(content="Hi", finish_reason="stop"), usage=usage(5, 1))
+    )
 
 
 @rule("USAGE-LAST")
@@ -25,8 +26,9 @@ def test_cumulative_usage_on_every_chunk_is_never_summed(check: Check) -> None:
         {"usage": usage(5, 2), **delta(content="b")},
         {"usage": usage(5, 3), **delta(content="c", finish_reason="stop")},
     )
-    check.folds_to(chunks, completion(choice(content="abc", finish_reason="stop"),
-                                      usage=usage(5, 3)))
+    check.folds_to(
+        chunks, completion(choice(content="abc", finish_reason="stop"), usage=usage(5, 3))
+    )
 
 
 @rule("USAGE-LAST")
@@ -37,8 +39,7 @@ def test_a_figure_repeated_on_two_chunks_is_reported_once(check: Check) -> None:
         {"usage": usage(5, 1), **delta(finish_reason="stop")},
         {"usage": usage(5, 1), **delta(finish_reason="stop")},
     )
-    check.folds_to(chunks, completion(choice(content="a", finish_reason="stop"),
-                                      usage=usage(5, 1)))
+    check.folds_to(chunks, completion(choice(content="a", finish_reason="stop"), usage=usage(5, 1)))
 
 
 @rule("USAGE-LAST")
@@ -49,8 +50,7 @@ def test_a_later_chunk_without_usage_never_clears_it(check: Check) -> None:
         {"usage": None, "choices": []},
         {"choices": []},
     )
-    check.folds_to(chunks, completion(choice(content="a", finish_reason="stop"),
-                                      usage=usage(5, 1)))
+    check.folds_to(chunks, completion(choice(content="a", finish_reason="stop"), usage=usage(5, 1)))
 
 
 @rule("USAGE-LAST")

@@ -44,8 +44,11 @@ def test_decoder_follows_the_whatwg_event_stream_rules(
     deviation = KNOWN_DEVIATIONS.get(refold_target.name, {}).get(case.rule)
     if deviation is not None:
         # Applied here, not at collection: which deviations apply depends on --target.
-        request.applymarker(pytest.mark.xfail(
-            strict=True, reason=f"{refold_target.name} deviates from {case.rule}: {deviation}"))
+        request.applymarker(
+            pytest.mark.xfail(
+                strict=True, reason=f"{refold_target.name} deviates from {case.rule}: {deviation}"
+            )
+        )
     problem = mismatch(case, decode)
     assert problem is None, problem
 

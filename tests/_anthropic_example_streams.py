@@ -58,7 +58,7 @@ refold_target = {"name": "recording", "dialect": "anthropic-messages", "factory"
                  "features": sorted(set(FEATURES) - {"sse"})}
 '''
 
-_COLLECTOR = '''
+_COLLECTOR = """
 import json
 import os
 
@@ -74,21 +74,44 @@ def pytest_runtest_logreport(report):
 def pytest_sessionfinish(session):
     with open(os.environ["REFOLD_MARKS"], "w") as file:
         json.dump(_RULES, file)
-'''
+"""
 
 
 def _run(workdir: Path) -> tuple[dict[str, list[list[Any]]], dict[str, Any], str]:
     (workdir / "recording_target.py").write_text(_RECORDER)
     (workdir / "refold_marks.py").write_text(_COLLECTOR)
     record, marks = workdir / "record.jsonl", workdir / "marks.json"
-    environment = {**os.environ, "PYTHONPATH": str(workdir), "REFOLD_RECORD": str(record),
-                   "REFOLD_MARKS": str(marks)}
+    environment = {
+        **os.environ,
+        "PYTHONPATH": str(workdir),
+        "REFOLD_RECORD": str(record),
+        "REFOLD_MARKS": str(marks),
+    }
     # In process: the recorder reads PYTEST_CURRENT_TEST, which a worker would not see.
-    command = [sys.executable, "-m", "pytest", "--target=recording_target.py", "--in-process",
-               "-p", "no:cacheprovider", "-p", "refold_marks", "-q",
-               "--hypothesis-profile=dev", "-k", "test_anthropic_rule_examples"]
-    completed = subprocess.run(command, cwd=workdir, env=environment, capture_output=True,
-                               text=True, timeout=600, check=False)
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "--target=recording_target.py",
+        "--in-process",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "refold_marks",
+        "-q",
+        "--hypothesis-profile=dev",
+        "-k",
+        "test_anthropic_rule_examples",
+    ]
+    completed = subprocess.run(
+        command,
+        cwd=workdir,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     streams: dict[str, dict[int, list[Any]]] = defaultdict(dict)
     for line in record.read_text().splitlines() if record.exists() else []:
         entry = json.loads(line)

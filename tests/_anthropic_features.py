@@ -6,18 +6,32 @@ from __future__ import annotations
 from typing import Any
 
 _BLOCK_FEATURES = {
-    "text": "text", "tool_use": "tool_use", "server_tool_use": "server_tools",
-    "web_search_tool_result": "server_tools", "web_fetch_tool_result": "server_tools",
-    "code_execution_tool_result": "server_tools", "container_upload": "server_tools",
-    "thinking": "thinking", "redacted_thinking": "thinking",
+    "text": "text",
+    "tool_use": "tool_use",
+    "server_tool_use": "server_tools",
+    "web_search_tool_result": "server_tools",
+    "web_fetch_tool_result": "server_tools",
+    "code_execution_tool_result": "server_tools",
+    "container_upload": "server_tools",
+    "thinking": "thinking",
+    "redacted_thinking": "thinking",
 }
 _DELTA_FEATURES = {
-    "text_delta": {"text"}, "citations_delta": {"citations"},
-    "input_json_delta": {"tool_use"}, "thinking_delta": {"thinking"},
+    "text_delta": {"text"},
+    "citations_delta": {"citations"},
+    "input_json_delta": {"tool_use"},
+    "thinking_delta": {"thinking"},
     "signature_delta": {"thinking"},
 }
-_KNOWN_EVENTS = {"message_start", "content_block_start", "content_block_delta",
-                 "content_block_stop", "message_delta", "message_stop", "error"}
+_KNOWN_EVENTS = {
+    "message_start",
+    "content_block_start",
+    "content_block_delta",
+    "content_block_stop",
+    "message_delta",
+    "message_stop",
+    "error",
+}
 
 
 def message_features(message: dict[str, Any]) -> set[str]:
@@ -49,8 +63,10 @@ def stream_features(events: list[Any]) -> set[str]:
             used.add("robustness")  # ping, unknown and blank types
             continue
         if item["type"] == "content_block_start" and isinstance(item.get("content_block"), dict):
-            blocks.setdefault(item.get("index"), _BLOCK_FEATURES.get(
-                str(item["content_block"].get("type")), "robustness"))
+            blocks.setdefault(
+                item.get("index"),
+                _BLOCK_FEATURES.get(str(item["content_block"].get("type")), "robustness"),
+            )
         used |= _event_features(item, blocks)
         stopped = kind == "message_stop"
     if not stopped and not any(item.get("type") == "error" for item in events):
@@ -66,8 +82,12 @@ def _event_features(item: dict[str, Any], blocks: dict[Any, str]) -> set[str]:
     index = item.get("index", 0)
     if kind.startswith("content_block_") and (type(index) is not int or index < 0):
         used.add("robustness")  # a wrong type: the event is ignored
-    payload = {"message_start": "message", "content_block_start": "content_block",
-               "content_block_delta": "delta", "message_delta": "delta"}.get(kind)
+    payload = {
+        "message_start": "message",
+        "content_block_start": "content_block",
+        "content_block_delta": "delta",
+        "message_delta": "delta",
+    }.get(kind)
     if payload and not isinstance(item.get(payload), dict):
         used.add("robustness")
     if kind == "message_start" and isinstance(item.get("message"), dict):
@@ -106,15 +126,18 @@ def shape_errors(message: Any) -> list[str]:
         errors += [f"/content/{number}{e}" for e in _block_errors(block)]
     usage = message.get("usage", {})
     if not isinstance(usage, dict) or not all(
-            isinstance(usage.get(k, 0), int) for k in ("input_tokens", "output_tokens")):
+        isinstance(usage.get(k, 0), int) for k in ("input_tokens", "output_tokens")
+    ):
         errors.append("/usage counts are not integers")
     return errors
 
 
 _BLOCK_FIELDS: dict[str, dict[str, type]] = {
-    "text": {"text": str}, "tool_use": {"id": str, "name": str, "input": dict},
+    "text": {"text": str},
+    "tool_use": {"id": str, "name": str, "input": dict},
     "server_tool_use": {"id": str, "name": str, "input": dict},
-    "thinking": {"thinking": str, "signature": str}, "redacted_thinking": {"data": str},
+    "thinking": {"thinking": str, "signature": str},
+    "redacted_thinking": {"data": str},
 }
 
 
@@ -122,8 +145,11 @@ def _block_errors(block: Any) -> list[str]:
     if not isinstance(block, dict) or not isinstance(block.get("type"), str):
         return [" is not a typed object"]
     fields = _BLOCK_FIELDS.get(block["type"], {})
-    errors = [f"/{key} is not a {kind.__name__}" for key, kind in fields.items()
-              if not isinstance(block.get(key), kind)]
+    errors = [
+        f"/{key} is not a {kind.__name__}"
+        for key, kind in fields.items()
+        if not isinstance(block.get(key), kind)
+    ]
     citations = block.get("citations", [])
     if not isinstance(citations, list) or not all(isinstance(c, dict) for c in citations):
         errors.append("/citations is not a list of objects")

@@ -68,8 +68,11 @@ def _examples() -> Iterator[tuple[str, Any]]:
         if info.name.startswith("test_rule_examples_") or info.name == "test_quirk_streams":
             module = importlib.import_module(f"refold.suites.{info.name}")
             for name, function in inspect.getmembers(module, inspect.isfunction):
-                if name.startswith("test_") and _rules(function) \
-                        and list(inspect.signature(function).parameters) == ["check"]:
+                if (
+                    name.startswith("test_")
+                    and _rules(function)
+                    and list(inspect.signature(function).parameters) == ["check"]
+                ):
                     yield f"{info.name}::{name}", function
 
 

@@ -47,5 +47,3 @@ SPARSE: list[JSON] = [
     chunk({"index": 0, "delta": {}, "finish_reason": "tool_calls"}),
 ]
 """TOOL-INDEX's departure: the only call is on index 1."""
-
-

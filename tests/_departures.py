@@ -12,15 +12,37 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-_CHUNK_KEYS = {"id", "object", "created", "model", "choices", "usage", "error", "provider",
-               "system_fingerprint", "service_tier"}
+_CHUNK_KEYS = {
+    "id",
+    "object",
+    "created",
+    "model",
+    "choices",
+    "usage",
+    "error",
+    "provider",
+    "system_fingerprint",
+    "service_tier",
+}
 _ENTRY_KEYS = {"index", "delta", "finish_reason", "native_finish_reason", "logprobs"}
-_DELTA_KEYS = {"role", "content", "refusal", "reasoning", "reasoning_content", "tool_calls",
-               "annotations", "reasoning_details"}
+_DELTA_KEYS = {
+    "role",
+    "content",
+    "refusal",
+    "reasoning",
+    "reasoning_content",
+    "tool_calls",
+    "annotations",
+    "reasoning_details",
+}
 _FRAGMENT_KEYS = {"index", "id", "type", "function"}
 _FUNCTION_KEYS = {"name", "arguments"}
-_TEXTS = {"content": "text", "refusal": "refusal", "reasoning": "reasoning",
-          "reasoning_content": "reasoning"}
+_TEXTS = {
+    "content": "text",
+    "refusal": "refusal",
+    "reasoning": "reasoning",
+    "reasoning_content": "reasoning",
+}
 _PROVIDER_KEYS = ("provider", "system_fingerprint", "service_tier")
 
 GOVERNING: dict[str, frozenset[str]] = {
@@ -31,13 +53,15 @@ GOVERNING: dict[str, frozenset[str]] = {
     "unknown key": frozenset({"ROB-UNKNOWN-KEYS"}),
     "null or missing delta": frozenset({"CHOICE-DELTA-NULL"}),
     "blank envelope field": frozenset({"ENV-ID", "ENV-MODEL", "ENV-CREATED", "ROB-BLANK"}),
-    "wrong-typed envelope field": frozenset({"ENV-ID", "ENV-MODEL", "ENV-CREATED",
-                                             "ROB-WRONG-TYPE"}),
+    "wrong-typed envelope field": frozenset(
+        {"ENV-ID", "ENV-MODEL", "ENV-CREATED", "ROB-WRONG-TYPE"}
+    ),
     "later envelope value": frozenset({"ENV-ID", "ENV-MODEL", "ENV-CREATED"}),
     "object not chat.completion.chunk": frozenset({"ENV-OBJECT"}),
     "error object": frozenset({"ENV-NO-ERROR", "LIFE-ERROR"}),
-    "finish reason after error": frozenset({"CHOICE-FINISH", "LIFE-ERROR", "LIFE-AFTER",
-                                            "LIFE-FINISHED"}),
+    "finish reason after error": frozenset(
+        {"CHOICE-FINISH", "LIFE-ERROR", "LIFE-AFTER", "LIFE-FINISHED"}
+    ),
     "blank finish reason": frozenset({"CHOICE-FINISH", "ROB-BLANK"}),
     "finish reason changed": frozenset({"CHOICE-FINISH"}),
     "blank role": frozenset({"CHOICE-ROLE", "ROB-BLANK"}),
@@ -48,8 +72,9 @@ GOVERNING: dict[str, frozenset[str]] = {
     "index-less tool fragment": frozenset({"TOOL-NO-INDEX"}),
     "new id on an index-less fragment": frozenset({"TOOL-NO-INDEX", "TOOL-2-NEW-ID"}),
     "integral float index": frozenset({"CHOICE-KEY", "ROB-WRONG-TYPE"}),
-    "null identity on a continuation": frozenset({"ROB-BLANK", "TOOL-3-RESEND", "TOOL-ADOPT-ID",
-                                                  "TOOL-NAME", "TOOL-TYPE"}),
+    "null identity on a continuation": frozenset(
+        {"ROB-BLANK", "TOOL-3-RESEND", "TOOL-ADOPT-ID", "TOOL-NAME", "TOOL-TYPE"}
+    ),
     "call without id": frozenset({"TOOL-ADOPT-ID"}),
     "blank tool id": frozenset({"TOOL-ADOPT-ID", "ROB-BLANK"}),
     "call without name": frozenset({"TOOL-NAME"}),
@@ -67,11 +92,24 @@ GOVERNING: dict[str, frozenset[str]] = {
 }
 """Each kind of departure and the rules that decide its fold."""
 
-_ROBUSTNESS = ("null list entry", "wrong type", "wrong-typed logprobs", "unknown key",
-               "blank envelope field", "wrong-typed envelope field", "blank finish reason",
-               "blank role", "blank tool id", "blank tool name", "blank tool type",
-               "blank provider field", "null identity on a continuation",
-               "chunk not an object", "integral float index", "object not chat.completion.chunk")
+_ROBUSTNESS = (
+    "null list entry",
+    "wrong type",
+    "wrong-typed logprobs",
+    "unknown key",
+    "blank envelope field",
+    "wrong-typed envelope field",
+    "blank finish reason",
+    "blank role",
+    "blank tool id",
+    "blank tool name",
+    "blank tool type",
+    "blank provider field",
+    "null identity on a continuation",
+    "chunk not an object",
+    "integral float index",
+    "object not chat.completion.chunk",
+)
 NEEDS: dict[str, str] = {
     **dict.fromkeys(_ROBUSTNESS, "robustness"),
     "index-less tool fragment": "tool_call_repair",
@@ -133,8 +171,9 @@ def _choice_key(index: Any) -> int:
 
 
 def _dicts(value: Any) -> Iterator[dict[str, Any]]:
-    return (item for item in value if isinstance(item, dict)) if isinstance(value, list) \
-        else iter(())
+    return (
+        (item for item in value if isinstance(item, dict)) if isinstance(value, list) else iter(())
+    )
 
 
 def _wrong_envelope_type(key: str, value: Any) -> bool:
@@ -254,8 +293,9 @@ class _Stream:
             return
         previous = self.finish.setdefault(json.dumps(index), reason)
         if previous != reason:
-            self.found.add("finish reason after error" if previous == "error"
-                           else "finish reason changed")
+            self.found.add(
+                "finish reason after error" if previous == "error" else "finish reason changed"
+            )
             self.finish[json.dumps(index)] = reason
 
     def _logprobs(self, logprobs: Any) -> None:
@@ -290,8 +330,10 @@ class _Stream:
             elif isinstance(value, list) and any(not isinstance(e, dict) for e in value):
                 self.found.add("null list entry")
         for segment in _dicts(delta.get("reasoning_details")):
-            if segment.get("type") in ("reasoning.text", "reasoning.summary") \
-                    and "index" not in segment:
+            if (
+                segment.get("type") in ("reasoning.text", "reasoning.summary")
+                and "index" not in segment
+            ):
                 self.found.add("index-less reasoning segment")
         in_chunk: set[Any] = set()
         for fragment in _dicts(delta.get("tool_calls")):
@@ -322,8 +364,12 @@ class _Stream:
                 self.found.add("tool index opened out of order")  # joined by value, not position
             self._opens(fragment, function)
             call = self.calls[key] = _Call(fragment)
-        elif arguments and _complete(call.arguments) and _complete(arguments) \
-                and not _new_id(call, fragment):
+        elif (
+            arguments
+            and _complete(call.arguments)
+            and _complete(arguments)
+            and not _new_id(call, fragment)
+        ):
             self.found.add("arguments after complete arguments")  # a re-send or a split
             call.arguments = ""
         else:
@@ -342,10 +388,11 @@ class _Stream:
         return self.touched.get(json.dumps(choice), 0)
 
     def _opens(self, fragment: dict[str, Any], function: dict[str, Any]) -> None:
-        for where, key, absent, blank in ((fragment, "id", "call without id", "blank tool id"),
-                                          (function, "name", "call without name",
-                                           "blank tool name"),
-                                          (fragment, "type", None, "blank tool type")):
+        for where, key, absent, blank in (
+            (fragment, "id", "call without id", "blank tool id"),
+            (function, "name", "call without name", "blank tool name"),
+            (fragment, "type", None, "blank tool type"),
+        ):
             if key not in where and absent:
                 self.found.add(absent)
             elif key in where:
@@ -357,17 +404,21 @@ class _Stream:
         elif _blank(value):
             self.found.add(blank)
 
-    def _continues(self, call: _Call, key: tuple[str, int], fragment: dict[str, Any],
-                   function: dict[str, Any]) -> _Call:
+    def _continues(
+        self, call: _Call, key: tuple[str, int], fragment: dict[str, Any], function: dict[str, Any]
+    ) -> _Call:
         if _new_id(call, fragment):
             indexless = not isinstance(fragment.get("index"), int)
-            self.found.add("new id on an index-less fragment" if indexless
-                           else "new id on an index")
+            self.found.add(
+                "new id on an index-less fragment" if indexless else "new id on an index"
+            )
             self.calls[key] = _Call(fragment)
             return self.calls[key]
-        for where, name, blank in ((fragment, "id", "blank tool id"),
-                                   (function, "name", "blank tool name"),
-                                   (fragment, "type", "blank tool type")):
+        for where, name, blank in (
+            (fragment, "id", "blank tool id"),
+            (function, "name", "blank tool name"),
+            (fragment, "type", "blank tool type"),
+        ):
             value = where.get(name)
             if name not in where:
                 continue
@@ -400,8 +451,12 @@ class _Stream:
 def _new_id(call: _Call, fragment: dict[str, Any]) -> bool:
     """TOOL-2-NEW-ID: the fragment's non-blank id differs from the call's."""
     fragment_id = fragment.get("id")
-    return isinstance(fragment_id, str) and bool(fragment_id.strip()) \
-        and call.id is not None and fragment_id != call.id
+    return (
+        isinstance(fragment_id, str)
+        and bool(fragment_id.strip())
+        and call.id is not None
+        and fragment_id != call.id
+    )
 
 
 def _complete(arguments: str) -> bool:

@@ -44,8 +44,11 @@ class Run:
 
     def windows_of(self, kind: str) -> list[int]:
         """The windows the events of one variant arrived in."""
-        return [w for e, w in zip(self.events, self.windows, strict=True)
-                if isinstance(e, dict) and e.get("type") == kind]
+        return [
+            w
+            for e, w in zip(self.events, self.windows, strict=True)
+            if isinstance(e, dict) and e.get("type") == kind
+        ]
 
 
 class EventsProcess:
@@ -53,12 +56,19 @@ class EventsProcess:
 
     def __init__(self, command: Sequence[str]) -> None:
         self._process = subprocess.Popen(
-            list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, encoding="utf-8")
+            list(command),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+        )
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._stderr: list[str] = []  # drained as it comes: a full pipe would block the adapter
-        self._readers = [threading.Thread(target=self._pump, daemon=True),
-                         threading.Thread(target=self._drain, daemon=True)]
+        self._readers = [
+            threading.Thread(target=self._pump, daemon=True),
+            threading.Thread(target=self._drain, daemon=True),
+        ]
         for reader in self._readers:
             reader.start()
         self.hello: dict[str, Any] = self._read()["hello"]
@@ -145,8 +155,11 @@ def late(run: Run) -> list[tuple[int, int, int]]:
     window it arrived in, and none sent in it: emitted after that frame was acked."""
     found = []
     for number, (event, window) in enumerate(zip(run.events, run.windows, strict=True)):
-        carried = [event[k] for k in _CARRIED if isinstance(event, dict) and k in event
-                   and event.get("type") != "Completed"]
+        carried = [
+            event[k]
+            for k in _CARRIED
+            if isinstance(event, dict) and k in event and event.get("type") != "Completed"
+        ]
         if not carried:
             continue
         sources = [j for j, frame in enumerate(run.frames) if frame == carried[0]]
@@ -160,13 +173,21 @@ def on_time(run: Run) -> bool:
     return late(run) == []
 
 
-def checked(process: EventsProcess, dialect: str, frames: list[Any],
-            canaries: tuple[str, ...] = ()) -> tuple[Run, list[str]]:
+def checked(
+    process: EventsProcess, dialect: str, frames: list[Any], canaries: tuple[str, ...] = ()
+) -> tuple[Run, list[str]]:
     """The run of `frames` and the rule of every violation check_events finds in it, for
     the provider the adapter declared, with its fold op."""
     run = process.run(dialect, frames)
     provider = process.hello.get("provider")
-    found = check_events(dialect, frames, run.events, run.outcome, run.persisted,
-                         canaries=canaries, provider=provider if isinstance(provider, str)
-                         else None, fold=process.fold)
+    found = check_events(
+        dialect,
+        frames,
+        run.events,
+        run.outcome,
+        run.persisted,
+        canaries=canaries,
+        provider=provider if isinstance(provider, str) else None,
+        fold=process.fold,
+    )
     return run, [violation.rule for violation in found]

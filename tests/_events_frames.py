@@ -5,27 +5,56 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["CHAT", "MESSAGES", "MESSAGE_STOP", "ROLE", "TEXT_BLOCK", "USAGE", "WEATHER", "block",
-           "call", "chunk", "delta", "hello_text", "message_delta", "partial", "start", "stop",
-           "text", "tools"]
+__all__ = [
+    "CHAT",
+    "MESSAGES",
+    "MESSAGE_STOP",
+    "ROLE",
+    "TEXT_BLOCK",
+    "USAGE",
+    "WEATHER",
+    "block",
+    "call",
+    "chunk",
+    "delta",
+    "hello_text",
+    "message_delta",
+    "partial",
+    "start",
+    "stop",
+    "text",
+    "tools",
+]
 
 CHAT, MESSAGES = "openai-chat", "anthropic-messages"
 
 
 # Chat chunks (events.md §4.1).
 
-def chunk(delta: dict[str, Any] | None = None, finish: str | None = None,
-          **envelope: Any) -> dict[str, Any]:
+
+def chunk(
+    delta: dict[str, Any] | None = None, finish: str | None = None, **envelope: Any
+) -> dict[str, Any]:
     """A chunk whose choice 0 carries `delta` (and `finish_reason`)."""
     entry: dict[str, Any] = {"index": 0, "delta": delta if delta is not None else {}}
     if finish is not None:
         entry["finish_reason"] = finish
-    return {"id": "chatcmpl-ev", "object": "chat.completion.chunk", "created": 1,
-            "model": "gpt-4o-mini", **envelope, "choices": [entry]}
+    return {
+        "id": "chatcmpl-ev",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": "gpt-4o-mini",
+        **envelope,
+        "choices": [entry],
+    }
 
 
-def call(index: int | None = 0, call_id: str | None = None, name: str | None = None,
-         arguments: str | None = None) -> dict[str, Any]:
+def call(
+    index: int | None = 0,
+    call_id: str | None = None,
+    name: str | None = None,
+    arguments: str | None = None,
+) -> dict[str, Any]:
     """One `delta.tool_calls` fragment."""
     entry: dict[str, Any] = {} if index is None else {"index": index}
     if call_id is not None:
@@ -40,21 +69,40 @@ def tools(*calls: dict[str, Any], **delta: Any) -> dict[str, Any]:
 
 
 ROLE = chunk({"role": "assistant", "content": ""})
-USAGE = {"id": "chatcmpl-ev", "object": "chat.completion.chunk", "created": 1,
-         "model": "gpt-4o-mini", "choices": [],
-         "usage": {"prompt_tokens": 5, "completion_tokens": 2, "total_tokens": 7}}
-WEATHER = [tools(call(0, "call_w1", "get_weather", ""), role="assistant"),
-           tools(call(0, arguments='{"city"')), tools(call(0, arguments=': "Paris"}'))]
+USAGE = {
+    "id": "chatcmpl-ev",
+    "object": "chat.completion.chunk",
+    "created": 1,
+    "model": "gpt-4o-mini",
+    "choices": [],
+    "usage": {"prompt_tokens": 5, "completion_tokens": 2, "total_tokens": 7},
+}
+WEATHER = [
+    tools(call(0, "call_w1", "get_weather", ""), role="assistant"),
+    tools(call(0, arguments='{"city"')),
+    tools(call(0, arguments=': "Paris"}')),
+]
 
 
 # Anthropic events (events.md §4.3).
 
+
 def start(usage: dict[str, int] | None = None, **extra: Any) -> dict[str, Any]:
     """A message_start (extra keys go into its message)."""
-    return {"type": "message_start", "message": {
-        "id": "msg_ev1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
-        "content": [], "stop_reason": None, "stop_sequence": None,
-        "usage": usage or {"input_tokens": 10, "output_tokens": 1}, **extra}}
+    return {
+        "type": "message_start",
+        "message": {
+            "id": "msg_ev1",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-sonnet-4-5",
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
+            "usage": usage or {"input_tokens": 10, "output_tokens": 1},
+            **extra,
+        },
+    }
 
 
 def block(index: int, content: dict[str, Any], **extra: Any) -> dict[str, Any]:
@@ -84,8 +132,11 @@ def stop(index: int) -> dict[str, Any]:
 
 def message_delta(reason: str, output: int = 5, sequence: str | None = None) -> dict[str, Any]:
     """A message_delta with its stop reason and cumulative output tokens."""
-    return {"type": "message_delta", "delta": {"stop_reason": reason, "stop_sequence": sequence},
-            "usage": {"output_tokens": output}}
+    return {
+        "type": "message_delta",
+        "delta": {"stop_reason": reason, "stop_sequence": sequence},
+        "usage": {"output_tokens": output},
+    }
 
 
 MESSAGE_STOP = {"type": "message_stop"}
@@ -94,5 +145,12 @@ TEXT_BLOCK = {"type": "text", "text": ""}
 
 def hello_text(reason: str = "end_turn", sequence: str | None = None) -> list[Any]:
     """A whole Anthropic stream of the text "Hello" in two deltas."""
-    return [start(), block(0, TEXT_BLOCK), text(0, "Hel"), text(0, "lo"), stop(0),
-            message_delta(reason, sequence=sequence), MESSAGE_STOP]
+    return [
+        start(),
+        block(0, TEXT_BLOCK),
+        text(0, "Hel"),
+        text(0, "lo"),
+        stop(0),
+        message_delta(reason, sequence=sequence),
+        MESSAGE_STOP,
+    ]

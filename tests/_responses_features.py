@@ -9,25 +9,52 @@ _ITEM_FEATURES = {"function_call": "tool_calls", "reasoning": "reasoning"}
 _TERMINALS = {"response.completed", "response.incomplete", "response.failed"}
 _LIFECYCLES = {"response.created", "response.queued", "response.in_progress"}
 _EVENT_FEATURES = (
-    ("response.refusal.", "refusal"), ("response.function_call_arguments.", "tool_calls"),
-    ("response.reasoning_", "reasoning"), ("response.output_text.annotation.", "annotations"),
+    ("response.refusal.", "refusal"),
+    ("response.function_call_arguments.", "tool_calls"),
+    ("response.reasoning_", "reasoning"),
+    ("response.output_text.annotation.", "annotations"),
 )
 _KNOWN_PREFIXES = (
-    "response.output_item.", "response.content_part.", "response.output_text.",
-    "response.refusal.", "response.function_call_arguments.", "response.reasoning_",
-    "response.web_search_call.", "response.file_search_call.",
-    "response.code_interpreter_call.", "response.image_generation_call.",
+    "response.output_item.",
+    "response.content_part.",
+    "response.output_text.",
+    "response.refusal.",
+    "response.function_call_arguments.",
+    "response.reasoning_",
+    "response.web_search_call.",
+    "response.file_search_call.",
+    "response.code_interpreter_call.",
+    "response.image_generation_call.",
     "response.mcp_call.",
 )
-_ENVELOPE_KEYS = {"type", "sequence_number", "output_index", "item_id", "content_index",
-                  "summary_index", "annotation_index", "delta", "text", "refusal",
-                  "arguments", "part", "item", "annotation", "response", "code", "message",
-                  "param", "error"}
+_ENVELOPE_KEYS = {
+    "type",
+    "sequence_number",
+    "output_index",
+    "item_id",
+    "content_index",
+    "summary_index",
+    "annotation_index",
+    "delta",
+    "text",
+    "refusal",
+    "arguments",
+    "part",
+    "item",
+    "annotation",
+    "response",
+    "code",
+    "message",
+    "param",
+    "error",
+}
 
 
-_DOCUMENTED_KEYS = {"response.output_text.delta": {"logprobs"},
-                    "response.output_text.done": {"logprobs"},
-                    "response.function_call_arguments.done": {"name"}}
+_DOCUMENTED_KEYS = {
+    "response.output_text.delta": {"logprobs"},
+    "response.output_text.done": {"logprobs"},
+    "response.function_call_arguments.done": {"name"},
+}
 """Keys OpenAI's schema requires on one event type (not an unknown key there)."""
 
 
@@ -57,8 +84,9 @@ def response_features(response: dict[str, Any]) -> set[str]:
 def _event_features(item: dict[str, Any]) -> set[str]:
     kind = item.get("type")
     used = {"text"}
-    if not isinstance(kind, str) or not (kind in _TERMINALS | _LIFECYCLES | {"error"}
-                                         or kind.startswith(_KNOWN_PREFIXES)):
+    if not isinstance(kind, str) or not (
+        kind in _TERMINALS | _LIFECYCLES | {"error"} or kind.startswith(_KNOWN_PREFIXES)
+    ):
         return used | {"robustness"}  # keepalive, unknown and blank types
     if set(item) - _ENVELOPE_KEYS - _DOCUMENTED_KEYS.get(kind, set()):
         used.add("robustness")  # obfuscation, vendor keys
@@ -101,10 +129,17 @@ def shape_errors(response: Any) -> list[str]:
     """Where `response` departs from the documented non-streamed Response shape."""
     if not isinstance(response, dict):
         return ["not an object"]
-    errors = [f"/{key} is not a {kind.__name__}"
-              for key, kind in (("id", str), ("model", str), ("output", list),
-                                ("status", str), ("created_at", int))
-              if not isinstance(response.get(key), kind)]
+    errors = [
+        f"/{key} is not a {kind.__name__}"
+        for key, kind in (
+            ("id", str),
+            ("model", str),
+            ("output", list),
+            ("status", str),
+            ("created_at", int),
+        )
+        if not isinstance(response.get(key), kind)
+    ]
     if response.get("object") != "response":
         errors.append("/object is not response")
     status = response.get("status")
@@ -133,8 +168,11 @@ def _item_errors(item: Any) -> list[str]:
     if not isinstance(item, dict) or not isinstance(item.get("type"), str):
         return [" is not a typed object"]
     fields = _ITEM_FIELDS.get(item["type"], {"id": str, "status": str})
-    errors = [f"/{key} is not a {kind.__name__}" for key, kind in fields.items()
-              if not isinstance(item.get(key), kind)]
+    errors = [
+        f"/{key} is not a {kind.__name__}"
+        for key, kind in fields.items()
+        if not isinstance(item.get(key), kind)
+    ]
     if item.get("status") not in (None, "completed", "incomplete"):
         errors.append(f"/status {item.get('status')!r} is not a finished status")
     for part in item.get("content") or []:

@@ -12,15 +12,24 @@ from typing import Any
 
 from refold.reference import JSON, JSONObject
 
-USAGE: JSONObject = {"input_tokens": 12, "input_tokens_details": {"cached_tokens": 0},
-                     "output_tokens": 5, "output_tokens_details": {"reasoning_tokens": 0},
-                     "total_tokens": 17}
+USAGE: JSONObject = {
+    "input_tokens": 12,
+    "input_tokens_details": {"cached_tokens": 0},
+    "output_tokens": 5,
+    "output_tokens_details": {"reasoning_tokens": 0},
+    "total_tokens": 17,
+}
 
 
 def response(status: str = "in_progress", output: Any = (), **fields: Any) -> JSONObject:
     """A Response object as lifecycle and terminal events carry it."""
-    body: JSONObject = {"id": "resp_1", "object": "response", "created_at": 1700000000,
-                        "status": status, "model": "gpt-4.1"}
+    body: JSONObject = {
+        "id": "resp_1",
+        "object": "response",
+        "created_at": 1700000000,
+        "status": status,
+        "model": "gpt-4.1",
+    }
     if output is not None:
         body["output"] = list(output) if isinstance(output, (list, tuple)) else output
     else:
@@ -40,18 +49,33 @@ def terminal(kind: str = "completed", output: Any = (), **fields: Any) -> JSONOb
 
 
 def message(item_id: str = "msg_1", *parts: JSONObject, status: str = "completed") -> JSONObject:
-    return {"type": "message", "id": item_id, "status": status, "role": "assistant",
-            "content": list(parts)}
+    return {
+        "type": "message",
+        "id": item_id,
+        "status": status,
+        "role": "assistant",
+        "content": list(parts),
+    }
 
 
 def output_text(text: str, annotations: list[JSON] | None = None) -> JSONObject:
     return {"type": "output_text", "text": text, "annotations": annotations or []}
 
 
-def call(arguments: str = '{"city": "Paris"}', *, call_id: str = "call_abc",
-         item_id: str | None = "fc_1", status: str = "completed") -> JSONObject:
-    item: JSONObject = {"type": "function_call", "call_id": call_id, "name": "weather",
-                        "arguments": arguments, "status": status}
+def call(
+    arguments: str = '{"city": "Paris"}',
+    *,
+    call_id: str = "call_abc",
+    item_id: str | None = "fc_1",
+    status: str = "completed",
+) -> JSONObject:
+    item: JSONObject = {
+        "type": "function_call",
+        "call_id": call_id,
+        "name": "weather",
+        "arguments": arguments,
+        "status": status,
+    }
     if item_id is not None:
         item["id"] = item_id
     return item
@@ -69,8 +93,9 @@ def done(index: int, item: JSONObject) -> JSONObject:
     return {"type": "response.output_item.done", "output_index": index, "item": item}
 
 
-def message_events(index: int, final: JSONObject, *, deltas: bool = True,
-                   dones: bool = True) -> list[JSONObject]:
+def message_events(
+    index: int, final: JSONObject, *, deltas: bool = True, dones: bool = True
+) -> list[JSONObject]:
     """One message item's events: added, each part added/deltas/done, done. `deltas`:
     the text arrives as two deltas (else only on `.done`); `dones`: the `.done` events."""
     item_id = str(final["id"])
@@ -86,15 +111,26 @@ def message_events(index: int, final: JSONObject, *, deltas: bool = True,
         events.append(_at("content_part.added", index, item_id, content_index=n, part=opened))
         if deltas:
             half = len(value) // 2
-            events += [_at(f"{channel}.delta", index, item_id, content_index=n, delta=piece)
-                       for piece in (value[:half], value[half:])]
+            events += [
+                _at(f"{channel}.delta", index, item_id, content_index=n, delta=piece)
+                for piece in (value[:half], value[half:])
+            ]
         for a, annotation in enumerate(part.get("annotations") or []):
-            events.append(_at("output_text.annotation.added", index, item_id, content_index=n,
-                              annotation_index=a, annotation=annotation))
+            events.append(
+                _at(
+                    "output_text.annotation.added",
+                    index,
+                    item_id,
+                    content_index=n,
+                    annotation_index=a,
+                    annotation=annotation,
+                )
+            )
         if dones:
-            events += [_at(f"{channel}.done", index, item_id, content_index=n,
-                           **{field: value}),
-                       _at("content_part.done", index, item_id, content_index=n, part=part)]
+            events += [
+                _at(f"{channel}.done", index, item_id, content_index=n, **{field: value}),
+                _at("content_part.done", index, item_id, content_index=n, part=part),
+            ]
     return [*events, done(index, final)] if dones else events
 
 
@@ -106,8 +142,10 @@ def call_events(index: int, final: JSONObject, *, deltas: bool = True) -> list[J
     events = [added(index, {**final, "arguments": "", "status": "in_progress"})]
     if deltas:
         half = len(arguments) // 2
-        events += [_at("function_call_arguments.delta", index, item_id, delta=piece)
-                   for piece in (arguments[:half], arguments[half:])]
+        events += [
+            _at("function_call_arguments.delta", index, item_id, delta=piece)
+            for piece in (arguments[:half], arguments[half:])
+        ]
     events.append(_at("function_call_arguments.done", index, item_id, arguments=arguments))
     return [*events, done(index, final)]
 

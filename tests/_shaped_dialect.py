@@ -14,21 +14,29 @@ from refold.dialects import DIALECTS
 from refold.reference import JSON
 from refold.shapes import Departure, StreamShapes
 
-_SCHEMA = {"type": "object",
-           "not": {"anyOf": [{"required": ["x_gateway"]}, {"required": ["x_bogus"]}]}}
+_SCHEMA = {
+    "type": "object",
+    "not": {"anyOf": [{"required": ["x_gateway"]}, {"required": ["x_bogus"]}]},
+}
 
 
 def _with(key: str) -> object:
     def detect(items: Sequence[JSON]) -> list[int]:
         return [i for i, item in enumerate(items) if isinstance(item, dict) and key in item]
+
     return detect
 
 
 SHAPES = StreamShapes(
-    schema=_SCHEMA, grammar=(),
+    schema=_SCHEMA,
+    grammar=(),
     departures={
-        "T-GATEWAY": Departure("T-GATEWAY", "observed", "a chunk with `x_gateway`",
-                               ("A gateway: https://example.invalid/capture",)),
+        "T-GATEWAY": Departure(
+            "T-GATEWAY",
+            "observed",
+            "a chunk with `x_gateway`",
+            ("A gateway: https://example.invalid/capture",),
+        ),
         "T-BOGUS": Departure("T-BOGUS", "synthetic", "a chunk with `x_bogus`"),
     },
     detectors={"T-GATEWAY": _with("x_gateway"), "T-BOGUS": _with("x_bogus")},  # type: ignore[dict-item]
@@ -52,7 +60,7 @@ def shaped(shapes: StreamShapes | None = SHAPES) -> Iterator[None]:
         object.__setattr__(chat, "shapes", before)
 
 
-CONFTEST = f'''
+CONFTEST = f"""
 import sys
 sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})
 from _shaped_dialect import register
@@ -60,5 +68,5 @@ from _shaped_dialect import register
 
 def pytest_configure(config):
     register()
-'''
+"""
 """A conftest.py that registers the shapes in a pytest run (every xdist worker too)."""

@@ -41,9 +41,15 @@ class SuiteRun:
         return "\n".join(self.output.splitlines()[-lines:])
 
 
-def run_suites(target: str, dialect: str, workdir: Path, *,
-               rules: frozenset[str] | None = None, extra: Sequence[str] = (),
-               environment: Mapping[str, str] | None = None) -> SuiteRun:
+def run_suites(
+    target: str,
+    dialect: str,
+    workdir: Path,
+    *,
+    rules: frozenset[str] | None = None,
+    extra: Sequence[str] = (),
+    environment: Mapping[str, str] | None = None,
+) -> SuiteRun:
     """Run the installed suites of `dialect` against `target`; read the rules' statuses.
     `rules`: only the tests of these rules (`--rules`); `extra`: more pytest arguments (a
     plugin that selects tests); `environment`: more environment variables (where that
@@ -52,26 +58,50 @@ def run_suites(target: str, dialect: str, workdir: Path, *,
     report = workdir / "results.json"
     variables = {**os.environ, **(environment or {})}
     variables.pop("CI", None)  # the profile is chosen explicitly below
-    command = [sys.executable, "-m", "pytest", f"--target={target}", f"--dialect={dialect}",
-               "-p", "no:cacheprovider", "-q", "--in-process",
-               f"--hypothesis-profile={PROFILE}", f"--refold-report={report}", *extra]
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        f"--target={target}",
+        f"--dialect={dialect}",
+        "-p",
+        "no:cacheprovider",
+        "-q",
+        "--in-process",
+        f"--hypothesis-profile={PROFILE}",
+        f"--refold-report={report}",
+        *extra,
+    ]
     if rules is not None:
         command.append("--rules=" + ",".join(sorted(rules)))
-    completed = subprocess.run(command, cwd=workdir, env=variables, capture_output=True,
-                               text=True, timeout=900, check=False)
+    completed = subprocess.run(
+        command,
+        cwd=workdir,
+        env=variables,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
     statuses: dict[str, str] = {}
     if report.exists():
-        statuses = {rule: str(entry["status"])
-                    for rule, entry in json.loads(report.read_text())["rules"].items()}
+        statuses = {
+            rule: str(entry["status"])
+            for rule, entry in json.loads(report.read_text())["rules"].items()
+        }
     return SuiteRun(target, completed.returncode, statuses, completed.stdout + completed.stderr)
 
 
 @contextmanager
-def started_runs(dialect: str, root: Path,
-                 runs: Mapping[str, tuple[str, frozenset[str] | None]],
-                 ) -> Iterator[dict[str, Future[SuiteRun]]]:
+def started_runs(
+    dialect: str,
+    root: Path,
+    runs: Mapping[str, tuple[str, frozenset[str] | None]],
+) -> Iterator[dict[str, Future[SuiteRun]]]:
     """Each named run (its target, and the rules whose tests it runs, None for the whole
     suite) started at once, two at a time (the CI machine has two cores), in `root`/name."""
     with ThreadPoolExecutor(max_workers=2) as pool:
-        yield {name: pool.submit(run_suites, target, dialect, root / name, rules=rules)
-               for name, (target, rules) in runs.items()}
+        yield {
+            name: pool.submit(run_suites, target, dialect, root / name, rules=rules)
+            for name, (target, rules) in runs.items()
+        }

@@ -30,7 +30,8 @@ _TESTS = Path(__file__).resolve().parent
 # of pytest processes these tests start (`refold check`, `pytest --target=...`), four in
 # ten of tests/test_replay.py's time. No test uses it; the processes inherit the block.
 os.environ["PYTEST_ADDOPTS"] = " ".join(
-    part for part in (os.environ.get("PYTEST_ADDOPTS", ""), "-p no:langsmith_plugin") if part)
+    part for part in (os.environ.get("PYTEST_ADDOPTS", ""), "-p no:langsmith_plugin") if part
+)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -47,8 +48,11 @@ def _dist_given(config: pytest.Config) -> bool:
 @cache
 def _modules_with_module_fixtures() -> frozenset[str]:
     """The test files (names) that define a module-scoped fixture."""
-    return frozenset(path.name for path in _TESTS.glob("test_*.py")
-                     if 'scope="module"' in path.read_text(encoding="utf-8"))
+    return frozenset(
+        path.name
+        for path in _TESTS.glob("test_*.py")
+        if 'scope="module"' in path.read_text(encoding="utf-8")
+    )
 
 
 class _ModuleUnits:
@@ -61,7 +65,11 @@ class _ModuleUnits:
         class Scheduling(LoadScopeScheduling):  # type: ignore[misc]
             def _split_scope(self, nodeid: str) -> str:
                 module = nodeid.split("::", 1)[0]
-                return module if Path(module).name in _modules_with_module_fixtures() \
-                    and Path(module).parent.name == _TESTS.name else nodeid
+                return (
+                    module
+                    if Path(module).name in _modules_with_module_fixtures()
+                    and Path(module).parent.name == _TESTS.name
+                    else nodeid
+                )
 
         return Scheduling(config, log)

@@ -56,15 +56,22 @@ def test_the_responses_findings_are_of_the_pinned_version(adapter: EventsProcess
 
 
 def test_ev_rules_hold_for_text_a_hosted_tool_a_call_an_orphan_and_a_failure(
-        adapter: EventsProcess) -> None:
-    for frames in (text_stream("Hel", "lo"), hosted_then_text(),
-                   call_stream('{"city":', '"Paris"}'), orphan_call(), failed_stream(),
-                   call_stream('{"city":"Par')):
+    adapter: EventsProcess,
+) -> None:
+    for frames in (
+        text_stream("Hel", "lo"),
+        hosted_then_text(),
+        call_stream('{"city":', '"Paris"}'),
+        orphan_call(),
+        failed_stream(),
+        call_stream('{"city":"Par'),
+    ):
         assert _rules(adapter, frames) == set()
 
 
 def test_ev_frame_order_response_created_and_the_finish_are_held_back(
-        adapter: EventsProcess) -> None:
+    adapter: EventsProcess,
+) -> None:
     # doStream reads the body up to its first output before it returns, so
     # response.created's Opaque comes after frame 1 was sent; the finish part comes from the
     # transform's flush, at the end of the body. One stream's events cannot show it.
@@ -78,37 +85,54 @@ def test_ev_truncated_a_body_without_its_terminal_completes(adapter: EventsProce
     assert _rules(adapter, text_stream("Hi", final=False)) == {"EV-TRUNCATED"}
 
 
-def test_ev_fold_agrees_text_sent_only_on_output_text_done_is_lost(
-        adapter: EventsProcess) -> None:
+def test_ev_fold_agrees_text_sent_only_on_output_text_done_is_lost(adapter: EventsProcess) -> None:
     assert _rules(adapter, done_only_text("Hello")) == {"EV-FOLD-AGREES"}
 
 
 def test_ev_refusal_opaque_refusal_text_is_a_text_delta(adapter: EventsProcess) -> None:
     # and the turn stops as content_filter instead of end_turn
-    refused = {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
-               "content": [{"type": "refusal", "refusal": "I can't."}]}
-    frames = [created(), added(0, {**refused, "content": []}),
-              {"type": "response.refusal.delta", "item_id": "msg_1", "output_index": 0,
-               "content_index": 0, "delta": "I can't."},
-              item_done(0, refused), terminal(output=[refused], usage=USAGE)]
+    refused = {
+        "type": "message",
+        "id": "msg_1",
+        "role": "assistant",
+        "status": "completed",
+        "content": [{"type": "refusal", "refusal": "I can't."}],
+    }
+    frames = [
+        created(),
+        added(0, {**refused, "content": []}),
+        {
+            "type": "response.refusal.delta",
+            "item_id": "msg_1",
+            "output_index": 0,
+            "content_index": 0,
+            "delta": "I can't.",
+        },
+        item_done(0, refused),
+        terminal(output=[refused], usage=USAGE),
+    ]
     run, rules = checked(adapter, RESPONSES, frames)
     assert set(rules) == {"EV-FOLD-AGREES", "EV-STOP-MAP"}
     assert "TextDelta" in run.kinds
 
 
-def test_ev_args_conserve_the_rest_on_arguments_done_is_no_delta(
-        adapter: EventsProcess) -> None:
+def test_ev_args_conserve_the_rest_on_arguments_done_is_no_delta(adapter: EventsProcess) -> None:
     # RQ3: tool-call carries output_item.done's arguments, no tool-input-delta the rest
     frames = call_stream('{"city":', arguments='{"city":"Paris"}')
     assert _rules(adapter, frames) == {"EV-ARGS-CONSERVE"}
 
 
 def test_ev_args_conserve_arguments_announced_on_output_item_added_are_no_delta(
-        adapter: EventsProcess) -> None:
+    adapter: EventsProcess,
+) -> None:
     item = call_item("call_w1", "get_weather", '{"city":"Paris"}')
-    frames = [created(), added(0, {**item, "arguments": '{"city":'}),
-              args_delta(0, '"Paris"}'), item_done(0, item), terminal(output=[item],
-                                                                      usage=USAGE)]
+    frames = [
+        created(),
+        added(0, {**item, "arguments": '{"city":'}),
+        args_delta(0, '"Paris"}'),
+        item_done(0, item),
+        terminal(output=[item], usage=USAGE),
+    ]
     assert _rules(adapter, frames) == {"EV-ARGS-CONSERVE"}
 
 
@@ -118,15 +142,19 @@ def test_ev_args_conserve_a_contradicting_arguments_done_wins(adapter: EventsPro
 
 
 def test_ev_call_started_a_call_only_output_item_done_announces_never_starts(
-        adapter: EventsProcess) -> None:
+    adapter: EventsProcess,
+) -> None:
     assert _rules(adapter, done_only_call()) == {"EV-CALL-STARTED"}
 
 
 def test_ev_started_completed_a_call_without_done_events_never_completes(
-        adapter: EventsProcess) -> None:
+    adapter: EventsProcess,
+) -> None:
     # family 4 (deltas only, terminal output omitted)
-    frames = [created(), added(0, {**call_item("call_w1", "get_weather"),
-                                   "status": "in_progress"}),
-              args_delta(0, '{"city":"Paris"}'), terminal(usage=USAGE)]
-    assert _rules(adapter, frames) == {"EV-FOLD-AGREES", "EV-STARTED-COMPLETED",
-                                       "EV-STOP-MAP"}
+    frames = [
+        created(),
+        added(0, {**call_item("call_w1", "get_weather"), "status": "in_progress"}),
+        args_delta(0, '{"city":"Paris"}'),
+        terminal(usage=USAGE),
+    ]
+    assert _rules(adapter, frames) == {"EV-FOLD-AGREES", "EV-STARTED-COMPLETED", "EV-STOP-MAP"}

@@ -14,10 +14,15 @@ from refold.targets.python import from_object
 
 
 def test_a_refusal_example_skips_for_a_target_without_an_accumulator() -> None:
-    target = from_object({"name": "fold_only", "dialect": "anthropic-messages",
-                          "fold": anthropic.fold,
-                          "features": sorted(set(anthropic.FEATURES) - {"lifecycle", "sse"})},
-                         name="fold_only")
+    target = from_object(
+        {
+            "name": "fold_only",
+            "dialect": "anthropic-messages",
+            "fold": anthropic.fold,
+            "features": sorted(set(anthropic.FEATURES) - {"lifecycle", "sse"}),
+        },
+        name="fold_only",
+    )
     check = Check(target)
     check.rules = ("AM-ROB-NOT-OBJECT",)
     with pytest.raises(pytest.skip.Exception, match="lifecycle"):

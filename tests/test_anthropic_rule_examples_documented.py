@@ -24,23 +24,23 @@ UNDOCUMENTABLE: dict[str, str] = {
     "AM-START-CONTENT": "blocks inside message_start: the page says its content is empty (AQ7)",
     "AM-START-ONCE": "a second message_start: the page sends one",
     "AM-TYPE-ROLE": "a message_start without (or with blank) `type` and `role`, which the "
-                    "SDK's Message requires",
+    "SDK's Message requires",
     "AM-BEFORE-START": "events before message_start",
     "AM-BLOCK-REOPEN": "a second content_block_start for one index",
     "AM-DELTA-MATCH": "a delta of a type its block does not take (AQ25)",
     "AM-USAGE-ABSENT": "no usage object, which the SDK's Message and message_delta require "
-                       "(the docs' thinking stream: AQ4)",
+    "(the docs' thinking stream: AQ4)",
     "AM-LIFE-TRUNCATED": "a stream cut before message_stop",
     "AM-LIFE-AFTER-STOP": "events after message_stop",
     "AM-UNKNOWN-EVENT": "an event type no page names",
     "AM-UNKNOWN-DELTA": "a delta type the SDK's types do not name",
     "AM-UNKNOWN-BLOCK": "a block type the SDK's types do not name",
     "AM-TOOL-INVALID": "joined `partial_json` that does not parse to an object, which only "
-                       "fine-grained tool streaming sends (AQ9)",
+    "fine-grained tool streaming sends (AQ9)",
     "AM-ROB-WRONG-TYPE": "a field of the wrong JSON type",
     "AM-ROB-NOT-OBJECT": "an event that is not a JSON object",
     "AM-SSE-TYPE": "a wire rule: its examples are SSE frames without an `event:` line, not "
-                   "an event stream (the fold's events are recorded only past the decoder)",
+    "an event stream (the fold's events are recorded only past the decoder)",
     "AM-SSE-EMPTY": "a wire rule: its examples are SSE frames with empty data",
 }
 """Rules whose examples cannot be documented, and the departure each is about."""
@@ -62,19 +62,25 @@ def shapes_by_rule() -> dict[str, list[tuple[str, str]]]:
         for events in streams.get(test, []):
             shape = _shapes().of(events)
             for rule_id in entry["rules"]:
-                found[rule_id].append((test, shape.shape if shape.shape == "documented"
-                                       else shape.describe()))
+                found[rule_id].append(
+                    (test, shape.shape if shape.shape == "documented" else shape.describe())
+                )
     return found
 
 
 def test_every_rule_that_can_be_shown_documented_has_a_documented_example(
     shapes_by_rule: dict[str, list[tuple[str, str]]],
 ) -> None:
-    missing = {rule_id: sorted({shape for _, shape in shapes_by_rule.get(rule_id, [])})[:3]
-               for rule_id in RULES if rule_id not in UNDOCUMENTABLE
-               and not any(shape == "documented" for _, shape in shapes_by_rule.get(rule_id, []))}
-    assert not missing, "rules with no example on a documented stream (rule: its examples' " \
+    missing = {
+        rule_id: sorted({shape for _, shape in shapes_by_rule.get(rule_id, [])})[:3]
+        for rule_id in RULES
+        if rule_id not in UNDOCUMENTABLE
+        and not any(shape == "documented" for _, shape in shapes_by_rule.get(rule_id, []))
+    }
+    assert not missing, (
+        "rules with no example on a documented stream (rule: its examples' "
         "shapes):\n" + "\n".join(f"  {r}: {json.dumps(s)}" for r, s in missing.items())
+    )
 
 
 def test_every_undocumentable_rule_is_a_rule_and_shows_no_documented_example(
@@ -82,9 +88,11 @@ def test_every_undocumentable_rule_is_a_rule_and_shows_no_documented_example(
 ) -> None:
     # a rule that gained a documented example leaves the table
     assert set(UNDOCUMENTABLE) <= set(RULES)
-    documented = sorted(rule_id for rule_id in UNDOCUMENTABLE
-                        if any(shape == "documented"
-                               for _, shape in shapes_by_rule.get(rule_id, [])))
+    documented = sorted(
+        rule_id
+        for rule_id in UNDOCUMENTABLE
+        if any(shape == "documented" for _, shape in shapes_by_rule.get(rule_id, []))
+    )
     assert not documented, f"documented now, to remove from UNDOCUMENTABLE: {documented}"
 
 
@@ -94,16 +102,31 @@ def test_the_issues_rules_have_documented_examples(
     # issue 24: the SDK folds these correctly on documented streams, yet their examples
     # were not documented (a text start without text, index 1 before 0, thinking without
     # its signature, no usage anywhere)
-    issue = ("AM-BLOCK-OPEN", "AM-BLOCK-ORDER", "AM-BLOCK-STOP", "AM-TEXT-JOIN",
-             "AM-TOOL-JOIN", "AM-TOOL-NO-DELTA", "AM-USAGE-NEVER-SUM", "AM-THINK-JOIN")
-    counts: dict[str, Any] = {r: sum(shape == "documented" for _, shape in shapes_by_rule[r])
-                              for r in issue}
+    issue = (
+        "AM-BLOCK-OPEN",
+        "AM-BLOCK-ORDER",
+        "AM-BLOCK-STOP",
+        "AM-TEXT-JOIN",
+        "AM-TOOL-JOIN",
+        "AM-TOOL-NO-DELTA",
+        "AM-USAGE-NEVER-SUM",
+        "AM-THINK-JOIN",
+    )
+    counts: dict[str, Any] = {
+        r: sum(shape == "documented" for _, shape in shapes_by_rule[r]) for r in issue
+    }
     assert all(counts.values()), counts
 
 
 def test_every_departure_an_example_makes_is_registered(
     shapes_by_rule: dict[str, list[tuple[str, str]]],
 ) -> None:
-    unregistered = sorted({(test, shape) for found in shapes_by_rule.values()
-                           for test, shape in found if "unregistered" in shape})
+    unregistered = sorted(
+        {
+            (test, shape)
+            for found in shapes_by_rule.values()
+            for test, shape in found
+            if "unregistered" in shape
+        }
+    )
     assert not unregistered, "\n".join(f"  {t}: {s}" for t, s in unregistered)

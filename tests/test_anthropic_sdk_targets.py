@@ -20,8 +20,10 @@ from refold.reference import JSON, JSONObject
 from refold.reference.anthropic import fold
 from refold.targets import BUILTIN_TARGETS, load_target
 
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("anthropic") is None,
-                                reason="install refold[anthropic] to check its targets")
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("anthropic") is None,
+    reason="install refold[anthropic] to check its targets",
+)
 
 VERSION = "2.15.0"
 BOTH = ("anthropic", "anthropic-stream")
@@ -29,21 +31,35 @@ _USAGE: JSONObject = {"input_tokens": 10, "output_tokens": 1}
 
 
 def _start(usage: Any = _USAGE, **fields: Any) -> JSONObject:
-    message = {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-x",
-               "content": [], "stop_reason": None, "stop_sequence": None, **fields}
+    message = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-x",
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        **fields,
+    }
     if usage is not None:
         message["usage"] = usage
     return {"type": "message_start", "message": message}
 
 
 def _text_start(index: int = 0) -> JSONObject:
-    return {"type": "content_block_start", "index": index,
-            "content_block": {"type": "text", "text": ""}}
+    return {
+        "type": "content_block_start",
+        "index": index,
+        "content_block": {"type": "text", "text": ""},
+    }
 
 
 def _tool_start(index: int = 0) -> JSONObject:
-    return {"type": "content_block_start", "index": index,
-            "content_block": {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}}
+    return {
+        "type": "content_block_start",
+        "index": index,
+        "content_block": {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}},
+    }
 
 
 def _delta(index: int, delta: Any) -> JSONObject:
@@ -62,17 +78,25 @@ def _stop(index: int = 0) -> JSONObject:
     return {"type": "content_block_stop", "index": index}
 
 
-def _message_delta(stop_reason: Any = "end_turn", usage: Any = None,
-                   **delta: Any) -> JSONObject:
-    event: JSONObject = {"type": "message_delta",
-                         "delta": {"stop_reason": stop_reason, "stop_sequence": None, **delta}}
+def _message_delta(stop_reason: Any = "end_turn", usage: Any = None, **delta: Any) -> JSONObject:
+    event: JSONObject = {
+        "type": "message_delta",
+        "delta": {"stop_reason": stop_reason, "stop_sequence": None, **delta},
+    }
     event["usage"] = {"output_tokens": 7} if usage is None else usage
     return event
 
 
 _END: JSONObject = {"type": "message_stop"}
-_HELLO: list[JSON] = [_start(), _text_start(), _text(0, "Hel"), _text(0, "lo"), _stop(),
-                      _message_delta(), _END]
+_HELLO: list[JSON] = [
+    _start(),
+    _text_start(),
+    _text(0, "Hel"),
+    _text(0, "lo"),
+    _stop(),
+    _message_delta(),
+    _END,
+]
 
 
 def _check(name: str, rules: tuple[str, ...]) -> Check:
@@ -96,7 +120,8 @@ def _failure(name: str, events: list[JSON], rules: tuple[str, ...]) -> Conforman
 def test_both_targets_are_builtin_names_of_the_anthropic_dialect() -> None:
     assert {name: BUILTIN_TARGETS[name] for name in BOTH} == {
         "anthropic": "refold.targets.sdk.anthropic:refold_target",
-        "anthropic-stream": "refold.targets.sdk.anthropic_stream:refold_target"}
+        "anthropic-stream": "refold.targets.sdk.anthropic_stream:refold_target",
+    }
     for name in BOTH:
         target = load_target(name)
         assert target.dialect.name == "anthropic-messages"
@@ -107,7 +132,8 @@ def test_both_targets_are_builtin_names_of_the_anthropic_dialect() -> None:
 @pytest.mark.parametrize("name", BOTH)
 def test_the_docs_basic_stream_folds_as_the_reference_does(name: str) -> None:
     assert _check(name, ("AM-TEXT-JOIN",)).folds_like_reference(_HELLO)["content"] == [
-        {"type": "text", "text": "Hello"}]
+        {"type": "text", "text": "Hello"}
+    ]
 
 
 def test_the_stream_target_serves_each_event_as_a_frame_named_by_its_type() -> None:
@@ -124,11 +150,18 @@ def test_the_stream_target_serves_each_event_as_a_frame_named_by_its_type() -> N
 
 # Defects 2.15.0 still has, each charged to its rule.
 
+
 @pytest.mark.parametrize("name", BOTH)
 def test_a_stream_without_usage_crashes_charged_to_usage_absent(name: str) -> None:
     # AQ4: the docs' thinking example carries no usage; `usage.output_tokens` of None
-    events = [_start(usage=None), _text_start(), _text(0, "a"), _stop(),
-              {"type": "message_delta", "delta": {"stop_reason": "end_turn"}}, _END]
+    events = [
+        _start(usage=None),
+        _text_start(),
+        _text(0, "a"),
+        _stop(),
+        {"type": "message_delta", "delta": {"stop_reason": "end_turn"}},
+        _END,
+    ]
     failure = _failure(name, events, ("AM-TEXT-JOIN",))
     assert "AttributeError" in (failure.target_error or "")
     assert failure.implicated == ("AM-USAGE-ABSENT",)
@@ -137,8 +170,7 @@ def test_a_stream_without_usage_crashes_charged_to_usage_absent(name: str) -> No
 @pytest.mark.parametrize("name", BOTH)
 def test_a_message_delta_without_usage_crashes_charged_to_usage_absent(name: str) -> None:
     # AQ4, exp F: message_start has usage, message_delta none
-    events = [*_HELLO[:5], {"type": "message_delta", "delta": {"stop_reason": "end_turn"}},
-              _END]
+    events = [*_HELLO[:5], {"type": "message_delta", "delta": {"stop_reason": "end_turn"}}, _END]
     failure = _failure(name, events, ("AM-TEXT-JOIN",))
     assert "'NoneType' object has no attribute 'output_tokens'" in (failure.target_error or "")
     assert failure.implicated == ("AM-USAGE-ABSENT",)
@@ -168,8 +200,15 @@ def test_a_first_block_at_index_one_raises_charged_to_block_order(name: str) -> 
 @pytest.mark.parametrize("name", BOTH)
 def test_a_delta_before_its_block_start_raises_charged_to_delta_route(name: str) -> None:
     # AQ27 exp H: an early delta for a block not yet started
-    events = [_start(), _text(0, "a"), _text_start(), _text(0, "b"), _stop(),
-              _message_delta(), _END]
+    events = [
+        _start(),
+        _text(0, "a"),
+        _text_start(),
+        _text(0, "b"),
+        _stop(),
+        _message_delta(),
+        _END,
+    ]
     failure = _failure(name, events, ("AM-TEXT-JOIN",))
     assert "IndexError" in (failure.target_error or "")
     assert failure.implicated == ("AM-DELTA-ROUTE",)
@@ -180,8 +219,7 @@ def test_a_later_null_stop_reason_erases_the_earlier_one(name: str) -> None:
     # AQ26 case 29: `stop_reason` (and `stop_details`) assigned from every message_delta
     events = [*_HELLO[:5], _message_delta(), _message_delta(None), _END]
     failure = _failure(name, events, ("AM-STOP-REASON",))
-    assert [(d.pointer, d.expected) for d in failure.differences] == [("/stop_reason",
-                                                                         "end_turn")]
+    assert [(d.pointer, d.expected) for d in failure.differences] == [("/stop_reason", "end_turn")]
     assert failure.implicated == ("AM-STOP-REASON",)
 
 
@@ -189,8 +227,12 @@ def test_a_later_null_stop_reason_erases_the_earlier_one(name: str) -> None:
 def test_a_later_null_stop_details_erases_the_earlier_one(name: str) -> None:
     # §2.1: message_delta assigns stop_details, null included
     refusal = {"type": "refusal", "category": "cyber", "explanation": None}
-    events = [*_HELLO[:5], _message_delta("refusal", stop_details=refusal),
-              _message_delta("refusal", stop_details=None), _END]
+    events = [
+        *_HELLO[:5],
+        _message_delta("refusal", stop_details=refusal),
+        _message_delta("refusal", stop_details=None),
+        _END,
+    ]
     failure = _failure(name, events, ("AM-STOP-DETAILS",))
     assert [d.pointer for d in failure.differences] == ["/stop_details"]
     assert failure.implicated == ("AM-STOP-DETAILS",)
@@ -199,8 +241,15 @@ def test_a_later_null_stop_details_erases_the_earlier_one(name: str) -> None:
 @pytest.mark.parametrize("name", BOTH)
 def test_truncated_tool_input_is_a_partial_parse_not_the_raw_string(name: str) -> None:
     # AQ9: jiter's partial mode drops the cut value ({"a": "Ros" -> {})
-    events = [_start(), _tool_start(), _json(0, ""), _json(0, '{"a": "Ros'), _stop(),
-              _message_delta("max_tokens"), _END]
+    events = [
+        _start(),
+        _tool_start(),
+        _json(0, ""),
+        _json(0, '{"a": "Ros'),
+        _stop(),
+        _message_delta("max_tokens"),
+        _END,
+    ]
     failure = _failure(name, events, ("AM-TOOL-INVALID",))
     assert [(d.pointer, d.received) for d in failure.differences] == [("/content/0/input", {})]
     assert failure.implicated == ("AM-TOOL-INVALID",)
@@ -209,8 +258,14 @@ def test_truncated_tool_input_is_a_partial_parse_not_the_raw_string(name: str) -
 @pytest.mark.parametrize("name", BOTH)
 def test_malformed_tool_input_raises_charged_to_tool_invalid(name: str) -> None:
     # AQ9, anthropic-sdk-python#1265: "Unable to parse tool parameter JSON from model"
-    events = [_start(), _tool_start(), _json(0, '{"a": }'), _stop(), _message_delta("tool_use"),
-              _END]
+    events = [
+        _start(),
+        _tool_start(),
+        _json(0, '{"a": }'),
+        _stop(),
+        _message_delta("tool_use"),
+        _END,
+    ]
     failure = _failure(name, events, ("AM-TOOL-INVALID",))
     assert "Unable to parse tool parameter JSON" in (failure.target_error or "")
     assert failure.implicated == ("AM-TOOL-INVALID",)
@@ -228,12 +283,20 @@ def test_a_null_delta_crashes_charged_to_wrong_type(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", BOTH)
-@pytest.mark.parametrize(("usage", "pointer"), [
-    ({"output_tokens": 7, "cache_creation": {"ephemeral_5m_input_tokens": 3}},
-     "/usage/cache_creation"),
-    ({"output_tokens": None}, "/usage/output_tokens")], ids=["unmodelled", "null"])
+@pytest.mark.parametrize(
+    ("usage", "pointer"),
+    [
+        (
+            {"output_tokens": 7, "cache_creation": {"ephemeral_5m_input_tokens": 3}},
+            "/usage/cache_creation",
+        ),
+        ({"output_tokens": None}, "/usage/output_tokens"),
+    ],
+    ids=["unmodelled", "null"],
+)
 def test_message_delta_usage_is_copied_field_by_field_as_the_sdk_models_it(
-        name: str, usage: JSONObject, pointer: str) -> None:
+    name: str, usage: JSONObject, pointer: str
+) -> None:
     # §2.1: only MessageDeltaUsage's fields are copied, and `output_tokens` always
     events = [*_HELLO[:5], _message_delta(usage=usage), _END]
     failure = _failure(name, events, ("AM-USAGE-REPLACE",))
@@ -255,12 +318,19 @@ def test_the_decoder_drops_every_frame_without_an_event_line(name: str) -> None:
     assert check.decoded([_frame(event, None) for event in _HELLO]) == []
 
 
-@pytest.mark.parametrize(("event", "raised"), [
-    ({"type": "ping"}, None),
-    ({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
-     "APIStatusError")])
-def test_the_decoder_drops_ping_and_raises_on_error_frames(event: JSONObject,
-                                                           raised: str | None) -> None:
+@pytest.mark.parametrize(
+    ("event", "raised"),
+    [
+        ({"type": "ping"}, None),
+        (
+            {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
+            "APIStatusError",
+        ),
+    ],
+)
+def test_the_decoder_drops_ping_and_raises_on_error_frames(
+    event: JSONObject, raised: str | None
+) -> None:
     # AM-SSE-EMPTY: both are to be passed to the fold
     check = _check("anthropic", ("AM-SSE-EMPTY",))
     parts = [_frame(e, str(e["type"])) for e in [_HELLO[0], event]]
@@ -273,6 +343,7 @@ def test_the_decoder_drops_ping_and_raises_on_error_frames(event: JSONObject,
 
 
 # Defects the reports found that the research did not list.
+
 
 @pytest.mark.parametrize("name", BOTH)
 def test_a_message_start_without_type_and_role_leaves_them_absent(name: str) -> None:
@@ -287,8 +358,11 @@ def test_a_message_start_without_type_and_role_leaves_them_absent(name: str) -> 
 @pytest.mark.parametrize("name", BOTH)
 def test_a_block_start_for_a_filled_index_appends_a_block(name: str) -> None:
     # `content_block_start` appends without reading its index (first wins is the rule)
-    again = {"type": "content_block_start", "index": 0,
-             "content_block": {"type": "text", "text": "Other"}}
+    again = {
+        "type": "content_block_start",
+        "index": 0,
+        "content_block": {"type": "text", "text": "Other"},
+    }
     failure = _failure(name, [*_HELLO[:4], again, *_HELLO[4:]], ("AM-BLOCK-REOPEN",))
     assert [d.pointer for d in failure.differences] == ["/content/1"]
     assert failure.implicated == ("AM-BLOCK-REOPEN",)
@@ -298,8 +372,7 @@ def test_a_block_start_for_a_filled_index_appends_a_block(name: str) -> None:
 def test_a_block_start_over_a_message_start_block_appends_a_block(name: str) -> None:
     # AQ7 content is kept, but a later start for its index is appended, not ignored
     start = _start(content=[{"type": "text", "text": "Kept."}])
-    failure = _failure(name, [start, _text_start(0), _message_delta(), _END],
-                       ("AM-START-CONTENT",))
+    failure = _failure(name, [start, _text_start(0), _message_delta(), _END], ("AM-START-CONTENT",))
     assert [d.pointer for d in failure.differences] == ["/content/1"]
     assert failure.implicated == ("AM-START-CONTENT",)
 
@@ -324,8 +397,12 @@ def test_a_text_start_without_text_raises_on_the_first_delta(name: str) -> None:
 @pytest.mark.parametrize("name", BOTH)
 def test_a_thinking_start_without_thinking_raises_on_the_first_delta(name: str) -> None:
     start = {"type": "content_block_start", "index": 0, "content_block": {"type": "thinking"}}
-    events = [_HELLO[0], start, _delta(0, {"type": "thinking_delta", "thinking": "Hmm."}),
-              *_HELLO[4:]]
+    events = [
+        _HELLO[0],
+        start,
+        _delta(0, {"type": "thinking_delta", "thinking": "Hmm."}),
+        *_HELLO[4:],
+    ]
     failure = _failure(name, events, ("AM-THINK-JOIN",))
     assert "TypeError" in (failure.target_error or "")
     assert failure.implicated == ("AM-THINK-JOIN",)
@@ -352,20 +429,25 @@ def test_a_wrong_typed_message_content_is_kept(name: str) -> None:
 def test_an_input_fragment_that_is_not_a_string_raises(name: str) -> None:
     # `bytes(partial_json, "utf-8")` of None; ablation cannot undo a wrong-typed fragment,
     # so the crash stays the test's rule's
-    events = [_start(), _tool_start(), _json(0, '{"a": '), _delta(0, {
-        "type": "input_json_delta", "partial_json": None}), _json(0, "1}"), _stop(),
-        _message_delta("tool_use"), _END]
+    events = [
+        _start(),
+        _tool_start(),
+        _json(0, '{"a": '),
+        _delta(0, {"type": "input_json_delta", "partial_json": None}),
+        _json(0, "1}"),
+        _stop(),
+        _message_delta("tool_use"),
+        _END,
+    ]
     failure = _failure(name, events, ("AM-TOOL-JOIN",))
     assert "TypeError" in (failure.target_error or "")
     assert failure.implicated == ("AM-TOOL-JOIN",)
 
 
 @pytest.mark.parametrize("name", BOTH)
-def test_whitespace_only_tool_input_raises_instead_of_keeping_the_start_input(
-        name: str) -> None:
+def test_whitespace_only_tool_input_raises_instead_of_keeping_the_start_input(name: str) -> None:
     # the buffer is parsed whenever it is non-empty bytes, and " " is not JSON
-    events = [_start(), _tool_start(), _json(0, " "), _stop(), _message_delta("tool_use"),
-              _END]
+    events = [_start(), _tool_start(), _json(0, " "), _stop(), _message_delta("tool_use"), _END]
     failure = _failure(name, events, ("AM-TOOL-NO-DELTA",))
     assert "Unable to parse tool parameter JSON" in (failure.target_error or "")
     assert failure.implicated == ("AM-TOOL-NO-DELTA",)
@@ -374,11 +456,18 @@ def test_whitespace_only_tool_input_raises_instead_of_keeping_the_start_input(
 @pytest.mark.parametrize("name", BOTH)
 def test_input_deltas_of_an_mcp_tool_block_are_ignored(name: str) -> None:
     # the non-beta block union has no mcp_tool_use: built as a text block, not tracked
-    start = {"type": "content_block_start", "index": 0, "content_block": {
-        "type": "mcp_tool_use", "id": "mcptoolu_1", "name": "f", "server_name": "s",
-        "input": {}}}
-    events = [_start(), start, _json(0, '{"a": 1}'), _stop(), _message_delta("tool_use"),
-              _END]
+    start = {
+        "type": "content_block_start",
+        "index": 0,
+        "content_block": {
+            "type": "mcp_tool_use",
+            "id": "mcptoolu_1",
+            "name": "f",
+            "server_name": "s",
+            "input": {},
+        },
+    }
+    events = [_start(), start, _json(0, '{"a": 1}'), _stop(), _message_delta("tool_use"), _END]
     # The delta matches its block (AM-DELTA-MATCH names mcp_tool_use): the input is
     # what is wrong, so refold charges the tool-input rules, and a test of AM-TOOL-JOIN
     # exactly that one.
@@ -391,13 +480,15 @@ def test_input_deltas_of_an_mcp_tool_block_are_ignored(name: str) -> None:
 # Lifecycle defects: neither target claims `lifecycle` (no finished state, no recorded
 # error in the SDK), so no report judges these rules; pinned here as the fold's behaviour.
 
+
 @pytest.mark.parametrize("name", BOTH)
 def test_events_after_message_stop_are_folded_in(name: str) -> None:
     # AQ28 exp E (AM-LIFE-AFTER-STOP): late text, stop reason and usage are taken
     late = [_text(0, "!"), _message_delta("max_tokens", usage={"output_tokens": 99})]
     received = load_target(name).fold([*_HELLO, *late])
-    assert received["content"][0]["text"] == "Hello!" != fold([*_HELLO, *late])["content"][0][
-        "text"]
+    assert (
+        received["content"][0]["text"] == "Hello!" != fold([*_HELLO, *late])["content"][0]["text"]
+    )
     assert (received["stop_reason"], received["usage"]["output_tokens"]) == ("max_tokens", 99)
 
 
@@ -418,26 +509,38 @@ def test_the_stream_raises_on_an_error_event() -> None:
 
 # Defects 2.15.0 has fixed: they pass.
 
+
 @pytest.mark.parametrize("name", BOTH)
-def test_message_start_usage_survives_a_message_delta_with_output_tokens_only(
-        name: str) -> None:
+def test_message_start_usage_survives_a_message_delta_with_output_tokens_only(name: str) -> None:
     # anthropic-sdk-python#424 (output_tokens stuck at message_start's 1) and the
     # overwrite of message_start's input and cache counts: fixed
-    start = _start(usage={"input_tokens": 10, "cache_read_input_tokens": 4,
-                          "output_tokens": 1})
+    start = _start(usage={"input_tokens": 10, "cache_read_input_tokens": 4, "output_tokens": 1})
     received = _check(name, ("AM-USAGE-REPLACE", "AM-USAGE-BASE")).folds_like_reference(
-        [start, *_HELLO[1:]])
-    assert received["usage"] == {"input_tokens": 10, "cache_read_input_tokens": 4,
-                                 "output_tokens": 7}
+        [start, *_HELLO[1:]]
+    )
+    assert received["usage"] == {
+        "input_tokens": 10,
+        "cache_read_input_tokens": 4,
+        "output_tokens": 7,
+    }
 
 
 @pytest.mark.parametrize("name", BOTH)
 def test_citations_deltas_are_appended(name: str) -> None:
     # anthropic-sdk-python PR #844 (citations not accumulated): fixed
-    citation = {"type": "char_location", "cited_text": "x", "document_index": 0,
-                "document_title": None, "start_char_index": 0, "end_char_index": 1}
-    events = [*_HELLO[:3], _delta(0, {"type": "citations_delta", "citation": citation}),
-              *_HELLO[3:]]
+    citation = {
+        "type": "char_location",
+        "cited_text": "x",
+        "document_index": 0,
+        "document_title": None,
+        "start_char_index": 0,
+        "end_char_index": 1,
+    }
+    events = [
+        *_HELLO[:3],
+        _delta(0, {"type": "citations_delta", "citation": citation}),
+        *_HELLO[3:],
+    ]
     received = _check(name, ("AM-CITATIONS-APPEND",)).folds_like_reference(events)
     assert received["content"][0]["citations"] == [citation]
 
@@ -445,9 +548,24 @@ def test_citations_deltas_are_appended(name: str) -> None:
 @pytest.mark.parametrize("name", BOTH)
 def test_server_tool_input_is_accumulated(name: str) -> None:
     # anthropic-sdk-python PR #1875 (server_tool_use input events): the snapshot is right
-    start = {"type": "content_block_start", "index": 0, "content_block": {
-        "type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}}}
-    events = [_start(), start, _json(0, ""), _json(0, '{"query": "x"}'), _stop(),
-              _message_delta("end_turn"), _END]
+    start = {
+        "type": "content_block_start",
+        "index": 0,
+        "content_block": {
+            "type": "server_tool_use",
+            "id": "srvtoolu_1",
+            "name": "web_search",
+            "input": {},
+        },
+    }
+    events = [
+        _start(),
+        start,
+        _json(0, ""),
+        _json(0, '{"query": "x"}'),
+        _stop(),
+        _message_delta("end_turn"),
+        _END,
+    ]
     received = _check(name, ("AM-SERVER-TOOL",)).folds_like_reference(events)
     assert received["content"][0]["input"] == {"query": "x"}

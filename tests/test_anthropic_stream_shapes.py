@@ -25,46 +25,69 @@ def _shapes() -> StreamShapes:
 
 
 def _start(**changes: Any) -> dict[str, Any]:
-    message = {"id": "msg_1", "type": "message", "role": "assistant", "content": [],
-               "model": "claude-sonnet-4-5", "stop_reason": None, "stop_sequence": None,
-               "usage": {"input_tokens": 25, "output_tokens": 1}, **changes}
+    message = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "content": [],
+        "model": "claude-sonnet-4-5",
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 25, "output_tokens": 1},
+        **changes,
+    }
     return {"type": "message_start", "message": message}
 
 
 def _block(index: int, block: dict[str, Any], *deltas: dict[str, Any]) -> list[dict[str, Any]]:
-    return [{"type": "content_block_start", "index": index, "content_block": block},
-            *({"type": "content_block_delta", "index": index, "delta": d} for d in deltas),
-            {"type": "content_block_stop", "index": index}]
+    return [
+        {"type": "content_block_start", "index": index, "content_block": block},
+        *({"type": "content_block_delta", "index": index, "delta": d} for d in deltas),
+        {"type": "content_block_stop", "index": index},
+    ]
 
 
-_DELTA = {"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None},
-          "usage": {"output_tokens": 15}}
+_DELTA = {
+    "type": "message_delta",
+    "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+    "usage": {"output_tokens": 15},
+}
 _STOP = {"type": "message_stop"}
 _PING = {"type": "ping"}
 _ERROR = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
 _TEXT = {"type": "text", "text": ""}
 
-BASIC = [_start(), *_block(0, _TEXT, {"type": "text_delta", "text": "Hello"}), _PING,
-         _DELTA, _STOP]
+BASIC = [_start(), *_block(0, _TEXT, {"type": "text_delta", "text": "Hello"}), _PING, _DELTA, _STOP]
 """The streaming page's basic stream (a ping inside it)."""
 
-THINKING = [_start(usage=None), *_block(0, {"type": "thinking", "thinking": ""},
-                                        {"type": "thinking_delta", "thinking": "Let me"},
-                                        {"type": "signature_delta", "signature": "EqQB"}),
-            *_block(1, _TEXT, {"type": "text_delta", "text": "27 * 453 = 12231"}),
-            {"type": "message_delta", "delta": {"stop_reason": "end_turn",
-                                                "stop_sequence": None}}, _STOP]
+THINKING = [
+    _start(usage=None),
+    *_block(
+        0,
+        {"type": "thinking", "thinking": ""},
+        {"type": "thinking_delta", "thinking": "Let me"},
+        {"type": "signature_delta", "signature": "EqQB"},
+    ),
+    *_block(1, _TEXT, {"type": "text_delta", "text": "27 * 453 = 12231"}),
+    {"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None}},
+    _STOP,
+]
 """The streaming page's extended-thinking stream: no usage anywhere, no start signature."""
 del THINKING[0]["message"]["usage"]
 
-WEB_SEARCH = [_start(), *_block(0, _TEXT, {"type": "text_delta", "text": "I'll check."}),
-              *_block(1, {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search",
-                          "input": {}},
-                      {"type": "input_json_delta", "partial_json": ""},
-                      {"type": "input_json_delta", "partial_json": '{"query": "weather"}'}),
-              *_block(2, {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1",
-                          "content": []}),
-              _DELTA, _STOP]
+WEB_SEARCH = [
+    _start(),
+    *_block(0, _TEXT, {"type": "text_delta", "text": "I'll check."}),
+    *_block(
+        1,
+        {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}},
+        {"type": "input_json_delta", "partial_json": ""},
+        {"type": "input_json_delta", "partial_json": '{"query": "weather"}'},
+    ),
+    *_block(2, {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []}),
+    _DELTA,
+    _STOP,
+]
 """The streaming page's web search stream: the result block has no delta."""
 
 
@@ -82,9 +105,15 @@ DEPARTING: dict[str, list[Any]] = {
     "AQ20": [*BASIC[:-1], {"type": "vertex_event", "usage": {"output_tokens": 3}}, _STOP],
     "AQ21": [BASIC[0], *_block(0, {"type": "compaction", "content": "summary"}), *BASIC[-2:]],
     "AQ22": [*BASIC[:-1], {"amazon-bedrock-invocationMetrics": {"inputTokenCount": 3}}, _STOP],
-    "AQ25": [*BASIC[:2], {"type": "content_block_delta", "index": 0,
-                          "delta": {"type": "input_json_delta", "partial_json": "{}"}},
-             *BASIC[2:]],
+    "AQ25": [
+        *BASIC[:2],
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "input_json_delta", "partial_json": "{}"},
+        },
+        *BASIC[2:],
+    ],
     "AMD-NOT-OBJECT": [*BASIC[:-1], [1], _STOP],
     "AMD-UNKNOWN-EVENT": [*BASIC[:-1], {"type": "x_future_event"}, _STOP],
     "AMD-UNKNOWN-BLOCK": [BASIC[0], *_block(0, {"type": "x_block"}), *BASIC[-2:]],
@@ -102,15 +131,24 @@ DEPARTING: dict[str, list[Any]] = {
     "AMD-AFTER-STOP": [*BASIC, _PING],
     "AMD-AFTER-ERROR": [*BASIC[:3], _ERROR, *BASIC[3:]],
     "AMD-CUT": BASIC[:3],
-    "AQ9": [BASIC[0], *_block(0, {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}},
-                              {"type": "input_json_delta", "partial_json": '{"city": "Par'}),
-            *BASIC[-2:]],
+    "AQ9": [
+        BASIC[0],
+        *_block(
+            0,
+            {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}},
+            {"type": "input_json_delta", "partial_json": '{"city": "Par'},
+        ),
+        *BASIC[-2:],
+    ],
 }
 """A stream departing in each registered way alone (the docs' streams otherwise)."""
 
 
-@pytest.mark.parametrize("stream", [BASIC, WEB_SEARCH, [*BASIC[:3], _ERROR], [_ERROR]],
-                         ids=["basic", "web-search", "error-mid-stream", "error-only"])
+@pytest.mark.parametrize(
+    "stream",
+    [BASIC, WEB_SEARCH, [*BASIC[:3], _ERROR], [_ERROR]],
+    ids=["basic", "web-search", "error-mid-stream", "error-only"],
+)
 def test_the_streaming_pages_streams_are_documented(stream: list[Any]) -> None:
     assert _shapes().violations(stream) == []
     assert _shapes().of(stream).shape == "documented"
@@ -147,10 +185,12 @@ def test_every_observed_departure_names_who_sends_it_and_a_link() -> None:
 def test_a_violation_names_the_key_the_sdks_type_requires() -> None:
     stream = DEPARTING["AQ24"]
     assert [str(v) for v in _shapes().violations(stream)] == [
-        "item 1 at /content_block: schema: 'text' is a required property"]
+        "item 1 at /content_block: schema: 'text' is a required property"
+    ]
     stream = _with(BASIC, 5, lambda e: e["usage"].pop("output_tokens"))
     assert [str(v) for v in _shapes().violations(stream)] == [
-        "item 5 at /usage: schema: 'output_tokens' is a required property"]
+        "item 5 at /usage: schema: 'output_tokens' is a required property"
+    ]
 
 
 def test_every_grammar_line_cites_the_streaming_pages_sections() -> None:
@@ -175,14 +215,17 @@ def test_no_schema_object_forbids_unknown_keys() -> None:
     def forbidding(value: Any) -> bool:
         if isinstance(value, dict):
             return value.get("additionalProperties") is False or any(
-                forbidding(v) for v in value.values())
+                forbidding(v) for v in value.values()
+            )
         return isinstance(value, list) and any(forbidding(v) for v in value)
+
     assert not forbidding(_shapes().schema)
 
 
 @pytest.mark.parametrize("source", ["openai", "anthropic==0.0.1"])
 def test_regenerating_from_another_source_is_one_paragraph_and_exit_2(
-    source: str, capsys: pytest.CaptureFixture[str],
+    source: str,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert regenerate.main([source, "--output", "/nonexistent/never-written.json"]) == 2
     error = capsys.readouterr().err

@@ -25,6 +25,7 @@ def _data(part: bytes) -> str:
 
 def _lenient(on_bad: Callable[[str], list[JSON]]) -> Callable[[Iterable[bytes]], list[JSON]]:
     """A decoder of one frame per piece that answers `on_bad(data)` for data not JSON."""
+
     def decode(parts: Iterable[bytes]) -> list[JSON]:
         decoded: list[JSON] = []
         for part in parts:
@@ -33,22 +34,29 @@ def _lenient(on_bad: Callable[[str], list[JSON]]) -> Callable[[Iterable[bytes]],
             except anthropic.EventDataError:
                 decoded += on_bad(_data(part))
         return decoded
+
     return decode
 
 
 def _check(sse: Callable[[Iterable[bytes]], list[JSON]] | None) -> Check:
     features = set(anthropic.FEATURES) - ({"sse"} if sse is None else set())
-    declaration = {"name": "wire", "dialect": "anthropic-messages",
-                   "factory": anthropic.Accumulator, "features": sorted(features)}
+    declaration = {
+        "name": "wire",
+        "dialect": "anthropic-messages",
+        "factory": anthropic.Accumulator,
+        "features": sorted(features),
+    }
     check = Check(from_object({**declaration, **({"sse": sse} if sse else {})}, name="wire"))
     check.rules = ("AM-ROB-NOT-OBJECT",)
     return check
 
 
-@pytest.mark.parametrize("on_bad", [lambda data: [], lambda data: [{"type": "error"}]],
-                         ids=["skips", "makes-an-event"])
+@pytest.mark.parametrize(
+    "on_bad", [lambda data: [], lambda data: [{"type": "error"}]], ids=["skips", "makes-an-event"]
+)
 def test_a_decoder_that_does_not_refuse_data_that_is_not_json_fails_its_rule(
-        on_bad: Callable[[str], list[JSON]]) -> None:
+    on_bad: Callable[[str], list[JSON]],
+) -> None:
     with pytest.raises(ConformanceFailure, match="neither refused") as failed:
         examples.test_a_frame_whose_data_is_not_json_is_refused(_check(_lenient(on_bad)), _BAD)
     assert failed.value.implicated == ("AM-ROB-NOT-OBJECT",)

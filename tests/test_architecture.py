@@ -17,8 +17,11 @@ ALLOWED = {
     "reports": {"refold.reference", "refold.reports"},
 }
 _PACKAGE_OF_FOLDER = {
-    "reference": "refold.reference", "strategies": "refold.strategies", "harness": "refold",
-    "suites": "refold.suites", "reports": "refold.reports",
+    "reference": "refold.reference",
+    "strategies": "refold.strategies",
+    "harness": "refold",
+    "suites": "refold.suites",
+    "reports": "refold.reports",
 }
 
 
@@ -28,15 +31,24 @@ def _imported_refold_packages(path: Path, folder: str) -> set[str]:
         if isinstance(node, ast.ImportFrom) and node.level:
             found.add(_PACKAGE_OF_FOLDER[folder])
             continue
-        names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                 else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+        names = (
+            [a.name for a in node.names]
+            if isinstance(node, ast.Import)
+            else [node.module or ""]
+            if isinstance(node, ast.ImportFrom)
+            else []
+        )
         for name in names:
             parts = name.split(".")
             if parts[0] != "refold":
                 continue
             sub = ".".join(parts[:2])
-            found.add(sub if sub in {"refold.reference", "refold.strategies",
-                                     "refold.suites", "refold.reports"} else "refold")
+            found.add(
+                sub
+                if sub
+                in {"refold.reference", "refold.strategies", "refold.suites", "refold.reports"}
+                else "refold"
+            )
     return found
 
 

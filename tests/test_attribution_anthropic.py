@@ -25,8 +25,9 @@ def test_the_envelope_is_start_bases_and_which_start_counts_owns_no_pointer() ->
     # (AM-START-ONCE) is about reading events and is seen through START-BASE's pointers
     assert rules_at("/id") == rules_at("/model") == {"AM-START-BASE"}
     assert "AM-START-ONCE" in POINTERLESS
-    failure = ConformanceFailure(("AM-BLOCK-OPEN",), "differs",
-                                 differences=[Difference("/id", "msg_1", "msg_other")])
+    failure = ConformanceFailure(
+        ("AM-BLOCK-OPEN",), "differs", differences=[Difference("/id", "msg_1", "msg_other")]
+    )
     assert failure.implicated == ("AM-START-BASE",)
 
 
@@ -34,8 +35,9 @@ def test_the_stop_reason_is_stop_reasons_alone() -> None:
     # AM-START-CONTENT's "its stop_reason stands" restates AM-STOP-REASON's "starts as
     # message_start's": a stop-reason defect found by any test is AM-STOP-REASON's
     assert rules_at("/stop_reason") == {"AM-STOP-REASON"}
-    failure = ConformanceFailure(("AM-USAGE-BASE",), "differs",
-                                 differences=[Difference("/stop_reason", "end_turn", None)])
+    failure = ConformanceFailure(
+        ("AM-USAGE-BASE",), "differs", differences=[Difference("/stop_reason", "end_turn", None)]
+    )
     assert failure.implicated == ("AM-STOP-REASON",)
 
 
@@ -53,7 +55,10 @@ def test_a_count_is_decided_by_the_usage_rules_that_fold_counts() -> None:
     # whether there is a usage at all is AM-USAGE-ABSENT's; a count's value is not
     assert "AM-USAGE-ABSENT" in rules_at("/usage")
     assert rules_at("/usage/output_tokens") == {
-        "AM-USAGE-BASE", "AM-USAGE-REPLACE", "AM-USAGE-NEVER-SUM"}
+        "AM-USAGE-BASE",
+        "AM-USAGE-REPLACE",
+        "AM-USAGE-NEVER-SUM",
+    }
 
 
 def test_a_place_the_table_does_not_name_is_charged_to_the_outside_the_shape_rules() -> None:

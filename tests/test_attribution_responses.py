@@ -22,8 +22,9 @@ def test_every_rule_owns_a_pointer_or_is_declared_pointer_less() -> None:
 
 def test_object_is_rs_objects_alone() -> None:
     assert rules_at("/object") == {"RS-OBJECT"}
-    failure = ConformanceFailure(("RS-TEXT-JOIN",), "differs",
-                                 differences=[Difference("/object", "response", None)])
+    failure = ConformanceFailure(
+        ("RS-TEXT-JOIN",), "differs", differences=[Difference("/object", "response", None)]
+    )
     assert failure.implicated == ("RS-OBJECT",)
 
 
@@ -31,8 +32,11 @@ def test_a_text_defect_is_charged_to_the_text_rules_not_to_the_envelope() -> Non
     owners = rules_at("/output/0/content/1/text")
     assert {"RS-TEXT-JOIN", "RS-DONE-REPLACES", "RS-CONTENT-INDEX", "RS-REFUSAL"} <= owners
     assert not owners & {"RS-ENV-FILL", "RS-USAGE-TERMINAL", "RS-ARGS-JOIN"}
-    failure = ConformanceFailure(("RS-TEXT-JOIN", "RS-USAGE-TERMINAL"), "differs",
-                                 differences=[Difference("/output/0/content/0/text", "a", "")])
+    failure = ConformanceFailure(
+        ("RS-TEXT-JOIN", "RS-USAGE-TERMINAL"),
+        "differs",
+        differences=[Difference("/output/0/content/0/text", "a", "")],
+    )
     assert failure.implicated == ("RS-TEXT-JOIN",)
 
 
@@ -64,9 +68,17 @@ def test_annotations_summary_and_unknown_keys_inside_items() -> None:
 
 def test_a_top_level_place_the_table_does_not_name_is_the_terminals_as_sent() -> None:
     assert rules_at("/service_tier") == OUTSIDE_THE_SHAPE
-    assert rules_at("/x/0/y") == OUTSIDE_THE_SHAPE == {
-        "RS-TERMINAL-BASE", "RS-ENV-TERMINAL", "RS-ENV-FILL", "RS-TERMINAL-REPEAT",
-        "RS-UNKNOWN-KEYS"}
+    assert (
+        rules_at("/x/0/y")
+        == OUTSIDE_THE_SHAPE
+        == {
+            "RS-TERMINAL-BASE",
+            "RS-ENV-TERMINAL",
+            "RS-ENV-FILL",
+            "RS-TERMINAL-REPEAT",
+            "RS-UNKNOWN-KEYS",
+        }
+    )
 
 
 def test_the_whole_response_is_charged_to_no_rule() -> None:

@@ -45,27 +45,36 @@ EXPECTED_FAILURES: dict[str, frozenset[str]] = {
     "anthropic_drops_start_text": frozenset({"AM-TEXT-JOIN"}),
     "anthropic_replaces_message_id": frozenset({"AM-START-BASE"}),
     "anthropic_merges_text_blocks": frozenset(
-        {"AM-BLOCK-OPEN", "AM-TEXT-JOIN", "AM-CITATIONS-APPEND"}),
+        {"AM-BLOCK-OPEN", "AM-TEXT-JOIN", "AM-CITATIONS-APPEND"}
+    ),
     "anthropic_stop_sequence_as_end_turn": frozenset({"AM-STOP-REASON", "AM-STOP-SEQUENCE"}),
     "anthropic_crash_without_usage": frozenset({"AM-USAGE-ABSENT"}),
     # the start's input kept when no fragment parsed alone breaks AM-TOOL-NO-DELTA too
     "anthropic_parses_each_fragment": frozenset(
-        {"AM-TOOL-JOIN", "AM-TOOL-INVALID", "AM-SERVER-TOOL", "AM-TOOL-NO-DELTA"}),
+        {"AM-TOOL-JOIN", "AM-TOOL-INVALID", "AM-SERVER-TOOL", "AM-TOOL-NO-DELTA"}
+    ),
     # AM-RESULT-AS-SENT names unknown types among the blocks output exactly as started
     "anthropic_drops_unknown_blocks": frozenset({"AM-UNKNOWN-BLOCK", "AM-RESULT-AS-SENT"}),
     "anthropic_concatenates_signatures": frozenset({"AM-THINK-SIGNATURE"}),
     "anthropic_ping_before_start_raises": frozenset(
-        {"AM-BEFORE-START", "AM-PING", "AM-UNKNOWN-EVENT"}),
+        {"AM-BEFORE-START", "AM-PING", "AM-UNKNOWN-EVENT"}
+    ),
     "anthropic_routes_by_position": frozenset(
-        {"AM-BLOCK-ORDER", "AM-BLOCK-REOPEN", "AM-DELTA-ROUTE"}),
+        {"AM-BLOCK-ORDER", "AM-BLOCK-REOPEN", "AM-DELTA-ROUTE"}
+    ),
     "anthropic_drops_frames_without_event": frozenset({"AM-SSE-TYPE"}),
 }
 """Each broken Anthropic accumulator and the AM rules its defect breaks (README table)."""
 
 _ALL = frozenset(FEATURES)
 _STOP: JSONObject = {"type": "message_stop"}
-_CITATION: JSONObject = {"type": "char_location", "cited_text": "Two", "document_index": 0,
-                         "start_char_index": 0, "end_char_index": 3}
+_CITATION: JSONObject = {
+    "type": "char_location",
+    "cited_text": "Two",
+    "document_index": 0,
+    "start_char_index": 0,
+    "end_char_index": 3,
+}
 
 
 def _load(name: str) -> ModuleType:
@@ -95,55 +104,76 @@ def _fold(name: str, events: list[JSON]) -> JSONObject:
 
 # Hand-written streams, in Anthropic's own shape unless a defect needs otherwise.
 
+
 def _start(usage: JSONObject | None = None) -> JSONObject:
-    message: JSONObject = {"id": "msg_1", "type": "message", "role": "assistant",
-                           "model": "claude-sonnet-4-5", "content": [], "stop_reason": None,
-                           "stop_sequence": None}
+    message: JSONObject = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5",
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+    }
     if usage is not None:
         message["usage"] = usage
     return {"type": "message_start", "message": message}
 
 
 def _block(index: int, start: JSONObject, *deltas: JSONObject) -> list[JSONObject]:
-    return [{"type": "content_block_start", "index": index, "content_block": start},
-            *({"type": "content_block_delta", "index": index, "delta": d} for d in deltas),
-            {"type": "content_block_stop", "index": index}]
+    return [
+        {"type": "content_block_start", "index": index, "content_block": start},
+        *({"type": "content_block_delta", "index": index, "delta": d} for d in deltas),
+        {"type": "content_block_stop", "index": index},
+    ]
 
 
 def _text(index: int, *texts: str, start: str = "") -> list[JSONObject]:
-    return _block(index, {"type": "text", "text": start},
-                  *({"type": "text_delta", "text": t} for t in texts))
+    return _block(
+        index, {"type": "text", "text": start}, *({"type": "text_delta", "text": t} for t in texts)
+    )
 
 
 def _tool(index: int, *fragments: str, kind: str = "tool_use") -> list[JSONObject]:
-    return _block(index, {"type": kind, "id": f"toolu_{index}", "name": "weather", "input": {}},
-                  *({"type": "input_json_delta", "partial_json": f} for f in fragments))
+    return _block(
+        index,
+        {"type": kind, "id": f"toolu_{index}", "name": "weather", "input": {}},
+        *({"type": "input_json_delta", "partial_json": f} for f in fragments),
+    )
 
 
 def _thinking(index: int, *signatures: str) -> list[JSONObject]:
-    return _block(index, {"type": "thinking", "thinking": ""},
-                  {"type": "thinking_delta", "thinking": "Let me see."},
-                  *({"type": "signature_delta", "signature": s} for s in signatures))
+    return _block(
+        index,
+        {"type": "thinking", "thinking": ""},
+        {"type": "thinking_delta", "thinking": "Let me see."},
+        *({"type": "signature_delta", "signature": s} for s in signatures),
+    )
 
 
-def _end(reason: str | None = "end_turn", sequence: str | None = None,
-         usage: JSONObject | None = None) -> JSONObject:
-    event: JSONObject = {"type": "message_delta",
-                         "delta": {"stop_reason": reason, "stop_sequence": sequence}}
+def _end(
+    reason: str | None = "end_turn", sequence: str | None = None, usage: JSONObject | None = None
+) -> JSONObject:
+    event: JSONObject = {
+        "type": "message_delta",
+        "delta": {"stop_reason": reason, "stop_sequence": sequence},
+    }
     if usage is not None:
         event["usage"] = usage
     return event
 
 
-def _plain(*blocks: list[JSONObject], start_usage: JSONObject | None = None,
-           end: JSONObject | None = None) -> list[JSONObject]:
+def _plain(
+    *blocks: list[JSONObject], start_usage: JSONObject | None = None, end: JSONObject | None = None
+) -> list[JSONObject]:
     usage = {"input_tokens": 10} if start_usage is None else start_usage
     last = _end(usage={"output_tokens": 15}) if end is None else end
     return [_start(usage), *(e for block in blocks for e in block), last, _STOP]
 
 
-PLAIN = _plain(_text(0, "Hello", " there"), _thinking(1, "sig_1"),
-               _tool(2, "", '{"city": "Paris"}'))
+PLAIN = _plain(
+    _text(0, "Hello", " there"), _thinking(1, "sig_1"), _tool(2, "", '{"city": "Paris"}')
+)
 """A stream no defect shows in (message_start's usage has no provisional output_tokens,
 so summing cannot show either)."""
 
@@ -153,16 +183,25 @@ DEFECTS: dict[str, list[list[JSONObject]]] = {
         [*_plain(_text(0, "Done"), end=_end("stop_sequence", "END"))[:-1], _end(None), _STOP],
     ],
     "anthropic_sums_message_delta_usage": [
-        _plain(_text(0, "Hi"), start_usage={"input_tokens": 10, "output_tokens": 1},
-               end=_end(usage={"input_tokens": 10, "output_tokens": 15})),
+        _plain(
+            _text(0, "Hi"),
+            start_usage={"input_tokens": 10, "output_tokens": 1},
+            end=_end(usage={"input_tokens": 10, "output_tokens": 15}),
+        ),
     ],
     "anthropic_drops_start_text": [_plain(_text(0, " is 42.", start="The answer"))],
     "anthropic_replaces_message_id": [PLAIN],
     "anthropic_merges_text_blocks": [
         _plain(_text(0, "One."), _tool(1, "{}"), _text(2, "Two.")),
-        _plain(_text(0, "One."), _block(1, {"type": "text", "text": ""},
-                                        {"type": "text_delta", "text": "Two."},
-                                        {"type": "citations_delta", "citation": _CITATION})),
+        _plain(
+            _text(0, "One."),
+            _block(
+                1,
+                {"type": "text", "text": ""},
+                {"type": "text_delta", "text": "Two."},
+                {"type": "citations_delta", "citation": _CITATION},
+            ),
+        ),
     ],
     "anthropic_stop_sequence_as_end_turn": [
         _plain(_text(0, "Count: 1, 2"), end=_end("stop_sequence", ", 3")),
@@ -173,8 +212,9 @@ DEFECTS: dict[str, list[list[JSONObject]]] = {
         _plain(_tool(0, '{"poem": "Roses are red'), end=_end("max_tokens")),
     ],
     "anthropic_drops_unknown_blocks": [
-        _plain(_text(0, "Before"), _block(1, {"type": "x_block_future", "n": 1}),
-               _text(2, "after")),
+        _plain(
+            _text(0, "Before"), _block(1, {"type": "x_block_future", "n": 1}), _text(2, "after")
+        ),
     ],
     "anthropic_concatenates_signatures": [_plain(_thinking(0, "sig_a", "sig_b"))],
     "anthropic_routes_by_position": [
@@ -185,8 +225,11 @@ DEFECTS: dict[str, list[list[JSONObject]]] = {
 }
 """Streams that show each pointer-visible defect."""
 
-_POINTERLESS_CASES = {"anthropic_crash_without_usage", "anthropic_ping_before_start_raises",
-                      "anthropic_drops_frames_without_event"}
+_POINTERLESS_CASES = {
+    "anthropic_crash_without_usage",
+    "anthropic_ping_before_start_raises",
+    "anthropic_drops_frames_without_event",
+}
 
 
 def test_the_table_names_every_anthropic_module_with_its_declared_rules() -> None:
@@ -246,12 +289,14 @@ def test_crash_without_usage_raises_where_the_reference_folds_no_usage() -> None
 def test_ping_before_start_raises_and_changes_nothing_else() -> None:
     name = "anthropic_ping_before_start_raises"
     assert EXPECTED_FAILURES[name] <= POINTERLESS
-    firsts = ({"type": "ping"},  # AM-PING, AM-BEFORE-START
-              {"type": "vertex_event", "usage": {"input_tokens": 1}},  # AM-UNKNOWN-EVENT
-              {"type": "content_block_stop", "index": 0})  # AM-BEFORE-START
+    firsts = (
+        {"type": "ping"},  # AM-PING, AM-BEFORE-START
+        {"type": "vertex_event", "usage": {"input_tokens": 1}},  # AM-UNKNOWN-EVENT
+        {"type": "content_block_stop", "index": 0},
+    )  # AM-BEFORE-START
     for first in firsts:
         accumulator = _target(name)["factory"]()
-        with pytest.raises(RuntimeError, match="before \"message_start\""):
+        with pytest.raises(RuntimeError, match='before "message_start"'):
             accumulator.add(first)
         for event in copy.deepcopy(PLAIN):
             accumulator.add(event)
@@ -259,8 +304,9 @@ def test_ping_before_start_raises_and_changes_nothing_else() -> None:
 
 
 def _frames(events: list[JSONObject], *, named: bool) -> list[bytes]:
-    frames = "".join((f"event: {e['type']}\n" if named else "") + f"data: {json.dumps(e)}\n\n"
-                     for e in events)
+    frames = "".join(
+        (f"event: {e['type']}\n" if named else "") + f"data: {json.dumps(e)}\n\n" for e in events
+    )
     return [frames.encode()]
 
 
@@ -287,11 +333,17 @@ _PLAIN_DRAWS: dict[str, tuple[frozenset[str], frozenset[int], Callable[[JSONObje
     "anthropic_replaces_message_id": (_ALL, _EVERY_FAMILY, bool),
     "anthropic_merges_text_blocks": (_ALL, _EVERY_FAMILY, _no_more_text_blocks_than_one),
     "anthropic_stop_sequence_as_end_turn": (
-        _ALL, _EVERY_FAMILY, lambda message: message["stop_reason"] != "stop_sequence"),
+        _ALL,
+        _EVERY_FAMILY,
+        lambda message: message["stop_reason"] != "stop_sequence",
+    ),
     "anthropic_crash_without_usage": (_ALL, _EVERY_FAMILY, lambda message: "usage" in message),
     "anthropic_parses_each_fragment": (_ALL, _EVERY_FAMILY - {3}, bool),
     "anthropic_drops_unknown_blocks": (
-        _ALL - {"robustness"}, families_for(_ALL - {"robustness"}), bool),
+        _ALL - {"robustness"},
+        families_for(_ALL - {"robustness"}),
+        bool,
+    ),
     "anthropic_concatenates_signatures": (_ALL, _EVERY_FAMILY, bool),
     "anthropic_ping_before_start_raises": (_ALL, _EVERY_FAMILY - {8}, bool),
     "anthropic_routes_by_position": (_ALL, _EVERY_FAMILY, bool),
@@ -308,7 +360,8 @@ _IGNORED = {"anthropic_replaces_message_id": "/id"}
 @settings(deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(data=st.data())
 def test_a_stream_that_cannot_show_the_defect_folds_like_the_reference(
-    name: str, data: st.DataObject,
+    name: str,
+    data: st.DataObject,
 ) -> None:
     features, families, wanted = _PLAIN_DRAWS[name]
     message, events = data.draw(round_trips(features=features, families=families))

@@ -42,14 +42,18 @@ SHOWN_BY: dict[str, dict[str, frozenset[str]]] = {
     "replays_accumulated_text": {"chat_text_and_call": _TEXT, "message_text_and_call": _TEXT},
     "completes_parsable_prefix": {
         "chat_call_in_one_frame": _AT_FINISH,
-        "chat_parsable_prefix_then_more": _AT_FINISH | {"EV-ARGS-INVALID"}},
-    "sums_usage": {"chat_cumulative_usage": frozenset({"EV-USAGE-LAST"}),
-                   "message_text_and_call": frozenset({"EV-USAGE-LAST"})},
+        "chat_parsable_prefix_then_more": _AT_FINISH | {"EV-ARGS-INVALID"},
+    },
+    "sums_usage": {
+        "chat_cumulative_usage": frozenset({"EV-USAGE-LAST"}),
+        "message_text_and_call": frozenset({"EV-USAGE-LAST"}),
+    },
     "completes_truncated_stream": {
         "chat_truncated": frozenset({"EV-TRUNCATED"}),
         "message_truncated": frozenset({"EV-TRUNCATED"}),
         "chat_cut_in_call": frozenset({"EV-TRUNCATED", "EV-STARTED-COMPLETED"}),
-        "message_cut_in_call": frozenset({"EV-TRUNCATED", "EV-STARTED-COMPLETED"})},
+        "message_cut_in_call": frozenset({"EV-TRUNCATED", "EV-STARTED-COMPLETED"}),
+    },
     "opaque_is_the_delta": {"chat_text_and_call": _OPAQUE, "message_text_and_call": _OPAQUE},
     "persists_opaque": {"chat_text_and_call": _PERSIST, "message_text_and_call": _PERSIST},
     "emits_empty_deltas": {"chat_text_and_call": _EMPTY, "message_text_and_call": _EMPTY},
@@ -59,7 +63,8 @@ SHOWN_BY: dict[str, dict[str, frozenset[str]]] = {
 """Broken adapter -> its hand-written streams -> the rules `check_events` charges it with."""
 
 EXPECTED_VIOLATIONS: dict[str, frozenset[str]] = {
-    name: frozenset().union(*streams.values()) for name, streams in SHOWN_BY.items()}
+    name: frozenset().union(*streams.values()) for name, streams in SHOWN_BY.items()
+}
 """Broken adapter -> every rule its defect breaks: the table of the README."""
 
 ALSO_ON_DRAWN: dict[str, frozenset[str]] = {
@@ -88,8 +93,9 @@ def _target(name: str) -> dict[str, Any]:
     return target
 
 
-def _run(target: dict[str, Any], dialect: str, frames: list[Any]) -> tuple[
-        list[Any], dict[str, Any], Any, Any]:
+def _run(
+    target: dict[str, Any], dialect: str, frames: list[Any]
+) -> tuple[list[Any], dict[str, Any], Any, Any]:
     """(events, outcome, persisted, adapter) of one stream, as the harness calls."""
     adapter = target["adapter"]()
     adapter.begin(dialect)
@@ -102,10 +108,17 @@ def _run(target: dict[str, Any], dialect: str, frames: list[Any]) -> tuple[
 def _violated(target: dict[str, Any], stream: str | tuple[str, list[Any]]) -> set[str]:
     dialect, frames = STREAMS[stream] if isinstance(stream, str) else stream
     events, outcome, persisted, adapter = _run(target, dialect, frames)
-    found = check_events(dialect, frames, events, outcome, persisted,
-                         canaries=CANARIES, provider=target["provider"],
-                         turn_opaque="events.turn_opaque" in target.get("features", []),
-                         fold=getattr(adapter, "fold", None))
+    found = check_events(
+        dialect,
+        frames,
+        events,
+        outcome,
+        persisted,
+        canaries=CANARIES,
+        provider=target["provider"],
+        turn_opaque="events.turn_opaque" in target.get("features", []),
+        fold=getattr(adapter, "fold", None),
+    )
     return {violation.rule for violation in found}
 
 
@@ -138,16 +151,20 @@ def test_base_adapter_emits_the_reference_events(stream: str) -> None:
 _DRAWN = st.one_of(
     event_streams().map(lambda events: ("anthropic-messages", events)),
     st.tuples(chunk_streams(), st.booleans()).map(
-        lambda drawn: ("openai-chat", [*drawn[0], "[DONE]"] if drawn[1] else drawn[0])))
+        lambda drawn: ("openai-chat", [*drawn[0], "[DONE]"] if drawn[1] else drawn[0])
+    ),
+)
 """Streams drawn by refold.strategies, damaged ones included (Chat: "[DONE]" or not)."""
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED_VIOLATIONS))
-@settings(max_examples=40, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(stream=_DRAWN)
 def test_broken_adapter_breaks_no_other_rule_on_drawn_streams(
-        name: str, stream: tuple[str, list[Any]]) -> None:
+    name: str, stream: tuple[str, list[Any]]
+) -> None:
     # only streams the wrapped reference keeps every rule on: on a few drawn streams
     # check_events charges the reference itself (reported), and a defect cannot be told
     # from that there
@@ -155,7 +172,8 @@ def test_broken_adapter_breaks_no_other_rule_on_drawn_streams(
     if stream[0] not in target["accepts"] or _violated(_target("_base_adapter"), stream):
         return
     assert _violated(target, stream) <= EXPECTED_VIOLATIONS[name] | ALSO_ON_DRAWN.get(
-        name, frozenset())
+        name, frozenset()
+    )
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED_VIOLATIONS))

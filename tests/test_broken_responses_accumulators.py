@@ -50,7 +50,8 @@ EXPECTED_FAILURES: dict[str, frozenset[str]] = {
     "responses_keeps_empty_terminal_output": frozenset({"RS-OUTPUT-RECOVER"}),
     "responses_orphan_content_raises": frozenset({"RS-ORPHAN"}),
     "responses_only_completed_is_final": frozenset(
-        {"RS-TERMINAL-EVENTS", "RS-INCOMPLETE", "RS-FAILED"}),
+        {"RS-TERMINAL-EVENTS", "RS-INCOMPLETE", "RS-FAILED"}
+    ),
     "responses_item_id_must_not_change": frozenset({"RS-KEY-OUTPUT-INDEX"}),
     "responses_ignores_arguments_done": frozenset({"RS-DONE-REPLACES"}),
     "responses_merges_repeated_terminal": frozenset({"RS-TERMINAL-REPEAT"}),
@@ -86,6 +87,7 @@ def _fold(name: str, events: list[JSON]) -> JSONObject:
 
 # Hand-written streams, in OpenAI's own shape unless a defect needs otherwise.
 
+
 def _recovered(*items_events: list[JSONObject], output: Any = None) -> list[JSON]:
     """Items streamed, the terminal's output left out (RS-OUTPUT-RECOVER: they are it)."""
     final = terminal(output=output)
@@ -94,39 +96,64 @@ def _recovered(*items_events: list[JSONObject], output: Any = None) -> list[JSON
     return [created(), *(e for events in items_events for e in events), final]
 
 
-ANNOTATION: JSONObject = {"type": "url_citation", "url": "https://example.com", "title": "Ex",
-                          "start_index": 0, "end_index": 5}
+ANNOTATION: JSONObject = {
+    "type": "url_citation",
+    "url": "https://example.com",
+    "title": "Ex",
+    "start_index": 0,
+    "end_index": 5,
+}
 ANNOTATED = message("msg_2", output_text("Hello there", [ANNOTATION]))
-REFUSED = message("msg_3", output_text("Partly: "),
-                  {"type": "refusal", "refusal": "I can't help with that."})
+REFUSED = message(
+    "msg_3", output_text("Partly: "), {"type": "refusal", "refusal": "I can't help with that."}
+)
 CALL = call()
-SUMMARY: JSONObject = {"type": "reasoning", "id": "rs_1", "status": "completed",
-                       "summary": [{"type": "summary_text", "text": "Weighing it."}]}
-REASONING_TEXT: JSONObject = {"type": "reasoning", "id": "rs_2", "summary": [],
-                              "content": [{"type": "reasoning_text", "text": "Think."}]}
+SUMMARY: JSONObject = {
+    "type": "reasoning",
+    "id": "rs_1",
+    "status": "completed",
+    "summary": [{"type": "summary_text", "text": "Weighing it."}],
+}
+REASONING_TEXT: JSONObject = {
+    "type": "reasoning",
+    "id": "rs_2",
+    "summary": [],
+    "content": [{"type": "reasoning_text", "text": "Think."}],
+}
 
 
 def _summary_events(index: int) -> list[JSONObject]:
     base = {"item_id": "rs_1", "output_index": index, "summary_index": 0}
-    return [added(index, {**SUMMARY, "summary": [], "status": "in_progress"}),
-            {"type": "response.reasoning_summary_part.added", **base,
-             "part": {"type": "summary_text", "text": ""}},
-            {"type": "response.reasoning_summary_text.delta", **base, "delta": "Weighing it."},
-            done(index, SUMMARY)]
+    return [
+        added(index, {**SUMMARY, "summary": [], "status": "in_progress"}),
+        {
+            "type": "response.reasoning_summary_part.added",
+            **base,
+            "part": {"type": "summary_text", "text": ""},
+        },
+        {"type": "response.reasoning_summary_text.delta", **base, "delta": "Weighing it."},
+        done(index, SUMMARY),
+    ]
 
 
 def _reasoning_text_events(index: int) -> list[JSONObject]:
     base = {"item_id": "rs_2", "output_index": index, "content_index": 0}
-    return [added(index, {**REASONING_TEXT, "content": [{"type": "reasoning_text",
-                                                          "text": ""}]}),
-            {"type": "response.reasoning_text.delta", **base, "delta": "Thi"},
-            {"type": "response.reasoning_text.delta", **base, "delta": "nk."}]
+    return [
+        added(index, {**REASONING_TEXT, "content": [{"type": "reasoning_text", "text": ""}]}),
+        {"type": "response.reasoning_text.delta", **base, "delta": "Thi"},
+        {"type": "response.reasoning_text.delta", **base, "delta": "nk."},
+    ]
 
 
 NEUTRAL: list[list[JSON]] = [
     HELLO,
-    [created(), *_summary_events(0), *message_events(1, HELLO_ITEM),
-     *call_events(2, CALL), terminal(output=[SUMMARY, HELLO_ITEM, CALL])],
+    [
+        created(),
+        *_summary_events(0),
+        *message_events(1, HELLO_ITEM),
+        *call_events(2, CALL),
+        terminal(output=[SUMMARY, HELLO_ITEM, CALL]),
+    ],
     _recovered(message_events(0, HELLO_ITEM), call_events(1, CALL)),
     _recovered(message_events(0, HELLO_ITEM, dones=False)),
     [*HELLO[:-1], {"type": "keepalive"}, HELLO[-1]],
@@ -134,16 +161,24 @@ NEUTRAL: list[list[JSON]] = [
 """Streams no defect here shows in: OpenAI's own shape, whole terminal outputs, recovered
 items built from deltas only, a keepalive."""
 
-_ERROR: JSONObject = {"type": "error", "code": "rate_limit_exceeded", "message": "Slow down",
-                      "param": None}
-_FAILED = terminal("failed", output=[HELLO_ITEM], usage=None,
-                   error={"code": "server_error", "message": "The server had an error."})
-_INCOMPLETE = terminal("incomplete", output=[HELLO_ITEM],
-                       incomplete_details={"reason": "max_output_tokens"})
+_ERROR: JSONObject = {
+    "type": "error",
+    "code": "rate_limit_exceeded",
+    "message": "Slow down",
+    "param": None,
+}
+_FAILED = terminal(
+    "failed",
+    output=[HELLO_ITEM],
+    usage=None,
+    error={"code": "server_error", "message": "The server had an error."},
+)
+_INCOMPLETE = terminal(
+    "incomplete", output=[HELLO_ITEM], incomplete_details={"reason": "max_output_tokens"}
+)
 
 DEFECTS: dict[str, list[list[JSON]]] = {
-    "responses_keeps_empty_terminal_output": [
-        _recovered(message_events(0, HELLO_ITEM), output=[])],
+    "responses_keeps_empty_terminal_output": [_recovered(message_events(0, HELLO_ITEM), output=[])],
     "responses_ignores_arguments_done": [_recovered(call_events(0, CALL, deltas=False)[:-1])],
     "responses_merges_repeated_terminal": [[*HELLO, HELLO[-1]]],
     "responses_drops_refusals": [_recovered(message_events(0, REFUSED, dones=False))],
@@ -154,17 +189,25 @@ DEFECTS: dict[str, list[list[JSON]]] = {
 """Streams that show each pointer-visible defect."""
 
 RAISES: dict[str, list[list[JSON]]] = {
-    "responses_orphan_content_raises": [[created(), *message_events(0, HELLO_ITEM)[1:],
-                                         terminal(output=[HELLO_ITEM])]],
+    "responses_orphan_content_raises": [
+        [created(), *message_events(0, HELLO_ITEM)[1:], terminal(output=[HELLO_ITEM])]
+    ],
     "responses_only_completed_is_final": [
         [created(), *message_events(0, HELLO_ITEM), _INCOMPLETE],
-        [created(), *message_events(0, HELLO_ITEM), _FAILED]],
+        [created(), *message_events(0, HELLO_ITEM), _FAILED],
+    ],
     "responses_item_id_must_not_change": [
-        [created(), *message_events(0, HELLO_ITEM)[:-1],
-         done(0, {**HELLO_ITEM, "id": "msg_rotated"}), terminal(output=[HELLO_ITEM])]],
+        [
+            created(),
+            *message_events(0, HELLO_ITEM)[:-1],
+            done(0, {**HELLO_ITEM, "id": "msg_rotated"}),
+            terminal(output=[HELLO_ITEM]),
+        ]
+    ],
     "responses_error_event_raises": [[*HELLO[:-1], _ERROR, HELLO[-1]]],
-    "responses_unknown_event_raises": [[created(), {"type": "response.vendor_progress"},
-                                        *HELLO[1:]]],
+    "responses_unknown_event_raises": [
+        [created(), {"type": "response.vendor_progress"}, *HELLO[1:]]
+    ],
 }
 """Streams each raising module raises on, where the reference folds."""
 
@@ -221,8 +264,11 @@ def test_a_stream_that_cannot_show_the_defect_folds_like_the_reference(name: str
 
 
 def test_the_base_folds_every_stream_here_like_the_reference() -> None:
-    streams = [*NEUTRAL, *(s for v in DEFECTS.values() for s in v),
-               *(s for v in RAISES.values() for s in v)]
+    streams = [
+        *NEUTRAL,
+        *(s for v in DEFECTS.values() for s in v),
+        *(s for v in RAISES.values() for s in v),
+    ]
     for events in streams:
         assert differences(fold(events), _fold("_responses_fold", events)) == []
 
@@ -230,7 +276,8 @@ def test_the_base_folds_every_stream_here_like_the_reference() -> None:
 @settings(deadline=None)
 @given(events=event_streams())
 def test_the_base_folds_any_stream_like_the_reference_after_every_event(
-        events: list[JSONObject]) -> None:
+    events: list[JSONObject],
+) -> None:
     # Damaged streams too (strategies.responses.event_streams): the base is the reference,
     # so a broken module's departure is its override's alone.
     reference, base = Accumulator(), _load("_responses_fold").refold_target["factory"]()
@@ -271,7 +318,8 @@ and adds unknown events), and a filter on the drawn Response (`bool`: any)."""
 @settings(deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(data=st.data())
 def test_a_lossless_stream_that_cannot_show_the_defect_folds_like_the_reference(
-        name: str, data: st.DataObject) -> None:
+    name: str, data: st.DataObject
+) -> None:
     families, wanted = _FAMILY_DRAWS[name]
     response, events = data.draw(round_trips(families=families))
     assume(wanted(response))

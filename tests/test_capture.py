@@ -27,27 +27,53 @@ def starter(name: str) -> Case:
     return read_case(STARTER / f"{name}.json")
 
 
-def har(*bodies: tuple[str, bytes], headers: list[dict[str, str]] | None = None,
-        base64_body: bool = False) -> dict[str, Any]:
+def har(
+    *bodies: tuple[str, bytes],
+    headers: list[dict[str, str]] | None = None,
+    base64_body: bool = False,
+) -> dict[str, Any]:
     """A HAR 1.2 document of one POST per body, as devtools save them."""
     entries = []
     for url, body in bodies:
-        content: dict[str, Any] = {"size": len(body), "mimeType": "text/event-stream",
-                                   "text": body.decode()}
+        content: dict[str, Any] = {
+            "size": len(body),
+            "mimeType": "text/event-stream",
+            "text": body.decode(),
+        }
         if base64_body:
             content.update(text=base64.b64encode(body).decode(), encoding="base64")
-        entries.append({
-            "startedDateTime": "2026-12-02T10:00:00.000Z", "time": 5,
-            "request": {"method": "POST", "url": url, "httpVersion": "HTTP/1.1",
-                        "headers": headers or [], "queryString": [], "cookies": [],
-                        "headersSize": -1, "bodySize": 0},
-            "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1",
-                         "headers": [{"name": "content-type", "value": "text/event-stream"}],
-                         "cookies": [], "content": content, "redirectURL": "",
-                         "headersSize": -1, "bodySize": len(body)},
-            "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 4}})
-    return {"log": {"version": "1.2", "creator": {"name": "test", "version": "1"},
-                    "entries": entries}}
+        entries.append(
+            {
+                "startedDateTime": "2026-12-02T10:00:00.000Z",
+                "time": 5,
+                "request": {
+                    "method": "POST",
+                    "url": url,
+                    "httpVersion": "HTTP/1.1",
+                    "headers": headers or [],
+                    "queryString": [],
+                    "cookies": [],
+                    "headersSize": -1,
+                    "bodySize": 0,
+                },
+                "response": {
+                    "status": 200,
+                    "statusText": "OK",
+                    "httpVersion": "HTTP/1.1",
+                    "headers": [{"name": "content-type", "value": "text/event-stream"}],
+                    "cookies": [],
+                    "content": content,
+                    "redirectURL": "",
+                    "headersSize": -1,
+                    "bodySize": len(body),
+                },
+                "cache": {},
+                "timings": {"send": 0, "wait": 1, "receive": 4},
+            }
+        )
+    return {
+        "log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": entries}
+    }
 
 
 def capture(tmp_path: Path, source: Path, *options: str) -> tuple[int, list[Case]]:
@@ -84,8 +110,9 @@ def test_a_jsonl_capture_becomes_a_case_of_the_same_stream(tmp_path: Path, name:
 def test_every_streamed_response_of_a_har_becomes_a_case(tmp_path: Path, encoded: bool) -> None:
     originals = [starter(name) for name in ONE_PER_DIALECT]
     source = tmp_path / "session.har"
-    document = har(*((f"http://127.0.0.1/{c.name}", b"".join(c.wire)) for c in originals),
-                   base64_body=encoded)
+    document = har(
+        *((f"http://127.0.0.1/{c.name}", b"".join(c.wire)) for c in originals), base64_body=encoded
+    )
     source.write_text(json.dumps(document))
     status, cases = capture(tmp_path, source)
     assert status == 0
@@ -106,8 +133,7 @@ def test_provenance_names_the_source_its_digest_and_the_capture_date(tmp_path: P
     assert case.provenance["url"] == "https://example.test/page"
 
 
-def test_a_stream_of_no_known_shape_needs_the_dialect_option(tmp_path: Path,
-                                                            capsys: Any) -> None:
+def test_a_stream_of_no_known_shape_needs_the_dialect_option(tmp_path: Path, capsys: Any) -> None:
     source = tmp_path / "stream.jsonl"
     source.write_text('{"type": "message_stop"}\n'.replace("message_stop", "custom"))
     status, cases = capture(tmp_path, source)
@@ -128,13 +154,16 @@ def test_credentials_in_headers_and_bodies_are_scrubbed_on_the_way_in(tmp_path: 
     key = "sk-ant-api03-" + "A1b2C3d4E5" * 4
     original = starter("anthropic-text")
     body = b"".join(original.wire).replace(b'"text": "Hello"', f'"text": "{key}"'.encode())
-    headers = [{"name": "Authorization", "value": "Bearer abcdefghijklmnop"},
-               {"name": "x-api-key", "value": "plainsecretvalue"},
-               {"name": "Cookie", "value": "session=abcdef123456"},
-               {"name": "accept", "value": "text/event-stream"}]
+    headers = [
+        {"name": "Authorization", "value": "Bearer abcdefghijklmnop"},
+        {"name": "x-api-key", "value": "plainsecretvalue"},
+        {"name": "Cookie", "value": "session=abcdef123456"},
+        {"name": "accept", "value": "text/event-stream"},
+    ]
     source = tmp_path / "leaky.har"
-    source.write_text(json.dumps(har((f"http://127.0.0.1/v1/messages?api_key={key}", body),
-                                     headers=headers)))
+    source.write_text(
+        json.dumps(har((f"http://127.0.0.1/v1/messages?api_key={key}", body), headers=headers))
+    )
     status, [case] = capture(tmp_path, source)
     written = (tmp_path / "corpus" / f"{case.name}.json").read_text()
     assert status == 0 and case.provenance["scrubbed"] is True
@@ -159,7 +188,8 @@ def test_an_expectation_the_reference_agrees_with_is_kept(tmp_path: Path) -> Non
 
 
 def test_a_disagreeing_expectation_is_a_recorded_question_not_kept(
-        tmp_path: Path, capsys: Any) -> None:
+    tmp_path: Path, capsys: Any
+) -> None:
     original = starter("anthropic-text")
     assert original.expected is not None
     source, stated = tmp_path / "s.sse", tmp_path / "expected.json"
@@ -171,8 +201,12 @@ def test_a_disagreeing_expectation_is_a_recorded_question_not_kept(
     assert case.expected == original.expected  # the reference's, not the stated one
     assert case.question is not None
     [difference] = case.question["differences"]
-    assert difference == {"pointer": "/stop_reason", "rules": ["AM-STOP-REASON"],
-                          "stated": "max_tokens", "reference": "end_turn"}
+    assert difference == {
+        "pointer": "/stop_reason",
+        "rules": ["AM-STOP-REASON"],
+        "stated": "max_tokens",
+        "reference": "end_turn",
+    }
     assert "question about the anthropic-fold.md contract" in out
     assert "at /stop_reason (AM-STOP-REASON)" in out
 
@@ -180,7 +214,6 @@ def test_a_disagreeing_expectation_is_a_recorded_question_not_kept(
 def test_json_lines_whose_first_object_has_a_log_member_are_not_a_har(tmp_path: Path) -> None:
     original = starter("openai-chat-chunks")
     source = tmp_path / "chunks.log"
-    source.write_text("".join(json.dumps({**item, "log": "x"}) + "\n"
-                              for item in original.items))
+    source.write_text("".join(json.dumps({**item, "log": "x"}) + "\n" for item in original.items))
     status, [case] = capture(tmp_path, source)
     assert (status, case.dialect.name, len(case.items)) == (0, "openai-chat", 3)

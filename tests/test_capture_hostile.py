@@ -36,9 +36,22 @@ def starter_body(name: str = "anthropic-text") -> bytes:
 
 
 def test_a_truncated_har_is_refused_at_the_offset_it_ends(tmp_path: Path, capsys: Any) -> None:
-    document = {"log": {"version": "1.2", "entries": [{"request": {"url": "http://x/"},
-                "response": {"content": {"mimeType": "text/event-stream",
-                                         "text": starter_body().decode()}}}]}}
+    document = {
+        "log": {
+            "version": "1.2",
+            "entries": [
+                {
+                    "request": {"url": "http://x/"},
+                    "response": {
+                        "content": {
+                            "mimeType": "text/event-stream",
+                            "text": starter_body().decode(),
+                        }
+                    },
+                }
+            ],
+        }
+    }
     text = json.dumps(document, indent=1)
     source = tmp_path / "cut.har"
     source.write_text(text[: len(text) // 2])
@@ -67,9 +80,22 @@ def test_invalid_utf8_inside_a_har_body_names_the_entry(tmp_path: Path, capsys: 
 
     body = starter_body()
     bad = body.replace(b"Hello", b"\xff\xfe")
-    document = {"log": {"entries": [{"request": {"url": "http://x/v1/messages"},
-                "response": {"content": {"mimeType": "text/event-stream", "encoding": "base64",
-                                         "text": base64.b64encode(bad).decode()}}}]}}
+    document = {
+        "log": {
+            "entries": [
+                {
+                    "request": {"url": "http://x/v1/messages"},
+                    "response": {
+                        "content": {
+                            "mimeType": "text/event-stream",
+                            "encoding": "base64",
+                            "text": base64.b64encode(bad).decode(),
+                        }
+                    },
+                }
+            ]
+        }
+    }
     source = tmp_path / "bad.har"
     source.write_text(json.dumps(document))
     err = refused(tmp_path, capsys, source)
@@ -77,8 +103,7 @@ def test_invalid_utf8_inside_a_har_body_names_the_entry(tmp_path: Path, capsys: 
     assert "HAR entry 0" in err and f"byte offset {at}" in err
 
 
-def test_a_line_over_the_line_limit_is_refused_with_its_number(tmp_path: Path,
-                                                              capsys: Any) -> None:
+def test_a_line_over_the_line_limit_is_refused_with_its_number(tmp_path: Path, capsys: Any) -> None:
     source = tmp_path / "long.jsonl"
     with source.open("wb") as out:
         out.write(b'{"type": "message_stop"}\n')
@@ -105,7 +130,8 @@ def test_a_jsonl_line_that_is_not_an_object_is_refused(tmp_path: Path, capsys: A
 
 
 def test_sse_data_that_is_not_json_is_refused_by_the_dialects_decoder(
-        tmp_path: Path, capsys: Any) -> None:
+    tmp_path: Path, capsys: Any
+) -> None:
     source = tmp_path / "broken.sse"
     source.write_bytes(starter_body() + b"event: message_stop\ndata: {oops\n\n")
     err = refused(tmp_path, capsys, source)
@@ -113,12 +139,19 @@ def test_sse_data_that_is_not_json_is_refused_by_the_dialects_decoder(
 
 
 def test_a_har_with_no_streamed_response_is_refused(tmp_path: Path, capsys: Any) -> None:
-    document = {"log": {"entries": [{"request": {"url": "http://x/"}, "response": {
-        "content": {"mimeType": "application/json", "text": "{}"}}}]}}
+    document = {
+        "log": {
+            "entries": [
+                {
+                    "request": {"url": "http://x/"},
+                    "response": {"content": {"mimeType": "application/json", "text": "{}"}},
+                }
+            ]
+        }
+    }
     source = tmp_path / "plain.har"
     source.write_text(json.dumps(document))
-    assert "none of its 1 HAR entries has a streamed response" in refused(
-        tmp_path, capsys, source)
+    assert "none of its 1 HAR entries has a streamed response" in refused(tmp_path, capsys, source)
 
 
 @pytest.mark.parametrize("content", [b"", b"\x00\x01\x02", b"[1, 2, 3]", b"{" * 100_000])
@@ -132,36 +165,76 @@ def test_a_missing_file_is_refused(tmp_path: Path, capsys: Any) -> None:
     assert "cannot read it" in refused(tmp_path, capsys, tmp_path / "absent.sse")
 
 
-def test_no_canary_of_the_persistence_tests_survives_a_capture(tmp_path: Path,
-                                                               capsys: Any) -> None:
+def test_no_canary_of_the_persistence_tests_survives_a_capture(tmp_path: Path, capsys: Any) -> None:
     from test_persisted_secrets import ASSIGNED, BASIC, KEYED, OPAQUE, SHAPED
 
     texts = [*SHAPED, BASIC, *ASSIGNED]
-    events = [{"type": "message_start", "message": {
-                  "id": "m", "type": "message", "role": "assistant", "content": [],
-                  "model": "x", "stop_reason": None, "stop_sequence": None,
-                  "opaque": {"frame": OPAQUE}}},
-              {"type": "content_block_start", "index": 0,
-               "content_block": {"type": "text", "text": ""}},
-              *({"type": "content_block_delta", "index": 0,
-                 "delta": {"type": "text_delta", "text": f"see {text} "}} for text in texts),
-              {"type": "content_block_stop", "index": 0},
-              {"type": "message_delta", "delta": {"stop_reason": "end_turn"},
-               "api_key": KEYED["api_key"]},
-              {"type": "message_stop"}]
+    events = [
+        {
+            "type": "message_start",
+            "message": {
+                "id": "m",
+                "type": "message",
+                "role": "assistant",
+                "content": [],
+                "model": "x",
+                "stop_reason": None,
+                "stop_sequence": None,
+                "opaque": {"frame": OPAQUE},
+            },
+        },
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+        *(
+            {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "text_delta", "text": f"see {text} "},
+            }
+            for text in texts
+        ),
+        {"type": "content_block_stop", "index": 0},
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "end_turn"},
+            "api_key": KEYED["api_key"],
+        },
+        {"type": "message_stop"},
+    ]
     body = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events)
     headers = [{"name": name, "value": value} for name, value in KEYED.items()]
-    document = {"log": {"entries": [{
-        "request": {"method": "POST", "url": "http://127.0.0.1/v1/messages", "headers": headers},
-        "response": {"status": 200, "headers": headers,
-                     "content": {"mimeType": "text/event-stream", "text": body}}}]}}
+    document = {
+        "log": {
+            "entries": [
+                {
+                    "request": {
+                        "method": "POST",
+                        "url": "http://127.0.0.1/v1/messages",
+                        "headers": headers,
+                    },
+                    "response": {
+                        "status": 200,
+                        "headers": headers,
+                        "content": {"mimeType": "text/event-stream", "text": body},
+                    },
+                }
+            ]
+        }
+    }
     source = tmp_path / "hostile.har"
     source.write_text(json.dumps(document))
     assert main(["capture", str(source), "--corpus", str(tmp_path / "corpus")]) == 0
     [written] = (tmp_path / "corpus").iterdir()
     text = written.read_text()
-    for canary in [*KEYED.values(), OPAQUE, "Qz0shaped", "Qz8shaped", "Qz11shaped",
-                   "Qz12assigned", "Qz13assigned", "Qz10shaped"]:
+    for canary in [
+        *KEYED.values(),
+        OPAQUE,
+        "Qz0shaped",
+        "Qz8shaped",
+        "Qz11shaped",
+        "Qz12assigned",
+        "Qz13assigned",
+        "Qz10shaped",
+    ]:
         assert canary not in text, canary
     case = read_case(written)
     assert case.provenance["pieces"] == "re-framed after scrubbing"
@@ -169,16 +242,29 @@ def test_no_canary_of_the_persistence_tests_survives_a_capture(tmp_path: Path,
     capsys.readouterr()
 
 
-@pytest.mark.parametrize(("name", "content", "said"), [
-    ("deep.jsonl", '{"object": "chat.completion.chunk", "x": ' + "[" * 900 + "]" * 900 + "}\n",
-     "line 1 is nested deeper than 128 levels"),
-    ("nan.sse", 'data: {"object": "chat.completion.chunk", "x": NaN}\n\n',
-     "chunk 1 holds nan, which JSON cannot hold"),
-    ("long-int.har", '{"log": {"entries": [' + "9" * 5000 + "]}}",
-     "cannot be read as HAR JSON (Exceeds the limit (4300 digits)"),
-])
+@pytest.mark.parametrize(
+    ("name", "content", "said"),
+    [
+        (
+            "deep.jsonl",
+            '{"object": "chat.completion.chunk", "x": ' + "[" * 900 + "]" * 900 + "}\n",
+            "line 1 is nested deeper than 128 levels",
+        ),
+        (
+            "nan.sse",
+            'data: {"object": "chat.completion.chunk", "x": NaN}\n\n',
+            "chunk 1 holds nan, which JSON cannot hold",
+        ),
+        (
+            "long-int.har",
+            '{"log": {"entries": [' + "9" * 5000 + "]}}",
+            "cannot be read as HAR JSON (Exceeds the limit (4300 digits)",
+        ),
+    ],
+)
 def test_values_json_cannot_hold_or_the_fold_cannot_reach_are_refused(
-        tmp_path: Path, capsys: Any, name: str, content: str, said: str) -> None:
+    tmp_path: Path, capsys: Any, name: str, content: str, said: str
+) -> None:
     source = tmp_path / name
     source.write_text(content)
     assert said in refused(tmp_path, capsys, source)

@@ -44,8 +44,9 @@ def same_stream(captured: Case, original: Case) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_an_httpx_capture_of_a_served_case_is_that_case(server: CorpusServer, name: str,
-                                                        tmp_path: Path) -> None:
+def test_an_httpx_capture_of_a_served_case_is_that_case(
+    server: CorpusServer, name: str, tmp_path: Path
+) -> None:
     original = CASES[name]
     with httpx.stream("POST", f"{server.base_url}/cases/{name}", json={}) as response:
         assert response.headers["content-type"] == "text/event-stream"
@@ -69,18 +70,23 @@ def test_a_dialects_api_path_serves_the_case_the_body_names(server: CorpusServer
 
 @pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
 @pytest.mark.parametrize("name", ONE_PER_DIALECT)
-def test_a_curl_capture_of_a_served_case_is_that_case(server: CorpusServer, name: str,
-                                                      tmp_path: Path) -> None:
+def test_a_curl_capture_of_a_served_case_is_that_case(
+    server: CorpusServer, name: str, tmp_path: Path
+) -> None:
     source = tmp_path / f"{name}.sse"
-    subprocess.run(["curl", "-sN", "-X", "POST", "-o", str(source),
-                    f"{server.base_url}/cases/{name}"], check=True, timeout=30)
+    subprocess.run(
+        ["curl", "-sN", "-X", "POST", "-o", str(source), f"{server.base_url}/cases/{name}"],
+        check=True,
+        timeout=30,
+    )
     [case] = capture(source, tmp_path / "corpus").cases
     same_stream(case, CASES[name])
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)")
-def test_a_chromium_har_of_served_cases_gives_back_every_case(server: CorpusServer,
-                                                              tmp_path: Path) -> None:
+def test_a_chromium_har_of_served_cases_gives_back_every_case(
+    server: CorpusServer, tmp_path: Path
+) -> None:
     import json
 
     posts = [f"{server.base_url}/cases/{name}" for name in ONE_PER_DIALECT]
@@ -100,8 +106,21 @@ def test_refold_serve_corpus_serves_until_max_requests(tmp_path: Path) -> None:
     import sys
 
     process = subprocess.Popen(
-        [sys.executable, "-m", "refold.cli", "serve", "--corpus", str(STARTER), "--port", "0",
-         "--max-requests", "2"], stdout=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-m",
+            "refold.cli",
+            "serve",
+            "--corpus",
+            str(STARTER),
+            "--port",
+            "0",
+            "--max-requests",
+            "2",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert process.stdout is not None
         banner = process.stdout.readline()
@@ -118,8 +137,9 @@ def test_refold_serve_corpus_serves_until_max_requests(tmp_path: Path) -> None:
             process.stdout.close()
 
 
-def test_refold_serve_refuses_a_missing_corpus(tmp_path: Path, capsys: pytest.CaptureFixture[str]
-                                              ) -> None:
+def test_refold_serve_refuses_a_missing_corpus(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from refold.cli import main
 
     assert main(["serve", "--corpus", str(tmp_path / "absent")]) == 4
@@ -127,11 +147,23 @@ def test_refold_serve_refuses_a_missing_corpus(tmp_path: Path, capsys: pytest.Ca
 
 
 @pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
-def test_a_curl_i_capture_keeps_the_head_as_scrubbed_provenance(server: CorpusServer,
-                                                                 tmp_path: Path) -> None:
+def test_a_curl_i_capture_keeps_the_head_as_scrubbed_provenance(
+    server: CorpusServer, tmp_path: Path
+) -> None:
     source = tmp_path / "with-head.txt"
-    subprocess.run(["curl", "-sNi", "-X", "POST", "-o", str(source),
-                    f"{server.base_url}/cases/anthropic-text"], check=True, timeout=30)
+    subprocess.run(
+        [
+            "curl",
+            "-sNi",
+            "-X",
+            "POST",
+            "-o",
+            str(source),
+            f"{server.base_url}/cases/anthropic-text",
+        ],
+        check=True,
+        timeout=30,
+    )
     assert source.read_bytes().startswith(b"HTTP/1.0 200")
     [case] = capture(source, tmp_path / "corpus").cases
     same_stream(case, CASES["anthropic-text"])

@@ -18,22 +18,37 @@ TEXT = SOURCES / "anthropic-text.sse"
 
 
 def _refold(*arguments: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "refold.cli", *arguments], cwd=cwd,
-                          capture_output=True, text=True, timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "refold.cli", *arguments],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
-@pytest.mark.parametrize(("raw", "safe"), [
-    ("../../escaped", "escaped"), ("/etc/passwd", "etc-passwd"), (".hidden", "hidden"),
-    ("a b\\c", "a-b-c"), ("", "case"), ("...", "case"), ("ok-name_1.2", "ok-name_1.2"),
-])
+@pytest.mark.parametrize(
+    ("raw", "safe"),
+    [
+        ("../../escaped", "escaped"),
+        ("/etc/passwd", "etc-passwd"),
+        (".hidden", "hidden"),
+        ("a b\\c", "a-b-c"),
+        ("", "case"),
+        ("...", "case"),
+        ("ok-name_1.2", "ok-name_1.2"),
+    ],
+)
 def test_a_case_name_is_a_plain_file_name(raw: str, safe: str) -> None:
     assert case_name(raw) == safe
 
 
 def test_a_name_with_path_separators_writes_inside_the_corpus(tmp_path: Path) -> None:
     corpus = tmp_path / "deep" / "corpus"
-    done = _refold("capture", str(TEXT), "--corpus", str(corpus), "--name", "../../escaped",
-                   cwd=tmp_path)
+    done = _refold(
+        "capture", str(TEXT), "--corpus", str(corpus), "--name", "../../escaped", cwd=tmp_path
+    )
     assert done.returncode == 0, done.stderr
     assert (corpus / "escaped.json").is_file()
     assert not (tmp_path / "escaped.json").exists()
@@ -67,7 +82,8 @@ def test_a_symlink_planted_in_the_corpus_never_has_its_target_written(tmp_path: 
 
 
 def test_sse_whose_events_no_blank_line_separates_is_refused_naming_the_event(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     source = tmp_path / "cut.sse"
     joined = "\n".join(line for line in TEXT.read_text().splitlines() if line)
     source.write_text(joined + "\n")

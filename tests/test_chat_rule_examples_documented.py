@@ -27,8 +27,10 @@ UNDOCUMENTABLE: dict[str, str] = {
     "TOOL-NAME": "about names repeated or changed on later fragments (Q6, CHAT-RENAMED)",
     "TOOL-EMPTY-ARGS": "about a call streamed without argument text (Q11)",
     "RD-INDEXLESS": "about reasoning_details entries without an index (Q17)",
-    **dict.fromkeys(("RD-MERGE", "RD-FIELDS", "RD-AS-SENT", "RD-ORDER", "TEXT-REASONING"),
-                    "about reasoning fields OpenAI's chunks do not carry (CHAT-X-REASONING)"),
+    **dict.fromkeys(
+        ("RD-MERGE", "RD-FIELDS", "RD-AS-SENT", "RD-ORDER", "TEXT-REASONING"),
+        "about reasoning fields OpenAI's chunks do not carry (CHAT-X-REASONING)",
+    ),
     "PROV-NATIVE-FINISH": "about OpenRouter's native_finish_reason (CHAT-X-PROVIDER)",
     "LP-SKIP": "about logprobs of the wrong type",
     "ROB-NULL-ENTRIES": "about null entries inside lists (Q20)",
@@ -43,8 +45,13 @@ _EXAMPLES: list[RuleExample] = rule_examples()
 
 
 def _documented_rules() -> set[str]:
-    return {rule for example in _EXAMPLES for stream in example.streams
-            if SHAPES.of(stream).shape == "documented" for rule in example.rules}
+    return {
+        rule
+        for example in _EXAMPLES
+        for stream in example.streams
+        if SHAPES.of(stream).shape == "documented"
+        for rule in example.rules
+    }
 
 
 def test_every_rule_example_ran_and_folded_a_stream() -> None:
@@ -66,7 +73,12 @@ def test_every_undocumentable_rule_is_a_spec_rule_without_a_documented_example()
 
 def test_every_departure_a_rule_example_makes_is_registered() -> None:
     # verdicts.md §1: every quirk a rule example shows is a registered departure
-    unregistered = sorted({f"{example.name}: {shape.describe()}" for example in _EXAMPLES
-                           for stream in example.streams
-                           if (shape := SHAPES.of(stream)).unregistered})
+    unregistered = sorted(
+        {
+            f"{example.name}: {shape.describe()}"
+            for example in _EXAMPLES
+            for stream in example.streams
+            if (shape := SHAPES.of(stream)).unregistered
+        }
+    )
     assert not unregistered, "\n".join(unregistered)

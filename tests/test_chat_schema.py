@@ -29,8 +29,14 @@ def test_the_schema_is_standalone_draft_2020_12_and_records_its_source() -> None
 
 def test_a_choice_entry_requires_its_finish_reason_as_the_api_definition_says() -> None:
     validator = Draft202012Validator(_SCHEMA)
-    chunk = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m",
-             "choices": [{"index": 0, "delta": {"content": "Hi"}}], "extra": 1}
+    chunk = {
+        "id": "c",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": "m",
+        "choices": [{"index": 0, "delta": {"content": "Hi"}}],
+        "extra": 1,
+    }
     errors = [(list(e.absolute_path), e.validator) for e in validator.iter_errors(chunk)]
     assert errors == [(["choices", 0], "required")]
     chunk["choices"][0]["finish_reason"] = None
@@ -38,27 +44,48 @@ def test_a_choice_entry_requires_its_finish_reason_as_the_api_definition_says() 
 
 
 def test_nullable_and_discriminated_unions_are_converted() -> None:
-    definition = {"info": {"version": "9"}, "components": {"schemas": {
-        "CreateChatCompletionStreamResponse": {
-            "type": "object", "description": "dropped", "additionalProperties": False,
-            "properties": {"a": {"type": "string", "nullable": True},
-                           "b": {"oneOf": [{"$ref": "#/components/schemas/X"},
-                                           {"$ref": "#/components/schemas/Y"}],
-                                 "discriminator": {"propertyName": "type"}}}},
-        "X": {"type": "object", "properties": {"type": {"enum": ["x"]}, "n": {"type": "integer"}}},
-        "Y": {"type": "object", "properties": {"type": {"enum": ["y"]}}}}}}
+    definition = {
+        "info": {"version": "9"},
+        "components": {
+            "schemas": {
+                "CreateChatCompletionStreamResponse": {
+                    "type": "object",
+                    "description": "dropped",
+                    "additionalProperties": False,
+                    "properties": {
+                        "a": {"type": "string", "nullable": True},
+                        "b": {
+                            "oneOf": [
+                                {"$ref": "#/components/schemas/X"},
+                                {"$ref": "#/components/schemas/Y"},
+                            ],
+                            "discriminator": {"propertyName": "type"},
+                        },
+                    },
+                },
+                "X": {
+                    "type": "object",
+                    "properties": {"type": {"enum": ["x"]}, "n": {"type": "integer"}},
+                },
+                "Y": {"type": "object", "properties": {"type": {"enum": ["y"]}}},
+            }
+        },
+    }
     schema = regenerate_schema.chunk_schema(definition, file="openapi.yaml", commit="0" * 40)
     validator = Draft202012Validator(schema)
     root = schema["$defs"]["CreateChatCompletionStreamResponse"]
     assert "description" not in root and "additionalProperties" not in root
     assert validator.is_valid({"a": None, "b": {"type": "x", "n": 1}, "c": 2})
-    errors = [(list(e.absolute_path), e.message) for e in validator.iter_errors(
-        {"b": {"type": "x", "n": "1"}})]
+    errors = [
+        (list(e.absolute_path), e.message)
+        for e in validator.iter_errors({"b": {"type": "x", "n": "1"}})
+    ]
     assert errors == [(["b", "n"], "'1' is not of type 'integer'")]
 
 
 def test_a_source_that_is_not_the_api_definition_is_refused_in_one_paragraph(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     source = tmp_path / "openapi.json"
     source.write_text('{"components": {"schemas": {}}}')
     assert regenerate_schema.main([str(source), "--output", str(tmp_path / "out.json")]) == 2

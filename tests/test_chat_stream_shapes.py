@@ -32,9 +32,14 @@ def _documented_completions() -> st.SearchStrategy[JSONObject]:
     # a choice ending in "error" is streamed only with OpenRouter's error chunk (Q18), and
     # `provider` and `native_finish_reason` are OpenRouter's (CHAT-X-PROVIDER)
     return completions(features=_OPENAI_FEATURES).filter(
-        lambda c: "provider" not in c and all(
-            choice["finish_reason"] != "error" and "native_finish_reason" not in choice
-            for choice in c["choices"]))
+        lambda c: (
+            "provider" not in c
+            and all(
+                choice["finish_reason"] != "error" and "native_finish_reason" not in choice
+                for choice in c["choices"]
+            )
+        )
+    )
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -55,8 +60,12 @@ def _simplest(strategy: st.SearchStrategy[T]) -> T:
     simplest example (the last one a failing test is called with)."""
     seen: list[T] = []
 
-    @settings(database=None, max_examples=20, report_multiple_bugs=False,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        database=None,
+        max_examples=20,
+        report_multiple_bugs=False,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(strategy)
     def fails(value: T) -> None:
         seen.append(value)
@@ -89,8 +98,9 @@ arriving out of order)."""
 @pytest.mark.parametrize("family", sorted(_FAMILY_DEPARTURES))
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
-def test_each_family_carries_only_its_registered_departures(family: int,
-                                                            data: st.DataObject) -> None:
+def test_each_family_carries_only_its_registered_departures(
+    family: int, data: st.DataObject
+) -> None:
     completion = data.draw(_documented_completions(), label="completion")
     chunks = data.draw(chunk_splits(completion, families={1, family}), label="chunks")
     shape = SHAPES.of(chunks)
@@ -111,10 +121,15 @@ def test_two_entries_of_one_choice_in_a_chunk_are_a_synthetic_departure() -> Non
     """Issue 24: openai-python's TEXT-JOIN read `documented` on such a chunk, which the
     API never sends (one entry per choice; the schema cannot say so)."""
     chunk: JSONObject = {
-        "id": "chatcmpl-0", "object": "chat.completion.chunk", "created": 1, "model": "m",
-        "choices": [{"index": 0, "delta": {"role": "assistant", "content": "a"},
-                     "finish_reason": None},
-                    {"index": 0, "delta": {}, "finish_reason": "stop"}]}
+        "id": "chatcmpl-0",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": "m",
+        "choices": [
+            {"index": 0, "delta": {"role": "assistant", "content": "a"}, "finish_reason": None},
+            {"index": 0, "delta": {}, "finish_reason": "stop"},
+        ],
+    }
     shape = SHAPES.of([chunk])
     assert (shape.shape, shape.departures) == ("synthetic", ("CHAT-CHOICE-TWICE",))
     apart = [{**chunk, "choices": [entry]} for entry in chunk["choices"]]  # type: ignore[union-attr]
@@ -129,63 +144,104 @@ def test_every_grammar_line_cites_an_openai_api_reference_page_and_its_section()
 
 
 def _chunk(content: str, **keys: object) -> JSONObject:
-    return {"id": "chatcmpl-0", "object": "chat.completion.chunk", "created": 1, "model": "m",
-            "choices": [{"index": 0, "delta": {"content": content}, "finish_reason": None}],
-            **keys}
+    return {
+        "id": "chatcmpl-0",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": "m",
+        "choices": [{"index": 0, "delta": {"content": content}, "finish_reason": None}],
+        **keys,
+    }
 
 
 def test_the_streams_id_is_a_string_one_and_ids_of_the_wrong_type_are_theirs_to_name() -> None:
     # the grammar once took the numeric id 42 for the stream's, which left the one real
     # id "chatcmpl-x" an unregistered departure (ENV-ID's rule example)
-    chunks = [_chunk("a", id=None), _chunk("b", id=" \t"), _chunk("c", id=42),
-              _chunk("d", id="chatcmpl-x")]
+    chunks = [
+        _chunk("a", id=None),
+        _chunk("b", id=" \t"),
+        _chunk("c", id=42),
+        _chunk("d", id="chatcmpl-x"),
+    ]
     shape = SHAPES.of(chunks)
     assert (shape.shape, shape.departures, shape.unregistered) == (
-        "synthetic", ("CHAT-WRONG-TYPE", "CHAT-BLANK"), ()), shape.describe()
+        "synthetic",
+        ("CHAT-WRONG-TYPE", "CHAT-BLANK"),
+        (),
+    ), shape.describe()
     # two real ids still differ, as before
     assert SHAPES.of([_chunk("a"), _chunk("b", id="chatcmpl-1")]).departures == (
-        "CHAT-LATER-IDENTITY",)
+        "CHAT-LATER-IDENTITY",
+    )
 
 
 @pytest.mark.parametrize("value", ["something.else", "chat.completion", " "])
 def test_another_object_is_the_synthetic_departure_chat_object(value: str) -> None:
     shape = SHAPES.of([_chunk("a"), _chunk("b", object=value)])
     assert (shape.shape, shape.departures, shape.unregistered) == (
-        "synthetic", ("CHAT-OBJECT",), ()), shape.describe()
+        "synthetic",
+        ("CHAT-OBJECT",),
+        (),
+    ), shape.describe()
 
 
 def test_an_empty_object_stays_azures_prompt_filter_chunk() -> None:
-    filter_chunk: JSONObject = {"id": "", "object": "", "created": 0, "model": "",
-                                "choices": [], "prompt_filter_results": []}
+    filter_chunk: JSONObject = {
+        "id": "",
+        "object": "",
+        "created": 0,
+        "model": "",
+        "choices": [],
+        "prompt_filter_results": [],
+    }
     shape = SHAPES.of([filter_chunk, _chunk("a")])
     assert "CHAT-OBJECT" not in shape.departures and shape.shape == "observed", shape.describe()
 
 
 def test_a_tool_call_of_another_type_is_the_synthetic_departure_chat_tool_type() -> None:
-    call = {"index": 0, "id": "call_1", "type": "custom",
-            "function": {"name": "f", "arguments": "{}"}}
+    call = {
+        "index": 0,
+        "id": "call_1",
+        "type": "custom",
+        "function": {"name": "f", "arguments": "{}"},
+    }
     chunk = _chunk("")
     chunk["choices"] = [{"index": 0, "delta": {"tool_calls": [call]}, "finish_reason": None}]
     shape = SHAPES.of([chunk])
     assert (shape.shape, shape.departures, shape.unregistered) == (
-        "synthetic", ("CHAT-TOOL-TYPE",), ()), shape.describe()
+        "synthetic",
+        ("CHAT-TOOL-TYPE",),
+        (),
+    ), shape.describe()
     chunk["choices"][0]["delta"]["tool_calls"] = [{**call, "type": "function"}]
     assert SHAPES.of([chunk]).shape == "documented", SHAPES.of([chunk]).describe()
 
 
-@pytest.mark.parametrize(("delta", "extra", "departure"), [
-    ({"reasoning_details": [{"type": "reasoning.text", "text": "a", "index": 0}]}, {},
-     "CHAT-X-REASONING"),
-    ({"reasoning_content": "a"}, {}, "CHAT-X-REASONING"),
-    ({"content": "a"}, {"provider": "OpenAI"}, "CHAT-X-PROVIDER"),
-])
+@pytest.mark.parametrize(
+    ("delta", "extra", "departure"),
+    [
+        (
+            {"reasoning_details": [{"type": "reasoning.text", "text": "a", "index": 0}]},
+            {},
+            "CHAT-X-REASONING",
+        ),
+        ({"reasoning_content": "a"}, {}, "CHAT-X-REASONING"),
+        ({"content": "a"}, {"provider": "OpenAI"}, "CHAT-X-PROVIDER"),
+    ],
+)
 def test_fields_only_other_providers_send_make_an_observed_stream(
-        delta: JSONObject, extra: JSONObject, departure: str) -> None:
+    delta: JSONObject, extra: JSONObject, departure: str
+) -> None:
     """Issue 24: openai-python was reported failing RD-* and PROV-NATIVE-FINISH on
     documented streams, which OpenAI never sends: unknown keys are allowed by the schema,
     but OpenRouter's and DeepSeek's fields make another provider's stream."""
     chunk: JSONObject = {
-        "id": "chatcmpl-0", "object": "chat.completion.chunk", "created": 1, "model": "m",
-        "choices": [{"index": 0, "delta": delta, "finish_reason": "stop"}], **extra}
+        "id": "chatcmpl-0",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": "m",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": "stop"}],
+        **extra,
+    }
     shape = SHAPES.of([chunk])
     assert (shape.shape, shape.departures) == ("observed", (departure,)), shape.describe()

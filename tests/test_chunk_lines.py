@@ -15,8 +15,10 @@ _SEPARATORS = "\u2028\u2029\x85"
 
 
 def test_line_separators_in_a_string_do_not_split_the_chunk_lines() -> None:
-    chunks = [{"choices": [{"index": 0, "delta": {"content": f"a{_SEPARATORS}b"}}]},
-              {"id": "x\u2028"}]
+    chunks = [
+        {"choices": [{"index": 0, "delta": {"content": f"a{_SEPARATORS}b"}}]},
+        {"id": "x\u2028"},
+    ]
     text = format_chunks(chunks)
     assert not any(s in text for s in _SEPARATORS)
     assert [json.loads(line) for line in text.splitlines()] == chunks
@@ -31,6 +33,7 @@ def test_every_chunk_is_exactly_one_line_that_parses_back(chunks: list[dict[str,
 def test_a_failure_message_lists_one_line_per_chunk() -> None:
     chunks = [{"id": "a\u2029b"}, {"id": "c"}]
     message = str(ConformanceFailure(("ENV-ID",), "differs", chunks=chunks))
-    shown = message.splitlines()[message.splitlines().index(
-        "chunks (2, one JSON object per line):") + 1:]
+    shown = message.splitlines()[
+        message.splitlines().index("chunks (2, one JSON object per line):") + 1 :
+    ]
     assert [json.loads(line) for line in shown] == chunks

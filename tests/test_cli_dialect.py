@@ -21,8 +21,9 @@ REFOLD = [sys.executable, "-m", "refold.cli"]
 
 
 def _run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*REFOLD, *argv], cwd=cwd, capture_output=True, text=True,
-                          timeout=600, check=False)
+    return subprocess.run(
+        [*REFOLD, *argv], cwd=cwd, capture_output=True, text=True, timeout=600, check=False
+    )
 
 
 def test_check_and_baseline_pass_the_dialect_to_pytest_as_one_token() -> None:
@@ -35,7 +36,8 @@ def test_check_and_baseline_pass_the_dialect_to_pytest_as_one_token() -> None:
 
 @pytest.mark.parametrize("command", [["check"], ["baseline", "--write", "b.toml"]])
 def test_an_unknown_dialect_is_a_usage_error_that_lists_the_dialects(
-        command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main([*command, "--dialect", "openai-messages"]) == 4
     message = capsys.readouterr().err
     assert "--dialect openai-messages" in message
@@ -43,8 +45,7 @@ def test_an_unknown_dialect_is_a_usage_error_that_lists_the_dialects(
     assert len(message.strip().splitlines()) == 1 and "Traceback" not in message
 
 
-def test_check_of_the_anthropic_dialect_runs_every_am_rule_on_its_reference(
-        tmp_path: Path) -> None:
+def test_check_of_the_anthropic_dialect_runs_every_am_rule_on_its_reference(tmp_path: Path) -> None:
     done = _run(["check", "--dialect", "anthropic-messages", "--profile", "dev"], tmp_path)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert "refold dialect: Anthropic Messages (anthropic-messages" in done.stdout
@@ -52,18 +53,25 @@ def test_check_of_the_anthropic_dialect_runs_every_am_rule_on_its_reference(
 
 
 def test_a_target_declaring_its_dialect_needs_no_dialect_option(tmp_path: Path) -> None:
-    done = _run(["check", "--target", str(SUMS_USAGE), "--profile", "dev", "--",
-                 "-k", "usage"], tmp_path)
+    done = _run(
+        ["check", "--target", str(SUMS_USAGE), "--profile", "dev", "--", "-k", "usage"], tmp_path
+    )
     assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-2000:]
-    rows = {line.split()[0]: line.split()[1] for line in done.stdout.splitlines()
-            if line.startswith("  AM-") and len(line.split()) > 1}
+    rows = {
+        line.split()[0]: line.split()[1]
+        for line in done.stdout.splitlines()
+        if line.startswith("  AM-") and len(line.split()) > 1
+    }
     assert rows["AM-USAGE-REPLACE"] == "failed", done.stdout[-3000:]
 
 
 def test_checking_a_target_against_another_dialect_is_a_one_paragraph_usage_error(
-        tmp_path: Path) -> None:
-    done = _run(["check", "--dialect", "openai-chat", "--target", str(SUMS_USAGE),
-                 "--profile", "dev"], tmp_path)
+    tmp_path: Path,
+) -> None:
+    done = _run(
+        ["check", "--dialect", "openai-chat", "--target", str(SUMS_USAGE), "--profile", "dev"],
+        tmp_path,
+    )
     assert done.returncode == 4, done.stdout[-3000:] + done.stderr[-2000:]
     message = (done.stdout + done.stderr).strip()
     assert "anthropic-messages" in message and "openai-chat" in message
@@ -71,8 +79,21 @@ def test_checking_a_target_against_another_dialect_is_a_one_paragraph_usage_erro
 
 
 def test_a_baseline_written_with_a_dialect_records_it(tmp_path: Path) -> None:
-    done = _run(["baseline", "--dialect", "anthropic-messages", "--write", "b.toml",
-                 "--profile", "dev", "--", "-k", "message_start"], tmp_path)
+    done = _run(
+        [
+            "baseline",
+            "--dialect",
+            "anthropic-messages",
+            "--write",
+            "b.toml",
+            "--profile",
+            "dev",
+            "--",
+            "-k",
+            "message_start",
+        ],
+        tmp_path,
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     written = tomllib.loads((tmp_path / "b.toml").read_text(encoding="utf-8"))
     assert written["dialect"] == "anthropic-messages", written

@@ -66,7 +66,8 @@ def test_rules_of_a_feature_without_rules_says_so(capsys: pytest.CaptureFixture[
 
 
 def test_the_chat_feature_events_is_the_provider_events_contract(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     # chat-fold.md's feature `events` became the contract of events.md (issue 14)
     assert main(["rules", "--feature", "events"]) == 0
     out = capsys.readouterr().out
@@ -76,8 +77,9 @@ def test_the_chat_feature_events_is_the_provider_events_contract(
 
 def test_a_closed_pipe_ends_the_output_quietly() -> None:
     # `refold rules | head`: the reader is gone before the command writes anything.
-    with subprocess.Popen([*REFOLD, "rules"], stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE) as process:
+    with subprocess.Popen(
+        [*REFOLD, "rules"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as process:
         assert process.stdout is not None and process.stderr is not None
         process.stdout.close()
         err = process.stderr.read().decode()
@@ -101,10 +103,27 @@ def test_check_names_the_resolved_target_features_and_dialect_before_the_run(
 ) -> None:
     target = ROOT / "examples" / "broken" / "sum_usage.py"
     done = subprocess.run(
-        [*REFOLD, "check", "--target", str(target), "--features", "text,usage",
-         "--profile", "dev", "--replay-dir", "", "--",
-         "-k", "test_cumulative_usage_on_every_chunk_is_never_summed"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False)
+        [
+            *REFOLD,
+            "check",
+            "--target",
+            str(target),
+            "--features",
+            "text,usage",
+            "--profile",
+            "dev",
+            "--replay-dir",
+            "",
+            "--",
+            "-k",
+            "test_cumulative_usage_on_every_chunk_is_never_summed",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     lines = done.stdout.splitlines()
     assert lines[0] == f"refold target: sum_usage ({target}: Accumulator)", done.stdout[-2000:]
     assert lines[1] == "refold features: text, usage"

@@ -37,53 +37,166 @@ class Sdk:
 
 # One row per SDK report directory prefix (<prefix>-<version>-<date>).
 SDKS: dict[str, Sdk] = {
-    "openai": Sdk("openai-python", "openai-chat", (
-        "CHOICE-ROLE", "TOOL-NAME", "ROB-NULL-ENTRIES", "USAGE-LAST", "TOOL-INDEX",
-        "TOOL-NO-INDEX", "TOOL-2-NEW-ID", "CHOICE-DELTA-NULL", "CHOICE-KEY", "CHOICE-ORDER",
-        "PROV-LAST")),
-    "litellm": Sdk("litellm", "openai-chat", (
-        "ROB-NULL-ENTRIES", "USAGE-LAST", "TOOL-2-NEW-ID", "TOOL-3-RESEND", "LP-CONCAT")),
-    "langchain-openai": Sdk("langchain-openai", "openai-chat", (
-        "TOOL-NAME", "ROB-NULL-ENTRIES", "USAGE-LAST", "TOOL-3-RESEND", "CHOICE-DELTA-NULL")),
+    "openai": Sdk(
+        "openai-python",
+        "openai-chat",
+        (
+            "CHOICE-ROLE",
+            "TOOL-NAME",
+            "ROB-NULL-ENTRIES",
+            "USAGE-LAST",
+            "TOOL-INDEX",
+            "TOOL-NO-INDEX",
+            "TOOL-2-NEW-ID",
+            "CHOICE-DELTA-NULL",
+            "CHOICE-KEY",
+            "CHOICE-ORDER",
+            "PROV-LAST",
+        ),
+    ),
+    "litellm": Sdk(
+        "litellm",
+        "openai-chat",
+        ("ROB-NULL-ENTRIES", "USAGE-LAST", "TOOL-2-NEW-ID", "TOOL-3-RESEND", "LP-CONCAT"),
+    ),
+    "langchain-openai": Sdk(
+        "langchain-openai",
+        "openai-chat",
+        ("TOOL-NAME", "ROB-NULL-ENTRIES", "USAGE-LAST", "TOOL-3-RESEND", "CHOICE-DELTA-NULL"),
+    ),
     # anthropic-python never adds usage up: AM-USAGE-NEVER-SUM was charged before only
     # as a co-owner of an unknown usage key's pointer (AM-USAGE-REPLACE's defect); a null
     # stop_reason on a second message_delta erases the first (AM-STOP-REASON, on a
     # documented stream: the docs allow one or more message_delta events).
-    "anthropic": Sdk("anthropic-python", "anthropic-messages", (
-        "AM-TYPE-ROLE", "AM-BEFORE-START", "AM-BLOCK-OPEN", "AM-BLOCK-ORDER",
-        "AM-BLOCK-REOPEN", "AM-DELTA-ROUTE", "AM-BLOCK-STOP", "AM-TEXT-JOIN", "AM-TOOL-JOIN",
-        "AM-TOOL-NO-DELTA", "AM-TOOL-INVALID", "AM-THINK-JOIN", "AM-USAGE-REPLACE",
-        "AM-USAGE-ABSENT", "AM-PING", "AM-STOP-REASON", "AM-STOP-DETAILS",
-        "AM-ROB-WRONG-TYPE", "AM-SSE-TYPE", "AM-SSE-EMPTY"), blocked=(
-        ("AM-START-CONTENT", "AM-USAGE-ABSENT"),)),
-    "anthropic-stream": Sdk("anthropic-python", "anthropic-messages", (
-        "AM-TYPE-ROLE", "AM-BEFORE-START", "AM-BLOCK-OPEN", "AM-BLOCK-ORDER",
-        "AM-BLOCK-REOPEN", "AM-DELTA-ROUTE", "AM-BLOCK-STOP", "AM-TEXT-JOIN", "AM-TOOL-JOIN",
-        "AM-TOOL-NO-DELTA", "AM-TOOL-INVALID", "AM-THINK-JOIN", "AM-USAGE-REPLACE",
-        "AM-USAGE-ABSENT", "AM-STOP-REASON", "AM-STOP-DETAILS", "AM-ROB-WRONG-TYPE",
-        "AM-SSE-TYPE", "AM-SSE-EMPTY"), blocked=(
-        ("AM-START-CONTENT", "AM-USAGE-ABSENT"),)),
+    "anthropic": Sdk(
+        "anthropic-python",
+        "anthropic-messages",
+        (
+            "AM-TYPE-ROLE",
+            "AM-BEFORE-START",
+            "AM-BLOCK-OPEN",
+            "AM-BLOCK-ORDER",
+            "AM-BLOCK-REOPEN",
+            "AM-DELTA-ROUTE",
+            "AM-BLOCK-STOP",
+            "AM-TEXT-JOIN",
+            "AM-TOOL-JOIN",
+            "AM-TOOL-NO-DELTA",
+            "AM-TOOL-INVALID",
+            "AM-THINK-JOIN",
+            "AM-USAGE-REPLACE",
+            "AM-USAGE-ABSENT",
+            "AM-PING",
+            "AM-STOP-REASON",
+            "AM-STOP-DETAILS",
+            "AM-ROB-WRONG-TYPE",
+            "AM-SSE-TYPE",
+            "AM-SSE-EMPTY",
+        ),
+        blocked=(("AM-START-CONTENT", "AM-USAGE-ABSENT"),),
+    ),
+    "anthropic-stream": Sdk(
+        "anthropic-python",
+        "anthropic-messages",
+        (
+            "AM-TYPE-ROLE",
+            "AM-BEFORE-START",
+            "AM-BLOCK-OPEN",
+            "AM-BLOCK-ORDER",
+            "AM-BLOCK-REOPEN",
+            "AM-DELTA-ROUTE",
+            "AM-BLOCK-STOP",
+            "AM-TEXT-JOIN",
+            "AM-TOOL-JOIN",
+            "AM-TOOL-NO-DELTA",
+            "AM-TOOL-INVALID",
+            "AM-THINK-JOIN",
+            "AM-USAGE-REPLACE",
+            "AM-USAGE-ABSENT",
+            "AM-STOP-REASON",
+            "AM-STOP-DETAILS",
+            "AM-ROB-WRONG-TYPE",
+            "AM-SSE-TYPE",
+            "AM-SSE-EMPTY",
+        ),
+        blocked=(("AM-START-CONTENT", "AM-USAGE-ABSENT"),),
+    ),
     # docs/sdk-conformance.md, "langchain-anthropic" and "litellm-anthropic"
     # (tests/test_anthropic_sdk_targets_langchain_litellm.py reproduces each one alone).
-    "langchain-anthropic": Sdk("langchain-anthropic", "anthropic-messages", (
-        "AM-START-BASE", "AM-START-CONTENT", "AM-BLOCK-OPEN", "AM-DELTA-MATCH",
-        "AM-TOOL-NO-DELTA", "AM-TOOL-INVALID", "AM-THINK-SIGNATURE", "AM-STOP-REASON",
-        "AM-USAGE-BASE", "AM-USAGE-REPLACE", "AM-USAGE-NEVER-SUM", "AM-USAGE-ABSENT",
-        "AM-UNKNOWN-BLOCK", "AM-ROB-WRONG-TYPE")),
-    "litellm-anthropic": Sdk("litellm", "anthropic-messages", (
-        "AM-START-BASE", "AM-START-CONTENT", "AM-BLOCK-OPEN", "AM-TEXT-JOIN", "AM-DELTA-MATCH",
-        "AM-CITATIONS-APPEND", "AM-TOOL-NO-DELTA", "AM-TOOL-INVALID", "AM-THINK-SIGNATURE",
-        "AM-STOP-REASON", "AM-STOP-SEQUENCE", "AM-CONTAINER", "AM-USAGE-ABSENT",
-        "AM-UNKNOWN-BLOCK", "AM-ROB-WRONG-TYPE")),
+    "langchain-anthropic": Sdk(
+        "langchain-anthropic",
+        "anthropic-messages",
+        (
+            "AM-START-BASE",
+            "AM-START-CONTENT",
+            "AM-BLOCK-OPEN",
+            "AM-DELTA-MATCH",
+            "AM-TOOL-NO-DELTA",
+            "AM-TOOL-INVALID",
+            "AM-THINK-SIGNATURE",
+            "AM-STOP-REASON",
+            "AM-USAGE-BASE",
+            "AM-USAGE-REPLACE",
+            "AM-USAGE-NEVER-SUM",
+            "AM-USAGE-ABSENT",
+            "AM-UNKNOWN-BLOCK",
+            "AM-ROB-WRONG-TYPE",
+        ),
+    ),
+    "litellm-anthropic": Sdk(
+        "litellm",
+        "anthropic-messages",
+        (
+            "AM-START-BASE",
+            "AM-START-CONTENT",
+            "AM-BLOCK-OPEN",
+            "AM-TEXT-JOIN",
+            "AM-DELTA-MATCH",
+            "AM-CITATIONS-APPEND",
+            "AM-TOOL-NO-DELTA",
+            "AM-TOOL-INVALID",
+            "AM-THINK-SIGNATURE",
+            "AM-STOP-REASON",
+            "AM-STOP-SEQUENCE",
+            "AM-CONTAINER",
+            "AM-USAGE-ABSENT",
+            "AM-UNKNOWN-BLOCK",
+            "AM-ROB-WRONG-TYPE",
+        ),
+    ),
     # The built-in Node.js targets (docs/sdk-conformance.md, "the Node.js targets";
     # tests/test_node_anthropic_targets.py reproduces each defect on a minimal stream).
-    "anthropic-ts": Sdk("@anthropic-ai/sdk", "anthropic-messages", (
-        "AM-USAGE-ABSENT", "AM-STOP-REASON", "AM-BLOCK-ORDER", "AM-START-ONCE",
-        "AM-TOOL-INVALID", "AM-ROB-WRONG-TYPE", "AM-ROB-NOT-OBJECT", "AM-LIFE-ERROR",
-        "AM-LIFE-TRUNCATED", "AM-SSE-TYPE", "AM-SSE-EMPTY")),
-    "ai-sdk-anthropic": Sdk("@ai-sdk/anthropic", "anthropic-messages", (
-        "AM-START-CONTENT", "AM-TEXT-JOIN", "AM-STOP-REASON", "AM-UNKNOWN-EVENT",
-        "AM-UNKNOWN-BLOCK", "AM-TOOL-NO-DELTA", "AM-CITATIONS-APPEND", "AM-LIFE-AFTER-STOP")),
+    "anthropic-ts": Sdk(
+        "@anthropic-ai/sdk",
+        "anthropic-messages",
+        (
+            "AM-USAGE-ABSENT",
+            "AM-STOP-REASON",
+            "AM-BLOCK-ORDER",
+            "AM-START-ONCE",
+            "AM-TOOL-INVALID",
+            "AM-ROB-WRONG-TYPE",
+            "AM-ROB-NOT-OBJECT",
+            "AM-LIFE-ERROR",
+            "AM-LIFE-TRUNCATED",
+            "AM-SSE-TYPE",
+            "AM-SSE-EMPTY",
+        ),
+    ),
+    "ai-sdk-anthropic": Sdk(
+        "@ai-sdk/anthropic",
+        "anthropic-messages",
+        (
+            "AM-START-CONTENT",
+            "AM-TEXT-JOIN",
+            "AM-STOP-REASON",
+            "AM-UNKNOWN-EVENT",
+            "AM-UNKNOWN-BLOCK",
+            "AM-TOOL-NO-DELTA",
+            "AM-CITATIONS-APPEND",
+            "AM-LIFE-AFTER-STOP",
+        ),
+    ),
     # Events adapters (provider-events): the findings of docs/sdk-conformance.md the suites
     # show; each is reproduced on its own stream by the target's pinning tests. A
     # violation is charged only to the rules whose places it points at (issue 24, point
@@ -92,41 +205,118 @@ SDKS: dict[str, Sdk] = {
     # EV-STARTED-COMPLETED and EV-CALL-IDENTITY (tests/test_langchain_events_target.py)
     # and @ai-sdk/openai's EV-ARGS-INVALID (tests/test_ai_sdk_events_findings.py): the ci
     # profile's run judged them on streams that do not show them.
-    "langchain-events": Sdk("langchain-core", "provider-events", (
-        "EV-TURN-FIELDS", "EV-TRUNCATED", "EV-ARGS-INVALID", "EV-ARGS-CONSERVE",
-        "EV-FOLD-AGREES"), blocked=(
-        ("EV-USAGE-LAST", "EV-TURN-FIELDS"), ("EV-STOP-MAP", "EV-TURN-FIELDS"),
-        ("EV-UNKNOWN", "EV-TURN-FIELDS"), ("PERSIST-CANARY", "EV-TURN-FIELDS"))),
-    "pydantic-ai-events": Sdk("pydantic-ai", "provider-events", (
-        "PERSIST-RESPONSE-ID", "EV-CHAT-COMPLETE-AT-FINISH", "EV-ARGS-CONSERVE",
-        "EV-CALL-STARTED", "EV-STARTED-COMPLETED", "EV-TRUNCATED", "EV-ARGS-INVALID",
-        "EV-USAGE-UNREPORTED", "EV-STOP-MAP", "EV-STOP-TOOL", "EV-FRAME-COVER"),
-        blocked=tuple((rule, "EV-USAGE-UNREPORTED") for rule in (
-            "PERSIST-CANARY", "EV-NO-DELTA-AFTER-COMPLETED", "EV-CALL-IDENTITY",
-            "EV-TURN-FIELDS", "EV-FOLD-AGREES"))),
-    "ai-sdk-events": Sdk("@ai-sdk/openai", "provider-events", (
-        "EV-FRAME-ORDER", "EV-CHAT-DONE", "EV-TRUNCATED", "EV-FRAME-COVER", "EV-STOP-MAP",
-        "EV-FOLD-AGREES", "EV-ERROR-FRAME")),
+    "langchain-events": Sdk(
+        "langchain-core",
+        "provider-events",
+        ("EV-TURN-FIELDS", "EV-TRUNCATED", "EV-ARGS-INVALID", "EV-ARGS-CONSERVE", "EV-FOLD-AGREES"),
+        blocked=(
+            ("EV-USAGE-LAST", "EV-TURN-FIELDS"),
+            ("EV-STOP-MAP", "EV-TURN-FIELDS"),
+            ("EV-UNKNOWN", "EV-TURN-FIELDS"),
+            ("PERSIST-CANARY", "EV-TURN-FIELDS"),
+        ),
+    ),
+    "pydantic-ai-events": Sdk(
+        "pydantic-ai",
+        "provider-events",
+        (
+            "PERSIST-RESPONSE-ID",
+            "EV-CHAT-COMPLETE-AT-FINISH",
+            "EV-ARGS-CONSERVE",
+            "EV-CALL-STARTED",
+            "EV-STARTED-COMPLETED",
+            "EV-TRUNCATED",
+            "EV-ARGS-INVALID",
+            "EV-USAGE-UNREPORTED",
+            "EV-STOP-MAP",
+            "EV-STOP-TOOL",
+            "EV-FRAME-COVER",
+        ),
+        blocked=tuple(
+            (rule, "EV-USAGE-UNREPORTED")
+            for rule in (
+                "PERSIST-CANARY",
+                "EV-NO-DELTA-AFTER-COMPLETED",
+                "EV-CALL-IDENTITY",
+                "EV-TURN-FIELDS",
+                "EV-FOLD-AGREES",
+            )
+        ),
+    ),
+    "ai-sdk-events": Sdk(
+        "@ai-sdk/openai",
+        "provider-events",
+        (
+            "EV-FRAME-ORDER",
+            "EV-CHAT-DONE",
+            "EV-TRUNCATED",
+            "EV-FRAME-COVER",
+            "EV-STOP-MAP",
+            "EV-FOLD-AGREES",
+            "EV-ERROR-FRAME",
+        ),
+    ),
     # The Responses targets (docs/sdk-conformance.md, "OpenAI Responses"; each defect is
     # reproduced on a minimal stream by tests/test_responses_sdk_targets*.py).
-    "openai-responses": Sdk("openai-python", "openai-responses", (
-        "RS-OUTPUT-RECOVER", "RS-ORPHAN", "RS-TERMINAL-EVENTS", "RS-FAILED",
-        "RS-KEY-OUTPUT-INDEX", "RS-ENV-TERMINAL", "RS-RECOVER-FROM-DELTAS"), blocked=(
-        ("RS-ANNOTATIONS", "RS-RECOVER-FROM-DELTAS"), ("RS-REFUSAL", "RS-RECOVER-FROM-DELTAS"))),
-    "openai-node-responses": Sdk("openai", "openai-responses", (
-        "RS-OUTPUT-RECOVER", "RS-ORPHAN", "RS-KEEPALIVE")),
-    "langchain-openai-responses": Sdk("langchain-openai", "openai-responses", (
-        "RS-DONE-REPLACES", "RS-TERMINAL-REPEAT", "RS-FAILED", "RS-ERROR-EVENT",
-        "RS-OUTPUT-RECOVER", "RS-REFUSAL", "RS-REASONING-TEXT")),
-    "litellm-responses": Sdk("litellm", "openai-responses", (
-        "RS-DONE-REPLACES", "RS-REFUSAL", "RS-ANNOTATIONS", "RS-REASONING-TEXT", "RS-CALL-IDS",
-        "RS-USAGE-TERMINAL", "RS-OUTPUT-RECOVER", "RS-FAILED")),
+    "openai-responses": Sdk(
+        "openai-python",
+        "openai-responses",
+        (
+            "RS-OUTPUT-RECOVER",
+            "RS-ORPHAN",
+            "RS-TERMINAL-EVENTS",
+            "RS-FAILED",
+            "RS-KEY-OUTPUT-INDEX",
+            "RS-ENV-TERMINAL",
+            "RS-RECOVER-FROM-DELTAS",
+        ),
+        blocked=(
+            ("RS-ANNOTATIONS", "RS-RECOVER-FROM-DELTAS"),
+            ("RS-REFUSAL", "RS-RECOVER-FROM-DELTAS"),
+        ),
+    ),
+    "openai-node-responses": Sdk(
+        "openai", "openai-responses", ("RS-OUTPUT-RECOVER", "RS-ORPHAN", "RS-KEEPALIVE")
+    ),
+    "langchain-openai-responses": Sdk(
+        "langchain-openai",
+        "openai-responses",
+        (
+            "RS-DONE-REPLACES",
+            "RS-TERMINAL-REPEAT",
+            "RS-FAILED",
+            "RS-ERROR-EVENT",
+            "RS-OUTPUT-RECOVER",
+            "RS-REFUSAL",
+            "RS-REASONING-TEXT",
+        ),
+    ),
+    "litellm-responses": Sdk(
+        "litellm",
+        "openai-responses",
+        (
+            "RS-DONE-REPLACES",
+            "RS-REFUSAL",
+            "RS-ANNOTATIONS",
+            "RS-REASONING-TEXT",
+            "RS-CALL-IDS",
+            "RS-USAGE-TERMINAL",
+            "RS-OUTPUT-RECOVER",
+            "RS-FAILED",
+        ),
+    ),
 }
 _PREFIXES = "|".join(re.escape(p) for p in sorted(SDKS, key=len, reverse=True))
 _NAME = re.compile(rf"^(?P<sdk>{_PREFIXES})-(?P<version>[\d.]+)-(?P<date>\d{{4}}-\d{{2}}-\d{{2}})$")
 # openai-python's SSE decoder deviations (suites/_sse_cases.py), shown as expected failures.
-OPENAI_SSE_DEVIATIONS = ["SSE-BOM", "SSE-INVALID-UTF8", "SSE-RETRY-DIGITS", "SSE-RETRY-ONLY",
-                         "SSE-EVENT-NO-DATA", "SSE-ID-BLANK-LINE"]
+OPENAI_SSE_DEVIATIONS = [
+    "SSE-BOM",
+    "SSE-INVALID-UTF8",
+    "SSE-RETRY-DIGITS",
+    "SSE-RETRY-ONLY",
+    "SSE-EVENT-NO-DATA",
+    "SSE-ID-BLANK-LINE",
+]
 
 
 def _report_dirs() -> list[Path]:
@@ -139,8 +329,11 @@ def _results(directory: Path) -> dict[str, Any]:
 
 
 def test_there_is_one_report_per_sdk() -> None:
-    sdks = sorted(_NAME.match(path.name)["sdk"] for path in _report_dirs()  # type: ignore[index]
-                  if _NAME.match(path.name))
+    sdks = sorted(
+        _NAME.match(path.name)["sdk"]
+        for path in _report_dirs()  # type: ignore[index]
+        if _NAME.match(path.name)
+    )
     assert sdks == sorted(SDKS), [p.name for p in _report_dirs()]
 
 
@@ -162,7 +355,8 @@ def test_a_report_is_complete_and_names_the_sdk_version_it_checked(directory: Pa
 
 @pytest.mark.parametrize("directory", _report_dirs(), ids=lambda p: p.name)
 def test_a_report_shows_each_documented_defect_as_a_failed_rule_with_its_stream(
-        directory: Path) -> None:
+    directory: Path,
+) -> None:
     match = _NAME.match(directory.name)
     assert match
     rules = _results(directory)["rules"]
@@ -170,8 +364,9 @@ def test_a_report_shows_each_documented_defect_as_a_failed_rule_with_its_stream(
         rule = rules[rule_id]
         assert rule["status"] == "failed", f"{directory.name}: {rule_id} is {rule['status']}"
         # A decoder's failing input is bytes (the message shows them), not a stream.
-        assert rule["failure"]["chunks"] or rule["feature"] == "sse", \
+        assert rule["failure"]["chunks"] or rule["feature"] == "sse", (
             f"{directory.name}: {rule_id} has no failing stream"
+        )
         assert rule_id in rule["failure"]["message"]
 
 
@@ -187,15 +382,17 @@ def test_a_report_shows_each_rule_a_crash_hides_as_blocked_by_it(directory: Path
 
 
 def test_the_openai_report_shows_its_decoders_deviations_by_wire_rule() -> None:
-    [directory] = [p for p in _report_dirs()
-                   if (match := _NAME.match(p.name)) and match["sdk"] == "openai"]
+    [directory] = [
+        p for p in _report_dirs() if (match := _NAME.match(p.name)) and match["sdk"] == "openai"
+    ]
     rules = _results(directory)["rules"]
     assert [r for r in OPENAI_SSE_DEVIATIONS if rules[r]["status"] != "xfailed"] == []
 
 
 @pytest.mark.parametrize("directory", _report_dirs(), ids=lambda p: p.name)
 def test_a_report_holds_no_credentials_no_provider_frames_and_no_local_paths(
-        directory: Path) -> None:
+    directory: Path,
+) -> None:
     for path in directory.iterdir():
         text = path.read_text("utf-8")
         assert not re.search(r"sk-[A-Za-z0-9-]{8,}", text), f"{path.name} holds an API key"
@@ -204,18 +401,19 @@ def test_a_report_holds_no_credentials_no_provider_frames_and_no_local_paths(
         assert "targets/sdk/node/" not in text, f"{path.name} holds this machine's paths"
         # paths are shown relative to a named root (<site-packages>/..., <checkout>/...)
         assert str(REPORTS.parents[1]) not in text, f"{path.name} holds this checkout's path"
-        found = re.search(r"(?<![\w<>.-])/[\w.-]+(?:/[\w.-]+)*/(?:site-packages|harness)/",
-                          text)
+        found = re.search(r"(?<![\w<>.-])/[\w.-]+(?:/[\w.-]+)*/(?:site-packages|harness)/", text)
         assert found is None, f"{path.name} holds a local path: {found and found.group()}"
 
 
 @pytest.mark.parametrize("directory", _report_dirs(), ids=lambda p: p.name)
 def test_a_reports_files_are_what_its_committed_results_render(
-        directory: Path, tmp_path: Path) -> None:
+    directory: Path, tmp_path: Path
+) -> None:
     from refold.reports import write_all
 
     write_all(_results(directory), tmp_path)
     for name in ("report.html", "junit.xml", "summary.md", "results.json"):
         assert (tmp_path / name).read_text("utf-8") == (directory / name).read_text("utf-8"), (
             f"{directory.name}/{name} is stale: run refold report {directory}/results.json "
-            f"--out {directory}")
+            f"--out {directory}"
+        )

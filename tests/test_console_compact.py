@@ -49,15 +49,15 @@ def test_each_failed_rule_gets_one_block_with_its_verdict_stream_and_replay_comm
         document["rules"][rule_id]["failure"]["replay_file"] = f"refold-replays/{rule_id}.json"
     blocks = _blocks(render_failed_rules(document, target="my fold.py", color=False))
     assert [block.split(" ", 1)[0] for block in blocks] == [
-        rule_id for rule_id in RULES if rule_id in VERDICTS]
+        rule_id for rule_id in RULES if rule_id in VERDICTS
+    ]
     for block in blocks:
         rule_id = block.split(" ", 1)[0]
         found_on, impact, _ = VERDICTS[rule_id]
         heading = block.splitlines()[0]
         assert heading.startswith(f"{rule_id} ({RULES[rule_id].feature}) · {found_on} · {impact}")
         assert f'      {{"id":"{rule_id}"}}' in block.splitlines()  # the minimal stream
-        assert f"replay: refold replay refold-replays/{rule_id}.json --target 'my fold.py'" \
-            in block
+        assert f"replay: refold replay refold-replays/{rule_id}.json --target 'my fold.py'" in block
 
 
 def test_a_rule_sharing_an_earlier_rules_failure_points_at_its_block() -> None:
@@ -76,20 +76,23 @@ def _with_message(message: str, chunks: list[Any]) -> dict[str, Any]:
 
 
 def test_a_block_leaves_the_targets_traceback_to_the_reports_and_keeps_what_it_raised() -> None:
-    message = "\n".join([
-        "TEXT-JOIN (text): the target failed (raised)",
-        "  openai: fold(chunks) raised KeyError: 'index'",
-        "  Traceback (most recent call last):",
-        '    File "/site-packages/refold/targets/worker.py", line 3, in serve',
-        "      fold(chunks)",
-        "  IndexError: list index out of range",
-        "  ",
-        "  During handling of the above exception, another exception occurred:",
-        "  Traceback (most recent call last):",
-        '    File "/site-packages/openai/_deltas.py", line 55, in accumulate_delta',
-        "  KeyError: 'index'",
-        "chunks (1, one JSON object per line):",
-        '  {"id":"c"}'])
+    message = "\n".join(
+        [
+            "TEXT-JOIN (text): the target failed (raised)",
+            "  openai: fold(chunks) raised KeyError: 'index'",
+            "  Traceback (most recent call last):",
+            '    File "/site-packages/refold/targets/worker.py", line 3, in serve',
+            "      fold(chunks)",
+            "  IndexError: list index out of range",
+            "  ",
+            "  During handling of the above exception, another exception occurred:",
+            "  Traceback (most recent call last):",
+            '    File "/site-packages/openai/_deltas.py", line 55, in accumulate_delta',
+            "  KeyError: 'index'",
+            "chunks (1, one JSON object per line):",
+            '  {"id":"c"}',
+        ]
+    )
     document = _with_message(message, [{"id": "c"}])
     block = _block(document)
     assert "File " not in block and "IndexError" not in block
@@ -100,7 +103,8 @@ def test_a_block_leaves_the_targets_traceback_to_the_reports_and_keeps_what_it_r
 def test_a_long_minimal_stream_is_cut_to_its_first_items_with_a_count_of_the_rest() -> None:
     chunks = [{"n": n} for n in range(40)]
     message = "TEXT-JOIN (text): differs\nchunks (40, one JSON object per line):\n" + "\n".join(
-        f'  {{"n":{n}}}' for n in range(40))
+        f'  {{"n":{n}}}' for n in range(40)
+    )
     block = _block(_with_message(message, chunks))
     shown = [line for line in block.splitlines() if line.startswith('      {"n":')]
     assert shown == [f'      {{"n":{n}}}' for n in range(12)]
@@ -109,15 +113,16 @@ def test_a_long_minimal_stream_is_cut_to_its_first_items_with_a_count_of_the_res
 
 def test_a_record_whose_message_lacks_its_stream_shows_the_stream_from_the_record() -> None:
     block = _block(verdict_results())
-    assert block.splitlines()[1:3] == ["    TEXT-JOIN (text): differs",
-                                       "    chunks (1, one JSON object per line):"]
+    assert block.splitlines()[1:3] == [
+        "    TEXT-JOIN (text): differs",
+        "    chunks (1, one JSON object per line):",
+    ]
 
 
 def test_blocks_and_headline_show_a_targets_control_characters_escaped() -> None:
     document = _with_message(f"TEXT-JOIN (text): {HOSTILE}", [{"content": HOSTILE}])
     document["target"]["name"] = HOSTILE
-    shown = render_failed_rules(document, target=HOSTILE, color=False) + render_headline(
-        document)
+    shown = render_failed_rules(document, target=HOSTILE, color=False) + render_headline(document)
     assert _raw_controls(shown) == []
     assert "\\u001b]0;pwned" in shown
 
@@ -129,15 +134,15 @@ def test_a_document_written_before_shapes_gets_blocks_without_a_verdict() -> Non
 
 
 def test_the_table_row_of_a_failed_rule_names_its_recorded_shape_and_impact(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import refold.report
 
     results = RuleResults()
     results.by_rule["TEXT-JOIN"] = outcome = RuleOutcome()
     outcome.mark_failed("TEXT-JOIN (text): differs")
     # failed with no failure recorded: nothing shows it on a documented stream
-    assert "failed    0 tests · synthetic: TEXT-JOIN (text): differs" in _row(results,
-                                                                           "TEXT-JOIN")
+    assert "failed    0 tests · synthetic: TEXT-JOIN (text): differs" in _row(results, "TEXT-JOIN")
     build = refold.report.build_report
 
     def with_verdicts(*args: Any, **kwargs: Any) -> dict[str, Any]:
@@ -147,7 +152,8 @@ def test_the_table_row_of_a_failed_rule_names_its_recorded_shape_and_impact(
 
     monkeypatch.setattr(refold.report, "build_report", with_verdicts)
     assert "failed    0 tests · documented · loss: TEXT-JOIN (text): differs" in _row(
-        results, "TEXT-JOIN")
+        results, "TEXT-JOIN"
+    )
 
 
 def _row(results: RuleResults, rule_id: str) -> str:
@@ -156,9 +162,15 @@ def _row(results: RuleResults, rule_id: str) -> str:
 
 
 def _check_arguments(*given: str, verbose: bool | None = None) -> list[str]:
-    args = argparse.Namespace(target="t.py", features=None, target_timeout=None,
-                              profile=None, replay_dir=None, verbose=verbose,
-                              pytest_args=list(given))
+    args = argparse.Namespace(
+        target="t.py",
+        features=None,
+        target_timeout=None,
+        profile=None,
+        replay_dir=None,
+        verbose=verbose,
+        pytest_args=list(given),
+    )
     return pytest_arguments(args)
 
 
@@ -170,18 +182,31 @@ def test_refold_check_runs_pytest_quietly_unless_asked_for_its_detail() -> None:
 
 
 def _run(command: list[str], cwd: Path) -> str:
-    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=600,
-                          check=False)
+    done = subprocess.run(
+        command, cwd=cwd, capture_output=True, text=True, timeout=600, check=False
+    )
     assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-2000:]
     return done.stdout
 
 
 @pytest.mark.parametrize("form", ["refold check", "pytest --target"])
 def test_a_failing_run_prints_its_rules_blocks_before_the_table_and_no_traceback(
-        tmp_path: Path, form: str) -> None:
-    command = ([*REFOLD, "check", "--target", str(SUM_USAGE), *ONE_RULE] if form == "refold check"
-               else [sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
-                     f"--target={SUM_USAGE}", "--rules=USAGE-LAST", "--hypothesis-profile=dev"])
+    tmp_path: Path, form: str
+) -> None:
+    command = (
+        [*REFOLD, "check", "--target", str(SUM_USAGE), *ONE_RULE]
+        if form == "refold check"
+        else [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            f"--target={SUM_USAGE}",
+            "--rules=USAGE-LAST",
+            "--hypothesis-profile=dev",
+        ]
+    )
     out = _run(command, tmp_path)
     assert "FAILURES" not in out and "Traceback" not in out and "FAILED " not in out
     blocks, table = out.index("refold: failed rules"), out.index("refold: results by feature")
@@ -205,9 +230,20 @@ def test_v_gives_pytests_full_failure_output_back(tmp_path: Path, verbose: list[
 
 
 def test_pytest_v_gives_the_full_failure_output_back(tmp_path: Path) -> None:
-    out = _run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-v",
-                f"--target={SUM_USAGE}", "--rules=USAGE-LAST", "--hypothesis-profile=dev"],
-               tmp_path)
+    out = _run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-v",
+            f"--target={SUM_USAGE}",
+            "--rules=USAGE-LAST",
+            "--hypothesis-profile=dev",
+        ],
+        tmp_path,
+    )
     assert "= FAILURES =" in out and "refold: failed rules" not in out
 
 
@@ -225,12 +261,21 @@ def test_a_naive_folds_console_is_a_block_per_failed_rule_and_the_table(tmp_path
     assert "FAILURES" not in out and "Traceback" not in out
 
 
-def test_a_failed_test_that_checks_no_rule_is_still_named_with_its_message(
-        tmp_path: Path) -> None:
+def test_a_failed_test_that_checks_no_rule_is_still_named_with_its_message(tmp_path: Path) -> None:
     (tmp_path / "test_mine.py").write_text(
-        "def test_mine():\n    assert 1 + 1 == 3, 'my own check'\n", encoding="utf-8")
-    out = _run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--target=reference",
-                "test_mine.py"], tmp_path)
+        "def test_mine():\n    assert 1 + 1 == 3, 'my own check'\n", encoding="utf-8"
+    )
+    out = _run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "--target=reference",
+            "test_mine.py",
+        ],
+        tmp_path,
+    )
     assert "FAILED test_mine.py::test_mine - AssertionError: my own check" in out
     assert "Traceback" not in out
-

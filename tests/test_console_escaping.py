@@ -25,7 +25,7 @@ HOSTILE = "title\x1b]0;pwned\x07 clear\x1b[2J csi\x9b31m del\x7f nul\x00 bell\x0
 
 
 def _raw_controls(text: str) -> list[str]:
-    return [c for c in text if (ord(c) < 0x20 and c not in "\t\n") or 0x7f <= ord(c) <= 0x9f]
+    return [c for c in text if (ord(c) < 0x20 and c not in "\t\n") or 0x7F <= ord(c) <= 0x9F]
 
 
 def test_printable_escapes_every_control_but_tab_and_newline() -> None:
@@ -36,10 +36,13 @@ def test_printable_escapes_every_control_but_tab_and_newline() -> None:
 
 
 def test_a_failure_message_shows_a_targets_controls_escaped() -> None:
-    failure = ConformanceFailure(("TEXT-JOIN",), f"summary {HOSTILE}",
-                                 chunks=[{"content": HOSTILE}],
-                                 differences=[Difference("/content", "a", HOSTILE)],
-                                 target_error=f"stderr tail: {HOSTILE}")
+    failure = ConformanceFailure(
+        ("TEXT-JOIN",),
+        f"summary {HOSTILE}",
+        chunks=[{"content": HOSTILE}],
+        differences=[Difference("/content", "a", HOSTILE)],
+        target_error=f"stderr tail: {HOSTILE}",
+    )
     message = str(failure)
     assert _raw_controls(message) == []
     assert "\\u001b[2J" in message
@@ -63,21 +66,35 @@ def test_the_rule_table_shows_a_reasons_controls_escaped(color: bool) -> None:
 
 
 def test_markdown_shows_a_quote_as_itself() -> None:
-    assert escape_markdown("it's \"quoted\" <b>") == "it's \"quoted\" &lt;b&gt;"
+    assert escape_markdown('it\'s "quoted" <b>') == 'it\'s "quoted" &lt;b&gt;'
 
 
-RAISER = '''
+RAISER = """
 def fold(chunks):
     raise ValueError("boom \\x1b]0;pwned\\x07 \\x9b31m")
-'''
+"""
 
 
 def test_a_targets_exception_reaches_the_terminal_escaped(tmp_path: Path) -> None:
     shutil.copy(SAMPLE_SUITE, tmp_path / "test_sample.py")
     (tmp_path / "raiser.py").write_text(RAISER, encoding="utf-8")
-    done = subprocess.run([*REFOLD, "check", "--target", "raiser.py", "--", "test_sample.py",
-                           "-k", "test_text_is_joined"], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=600, check=False)
+    done = subprocess.run(
+        [
+            *REFOLD,
+            "check",
+            "--target",
+            "raiser.py",
+            "--",
+            "test_sample.py",
+            "-k",
+            "test_text_is_joined",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     assert done.returncode == 1, done.stdout[-3000:]
     assert _raw_controls(done.stdout + done.stderr) == []
     assert "ValueError: boom \\u001b]0;pwned\\u0007 \\u009b31m" in done.stdout

@@ -25,13 +25,17 @@ def _corpus(tmp_path: Path) -> Path:
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
-def test_a_fifo_in_a_corpus_is_refused_with_its_path_and_never_waited_on(
-        tmp_path: Path) -> None:
+def test_a_fifo_in_a_corpus_is_refused_with_its_path_and_never_waited_on(tmp_path: Path) -> None:
     corpus = _corpus(tmp_path)
     os.mkfifo(corpus / "pipe.json")
-    done = subprocess.run([sys.executable, "-m", "refold.cli", "check", "--corpus",
-                           str(corpus)], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "refold.cli", "check", "--corpus", str(corpus)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 4, done.stdout + done.stderr
     assert f"case file {corpus / 'pipe.json'} is a named pipe (FIFO)" in done.stderr
     assert "Traceback" not in done.stderr

@@ -22,9 +22,15 @@ STARTER = Path(__file__).resolve().parent.parent / "examples" / "corpus"
 
 def refold(*arguments: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     environment = {k: v for k, v in os.environ.items() if k != "CI"}
-    return subprocess.run([sys.executable, "-m", "refold.cli", *arguments], cwd=cwd,
-                          capture_output=True, text=True, timeout=300, env=environment,
-                          check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "refold.cli", *arguments],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=environment,
+        check=False,
+    )
 
 
 def _edited_case(corpus: Path, *, as_question: bool) -> Path:
@@ -32,9 +38,17 @@ def _edited_case(corpus: Path, *, as_question: bool) -> Path:
     case = json.loads((STARTER / "anthropic-text.json").read_text())
     case["expected"]["stop_reason"] = "max_tokens"  # not what the stream says
     if as_question:
-        case["question"] = {"stated": case["expected"], "differences": [
-            {"pointer": "/stop_reason", "rules": ["AM-STOP-REASON"], "stated": "max_tokens",
-             "reference": "end_turn"}]}
+        case["question"] = {
+            "stated": case["expected"],
+            "differences": [
+                {
+                    "pointer": "/stop_reason",
+                    "rules": ["AM-STOP-REASON"],
+                    "stated": "max_tokens",
+                    "reference": "end_turn",
+                }
+            ],
+        }
     path = corpus / "edited.json"
     path.write_text(json.dumps(case))
     shutil.copy(STARTER / "anthropic-tool-use.json", corpus)
@@ -42,7 +56,8 @@ def _edited_case(corpus: Path, *, as_question: bool) -> Path:
 
 
 def test_a_case_whose_expectation_the_reference_does_not_reproduce_is_refused(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     edited = _edited_case(tmp_path / "corpus", as_question=False)
     done = refold("check", "--corpus", str(tmp_path / "corpus"), cwd=tmp_path)
     assert done.returncode == 4, done.stdout + done.stderr
@@ -51,10 +66,12 @@ def test_a_case_whose_expectation_the_reference_does_not_reproduce_is_refused(
 
 
 def test_a_disagreement_recorded_as_a_question_is_checked_charged_to_the_rule_of_its_place(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     _edited_case(tmp_path / "corpus", as_question=True)
-    done = refold("check", "--corpus", str(tmp_path / "corpus"), "--report", "results.json",
-                  cwd=tmp_path)
+    done = refold(
+        "check", "--corpus", str(tmp_path / "corpus"), "--report", "results.json", cwd=tmp_path
+    )
     assert done.returncode == 1, done.stdout + done.stderr
     assert "AM-STOP-REASON (text): the fold differs from the expected response" in done.stdout
     assert 'at /stop_reason: expected "max_tokens", received "end_turn"' in done.stdout
@@ -64,34 +81,56 @@ def test_a_disagreement_recorded_as_a_question_is_checked_charged_to_the_rule_of
 
 
 def test_with_the_reference_a_mixed_corpus_is_checked_one_dialect_after_another(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     done = refold("check", "--corpus", str(STARTER), cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
     runs = [line for line in lines if line.startswith("refold check: ")]
-    assert runs == [f"refold check: the corpus's {name} cases" for name in (
-        "anthropic-messages", "openai-chat", "openai-responses")]
+    assert runs == [
+        f"refold check: the corpus's {name} cases"
+        for name in ("anthropic-messages", "openai-chat", "openai-responses")
+    ]
     assert [line.split(" in ")[0] for line in lines if " passed in " in line] == [
-        "5 passed", "1 passed", "1 passed"]
+        "5 passed",
+        "1 passed",
+        "1 passed",
+    ]
     # each run checks one dialect and says where the others' cases are checked
-    assert ("refold: 5 collected tests of dialect anthropic-messages were not run: a run "
-            "checks one dialect (openai-chat); refold check --corpus with the reference runs "
-            "each dialect in turn, or --dialect anthropic-messages") in lines
+    assert (
+        "refold: 5 collected tests of dialect anthropic-messages were not run: a run "
+        "checks one dialect (openai-chat); refold check --corpus with the reference runs "
+        "each dialect in turn, or --dialect anthropic-messages"
+    ) in lines
 
 
 def test_pytest_corpus_is_the_same_run(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", f"--corpus={STARTER}", "--dialect=anthropic-messages",
-         "--target=reference", "-p", "no:cacheprovider", "-q"], cwd=tmp_path,
-        capture_output=True, text=True, timeout=300, check=False)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            f"--corpus={STARTER}",
+            "--dialect=anthropic-messages",
+            "--target=reference",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "5 passed" in done.stdout
     assert "test_a_recorded_stream_folds_as_its_case_expects[anthropic-web-search]" not in (
-        done.stdout)  # passed quietly
+        done.stdout
+    )  # passed quietly
 
 
-def test_a_missing_corpus_folder_is_refused_before_the_run(tmp_path: Path,
-                                                           capsys: Any) -> None:
+def test_a_missing_corpus_folder_is_refused_before_the_run(tmp_path: Path, capsys: Any) -> None:
     assert main(["check", "--corpus", str(tmp_path / "absent")]) == 4
     err = capsys.readouterr().err
     assert "no such folder; expected a folder of case files" in err

@@ -11,7 +11,7 @@ from typing import Any
 
 from refold.coverage_run import FORMAT, context_name, coverage_document
 
-TINY_TEST = '''
+TINY_TEST = """
 import pytest
 import tinypkg
 
@@ -21,8 +21,8 @@ def test_join():
 
 def test_unmarked():
     assert tinypkg.other() == 1
-'''
-HYPOTHESIS_TEST = '''
+"""
+HYPOTHESIS_TEST = """
 import pytest
 from hypothesis import given, settings, strategies as st
 import tinypkg
@@ -32,20 +32,22 @@ import tinypkg
 @given(st.lists(st.text(max_size=2), max_size=2))
 def test_join(parts):
     assert tinypkg.join(parts) == "".join(parts)
-'''
-TINY_PACKAGE = '''
+"""
+TINY_PACKAGE = """
 def join(parts):
     return "".join(parts)
 
 
 def other():
     return 1
-'''
+"""
 
 
 def test_a_context_names_the_rules_then_the_test() -> None:
-    assert context_name(["TEXT-JOIN", "ENV-ID"], "suites/t.py::test_x") == \
-        "TEXT-JOIN,ENV-ID|suites/t.py::test_x"
+    assert (
+        context_name(["TEXT-JOIN", "ENV-ID"], "suites/t.py::test_x")
+        == "TEXT-JOIN,ENV-ID|suites/t.py::test_x"
+    )
 
 
 def measure(folder: Path, test_source: str) -> dict[str, Any]:
@@ -54,29 +56,53 @@ def measure(folder: Path, test_source: str) -> dict[str, Any]:
     (folder / "tinypkg" / "__init__.py").write_text(TINY_PACKAGE)
     (folder / "test_tiny.py").write_text(test_source)
     (folder / ".coveragerc").write_text("[run]\nbranch = True\nsource_pkgs = tinypkg\n")
-    subprocess.run([sys.executable, "-m", "coverage", "run", "-m", "pytest", "test_tiny.py",
-                    "-p", "refold.coverage_run", "-p", "no:cacheprovider", "-q",
-                    "--rootdir", str(folder)], cwd=folder, check=True, capture_output=True)
-    subprocess.run([sys.executable, "-m", "coverage", "json", "--show-contexts", "-o",
-                    "cov.json"], cwd=folder, check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "coverage",
+            "run",
+            "-m",
+            "pytest",
+            "test_tiny.py",
+            "-p",
+            "refold.coverage_run",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "--rootdir",
+            str(folder),
+        ],
+        cwd=folder,
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
+        [sys.executable, "-m", "coverage", "json", "--show-contexts", "-o", "cov.json"],
+        cwd=folder,
+        check=True,
+        capture_output=True,
+    )
     raw: dict[str, Any] = json.loads((folder / "cov.json").read_text())
     return raw
 
 
 def test_lines_run_by_a_marked_test_are_charged_to_its_rules(tmp_path: Path) -> None:
     raw = measure(tmp_path, TINY_TEST)
-    document = coverage_document(raw, target="tinypkg", package="tinypkg", root=tmp_path,
-                                 pytest_status=0, profile="ci")
+    document = coverage_document(
+        raw, target="tinypkg", package="tinypkg", root=tmp_path, pytest_status=0, profile="ci"
+    )
     assert document["format"] == FORMAT
     rules_by_line = document["files"]["tinypkg/__init__.py"]["rules_by_line"]
     assert rules_by_line == {"3": ["ENV-ID", "TEXT-JOIN"]}  # join's body; other() is unmarked
-    assert document["lines_by_rule"] == {"ENV-ID": {"tinypkg/__init__.py": [3]},
-                                         "TEXT-JOIN": {"tinypkg/__init__.py": [3]}}
+    assert document["lines_by_rule"] == {
+        "ENV-ID": {"tinypkg/__init__.py": [3]},
+        "TEXT-JOIN": {"tinypkg/__init__.py": [3]},
+    }
     assert document["totals"]["lines_percent"] == 100.0
 
 
-def test_a_hypothesis_test_charges_its_lines_to_its_rules_not_to_the_runner(
-        tmp_path: Path) -> None:
+def test_a_hypothesis_test_charges_its_lines_to_its_rules_not_to_the_runner(tmp_path: Path) -> None:
     raw = measure(tmp_path, HYPOTHESIS_TEST)
     line_contexts = raw["files"]["tinypkg/__init__.py"]["contexts"]["3"]
     assert line_contexts == ["TEXT-JOIN|test_tiny.py::test_join"]

@@ -16,6 +16,7 @@ from refold.targets import Target, load_target
 
 _BROKEN = Path(__file__).resolve().parent.parent / "examples" / "broken"
 
+
 @pytest.fixture(scope="module")
 def sparse_crash(tmp_path_factory: pytest.TempPathFactory) -> Target:
     path = tmp_path_factory.mktemp("targets") / "sparse_crash.py"
@@ -55,13 +56,16 @@ def test_a_crash_on_a_sparse_index_is_charged_to_tool_index_and_blocks_the_tests
 
 
 def test_a_crash_no_departure_explains_stays_on_the_tests_rules_and_says_so(
-    sparse_crash: Target, tmp_path: Path,
+    sparse_crash: Target,
+    tmp_path: Path,
 ) -> None:
     path = tmp_path / "boom.py"
     path.write_text("def fold(chunks):\n    raise RuntimeError('boom')\n", encoding="utf-8")
     target = load_target(str(path))
-    plain: list[JSON] = [chunk({"index": 0, "delta": {"role": "assistant", "content": "a"}}),
-                         chunk({"index": 0, "delta": {}, "finish_reason": "stop"})]
+    plain: list[JSON] = [
+        chunk({"index": 0, "delta": {"role": "assistant", "content": "a"}}),
+        chunk({"index": 0, "delta": {}, "finish_reason": "stop"}),
+    ]
     failure = _failure(Check(target), plain, ("TEXT-JOIN", "CHOICE-FINISH"))
     analyse(failure.crash, plain, target)  # type: ignore[arg-type]
     assert failure.crash is not None and failure.crash.analysed
@@ -71,16 +75,20 @@ def test_a_crash_no_departure_explains_stays_on_the_tests_rules_and_says_so(
     failure = _failure(Check(target), SPARSE, ("TEXT-JOIN",))
     analyse(failure.crash, SPARSE, target)  # type: ignore[arg-type]
     assert failure.implicated == ("TEXT-JOIN",)
-    assert ("unexplained crash: undoing any one of its departures from the plain shape "
-            "(TOOL-INDEX)") in str(failure)
+    assert (
+        "unexplained crash: undoing any one of its departures from the plain shape (TOOL-INDEX)"
+    ) in str(failure)
 
 
 def test_an_accumulator_that_raises_in_add_is_located_at_that_chunk_and_charged() -> None:
     target = load_target(str(_BROKEN / "crash_on_null_choice.py"))
     check = Check(target)
     check.rules = ("TEXT-JOIN", "CHOICE-FINISH")
-    chunks: list[JSON] = [chunk({"index": 0, "delta": {"content": "a"}}), chunk(None),
-                          chunk({"index": 0, "delta": {}, "finish_reason": "stop"})]
+    chunks: list[JSON] = [
+        chunk({"index": 0, "delta": {"content": "a"}}),
+        chunk(None),
+        chunk({"index": 0, "delta": {}, "finish_reason": "stop"}),
+    ]
     accumulator = check.accumulator()
     accumulator.add(chunks[0])
     with pytest.raises(ConformanceFailure) as excinfo:
@@ -115,10 +123,14 @@ def test_a_crash_costs_a_bounded_number_of_target_calls(sparse_crash: Target) ->
 
 def test_a_crash_two_departures_each_make_is_charged_to_both(tmp_path: Path) -> None:
     path = tmp_path / "either.py"
-    path.write_text(SPARSE_CRASH.replace(
-        "    calls = {}\n",
-        "    calls = {}\n    if any(None in (c.get('choices') or []) for c in chunks):\n"
-        "        raise IndexError('list index out of range')\n"), encoding="utf-8")
+    path.write_text(
+        SPARSE_CRASH.replace(
+            "    calls = {}\n",
+            "    calls = {}\n    if any(None in (c.get('choices') or []) for c in chunks):\n"
+            "        raise IndexError('list index out of range')\n",
+        ),
+        encoding="utf-8",
+    )
     target = load_target(str(path))
     both = {**SPARSE[1], "choices": [None, *SPARSE[1]["choices"]]}
     stream = [SPARSE[0], both, *SPARSE[2:]]  # the two departures in the chunk that raises

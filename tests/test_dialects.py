@@ -23,17 +23,17 @@ ROOT = Path(__file__).resolve().parent.parent
 ANTHROPIC = DIALECTS["anthropic-messages"]
 CHAT = DIALECTS["openai-chat"]
 
-_MESSAGE_START = {"type": "message_start",
-                  "message": {"id": "msg_1", "model": "claude", "content": [],
-                              "usage": {"input_tokens": 3}}}
-_STREAM = [_MESSAGE_START,
-           {"type": "content_block_start", "index": 0,
-            "content_block": {"type": "text", "text": ""}},
-           {"type": "content_block_delta", "index": 0,
-            "delta": {"type": "text_delta", "text": "Hi"}},
-           {"type": "message_delta", "delta": {"stop_reason": "end_turn"},
-            "usage": {"output_tokens": 1}},
-           {"type": "message_stop"}]
+_MESSAGE_START = {
+    "type": "message_start",
+    "message": {"id": "msg_1", "model": "claude", "content": [], "usage": {"input_tokens": 3}},
+}
+_STREAM = [
+    _MESSAGE_START,
+    {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+    {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Hi"}},
+    {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 1}},
+    {"type": "message_stop"},
+]
 
 
 def test_every_rule_id_belongs_to_exactly_one_dialect() -> None:
@@ -72,23 +72,29 @@ def test_target_reference_is_the_reference_of_the_runs_dialect() -> None:
 
 def _declared(tmp_path: Path, declaration: str) -> str:
     path = tmp_path / "declared_target.py"
-    path.write_text(textwrap.dedent(f"""
+    path.write_text(
+        textwrap.dedent(f"""
         from refold.reference.anthropic import Accumulator, fold
         {declaration}
-    """))
+    """)
+    )
     return str(path)
 
 
 def test_a_declared_dialect_is_the_targets_and_another_run_dialect_is_refused(
     tmp_path: Path,
 ) -> None:
-    spec = _declared(tmp_path, 'refold_target = {"dialect": "anthropic-messages", '
-                               '"factory": Accumulator}')
+    spec = _declared(
+        tmp_path, 'refold_target = {"dialect": "anthropic-messages", "factory": Accumulator}'
+    )
     target = load_target(spec)
     assert target.dialect is ANTHROPIC
     assert "lifecycle" in target.features  # `finished` and `error`: the dialect's reads
-    with pytest.raises(UsageError, match=r"folds anthropic-messages streams .* checks "
-                                         "openai-chat"):
+    with pytest.raises(
+        UsageError,
+        match=r"folds anthropic-messages streams .* checks "
+        "openai-chat",
+    ):
         load_target(spec, dialect=CHAT)
 
 
@@ -101,15 +107,21 @@ def test_a_target_without_a_declaration_is_of_the_dialect_the_run_asks_for(
 
 
 def test_a_feature_claim_is_checked_against_the_targets_dialect(tmp_path: Path) -> None:
-    spec = _declared(tmp_path, 'refold_target = {"dialect": "anthropic-messages", '
-                               '"fold": fold, "features": ["text", "tool_calls"]}')
+    spec = _declared(
+        tmp_path,
+        'refold_target = {"dialect": "anthropic-messages", '
+        '"fold": fold, "features": ["text", "tool_calls"]}',
+    )
     with pytest.raises(UsageError, match="anthropic-messages vocabulary is: text, tool_use"):
         load_target(spec)
 
 
 def test_a_fold_only_target_cannot_claim_the_anthropic_lifecycle(tmp_path: Path) -> None:
-    spec = _declared(tmp_path, 'refold_target = {"dialect": "anthropic-messages", '
-                               '"fold": fold, "features": ["text", "lifecycle"]}')
+    spec = _declared(
+        tmp_path,
+        'refold_target = {"dialect": "anthropic-messages", '
+        '"fold": fold, "features": ["text", "lifecycle"]}',
+    )
     with pytest.raises(UsageError, match="add/response/finished/error"):
         load_target(spec)
 
@@ -127,15 +139,21 @@ def test_an_isolated_target_keeps_its_dialect_and_its_lifecycle_reads() -> None:
         target.close()
 
 
-
 def test_a_worker_answers_only_the_operations_its_dialect_offers() -> None:
-    requests = [{"op": "hello", "seq": 1}, {"op": "new", "seq": 2},
-                {"op": "mark_done", "id": 1, "seq": 3}, {"op": "error", "id": 1, "seq": 4}]
+    requests = [
+        {"op": "hello", "seq": 1},
+        {"op": "new", "seq": 2},
+        {"op": "mark_done", "id": 1, "seq": 3},
+        {"op": "error", "id": 1, "seq": 4},
+    ]
     worker = subprocess.run(
-        [sys.executable, "-m", "refold.targets.worker", "reference",
-         "--dialect", ANTHROPIC.name],
-        input="".join(json.dumps(r) + "\n" for r in requests), capture_output=True,
-        text=True, timeout=60, check=True)
+        [sys.executable, "-m", "refold.targets.worker", "reference", "--dialect", ANTHROPIC.name],
+        input="".join(json.dumps(r) + "\n" for r in requests),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     hello, new, mark_done, error = map(json.loads, worker.stdout.splitlines())
     assert "mark_done" not in hello["operations"] and "error" in hello["operations"]
     assert new["ok"] is True
@@ -144,7 +162,8 @@ def test_a_worker_answers_only_the_operations_its_dialect_offers() -> None:
     assert "does not offer op 'mark_done'" in mark_done["error"]["message"], mark_done
     assert error == {"ok": True, "error": None, "seq": 4}
 
-_PROTOCOL_SERVER = '''
+
+_PROTOCOL_SERVER = """
 import json, sys
 from refold.reference.anthropic import Accumulator, fold
 accumulators = {}
@@ -170,7 +189,7 @@ for line in sys.stdin:
         reply["error"] = accumulators[message["id"]].error
     reply["seq"] = message["seq"]
     print(json.dumps(reply), flush=True)
-'''
+"""
 
 
 def test_a_remote_target_says_its_dialect_in_hello_and_gets_events(tmp_path: Path) -> None:
@@ -192,16 +211,36 @@ def test_a_remote_target_says_its_dialect_in_hello_and_gets_events(tmp_path: Pat
 
 
 def _pytest(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
-                           "--hypothesis-profile=dev", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=600, check=False)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "--hypothesis-profile=dev",
+            *args,
+        ],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
 
 
 def test_a_run_keeps_to_the_targets_dialect_and_names_it(tmp_path: Path) -> None:
     target = ROOT / "examples" / "broken" / "anthropic_sums_message_delta_usage.py"
     report = tmp_path / "results.json"
-    done = _pytest(f"--target={target}", f"--refold-report={report}", "-k", "usage",
-                   "--replay-dir=", cwd=tmp_path)
+    done = _pytest(
+        f"--target={target}",
+        f"--refold-report={report}",
+        "-k",
+        "usage",
+        "--replay-dir=",
+        cwd=tmp_path,
+    )
     assert "AM-USAGE-NEVER-SUM" in done.stdout  # the terminal table is the dialect's
     results = json.loads(report.read_text())
     assert results["dialect"]["name"] == "anthropic-messages"

@@ -24,23 +24,34 @@ from refold.targets import load_target
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports" / "conformance"
 
-SDKS = {"openai": "openai", "anthropic": "anthropic", "anthropic-ts": "anthropic-ts",
-        "openai-responses": "openai-responses", "openai-node-responses": "openai-node-responses"}
+SDKS = {
+    "openai": "openai",
+    "anthropic": "anthropic",
+    "anthropic-ts": "anthropic-ts",
+    "openai-responses": "openai-responses",
+    "openai-node-responses": "openai-node-responses",
+}
 """The report directory prefix of each SDK the issue names, and its built-in target."""
 
 _NODE = {"anthropic-ts", "openai-node-responses"}
 
 
 def _report(prefix: str) -> dict[str, Any]:
-    [directory] = [p for p in REPORTS.iterdir() if p.is_dir() and p.name.startswith(prefix)
-                   and p.name[len(prefix) + 1:][:1].isdigit()]
+    [directory] = [
+        p
+        for p in REPORTS.iterdir()
+        if p.is_dir() and p.name.startswith(prefix) and p.name[len(prefix) + 1 :][:1].isdigit()
+    ]
     loaded: dict[str, Any] = json.loads((directory / "results.json").read_text("utf-8"))
     return loaded
 
 
 def _on_documented(results: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {rule_id: rule for rule_id, rule in results["rules"].items()
-            if rule["status"] == "failed" and rule.get("found_on") == "documented"}
+    return {
+        rule_id: rule
+        for rule_id, rule in results["rules"].items()
+        if rule["status"] == "failed" and rule.get("found_on") == "documented"
+    }
 
 
 def _framed(events: list[Any]) -> list[bytes]:
@@ -61,7 +72,8 @@ def _fails(check: Check, rule: dict[str, Any]) -> bool:
 
 @pytest.mark.parametrize("prefix", sorted(SDKS))
 def test_every_rule_failing_on_documented_streams_fails_again_on_its_documented_stream(
-        prefix: str) -> None:
+    prefix: str,
+) -> None:
     if prefix in _NODE and shutil.which("node") is None:
         pytest.skip("Node.js is not installed: the target runs the SDK under Node.js")
     results = _report(prefix)

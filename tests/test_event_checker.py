@@ -65,14 +65,18 @@ def test_grammar_reads_the_turn_and_its_usage_counters(dialect: str) -> None:
     del c.turn["provider"]
     found = only(check(c), "EV-GRAMMAR")
     assert sorted(v.pointer or "" for v in found) == [
-        "/turn/provider", "/turn/stop_reason", "/turn/usage/reasoning_tokens"]
+        "/turn/provider",
+        "/turn/stop_reason",
+        "/turn/usage/reasoning_tokens",
+    ]
     assert {v.event for v in found} == {c.at["completed"]}
 
 
 def test_grammar_an_integral_float_counter_is_an_integer(dialect: str) -> None:
     c = case(dialect)
-    c.events[c.at["usage"]]["usage"]["output_tokens"] = c.turn["usage"]["output_tokens"] = (
-        float(c.turn["usage"]["output_tokens"]))
+    c.events[c.at["usage"]]["usage"]["output_tokens"] = c.turn["usage"]["output_tokens"] = float(
+        c.turn["usage"]["output_tokens"]
+    )
     assert check(c) == []
 
 
@@ -121,8 +125,9 @@ def test_no_completed_on_error(dialect: str) -> None:
 def test_call_started_a_call_never_announced(dialect: str) -> None:
     c = case(dialect)
     s = c.at["started"]
-    c.events[s] = opaque(c.frames[s], "message" if dialect == "openai-chat"
-                         else "content_block_start")
+    c.events[s] = opaque(
+        c.frames[s], "message" if dialect == "openai-chat" else "content_block_start"
+    )
     found = only(check(c), "EV-CALL-STARTED")
     assert [v.event for v in found] == [c.at["delta1"], c.at["delta2"], c.at["call_done"]]
 
@@ -156,8 +161,9 @@ def test_started_completed_a_call_left_open(dialect: str) -> None:
     # call in the turn that no ToolCallCompleted gave: the two rules break together.
     c = case(dialect)
     d = c.at["call_done"]
-    c.events[d] = opaque(c.frames[d], "message" if dialect == "openai-chat"
-                         else "content_block_stop")
+    c.events[d] = opaque(
+        c.frames[d], "message" if dialect == "openai-chat" else "content_block_stop"
+    )
     found = check(c)
     assert {v.rule for v in found} == {"EV-STARTED-COMPLETED", "EV-TURN-CALLS"}
     assert [v.event for v in found if v.rule == "EV-STARTED-COMPLETED"] == [c.at["started"]]
@@ -205,8 +211,9 @@ def test_args_conserve_whitespace_alone_is_not_the_empty_object(dialect: str) ->
 def test_args_optional_a_call_with_no_delta_is_not_held_to_deltas(dialect: str) -> None:
     c = case(dialect)
     for name in ("delta1", "delta2"):
-        c.events[c.at[name]] = opaque(c.frames[c.at[name]], "message" if dialect == "openai-chat"
-                                      else "content_block_delta")
+        c.events[c.at[name]] = opaque(
+            c.frames[c.at[name]], "message" if dialect == "openai-chat" else "content_block_delta"
+        )
     assert check(c) == []
 
 
@@ -244,8 +251,10 @@ def test_usage_unreported(dialect: str) -> None:
     c = case(dialect)
     for number, event in enumerate(c.events):
         if event["type"] == "Usage":
-            c.events[number] = opaque(c.frames[number], "message" if dialect == "openai-chat"
-                                      else c.frames[number]["type"])
+            c.events[number] = opaque(
+                c.frames[number],
+                "message" if dialect == "openai-chat" else c.frames[number]["type"],
+            )
     [v] = only(check(c), "EV-USAGE-UNREPORTED")
     assert v.event == c.at["completed"]
     c.turn["usage"] = dict(NULL_USAGE)
@@ -262,9 +271,16 @@ def test_usage_monotone(dialect: str) -> None:
 
 def test_checks_never_raise_on_junk_events(dialect: str) -> None:
     c = case(dialect)
-    c.events[1:1] = [1, None, "x", [], {"type": "ToolCallCompleted", "call": "c"},
-                     {"type": "ToolCallArgumentsDelta", "id": 3, "delta": None},
-                     {"type": "Completed", "turn": None}, {"type": "Usage", "usage": []}]
+    c.events[1:1] = [
+        1,
+        None,
+        "x",
+        [],
+        {"type": "ToolCallCompleted", "call": "c"},
+        {"type": "ToolCallArgumentsDelta", "id": 3, "delta": None},
+        {"type": "Completed", "turn": None},
+        {"type": "Usage", "usage": []},
+    ]
     found = check(c)
     assert found and all(isinstance(v, Violation) for v in found)
 
@@ -280,21 +296,29 @@ def test_every_violation_is_returned_not_only_the_first(dialect: str) -> None:
     c.events[c.at["text2"]]["delta"] = "lo!"  # EV-TEXT-CONSERVE
     c.events[c.at["delta2"]]["delta"] = ':"Rome"}'  # EV-ARGS-CONSERVE
     c.turn["usage"]["output_tokens"] = 6  # EV-USAGE-LAST
-    c.events.insert(c.at["started"] + 1, started(c.events[c.at["started"]]["id"],
-                                                 c.frames[c.at["started"]]))  # single use
+    c.events.insert(
+        c.at["started"] + 1, started(c.events[c.at["started"]]["id"], c.frames[c.at["started"]])
+    )  # single use
     c.events.append(copy.deepcopy(c.events[-1]))  # EV-COMPLETED-LAST
     rules = {v.rule for v in check(c)}
-    assert rules >= {"EV-GRAMMAR", "EV-TEXT-CONSERVE", "EV-ARGS-CONSERVE", "EV-USAGE-LAST",
-                     "EV-IDS-SINGLE-USE", "EV-COMPLETED-LAST"}
+    assert rules >= {
+        "EV-GRAMMAR",
+        "EV-TEXT-CONSERVE",
+        "EV-ARGS-CONSERVE",
+        "EV-USAGE-LAST",
+        "EV-IDS-SINGLE-USE",
+        "EV-COMPLETED-LAST",
+    }
 
 
-@pytest.mark.parametrize("outcome", ["error", {"outcome": "error", "error": {
-    "kind": "inconsistent_tool_arguments"}}])
+@pytest.mark.parametrize(
+    "outcome", ["error", {"outcome": "error", "error": {"kind": "inconsistent_tool_arguments"}}]
+)
 def test_completed_last_a_complete_stream_failed_with_no_rule_of_its_own(
-        dialect: str, outcome: Any) -> None:
+    dialect: str, outcome: Any
+) -> None:
     c = case(dialect)
     c.events.pop()
     c.outcome = outcome
     [v] = only(check(c), "EV-COMPLETED-LAST")
     assert v.frame == (c.at["completed"] if dialect != "openai-chat" else len(c.frames) - 1)
-

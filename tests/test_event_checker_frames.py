@@ -67,7 +67,9 @@ def test_opaque_frame_a_fragment_is_not_the_frame(dialect: str) -> None:
     c.events[t]["opaque"] = {"content": "Hel"}
     found = check(c)
     assert [(v.rule, v.event, v.frame) for v in found] == [
-        ("EV-OPAQUE-FRAME", t, None), ("EV-FRAME-COVER", None, t)]
+        ("EV-OPAQUE-FRAME", t, None),
+        ("EV-FRAME-COVER", None, t),
+    ]
 
 
 @each_dialect
@@ -108,14 +110,39 @@ def test_frame_order_deltas_buffered_until_the_id_is_known_may_follow_it() -> No
     f = c.frames
     # chat-fold split family 5: the first fragment arrives before the call's id and name
     f[3], f[4] = (
-        {**f[4], "choices": [{"index": 0, "delta": {"tool_calls": [
-            {"index": 0, "function": {"arguments": '{"city"'}}]}}]},
-        {**f[3], "choices": [{"index": 0, "delta": {"tool_calls": [
-            {"index": 0, "id": "call_w1", "type": "function",
-             "function": {"name": "get_weather"}}]}}]},
+        {
+            **f[4],
+            "choices": [
+                {
+                    "index": 0,
+                    "delta": {"tool_calls": [{"index": 0, "function": {"arguments": '{"city"'}}]},
+                }
+            ],
+        },
+        {
+            **f[3],
+            "choices": [
+                {
+                    "index": 0,
+                    "delta": {
+                        "tool_calls": [
+                            {
+                                "index": 0,
+                                "id": "call_w1",
+                                "type": "function",
+                                "function": {"name": "get_weather"},
+                            }
+                        ]
+                    },
+                }
+            ],
+        },
     )
-    c.events[3:6] = [started("call_w1", f[4]), delta("call_w1", '{"city"', f[3]),
-                     delta("call_w1", ':"Paris"}', f[5])]
+    c.events[3:6] = [
+        started("call_w1", f[4]),
+        delta("call_w1", '{"city"', f[3]),
+        delta("call_w1", ':"Paris"}', f[5]),
+    ]
     c.turn["opaque"] = turn("openai-chat", f)["opaque"]
     assert check(c, turn_opaque=True) == []
     # a delta that does not follow its start directly may not go back to an earlier frame
@@ -157,8 +184,14 @@ def test_truncated_a_done_before_the_finish_reason() -> None:
     c.outcome = _error("truncated")
     assert check(c) == []
     c.outcome = "completed"
-    c.events.append({"type": "Completed", "turn": turn(
-        "openai-chat", c.frames, tool_calls=[], stop_reason="other", usage=NULL_USAGE)})
+    c.events.append(
+        {
+            "type": "Completed",
+            "turn": turn(
+                "openai-chat", c.frames, tool_calls=[], stop_reason="other", usage=NULL_USAGE
+            ),
+        }
+    )
     [v] = only(check(c), "EV-TRUNCATED")
     assert v.frame == 3
 
@@ -210,7 +243,7 @@ def test_args_invalid_cut_arguments_end_in_invalid_tool_arguments(dialect: str) 
     done = c.at["call_done"]
     c.events = c.events[:done]
     c.events[c.at["delta2"]]["delta"] = ':"Par'
-    c.frames = c.frames[:done + 1]
+    c.frames = c.frames[: done + 1]
     c.outcome = _error("invalid_tool_arguments")
     assert check(c) == []
     c.outcome = _error("truncated")
@@ -234,8 +267,10 @@ def test_choice0_unsupported_only_for_several_choices() -> None:
     c.events.pop()
     c.outcome = _error("unsupported")
     only(check(c), "EV-CHOICE0")
-    c.frames[1] = {**c.frames[1], "choices": [*c.frames[1]["choices"],
-                                              {"index": 1, "delta": {"content": "x"}}]}
+    c.frames[1] = {
+        **c.frames[1],
+        "choices": [*c.frames[1]["choices"], {"index": 1, "delta": {"content": "x"}}],
+    }
     c.events[1]["opaque"] = c.frames[1]
     assert check(c) == []
 
@@ -253,11 +288,31 @@ def test_a_chat_call_may_complete_at_a_later_finish_frame_than_a_noise_one() -> 
     # finish_reason is last-wins (chat-fold CHOICE-FINISH), so an earlier one is family 8
     # noise: a frame-by-frame adapter completes the call at the finish it can see
     from refold.reference.events import check_events, normalize
-    noise = {"id": "c1", "model": "m", "choices": [{"index": 0, "delta": {},
-                                                    "finish_reason": "length"}]}
-    call = {"id": "c1", "choices": [{"index": 0, "finish_reason": "stop", "delta": {
-        "tool_calls": [{"index": 0, "id": "call_1", "type": "function",
-                        "function": {"name": "f", "arguments": "{}"}}]}}]}
+
+    noise = {
+        "id": "c1",
+        "model": "m",
+        "choices": [{"index": 0, "delta": {}, "finish_reason": "length"}],
+    }
+    call = {
+        "id": "c1",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "stop",
+                "delta": {
+                    "tool_calls": [
+                        {
+                            "index": 0,
+                            "id": "call_1",
+                            "type": "function",
+                            "function": {"name": "f", "arguments": "{}"},
+                        }
+                    ]
+                },
+            }
+        ],
+    }
     frames = [noise, call, "[DONE]"]
     result = normalize("openai-chat", frames)
     completed = [e for e in result["events"] if e["type"] == "ToolCallCompleted"]
@@ -330,8 +385,7 @@ def test_stop_tool_an_end_turn_with_calls_is_tool_use(dialect: str) -> None:
 
 
 @each_dialect
-def test_args_invalid_arguments_of_whitespace_alone_are_not_the_empty_object(
-        dialect: str) -> None:
+def test_args_invalid_arguments_of_whitespace_alone_are_not_the_empty_object(dialect: str) -> None:
     c = case(dialect)
     for name in ("delta1", "delta2"):
         frame = c.frames[c.at[name]]
@@ -341,7 +395,7 @@ def test_args_invalid_arguments_of_whitespace_alone_are_not_the_empty_object(
             frame["delta"]["partial_json"] = " "
         c.events[c.at[name]].update(delta=" ", opaque=frame)
     done = c.at["call_done"]
-    c.frames, c.events = c.frames[:done + 1], c.events[:done]
+    c.frames, c.events = c.frames[: done + 1], c.events[:done]
     c.outcome = _error("invalid_tool_arguments")
     assert check(c) == []
 

@@ -18,17 +18,46 @@ from refold.strategies.anthropic import event_streams
 
 _json: st.SearchStrategy[Any] = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
-                                                                max_size=4),
-    max_leaves=12)
-_KEYS = ("type", "delta", "id", "name", "call", "usage", "turn", "event_type", "payload",
-         "opaque", "arguments", "output_text", "tool_calls", "stop_reason", "response_id")
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+_KEYS = (
+    "type",
+    "delta",
+    "id",
+    "name",
+    "call",
+    "usage",
+    "turn",
+    "event_type",
+    "payload",
+    "opaque",
+    "arguments",
+    "output_text",
+    "tool_calls",
+    "stop_reason",
+    "response_id",
+)
 
 
 @st.composite
 def _event(draw: st.DrawFn, frames: list[Any]) -> Any:
-    kind = draw(st.sampled_from(["TextDelta", "ToolCallStarted", "ToolCallArgumentsDelta",
-                                 "ToolCallCompleted", "Usage", "Completed", "Opaque", "?"]))
+    kind = draw(
+        st.sampled_from(
+            [
+                "TextDelta",
+                "ToolCallStarted",
+                "ToolCallArgumentsDelta",
+                "ToolCallCompleted",
+                "Usage",
+                "Completed",
+                "Opaque",
+                "?",
+            ]
+        )
+    )
     fields = draw(st.dictionaries(st.sampled_from(_KEYS), _json, max_size=5))
     if frames and draw(st.booleans()):
         fields["opaque" if kind != "Opaque" else "payload"] = draw(st.sampled_from(frames))
@@ -45,19 +74,33 @@ def _streams(draw: st.DrawFn) -> tuple[str, list[Any], list[Any]]:
     return dialect, frames, events
 
 
-_outcomes = st.one_of(st.sampled_from(["completed", "error"]), _json,
-                      st.builds(lambda k: {"outcome": "error", "error": {"kind": k}},
-                                st.sampled_from(["truncated", "provider_error", "unsupported",
-                                                 "invalid_tool_arguments"])))
+_outcomes = st.one_of(
+    st.sampled_from(["completed", "error"]),
+    _json,
+    st.builds(
+        lambda k: {"outcome": "error", "error": {"kind": k}},
+        st.sampled_from(["truncated", "provider_error", "unsupported", "invalid_tool_arguments"]),
+    ),
+)
 
 
 @given(_streams(), _outcomes, _json, st.lists(st.text(min_size=1, max_size=6), max_size=2))
 def test_any_adapter_output_gives_violations_in_range_never_a_raise(
-        stream: tuple[str, list[Any], list[Any]], outcome: Any, persisted: Any,
-        canaries: list[str]) -> None:
+    stream: tuple[str, list[Any], list[Any]], outcome: Any, persisted: Any, canaries: list[str]
+) -> None:
     dialect, frames, events = stream
-    found = check_events(dialect, frames, events, outcome, persisted, canaries=canaries,
-                         provider="p", turn_opaque=True, fold=lambda e: e, strip=lambda x: x)
+    found = check_events(
+        dialect,
+        frames,
+        events,
+        outcome,
+        persisted,
+        canaries=canaries,
+        provider="p",
+        turn_opaque=True,
+        fold=lambda e: e,
+        strip=lambda x: x,
+    )
     for violation in found:
         assert isinstance(violation, Violation) and violation.rule in RULES
         assert violation.message

@@ -113,8 +113,12 @@ def lines_body(lines: list[Line]) -> bytes:
     return "".join(json.dumps(line) + "\n" for line in lines).encode()
 
 
-def reply(handler: BaseHTTPRequestHandler, body: bytes, status: int = 200,
-          headers: tuple[tuple[str, str], ...] = ()) -> None:
+def reply(
+    handler: BaseHTTPRequestHandler,
+    body: bytes,
+    status: int = 200,
+    headers: tuple[tuple[str, str], ...] = (),
+) -> None:
     handler.send_response(status)
     handler.send_header("content-length", str(len(body)))
     for name, value in headers:
@@ -150,7 +154,8 @@ def url() -> Iterator[str]:
 
 
 def test_an_events_service_is_asked_for_its_hello_and_runs_a_stream_with_an_ack_per_frame(
-        url: str) -> None:
+    url: str,
+) -> None:
     target = _events_target(url)
     try:
         assert target.accepts == set(SOURCES) and target.offers_fold
@@ -171,8 +176,14 @@ def test_every_message_is_posted_as_events_md_writes_it_without_a_seq() -> None:
         finally:
             target.close()
     ops = [(m["op"], m.get("seq")) for m in service.messages]
-    assert ops == [("hello", None), ("begin", None), ("frame", 0), ("frame", 1), ("frame", 2),
-                   ("end", None)]
+    assert ops == [
+        ("hello", None),
+        ("begin", None),
+        ("frame", 0),
+        ("frame", 1),
+        ("frame", 2),
+        ("end", None),
+    ]
     assert {m["stream"] for m in service.messages[1:]} == {service.messages[1]["stream"]}
 
 
@@ -189,8 +200,9 @@ def test_two_targets_of_one_service_number_their_streams_from_different_starts()
     assert first != second and first + 1 != second
 
 
-def _held_back(handler: BaseHTTPRequestHandler, message: Line, lines: list[Line],
-               held: dict[Any, list[Line]]) -> bool:
+def _held_back(
+    handler: BaseHTTPRequestHandler, message: Line, lines: list[Line], held: dict[Any, list[Line]]
+) -> bool:
     """Frame k's events only in the reply to frame k+1 (or to end)."""
     stream = message.get("stream")
     if message.get("op") == "frame":
@@ -213,39 +225,65 @@ def looking_ahead() -> Iterator[str]:
 
 
 def test_a_service_that_looks_ahead_shows_it_in_the_frame_each_event_was_acked_after(
-        looking_ahead: str) -> None:
+    looking_ahead: str,
+) -> None:
     target = _events_target(looking_ahead)
     try:
         output = target.fold(CHAT_STREAM)
     finally:
         target.close()
     assert output["events"][0]["type"] == "TextDelta" and output["emitted"][0] == 1
-    found = check_events("openai-chat", CHAT_STREAM[1:], output["events"],
-                         output["outcome"], output["persisted"], emitted=output["emitted"])
+    found = check_events(
+        "openai-chat",
+        CHAT_STREAM[1:],
+        output["events"],
+        output["outcome"],
+        output["persisted"],
+        emitted=output["emitted"],
+    )
     assert "EV-FRAME-ORDER" in {violation.rule for violation in found}
 
 
 def _suite_run(url: str, tmp_path: Path, *selection: str) -> tuple[int, dict[str, Any], str]:
     report = tmp_path / "results.json"
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", str(ROOT / "suites" /
-         "events"), "--dialect", "provider-events", f"--target={url}",
-         "--hypothesis-profile=ci", f"--refold-report={report}",
-         "--target-timeout=30", *selection],  # correctness, not speed, on a loaded machine
-        cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            str(ROOT / "suites" / "events"),
+            "--dialect",
+            "provider-events",
+            f"--target={url}",
+            "--hypothesis-profile=ci",
+            f"--refold-report={report}",
+            "--target-timeout=30",
+            *selection,
+        ],  # correctness, not speed, on a loaded machine
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     rules = json.loads(report.read_text(encoding="utf-8"))["rules"]
     return done.returncode, rules, done.stdout[-3000:]
 
 
 def test_a_service_that_looks_ahead_fails_ev_frame_order_in_the_suite(
-        looking_ahead: str, tmp_path: Path) -> None:
+    looking_ahead: str, tmp_path: Path
+) -> None:
     status, rules, out = _suite_run(looking_ahead, tmp_path, "-k", "emitted_while")
     assert status == 1, out
     assert rules["EV-FRAME-ORDER"]["status"] == "failed", out
 
 
 def test_the_example_service_passes_every_rule_of_the_events_suites(
-        url: str, tmp_path: Path) -> None:
+    url: str, tmp_path: Path
+) -> None:
     # Every rule's hand-written examples and one drawn property per source: the whole
     # suites take about 50 s over HTTP on a loaded machine, this about 10 s.
     status, rules, out = _suite_run(url, tmp_path, "-k", "rule_examples or keep_the_grammar")
@@ -268,22 +306,49 @@ def _sleep(handler: BaseHTTPRequestHandler, lines: list[Line]) -> None:
 
 
 HOSTILE: dict[str, tuple[Callable[[BaseHTTPRequestHandler, list[Line]], None], str, str]] = {
-    "non-200": (lambda h, lines: reply(h, b"overloaded", status=503),
-                "protocol", r"'frame 1' answered HTTP 503: 'overloaded'"),
-    "garbage line": (lambda h, lines: reply(h, lines_body(lines) + b"not json\n"),
-                     "protocol", r"line \d of the reply to 'frame 1' is not JSON"),
-    "missing ack": (lambda h, lines: reply(h, lines_body(lines[:-1])),
-                    "protocol", r"the reply to 'frame 1' ended before its ack"),
-    "wrong ack": (lambda h, lines: reply(h, lines_body([*lines[:-1], {**lines[-1], "ack": 2}])),
-                  "protocol", r"'ack': 2\}; expected an event or the ack 1"),
+    "non-200": (
+        lambda h, lines: reply(h, b"overloaded", status=503),
+        "protocol",
+        r"'frame 1' answered HTTP 503: 'overloaded'",
+    ),
+    "garbage line": (
+        lambda h, lines: reply(h, lines_body(lines) + b"not json\n"),
+        "protocol",
+        r"line \d of the reply to 'frame 1' is not JSON",
+    ),
+    "missing ack": (
+        lambda h, lines: reply(h, lines_body(lines[:-1])),
+        "protocol",
+        r"the reply to 'frame 1' ended before its ack",
+    ),
+    "wrong ack": (
+        lambda h, lines: reply(h, lines_body([*lines[:-1], {**lines[-1], "ack": 2}])),
+        "protocol",
+        r"'ack': 2\}; expected an event or the ack 1",
+    ),
     "timeout": (_sleep, "timeout", r"no complete reply to 'frame 1' within 2 s"),
     "dropped connection": (_drop, "crashed", r"'frame 1' failed: RemoteDisconnected"),
-    "oversize body": (lambda h, lines: reply(h, lines_body([*lines[:-1], {
-        "stream": lines[-1]["stream"], "event": {"type": "Opaque", "pad": "x" * 5000}},
-        lines[-1]])), "protocol", r"declares \d+ bytes, more than the limit of 4000 bytes"),
-    "gzip body": (lambda h, lines: reply(h, gzip.compress(lines_body(lines)),
-                                         headers=(("content-encoding", "gzip"),)),
-                  "protocol", r"encoded 'gzip'; the harness asks for identity"),
+    "oversize body": (
+        lambda h, lines: reply(
+            h,
+            lines_body(
+                [
+                    *lines[:-1],
+                    {"stream": lines[-1]["stream"], "event": {"type": "Opaque", "pad": "x" * 5000}},
+                    lines[-1],
+                ]
+            ),
+        ),
+        "protocol",
+        r"declares \d+ bytes, more than the limit of 4000 bytes",
+    ),
+    "gzip body": (
+        lambda h, lines: reply(
+            h, gzip.compress(lines_body(lines)), headers=(("content-encoding", "gzip"),)
+        ),
+        "protocol",
+        r"encoded 'gzip'; the harness asks for identity",
+    ),
 }
 
 
@@ -315,7 +380,8 @@ def _check(url: str, capsys: pytest.CaptureFixture[str]) -> str:
 
 
 def test_an_unreachable_url_is_a_usage_error_of_one_paragraph(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     err = _check("http://127.0.0.1:9/events", capsys)
     assert "http://127.0.0.1:9/events did not say hello" in err and "Connection" in err
 
@@ -326,7 +392,8 @@ def _empty_body(handler: BaseHTTPRequestHandler, message: Line, lines: list[Line
 
 
 def test_a_service_that_does_not_answer_hello_is_a_usage_error_of_one_paragraph(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     silent = _Twisted(_empty_body)
     with _serving(silent.server()) as served:
         err = _check(served, capsys)
@@ -334,7 +401,8 @@ def test_a_service_that_does_not_answer_hello_is_a_usage_error_of_one_paragraph(
 
 
 def test_a_fold_protocol_service_checked_as_an_events_adapter_is_told_which_it_speaks(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     path = ROOT / "examples" / "targets" / "protocol_server.py"
     spec = importlib.util.spec_from_file_location("refold_example_protocol_server", path)
     assert spec is not None and spec.loader is not None
@@ -353,9 +421,17 @@ def test_an_events_service_checked_without_the_dialect_is_told_to_use_it(url: st
 
 def test_the_example_server_runs_as_a_program_serving_the_example_adapter() -> None:
     with subprocess.Popen(
-            [sys.executable, str(ROOT / "examples" / "targets" / "events_server.py"),
-             "--port", "0", "--adapter", "example"], stdout=subprocess.PIPE,
-            text=True) as server:
+        [
+            sys.executable,
+            str(ROOT / "examples" / "targets" / "events_server.py"),
+            "--port",
+            "0",
+            "--adapter",
+            "example",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    ) as server:
         assert server.stdout is not None
         served = server.stdout.readline().strip().removeprefix("listening on ")
         target = _events_target(served)

@@ -31,13 +31,33 @@ from refold.reference.events import (
 from refold.targets.events import adapter_target
 
 CHAT, RESPONSES = "openai-chat", "openai-responses"
-GRAMMAR = ("EV-GRAMMAR", "EV-COMPLETED-LAST", "EV-NO-EMPTY-DELTA", "EV-CALL-STARTED",
-           "EV-IDS-SINGLE-USE", "EV-CALL-IDENTITY", "EV-STARTED-COMPLETED",
-           "EV-NO-DELTA-AFTER-COMPLETED", "EV-ARGS-PARSED")
+GRAMMAR = (
+    "EV-GRAMMAR",
+    "EV-COMPLETED-LAST",
+    "EV-NO-EMPTY-DELTA",
+    "EV-CALL-STARTED",
+    "EV-IDS-SINGLE-USE",
+    "EV-CALL-IDENTITY",
+    "EV-STARTED-COMPLETED",
+    "EV-NO-DELTA-AFTER-COMPLETED",
+    "EV-ARGS-PARSED",
+)
 """The rules of the lossless grammar property (suites/events/test_events_round_trip.py)."""
-DAMAGED = ("EV-TEXT", "EV-ARGS-DELTA", "EV-USAGE", "EV-OPAQUE-FALLBACK", "EV-UNKNOWN",
-           "EV-TRUNCATED", "EV-ERROR-FRAME", "EV-NOTHING-AFTER-ERROR", "EV-ARGS-INVALID",
-           "EV-REASONING-OPAQUE", "EV-HOSTED-OPAQUE", "EV-CALL-ROUTE", "PERSIST-CANARY")
+DAMAGED = (
+    "EV-TEXT",
+    "EV-ARGS-DELTA",
+    "EV-USAGE",
+    "EV-OPAQUE-FALLBACK",
+    "EV-UNKNOWN",
+    "EV-TRUNCATED",
+    "EV-ERROR-FRAME",
+    "EV-NOTHING-AFTER-ERROR",
+    "EV-ARGS-INVALID",
+    "EV-REASONING-OPAQUE",
+    "EV-HOSTED-OPAQUE",
+    "EV-CALL-ROUTE",
+    "PERSIST-CANARY",
+)
 """The rules of the damaged-stream differential (suites/events/test_events_properties.py)."""
 
 
@@ -45,22 +65,49 @@ def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
     choice: dict[str, Any] = {"index": 0, "delta": delta}
     if finish:
         choice["finish_reason"] = finish
-    return {"id": "chatcmpl-p", "object": "chat.completion.chunk", "created": 1,
-            "model": "gpt-p", "choices": [choice]}
+    return {
+        "id": "chatcmpl-p",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": "gpt-p",
+        "choices": [choice],
+    }
 
 
-CHAT_TEXT = [chunk({"role": "assistant", "content": ""}), chunk({"content": "Hel"}),
-             chunk({"content": "lo"}), chunk({}, "stop"), "[DONE]"]
+CHAT_TEXT = [
+    chunk({"role": "assistant", "content": ""}),
+    chunk({"content": "Hel"}),
+    chunk({"content": "lo"}),
+    chunk({}, "stop"),
+    "[DONE]",
+]
 
-RESPONSE = {"id": "resp_0", "object": "response", "created_at": 1700000000,
-            "model": "gpt-5", "status": "in_progress", "output": [], "usage": None,
-            "incomplete_details": None, "error": None}
+RESPONSE = {
+    "id": "resp_0",
+    "object": "response",
+    "created_at": 1700000000,
+    "model": "gpt-5",
+    "status": "in_progress",
+    "output": [],
+    "usage": None,
+    "incomplete_details": None,
+    "error": None,
+}
 RESPONSES_WITHOUT_OUTPUT = [
     {"type": "response.created", "response": RESPONSE, "sequence_number": 0},
     {"type": "response.in_progress", "response": RESPONSE, "sequence_number": 1},
-    {"type": "response.completed", "sequence_number": 2, "response": {
-        "id": "resp_0", "object": "response", "created_at": 1700000000,
-        "status": "completed", "model": "gpt-5"}}]
+    {
+        "type": "response.completed",
+        "sequence_number": 2,
+        "response": {
+            "id": "resp_0",
+            "object": "response",
+            "created_at": 1700000000,
+            "status": "completed",
+            "model": "gpt-5",
+        },
+    },
+]
 """The stream of pydantic-ai's committed report whose raise failed nine grammar rules."""
 
 
@@ -97,8 +144,12 @@ class DropsTheSecondText(_Wrapped):
     the text to) only the differential sees it."""
 
     def changed(self, number: int, events: list[Any]) -> list[Any]:
-        return [{"type": "Opaque", "event_type": "message", "payload": e["opaque"]}
-                if e.get("delta") == "lo" else e for e in events]
+        return [
+            {"type": "Opaque", "event_type": "message", "payload": e["opaque"]}
+            if e.get("delta") == "lo"
+            else e
+            for e in events
+        ]
 
 
 class CompletesCutStreams(_Wrapped):
@@ -110,14 +161,16 @@ class CompletesCutStreams(_Wrapped):
 
 
 def check_of(adapter: type, rules: tuple[str, ...]) -> EventsCheck:
-    target = adapter_target({"adapter": adapter, "accepts": [CHAT, RESPONSES],
-                             "provider": None}, "precision", None)
+    target = adapter_target(
+        {"adapter": adapter, "accepts": [CHAT, RESPONSES], "provider": None}, "precision", None
+    )
     check = EventsCheck(target)
     check.rules = rules
     return check
 
 
 # --- a raise -------------------------------------------------------------------------
+
 
 def test_a_raise_is_charged_to_the_rules_of_what_the_reference_emits_for_its_frame() -> None:
     with pytest.raises(ConformanceFailure) as raised:
@@ -139,8 +192,7 @@ def test_a_raise_on_a_terminal_charges_the_tests_rule_of_the_missing_completed()
             return events
 
     with pytest.raises(ConformanceFailure) as raised:
-        check_of(RaisesOnTheTerminal, GRAMMAR).keeps_contract(RESPONSES,
-                                                             RESPONSES_WITHOUT_OUTPUT)
+        check_of(RaisesOnTheTerminal, GRAMMAR).keeps_contract(RESPONSES, RESPONSES_WITHOUT_OUTPUT)
     assert raised.value.implicated == ("EV-COMPLETED-LAST",)
 
 
@@ -158,13 +210,17 @@ def test_a_raise_no_frame_names_is_charged_to_the_tests_rules_as_before() -> Non
 def test_missing_at_raise_names_each_event_due_at_the_frame_and_the_frame() -> None:
     found = missing_at_raise(2, {"type": "x"}, [{"type": "Usage"}, {"type": "Completed"}])
     assert [(v.rule, v.frame, v.impact) for v in found] == [
-        ("EV-USAGE", 2, "crash"), ("EV-COMPLETED-LAST", 2, "crash"),
-        ("EV-FRAME-COVER", 2, "crash")]
+        ("EV-USAGE", 2, "crash"),
+        ("EV-COMPLETED-LAST", 2, "crash"),
+        ("EV-FRAME-COVER", 2, "crash"),
+    ]
     assert [v.rule for v in missing_at_raise(4, "[DONE]", [{"type": "Completed"}])] == [
-        "EV-COMPLETED-LAST"]
+        "EV-COMPLETED-LAST"
+    ]
 
 
 # --- a differential --------------------------------------------------------------------
+
 
 def test_one_text_delta_sent_as_an_opaque_fails_ev_text_alone_in_the_differential() -> None:
     cut = CHAT_TEXT[:3]
@@ -200,7 +256,9 @@ def test_a_field_that_differs_is_charged_to_the_rule_of_that_field() -> None:
     started = {"type": "ToolCallStarted", "id": "call_1", "name": "f"}
     found = differing_events([started, completed], [{**started, "id": "fc_1"}, changed])
     assert [(v.rule, v.event, v.pointer) for v in found] == [
-        ("EV-CALL-ROUTE", 0, "/id"), ("EV-STOP-MAP", 1, "/turn/stop_reason")]
+        ("EV-CALL-ROUTE", 0, "/id"),
+        ("EV-STOP-MAP", 1, "/turn/stop_reason"),
+    ]
 
 
 def test_events_after_an_expected_error_break_nothing_after_error() -> None:
@@ -210,25 +268,33 @@ def test_events_after_an_expected_error_break_nothing_after_error() -> None:
     assert [v.rule for v in found] == ["EV-NOTHING-AFTER-ERROR", "EV-NO-COMPLETED-ON-ERROR"]
 
 
-@pytest.mark.parametrize(("expected", "received", "rule", "impact"), [
-    (("error", "truncated"), ("completed", None), "EV-TRUNCATED", "corruption"),
-    (("error", "provider_error"), ("error", "truncated"), "EV-ERROR-FRAME", "corruption"),
-    (("completed", None), ("error", "invalid_tool_arguments"), "EV-ARGS-INVALID", "loss"),
-    (("completed", None), ("error", None), "EV-COMPLETED-LAST", "loss")])
+@pytest.mark.parametrize(
+    ("expected", "received", "rule", "impact"),
+    [
+        (("error", "truncated"), ("completed", None), "EV-TRUNCATED", "corruption"),
+        (("error", "provider_error"), ("error", "truncated"), "EV-ERROR-FRAME", "corruption"),
+        (("completed", None), ("error", "invalid_tool_arguments"), "EV-ARGS-INVALID", "loss"),
+        (("completed", None), ("error", None), "EV-COMPLETED-LAST", "loss"),
+    ],
+)
 def test_an_outcome_is_charged_to_the_rule_of_the_kind_that_differs(
-        expected: tuple[str, str | None], received: tuple[str, str | None], rule: str,
-        impact: str) -> None:
+    expected: tuple[str, str | None], received: tuple[str, str | None], rule: str, impact: str
+) -> None:
     found = differing_outcome(expected, received)
     assert [(v.rule, v.impact) for v in found] == [(rule, impact)]
 
 
 # --- a rule example's expected events ----------------------------------------------------
 
+
 def test_a_rule_example_charges_the_marked_rule_of_the_place_that_differs() -> None:
     with pytest.raises(ConformanceFailure) as raised:
         check_of(DropsTheSecondText, ("EV-TEXT", "EV-TEXT-CONSERVE")).emits(
-            CHAT, CHAT_TEXT, [{"type": "TextDelta", "delta": d} for d in ("Hel", "lo")],
-            kinds={"TextDelta"})
+            CHAT,
+            CHAT_TEXT,
+            [{"type": "TextDelta", "delta": d} for d in ("Hel", "lo")],
+            kinds={"TextDelta"},
+        )
     assert raised.value.implicated == ("EV-TEXT",)
     assert raised.value.impact == "loss"
 
@@ -236,12 +302,16 @@ def test_a_rule_example_charges_the_marked_rule_of_the_place_that_differs() -> N
 def test_a_rule_example_charges_its_own_rules_for_a_place_it_is_not_marked_with() -> None:
     with pytest.raises(ConformanceFailure) as raised:
         check_of(DropsTheSecondText, ("EV-TEXT-CONSERVE",)).emits(
-            CHAT, CHAT_TEXT, [{"type": "TextDelta", "delta": d} for d in ("Hel", "lo")],
-            kinds={"TextDelta"})
+            CHAT,
+            CHAT_TEXT,
+            [{"type": "TextDelta", "delta": d} for d in ("Hel", "lo")],
+            kinds={"TextDelta"},
+        )
     assert raised.value.implicated == ("EV-TEXT-CONSERVE",)
 
 
 # --- impact of the checker's own violations ------------------------------------------------
+
 
 def test_each_violation_of_the_checker_states_its_impact() -> None:
     frames = [chunk({"content": "Hel"}), chunk({"content": ""}), chunk({}, "stop"), "[DONE]"]
@@ -251,22 +321,29 @@ def test_each_violation_of_the_checker_states_its_impact() -> None:
     assert {(v.rule, v.impact) for v in found} == {("EV-NO-EMPTY-DELTA", "representation")}
     turn = {**events[-1]["turn"], "output_text": "He"}
     short = [*events[:-1], {**events[-1], "turn": turn}]
-    assert {(v.rule, v.impact) for v in check_events(CHAT, frames, short, "completed")
-            if v.rule == "EV-TEXT-CONSERVE"} == {("EV-TEXT-CONSERVE", "loss")}
+    assert {
+        (v.rule, v.impact)
+        for v in check_events(CHAT, frames, short, "completed")
+        if v.rule == "EV-TEXT-CONSERVE"
+    } == {("EV-TEXT-CONSERVE", "loss")}
     no_completed = check_events(CHAT, frames, events[:-1], "completed")
     assert ("EV-COMPLETED-LAST", "loss") in {(v.rule, v.impact) for v in no_completed}
 
 
 def test_a_failure_with_violations_and_no_differences_has_their_worst_impact() -> None:
-    failure = ConformanceFailure(("EV-TEXT",), "s", violations=(("EV-TEXT", "a"),
-                                                                ("EV-NO-EMPTY-DELTA", "b")),
-                                 violation_impacts=("representation", "loss"))
+    failure = ConformanceFailure(
+        ("EV-TEXT",),
+        "s",
+        violations=(("EV-TEXT", "a"), ("EV-NO-EMPTY-DELTA", "b")),
+        violation_impacts=("representation", "loss"),
+    )
     assert failure.impact == "loss"
     # a failure holding nothing to read its cost off: the target did what the spec forbids
     assert ConformanceFailure(("EV-TEXT",), "s").impact == "corruption"
 
 
 # --- pydantic-ai's real stream -------------------------------------------------------------
+
 
 def test_pydantic_ais_raise_on_a_terminal_without_output_fails_one_grammar_rule() -> None:
     pytest.importorskip("pydantic_ai", reason="install refold[pydantic-ai]")
@@ -286,7 +363,8 @@ def test_pydantic_ais_raise_on_a_terminal_without_output_fails_one_grammar_rule(
 def test_an_outcome_assertion_fails_with_the_impact_of_the_outcome_that_differs() -> None:
     with pytest.raises(ConformanceFailure) as raised:
         check_of(CompletesCutStreams, ("EV-TRUNCATED", "EV-ERROR-FRAME")).ends(
-            CHAT, CHAT_TEXT[:3], "error", kind="truncated")
+            CHAT, CHAT_TEXT[:3], "error", kind="truncated"
+        )
     assert raised.value.implicated == ("EV-TRUNCATED",)
     assert raised.value.impact == "corruption"
 

@@ -24,7 +24,7 @@ import pytest
 
 _SUITES = Path(__file__).resolve().parent.parent / "suites" / "events"
 
-_WRAPPER = '''
+_WRAPPER = """
 from refold.reference.events import Adapter
 
 
@@ -40,7 +40,7 @@ class _Wrapped:
 
     def persisted(self):
         return self._adapter.persisted()
-'''
+"""
 
 _DEFECTS: dict[str, str] = {
     "accumulating": '''
@@ -135,11 +135,11 @@ class Broken(_Wrapped):
 ''',
 }
 
-_DECLARATION = '''
+_DECLARATION = """
 refold_target = {"dialect": "provider-events", "adapter": Broken,
                  "accepts": ["openai-chat", "anthropic-messages"],
                  "description": "a throwaway broken adapter"}
-'''
+"""
 
 
 @dataclass(frozen=True)
@@ -152,14 +152,20 @@ class Defect:
 
 CATCHES: dict[str, Defect] = {
     "accumulating": Defect(("text",), frozenset({"EV-TEXT", "EV-TEXT-CONSERVE"})),
-    "persists_frames": Defect(("persistence",), frozenset({
-        "PERSIST-STRIP", "PERSIST-CANARY", "PERSIST-RESPONSE-ID", "PERSIST-IDEMPOTENT"})),
-    "look_ahead": Defect(("grammar", "chat_mapping"),
-                         frozenset({"EV-FRAME-ORDER", "EV-CHAT-DONE"})),
-    "drops_opaque": Defect(("opaque",), frozenset({
-        "EV-FRAME-COVER", "EV-OPAQUE-FALLBACK", "EV-UNKNOWN", "EV-REFUSAL-OPAQUE"})),
-    "fold_reads_opaque": Defect(("persistence",), frozenset({
-        "PERSIST-PORTABLE", "PERSIST-NO-SEMANTICS"})),
+    "persists_frames": Defect(
+        ("persistence",),
+        frozenset({"PERSIST-STRIP", "PERSIST-CANARY", "PERSIST-RESPONSE-ID", "PERSIST-IDEMPOTENT"}),
+    ),
+    "look_ahead": Defect(
+        ("grammar", "chat_mapping"), frozenset({"EV-FRAME-ORDER", "EV-CHAT-DONE"})
+    ),
+    "drops_opaque": Defect(
+        ("opaque",),
+        frozenset({"EV-FRAME-COVER", "EV-OPAQUE-FALLBACK", "EV-UNKNOWN", "EV-REFUSAL-OPAQUE"}),
+    ),
+    "fold_reads_opaque": Defect(
+        ("persistence",), frozenset({"PERSIST-PORTABLE", "PERSIST-NO-SEMANTICS"})
+    ),
     "always_end_turn": Defect(("stop_and_turn",), frozenset({"EV-STOP-MAP", "EV-STOP-TOOL"})),
 }
 
@@ -186,18 +192,38 @@ def _run(name: str, workdir: Path) -> Run:
     target = workdir / f"broken_{name}.py"
     target.write_text(_WRAPPER + _DEFECTS[name] + _DECLARATION)
     report = workdir / "results.json"
-    modules = [str(_SUITES / f"test_events_rule_examples_{m}.py")
-               for m in CATCHES[name].modules]
+    modules = [str(_SUITES / f"test_events_rule_examples_{m}.py") for m in CATCHES[name].modules]
     environment = {key: value for key, value in os.environ.items() if key != "CI"}
-    command = [sys.executable, "-m", "pytest", *modules, f"--target={target}",
-               "--dialect=provider-events", "-p", "no:cacheprovider", "-p", "no:randomly",
-               "-q", "--in-process", f"--refold-report={report}"]
-    done = subprocess.run(command, cwd=workdir, env=environment, capture_output=True,
-                          text=True, timeout=300, check=False)
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        *modules,
+        f"--target={target}",
+        "--dialect=provider-events",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:randomly",
+        "-q",
+        "--in-process",
+        f"--refold-report={report}",
+    ]
+    done = subprocess.run(
+        command,
+        cwd=workdir,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     statuses: dict[str, str] = {}
     if report.exists():
-        statuses = {rule: str(entry["status"])
-                    for rule, entry in json.loads(report.read_text())["rules"].items()}
+        statuses = {
+            rule: str(entry["status"])
+            for rule, entry in json.loads(report.read_text())["rules"].items()
+        }
     return Run(done.returncode, statuses, done.stdout + done.stderr)
 
 
@@ -211,10 +237,12 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Future[
 
 @pytest.mark.parametrize("name", sorted(CATCHES))
 def test_the_examples_fail_a_broken_adapter_on_exactly_its_rules(
-        runs: dict[str, Future[Run]], name: str) -> None:
+    runs: dict[str, Future[Run]], name: str
+) -> None:
     run = runs[name].result()
     failed, expected = run.rules_with("failed"), CATCHES[name].rules
     assert failed == expected, (
         f"{name}: failed {sorted(failed)}; expected {sorted(expected)} (missed "
-        f"{sorted(expected - failed)}, also failed {sorted(failed - expected)}):\n{run.tail()}")
+        f"{sorted(expected - failed)}, also failed {sorted(failed - expected)}):\n{run.tail()}"
+    )
     assert run.exit_code == 1, f"{name}: pytest exited {run.exit_code}:\n{run.tail()}"

@@ -20,18 +20,25 @@ from refold.reference import JSON
 from refold.shapes import Departure, GrammarLine, Shapes, StreamShapes, Violation
 
 CHAT = "openai-chat"
-_SCHEMA = {"type": "object", "required": ["choices"],
-           "properties": {"choices": {"type": "array"}}}
+_SCHEMA = {"type": "object", "required": ["choices"], "properties": {"choices": {"type": "array"}}}
 
 
 def _ends_with_done(items: Sequence[JSON]) -> list[Violation]:
-    return [] if items and items[-1] == "[DONE]" else [
-        Violation(max(len(items) - 1, 0), "", "grammar: a body ends with [DONE]")]
+    return (
+        []
+        if items and items[-1] == "[DONE]"
+        else [Violation(max(len(items) - 1, 0), "", "grammar: a body ends with [DONE]")]
+    )
 
 
 def _null_choices(items: Sequence[JSON]) -> list[int]:
-    return [i for i, item in enumerate(items) if isinstance(item, dict)
-            and isinstance(item.get("choices"), list) and None in item["choices"]]
+    return [
+        i
+        for i, item in enumerate(items)
+        if isinstance(item, dict)
+        and isinstance(item.get("choices"), list)
+        and None in item["choices"]
+    ]
 
 
 def _without_done(items: Sequence[JSON]) -> list[int]:
@@ -40,11 +47,18 @@ def _without_done(items: Sequence[JSON]) -> list[int]:
 
 TEST_SHAPES = StreamShapes(
     schema={"if": {"type": "object"}, "then": _SCHEMA, "else": {"const": "[DONE]"}},
-    grammar=(GrammarLine("a body ends with [DONE]", "https://example.invalid/chat#streaming",
-                         _ends_with_done),),
+    grammar=(
+        GrammarLine(
+            "a body ends with [DONE]", "https://example.invalid/chat#streaming", _ends_with_done
+        ),
+    ),
     departures={
-        "T-NO-DONE": Departure("T-NO-DONE", "observed", "a body without [DONE]",
-                               ("A gateway: https://example.invalid/issue/1",)),
+        "T-NO-DONE": Departure(
+            "T-NO-DONE",
+            "observed",
+            "a body without [DONE]",
+            ("A gateway: https://example.invalid/issue/1",),
+        ),
         "T-NULL-CHOICE": Departure("T-NULL-CHOICE", "synthetic", "a null choices entry"),
     },
     detectors={"T-NO-DONE": _without_done, "T-NULL-CHOICE": _null_choices},
@@ -66,20 +80,21 @@ def chat_with_shapes(monkeypatch: pytest.MonkeyPatch) -> StreamShapes:
 def test_provider_events_registers_shapes_that_delegate_to_the_source() -> None:
     assert isinstance(PROVIDER_EVENTS.shapes, SourceShapes)
     shapes: Shapes = PROVIDER_EVENTS.shapes  # the Protocol Dialect.shapes is typed with
-    assert set(PROVIDER_EVENTS.shapes.sources) == {CHAT, "openai-responses",
-                                                   "anthropic-messages"}
+    assert set(PROVIDER_EVENTS.shapes.sources) == {CHAT, "openai-responses", "anthropic-messages"}
     assert shapes is PROVIDER_EVENTS.shapes
 
 
 def test_a_documented_source_stream_is_a_documented_events_stream(
-        chat_with_shapes: StreamShapes) -> None:
+    chat_with_shapes: StreamShapes,
+) -> None:
     shape = PROVIDER_EVENTS.shapes.of(begin(CHAT, [CHUNK, "[DONE]"]))  # type: ignore[union-attr]
     assert shape == chat_with_shapes.of([CHUNK, "[DONE]"])
     assert shape.shape == "documented"
 
 
 def test_the_source_dialects_departures_name_the_events_streams(
-        chat_with_shapes: StreamShapes) -> None:
+    chat_with_shapes: StreamShapes,
+) -> None:
     observed = PROVIDER_EVENTS.shapes.of(begin(CHAT, [CHUNK]))  # type: ignore[union-attr]
     assert (observed.shape, observed.departures) == ("observed", ("T-NO-DONE",))
     frames = [{"id": "c", "choices": [None]}, "[DONE]"]
@@ -88,7 +103,8 @@ def test_the_source_dialects_departures_name_the_events_streams(
 
 
 def test_an_unregistered_violation_is_numbered_in_the_stream_as_written(
-        chat_with_shapes: StreamShapes) -> None:
+    chat_with_shapes: StreamShapes,
+) -> None:
     shape = PROVIDER_EVENTS.shapes.of(begin(CHAT, [CHUNK, {"id": "c"}, "[DONE]"]))  # type: ignore[union-attr]
     assert shape.shape == "synthetic"
     assert [v.item for v in shape.unregistered] == [2]  # frame 1 is item 2 after `begin`
@@ -107,7 +123,8 @@ def test_the_departures_are_the_source_dialects(chat_with_shapes: StreamShapes) 
 
 
 def test_a_failure_of_an_events_rule_has_the_shape_of_its_stream(
-        chat_with_shapes: StreamShapes) -> None:
+    chat_with_shapes: StreamShapes,
+) -> None:
     failure = ConformanceFailure(("EV-TEXT",), "s", chunks=begin(CHAT, [CHUNK]))
     assert failure.stream_shape == chat_with_shapes.of([CHUNK])
 
@@ -129,8 +146,11 @@ def test_chats_done_sentinel_ends_a_documented_events_stream_and_is_no_chunk() -
 
     from refold.corpus import load_corpus
 
-    [case] = [c for c in load_corpus(Path(__file__).resolve().parent.parent / "examples"
-                                     / "corpus") if c.name == "openai-chat-chunks"]
+    [case] = [
+        c
+        for c in load_corpus(Path(__file__).resolve().parent.parent / "examples" / "corpus")
+        if c.name == "openai-chat-chunks"
+    ]
     chunks = list(case.items)
     shapes = PROVIDER_EVENTS.shapes
     assert shapes is not None

@@ -31,7 +31,7 @@ CHAT_STREAM: list[Any] = [
     "[DONE]",
 ]
 
-_PROTOCOL_ADAPTER = '''
+_PROTOCOL_ADAPTER = """
 import json, os, sys, time
 from refold.reference.events import Adapter, fold_turn
 MODE = {mode!r}
@@ -69,7 +69,7 @@ for line in sys.stdin:
         say({{"stream": s, "persisted": adapter.persisted()}})
     elif m["op"] == "fold":
         say({{"stream": s, "turn": fold_turn(m["events"])}})
-'''
+"""
 
 
 def _protocol_adapter(tmp_path: Path, mode: str = "") -> str:
@@ -105,7 +105,8 @@ def test_a_worker_isolated_adapter_answers_as_the_in_process_one() -> None:
 
 
 def test_a_protocol_adapter_is_greeted_and_runs_a_stream_with_an_ack_per_frame(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     target = _exec_target(tmp_path)
     try:
         assert target.accepts == {"openai-chat"} and target.offers_fold
@@ -128,10 +129,12 @@ def test_look_ahead_shows_in_the_frame_an_event_was_acked_after(tmp_path: Path) 
         target.close()
 
 
-@pytest.mark.parametrize(("mode", "kind"), [("garbage", "protocol"), ("crash", "crashed"),
-                                            ("hang", "timeout")])
+@pytest.mark.parametrize(
+    ("mode", "kind"), [("garbage", "protocol"), ("crash", "crashed"), ("hang", "timeout")]
+)
 def test_a_broken_process_fails_the_stream_and_a_fresh_one_serves_the_next(
-        tmp_path: Path, mode: str, kind: str) -> None:
+    tmp_path: Path, mode: str, kind: str
+) -> None:
     target = _exec_target(tmp_path, mode, timeout=2.0)
     try:
         with pytest.raises(TargetError) as raised:
@@ -143,8 +146,7 @@ def test_a_broken_process_fails_the_stream_and_a_fresh_one_serves_the_next(
         target.close()
 
 
-def test_an_outcome_of_the_wrong_shape_fails_its_stream_and_not_the_next(
-        tmp_path: Path) -> None:
+def test_an_outcome_of_the_wrong_shape_fails_its_stream_and_not_the_next(tmp_path: Path) -> None:
     before = current()  # the adapter notes, beside itself, that it answered badly once
     configure(Confinement(writable=(str(tmp_path),)))
     try:
@@ -164,21 +166,22 @@ def test_an_outcome_of_the_wrong_shape_fails_its_stream_and_not_the_next(
 def test_a_source_the_adapter_does_not_accept_is_refused(tmp_path: Path) -> None:
     target = _exec_target(tmp_path)
     try:
-        with pytest.raises(TargetError, match="accepts openai-chat streams, not "
-                                              "anthropic-messages"):
+        with pytest.raises(
+            TargetError, match="accepts openai-chat streams, not anthropic-messages"
+        ):
             target.fold([{"begin": "anthropic-messages"}, {"type": "message_stop"}])
     finally:
         target.close()
 
 
 def test_an_events_adapter_checked_as_a_fold_target_is_told_to_use_the_dialect(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     with pytest.raises(UsageError, match="--dialect provider-events"):
         load_target(_protocol_adapter(tmp_path))
 
 
-def test_a_process_that_does_not_greet_first_is_not_an_events_adapter(
-        tmp_path: Path) -> None:
+def test_a_process_that_does_not_greet_first_is_not_an_events_adapter(tmp_path: Path) -> None:
     script = tmp_path / "fold_target.py"
     script.write_text('print(\'{"ok": true, "seq": 1}\', flush=True)\n', encoding="utf-8")
     with pytest.raises(UsageError, match=r"did not say hello.*refold-events/1"):
@@ -191,47 +194,62 @@ def _declared(tmp_path: Path, body: str) -> str:
     return str(path)
 
 
-@pytest.mark.parametrize(("declaration", "message"), [
-    ('{"adapter": Adapter}', "`accepts` is None"),
-    ('{"adapter": Adapter, "accepts": ["gemini"]}', "names gemini"),
-    ('{"adapter": 3, "accepts": ["openai-chat"]}', "expected a class or factory"),
-    ('{"adapter": Adapter, "accepts": ["openai-chat"], "features": ["text"]}',
-     "unknown features"),
-])
+@pytest.mark.parametrize(
+    ("declaration", "message"),
+    [
+        ('{"adapter": Adapter}', "`accepts` is None"),
+        ('{"adapter": Adapter, "accepts": ["gemini"]}', "names gemini"),
+        ('{"adapter": 3, "accepts": ["openai-chat"]}', "expected a class or factory"),
+        (
+            '{"adapter": Adapter, "accepts": ["openai-chat"], "features": ["text"]}',
+            "unknown features",
+        ),
+    ],
+)
 def test_a_declaration_that_cannot_be_checked_is_a_usage_error(
-        tmp_path: Path, declaration: str, message: str) -> None:
-    spec = _declared(tmp_path, f"""
+    tmp_path: Path, declaration: str, message: str
+) -> None:
+    spec = _declared(
+        tmp_path,
+        f"""
         class Adapter:
             pass
         refold_target = {declaration}
-    """)
+    """,
+    )
     with pytest.raises(UsageError, match=message):
         load_target(spec, dialect=EVENTS)
 
 
 def test_an_adapter_that_raises_fails_with_the_call_it_raised_in(tmp_path: Path) -> None:
-    spec = _declared(tmp_path, """
+    spec = _declared(
+        tmp_path,
+        """
         class Adapter:
             def begin(self, dialect): pass
             def frame(self, frame): raise KeyError("choices")
             def end(self): return {"outcome": "completed"}
             def persisted(self): return None
         refold_target = {"adapter": Adapter, "accepts": ["openai-chat"]}
-    """)
+    """,
+    )
     target = load_target(spec, dialect=EVENTS)
     with pytest.raises(TargetError, match=r"frame\(0\) raised KeyError"):
         target.fold(CHAT_STREAM)
 
 
 def test_an_outcome_of_the_wrong_shape_is_a_protocol_failure(tmp_path: Path) -> None:
-    spec = _declared(tmp_path, """
+    spec = _declared(
+        tmp_path,
+        """
         class Adapter:
             def begin(self, dialect): pass
             def frame(self, frame): return []
             def end(self): return {"status": "ok"}
             def persisted(self): return None
         refold_target = {"adapter": Adapter, "accepts": ["openai-chat"]}
-    """)
+    """,
+    )
     with pytest.raises(TargetError, match=r"expected .*outcome"):
         load_target(spec, dialect=EVENTS).fold(CHAT_STREAM)
 
@@ -243,12 +261,17 @@ def test_the_results_name_the_source_dialects_an_adapter_was_fed(tmp_path: Path)
     from refold.reports import render_html, render_markdown
     from refold.results import RuleResults
 
-    report = build_report(RuleResults(), target=load_target("reference", dialect=EVENTS),
-                          started=datetime.now(UTC), duration_seconds=0.0,
-                          hypothesis_profile="dev", dialect=EVENTS)
+    report = build_report(
+        RuleResults(),
+        target=load_target("reference", dialect=EVENTS),
+        started=datetime.now(UTC),
+        duration_seconds=0.0,
+        hypothesis_profile="dev",
+        dialect=EVENTS,
+    )
     assert report["target"]["fed"] == ["anthropic-messages", "openai-chat", "openai-responses"]
     results = json.loads(json.dumps(report))
-    assert "fed anthropic-messages, openai-chat, openai-responses streams" in render_html(
-        results)
-    assert (r"fed anthropic\-messages, openai\-chat, openai\-responses streams"
-            in render_markdown(results))
+    assert "fed anthropic-messages, openai-chat, openai-responses streams" in render_html(results)
+    assert r"fed anthropic\-messages, openai\-chat, openai\-responses streams" in render_markdown(
+        results
+    )

@@ -18,8 +18,10 @@ import pytest
 from refold.reference import RULES
 
 _SUITES = Path(__file__).resolve().parent.parent / "suites"
-_EXAMPLE_MODULES = sorted(path.stem for path in [*_SUITES.glob("test_rule_examples_*.py"),
-                                                 _SUITES / "test_quirk_streams.py"])
+_EXAMPLE_MODULES = sorted(
+    path.stem
+    for path in [*_SUITES.glob("test_rule_examples_*.py"), _SUITES / "test_quirk_streams.py"]
+)
 
 
 def _rule_ids(marks: Any) -> list[str]:
@@ -73,13 +75,18 @@ def test_every_example_is_marked_with_a_rule(examples: dict[str, list[str]]) -> 
 
 
 def test_every_marked_rule_id_exists(examples: dict[str, list[str]]) -> None:
-    unknown = {test: [r for r in rules if r not in RULES]
-               for test, rules in examples.items() if any(r not in RULES for r in rules)}
+    unknown = {
+        test: [r for r in rules if r not in RULES]
+        for test, rules in examples.items()
+        if any(r not in RULES for r in rules)
+    }
     assert not unknown, f"examples marked with rule ids the spec does not have: {unknown}"
 
 
 def test_the_quirk_streams_are_counted_case_by_case(examples: dict[str, list[str]]) -> None:
     # guards the reader above: parametrized marks must not be lost
-    quirk = examples.get("test_quirk_streams::test_a_quirk_stream_folds_as_the_spec_decides"
-                         "[resend_full_args_in_final]")
+    quirk = examples.get(
+        "test_quirk_streams::test_a_quirk_stream_folds_as_the_spec_decides"
+        "[resend_full_args_in_final]"
+    )
     assert quirk == ["TOOL-3-RESEND"], f"read {quirk!r} for the Q5 quirk stream"

@@ -36,8 +36,10 @@ _CONTRACTS = {
 
 
 def _examples(contract: _Contract) -> dict[str, list[str]]:
-    modules = sorted(path.stem for path in
-                     (_SUITES / contract.suite).glob(f"test_{contract.suite}_rule_examples_*.py"))
+    modules = sorted(
+        path.stem
+        for path in (_SUITES / contract.suite).glob(f"test_{contract.suite}_rule_examples_*.py")
+    )
     assert len(modules) >= 10, f"example modules found: {modules}"
     examples: dict[str, list[str]] = {}
     for module_name in modules:
@@ -47,11 +49,14 @@ def _examples(contract: _Contract) -> dict[str, list[str]]:
                 continue
             marks = getattr(function, "pytestmark", [])
             own = [r for mark in marks if mark.name == "rule" for r in mark.args]
-            cases = [case for mark in marks if mark.name == "parametrize"
-                     for case in mark.args[1]]
+            cases = [case for mark in marks if mark.name == "parametrize" for case in mark.args[1]]
             examples[f"{module_name}::{name}"] = own + [
-                r for case in cases for mark in getattr(case, "marks", ())
-                if mark.name == "rule" for r in mark.args]
+                r
+                for case in cases
+                for mark in getattr(case, "marks", ())
+                if mark.name == "rule"
+                for r in mark.args
+            ]
     return examples
 
 
@@ -69,7 +74,9 @@ def test_every_example_is_marked_with_rules_of_its_contract(dialect: str) -> Non
     examples = _examples(contract)
     unmarked = [test for test, rules in examples.items() if not rules]
     assert not unmarked, f"examples without a @rule mark: {unmarked}"
-    foreign = {test: rules for test, rules in examples.items()
-               if any(r not in contract.rules for r in rules)}
-    assert not foreign, (f"examples marked with ids {contract.document} does not have: "
-                         f"{foreign}")
+    foreign = {
+        test: rules
+        for test, rules in examples.items()
+        if any(r not in contract.rules for r in rules)
+    }
+    assert not foreign, f"examples marked with ids {contract.document} does not have: {foreign}"

@@ -26,6 +26,7 @@ def _pids_writable(tmp_path: Path) -> Iterator[None]:
     yield
     configure(before)
 
+
 _SERVER = """
 import json, os, sys, time
 PIDS, MODES = sys.argv[1], sys.argv[2:]

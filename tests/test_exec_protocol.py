@@ -29,8 +29,12 @@ def _server(*faults: str) -> str:
 
 @pytest.fixture
 def faulty() -> RemoteTarget:
-    target = load_target(_server("--hang-on", "HANG", "--exit-on", "DIE", "--garble-on",
-                                 "GARBLE", "--list-on", "LIST"), timeout=1.0)
+    target = load_target(
+        _server(
+            "--hang-on", "HANG", "--exit-on", "DIE", "--garble-on", "GARBLE", "--list-on", "LIST"
+        ),
+        timeout=1.0,
+    )
     assert isinstance(target, RemoteTarget)
     yield target
     target.close()
@@ -120,9 +124,27 @@ def test_the_node_accumulator_folds_like_the_reference() -> None:
     target = load_target(f"exec:node {NODE_TARGET}", timeout=5.0)
     try:
         assert target.name == "refold-js-example"
-        chunks = [{"id": "c", "choices": [{"index": 0, "delta": {"tool_calls": [
-            {"index": 0, "id": "t1", "function": {"name": "f", "arguments": '{"a": 1}'}},
-            {"index": 0, "function": {"arguments": '{"b": 2}'}}]}, "finish_reason": "tool_calls"}]}]
+        chunks = [
+            {
+                "id": "c",
+                "choices": [
+                    {
+                        "index": 0,
+                        "delta": {
+                            "tool_calls": [
+                                {
+                                    "index": 0,
+                                    "id": "t1",
+                                    "function": {"name": "f", "arguments": '{"a": 1}'},
+                                },
+                                {"index": 0, "function": {"arguments": '{"b": 2}'}},
+                            ]
+                        },
+                        "finish_reason": "tool_calls",
+                    }
+                ],
+            }
+        ]
         received = target.fold(chunks)
         assert [c["id"] for c in received["choices"][0]["message"]["tool_calls"]] == ["t1", None]
         assert differences(fold(chunks), received) == []
@@ -131,23 +153,36 @@ def test_the_node_accumulator_folds_like_the_reference() -> None:
 
 
 def _run_pytest(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
-                          cwd=cwd, capture_output=True, text=True, timeout=600, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
 
 
 def test_the_suites_pass_on_the_node_accumulator(tmp_path: Path) -> None:
     report = tmp_path / "results.json"
-    done = _run_pytest([f"--target=exec:node {NODE_TARGET}", "--hypothesis-profile=dev",
-                        f"--refold-report={report}", "-q"], tmp_path)
+    done = _run_pytest(
+        [
+            f"--target=exec:node {NODE_TARGET}",
+            "--hypothesis-profile=dev",
+            f"--refold-report={report}",
+            "-q",
+        ],
+        tmp_path,
+    )
     results = json.loads(report.read_text(encoding="utf-8"))
     failed = {r: e["reason"] for r, e in results["rules"].items() if e["status"] == "failed"}
     assert failed == {}, done.stdout[-3000:]
     assert done.returncode == 0, done.stdout[-3000:]
     assert results["target"]["name"] == "refold-js-example"
-    claimed = {r for r, e in results["rules"].items() if e["feature"] in
-               results["target"]["features"]}
-    assert all(results["rules"][r]["status"] in ("passed", "xfailed", "not run")
-               for r in claimed)
+    claimed = {
+        r for r, e in results["rules"].items() if e["feature"] in results["target"]["features"]
+    }
+    assert all(results["rules"][r]["status"] in ("passed", "xfailed", "not run") for r in claimed)
 
 
 _MISBEHAVIOUR_SUITE = """
@@ -178,16 +213,27 @@ def test_a_run_survives_a_hanging_and_a_crashing_target(tmp_path: Path) -> None:
     (tmp_path / "test_misbehaviour.py").write_text(textwrap.dedent(_MISBEHAVIOUR_SUITE))
     report = tmp_path / "results.json"
     started = time.monotonic()
-    done = _run_pytest([f"--target={_server('--hang-on', 'HANG', '--exit-on', 'DIE')}",
-                        "--target-timeout=1", f"--refold-report={report}",
-                        "test_misbehaviour.py"], tmp_path)
+    done = _run_pytest(
+        [
+            f"--target={_server('--hang-on', 'HANG', '--exit-on', 'DIE')}",
+            "--target-timeout=1",
+            f"--refold-report={report}",
+            "test_misbehaviour.py",
+        ],
+        tmp_path,
+    )
     assert time.monotonic() - started < 60
     assert done.returncode == 1, done.stdout[-3000:]
     rules = json.loads(report.read_text(encoding="utf-8"))["rules"]
     statuses = {r: rules[r]["status"] for r in ("TEXT-JOIN", "ENV-ID", "ENV-MODEL", "ENV-OBJECT")}
-    assert statuses == {"TEXT-JOIN": "passed", "ENV-ID": "failed", "ENV-MODEL": "failed",
-                        "ENV-OBJECT": "passed"}
+    assert statuses == {
+        "TEXT-JOIN": "passed",
+        "ENV-ID": "failed",
+        "ENV-MODEL": "failed",
+        "ENV-OBJECT": "passed",
+    }
     assert "the target failed (timeout)" in rules["ENV-ID"]["failure"]["message"]
     assert "the target failed (crashed)" in rules["ENV-MODEL"]["failure"]["message"]
     assert rules["ENV-ID"]["failure"]["chunks"] == [
-        {"id": "c", "choices": [{"index": 0, "delta": {"content": "HANG"}}]}]
+        {"id": "c", "choices": [{"index": 0, "delta": {"content": "HANG"}}]}
+    ]

@@ -13,10 +13,10 @@ from refold.checks import Check, ConformanceFailure
 from refold.reference import ABSENT, Difference
 from refold.targets import load_target
 
-_RAISES = '''
+_RAISES = """
 def fold(chunks):
     raise ValueError("no")
-'''
+"""
 
 
 def test_a_target_that_raises_costs_a_crash(tmp_path: Path) -> None:
@@ -31,52 +31,67 @@ def test_a_target_that_raises_costs_a_crash(tmp_path: Path) -> None:
     target.close()
 
 
-@pytest.mark.parametrize(("differences", "impact"), [
-    ([Difference("/choices/0/message/content", "ab", "a")], "loss"),
-    ([Difference("/id", "a", "b")], "corruption"),
-    ([Difference("/choices/0/message/content", None, "")], "representation"),
-])
-def test_a_fold_comparison_costs_what_its_differences_do(differences: list[Difference],
-                                                         impact: str) -> None:
-    failure = ConformanceFailure(("TEXT-JOIN",), "differs", chunks=[], differences=differences,
-                                 compared_fold=True)
+@pytest.mark.parametrize(
+    ("differences", "impact"),
+    [
+        ([Difference("/choices/0/message/content", "ab", "a")], "loss"),
+        ([Difference("/id", "a", "b")], "corruption"),
+        ([Difference("/choices/0/message/content", None, "")], "representation"),
+    ],
+)
+def test_a_fold_comparison_costs_what_its_differences_do(
+    differences: list[Difference], impact: str
+) -> None:
+    failure = ConformanceFailure(
+        ("TEXT-JOIN",), "differs", chunks=[], differences=differences, compared_fold=True
+    )
     assert failure.impact == impact
 
 
 def test_a_decoder_that_drops_an_event_costs_a_loss() -> None:
     sent = [{"type": "message_start"}, {"type": "ping"}]
-    failure = ConformanceFailure(("AM-SSE-TYPE",), "the decoder gave 1 event", chunks=sent,
-                                 expected=sent, received=sent[:1])
+    failure = ConformanceFailure(
+        ("AM-SSE-TYPE",), "the decoder gave 1 event", chunks=sent, expected=sent, received=sent[:1]
+    )
     assert failure.impact == "loss"
 
 
 def test_a_decoder_that_fails_costs_a_crash() -> None:
-    failure = ConformanceFailure(("AM-SSE-TYPE",), "the decoder failed (raised)",
-                                 target_error="raised KeyError")
+    failure = ConformanceFailure(
+        ("AM-SSE-TYPE",), "the decoder failed (raised)", target_error="raised KeyError"
+    )
     assert failure.impact == "crash"
 
 
 @pytest.mark.parametrize(("expected", "received"), [(True, False), (ABSENT, {"id": "x"})])
-def test_a_lifecycle_read_that_answers_wrong_costs_a_corruption(expected: object,
-                                                                received: object) -> None:
-    failure = ConformanceFailure(("LIFE-FINISHED",), "finished is wrong", chunks=[{}],
-                                 expected=expected, received=received)
+def test_a_lifecycle_read_that_answers_wrong_costs_a_corruption(
+    expected: object, received: object
+) -> None:
+    failure = ConformanceFailure(
+        ("LIFE-FINISHED",), "finished is wrong", chunks=[{}], expected=expected, received=received
+    )
     assert failure.impact == "corruption"
 
 
-@pytest.mark.parametrize("summary", ["a chunk that is a JSON array was accepted",
-                                     "response() returned a value before any chunk"])
+@pytest.mark.parametrize(
+    "summary",
+    ["a chunk that is a JSON array was accepted", "response() returned a value before any chunk"],
+)
 def test_a_failure_comparing_no_value_costs_a_corruption(summary: str) -> None:
     assert ConformanceFailure(("LIFE-EMPTY",), summary, chunks=[[1, 2]]).impact == "corruption"
 
 
 def test_a_checkers_violations_alone_state_no_impact_here() -> None:
-    failure = ConformanceFailure(("EV-GRAMMAR",), "violations", chunks=[],
-                                 violations=(("EV-GRAMMAR", "event 2: after Completed"),))
+    failure = ConformanceFailure(
+        ("EV-GRAMMAR",),
+        "violations",
+        chunks=[],
+        violations=(("EV-GRAMMAR", "event 2: after Completed"),),
+    )
     assert failure.impact is None
 
 
-_DROPS_ROLE_KEEPS_EMPTY_REFUSAL = '''
+_DROPS_ROLE_KEEPS_EMPTY_REFUSAL = """
 from refold.reference import fold as reference_fold
 
 def fold(chunks):
@@ -85,7 +100,7 @@ def fold(chunks):
     del message["role"]
     message["refusal"] = ""
     return folded
-'''
+"""
 
 
 def test_each_rule_costs_what_the_differences_charged_to_it_cost(tmp_path: Path) -> None:
@@ -96,9 +111,13 @@ def test_each_rule_costs_what_the_differences_charged_to_it_cost(tmp_path: Path)
     target = load_target(str(path))
     check = Check(target)
     check.rules = ("TEXT-REFUSAL", "CHOICE-ROLE")
-    chunk = {"id": "chatcmpl-x", "object": "chat.completion.chunk", "created": 1,
-             "model": "m", "choices": [{"index": 0, "delta": {"content": "ok"},
-                                        "finish_reason": None}]}
+    chunk = {
+        "id": "chatcmpl-x",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": "m",
+        "choices": [{"index": 0, "delta": {"content": "ok"}, "finish_reason": None}],
+    }
     last = {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
     try:
         with pytest.raises(ConformanceFailure) as raised:

@@ -55,14 +55,31 @@ def statuses(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, str], 
     (workdir / "finishes_on_error.py").write_text(_TARGET)
     environment = {**os.environ}
     environment.pop("CI", None)
-    command = [sys.executable, "-m", "pytest", "--target=finishes_on_error.py", "-q",
-               "-p", "no:cacheprovider", "--hypothesis-profile=dev", "-k",
-               "test_lifecycle or test_rule_examples_lifecycle or test_rule_examples_envelope"]
-    completed = subprocess.run(command, cwd=workdir, env=environment, capture_output=True,
-                               text=True, timeout=600, check=False)
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "--target=finishes_on_error.py",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--hypothesis-profile=dev",
+        "-k",
+        "test_lifecycle or test_rule_examples_lifecycle or test_rule_examples_envelope",
+    ]
+    completed = subprocess.run(
+        command,
+        cwd=workdir,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     output = completed.stdout + completed.stderr
-    found = dict(re.findall(r"^  ([A-Z]+-[A-Z0-9-]+) +(passed|failed|skipped|not run)", output,
-                            re.MULTILINE))
+    found = dict(
+        re.findall(r"^  ([A-Z]+-[A-Z0-9-]+) +(passed|failed|skipped|not run)", output, re.MULTILINE)
+    )
     return found, output[-4000:]
 
 
@@ -77,6 +94,9 @@ def test_finishing_on_an_error_chunk_is_never_charged_to_another_rule(
     statuses: tuple[dict[str, str], str],
 ) -> None:
     found, output = statuses
-    wrong = sorted(rule for rule, status in found.items()
-                   if status == "failed" and not rule.startswith("LIFE-"))
+    wrong = sorted(
+        rule
+        for rule, status in found.items()
+        if status == "failed" and not rule.startswith("LIFE-")
+    )
     assert not wrong, f"charged to {wrong}:\n{output}"

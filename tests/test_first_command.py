@@ -29,12 +29,15 @@ def _wheel_like_site(directory: Path) -> Path:
     site = directory / "site"
     info = site / "refold_wheel_like-0.1.0.dist-info"
     info.mkdir(parents=True)
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: refold-wheel-like\n"
-                                   "Version: 0.1.0\n", encoding="utf-8")
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: refold-wheel-like\nVersion: 0.1.0\n", encoding="utf-8"
+    )
     (info / "entry_points.txt").write_text(
-        "[pytest11]\nrefold_wheel_like = refold_wheel_like_plugin\n", encoding="utf-8")
-    (info / "RECORD").write_text("refold/__init__.py,,\nrefold_wheel_like_plugin.py,,\n",
-                                 encoding="utf-8")
+        "[pytest11]\nrefold_wheel_like = refold_wheel_like_plugin\n", encoding="utf-8"
+    )
+    (info / "RECORD").write_text(
+        "refold/__init__.py,,\nrefold_wheel_like_plugin.py,,\n", encoding="utf-8"
+    )
     (site / "refold_wheel_like_plugin.py").write_text('"""Empty."""\n', encoding="utf-8")
     return site
 
@@ -42,9 +45,28 @@ def _wheel_like_site(directory: Path) -> Path:
 def _first_command(cwd: Path, site: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(site)}
     return subprocess.run(
-        [sys.executable, "-m", "refold.cli", "check", "--target", "reference",
-         "--profile", "dev", "--replay-dir", "", "--", "-k", _ONE_TEST],
-        cwd=cwd, env=env, capture_output=True, text=True, timeout=300, check=False)
+        [
+            sys.executable,
+            "-m",
+            "refold.cli",
+            "check",
+            "--target",
+            "reference",
+            "--profile",
+            "dev",
+            "--replay-dir",
+            "",
+            "--",
+            "-k",
+            _ONE_TEST,
+        ],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
 
 
 @pytest.mark.parametrize("where", ["checkout root", "another folder"])
@@ -63,7 +85,8 @@ def test_the_pytest_configuration_of_the_current_folder_does_not_change_refold_c
     tmp_path: Path,
 ) -> None:
     (tmp_path / "pytest.ini").write_text(
-        "[pytest]\naddopts = --no-such-option\nfilterwarnings = error\n", encoding="utf-8")
+        "[pytest]\naddopts = --no-such-option\nfilterwarnings = error\n", encoding="utf-8"
+    )
     done = _first_command(tmp_path, _wheel_like_site(tmp_path))
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
     assert "1 passed" in done.stdout

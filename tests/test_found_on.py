@@ -25,10 +25,19 @@ from refold.replay import read_replay
 from refold.results import Evidence, RuleOutcome
 from refold.shapes import StreamShape
 
-PYTEST = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist",
-          "--hypothesis-profile=dev", "--shrink-seconds=20"]
+PYTEST = [
+    sys.executable,
+    "-m",
+    "pytest",
+    "-p",
+    "no:cacheprovider",
+    "-p",
+    "no:xdist",
+    "--hypothesis-profile=dev",
+    "--shrink-seconds=20",
+]
 
-_SUITE = '''
+_SUITE = """
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -70,7 +79,7 @@ def test_the_id_read_incrementally_is_the_first(check: Check, drawn) -> None:
 @given(drawn=_CHUNKS)
 def test_the_first_id_is_kept(check: Check, drawn) -> None:
     check.folds_like_reference(_stream(drawn))
-'''
+"""
 
 _LAST_ID_WINS_ON = '''
 from refold.reference import Accumulator as _Reference
@@ -104,9 +113,14 @@ def _run(tmp_path: Path, target: str, *extra: str) -> dict[str, Any]:
     (tmp_path / "conftest.py").write_text(CONFTEST, encoding="utf-8")
     (tmp_path / "test_shaped.py").write_text(_SUITE, encoding="utf-8")
     (tmp_path / "target.py").write_text(target, encoding="utf-8")
-    done = subprocess.run([*PYTEST, "--target=target.py", "--refold-report=results.json",
-                           *extra, "test_shaped.py"], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=600, check=False)
+    done = subprocess.run(
+        [*PYTEST, "--target=target.py", "--refold-report=results.json", *extra, "test_shaped.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     assert done.returncode == 1, done.stdout[-4000:] + done.stderr[-2000:]
     return dict(json.loads((tmp_path / "results.json").read_text(encoding="utf-8")))
 
@@ -133,8 +147,11 @@ def test_under_xdist_the_controller_reads_found_on_off_the_workers_records(
 ) -> None:
     results = _run(tmp_path, _LAST_ID_WINS, "-p", "xdist", "-n", "2")
     rule = results["rules"]["ENV-ID"]
-    assert (rule["found_on"], rule["impact"], rule["departures"]) == ("documented",
-                                                                     "corruption", [])
+    assert (rule["found_on"], rule["impact"], rule["departures"]) == (
+        "documented",
+        "corruption",
+        [],
+    )
     replays = list((tmp_path / "refold-replays").glob("*.json"))
     assert [p.name for p in replays] == [Path(rule["failure"]["replay_file"]).name]
     assert read_replay(replays[0])["hypothesis"]["ceiling"] == "documented"
@@ -150,10 +167,21 @@ def test_the_replay_of_a_failure_found_under_a_ceiling_reproduces_that_failure(
             content = json.loads((tmp_path / path).read_text(encoding="utf-8"))
             content["hypothesis"]["reproduce_failure"] = None
             (tmp_path / path).write_text(json.dumps(content), encoding="utf-8")
-        again = subprocess.run([*PYTEST, "--replay", path, "--target=target.py",
-                                "--refold-report=again.json", "test_shaped.py"],
-                               cwd=tmp_path, capture_output=True, text=True, timeout=600,
-                               check=False)
+        again = subprocess.run(
+            [
+                *PYTEST,
+                "--replay",
+                path,
+                "--target=target.py",
+                "--refold-report=again.json",
+                "test_shaped.py",
+            ],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
         assert again.returncode == 1, again.stdout[-3000:]
         replayed = json.loads((tmp_path / "again.json").read_text(encoding="utf-8"))
         assert replayed["rules"]["ENV-ID"]["found_on"] == "documented", reproduce
@@ -200,9 +228,13 @@ def _record(shape: str | None, impact: str | None, message: str) -> FailureRecor
 
 
 def test_the_least_departing_failure_wins_with_the_worst_impact_found_on_it() -> None:
-    records = [_record("synthetic", "crash", "s"), _record("documented", "representation", "d1"),
-               _record("observed", "loss", "o"), _record("documented", "loss", "d2"),
-               _record("documented", "loss", "d3")]
+    records = [
+        _record("synthetic", "crash", "s"),
+        _record("documented", "representation", "d1"),
+        _record("observed", "loss", "o"),
+        _record("documented", "loss", "d2"),
+        _record("documented", "loss", "d3"),
+    ]
     verdict = rule_verdict(records)
     assert (verdict.found_on, verdict.impact) == ("documented", "loss")
     assert verdict.failure is records[3] and verdict.departures == []
@@ -217,9 +249,14 @@ def test_a_record_written_before_shapes_reads_as_synthetic() -> None:
 def test_a_rule_shows_the_failure_its_verdict_rests_on() -> None:
     outcome = RuleOutcome()
     first, least = _record("synthetic", "loss", "first"), _record("observed", "loss", "least")
-    outcome.add("failed", message="first", failure=first,
-                evidence=(Evidence(first, ("ENV-ID",), None),))
-    outcome.add("failed", message="least", failure=least,
-                evidence=(Evidence(least, ("ENV-ID",), {"rules": ["ENV-ID"]}),))
+    outcome.add(
+        "failed", message="first", failure=first, evidence=(Evidence(first, ("ENV-ID",), None),)
+    )
+    outcome.add(
+        "failed",
+        message="least",
+        failure=least,
+        evidence=(Evidence(least, ("ENV-ID",), {"rules": ["ENV-ID"]}),),
+    )
     assert outcome.failure is least and outcome.reason == "least"
     assert outcome.replay_of(outcome.rule_verdict.failure) == {"rules": ["ENV-ID"]}

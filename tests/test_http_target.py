@@ -61,8 +61,9 @@ def test_an_http_accumulator_keeps_its_state_between_requests(url: str) -> None:
     try:
         accumulator = target.accumulator()
         accumulator.add({"choices": [{"index": 0, "delta": {"content": "a"}}]})
-        accumulator.add({"choices": [{"index": 0, "delta": {"content": "b"},
-                                      "finish_reason": "stop"}]})
+        accumulator.add(
+            {"choices": [{"index": 0, "delta": {"content": "b"}, "finish_reason": "stop"}]}
+        )
         assert accumulator.finished() is True
         assert accumulator.response()["choices"][0]["message"]["content"] == "ab"
     finally:
@@ -104,9 +105,22 @@ def test_a_run_against_an_http_target_passes(url: str, tmp_path: Path) -> None:
     (tmp_path / "test_over_http.py").write_text(textwrap.dedent(_SUITE))
     report = tmp_path / "results.json"
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--target={url}",
-         f"--refold-report={report}", "test_over_http.py"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            f"--target={url}",
+            f"--refold-report={report}",
+            "test_over_http.py",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout[-3000:]
     rules = json.loads(report.read_text(encoding="utf-8"))["rules"]
     assert rules["TEXT-JOIN"]["status"] == rules["LIFE-DONE"]["status"] == "passed"
@@ -159,8 +173,10 @@ def test_a_reply_dripping_one_byte_at_a_time_meets_the_per_call_deadline() -> No
 
 def _bomb(connection: socket.socket, request: bytes) -> None:
     body = gzip.compress(b" " * 20_000_000)  # 20 kB that inflate to 20 MB
-    connection.sendall(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
-                       b"content-encoding: gzip\r\ncontent-length: %d\r\n\r\n" % len(body))
+    connection.sendall(
+        b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
+        b"content-encoding: gzip\r\ncontent-length: %d\r\n\r\n" % len(body)
+    )
     connection.sendall(body)
 
 

@@ -21,8 +21,12 @@ from _chat_rule_example_streams import rule_examples
 
 _BROKEN = Path(__file__).resolve().parent.parent / "examples" / "broken"
 _NAME = "index_less_fragments_at_zero"
-_ENVELOPE = {"id": "chatcmpl-x", "object": "chat.completion.chunk", "created": 1700000000,
-             "model": "m"}
+_ENVELOPE = {
+    "id": "chatcmpl-x",
+    "object": "chat.completion.chunk",
+    "created": 1700000000,
+    "model": "m",
+}
 
 
 def _fragment(**fields: Any) -> dict[str, Any]:
@@ -32,13 +36,19 @@ def _fragment(**fields: Any) -> dict[str, Any]:
 
 
 def _chunk(*fragments: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-    return {**_ENVELOPE, "choices": [{"index": 0, "delta": {"tool_calls": list(fragments)},
-                                      "finish_reason": finish}]}
+    return {
+        **_ENVELOPE,
+        "choices": [
+            {"index": 0, "delta": {"tool_calls": list(fragments)}, "finish_reason": finish}
+        ],
+    }
 
 
 _BEFORE: list[JSON] = [
-    _chunk(_fragment(index=0, id="call_a", name="f", arguments='{"a"'),
-           _fragment(index=1, id="call_b", name="g", arguments='{"b"')),
+    _chunk(
+        _fragment(index=0, id="call_a", name="f", arguments='{"a"'),
+        _fragment(index=1, id="call_b", name="g", arguments='{"b"'),
+    ),
     _chunk(_fragment(index=0, arguments=":")),
     _chunk(_fragment(arguments="1}"), _fragment(index=None, arguments="")),
     _chunk(_fragment(index=1, arguments=":2}"), finish="tool_calls"),
@@ -64,8 +74,11 @@ def _broken_fold(chunks: list[JSON]) -> JSON:
 
 
 _EXAMPLES = rule_examples()
-_FIXED = next(e for e in _EXAMPLES if e.name.endswith(
-    "test_an_index_less_fragment_joins_the_most_recently_touched_index"))
+_FIXED = next(
+    e
+    for e in _EXAMPLES
+    if e.name.endswith("test_an_index_less_fragment_joins_the_most_recently_touched_index")
+)
 
 
 @rule("TOOL-NO-INDEX")
@@ -77,8 +90,10 @@ def test_the_old_rule_example_could_not_tell_index_zero_from_the_last_touched_in
 def test_the_fixed_rule_example_tells_index_zero_from_the_last_touched_index() -> None:
     (stream,) = _FIXED.streams
     found = differences(fold(stream), _broken_fold(stream))
-    assert [d.pointer for d in found] == ["/choices/0/message/tool_calls/0/function/arguments",
-                                         "/choices/0/message/tool_calls/1/function/arguments"]
+    assert [d.pointer for d in found] == [
+        "/choices/0/message/tool_calls/0/function/arguments",
+        "/choices/0/message/tool_calls/1/function/arguments",
+    ]
 
 
 @rule("TOOL-NO-INDEX")
@@ -87,10 +102,15 @@ def test_the_broken_fold_fails_exactly_the_tool_no_index_rule_examples() -> None
     # streams of JSON objects folded at once, it differs from the reference on TOOL-NO-INDEX's
     claimed = set(_broken()["features"])
     judged = [e for e in _EXAMPLES if all(RULES[r].feature in claimed for r in e.rules)]
-    failing = {rule for example in judged for stream in example.streams
-               if stream and all(isinstance(c, dict) for c in stream)
-               and differences(fold(stream), _broken_fold(stream))
-               for rule in example.rules}
+    failing = {
+        rule
+        for example in judged
+        for stream in example.streams
+        if stream
+        and all(isinstance(c, dict) for c in stream)
+        and differences(fold(stream), _broken_fold(stream))
+        for rule in example.rules
+    }
     assert len(judged) > 80
     assert failing == {"TOOL-NO-INDEX"}
 

@@ -44,11 +44,13 @@ def _run(frames: Frames) -> tuple[list[Any], Any, Any]:
 
 def finding(frames: Frames, *, persisted: bool = False) -> set[str]:
     """The rules LangChain breaks on `frames`, asserting the version they were seen with."""
-    assert importlib.metadata.version("langchain-openai") == VERSION, \
+    assert importlib.metadata.version("langchain-openai") == VERSION, (
         "re-pin the findings for the new langchain-openai"
+    )
     events, outcome, history = _run(frames)
-    found = check_events(RESPONSES, frames, events, outcome, history if persisted else None,
-                         provider="langchain")
+    found = check_events(
+        RESPONSES, frames, events, outcome, history if persisted else None, provider="langchain"
+    )
     return {violation.rule for violation in found}
 
 

@@ -41,8 +41,15 @@ class Run:
         self.outcome, self.persisted = ending, adapter.persisted()
 
     def violations(self, *canaries: str) -> list[Violation]:
-        return check_events(self.dialect, self.frames, self.events, self.outcome,
-                            self.persisted, canaries=canaries, provider="langchain")
+        return check_events(
+            self.dialect,
+            self.frames,
+            self.events,
+            self.outcome,
+            self.persisted,
+            canaries=canaries,
+            provider="langchain",
+        )
 
     def rules(self, *canaries: str) -> list[str]:
         return sorted(v.rule for v in self.violations(*canaries))
@@ -53,14 +60,24 @@ class Run:
 
 # Chat frames -------------------------------------------------------------------------------
 
-def _chunk(delta: dict[str, Any] | None = None, finish: str | None = None,
-           **top: Any) -> Frame:
-    return {"object": "chat.completion.chunk", "created": 1, "model": "gpt-4o-mini",
-            "choices": [{"index": 0, "delta": delta or {}, "finish_reason": finish}], **top}
+
+def _chunk(delta: dict[str, Any] | None = None, finish: str | None = None, **top: Any) -> Frame:
+    return {
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": "gpt-4o-mini",
+        "choices": [{"index": 0, "delta": delta or {}, "finish_reason": finish}],
+        **top,
+    }
 
 
-def _call(index: int, call_id: str | None = None, name: str | None = None,
-          arguments: str | None = None, **extra: Any) -> Frame:
+def _call(
+    index: int,
+    call_id: str | None = None,
+    name: str | None = None,
+    arguments: str | None = None,
+    **extra: Any,
+) -> Frame:
     function = {k: v for k, v in (("name", name), ("arguments", arguments)) if v is not None}
     fragment = {"index": index, "function": function, **extra}
     if call_id is not None:
@@ -69,21 +86,36 @@ def _call(index: int, call_id: str | None = None, name: str | None = None,
 
 
 def _chat_usage(prompt: int, completion: int) -> dict[str, int]:
-    return {"prompt_tokens": prompt, "completion_tokens": completion,
-            "total_tokens": prompt + completion}
+    return {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "total_tokens": prompt + completion,
+    }
 
 
 def _chat_text(*pieces: str) -> list[Frame]:
-    return [_chunk({"role": "assistant", "content": ""}),
-            *(_chunk({"content": piece}) for piece in pieces)]
+    return [
+        _chunk({"role": "assistant", "content": ""}),
+        *(_chunk({"content": piece}) for piece in pieces),
+    ]
 
 
 # Anthropic frames --------------------------------------------------------------------------
 
+
 def _start(**message: Any) -> Frame:
-    return {"type": "message_start", "message": {
-        "type": "message", "role": "assistant", "model": "claude-refold", "content": [],
-        "stop_reason": None, "stop_sequence": None, **message}}
+    return {
+        "type": "message_start",
+        "message": {
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-refold",
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
+            **message,
+        },
+    }
 
 
 def _block(index: int, block: dict[str, Any]) -> Frame:
@@ -99,19 +131,27 @@ def _stop(index: int) -> Frame:
 
 
 def _message_delta(stop: str | None, **usage: int) -> Frame:
-    return {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
-            "usage": usage}
+    return {
+        "type": "message_delta",
+        "delta": {"stop_reason": stop, "stop_sequence": None},
+        "usage": usage,
+    }
 
 
 def _tool(index: int, call_id: str, name: str, *pieces: str, **extra: Any) -> list[Frame]:
-    return [_block(index, {"type": "tool_use", "id": call_id, "name": name, "input": {},
-                           **extra}),
-            *(_delta(index, type="input_json_delta", partial_json=p) for p in pieces)]
+    return [
+        _block(index, {"type": "tool_use", "id": call_id, "name": name, "input": {}, **extra}),
+        *(_delta(index, type="input_json_delta", partial_json=p) for p in pieces),
+    ]
 
 
 def _messages_text(*pieces: str) -> list[Frame]:
-    return [_start(), _block(0, {"type": "text", "text": ""}), {"type": "ping"},
-            *(_delta(0, type="text_delta", text=piece) for piece in pieces)]
+    return [
+        _start(),
+        _block(0, {"type": "text", "text": ""}),
+        {"type": "ping"},
+        *(_delta(0, type="text_delta", text=piece) for piece in pieces),
+    ]
 
 
 _END = {"type": "message_stop"}
@@ -120,31 +160,69 @@ _END = {"type": "message_stop"}
 
 _STREAMS: dict[str, dict[str, list[Frame]]] = {
     "text": {
-        CHAT: [*_chat_text("Hel", "lo"), _chunk(finish="stop"),
-               _chunk(choices=[], usage=_chat_usage(3, 2)), "[DONE]"],
-        MESSAGES: [*_messages_text("Hel", "lo"), _stop(0),
-                   _message_delta("end_turn", output_tokens=2), _END],
+        CHAT: [
+            *_chat_text("Hel", "lo"),
+            _chunk(finish="stop"),
+            _chunk(choices=[], usage=_chat_usage(3, 2)),
+            "[DONE]",
+        ],
+        MESSAGES: [
+            *_messages_text("Hel", "lo"),
+            _stop(0),
+            _message_delta("end_turn", output_tokens=2),
+            _END,
+        ],
     },
     "split_arguments": {
-        CHAT: [_chunk({"role": "assistant", "content": None}),
-               _call(0, "call_w1", "get_weather", ""), _call(0, arguments='{"ci'),
-               _call(0, arguments='ty": "Paris"}'), _chunk(finish="tool_calls"), "[DONE]"],
-        MESSAGES: [_start(), *_tool(0, "toolu_w1", "get_weather", "", '{"ci', 'ty": "Paris"}'),
-                   _stop(0), _message_delta("tool_use", output_tokens=9), _END],
+        CHAT: [
+            _chunk({"role": "assistant", "content": None}),
+            _call(0, "call_w1", "get_weather", ""),
+            _call(0, arguments='{"ci'),
+            _call(0, arguments='ty": "Paris"}'),
+            _chunk(finish="tool_calls"),
+            "[DONE]",
+        ],
+        MESSAGES: [
+            _start(),
+            *_tool(0, "toolu_w1", "get_weather", "", '{"ci', 'ty": "Paris"}'),
+            _stop(0),
+            _message_delta("tool_use", output_tokens=9),
+            _END,
+        ],
     },
     "two_calls": {
-        CHAT: [_call(0, "call_a", "get", ""), _call(0, arguments='{"x": '),
-               _call(1, "call_b", "put", '{"y"'), _call(0, arguments="1}"),
-               _call(1, arguments=": 2}"), _chunk(finish="tool_calls"), "[DONE]"],
-        MESSAGES: [_start(), *_tool(0, "toolu_a", "get", '{"x": ', "1}"), _stop(0),
-                   *_tool(1, "toolu_b", "put", '{"y"', ": 2}"), _stop(1),
-                   _message_delta("tool_use", output_tokens=9), _END],
+        CHAT: [
+            _call(0, "call_a", "get", ""),
+            _call(0, arguments='{"x": '),
+            _call(1, "call_b", "put", '{"y"'),
+            _call(0, arguments="1}"),
+            _call(1, arguments=": 2}"),
+            _chunk(finish="tool_calls"),
+            "[DONE]",
+        ],
+        MESSAGES: [
+            _start(),
+            *_tool(0, "toolu_a", "get", '{"x": ', "1}"),
+            _stop(0),
+            *_tool(1, "toolu_b", "put", '{"y"', ": 2}"),
+            _stop(1),
+            _message_delta("tool_use", output_tokens=9),
+            _END,
+        ],
     },
     "usage_twice": {
-        CHAT: [_chunk({"role": "assistant", "content": "Hi"}, usage=_chat_usage(3, 1)),
-               _chunk(finish="stop", usage=_chat_usage(3, 2)), "[DONE]"],
-        MESSAGES: [*_messages_text("Hi"), _stop(0), _message_delta(None, output_tokens=3),
-                   _message_delta("end_turn", output_tokens=5), _END],
+        CHAT: [
+            _chunk({"role": "assistant", "content": "Hi"}, usage=_chat_usage(3, 1)),
+            _chunk(finish="stop", usage=_chat_usage(3, 2)),
+            "[DONE]",
+        ],
+        MESSAGES: [
+            *_messages_text("Hi"),
+            _stop(0),
+            _message_delta(None, output_tokens=3),
+            _message_delta("end_turn", output_tokens=5),
+            _END,
+        ],
     },
     "truncated_text": {
         CHAT: _chat_text("Hel"),
@@ -156,15 +234,25 @@ _STREAMS: dict[str, dict[str, list[Frame]]] = {
     },
     "cut_arguments": {
         CHAT: [_call(0, "call_a", "get", '{"city": "Pa'), _chunk(finish="length"), "[DONE]"],
-        MESSAGES: [_start(), *_tool(0, "toolu_a", "get", '{"city": "Pa'), _stop(0),
-                   _message_delta("max_tokens", output_tokens=9), _END],
+        MESSAGES: [
+            _start(),
+            *_tool(0, "toolu_a", "get", '{"city": "Pa'),
+            _stop(0),
+            _message_delta("max_tokens", output_tokens=9),
+            _END,
+        ],
     },
     "error_frame": {
-        CHAT: [*_chat_text("Hel"), {"error": {"message": "overloaded", "type": "server_error"}},
-               _chunk({"content": "lo"})],
-        MESSAGES: [*_messages_text("Hel"),
-                   {"type": "error", "error": {"type": "overloaded_error",
-                                               "message": "Overloaded"}}, _stop(0)],
+        CHAT: [
+            *_chat_text("Hel"),
+            {"error": {"message": "overloaded", "type": "server_error"}},
+            _chunk({"content": "lo"}),
+        ],
+        MESSAGES: [
+            *_messages_text("Hel"),
+            {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
+            _stop(0),
+        ],
     },
 }
 
@@ -174,6 +262,7 @@ def _run(name: str, dialect: str) -> Run:
 
 
 # Streams LangChain handles -----------------------------------------------------------------
+
 
 @BOTH
 @pytest.mark.parametrize("name", ["text", "split_arguments", "two_calls"])
@@ -186,11 +275,14 @@ def test_a_finished_stream_keeps_every_rule(name: str, dialect: str) -> None:
 @BOTH
 def test_split_arguments_are_one_delta_per_fragment_and_one_completed_call(dialect: str) -> None:
     run = _run("split_arguments", dialect)
-    assert [e["delta"] for e in run.of_type("ToolCallArgumentsDelta")] == ['{"ci',
-                                                                           'ty": "Paris"}']
+    assert [e["delta"] for e in run.of_type("ToolCallArgumentsDelta")] == ['{"ci', 'ty": "Paris"}']
     assert [e["call"] for e in run.of_type("ToolCallCompleted")] == [
-        {"id": run.of_type("ToolCallStarted")[0]["id"], "name": "get_weather",
-         "arguments": {"city": "Paris"}}]
+        {
+            "id": run.of_type("ToolCallStarted")[0]["id"],
+            "name": "get_weather",
+            "arguments": {"city": "Paris"},
+        }
+    ]
 
 
 @BOTH
@@ -198,10 +290,13 @@ def test_each_frame_s_events_come_out_before_the_next_frame_is_fed(dialect: str)
     run = _run("text", dialect)
     texts = [[e["delta"] for e in events if e["type"] == "TextDelta"] for events in run.per_frame]
     first = next(n for n, frame in enumerate(run.frames) if "Hel" in json.dumps(frame))
-    assert texts[first:first + 2] == [["Hel"], ["lo"]]
-    assert all(e.get("opaque", e.get("payload")) == run.frames[n]
-               for n, events in enumerate(run.per_frame) for e in events
-               if e["type"] != "Completed")
+    assert texts[first : first + 2] == [["Hel"], ["lo"]]
+    assert all(
+        e.get("opaque", e.get("payload")) == run.frames[n]
+        for n, events in enumerate(run.per_frame)
+        for e in events
+        if e["type"] != "Completed"
+    )
 
 
 @BOTH
@@ -214,11 +309,21 @@ def test_an_error_frame_ends_the_stream_with_a_provider_error(dialect: str) -> N
 
 
 def test_chat_arguments_before_the_call_id_are_held_until_it_starts() -> None:
-    run = Run(CHAT, [_call(0, arguments='{"a"'), _call(0, "call_a", "get", ": 1}"),
-                     _chunk(finish="tool_calls"), "[DONE]"])
+    run = Run(
+        CHAT,
+        [
+            _call(0, arguments='{"a"'),
+            _call(0, "call_a", "get", ": 1}"),
+            _chunk(finish="tool_calls"),
+            "[DONE]",
+        ],
+    )
     assert run.rules() == []
-    assert [e["type"] for e in run.events[:3]] == ["ToolCallStarted", "ToolCallArgumentsDelta",
-                                                   "ToolCallArgumentsDelta"]
+    assert [e["type"] for e in run.events[:3]] == [
+        "ToolCallStarted",
+        "ToolCallArgumentsDelta",
+        "ToolCallArgumentsDelta",
+    ]
 
 
 def test_a_chat_body_ending_after_its_finish_without_done_completes() -> None:
@@ -231,9 +336,17 @@ def test_canaries_in_unknown_chat_keys_are_not_persisted() -> None:
     canaries = ("CANARY-TOP", "CANARY-DELTA", "CANARY-CALL", "CANARY-FUNCTION")
     called = _call(0, "call_a", "get", "{}", x_note=canaries[2])
     called["choices"][0]["delta"]["tool_calls"][0]["function"]["x_note"] = canaries[3]
-    run = Run(CHAT, [
-        _chunk({"role": "assistant", "content": "Hi", "x_note": canaries[1]}, x_note=canaries[0]),
-        called, _chunk(finish="tool_calls"), "[DONE]"])
+    run = Run(
+        CHAT,
+        [
+            _chunk(
+                {"role": "assistant", "content": "Hi", "x_note": canaries[1]}, x_note=canaries[0]
+            ),
+            called,
+            _chunk(finish="tool_calls"),
+            "[DONE]",
+        ],
+    )
     assert run.rules(*canaries) == []
 
 
@@ -243,17 +356,30 @@ def test_canaries_in_unknown_message_start_keys_are_not_persisted() -> None:
 
 
 def test_a_new_call_id_on_the_same_chat_index_is_a_new_call() -> None:
-    run = Run(CHAT, [_call(0, "call_a", "get", '{"x": 1}'), _call(0, "call_b", "put", '{"y": 2}'),
-                     _chunk(finish="tool_calls"), "[DONE]"])
+    run = Run(
+        CHAT,
+        [
+            _call(0, "call_a", "get", '{"x": 1}'),
+            _call(0, "call_b", "put", '{"y": 2}'),
+            _chunk(finish="tool_calls"),
+            "[DONE]",
+        ],
+    )
     assert run.rules() == []
-    assert [e["call"]["id"] for e in run.of_type("ToolCallCompleted")] == [
-        "call_a", "call_b"]
+    assert [e["call"]["id"] for e in run.of_type("ToolCallCompleted")] == ["call_a", "call_b"]
 
 
 def test_chat_reasoning_and_refusal_never_become_text() -> None:
-    run = Run(CHAT, [_chunk({"role": "assistant", "reasoning_content": "think"}),
-                     _chunk({"refusal": "no"}), _chunk({"content": "Hi"}),
-                     _chunk(finish="stop"), "[DONE]"])
+    run = Run(
+        CHAT,
+        [
+            _chunk({"role": "assistant", "reasoning_content": "think"}),
+            _chunk({"refusal": "no"}),
+            _chunk({"content": "Hi"}),
+            _chunk(finish="stop"),
+            "[DONE]",
+        ],
+    )
     assert run.rules() == []
     assert [e["delta"] for e in run.of_type("TextDelta")] == ["Hi"]
 
@@ -262,37 +388,68 @@ def test_chat_reasoning_and_refusal_never_become_text() -> None:
 def test_usage_counters_keep_input_cached_and_reasoning_tokens(dialect: str) -> None:
     expected: dict[str, int | None]
     if dialect == CHAT:
-        usage = {**_chat_usage(10, 5), "prompt_tokens_details": {"cached_tokens": 4},
-                 "completion_tokens_details": {"reasoning_tokens": 2}}
-        frames = [*_chat_text("Hi"), _chunk(finish="stop"), _chunk(choices=[], usage=usage),
-                  "[DONE]"]
-        expected = {"input_tokens": 10, "output_tokens": 5, "cached_input_tokens": 4,
-                    "reasoning_tokens": 2}
+        usage = {
+            **_chat_usage(10, 5),
+            "prompt_tokens_details": {"cached_tokens": 4},
+            "completion_tokens_details": {"reasoning_tokens": 2},
+        }
+        frames = [
+            *_chat_text("Hi"),
+            _chunk(finish="stop"),
+            _chunk(choices=[], usage=usage),
+            "[DONE]",
+        ]
+        expected = {
+            "input_tokens": 10,
+            "output_tokens": 5,
+            "cached_input_tokens": 4,
+            "reasoning_tokens": 2,
+        }
     else:
-        counts = {"input_tokens": 10, "cache_read_input_tokens": 4,
-                  "cache_creation_input_tokens": 2}
-        frames = [_start(usage={**counts, "output_tokens": 1}), *_messages_text("Hi")[1:],
-                  _stop(0), _message_delta("end_turn", **counts, output_tokens=5), _END]
-        expected = {"input_tokens": 16, "output_tokens": 5, "cached_input_tokens": 4,
-                    "reasoning_tokens": None}
+        counts = {
+            "input_tokens": 10,
+            "cache_read_input_tokens": 4,
+            "cache_creation_input_tokens": 2,
+        }
+        frames = [
+            _start(usage={**counts, "output_tokens": 1}),
+            *_messages_text("Hi")[1:],
+            _stop(0),
+            _message_delta("end_turn", **counts, output_tokens=5),
+            _END,
+        ]
+        expected = {
+            "input_tokens": 16,
+            "output_tokens": 5,
+            "cached_input_tokens": 4,
+            "reasoning_tokens": None,
+        }
     run = Run(dialect, frames)
     assert run.rules() == []
     assert [e["usage"] for e in run.of_type("Usage")] == [expected]
 
 
 def test_anthropic_thinking_hosted_tools_and_start_text_map_as_the_contract_says() -> None:
-    frames = [_start(), _block(0, {"type": "thinking", "thinking": "", "signature": ""}),
-              _delta(0, type="thinking_delta", thinking="hmm"),
-              _delta(0, type="signature_delta", signature="sig"), _stop(0),
-              _block(1, {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search",
-                         "input": {}}),
-              _delta(1, type="input_json_delta", partial_json='{"q": "x"}'), _stop(1),
-              _block(2, {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1",
-                         "content": []}), _stop(2),
-              {"type": "future_event", "x": 1},
-              _block(3, {"type": "text", "text": "Start "}),
-              _delta(3, type="text_delta", text="more"), _stop(3),
-              _message_delta("end_turn", output_tokens=5), _END]
+    frames = [
+        _start(),
+        _block(0, {"type": "thinking", "thinking": "", "signature": ""}),
+        _delta(0, type="thinking_delta", thinking="hmm"),
+        _delta(0, type="signature_delta", signature="sig"),
+        _stop(0),
+        _block(
+            1, {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}}
+        ),
+        _delta(1, type="input_json_delta", partial_json='{"q": "x"}'),
+        _stop(1),
+        _block(2, {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []}),
+        _stop(2),
+        {"type": "future_event", "x": 1},
+        _block(3, {"type": "text", "text": "Start "}),
+        _delta(3, type="text_delta", text="more"),
+        _stop(3),
+        _message_delta("end_turn", output_tokens=5),
+        _END,
+    ]
     run = Run(MESSAGES, frames)
     assert run.rules() == []
     assert [e["delta"] for e in run.of_type("TextDelta")] == ["Start ", "more"]
@@ -300,26 +457,42 @@ def test_anthropic_thinking_hosted_tools_and_start_text_map_as_the_contract_says
 
 
 def test_anthropic_tool_input_on_its_start_is_one_delta() -> None:
-    run = Run(MESSAGES, [_start(), _block(0, {"type": "tool_use", "id": "toolu_a", "name": "get",
-                                              "input": {"a": 1}}), _stop(0),
-                         _message_delta("tool_use", output_tokens=5), _END])
+    run = Run(
+        MESSAGES,
+        [
+            _start(),
+            _block(0, {"type": "tool_use", "id": "toolu_a", "name": "get", "input": {"a": 1}}),
+            _stop(0),
+            _message_delta("tool_use", output_tokens=5),
+            _END,
+        ],
+    )
     assert run.rules() == []
     assert [e["delta"] for e in run.of_type("ToolCallArgumentsDelta")] == ['{"a": 1}']
 
 
 @pytest.mark.parametrize("arguments", ["[1, 2]", '{"a": 1}}', "nope"])
 def test_arguments_langchain_cannot_parse_end_the_stream_with_invalid_arguments(
-        arguments: str) -> None:
-    run = Run(CHAT, [_call(0, "call_a", "get", arguments), _chunk(finish="tool_calls"),
-                     _chunk(choices=[], usage=_chat_usage(1, 1)), "[DONE]"])
+    arguments: str,
+) -> None:
+    run = Run(
+        CHAT,
+        [
+            _call(0, "call_a", "get", arguments),
+            _chunk(finish="tool_calls"),
+            _chunk(choices=[], usage=_chat_usage(1, 1)),
+            "[DONE]",
+        ],
+    )
     assert run.rules() == []
     assert run.outcome["error"]["kind"] == "invalid_tool_arguments"
     assert run.of_type("ToolCallCompleted") == run.of_type("Usage") == []
 
 
 def test_the_target_is_registered_as_langchain_events() -> None:
-    assert BUILTIN_TARGETS["langchain-events"] == \
-        "refold.targets.sdk.events_langchain:refold_target"
+    assert (
+        BUILTIN_TARGETS["langchain-events"] == "refold.targets.sdk.events_langchain:refold_target"
+    )
     assert refold_target["dialect"] == "provider-events"
     assert refold_target["accepts"] == [CHAT, "openai-responses", MESSAGES]
     assert refold_target["adapter"] is LangChainEvents
@@ -329,18 +502,22 @@ def test_the_target_is_registered_as_langchain_events() -> None:
 
 # Findings: what LangChain breaks -----------------------------------------------------------
 
+
 @BOTH
 def test_the_provider_response_id_is_lost(dialect: str) -> None:
     """EV-TURN-FIELDS: the message id is LangChain's run id (`lc_run--…`); the chunk `id`
     (Chat) and message_start's `message.id` (Anthropic) reach no chunk, so the turn has no
     response id (langchain-openai 1.7.4, langchain-anthropic 1.7.10). Not persisted either
     (PERSIST-RESPONSE-ID holds)."""
-    frames = [dict(f, id="chatcmpl-ev") if isinstance(f, dict) else f
-              for f in _STREAMS["text"][CHAT]] if dialect == CHAT else \
-        [_start(id="msg_ev"), *_STREAMS["text"][MESSAGES][1:]]
+    frames = (
+        [dict(f, id="chatcmpl-ev") if isinstance(f, dict) else f for f in _STREAMS["text"][CHAT]]
+        if dialect == CHAT
+        else [_start(id="msg_ev"), *_STREAMS["text"][MESSAGES][1:]]
+    )
     run = Run(dialect, frames)
     assert [(v.rule, "response_id" in v.message) for v in run.violations()] == [
-        ("EV-TURN-FIELDS", True)]
+        ("EV-TURN-FIELDS", True)
+    ]
     assert run.of_type("Completed")[0]["turn"]["response_id"] is None
     assert run.persisted[0]["data"]["id"].startswith("lc_run-")
 
@@ -353,8 +530,9 @@ def test_usage_is_summed_across_chunks_not_replaced(dialect: str) -> None:
     run = _run("usage_twice", dialect)
     assert run.rules() == ["EV-USAGE-LAST"]
     last, turn = run.of_type("Usage")[-1]["usage"], run.events[-1]["turn"]["usage"]
-    assert (last["output_tokens"], turn["output_tokens"]) == \
-        ((5, 3 + 5) if dialect == MESSAGES else (2, 1 + 2))
+    assert (last["output_tokens"], turn["output_tokens"]) == (
+        (5, 3 + 5) if dialect == MESSAGES else (2, 1 + 2)
+    )
 
 
 @BOTH
@@ -366,8 +544,9 @@ def test_a_cut_body_is_a_completed_turn(dialect: str) -> None:
     assert run.rules() == ["EV-TRUNCATED"]
     assert run.outcome == {"outcome": "completed"}
     assert run.events[-1]["turn"]["output_text"] == "Hel"
-    assert run.persisted[0]["data"]["content"] == ("Hel" if dialect == CHAT else
-                                                   [{"type": "text", "text": "Hel", "index": 0}])
+    assert run.persisted[0]["data"]["content"] == (
+        "Hel" if dialect == CHAT else [{"type": "text", "text": "Hel", "index": 0}]
+    )
 
 
 @BOTH
@@ -394,8 +573,7 @@ def test_cut_arguments_are_repaired_into_a_call(dialect: str) -> None:
 def test_the_system_fingerprint_is_persisted() -> None:
     """PERSIST-CANARY: langchain-openai 1.7.4 copies `system_fingerprint` of the finish chunk
     into `response_metadata`, which the history's `message_to_dict` writes."""
-    frames = [*_chat_text("Hi"), _chunk(finish="stop", system_fingerprint="fp_CANARY"),
-              "[DONE]"]
+    frames = [*_chat_text("Hi"), _chunk(finish="stop", system_fingerprint="fp_CANARY"), "[DONE]"]
     run = Run(CHAT, frames)
     assert run.rules("fp_CANARY") == ["PERSIST-CANARY"]
     assert run.persisted[0]["data"]["response_metadata"]["system_fingerprint"] == "fp_CANARY"
@@ -406,11 +584,17 @@ def test_unknown_keys_of_anthropic_blocks_and_deltas_are_persisted() -> None:
     tool_use block and of every text or input_json delta as content blocks, unknown keys
     included; merging the blocks even concatenates the two tool canaries into one string."""
     canaries = ("CANARY-BLOCK", "CANARY-ARGS", "CANARY-TEXT")
-    frames = [_start(), _block(0, {"type": "text", "text": ""}),
-              _delta(0, type="text_delta", text="Hi", x_note=canaries[2]), _stop(0),
-              *_tool(1, "toolu_a", "get", x_note=canaries[0]),
-              _delta(1, type="input_json_delta", partial_json="{}", x_note=canaries[1]),
-              _stop(1), _message_delta("tool_use", output_tokens=5), _END]
+    frames = [
+        _start(),
+        _block(0, {"type": "text", "text": ""}),
+        _delta(0, type="text_delta", text="Hi", x_note=canaries[2]),
+        _stop(0),
+        *_tool(1, "toolu_a", "get", x_note=canaries[0]),
+        _delta(1, type="input_json_delta", partial_json="{}", x_note=canaries[1]),
+        _stop(1),
+        _message_delta("tool_use", output_tokens=5),
+        _END,
+    ]
     run = Run(MESSAGES, frames)
     assert run.rules(*canaries) == ["PERSIST-CANARY"] * 3
     assert run.persisted[0]["data"]["content"][1]["x_note"] == "CANARY-BLOCKCANARY-ARGS"
@@ -421,13 +605,20 @@ def test_anthropic_input_tokens_of_message_start_never_reach_a_usage() -> None:
     langchain-anthropic 1.7.10 reports usage on message_delta only ("it will be properly
     reported in message_delta"), so message_start's `input_tokens` and cache counts are lost
     when message_delta does not repeat them: the one Usage says 0 input tokens."""
-    frames = [_start(usage={"input_tokens": 10, "cache_read_input_tokens": 4,
-                            "output_tokens": 1}), *_STREAMS["text"][MESSAGES][1:]]
+    frames = [
+        _start(usage={"input_tokens": 10, "cache_read_input_tokens": 4, "output_tokens": 1}),
+        *_STREAMS["text"][MESSAGES][1:],
+    ]
     run = Run(MESSAGES, frames)
     assert run.rules() == []
     assert [e["usage"] for e in run.of_type("Usage")] == [
-        {"input_tokens": 0, "output_tokens": 2, "cached_input_tokens": None,
-         "reasoning_tokens": None}]
+        {
+            "input_tokens": 0,
+            "output_tokens": 2,
+            "cached_input_tokens": None,
+            "reasoning_tokens": None,
+        }
+    ]
     assert run.of_type("Opaque")[0]["payload"] is frames[0]
 
 
@@ -436,8 +627,16 @@ def test_complete_arguments_resent_without_an_id_are_appended() -> None:
     `id: null` (chat-fold TOOL-3-RESEND, Q5). `merge_lists` merges it into the call of its index
     and `merge_dicts` concatenates the strings, `{"x": 1}{"x": 1}`, which LangChain's
     `parse_partial_json` still reads as `{"x": 1}` (langchain-core 1.8.3)."""
-    run = Run(CHAT, [_call(0, "call_a", "get", '{"x": '), _call(0, arguments="1}"),
-                     _call(0, arguments='{"x": 1}'), _chunk(finish="tool_calls"), "[DONE]"])
+    run = Run(
+        CHAT,
+        [
+            _call(0, "call_a", "get", '{"x": '),
+            _call(0, arguments="1}"),
+            _call(0, arguments='{"x": 1}'),
+            _chunk(finish="tool_calls"),
+            "[DONE]",
+        ],
+    )
     assert run.rules() == ["EV-ARGS-CONSERVE"]
     assert run.persisted[0]["data"]["tool_call_chunks"][0]["args"] == '{"x": 1}{"x": 1}'
 
@@ -448,8 +647,15 @@ def test_a_second_complete_call_on_an_index_is_merged_into_the_first() -> None:
     gets an id, so the stream is `unsupported` (the reading of events.md pinned in
     tests/test_reference_events_decisions.py); LangChain merges it into the first,
     concatenating the names (`getget`) and the arguments (langchain-core 1.8.3)."""
-    run = Run(CHAT, [_call(0, "call_a", "get", '{"x": 1}'), _call(0, None, "get", '{"x": 2}'),
-                     _chunk(finish="tool_calls"), "[DONE]"])
+    run = Run(
+        CHAT,
+        [
+            _call(0, "call_a", "get", '{"x": 1}'),
+            _call(0, None, "get", '{"x": 2}'),
+            _chunk(finish="tool_calls"),
+            "[DONE]",
+        ],
+    )
     assert run.rules() == ["EV-ARGS-CONSERVE", "EV-CALL-IDENTITY", "EV-CALL-STARTED"]
     assert run.of_type("ToolCallCompleted")[0]["call"]["name"] == "getget"
 
@@ -464,12 +670,16 @@ def test_choice_zero_is_the_first_entry_of_choices_not_index_0() -> None:
     assert run.events[-1]["turn"]["output_text"] == "BA"
 
 
-@pytest.mark.parametrize(("dialect", "frame", "error"), [
-    (CHAT, {"object": "chat.completion.chunk", "model": "m", "choices": [None]}, TypeError),
-    (MESSAGES, {"type": "content_block_delta", "index": 0, "delta": None}, AttributeError),
-])
-def test_a_null_entry_raises_out_of_the_adapter(dialect: str, frame: Frame,
-                                                error: type[Exception]) -> None:
+@pytest.mark.parametrize(
+    ("dialect", "frame", "error"),
+    [
+        (CHAT, {"object": "chat.completion.chunk", "model": "m", "choices": [None]}, TypeError),
+        (MESSAGES, {"type": "content_block_delta", "index": 0, "delta": None}, AttributeError),
+    ],
+)
+def test_a_null_entry_raises_out_of_the_adapter(
+    dialect: str, frame: Frame, error: type[Exception]
+) -> None:
     """EV-UNKNOWN (charged by the harness, which sees the raise; `check_events` does not):
     `choices: [null]` (langchain-openai 1.7.4 subscripts it) and `delta: null`
     (langchain-anthropic 1.7.10 reads `.type`) crash LangChain's `.stream()`; the adapter
@@ -500,8 +710,13 @@ def test_a_repeated_finish_concatenates_its_reason(dialect: str) -> None:
         frames = [*_chat_text("Hi"), _chunk(finish="length"), _chunk(finish="stop"), "[DONE]"]
         expected, key = ["EV-STOP-MAP", "EV-TURN-FIELDS"], ("finish_reason", "lengthstop")
     else:
-        frames = [*_messages_text("Hi"), _stop(0), _message_delta("end_turn", output_tokens=3),
-                  _message_delta("end_turn", output_tokens=3), _END]
+        frames = [
+            *_messages_text("Hi"),
+            _stop(0),
+            _message_delta("end_turn", output_tokens=3),
+            _message_delta("end_turn", output_tokens=3),
+            _END,
+        ]
         expected, key = ["EV-STOP-MAP", "EV-USAGE-LAST"], ("stop_reason", "end_turnend_turn")
     run = Run(dialect, frames)
     assert run.rules() == expected
@@ -513,8 +728,9 @@ def test_a_finished_message_start_loses_its_content_and_stop_reason() -> None:
     """EV-FOLD-AGREES, EV-STOP-MAP: a message_start that carries the whole message (its text
     block, `stop_reason: end_turn`; refold's single-frame split) gives only `model_name` to
     LangChain (langchain-anthropic 1.7.10): the turn has no text and stop reason `other`."""
-    run = Run(MESSAGES, [_start(content=[{"type": "text", "text": "Hi"}],
-                                stop_reason="end_turn"), _END])
+    run = Run(
+        MESSAGES, [_start(content=[{"type": "text", "text": "Hi"}], stop_reason="end_turn"), _END]
+    )
     assert run.rules() == ["EV-FOLD-AGREES", "EV-STOP-MAP"]
     assert run.events[-1]["turn"]["output_text"] == ""
 
@@ -523,11 +739,19 @@ def test_a_message_delta_without_usage_reports_zero_tokens() -> None:
     """EV-USAGE (a mapping rule `check_events` does not check; the harness's determinism
     property sees it): a message_delta with no `usage` still gets `usage_metadata` from
     langchain-anthropic 1.7.10, all zeros, so "not reported" reads as 0 tokens."""
-    frames = [*_messages_text("Hi"), _stop(0),
-              {"type": "message_delta", "delta": {"stop_reason": "end_turn",
-                                                  "stop_sequence": None}}, _END]
+    frames = [
+        *_messages_text("Hi"),
+        _stop(0),
+        {"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None}},
+        _END,
+    ]
     run = Run(MESSAGES, frames)
     assert run.rules() == []
     assert [e["usage"] for e in run.of_type("Usage")] == [
-        {"input_tokens": 0, "output_tokens": 0, "cached_input_tokens": None,
-         "reasoning_tokens": None}]
+        {
+            "input_tokens": 0,
+            "output_tokens": 0,
+            "cached_input_tokens": None,
+            "reasoning_tokens": None,
+        }
+    ]

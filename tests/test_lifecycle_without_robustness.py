@@ -55,7 +55,7 @@ refold_target = {"name": "fragile", "factory": Fragile,
                  "features": sorted(set(FEATURES) - {"robustness", "sse", "events"})}
 '''
 
-_COLLECTOR = '''
+_COLLECTOR = """
 import json
 import os
 
@@ -76,7 +76,7 @@ def pytest_runtest_logreport(report):
 def pytest_sessionfinish(session):
     with open(os.environ["REFOLD_OUTCOMES"], "w") as file:
         json.dump(_OUTCOMES, file)
-'''
+"""
 
 _LIFECYCLE = sorted(r for r, rule in RULES.items() if rule.feature == "lifecycle")
 
@@ -89,11 +89,29 @@ def outcomes(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, dict[s
     record = workdir / "outcomes.json"
     environment = {**os.environ, "PYTHONPATH": str(workdir), "REFOLD_OUTCOMES": str(record)}
     environment.pop("CI", None)
-    command = [sys.executable, "-m", "pytest", "--target=fragile_target.py", "-q",
-               "-p", "no:cacheprovider", "-p", "refold_outcomes", "--hypothesis-profile=ci",
-               "-k", "test_lifecycle or test_rule_examples_lifecycle"]
-    completed = subprocess.run(command, cwd=workdir, env=environment, capture_output=True,
-                               text=True, timeout=600, check=False)
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "--target=fragile_target.py",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "refold_outcomes",
+        "--hypothesis-profile=ci",
+        "-k",
+        "test_lifecycle or test_rule_examples_lifecycle",
+    ]
+    completed = subprocess.run(
+        command,
+        cwd=workdir,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     output = (completed.stdout + completed.stderr)[-4000:]
     return (json.loads(record.read_text()) if record.exists() else {}), output
 
@@ -110,7 +128,8 @@ def test_every_lifecycle_rule_is_passed_by_the_fragile_target(
     outcomes: tuple[dict[str, dict[str, object]], str],
 ) -> None:
     found, output = outcomes
-    passed = {rule for entry in found.values() if entry["outcome"] == "passed"
-              for rule in entry["rules"]}  # type: ignore[attr-defined]
+    passed = {
+        rule for entry in found.values() if entry["outcome"] == "passed" for rule in entry["rules"]
+    }  # type: ignore[attr-defined]
     missing = [r for r in _LIFECYCLE if r not in passed]
     assert not missing, f"no passing test of {missing}\n{output}"

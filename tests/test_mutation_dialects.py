@@ -26,7 +26,8 @@ CHAT = dialect("openai-chat")
 
 def _mutmut_settings(folder: Path) -> dict[str, object]:
     settings: dict[str, object] = tomllib.loads(
-        (folder / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mutmut"]
+        (folder / "pyproject.toml").read_text(encoding="utf-8")
+    )["tool"]["mutmut"]
     return settings
 
 
@@ -38,16 +39,17 @@ def test_every_dialect_names_an_importable_reference_package() -> None:
         assert source.is_reference
 
 
-def test_the_chat_reference_leaves_the_references_inside_it_unmutated(
-        tmp_path: Path) -> None:
+def test_the_chat_reference_leaves_the_references_inside_it_unmutated(tmp_path: Path) -> None:
     assert locate_source("reference") == locate_source("reference", CHAT)
     build_workdir(locate_source("reference", CHAT), tmp_path, extra_tests=())
     settings = _mutmut_settings(tmp_path)
     assert settings["source_paths"] == ["refold/reference"]
     # the Anthropic, Responses and neutral events' references are other contracts'
-    assert settings["do_not_mutate"] == ["refold/reference/anthropic/*",
-                                         "refold/reference/events/*",
-                                         "refold/reference/responses/*"]
+    assert settings["do_not_mutate"] == [
+        "refold/reference/anthropic/*",
+        "refold/reference/events/*",
+        "refold/reference/responses/*",
+    ]
     options = settings["pytest_add_cli_args"]
     assert isinstance(options, list) and "--dialect=openai-chat" in options
 
@@ -87,42 +89,84 @@ def test_the_responses_reference_runs_its_own_tests_but_not_its_structural_one()
     assert not any("responses" in name for name in chat)
 
 
-@pytest.mark.parametrize(("options", "listed"), [
-    ([], "equivalent-mutants.toml"),
-    (["--dialect", "openai-chat"], "equivalent-mutants.toml"),
-    (["--dialect", "anthropic-messages"], "equivalent-mutants-anthropic.toml")])
+@pytest.mark.parametrize(
+    ("options", "listed"),
+    [
+        ([], "equivalent-mutants.toml"),
+        (["--dialect", "openai-chat"], "equivalent-mutants.toml"),
+        (["--dialect", "anthropic-messages"], "equivalent-mutants-anthropic.toml"),
+    ],
+)
 def test_the_reference_of_a_dialect_is_judged_against_that_dialects_equivalents(
-        options: list[str], listed: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    options: list[str], listed: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     given: list[MutationOptions] = []
 
     def _record(run: MutationOptions) -> dict[str, object]:
         given.append(run)
-        return {"target": "reference", "counts": {}, "score": None, "duration_seconds": 0.0,
-                "mutants": {}}
+        return {
+            "target": "reference",
+            "counts": {},
+            "score": None,
+            "duration_seconds": 0.0,
+            "mutants": {},
+        }
 
     monkeypatch.setattr("refold.mutation.run_mutation", _record)
-    assert main(["mutate", *options, "--target", "reference",
-                 "--work-dir", str(tmp_path / "work"), "-o", str(tmp_path / "m.json")]) == 0
+    assert (
+        main(
+            [
+                "mutate",
+                *options,
+                "--target",
+                "reference",
+                "--work-dir",
+                str(tmp_path / "work"),
+                "-o",
+                str(tmp_path / "m.json"),
+            ]
+        )
+        == 0
+    )
     assert [run.equivalents for run in given] == [ROOT / "docs" / listed]
     assert (ROOT / "docs" / listed).is_file()
 
 
 @pytest.mark.parametrize("command", ["mutate", "coverage"])
 def test_an_unknown_dialect_is_a_usage_error_that_lists_the_dialects(
-        command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main([command, "--dialect", "anthropic", "--target", "reference"]) == 4
     message = capsys.readouterr().err
     assert "--dialect anthropic" in message and "anthropic-messages" in message
     assert len(message.strip().splitlines()) == 1
 
 
-def test_coverage_of_the_anthropic_reference_measures_it_under_its_suites(
-        tmp_path: Path) -> None:
+def test_coverage_of_the_anthropic_reference_measures_it_under_its_suites(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "refold.cli", "coverage", "--dialect", "anthropic-messages",
-         "--target", "reference", "--profile", "dev", "-o", "coverage.json", "--",
-         "-k", "round_trip"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False)
+        [
+            sys.executable,
+            "-m",
+            "refold.cli",
+            "coverage",
+            "--dialect",
+            "anthropic-messages",
+            "--target",
+            "reference",
+            "--profile",
+            "dev",
+            "-o",
+            "coverage.json",
+            "--",
+            "-k",
+            "round_trip",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     document = json.loads((tmp_path / "coverage.json").read_text(encoding="utf-8"))
     assert document["package"] == "refold.reference.anthropic"
@@ -132,12 +176,29 @@ def test_coverage_of_the_anthropic_reference_measures_it_under_its_suites(
     assert "AM-TEXT-JOIN" in document["lines_by_rule"]
 
 
-def test_coverage_of_the_chat_reference_leaves_the_anthropic_reference_out(
-        tmp_path: Path) -> None:
+def test_coverage_of_the_chat_reference_leaves_the_anthropic_reference_out(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "refold.cli", "coverage", "--target", "reference",
-         "--profile", "dev", "-o", "coverage.json", "--", "-k", "first_non_blank_chunk_id"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False)
+        [
+            sys.executable,
+            "-m",
+            "refold.cli",
+            "coverage",
+            "--target",
+            "reference",
+            "--profile",
+            "dev",
+            "-o",
+            "coverage.json",
+            "--",
+            "-k",
+            "first_non_blank_chunk_id",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     document = json.loads((tmp_path / "coverage.json").read_text(encoding="utf-8"))
     assert document["package"] == "refold.reference"

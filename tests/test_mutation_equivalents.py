@@ -33,8 +33,12 @@ def test_a_survivor_matching_an_entry_becomes_equivalent_with_its_reason() -> No
     entry = Equivalent("m.x_f", change_of(DIFF), "zero never reaches f")
     stale = Equivalent("m.x_g", "-a\n+b", "gone")
     assert apply_equivalents(found, [entry, stale]) == [stale]
-    assert found["m.x_f__mutmut_7"] == {"status": "equivalent", "function": "m.x_f",
-                                        "diff": DIFF, "reason": "zero never reaches f"}
+    assert found["m.x_f__mutmut_7"] == {
+        "status": "equivalent",
+        "function": "m.x_f",
+        "diff": DIFF,
+        "reason": "zero never reaches f",
+    }
     assert found["m.x_f__mutmut_8"]["status"] == "killed"
 
 
@@ -64,13 +68,17 @@ def test_invalid_toml_is_refused_with_the_path(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", sorted(DIALECTS))
 def test_every_dialects_reviewed_list_loads_and_names_only_its_reference_functions(
-        name: str) -> None:
+    name: str,
+) -> None:
     dialect = DIALECTS[name]
     path = Path(__file__).resolve().parent.parent / "docs" / dialect.reference_equivalents
     assert path.is_file(), f"docs/{dialect.reference_equivalents} is the reviewed list: keep it"
     # a function of another dialect's reference inside this package is that dialect's
-    others = [d.reference_package for d in DIALECTS.values()
-              if d.reference_package.startswith(f"{dialect.reference_package}.")]
+    others = [
+        d.reference_package
+        for d in DIALECTS.values()
+        if d.reference_package.startswith(f"{dialect.reference_package}.")
+    ]
     for entry in load_equivalents(path):
         assert entry.function.startswith(f"{dialect.reference_package}."), entry
         assert not any(entry.function.startswith(f"{other}.") for other in others), entry

@@ -6,10 +6,12 @@ import io
 
 from refold.mutation._progress import ProgressRelay
 
-OUTPUT = ("⠋ Generating mutants\r⠙ Generating mutants\r    done in 12ms\n"
-          "⠋ Running stats\r⠙ Running stats\n"
-          "🎉 pkg.x_f__mutmut_1\n🙁 pkg.x_f__mutmut_2\n⏰ pkg.x_g__mutmut_1\n"
-          "🎉 pkg.x_g__mutmut_2\n⠋ 4/4  🎉 2 🫥 0  ⏰ 1  🤔 0  🙁 1  🔇 0\r")
+OUTPUT = (
+    "⠋ Generating mutants\r⠙ Generating mutants\r    done in 12ms\n"
+    "⠋ Running stats\r⠙ Running stats\n"
+    "🎉 pkg.x_f__mutmut_1\n🙁 pkg.x_f__mutmut_2\n⏰ pkg.x_g__mutmut_1\n"
+    "🎉 pkg.x_g__mutmut_2\n⠋ 4/4  🎉 2 🫥 0  ⏰ 1  🤔 0  🙁 1  🔇 0\r"
+)
 
 
 def test_verdicts_are_tallied_and_phases_printed_once_whatever_the_read_size() -> None:
@@ -17,7 +19,7 @@ def test_verdicts_are_tallied_and_phases_printed_once_whatever_the_read_size() -
         out = io.StringIO()
         relay = ProgressRelay(out, lambda: 4, every=3600.0)
         for start in range(0, len(OUTPUT), size):
-            relay.feed(OUTPUT[start:start + size])
+            relay.feed(OUTPUT[start : start + size])
         relay.finish()
         assert relay.tally == {"killed": 2, "survived": 1, "timeout": 1}, size
         lines = out.getvalue().splitlines()

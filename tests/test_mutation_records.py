@@ -16,8 +16,12 @@ from refold.mutation import FORMAT, counts, score
 
 RECORDS = Path(__file__).resolve().parent.parent / "reports" / "mutation"
 _NAMED = re.compile(r"(?P<prefix>(?:[a-z]+-)?)reference-\d{4}-\d{2}-\d{2}\.json")
-_DIALECT_OF_PREFIX = {"": "openai-chat", "anthropic-": "anthropic-messages",
-                      "events-": "provider-events", "responses-": "openai-responses"}
+_DIALECT_OF_PREFIX = {
+    "": "openai-chat",
+    "anthropic-": "anthropic-messages",
+    "events-": "provider-events",
+    "responses-": "openai-responses",
+}
 """A record's name says whose reference it measured: `reference-DATE.json` (the chat one,
 recorded before dialects existed) or `<dialect's short name>-reference-DATE.json`."""
 
@@ -40,7 +44,8 @@ def test_every_dialect_has_a_committed_record() -> None:
 
 @pytest.mark.parametrize("path", _records(), ids=lambda p: p.name)
 def test_a_record_is_a_whole_run_of_the_reference_of_the_dialect_it_is_named_after(
-        path: Path) -> None:
+    path: Path,
+) -> None:
     record = _load(path)
     match = _NAMED.fullmatch(path.name)
     assert match is not None

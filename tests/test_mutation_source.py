@@ -37,20 +37,27 @@ def test_the_reference_is_mutated_under_its_import_name() -> None:
 def test_an_installed_package_and_a_single_module_are_located(installed: Path) -> None:
     package = locate_source("tinyfold:Accumulator")
     assert (package.module, package.path, package.relative_path) == (
-        "tinyfold", installed / "tinyfold", Path("tinyfold"))
+        "tinyfold",
+        installed / "tinyfold",
+        Path("tinyfold"),
+    )
     module = locate_source("onefile_fold")
-    assert (module.path, module.relative_path) == (installed / "onefile_fold.py",
-                                                   Path("onefile_fold.py"))
+    assert (module.path, module.relative_path) == (
+        installed / "onefile_fold.py",
+        Path("onefile_fold.py"),
+    )
 
 
-@pytest.mark.parametrize(("target", "reason"), [
-    ("exec:node fold.js", r"not Python code running in this interpreter"),
-    ("http://localhost:8000", "not Python code running in this interpreter"),
-    ("examples/broken/sum_usage.py", "pass the importable module name"),
-    ("no_such_fold_package", "no module named 'no_such_fold_package' is installed"),
-])
-def test_targets_that_are_not_installed_python_source_are_refused(target: str,
-                                                                   reason: str) -> None:
+@pytest.mark.parametrize(
+    ("target", "reason"),
+    [
+        ("exec:node fold.js", r"not Python code running in this interpreter"),
+        ("http://localhost:8000", "not Python code running in this interpreter"),
+        ("examples/broken/sum_usage.py", "pass the importable module name"),
+        ("no_such_fold_package", "no module named 'no_such_fold_package' is installed"),
+    ],
+)
+def test_targets_that_are_not_installed_python_source_are_refused(target: str, reason: str) -> None:
     with pytest.raises(UsageError, match=reason):
         locate_source(target)
 
@@ -62,7 +69,8 @@ def test_a_package_with_compiled_modules_is_refused(installed: Path) -> None:
 
 
 def test_the_work_dir_copies_the_source_and_never_touches_the_original(
-        installed: Path, tmp_path: Path) -> None:
+    installed: Path, tmp_path: Path
+) -> None:
     original = installed / "tinyfold" / "__init__.py"
     before = (original.read_bytes(), original.stat().st_mtime_ns)
     workdir = tmp_path / "work"
@@ -81,7 +89,8 @@ def test_the_work_dir_copies_the_source_and_never_touches_the_original(
 
 
 def test_the_reference_work_dir_holds_all_of_refold_but_copies_the_reference_once(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     build_workdir(locate_source("reference"), tmp_path, extra_tests=())
     assert (tmp_path / "refold" / "plugin.py").is_file()
     assert (tmp_path / "refold" / "reference" / "_accumulator.py").is_file()
@@ -90,6 +99,7 @@ def test_the_reference_work_dir_holds_all_of_refold_but_copies_the_reference_onc
     assert "refold/plugin.py" in settings["also_copy"]
     # The mutated package itself is never among the copies (refold/targets, which holds
     # target `reference`, is).
-    assert not any(p == "refold/reference" or p.startswith("refold/reference/")
-                   for p in settings["also_copy"])
+    assert not any(
+        p == "refold/reference" or p.startswith("refold/reference/") for p in settings["also_copy"]
+    )
     assert "refold/targets" in settings["also_copy"]

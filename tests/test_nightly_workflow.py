@@ -38,8 +38,9 @@ def steps(workflow: dict[Any, Any]) -> list[dict[str, Any]]:
     return list(jobs["nightly"]["steps"])
 
 
-def refold_commands(steps: list[dict[str, Any]],
-                    dialect: str = "openai-chat") -> list[tuple[int, list[str]]]:
+def refold_commands(
+    steps: list[dict[str, Any]], dialect: str = "openai-chat"
+) -> list[tuple[int, list[str]]]:
     """The `refold` command lines of the steps, as the matrix entry `dialect` runs them."""
     found = []
     for number, step in enumerate(steps):
@@ -58,8 +59,9 @@ def test_it_runs_every_night_and_on_demand(workflow: dict[Any, Any]) -> None:
     assert workflow["permissions"] == {"contents": "read"}
 
 
-def test_it_runs_once_per_dialect_on_that_dialect(workflow: dict[Any, Any],
-                                                  steps: list[dict[str, Any]]) -> None:
+def test_it_runs_once_per_dialect_on_that_dialect(
+    workflow: dict[Any, Any], steps: list[dict[str, Any]]
+) -> None:
     job = workflow["jobs"]["nightly"]
     assert job["strategy"]["matrix"]["dialect"] == list(DIALECTS)
     assert job["strategy"]["fail-fast"] is False
@@ -79,7 +81,8 @@ def test_every_refold_command_line_parses(steps: list[dict[str, Any]]) -> None:
 
 
 def test_the_suites_run_with_the_nightly_profile_and_the_mutation_run_on_two_cores(
-        steps: list[dict[str, Any]]) -> None:
+    steps: list[dict[str, Any]],
+) -> None:
     parser = build_parser()
     by_name = {argv[0]: parser.parse_args(argv) for _, argv in refold_commands(steps)}
     assert by_name["check"].profile == "nightly"
@@ -90,7 +93,8 @@ def test_the_suites_run_with_the_nightly_profile_and_the_mutation_run_on_two_cor
 
 
 def test_the_history_is_restored_before_the_gate_and_saved_only_on_success(
-        steps: list[dict[str, Any]]) -> None:
+    steps: list[dict[str, Any]],
+) -> None:
     uses = [str(step.get("uses", "")) for step in steps]
     restore = uses.index("actions/cache/restore@v4")
     save = uses.index("actions/cache/save@v4")
@@ -106,7 +110,8 @@ def test_the_history_is_restored_before_the_gate_and_saved_only_on_success(
 
 
 def test_the_reports_are_uploaded_and_summarised_even_when_a_step_failed(
-        steps: list[dict[str, Any]]) -> None:
+    steps: list[dict[str, Any]],
+) -> None:
     upload = next(s for s in steps if str(s.get("uses", "")).startswith("actions/upload-artifact"))
     assert upload["if"] == "always()"
     assert {"reports/", "mutation.json", "coverage.json"} <= set(upload["with"]["path"].split())
@@ -114,8 +119,7 @@ def test_the_reports_are_uploaded_and_summarised_even_when_a_step_failed(
     assert summary["if"] == "always()" and "reports/summary.md" in summary["run"]
 
 
-def test_a_failing_check_still_fails_the_job_after_the_reports(
-        steps: list[dict[str, Any]]) -> None:
+def test_a_failing_check_still_fails_the_job_after_the_reports(steps: list[dict[str, Any]]) -> None:
     check = next(n for n, argv in refold_commands(steps) if argv[0] == "check")
     assert "REFOLD_CHECK_FAILED=1" in steps[check]["run"]
     gate = next(n for n, s in enumerate(steps) if "REFOLD_CHECK_FAILED" in str(s.get("if", "")))

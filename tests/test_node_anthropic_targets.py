@@ -31,8 +31,15 @@ AI_VERSION = "3.0.140"  # @ai-sdk/anthropic (4.x needs Node 22)
 _LOCK = nodejs.NODE_DIR / "package-lock.json"
 
 # The plain round trip's rules: a crash on a stream drawn for them is charged by ablation.
-_ROUND_TRIP = ("AM-START-BASE", "AM-BLOCK-OPEN", "AM-TEXT-JOIN", "AM-STOP-REASON",
-               "AM-STOP-SEQUENCE", "AM-USAGE-BASE", "AM-USAGE-REPLACE")
+_ROUND_TRIP = (
+    "AM-START-BASE",
+    "AM-BLOCK-OPEN",
+    "AM-TEXT-JOIN",
+    "AM-STOP-REASON",
+    "AM-STOP-SEQUENCE",
+    "AM-USAGE-BASE",
+    "AM-USAGE-REPLACE",
+)
 
 
 @pytest.fixture(scope="module")
@@ -56,25 +63,45 @@ def _check(target: Target, *rules: str) -> Check:
 
 
 def _start(usage: JSONObject | None = None, **extra: JSON) -> JSONObject:
-    message: JSONObject = {"id": "msg_1", "type": "message", "role": "assistant",
-                           "model": "claude-sonnet-4-5", "content": [], "stop_reason": None,
-                           "stop_sequence": None, **extra}
+    message: JSONObject = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5",
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        **extra,
+    }
     if usage is not None:
         message["usage"] = usage
     return {"type": "message_start", "message": message}
 
 
 def _text(index: int, *texts: str, start: str = "") -> list[JSONObject]:
-    return [{"type": "content_block_start", "index": index,
-             "content_block": {"type": "text", "text": start}},
-            *({"type": "content_block_delta", "index": index,
-               "delta": {"type": "text_delta", "text": t}} for t in texts),
-            {"type": "content_block_stop", "index": index}]
+    return [
+        {
+            "type": "content_block_start",
+            "index": index,
+            "content_block": {"type": "text", "text": start},
+        },
+        *(
+            {
+                "type": "content_block_delta",
+                "index": index,
+                "delta": {"type": "text_delta", "text": t},
+            }
+            for t in texts
+        ),
+        {"type": "content_block_stop", "index": index},
+    ]
 
 
 def _delta(stop_reason: str | None = "end_turn", usage: JSONObject | None = None) -> JSONObject:
-    event: JSONObject = {"type": "message_delta",
-                         "delta": {"stop_reason": stop_reason, "stop_sequence": None}}
+    event: JSONObject = {
+        "type": "message_delta",
+        "delta": {"stop_reason": stop_reason, "stop_sequence": None},
+    }
     if usage is not None:
         event["usage"] = usage
     return event
@@ -97,9 +124,12 @@ def _failure(check: Check, events: list[JSON]) -> ConformanceFailure:
 
 # The targets, their versions, their refusal without node or node_modules.
 
+
 def test_the_node_targets_are_built_in_names_for_node_and_their_file() -> None:
-    for name, file in (("anthropic-ts", "anthropic-ts.js"),
-                       ("ai-sdk-anthropic", "ai-sdk-anthropic.js")):
+    for name, file in (
+        ("anthropic-ts", "anthropic-ts.js"),
+        ("ai-sdk-anthropic", "ai-sdk-anthropic.js"),
+    ):
         assert BUILTIN_TARGETS[name] == f"exec:node {nodejs.NODE_DIR / file}"
         assert (nodejs.NODE_DIR / file).is_file()
 
@@ -121,7 +151,8 @@ def test_only_the_typescript_target_carries_its_sdks_sse_decoder(ts: Target, ai:
 
 
 def test_without_the_npm_packages_the_target_names_the_install_command(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setattr(nodejs, "NODE_DIR", tmp_path)
     with pytest.raises(UsageError, match=rf"npm ci --prefix {tmp_path}$") as raised:
         nodejs.require_node("anthropic-ts")
@@ -133,9 +164,14 @@ def test_without_node_refold_check_is_a_usage_error_naming_the_command(tmp_path:
     bin_dir.mkdir()
     (bin_dir / "python").symlink_to(sys.executable)
     refold = Path(sys.executable).parent / "refold"
-    done = subprocess.run([str(refold), "check", "--target", "ai-sdk-anthropic"],
-                          capture_output=True, text=True, timeout=120, check=False,
-                          env={**os.environ, "PATH": str(bin_dir)})
+    done = subprocess.run(
+        [str(refold), "check", "--target", "ai-sdk-anthropic"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "PATH": str(bin_dir)},
+    )
     assert done.returncode == 4, done.stdout + done.stderr
     assert "`node` is not on PATH" in done.stderr
     assert nodejs.install_command() in done.stderr
@@ -144,9 +180,11 @@ def test_without_node_refold_check_is_a_usage_error_naming_the_command(tmp_path:
 
 # A simple stream round-trips through both.
 
+
 @pytest.mark.parametrize("name", ["ts", "ai"])
 def test_a_simple_stream_folds_as_the_reference_does(
-        name: str, request: pytest.FixtureRequest) -> None:
+    name: str, request: pytest.FixtureRequest
+) -> None:
     target: Target = request.getfixturevalue(name)
     received = _check(target, *_ROUND_TRIP).folds_like_reference(_PLAIN)
     assert received["content"] == [{"type": "text", "text": "Hello"}]
@@ -155,7 +193,8 @@ def test_a_simple_stream_folds_as_the_reference_does(
 
 @pytest.mark.parametrize("name", ["ts", "ai"])
 def test_the_lifecycle_reads_the_live_message_then_the_finished_one(
-        name: str, request: pytest.FixtureRequest) -> None:
+    name: str, request: pytest.FixtureRequest
+) -> None:
     accumulator = _check(request.getfixturevalue(name), "AM-LIFE-FINISHED").accumulator()
     for event in _PLAIN[:-1]:
         accumulator.add(event)
@@ -177,8 +216,13 @@ def test_ts_crashes_when_no_event_carries_usage(ts: Target) -> None:  # AQ4
 
 
 def test_ts_erases_end_turn_with_a_later_null_stop_reason(ts: Target) -> None:  # AQ26
-    events = [_start(_USAGE), *_text(0, "a"), _delta(usage={"output_tokens": 2}),
-              _delta(None, usage={"output_tokens": 2}), _STOP]
+    events = [
+        _start(_USAGE),
+        *_text(0, "a"),
+        _delta(usage={"output_tokens": 2}),
+        _delta(None, usage={"output_tokens": 2}),
+        _STOP,
+    ]
     failure = _failure(_check(ts, "AM-STOP-REASON"), events)
     assert [(d.pointer, d.expected) for d in failure.differences] == [("/stop_reason", "end_turn")]
     assert failure.implicated == ("AM-STOP-REASON",)
@@ -188,7 +232,8 @@ def test_ts_drops_the_text_of_a_block_whose_index_leaves_a_gap(ts: Target) -> No
     events = [_start(_USAGE), *_text(1, "lost"), _delta(usage=_USAGE), _STOP]
     failure = _failure(_check(ts, "AM-BLOCK-ORDER"), events)
     assert [(d.pointer, d.expected, d.received) for d in failure.differences] == [
-        ("/content/0/text", "lost", "")]
+        ("/content/0/text", "lost", "")
+    ]
     assert failure.implicated == ("AM-BLOCK-ORDER",)
 
 
@@ -201,9 +246,13 @@ def test_ts_throws_on_a_second_message_start(ts: Target) -> None:  # AQ28
 
 
 def test_ts_throws_on_a_null_delta(ts: Target) -> None:  # AQ29
-    events = [_start(_USAGE), *_text(0, "a"),
-              {"type": "content_block_delta", "index": 0, "delta": None},
-              _delta(usage=_USAGE), _STOP]
+    events = [
+        _start(_USAGE),
+        *_text(0, "a"),
+        {"type": "content_block_delta", "index": 0, "delta": None},
+        _delta(usage=_USAGE),
+        _STOP,
+    ]
     # without `delta` (ablation's undo) TS throws too: the test's rule is the null's
     failure = _failure(_check(ts, "AM-ROB-WRONG-TYPE"), events)
     assert failure.crash is not None
@@ -211,12 +260,22 @@ def test_ts_throws_on_a_null_delta(ts: Target) -> None:  # AQ29
 
 
 def test_ts_keeps_a_partial_parse_of_cut_off_tool_input(ts: Target) -> None:  # AQ9
-    events = [_start(_USAGE),
-              {"type": "content_block_start", "index": 0,
-               "content_block": {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}},
-              {"type": "content_block_delta", "index": 0,
-               "delta": {"type": "input_json_delta", "partial_json": '{"a": ["Roses", "Viol'}},
-              {"type": "content_block_stop", "index": 0}, _delta("max_tokens", _USAGE), _STOP]
+    events = [
+        _start(_USAGE),
+        {
+            "type": "content_block_start",
+            "index": 0,
+            "content_block": {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}},
+        },
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "input_json_delta", "partial_json": '{"a": ["Roses", "Viol'},
+        },
+        {"type": "content_block_stop", "index": 0},
+        _delta("max_tokens", _USAGE),
+        _STOP,
+    ]
     failure = _failure(_check(ts, "AM-TOOL-INVALID"), events)
     assert [d.received for d in failure.differences] == [{"a": ["Roses"]}]
     assert failure.implicated == ("AM-TOOL-INVALID",)
@@ -229,8 +288,11 @@ def test_ts_fails_a_stream_that_ends_without_message_stop(ts: Target) -> None:  
 
 
 def test_ts_fails_a_stream_with_an_error_event(ts: Target) -> None:  # AQ18
-    events = [_start(_USAGE), *_text(0, "partial"),
-              {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}]
+    events = [
+        _start(_USAGE),
+        *_text(0, "partial"),
+        {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
+    ]
     failure = _failure(_check(ts, "AM-LIFE-ERROR"), events)
     assert "overloaded_error" in (failure.target_error or "")
     assert failure.implicated == ("AM-LIFE-ERROR",)
@@ -239,8 +301,7 @@ def test_ts_fails_a_stream_with_an_error_event(ts: Target) -> None:  # AQ18
 def test_ts_lets_a_message_delta_after_message_stop_change_the_usage(ts: Target) -> None:
     events = [*_PLAIN, _delta(usage={"output_tokens": 99})]  # AQ28, exp E
     failure = _failure(_check(ts, "AM-LIFE-AFTER-STOP"), events)
-    assert [(d.pointer, d.received) for d in failure.differences] == [
-        ("/usage/output_tokens", 99)]
+    assert [(d.pointer, d.received) for d in failure.differences] == [("/usage/output_tokens", 99)]
     # the final message shares its usage object with the live snapshot; a difference is
     # charged to its pointer's rules (refold.attribution), here the usage rules, less
     # AM-USAGE-BASE (a count message_delta re-reported is not message_start's to decide)
@@ -255,40 +316,75 @@ def test_ts_accepts_an_event_that_is_not_an_object(ts: Target) -> None:
 
 
 def test_ts_throws_on_a_delta_before_its_block_starts(ts: Target) -> None:  # AQ27, exp H
-    events = [_start(_USAGE),
-              {"type": "content_block_delta", "index": 0,
-               "delta": {"type": "text_delta", "text": "early"}},
-              *_text(0, "a"), _delta(usage=_USAGE), _STOP]
+    events = [
+        _start(_USAGE),
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "text_delta", "text": "early"},
+        },
+        *_text(0, "a"),
+        _delta(usage=_USAGE),
+        _STOP,
+    ]
     failure = _failure(_check(ts, *_ROUND_TRIP, "AM-DELTA-ROUTE"), events)
     assert "TypeError" in (failure.target_error or "")
     assert failure.implicated == ("AM-DELTA-ROUTE",)
 
 
-_SIGNED = [_start(_USAGE),
-           {"type": "content_block_start", "index": 0,
-            "content_block": {"type": "thinking", "thinking": ""}},
-           {"type": "content_block_delta", "index": 0,
-            "delta": {"type": "thinking_delta", "thinking": "Hm."}},
-           {"type": "content_block_delta", "index": 0,
-            "delta": {"type": "signature_delta", "signature": "sig-1"}},
-           {"type": "content_block_delta", "index": 0,
-            "delta": {"type": "signature_delta", "signature": "sig-2"}},
-           {"type": "content_block_stop", "index": 0}, _delta(usage=_USAGE), _STOP]
-_WRONG_KIND = [_start(_USAGE), *_text(0)[:1],
-               {"type": "content_block_delta", "index": 0,
-                "delta": {"type": "thinking_delta", "thinking": "stray"}},
-               *_text(0, "a")[1:], _delta(usage=_USAGE), _STOP]
+_SIGNED = [
+    _start(_USAGE),
+    {
+        "type": "content_block_start",
+        "index": 0,
+        "content_block": {"type": "thinking", "thinking": ""},
+    },
+    {
+        "type": "content_block_delta",
+        "index": 0,
+        "delta": {"type": "thinking_delta", "thinking": "Hm."},
+    },
+    {
+        "type": "content_block_delta",
+        "index": 0,
+        "delta": {"type": "signature_delta", "signature": "sig-1"},
+    },
+    {
+        "type": "content_block_delta",
+        "index": 0,
+        "delta": {"type": "signature_delta", "signature": "sig-2"},
+    },
+    {"type": "content_block_stop", "index": 0},
+    _delta(usage=_USAGE),
+    _STOP,
+]
+_WRONG_KIND = [
+    _start(_USAGE),
+    *_text(0)[:1],
+    {
+        "type": "content_block_delta",
+        "index": 0,
+        "delta": {"type": "thinking_delta", "thinking": "stray"},
+    },
+    *_text(0, "a")[1:],
+    _delta(usage=_USAGE),
+    _STOP,
+]
 
 
-@pytest.mark.parametrize(("rule", "events"), [
-    ("AM-PING", [{"type": "ping"}, *_PLAIN]),  # AQ23: TS's decoder filters it
-    ("AM-THINK-SIGNATURE", _SIGNED),  # AQ10: the last signature
-    ("AM-DELTA-MATCH", _WRONG_KIND),  # AQ25: ignored by block type
-    ("AM-TEXT-JOIN", [_start(_USAGE), *_text(0, " is 42.", start="The answer"),
-                      _delta(usage=_USAGE), _STOP]),  # AQ24
-])
-def test_ts_passes_what_the_research_saw_it_pass(ts: Target, rule: str,
-                                                  events: list[JSON]) -> None:
+@pytest.mark.parametrize(
+    ("rule", "events"),
+    [
+        ("AM-PING", [{"type": "ping"}, *_PLAIN]),  # AQ23: TS's decoder filters it
+        ("AM-THINK-SIGNATURE", _SIGNED),  # AQ10: the last signature
+        ("AM-DELTA-MATCH", _WRONG_KIND),  # AQ25: ignored by block type
+        (
+            "AM-TEXT-JOIN",
+            [_start(_USAGE), *_text(0, " is 42.", start="The answer"), _delta(usage=_USAGE), _STOP],
+        ),  # AQ24
+    ],
+)
+def test_ts_passes_what_the_research_saw_it_pass(ts: Target, rule: str, events: list[JSON]) -> None:
     _check(ts, rule).folds_like_reference(events)
 
 
@@ -319,18 +415,24 @@ def test_ts_decoder_skips_frames_with_empty_data(ts: Target) -> None:
 
 # ai-sdk-anthropic (@ai-sdk/anthropic 3.0.140): the AI column of the AQ table.
 
+
 def test_ai_drops_text_sent_on_content_block_start(ai: Target) -> None:  # AQ24
-    events = [_start(_USAGE), *_text(0, " is 42.", start="The answer"), _delta(usage=_USAGE),
-              _STOP]
+    events = [_start(_USAGE), *_text(0, " is 42.", start="The answer"), _delta(usage=_USAGE), _STOP]
     failure = _failure(_check(ai, "AM-TEXT-JOIN"), events)
     assert [(d.pointer, d.received) for d in failure.differences] == [
-        ("/content/0/text", " is 42.")]
+        ("/content/0/text", " is 42.")
+    ]
     assert failure.implicated == ("AM-TEXT-JOIN",)
 
 
 def test_ai_erases_end_turn_with_a_later_null_stop_reason(ai: Target) -> None:  # AQ26
-    events = [_start(_USAGE), *_text(0, "a"), _delta(usage={"output_tokens": 2}),
-              _delta(None, usage={"output_tokens": 2}), _STOP]
+    events = [
+        _start(_USAGE),
+        *_text(0, "a"),
+        _delta(usage={"output_tokens": 2}),
+        _delta(None, usage={"output_tokens": 2}),
+        _STOP,
+    ]
     failure = _failure(_check(ai, "AM-STOP-REASON"), events)
     assert [(d.pointer, d.expected) for d in failure.differences] == [("/stop_reason", "end_turn")]
     assert failure.implicated == ("AM-STOP-REASON",)
@@ -344,17 +446,29 @@ def test_ai_fails_validation_when_no_event_carries_usage(ai: Target) -> None:  #
 
 
 def test_ai_fails_validation_on_an_unknown_event_type(ai: Target) -> None:  # AQ20
-    events = [_start(_USAGE), *_text(0, "a"), {"type": "vertex_event", "usage": _USAGE},
-              _delta(usage=_USAGE), _STOP]
+    events = [
+        _start(_USAGE),
+        *_text(0, "a"),
+        {"type": "vertex_event", "usage": _USAGE},
+        _delta(usage=_USAGE),
+        _STOP,
+    ]
     failure = _failure(_check(ai, *_ROUND_TRIP), events)
     assert failure.implicated == ("AM-UNKNOWN-EVENT",)
 
 
 def test_ai_fails_validation_on_an_unknown_block_type(ai: Target) -> None:  # AQ21
-    events = [_start(_USAGE),
-              {"type": "content_block_start", "index": 0,
-               "content_block": {"type": "future_block", "data": "x"}},
-              {"type": "content_block_stop", "index": 0}, _delta(usage=_USAGE), _STOP]
+    events = [
+        _start(_USAGE),
+        {
+            "type": "content_block_start",
+            "index": 0,
+            "content_block": {"type": "future_block", "data": "x"},
+        },
+        {"type": "content_block_stop", "index": 0},
+        _delta(usage=_USAGE),
+        _STOP,
+    ]
     failure = _failure(_check(ai, "AM-UNKNOWN-BLOCK"), events)
     assert "AI_TypeValidationError" in (failure.target_error or "")
     assert failure.implicated == ("AM-UNKNOWN-BLOCK",)
@@ -362,8 +476,10 @@ def test_ai_fails_validation_on_an_unknown_block_type(ai: Target) -> None:  # AQ
 
 def test_ai_fails_validation_on_a_finished_text_block_in_message_start(ai: Target) -> None:
     # AQ7: the provider reads only tool_use blocks from message_start.message.content
-    events = [_start(_USAGE, content=[{"type": "text", "text": "done"}],
-                     stop_reason="end_turn"), _STOP]
+    events = [
+        _start(_USAGE, content=[{"type": "text", "text": "done"}], stop_reason="end_turn"),
+        _STOP,
+    ]
     failure = _failure(_check(ai, *_ROUND_TRIP, "AM-START-CONTENT"), events)
     assert "Type validation failed" in (failure.target_error or "")
     assert failure.implicated == ("AM-START-CONTENT",)
@@ -376,26 +492,48 @@ def test_ai_keeps_a_finished_tool_use_block_in_message_start(ai: Target) -> None
 
 
 def test_ai_concatenates_start_input_and_deltas(ai: Target) -> None:  # AQ6, exp A
-    events = [_start(_USAGE),
-              {"type": "content_block_start", "index": 0,
-               "content_block": {"type": "tool_use", "id": "toolu_1", "name": "f",
-                                 "input": {"a": 1}}},
-              {"type": "content_block_delta", "index": 0,
-               "delta": {"type": "input_json_delta", "partial_json": '{"b": 2}'}},
-              {"type": "content_block_stop", "index": 0}, _delta("tool_use", _USAGE), _STOP]
+    events = [
+        _start(_USAGE),
+        {
+            "type": "content_block_start",
+            "index": 0,
+            "content_block": {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {"a": 1}},
+        },
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "input_json_delta", "partial_json": '{"b": 2}'},
+        },
+        {"type": "content_block_stop", "index": 0},
+        _delta("tool_use", _USAGE),
+        _STOP,
+    ]
     failure = _failure(_check(ai, "AM-TOOL-NO-DELTA"), events)
     assert [d.received for d in failure.differences] == ['{"a":1}{"b": 2}']
     assert failure.implicated == ("AM-TOOL-NO-DELTA",)
 
 
 def test_ai_drops_a_document_citation(ai: Target) -> None:  # AQ13
-    citation: JSONObject = {"type": "char_location", "cited_text": "Two", "document_index": 0,
-                            "document_title": "Doc", "start_char_index": 0,
-                            "end_char_index": 3}
-    events = [_start(_USAGE), *_text(0, "Two")[:2],
-              {"type": "content_block_delta", "index": 0,
-               "delta": {"type": "citations_delta", "citation": citation}},
-              *_text(0)[1:], _delta(usage=_USAGE), _STOP]
+    citation: JSONObject = {
+        "type": "char_location",
+        "cited_text": "Two",
+        "document_index": 0,
+        "document_title": "Doc",
+        "start_char_index": 0,
+        "end_char_index": 3,
+    }
+    events = [
+        _start(_USAGE),
+        *_text(0, "Two")[:2],
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "citations_delta", "citation": citation},
+        },
+        *_text(0)[1:],
+        _delta(usage=_USAGE),
+        _STOP,
+    ]
     failure = _failure(_check(ai, "AM-CITATIONS-APPEND"), events)
     assert [d.pointer for d in failure.differences] == ["/content/0/citations"]
     assert failure.implicated == ("AM-CITATIONS-APPEND",)
@@ -433,27 +571,49 @@ def test_ai_loses_message_start_keys_no_part_carries(ai: Target) -> None:
 
 
 def test_ai_fails_validation_on_a_null_delta(ai: Target) -> None:  # AQ29
-    events = [_start(_USAGE), *_text(0, "a")[:2],
-              {"type": "content_block_delta", "index": 0, "delta": None},
-              *_text(0)[1:], _delta(usage=_USAGE), _STOP]
+    events = [
+        _start(_USAGE),
+        *_text(0, "a")[:2],
+        {"type": "content_block_delta", "index": 0, "delta": None},
+        *_text(0)[1:],
+        _delta(usage=_USAGE),
+        _STOP,
+    ]
     failure = _failure(_check(ai, "AM-ROB-WRONG-TYPE"), events)
     assert "Type validation failed" in (failure.target_error or "")
     assert failure.implicated == ("AM-ROB-WRONG-TYPE",)
 
 
-@pytest.mark.parametrize(("rule", "events"), [
-    ("AM-TOOL-INVALID", [_start(_USAGE),  # AQ9: the raw string
-                         {"type": "content_block_start", "index": 0,
-                          "content_block": {"type": "tool_use", "id": "toolu_1", "name": "f",
-                                            "input": {}}},
-                         {"type": "content_block_delta", "index": 0,
-                          "delta": {"type": "input_json_delta",
-                                    "partial_json": '{"a": ["Roses", "Viol'}},
-                         {"type": "content_block_stop", "index": 0},
-                         _delta("max_tokens", _USAGE), _STOP]),
-    ("AM-THINK-SIGNATURE", _SIGNED),  # AQ10: the last signature
-    ("AM-PING", [{"type": "ping"}, *_PLAIN]),  # AQ23
-])
-def test_ai_passes_what_the_research_saw_it_pass(ai: Target, rule: str,
-                                                 events: list[JSON]) -> None:
+@pytest.mark.parametrize(
+    ("rule", "events"),
+    [
+        (
+            "AM-TOOL-INVALID",
+            [
+                _start(_USAGE),  # AQ9: the raw string
+                {
+                    "type": "content_block_start",
+                    "index": 0,
+                    "content_block": {
+                        "type": "tool_use",
+                        "id": "toolu_1",
+                        "name": "f",
+                        "input": {},
+                    },
+                },
+                {
+                    "type": "content_block_delta",
+                    "index": 0,
+                    "delta": {"type": "input_json_delta", "partial_json": '{"a": ["Roses", "Viol'},
+                },
+                {"type": "content_block_stop", "index": 0},
+                _delta("max_tokens", _USAGE),
+                _STOP,
+            ],
+        ),
+        ("AM-THINK-SIGNATURE", _SIGNED),  # AQ10: the last signature
+        ("AM-PING", [{"type": "ping"}, *_PLAIN]),  # AQ23
+    ],
+)
+def test_ai_passes_what_the_research_saw_it_pass(ai: Target, rule: str, events: list[JSON]) -> None:
     _check(ai, rule).folds_like_reference(events)

@@ -41,9 +41,14 @@ class NodeAdapter:
 
     def __init__(self) -> None:
         assert _NODE is not None
-        self.process = subprocess.Popen([_NODE, str(_SCRIPT)], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        text=True, encoding="utf-8")
+        self.process = subprocess.Popen(
+            [_NODE, str(_SCRIPT)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+        )
         self.hello = self._read()
         self.stream = 0
 
@@ -72,8 +77,7 @@ class NodeAdapter:
                 return events, message
             events.append(message["event"])
 
-    def run(self, dialect: str, frames: list[Any]) -> tuple[list[list[Any]], dict[str, Any],
-                                                            Any]:
+    def run(self, dialect: str, frames: list[Any]) -> tuple[list[list[Any]], dict[str, Any], Any]:
         """(events per frame then the end's, outcome, persisted) of one stream."""
         self.stream += 1
         self._send({"op": "begin", "stream": self.stream, "dialect": dialect})
@@ -138,10 +142,21 @@ def _as_javascript_reads(value: Any) -> Any:
     return value
 
 
-def _rules(dialect: str, frames: list[Any], events: list[Any], outcome: Any, persisted: Any,
-           fold: Any) -> list[str]:
-    found = check_events(dialect, frames, events, outcome, persisted, canaries=CANARIES,
-                         provider=PROVIDER, fold=fold, strip=strip, turn_opaque=True)
+def _rules(
+    dialect: str, frames: list[Any], events: list[Any], outcome: Any, persisted: Any, fold: Any
+) -> list[str]:
+    found = check_events(
+        dialect,
+        frames,
+        events,
+        outcome,
+        persisted,
+        canaries=CANARIES,
+        provider=PROVIDER,
+        fold=fold,
+        strip=strip,
+        turn_opaque=True,
+    )
     return [violation.rule for violation in found]
 
 
@@ -163,31 +178,42 @@ def _keeps_the_contract(node: NodeAdapter, dialect: str, frames: list[Any]) -> l
 def _reference_rules(dialect: str, frames: list[Any]) -> list[str]:
     expected, outcome = _reference(dialect, frames)
     events = [event for frame_events in expected for event in frame_events]
-    return _rules(dialect, frames, events, outcome, {"events": strip(events), "outcome": outcome},
-                  fold_turn)
+    return _rules(
+        dialect, frames, events, outcome, {"events": strip(events), "outcome": outcome}, fold_turn
+    )
 
 
 def test_hello_declares_the_protocol_and_dialects(node: NodeAdapter) -> None:
-    assert node.hello == {"hello": {"protocol": "refold-events/1", "provider": PROVIDER,
-                                    "dialects": ["openai-chat", "anthropic-messages"],
-                                    "features": ["events", "events.turn_opaque"]}}
+    assert node.hello == {
+        "hello": {
+            "protocol": "refold-events/1",
+            "provider": PROVIDER,
+            "dialects": ["openai-chat", "anthropic-messages"],
+            "features": ["events", "events.turn_opaque"],
+        }
+    }
 
 
 @pytest.mark.parametrize("stream", sorted(STREAMS))
 def test_node_adapter_emits_the_reference_events_on_written_streams(
-        node: NodeAdapter, stream: str) -> None:
+    node: NodeAdapter, stream: str
+) -> None:
     assert _keeps_the_contract(node, *STREAMS[stream]) == []
 
 
-_SETTINGS = settings(max_examples=30, deadline=None, derandomize=True,
-                     suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                            HealthCheck.too_slow])
+_SETTINGS = settings(
+    max_examples=30,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 
 
 @_SETTINGS
 @given(chunks=chunk_streams(), done=st.booleans())
 def test_node_adapter_emits_the_reference_events_on_drawn_chat_streams(
-        node: NodeAdapter, chunks: list[Any], done: bool) -> None:
+    node: NodeAdapter, chunks: list[Any], done: bool
+) -> None:
     frames = [*chunks, "[DONE]"] if done else chunks
     rules = _keeps_the_contract(node, "openai-chat", frames)
     # Exactly the reference's own: on some drawn streams check_events charges the reference
@@ -200,7 +226,8 @@ def test_node_adapter_emits_the_reference_events_on_drawn_chat_streams(
 @_SETTINGS
 @given(events=event_streams())
 def test_node_adapter_emits_the_reference_events_on_drawn_anthropic_streams(
-        node: NodeAdapter, events: list[Any]) -> None:
+    node: NodeAdapter, events: list[Any]
+) -> None:
     # exactly the reference's own (see above: a drawn message_delta may report fewer
     # output tokens than message_start, which the reference maps faithfully and
     # EV-USAGE-MONOTONE charges)

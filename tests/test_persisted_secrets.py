@@ -21,15 +21,42 @@ SAMPLE_SUITE = ROOT / "examples" / "targets" / "sample_suite.py"
 REFOLD = [sys.executable, "-m", "refold.cli"]
 
 # Each canary's core is unique and alphanumeric, so no escaping can hide it from the search.
-KEYED = {name: f"Qz{n}keyed{n}canary" for n, name in enumerate([
-    "api_key", "apiKey", "api-key", "x-api-key", "X-API-Key", "authorization",
-    "Proxy-Authorization", "password", "secret", "client_secret", "token", "session_token",
-    "access_token", "refresh_token", "id_token", "cookie", "set-cookie", "Set-Cookie"])}
+KEYED = {
+    name: f"Qz{n}keyed{n}canary"
+    for n, name in enumerate(
+        [
+            "api_key",
+            "apiKey",
+            "api-key",
+            "x-api-key",
+            "X-API-Key",
+            "authorization",
+            "Proxy-Authorization",
+            "password",
+            "secret",
+            "client_secret",
+            "token",
+            "session_token",
+            "access_token",
+            "refresh_token",
+            "id_token",
+            "cookie",
+            "set-cookie",
+            "Set-Cookie",
+        ]
+    )
+}
 SHAPED = [
-    "sk-Qz0shapedABCDEFGHIJKLMN", "sk-proj-Qz1shapedABCDEFGHIJKL", "sk-ant-api03-Qz2shapedABCDEFGH",
-    "AKIAQZ3SHAPEDABCDEFG", "ghp_Qz4shapedABCDEFGHIJKLMNOPQRS", "gho_Qz5shapedABCDEFGHIJKLMNOPQRS",
-    "github_pat_Qz6shaped_ABCDEFGHIJKLMNOP", "xoxb-Qz7shaped-ABCDEFGH",
-    "Bearer Qz8shapedABCDEFGH", "bearer Qz9shapedABCDEFGH",
+    "sk-Qz0shapedABCDEFGHIJKLMN",
+    "sk-proj-Qz1shapedABCDEFGHIJKL",
+    "sk-ant-api03-Qz2shapedABCDEFGH",
+    "AKIAQZ3SHAPEDABCDEFG",
+    "ghp_Qz4shapedABCDEFGHIJKLMNOPQRS",
+    "gho_Qz5shapedABCDEFGHIJKLMNOPQRS",
+    "github_pat_Qz6shaped_ABCDEFGHIJKLMNOP",
+    "xoxb-Qz7shaped-ABCDEFGH",
+    "Bearer Qz8shapedABCDEFGH",
+    "bearer Qz9shapedABCDEFGH",
     "eyJQz10shapedhdr.eyJQz10shapedbody.Qz10shapedsig",
 ]
 BASIC = "Authorization: Basic Qz11shapedQUJDREVGRw=="
@@ -38,13 +65,30 @@ OPAQUE = "Qz14opaqueframe"
 PAYLOAD = "Qz15payloadbody"
 NAMED = "sk-proj-Qz16namedABCDEFGHIJKLM"
 DESCRIBED = "ghp_Qz17describedABCDEFGHIJKLMN"
-CORES = [*KEYED.values(), "Qz0shaped", "Qz1shaped", "Qz2shaped", "QZ3SHAPED", "Qz4shaped",
-         "Qz5shaped", "Qz6shaped", "Qz7shaped", "Qz8shaped", "Qz9shaped", "Qz10shaped",
-         "Qz11shaped", "Qz12assigned", "Qz13assigned", OPAQUE, PAYLOAD, "Qz16named",
-         "Qz17described"]
+CORES = [
+    *KEYED.values(),
+    "Qz0shaped",
+    "Qz1shaped",
+    "Qz2shaped",
+    "QZ3SHAPED",
+    "Qz4shaped",
+    "Qz5shaped",
+    "Qz6shaped",
+    "Qz7shaped",
+    "Qz8shaped",
+    "Qz9shaped",
+    "Qz10shaped",
+    "Qz11shaped",
+    "Qz12assigned",
+    "Qz13assigned",
+    OPAQUE,
+    PAYLOAD,
+    "Qz16named",
+    "Qz17described",
+]
 CONTROL = "\x1b]0;pwned\x07\x1b[2J\x9b31m"
 
-HOSTILE = f'''
+HOSTILE = f"""
 from refold.reference import fold as _fold
 
 def _answer(chunks):
@@ -59,7 +103,7 @@ def _answer(chunks):
 refold_target = {{"name": "hostile " + {NAMED!r} + {CONTROL!r}, "fold": _answer,
                   "description": "leaks " + {DESCRIBED!r} + {CONTROL!r},
                   "features": ["text", "choices", "usage"]}}
-'''
+"""
 
 
 def _escaped_forms(core: str) -> set[str]:
@@ -72,11 +116,28 @@ def hostile_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     shutil.copy(SAMPLE_SUITE, workdir / "test_sample.py")
     (workdir / "hostile.py").write_text(HOSTILE, encoding="utf-8")
     console = ""
-    for argv in (["check", "--report-dir", "out"], ["check", "--report", "report.json"],
-                 ["baseline", "--write", "baseline.toml"]):
-        done = subprocess.run([*REFOLD, *argv, "--target", "hostile.py", "--", "test_sample.py",
-                               "-k", "test_text_is_joined"], cwd=workdir, capture_output=True,
-                              text=True, timeout=600, check=False)
+    for argv in (
+        ["check", "--report-dir", "out"],
+        ["check", "--report", "report.json"],
+        ["baseline", "--write", "baseline.toml"],
+    ):
+        done = subprocess.run(
+            [
+                *REFOLD,
+                *argv,
+                "--target",
+                "hostile.py",
+                "--",
+                "test_sample.py",
+                "-k",
+                "test_text_is_joined",
+            ],
+            cwd=workdir,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
         assert done.returncode in (0, 1), done.stdout[-3000:] + done.stderr[-3000:]
         console += done.stdout + done.stderr
     return workdir, console
@@ -95,8 +156,12 @@ def test_the_hostile_run_wrote_every_kind_of_file(hostile_run: tuple[Path, str])
 def test_no_written_file_holds_a_canary_in_any_escaping(hostile_run: tuple[Path, str]) -> None:
     workdir, _ = hostile_run
     written = [p for p in workdir.rglob("*") if p.is_file() and p.suffix != ".py"]
-    leaks = [(path.name, core) for path in written for core in CORES
-             if any(form in path.read_text(encoding="utf-8") for form in _escaped_forms(core))]
+    leaks = [
+        (path.name, core)
+        for path in written
+        for core in CORES
+        if any(form in path.read_text(encoding="utf-8") for form in _escaped_forms(core))
+    ]
     assert leaks == []
 
 
@@ -120,12 +185,30 @@ def test_a_usage_error_naming_a_hostile_target_is_scrubbed_and_escaped(tmp_path:
     target.write_text(
         "from refold.reference import Accumulator\n"
         "refold_target = {'name': 'evil sk-proj-Qz16namedABCDEFGHIJKLM \\x1b]0;pwned\\x07',\n"
-        "                 'factory': Accumulator, 'features': ['text']}\n", encoding="utf-8")
-    (tmp_path / "b.toml").write_text('[expected_failures]\n"USAGE-LAST" = "sums"\n',
-                                      encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
-                          "--target", str(target), "--baseline", "b.toml"],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False)
+        "                 'factory': Accumulator, 'features': ['text']}\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "b.toml").write_text(
+        '[expected_failures]\n"USAGE-LAST" = "sums"\n', encoding="utf-8"
+    )
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "--target",
+            str(target),
+            "--baseline",
+            "b.toml",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert run.returncode == 4, run.stdout[-2000:] + run.stderr[-2000:]
     shown = run.stdout + run.stderr
     assert "USAGE-LAST" in shown

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_SUITE = ROOT / "examples" / "targets" / "sample_suite.py"
 REFOLD = [sys.executable, "-m", "refold.cli"]
 
-HUGE = '''
+HUGE = """
 from refold.reference import fold as _fold
 
 def fold(chunks):
@@ -27,7 +27,7 @@ def fold(chunks):
         {"token": "y", "logprob": float("nan")}, {"token": "z", "logprob": float("-inf")}]}
     response["usage"] = {"cost": float("inf")}
     return response
-'''
+"""
 
 
 @pytest.fixture(scope="module")
@@ -35,9 +35,25 @@ def huge_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     workdir = tmp_path_factory.mktemp("huge")
     shutil.copy(SAMPLE_SUITE, workdir / "test_sample.py")
     (workdir / "huge.py").write_text(HUGE, encoding="utf-8")
-    done = subprocess.run([*REFOLD, "check", "--report-dir", "out", "--target", "huge.py",
-                           "--", "test_sample.py", "-k", "test_text_is_joined"], cwd=workdir,
-                          capture_output=True, text=True, timeout=600, check=False)
+    done = subprocess.run(
+        [
+            *REFOLD,
+            "check",
+            "--report-dir",
+            "out",
+            "--target",
+            "huge.py",
+            "--",
+            "test_sample.py",
+            "-k",
+            "test_text_is_joined",
+        ],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
     assert len(done.stdout) < 1024 * 1024
     return workdir
@@ -60,6 +76,7 @@ def test_a_ten_megabyte_answer_gives_bounded_files_that_say_what_was_cut(huge_ru
 def _strict(text: str) -> Any:
     def refuse(token: str) -> None:
         raise AssertionError(f"bare {token}")
+
     return json.loads(text, parse_constant=refuse)
 
 
@@ -70,5 +87,7 @@ def test_no_json_file_holds_a_bare_nan_or_infinity(huge_run: Path) -> None:
     [replay] = (huge_run / "refold-replays").glob("*.json")
     received = _strict(replay.read_text(encoding="utf-8"))["received"]
     assert [e["logprob"] for e in received["choices"][0]["logprobs"]["content"]] == [
-        "NaN", "-Infinity"]
+        "NaN",
+        "-Infinity",
+    ]
     assert received["usage"] == {"cost": "Infinity"}

@@ -33,11 +33,20 @@ SERVER = ROOT / "examples" / "targets" / "protocol_server.py"
 
 TEXT_ONLY = Projection(("/output/*/content/*/text",), "text only")
 RESPONSE: dict[str, Any] = {
-    "id": "resp_1", "model": "gpt-4.1", "status": "completed",
-    "output": [{"type": "message", "id": "msg_1", "status": "completed",
-                "content": [{"type": "output_text", "text": "Hi", "annotations": []}]},
-               {"type": "function_call", "call_id": "call_1", "arguments": "{}"}],
-    "usage": {"input_tokens": 1, "output_tokens": 2}}
+    "id": "resp_1",
+    "model": "gpt-4.1",
+    "status": "completed",
+    "output": [
+        {
+            "type": "message",
+            "id": "msg_1",
+            "status": "completed",
+            "content": [{"type": "output_text", "text": "Hi", "annotations": []}],
+        },
+        {"type": "function_call", "call_id": "call_1", "arguments": "{}"},
+    ],
+    "usage": {"input_tokens": 1, "output_tokens": 2},
+}
 
 
 def _projection(*pointers: str) -> Projection:
@@ -45,6 +54,7 @@ def _projection(*pointers: str) -> Projection:
 
 
 # the grammar
+
 
 def test_a_star_is_any_one_index_or_key_and_a_pattern_covers_its_subtree() -> None:
     projection = _projection("/output/*/content/*/text", "/usage", "/meta/*/x")
@@ -75,21 +85,26 @@ def test_reducing_keeps_the_covered_places_and_the_positions_of_arrays() -> None
 
 # validation on load
 
-@pytest.mark.parametrize(("declared", "received"), [
-    (["/id"], "a array"),
-    ({"pointers": ["/id"]}, "without 'builds'"),
-    ({"pointers": ["/id"], "builds": "x", "extra": 1}, "unknown keys 'extra'"),
-    ({"pointers": [], "builds": "x"}, "`pointers` []"),
-    ({"pointers": "/id", "builds": "x"}, '`pointers` "/id"'),
-    ({"pointers": ["id"], "builds": "x"}, "a JSON pointer starts with `/`"),
-    ({"pointers": [""], "builds": "x"}, "the whole fold"),
-    ({"pointers": ["/a~2"], "builds": "x"}, "`~` not followed by 0 or 1"),
-    ({"pointers": [3], "builds": "x"}, "`pointers[0]` 3: a int, not a string"),
-    ({"pointers": ["/id", "/id"], "builds": "x"}, "lists a pattern twice"),
-    ({"pointers": ["/id"], "builds": " "}, '`builds` " "'),
-])
+
+@pytest.mark.parametrize(
+    ("declared", "received"),
+    [
+        (["/id"], "a array"),
+        ({"pointers": ["/id"]}, "without 'builds'"),
+        ({"pointers": ["/id"], "builds": "x", "extra": 1}, "unknown keys 'extra'"),
+        ({"pointers": [], "builds": "x"}, "`pointers` []"),
+        ({"pointers": "/id", "builds": "x"}, '`pointers` "/id"'),
+        ({"pointers": ["id"], "builds": "x"}, "a JSON pointer starts with `/`"),
+        ({"pointers": [""], "builds": "x"}, "the whole fold"),
+        ({"pointers": ["/a~2"], "builds": "x"}, "`~` not followed by 0 or 1"),
+        ({"pointers": [3], "builds": "x"}, "`pointers[0]` 3: a int, not a string"),
+        ({"pointers": ["/id", "/id"], "builds": "x"}, "lists a pattern twice"),
+        ({"pointers": ["/id"], "builds": " "}, '`builds` " "'),
+    ],
+)
 def test_a_malformed_projection_is_one_paragraph_naming_what_where_and_the_form(
-        declared: object, received: str) -> None:
+    declared: object, received: str
+) -> None:
     with pytest.raises(UsageError) as raised:
         projection_of(declared, origin="refold_target of mylib")
     message = str(raised.value)
@@ -100,16 +115,26 @@ def test_a_malformed_projection_is_one_paragraph_naming_what_where_and_the_form(
 
 
 def test_a_python_declaration_is_validated_when_the_target_is_loaded() -> None:
-    declaration = {"name": "mylib", "dialect": "openai-responses", "fold": _fold_reference,
-                   "projection": {"pointers": ["output"], "builds": "x"}}
-    with pytest.raises(UsageError, match="refold_target of mylib declares a projection that "
-                                         'is `pointers\\[0\\]` "output"'):
+    declaration = {
+        "name": "mylib",
+        "dialect": "openai-responses",
+        "fold": _fold_reference,
+        "projection": {"pointers": ["output"], "builds": "x"},
+    }
+    with pytest.raises(
+        UsageError,
+        match='refold_target of mylib declares a projection that is `pointers\\[0\\]` "output"',
+    ):
         from_object(declaration, name="mylib")
 
 
 def test_an_events_adapter_takes_no_projection() -> None:
-    declaration = {"name": "adapter", "adapter": object, "accepts": ["openai-chat"],
-                   "projection": {"pointers": ["/events"], "builds": "x"}}
+    declaration = {
+        "name": "adapter",
+        "adapter": object,
+        "accepts": ["openai-chat"],
+        "projection": {"pointers": ["/events"], "builds": "x"},
+    }
     with pytest.raises(UsageError, match="dialect provider-events lists no places"):
         from_object(declaration, name="adapter")
 
@@ -120,10 +145,19 @@ def _fold_reference(events: list[JSON]) -> dict[str, Any]:
 
 # the comparison
 
+
 def test_differences_outside_the_projection_are_not_differences() -> None:
-    received = {**RESPONSE, "model": "other", "output": [
-        {**RESPONSE["output"][0], "status": None, "content": [{"type": "output_text",
-                                                               "text": "Hi!"}]}]}
+    received = {
+        **RESPONSE,
+        "model": "other",
+        "output": [
+            {
+                **RESPONSE["output"][0],
+                "status": None,
+                "content": [{"type": "output_text", "text": "Hi!"}],
+            }
+        ],
+    }
     whole = {d.pointer for d in OPENAI_RESPONSES.differences(RESPONSE, received)}
     assert {"/model", "/output/0/status", "/output/1"} <= whole
     found = projected_differences(OPENAI_RESPONSES, TEXT_ONLY, RESPONSE, received)
@@ -132,9 +166,15 @@ def test_differences_outside_the_projection_are_not_differences() -> None:
 
 
 def test_check_compares_within_the_projection_of_its_target() -> None:
-    target = from_object({"name": "t", "dialect": "openai-responses", "fold": _fold_reference,
-                          "projection": {"pointers": ["/output/*/content/*/text"],
-                                         "builds": "text"}}, name="t")
+    target = from_object(
+        {
+            "name": "t",
+            "dialect": "openai-responses",
+            "fold": _fold_reference,
+            "projection": {"pointers": ["/output/*/content/*/text"], "builds": "text"},
+        },
+        name="t",
+    )
     check = Check(target)
     check.rules = ("RS-TEXT-JOIN",)
     received = {**RESPONSE, "usage": None, "status": "failed"}
@@ -149,18 +189,24 @@ def test_a_target_without_projection_is_compared_whole_as_before() -> None:
     assert target.projection is None
     check = Check(target)
     received = {**RESPONSE, "model": "other", "output": []}
-    assert check.differences(RESPONSE, received) == OPENAI_RESPONSES.differences(
-        RESPONSE, received)
+    assert check.differences(RESPONSE, received) == OPENAI_RESPONSES.differences(RESPONSE, received)
     assert judged_rules(OPENAI_RESPONSES, None) == frozenset(OPENAI_RESPONSES.rules)
     assert unjudged_rules(OPENAI_RESPONSES, None) == frozenset()
 
 
 # the rules left unjudged
 
+
 def test_rules_owning_only_places_outside_the_projection_are_not_judged() -> None:
     unjudged = unjudged_rules(OPENAI_RESPONSES, TEXT_ONLY)
-    assert {"RS-USAGE-TERMINAL", "RS-RECOVER-STATUS", "RS-ERROR-EVENT", "RS-CALL-IDS",
-            "RS-ANNOTATIONS", "RS-OBJECT"} <= unjudged
+    assert {
+        "RS-USAGE-TERMINAL",
+        "RS-RECOVER-STATUS",
+        "RS-ERROR-EVENT",
+        "RS-CALL-IDS",
+        "RS-ANNOTATIONS",
+        "RS-OBJECT",
+    } <= unjudged
     judged = judged_rules(OPENAI_RESPONSES, TEXT_ONLY)
     assert {"RS-TEXT-JOIN", "RS-OUTPUT-ORDER", "RS-KEEPALIVE"} <= judged  # above, pointerless
     assert judged | unjudged == set(OPENAI_RESPONSES.rules) and not judged & unjudged
@@ -179,33 +225,42 @@ def test_every_row_of_a_dialects_table_has_a_place(name: str) -> None:
     table = sys.modules[one.rules_at.__module__]._COMPILED
     for pattern, _rules in table:
         assert any(pattern.fullmatch(place) for place in one.places), pattern.pattern
-    assert any(one.rules_at(place) == sys.modules[one.rules_at.__module__].OUTSIDE_THE_SHAPE
-               for place in one.places)
+    assert any(
+        one.rules_at(place) == sys.modules[one.rules_at.__module__].OUTSIDE_THE_SHAPE
+        for place in one.places
+    )
 
 
 # the declaration over the protocol
 
+
 def test_a_worker_says_the_projection_of_its_python_target_in_hello(tmp_path: Path) -> None:
     path = tmp_path / "projected.py"
-    path.write_text(textwrap.dedent("""
+    path.write_text(
+        textwrap.dedent("""
         from refold.reference.responses import fold
 
         refold_target = {"name": "projected", "dialect": "openai-responses", "fold": fold,
                          "projection": {"pointers": ["/output/*/content/*/text"],
                                         "builds": "text only"}}
-    """), encoding="utf-8")
+    """),
+        encoding="utf-8",
+    )
     target = load_target(str(path), isolated=True)
     try:
-        assert target.hello["projection"] == {"pointers": ["/output/*/content/*/text"],
-                                              "builds": "text only"}
+        assert target.hello["projection"] == {
+            "pointers": ["/output/*/content/*/text"],
+            "builds": "text only",
+        }
         assert target.projection == Projection(("/output/*/content/*/text",), "text only")
     finally:
         target.close()
 
 
 def _server(projection: object) -> str:
-    return "exec:" + shlex.join([sys.executable, str(SERVER), "--projection",
-                                 json.dumps(projection)])
+    return "exec:" + shlex.join(
+        [sys.executable, str(SERVER), "--projection", json.dumps(projection)]
+    )
 
 
 def test_an_exec_target_states_its_projection_in_its_hello_reply() -> None:
@@ -213,8 +268,9 @@ def test_an_exec_target_states_its_projection_in_its_hello_reply() -> None:
     target = load_target(_server(stated))
     try:
         assert target.projection == Projection(("/choices/*/message/content",), "a text string")
-        chunks: list[JSON] = [{"id": "c1", "model": "m",
-                               "choices": [{"index": 0, "delta": {"content": "Hi"}}]}]
+        chunks: list[JSON] = [
+            {"id": "c1", "model": "m", "choices": [{"index": 0, "delta": {"content": "Hi"}}]}
+        ]
         check = Check(target)
         check.rules = ("TEXT-JOIN",)
         folded = check.fold(chunks)
@@ -232,7 +288,6 @@ def test_a_malformed_projection_in_hello_refuses_the_target() -> None:
     assert "\n" not in message
 
 
-
 def test_only_the_libraries_that_build_no_result_declare_a_projection() -> None:
     # Read from the sources: importing every SDK to look costs seconds each.
     import ast
@@ -241,11 +296,14 @@ def test_only_the_libraries_that_build_no_result_declare_a_projection() -> None:
     declaring = set()
     for path in sorted((ROOT / "harness" / "targets" / "sdk").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict)
-                    and any(isinstance(t, ast.Name) and t.id == "refold_target"
-                            for t in node.targets)
-                    and any(isinstance(k, ast.Constant) and k.value == "projection"
-                            for k in node.value.keys)):
+            if (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Dict)
+                and any(isinstance(t, ast.Name) and t.id == "refold_target" for t in node.targets)
+                and any(
+                    isinstance(k, ast.Constant) and k.value == "projection" for k in node.value.keys
+                )
+            ):
                 declaring.add(path.stem)
     assert declaring == {"langchain_openai_responses", "litellm_responses"}
     if importlib.util.find_spec("openai") is not None:  # one that builds a Response

@@ -24,8 +24,9 @@ from refold.results import IMPLICATED_PROPERTY, UNJUDGED_PROPERTY, RuleResults
 from refold.table import render_rule_table
 from refold.targets.python import from_object
 
-HOSTILE = Projection(("/output/*/content/*/text",),
-                     "a <script>alert(1)</script> | *AIMessage* [x](y)")
+HOSTILE = Projection(
+    ("/output/*/content/*/text",), "a <script>alert(1)</script> | *AIMessage* [x](y)"
+)
 REASON = not_judged_reason(HOSTILE)
 
 
@@ -34,8 +35,15 @@ def _fold(events: list[Any]) -> dict[str, Any]:
 
 
 def _target() -> Any:
-    return from_object({"name": "projected", "dialect": "openai-responses", "fold": _fold,
-                        "projection": HOSTILE.record()}, name="projected")
+    return from_object(
+        {
+            "name": "projected",
+            "dialect": "openai-responses",
+            "fold": _fold,
+            "projection": HOSTILE.record(),
+        },
+        name="projected",
+    )
 
 
 class _Item:
@@ -49,15 +57,19 @@ class _Item:
         self.markers.append(marker)
 
 
-def _report(outcome: str, rules: str, unjudged: str, *, when: str = "call",
-            implicated: str = "") -> pytest.TestReport:
+def _report(
+    outcome: str, rules: str, unjudged: str, *, when: str = "call", implicated: str = ""
+) -> pytest.TestReport:
     properties: list[tuple[str, object]] = [
-        ("rules", rules), (UNJUDGED_PROPERTY, {"rules": unjudged, "reason": REASON})]
+        ("rules", rules),
+        (UNJUDGED_PROPERTY, {"rules": unjudged, "reason": REASON}),
+    ]
     if implicated:
         properties.append((IMPLICATED_PROPERTY, implicated))
     longrepr = ("t.py", 1, f"Skipped: {REASON}") if outcome == "skipped" else None
-    return pytest.TestReport("t.py::t", ("t.py", 0, "t"), {}, outcome, longrepr, when,
-                             user_properties=properties)
+    return pytest.TestReport(
+        "t.py::t", ("t.py", 0, "t"), {}, outcome, longrepr, when, user_properties=properties
+    )
 
 
 def test_not_judged_is_one_status_between_blocked_and_passed() -> None:
@@ -69,30 +81,38 @@ def test_a_test_of_unjudged_rules_only_is_skipped_saying_why() -> None:
     apply_claims(item, ("RS-USAGE-TERMINAL",), ("usage",), _target(), None)  # type: ignore[arg-type]
     assert [m.kwargs["reason"] for m in item.markers] == [REASON]
     assert REASON.startswith("not judged: outside the target's stated projection (a <script>")
-    assert item.user_properties == [(UNJUDGED_PROPERTY, {"rules": "RS-USAGE-TERMINAL",
-                                                         "reason": REASON})]
+    assert item.user_properties == [
+        (UNJUDGED_PROPERTY, {"rules": "RS-USAGE-TERMINAL", "reason": REASON})
+    ]
     mixed = _Item()
-    apply_claims(mixed, ("RS-TEXT-JOIN", "RS-USAGE-TERMINAL"), ("text", "usage"), _target(),
-                 None)  # type: ignore[arg-type]
+    apply_claims(mixed, ("RS-TEXT-JOIN", "RS-USAGE-TERMINAL"), ("text", "usage"), _target(), None)  # type: ignore[arg-type]
     assert mixed.markers == [] and len(mixed.user_properties) == 1
 
 
 def test_a_target_without_projection_marks_nothing() -> None:
     item = _Item()
-    target = from_object({"name": "whole", "dialect": "openai-responses", "fold": _fold},
-                         name="whole")
+    target = from_object(
+        {"name": "whole", "dialect": "openai-responses", "fold": _fold}, name="whole"
+    )
     apply_claims(item, ("RS-USAGE-TERMINAL",), ("usage",), target, None)  # type: ignore[arg-type]
     assert item.markers == [] and item.user_properties == []
 
 
 def test_unjudged_rules_are_not_judged_whatever_their_tests_outcome() -> None:
     results = RuleResults()
-    results.record(_report("skipped", "RS-USAGE-TERMINAL", "RS-USAGE-TERMINAL",
-                           when="setup"), ["RS-USAGE-TERMINAL"])
-    results.record(_report("passed", "RS-TEXT-JOIN RS-OBJECT", "RS-OBJECT"),
-                   ["RS-TEXT-JOIN", "RS-OBJECT"])
-    results.record(_report("failed", "RS-TEXT-JOIN RS-ANNOTATIONS", "RS-ANNOTATIONS",
-                           implicated="RS-TEXT-JOIN"), ["RS-TEXT-JOIN", "RS-ANNOTATIONS"])
+    results.record(
+        _report("skipped", "RS-USAGE-TERMINAL", "RS-USAGE-TERMINAL", when="setup"),
+        ["RS-USAGE-TERMINAL"],
+    )
+    results.record(
+        _report("passed", "RS-TEXT-JOIN RS-OBJECT", "RS-OBJECT"), ["RS-TEXT-JOIN", "RS-OBJECT"]
+    )
+    results.record(
+        _report(
+            "failed", "RS-TEXT-JOIN RS-ANNOTATIONS", "RS-ANNOTATIONS", implicated="RS-TEXT-JOIN"
+        ),
+        ["RS-TEXT-JOIN", "RS-ANNOTATIONS"],
+    )
     assert results.status("RS-TEXT-JOIN") == "failed"
     for rule_id in ("RS-USAGE-TERMINAL", "RS-OBJECT", "RS-ANNOTATIONS"):
         assert results.status(rule_id) == "not judged", rule_id
@@ -101,12 +121,19 @@ def test_unjudged_rules_are_not_judged_whatever_their_tests_outcome() -> None:
 
 def _results() -> dict[str, Any]:
     results = RuleResults()
-    results.record(_report("skipped", "RS-USAGE-TERMINAL", "RS-USAGE-TERMINAL",
-                           when="setup"), ["RS-USAGE-TERMINAL"])
+    results.record(
+        _report("skipped", "RS-USAGE-TERMINAL", "RS-USAGE-TERMINAL", when="setup"),
+        ["RS-USAGE-TERMINAL"],
+    )
     results.record(_report("passed", "RS-TEXT-JOIN", ""), ["RS-TEXT-JOIN"])
-    return build_report(results, target=_target(), started=datetime(2026, 12, 2, tzinfo=UTC),
-                        duration_seconds=1.0, hypothesis_profile="ci",
-                        dialect=OPENAI_RESPONSES)
+    return build_report(
+        results,
+        target=_target(),
+        started=datetime(2026, 12, 2, tzinfo=UTC),
+        duration_seconds=1.0,
+        hypothesis_profile="ci",
+        dialect=OPENAI_RESPONSES,
+    )
 
 
 def test_the_results_json_names_the_status_and_the_projection() -> None:
@@ -120,8 +147,10 @@ def test_the_results_json_names_the_status_and_the_projection() -> None:
 
 def test_the_terminal_table_shows_not_judged_apart_from_passed() -> None:
     results = RuleResults()
-    results.record(_report("skipped", "RS-USAGE-TERMINAL", "RS-USAGE-TERMINAL",
-                           when="setup"), ["RS-USAGE-TERMINAL"])
+    results.record(
+        _report("skipped", "RS-USAGE-TERMINAL", "RS-USAGE-TERMINAL", when="setup"),
+        ["RS-USAGE-TERMINAL"],
+    )
     table = render_rule_table(results, color=False, dialect=OPENAI_RESPONSES)
     row = next(line for line in table.splitlines() if "RS-USAGE-TERMINAL" in line)
     assert row.split()[1:3] == ["not", "judged"] and "not judged: outside" in row
@@ -162,26 +191,31 @@ def test_the_matrix_shows_a_rule_not_judged_in_a_cell_of_its_own() -> None:
 
 
 def test_refold_rules_lists_the_rules_a_targets_projection_leaves_unjudged(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "projected.py"
-    path.write_text(textwrap.dedent("""
+    path.write_text(
+        textwrap.dedent("""
         from refold.reference.responses import fold
 
         refold_target = {"name": "projected", "dialect": "openai-responses", "fold": fold,
                          "projection": {"pointers": ["/output/*/content/*/text"],
                                         "builds": "text only"}}
-    """), encoding="utf-8")
+    """),
+        encoding="utf-8",
+    )
     assert main(["rules", "--target", str(path)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("openai-responses: ")
-    assert lines[-2] == ("target projected states a projection: text only; compared: "
-                         "/output/*/content/*/text")
+    assert lines[-2] == (
+        "target projected states a projection: text only; compared: /output/*/content/*/text"
+    )
     unjudged = unjudged_rules(OPENAI_RESPONSES, Projection(("/output/*/content/*/text",), "t"))
     listed = lines[-1].rpartition("): ")[2].split(", ")
     assert set(listed) == unjudged and "RS-USAGE-TERMINAL" in listed
 
 
-_SUITE = '''
+_SUITE = """
 from refold.marks import rule
 
 PLAIN = [{"id": "c", "model": "m", "choices": [{"index": 0, "delta": {"content": "hi"}}]}]
@@ -195,9 +229,9 @@ def test_text_joins_and_the_model_is_kept(check):
 @rule("ENV-MODEL")
 def test_the_model_is_kept(check):
     check.folds_like_reference(PLAIN)
-'''
+"""
 
-_MODELLESS = '''
+_MODELLESS = """
 from refold.reference import fold as reference
 
 
@@ -210,7 +244,7 @@ def fold(chunks):
 refold_target = {"name": "modelless", "fold": fold, "features": ["text"],
                  "projection": {"pointers": ["/id", "/object", "/created", "/choices"],
                                 "builds": "a chat completion without its model"}}
-'''
+"""
 
 
 def test_a_run_skips_what_is_not_judged_and_passes_what_is(tmp_path: Path) -> None:
@@ -222,13 +256,31 @@ def test_a_run_skips_what_is_not_judged_and_passes_what_is(tmp_path: Path) -> No
     (tmp_path / "modelless.py").write_text(_MODELLESS, encoding="utf-8")
     done = subprocess.run(
         # the user accepts the projection that leaves ENV-MODEL (of claimed `text`) unjudged
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rs", "--accept-projection",
-         "--target=modelless.py", "--refold-report", "results.json", "test_sample.py"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-rs",
+            "--accept-projection",
+            "--target=modelless.py",
+            "--refold-report",
+            "results.json",
+            "test_sample.py",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout[-3000:]
     assert "1 passed, 1 skipped" in done.stdout
-    assert "not judged: outside the target's stated projection (a chat completion " \
-           "without its model; compared: /id, /object, /created, /choices)" in done.stdout
+    assert (
+        "not judged: outside the target's stated projection (a chat completion "
+        "without its model; compared: /id, /object, /created, /choices)" in done.stdout
+    )
     assert "refold projection: a chat completion without its model" in done.stdout
     assert "ENV-MODEL            not judged 2 tests: not judged: outside" in done.stdout
     rules = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))["rules"]

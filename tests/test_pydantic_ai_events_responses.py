@@ -47,8 +47,9 @@ def finding(frames: Frames, *, persisted: bool = False) -> set[str]:
     """The rules pydantic-ai breaks on `frames`, asserting the version they were seen with."""
     assert library_version() == VERSION, "re-pin the findings for the new pydantic-ai"
     events, outcome, history = _run(frames)
-    found = check_events(RESPONSES, frames, events, outcome, history if persisted else None,
-                         provider="pydantic-ai")
+    found = check_events(
+        RESPONSES, frames, events, outcome, history if persisted else None, provider="pydantic-ai"
+    )
     return {violation.rule for violation in found}
 
 

@@ -22,8 +22,11 @@ def test_every_exported_name_exists_and_is_documented() -> None:
 
 
 def test_public_members_are_exactly_the_exported_ones() -> None:
-    public = {n for n, v in vars(anthropic).items()
-              if not n.startswith("_") and not isinstance(v, types.ModuleType)}
+    public = {
+        n
+        for n, v in vars(anthropic).items()
+        if not n.startswith("_") and not isinstance(v, types.ModuleType)
+    }
     assert public == set(anthropic.__all__)
 
 

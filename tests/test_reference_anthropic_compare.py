@@ -12,8 +12,13 @@ def equivalent(expected: object, received: object) -> bool:
 
 
 def message(*content: object, **fields: object) -> dict[str, object]:
-    return {"id": "msg_1", "type": "message", "role": "assistant", "content": list(content),
-            **fields}
+    return {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "content": list(content),
+        **fields,
+    }
 
 
 def tool(tool_input: object) -> dict[str, object]:
@@ -21,8 +26,12 @@ def tool(tool_input: object) -> dict[str, object]:
 
 
 def test_nulls_are_removed_recursively_outside_block_input() -> None:
-    expected = message({"type": "text", "text": "a", "x": None},
-                       stop_reason="end_turn", stop_sequence=None, usage={"a": None, "b": 1})
+    expected = message(
+        {"type": "text", "text": "a", "x": None},
+        stop_reason="end_turn",
+        stop_sequence=None,
+        usage={"a": None, "b": 1},
+    )
     received = message({"type": "text", "text": "a"}, stop_reason="end_turn", usage={"b": 1})
     assert equivalent(expected, received)
 
@@ -51,26 +60,35 @@ def test_differences_in_a_block_come_in_its_key_order_input_included() -> None:
     expected = message({"type": "tool_use", "input": {"a": 1}, "id": "t", "name": "f"})
     received = message({"type": "tool_use", "input": {"a": 2}, "id": "u", "name": "f"})
     assert [d.pointer for d in differences(expected, received)] == [
-        "/content/0/input/a", "/content/0/id"]
+        "/content/0/input/a",
+        "/content/0/id",
+    ]
 
 
 def test_a_null_input_key_itself_is_absent() -> None:
-    assert equivalent(message({"type": "tool_use", "id": "t", "input": None}),
-                      message({"type": "tool_use", "id": "t"}))
+    assert equivalent(
+        message({"type": "tool_use", "id": "t", "input": None}),
+        message({"type": "tool_use", "id": "t"}),
+    )
 
 
 def test_blocks_in_nested_content_lists_keep_their_input() -> None:
     nested = {"type": "x_result", "content": [{"type": "x", "input": {"k": None}}]}
-    assert not equivalent(message(nested),
-                          message({"type": "x_result", "content": [{"type": "x", "input": {}}]}))
+    assert not equivalent(
+        message(nested), message({"type": "x_result", "content": [{"type": "x", "input": {}}]})
+    )
 
 
 def test_empty_citations_are_absent_and_other_empty_lists_are_not() -> None:
-    assert equivalent(message({"type": "text", "text": "a", "citations": []}),
-                      message({"type": "text", "text": "a"}))
+    assert equivalent(
+        message({"type": "text", "text": "a", "citations": []}),
+        message({"type": "text", "text": "a"}),
+    )
     assert not equivalent(message(), {"id": "msg_1", "type": "message", "role": "assistant"})
-    assert not equivalent(message({"type": "text", "text": "a", "citations": [{"n": 1}]}),
-                          message({"type": "text", "text": "a"}))
+    assert not equivalent(
+        message({"type": "text", "text": "a", "citations": [{"n": 1}]}),
+        message({"type": "text", "text": "a"}),
+    )
 
 
 def test_citations_inside_tool_input_are_data() -> None:
@@ -81,7 +99,9 @@ def test_json_values_compare_as_json() -> None:
     assert equivalent(message(usage={"output_tokens": 1}), message(usage={"output_tokens": 1.0}))
     assert not equivalent(message(tool({"flag": True})), message(tool({"flag": 1})))
     assert differences(message(tool({"a": [1, 2]})), message(tool({"a": [2, 1]}))) == [
-        Difference("/content/0/input/a/0", 1, 2), Difference("/content/0/input/a/1", 2, 1)]
+        Difference("/content/0/input/a/0", 1, 2),
+        Difference("/content/0/input/a/1", 2, 1),
+    ]
 
 
 def test_canonical_keeps_non_block_content_and_scalars() -> None:

@@ -17,36 +17,56 @@ RULES_CHECKED: dict[str, tuple[str, ...]] = {
     "test_usage_starts_as_a_copy_of_message_start_usage": ("AM-USAGE-BASE",),
     "test_non_blank_message_delta_usage_keys_replace_whole": ("AM-USAGE-REPLACE",),
     "test_blank_and_wrong_typed_usage_keys_keep_the_earlier_value": (
-        "AM-USAGE-REPLACE", "AM-ROB-WRONG-TYPE"),
+        "AM-USAGE-REPLACE",
+        "AM-ROB-WRONG-TYPE",
+    ),
     "test_no_count_is_ever_added_across_events": ("AM-USAGE-NEVER-SUM",),
     "test_usage_without_a_start_object_comes_from_message_delta_alone": ("AM-USAGE-ABSENT",),
     "test_no_usage_reported_means_no_usage_key": ("AM-USAGE-ABSENT",),
     "test_an_empty_usage_object_on_message_start_is_kept": ("AM-USAGE-BASE", "AM-USAGE-ABSENT"),
     "test_reading_before_message_start_raises_the_documented_error": ("AM-LIFE-EMPTY",),
     "test_errors_number_events_by_every_add_refused_ones_included": (
-        "AM-LIFE-EMPTY", "AM-ROB-NOT-OBJECT"),
+        "AM-LIFE-EMPTY",
+        "AM-ROB-NOT-OBJECT",
+    ),
     "test_every_read_is_a_new_value_and_events_are_never_mutated": ("AM-LIFE-SNAPSHOT",),
     "test_reading_after_every_event_matches_folding_once": ("AM-LIFE-SNAPSHOT",),
     "test_finished_once_message_stop_follows_message_start": ("AM-LIFE-FINISHED",),
     "test_message_stop_before_message_start_does_not_finish": (
-        "AM-LIFE-FINISHED", "AM-BEFORE-START"),
+        "AM-LIFE-FINISHED",
+        "AM-BEFORE-START",
+    ),
     "test_an_error_is_recorded_not_copied_and_keeps_the_partial_message": ("AM-LIFE-ERROR",),
     "test_an_error_is_terminal": ("AM-LIFE-ERROR",),
     "test_an_error_before_message_start_is_recorded_and_terminal": (
-        "AM-LIFE-ERROR", "AM-BEFORE-START", "AM-LIFE-EMPTY"),
+        "AM-LIFE-ERROR",
+        "AM-BEFORE-START",
+        "AM-LIFE-EMPTY",
+    ),
     "test_an_error_event_without_an_error_object_records_an_empty_one": ("AM-LIFE-ERROR",),
     "test_a_truncated_stream_is_partial_and_not_finished": ("AM-LIFE-TRUNCATED",),
     "test_events_after_message_stop_change_nothing": ("AM-LIFE-AFTER-STOP",),
     "test_an_error_after_message_stop_changes_nothing": ("AM-LIFE-AFTER-STOP",),
     "test_a_non_object_event_is_refused_naming_it_and_leaves_the_fold_unchanged": (
-        "AM-ROB-NOT-OBJECT",),
+        "AM-ROB-NOT-OBJECT",
+    ),
 }
 
 
 def start(**message: Any) -> dict[str, Any]:
-    return {"type": "message_start", "message": {
-        "id": "msg_1", "type": "message", "role": "assistant", "model": "claude-x",
-        "content": [], "stop_reason": None, "stop_sequence": None, **message}}
+    return {
+        "type": "message_start",
+        "message": {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-x",
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
+            **message,
+        },
+    }
 
 
 def usage_delta(usage: Any, **fields: Any) -> dict[str, Any]:
@@ -54,62 +74,119 @@ def usage_delta(usage: Any, **fields: Any) -> dict[str, Any]:
 
 
 def text_block(index: int, value: str) -> list[dict[str, Any]]:
-    return [{"type": "content_block_start", "index": index,
-             "content_block": {"type": "text", "text": ""}},
-            {"type": "content_block_delta", "index": index,
-             "delta": {"type": "text_delta", "text": value}}]
+    return [
+        {
+            "type": "content_block_start",
+            "index": index,
+            "content_block": {"type": "text", "text": ""},
+        },
+        {
+            "type": "content_block_delta",
+            "index": index,
+            "delta": {"type": "text_delta", "text": value},
+        },
+    ]
 
 
 STOP = {"type": "message_stop"}
-OVERLOADED = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded",
-                                         "details": None}, "request_id": "req_1"}
+OVERLOADED = {
+    "type": "error",
+    "error": {"type": "overloaded_error", "message": "Overloaded", "details": None},
+    "request_id": "req_1",
+}
 
 
 def test_usage_starts_as_a_copy_of_message_start_usage() -> None:
-    usage = {"input_tokens": 25, "output_tokens": 1, "cache_read_input_tokens": 0,
-             "service_tier": "standard", "x_new": {"a": 1}}
+    usage = {
+        "input_tokens": 25,
+        "output_tokens": 1,
+        "cache_read_input_tokens": 0,
+        "service_tier": "standard",
+        "x_new": {"a": 1},
+    }
     assert fold([start(usage=usage), STOP])["usage"] == usage
 
 
 def test_non_blank_message_delta_usage_keys_replace_whole() -> None:
-    message = fold([
-        start(usage={"input_tokens": 2679, "output_tokens": 3,
-                     "server_tool_use": {"web_search_requests": 0, "web_fetch_requests": 2}}),
-        usage_delta({"input_tokens": 10682, "output_tokens": 510,
-                     "server_tool_use": {"web_search_requests": 1},
-                     "cache_creation": {"ephemeral_5m_input_tokens": 4},
-                     "service_tier": "priority", "output_tokens_details": {"r": 1}},
-                    stop_reason="end_turn"), STOP])
-    assert message["usage"] == {"input_tokens": 10682, "output_tokens": 510,
-                                "server_tool_use": {"web_search_requests": 1},
-                                "cache_creation": {"ephemeral_5m_input_tokens": 4},
-                                "service_tier": "priority", "output_tokens_details": {"r": 1}}
+    message = fold(
+        [
+            start(
+                usage={
+                    "input_tokens": 2679,
+                    "output_tokens": 3,
+                    "server_tool_use": {"web_search_requests": 0, "web_fetch_requests": 2},
+                }
+            ),
+            usage_delta(
+                {
+                    "input_tokens": 10682,
+                    "output_tokens": 510,
+                    "server_tool_use": {"web_search_requests": 1},
+                    "cache_creation": {"ephemeral_5m_input_tokens": 4},
+                    "service_tier": "priority",
+                    "output_tokens_details": {"r": 1},
+                },
+                stop_reason="end_turn",
+            ),
+            STOP,
+        ]
+    )
+    assert message["usage"] == {
+        "input_tokens": 10682,
+        "output_tokens": 510,
+        "server_tool_use": {"web_search_requests": 1},
+        "cache_creation": {"ephemeral_5m_input_tokens": 4},
+        "service_tier": "priority",
+        "output_tokens_details": {"r": 1},
+    }
 
 
 def test_blank_and_wrong_typed_usage_keys_keep_the_earlier_value() -> None:
-    earlier = {"input_tokens": 5, "output_tokens": 1, "cache_read_input_tokens": 7,
-               "cache_creation_input_tokens": 8, "server_tool_use": {"web_search_requests": 1},
-               "cache_creation": {"e": 1}, "service_tier": "standard", "x_other": 1}
-    wrong = {"input_tokens": "5", "output_tokens": True, "cache_read_input_tokens": None,
-             "cache_creation_input_tokens": [9], "server_tool_use": 3, "cache_creation": None,
-             "service_tier": " ", "x_other": None}
-    message = fold([start(usage=earlier), usage_delta(wrong), usage_delta(None),
-                    usage_delta("usage"), STOP])
+    earlier = {
+        "input_tokens": 5,
+        "output_tokens": 1,
+        "cache_read_input_tokens": 7,
+        "cache_creation_input_tokens": 8,
+        "server_tool_use": {"web_search_requests": 1},
+        "cache_creation": {"e": 1},
+        "service_tier": "standard",
+        "x_other": 1,
+    }
+    wrong = {
+        "input_tokens": "5",
+        "output_tokens": True,
+        "cache_read_input_tokens": None,
+        "cache_creation_input_tokens": [9],
+        "server_tool_use": 3,
+        "cache_creation": None,
+        "service_tier": " ",
+        "x_other": None,
+    }
+    message = fold(
+        [start(usage=earlier), usage_delta(wrong), usage_delta(None), usage_delta("usage"), STOP]
+    )
     assert message["usage"] == earlier
 
 
 def test_no_count_is_ever_added_across_events() -> None:
-    message = fold([start(usage={"input_tokens": 10, "output_tokens": 1}),
-                    usage_delta({"output_tokens": 7}),
-                    usage_delta({"input_tokens": 10, "output_tokens": 15}), STOP])
+    message = fold(
+        [
+            start(usage={"input_tokens": 10, "output_tokens": 1}),
+            usage_delta({"output_tokens": 7}),
+            usage_delta({"input_tokens": 10, "output_tokens": 15}),
+            STOP,
+        ]
+    )
     assert message["usage"] == {"input_tokens": 10, "output_tokens": 15}
 
 
 def test_usage_without_a_start_object_comes_from_message_delta_alone() -> None:
-    assert fold([start(), usage_delta({"output_tokens": 15, "input_tokens": None})])[
-        "usage"] == {"output_tokens": 15}
-    assert fold([start(usage="n/a"), usage_delta({"output_tokens": 1.0})])[
-        "usage"] == {"output_tokens": 1.0}
+    assert fold([start(), usage_delta({"output_tokens": 15, "input_tokens": None})])["usage"] == {
+        "output_tokens": 15
+    }
+    assert fold([start(usage="n/a"), usage_delta({"output_tokens": 1.0})])["usage"] == {
+        "output_tokens": 1.0
+    }
 
 
 def test_no_usage_reported_means_no_usage_key() -> None:
@@ -155,15 +232,22 @@ def test_errors_number_events_by_every_add_refused_ones_included() -> None:
 
 
 def test_every_read_is_a_new_value_and_events_are_never_mutated() -> None:
-    events = [start(usage={"input_tokens": 1}, content=[{"type": "text", "text": "a"}]),
-              *text_block(1, "b"),
-              {"type": "content_block_start", "index": 2, "content_block": {
-                  "type": "tool_use", "id": "t", "name": "f", "input": {}}},
-              {"type": "content_block_delta", "index": 2,
-               "delta": {"type": "input_json_delta", "partial_json": '{"k": [1]}'}},
-              usage_delta({"output_tokens": 2}, stop_details={"type": "r"},
-                          container={"id": "c"}),
-              OVERLOADED]
+    events = [
+        start(usage={"input_tokens": 1}, content=[{"type": "text", "text": "a"}]),
+        *text_block(1, "b"),
+        {
+            "type": "content_block_start",
+            "index": 2,
+            "content_block": {"type": "tool_use", "id": "t", "name": "f", "input": {}},
+        },
+        {
+            "type": "content_block_delta",
+            "index": 2,
+            "delta": {"type": "input_json_delta", "partial_json": '{"k": [1]}'},
+        },
+        usage_delta({"output_tokens": 2}, stop_details={"type": "r"}, container={"id": "c"}),
+        OVERLOADED,
+    ]
     sent = copy.deepcopy(events)
     accumulator = Accumulator()
     for event in events[:-2]:
@@ -187,12 +271,24 @@ def test_every_read_is_a_new_value_and_events_are_never_mutated() -> None:
 
 def test_reading_after_every_event_matches_folding_once() -> None:
     pieces = ["", '{"a": "x', "\\", 'u00e9"', "}", " ", "\n"]
-    events = [start(), *text_block(0, "a"),
-              {"type": "content_block_start", "index": 1, "content_block": {
-                  "type": "tool_use", "id": "t", "name": "f", "input": {"start": 1}}},
-              *[{"type": "content_block_delta", "index": 1,
-                 "delta": {"type": "input_json_delta", "partial_json": p}} for p in pieces],
-              STOP]
+    events = [
+        start(),
+        *text_block(0, "a"),
+        {
+            "type": "content_block_start",
+            "index": 1,
+            "content_block": {"type": "tool_use", "id": "t", "name": "f", "input": {"start": 1}},
+        },
+        *[
+            {
+                "type": "content_block_delta",
+                "index": 1,
+                "delta": {"type": "input_json_delta", "partial_json": p},
+            }
+            for p in pieces
+        ],
+        STOP,
+    ]
     accumulator = Accumulator()
     seen = []
     for event in events:
@@ -200,8 +296,17 @@ def test_reading_after_every_event_matches_folding_once() -> None:
         content = accumulator.response()["content"]
         seen.append(content[-1].get("input") if content else None)
     assert accumulator.response() == fold(events)
-    assert seen[3:] == [{"start": 1}, {"start": 1}, '{"a": "x', '{"a": "x\\', '{"a": "x\\u00e9"',
-                        {"a": "x\u00e9"}, {"a": "x\u00e9"}, {"a": "x\u00e9"}, {"a": "x\u00e9"}]
+    assert seen[3:] == [
+        {"start": 1},
+        {"start": 1},
+        '{"a": "x',
+        '{"a": "x\\',
+        '{"a": "x\\u00e9"',
+        {"a": "x\u00e9"},
+        {"a": "x\u00e9"},
+        {"a": "x\u00e9"},
+        {"a": "x\u00e9"},
+    ]
 
 
 def test_finished_once_message_stop_follows_message_start() -> None:
@@ -226,8 +331,11 @@ def test_an_error_is_recorded_not_copied_and_keeps_the_partial_message() -> None
     accumulator = Accumulator()
     for event in [start(), *text_block(0, "partial"), OVERLOADED]:
         accumulator.add(event)
-    assert accumulator.error == {"type": "overloaded_error", "message": "Overloaded",
-                                 "details": None}
+    assert accumulator.error == {
+        "type": "overloaded_error",
+        "message": "Overloaded",
+        "details": None,
+    }
     assert not accumulator.finished
     message = accumulator.response()
     assert message["content"] == [{"type": "text", "text": "partial"}]
@@ -236,11 +344,19 @@ def test_an_error_is_recorded_not_copied_and_keeps_the_partial_message() -> None
 
 def test_an_error_is_terminal() -> None:
     accumulator = Accumulator()
-    for event in [start(), *text_block(0, "a"), OVERLOADED,
-                  {"type": "content_block_delta", "index": 0,
-                   "delta": {"type": "text_delta", "text": "late"}},
-                  usage_delta({"output_tokens": 3}, stop_reason="end_turn"),
-                  {"type": "error", "error": {"type": "api_error"}}, STOP]:
+    for event in [
+        start(),
+        *text_block(0, "a"),
+        OVERLOADED,
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "text_delta", "text": "late"},
+        },
+        usage_delta({"output_tokens": 3}, stop_reason="end_turn"),
+        {"type": "error", "error": {"type": "api_error"}},
+        STOP,
+    ]:
         accumulator.add(event)
     assert not accumulator.finished
     assert accumulator.error == OVERLOADED["error"]
@@ -267,22 +383,34 @@ def test_an_error_event_without_an_error_object_records_an_empty_one(error: Any)
 
 def test_a_truncated_stream_is_partial_and_not_finished() -> None:
     accumulator = Accumulator()
-    for event in [start(usage={"input_tokens": 4}), *text_block(0, "cut sh"),
-                  usage_delta({"output_tokens": 2}, stop_reason="max_tokens")]:
+    for event in [
+        start(usage={"input_tokens": 4}),
+        *text_block(0, "cut sh"),
+        usage_delta({"output_tokens": 2}, stop_reason="max_tokens"),
+    ]:
         accumulator.add(event)
     assert not accumulator.finished and accumulator.error is None
     message = accumulator.response()
     assert (message["content"], message["stop_reason"], message["usage"]) == (
-        [{"type": "text", "text": "cut sh"}], "max_tokens", {"input_tokens": 4, "output_tokens": 2})
+        [{"type": "text", "text": "cut sh"}],
+        "max_tokens",
+        {"input_tokens": 4, "output_tokens": 2},
+    )
 
 
 def test_events_after_message_stop_change_nothing() -> None:
-    stream = [start(), *text_block(0, "a"), usage_delta({"output_tokens": 1},
-                                                        stop_reason="end_turn"), STOP]
-    late = [*text_block(1, "late"), {"type": "content_block_delta", "index": 0,
-                                     "delta": {"type": "text_delta", "text": "!"}},
-            usage_delta({"output_tokens": 9}, stop_reason="max_tokens"),
-            start(id="msg_2")]
+    stream = [
+        start(),
+        *text_block(0, "a"),
+        usage_delta({"output_tokens": 1}, stop_reason="end_turn"),
+        STOP,
+    ]
+    late = [
+        *text_block(1, "late"),
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "!"}},
+        usage_delta({"output_tokens": 9}, stop_reason="max_tokens"),
+        start(id="msg_2"),
+    ]
     assert fold([*stream, *late]) == fold(stream)
 
 
@@ -293,12 +421,19 @@ def test_an_error_after_message_stop_changes_nothing() -> None:
     assert accumulator.finished and accumulator.error is None
 
 
-@pytest.mark.parametrize(("event", "named"), [
-    (None, "JSON null"), ("data", "JSON string"), ([{"type": "ping"}], "JSON array"),
-    (3, "JSON number"), (True, "JSON boolean"),
-])
+@pytest.mark.parametrize(
+    ("event", "named"),
+    [
+        (None, "JSON null"),
+        ("data", "JSON string"),
+        ([{"type": "ping"}], "JSON array"),
+        (3, "JSON number"),
+        (True, "JSON boolean"),
+    ],
+)
 def test_a_non_object_event_is_refused_naming_it_and_leaves_the_fold_unchanged(
-        event: Any, named: str) -> None:
+    event: Any, named: str
+) -> None:
     accumulator = Accumulator()
     accumulator.add(start())
     before = accumulator.response()

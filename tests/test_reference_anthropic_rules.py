@@ -15,31 +15,64 @@ from refold.reference import RULES as CHAT_RULES
 from refold.reference.anthropic import FEATURES, RULES
 
 SPEC_RULES = [
-    ("AM-START-BASE", "text"), ("AM-START-CONTENT", "text"), ("AM-START-ONCE", "text"),
-    ("AM-TYPE-ROLE", "text"), ("AM-BEFORE-START", "text"),
-    ("AM-BLOCK-OPEN", "text"), ("AM-BLOCK-ORDER", "text"), ("AM-BLOCK-REOPEN", "text"),
-    ("AM-DELTA-ROUTE", "text"), ("AM-DELTA-MATCH", "text"), ("AM-BLOCK-STOP", "text"),
-    ("AM-TEXT-JOIN", "text"), ("AM-CITATIONS-APPEND", "citations"),
-    ("AM-TOOL-JOIN", "tool_use"), ("AM-TOOL-NO-DELTA", "tool_use"),
-    ("AM-TOOL-INVALID", "tool_use"), ("AM-TOOL-IDENTITY", "tool_use"),
-    ("AM-SERVER-TOOL", "server_tools"), ("AM-RESULT-AS-SENT", "server_tools"),
-    ("AM-THINK-JOIN", "thinking"), ("AM-THINK-SIGNATURE", "thinking"),
+    ("AM-START-BASE", "text"),
+    ("AM-START-CONTENT", "text"),
+    ("AM-START-ONCE", "text"),
+    ("AM-TYPE-ROLE", "text"),
+    ("AM-BEFORE-START", "text"),
+    ("AM-BLOCK-OPEN", "text"),
+    ("AM-BLOCK-ORDER", "text"),
+    ("AM-BLOCK-REOPEN", "text"),
+    ("AM-DELTA-ROUTE", "text"),
+    ("AM-DELTA-MATCH", "text"),
+    ("AM-BLOCK-STOP", "text"),
+    ("AM-TEXT-JOIN", "text"),
+    ("AM-CITATIONS-APPEND", "citations"),
+    ("AM-TOOL-JOIN", "tool_use"),
+    ("AM-TOOL-NO-DELTA", "tool_use"),
+    ("AM-TOOL-INVALID", "tool_use"),
+    ("AM-TOOL-IDENTITY", "tool_use"),
+    ("AM-SERVER-TOOL", "server_tools"),
+    ("AM-RESULT-AS-SENT", "server_tools"),
+    ("AM-THINK-JOIN", "thinking"),
+    ("AM-THINK-SIGNATURE", "thinking"),
     ("AM-REDACTED", "thinking"),
-    ("AM-STOP-REASON", "text"), ("AM-STOP-SEQUENCE", "text"),
-    ("AM-STOP-DETAILS", "stop_details"), ("AM-CONTAINER", "stop_details"),
-    ("AM-USAGE-BASE", "usage"), ("AM-USAGE-REPLACE", "usage"), ("AM-USAGE-NEVER-SUM", "usage"),
+    ("AM-STOP-REASON", "text"),
+    ("AM-STOP-SEQUENCE", "text"),
+    ("AM-STOP-DETAILS", "stop_details"),
+    ("AM-CONTAINER", "stop_details"),
+    ("AM-USAGE-BASE", "usage"),
+    ("AM-USAGE-REPLACE", "usage"),
+    ("AM-USAGE-NEVER-SUM", "usage"),
     ("AM-USAGE-ABSENT", "usage"),
-    ("AM-LIFE-EMPTY", "lifecycle"), ("AM-LIFE-SNAPSHOT", "lifecycle"),
-    ("AM-LIFE-FINISHED", "lifecycle"), ("AM-LIFE-ERROR", "lifecycle"),
-    ("AM-LIFE-TRUNCATED", "lifecycle"), ("AM-LIFE-AFTER-STOP", "lifecycle"),
-    ("AM-PING", "robustness"), ("AM-UNKNOWN-EVENT", "robustness"),
-    ("AM-UNKNOWN-DELTA", "robustness"), ("AM-UNKNOWN-BLOCK", "robustness"),
-    ("AM-UNKNOWN-KEYS", "robustness"), ("AM-ROB-WRONG-TYPE", "robustness"),
+    ("AM-LIFE-EMPTY", "lifecycle"),
+    ("AM-LIFE-SNAPSHOT", "lifecycle"),
+    ("AM-LIFE-FINISHED", "lifecycle"),
+    ("AM-LIFE-ERROR", "lifecycle"),
+    ("AM-LIFE-TRUNCATED", "lifecycle"),
+    ("AM-LIFE-AFTER-STOP", "lifecycle"),
+    ("AM-PING", "robustness"),
+    ("AM-UNKNOWN-EVENT", "robustness"),
+    ("AM-UNKNOWN-DELTA", "robustness"),
+    ("AM-UNKNOWN-BLOCK", "robustness"),
+    ("AM-UNKNOWN-KEYS", "robustness"),
+    ("AM-ROB-WRONG-TYPE", "robustness"),
     ("AM-ROB-NOT-OBJECT", "robustness"),
-    ("AM-SSE-TYPE", "sse"), ("AM-SSE-EMPTY", "sse"),
+    ("AM-SSE-TYPE", "sse"),
+    ("AM-SSE-EMPTY", "sse"),
 ]
-SPEC_FEATURES = ["text", "tool_use", "server_tools", "thinking", "citations", "stop_details",
-                 "usage", "robustness", "lifecycle", "sse"]
+SPEC_FEATURES = [
+    "text",
+    "tool_use",
+    "server_tools",
+    "thinking",
+    "citations",
+    "stop_details",
+    "usage",
+    "robustness",
+    "lifecycle",
+    "sse",
+]
 
 
 def _example_tables() -> dict[str, dict[str, tuple[str, ...]]]:
@@ -47,10 +80,14 @@ def _example_tables() -> dict[str, dict[str, tuple[str, ...]]]:
     for path in sorted(Path(__file__).parent.glob("test_reference_anthropic_*.py")):
         module = importlib.import_module(path.stem)
         if hasattr(module, "RULES_CHECKED"):
-            tables[path.stem] = {name: tuple(ids) for name, ids in module.RULES_CHECKED.items()
-                                 if callable(getattr(module, name, None))}
+            tables[path.stem] = {
+                name: tuple(ids)
+                for name, ids in module.RULES_CHECKED.items()
+                if callable(getattr(module, name, None))
+            }
             assert len(tables[path.stem]) == len(module.RULES_CHECKED), (
-                f"{path.name}: RULES_CHECKED names a test that does not exist")
+                f"{path.name}: RULES_CHECKED names a test that does not exist"
+            )
     return tables
 
 
@@ -70,7 +107,8 @@ def test_statements_are_one_line_and_ids_never_collide_with_chat_rules() -> None
 
 
 def test_every_registry_rule_has_a_hand_written_example() -> None:
-    checked = {rule_id for table in _example_tables().values()
-               for ids in table.values() for rule_id in ids}
+    checked = {
+        rule_id for table in _example_tables().values() for ids in table.values() for rule_id in ids
+    }
     assert checked <= RULES.keys(), f"unknown ids in RULES_CHECKED: {checked - RULES.keys()}"
     assert RULES.keys() - checked == set(), "rules without an example"

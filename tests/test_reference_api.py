@@ -20,8 +20,11 @@ def test_every_exported_name_exists_and_is_documented() -> None:
 
 def test_public_members_are_exactly_the_exported_ones() -> None:
     # Public submodules (`refold.reference.sse`) are reached by their own import path.
-    public = {n for n, v in vars(refold.reference).items()
-              if not n.startswith("_") and not isinstance(v, types.ModuleType)}
+    public = {
+        n
+        for n, v in vars(refold.reference).items()
+        if not n.startswith("_") and not isinstance(v, types.ModuleType)
+    }
     assert public == set(refold.reference.__all__)
 
 

@@ -14,8 +14,9 @@ _OBJECTS = st.dictionaries(
     st.text(max_size=4),
     st.recursive(
         st.none() | st.booleans() | st.integers() | st.text(max_size=4),
-        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner,
-                                                                    max_size=3),
+        lambda inner: (
+            st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+        ),
         max_leaves=6,
     ),
     max_size=3,
@@ -78,7 +79,7 @@ def test_a_balanced_but_invalid_object_is_never_complete() -> None:
 
 def test_only_an_object_is_complete_arguments() -> None:
     assert parse_complete('{"a": [1]}') == {"a": [1]}
-    assert parse_complete(' \t{}\r\n') == {}
+    assert parse_complete(" \t{}\r\n") == {}
     for text in ['"1"', "123", "[]", "null", "", "   ", "{", "{}}", "{}{}", "\u00a0{}"]:
         assert parse_complete(text) is None, text
 

@@ -4,8 +4,17 @@ from refold.reference import ABSENT, Difference, canonical, differences, equival
 
 
 def test_null_keys_and_absent_equivalent_empty_lists_are_removed_recursively() -> None:
-    value = {"a": None, "m": {"tool_calls": [], "annotations": [], "reasoning_details": [],
-                              "content": None, "other": [], "l": [None, {"x": None}]}}
+    value = {
+        "a": None,
+        "m": {
+            "tool_calls": [],
+            "annotations": [],
+            "reasoning_details": [],
+            "content": None,
+            "other": [],
+            "l": [None, {"x": None}],
+        },
+    }
     assert canonical(value) == {"m": {"other": [], "l": [None, {}]}}
 
 
@@ -75,4 +84,6 @@ def test_a_key_missing_from_the_received_response_reads_absent_not_null() -> Non
 
 def test_a_received_list_longer_than_expected_differs_at_each_extra_position() -> None:
     assert differences({"a": [1]}, {"a": [1, 2, 3]}) == [
-        Difference("/a/1", ABSENT, 2), Difference("/a/2", ABSENT, 3)]
+        Difference("/a/1", ABSENT, 2),
+        Difference("/a/2", ABSENT, 3),
+    ]

@@ -7,8 +7,16 @@ from refold.reference import Accumulator, ChunkTypeError, EmptyFoldError, Refold
 
 @pytest.mark.parametrize(
     ("value", "kind"),
-    [([], "array"), ("data: {}", "string"), (3, "number"), (1.5, "number"), (None, "null"),
-     (True, "boolean"), ((1, 2), "array"), ({1, 2}, "non-JSON value of Python type set")],
+    [
+        ([], "array"),
+        ("data: {}", "string"),
+        (3, "number"),
+        (1.5, "number"),
+        (None, "null"),
+        (True, "boolean"),
+        ((1, 2), "array"),
+        ({1, 2}, "non-JSON value of Python type set"),
+    ],
 )
 def test_a_chunk_that_is_not_an_object_is_refused_naming_its_type(value: object, kind: str) -> None:
     accumulator = Accumulator()

@@ -28,18 +28,30 @@ _FIELDS = {
 }
 
 
-def chunk(delta: dict[str, Any] | None = None, *, finish: str | None = None,
-          **envelope: Any) -> dict[str, Any]:
+def chunk(
+    delta: dict[str, Any] | None = None, *, finish: str | None = None, **envelope: Any
+) -> dict[str, Any]:
     """A Chat chunk whose choice 0 carries `delta` (and `finish_reason`)."""
     entry: dict[str, Any] = {"index": 0, "delta": delta if delta is not None else {}}
     if finish is not None:
         entry["finish_reason"] = finish
-    return {"id": "chatcmpl-ev", "object": "chat.completion.chunk", "created": 1,
-            "model": "gpt-4o-mini", **envelope, "choices": [entry]}
+    return {
+        "id": "chatcmpl-ev",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": "gpt-4o-mini",
+        **envelope,
+        "choices": [entry],
+    }
 
 
-def fragment(index: int | None = 0, *, call_id: str | None = None, name: str | None = None,
-             arguments: str | None = None) -> dict[str, Any]:
+def fragment(
+    index: int | None = 0,
+    *,
+    call_id: str | None = None,
+    name: str | None = None,
+    arguments: str | None = None,
+) -> dict[str, Any]:
     """One `delta.tool_calls` entry."""
     entry: dict[str, Any] = {} if index is None else {"index": index}
     if call_id is not None:
@@ -71,8 +83,18 @@ def check(dialect: str, frames: list[Any], result: dict[str, Any]) -> None:
     invariants(frames, result)
     _same_frame_by_frame(dialect, frames, result)
     events, emitted, outcome, persisted = emitted_run(dialect, frames)
-    found = check_events(dialect, frames, events, outcome, persisted, provider=dialect,
-                         turn_opaque=True, fold=fold_turn, strip=strip, emitted=emitted)
+    found = check_events(
+        dialect,
+        frames,
+        events,
+        outcome,
+        persisted,
+        provider=dialect,
+        turn_opaque=True,
+        fold=fold_turn,
+        strip=strip,
+        emitted=emitted,
+    )
     assert found == [], [str(violation) for violation in found]
 
 
@@ -132,8 +154,11 @@ def invariants(frames: list[Any], result: dict[str, Any]) -> None:
 
 def _frames_covered(frames: list[Any], events: list[dict[str, Any]], last: int) -> None:
     """EV-OPAQUE-FRAME, and EV-FRAME-COVER up to frame `last` (the one the stream ended at)."""
-    carried = [event.get("opaque", event.get("payload")) for event in events
-               if event["type"] != "Completed"]
+    carried = [
+        event.get("opaque", event.get("payload"))
+        for event in events
+        if event["type"] != "Completed"
+    ]
     for value in carried:
         assert any(json_equal(value, frame) for frame in frames), value  # EV-OPAQUE-FRAME
     for frame in frames[: last + 1]:
@@ -186,7 +211,8 @@ def _same_frame_by_frame(dialect: str, frames: list[Any], result: dict[str, Any]
         for event in step:
             carried = event.get("opaque", event.get("payload"))
             late = event["type"] == "ToolCallArgumentsDelta" or (
-                event["type"] == "Opaque" and result["outcome"]["outcome"] == "error")
+                event["type"] == "Opaque" and result["outcome"]["outcome"] == "error"
+            )
             if late:  # EV-ARGS-BUFFER: a held fragment's frame, released or failed
                 assert any(json_equal(carried, frame) for frame in frames[: position + 1])
             elif event["type"] != "Completed":
@@ -211,8 +237,7 @@ def _damaged(change: str) -> dict[str, Any]:
     return result
 
 
-@pytest.mark.parametrize("change", ["frame lost", "completed early", "text lost",
-                                    "field added"])
+@pytest.mark.parametrize("change", ["frame lost", "completed early", "text lost", "field added"])
 def test_the_invariants_catch_a_damaged_run(change: str) -> None:
     # the helper every events test relies on is not vacuous
     with pytest.raises(AssertionError):

@@ -28,12 +28,30 @@ _CHAT_FEATURES = frozenset(FEATURES) - {"choices"}  # EV-CHOICE0: one choice
 
 def _violations(dialect: str, frames: list[Any]) -> list[str]:
     result = normalize(dialect, frames)
-    found = check_events(dialect, frames, result["events"], result["outcome"],
-                         result["persisted"], provider=dialect, turn_opaque=True,
-                         fold=fold_turn, strip=strip)
+    found = check_events(
+        dialect,
+        frames,
+        result["events"],
+        result["outcome"],
+        result["persisted"],
+        provider=dialect,
+        turn_opaque=True,
+        fold=fold_turn,
+        strip=strip,
+    )
     events, emitted, outcome, persisted = emitted_run(dialect, frames)
-    found += check_events(dialect, frames, events, outcome, persisted, provider=dialect,
-                          turn_opaque=True, fold=fold_turn, strip=strip, emitted=emitted)
+    found += check_events(
+        dialect,
+        frames,
+        events,
+        outcome,
+        persisted,
+        provider=dialect,
+        turn_opaque=True,
+        fold=fold_turn,
+        strip=strip,
+        emitted=emitted,
+    )
     return [f"{v.rule} (event {v.event}, frame {v.frame}): {v.message}" for v in found]
 
 
@@ -47,34 +65,37 @@ def _chat_splits(draw: st.DrawFn) -> list[Any]:
 @_SLOW
 @given(_chat_splits())
 def test_the_checker_finds_nothing_wrong_with_the_reference_on_chat_splits(
-        frames: list[Any]) -> None:
+    frames: list[Any],
+) -> None:
     assert _violations("openai-chat", frames) == []
 
 
 @_SLOW
 @given(chunk_streams(), st.booleans())
 def test_the_checker_finds_nothing_wrong_with_the_reference_on_damaged_chat_streams(
-        chunks: list[Any], done: bool) -> None:
+    chunks: list[Any], done: bool
+) -> None:
     assert _violations("openai-chat", chunks + (["[DONE]"] if done else [])) == []
 
 
 @st.composite
 def _anthropic_splits(draw: st.DrawFn) -> list[Any]:
     message = draw(messages(features=ANTHROPIC_FEATURES))
-    frames: list[Any] = draw(event_splits(message,
-                                          families=anthropic_families(ANTHROPIC_FEATURES)))
+    frames: list[Any] = draw(event_splits(message, families=anthropic_families(ANTHROPIC_FEATURES)))
     return frames
 
 
 @_SLOW
 @given(_anthropic_splits())
 def test_the_checker_finds_nothing_wrong_with_the_reference_on_anthropic_splits(
-        frames: list[Any]) -> None:
+    frames: list[Any],
+) -> None:
     assert _violations("anthropic-messages", frames) == []
 
 
 @_SLOW
 @given(event_streams())
 def test_the_checker_finds_nothing_wrong_with_the_reference_on_damaged_anthropic_streams(
-        events: list[Any]) -> None:
+    events: list[Any],
+) -> None:
     assert _violations("anthropic-messages", events) == []

@@ -23,12 +23,19 @@ from refold.reference.events import (
 
 CANARY = "CANARY-7f3a"
 FRAMES = [
-    chunk({"role": "assistant"}, id="chatcmpl-secret-id", system_fingerprint=CANARY,
-          x_vendor={"note": CANARY}),
+    chunk(
+        {"role": "assistant"},
+        id="chatcmpl-secret-id",
+        system_fingerprint=CANARY,
+        x_vendor={"note": CANARY},
+    ),
     chunk({"content": "Hi", "x_delta": CANARY}),
     tools(fragment(call_id="call_1", name="send", arguments='{"payload": {"opaque": 1}}')),
-    chunk({}, finish="tool_calls", usage={"prompt_tokens": 3, "completion_tokens": 4,
-                                          "x_usage": CANARY}),
+    chunk(
+        {},
+        finish="tool_calls",
+        usage={"prompt_tokens": 3, "completion_tokens": 4, "x_usage": CANARY},
+    ),
     "[DONE]",
 ]
 
@@ -36,8 +43,9 @@ FRAMES = [
 def _keys(value: Any) -> set[str]:
     """Every key at any depth, outside tool-call arguments (portable data)."""
     if isinstance(value, dict):
-        return set(value) | {k for key, item in value.items() if key != "arguments"
-                             for k in _keys(item)}
+        return set(value) | {
+            k for key, item in value.items() if key != "arguments" for k in _keys(item)
+        }
     if isinstance(value, list):
         return {k for item in value for k in _keys(item)}
     return set()
@@ -45,10 +53,15 @@ def _keys(value: Any) -> set[str]:
 
 def test_strip_removes_frames_and_the_response_id_at_any_depth() -> None:
     # PERSIST-STRIP, PERSIST-RESPONSE-ID
-    nested = {"checkpoint": [{"turn": {"response_id": "r", "opaque": {"a": 1}, "model": "m"}},
-                             {"type": "Opaque", "event_type": "ping", "payload": {"b": 2}}]}
-    assert strip(nested) == {"checkpoint": [{"turn": {"model": "m"}},
-                                            {"type": "Opaque", "event_type": "ping"}]}
+    nested = {
+        "checkpoint": [
+            {"turn": {"response_id": "r", "opaque": {"a": 1}, "model": "m"}},
+            {"type": "Opaque", "event_type": "ping", "payload": {"b": 2}},
+        ]
+    }
+    assert strip(nested) == {
+        "checkpoint": [{"turn": {"model": "m"}}, {"type": "Opaque", "event_type": "ping"}]
+    }
 
 
 def test_strip_keeps_tool_arguments_verbatim_even_with_frame_named_keys() -> None:
@@ -71,11 +84,18 @@ def test_strip_keeps_every_portable_field() -> None:
     # PERSIST-PORTABLE: strip(E) keeps type, delta, id, name, call, usage, event_type, turn
     events = run("openai-chat", FRAMES)["events"]
     for original, stripped in zip(events, strip(events), strict=True):
-        assert stripped == {k: v for k, v in original.items() if k not in ("opaque", "payload")
-                            } | ({"turn": strip(original["turn"])} if "turn" in original else {})
+        assert stripped == {k: v for k, v in original.items() if k not in ("opaque", "payload")} | (
+            {"turn": strip(original["turn"])} if "turn" in original else {}
+        )
     provider_turn = strip(events[-1])["turn"]
-    assert set(provider_turn) == {"provider", "model", "output_text", "tool_calls",
-                                  "stop_reason", "usage"}
+    assert set(provider_turn) == {
+        "provider",
+        "model",
+        "output_text",
+        "tool_calls",
+        "stop_reason",
+        "usage",
+    }
 
 
 def test_what_is_persisted_holds_no_frame_no_canary_and_no_response_id() -> None:
@@ -89,10 +109,16 @@ def test_what_is_persisted_holds_no_frame_no_canary_and_no_response_id() -> None
     assert CANARY in json.dumps(result["events"])  # in memory the frames are whole
 
 
-@pytest.mark.parametrize("frames", [
-    [chunk({"content": CANARY}, error={"message": CANARY})],
-    [tools(fragment(call_id="call_1", name="f", arguments='{"a": ')),
-     chunk({}, finish="stop", x_vendor=CANARY)]])
+@pytest.mark.parametrize(
+    "frames",
+    [
+        [chunk({"content": CANARY}, error={"message": CANARY})],
+        [
+            tools(fragment(call_id="call_1", name="f", arguments='{"a": ')),
+            chunk({}, finish="stop", x_vendor=CANARY),
+        ],
+    ],
+)
 def test_a_failed_streams_outcome_never_quotes_a_frame(frames: list[Any]) -> None:
     # PERSIST-CANARY on the error message
     result = run("openai-chat", frames)
@@ -110,26 +136,49 @@ def test_folding_the_events_gives_the_turn_and_folding_them_stripped_the_strippe
 def test_nulling_every_frame_before_the_fold_leaves_the_stripped_turn() -> None:
     # PERSIST-NO-SEMANTICS
     events = run("openai-chat", FRAMES)["events"]
-    nulled = [{k: (None if k in ("opaque", "payload") else v) for k, v in e.items()}
-              for e in events]
+    nulled = [
+        {k: (None if k in ("opaque", "payload") else v) for k, v in e.items()} for e in events
+    ]
     nulled[-1]["turn"] = {**nulled[-1]["turn"], "opaque": None}
     assert strip(fold_turn(nulled)) == strip(events[-1]["turn"])
 
 
 def test_the_turn_fold_takes_the_last_usage_and_reconciles_the_stop() -> None:
     # EV-USAGE-LAST, EV-STOP-TOOL, EV-USAGE-UNREPORTED
-    first = {"input_tokens": 1, "output_tokens": 1, "cached_input_tokens": None,
-             "reasoning_tokens": None}
+    first = {
+        "input_tokens": 1,
+        "output_tokens": 1,
+        "cached_input_tokens": None,
+        "reasoning_tokens": None,
+    }
     last = {**first, "output_tokens": 9}
     call = {"id": "c", "name": "f", "arguments": {}}
-    events = [{"type": "Usage", "usage": first}, {"type": "TextDelta", "delta": "a"},
-              {"type": "ToolCallStarted", "id": "c", "name": "f"},
-              {"type": "ToolCallCompleted", "call": call}, {"type": "Usage", "usage": last},
-              {"type": "Completed", "turn": {"provider": "p", "model": "m", "output_text": "",
-                                             "tool_calls": [], "stop_reason": "end_turn",
-                                             "usage": first}}]
-    assert fold_turn(events) == {"provider": "p", "model": "m", "output_text": "a",
-                                 "tool_calls": [call], "stop_reason": "tool_use", "usage": last}
+    events = [
+        {"type": "Usage", "usage": first},
+        {"type": "TextDelta", "delta": "a"},
+        {"type": "ToolCallStarted", "id": "c", "name": "f"},
+        {"type": "ToolCallCompleted", "call": call},
+        {"type": "Usage", "usage": last},
+        {
+            "type": "Completed",
+            "turn": {
+                "provider": "p",
+                "model": "m",
+                "output_text": "",
+                "tool_calls": [],
+                "stop_reason": "end_turn",
+                "usage": first,
+            },
+        },
+    ]
+    assert fold_turn(events) == {
+        "provider": "p",
+        "model": "m",
+        "output_text": "a",
+        "tool_calls": [call],
+        "stop_reason": "tool_use",
+        "usage": last,
+    }
     no_usage = fold_turn([events[-1]])
     assert set(no_usage["usage"].values()) == {None}
 
@@ -155,9 +204,14 @@ def test_the_outcome_is_known_only_once_decided() -> None:
     adapter = Adapter("anthropic-messages")
     with pytest.raises(LookupError):
         adapter.outcome()
-    assert adapter.end() == {"outcome": "error", "events": [], "error": {
-        "kind": "truncated", "message": "EV-TRUNCATED: the body ended before the stream's "
-                                        "terminal"}}
+    assert adapter.end() == {
+        "outcome": "error",
+        "events": [],
+        "error": {
+            "kind": "truncated",
+            "message": "EV-TRUNCATED: the body ended before the stream's terminal",
+        },
+    }
     assert adapter.outcome()["error"]["kind"] == "truncated"
 
 

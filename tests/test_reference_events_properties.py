@@ -25,10 +25,14 @@ from refold.strategies.anthropic import families_for as anthropic_families
 
 _SLOW = settings(deadline=None)  # a whole stream, run three times, on a loaded machine
 _CHAT_FEATURES = frozenset(FEATURES) - {"choices"}  # EV-CHOICE0: one choice
-_CHAT_STOP = {"stop": "end_turn", "length": "max_tokens", "tool_calls": "tool_use",
-              "function_call": "tool_use", "content_filter": "content_filter"}
-_ANTHROPIC_STOP = {"end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn",
-                   "refusal"}
+_CHAT_STOP = {
+    "stop": "end_turn",
+    "length": "max_tokens",
+    "tool_calls": "tool_use",
+    "function_call": "tool_use",
+    "content_filter": "content_filter",
+}
+_ANTHROPIC_STOP = {"end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn", "refusal"}
 
 
 def _object(arguments: str) -> dict[str, Any] | None:
@@ -43,30 +47,44 @@ def _chat_view(completion: dict[str, Any]) -> dict[str, Any]:
     """The neutral view of a known chat.completion, written from §4.1 alone."""
     choice = completion["choices"][0]
     message = choice["message"]
-    calls = [{"id": call["id"], "name": call["function"]["name"],
-              "arguments": _object(call["function"]["arguments"])}
-             for call in message.get("tool_calls", [])]
+    calls = [
+        {
+            "id": call["id"],
+            "name": call["function"]["name"],
+            "arguments": _object(call["function"]["arguments"]),
+        }
+        for call in message.get("tool_calls", [])
+    ]
     reported = completion.get("usage")
-    usage = {"input_tokens": None, "output_tokens": None, "cached_input_tokens": None,
-             "reasoning_tokens": None}
+    usage = {
+        "input_tokens": None,
+        "output_tokens": None,
+        "cached_input_tokens": None,
+        "reasoning_tokens": None,
+    }
     if reported is not None:
-        usage = {"input_tokens": reported.get("prompt_tokens"),
-                 "output_tokens": reported.get("completion_tokens"),
-                 "cached_input_tokens": reported.get("prompt_tokens_details", {}).get(
-                     "cached_tokens"),
-                 "reasoning_tokens": reported.get("completion_tokens_details", {}).get(
-                     "reasoning_tokens")}
+        usage = {
+            "input_tokens": reported.get("prompt_tokens"),
+            "output_tokens": reported.get("completion_tokens"),
+            "cached_input_tokens": reported.get("prompt_tokens_details", {}).get("cached_tokens"),
+            "reasoning_tokens": reported.get("completion_tokens_details", {}).get(
+                "reasoning_tokens"
+            ),
+        }
     stop = _CHAT_STOP.get(choice["finish_reason"], "other")
-    return {"provider": "openai-chat", "model": completion["model"],
-            "output_text": message.get("content") or "", "tool_calls": calls,
-            "stop_reason": "tool_use" if calls and stop == "end_turn" else stop,
-            "usage": usage}
+    return {
+        "provider": "openai-chat",
+        "model": completion["model"],
+        "output_text": message.get("content") or "",
+        "tool_calls": calls,
+        "stop_reason": "tool_use" if calls and stop == "end_turn" else stop,
+        "usage": usage,
+    }
 
 
 def _chat_outcome(completion: dict[str, Any], frames: list[Any]) -> str | None:
     """The error kind the stream must end with, or None for completed."""
-    if any(isinstance(frame, dict) and isinstance(frame.get("error"), dict)
-           for frame in frames):
+    if any(isinstance(frame, dict) and isinstance(frame.get("error"), dict) for frame in frames):
         return "provider_error"  # EV-ERROR-FRAME (the split of an "error" finish)
     choice = completion["choices"][0]
     if choice["finish_reason"] in (None, "error"):
@@ -78,8 +96,11 @@ def _chat_outcome(completion: dict[str, Any], frames: list[Any]) -> str | None:
 
 def _monotone(result: dict[str, Any]) -> bool:
     """EV-USAGE-MONOTONE: a reported output_tokens never decreases across Usage events."""
-    counts = [e["usage"]["output_tokens"] for e in result["events"] if e["type"] == "Usage"
-              and e["usage"]["output_tokens"] is not None]
+    counts = [
+        e["usage"]["output_tokens"]
+        for e in result["events"]
+        if e["type"] == "Usage" and e["usage"]["output_tokens"] is not None
+    ]
     return counts == sorted(counts)
 
 
@@ -101,7 +122,8 @@ def _chat_streams(draw: st.DrawFn) -> tuple[dict[str, Any], list[Any], list[Any]
 @_SLOW
 @given(_chat_streams())
 def test_every_chat_split_of_a_completion_gives_its_neutral_turn(
-        case: tuple[dict[str, Any], list[Any], list[Any]]) -> None:
+    case: tuple[dict[str, Any], list[Any], list[Any]],
+) -> None:
     # EV-FOLD-AGREES, EV-DETERMINISM, EV-TEXT-CONSERVE, EV-ARGS-CONSERVE, EV-TRUNCATED
     completion, first, second = case
     for frames in (first, second):
@@ -116,39 +138,58 @@ def test_every_chat_split_of_a_completion_gives_its_neutral_turn(
 def _anthropic_view(message: dict[str, Any]) -> dict[str, Any]:
     """The neutral view of a known Message, written from §4.3 alone."""
     content = message["content"]
-    calls = [{"id": block["id"], "name": block["name"], "arguments": block["input"]}
-             for block in content if block["type"] == "tool_use"]
+    calls = [
+        {"id": block["id"], "name": block["name"], "arguments": block["input"]}
+        for block in content
+        if block["type"] == "tool_use"
+    ]
     reported = message.get("usage")
-    usage = {"input_tokens": None, "output_tokens": None, "cached_input_tokens": None,
-             "reasoning_tokens": None}
+    usage = {
+        "input_tokens": None,
+        "output_tokens": None,
+        "cached_input_tokens": None,
+        "reasoning_tokens": None,
+    }
     if reported is not None:
-        buckets = [reported.get(key) for key in ("input_tokens", "cache_creation_input_tokens",
-                                                 "cache_read_input_tokens")]
+        buckets = [
+            reported.get(key)
+            for key in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+        ]
         present = [count for count in buckets if count is not None]
-        usage = {"input_tokens": sum(present) if present else None,
-                 "output_tokens": reported.get("output_tokens"),
-                 "cached_input_tokens": buckets[2], "reasoning_tokens": None}
+        usage = {
+            "input_tokens": sum(present) if present else None,
+            "output_tokens": reported.get("output_tokens"),
+            "cached_input_tokens": buckets[2],
+            "reasoning_tokens": None,
+        }
     reason = message["stop_reason"]
     stop = reason if reason in _ANTHROPIC_STOP else "other"
-    return {"provider": "anthropic-messages", "model": message["model"],
-            "output_text": "".join(b["text"] for b in content if b["type"] == "text"),
-            "tool_calls": calls,
-            "stop_reason": "tool_use" if calls and stop == "end_turn" else stop,
-            "usage": usage}
+    return {
+        "provider": "anthropic-messages",
+        "model": message["model"],
+        "output_text": "".join(b["text"] for b in content if b["type"] == "text"),
+        "tool_calls": calls,
+        "stop_reason": "tool_use" if calls and stop == "end_turn" else stop,
+        "usage": usage,
+    }
 
 
 @st.composite
 def _anthropic_streams(draw: st.DrawFn) -> tuple[dict[str, Any], list[Any], list[Any]]:
     message = draw(messages(features=ANTHROPIC_FEATURES))
     families = anthropic_families(ANTHROPIC_FEATURES)
-    return (message, draw(event_splits(message, families=families)),
-            draw(event_splits(message, families=families)))
+    return (
+        message,
+        draw(event_splits(message, families=families)),
+        draw(event_splits(message, families=families)),
+    )
 
 
 @_SLOW
 @given(_anthropic_streams())
 def test_every_anthropic_split_of_a_message_gives_its_neutral_turn(
-        case: tuple[dict[str, Any], list[Any], list[Any]]) -> None:
+    case: tuple[dict[str, Any], list[Any], list[Any]],
+) -> None:
     # EV-FOLD-AGREES, EV-DETERMINISM, EV-TEXT-CONSERVE, EV-ARGS-CONSERVE, EV-USAGE-LAST
     message, first, second = case
     view = _anthropic_view(message)
@@ -164,14 +205,21 @@ def test_every_anthropic_split_of_a_message_gives_its_neutral_turn(
 
 
 def _parsed(calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{"id": c["id"], "name": c["function"]["name"],
-             "arguments": _object(c["function"]["arguments"])} for c in calls]
+    return [
+        {
+            "id": c["id"],
+            "name": c["function"]["name"],
+            "arguments": _object(c["function"]["arguments"]),
+        }
+        for c in calls
+    ]
 
 
 @_SLOW
 @given(chunk_streams(), st.booleans())
 def test_any_chat_stream_keeps_the_invariants_and_agrees_with_the_chat_fold(
-        chunks: list[Any], done: bool) -> None:
+    chunks: list[Any], done: bool
+) -> None:
     # EV-UNKNOWN (never raises), EV-TURN-OPAQUE, EV-FOLD-AGREES, and `run`'s invariants
     result = run("openai-chat", chunks + (["[DONE]"] if done else []))
     if result["outcome"]["outcome"] == "completed":
@@ -190,7 +238,8 @@ def test_any_chat_stream_keeps_the_invariants_and_agrees_with_the_chat_fold(
 @_SLOW
 @given(event_streams())
 def test_any_anthropic_stream_keeps_the_invariants_and_agrees_with_the_fold(
-        events: list[Any]) -> None:
+    events: list[Any],
+) -> None:
     # EV-UNKNOWN (never raises), EV-TURN-OPAQUE, EV-FOLD-AGREES, and `run`'s invariants
     # (the checker among them: blocks out of index order agree in arrival order, _ends)
     result = run("anthropic-messages", events)
@@ -198,8 +247,12 @@ def test_any_anthropic_stream_keeps_the_invariants_and_agrees_with_the_fold(
         provider_turn = turn(result)
         message = anthropic_fold(events)
         assert provider_turn["opaque"] == message
-        assert sorted(provider_turn["output_text"]) == sorted("".join(
-            b["text"] for b in message["content"] if b["type"] == "text"))
-        calls = [{"id": b["id"], "name": b["name"], "arguments": b["input"]}
-                 for b in message["content"] if b["type"] == "tool_use"]
+        assert sorted(provider_turn["output_text"]) == sorted(
+            "".join(b["text"] for b in message["content"] if b["type"] == "text")
+        )
+        calls = [
+            {"id": b["id"], "name": b["name"], "arguments": b["input"]}
+            for b in message["content"]
+            if b["type"] == "tool_use"
+        ]
         assert sorted(provider_turn["tool_calls"], key=repr) == sorted(calls, key=repr)

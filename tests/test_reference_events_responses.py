@@ -28,25 +28,55 @@ from refold.suites.events._responses_frames import (
 )
 
 _SLOW = settings(deadline=None)
-_FEATURES = frozenset({"text", "tool_calls", "refusal", "reasoning", "annotations", "usage",
-                       "robustness", "lifecycle"})
+_FEATURES = frozenset(
+    {
+        "text",
+        "tool_calls",
+        "refusal",
+        "reasoning",
+        "annotations",
+        "usage",
+        "robustness",
+        "lifecycle",
+    }
+)
 
 
 def _violations(frames: list[Any], known: Any = None) -> list[str]:
     result = normalize(RESPONSES, frames)
-    found = check_events(RESPONSES, frames, result["events"], result["outcome"],
-                         result["persisted"], known=known, provider=RESPONSES,
-                         turn_opaque=known is None, fold=fold_turn, strip=strip)
+    found = check_events(
+        RESPONSES,
+        frames,
+        result["events"],
+        result["outcome"],
+        result["persisted"],
+        known=known,
+        provider=RESPONSES,
+        turn_opaque=known is None,
+        fold=fold_turn,
+        strip=strip,
+    )
     events, emitted, outcome, persisted = emitted_run(RESPONSES, frames)
-    found += check_events(RESPONSES, frames, events, outcome, persisted, provider=RESPONSES,
-                          turn_opaque=True, fold=fold_turn, strip=strip, emitted=emitted)
+    found += check_events(
+        RESPONSES,
+        frames,
+        events,
+        outcome,
+        persisted,
+        provider=RESPONSES,
+        turn_opaque=True,
+        fold=fold_turn,
+        strip=strip,
+        emitted=emitted,
+    )
     return [f"{v.rule} (event {v.event}, frame {v.frame}): {v.message}" for v in found]
 
 
 @_SLOW
 @given(round_trips(features=_FEATURES))
 def test_the_checker_finds_nothing_wrong_with_the_reference_on_responses_splits(
-        case: tuple[Any, list[Any]]) -> None:
+    case: tuple[Any, list[Any]],
+) -> None:
     known, frames = case
     assert _violations(frames) == []
     assert _violations(frames, known) == []
@@ -55,7 +85,8 @@ def test_the_checker_finds_nothing_wrong_with_the_reference_on_responses_splits(
 @_SLOW
 @given(event_streams(features=_FEATURES))
 def test_the_checker_finds_nothing_wrong_with_the_reference_on_damaged_responses_streams(
-        frames: list[Any]) -> None:
+    frames: list[Any],
+) -> None:
     assert _violations(frames) == []
 
 
@@ -69,8 +100,14 @@ def test_what_only_the_terminal_output_carries_is_emitted_from_the_terminal() ->
     call = call_item("call_t1", "get_time", '{"tz":"CET"}')
     frames = [created(), terminal(output=[message_item("msg_1", "Hi"), call], usage=USAGE)]
     assert [e["type"] for e in _stripped(frames)] == [
-        "Opaque", "TextDelta", "ToolCallStarted", "ToolCallArgumentsDelta",
-        "ToolCallCompleted", "Usage", "Completed"]
+        "Opaque",
+        "TextDelta",
+        "ToolCallStarted",
+        "ToolCallArgumentsDelta",
+        "ToolCallCompleted",
+        "Usage",
+        "Completed",
+    ]
     turn = fold_turn(normalize(RESPONSES, frames)["events"])
     assert (turn["output_text"], turn["stop_reason"]) == ("Hi", "tool_use")
     assert _violations(frames) == []
@@ -79,8 +116,13 @@ def test_what_only_the_terminal_output_carries_is_emitted_from_the_terminal() ->
 def test_a_text_delta_after_its_done_is_opaque() -> None:
     # decision (EV-TEXT vs RS-DONE-REPLACES): the fold keeps the done text
     item = message_item("msg_1", "Hi")
-    frames = [created(), added(0, message_item("msg_1")), text_done(0, "Hi"),
-              text_delta(0, "!"), terminal(output=[item], usage=USAGE)]
+    frames = [
+        created(),
+        added(0, message_item("msg_1")),
+        text_done(0, "Hi"),
+        text_delta(0, "!"),
+        terminal(output=[item], usage=USAGE),
+    ]
     events = _stripped(frames)
     assert [e["delta"] for e in events if e["type"] == "TextDelta"] == ["Hi"]
     assert {"type": "Opaque", "event_type": "response.output_text.delta"} in events

@@ -41,18 +41,32 @@ def _opaque(frame: Any, name: str = "message") -> dict[str, Any]:
 
 # §4.1 OpenAI Chat Completions
 
+
 def test_chat_done_completed_arrives_at_done_after_the_usage_chunk() -> None:
     # EV-CHAT-DONE: finish chunk, usage chunk (choices: []), then [DONE]
-    usage = {"id": "chatcmpl-ev", "object": "chat.completion.chunk", "created": 1,
-             "model": "gpt-4o-mini", "choices": [],
-             "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}}
+    usage = {
+        "id": "chatcmpl-ev",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": "gpt-4o-mini",
+        "choices": [],
+        "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5},
+    }
     frames = [chunk({"content": "a"}), chunk({}, finish="stop"), usage, "[DONE]"]
     steps = stepwise(CHAT, frames)
     assert [kinds(step) for step in steps] == [
-        ["TextDelta"], ["Opaque"], ["Usage"], ["Completed"], []]
+        ["TextDelta"],
+        ["Opaque"],
+        ["Usage"],
+        ["Completed"],
+        [],
+    ]
     assert turn(run(CHAT, frames))["usage"] == {
-        "input_tokens": 3, "output_tokens": 2, "cached_input_tokens": None,
-        "reasoning_tokens": None}
+        "input_tokens": 3,
+        "output_tokens": 2,
+        "cached_input_tokens": None,
+        "reasoning_tokens": None,
+    }
 
 
 def test_chat_done_before_the_finish_reason_is_truncated() -> None:
@@ -75,48 +89,82 @@ def test_chat_a_blank_or_error_finish_reason_completes_no_call(finish: str) -> N
 def test_chat_finish_completes_every_open_call_in_the_folds_order_at_that_frame() -> None:
     # §4.1 finish row: ToolCallCompleted for every open call, arguments parsed, "" -> {}
     finish = chunk({}, finish="tool_calls")
-    frames = [tools(fragment(1, call_id="call_b", name="g", arguments='{"x": [1]}'),
-                    fragment(0, call_id="call_a", name="f", arguments="")), finish]
+    frames = [
+        tools(
+            fragment(1, call_id="call_b", name="g", arguments='{"x": [1]}'),
+            fragment(0, call_id="call_a", name="f", arguments=""),
+        ),
+        finish,
+    ]
     steps = stepwise(CHAT, frames)
     assert steps[1] == [
-        {"type": "ToolCallCompleted", "call": {"id": "call_a", "name": "f", "arguments": {}},
-         "opaque": finish},
-        {"type": "ToolCallCompleted", "call": {"id": "call_b", "name": "g",
-                                               "arguments": {"x": [1]}}, "opaque": finish}]
+        {
+            "type": "ToolCallCompleted",
+            "call": {"id": "call_a", "name": "f", "arguments": {}},
+            "opaque": finish,
+        },
+        {
+            "type": "ToolCallCompleted",
+            "call": {"id": "call_b", "name": "g", "arguments": {"x": [1]}},
+            "opaque": finish,
+        },
+    ]
     assert kinds(steps[2]) == ["Completed"]
 
 
 def test_chat_fields_of_one_chunk_in_table_order() -> None:
     # EV-FRAME-ORDER: content, then tool fragments, then the finish, then usage
-    busy = chunk({"content": "a", "tool_calls": [fragment(call_id="c", name="f",
-                                                          arguments="{}")]},
-                 finish="tool_calls", usage={"prompt_tokens": 1, "completion_tokens": 1})
+    busy = chunk(
+        {"content": "a", "tool_calls": [fragment(call_id="c", name="f", arguments="{}")]},
+        finish="tool_calls",
+        usage={"prompt_tokens": 1, "completion_tokens": 1},
+    )
     assert kinds(stepwise(CHAT, [busy])[0]) == [
-        "TextDelta", "ToolCallStarted", "ToolCallArgumentsDelta", "ToolCallCompleted", "Usage"]
+        "TextDelta",
+        "ToolCallStarted",
+        "ToolCallArgumentsDelta",
+        "ToolCallCompleted",
+        "Usage",
+    ]
 
 
 def test_chat_usage_details_map_to_cached_and_reasoning() -> None:
     # §4.1 usage mapping: the two detail counters
-    reported = {"prompt_tokens": 10, "completion_tokens": 4,
-                "prompt_tokens_details": {"cached_tokens": 6},
-                "completion_tokens_details": {"reasoning_tokens": 3}}
+    reported = {
+        "prompt_tokens": 10,
+        "completion_tokens": 4,
+        "prompt_tokens_details": {"cached_tokens": 6},
+        "completion_tokens_details": {"reasoning_tokens": 3},
+    }
     frames = [chunk({"content": "a"}, finish="stop", usage=reported), "[DONE]"]
     assert of(run(CHAT, frames)["events"], "Usage")[0]["usage"] == {
-        "input_tokens": 10, "output_tokens": 4, "cached_input_tokens": 6,
-        "reasoning_tokens": 3}
+        "input_tokens": 10,
+        "output_tokens": 4,
+        "cached_input_tokens": 6,
+        "reasoning_tokens": 3,
+    }
 
 
 # §4.3 Anthropic Messages
 
+
 def test_anthropic_an_empty_partial_json_is_opaque() -> None:
     # §4.3: input_json_delta with an empty partial_json is Opaque (EV-NO-EMPTY-DELTA)
     empty = partial(0, "")
-    frames = [start(), block(0, TOOL), empty, partial(0, '{"a": 1}'), stop(0),
-              message_delta("tool_use"), MESSAGE_STOP]
+    frames = [
+        start(),
+        block(0, TOOL),
+        empty,
+        partial(0, '{"a": 1}'),
+        stop(0),
+        message_delta("tool_use"),
+        MESSAGE_STOP,
+    ]
     steps = stepwise(ANTHROPIC, frames)
     assert steps[2] == [_opaque(empty, "content_block_delta")]
-    assert [e["delta"] for e in of(run(ANTHROPIC, frames)["events"],
-                                   "ToolCallArgumentsDelta")] == ['{"a": 1}']
+    assert [e["delta"] for e in of(run(ANTHROPIC, frames)["events"], "ToolCallArgumentsDelta")] == [
+        '{"a": 1}'
+    ]
 
 
 def test_anthropic_message_delta_without_usage_is_opaque_with_usage_one_usage() -> None:
@@ -131,30 +179,45 @@ def test_anthropic_message_delta_without_usage_is_opaque_with_usage_one_usage() 
 
 def test_anthropic_message_stop_is_where_completed_arrives() -> None:
     # §4.3 message_stop row: Completed (after its Opaque), nothing at end()
-    frames = [start(), block(0, {"type": "text", "text": ""}), text(0, "Hi"), stop(0),
-              message_delta(), MESSAGE_STOP]
+    frames = [
+        start(),
+        block(0, {"type": "text", "text": ""}),
+        text(0, "Hi"),
+        stop(0),
+        message_delta(),
+        MESSAGE_STOP,
+    ]
     steps = stepwise(ANTHROPIC, frames)
     assert kinds(steps[5]) == ["Opaque", "Completed"] and steps[6] == []
     assert [kinds(step) for step in steps[1:5]] == [
-        ["Opaque"], ["TextDelta"], ["Opaque"], ["Opaque"]]
+        ["Opaque"],
+        ["TextDelta"],
+        ["Opaque"],
+        ["Opaque"],
+    ]
 
 
 def test_anthropic_a_tool_use_start_is_started_at_its_own_frame_only() -> None:
     # §4.3 content_block_start tool_use row: ToolCallStarted {id, name}, nothing else
     opened = block(0, TOOL)
-    steps = stepwise(ANTHROPIC, [start(), opened, stop(0), message_delta("tool_use"),
-                                 MESSAGE_STOP])
-    assert steps[1] == [{"type": "ToolCallStarted", "id": "toolu_1", "name": "get_weather",
-                         "opaque": opened}]
-    assert steps[2] == [{"type": "ToolCallCompleted", "call": {
-        "id": "toolu_1", "name": "get_weather", "arguments": {}}, "opaque": stop(0)}]
+    steps = stepwise(ANTHROPIC, [start(), opened, stop(0), message_delta("tool_use"), MESSAGE_STOP])
+    assert steps[1] == [
+        {"type": "ToolCallStarted", "id": "toolu_1", "name": "get_weather", "opaque": opened}
+    ]
+    assert steps[2] == [
+        {
+            "type": "ToolCallCompleted",
+            "call": {"id": "toolu_1", "name": "get_weather", "arguments": {}},
+            "opaque": stop(0),
+        }
+    ]
 
 
 def test_anthropic_a_text_block_start_without_text_is_opaque() -> None:
     # §4.3 content_block_start of other types: Opaque; with non-empty text: TextDelta
-    empty, full = block(0, {"type": "text", "text": ""}), block(1, {"type": "text",
-                                                                    "text": "x"})
-    steps = stepwise(ANTHROPIC, [start(), empty, stop(0), full, stop(1), message_delta(),
-                                 MESSAGE_STOP])
+    empty, full = block(0, {"type": "text", "text": ""}), block(1, {"type": "text", "text": "x"})
+    steps = stepwise(
+        ANTHROPIC, [start(), empty, stop(0), full, stop(1), message_delta(), MESSAGE_STOP]
+    )
     assert steps[1] == [_opaque(empty, "content_block_start")]
     assert steps[3] == [{"type": "TextDelta", "delta": "x", "opaque": full}]

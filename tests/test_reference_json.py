@@ -28,8 +28,19 @@ def test_whitespace_is_exactly_unicode_white_space() -> None:
 
 @pytest.mark.parametrize(
     ("value", "expected"),
-    [(0, 0), (3, 3), (2.0, 2), (-1, None), (1.5, None), (True, None), (False, None),
-     ("1", None), (None, None), (float("inf"), None), (float("nan"), None)],
+    [
+        (0, 0),
+        (3, 3),
+        (2.0, 2),
+        (-1, None),
+        (1.5, None),
+        (True, None),
+        (False, None),
+        ("1", None),
+        (None, None),
+        (float("inf"), None),
+        (float("nan"), None),
+    ],
 )
 def test_non_negative_integers_follow_json_not_python(value: object, expected: object) -> None:
     assert non_negative_int(value) == expected
@@ -42,9 +53,18 @@ def test_positive_integers_exclude_zero() -> None:
 
 @pytest.mark.parametrize(
     ("a", "b", "equal"),
-    [(1, 1.0, True), (True, 1, False), (1, True, False), (False, False, True),
-     ({"a": [1, {"b": None}]}, {"a": [1.0, {"b": None}]}, True), ({"a": 1}, {"b": 1}, False),
-     ([1, 2], [1, 2, 3], False), ("1", 1, False), (None, None, True), ([], {}, False)],
+    [
+        (1, 1.0, True),
+        (True, 1, False),
+        (1, True, False),
+        (False, False, True),
+        ({"a": [1, {"b": None}]}, {"a": [1.0, {"b": None}]}, True),
+        ({"a": 1}, {"b": 1}, False),
+        ([1, 2], [1, 2, 3], False),
+        ("1", 1, False),
+        (None, None, True),
+        ([], {}, False),
+    ],
 )
 def test_json_equality(a: object, b: object, equal: bool) -> None:
     assert json_equal(a, b) is equal

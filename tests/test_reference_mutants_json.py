@@ -8,7 +8,9 @@ from refold.reference import fold
 
 def test_created_one_is_the_smallest_positive_integer_and_is_kept() -> None:
     # ENV-CREATED: the first positive integer `created`; 1 is positive, 0 is not.
-    chunks = [{"id": "c", "created": 0, "choices": []},
-              {"created": 1, "choices": []},
-              {"created": 2, "choices": []}]
+    chunks = [
+        {"id": "c", "created": 0, "choices": []},
+        {"created": 1, "choices": []},
+        {"created": 2, "choices": []},
+    ]
     assert fold(chunks)["created"] == 1

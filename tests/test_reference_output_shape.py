@@ -21,32 +21,57 @@ def _message(chunks: list[JSONObject]) -> JSONObject:
 
 
 def test_a_message_without_text_carries_content_null_as_a_non_streaming_response_does() -> None:
-    assert fold([{"id": "c", "created": 1, "model": "m",
-                  "choices": [{"index": 0, "delta": {"role": "assistant"}}]}]) == {
-        "id": "c", "object": "chat.completion", "created": 1, "model": "m",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": None},
-                     "finish_reason": None, "logprobs": None}]}
+    assert fold(
+        [
+            {
+                "id": "c",
+                "created": 1,
+                "model": "m",
+                "choices": [{"index": 0, "delta": {"role": "assistant"}}],
+            }
+        ]
+    ) == {
+        "id": "c",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "m",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": None},
+                "finish_reason": None,
+                "logprobs": None,
+            }
+        ],
+    }
 
 
 def test_a_fragment_without_index_before_any_index_belongs_to_index_zero() -> None:
-    calls = [{"id": "a", "function": {"name": "f", "arguments": "{}"}},
-             {"index": 1, "id": "b", "function": {"name": "g", "arguments": "{}"}},
-             {"index": 0, "id": "c", "function": {"name": "h", "arguments": "{}"}}]
+    calls = [
+        {"id": "a", "function": {"name": "f", "arguments": "{}"}},
+        {"index": 1, "id": "b", "function": {"name": "g", "arguments": "{}"}},
+        {"index": 0, "id": "c", "function": {"name": "h", "arguments": "{}"}},
+    ]
     message = _message([{"choices": [{"index": 0, "delta": {"tool_calls": calls}}]}])
     assert [call["id"] for call in message["tool_calls"]] == ["a", "c", "b"]
 
 
 def test_a_type_first_sent_on_a_later_fragment_is_the_calls_type() -> None:
-    calls = [{"index": 0, "id": "a", "function": {"name": "f"}},
-             {"index": 0, "type": "custom", "function": {"arguments": "{}"}}]
+    calls = [
+        {"index": 0, "id": "a", "function": {"name": "f"}},
+        {"index": 0, "type": "custom", "function": {"arguments": "{}"}},
+    ]
     message = _message([{"choices": [{"index": 0, "delta": {"tool_calls": calls}}]}])
     assert message["tool_calls"] == [
-        {"id": "a", "type": "custom", "function": {"name": "f", "arguments": "{}"}}]
+        {"id": "a", "type": "custom", "function": {"name": "f", "arguments": "{}"}}
+    ]
 
 
 def test_a_reasoning_index_of_the_wrong_type_is_left_out_of_the_merged_segment() -> None:
-    segments = [{"type": "reasoning.text", "index": "0", "text": "a"},
-                {"type": "reasoning.text", "index": "0", "text": "b"}]
+    segments = [
+        {"type": "reasoning.text", "index": "0", "text": "a"},
+        {"type": "reasoning.text", "index": "0", "text": "b"},
+    ]
     message = _message([{"choices": [{"index": 0, "delta": {"reasoning_details": segments}}]}])
     assert message["reasoning_details"] == [{"type": "reasoning.text", "text": "ab"}]
 
@@ -56,7 +81,8 @@ def test_an_unknown_rule_id_names_both_registries_and_their_sizes() -> None:
         lookup_any_rule("SSE-X")
     assert caught.value.args == (
         "unknown rule id 'SSE-X'; the spec has 49 rules and the wire registry 16 "
-        "(see `refold rules`)",)
+        "(see `refold rules`)",
+    )
 
 
 def test_arguments_reopened_after_their_object_closed_are_rejected_without_decoding(

@@ -24,33 +24,74 @@ from refold.reference import (
 )
 
 _KEYS = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=8)
-_SCALARS = (st.none() | st.booleans() | st.integers() | st.floats()
-            | st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=30))
-JSONS = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=4)
-                     | st.dictionaries(_KEYS, inner, max_size=4), max_leaves=20)
-CREDENTIALS = st.sampled_from([
-    "sk-proj-4bCdEfGhIjKlMnOpQrStUv", "AKIA2BCDEFGHIJKLMNOP", "ghp_4bcdefghijklmnopqrstuvwxyz01",
-    "xoxp-12345-abcdefghij", "Bearer abc.def.ghi12345", "eyJhbGciOi.eyJzdWIiOi.c2lnbmF0dXJl"])
+_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=30)
+)
+JSONS = st.recursive(
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_KEYS, inner, max_size=4),
+    max_leaves=20,
+)
+CREDENTIALS = st.sampled_from(
+    [
+        "sk-proj-4bCdEfGhIjKlMnOpQrStUv",
+        "AKIA2BCDEFGHIJKLMNOP",
+        "ghp_4bcdefghijklmnopqrstuvwxyz01",
+        "xoxp-12345-abcdefghij",
+        "Bearer abc.def.ghi12345",
+        "eyJhbGciOi.eyJzdWIiOi.c2lnbmF0dXJl",
+    ]
+)
 
 
 def _strict(text: str) -> Any:
     def refuse(token: str) -> None:
         raise AssertionError(f"bare {token} in a JSON file")
+
     return json.loads(text, parse_constant=refuse)
 
 
-@pytest.mark.parametrize("key", ["api_key", "apiKey", "api-key", "x-api-key", "X-Api-Key",
-                                 "Authorization", "password", "secret", "client_secret",
-                                 "session_token", "access_token", "refresh_token", "cookie",
-                                 "Set-Cookie", "token"])
+@pytest.mark.parametrize(
+    "key",
+    [
+        "api_key",
+        "apiKey",
+        "api-key",
+        "x-api-key",
+        "X-Api-Key",
+        "Authorization",
+        "password",
+        "secret",
+        "client_secret",
+        "session_token",
+        "access_token",
+        "refresh_token",
+        "cookie",
+        "Set-Cookie",
+        "token",
+    ],
+)
 def test_every_spelling_of_a_credential_name_is_redacted(key: str) -> None:
     assert scrub({"a": [{key: "value"}]}) == {"a": [{key: REDACTED}]}
 
 
 def test_counts_and_logprob_tokens_are_not_credentials() -> None:
-    value = {"usage": {"prompt_tokens": 1, "completion_tokens_details": {"reasoning_tokens": 2}},
-             "choices": [{"logprobs": {"content": [{"token": "Hi", "logprob": -0.1,
-                                                    "top_logprobs": [{"token": "Hey"}]}]}}]}
+    value = {
+        "usage": {"prompt_tokens": 1, "completion_tokens_details": {"reasoning_tokens": 2}},
+        "choices": [
+            {
+                "logprobs": {
+                    "content": [
+                        {"token": "Hi", "logprob": -0.1, "top_logprobs": [{"token": "Hey"}]}
+                    ]
+                }
+            }
+        ],
+    }
     assert scrub(value) == value
 
 
@@ -69,8 +110,9 @@ def test_a_value_at_a_pointer_is_scrubbed_as_it_would_be_in_place() -> None:
 
 
 @given(value=JSONS, credential=CREDENTIALS, path=st.lists(_KEYS, max_size=3))
-def test_a_credential_planted_anywhere_is_not_kept(value: Any, credential: str,
-                                                  path: list[str]) -> None:
+def test_a_credential_planted_anywhere_is_not_kept(
+    value: Any, credential: str, path: list[str]
+) -> None:
     planted: Any = f"see {credential} here"
     for key in path:
         planted = {key: planted}
@@ -92,7 +134,11 @@ def test_a_json_file_never_holds_a_bare_nan_or_infinity(value: Any) -> None:
 
 def test_non_finite_numbers_are_written_as_their_names() -> None:
     assert _strict(json_text([math.nan, math.inf, -math.inf, 1.5])) == [
-        "NaN", "Infinity", "-Infinity", 1.5]
+        "NaN",
+        "Infinity",
+        "-Infinity",
+        1.5,
+    ]
 
 
 def test_a_long_string_keeps_its_head_and_says_how_much_was_cut() -> None:
@@ -132,12 +178,17 @@ def test_text_keeps_what_only_looks_like_a_credential_name() -> None:
     assert scrub_text(text) == text
 
 
-@pytest.mark.parametrize(("text", "kept"), [
-    ("assert {'opaque': {'raw': \"x}\", 'n': [1, {2: 3}]}, 'id': 1} == {}",
-     "assert {'opaque': '(present, not kept)', 'id': 1} == {}"),
-    ('{"payload":"a\\"b","k":1}', '{"payload":"(present, not kept)","k":1}'),
-    ('cut short "opaque": {"frame": [1, 2', 'cut short "opaque": "(present, not kept)"'),
-])
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        (
+            "assert {'opaque': {'raw': \"x}\", 'n': [1, {2: 3}]}, 'id': 1} == {}",
+            "assert {'opaque': '(present, not kept)', 'id': 1} == {}",
+        ),
+        ('{"payload":"a\\"b","k":1}', '{"payload":"(present, not kept)","k":1}'),
+        ('cut short "opaque": {"frame": [1, 2', 'cut short "opaque": "(present, not kept)"'),
+    ],
+)
 def test_an_opaque_member_quoted_inside_text_is_not_kept(text: str, kept: str) -> None:
     assert scrub_text(text) == kept
     assert scrub_text(kept) == kept

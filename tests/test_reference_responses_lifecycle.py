@@ -18,9 +18,11 @@ RULES_CHECKED: dict[str, tuple[str, ...]] = {
     "test_reading_before_any_event_raises_the_documented_error": ("LIFE-RS-EMPTY",),
     "test_a_refused_event_is_no_event": ("LIFE-RS-EMPTY", "RS-NOT-OBJECT"),
     "test_the_snapshot_is_the_latest_lifecycle_response_with_the_streamed_items": (
-        "LIFE-RS-SNAPSHOT",),
+        "LIFE-RS-SNAPSHOT",
+    ),
     "test_without_a_lifecycle_response_the_snapshot_is_a_bare_in_progress_one": (
-        "LIFE-RS-SNAPSHOT",),
+        "LIFE-RS-SNAPSHOT",
+    ),
     "test_every_read_is_a_new_value_and_events_are_never_mutated": ("LIFE-RS-SNAPSHOT",),
     "test_reading_after_every_event_matches_folding_once": ("LIFE-RS-SNAPSHOT",),
     "test_finished_only_once_a_terminal_event_arrived": ("LIFE-RS-FINISHED",),
@@ -28,29 +30,65 @@ RULES_CHECKED: dict[str, tuple[str, ...]] = {
     "test_events_after_the_terminal_are_folded_into_the_streamed_items": ("LIFE-RS-AFTER",),
 }
 
-CREATED = {"type": "response.created", "response": {
-    "id": "resp_1", "object": "response", "status": "in_progress", "model": "gpt-x",
-    "output": [], "usage": None}}
+CREATED = {
+    "type": "response.created",
+    "response": {
+        "id": "resp_1",
+        "object": "response",
+        "status": "in_progress",
+        "model": "gpt-x",
+        "output": [],
+        "usage": None,
+    },
+}
 QUEUED = {"type": "response.queued", "response": {"id": "resp_1", "status": "queued"}}
-MESSAGE = {"type": "message", "id": "msg_1", "status": "in_progress", "role": "assistant",
-           "content": []}
-DONE_MESSAGE = {**MESSAGE, "status": "completed",
-                "content": [{"type": "output_text", "text": "Hi", "annotations": []}]}
+MESSAGE = {
+    "type": "message",
+    "id": "msg_1",
+    "status": "in_progress",
+    "role": "assistant",
+    "content": [],
+}
+DONE_MESSAGE = {
+    **MESSAGE,
+    "status": "completed",
+    "content": [{"type": "output_text", "text": "Hi", "annotations": []}],
+}
 
 
 def item_events() -> list[dict[str, Any]]:
-    return [{"type": "response.output_item.added", "output_index": 0, "item": MESSAGE},
-            {"type": "response.output_text.delta", "item_id": "msg_1", "output_index": 0,
-             "content_index": 0, "delta": "Hi"},
-            {"type": "response.output_text.done", "item_id": "msg_1", "output_index": 0,
-             "content_index": 0, "text": "Hi"},
-            {"type": "response.output_item.done", "output_index": 0, "item": DONE_MESSAGE}]
+    return [
+        {"type": "response.output_item.added", "output_index": 0, "item": MESSAGE},
+        {
+            "type": "response.output_text.delta",
+            "item_id": "msg_1",
+            "output_index": 0,
+            "content_index": 0,
+            "delta": "Hi",
+        },
+        {
+            "type": "response.output_text.done",
+            "item_id": "msg_1",
+            "output_index": 0,
+            "content_index": 0,
+            "text": "Hi",
+        },
+        {"type": "response.output_item.done", "output_index": 0, "item": DONE_MESSAGE},
+    ]
 
 
 def completed(output: list[Any]) -> dict[str, Any]:
-    return {"type": "response.completed", "response": {
-        "id": "resp_1", "object": "response", "status": "completed", "model": "gpt-x",
-        "output": output, "usage": {"total_tokens": 3}}}
+    return {
+        "type": "response.completed",
+        "response": {
+            "id": "resp_1",
+            "object": "response",
+            "status": "completed",
+            "model": "gpt-x",
+            "output": output,
+            "usage": {"total_tokens": 3},
+        },
+    }
 
 
 def test_reading_before_any_event_raises_the_documented_error() -> None:
@@ -71,15 +109,18 @@ def test_a_refused_event_is_no_event() -> None:
         accumulator.response()
     assert caught.value.events == 2
     accumulator.add({"type": "keepalive"})  # any object is an event
-    assert accumulator.response() == {"object": "response", "status": "in_progress",
-                                      "output": []}
+    assert accumulator.response() == {"object": "response", "status": "in_progress", "output": []}
 
 
 def test_the_snapshot_is_the_latest_lifecycle_response_with_the_streamed_items() -> None:
     accumulator = Accumulator()
     accumulator.add(QUEUED)
-    assert accumulator.response() == {"id": "resp_1", "status": "queued",
-                                      "object": "response", "output": []}
+    assert accumulator.response() == {
+        "id": "resp_1",
+        "status": "queued",
+        "object": "response",
+        "output": [],
+    }
     accumulator.add(CREATED)
     events = item_events()
     accumulator.add(events[0])
@@ -87,10 +128,15 @@ def test_the_snapshot_is_the_latest_lifecycle_response_with_the_streamed_items()
     snapshot = accumulator.response()
     assert snapshot["status"] == "in_progress" and snapshot["model"] == "gpt-x"
     # statuses as announced: RS-RECOVER-STATUS needs a terminal event
-    assert snapshot["output"] == [{**MESSAGE, "content": [
-        {"type": "output_text", "text": "Hi", "annotations": []}]}]
-    accumulator.add({"type": "response.in_progress", "response": {
-        "id": "resp_1", "status": "in_progress", "output": [DONE_MESSAGE]}})
+    assert snapshot["output"] == [
+        {**MESSAGE, "content": [{"type": "output_text", "text": "Hi", "annotations": []}]}
+    ]
+    accumulator.add(
+        {
+            "type": "response.in_progress",
+            "response": {"id": "resp_1", "status": "in_progress", "output": [DONE_MESSAGE]},
+        }
+    )
     assert "model" not in accumulator.response()  # the latest lifecycle response, whole
     assert accumulator.response()["output"][0]["status"] == "in_progress"  # the stream's
 
@@ -98,8 +144,7 @@ def test_the_snapshot_is_the_latest_lifecycle_response_with_the_streamed_items()
 def test_without_a_lifecycle_response_the_snapshot_is_a_bare_in_progress_one() -> None:
     # a resumed stream or a gateway that drops response.created
     snapshot = fold(item_events())
-    assert snapshot == {"object": "response", "status": "in_progress",
-                        "output": [DONE_MESSAGE]}
+    assert snapshot == {"object": "response", "status": "in_progress", "output": [DONE_MESSAGE]}
 
 
 def test_every_read_is_a_new_value_and_events_are_never_mutated() -> None:
@@ -146,8 +191,13 @@ def test_a_stream_that_ends_unfinished_keeps_in_progress() -> None:
 
 def test_events_after_the_terminal_are_folded_into_the_streamed_items() -> None:
     events = [CREATED, *item_events()[:2], completed([])]
-    late = {"type": "response.output_text.delta", "item_id": "msg_1", "output_index": 0,
-            "content_index": 0, "delta": " there"}
+    late = {
+        "type": "response.output_text.delta",
+        "item_id": "msg_1",
+        "output_index": 0,
+        "content_index": 0,
+        "delta": " there",
+    }
     assert fold([*events, late])["output"][0]["content"][0]["text"] == "Hi there"
     # a whole terminal output does not change with late item events (RS-OUTPUT-TERMINAL)
     whole = [CREATED, *item_events()[:2], completed([DONE_MESSAGE])]

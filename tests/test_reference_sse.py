@@ -38,7 +38,9 @@ def test_events_carry_type_data_last_id_and_the_line_they_started_on() -> None:
 
 def test_a_crlf_split_between_its_cr_and_lf_ends_one_line_not_two() -> None:
     assert decode_events([b"data: a\r", b"\n", b"\r", b"\ndata: b\r\n\r\n"]) == [
-        Event("message", "a", line=1), Event("message", "b", line=3)]
+        Event("message", "a", line=1),
+        Event("message", "b", line=3),
+    ]
 
 
 def test_a_lone_cr_at_the_end_of_a_piece_still_ends_the_line() -> None:
@@ -51,7 +53,8 @@ def test_a_lone_cr_at_the_end_of_a_piece_still_ends_the_line() -> None:
 def test_a_multi_byte_character_split_across_pieces_decodes_whole() -> None:
     encoded = "data: €😀\n\n".encode()
     assert decode_events([encoded[:7], encoded[7:9], encoded[9:]]) == [
-        Event("message", "€😀", line=1)]
+        Event("message", "€😀", line=1)
+    ]
 
 
 def test_one_leading_bom_is_ignored_even_when_split_but_a_second_is_kept() -> None:
@@ -75,7 +78,8 @@ def test_the_chat_layer_reads_chunks_done_error_events_and_invalid_data() -> Non
     decoder = ChunkStreamDecoder()
     items = decoder.feed(
         b'data: {"id": "c"}\n\nevent: error\ndata: {"error": {"message": "boom"}}\n\n'
-        b"data: {not json\n\ndata: [DONE]\n\n")
+        b"data: {not json\n\ndata: [DONE]\n\n"
+    )
     assert items[0] == Chunk({"id": "c"}, line=1)
     assert items[1] == ErrorEvent({"error": {"message": "boom"}}, line=3)
     assert isinstance(items[2], InvalidData)
@@ -102,10 +106,14 @@ def test_decode_chunks_stops_at_done_and_reports_an_error_event() -> None:
 
 @given(st.data())
 def test_any_cut_of_a_stream_decodes_to_the_events_of_the_whole_stream(data: st.DataObject) -> None:
-    stream = data.draw(st.sampled_from([
-        "\ufeffid: 1\r\ndata: a€\r\n\r\n: c\rdata:b\r\rdata\n\n",
-        "event: e\ndata: 😀\u2028\n\nretry: 12\n\ndata: x",
-    ])).encode()
+    stream = data.draw(
+        st.sampled_from(
+            [
+                "\ufeffid: 1\r\ndata: a€\r\n\r\n: c\rdata:b\r\rdata\n\n",
+                "event: e\ndata: 😀\u2028\n\nretry: 12\n\ndata: x",
+            ]
+        )
+    ).encode()
     cuts = data.draw(st.lists(st.integers(1, len(stream) - 1), max_size=len(stream)))
     assert decode_events(_pieces(stream, cuts)) == decode_events([stream])
 
@@ -157,7 +165,8 @@ def test_an_error_event_whose_data_is_not_json_carries_the_text() -> None:
 def test_invalid_data_says_why_the_json_decoder_refused_it() -> None:
     [item] = ChunkStreamDecoder().feed(b"\ndata: {1}\n\n")
     assert item == InvalidData(
-        "{1}", 2, "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)")
+        "{1}", 2, "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"
+    )
 
 
 def test_an_sse_data_error_names_the_item_its_line_and_the_data_received() -> None:
@@ -166,7 +175,8 @@ def test_an_sse_data_error_names_the_item_its_line_and_the_data_received() -> No
     assert (error.item, error.line) == (item, 4)
     assert str(error) == (
         "line 4: event data is not JSON (Expecting value: line 1 column 1 (char 0)); expected "
-        f"a chat.completion.chunk object or [DONE], received '{'x' * 80}'")
+        f"a chat.completion.chunk object or [DONE], received '{'x' * 80}'"
+    )
 
 
 def test_an_sse_data_error_shows_long_data_cut_to_eighty_characters() -> None:
@@ -177,11 +187,13 @@ def test_an_sse_data_error_shows_long_data_cut_to_eighty_characters() -> None:
 def test_an_sse_data_error_for_an_error_event_shows_the_error_as_json() -> None:
     error = SSEDataError(ErrorEvent({"code": 529, "message": "Overloaded"}, 6))
     assert (error.line, str(error)) == (
-        6, "line 6: the stream sent an error event: "
-           "'{\"code\": 529, \"message\": \"Overloaded\"}'")
+        6,
+        'line 6: the stream sent an error event: \'{"code": 529, "message": "Overloaded"}\'',
+    )
 
 
 def test_only_cr_and_lf_end_a_line_whatever_other_characters_the_data_holds() -> None:
     printable = bytes(range(0x20, 0x7F))
     assert decode_events([b"data: " + printable + b"\n\n"]) == [
-        Event("message", printable.decode("ascii"), line=1)]
+        Event("message", printable.decode("ascii"), line=1)
+    ]

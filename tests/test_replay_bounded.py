@@ -16,9 +16,16 @@ import pytest
 from refold.errors import UsageError
 from refold.replay import MAX_BLOB_CHOICE_BYTES, read_replay
 
-_HEAD = {"refold_replay": 1, "dialect": "openai-chat", "target": "reference",
-         "test": {"module": "suites/test_round_trip.py", "name": "test_x"},
-         "rules": ["TEXT-JOIN"], "case": "test", "chunks": [], "expected": None}
+_HEAD = {
+    "refold_replay": 1,
+    "dialect": "openai-chat",
+    "target": "reference",
+    "test": {"module": "suites/test_round_trip.py", "name": "test_x"},
+    "rules": ["TEXT-JOIN"],
+    "case": "test",
+    "chunks": [],
+    "expected": None,
+}
 
 
 def _replay(tmp_path: Path, **extra: object) -> Path:
@@ -28,9 +35,13 @@ def _replay(tmp_path: Path, **extra: object) -> Path:
 
 
 def _refold_replay(path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "refold.cli", "replay", str(path),
-                           "--target", "reference"], capture_output=True, text=True,
-                          timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "refold.cli", "replay", str(path), "--target", "reference"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def _bomb(size: int) -> str:
@@ -38,8 +49,9 @@ def _bomb(size: int) -> str:
 
 
 def test_a_zlib_bomb_blob_is_refused_before_it_is_inflated(tmp_path: Path) -> None:
-    path = _replay(tmp_path, hypothesis={"reproduce_failure": ["6.170.0",
-                                                               _bomb(100 * 1024 * 1024)]})
+    path = _replay(
+        tmp_path, hypothesis={"reproduce_failure": ["6.170.0", _bomb(100 * 1024 * 1024)]}
+    )
     with pytest.raises(UsageError, match="decompresses to more than"):
         read_replay(path)
 
@@ -62,8 +74,7 @@ def test_a_blob_within_the_bound_still_reads(tmp_path: Path) -> None:
 
 def test_a_deeply_nested_replay_is_one_paragraph_and_exit_4(tmp_path: Path) -> None:
     path = tmp_path / "deep.json"
-    text = json.dumps(_HEAD).replace('"chunks": []', '"chunks": ' + "[" * 100_000 +
-                                     "]" * 100_000)
+    text = json.dumps(_HEAD).replace('"chunks": []', '"chunks": ' + "[" * 100_000 + "]" * 100_000)
     path.write_text(text, encoding="utf-8")
     run = _refold_replay(path)
     assert run.returncode == 4, run.stderr

@@ -32,34 +32,61 @@ def hostile_results(text: str = HOSTILE) -> dict[str, Any]:
     chunk = {"id": f"c{text}", "choices": [{"index": 0, "delta": {"content": f"hi{text}"}}]}
     return {
         "refold_version": "0.1.0",
-        "target": {"name": f"t{text}", "description": f"sdk {text} description",
-                   "features": ["text", f"f{text}"]},
+        "target": {
+            "name": f"t{text}",
+            "description": f"sdk {text} description",
+            "features": ["text", f"f{text}"],
+        },
         "versions": {"python": "3.11", f"lib{text}": f"1.0{text}"},
         "started": f"2026-11-30T00:00:00+00:00{text}",
         "duration_seconds": 1.0,
         "hypothesis_profile": f"ci{text}",
         "rules": {
             "TEXT-JOIN": {
-                "feature": "text", "statement": f"content joins{text}", "status": "failed",
-                "tests": 1, "reason": None, "found_on": "observed",
+                "feature": "text",
+                "statement": f"content joins{text}",
+                "status": "failed",
+                "tests": 1,
+                "reason": None,
+                "found_on": "observed",
                 "departures": [f"chat.departure{text}"],
-                "failure": {"message": f"TEXT-JOIN: content differs: {text}\nsecond{text}",
-                            "chunks": [chunk], "expected": {"content": f"a{text}"},
-                            "received": {"content": f"b{text}"}, "pointer": f"/choices{text}",
-                            "shape": "observed", "departures": [f"chat.departure{text}"],
-                            "impact": "loss",
-                            "diagnosis": [{"name": f"policy{text}",
-                                           "libraries": [f"lib{text}"]}],
-                            "replay_file": f"replays/TEXT-JOIN{text}.json"},
+                "failure": {
+                    "message": f"TEXT-JOIN: content differs: {text}\nsecond{text}",
+                    "chunks": [chunk],
+                    "expected": {"content": f"a{text}"},
+                    "received": {"content": f"b{text}"},
+                    "pointer": f"/choices{text}",
+                    "shape": "observed",
+                    "departures": [f"chat.departure{text}"],
+                    "impact": "loss",
+                    "diagnosis": [{"name": f"policy{text}", "libraries": [f"lib{text}"]}],
+                    "replay_file": f"replays/TEXT-JOIN{text}.json",
+                },
             },
-            "ENV-ID": {"feature": "text", "statement": "id", "status": "skipped", "tests": 1,
-                       "reason": f"skipped because {text}\tand\nmore", "failure": None},
-            f"ROB-X{text}": {"feature": f"robustness{text}", "statement": f"s{text}",
-                             "status": "blocked", "tests": 0,
-                             "reason": f"blocked by TEXT-JOIN{text}", "failure": None},
-            "ENV-MODEL": {"feature": "text", "statement": "model", "status": "not judged",
-                          "tests": 1, "reason": f"not judged: outside {text}",
-                          "failure": None},
+            "ENV-ID": {
+                "feature": "text",
+                "statement": "id",
+                "status": "skipped",
+                "tests": 1,
+                "reason": f"skipped because {text}\tand\nmore",
+                "failure": None,
+            },
+            f"ROB-X{text}": {
+                "feature": f"robustness{text}",
+                "statement": f"s{text}",
+                "status": "blocked",
+                "tests": 0,
+                "reason": f"blocked by TEXT-JOIN{text}",
+                "failure": None,
+            },
+            "ENV-MODEL": {
+                "feature": "text",
+                "statement": "model",
+                "status": "not judged",
+                "tests": 1,
+                "reason": f"not judged: outside {text}",
+                "failure": None,
+            },
         },
         "totals": {"failed": 1, "skipped": 1, "blocked": 1, "not judged": 1},
     }
@@ -83,11 +110,9 @@ def _assert_escaped_everywhere(directory: Path, names: tuple[str, ...]) -> None:
         assert SHOWN in text.replace("\\[", "["), name
 
 
-def test_no_control_character_from_a_stream_reaches_any_report_format_raw(
-        tmp_path: Path) -> None:
+def test_no_control_character_from_a_stream_reaches_any_report_format_raw(tmp_path: Path) -> None:
     write_all(hostile_results(), tmp_path, history=tmp_path / "no-history")
-    _assert_escaped_everywhere(tmp_path, ("report.html", "junit.xml", "summary.md",
-                                          "results.json"))
+    _assert_escaped_everywhere(tmp_path, ("report.html", "junit.xml", "summary.md", "results.json"))
     # results.json keeps the escape as JSON's: it reads back as the same strings.
     saved = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
     assert saved["target"]["description"] == f"sdk {HOSTILE} description"
@@ -95,7 +120,8 @@ def test_no_control_character_from_a_stream_reaches_any_report_format_raw(
 
 
 def test_no_control_character_from_a_stream_reaches_a_report_written_by_the_cli_raw(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     source = tmp_path / "in" / "results.json"
     source.parent.mkdir()
     # As a target's stream leaves it in a hand-edited or old results file: JSON escapes
@@ -123,9 +149,10 @@ def test_no_control_character_reaches_the_conformance_matrix_raw(tmp_path: Path)
     _assert_escaped_everywhere(tmp_path, ("matrix.html", "matrix.md"))
 
 
-@pytest.mark.parametrize("code", [*range(0x20), 0x7f, *range(0x80, 0xa0)])
+@pytest.mark.parametrize("code", [*range(0x20), 0x7F, *range(0x80, 0xA0)])
 def test_every_control_character_is_escaped_in_every_format_but_newline_and_tab_in_text(
-        code: int) -> None:
+    code: int,
+) -> None:
     char = chr(code)
     kept = char in "\t\n"
     page = render_html(hostile_results(f"<{char}>"))
@@ -142,8 +169,7 @@ def test_newline_and_tab_in_an_html_or_xml_attribute_value_are_escaped() -> None
     results["rules"]["TEXT\nJOIN"] = results["rules"].pop("TEXT-JOIN")
     page = render_html(results)
     assert 'id="fail-TEXT\\u000aJOIN"' in page and 'href="#fail-TEXT\\u000aJOIN"' in page
-    skipped = ET.fromstring(render_junit(results)).find(
-        ".//testcase[@name='ENV-ID']/skipped")
+    skipped = ET.fromstring(render_junit(results)).find(".//testcase[@name='ENV-ID']/skipped")
     assert skipped is not None
     assert skipped.attrib["message"] == "skipped: line\\u000abreak\\u0009tab"
 
@@ -160,10 +186,16 @@ def test_no_control_character_reaches_a_replay_file_raw(tmp_path: Path) -> None:
     from refold.replay import read_replay, write_replay
 
     chunks = [{"id": f"c{HOSTILE}", "choices": []}]
-    failure = ConformanceFailure(("ENV-ID",), f"differs: {HOSTILE}", chunks=chunks,
-                                 expected={"id": f"e{HOSTILE}"}, received={"id": HOSTILE})
-    path = write_replay(tmp_path, failure, target=f"t{HOSTILE}",
-                        test={"module": "m", "name": "n"}, hypothesis={})
+    failure = ConformanceFailure(
+        ("ENV-ID",),
+        f"differs: {HOSTILE}",
+        chunks=chunks,
+        expected={"id": f"e{HOSTILE}"},
+        received={"id": HOSTILE},
+    )
+    path = write_replay(
+        tmp_path, failure, target=f"t{HOSTILE}", test={"module": "m", "name": "n"}, hypothesis={}
+    )
     text = path.read_text(encoding="utf-8")
     assert RAW.findall(text) == [] and "\\u009b" in text
     assert read_replay(path)["chunks"] == chunks  # the same stream, read back
@@ -175,9 +207,16 @@ def test_no_control_character_reaches_a_captured_corpus_case_raw(tmp_path: Path)
     from refold.dialects import DEFAULT_DIALECT, DIALECTS
 
     items = [{"id": f"c{HOSTILE}\x7f", "choices": [{"index": 0, "delta": {"content": "hi"}}]}]
-    case = Case(name="hostile", dialect=DIALECTS[DEFAULT_DIALECT], items=items, parts=None,
-                outcome="fold", expected=None, refusal=None,
-                provenance={"source": f"capture{HOSTILE}"})
+    case = Case(
+        name="hostile",
+        dialect=DIALECTS[DEFAULT_DIALECT],
+        items=items,
+        parts=None,
+        outcome="fold",
+        expected=None,
+        refusal=None,
+        provenance={"source": f"capture{HOSTILE}"},
+    )
     path = write_case(tmp_path, case)
     text = path.read_text(encoding="utf-8")
     assert RAW.findall(text) == [] and "\\u009b" in text and "\\u007f" in text

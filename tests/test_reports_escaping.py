@@ -32,14 +32,28 @@ def results_with(content: str, **failure: Any) -> dict[str, Any]:
         "hypothesis_profile": "ci",
         "rules": {
             "TEXT-JOIN": {
-                "feature": "text", "statement": "content joins", "status": "failed", "tests": 1,
+                "feature": "text",
+                "statement": "content joins",
+                "status": "failed",
+                "tests": 1,
                 "reason": None,
-                "failure": {"message": f"TEXT-JOIN: content differs: {content}",
-                            "chunks": [chunk], "expected": {"content": content},
-                            "received": {"content": None}, "pointer": "/choices/0", **failure},
+                "failure": {
+                    "message": f"TEXT-JOIN: content differs: {content}",
+                    "chunks": [chunk],
+                    "expected": {"content": content},
+                    "received": {"content": None},
+                    "pointer": "/choices/0",
+                    **failure,
+                },
             },
-            "ENV-ID": {"feature": "text", "statement": "id", "status": "skipped", "tests": 1,
-                       "reason": f"skipped because {SCRIPT}", "failure": None},
+            "ENV-ID": {
+                "feature": "text",
+                "statement": "id",
+                "status": "skipped",
+                "tests": 1,
+                "reason": f"skipped because {SCRIPT}",
+                "failure": None,
+            },
         },
         "totals": {"failed": 1, "skipped": 1},
     }
@@ -76,10 +90,18 @@ def test_the_markdown_summary_cannot_inject_html_or_break_its_table() -> None:
 
 
 def test_opaque_frames_and_credentials_are_never_persisted(tmp_path: Path) -> None:
-    results = results_with("hi", chunks=[{
-        "opaque": {"raw": "frame"}, "Authorization": "Bearer abcdefghijklmnopqrstuvwxyz",
-        "content": "key sk-proj-ABCDEFGHIJKLMNOPQRSTUV1234 inside", "prompt_tokens": 3,
-        "token": "Hello"}])
+    results = results_with(
+        "hi",
+        chunks=[
+            {
+                "opaque": {"raw": "frame"},
+                "Authorization": "Bearer abcdefghijklmnopqrstuvwxyz",
+                "content": "key sk-proj-ABCDEFGHIJKLMNOPQRSTUV1234 inside",
+                "prompt_tokens": 3,
+                "token": "Hello",
+            }
+        ],
+    )
     written = write_all(results, tmp_path)
     for path in written:
         text = path.read_text(encoding="utf-8")
@@ -88,12 +110,16 @@ def test_opaque_frames_and_credentials_are_never_persisted(tmp_path: Path) -> No
         assert "sk-proj-ABCDEF" not in text, path.name
     saved = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
     chunk = saved["rules"]["TEXT-JOIN"]["failure"]["chunks"][0]
-    assert chunk == {"opaque": NOT_KEPT, "Authorization": REDACTED,
-                     "content": f"key {REDACTED} inside", "prompt_tokens": 3, "token": REDACTED}
+    assert chunk == {
+        "opaque": NOT_KEPT,
+        "Authorization": REDACTED,
+        "content": f"key {REDACTED} inside",
+        "prompt_tokens": 3,
+        "token": REDACTED,
+    }
 
 
 def test_scrub_keeps_token_counts_and_logprob_tokens() -> None:
     usage = {"prompt_tokens": 1, "completion_tokens": 2, "total_tokens": 3}
     logprob = {"token": "sk", "logprob": -0.1, "bytes": [115, 107]}
-    assert scrub({"usage": usage, "logprobs": [logprob]}) == {"usage": usage,
-                                                               "logprobs": [logprob]}
+    assert scrub({"usage": usage, "logprobs": [logprob]}) == {"usage": usage, "logprobs": [logprob]}

@@ -29,25 +29,52 @@ def every_rule_results() -> dict[str, Any]:
     for number, entry in enumerate(RULES.values()):
         status = STATUSES[number % len(STATUSES)]
         rules[entry.id] = {
-            "feature": entry.feature, "statement": entry.statement, "status": status,
-            "tests": 1, "reason": "in the baseline" if status == "xfailed" else None,
-            "failure": {"message": f"{entry.id}: differs", "chunks": [{"id": "x"}],
-                        "expected": 1, "received": 2, "pointer": "/id"}
-            if status == "failed" else None,
+            "feature": entry.feature,
+            "statement": entry.statement,
+            "status": status,
+            "tests": 1,
+            "reason": "in the baseline" if status == "xfailed" else None,
+            "failure": {
+                "message": f"{entry.id}: differs",
+                "chunks": [{"id": "x"}],
+                "expected": 1,
+                "received": 2,
+                "pointer": "/id",
+            }
+            if status == "failed"
+            else None,
         }
     totals: dict[str, int] = {}
     for rule in rules.values():
         totals[rule["status"]] = totals.get(rule["status"], 0) + 1
-    return {"refold_version": "0.1.0", "target": {"name": "t", "description": "d",
-            "features": ["text"]}, "versions": {}, "started": "2026-11-30T01:00:00+00:00",
-            "duration_seconds": 2.0, "hypothesis_profile": "ci", "rules": rules, "totals": totals}
+    return {
+        "refold_version": "0.1.0",
+        "target": {"name": "t", "description": "d", "features": ["text"]},
+        "versions": {},
+        "started": "2026-11-30T01:00:00+00:00",
+        "duration_seconds": 2.0,
+        "hypothesis_profile": "ci",
+        "rules": rules,
+        "totals": totals,
+    }
 
 
-MUTATION = {"format": "refold-mutation/1", "target": "reference", "score": 97.5,
-            "duration_seconds": 60.0, "counts": {"killed": 39, "survived": 1},
-            "mutants": {"m.x_f__mutmut_1": {"status": "survived", "function": "m.x_f",
-                                            "diff": "-a\n+b", "rules": ["TEXT-JOIN"]},
-                        "m.x_f__mutmut_2": {"status": "killed", "function": "m.x_f"}}}
+MUTATION = {
+    "format": "refold-mutation/1",
+    "target": "reference",
+    "score": 97.5,
+    "duration_seconds": 60.0,
+    "counts": {"killed": 39, "survived": 1},
+    "mutants": {
+        "m.x_f__mutmut_1": {
+            "status": "survived",
+            "function": "m.x_f",
+            "diff": "-a\n+b",
+            "rules": ["TEXT-JOIN"],
+        },
+        "m.x_f__mutmut_2": {"status": "killed", "function": "m.x_f"},
+    },
+}
 
 
 def test_junit_has_one_testcase_per_rule_with_its_outcome() -> None:
@@ -77,12 +104,28 @@ def test_markdown_counts_each_feature_and_lists_failing_rules_and_survivors() ->
 def test_write_all_writes_every_format_and_the_trend(tmp_path: Path) -> None:
     history = tmp_path / "history"
     record_history({"started": "2026-11-28T00:00:00", "failed_rules": 3, "score": 90.0}, history)
-    written = write_all(every_rule_results(), tmp_path / "out", mutation=MUTATION,
-                        coverage={"package": "p", "totals": {"lines_percent": 90.0,
-                                  "branches_percent": 80.0}, "files": {}}, history=history)
-    assert sorted(p.name for p in written) == sorted([
-        "report.html", "results.json", "junit.xml", "summary.md", "mutation.json",
-        "coverage.json", "trend.svg"])
+    written = write_all(
+        every_rule_results(),
+        tmp_path / "out",
+        mutation=MUTATION,
+        coverage={
+            "package": "p",
+            "totals": {"lines_percent": 90.0, "branches_percent": 80.0},
+            "files": {},
+        },
+        history=history,
+    )
+    assert sorted(p.name for p in written) == sorted(
+        [
+            "report.html",
+            "results.json",
+            "junit.xml",
+            "summary.md",
+            "mutation.json",
+            "coverage.json",
+            "trend.svg",
+        ]
+    )
     page = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     assert "<svg" in page and "97.50%" in page and "90.0% of lines" in page
     assert json.loads((tmp_path / "out" / "mutation.json").read_text())["score"] == 97.5
@@ -90,8 +133,9 @@ def test_write_all_writes_every_format_and_the_trend(tmp_path: Path) -> None:
 
 def test_the_trend_plots_one_point_per_run_on_each_line(tmp_path: Path) -> None:
     for day, score in ((1, 90.0), (2, None), (3, 95.0)):
-        record_history({"started": f"2026-11-0{day}T00:00:00", "failed_rules": day,
-                        "score": score}, tmp_path)
+        record_history(
+            {"started": f"2026-11-0{day}T00:00:00", "failed_rules": day, "score": score}, tmp_path
+        )
     entries = load_history(tmp_path)
     assert [e["started"][:10] for e in entries] == ["2026-11-01", "2026-11-02", "2026-11-03"]
     svg = trend_svg(entries)
@@ -112,9 +156,15 @@ def _with_wire_rules() -> dict[str, Any]:
 
     results = every_rule_results()
     for rule_id, entry in SSE_RULES.items():
-        results["rules"][rule_id] = {"feature": "sse", "registry": "wire",
-                                     "statement": entry.statement, "status": "passed",
-                                     "tests": 1, "reason": None, "failure": None}
+        results["rules"][rule_id] = {
+            "feature": "sse",
+            "registry": "wire",
+            "statement": entry.statement,
+            "status": "passed",
+            "tests": 1,
+            "reason": None,
+            "failure": None,
+        }
     results["rules"]["SSE-BOM"].update(status="xfailed", reason="openai deviates from SSE-BOM")
     return results
 
@@ -128,7 +178,10 @@ def test_wire_rules_get_their_own_junit_testsuite_marked_as_not_the_spec() -> No
     assert [c.attrib["name"] for c in wire.findall("testcase")] == list(SSE_RULES)
     assert "not part of chat-fold.md" in wire.attrib["name"]
     assert (wire.attrib["tests"], wire.attrib["failures"], wire.attrib["skipped"]) == (
-        str(len(SSE_RULES)), "0", "1")
+        str(len(SSE_RULES)),
+        "0",
+        "1",
+    )
 
 
 def test_markdown_and_html_label_the_wire_rules_group_as_not_the_spec() -> None:
@@ -145,10 +198,14 @@ def test_markdown_and_html_label_the_wire_rules_group_as_not_the_spec() -> None:
 
 
 # The chat reports, committed before dialects existed (the Anthropic ones name theirs).
-CONFORMANCE = sorted(path for path in (Path(__file__).resolve().parent.parent / "reports"
-                                       / "conformance").glob("*/results.json")
-                     if json.loads(path.read_text(encoding="utf-8")).get(
-                         "dialect", {"name": "openai-chat"})["name"] == "openai-chat")
+CONFORMANCE = sorted(
+    path
+    for path in (Path(__file__).resolve().parent.parent / "reports" / "conformance").glob(
+        "*/results.json"
+    )
+    if json.loads(path.read_text(encoding="utf-8")).get("dialect", {"name": "openai-chat"})["name"]
+    == "openai-chat"
+)
 """The committed chat reports; each is read as one written before dialects, with its
 `dialect` key left out (the reports regenerated since name it)."""
 
@@ -162,12 +219,25 @@ def _anthropic_results() -> dict[str, Any]:
 
     results = RuleResults()
     results.by_rule["AM-LIFE-FINISHED"] = outcome = RuleOutcome()
-    outcome.add("failed", message="AM-LIFE-FINISHED: finished too early", failure={
-        "message": "AM-LIFE-FINISHED: finished too early", "chunks": [{"type": "ping"}],
-        "expected": None, "received": None, "pointer": None})
-    return build_report(results, target=None, started=datetime(2026, 12, 1),
-                        duration_seconds=1.0, hypothesis_profile="dev",
-                        dialect=dialect("anthropic-messages"))
+    outcome.add(
+        "failed",
+        message="AM-LIFE-FINISHED: finished too early",
+        failure={
+            "message": "AM-LIFE-FINISHED: finished too early",
+            "chunks": [{"type": "ping"}],
+            "expected": None,
+            "received": None,
+            "pointer": None,
+        },
+    )
+    return build_report(
+        results,
+        target=None,
+        started=datetime(2026, 12, 1),
+        duration_seconds=1.0,
+        hypothesis_profile="dev",
+        dialect=dialect("anthropic-messages"),
+    )
 
 
 def test_the_committed_results_written_before_dialects_render_as_openai_chat() -> None:
@@ -180,7 +250,8 @@ def test_the_committed_results_written_before_dialects_render_as_openai_chat() -
         said = "OpenAI Chat Completions (openai-chat, chat-fold.md)"
         assert said in html_text(render_html(results)), path
         assert "OpenAI Chat Completions \\(openai\\-chat, chat\\-fold\\.md\\)" in render_markdown(
-            results), path
+            results
+        ), path
         suites = ET.fromstring(render_junit(results)).findall("testsuite")
         assert [_property(s, "dialect") for s in suites] == ["openai-chat"] * len(suites)
         assert history_entry(results, None)["dialect"] == "openai-chat"
@@ -221,10 +292,12 @@ def test_the_reports_of_an_anthropic_run_show_its_dialect_and_its_features() -> 
 
 def test_the_trend_draws_the_runs_of_this_runs_dialect_and_names_it(tmp_path: Path) -> None:
     history = tmp_path / "history"
-    record_history({"started": "2026-11-28T00:00:00", "failed_rules": 3, "score": None},
-                   history)  # written before dialects: a chat run
-    record_history({**history_entry(_anthropic_results(), None),
-                    "started": "2026-11-29T00:00:00"}, history)
+    record_history(
+        {"started": "2026-11-28T00:00:00", "failed_rules": 3, "score": None}, history
+    )  # written before dialects: a chat run
+    record_history(
+        {**history_entry(_anthropic_results(), None), "started": "2026-11-29T00:00:00"}, history
+    )
     assert [e.get("dialect") for e in load_history(history)] == [None, "anthropic-messages"]
     write_all(_anthropic_results(), tmp_path / "out", history=history)
     svg = (tmp_path / "out" / "trend.svg").read_text(encoding="utf-8")

@@ -24,22 +24,42 @@ WIDTH, HEIGHT = 1200, 1600
 def screenshot(page: Path, png: Path, profile: Path) -> None:
     """Render `page` with headless Chromium into `png` (the documented command)."""
     assert CHROMIUM is not None
-    subprocess.run([
-        CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-        "--no-first-run", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", f"--user-data-dir={profile}", f"--screenshot={png}",
-        f"--window-size={WIDTH},{HEIGHT}", page.as_uri(),
-    ], check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={profile}",
+            f"--screenshot={png}",
+            f"--window-size={WIDTH},{HEIGHT}",
+            page.as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)")
 def test_the_html_report_paints_a_full_page_in_headless_chromium(tmp_path: Path) -> None:
     history = tmp_path / "history"
     for day, score in ((1, 88.0), (2, 93.5)):
-        record_history({"started": f"2026-11-0{day}T00:00:00", "failed_rules": 3 - day,
-                        "score": score}, history)
-    write_all(results_with("<script>alert(1)</script>"), tmp_path / "out", mutation=MUTATION,
-              history=history)
+        record_history(
+            {"started": f"2026-11-0{day}T00:00:00", "failed_rules": 3 - day, "score": score},
+            history,
+        )
+    write_all(
+        results_with("<script>alert(1)</script>"),
+        tmp_path / "out",
+        mutation=MUTATION,
+        history=history,
+    )
     png = tmp_path / "report.png"
     screenshot(tmp_path / "out" / "report.html", png, tmp_path / "chromium-profile")
     data = png.read_bytes()

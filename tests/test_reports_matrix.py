@@ -22,27 +22,54 @@ CONFORMANCE = ROOT / "reports" / "conformance"
 
 
 def _anthropic_run(name: str, status: str) -> dict[str, Any]:
-    return {"target": {"name": name, "description": f"{name} 1.0"},
-            "dialect": {"name": "anthropic-messages", "title": "Anthropic Messages",
-                        "spec": "anthropic-fold.md", "item": "event",
-                        "features": ["text", "usage"], "extra_rules_note": None},
-            "rules": {"AM-START-BASE": {"feature": "text", "statement": "s", "status": status,
-                                        "tests": 2, "reason": None, "failure": None},
-                      "AM-USAGE-BASE": {"feature": "usage", "statement": "u",
-                                        "status": "passed", "tests": 1, "reason": None,
-                                        "failure": None}}}
+    return {
+        "target": {"name": name, "description": f"{name} 1.0"},
+        "dialect": {
+            "name": "anthropic-messages",
+            "title": "Anthropic Messages",
+            "spec": "anthropic-fold.md",
+            "item": "event",
+            "features": ["text", "usage"],
+            "extra_rules_note": None,
+        },
+        "rules": {
+            "AM-START-BASE": {
+                "feature": "text",
+                "statement": "s",
+                "status": status,
+                "tests": 2,
+                "reason": None,
+                "failure": None,
+            },
+            "AM-USAGE-BASE": {
+                "feature": "usage",
+                "statement": "u",
+                "status": "passed",
+                "tests": 1,
+                "reason": None,
+                "failure": None,
+            },
+        },
+    }
 
 
 def _committed_runs() -> list[dict[str, Any]]:
     import json
 
-    return [json.loads(path.read_text(encoding="utf-8"))
-            for path in sorted(CONFORMANCE.glob("*/results.json"))]
+    return [
+        json.loads(path.read_text(encoding="utf-8"))
+        for path in sorted(CONFORMANCE.glob("*/results.json"))
+    ]
 
 
 def test_runs_sit_only_beside_runs_of_their_own_dialect() -> None:
-    page = render_matrix_markdown([results_with("a"), _anthropic_run("claude-x", "passed"),
-                                   _anthropic_run("claude-y", "failed")])
+    page = render_matrix_markdown(
+        [
+            results_with("a"),
+            _anthropic_run("claude-x", "passed"),
+            _anthropic_run("claude-y", "failed"),
+        ]
+    )
     headline, chat, anthropic = page.split("### ")[1:]
     assert headline.startswith("Headline per target")
     assert "OpenAI Chat Completions" in chat and "claude" not in chat
@@ -69,7 +96,7 @@ def test_every_failed_cell_links_to_its_failing_stream_on_the_page() -> None:
     links = re.findall(r'href="#([^"]+)"', page)
     assert links == ["run1-TEXT-JOIN", "run2-TEXT-JOIN"]
     for anchor in links:
-        block = page[page.index(f'id="{anchor}"'):]
+        block = page[page.index(f'id="{anchor}"') :]
         assert "TEXT-JOIN: content differs" in block.split("</div>")[0]
 
 
@@ -100,21 +127,26 @@ def test_the_committed_matrix_is_what_the_committed_results_render() -> None:
 
     assert committed_html == scrub_text(render_matrix_html(runs)), (
         "reports/conformance/matrix.html is stale: run refold report --matrix "
-        "reports/conformance/*/results.json --out reports/conformance")
+        "reports/conformance/*/results.json --out reports/conformance"
+    )
     assert committed_md == scrub_text(render_matrix_markdown(runs))
 
 
-def test_refold_report_matrix_writes_the_page_and_the_summary(tmp_path: Path,
-                                                             capsys: pytest.CaptureFixture[str],
-                                                             ) -> None:
+def test_refold_report_matrix_writes_the_page_and_the_summary(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     files = [str(path) for path in sorted(CONFORMANCE.glob("*/results.json"))[:2]]
     assert main(["report", "--matrix", *files, "--out", str(tmp_path)]) == 0
-    assert capsys.readouterr().out.split() == [str(tmp_path / "matrix.html"),
-                                               str(tmp_path / "matrix.md")]
+    assert capsys.readouterr().out.split() == [
+        str(tmp_path / "matrix.html"),
+        str(tmp_path / "matrix.md"),
+    ]
 
 
-def test_a_missing_results_file_is_a_usage_error(tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_missing_results_file_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["report", "--matrix", str(tmp_path / "nope.json")]) == 4
     message = capsys.readouterr().err
     assert "nope.json" in message and "expected the JSON document of a run" in message

@@ -31,15 +31,24 @@ from refold.reports import (
 Q3_SUMMARY = "tool-call fragments without `index`"
 
 
-def _failed(rule_id: str, found_on: str | None, impact: str | None,
-            departures: list[str] | None = None) -> dict[str, Any]:
+def _failed(
+    rule_id: str, found_on: str | None, impact: str | None, departures: list[str] | None = None
+) -> dict[str, Any]:
     rule: dict[str, Any] = {
-        "feature": RULES[rule_id].feature, "registry": "spec",
-        "statement": RULES[rule_id].statement, "status": "failed", "tests": 2,
+        "feature": RULES[rule_id].feature,
+        "registry": "spec",
+        "statement": RULES[rule_id].statement,
+        "status": "failed",
+        "tests": 2,
         "reason": f"{rule_id}: differs",
-        "failure": {"message": f"{rule_id} ({RULES[rule_id].feature}): differs",
-                    "chunks": [{"id": rule_id}], "expected": 1, "received": 2,
-                    "pointer": "/id"}}
+        "failure": {
+            "message": f"{rule_id} ({RULES[rule_id].feature}): differs",
+            "chunks": [{"id": rule_id}],
+            "expected": 1,
+            "received": 2,
+            "pointer": "/id",
+        },
+    }
     if found_on is not None:
         rule["found_on"] = found_on
         rule["failure"]["shape"] = found_on
@@ -66,19 +75,33 @@ def verdict_results(name: str = "mysdk") -> dict[str, Any]:
         if rule_id in VERDICTS:
             rules[rule_id] = _failed(rule_id, *VERDICTS[rule_id])
         else:
-            rules[rule_id] = {"feature": entry.feature, "registry": "spec",
-                              "statement": entry.statement, "status": "passed", "tests": 1,
-                              "reason": None, "failure": None}
-    return {"refold_version": "0.1.0",
-            "target": {"name": name, "description": f"{name} 1.0", "features": ["text"]},
-            "versions": {}, "started": "2026-12-04T00:00:00+00:00", "duration_seconds": 1.0,
-            "hypothesis_profile": "ci", "rules": rules,
-            "totals": {"failed": len(VERDICTS), "passed": len(RULES) - len(VERDICTS)},
-            "departures": {"Q3": {"shape": "observed", "summary": Q3_SUMMARY,
-                                  "provenance": ["Mistral (docs)"]},
-                           "SYN-NOT-OBJECT": {"shape": "synthetic",
-                                              "summary": "an item that is not an object",
-                                              "provenance": []}}}
+            rules[rule_id] = {
+                "feature": entry.feature,
+                "registry": "spec",
+                "statement": entry.statement,
+                "status": "passed",
+                "tests": 1,
+                "reason": None,
+                "failure": None,
+            }
+    return {
+        "refold_version": "0.1.0",
+        "target": {"name": name, "description": f"{name} 1.0", "features": ["text"]},
+        "versions": {},
+        "started": "2026-12-04T00:00:00+00:00",
+        "duration_seconds": 1.0,
+        "hypothesis_profile": "ci",
+        "rules": rules,
+        "totals": {"failed": len(VERDICTS), "passed": len(RULES) - len(VERDICTS)},
+        "departures": {
+            "Q3": {"shape": "observed", "summary": Q3_SUMMARY, "provenance": ["Mistral (docs)"]},
+            "SYN-NOT-OBJECT": {
+                "shape": "synthetic",
+                "summary": "an item that is not an object",
+                "provenance": [],
+            },
+        },
+    }
 
 
 def before_shapes() -> dict[str, Any]:
@@ -104,9 +127,14 @@ def test_the_headline_sorts_failed_rules_by_shape_and_documented_ones_by_impact(
     synthetic = text.index("synthetic")
     assert documented < observed < synthetic
     worst_first = text[documented:observed]
-    assert worst_first.index("loss") < worst_first.index("TEXT-JOIN") < worst_first.index(
-        "corruption") < worst_first.index("USAGE-LAST") < worst_first.index(
-        "representation") < worst_first.index("CHOICE-ROLE")
+    assert (
+        worst_first.index("loss")
+        < worst_first.index("TEXT-JOIN")
+        < worst_first.index("corruption")
+        < worst_first.index("USAGE-LAST")
+        < worst_first.index("representation")
+        < worst_first.index("CHOICE-ROLE")
+    )
     assert f"TOOL-NO-INDEX (loss): Q3 ({Q3_SUMMARY})" in text[observed:synthetic]
     assert "ROB-NOT-OBJECT" in text[synthetic:] and "crash" in text[synthetic:]
     assert len(text.splitlines()) <= 2 + len(VERDICTS)  # short: a line a group, or a rule
@@ -127,8 +155,9 @@ def test_each_format_opens_with_the_headline_before_the_rule_table() -> None:
     assert f"TOOL-NO-INDEX (loss): Q3 ({Q3_SUMMARY})" in page
     summary = render_markdown(results)
     assert summary.index("only on observed departures") < summary.index("| feature |")
-    assert "  - " + escape_markdown(f"TOOL-NO-INDEX (loss): Q3 ({Q3_SUMMARY})") \
-        in summary.splitlines()
+    assert (
+        "  - " + escape_markdown(f"TOOL-NO-INDEX (loss): Q3 ({Q3_SUMMARY})") in summary.splitlines()
+    )
     suite = ET.fromstring(render_junit(results)).find("testsuite")
     assert suite is not None
     first = suite.find("properties/property")
@@ -151,8 +180,11 @@ def test_every_failed_rule_shows_its_shape_and_impact_in_each_format() -> None:
         assert found_on in line and impact in line
         case = cases[rule_id]
         properties = {p.attrib["name"]: p.attrib["value"] for p in case.iter("property")}
-        assert properties == {"found_on": found_on, "impact": impact,
-                              **({"departures": " ".join(departures)} if departures else {})}
+        assert properties == {
+            "found_on": found_on,
+            "impact": impact,
+            **({"departures": " ".join(departures)} if departures else {}),
+        }
         failure = case.find("failure")
         assert failure is not None
         assert failure.attrib["message"].startswith(f"[{found_on} · {impact}] ")
@@ -160,7 +192,7 @@ def test_every_failed_rule_shows_its_shape_and_impact_in_each_format() -> None:
 
 def test_a_failing_stream_names_its_shape_and_each_departure_with_who_sends_it() -> None:
     page = render_html(verdict_results())
-    block = page[page.index('id="fail-TOOL-NO-INDEX"'):].split("</div>")[0]
+    block = page[page.index('id="fail-TOOL-NO-INDEX"') :].split("</div>")[0]
     text = _text(block)
     assert "stream: observed; departures:" in text
     assert f"Q3 {Q3_SUMMARY} [observed] (sent by: Mistral (docs))" in text
@@ -181,11 +213,17 @@ def test_the_matrix_opens_with_a_headline_per_target() -> None:
     runs = [verdict_results("first"), verdict_results("second")]
     markdown = render_matrix_markdown(runs)
     table = markdown.index("| rule |")
-    assert markdown.index("**first: 5 rules fail**") < markdown.index(
-        "**second: 5 rules fail**") < table
+    assert (
+        markdown.index("**first: 5 rules fail**")
+        < markdown.index("**second: 5 rules fail**")
+        < table
+    )
     page = render_matrix_html(runs)
-    assert page.index("first: 5 rules fail") < page.index("second: 5 rules fail") < page.index(
-        '<table class="matrix">')
+    assert (
+        page.index("first: 5 rules fail")
+        < page.index("second: 5 rules fail")
+        < page.index('<table class="matrix">')
+    )
 
 
 def test_a_file_written_before_shapes_renders_with_no_verdict_made_up() -> None:
@@ -194,8 +232,10 @@ def test_a_file_written_before_shapes_renders_with_no_verdict_made_up() -> None:
     assert set(re.findall(r'<td class="verdict">([^<]*)</td>', page)) == {""}
     assert '<span class="verdict">' not in page and 'class="shape"' not in page
     assert headline_lines(results) == [
-        "mysdk: 5 rules fail", "  recorded without a stream shape: " + ", ".join(
-            rule_id for rule_id in RULES if rule_id in VERDICTS)]
+        "mysdk: 5 rules fail",
+        "  recorded without a stream shape: "
+        + ", ".join(rule_id for rule_id in RULES if rule_id in VERDICTS),
+    ]
     assert "recorded without a stream shape: " in _text(page)
     summary = render_markdown(results)
     assert "- **TEXT\\-JOIN**: " + escape_markdown("TEXT-JOIN (text): differs") in summary
@@ -229,4 +269,7 @@ def test_the_results_json_written_keeps_each_failed_rules_verdict(tmp_path: Path
     for rule_id, (found_on, impact, departures) in VERDICTS.items():
         rule = written["rules"][rule_id]
         assert (rule["found_on"], rule["impact"], rule["departures"]) == (
-            found_on, impact, departures)
+            found_on,
+            impact,
+            departures,
+        )

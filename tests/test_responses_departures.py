@@ -35,8 +35,7 @@ _Change = Callable[[list[Any]], list[Any]]
 
 
 def _numbered(events: list[Any]) -> list[Any]:
-    return [{**e, "sequence_number": n} if isinstance(e, dict) else e
-            for n, e in enumerate(events)]
+    return [{**e, "sequence_number": n} if isinstance(e, dict) else e for n, e in enumerate(events)]
 
 
 def _base() -> list[Any]:
@@ -66,6 +65,7 @@ def _set(finder: Callable[[list[Any]], int], path: tuple[str, ...], value: Any) 
         else:
             node[path[-1]] = value
         return events
+
     return change
 
 
@@ -73,14 +73,17 @@ _DROP = object()
 
 
 def _inserted(finder: Callable[[list[Any]], int], event: Any) -> _Change:
-    return lambda events: [*events[:finder(events)], event, *events[finder(events):]]
+    return lambda events: [*events[: finder(events)], event, *events[finder(events) :]]
 
 
 def _call_without_id(events: list[Any]) -> list[Any]:
     bare = function_call('{"a":1}', id=None)
-    call = [item_added(1, {**function_call(id=None, status="in_progress")}),
-            args_delta(1, '{"a":1}', item_id=None), args_done(1, '{"a":1}', item_id=None),
-            item_done(1, bare)]
+    call = [
+        item_added(1, {**function_call(id=None, status="in_progress")}),
+        args_delta(1, '{"a":1}', item_id=None),
+        args_done(1, '{"a":1}', item_id=None),
+        item_done(1, bare),
+    ]
     end = _TERMINAL(events)
     terminal = copy.deepcopy(events[end])
     terminal["response"]["output"].append(bare)
@@ -95,8 +98,12 @@ def _rotated(events: list[Any]) -> list[Any]:
 def _collision(events: list[Any]) -> list[Any]:
     other = message(text_part(""), id="msg_other")
     end = _TERMINAL(events)
-    return [*events[:end], item_added(0, {**other, "status": "in_progress"}),
-            item_done(0, other), *events[end:]]
+    return [
+        *events[:end],
+        item_added(0, {**other, "status": "in_progress"}),
+        item_done(0, other),
+        *events[end:],
+    ]
 
 
 def _sequence_repeated(events: list[Any]) -> list[Any]:
@@ -115,13 +122,24 @@ _CHANGES: dict[str, _Change] = {
     "RQ10": _call_without_id,
     "RQ12": _sequence_repeated,
     "RQ13": _collision,
-    "RQ18": _inserted(_TERMINAL, {"type": "error", "error": {
-        "type": "server_error", "code": "server_error", "message": "m", "param": None}}),
+    "RQ18": _inserted(
+        _TERMINAL,
+        {
+            "type": "error",
+            "error": {
+                "type": "server_error",
+                "code": "server_error",
+                "message": "m",
+                "param": None,
+            },
+        },
+    ),
     "RQ19": lambda e: [*e, copy.deepcopy(e[-1])],
     "RQ24": _inserted(_DELTA, keepalive()),
     "RS-DOC-NULL-USAGE": _set(_at("response.created"), ("response", "usage"), None),
-    "RS-DOC-SPARSE-USAGE": _set(_TERMINAL, ("response", "usage"),
-                                {"input_tokens": 1, "output_tokens": 1, "total_tokens": 2}),
+    "RS-DOC-SPARSE-USAGE": _set(
+        _TERMINAL, ("response", "usage"), {"input_tokens": 1, "output_tokens": 1, "total_tokens": 2}
+    ),
     "RS-DOC-SPARSE-RESPONSE": _set(_at("response.created"), ("response", "tools"), _DROP),
     "RS-DOC-NO-LOGPROBS": _set(_DELTA, ("logprobs",), _DROP),
     "RS-DOC-MESSAGE-STATUS": _set(_at("response.output_item.done"), ("item", "status"), _DROP),
@@ -131,8 +149,9 @@ _CHANGES: dict[str, _Change] = {
     "RS-SYN-WRONG-TYPE": _set(_DELTA, ("delta",), 7),
     "RS-SYN-NOT-OBJECT": _inserted(_DELTA, "not an object"),
     "RS-SYN-NO-ITEM-ID": _set(_DELTA, ("item_id",), _DROP),
-    "RS-SYN-UNKNOWN-ITEM": _set(_at("response.output_item.done"), ("item", "type"),
-                                "x_vendor_call"),
+    "RS-SYN-UNKNOWN-ITEM": _set(
+        _at("response.output_item.done"), ("item", "type"), "x_vendor_call"
+    ),
     "RS-SYN-AFTER-DONE": _inserted(_TERMINAL, text_delta(0, "late")),
     "RS-SYN-AFTER-TERMINAL": lambda e: [*e, text_delta(0, "late")],
     "RS-SYN-CUT": lambda e: e[:-1],
@@ -142,8 +161,7 @@ _CHANGES: dict[str, _Change] = {
     "RS-SYN-BARE-ERROR": _inserted(_TERMINAL, {"type": "error"}),
     "RS-SYN-LATE-LIFECYCLE": _inserted(_DELTA, in_progress()),
     "RS-SYN-OBJECT": _set(_TERMINAL, ("response", "object"), "chat.completion"),
-    "RS-SYN-ORDER": lambda e: [{**x, "output_index": 1} if "output_index" in x else x
-                               for x in e],
+    "RS-SYN-ORDER": lambda e: [{**x, "output_index": 1} if "output_index" in x else x for x in e],
 }
 """One change to OpenAI's own stream per departure (RS-DOC-ARGS-NAME's is written below:
 it needs a function call)."""
@@ -154,8 +172,13 @@ def _args_name(events: list[Any]) -> list[Any]:
     end = _TERMINAL(events)
     terminal = copy.deepcopy(events[end])
     terminal["response"]["output"].append(call)
-    return [*events[:end], item_added(1, function_call(status="in_progress")),
-            args_done(1, '{"a":1}', name=None), item_done(1, call), terminal]
+    return [
+        *events[:end],
+        item_added(1, function_call(status="in_progress")),
+        args_done(1, '{"a":1}', name=None),
+        item_done(1, call),
+        terminal,
+    ]
 
 
 _CHANGES["RS-DOC-ARGS-NAME"] = _args_name
@@ -191,14 +214,40 @@ def test_a_stream_changed_one_way_shows_that_departure_and_nothing_unregistered(
     assert shape.shape == DEPARTURES[departure].shape or shape.shape == "synthetic"
 
 
-_KEYS = st.sampled_from(["type", "output_index", "item", "item_id", "response", "output",
-                         "part", "content_index", "sequence_number", "delta", "error", "id"])
+_KEYS = st.sampled_from(
+    [
+        "type",
+        "output_index",
+        "item",
+        "item_id",
+        "response",
+        "output",
+        "part",
+        "content_index",
+        "sequence_number",
+        "delta",
+        "error",
+        "id",
+    ]
+)
 _VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-2, 3) | st.floats(allow_nan=False)
-    | st.sampled_from(["response.completed", "response.output_item.added", "error",
-                       "response.output_text.delta", "message", "x"]),
+    st.none()
+    | st.booleans()
+    | st.integers(-2, 3)
+    | st.floats(allow_nan=False)
+    | st.sampled_from(
+        [
+            "response.completed",
+            "response.output_item.added",
+            "error",
+            "response.output_text.delta",
+            "message",
+            "x",
+        ]
+    ),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_KEYS, inner, max_size=4),
-    max_leaves=8)
+    max_leaves=8,
+)
 
 
 @settings(max_examples=200, deadline=None)

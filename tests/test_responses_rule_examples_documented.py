@@ -58,7 +58,7 @@ refold_target = {"name": "recording", "dialect": "openai-responses", "factory": 
                  "features": sorted(set(FEATURES) - {"sse", "events"})}
 '''
 
-_COLLECTOR = '''
+_COLLECTOR = """
 import json
 import os
 
@@ -74,11 +74,13 @@ def pytest_runtest_logreport(report):
 def pytest_sessionfinish(session):
     with open(os.environ["REFOLD_MARKS"], "w") as file:
         json.dump(_RULES, file)
-'''
+"""
 
-_WHOLE = ("on a documented stream the terminal response carries the whole output "
-          "(RS-OUTPUT-TERMINAL), so what the stream builds shows only when the terminal "
-          "omits it (RQ1, RQ2) or in a snapshot before the terminal")
+_WHOLE = (
+    "on a documented stream the terminal response carries the whole output "
+    "(RS-OUTPUT-TERMINAL), so what the stream builds shows only when the terminal "
+    "omits it (RQ1, RQ2) or in a snapshot before the terminal"
+)
 
 UNDOCUMENTABLE: dict[str, str] = {
     "RS-RECOVER-FROM-DELTAS": "an item that never got output_item.done (RQ4)",
@@ -99,10 +101,19 @@ UNDOCUMENTABLE: dict[str, str] = {
     "LIFE-RS-AFTER": "events after the terminal event",
     "LIFE-RS-FINISHED": "streams that end without a terminal event, or with events after it",
     "RS-OUTPUT-ORDER": "items streamed out of output_index order",
-    **dict.fromkeys(("RS-REFUSAL", "RS-REASONING-SUMMARY",
-                     "RS-REASONING-TEXT", "RS-ANNOTATIONS", "RS-ARGS-JOIN",
-                     "RS-DONE-REPLACES", "RS-ITEM-DONE-REPLACES", "RS-CONTENT-INDEX"),
-                    _WHOLE),
+    **dict.fromkeys(
+        (
+            "RS-REFUSAL",
+            "RS-REASONING-SUMMARY",
+            "RS-REASONING-TEXT",
+            "RS-ANNOTATIONS",
+            "RS-ARGS-JOIN",
+            "RS-DONE-REPLACES",
+            "RS-ITEM-DONE-REPLACES",
+            "RS-CONTENT-INDEX",
+        ),
+        _WHOLE,
+    ),
 }
 """Rules about a departure by definition, and the departure."""
 
@@ -111,14 +122,40 @@ def _run(workdir: Path) -> tuple[dict[str, list[list[Any]]], dict[str, Any], str
     (workdir / "recording_target.py").write_text(_RECORDER)
     (workdir / "refold_marks.py").write_text(_COLLECTOR)
     record, marks = workdir / "record.jsonl", workdir / "marks.json"
-    environment = {**os.environ, "PYTHONPATH": str(workdir), "REFOLD_RECORD": str(record),
-                   "REFOLD_MARKS": str(marks)}
-    command = [sys.executable, "-m", "pytest", "--target=recording_target.py", "--in-process",
-               "-p", "no:cacheprovider", "-p", "no:xdist", "-p", "refold_marks", "-q",
-               "--hypothesis-profile=dev", "--pyargs", "refold.suites.responses",
-               "-k", "test_responses_rule_examples"]
-    completed = subprocess.run(command, cwd=workdir, env=environment, capture_output=True,
-                               text=True, timeout=600, check=False)
+    environment = {
+        **os.environ,
+        "PYTHONPATH": str(workdir),
+        "REFOLD_RECORD": str(record),
+        "REFOLD_MARKS": str(marks),
+    }
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "--target=recording_target.py",
+        "--in-process",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:xdist",
+        "-p",
+        "refold_marks",
+        "-q",
+        "--hypothesis-profile=dev",
+        "--pyargs",
+        "refold.suites.responses",
+        "-k",
+        "test_responses_rule_examples",
+    ]
+    completed = subprocess.run(
+        command,
+        cwd=workdir,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     streams: dict[str, dict[int, list[Any]]] = defaultdict(dict)
     for line in record.read_text().splitlines() if record.exists() else []:
         entry = json.loads(line)
@@ -150,7 +187,8 @@ def _documented_rules(recorded: tuple[dict[str, Any], dict[str, Any]]) -> set[st
     documented: set[str] = set()
     for node, entry in marks.items():
         found = streams.get(node) or next(
-            (s for test, s in streams.items() if test.endswith("::" + _key(node))), [])
+            (s for test, s in streams.items() if test.endswith("::" + _key(node))), []
+        )
         if any(shapes.of(stream).shape == "documented" for stream in found):
             documented |= set(entry["rules"])
     return documented
@@ -183,6 +221,12 @@ def test_every_departure_an_example_makes_is_registered(
     shapes = OPENAI_RESPONSES.shapes
     assert shapes is not None
     streams, _ = recorded
-    found = sorted({f"  {_key(test)}: {shape.describe()}" for test, sent in streams.items()
-                    for shape in map(shapes.of, sent) if shape.unregistered})
+    found = sorted(
+        {
+            f"  {_key(test)}: {shape.describe()}"
+            for test, sent in streams.items()
+            for shape in map(shapes.of, sent)
+            if shape.unregistered
+        }
+    )
     assert not found, "unregistered departures:\n" + "\n".join(found)

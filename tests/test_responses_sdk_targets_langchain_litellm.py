@@ -38,24 +38,39 @@ from refold.targets import BUILTIN_TARGETS, load_target
 
 Fold = Callable[[list[JSON]], JSONObject]
 
-_needs_langchain = pytest.mark.skipif(importlib.util.find_spec("langchain_openai") is None,
-                                      reason="install refold[langchain]")
-_needs_litellm = pytest.mark.skipif(importlib.util.find_spec("litellm") is None,
-                                    reason="install refold[litellm]")
+_needs_langchain = pytest.mark.skipif(
+    importlib.util.find_spec("langchain_openai") is None, reason="install refold[langchain]"
+)
+_needs_litellm = pytest.mark.skipif(
+    importlib.util.find_spec("litellm") is None, reason="install refold[litellm]"
+)
 
 LANGCHAIN = "langchain-openai 1.7.4"
 LITELLM = "litellm 1.110.2"
 
-ANNOTATION: JSONObject = {"type": "url_citation", "url": "https://example.com", "title": "Ex",
-                          "start_index": 0, "end_index": 5}
+ANNOTATION: JSONObject = {
+    "type": "url_citation",
+    "url": "https://example.com",
+    "title": "Ex",
+    "start_index": 0,
+    "end_index": 5,
+}
 ANNOTATED_ITEM = message("msg_1", output_text("Hello there", [ANNOTATION]))
-REASONING_ITEM: JSONObject = {"type": "reasoning", "id": "rs_1", "summary": [],
-                              "content": [{"type": "reasoning_text", "text": "Think."}],
-                              "status": "completed"}
-TEXT_AND_REFUSAL = message("msg_1", output_text("Hello there"),
-                           {"type": "refusal", "refusal": "I can't help with that."})
-FAILED = terminal("failed", output=[HELLO_ITEM],
-                  error={"code": "server_error", "message": "The server had an error."})
+REASONING_ITEM: JSONObject = {
+    "type": "reasoning",
+    "id": "rs_1",
+    "summary": [],
+    "content": [{"type": "reasoning_text", "text": "Think."}],
+    "status": "completed",
+}
+TEXT_AND_REFUSAL = message(
+    "msg_1", output_text("Hello there"), {"type": "refusal", "refusal": "I can't help with that."}
+)
+FAILED = terminal(
+    "failed",
+    output=[HELLO_ITEM],
+    error={"code": "server_error", "message": "The server had an error."},
+)
 
 
 def _langchain() -> Fold:
@@ -81,8 +96,9 @@ def _projection(fold: Fold) -> Projection | None:
 def _differences(fold: Fold, events: list[JSON]) -> list[Difference]:
     """The differences of `fold` from the reference on `events`, as the suites see them:
     within the target's stated projection."""
-    return projected_differences(OPENAI_RESPONSES, _projection(fold), reference(events),
-                                 fold(events))
+    return projected_differences(
+        OPENAI_RESPONSES, _projection(fold), reference(events), fold(events)
+    )
 
 
 def _pointers(fold: Fold, events: list[JSON]) -> set[str]:
@@ -107,20 +123,40 @@ def _raises(fold: Fold, events: list[JSON]) -> str:
 def _reasoning_events() -> list[JSON]:
     """A gpt-oss reasoning item: its text only in `reasoning_text` deltas; no done item and
     the terminal's output `[]` (so the streamed item is the result, RS-OUTPUT-RECOVER)."""
-    empty = {**REASONING_ITEM, "content": [{"type": "reasoning_text", "text": ""}],
-             "status": "in_progress"}
-    return [created(), added(0, empty),
-            {"type": "response.reasoning_text.delta", "item_id": "rs_1", "output_index": 0,
-             "content_index": 0, "delta": "Think."},
-            terminal(output=[])]
+    empty = {
+        **REASONING_ITEM,
+        "content": [{"type": "reasoning_text", "text": ""}],
+        "status": "in_progress",
+    }
+    return [
+        created(),
+        added(0, empty),
+        {
+            "type": "response.reasoning_text.delta",
+            "item_id": "rs_1",
+            "output_index": 0,
+            "content_index": 0,
+            "delta": "Think.",
+        },
+        terminal(output=[]),
+    ]
 
 
-@pytest.mark.parametrize(("name", "module", "version"), [
-    pytest.param("langchain-openai-responses", "langchain_openai_responses", LANGCHAIN,
-                 marks=_needs_langchain),
-    pytest.param("litellm-responses", "litellm_responses", LITELLM, marks=_needs_litellm)])
+@pytest.mark.parametrize(
+    ("name", "module", "version"),
+    [
+        pytest.param(
+            "langchain-openai-responses",
+            "langchain_openai_responses",
+            LANGCHAIN,
+            marks=_needs_langchain,
+        ),
+        pytest.param("litellm-responses", "litellm_responses", LITELLM, marks=_needs_litellm),
+    ],
+)
 def test_the_projection_targets_are_builtin_responses_targets(
-        name: str, module: str, version: str) -> None:
+    name: str, module: str, version: str
+) -> None:
     assert BUILTIN_TARGETS[name] == f"refold.targets.sdk.{module}:refold_target"
     target = load_target(name)
     assert target.dialect.name == "openai-responses"
@@ -131,17 +167,27 @@ def test_the_projection_targets_are_builtin_responses_targets(
 
 # langchain-openai 1.7.4
 
+
 @_needs_langchain
 def test_langchain_projection_carries_the_stated_fields_and_no_item_status() -> None:
     # The stated projection: items as `_construct_responses_api_input` sends them back,
     # so an item's `status` is never there: outside the projection, no longer a
     # difference (it was one, charged to RS-RECOVER-STATUS), and that rule is not judged
-    assert set(_langchain()(HELLO)) == {"id", "object", "created_at", "status", "model",
-                                        "output", "usage"}
+    assert set(_langchain()(HELLO)) == {
+        "id",
+        "object",
+        "created_at",
+        "status",
+        "model",
+        "output",
+        "usage",
+    }
     assert "status" not in _langchain()(HELLO)["output"][0]
     assert _pointers(_langchain(), HELLO) == set()
     assert unjudged_rules(OPENAI_RESPONSES, _projection(_langchain())) == {
-        "RS-RECOVER-STATUS", "RS-ERROR-EVENT"}
+        "RS-RECOVER-STATUS",
+        "RS-ERROR-EVENT",
+    }
 
 
 @_needs_langchain
@@ -151,7 +197,11 @@ def test_langchain_projection_leaves_out_the_terminal_keys_langchain_never_keeps
     final = terminal(output=[HELLO_ITEM], tools=[], temperature=1.0, instructions="Be brief.")
     events = [created(), *message_events(0, HELLO_ITEM), final]
     assert {d.pointer for d in differences(reference(events), _langchain()(events))} == {
-        "/tools", "/temperature", "/instructions", "/output/0/status"}
+        "/tools",
+        "/temperature",
+        "/instructions",
+        "/output/0/status",
+    }
     assert _pointers(_langchain(), events) == set()
 
 
@@ -174,17 +224,24 @@ def test_rs_terminal_repeat_langchain_concatenates_status_and_doubles_usage() ->
 @_needs_langchain
 def test_rs_failed_langchain_raises_on_a_failed_response() -> None:
     # RQ18: `response.failed` raises ValueError instead of giving the failed Response
-    assert _raises(_langchain(), [created(), *message_events(0, HELLO_ITEM), FAILED]) \
-        .startswith("ValueError: ResponseError(code='server_error'")
+    assert _raises(_langchain(), [created(), *message_events(0, HELLO_ITEM), FAILED]).startswith(
+        "ValueError: ResponseError(code='server_error'"
+    )
 
 
 @_needs_langchain
 def test_rs_error_event_langchain_raises_on_an_error_event() -> None:
     # RQ18: a top-level `error` event finishes nothing, yet LangChain raises on it
-    error: JSONObject = {"type": "error", "code": "rate_limit_exceeded", "message": "Slow down",
-                         "param": None}
-    assert _raises(_langchain(), [*HELLO[:-1], error, HELLO[-1]]) == \
-        "ValueError: rate_limit_exceeded: Slow down"
+    error: JSONObject = {
+        "type": "error",
+        "code": "rate_limit_exceeded",
+        "message": "Slow down",
+        "param": None,
+    }
+    assert (
+        _raises(_langchain(), [*HELLO[:-1], error, HELLO[-1]])
+        == "ValueError: rate_limit_exceeded: Slow down"
+    )
 
 
 @_needs_langchain
@@ -204,11 +261,11 @@ def test_rs_refusal_langchain_drops_a_refusal_without_refusal_done() -> None:
 @_needs_langchain
 def test_rs_reasoning_text_langchain_drops_reasoning_text_deltas() -> None:
     # RQ20: no branch for `response.reasoning_text.delta` (gpt-oss reasoning content)
-    _at(_langchain(), _reasoning_events(), "/output/0/content/0/text", '""',
-        "RS-REASONING-TEXT")
+    _at(_langchain(), _reasoning_events(), "/output/0/content/0/text", '""', "RS-REASONING-TEXT")
 
 
 # litellm 1.110.2 (the Responses bridge through CustomStreamWrapper)
+
 
 @_needs_litellm
 def test_litellm_projection_never_carries_the_streams_created_at_model_or_item_id() -> None:
@@ -263,7 +320,7 @@ def test_rs_usage_terminal_litellm_invents_usage_when_the_terminal_has_none() ->
     events = [created(), *message_events(0, HELLO_ITEM), terminal(output=[HELLO_ITEM])]
     events[-1]["response"].pop("usage")
     found = {d.pointer: str(d) for d in _differences(_litellm(), events)}
-    assert found["/usage"].startswith('at /usage: expected (absent), received {')
+    assert found["/usage"].startswith("at /usage: expected (absent), received {")
     assert "RS-USAGE-TERMINAL" in rules_at("/usage")
 
 
@@ -286,8 +343,13 @@ def test_rs_failed_litellm_raises_through_its_stream_and_reports_stop_without_it
     events = [created(), *message_events(0, HELLO_ITEM), FAILED]
     assert "Stream ended before a finish_reason was received" in _raises(_litellm(), events)
     lines = iter(["data: " + json.dumps(event) for event in events])
-    bare = litellm.stream_chunk_builder(list(OpenAiResponsesToChatCompletionStreamIterator(
-        streaming_response=lines, sync_stream=True)))
+    bare = litellm.stream_chunk_builder(
+        list(
+            OpenAiResponsesToChatCompletionStreamIterator(
+                streaming_response=lines, sync_stream=True
+            )
+        )
+    )
     assert bare is not None and bare.choices[0].finish_reason == "stop"
 
 
@@ -300,6 +362,10 @@ def test_rs_terminal_repeat_litellm_takes_the_last_terminal() -> None:
 @_needs_litellm
 def test_rs_error_event_litellm_ignores_an_error_event() -> None:
     # Not a defect: the `error` event becomes an empty chunk; the terminal still decides
-    error: JSONObject = {"type": "error", "code": "rate_limit_exceeded", "message": "Slow down",
-                         "param": None}
+    error: JSONObject = {
+        "type": "error",
+        "code": "rate_limit_exceeded",
+        "message": "Slow down",
+        "param": None,
+    }
     assert _pointers(_litellm(), [*HELLO[:-1], error, HELLO[-1]]) == set()

@@ -49,4 +49,3 @@ def test_the_spec_feature_vocabulary_is_the_registry_features() -> None:
     vocabulary = text.split("## Features", 1)[1].split("##", 1)[0]
     names = re.findall(r"`(\w+)`", re.sub(r"\([^)]*\)", "", vocabulary))
     assert names == list(FEATURES)
-

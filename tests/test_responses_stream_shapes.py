@@ -33,8 +33,11 @@ from refold.suites.responses._events import (
     text_stream,
 )
 
-_SLOW = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                       HealthCheck.data_too_large])
+_SLOW = settings(
+    max_examples=50,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 def _shapes() -> StreamShapes:
@@ -44,15 +47,19 @@ def _shapes() -> StreamShapes:
 
 
 def _schema() -> Any:
-    text = resources.files("refold.dialects.openai_responses").joinpath(
-        "schema", "response-stream-events.json").read_text(encoding="utf-8")
+    text = (
+        resources.files("refold.dialects.openai_responses")
+        .joinpath("schema", "response-stream-events.json")
+        .read_text(encoding="utf-8")
+    )
     return json.loads(text)
 
 
 def _forbidding(node: Any) -> bool:
     if isinstance(node, dict):
         return node.get("additionalProperties") is False or any(
-            _forbidding(v) for v in node.values())
+            _forbidding(v) for v in node.values()
+        )
     return isinstance(node, list) and any(_forbidding(v) for v in node)
 
 
@@ -71,23 +78,43 @@ def test_the_vendored_schema_is_openais_standalone_and_permissive() -> None:
 
 
 def test_an_events_error_names_the_key_its_own_schema_misses() -> None:
-    delta = {"type": "response.output_text.delta", "item_id": "msg_1", "output_index": 0,
-             "content_index": 0, "delta": "Hi", "logprobs": []}
+    delta = {
+        "type": "response.output_text.delta",
+        "item_id": "msg_1",
+        "output_index": 0,
+        "content_index": 0,
+        "delta": "Hi",
+        "logprobs": [],
+    }
     found = _shapes().violations([delta])
     assert [(v.pointer, v.what) for v in found if "schema" in v.what] == [
-        ("", "schema: 'sequence_number' is a required property")]
+        ("", "schema: 'sequence_number' is a required property")
+    ]
 
 
-_OPENAPI: JSONObject = {"info": {"version": "9"}, "components": {"schemas": {
-    "ResponseStreamEvent": {"anyOf": [{"$ref": "#/components/schemas/A"},
-                                      {"$ref": "#/components/schemas/B"}],
-                            "discriminator": {"propertyName": "type"}},
-    "A": {"type": "object", "additionalProperties": False, "description": "an A",
-          "properties": {"type": {"enum": ["a"]}, "title": {"type": "string"}},
-          "required": ["type", "title"]},
-    "B": {"type": "object", "properties": {"type": {"enum": ["b"]}, "n": {"type": "integer"}},
-          "required": ["type", "n"]},
-}}}
+_OPENAPI: JSONObject = {
+    "info": {"version": "9"},
+    "components": {
+        "schemas": {
+            "ResponseStreamEvent": {
+                "anyOf": [{"$ref": "#/components/schemas/A"}, {"$ref": "#/components/schemas/B"}],
+                "discriminator": {"propertyName": "type"},
+            },
+            "A": {
+                "type": "object",
+                "additionalProperties": False,
+                "description": "an A",
+                "properties": {"type": {"enum": ["a"]}, "title": {"type": "string"}},
+                "required": ["type", "title"],
+            },
+            "B": {
+                "type": "object",
+                "properties": {"type": {"enum": ["b"]}, "n": {"type": "integer"}},
+                "required": ["type", "n"],
+            },
+        }
+    },
+}
 
 
 def test_regenerating_dispatches_a_discriminator_union_on_its_value() -> None:
@@ -99,7 +126,8 @@ def test_regenerating_dispatches_a_discriminator_union_on_its_value() -> None:
     assert built["$defs"]["A"]["properties"]["title"] == {"type": "string"}
     validator = Draft202012Validator(built)
     assert [e.message for e in validator.iter_errors({"type": "b"})] == [
-        "'n' is a required property"]
+        "'n' is a required property"
+    ]
     assert list(validator.iter_errors({"type": "a", "title": "t", "extra": 1})) == []
 
 
@@ -110,21 +138,25 @@ def test_regenerating_from_a_missing_source_says_what_was_expected(capsys: Any) 
 
 
 def test_every_grammar_line_cites_an_openai_page() -> None:
-    assert GRAMMAR and all("https://platform.openai.com/docs/" in line.source
-                           for line in GRAMMAR)
+    assert GRAMMAR and all("https://platform.openai.com/docs/" in line.source for line in GRAMMAR)
 
 
 def test_every_departure_has_a_class_and_observed_ones_their_provenance() -> None:
     assert all(d.shape == "synthetic" or d.provenance for d in DEPARTURES.values())
-    assert {d for d in DEPARTURES if d.startswith("RQ")} >= {"RQ1", "RQ2", "RQ5", "RQ7",
-                                                             "RQ12", "RQ19"}
+    assert {d for d in DEPARTURES if d.startswith("RQ")} >= {
+        "RQ1",
+        "RQ2",
+        "RQ5",
+        "RQ7",
+        "RQ12",
+        "RQ19",
+    }
     assert all(d.shape == "synthetic" for k, d in DEPARTURES.items() if "-SYN-" in k)
 
 
 @_SLOW
 @given(round_trips(families={1}))
-def test_every_stream_of_the_plain_family_is_documented(case: tuple[JSONObject, list[Any]]
-                                                         ) -> None:
+def test_every_stream_of_the_plain_family_is_documented(case: tuple[JSONObject, list[Any]]) -> None:
     _, events = case
     shape = _shapes().of(events)
     assert shape.shape == "documented", shape.describe()
@@ -141,8 +173,9 @@ def test_a_plain_stream_with_items_is_documented_at_its_simplest() -> None:
 
 
 @_SLOW
-@given(st.sampled_from([2, 3, 4, 5, 6, 7]).flatmap(
-    lambda family: round_trips(families={1, family})))
+@given(
+    st.sampled_from([2, 3, 4, 5, 6, 7]).flatmap(lambda family: round_trips(families={1, family}))
+)
 def test_each_other_familys_streams_carry_only_registered_departures(
     case: tuple[JSONObject, list[Any]],
 ) -> None:
@@ -180,8 +213,9 @@ def test_every_event_of_the_plain_family_is_one_of_openai_pythons_stream_events(
 # a documented stream changed in exactly that way carries exactly that departure.
 
 
-def _changed(change: Callable[[list[Any]], list[Any]]) -> tuple[str, tuple[str, ...],
-                                                              tuple[Violation, ...]]:
+def _changed(
+    change: Callable[[list[Any]], list[Any]],
+) -> tuple[str, tuple[str, ...], tuple[Violation, ...]]:
     """The shape of OpenAI's own stream (one message, completed) changed by `change`,
     numbered afterwards; the unchanged stream is documented."""
     assert _shapes().of(numbered(text_stream("Hi", " there"))).shape == "documented"
@@ -191,23 +225,29 @@ def _changed(change: Callable[[list[Any]], list[Any]]) -> tuple[str, tuple[str, 
 
 def _before_terminal(*events: Any, output: Any = None) -> Callable[[list[Any]], list[Any]]:
     """Events inserted before the terminal event, `output` appended to its output."""
+
     def change(stream: list[Any]) -> list[Any]:
         if output is not None:
             stream[-1]["response"]["output"].append(output)
         return [*stream[:-1], *events, stream[-1]]
+
     return change
 
 
-_USAGE = {"input_tokens": 5, "input_tokens_details": {"cached_tokens": 0,
-                                                      "cache_write_tokens": 0},
-          "output_tokens": 2, "output_tokens_details": {"reasoning_tokens": 0},
-          "total_tokens": 7}
+_USAGE = {
+    "input_tokens": 5,
+    "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+    "output_tokens": 2,
+    "output_tokens_details": {"reasoning_tokens": 0},
+    "total_tokens": 7,
+}
 
 
 def _terminal_usage(usage: Any) -> Callable[[list[Any]], list[Any]]:
     def change(stream: list[Any]) -> list[Any]:
         stream[-1]["response"]["usage"] = usage
         return stream
+
     return change
 
 
@@ -223,6 +263,7 @@ def _response_key(event: int, key: str, value: Any) -> Callable[[list[Any]], lis
     def change(stream: list[Any]) -> list[Any]:
         stream[event]["response"][key] = value
         return stream
+
     return change
 
 
@@ -231,7 +272,10 @@ def test_a_terminal_output_that_is_not_an_array_is_the_synthetic_rs_syn_wrong_ty
     output: Any,
 ) -> None:
     assert _changed(_response_key(-1, "output", output)) == (
-        "synthetic", ("RS-SYN-WRONG-TYPE",), ())
+        "synthetic",
+        ("RS-SYN-WRONG-TYPE",),
+        (),
+    )
 
 
 def test_a_null_terminal_output_stays_the_observed_rq2_alone() -> None:
@@ -241,22 +285,31 @@ def test_a_null_terminal_output_stays_the_observed_rq2_alone() -> None:
 @pytest.mark.parametrize("event", [0, 1, -1], ids=["created", "in_progress", "completed"])
 @pytest.mark.parametrize("key", ["model", "created_at"])
 def test_a_responses_null_model_or_created_at_is_the_synthetic_rs_syn_wrong_type(
-    event: int, key: str,
+    event: int,
+    key: str,
 ) -> None:
     assert _changed(_response_key(event, key, None)) == ("synthetic", ("RS-SYN-WRONG-TYPE",), ())
 
 
 def test_an_items_event_after_its_output_item_done_is_the_synthetic_rs_syn_after_done() -> None:
     assert _changed(_before_terminal(text_delta(0, "late"))) == (
-        "synthetic", ("RS-SYN-AFTER-DONE",), ())
+        "synthetic",
+        ("RS-SYN-AFTER-DONE",),
+        (),
+    )
 
 
 def test_another_items_event_at_a_done_items_index_is_no_rs_syn_after_done() -> None:
     # an item's events are its own: routed to a done item's index they are RQ13's
     other = message(text_part(""), id="msg_other")
-    shape = _changed(_before_terminal(
-        item_added(1, message(id="msg_other", status="in_progress")),
-        args_delta(0, "x", item_id="msg_other"), item_done(1, other), output=other))
+    shape = _changed(
+        _before_terminal(
+            item_added(1, message(id="msg_other", status="in_progress")),
+            args_delta(0, "x", item_id="msg_other"),
+            item_done(1, other),
+            output=other,
+        )
+    )
     assert "RS-SYN-AFTER-DONE" not in shape[1] and "RQ13" in shape[1], shape
 
 
@@ -268,12 +321,18 @@ def test_an_item_of_a_type_the_schema_does_not_name_is_the_synthetic_rs_syn_unkn
 
 def test_the_item_added_at_the_index_a_null_item_left_blank_is_the_observed_rq6() -> None:
     real = message(text_part("B"), id="msg_b")
-    change = _before_terminal(item_added(1, None), item_added(1, {**real, "status": "in_progress"}),
-                              item_done(1, real), output=real)
+    change = _before_terminal(
+        item_added(1, None),
+        item_added(1, {**real, "status": "in_progress"}),
+        item_done(1, real),
+        output=real,
+    )
     assert _changed(change) == ("observed", ("RQ6",), ())
     # an item added at the next index after the blank one is no part of it
-    following = numbered(_before_terminal(item_added(1, None), item_added(2, real),
-                                          item_done(2, real), output=real)(
-        copy.deepcopy(text_stream("Hi", " there"))))
+    following = numbered(
+        _before_terminal(item_added(1, None), item_added(2, real), item_done(2, real), output=real)(
+            copy.deepcopy(text_stream("Hi", " there"))
+        )
+    )
     blank = [n for n, e in enumerate(following) if "item" in e and e["item"] is None]
     assert len(blank) == 1 and list(DETECTORS["RQ6"](following)) == blank

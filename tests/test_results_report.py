@@ -32,9 +32,23 @@ def results(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
     shutil.copy(SAMPLE_SUITE, workdir / "test_sample.py")
     parallel = ["-n", "2"] if request.param == "xdist" else []
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *parallel,
-         f"--target={BROKEN}", "--refold-report=out/results.json", "test_sample.py"],
-        cwd=workdir, capture_output=True, text=True, timeout=600, check=False)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            *parallel,
+            f"--target={BROKEN}",
+            "--refold-report=out/results.json",
+            "test_sample.py",
+        ],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     assert done.returncode == 1, done.stdout[-3000:]
     return json.loads((workdir / "out" / "results.json").read_text(encoding="utf-8"))
 
@@ -42,8 +56,17 @@ def results(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
 def test_the_report_has_the_documented_top_level_shape(results: Any) -> None:
     # `departures`: the notes on the departures the failed rules name, when they name one
     assert set(results) - {"departures"} == {
-        "refold_version", "target", "versions", "started", "duration_seconds",
-        "hypothesis_profile", "settings", "dialect", "rules", "totals"}
+        "refold_version",
+        "target",
+        "versions",
+        "started",
+        "duration_seconds",
+        "hypothesis_profile",
+        "settings",
+        "dialect",
+        "rules",
+        "totals",
+    }
     for note in results.get("departures", {}).values():
         assert set(note) == {"shape", "summary", "provenance"}
     assert set(results["target"]) == {"name", "description", "features"}
@@ -58,8 +81,19 @@ def test_every_rule_id_is_listed_with_a_status(results: Any) -> None:
     for rule_id, entry in results["rules"].items():
         # a failed rule says where it failed and what that costs (verdicts.md §4)
         found = {"found_on", "impact", "departures"} if entry["status"] == "failed" else set()
-        assert set(entry) == {"feature", "registry", "statement", "status", "tests", "reason",
-                              "failure", "blocked_by", "fingerprints", "verdict", *found}
+        assert set(entry) == {
+            "feature",
+            "registry",
+            "statement",
+            "status",
+            "tests",
+            "reason",
+            "failure",
+            "blocked_by",
+            "fingerprints",
+            "verdict",
+            *found,
+        }
         assert entry["status"] in STATUSES, rule_id
         assert entry["feature"] == ALL_RULES[rule_id].feature
         assert entry["registry"] == ("wire" if rule_id in SSE_RULES else "spec")
@@ -76,8 +110,18 @@ def test_statuses_follow_the_tests_of_each_rule(results: Any) -> None:
 
 def test_a_failure_carries_its_minimal_stream_and_first_difference(results: Any) -> None:
     failure = results["rules"]["ENV-ID"]["failure"]
-    assert set(failure) == {"message", "chunks", "expected", "received", "pointer",
-                            "replay_file", "diagnosis", "shape", "departures", "impact"}
+    assert set(failure) == {
+        "message",
+        "chunks",
+        "expected",
+        "received",
+        "pointer",
+        "replay_file",
+        "diagnosis",
+        "shape",
+        "departures",
+        "impact",
+    }
     assert failure["impact"] == "corruption"  # another id than the first: a wrong value
     # the chat dialect tells no shapes on this branch: nothing can be shown documented
     assert failure["shape"] == results["rules"]["ENV-ID"]["found_on"] == "synthetic"
@@ -97,10 +141,14 @@ def test_a_failure_carries_its_minimal_stream_and_first_difference(results: Any)
 
 def test_a_chat_run_names_its_dialect(results: Any) -> None:
     assert results["dialect"] == {
-        "name": "openai-chat", "title": "OpenAI Chat Completions", "spec": "chat-fold.md",
-        "item": "chunk", "features": list(dialect("openai-chat").features),
+        "name": "openai-chat",
+        "title": "OpenAI Chat Completions",
+        "spec": "chat-fold.md",
+        "item": "chunk",
+        "features": list(dialect("openai-chat").features),
         "extra_rules_note": dialect("openai-chat").extra_rules_note,
-        "docs": "https://platform.openai.com/docs/api-reference/chat/streaming"}
+        "docs": "https://platform.openai.com/docs/api-reference/chat/streaming",
+    }
 
 
 def _anthropic_report() -> dict[str, Any]:
@@ -109,18 +157,27 @@ def _anthropic_report() -> dict[str, Any]:
     outcome.add("failed", message="AM-LIFE-FINISHED (lifecycle): finished too early")
     results.by_rule["AM-TEXT-JOIN"] = passed = RuleOutcome()
     passed.add("passed")
-    return build_report(results, target=None, started=datetime(2026, 12, 1),
-                        duration_seconds=1.0, hypothesis_profile="dev",
-                        dialect=dialect("anthropic-messages"))
+    return build_report(
+        results,
+        target=None,
+        started=datetime(2026, 12, 1),
+        duration_seconds=1.0,
+        hypothesis_profile="dev",
+        dialect=dialect("anthropic-messages"),
+    )
 
 
 def test_the_results_of_an_anthropic_run_name_anthropic_messages_and_list_its_rules() -> None:
     report = _anthropic_report()
     assert report["dialect"] == {
-        "name": "anthropic-messages", "title": "Anthropic Messages",
-        "spec": "anthropic-fold.md", "item": "event", "features": list(AM_FEATURES),
+        "name": "anthropic-messages",
+        "title": "Anthropic Messages",
+        "spec": "anthropic-fold.md",
+        "item": "event",
+        "features": list(AM_FEATURES),
         "extra_rules_note": None,
-        "docs": "https://docs.claude.com/en/docs/build-with-claude/streaming"}
+        "docs": "https://docs.claude.com/en/docs/build-with-claude/streaming",
+    }
     assert list(report["rules"]) == list(AM_RULES)  # its rules only, in report order
     assert {entry["registry"] for entry in report["rules"].values()} == {"spec"}
     assert report["rules"]["AM-LIFE-FINISHED"]["status"] == "failed"

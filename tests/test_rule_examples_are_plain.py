@@ -62,7 +62,7 @@ class Recording:
 refold_target = {"name": "recording", "factory": Recording}
 '''
 
-_COLLECTOR = '''
+_COLLECTOR = """
 import json
 import os
 
@@ -78,21 +78,44 @@ def pytest_runtest_logreport(report):
 def pytest_sessionfinish(session):
     with open(os.environ["REFOLD_MARKS"], "w") as file:
         json.dump(_RULES, file)
-'''
+"""
 
 
 def _run(workdir: Path) -> tuple[dict[str, list[list[Any]]], dict[str, Any], str]:
     (workdir / "recording_target.py").write_text(_RECORDER)
     (workdir / "refold_marks.py").write_text(_COLLECTOR)
     record, marks = workdir / "record.jsonl", workdir / "marks.json"
-    environment = {**os.environ, "PYTHONPATH": str(workdir), "REFOLD_RECORD": str(record),
-                   "REFOLD_MARKS": str(marks)}
+    environment = {
+        **os.environ,
+        "PYTHONPATH": str(workdir),
+        "REFOLD_RECORD": str(record),
+        "REFOLD_MARKS": str(marks),
+    }
     # In process: the recorder reads PYTEST_CURRENT_TEST, which a worker would not see.
-    command = [sys.executable, "-m", "pytest", "--target=recording_target.py", "--in-process",
-               "-p", "no:cacheprovider", "-p", "refold_marks", "-q",
-               "--hypothesis-profile=dev", "-k", "test_rule_examples or test_quirk_streams"]
-    completed = subprocess.run(command, cwd=workdir, env=environment, capture_output=True,
-                               text=True, timeout=600, check=False)
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "--target=recording_target.py",
+        "--in-process",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "refold_marks",
+        "-q",
+        "--hypothesis-profile=dev",
+        "-k",
+        "test_rule_examples or test_quirk_streams",
+    ]
+    completed = subprocess.run(
+        command,
+        cwd=workdir,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     streams: dict[str, dict[int, list[Any]]] = defaultdict(dict)
     for line in record.read_text().splitlines() if record.exists() else []:
         entry = json.loads(line)
@@ -139,9 +162,11 @@ def test_every_departure_in_an_example_is_governed_by_a_rule_it_is_marked_with(
         found = _unmarked_departures(streams.get(test, []), set(entry["rules"]))
         if found:
             wrong[test] = (entry["rules"], found)
-    assert not wrong, "examples with departures no rule of theirs governs " \
-        "(test: marks, {departure: rules that would govern it}):\n" + \
-        "\n".join(f"  {test}: {rules} {found}" for test, (rules, found) in wrong.items())
+    assert not wrong, (
+        "examples with departures no rule of theirs governs "
+        "(test: marks, {departure: rules that would govern it}):\n"
+        + "\n".join(f"  {test}: {rules} {found}" for test, (rules, found) in wrong.items())
+    )
 
 
 def test_every_feature_an_example_sends_is_a_feature_of_its_rules(
@@ -154,34 +179,87 @@ def test_every_feature_an_example_sends_is_a_feature_of_its_rules(
         used = set().union(*(features_used(chunks) for chunks in streams.get(test, [])))
         if used - claimed:
             wrong[test] = (entry["rules"], sorted(used - claimed))
-    assert not wrong, "examples sending features none of their rules belongs to:\n" + \
-        "\n".join(f"  {test}: {rules} sends {found}" for test, (rules, found) in wrong.items())
+    assert not wrong, "examples sending features none of their rules belongs to:\n" + "\n".join(
+        f"  {test}: {rules} sends {found}" for test, (rules, found) in wrong.items()
+    )
 
 
-@pytest.mark.parametrize(("chunks", "kind"), [
-    ([{"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m",
-       "choices": [{"index": 0, "delta": {"tool_calls": [
-           {"index": 3, "id": "a", "function": {"name": "f", "arguments": "{}"}}]}}]}],
-     "sparse tool index"),
-    ([{"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m",
-       "choices": [None]}], "null list entry"),
-    ([{"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m",
-       "choices": [{"index": 0, "delta": {"content": "a"}, "finish_reason": ""}]}],
-     "blank finish reason"),
-])
+@pytest.mark.parametrize(
+    ("chunks", "kind"),
+    [
+        (
+            [
+                {
+                    "id": "c",
+                    "object": "chat.completion.chunk",
+                    "created": 1,
+                    "model": "m",
+                    "choices": [
+                        {
+                            "index": 0,
+                            "delta": {
+                                "tool_calls": [
+                                    {
+                                        "index": 3,
+                                        "id": "a",
+                                        "function": {"name": "f", "arguments": "{}"},
+                                    }
+                                ]
+                            },
+                        }
+                    ],
+                }
+            ],
+            "sparse tool index",
+        ),
+        (
+            [
+                {
+                    "id": "c",
+                    "object": "chat.completion.chunk",
+                    "created": 1,
+                    "model": "m",
+                    "choices": [None],
+                }
+            ],
+            "null list entry",
+        ),
+        (
+            [
+                {
+                    "id": "c",
+                    "object": "chat.completion.chunk",
+                    "created": 1,
+                    "model": "m",
+                    "choices": [{"index": 0, "delta": {"content": "a"}, "finish_reason": ""}],
+                }
+            ],
+            "blank finish reason",
+        ),
+    ],
+)
 def test_the_classifier_sees_each_departure(chunks: list[Any], kind: str) -> None:
     assert kind in departures(chunks)
 
 
 def test_the_plain_shape_has_no_departure() -> None:
     envelope = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m"}
-    header = {"index": 0, "id": "a", "type": "function",
-              "function": {"name": "f", "arguments": ""}}
+    header = {"index": 0, "id": "a", "type": "function", "function": {"name": "f", "arguments": ""}}
     chunks = [
-        {**envelope, "choices": [{"index": 0, "delta": {"role": "assistant",
-                                                        "tool_calls": [header]}}]},
-        {**envelope, "choices": [{"index": 0, "delta": {"tool_calls": [
-            {"index": 0, "function": {"arguments": "{}"}}]}, "finish_reason": "tool_calls"}]},
+        {
+            **envelope,
+            "choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": [header]}}],
+        },
+        {
+            **envelope,
+            "choices": [
+                {
+                    "index": 0,
+                    "delta": {"tool_calls": [{"index": 0, "function": {"arguments": "{}"}}]},
+                    "finish_reason": "tool_calls",
+                }
+            ],
+        },
         {**envelope, "choices": [], "usage": {"prompt_tokens": 1}},
     ]
     assert departures(chunks) == set()

@@ -34,13 +34,14 @@ def _anthropic_results() -> RuleResults:
 
 
 def test_the_terminal_table_of_an_anthropic_run_lists_its_rules_by_its_features() -> None:
-    table = render_rule_table(_anthropic_results(), color=False,
-                              dialect=dialect("anthropic-messages"))
-    assert _rows(table) == [r for f in AM_FEATURES for r, v in AM_RULES.items()
-                            if v.feature == f]
+    table = render_rule_table(
+        _anthropic_results(), color=False, dialect=dialect("anthropic-messages")
+    )
+    assert _rows(table) == [r for f in AM_FEATURES for r, v in AM_RULES.items() if v.feature == f]
     headings = [line for line in table.splitlines() if line and not line.startswith(" ")]
-    assert headings[:-1] == [f for f in AM_FEATURES
-                             if any(v.feature == f for v in AM_RULES.values())]
+    assert headings[:-1] == [
+        f for f in AM_FEATURES if any(v.feature == f for v in AM_RULES.values())
+    ]
     assert headings[-1] == "rules: 1 failed, 44 not run"
     assert "wire rules" not in table and SSE_RULES_NOTE not in table
 
@@ -48,7 +49,8 @@ def test_the_terminal_table_of_an_anthropic_run_lists_its_rules_by_its_features(
 def test_the_table_reads_the_dialect_from_the_results_when_not_given() -> None:
     results = _anthropic_results()
     assert render_rule_table(results, color=False) == render_rule_table(
-        results, color=False, dialect=dialect("anthropic-messages"))
+        results, color=False, dialect=dialect("anthropic-messages")
+    )
 
 
 def test_the_chat_table_keeps_its_wire_rules_in_a_group_of_their_own() -> None:
@@ -57,17 +59,22 @@ def test_the_chat_table_keeps_its_wire_rules_in_a_group_of_their_own() -> None:
     outcome.add("passed")
     table = render_rule_table(results, color=False)
     assert table == render_rule_table(results, color=False, dialect=dialect("openai-chat"))
-    assert _rows(table) == [r for f in dialect("openai-chat").features
-                            for r, v in RULES.items() if v.feature == f] + list(SSE_RULES)
+    assert _rows(table) == [
+        r for f in dialect("openai-chat").features for r, v in RULES.items() if v.feature == f
+    ] + list(SSE_RULES)
     assert f"sse ({SSE_RULES_NOTE})" in table.splitlines()
     assert f"rules: 1 passed, {len(RULES) - 1} not run" in table
     assert f"wire rules: {len(SSE_RULES)} not run" in table
 
 
 def _listed(out: str) -> list[str]:
-    return [line.split()[0] for line in out.splitlines()
-            if line and not line.startswith(("#", " ")) and line.split()[0] in
-            {r for d in DIALECTS.values() for r in d.rules}]
+    return [
+        line.split()[0]
+        for line in out.splitlines()
+        if line
+        and not line.startswith(("#", " "))
+        and line.split()[0] in {r for d in DIALECTS.values() for r in d.rules}
+    ]
 
 
 def test_refold_rules_of_the_anthropic_dialect_lists_its_45_rules(
@@ -97,8 +104,9 @@ def test_refold_rules_lists_every_dialect_in_a_section_with_the_wire_rules_label
     out = capsys.readouterr().out
     assert _listed(out) == [*RULES, *SSE_RULES, *AM_RULES, *EV_RULES, *RS_RULES]
     lines = out.splitlines()
-    chat, anthropic, events, responses = (lines.index(f"{d.name}: {d.title} ({d.spec})")
-                                          for d in DIALECTS.values())
+    chat, anthropic, events, responses = (
+        lines.index(f"{d.name}: {d.title} ({d.spec})") for d in DIALECTS.values()
+    )
     wire = lines.index(f"sse ({SSE_RULES_NOTE})")
     assert chat < wire < anthropic < events < responses
 
@@ -122,8 +130,7 @@ def test_refold_rules_refuses_an_unknown_dialect(capsys: pytest.CaptureFixture[s
 def test_docs_rules_lists_every_rule_of_every_dialect_once() -> None:
     page = render_markdown()
     # a rule's row, not a registered departure's (`| `Q1` | observed | ...`)
-    listed = re.findall(r"^\| `([^`]+)` \| (?!observed \||synthetic \|)", page,
-                        flags=re.MULTILINE)
+    listed = re.findall(r"^\| `([^`]+)` \| (?!observed \||synthetic \|)", page, flags=re.MULTILINE)
     every = [*RULES, *SSE_RULES, *AM_RULES, *EV_RULES, *RS_RULES]
     assert sorted(listed) == sorted(every)  # each once
     assert listed.index("SSE-BOM") < listed.index("AM-TEXT-JOIN")  # a dialect at a time

@@ -42,13 +42,17 @@ class _MockServer:
         self.completion: JSONObject = {}
         self.parts: list[bytes] = []
         self.client = openai.OpenAI(
-            api_key="sk-refold-offline-dummy", base_url="http://refold.invalid/v1",
-            max_retries=0, http_client=httpx.Client(transport=httpx.MockTransport(self._handle)))
+            api_key="sk-refold-offline-dummy",
+            base_url="http://refold.invalid/v1",
+            max_retries=0,
+            http_client=httpx.Client(transport=httpx.MockTransport(self._handle)),
+        )
 
     def _handle(self, request: httpx.Request) -> httpx.Response:
         if json.loads(request.content).get("stream"):
-            return httpx.Response(200, headers={"content-type": "text/event-stream"},
-                                  content=iter(self.parts))
+            return httpx.Response(
+                200, headers={"content-type": "text/event-stream"}, content=iter(self.parts)
+            )
         return httpx.Response(200, json=self.completion)
 
 
@@ -72,8 +76,10 @@ _MESSAGES = [{"role": "user", "content": "hi"}]
 def _without_error_finish(completion: JSONObject) -> JSONObject:
     """The completion with an `error` finish replaced by None: both leave the choice
     unfinished, but an error chunk makes openai-python's Stream raise (test below)."""
-    choices = [{**choice, "finish_reason": None} if choice["finish_reason"] == "error"
-               else choice for choice in completion["choices"]]
+    choices = [
+        {**choice, "finish_reason": None} if choice["finish_reason"] == "error" else choice
+        for choice in completion["choices"]
+    ]
     return {**completion, "choices": choices}
 
 
@@ -166,23 +172,45 @@ def test_the_http_stack_folds_the_bytes_as_its_accumulator_folds_the_chunks(
         _assert_same(direct, streamed, "the chunks folded without HTTP", chunks)
 
 
-def _assert_same(expected: JSONObject, streamed: JSONObject, what: str,
-                 chunks: list[JSONObject]) -> None:
+def _assert_same(
+    expected: JSONObject, streamed: JSONObject, what: str, chunks: list[JSONObject]
+) -> None:
     found = differences(expected, streamed)
-    assert not found, "\n".join([f"the streamed call differs from {what} (expected first):",
-                                  *map(str, found), "chunks:", *map(json.dumps, chunks)])
+    assert not found, "\n".join(
+        [
+            f"the streamed call differs from {what} (expected first):",
+            *map(str, found),
+            "chunks:",
+            *map(json.dumps, chunks),
+        ]
+    )
 
 
-@pytest.mark.xfail(strict=True, raises=openai.APIError, reason=(
-    "LIFE-ERROR: openai-python's Stream raises APIError on a chunk with a top-level error, "
-    "so the partial completion folded so far is lost (fold-semantics Q18)"))
+@pytest.mark.xfail(
+    strict=True,
+    raises=openai.APIError,
+    reason=(
+        "LIFE-ERROR: openai-python's Stream raises APIError on a chunk with a top-level error, "
+        "so the partial completion folded so far is lost (fold-semantics Q18)"
+    ),
+)
 def test_an_error_chunk_is_folded_by_the_stack_not_raised() -> None:
     chunks = [
-        {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m",
-         "choices": [{"index": 0, "delta": {"role": "assistant", "content": "Par"}}]},
-        {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m",
-         "error": {"code": "server_error", "message": "Provider disconnected unexpectedly"},
-         "choices": [{"index": 0, "delta": {"content": ""}, "finish_reason": "error"}]},
+        {
+            "id": "c",
+            "object": "chat.completion.chunk",
+            "created": 1,
+            "model": "m",
+            "choices": [{"index": 0, "delta": {"role": "assistant", "content": "Par"}}],
+        },
+        {
+            "id": "c",
+            "object": "chat.completion.chunk",
+            "created": 1,
+            "model": "m",
+            "error": {"code": "server_error", "message": "Provider disconnected unexpectedly"},
+            "choices": [{"index": 0, "delta": {"content": ""}, "finish_reason": "error"}],
+        },
     ]
     _SERVER.parts = [b"".join(b"data: %s\n\n" % json.dumps(c).encode() for c in chunks)]
     assert _streamed(_SERVER.client)["choices"][0]["message"]["content"] == "Par"

@@ -35,8 +35,15 @@ def _case_params() -> list[object]:
     for name in _REAL:
         for case in CASES:
             deviation = KNOWN_DEVIATIONS[name].get(case.rule)
-            marks = [] if deviation is None else [pytest.mark.xfail(
-                strict=True, reason=f"{name} deviates from {case.rule}: {deviation}")]
+            marks = (
+                []
+                if deviation is None
+                else [
+                    pytest.mark.xfail(
+                        strict=True, reason=f"{name} deviates from {case.rule}: {deviation}"
+                    )
+                ]
+            )
             params.append(pytest.param(name, case, marks=marks, id=f"{name}-{case.rule}"))
     return params
 

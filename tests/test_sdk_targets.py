@@ -25,22 +25,47 @@ def _delta(**fields: object) -> dict[str, object]:
     return {"choices": [{"index": 0, "delta": fields}]}
 
 
-_PLAIN = _stream(_delta(role="assistant", content="Hel"), _delta(content="lo"),
-                 {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
-                 {"choices": [], "usage": {"prompt_tokens": 2, "completion_tokens": 1,
-                                           "total_tokens": 3}})
+_PLAIN = _stream(
+    _delta(role="assistant", content="Hel"),
+    _delta(content="lo"),
+    {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+    {"choices": [], "usage": {"prompt_tokens": 2, "completion_tokens": 1, "total_tokens": 3}},
+)
 _NAME_EVERY_FRAGMENT = _stream(
-    _delta(role="assistant", tool_calls=[{"index": 0, "id": "call_a", "type": "function",
-                                          "function": {"name": "f", "arguments": "{\"a\""}}]),
-    _delta(tool_calls=[{"index": 0, "id": "call_a", "type": "function",
-                        "function": {"name": "f", "arguments": ": 1}"}}]),
-    {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
+    _delta(
+        role="assistant",
+        tool_calls=[
+            {
+                "index": 0,
+                "id": "call_a",
+                "type": "function",
+                "function": {"name": "f", "arguments": '{"a"'},
+            }
+        ],
+    ),
+    _delta(
+        tool_calls=[
+            {
+                "index": 0,
+                "id": "call_a",
+                "type": "function",
+                "function": {"name": "f", "arguments": ": 1}"},
+            }
+        ]
+    ),
+    {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]},
+)
 _NULL_CHOICE = _stream(_delta(role="assistant", content="a"), {"choices": [None]})
 _CUMULATIVE_USAGE = _stream(
-    {**_delta(role="assistant", content="a"), "usage": {"prompt_tokens": 2,
-                                                       "completion_tokens": 1, "total_tokens": 3}},
-    {"choices": [{"index": 0, "delta": {"content": "b"}, "finish_reason": "stop"}],
-     "usage": {"prompt_tokens": 2, "completion_tokens": 2, "total_tokens": 4}})
+    {
+        **_delta(role="assistant", content="a"),
+        "usage": {"prompt_tokens": 2, "completion_tokens": 1, "total_tokens": 3},
+    },
+    {
+        "choices": [{"index": 0, "delta": {"content": "b"}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 2, "completion_tokens": 2, "total_tokens": 4},
+    },
+)
 
 
 def _check(name: str, module: str, rules: tuple[str, ...]) -> Check:
@@ -61,8 +86,10 @@ def test_every_sdk_target_is_a_builtin_name() -> None:
     }
 
 
-@pytest.mark.parametrize(("name", "module"), [("openai", "openai"), ("litellm", "litellm"),
-                                               ("langchain", "langchain_openai")])
+@pytest.mark.parametrize(
+    ("name", "module"),
+    [("openai", "openai"), ("litellm", "litellm"), ("langchain", "langchain_openai")],
+)
 def test_an_openai_shaped_stream_folds_as_the_reference_does(name: str, module: str) -> None:
     check = _check(name, module, ("TEXT-JOIN",))
     received = check.fold(_PLAIN)
@@ -80,8 +107,10 @@ def test_openai_concatenates_a_name_repeated_on_every_fragment() -> None:
     assert any(d.received == "call_acall_a" for d in failure.value.differences)
 
 
-@pytest.mark.parametrize(("name", "module"), [("openai", "openai"), ("litellm", "litellm"),
-                                               ("langchain", "langchain_openai")])
+@pytest.mark.parametrize(
+    ("name", "module"),
+    [("openai", "openai"), ("litellm", "litellm"), ("langchain", "langchain_openai")],
+)
 def test_a_null_choice_entry_makes_every_sdk_raise(name: str, module: str) -> None:
     check = _check(name, module, ("ROB-NULL-ENTRIES",))
     with pytest.raises(ConformanceFailure, match=r"ROB-NULL-ENTRIES .*raised"):
@@ -108,9 +137,14 @@ def test_a_missing_sdk_is_a_usage_error_naming_the_extra() -> None:
         require("refold_no_such_sdk_module", extra="openai")
 
 
-@pytest.mark.parametrize(("name", "module", "claims_sse"), [
-    ("openai", "openai", True), ("litellm", "litellm", False),
-    ("langchain", "langchain_openai", False)])
+@pytest.mark.parametrize(
+    ("name", "module", "claims_sse"),
+    [
+        ("openai", "openai", True),
+        ("litellm", "litellm", False),
+        ("langchain", "langchain_openai", False),
+    ],
+)
 def test_only_the_openai_target_carries_its_sdks_sse_decoder(
     name: str, module: str, claims_sse: bool
 ) -> None:
@@ -123,11 +157,17 @@ def test_only_the_openai_target_carries_its_sdks_sse_decoder(
     assert target.sse is (decode_openai if claims_sse else None)
 
 
-@pytest.mark.parametrize(("name", "distribution", "label"), [
-    ("openai", "openai", "openai-python"), ("litellm", "litellm", "litellm"),
-    ("langchain", "langchain-openai", "langchain-openai")])
+@pytest.mark.parametrize(
+    ("name", "distribution", "label"),
+    [
+        ("openai", "openai", "openai-python"),
+        ("litellm", "litellm", "litellm"),
+        ("langchain", "langchain-openai", "langchain-openai"),
+    ],
+)
 def test_an_sdk_target_names_the_sdk_version_it_folds_with(
-        name: str, distribution: str, label: str) -> None:
+    name: str, distribution: str, label: str
+) -> None:
     pytest.importorskip(distribution.replace("-", "_"), reason=f"install refold[{name}]")
     from importlib.metadata import version
 

@@ -41,8 +41,12 @@ def test_the_streamed_answer_folds_to_the_plain_answer_over_a_socket(
     with httpx.Client() as client:
         for case_seed in (3, 11):
             plain = _post(client, server, {"model": "m", "seed": case_seed}).json()
-            with client.stream("POST", f"{server.base_url}/chat/completions", timeout=60,
-                               json={"model": "m", "seed": case_seed, "stream": True}) as reply:
+            with client.stream(
+                "POST",
+                f"{server.base_url}/chat/completions",
+                timeout=60,
+                json={"model": "m", "seed": case_seed, "stream": True},
+            ) as reply:
                 assert reply.headers["content-type"] == "text/event-stream"
                 parts = list(reply.iter_raw())
             assert not differences(plain, fold(decode_chunks(parts)))
@@ -64,8 +68,9 @@ def test_a_wrong_path_or_body_gets_an_error_that_says_what_was_expected(
         missing = client.post(f"{server.base_url}/completions", json={}, timeout=10)
         assert missing.status_code == 404
         assert "/v1/chat/completions" in missing.json()["error"]["message"]
-        broken = client.post(f"{server.base_url}/chat/completions", content=b"{not json",
-                             timeout=10)
+        broken = client.post(
+            f"{server.base_url}/chat/completions", content=b"{not json", timeout=10
+        )
         assert broken.status_code == 400
         assert "not JSON" in broken.json()["error"]["message"]
 
@@ -76,5 +81,8 @@ def test_each_seed_picks_its_own_drawn_completion(server: CompletionServer) -> N
     with httpx.Client() as client:
         served = [_post(client, server, body).json() for body in [*bodies, {"model": "m"}]]
     assert len({json.dumps(s, sort_keys=True) for s in served}) == 4, served
-    assert any(choice["message"].get("content") or choice["message"].get("tool_calls")
-               for completion in served for choice in completion["choices"])
+    assert any(
+        choice["message"].get("content") or choice["message"].get("tool_calls")
+        for completion in served
+        for choice in completion["choices"]
+    )

@@ -18,15 +18,19 @@ from refold.serve import CompletionServer, served_case
 anthropic = pytest.importorskip("anthropic")
 
 _SEEDS = (3, 11, 29)
-_REQUEST: dict[str, Any] = {"model": "claude-sonnet-4-5", "max_tokens": 64,
-                            "messages": [{"role": "user", "content": "hi"}]}
+_REQUEST: dict[str, Any] = {
+    "model": "claude-sonnet-4-5",
+    "max_tokens": 64,
+    "messages": [{"role": "user", "content": "hi"}],
+}
 
 
 @pytest.fixture
 def server(request: pytest.FixtureRequest) -> Iterator[CompletionServer]:
     """An Anthropic server allowed exactly the requests the test makes (its param)."""
-    served = CompletionServer("127.0.0.1", 0, max_requests=request.param,
-                              dialect="anthropic-messages")
+    served = CompletionServer(
+        "127.0.0.1", 0, max_requests=request.param, dialect="anthropic-messages"
+    )
     thread = threading.Thread(target=served.serve_forever, daemon=True)
     thread.start()
     yield served
@@ -36,8 +40,9 @@ def server(request: pytest.FixtureRequest) -> Iterator[CompletionServer]:
 
 
 def _client(server: CompletionServer) -> Any:
-    return anthropic.Anthropic(base_url=server.base_url, api_key="not-a-key", max_retries=0,
-                               timeout=10)
+    return anthropic.Anthropic(
+        base_url=server.base_url, api_key="not-a-key", max_retries=0, timeout=10
+    )
 
 
 def _json(model: Any) -> Any:
@@ -46,7 +51,8 @@ def _json(model: Any) -> Any:
 
 @pytest.mark.parametrize("server", [3 * len(_SEEDS)], indirect=True)
 def test_the_sdks_plain_and_streamed_messages_are_the_fold_of_the_streamed_events(
-        server: CompletionServer) -> None:
+    server: CompletionServer,
+) -> None:
     client = _client(server)
     for case_seed in _SEEDS:
         seed = {"seed": case_seed}
@@ -62,10 +68,12 @@ def test_the_sdks_plain_and_streamed_messages_are_the_fold_of_the_streamed_event
 
 @pytest.mark.parametrize("server", [2], indirect=True)
 def test_the_streamed_answer_is_named_sse_frames_of_the_drawn_events(
-        server: CompletionServer) -> None:
+    server: CompletionServer,
+) -> None:
     with httpx.Client() as client:
-        with client.stream("POST", server.url, timeout=10,
-                           json={**_REQUEST, "seed": 7, "stream": True}) as reply:
+        with client.stream(
+            "POST", server.url, timeout=10, json={**_REQUEST, "seed": 7, "stream": True}
+        ) as reply:
             assert reply.headers["content-type"] == "text/event-stream"
             parts = list(reply.iter_raw())
         plain = client.post(server.url, json={**_REQUEST, "seed": 7}, timeout=10).json()
@@ -83,7 +91,8 @@ def test_the_same_seed_gives_the_same_message_events_and_bytes() -> None:
 
 @pytest.mark.parametrize("server", [1], indirect=True)
 def test_the_chat_path_is_not_the_anthropic_servers_and_the_error_says_so(
-        server: CompletionServer) -> None:
+    server: CompletionServer,
+) -> None:
     reply = httpx.post(f"{server.base_url}/v1/chat/completions", json=_REQUEST, timeout=10)
     assert reply.status_code == 404
     error = reply.json()
@@ -91,13 +100,18 @@ def test_the_chat_path_is_not_the_anthropic_servers_and_the_error_says_so(
 
 
 def test_serve_refuses_an_unknown_dialect_and_another_dialects_features(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     from refold.cli import main
 
     assert main(["serve", "--dialect", "anthropic", "--port", "0"]) == 4
     assert "anthropic-messages" in capsys.readouterr().err
-    assert main(["serve", "--dialect", "anthropic-messages", "--features", "tool_calls",
-                 "--port", "0"]) == 4
+    assert (
+        main(
+            ["serve", "--dialect", "anthropic-messages", "--features", "tool_calls", "--port", "0"]
+        )
+        == 4
+    )
     assert "anthropic-messages vocabulary" in capsys.readouterr().err
     assert main(["serve", "--families", "9", "--port", "0"]) == 4
     assert "openai-chat split families from 1 to 8" in capsys.readouterr().err

@@ -49,7 +49,8 @@ def test_a_malformed_content_length_gets_400_saying_what_was_expected(
     server: CompletionServer, length: str
 ) -> None:
     status, body = _exchange(
-        server, f"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: {length}")
+        server, f"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: {length}"
+    )
     assert status == 400
     assert "Content-Length" in body["error"]["message"]
 
@@ -57,7 +58,8 @@ def test_a_malformed_content_length_gets_400_saying_what_was_expected(
 def test_deeply_nested_json_gets_400(server: CompletionServer) -> None:
     nested = b"[" * 200_000 + b"]" * 200_000
     status, body = _exchange(
-        server, f"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: {len(nested)}", nested)
+        server, f"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: {len(nested)}", nested
+    )
     assert status == 400
     assert "nested" in body["error"]["message"]
 
@@ -66,7 +68,8 @@ def test_a_huge_declared_length_gets_413_without_waiting_for_the_body(
     server: CompletionServer,
 ) -> None:
     status, body = _exchange(
-        server, "POST /v1/chat/completions HTTP/1.1\r\nContent-Length: 1000000000000")
+        server, "POST /v1/chat/completions HTTP/1.1\r\nContent-Length: 1000000000000"
+    )
     assert status == 413
     assert "1000000000000" in body["error"]["message"]
 
@@ -118,7 +121,8 @@ def test_the_corpus_server_answers_a_malformed_content_length_with_400(
     thread.start()
     try:
         status, body = _exchange(
-            served, f"POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Length: {length}")  # type: ignore[arg-type]
+            served, f"POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Length: {length}"
+        )  # type: ignore[arg-type]
     finally:
         served.shutdown()
         thread.join(timeout=10)

@@ -50,8 +50,7 @@ def server(request: pytest.FixtureRequest) -> Iterator[CompletionServer]:
 
 
 def _client(server: CompletionServer) -> Any:
-    return openai.OpenAI(base_url=server.base_url, api_key="not-a-key", max_retries=0,
-                         timeout=10)
+    return openai.OpenAI(base_url=server.base_url, api_key="not-a-key", max_retries=0, timeout=10)
 
 
 def _kept(response: Any) -> Any:
@@ -63,21 +62,24 @@ def _kept(response: Any) -> Any:
 
 @pytest.mark.parametrize("server", [6], indirect=True)
 def test_the_streamed_answer_is_named_sse_frames_folding_to_the_plain_answer(
-        server: CompletionServer) -> None:
+    server: CompletionServer,
+) -> None:
     with httpx.Client() as client:
         for case_seed in (3, 11, 29):
-            with client.stream("POST", server.url, timeout=10,
-                               json={**_REQUEST, "seed": case_seed, "stream": True}) as reply:
+            with client.stream(
+                "POST", server.url, timeout=10, json={**_REQUEST, "seed": case_seed, "stream": True}
+            ) as reply:
                 assert reply.headers["content-type"] == "text/event-stream"
                 parts = list(reply.iter_raw())
-            plain = client.post(server.url, json={**_REQUEST, "seed": case_seed},
-                                timeout=10).json()
+            plain = client.post(server.url, json={**_REQUEST, "seed": case_seed}, timeout=10).json()
             events = decode_stream(parts)
             body = b"".join(parts)
             assert b"event: response.created" in body and b"[DONE]" not in body
             assert all(f"event: {e['type']}".encode() in body for e in events)
-            assert plain["object"] == "response" and plain == served_case(
-                case_seed, dialect=_DIALECT).result
+            assert (
+                plain["object"] == "response"
+                and plain == served_case(case_seed, dialect=_DIALECT).result
+            )
             assert not differences(fold(events), plain), differences(fold(events), plain)
 
 
@@ -100,7 +102,8 @@ _COMPLETED, _UNFINISHED = 3, 2
 
 @pytest.mark.parametrize("server", [3 * _COMPLETED + 2 * _UNFINISHED], indirect=True)
 def test_openai_python_reads_the_served_response_plain_and_streamed(
-        server: CompletionServer) -> None:
+    server: CompletionServer,
+) -> None:
     """openai-python's `responses.create()` (plain) and `responses.stream()
     .get_final_response()` against the server, compared with the case's known Response.
 
@@ -131,21 +134,25 @@ def test_openai_python_reads_the_served_response_plain_and_streamed(
         known = _known(case_seed)
         plain = _kept(client.responses.create(**_REQUEST, extra_body={"seed": case_seed}))
         assert not differences(known, plain), (case_seed, differences(known, plain))
-        with pytest.raises(RuntimeError, match=r"response\.completed"), \
-                client.responses.stream(**_REQUEST, extra_body={"seed": case_seed}) as stream:
+        with (
+            pytest.raises(RuntimeError, match=r"response\.completed"),
+            client.responses.stream(**_REQUEST, extra_body={"seed": case_seed}) as stream,
+        ):
             stream.get_final_response()
 
 
 @pytest.mark.parametrize("server", [1], indirect=True)
 def test_the_chat_path_is_not_the_responses_servers_and_the_error_says_so(
-        server: CompletionServer) -> None:
+    server: CompletionServer,
+) -> None:
     reply = httpx.post(f"{server.base_url}/chat/completions", json=_REQUEST, timeout=10)
     assert reply.status_code == 404
     assert "/v1/responses" in reply.json()["error"]["message"]
 
 
 def test_serve_refuses_another_dialects_features_and_families(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     from refold.cli import main
 
     assert main(["serve", "--dialect", _DIALECT, "--features", "tool_use", "--port", "0"]) == 4

@@ -10,9 +10,11 @@ import pytest
 from refold.reference import JSON
 from refold.shapes import Departure, GrammarLine, StreamShapes, Violation
 
-_SCHEMA = {"type": "object", "required": ["type"],
-           "properties": {"type": {"enum": ["start", "delta", "stop"]},
-                          "index": {"type": "integer"}}}
+_SCHEMA = {
+    "type": "object",
+    "required": ["type"],
+    "properties": {"type": {"enum": ["start", "delta", "stop"]}, "index": {"type": "integer"}},
+}
 
 
 def _starts_first(items: Sequence[JSON]) -> list[Violation]:
@@ -22,13 +24,19 @@ def _starts_first(items: Sequence[JSON]) -> list[Violation]:
 
 
 def _without_index(items: Sequence[JSON]) -> list[int]:
-    return [i for i, item in enumerate(items)
-            if isinstance(item, dict) and item.get("type") == "delta" and "index" not in item]
+    return [
+        i
+        for i, item in enumerate(items)
+        if isinstance(item, dict) and item.get("type") == "delta" and "index" not in item
+    ]
 
 
 def _wrong_type(items: Sequence[JSON]) -> list[int]:
-    return [i for i, item in enumerate(items)
-            if isinstance(item, dict) and not isinstance(item.get("index", 0), int)]
+    return [
+        i
+        for i, item in enumerate(items)
+        if isinstance(item, dict) and not isinstance(item.get("index", 0), int)
+    ]
 
 
 _SHAPES = StreamShapes(

@@ -9,19 +9,34 @@ from pathlib import Path
 from refold.cli import build_parser
 from refold.commands.check import pytest_arguments
 
-READS_THE_CAP = '''
+READS_THE_CAP = """
 from hypothesis.internal.conjecture import engine
 
 def test_the_cap_is_set():
     assert engine.MAX_SHRINKING_SECONDS == 7
-'''
+"""
 
 
 def _pytest(tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
     (tmp_path / "test_cap.py").write_text(READS_THE_CAP)
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           "--rootdir", str(tmp_path), *options, str(tmp_path)],
-                          cwd=tmp_path, capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--rootdir",
+            str(tmp_path),
+            *options,
+            str(tmp_path),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def test_the_option_sets_hypothesis_shrinking_cap_for_the_run(tmp_path: Path) -> None:
@@ -40,7 +55,7 @@ def test_refold_check_passes_the_cap_to_pytest() -> None:
     assert "--shrink-seconds=20.0" in argv
 
 
-_SUITE = '''
+_SUITE = """
 import json
 from pathlib import Path
 
@@ -89,7 +104,7 @@ def test_a_property_of_a_failed_rule_that_finds_a_new_one(check: Check, x: int) 
 def test_an_example_of_the_rule(check: Check) -> None:
     _log("example", cap=engine.MAX_SHRINKING_SECONDS)
     raise check.fail("fails on purpose")
-'''
+"""
 
 
 def _suite_run(tmp_path: Path, *options: str) -> list[dict[str, object]]:
@@ -98,10 +113,28 @@ def _suite_run(tmp_path: Path, *options: str) -> list[dict[str, object]]:
     (tmp_path / "test_suite.py").write_text(_SUITE)
     done = subprocess.run(
         # --tb: pytest's own failure sections, which a refold run's compact console leaves out
-        [sys.executable, "-m", "pytest", "-q", "--tb=long", "-p", "no:cacheprovider",
-         "--rootdir", str(tmp_path), "--target", "reference", "--replay-dir", "", *options,
-         str(tmp_path / "test_suite.py")],
-        cwd=tmp_path, capture_output=True, text=True, check=False)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "--tb=long",
+            "-p",
+            "no:cacheprovider",
+            "--rootdir",
+            str(tmp_path),
+            "--target",
+            "reference",
+            "--replay-dir",
+            "",
+            *options,
+            str(tmp_path / "test_suite.py"),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 1, done.stdout + done.stderr
     (tmp_path / "output.txt").write_text(done.stdout)
     lines = (tmp_path / "log.jsonl").read_text().splitlines()
@@ -133,9 +166,7 @@ def test_examples_run_before_the_property_tests(tmp_path: Path) -> None:
     assert {e["test"] for e in log[1:]} == {"fresh", "known", "new"}
 
 
-def test_a_property_whose_rules_all_failed_already_is_not_shrunk(
-    tmp_path: Path
-) -> None:
+def test_a_property_whose_rules_all_failed_already_is_not_shrunk(tmp_path: Path) -> None:
     log = _suite_run(tmp_path)
     known = [e for e in log if e["test"] == "known"]
     assert all(e["cap"] == 0 for e in known)
@@ -146,7 +177,7 @@ def test_a_property_whose_rules_all_failed_already_is_not_shrunk(
 
 
 def test_a_first_failure_that_implicates_a_rule_not_failed_yet_is_searched_in_full(
-    tmp_path: Path
+    tmp_path: Path,
 ) -> None:
     log = _suite_run(tmp_path)
     caps = [e["cap"] for e in log if e["test"] == "new"]
@@ -162,12 +193,32 @@ def test_no_property_runs_the_explain_phase(tmp_path: Path) -> None:
 
 
 def test_a_shrink_stopped_by_refolds_budget_is_not_reported_as_five_slow_minutes(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     broken = Path(__file__).resolve().parent.parent / "examples" / "broken" / "sum_usage.py"
     run = subprocess.run(
-        [sys.executable, "-m", "refold.cli", "check", "--target", str(broken), "--profile",
-         "dev", "--shrink-seconds", "0.01", "-v", "--", "-k", "moving_the_usage"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False)
+        [
+            sys.executable,
+            "-m",
+            "refold.cli",
+            "check",
+            "--target",
+            str(broken),
+            "--profile",
+            "dev",
+            "--shrink-seconds",
+            "0.01",
+            "-v",
+            "--",
+            "-k",
+            "moving_the_usage",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     assert run.returncode == 1, run.stdout[-3000:] + run.stderr[-2000:]
     assert "five minutes" not in run.stdout and "PLEASE REPORT THIS" not in run.stdout
     assert "refold: shrinking stopped at this run's budget (0.01 s" in run.stdout

@@ -26,15 +26,37 @@ STARTER = ROOT / "examples" / "corpus"
 CASES = load_corpus(STARTER)
 DOCS = ("https://docs.claude.com/", "https://platform.openai.com/docs/")
 
-_CRASH_ALL_TEXT = frozenset({"AM-START-BASE", "AM-TYPE-ROLE", "AM-BLOCK-OPEN", "AM-BLOCK-STOP",
-                             "AM-TEXT-JOIN", "AM-USAGE-BASE", "AM-USAGE-REPLACE",
-                             "AM-USAGE-NEVER-SUM", "AM-USAGE-ABSENT"})
-_NO_TERMINAL = frozenset({
-    # the documented events end without a terminal event; a rule the stream gives nothing
-    # to decide (no orphan, no second terminal, no failed one) is charged nothing
-    "RS-TERMINAL-BASE", "RS-ENV-TERMINAL", "RS-ENV-FILL", "RS-OBJECT", "RS-TERMINAL-EVENTS",
-    "RS-ITEM-DONE-REPLACES", "RS-DONE-REPLACES", "RS-RECOVER-FROM-DELTAS", "RS-HOSTED-ITEMS",
-    "RS-CALL-IDS", "RS-ARGS-JOIN", "RS-ARGS-RAW"})
+_CRASH_ALL_TEXT = frozenset(
+    {
+        "AM-START-BASE",
+        "AM-TYPE-ROLE",
+        "AM-BLOCK-OPEN",
+        "AM-BLOCK-STOP",
+        "AM-TEXT-JOIN",
+        "AM-USAGE-BASE",
+        "AM-USAGE-REPLACE",
+        "AM-USAGE-NEVER-SUM",
+        "AM-USAGE-ABSENT",
+    }
+)
+_NO_TERMINAL = frozenset(
+    {
+        # the documented events end without a terminal event; a rule the stream gives nothing
+        # to decide (no orphan, no second terminal, no failed one) is charged nothing
+        "RS-TERMINAL-BASE",
+        "RS-ENV-TERMINAL",
+        "RS-ENV-FILL",
+        "RS-OBJECT",
+        "RS-TERMINAL-EVENTS",
+        "RS-ITEM-DONE-REPLACES",
+        "RS-DONE-REPLACES",
+        "RS-RECOVER-FROM-DELTAS",
+        "RS-HOSTED-ITEMS",
+        "RS-CALL-IDS",
+        "RS-ARGS-JOIN",
+        "RS-ARGS-RAW",
+    }
+)
 _USAGE = frozenset({"AM-USAGE-BASE", "AM-USAGE-REPLACE", "AM-USAGE-NEVER-SUM"})
 # langchain-anthropic's usage: input_tokens 0 (message_start's count is dropped) and
 # output_tokens message_delta's: a lost base, no sum. AM-USAGE-NEVER-SUM is charged only
@@ -46,70 +68,111 @@ FINDINGS: dict[str, dict[str, frozenset[str] | str]] = {
     # target does not claim decides a place of the case); a case not listed passes.
     "litellm": {"openai-chat-chunks": frozenset({"USAGE-LAST"})},
     "langchain": {"openai-chat-chunks": "skipped"},
-    "anthropic": {"anthropic-thinking": frozenset({"AM-USAGE-ABSENT"}),
-                  "anthropic-web-search": frozenset({"AM-BLOCK-STOP"})},
-    "anthropic-stream": {"anthropic-error": _CRASH_ALL_TEXT,
-                         "anthropic-thinking": frozenset({"AM-USAGE-ABSENT"}),
-                         "anthropic-web-search": frozenset({"AM-BLOCK-STOP"})},
+    "anthropic": {
+        "anthropic-thinking": frozenset({"AM-USAGE-ABSENT"}),
+        "anthropic-web-search": frozenset({"AM-BLOCK-STOP"}),
+    },
+    "anthropic-stream": {
+        "anthropic-error": _CRASH_ALL_TEXT,
+        "anthropic-thinking": frozenset({"AM-USAGE-ABSENT"}),
+        "anthropic-web-search": frozenset({"AM-BLOCK-STOP"}),
+    },
     "langchain-anthropic": {
         "anthropic-error": _CRASH_ALL_TEXT,
         "anthropic-text": _LC_USAGE,
         "anthropic-thinking": frozenset({"AM-START-BASE", "AM-USAGE-ABSENT"}),
         "anthropic-tool-use": _LC_USAGE,
         # message_delta re-reports input_tokens here: message_start's is not the one kept
-        "anthropic-web-search": frozenset({"AM-START-BASE", "AM-USAGE-REPLACE"})},
+        "anthropic-web-search": frozenset({"AM-START-BASE", "AM-USAGE-REPLACE"}),
+    },
     "litellm-anthropic": {
         "anthropic-error": _CRASH_ALL_TEXT,
         "anthropic-text": frozenset({"AM-START-BASE"}),
         "anthropic-thinking": frozenset({"AM-START-BASE", "AM-USAGE-ABSENT"}),
         "anthropic-tool-use": frozenset({"AM-START-BASE"}),
-        "anthropic-web-search": frozenset({
-            "AM-START-BASE", "AM-BLOCK-OPEN", "AM-TEXT-JOIN", "AM-TOOL-JOIN",
-            # no AM-TOOL-INVALID: the reference's input there is an object, so the
-            # rule about joined input that is not complete JSON says nothing
-            "AM-TOOL-NO-DELTA", "AM-TOOL-IDENTITY", "AM-SERVER-TOOL",
-            # the cache counts message_delta re-reports are dropped: lost, not summed
-            "AM-RESULT-AS-SENT", "AM-USAGE-REPLACE", "AM-UNKNOWN-KEYS"})},
+        "anthropic-web-search": frozenset(
+            {
+                "AM-START-BASE",
+                "AM-BLOCK-OPEN",
+                "AM-TEXT-JOIN",
+                "AM-TOOL-JOIN",
+                # no AM-TOOL-INVALID: the reference's input there is an object, so the
+                # rule about joined input that is not complete JSON says nothing
+                "AM-TOOL-NO-DELTA",
+                "AM-TOOL-IDENTITY",
+                "AM-SERVER-TOOL",
+                # the cache counts message_delta re-reports are dropped: lost, not summed
+                "AM-RESULT-AS-SENT",
+                "AM-USAGE-REPLACE",
+                "AM-UNKNOWN-KEYS",
+            }
+        ),
+    },
     "openai-responses": {"openai-responses-function-call": _NO_TERMINAL},
-    "langchain-openai-responses": {"openai-responses-function-call": frozenset({
-        "RS-TERMINAL-BASE", "RS-ENV-TERMINAL", "RS-ENV-FILL", "RS-OBJECT",
-        "RS-TERMINAL-EVENTS"})},
+    "langchain-openai-responses": {
+        "openai-responses-function-call": frozenset(
+            {
+                "RS-TERMINAL-BASE",
+                "RS-ENV-TERMINAL",
+                "RS-ENV-FILL",
+                "RS-OBJECT",
+                "RS-TERMINAL-EVENTS",
+            }
+        )
+    },
     "litellm-responses": {"openai-responses-function-call": _NO_TERMINAL},
     # anthropic-ts folds the tool-use and web-search streams: the two failures pinned
     # here before were of sources cut before their message_stop (refold capture dropped
     # the unterminated last event without a word; it now refuses such a source).
-    "anthropic-ts": {"anthropic-error": _CRASH_ALL_TEXT,
-                     "anthropic-thinking": frozenset({"AM-USAGE-ABSENT"})},
+    "anthropic-ts": {
+        "anthropic-error": _CRASH_ALL_TEXT,
+        "anthropic-thinking": frozenset({"AM-USAGE-ABSENT"}),
+    },
     # the AI SDK reads no usage before message_delta: the Message lacks message_start's
     # counts, a lost base (no sum, no estimate, and no message_delta to replace them)
-    "ai-sdk-anthropic": {"anthropic-error": frozenset({"AM-USAGE-BASE"}),
-                         "anthropic-thinking": frozenset({
-                             "AM-START-BASE", "AM-TYPE-ROLE", "AM-BLOCK-OPEN", "AM-TEXT-JOIN",
-                             "AM-THINK-JOIN", "AM-THINK-SIGNATURE", "AM-STOP-REASON"}),
-                         "anthropic-tool-use": "skipped", "anthropic-web-search": "skipped"},
+    "ai-sdk-anthropic": {
+        "anthropic-error": frozenset({"AM-USAGE-BASE"}),
+        "anthropic-thinking": frozenset(
+            {
+                "AM-START-BASE",
+                "AM-TYPE-ROLE",
+                "AM-BLOCK-OPEN",
+                "AM-TEXT-JOIN",
+                "AM-THINK-JOIN",
+                "AM-THINK-SIGNATURE",
+                "AM-STOP-REASON",
+            }
+        ),
+        "anthropic-tool-use": "skipped",
+        "anthropic-web-search": "skipped",
+    },
     "openai-node-responses": {"openai-responses-function-call": _NO_TERMINAL},
 }
 """What each built-in SDK target makes of the documentation streams (measured with the
 SDK versions pyproject.toml and package-lock.json pin)."""
 
-_SOURCE_TARGETS = [name for name in BUILTIN_TARGETS
-                   if name not in ("langchain-events", "pydantic-ai-events")]
+_SOURCE_TARGETS = [
+    name for name in BUILTIN_TARGETS if name not in ("langchain-events", "pydantic-ai-events")
+]
 
 
 def test_every_case_names_the_documentation_page_it_comes_from() -> None:
     assert {case.dialect.name for case in CASES} == {
-        "openai-chat", "anthropic-messages", "openai-responses"}
+        "openai-chat",
+        "anthropic-messages",
+        "openai-responses",
+    }
     for case in CASES:
         assert str(case.provenance.get("url", "")).startswith(DOCS), case.name
         assert case.provenance.get("note"), case.name
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
-def test_each_case_is_what_refold_capture_makes_of_its_source(case: Case,
-                                                              tmp_path: Path) -> None:
+def test_each_case_is_what_refold_capture_makes_of_its_source(case: Case, tmp_path: Path) -> None:
     [source] = (STARTER / "sources").glob(f"{case.name}.*")
-    [again] = capture(source, tmp_path, extra={"url": case.provenance["url"],
-                                               "note": case.provenance["note"]}).cases
+    [again] = capture(
+        source, tmp_path, extra={"url": case.provenance["url"], "note": case.provenance["note"]}
+    ).cases
     assert again.document() | {"provenance": None} == case.document() | {"provenance": None}
     assert {**again.provenance, "captured": None} == {**case.provenance, "captured": None}
 
@@ -128,8 +191,9 @@ def _outcome(target: Target, case: Case) -> frozenset[str] | str:
         if failure.crash is not None:
             analyse(failure.crash, failure.chunks or [], target)
         elif failure.differences:
-            failure.ablation = ablate(failure.chunks or [], failure.differences, target,
-                                      failure.claimed)
+            failure.ablation = ablate(
+                failure.chunks or [], failure.differences, target, failure.claimed
+            )
         return frozenset(failure.implicated)
     return "passed"
 
@@ -137,15 +201,20 @@ def _outcome(target: Target, case: Case) -> frozenset[str] | str:
 @pytest.mark.parametrize("name", _SOURCE_TARGETS)
 def test_every_builtin_target_replays_the_documentation_streams(name: str) -> None:
     if BUILTIN_TARGETS[name].startswith("exec:node") and not (
-            (ROOT / "harness" / "targets" / "sdk" / "node" / "node_modules").is_dir()):
-        pytest.skip("the Node.js SDKs are not installed (npm ci --prefix "
-                    "harness/targets/sdk/node)")
+        (ROOT / "harness" / "targets" / "sdk" / "node" / "node_modules").is_dir()
+    ):
+        pytest.skip("the Node.js SDKs are not installed (npm ci --prefix harness/targets/sdk/node)")
     found: dict[str, frozenset[str] | str] = {}
     declared = load_target(name)
     # Each SDK target is of one dialect; the reference serves every dialect's.
-    targets = ([declared] if name != "reference" else
-               [load_target(name, dialect=dialect(d)) for d in sorted(
-                   {case.dialect.name for case in CASES})])
+    targets = (
+        [declared]
+        if name != "reference"
+        else [
+            load_target(name, dialect=dialect(d))
+            for d in sorted({case.dialect.name for case in CASES})
+        ]
+    )
     for target in targets:
         try:
             for case in CASES:

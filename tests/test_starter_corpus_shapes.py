@@ -31,12 +31,16 @@ EXPECTED: dict[str, tuple[str, tuple[str, ...]]] = {
     "anthropic-thinking": ("observed", ("AQ4", "AMD-THINKING-UNSIGNED-START")),
     # the page leaves blocks out: index 3 is never stopped, a content_block_stop names
     # block 17, and usage.server_tool_use does not validate against the SDK's type
-    "anthropic-web-search": ("synthetic",
-                             ("AMD-WRONG-TYPE", "AMD-BLOCK-OUTSIDE", "AMD-BLOCK-UNSTOPPED")),
+    "anthropic-web-search": (
+        "synthetic",
+        ("AMD-WRONG-TYPE", "AMD-BLOCK-OUTSIDE", "AMD-BLOCK-UNSTOPPED"),
+    ),
     # the guide shows the call's events only: no sequence_number, no response.created,
     # no terminal event, and arguments.done without name
-    "openai-responses-function-call": ("synthetic",
-                                       ("RQ12", "RS-RESUMED", "RS-DOC-ARGS-NAME", "RS-SYN-CUT")),
+    "openai-responses-function-call": (
+        "synthetic",
+        ("RQ12", "RS-RESUMED", "RS-DOC-ARGS-NAME", "RS-SYN-CUT"),
+    ),
 }
 """Each case's shape and departures, in registry order."""
 

@@ -18,8 +18,13 @@ from refold.shapes import StreamShapes
 from refold.strategies.anthropic import FEATURES, event_streams, round_trips
 
 _SLOW = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
-_FIND = settings(max_examples=500, database=None, deadline=None, derandomize=True,
-                 suppress_health_check=[HealthCheck.too_slow])
+_FIND = settings(
+    max_examples=500,
+    database=None,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 _ALL = frozenset(FEATURES)
 _claims = st.sets(st.sampled_from(FEATURES)).map(lambda f: frozenset(f | {"text"}))
 
@@ -28,10 +33,15 @@ _MESSAGE_DEPARTURES = frozenset({"AQ4", "AMD-UNKNOWN-BLOCK"})
 thinking stream, AQ4) and, under `robustness`, a block of a type the SDK does not name."""
 
 FAMILY_DEPARTURES: dict[int, frozenset[str]] = {
-    2: frozenset(), 3: frozenset(), 4: frozenset(), 5: frozenset(), 6: frozenset(),
+    2: frozenset(),
+    3: frozenset(),
+    4: frozenset(),
+    5: frozenset(),
+    6: frozenset(),
     7: frozenset(),
-    8: frozenset({"AQ20", "AMD-UNKNOWN-EVENT", "AMD-PING-BEFORE-START", "AMD-AFTER-STOP",
-                  "AMD-SECOND-START"}),
+    8: frozenset(
+        {"AQ20", "AMD-UNKNOWN-EVENT", "AMD-PING-BEFORE-START", "AMD-AFTER-STOP", "AMD-SECOND-START"}
+    ),
     9: frozenset({"AQ7"}),
 }
 """The departures each split family makes (anthropic-fold.md, "Lossless split families"):
@@ -62,7 +72,8 @@ def test_every_stream_the_plain_family_draws_is_documented(case: Any) -> None:
 @given(data=st.data(), claimed=_claims)
 @_SLOW
 def test_a_plain_stream_of_any_claims_departs_at_most_by_carrying_no_usage(
-    data: st.DataObject, claimed: frozenset[str],
+    data: st.DataObject,
+    claimed: frozenset[str],
 ) -> None:
     # usage is a feature: a target that does not claim it is sent no usage, as the
     # docs' thinking stream sends none
@@ -77,13 +88,15 @@ def test_a_plain_stream_of_any_claims_departs_at_most_by_carrying_no_usage(
 @given(data=st.data())
 @_SLOW
 def test_each_familys_streams_carry_only_the_departures_registered_for_it(
-    family: int, data: st.DataObject,
+    family: int,
+    data: st.DataObject,
 ) -> None:
     _, events = data.draw(round_trips(features=_ALL, families=frozenset({1, family})))
     shape = _shapes().of(events)
     assert shape.unregistered == (), _explained(events)
-    assert set(shape.departures) <= FAMILY_DEPARTURES[family] | _MESSAGE_DEPARTURES, \
-        _explained(events)
+    assert set(shape.departures) <= FAMILY_DEPARTURES[family] | _MESSAGE_DEPARTURES, _explained(
+        events
+    )
 
 
 @given(events=event_streams(features=_ALL))
@@ -94,16 +107,21 @@ def test_every_departure_a_damaged_stream_makes_is_registered(events: list[Any])
 
 @pytest.mark.parametrize("family", sorted(FAMILY_DEPARTURES))
 def test_the_simplest_draw_of_each_family_is_documented(family: int) -> None:
-    _, events = find(round_trips(features=_ALL, families=frozenset({1, family})),
-                     lambda case: True, settings=_FIND)
+    _, events = find(
+        round_trips(features=_ALL, families=frozenset({1, family})),
+        lambda case: True,
+        settings=_FIND,
+    )
     assert _shapes().of(events).shape == "documented", _explained(events)
 
 
 @pytest.mark.parametrize("kind", ["text", "tool_use", "thinking", "web_search_tool_result"])
 def test_a_failure_needing_a_block_shrinks_to_a_documented_stream(kind: str) -> None:
-    _, events = find(round_trips(features=_ALL),
-                     lambda case: any(b["type"] == kind for b in case[0]["content"]),
-                     settings=_FIND)
+    _, events = find(
+        round_trips(features=_ALL),
+        lambda case: any(b["type"] == kind for b in case[0]["content"]),
+        settings=_FIND,
+    )
     assert _shapes().of(events).shape == "documented", _explained(events)
 
 

@@ -17,21 +17,40 @@ from refold.strategies.anthropic import FEATURES, lifecycle_events
 
 _claims = st.sets(st.sampled_from(FEATURES)).map(lambda f: frozenset(f | {"text"}))
 _EXISTS = settings(max_examples=2000, deadline=None, database=None)
-_KNOWN_EVENTS = {"message_start", "content_block_start", "content_block_delta",
-                 "content_block_stop", "message_delta", "message_stop", "error"}
-_KNOWN_DELTAS = {"text_delta", "citations_delta", "input_json_delta", "thinking_delta",
-                 "signature_delta"}
-_DELTA_NEEDS = {"citations_delta": {"citations"}, "thinking_delta": {"thinking"},
-                "signature_delta": {"thinking"}}
+_KNOWN_EVENTS = {
+    "message_start",
+    "content_block_start",
+    "content_block_delta",
+    "content_block_stop",
+    "message_delta",
+    "message_stop",
+    "error",
+}
+_KNOWN_DELTAS = {
+    "text_delta",
+    "citations_delta",
+    "input_json_delta",
+    "thinking_delta",
+    "signature_delta",
+}
+_DELTA_NEEDS = {
+    "citations_delta": {"citations"},
+    "thinking_delta": {"thinking"},
+    "signature_delta": {"thinking"},
+}
 
 
 def _robustness_departures(item: dict[str, Any]) -> list[str]:
     """What in `item` only a target claiming `robustness` may be sent."""
     kind = item.get("type")
     found = [] if kind in _KNOWN_EVENTS else [f"event type {kind!r}"]
-    payload = {"message_start": "message", "content_block_start": "content_block",
-               "content_block_delta": "delta", "message_delta": "delta",
-               "error": "error"}.get(str(kind))
+    payload = {
+        "message_start": "message",
+        "content_block_start": "content_block",
+        "content_block_delta": "delta",
+        "message_delta": "delta",
+        "error": "error",
+    }.get(str(kind))
     if payload and payload in item and not isinstance(item[payload], dict):
         found.append(f"{payload} is {item[payload]!r}")
     if str(kind).startswith("content_block_") and type(item.get("index")) is not int:
@@ -99,24 +118,33 @@ def test_every_draw_is_a_new_value(data: st.DataObject) -> None:
     second = data.draw(lifecycle_events())
     assert first is not second
     for value in first.values():
-        assert all(value is not other for other in second.values()
-                   if isinstance(value, dict | list))
+        assert all(
+            value is not other for other in second.values() if isinstance(value, dict | list)
+        )
 
 
 _EXPECTED = {
     "a message_start": lambda e: e.get("type") == "message_start",
-    "a finished block inside message_start": lambda e: e.get("type") == "message_start"
-    and bool((e["message"] or {}).get("content")),
-    "a message_start without type and role": lambda e: e.get("type") == "message_start"
-    and isinstance(e["message"], dict) and "role" not in e["message"],
-    "a block start at index 1": lambda e: e.get("type") == "content_block_start"
-    and e.get("index") == 1,
+    "a finished block inside message_start": lambda e: (
+        e.get("type") == "message_start" and bool((e["message"] or {}).get("content"))
+    ),
+    "a message_start without type and role": lambda e: (
+        e.get("type") == "message_start"
+        and isinstance(e["message"], dict)
+        and "role" not in e["message"]
+    ),
+    "a block start at index 1": lambda e: (
+        e.get("type") == "content_block_start" and e.get("index") == 1
+    ),
     "a text delta": lambda e: (e.get("delta") or {}).get("type") == "text_delta",
     "a partial_json delta": lambda e: (e.get("delta") or {}).get("type") == "input_json_delta",
     "a signature delta": lambda e: (e.get("delta") or {}).get("type") == "signature_delta",
     "a block stop": lambda e: e.get("type") == "content_block_stop",
-    "a blank stop reason": lambda e: e.get("type") == "message_delta"
-    and isinstance(e["delta"], dict) and e["delta"].get("stop_reason") is None,
+    "a blank stop reason": lambda e: (
+        e.get("type") == "message_delta"
+        and isinstance(e["delta"], dict)
+        and e["delta"].get("stop_reason") is None
+    ),
     "a message_stop": lambda e: e.get("type") == "message_stop",
     "an error without an error object": lambda e: e == {"type": "error"},
     "a ping": lambda e: e == {"type": "ping"},

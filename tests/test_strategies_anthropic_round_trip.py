@@ -55,11 +55,16 @@ def test_a_round_trip_of_the_claimed_features_folds_back(data: st.DataObject) ->
 
 def _plain_shape(message: dict[str, Any]) -> list[dict[str, Any]]:
     """Anthropic's own stream of `message`, written out by hand from the spec's family 1."""
-    start = {k: v for k, v in message.items()
-             if k not in ("content", "stop_reason", "stop_sequence", "stop_details", "usage")}
+    start = {
+        k: v
+        for k, v in message.items()
+        if k not in ("content", "stop_reason", "stop_sequence", "stop_details", "usage")
+    }
     start.update(content=[], stop_reason=None, stop_sequence=None)
-    delta: dict[str, Any] = {"stop_reason": message["stop_reason"],
-                             "stop_sequence": message["stop_sequence"]}
+    delta: dict[str, Any] = {
+        "stop_reason": message["stop_reason"],
+        "stop_sequence": message["stop_sequence"],
+    }
     if "stop_details" in message:
         delta["stop_details"] = message["stop_details"]
     final: dict[str, Any] = {"type": "message_delta", "delta": delta}
@@ -85,14 +90,17 @@ def _plain_block(index: int, block: dict[str, Any]) -> list[dict[str, Any]]:
         deltas = [{"type": "input_json_delta", "partial_json": text}]
     elif kind == "thinking":
         initial = {"type": "thinking", "thinking": "", "signature": ""}
-        deltas = [{"type": "thinking_delta", "thinking": block["thinking"]}] if block[
-            "thinking"] else []
+        deltas = (
+            [{"type": "thinking_delta", "thinking": block["thinking"]}] if block["thinking"] else []
+        )
         deltas.append({"type": "signature_delta", "signature": block["signature"]})
     else:
         initial = block
-    return [{"type": "content_block_start", "index": index, "content_block": initial},
-            *({"type": "content_block_delta", "index": index, "delta": d} for d in deltas),
-            {"type": "content_block_stop", "index": index}]
+    return [
+        {"type": "content_block_start", "index": index, "content_block": initial},
+        *({"type": "content_block_delta", "index": index, "delta": d} for d in deltas),
+        {"type": "content_block_stop", "index": index},
+    ]
 
 
 @given(data=st.data())

@@ -53,8 +53,14 @@ def test_sse_bytes_with_drawn_event_lines_decode_on_the_dialects_wire_layer(
 def test_sse_bytes_are_cut_into_non_empty_pieces_that_join_to_one_stream(
     data: st.DataObject,
 ) -> None:
-    events = [{"type": "ping"}, {"type": "content_block_delta", "index": 0,
-                                 "delta": {"type": "text_delta", "text": "\u00e9\U0001f600"}}]
+    events = [
+        {"type": "ping"},
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "text_delta", "text": "\u00e9\U0001f600"},
+        },
+    ]
     parts = data.draw(sse_bytes(events))
     assert all(parts)
     assert b"".join(parts).decode("utf-8").count("data:") >= len(events)
@@ -86,9 +92,11 @@ _EMPTY_DATA_NAMES = {"message", "ping", "content_block_delta", "error"}
 
 
 def test_sse_bytes_with_empty_data_draw_frames_that_whatwg_dispatches() -> None:
-    parts = find(sse_bytes([{"type": "ping"}], empty_data=True),
-                 lambda parts: any(not e.data for e in decode_events(parts)),
-                 settings=settings(database=None, deadline=None))
+    parts = find(
+        sse_bytes([{"type": "ping"}], empty_data=True),
+        lambda parts: any(not e.data for e in decode_events(parts)),
+        settings=settings(database=None, deadline=None),
+    )
     assert decode_stream(parts) == [{"type": "ping"}]
 
 

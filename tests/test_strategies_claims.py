@@ -28,8 +28,11 @@ _CLAIMS = st.sets(st.sampled_from(_FOLD_FEATURES)).map(lambda f: frozenset({"tex
 
 
 def _unclaimed(chunks: list[Any], claimed: frozenset[str]) -> dict[str, str]:
-    found = {kind: NEEDS[kind] for kind in departures(chunks)
-             if kind in NEEDS and NEEDS[kind] not in claimed}
+    found = {
+        kind: NEEDS[kind]
+        for kind in departures(chunks)
+        if kind in NEEDS and NEEDS[kind] not in claimed
+    }
     implied = {"tool_calls"} if claimed & {"tool_call_repair", "empty_arguments"} else set()
     found.update(dict.fromkeys(features_used(chunks) - claimed - implied, "claimed"))
     return found

@@ -31,8 +31,11 @@ def test_a_lifecycle_event_uses_only_what_the_target_claims(
     assert json.loads(json.dumps(item, allow_nan=False)) == item
     # one event with a terminal after it: `lifecycle` only for what the event itself needs
     terminal = {"type": "response.completed", "response": {"status": "completed"}}
-    used = stream_features([item, terminal]) if item.get("type") not in _TERMINALS \
+    used = (
+        stream_features([item, terminal])
+        if item.get("type") not in _TERMINALS
         else stream_features([item])
+    )
     assert used <= claimed, item
 
 
@@ -52,8 +55,9 @@ def test_every_draw_is_a_new_value(data: st.DataObject) -> None:
     second = data.draw(lifecycle_events())
     assert first is not second
     for value in first.values():
-        assert all(value is not other for other in second.values()
-                   if isinstance(value, dict | list))
+        assert all(
+            value is not other for other in second.values() if isinstance(value, dict | list)
+        )
 
 
 def _item_type(event: dict[str, Any]) -> Any:
@@ -64,11 +68,15 @@ def _item_type(event: dict[str, Any]) -> Any:
 _EXPECTED: dict[str, Callable[[dict[str, Any]], bool]] = {
     "a response.created": lambda e: e.get("type") == "response.created",
     "a response.queued": lambda e: e.get("type") == "response.queued",
-    "a message added at index 1": lambda e: _item_type(e) == "message"
-    and e.get("type") == "response.output_item.added" and e.get("output_index") == 1,
+    "a message added at index 1": lambda e: (
+        _item_type(e) == "message"
+        and e.get("type") == "response.output_item.added"
+        and e.get("output_index") == 1
+    ),
     "a whole message done": lambda e: e.get("type") == "response.output_item.done",
-    "an empty text delta": lambda e: e.get("type") == "response.output_text.delta"
-    and e.get("delta") == "",
+    "an empty text delta": lambda e: (
+        e.get("type") == "response.output_text.delta" and e.get("delta") == ""
+    ),
     "a text done": lambda e: e.get("type") == "response.output_text.done",
     "a part done": lambda e: e.get("type") == "response.content_part.done",
     "an annotation": lambda e: e.get("type") == "response.output_text.annotation.added",
@@ -77,16 +85,25 @@ _EXPECTED: dict[str, Callable[[dict[str, Any]], bool]] = {
     "a reasoning text delta": lambda e: e.get("type") == "response.reasoning_text.delta",
     "a hosted-tool status event": lambda e: e.get("type") == "response.web_search_call.searching",
     # `response` may be of the wrong type (robustness draws it so)
-    "a completed response with output": lambda e: e.get("type") == "response.completed"
-    and isinstance(e["response"], dict) and bool(e["response"].get("output")),
-    "a completed response without output": lambda e: e.get("type") == "response.completed"
-    and isinstance(e["response"], dict) and e["response"].get("output") == [],
+    "a completed response with output": lambda e: (
+        e.get("type") == "response.completed"
+        and isinstance(e["response"], dict)
+        and bool(e["response"].get("output"))
+    ),
+    "a completed response without output": lambda e: (
+        e.get("type") == "response.completed"
+        and isinstance(e["response"], dict)
+        and e["response"].get("output") == []
+    ),
     "an incomplete response": lambda e: e.get("type") == "response.incomplete",
     "a failed response": lambda e: e.get("type") == "response.failed",
     "an error event": lambda e: e.get("type") == "error",
     "a keepalive": lambda e: e == {"type": "keepalive"},
-    "a wrong type": lambda e: not isinstance(e.get("type"), str)
-    or e.get("response", {}) is None or e.get("item", {}) is None,
+    "a wrong type": lambda e: (
+        not isinstance(e.get("type"), str)
+        or e.get("response", {}) is None
+        or e.get("item", {}) is None
+    ),
 }
 
 

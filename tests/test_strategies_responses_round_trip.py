@@ -85,17 +85,23 @@ def test_a_round_trip_of_the_claimed_features_folds_back(data: st.DataObject) ->
     assert differences(response, fold(events)) == []
 
 
-def _item_stream_errors(index: int, item: dict[str, Any],
-                        events: list[dict[str, Any]]) -> list[str]:
+def _item_stream_errors(
+    index: int, item: dict[str, Any], events: list[dict[str, Any]]
+) -> list[str]:
     """Where item `index`'s events depart from OpenAI's own shape: added first with the
     item's identity, done last with the whole item, the deltas joining to each value."""
     mine = [e for e in events if e.get("output_index") == index]
     errors = []
-    if mine[0]["type"] != "response.output_item.added" or \
-            mine[0]["item"].get("id") != item.get("id"):
+    if mine[0]["type"] != "response.output_item.added" or mine[0]["item"].get("id") != item.get(
+        "id"
+    ):
         errors.append(f"item {index} does not start with its output_item.added")
-    if mine[-1] != {"type": "response.output_item.done", "output_index": index, "item": item,
-                    "sequence_number": mine[-1]["sequence_number"]}:
+    if mine[-1] != {
+        "type": "response.output_item.done",
+        "output_index": index,
+        "item": item,
+        "sequence_number": mine[-1]["sequence_number"],
+    }:
         errors.append(f"item {index} does not end with its whole item")
     for event in mine[1:-1]:
         if "item_id" in item and event.get("item_id") != item.get("id"):
@@ -106,8 +112,10 @@ def _item_stream_errors(index: int, item: dict[str, Any],
             key = (event["type"], event.get("content_index", event.get("summary_index")))
             joined[key] = joined.get(key, "") + event["delta"]
         elif event["type"].endswith(".done") and "part" not in event and "item" not in event:
-            key = (event["type"].replace(".done", ".delta"),
-                   event.get("content_index", event.get("summary_index")))
+            key = (
+                event["type"].replace(".done", ".delta"),
+                event.get("content_index", event.get("summary_index")),
+            )
             value = event.get("text", event.get("refusal", event.get("arguments")))
             if joined.get(key, "") != value:
                 errors.append(f"item {index}: the deltas of {key} do not join to {value!r}")
@@ -120,8 +128,11 @@ def _openai_shape_errors(response: dict[str, Any], events: list[dict[str, Any]])
         errors.append("the stream does not start with created, in_progress")
     if [e.get("sequence_number") for e in events] != list(range(len(events))):
         errors.append("sequence numbers are not 0, 1, 2, ...")
-    if events[-1] != {"type": f"response.{response['status']}", "response": response,
-                      "sequence_number": len(events) - 1}:
+    if events[-1] != {
+        "type": f"response.{response['status']}",
+        "response": response,
+        "sequence_number": len(events) - 1,
+    }:
         errors.append("the stream does not end with the terminal event of the whole response")
     indexes = [e["output_index"] for e in events if "output_index" in e]
     if indexes != sorted(indexes):

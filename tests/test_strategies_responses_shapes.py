@@ -53,8 +53,10 @@ def test_every_event_of_a_split_is_a_json_object_and_one_terminal_event_ends_it(
     assert all(isinstance(item, dict) for item in events)
     terminal = f"response.{response['status']}"
     assert [item.get("type") for item in events].count(terminal) >= 1
-    assert {item.get("type") for item in events[events.index(next(
-        e for e in events if e.get("type") == terminal)):]} == {terminal}
+    assert {
+        item.get("type")
+        for item in events[events.index(next(e for e in events if e.get("type") == terminal)) :]
+    } == {terminal}
 
 
 @given(events=event_streams())

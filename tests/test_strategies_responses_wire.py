@@ -53,8 +53,15 @@ def test_sse_bytes_decode_on_the_dialects_wire_layer(
 def test_sse_bytes_are_non_empty_pieces_of_one_stream_without_done(
     data: st.DataObject,
 ) -> None:
-    events = [{"type": "keepalive"}, {"type": "response.output_text.delta", "output_index": 0,
-                                      "content_index": 0, "delta": "\u00e9\U0001f600"}]
+    events = [
+        {"type": "keepalive"},
+        {
+            "type": "response.output_text.delta",
+            "output_index": 0,
+            "content_index": 0,
+            "delta": "\u00e9\U0001f600",
+        },
+    ]
     parts = data.draw(sse_bytes(events))
     assert all(parts)
     text = b"".join(parts).decode("utf-8")

@@ -24,8 +24,9 @@ from refold.strategies import (
 
 _CHUNK = Draft202012Validator(chunk_schema())
 _COMPLETION = Draft202012Validator(completion_schema())
-_FIND = settings(max_examples=2000, database=None, deadline=None,
-                 suppress_health_check=[HealthCheck.too_slow])
+_FIND = settings(
+    max_examples=2000, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 _EXISTS = settings(_FIND, phases=[Phase.generate])  # found is enough: no shrinking
 _TOOLS = frozenset({"text", "tool_calls", "tool_call_repair", "empty_arguments"})
 _any_features = st.sets(st.sampled_from(FEATURES)).map(lambda f: frozenset(f | {"text"}))
@@ -72,9 +73,14 @@ def test_completions_use_only_the_features_asked_for(data: st.DataObject) -> Non
 
 
 def _calls(chunks: list[JSONObject]) -> list[JSONObject]:
-    return [fragment for chunk in chunks for entry in chunk["choices"] if isinstance(entry, dict)
-            and isinstance(entry.get("delta"), dict)
-            for fragment in entry["delta"].get("tool_calls") or [] if isinstance(fragment, dict)]
+    return [
+        fragment
+        for chunk in chunks
+        for entry in chunk["choices"]
+        if isinstance(entry, dict) and isinstance(entry.get("delta"), dict)
+        for fragment in entry["delta"].get("tool_calls") or []
+        if isinstance(fragment, dict)
+    ]
 
 
 def _shares_an_index(chunks: list[JSONObject]) -> bool:
@@ -101,9 +107,14 @@ def _resent(chunks: list[JSONObject]) -> bool:
 
 
 def _role_repeated(chunks: list[JSONObject]) -> bool:
-    roles = [entry.get("index") for chunk in chunks for entry in chunk["choices"]
-             if isinstance(entry, dict) and isinstance(entry.get("delta"), dict)
-             and entry["delta"].get("role")]
+    roles = [
+        entry.get("index")
+        for chunk in chunks
+        for entry in chunk["choices"]
+        if isinstance(entry, dict)
+        and isinstance(entry.get("delta"), dict)
+        and entry["delta"].get("role")
+    ]
     return len(roles) > len(set(roles))
 
 
@@ -129,15 +140,20 @@ _FAMILY_SHAPES = {
 @pytest.mark.parametrize("family", sorted(_FAMILY_SHAPES))
 def test_each_family_is_actually_produced(family: int) -> None:
     features = _TOOLS if family in range(3, 8) else frozenset({"text", "choices"})
-    found = find(round_trips(features=features, families={1, family}),
-                 lambda case: _FAMILY_SHAPES[family](case[1]), settings=_EXISTS)
+    found = find(
+        round_trips(features=features, families={1, family}),
+        lambda case: _FAMILY_SHAPES[family](case[1]),
+        settings=_EXISTS,
+    )
     assert differences(found[0], fold(found[1])) == []
 
 
 def test_a_failure_shrinks_to_a_single_small_chunk() -> None:
     completion, chunks = find(
         round_trips(features={"text"}),
-        lambda case: case[0]["choices"][0]["message"]["content"] is not None, settings=_FIND)
+        lambda case: case[0]["choices"][0]["message"]["content"] is not None,
+        settings=_FIND,
+    )
     assert len(chunks) == 1
     assert completion["choices"][0]["message"]["content"] == "0"
 
@@ -145,8 +161,11 @@ def test_a_failure_shrinks_to_a_single_small_chunk() -> None:
 def test_a_two_piece_content_shrinks_to_two_one_character_chunks() -> None:
     _, chunks = find(
         round_trips(features={"text"}, families={1}),
-        lambda case: sum(bool(e["delta"].get("content")) for c in case[1]
-                         for e in c["choices"]) >= 2, settings=_FIND)
+        lambda case: (
+            sum(bool(e["delta"].get("content")) for c in case[1] for e in c["choices"]) >= 2
+        ),
+        settings=_FIND,
+    )
     assert [e["delta"].get("content") for c in chunks for e in c["choices"]] == ["0", "0"]
 
 
@@ -155,8 +174,11 @@ def test_a_call_split_inside_an_escape_sequence_is_found() -> None:
         pieces = [f.get("function", {}).get("arguments") or "" for f in _calls(case[1])]
         return any(piece.endswith("\\") for piece in pieces)
 
-    completion, chunks = find(round_trips(features={"text", "tool_calls"}, families={1}),
-                              cut_inside_escape, settings=_EXISTS)
+    completion, chunks = find(
+        round_trips(features={"text", "tool_calls"}, families={1}),
+        cut_inside_escape,
+        settings=_EXISTS,
+    )
     assert differences(completion, fold(chunks)) == []
 
 
@@ -177,8 +199,7 @@ def test_completions_refuse_features_outside_the_vocabulary_or_without_text(
 
 
 def test_chunk_splits_refuses_unknown_families() -> None:
-    completion = {"id": "c", "object": "chat.completion", "created": 1, "model": "m",
-                  "choices": []}
+    completion = {"id": "c", "object": "chat.completion", "created": 1, "model": "m", "choices": []}
     with pytest.raises(InvalidArgument, match="families="):
         find(chunk_splits(completion, families={9}), lambda _: True)
 

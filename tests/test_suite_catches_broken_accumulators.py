@@ -36,7 +36,8 @@ EXPECTED_FAILURES: dict[str, frozenset[str]] = {
     "sum_usage": frozenset({"USAGE-LAST"}),
     "choices_by_position": frozenset({"CHOICE-KEY", "CHOICE-ORDER"}),
     "merge_calls_sharing_index": frozenset(
-        {"TOOL-2-NEW-ID", "TOOL-3-RESEND", "TOOL-4-SPLIT", "TOOL-NO-INDEX"}),
+        {"TOOL-2-NEW-ID", "TOOL-3-RESEND", "TOOL-4-SPLIT", "TOOL-NO-INDEX"}
+    ),
     "index_less_fragments_at_zero": frozenset({"TOOL-NO-INDEX"}),
     "no_resend_detection": frozenset({"TOOL-3-RESEND", "TOOL-4-SPLIT"}),
     "usage_erased_by_null": frozenset({"USAGE-LAST"}),
@@ -106,8 +107,12 @@ class SuiteRun:
 
     def rules_with(self, outcome: str) -> set[str]:
         """The rules of every test that ended with `outcome`."""
-        return {rule for entry in self.outcomes.values() if entry["outcome"] == outcome
-                for rule in entry["rules"]}  # type: ignore[attr-defined]
+        return {
+            rule
+            for entry in self.outcomes.values()
+            if entry["outcome"] == outcome
+            for rule in entry["rules"]
+        }  # type: ignore[attr-defined]
 
     def tail(self, lines: int = 60) -> str:
         """The end of the run's output, for assertion messages."""
@@ -119,17 +124,38 @@ def run_suite(target: str, rules: frozenset[str], workdir: Path) -> SuiteRun:
     workdir.mkdir(parents=True)
     (workdir / "refold_outcomes.py").write_text(_COLLECTOR)
     outcomes_file = workdir / "outcomes.json"
-    environment = {**os.environ, "PYTHONPATH": str(workdir), "REFOLD_OUTCOMES": str(outcomes_file),
-                   "REFOLD_ONLY_RULES": " ".join(sorted(rules))}
+    environment = {
+        **os.environ,
+        "PYTHONPATH": str(workdir),
+        "REFOLD_OUTCOMES": str(outcomes_file),
+        "REFOLD_ONLY_RULES": " ".join(sorted(rules)),
+    }
     # In process: the examples are this repository's own code, so the worker process that
     # guards a run against a hostile target protects nothing here and costs a quarter of
     # the run (tests/test_target_isolation.py checks the isolated path).
     environment.pop("CI", None)  # the ci profile is chosen explicitly below
-    command = [sys.executable, "-m", "pytest", f"--target={target}", "--in-process",
-               "-p", "no:cacheprovider",
-               "-p", "refold_outcomes", "-q", "--hypothesis-profile=ci"]
-    completed = subprocess.run(command, cwd=workdir, env=environment, capture_output=True,
-                               text=True, timeout=900, check=False)
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        f"--target={target}",
+        "--in-process",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "refold_outcomes",
+        "-q",
+        "--hypothesis-profile=ci",
+    ]
+    completed = subprocess.run(
+        command,
+        cwd=workdir,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
     outcomes = json.loads(outcomes_file.read_text()) if outcomes_file.exists() else {}
     return SuiteRun(target, completed.returncode, outcomes, completed.stdout + completed.stderr)
 
@@ -140,11 +166,14 @@ def suite_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, F
     root = tmp_path_factory.mktemp("suite-runs")
     every_expected_rule = frozenset().union(*EXPECTED_FAILURES.values())
     with ThreadPoolExecutor(max_workers=2) as pool:
-        runs = {name: pool.submit(run_suite, str(_BROKEN / f"{name}.py"), rules, root / name)
-                for name, rules in EXPECTED_FAILURES.items()}
+        runs = {
+            name: pool.submit(run_suite, str(_BROKEN / f"{name}.py"), rules, root / name)
+            for name, rules in EXPECTED_FAILURES.items()
+        }
         for correct in _CORRECT:
-            runs[correct] = pool.submit(run_suite, _CORRECT[correct], every_expected_rule,
-                                        root / correct)
+            runs[correct] = pool.submit(
+                run_suite, _CORRECT[correct], every_expected_rule, root / correct
+            )
         yield runs
 
 
@@ -152,11 +181,15 @@ def test_every_broken_accumulator_has_an_expectation_naming_real_rules() -> None
     # anthropic_*.py and responses_*.py are the other dialects' (tests/test_broken_
     # anthropic_accumulators.py, tests/test_broken_responses_accumulators.py); _*.py are the
     # correct folds the broken ones subclass
-    modules = {path.stem for path in _BROKEN.glob("*.py")
-               if not path.stem.startswith(("anthropic_", "responses_", "_"))}
+    modules = {
+        path.stem
+        for path in _BROKEN.glob("*.py")
+        if not path.stem.startswith(("anthropic_", "responses_", "_"))
+    }
     assert modules == set(EXPECTED_FAILURES), (
         f"examples/broken/ holds {sorted(modules)}, EXPECTED_FAILURES names "
-        f"{sorted(EXPECTED_FAILURES)}")
+        f"{sorted(EXPECTED_FAILURES)}"
+    )
     unknown = {r for rules in EXPECTED_FAILURES.values() for r in rules} - set(RULES)
     assert not unknown, f"EXPECTED_FAILURES names rules the spec does not have: {unknown}"
 
@@ -171,17 +204,21 @@ def test_the_suite_fails_each_broken_accumulator_on_the_rules_its_bug_breaks(
     missed = expected - run.rules_with("failed")
     assert not missed, (
         f"{name}: the suite did not fail rules {sorted(missed)}; it failed "
-        f"{sorted(run.rules_with('failed'))} (exit {run.exit_code}):\n{run.tail()}")
+        f"{sorted(run.rules_with('failed'))} (exit {run.exit_code}):\n{run.tail()}"
+    )
     assert run.exit_code == 1, f"{name}: pytest exited {run.exit_code}:\n{run.tail()}"
 
 
 @pytest.mark.parametrize("correct", sorted(_CORRECT))
 def test_the_reference_and_the_base_fold_pass_every_test_that_catches_a_broken_accumulator(
-    suite_runs: dict[str, Future[SuiteRun]], correct: str,
+    suite_runs: dict[str, Future[SuiteRun]],
+    correct: str,
 ) -> None:
     run = suite_runs[correct].result()
     every_expected_rule = frozenset().union(*EXPECTED_FAILURES.values())
     assert run.exit_code == 0 and not run.rules_with("failed"), (
-        f"{correct} failed {sorted(run.rules_with('failed'))}:\n{run.tail()}")
+        f"{correct} failed {sorted(run.rules_with('failed'))}:\n{run.tail()}"
+    )
     assert every_expected_rule <= run.rules_with("passed"), (
-        f"no passing test checks {sorted(every_expected_rule - run.rules_with('passed'))}")
+        f"no passing test checks {sorted(every_expected_rule - run.rules_with('passed'))}"
+    )

@@ -60,18 +60,29 @@ ONLY_BESIDE_ANOTHER_RULE: dict[str, frozenset[str]] = {
 
 
 def _cases() -> list[Any]:
-    return [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=NOT_YET_EXACT[name]))
-            if name in NOT_YET_EXACT else name for name in sorted(EXPECTED_FAILURES)]
+    return [
+        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=NOT_YET_EXACT[name]))
+        if name in NOT_YET_EXACT
+        else name
+        for name in sorted(EXPECTED_FAILURES)
+    ]
 
 
 @pytest.fixture(scope="module")
 def rule_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Future[SuiteRun]]]:
     """Each accumulator on the tests of its own rules, and the reference on the whole suite."""
     root = tmp_path_factory.mktemp("anthropic-rule-runs")
-    with started_runs(_DIALECT, root, {
-            **{name: (str(_BROKEN / f"{name}.py"), EXPECTED_FAILURES[name])
-               for name in sorted(EXPECTED_FAILURES)},
-            **{correct: (target, None) for correct, target in _CORRECT.items()}}) as runs:
+    with started_runs(
+        _DIALECT,
+        root,
+        {
+            **{
+                name: (str(_BROKEN / f"{name}.py"), EXPECTED_FAILURES[name])
+                for name in sorted(EXPECTED_FAILURES)
+            },
+            **{correct: (target, None) for correct, target in _CORRECT.items()},
+        },
+    ) as runs:
         yield runs
 
 
@@ -79,47 +90,57 @@ def rule_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Fu
 def whole_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Future[SuiteRun]]]:
     """Each accumulator on the whole suite (nightly)."""
     root = tmp_path_factory.mktemp("anthropic-whole-runs")
-    with started_runs(_DIALECT, root, {name: (str(_BROKEN / f"{name}.py"), None)
-                                        for name in sorted(EXPECTED_FAILURES)}) as runs:
+    with started_runs(
+        _DIALECT,
+        root,
+        {name: (str(_BROKEN / f"{name}.py"), None) for name in sorted(EXPECTED_FAILURES)},
+    ) as runs:
         yield runs
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED_FAILURES))
 def test_the_tests_of_each_broken_accumulators_rules_fail_it_on_every_one_of_them(
-    rule_runs: dict[str, Future[SuiteRun]], name: str,
+    rule_runs: dict[str, Future[SuiteRun]],
+    name: str,
 ) -> None:
     run = rule_runs[name].result()
     expected = EXPECTED_FAILURES[name] - ONLY_BESIDE_ANOTHER_RULE.get(name, frozenset())
     failed = run.rules_with("failed")
     assert expected <= failed, (
         f"{name}: the tests of {sorted(expected)} failed only {sorted(failed)} (missed "
-        f"{sorted(expected - failed)}):\n{run.tail()}")
+        f"{sorted(expected - failed)}):\n{run.tail()}"
+    )
     assert run.exit_code == 1, f"{name}: pytest exited {run.exit_code}:\n{run.tail()}"
 
 
 @pytest.mark.nightly
 @pytest.mark.parametrize("name", _cases())
 def test_the_suite_fails_each_broken_accumulator_on_exactly_its_rules(
-    whole_runs: dict[str, Future[SuiteRun]], name: str,
+    whole_runs: dict[str, Future[SuiteRun]],
+    name: str,
 ) -> None:
     run = whole_runs[name].result()
     assert set(run.statuses) == set(RULES), (
-        f"{name}: the results name other rules (exit {run.exit_code}):\n{run.tail()}")
+        f"{name}: the results name other rules (exit {run.exit_code}):\n{run.tail()}"
+    )
     failed = run.rules_with("failed")
     expected = EXPECTED_FAILURES[name]
     assert failed == expected, (
         f"{name}: failed {sorted(failed)}; expected {sorted(expected)} (missed "
-        f"{sorted(expected - failed)}, also failed {sorted(failed - expected)}):\n{run.tail()}")
+        f"{sorted(expected - failed)}, also failed {sorted(failed - expected)}):\n{run.tail()}"
+    )
     assert run.exit_code == 1, f"{name}: pytest exited {run.exit_code}:\n{run.tail()}"
 
 
 @pytest.mark.parametrize("correct", sorted(_CORRECT))
 def test_the_reference_and_the_base_fold_pass_the_whole_anthropic_suite(
-    rule_runs: dict[str, Future[SuiteRun]], correct: str,
+    rule_runs: dict[str, Future[SuiteRun]],
+    correct: str,
 ) -> None:
     run = rule_runs[correct].result()
     assert run.exit_code == 0, f"the {correct} run exited {run.exit_code}:\n{run.tail()}"
     every_expected_rule = frozenset().union(*EXPECTED_FAILURES.values())
     assert every_expected_rule <= run.rules_with("passed"), (
-        f"no passing test checks {sorted(every_expected_rule - run.rules_with('passed'))}")
+        f"no passing test checks {sorted(every_expected_rule - run.rules_with('passed'))}"
+    )
     assert not run.rules_with("failed") | run.rules_with("blocked"), run.tail()

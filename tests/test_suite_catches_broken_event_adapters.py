@@ -38,8 +38,14 @@ _CORRECT = {"reference": "reference"}
 stream by stream, by tests/test_broken_event_adapters.py: one more whole run costs CI a
 minute)."""
 
-_SIX = ("replays_accumulated_text", "completes_parsable_prefix", "sums_usage",
-        "completes_truncated_stream", "opaque_is_the_delta", "persists_opaque")
+_SIX = (
+    "replays_accumulated_text",
+    "completes_parsable_prefix",
+    "sums_usage",
+    "completes_truncated_stream",
+    "opaque_is_the_delta",
+    "persists_opaque",
+)
 """The six defects issue 14 names, run through the whole suite here; the other broken
 adapters are shown on their streams by tests/test_broken_event_adapters.py (each run of the
 whole suite costs CI about a minute)."""
@@ -63,10 +69,17 @@ suite at least)."""
 def rule_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Future[SuiteRun]]]:
     """Each adapter on the tests of its own rules, and the reference on the whole suite."""
     root = tmp_path_factory.mktemp("event-rule-runs")
-    with started_runs(_DIALECT, root, {
-            **{name: (str(_BROKEN / f"{name}.py"), SUITE_FAILURES[name])
-               for name in sorted(SUITE_FAILURES)},
-            **{correct: (target, None) for correct, target in _CORRECT.items()}}) as runs:
+    with started_runs(
+        _DIALECT,
+        root,
+        {
+            **{
+                name: (str(_BROKEN / f"{name}.py"), SUITE_FAILURES[name])
+                for name in sorted(SUITE_FAILURES)
+            },
+            **{correct: (target, None) for correct, target in _CORRECT.items()},
+        },
+    ) as runs:
         yield runs
 
 
@@ -74,14 +87,18 @@ def rule_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Fu
 def whole_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Future[SuiteRun]]]:
     """Each adapter on the whole suite (nightly)."""
     root = tmp_path_factory.mktemp("event-whole-runs")
-    with started_runs(_DIALECT, root, {name: (str(_BROKEN / f"{name}.py"), None)
-                                        for name in sorted(SUITE_FAILURES)}) as runs:
+    with started_runs(
+        _DIALECT,
+        root,
+        {name: (str(_BROKEN / f"{name}.py"), None) for name in sorted(SUITE_FAILURES)},
+    ) as runs:
         yield runs
 
 
 @pytest.mark.parametrize("name", sorted(SUITE_FAILURES))
 def test_the_tests_of_each_broken_adapters_rules_fail_it_on_exactly_them(
-    rule_runs: dict[str, Future[SuiteRun]], name: str,
+    rule_runs: dict[str, Future[SuiteRun]],
+    name: str,
 ) -> None:
     run = rule_runs[name].result()
     expected = SUITE_FAILURES[name]
@@ -89,29 +106,34 @@ def test_the_tests_of_each_broken_adapters_rules_fail_it_on_exactly_them(
     assert failed == expected, (
         f"{name}: the tests of {sorted(expected)} failed {sorted(failed)} (missed "
         f"{sorted(expected - failed)}, beyond them {sorted(failed - expected)}):"
-        f"\n{run.tail()}")
+        f"\n{run.tail()}"
+    )
     assert run.exit_code == 1, f"{name}: pytest exited {run.exit_code}:\n{run.tail()}"
 
 
 @pytest.mark.nightly
 @pytest.mark.parametrize("name", sorted(SUITE_FAILURES))
 def test_the_suite_fails_each_broken_adapter_on_every_rule_it_breaks(
-    whole_runs: dict[str, Future[SuiteRun]], name: str,
+    whole_runs: dict[str, Future[SuiteRun]],
+    name: str,
 ) -> None:
     run = whole_runs[name].result()
     assert set(run.statuses) == set(RULES), (
-        f"{name}: the results name other rules (exit {run.exit_code}):\n{run.tail()}")
+        f"{name}: the results name other rules (exit {run.exit_code}):\n{run.tail()}"
+    )
     failed = run.rules_with("failed")
     expected = SUITE_FAILURES[name]
     assert failed >= expected, (
         f"{name}: failed {sorted(failed)}; expected at least {sorted(expected)} (missed "
-        f"{sorted(expected - failed)}):\n{run.tail()}")
+        f"{sorted(expected - failed)}):\n{run.tail()}"
+    )
     assert run.exit_code == 1, f"{name}: pytest exited {run.exit_code}:\n{run.tail()}"
 
 
 @pytest.mark.parametrize("correct", sorted(_CORRECT))
 def test_the_reference_adapter_passes_the_whole_events_suite(
-    rule_runs: dict[str, Future[SuiteRun]], correct: str,
+    rule_runs: dict[str, Future[SuiteRun]],
+    correct: str,
 ) -> None:
     run = rule_runs[correct].result()
     assert run.exit_code == 0, f"the {correct} run exited {run.exit_code}:\n{run.tail()}"

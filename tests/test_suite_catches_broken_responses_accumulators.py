@@ -62,8 +62,12 @@ def pytest_collection_modifyitems(config, items):
 
 
 def _cases() -> list[Any]:
-    return [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=NOT_YET_EXACT[name]))
-            if name in NOT_YET_EXACT else name for name in sorted(EXPECTED_FAILURES)]
+    return [
+        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=NOT_YET_EXACT[name]))
+        if name in NOT_YET_EXACT
+        else name
+        for name in sorted(EXPECTED_FAILURES)
+    ]
 
 
 def _assert_exactly(run: SuiteRun, name: str) -> None:
@@ -71,19 +75,22 @@ def _assert_exactly(run: SuiteRun, name: str) -> None:
     expected = EXPECTED_FAILURES[name]
     assert failed == expected, (
         f"{name}: failed {sorted(failed)}; expected {sorted(expected)} (missed "
-        f"{sorted(expected - failed)}, also failed {sorted(failed - expected)}):\n{run.tail()}")
+        f"{sorted(expected - failed)}, also failed {sorted(failed - expected)}):\n{run.tail()}"
+    )
     assert run.exit_code == 1, f"{name}: pytest exited {run.exit_code}:\n{run.tail()}"
 
 
 @pytest.fixture(scope="module")
-def responses_runs(tmp_path_factory: pytest.TempPathFactory,
-                   ) -> Iterator[dict[str, Future[SuiteRun]]]:
+def responses_runs(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[dict[str, Future[SuiteRun]]]:
     """Every whole-suite run, started at once two at a time (two cores)."""
     root = tmp_path_factory.mktemp("responses-runs")
     with ThreadPoolExecutor(max_workers=2) as pool:
-        runs = {name: pool.submit(run_suites, str(_BROKEN / f"{name}.py"), _DIALECT,
-                                   root / name)
-                for name in sorted(EXPECTED_FAILURES)}
+        runs = {
+            name: pool.submit(run_suites, str(_BROKEN / f"{name}.py"), _DIALECT, root / name)
+            for name in sorted(EXPECTED_FAILURES)
+        }
         for correct, target in _CORRECT.items():
             runs[correct] = pool.submit(run_suites, target, _DIALECT, root / correct)
         yield runs
@@ -92,30 +99,35 @@ def responses_runs(tmp_path_factory: pytest.TempPathFactory,
 @pytest.mark.nightly
 @pytest.mark.parametrize("name", _cases())
 def test_the_whole_suite_fails_each_broken_accumulator_on_exactly_its_rules(
-    responses_runs: dict[str, Future[SuiteRun]], name: str,
+    responses_runs: dict[str, Future[SuiteRun]],
+    name: str,
 ) -> None:
     run = responses_runs[name].result()
     assert set(run.statuses) == set(RULES), (
-        f"{name}: the results name other rules (exit {run.exit_code}):\n{run.tail()}")
+        f"{name}: the results name other rules (exit {run.exit_code}):\n{run.tail()}"
+    )
     _assert_exactly(run, name)
 
 
 @pytest.mark.nightly
 @pytest.mark.parametrize("correct", sorted(_CORRECT))
 def test_the_reference_passes_the_whole_responses_suite(
-    responses_runs: dict[str, Future[SuiteRun]], correct: str,
+    responses_runs: dict[str, Future[SuiteRun]],
+    correct: str,
 ) -> None:
     run = responses_runs[correct].result()
     assert run.exit_code == 0, f"the {correct} run exited {run.exit_code}:\n{run.tail()}"
     every_expected_rule = frozenset().union(*EXPECTED_FAILURES.values())
     assert every_expected_rule <= run.rules_with("passed"), (
-        f"no passing test checks {sorted(every_expected_rule - run.rules_with('passed'))}")
+        f"no passing test checks {sorted(every_expected_rule - run.rules_with('passed'))}"
+    )
     assert not run.rules_with("failed") | run.rules_with("blocked"), run.tail()
 
 
 @pytest.fixture(scope="module")
-def rule_example_runs(tmp_path_factory: pytest.TempPathFactory,
-                      ) -> Iterator[dict[str, Future[SuiteRun]]]:
+def rule_example_runs(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[dict[str, Future[SuiteRun]]]:
     """Each accumulator against the rule examples of its own rules, two at a time."""
     root = tmp_path_factory.mktemp("responses-rule-examples")
     with ThreadPoolExecutor(max_workers=2) as pool:
@@ -126,14 +138,19 @@ def rule_example_runs(tmp_path_factory: pytest.TempPathFactory,
             plugin.mkdir(parents=True)
             (plugin / "refold_only_rules.py").write_text(_ONLY_RULES)
             runs[name] = pool.submit(
-                run_suites, str(_BROKEN / f"{name}.py"), _DIALECT, workdir,
+                run_suites,
+                str(_BROKEN / f"{name}.py"),
+                _DIALECT,
+                workdir,
                 extra=("-p", "refold_only_rules"),
-                environment={"PYTHONPATH": str(plugin), "REFOLD_ONLY_RULES": " ".join(rules)})
+                environment={"PYTHONPATH": str(plugin), "REFOLD_ONLY_RULES": " ".join(rules)},
+            )
         yield runs
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED_FAILURES))
 def test_the_rule_examples_of_its_rules_fail_each_broken_accumulator_on_exactly_them(
-    rule_example_runs: dict[str, Future[SuiteRun]], name: str,
+    rule_example_runs: dict[str, Future[SuiteRun]],
+    name: str,
 ) -> None:
     _assert_exactly(rule_example_runs[name].result(), name)

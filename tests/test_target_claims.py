@@ -42,19 +42,34 @@ _NOTHING = {"pointers": ["/zzz_nothing"], "builds": "nothing at all"}
 _STARTER = Path(__file__).resolve().parents[1] / "examples" / "corpus"
 
 
-def _target(folder: Path, features: list[str], projection: object = None,
-            mode: str = "garbage") -> str:
+def _target(
+    folder: Path, features: list[str], projection: object = None, mode: str = "garbage"
+) -> str:
     script = folder / "server.py"
     script.write_text(textwrap.dedent(_SERVER), encoding="utf-8")
-    return "exec:" + shlex.join([sys.executable, str(script), json.dumps(features),
-                                 json.dumps(projection), mode])
+    return "exec:" + shlex.join(
+        [sys.executable, str(script), json.dumps(features), json.dumps(projection), mode]
+    )
 
 
 def _pytest(folder: Path, *options: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:randomly", "--hypothesis-profile=dev",
-         "--replay-dir=", *options],
-        cwd=folder, capture_output=True, text=True, timeout=300, check=False)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:randomly",
+            "--hypothesis-profile=dev",
+            "--replay-dir=",
+            *options,
+        ],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
 
 
 def test_a_projection_comparing_nothing_is_refused_unless_the_user_accepts_it(
@@ -65,16 +80,27 @@ def test_a_projection_comparing_nothing_is_refused_unless_the_user_accepts_it(
     assert refused.returncode == 4, refused.stdout[-2000:]
     assert "states a projection (nothing at all; compared: /zzz_nothing)" in refused.stderr
     assert "not judged (text: " in refused.stderr and "--accept-projection" in refused.stderr
-    accepted = _pytest(tmp_path, f"--target={target}", "--accept-projection",
-                       "--rules=TEXT-JOIN")
+    accepted = _pytest(tmp_path, f"--target={target}", "--accept-projection", "--rules=TEXT-JOIN")
     assert accepted.returncode == NOTHING_JUDGED, accepted.stdout[-2000:]
     assert "refold projection: nothing at all; compared: /zzz_nothing" in accepted.stdout
 
 
 def test_a_projection_judging_every_claimed_rule_needs_no_acceptance() -> None:
     chat = DIALECTS["openai-chat"]
-    everything = Projection(("/id", "/object", "/created", "/model", "/choices", "/usage",
-                             "/system_fingerprint", "/service_tier", "/error"), "the whole result")
+    everything = Projection(
+        (
+            "/id",
+            "/object",
+            "/created",
+            "/model",
+            "/choices",
+            "/usage",
+            "/system_fingerprint",
+            "/service_tier",
+            "/error",
+        ),
+        "the whole result",
+    )
     check_accepted(chat, everything, ["text"], origin="target t", accepted=False)
     nothing = Projection(("/zzz_nothing",), "nothing")
     with pytest.raises(UsageError, match=r"leaves \d+ rules of features it claims"):
@@ -102,19 +128,44 @@ def test_a_corpus_run_whose_cases_were_all_skipped_exits_non_zero(tmp_path: Path
     corpus.mkdir()
     shutil.copy(_STARTER / "anthropic-tool-use.json", corpus)
     done = subprocess.run(
-        [sys.executable, "-m", "refold.cli", "check", "--corpus", str(corpus), "--features",
-         "text", "--replay-dir", ""],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False)
+        [
+            sys.executable,
+            "-m",
+            "refold.cli",
+            "check",
+            "--corpus",
+            str(corpus),
+            "--features",
+            "text",
+            "--replay-dir",
+            "",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == NOTHING_JUDGED, done.stdout[-2000:]
     assert "no rule was judged: every one of the 1 selected tests" in done.stdout
 
 
-def _baseline(folder: Path, target: str, features: list[str],
-              projection: dict[str, object] | None) -> Path:
+def _baseline(
+    folder: Path, target: str, features: list[str], projection: dict[str, object] | None
+) -> Path:
     path = folder / "baseline.toml"
-    path.write_text(dump_baseline(Baseline(
-        path=str(path), target=target, features=frozenset(features), projection=projection,
-        settings={"profile": "dev", "draws": "fixed"})), encoding="utf-8")
+    path.write_text(
+        dump_baseline(
+            Baseline(
+                path=str(path),
+                target=target,
+                features=frozenset(features),
+                projection=projection,
+                settings={"profile": "dev", "draws": "fixed"},
+            )
+        ),
+        encoding="utf-8",
+    )
     return path
 
 
@@ -141,12 +192,13 @@ def test_a_target_stating_another_projection_than_its_baseline_fails_the_gate(
     recorded = {"pointers": ["/choices"], "builds": "the choices"}
     target = _target(tmp_path, ["text"], _NOTHING, mode="reference")
     baseline = _baseline(tmp_path, target, ["text"], recorded)
-    done = _pytest(tmp_path, f"--baseline={baseline}", "--accept-projection",
-                   "--rules=TEXT-JOIN")
+    done = _pytest(tmp_path, f"--baseline={baseline}", "--accept-projection", "--rules=TEXT-JOIN")
     assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
-    assert ("claims differ from the baseline: target " in done.stdout
-            and "states projection /zzz_nothing (nothing at all)" in done.stdout
-            and "records /choices (the choices)" in done.stdout)
+    assert (
+        "claims differ from the baseline: target " in done.stdout
+        and "states projection /zzz_nothing (nothing at all)" in done.stdout
+        and "records /choices (the choices)" in done.stdout
+    )
 
 
 def test_a_target_stating_other_features_than_its_baseline_fails_the_gate(
@@ -162,8 +214,13 @@ def test_a_target_stating_other_features_than_its_baseline_fails_the_gate(
 
 def test_the_results_record_the_claims_the_target_stated(tmp_path: Path) -> None:
     target = _target(tmp_path, ["text"], _NOTHING, mode="reference")
-    done = _pytest(tmp_path, f"--target={target}", "--accept-projection", "--rules=ENV-ID",
-                   "--refold-report=results.json")
+    done = _pytest(
+        tmp_path,
+        f"--target={target}",
+        "--accept-projection",
+        "--rules=ENV-ID",
+        "--refold-report=results.json",
+    )
     assert done.returncode in (0, NOTHING_JUDGED), done.stdout[-2000:]
     recorded = json.loads((tmp_path / "results.json").read_text())["target"]
     assert recorded["features"] == ["text"] and recorded["projection"] == _NOTHING

@@ -30,32 +30,41 @@ def test_an_unimportable_target_lists_every_form() -> None:
     assert all(form.short in str(raised.value) for form in FORMS)
 
 
-@pytest.mark.parametrize(("spec", "shape"), [
-    ("reference", "`reference`"),
-    ("exec:python -m x", "`exec:COMMAND`"),
-    ("https://localhost:1/fold", "`http://host:port/path`"),
-    ("openai", "`openai`, `litellm`, `langchain`, `anthropic`, `anthropic-stream`, "
-                "`langchain-anthropic`, `litellm-anthropic`, `openai-responses`, "
-                "`langchain-openai-responses`, `litellm-responses`, `langchain-events`, "
-                "`pydantic-ai-events`"),
-    ("anthropic-ts", "`anthropic-ts`, `ai-sdk-anthropic`, `openai-node-responses`"),
-    ("ai-sdk-events", "`ai-sdk-events`"),
-    ("examples/targets/declared.py", "`path/to/file.py`"),
-    ("mypkg:attr", "`mypkg:attr`"),
-    ("mypkg.sub", "`mypkg`, `mypkg.sub`"),
-])
+@pytest.mark.parametrize(
+    ("spec", "shape"),
+    [
+        ("reference", "`reference`"),
+        ("exec:python -m x", "`exec:COMMAND`"),
+        ("https://localhost:1/fold", "`http://host:port/path`"),
+        (
+            "openai",
+            "`openai`, `litellm`, `langchain`, `anthropic`, `anthropic-stream`, "
+            "`langchain-anthropic`, `litellm-anthropic`, `openai-responses`, "
+            "`langchain-openai-responses`, `litellm-responses`, `langchain-events`, "
+            "`pydantic-ai-events`",
+        ),
+        ("anthropic-ts", "`anthropic-ts`, `ai-sdk-anthropic`, `openai-node-responses`"),
+        ("ai-sdk-events", "`ai-sdk-events`"),
+        ("examples/targets/declared.py", "`path/to/file.py`"),
+        ("mypkg:attr", "`mypkg:attr`"),
+        ("mypkg.sub", "`mypkg`, `mypkg.sub`"),
+    ],
+)
 def test_each_target_value_takes_the_first_form_it_matches(spec: str, shape: str) -> None:
     assert next(form for form in FORMS if form.matches(spec)).shape == shape
 
 
 def test_only_python_forms_are_served_from_a_worker() -> None:
     out_of_process = {form.shape for form in FORMS if not form.python}
-    assert out_of_process == {"`exec:COMMAND`", "`http://host:port/path`",
-                              "`anthropic-ts`, `ai-sdk-anthropic`, `openai-node-responses`",
-                              "`ai-sdk-events`"}
+    assert out_of_process == {
+        "`exec:COMMAND`",
+        "`http://host:port/path`",
+        "`anthropic-ts`, `ai-sdk-anthropic`, `openai-node-responses`",
+        "`ai-sdk-events`",
+    }
 
 
-_SIBLING_TARGET = '''
+_SIBLING_TARGET = """
 from {helper} import CONTENT
 
 
@@ -63,7 +72,7 @@ def fold(chunks):
     return {{"id": "c", "object": "chat.completion", "created": None, "model": None,
             "choices": [{{"index": 0, "finish_reason": "stop", "logprobs": None,
                          "message": {{"role": "assistant", "content": CONTENT}}}}]}}
-'''
+"""
 
 
 def _file_importing_a_sibling(tmp_path: Path, helper: str) -> Path:
@@ -84,7 +93,9 @@ def _folded_content(target: Target) -> object:
 
 @pytest.mark.parametrize("isolated", [False, True], ids=["in-process", "isolated"])
 def test_a_file_target_imports_the_modules_next_to_it(
-    tmp_path: Path, isolated: bool, monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    isolated: bool,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(sys, "path", [*sys.path])
     helper = f"refold_sibling_helper_{'isolated' if isolated else 'in_process'}"
@@ -101,7 +112,8 @@ def test_a_file_target_served_by_an_exec_worker_imports_the_modules_next_to_it(
 
 
 def test_a_file_targets_folder_does_not_shadow_an_installed_module(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # The folder goes last on sys.path: a sibling named like a module the harness or the
     # target imports (here the standard library's `colorsys`) must not replace it.

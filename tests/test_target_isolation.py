@@ -20,8 +20,9 @@ from refold.checks import Check, ConformanceFailure
 from refold.errors import TargetError, UsageError
 from refold.targets import Target, load_target
 
-CHUNKS = [{"id": "c1", "choices": [{"index": 0, "delta": {"content": "Hi"},
-                                    "finish_reason": "stop"}]}]
+CHUNKS = [
+    {"id": "c1", "choices": [{"index": 0, "delta": {"content": "Hi"}, "finish_reason": "stop"}]}
+]
 
 
 def _target_file(tmp_path: Path, source: str, name: str = "hostile.py") -> str:
@@ -54,11 +55,14 @@ def test_an_isolated_target_folds_like_the_in_process_one() -> None:
 def test_os_exit_at_the_first_call_fails_that_call_and_every_fresh_worker_too(
     tmp_path: Path,
 ) -> None:
-    target = _isolated(tmp_path, """
+    target = _isolated(
+        tmp_path,
+        """
         import os
         def fold(chunks):
             os._exit(0)
-    """)
+    """,
+    )
     try:
         for _ in range(2):  # the second call is served by a fresh worker
             with pytest.raises(TargetError, match=r"the target exited \(status 0\)") as info:
@@ -71,7 +75,9 @@ def test_os_exit_at_the_first_call_fails_that_call_and_every_fresh_worker_too(
 def test_os_exit_at_the_fiftieth_call_fails_it_and_a_fresh_worker_serves_the_next(
     tmp_path: Path,
 ) -> None:
-    target = _isolated(tmp_path, """
+    target = _isolated(
+        tmp_path,
+        """
         import os
         from refold.reference import fold as _fold
         calls = 0
@@ -81,7 +87,8 @@ def test_os_exit_at_the_fiftieth_call_fails_it_and_a_fresh_worker_serves_the_nex
             if calls == 50:
                 os._exit(0)
             return _fold(chunks)
-    """)
+    """,
+    )
     try:
         for _ in range(49):
             target.fold(CHUNKS)
@@ -93,14 +100,17 @@ def test_os_exit_at_the_fiftieth_call_fails_it_and_a_fresh_worker_serves_the_nex
 
 
 def test_a_segfault_fails_the_call_with_its_signal(tmp_path: Path) -> None:
-    target = _isolated(tmp_path, """
+    target = _isolated(
+        tmp_path,
+        """
         import ctypes
         from refold.reference import fold as _fold
         def fold(chunks):
             if "SEGV" in str(chunks):
                 ctypes.string_at(0)
             return _fold(chunks)
-    """)
+    """,
+    )
     try:
         with pytest.raises(TargetError, match="SIGSEGV") as info:
             target.fold(_content("SEGV"))
@@ -111,14 +121,18 @@ def test_a_segfault_fails_the_call_with_its_signal(tmp_path: Path) -> None:
 
 
 def test_an_endless_loop_in_add_meets_the_per_call_deadline(tmp_path: Path) -> None:
-    target = _isolated(tmp_path, """
+    target = _isolated(
+        tmp_path,
+        """
         from refold.reference import Accumulator as _Reference
         class Accumulator(_Reference):
             def add(self, chunk):
                 while "LOOP" in str(chunk):
                     pass
                 super().add(chunk)
-    """, timeout=1.0)
+    """,
+        timeout=1.0,
+    )
     try:
         started = time.monotonic()
         with pytest.raises(TargetError, match="within 1 s") as info:
@@ -133,10 +147,13 @@ def test_an_endless_loop_in_add_meets_the_per_call_deadline(tmp_path: Path) -> N
 def test_a_keyboard_interrupt_raised_by_the_target_fails_the_call_not_the_run(
     tmp_path: Path,
 ) -> None:
-    target = _isolated(tmp_path, """
+    target = _isolated(
+        tmp_path,
+        """
         def fold(chunks):
             raise KeyboardInterrupt
-    """)
+    """,
+    )
     try:
         with pytest.raises(TargetError, match="raised KeyboardInterrupt") as info:
             target.fold(CHUNKS)
@@ -147,14 +164,17 @@ def test_a_keyboard_interrupt_raised_by_the_target_fails_the_call_not_the_run(
 
 def test_patching_the_harness_from_the_target_changes_nothing_here(tmp_path: Path) -> None:
     differences, runtest = refold.checks.Check.differences, _pytest.python.Function.runtest
-    target = _isolated(tmp_path, """
+    target = _isolated(
+        tmp_path,
+        """
         import _pytest.python
         import refold.checks
         refold.checks.Check.differences = lambda *a: []
         _pytest.python.Function.runtest = lambda self: None
         def fold(chunks):
             return {"object": "chat.completion", "choices": []}
-    """)
+    """,
+    )
     try:
         assert refold.checks.Check.differences is differences
         assert _pytest.python.Function.runtest is runtest
@@ -165,7 +185,9 @@ def test_patching_the_harness_from_the_target_changes_nothing_here(tmp_path: Pat
 
 
 def test_a_target_mutating_its_chunks_is_caught_in_the_worker(tmp_path: Path) -> None:
-    target = _isolated(tmp_path, """
+    target = _isolated(
+        tmp_path,
+        """
         from refold.reference import Accumulator as _Reference
         class Accumulator(_Reference):
             def __init__(self):
@@ -177,7 +199,8 @@ def test_a_target_mutating_its_chunks_is_caught_in_the_worker(tmp_path: Path) ->
             def response(self):
                 self.kept[0]["id"] = "changed later"
                 return super().response()
-    """)
+    """,
+    )
     try:
         with pytest.raises(TargetError, match="LIFE-SNAPSHOT") as info:
             target.fold(CHUNKS)
@@ -187,7 +210,9 @@ def test_a_target_mutating_its_chunks_is_caught_in_the_worker(tmp_path: Path) ->
 
 
 def test_a_target_printing_and_reading_stdin_cannot_touch_the_protocol(tmp_path: Path) -> None:
-    target = _isolated(tmp_path, """
+    target = _isolated(
+        tmp_path,
+        """
         import os, sys
         from refold.reference import fold as _fold
         def fold(chunks):
@@ -195,7 +220,8 @@ def test_a_target_printing_and_reading_stdin_cannot_touch_the_protocol(tmp_path:
             os.write(1, b"raw bytes on fd 1\\n")
             assert sys.stdin.read() == "" and os.read(0, 100) == b""
             return _fold(chunks)
-    """)
+    """,
+    )
     try:
         assert target.fold(CHUNKS)["id"] == "c1"
         assert target.fold(CHUNKS)["id"] == "c1"
@@ -207,8 +233,11 @@ def test_a_target_that_cannot_load_is_a_usage_error_with_its_reason(tmp_path: Pa
     with pytest.raises(UsageError, match="offers no target"):
         _isolated(tmp_path, "x = 1\n")
     with pytest.raises(UsageError, match="cannot claim `lifecycle`"):
-        load_target(_target_file(tmp_path, "from refold.reference import fold\n", "f.py"),
-                    isolated=True, features=frozenset({"text", "lifecycle"}))
+        load_target(
+            _target_file(tmp_path, "from refold.reference import fold\n", "f.py"),
+            isolated=True,
+            features=frozenset({"text", "lifecycle"}),
+        )
 
 
 _SUITE = """
@@ -254,10 +283,26 @@ def _run(tmp_path: Path, *options: str) -> tuple[subprocess.CompletedProcess[str
     _target_file(tmp_path, _HOSTILE, "hostile_target.py")
     report = tmp_path / "results.json"
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly",
-         "--target=hostile_target.py", "--target-timeout=2", f"--refold-report={report}",
-         *options, "test_hostile_suite.py"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:randomly",
+            "--target=hostile_target.py",
+            "--target-timeout=2",
+            f"--refold-report={report}",
+            *options,
+            "test_hostile_suite.py",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     rules = json.loads(report.read_text(encoding="utf-8"))["rules"] if report.exists() else {}
     return done, rules
 
@@ -268,8 +313,12 @@ def test_a_run_charges_an_exit_and_an_interrupt_to_their_rules_and_goes_on(
     done, rules = _run(tmp_path)
     assert done.returncode == 1, done.stdout[-3000:]
     statuses = {r: rules[r]["status"] for r in ("TEXT-JOIN", "ENV-ID", "ENV-MODEL", "ENV-OBJECT")}
-    assert statuses == {"TEXT-JOIN": "passed", "ENV-ID": "failed", "ENV-MODEL": "failed",
-                        "ENV-OBJECT": "passed"}, done.stdout[-3000:]
+    assert statuses == {
+        "TEXT-JOIN": "passed",
+        "ENV-ID": "failed",
+        "ENV-MODEL": "failed",
+        "ENV-OBJECT": "passed",
+    }, done.stdout[-3000:]
     assert "the target exited (status 0)" in rules["ENV-ID"]["failure"]["message"]
     assert "KeyboardInterrupt" in rules["ENV-MODEL"]["failure"]["message"]
     assert "refold: results by feature and rule" in done.stdout
@@ -291,8 +340,9 @@ def test_refold_check_passes_in_process_and_the_reply_limit_to_pytest() -> None:
 
     isolated = pytest_arguments(build_parser().parse_args(["check"]))
     assert "--in-process" not in isolated
-    argv = pytest_arguments(build_parser().parse_args(
-        ["check", "--in-process", "--target-max-reply", "1000"]))
+    argv = pytest_arguments(
+        build_parser().parse_args(["check", "--in-process", "--target-max-reply", "1000"])
+    )
     assert "--in-process" in argv
     assert "--target-max-reply=1000" in argv
 
@@ -338,7 +388,8 @@ def _snapshot_observations(target: Target) -> list[object]:
 
 @pytest.mark.parametrize("source", [_HANDS_OUT_ITS_STATE, None], ids=["live", "examples"])
 def test_a_live_snapshot_shows_isolated_as_it_does_in_process(
-    tmp_path: Path, source: str | None,
+    tmp_path: Path,
+    source: str | None,
 ) -> None:
     examples = Path(__file__).resolve().parent.parent / "examples" / "broken"
     path = _target_file(tmp_path, source) if source else str(examples / "live_snapshot.py")

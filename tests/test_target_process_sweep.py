@@ -19,8 +19,9 @@ import pytest
 from refold.targets import load_target
 from refold.targets.confinement import Confinement, configure, current
 
-CHUNKS = [{"id": "c1", "choices": [{"index": 0, "delta": {"content": "Hi"},
-                                    "finish_reason": "stop"}]}]
+CHUNKS = [
+    {"id": "c1", "choices": [{"index": 0, "delta": {"content": "Hi"}, "finish_reason": "stop"}]}
+]
 
 
 @pytest.fixture
@@ -40,9 +41,24 @@ def _file(folder: Path, name: str, source: str) -> str:
 def _pytest(folder: Path, target: str, *options: str) -> subprocess.CompletedProcess[str]:
     """`pytest --target=TARGET` run from `folder`, as a user would start it there."""
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:randomly", f"--target={target}",
-         "--hypothesis-profile=dev", "--rules=TEXT-JOIN", "--replay-dir=", *options],
-        cwd=folder, capture_output=True, text=True, timeout=300, check=False)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:randomly",
+            f"--target={target}",
+            "--hypothesis-profile=dev",
+            "--rules=TEXT-JOIN",
+            "--replay-dir=",
+            *options,
+        ],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
 
 
 _DAEMON_SERVER = """
@@ -107,7 +123,8 @@ def _daemon_command(tmp_path: Path, *watched: str) -> str:
 
 
 def test_a_setsid_daemon_reexecuted_without_the_token_dies_with_its_target(
-    tmp_path: Path, confined: None,
+    tmp_path: Path,
+    confined: None,
 ) -> None:
     configure(Confinement(writable=(str(tmp_path),)))  # where it notes its pid
     target = load_target(_daemon_command(tmp_path, "never-written"))
@@ -142,7 +159,11 @@ def test_the_sweep_kills_every_orphan_from_another_session_and_spares_the_harnes
     assert become_subreaper()
     own = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
     noted = tmp_path / "orphan"
-    subprocess.run([sys.executable, "-c", textwrap.dedent("""
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            textwrap.dedent("""
         import os, sys, time
         if os.fork() == 0:
             os.setsid()
@@ -153,7 +174,12 @@ def test_the_sweep_kills_every_orphan_from_another_session_and_spares_the_harnes
                 time.sleep(30)
             os._exit(0)
         os.wait()
-    """), str(noted)], check=True, timeout=30)
+    """),
+            str(noted),
+        ],
+        check=True,
+        timeout=30,
+    )
     # only the sleeper this test forked: under xdist the worker has other tests' children
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline and not noted.exists():

@@ -16,7 +16,7 @@ from refold.replay import failure_record
 from refold.targets import Target, load_target
 from refold.undone import report_on_undone
 
-_LOSES_THE_LAST_FRAGMENT = '''
+_LOSES_THE_LAST_FRAGMENT = """
 from refold.reference import fold as _fold
 
 
@@ -25,9 +25,9 @@ def fold(chunks):
     kept[-1] = {**kept[-1], "choices": [{**e, "delta": {**e["delta"], "content": ""}}
                                          for e in kept[-1]["choices"]]}
     return _fold(kept)
-'''
+"""
 
-_RAISES_ON_BOOM = '''
+_RAISES_ON_BOOM = """
 from refold.reference import fold as _fold
 
 
@@ -37,7 +37,7 @@ def fold(chunks):
             if (entry.get("delta") or {}).get("content") == "boom":
                 raise KeyError("boom")
     return _fold(chunks)
-'''
+"""
 
 
 def _chunk(content: str, **extra: JSON) -> JSON:
@@ -103,8 +103,12 @@ def test_a_failure_that_goes_away_when_undone_stays_where_it_was_found(
 ) -> None:
     # the reference, except that a chunk carrying x_bogus loses its text: the departure
     # is what the target gets wrong, so nothing less departing shows it
-    target = _target(tmp_path, _LOSES_THE_LAST_FRAGMENT.replace(
-        "kept[-1] = {", "kept[-1] = kept[-1] if 'x_bogus' not in kept[-1] else {"))
+    target = _target(
+        tmp_path,
+        _LOSES_THE_LAST_FRAGMENT.replace(
+            "kept[-1] = {", "kept[-1] = kept[-1] if 'x_bogus' not in kept[-1] else {"
+        ),
+    )
     stream = [_chunk("a"), _chunk("b", x_bogus=1)]
     with shaped():
         failure = _failure(target, stream)

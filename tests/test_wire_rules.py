@@ -56,8 +56,13 @@ def test_the_rule_mark_takes_a_wire_rule_and_records_its_feature() -> None:
 
 
 def test_the_wire_rules_page_section_says_it_is_not_the_spec() -> None:
-    done = subprocess.run([*REFOLD, "rules", "--dialect", "openai-chat", "--feature", "sse"],
-                          capture_output=True, text=True, timeout=60, check=False)
+    done = subprocess.run(
+        [*REFOLD, "rules", "--dialect", "openai-chat", "--feature", "sse"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     dialect, blank, heading, *rows = done.stdout.splitlines()
     assert dialect.startswith("openai-chat: ") and not blank
@@ -71,8 +76,7 @@ class _HelloOnly:
     where = "fake://decoderless"
 
     def request(self, message: JSONObject) -> JSONObject:
-        return {"ok": True, "protocol": 2, "operations": ["fold"],
-                "features": ["text", "sse"]}
+        return {"ok": True, "protocol": 2, "operations": ["fold"], "features": ["text", "sse"]}
 
     def generation(self) -> int:
         return 0
@@ -89,11 +93,29 @@ def test_a_remote_target_claiming_sse_is_refused_since_it_exposes_no_decoder() -
 def _check_sse(tmp_path: Path, target: str) -> tuple[dict[str, str], dict[str, object]]:
     """Run `refold check` on the installed sse suite; the table rows and results JSON."""
     done = subprocess.run(
-        [*REFOLD, "check", "--target", target, "--profile", "dev", "--report-dir", "out",
-         "--", str(suites_dir() / "test_sse.py")],
-        cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False)
-    rows = {line.split()[0]: line.split()[1] for line in done.stdout.splitlines()
-            if line.startswith("  SSE-")}
+        [
+            *REFOLD,
+            "check",
+            "--target",
+            target,
+            "--profile",
+            "dev",
+            "--report-dir",
+            "out",
+            "--",
+            str(suites_dir() / "test_sse.py"),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    rows = {
+        line.split()[0]: line.split()[1]
+        for line in done.stdout.splitlines()
+        if line.startswith("  SSE-")
+    }
     assert "wire rules:" in done.stdout, done.stdout[-3000:] + done.stderr[-2000:]
     results = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
     return rows, {"returncode": done.returncode, **results}
@@ -119,8 +141,14 @@ def test_check_of_openai_shows_its_decoders_documented_deviations_as_xfailed(
         pytest.skip("install refold[openai] to check the openai target")
     rows, results = _check_sse(tmp_path, "openai")
     assert results["returncode"] == 0
-    xfailed = {"SSE-BOM", "SSE-EVENT-NO-DATA", "SSE-ID-BLANK-LINE", "SSE-RETRY-DIGITS",
-               "SSE-RETRY-ONLY", "SSE-INVALID-UTF8"}
+    xfailed = {
+        "SSE-BOM",
+        "SSE-EVENT-NO-DATA",
+        "SSE-ID-BLANK-LINE",
+        "SSE-RETRY-DIGITS",
+        "SSE-RETRY-ONLY",
+        "SSE-INVALID-UTF8",
+    }
     assert {k for k, status in rows.items() if status == "xfailed"} == xfailed
     assert {k for k, status in rows.items() if status == "passed"} == SSE_RULES.keys() - xfailed
 
@@ -129,7 +157,8 @@ def test_a_decoder_failure_is_charged_to_its_wire_rule_and_to_no_spec_rule(
     tmp_path: Path,
 ) -> None:
     # A second BOM in front of the stream: harmless unless the stream starts with one.
-    (tmp_path / "bom_blind.py").write_text(textwrap.dedent("""
+    (tmp_path / "bom_blind.py").write_text(
+        textwrap.dedent("""
         from refold.reference import fold
         from refold.targets.sdk.decoders import decode_reference
 
@@ -137,7 +166,9 @@ def test_a_decoder_failure_is_charged_to_its_wire_rule_and_to_no_spec_rule(
             return decode_reference([b"\\xef\\xbb\\xbf", *parts])
 
         refold_target = {"name": "bom-blind", "fold": fold, "sse": decode}
-    """), encoding="utf-8")
+    """),
+        encoding="utf-8",
+    )
     rows, results = _check_sse(tmp_path, str(tmp_path / "bom_blind.py"))
     assert results["returncode"] == 1
     assert {k for k, status in rows.items() if status == "failed"} == {"SSE-BOM"}

@@ -18,10 +18,11 @@ from refold.dialects.openai_responses import OPENAI_RESPONSES
 from refold.shapes import StreamShapes
 from refold.wire_shapes import FRAME_KINDS, framing_departures
 
-_EVENTS = [{"type": "message_start", "message": {"id": "m"}},
-           {"type": "content_block_delta", "index": 0,
-            "delta": {"type": "text_delta", "text": "é\\n"}},
-           {"type": "message_stop"}]
+_EVENTS = [
+    {"type": "message_start", "message": {"id": "m"}},
+    {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "é\\n"}},
+    {"type": "message_stop"},
+]
 
 
 def _frame(event: dict[str, object], name: str | None = None) -> str:
@@ -31,13 +32,16 @@ def _frame(event: dict[str, object], name: str | None = None) -> str:
 _DOCUMENTED = "".join(_frame(e) for e in _EVENTS)
 
 DEPARTING: dict[str, tuple[str, list[int]]] = {
-    "unnamed": (_frame(_EVENTS[0]) + f"data: {json.dumps(_EVENTS[1])}\n\n"
-                + _frame(_EVENTS[2]), [1]),
-    "empty": (_frame(_EVENTS[0]) + "event: ping\n\n" + "event: ping\ndata: \n\n"
-              + _frame(_EVENTS[2]), [1, 2]),
+    "unnamed": (
+        _frame(_EVENTS[0]) + f"data: {json.dumps(_EVENTS[1])}\n\n" + _frame(_EVENTS[2]),
+        [1],
+    ),
+    "empty": (
+        _frame(_EVENTS[0]) + "event: ping\n\n" + "event: ping\ndata: \n\n" + _frame(_EVENTS[2]),
+        [1, 2],
+    ),
     "misnamed": (_frame(_EVENTS[0], name="message_delta") + _frame(_EVENTS[2]), [0]),
-    "framing": (": keep-alive\n" + _frame(_EVENTS[0]) + "id: 7\n" + _frame(_EVENTS[2]),
-                [0, 1]),
+    "framing": (": keep-alive\n" + _frame(_EVENTS[0]) + "id: 7\n" + _frame(_EVENTS[2]), [0, 1]),
     "not-json": (_frame(_EVENTS[0]) + "event: message_stop\ndata: [DONE]\n\n", [1]),
 }
 """Bytes departing in each kind alone, with the frames that depart."""
@@ -64,9 +68,16 @@ def test_bytes_departing_one_way_name_that_kind_at_the_frames_that_depart(kind: 
     assert framing_departures([text.encode()]) == {kind: frames}
 
 
-@pytest.mark.parametrize("text", ["\ufeff" + _DOCUMENTED, _DOCUMENTED.replace("\n", "\r\n"),
-                                  _DOCUMENTED.replace("data: ", "data:"),
-                                  _DOCUMENTED + "\n", "event: x\nevent: x\ndata: {}\n\n"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\ufeff" + _DOCUMENTED,
+        _DOCUMENTED.replace("\n", "\r\n"),
+        _DOCUMENTED.replace("data: ", "data:"),
+        _DOCUMENTED + "\n",
+        "event: x\nevent: x\ndata: {}\n\n",
+    ],
+)
 def test_what_the_examples_never_show_is_framing(text: str) -> None:
     assert "framing" in framing_departures([text.encode()])
 
@@ -76,7 +87,7 @@ def test_bytes_that_are_not_utf8_are_framing() -> None:
 
 
 def test_an_unterminated_last_frame_is_left_to_the_items() -> None:
-    assert framing_departures([_DOCUMENTED.encode(), b"data: {\"type\""]) == {}
+    assert framing_departures([_DOCUMENTED.encode(), b'data: {"type"']) == {}
 
 
 def _shapes(dialect: object) -> StreamShapes:
@@ -85,11 +96,11 @@ def _shapes(dialect: object) -> StreamShapes:
     return shapes
 
 
-@pytest.mark.parametrize("dialect", [ANTHROPIC_MESSAGES, OPENAI_RESPONSES],
-                         ids=lambda d: d.name)
+@pytest.mark.parametrize("dialect", [ANTHROPIC_MESSAGES, OPENAI_RESPONSES], ids=lambda d: d.name)
 @pytest.mark.parametrize("kind", FRAME_KINDS)
-def test_each_dialect_tells_every_kind_as_a_registered_departure(dialect: object,
-                                                                 kind: str) -> None:
+def test_each_dialect_tells_every_kind_as_a_registered_departure(
+    dialect: object, kind: str
+) -> None:
     shapes = _shapes(dialect)
     assert shapes.wire is not None
     shape = shapes.of_wire([DEPARTING[kind][0].encode()])
@@ -99,8 +110,7 @@ def test_each_dialect_tells_every_kind_as_a_registered_departure(dialect: object
     assert shape.shape == departure.shape
 
 
-@pytest.mark.parametrize("dialect", [ANTHROPIC_MESSAGES, OPENAI_RESPONSES],
-                         ids=lambda d: d.name)
+@pytest.mark.parametrize("dialect", [ANTHROPIC_MESSAGES, OPENAI_RESPONSES], ids=lambda d: d.name)
 def test_the_documented_framing_is_documented_in_each_dialect(dialect: object) -> None:
     shape = _shapes(dialect).of_wire([_DOCUMENTED.encode()])
     assert shape is not None and shape.shape == "documented" and shape.departures == ()

@@ -18,14 +18,14 @@ from refold.checks import ConformanceFailure
 from refold.reference._persist import TOTAL_BYTES
 from refold.replay import decode_failure, encode_failure
 
-_HUGE_CREATED = '''
+_HUGE_CREATED = """
 from refold.reference import fold as _fold
 
 def fold(chunks):
     response = _fold(chunks)
     response["created"] = {created}
     return response
-'''
+"""
 
 _CREATED_TEST = "test_created_is_the_first_positive_integer_created"
 
@@ -37,22 +37,48 @@ def test_a_failure_holding_an_integer_beyond_32_bits_is_reported_under_xdist(
     target = tmp_path / "huge_created.py"
     target.write_text(_HUGE_CREATED.format(created=created), encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, "-m", "refold.cli", "check", "--target", str(target), "--profile", "dev",
-         "--report", "results.json", "--", "-n", "2", "-k", _CREATED_TEST],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False)
+        [
+            sys.executable,
+            "-m",
+            "refold.cli",
+            "check",
+            "--target",
+            str(target),
+            "--profile",
+            "dev",
+            "--report",
+            "results.json",
+            "--",
+            "-n",
+            "2",
+            "-k",
+            _CREATED_TEST,
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     output = done.stdout + done.stderr
     assert "INTERNALERROR" not in output, output[-3000:]
     assert done.returncode == 1, output[-3000:]
     rule = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))["rules"][
-        "ENV-CREATED"]
+        "ENV-CREATED"
+    ]
     assert rule["status"] == "failed"
     assert rule["failure"]["received"]["created"] == created
     assert rule["failure"]["pointer"] == "/created"
 
 
 def test_an_encoded_failure_is_json_text_that_decodes_to_the_record() -> None:
-    failure = ConformanceFailure(("ENV-CREATED",), "differs", chunks=[{"created": 2**64}],
-                                 expected={"created": 1}, received={"created": 2**64})
+    failure = ConformanceFailure(
+        ("ENV-CREATED",),
+        "differs",
+        chunks=[{"created": 2**64}],
+        expected={"created": 1},
+        received={"created": 2**64},
+    )
     text = encode_failure(failure)
     assert isinstance(text, str)
     record = decode_failure(text)
@@ -64,8 +90,12 @@ def test_an_encoded_failure_is_json_text_that_decodes_to_the_record() -> None:
 def test_an_encoded_failure_is_bounded_whatever_the_values() -> None:
     huge_text = "x" * 5_000_000
     failure = ConformanceFailure(
-        ("TEXT-JOIN",), "differs", chunks=[{"content": huge_text}] * 50,
-        expected={"content": huge_text}, received={"n": 10**5000, "f": float("nan")})
+        ("TEXT-JOIN",),
+        "differs",
+        chunks=[{"content": huge_text}] * 50,
+        expected={"content": huge_text},
+        received={"n": 10**5000, "f": float("nan")},
+    )
     text = encode_failure(failure)
     # The one cap on what refold keeps (refold.reference.TOTAL_BYTES of strings), plus the
     # record's own structure.
@@ -92,8 +122,11 @@ _FAILS_IN_EVERY_SDK = "test_a_null_choice_entry_is_skipped"  # "choices": [null]
 
 def _report_commands() -> dict[str, str]:
     """The documented report commands, by target."""
-    commands = [line.strip() for line in _DOCS.read_text(encoding="utf-8").splitlines()
-                if line.startswith("refold check --target ")]
+    commands = [
+        line.strip()
+        for line in _DOCS.read_text(encoding="utf-8").splitlines()
+        if line.startswith("refold check --target ")
+    ]
     return {command.split()[3]: command for command in commands}
 
 
@@ -101,8 +134,9 @@ def test_the_docs_give_a_report_command_for_every_built_in_sdk_target() -> None:
     from refold.targets import BUILTIN_TARGETS
     from refold.targets.loading import BUILTIN_EVENTS_TARGETS
 
-    assert set(_report_commands()) == (set(BUILTIN_TARGETS) | set(BUILTIN_EVENTS_TARGETS)
-                                       ) - {"reference"}
+    assert set(_report_commands()) == (set(BUILTIN_TARGETS) | set(BUILTIN_EVENTS_TARGETS)) - {
+        "reference"
+    }
     assert all(" -- -n 2" in command for command in _report_commands().values())
 
 
@@ -115,8 +149,15 @@ def test_the_documented_report_command_runs_under_xdist(tmp_path: Path, target: 
         pytest.skip(f"install refold[{target}] to run its report command")
     command = f"{_report_commands()[target]} -k {_FAILS_IN_EVERY_SDK}"
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
-    done = subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=300, check=False, env={**os.environ, "PATH": path})
+    done = subprocess.run(
+        ["bash", "-c", command],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, "PATH": path},
+    )
     output = done.stdout + done.stderr
     assert "INTERNALERROR" not in output, output[-3000:]
     assert done.returncode == 1, output[-3000:]

@@ -17,12 +17,23 @@ import copy
 import json
 
 FEATURES = [
-    "text", "tool_use", "server_tools", "thinking", "citations", "stop_details", "usage",
-    "robustness", "lifecycle",
+    "text",
+    "tool_use",
+    "server_tools",
+    "thinking",
+    "citations",
+    "stop_details",
+    "usage",
+    "robustness",
+    "lifecycle",
 ]
 TOOL_TYPES = ("tool_use", "server_tool_use", "mcp_tool_use")
-TOKEN_COUNTS = ("input_tokens", "output_tokens", "cache_creation_input_tokens",
-                "cache_read_input_tokens")
+TOKEN_COUNTS = (
+    "input_tokens",
+    "output_tokens",
+    "cache_creation_input_tokens",
+    "cache_read_input_tokens",
+)
 WHITESPACE = (
     "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
     "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
@@ -126,8 +137,10 @@ class Block:
             block[self.kind] = "".join(self.text)
         if self.citations:
             earlier = block.get("citations")
-            block["citations"] = [*(earlier if isinstance(earlier, list) else []),
-                                  *copy.deepcopy(self.citations)]
+            block["citations"] = [
+                *(earlier if isinstance(earlier, list) else []),
+                *copy.deepcopy(self.citations),
+            ]
         if self.signature is not None:
             block["signature"] = self.signature
         joined = "".join(self.input)

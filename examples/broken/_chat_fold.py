@@ -16,8 +16,18 @@ import copy
 import json
 
 FEATURES = [
-    "text", "choices", "tool_calls", "tool_call_repair", "empty_arguments", "refusal",
-    "reasoning", "annotations", "logprobs", "usage", "provider_fields", "robustness",
+    "text",
+    "choices",
+    "tool_calls",
+    "tool_call_repair",
+    "empty_arguments",
+    "refusal",
+    "reasoning",
+    "annotations",
+    "logprobs",
+    "usage",
+    "provider_fields",
+    "robustness",
     "lifecycle",
 ]
 TEXT_FIELDS = ("content", "refusal", "reasoning", "reasoning_content")
@@ -58,9 +68,12 @@ def fragment_of(entry):
     function = entry.get("function")
     function = function if isinstance(function, dict) else {}
     arguments = function.get("arguments")
-    return {"id": nonblank(entry.get("id")), "type": nonblank(entry.get("type")),
-            "name": nonblank(function.get("name")),
-            "arguments": arguments if isinstance(arguments, str) else None}
+    return {
+        "id": nonblank(entry.get("id")),
+        "type": nonblank(entry.get("type")),
+        "name": nonblank(function.get("name")),
+        "arguments": arguments if isinstance(arguments, str) else None,
+    }
 
 
 def resent(fragment, current):
@@ -68,7 +81,8 @@ def resent(fragment, current):
     if fragment["id"]:
         return fragment["id"] == current.id
     return fragment["name"] is None and whole_object(fragment["arguments"]) == whole_object(
-        current.arguments)
+        current.arguments
+    )
 
 
 class Call:
@@ -90,8 +104,11 @@ class Call:
         return "{}" if finished and not self.arguments else self.arguments
 
     def output(self, finished):
-        return {"id": self.id, "type": self.type or "function",
-                "function": {"name": self.name, "arguments": self.arguments_out(finished)}}
+        return {
+            "id": self.id,
+            "type": self.type or "function",
+            "function": {"name": self.name, "arguments": self.arguments_out(finished)},
+        }
 
 
 class Choice:
@@ -123,7 +140,8 @@ class Choice:
                 self.text[key] = self.text.get(key, "") + delta[key]
         if isinstance(delta.get("annotations"), list):
             self.annotations = (self.annotations or []) + [
-                a for a in delta["annotations"] if isinstance(a, dict)]
+                a for a in delta["annotations"] if isinstance(a, dict)
+            ]
         if isinstance(delta.get("tool_calls"), list):
             for tool_entry in delta["tool_calls"]:
                 if isinstance(tool_entry, dict):
@@ -132,8 +150,9 @@ class Choice:
     def add_finish_reason(self, entry):
         """The last non-blank finish reason wins; a blank one changes nothing."""
         self.finish_reason = nonblank(entry.get("finish_reason")) or self.finish_reason
-        self.native_finish_reason = (nonblank(entry.get("native_finish_reason"))
-                                     or self.native_finish_reason)
+        self.native_finish_reason = (
+            nonblank(entry.get("native_finish_reason")) or self.native_finish_reason
+        )
 
     def add_role(self, delta):
         """The first non-blank role is the choice's."""
@@ -155,8 +174,10 @@ class Choice:
         current = calls[-1]
         if fragment["id"] and current.id and fragment["id"] != current.id:
             calls.append(self.new_call(fragment))  # several calls share one index
-        elif whole_object(fragment["arguments"] or "") is not None and whole_object(
-                current.arguments) is not None:
+        elif (
+            whole_object(fragment["arguments"] or "") is not None
+            and whole_object(current.arguments) is not None
+        ):
             if not resent(fragment, current):
                 calls.append(self.new_call(fragment))  # a second whole object: a new call
         else:
@@ -175,14 +196,19 @@ class Choice:
     def output(self, finished):
         message = {"role": self.role or "assistant", "content": None}
         message.update({key: text for key, text in self.text.items() if text})
-        calls = [call.output(finished) for index in sorted(self.calls)
-                 for call in self.calls[index]]
+        calls = [
+            call.output(finished) for index in sorted(self.calls) for call in self.calls[index]
+        ]
         if calls:
             message["tool_calls"] = calls
         if self.annotations is not None:
             message["annotations"] = self.annotations
-        choice = {"index": self.index, "message": message,
-                  "finish_reason": self.finish_reason, "logprobs": self.logprobs}
+        choice = {
+            "index": self.index,
+            "message": message,
+            "finish_reason": self.finish_reason,
+            "logprobs": self.logprobs,
+        }
         if self.native_finish_reason:
             choice["native_finish_reason"] = self.native_finish_reason
         return copy.deepcopy(choice)
@@ -241,8 +267,7 @@ class Accumulator:
 
     @property
     def finished(self):
-        return self.done or (bool(self.choices)
-                             and all(c.finished for c in self.choices.values()))
+        return self.done or (bool(self.choices) and all(c.finished for c in self.choices.values()))
 
     def mark_done(self):
         self.done = True
@@ -251,10 +276,14 @@ class Accumulator:
         if not self.folded:
             raise LookupError("no chunk has been added yet")
         finished = self.finished
-        response = {"id": self.envelope.get("id"), "object": "chat.completion",
-                    "created": self.envelope.get("created"), "model": self.envelope.get("model"),
-                    **{k: v for k, v in self.provider.items() if v},
-                    "choices": [self.choices[i].output(finished) for i in sorted(self.choices)]}
+        response = {
+            "id": self.envelope.get("id"),
+            "object": "chat.completion",
+            "created": self.envelope.get("created"),
+            "model": self.envelope.get("model"),
+            **{k: v for k, v in self.provider.items() if v},
+            "choices": [self.choices[i].output(finished) for i in sorted(self.choices)],
+        }
         if self.usage is not None:
             response["usage"] = copy.deepcopy(self.usage)
         return response

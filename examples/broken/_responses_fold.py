@@ -14,26 +14,44 @@ from __future__ import annotations
 
 import copy
 
-FEATURES = ["text", "tool_calls", "refusal", "reasoning", "annotations", "usage",
-            "robustness", "lifecycle"]
+FEATURES = [
+    "text",
+    "tool_calls",
+    "refusal",
+    "reasoning",
+    "annotations",
+    "usage",
+    "robustness",
+    "lifecycle",
+]
 WHITESPACE = (
     "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
     "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 )
 LIFECYCLE = ("response.created", "response.queued", "response.in_progress")
-TERMINALS = {"response.completed": "completed", "response.incomplete": "incomplete",
-             "response.failed": "failed"}
+TERMINALS = {
+    "response.completed": "completed",
+    "response.incomplete": "incomplete",
+    "response.failed": "failed",
+}
 RECOVERED = {"completed": "completed", "incomplete": "incomplete", "failed": "incomplete"}
-TEXT_KEYS = {"output_text": "text", "refusal": "refusal", "reasoning_text": "text",
-             "summary_text": "text"}
+TEXT_KEYS = {
+    "output_text": "text",
+    "refusal": "refusal",
+    "reasoning_text": "text",
+    "summary_text": "text",
+}
 PLACEHOLDER_PARTS = {
     "output_text": {"type": "output_text", "text": "", "annotations": []},
     "refusal": {"type": "refusal", "refusal": ""},
     "reasoning_text": {"type": "reasoning_text", "text": ""},
     "summary_text": {"type": "summary_text", "text": ""},
 }
-PLACEHOLDER_ITEMS = {"message": {"role": "assistant", "content": []},
-                     "function_call": {"arguments": ""}, "reasoning": {"summary": []}}
+PLACEHOLDER_ITEMS = {
+    "message": {"role": "assistant", "content": []},
+    "function_call": {"arguments": ""},
+    "reasoning": {"summary": []},
+}
 HOSTED = {
     "web_search_call": ("in_progress", "searching", "completed"),
     "file_search_call": ("in_progress", "searching", "completed"),
@@ -45,43 +63,138 @@ HOSTED = {
     "mcp_list_tools": ("in_progress", "completed", "failed"),
     "custom_tool_call_input": ("delta", "done"),
 }
-HOSTED_ITEM = {"code_interpreter_call_code": "code_interpreter_call",
-               "mcp_call_arguments": "mcp_call", "custom_tool_call_input": "custom_tool_call"}
+HOSTED_ITEM = {
+    "code_interpreter_call_code": "code_interpreter_call",
+    "mcp_call_arguments": "mcp_call",
+    "custom_tool_call_input": "custom_tool_call",
+}
 # event type -> (item types it fits, implied item type, list, index key, what it does, value key)
 EVENTS = {
-    "response.content_part.added": (("message", "reasoning"), None, "content", "content_index",
-                                    "open", "part"),
-    "response.content_part.done": (("message", "reasoning"), None, "content", "content_index",
-                                   "replace", "part"),
-    "response.output_text.delta": (("message",), "message", "content", "content_index",
-                                   "join:output_text", "delta"),
-    "response.output_text.done": (("message",), "message", "content", "content_index",
-                                  "set:output_text", "text"),
-    "response.output_text.annotation.added": (("message",), "message", "content",
-                                              "content_index", "annotate", "annotation"),
-    "response.refusal.delta": (("message",), "message", "content", "content_index",
-                               "join:refusal", "delta"),
-    "response.refusal.done": (("message",), "message", "content", "content_index",
-                              "set:refusal", "refusal"),
-    "response.reasoning_text.delta": (("reasoning",), "reasoning", "content", "content_index",
-                                      "join:reasoning_text", "delta"),
-    "response.reasoning_text.done": (("reasoning",), "reasoning", "content", "content_index",
-                                     "set:reasoning_text", "text"),
-    "response.reasoning_summary_part.added": (("reasoning",), "reasoning", "summary",
-                                              "summary_index", "open", "part"),
-    "response.reasoning_summary_part.done": (("reasoning",), "reasoning", "summary",
-                                             "summary_index", "replace", "part"),
-    "response.reasoning_summary_text.delta": (("reasoning",), "reasoning", "summary",
-                                              "summary_index", "join:summary_text", "delta"),
-    "response.reasoning_summary_text.done": (("reasoning",), "reasoning", "summary",
-                                             "summary_index", "set:summary_text", "text"),
-    "response.function_call_arguments.delta": (("function_call",), "function_call", None, None,
-                                               "args", "delta"),
-    "response.function_call_arguments.done": (("function_call",), "function_call", None, None,
-                                              "args_done", "arguments"),
-    **{f"response.{family}.{step}": ((), HOSTED_ITEM.get(family, family), None, None, "none",
-                                     None)
-       for family, steps in HOSTED.items() for step in steps},
+    "response.content_part.added": (
+        ("message", "reasoning"),
+        None,
+        "content",
+        "content_index",
+        "open",
+        "part",
+    ),
+    "response.content_part.done": (
+        ("message", "reasoning"),
+        None,
+        "content",
+        "content_index",
+        "replace",
+        "part",
+    ),
+    "response.output_text.delta": (
+        ("message",),
+        "message",
+        "content",
+        "content_index",
+        "join:output_text",
+        "delta",
+    ),
+    "response.output_text.done": (
+        ("message",),
+        "message",
+        "content",
+        "content_index",
+        "set:output_text",
+        "text",
+    ),
+    "response.output_text.annotation.added": (
+        ("message",),
+        "message",
+        "content",
+        "content_index",
+        "annotate",
+        "annotation",
+    ),
+    "response.refusal.delta": (
+        ("message",),
+        "message",
+        "content",
+        "content_index",
+        "join:refusal",
+        "delta",
+    ),
+    "response.refusal.done": (
+        ("message",),
+        "message",
+        "content",
+        "content_index",
+        "set:refusal",
+        "refusal",
+    ),
+    "response.reasoning_text.delta": (
+        ("reasoning",),
+        "reasoning",
+        "content",
+        "content_index",
+        "join:reasoning_text",
+        "delta",
+    ),
+    "response.reasoning_text.done": (
+        ("reasoning",),
+        "reasoning",
+        "content",
+        "content_index",
+        "set:reasoning_text",
+        "text",
+    ),
+    "response.reasoning_summary_part.added": (
+        ("reasoning",),
+        "reasoning",
+        "summary",
+        "summary_index",
+        "open",
+        "part",
+    ),
+    "response.reasoning_summary_part.done": (
+        ("reasoning",),
+        "reasoning",
+        "summary",
+        "summary_index",
+        "replace",
+        "part",
+    ),
+    "response.reasoning_summary_text.delta": (
+        ("reasoning",),
+        "reasoning",
+        "summary",
+        "summary_index",
+        "join:summary_text",
+        "delta",
+    ),
+    "response.reasoning_summary_text.done": (
+        ("reasoning",),
+        "reasoning",
+        "summary",
+        "summary_index",
+        "set:summary_text",
+        "text",
+    ),
+    "response.function_call_arguments.delta": (
+        ("function_call",),
+        "function_call",
+        None,
+        None,
+        "args",
+        "delta",
+    ),
+    "response.function_call_arguments.done": (
+        ("function_call",),
+        "function_call",
+        None,
+        None,
+        "args_done",
+        "arguments",
+    ),
+    **{
+        f"response.{family}.{step}": ((), HOSTED_ITEM.get(family, family), None, None, "none", None)
+        for family, steps in HOSTED.items()
+        for step in steps
+    },
 }
 
 
@@ -259,8 +372,10 @@ class Item:
         if self.done_item is not None:
             return copy.deepcopy(self.done_item)
         streamed = self.streamed()
-        item = {key: streamed.pop(key) if key in streamed else copy.deepcopy(value)
-                for key, value in self.base.items()}
+        item = {
+            key: streamed.pop(key) if key in streamed else copy.deepcopy(value)
+            for key, value in self.base.items()
+        }
         item.update(streamed)
         current = item.get("status")
         if status is not None and (nonblank(current) is None or current == "in_progress"):
@@ -360,8 +475,11 @@ class Accumulator:
         kinds, implied, lists, index_key, action, value_key = spec
         if implied is None:
             part = json_object(event.get("part"))
-            implied = "reasoning" if part is not None and \
-                part.get("type") == "reasoning_text" else "message"
+            implied = (
+                "reasoning"
+                if part is not None and part.get("type") == "reasoning_text"
+                else "message"
+            )
         held = self.held(event, event.get("item_id"), implied)
         if held is not None and held.type in kinds:
             self.apply(held, event, lists, index_key, action, value_key)
@@ -418,12 +536,19 @@ class Accumulator:
     def snapshot(self):
         """LIFE-RS-SNAPSHOT."""
         latest = self.latest
-        response = {"object": "response", "status": "in_progress"} if latest is None else \
-            {k: copy.deepcopy(v) for k, v in latest.items() if k != "output"}
+        response = (
+            {"object": "response", "status": "in_progress"}
+            if latest is None
+            else {k: copy.deepcopy(v) for k, v in latest.items() if k != "output"}
+        )
         response["object"] = "response"
         response["output"] = self.streamed_output(None)
         return response
 
 
-refold_target = {"dialect": "openai-responses", "name": "responses_fold",
-                 "factory": Accumulator, "features": FEATURES}
+refold_target = {
+    "dialect": "openai-responses",
+    "name": "responses_fold",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

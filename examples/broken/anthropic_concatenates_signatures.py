@@ -25,5 +25,9 @@ class Accumulator(Correct):
     Block = _Block
 
 
-refold_target = {"dialect": "anthropic-messages", "name": "anthropic_concatenates_signatures",
-                 "factory": Accumulator, "features": FEATURES}
+refold_target = {
+    "dialect": "anthropic-messages",
+    "name": "anthropic_concatenates_signatures",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

@@ -23,5 +23,9 @@ class Accumulator(Correct):
         super().message_delta(event)
 
 
-refold_target = {"dialect": "anthropic-messages", "name": "anthropic_crash_without_usage",
-                 "factory": Accumulator, "features": FEATURES}
+refold_target = {
+    "dialect": "anthropic-messages",
+    "name": "anthropic_crash_without_usage",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

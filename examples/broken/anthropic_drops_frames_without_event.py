@@ -25,5 +25,10 @@ class Accumulator(Correct):
     """The correct fold: this module's defect is in its SSE decoder."""
 
 
-refold_target = {"dialect": "anthropic-messages", "name": "anthropic_drops_frames_without_event",
-                 "factory": Accumulator, "features": [*FEATURES, "sse"], "sse": _Decoder().decode}
+refold_target = {
+    "dialect": "anthropic-messages",
+    "name": "anthropic_drops_frames_without_event",
+    "factory": Accumulator,
+    "features": [*FEATURES, "sse"],
+    "sse": _Decoder().decode,
+}

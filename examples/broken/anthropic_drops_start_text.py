@@ -29,5 +29,9 @@ class Accumulator(Correct):
             self.open(index, _without_text(event.get("content_block")))
 
 
-refold_target = {"dialect": "anthropic-messages", "name": "anthropic_drops_start_text",
-                 "factory": Accumulator, "features": FEATURES}
+refold_target = {
+    "dialect": "anthropic-messages",
+    "name": "anthropic_drops_start_text",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

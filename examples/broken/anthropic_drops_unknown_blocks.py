@@ -16,10 +16,17 @@ from _anthropic_fold import FEATURES, TOOL_TYPES
 from _anthropic_fold import Accumulator as Correct
 
 KNOWN_BLOCKS = (
-    "text", "thinking", "redacted_thinking", *TOOL_TYPES, "web_search_tool_result",
-    "web_fetch_tool_result", "code_execution_tool_result",
-    "bash_code_execution_tool_result", "text_editor_code_execution_tool_result",
-    "tool_search_tool_result", "container_upload",
+    "text",
+    "thinking",
+    "redacted_thinking",
+    *TOOL_TYPES,
+    "web_search_tool_result",
+    "web_fetch_tool_result",
+    "code_execution_tool_result",
+    "bash_code_execution_tool_result",
+    "text_editor_code_execution_tool_result",
+    "tool_search_tool_result",
+    "container_upload",
 )
 
 
@@ -30,5 +37,9 @@ class Accumulator(Correct):
         super().open(index, content_block)
 
 
-refold_target = {"dialect": "anthropic-messages", "name": "anthropic_drops_unknown_blocks",
-                 "factory": Accumulator, "features": FEATURES}
+refold_target = {
+    "dialect": "anthropic-messages",
+    "name": "anthropic_drops_unknown_blocks",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

@@ -34,5 +34,9 @@ class Accumulator(Correct):
         return content
 
 
-refold_target = {"dialect": "anthropic-messages", "name": "anthropic_merges_text_blocks",
-                 "factory": Accumulator, "features": FEATURES}
+refold_target = {
+    "dialect": "anthropic-messages",
+    "name": "anthropic_merges_text_blocks",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

@@ -23,5 +23,9 @@ class Accumulator(Correct):
         self.stop_sequence = sequence if isinstance(sequence, str) else None
 
 
-refold_target = {"dialect": "anthropic-messages", "name": "anthropic_null_stop_reason_erases",
-                 "factory": Accumulator, "features": FEATURES}
+refold_target = {
+    "dialect": "anthropic-messages",
+    "name": "anthropic_null_stop_reason_erases",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

@@ -26,5 +26,9 @@ class Accumulator(Correct):
     Block = _Block
 
 
-refold_target = {"dialect": "anthropic-messages", "name": "anthropic_parses_each_fragment",
-                 "factory": Accumulator, "features": FEATURES}
+refold_target = {
+    "dialect": "anthropic-messages",
+    "name": "anthropic_parses_each_fragment",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

@@ -23,5 +23,9 @@ class Accumulator(Correct):
         self.start(event)
 
 
-refold_target = {"dialect": "anthropic-messages", "name": "anthropic_ping_before_start_raises",
-                 "factory": Accumulator, "features": FEATURES}
+refold_target = {
+    "dialect": "anthropic-messages",
+    "name": "anthropic_ping_before_start_raises",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

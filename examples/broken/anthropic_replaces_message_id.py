@@ -28,5 +28,9 @@ class Accumulator(Correct):
         return message
 
 
-refold_target = {"dialect": "anthropic-messages", "name": "anthropic_replaces_message_id",
-                 "factory": Accumulator, "features": FEATURES}
+refold_target = {
+    "dialect": "anthropic-messages",
+    "name": "anthropic_replaces_message_id",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

@@ -23,5 +23,9 @@ class Accumulator(Correct):
             self.open(len(self.blocks), event.get("content_block"))
 
 
-refold_target = {"dialect": "anthropic-messages", "name": "anthropic_routes_by_position",
-                 "factory": Accumulator, "features": FEATURES}
+refold_target = {
+    "dialect": "anthropic-messages",
+    "name": "anthropic_routes_by_position",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

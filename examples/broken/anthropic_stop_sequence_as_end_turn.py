@@ -23,5 +23,9 @@ class Accumulator(Correct):
         super().stop(delta)
 
 
-refold_target = {"dialect": "anthropic-messages", "name": "anthropic_stop_sequence_as_end_turn",
-                 "factory": Accumulator, "features": FEATURES}
+refold_target = {
+    "dialect": "anthropic-messages",
+    "name": "anthropic_stop_sequence_as_end_turn",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

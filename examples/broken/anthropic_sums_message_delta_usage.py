@@ -24,5 +24,9 @@ class Accumulator(Correct):
         super().replace_usage(key, value)
 
 
-refold_target = {"dialect": "anthropic-messages", "name": "anthropic_sums_message_delta_usage",
-                 "factory": Accumulator, "features": FEATURES}
+refold_target = {
+    "dialect": "anthropic-messages",
+    "name": "anthropic_sums_message_delta_usage",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

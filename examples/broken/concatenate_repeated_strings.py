@@ -34,5 +34,8 @@ class Accumulator(Correct):
     Call = _Call
 
 
-refold_target = {"name": "concatenate_repeated_strings", "factory": Accumulator,
-                 "features": FEATURES}
+refold_target = {
+    "name": "concatenate_repeated_strings",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

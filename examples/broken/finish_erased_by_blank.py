@@ -18,8 +18,9 @@ class _Choice(Choice):
     def add_finish_reason(self, entry):
         if isinstance(entry.get("finish_reason"), str):
             self.finish_reason = entry["finish_reason"]  # the bug: "" counts as a reason
-        self.native_finish_reason = (nonblank(entry.get("native_finish_reason"))
-                                     or self.native_finish_reason)
+        self.native_finish_reason = (
+            nonblank(entry.get("native_finish_reason")) or self.native_finish_reason
+        )
 
 
 class Accumulator(Correct):

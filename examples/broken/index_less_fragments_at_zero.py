@@ -25,5 +25,8 @@ class Accumulator(Correct):
     Choice = _Choice
 
 
-refold_target = {"name": "index_less_fragments_at_zero", "factory": Accumulator,
-                 "features": FEATURES}
+refold_target = {
+    "name": "index_less_fragments_at_zero",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

@@ -29,5 +29,9 @@ class Accumulator(Correct):
     Item = Item
 
 
-refold_target = {"dialect": "openai-responses", "name": "responses_drops_annotations",
-                 "factory": Accumulator, "features": FEATURES}
+refold_target = {
+    "dialect": "openai-responses",
+    "name": "responses_drops_annotations",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

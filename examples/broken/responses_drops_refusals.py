@@ -31,5 +31,9 @@ class Accumulator(Correct):
     Item = Item
 
 
-refold_target = {"dialect": "openai-responses", "name": "responses_drops_refusals",
-                 "factory": Accumulator, "features": FEATURES}
+refold_target = {
+    "dialect": "openai-responses",
+    "name": "responses_drops_refusals",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

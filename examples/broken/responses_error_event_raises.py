@@ -22,5 +22,9 @@ class Accumulator(Correct):
         super().add(event)
 
 
-refold_target = {"dialect": "openai-responses", "name": "responses_error_event_raises",
-                 "factory": Accumulator, "features": FEATURES}
+refold_target = {
+    "dialect": "openai-responses",
+    "name": "responses_error_event_raises",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

@@ -19,10 +19,16 @@ class Accumulator(Correct):
     def on_terminal(self, kind, response):
         if kind == "response.failed" and isinstance(response, dict):  # the bug
             kind = "response.completed"
-            response = {**{k: v for k, v in response.items() if k != "error"},
-                        "status": "completed"}
+            response = {
+                **{k: v for k, v in response.items() if k != "error"},
+                "status": "completed",
+            }
         super().on_terminal(kind, response)
 
 
-refold_target = {"dialect": "openai-responses", "name": "responses_failed_as_completed",
-                 "factory": Accumulator, "features": FEATURES}
+refold_target = {
+    "dialect": "openai-responses",
+    "name": "responses_failed_as_completed",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

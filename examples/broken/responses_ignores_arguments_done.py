@@ -25,5 +25,9 @@ class Accumulator(Correct):
     Item = Item
 
 
-refold_target = {"dialect": "openai-responses", "name": "responses_ignores_arguments_done",
-                 "factory": Accumulator, "features": FEATURES}
+refold_target = {
+    "dialect": "openai-responses",
+    "name": "responses_ignores_arguments_done",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

@@ -26,5 +26,9 @@ class Accumulator(Correct):
     Item = Item
 
 
-refold_target = {"dialect": "openai-responses", "name": "responses_ignores_reasoning_text",
-                 "factory": Accumulator, "features": FEATURES}
+refold_target = {
+    "dialect": "openai-responses",
+    "name": "responses_ignores_reasoning_text",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

@@ -40,13 +40,21 @@ class Accumulator(Correct):
     def on_done(self, event):
         index, item = json_index(event.get("output_index")), json_object(event.get("item"))
         added = self.added_items.get(index)
-        if item is not None and added is not None and added[0] == item.get("type") and (
-                identity(item) not in self.identities):
+        if (
+            item is not None
+            and added is not None
+            and added[0] == item.get("type")
+            and (identity(item) not in self.identities)
+        ):
             raise RuntimeError("Completed output item identity changed.")  # the bug
         if item is not None:
             self.identities.append(identity(item))
         super().on_done(event)
 
 
-refold_target = {"dialect": "openai-responses", "name": "responses_item_id_must_not_change",
-                 "factory": Accumulator, "features": FEATURES}
+refold_target = {
+    "dialect": "openai-responses",
+    "name": "responses_item_id_must_not_change",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

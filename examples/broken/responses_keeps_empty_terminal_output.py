@@ -23,5 +23,9 @@ class Accumulator(Correct):
         return super().output()
 
 
-refold_target = {"dialect": "openai-responses", "name": "responses_keeps_empty_terminal_output",
-                 "factory": Accumulator, "features": FEATURES}
+refold_target = {
+    "dialect": "openai-responses",
+    "name": "responses_keeps_empty_terminal_output",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

@@ -18,7 +18,8 @@ def merged(left, right):
     if isinstance(left, dict) and isinstance(right, dict):
         return {**left, **right, **{k: merged(left[k], right[k]) for k in left if k in right}}
     if (isinstance(left, str) and isinstance(right, str)) or (
-            type(left) in (int, float) and type(right) in (int, float)):
+        type(left) in (int, float) and type(right) in (int, float)
+    ):
         return left + right
     return right
 
@@ -28,9 +29,15 @@ class Accumulator(Correct):
         earlier = self.terminal
         super().on_terminal(kind, response)
         if earlier is not None and self.terminal is response:  # the bug: merged, not replaced
-            self.terminal = {k: merged(earlier[k], v) if k in earlier and k != "output" else v
-                             for k, v in response.items()}
+            self.terminal = {
+                k: merged(earlier[k], v) if k in earlier and k != "output" else v
+                for k, v in response.items()
+            }
 
 
-refold_target = {"dialect": "openai-responses", "name": "responses_merges_repeated_terminal",
-                 "factory": Accumulator, "features": FEATURES}
+refold_target = {
+    "dialect": "openai-responses",
+    "name": "responses_merges_repeated_terminal",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

@@ -21,5 +21,9 @@ class Accumulator(Correct):
         return super().response()
 
 
-refold_target = {"dialect": "openai-responses", "name": "responses_only_completed_is_final",
-                 "factory": Accumulator, "features": FEATURES}
+refold_target = {
+    "dialect": "openai-responses",
+    "name": "responses_only_completed_is_final",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

@@ -22,10 +22,16 @@ class Accumulator(Correct):
         index = json_index(event.get("output_index"))
         named = nonblank(event.get("item_id")) in self.announced
         if index is not None and index not in self.items and not named:  # the bug
-            raise RuntimeError(f"Received a content event for output index {index} before "
-                               f"receiving its output item")
+            raise RuntimeError(
+                f"Received a content event for output index {index} before "
+                f"receiving its output item"
+            )
         super().on_item_event(event, spec)
 
 
-refold_target = {"dialect": "openai-responses", "name": "responses_orphan_content_raises",
-                 "factory": Accumulator, "features": FEATURES}
+refold_target = {
+    "dialect": "openai-responses",
+    "name": "responses_orphan_content_raises",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

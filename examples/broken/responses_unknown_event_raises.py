@@ -13,8 +13,15 @@ from __future__ import annotations
 from _responses_fold import EVENTS, FEATURES, LIFECYCLE, TERMINALS
 from _responses_fold import Accumulator as Correct
 
-KNOWN = {*LIFECYCLE, *TERMINALS, *EVENTS, "response.output_item.added",
-         "response.output_item.done", "error", "keepalive"}
+KNOWN = {
+    *LIFECYCLE,
+    *TERMINALS,
+    *EVENTS,
+    "response.output_item.added",
+    "response.output_item.done",
+    "error",
+    "keepalive",
+}
 
 
 class Accumulator(Correct):
@@ -24,5 +31,9 @@ class Accumulator(Correct):
         super().add(event)
 
 
-refold_target = {"dialect": "openai-responses", "name": "responses_unknown_event_raises",
-                 "factory": Accumulator, "features": FEATURES}
+refold_target = {
+    "dialect": "openai-responses",
+    "name": "responses_unknown_event_raises",
+    "factory": Accumulator,
+    "features": FEATURES,
+}

@@ -20,8 +20,11 @@ def _add_usage(total, usage):
         if isinstance(value, dict):
             previous = result.get(key)
             result[key] = _add_usage(previous if isinstance(previous, dict) else {}, value)
-        elif isinstance(value, int | float) and not isinstance(value, bool) and isinstance(
-                result.get(key), int | float):
+        elif (
+            isinstance(value, int | float)
+            and not isinstance(value, bool)
+            and isinstance(result.get(key), int | float)
+        ):
             result[key] = result[key] + value
         else:
             result[key] = value

@@ -66,9 +66,16 @@ class ReferenceAdapter:
 
 def reference_service() -> EventsService:
     """The reference adapter, as a service."""
-    return EventsService(ReferenceAdapter, {
-        "protocol": "refold-events/1", "dialects": list(DIALECTS), "features": list(FEATURES),
-        "operations": ["fold"], "description": "refold.reference.events.Adapter over HTTP"})
+    return EventsService(
+        ReferenceAdapter,
+        {
+            "protocol": "refold-events/1",
+            "dialects": list(DIALECTS),
+            "features": list(FEATURES),
+            "operations": ["fold"],
+            "description": "refold.reference.events.Adapter over HTTP",
+        },
+    )
 
 
 def example_service() -> EventsService:
@@ -80,10 +87,17 @@ def example_service() -> EventsService:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     declared = module.refold_target
-    return EventsService(declared["adapter"], {
-        "protocol": "refold-events/1", "provider": declared["provider"],
-        "dialects": declared["accepts"], "features": declared["features"],
-        "operations": ["fold"], "description": f"{declared['description']}, over HTTP"})
+    return EventsService(
+        declared["adapter"],
+        {
+            "protocol": "refold-events/1",
+            "provider": declared["provider"],
+            "dialects": declared["accepts"],
+            "features": declared["features"],
+            "operations": ["fold"],
+            "description": f"{declared['description']}, over HTTP",
+        },
+    )
 
 
 class EventsService:
@@ -109,16 +123,21 @@ class EventsService:
                     self._streams.popitem(last=False)
             return []
         if op == "frame":
-            lines = [{"stream": stream, "event": e}
-                     for e in self._adapter(stream).frame(message["frame"])]
+            lines = [
+                {"stream": stream, "event": e}
+                for e in self._adapter(stream).frame(message["frame"])
+            ]
             return [*lines, {"stream": stream, "ack": message["seq"]}]
         if op == "end":
             with self._lock:
                 adapter = self._streams.pop(stream)
             outcome = dict(adapter.end())
             lines = [{"stream": stream, "event": e} for e in outcome.pop("events", [])]
-            return [*lines, {"stream": stream, **outcome},
-                    {"stream": stream, "persisted": adapter.persisted()}]
+            return [
+                *lines,
+                {"stream": stream, **outcome},
+                {"stream": stream, "persisted": adapter.persisted()},
+            ]
         if op == "fold":
             return [{"stream": stream, "turn": self._factory().fold(message["events"])}]
         raise ValueError(f"unknown op {op!r}")
@@ -128,8 +147,9 @@ class EventsService:
             return self._streams[stream]
 
 
-def http_server(service: EventsService, host: str = "127.0.0.1",
-                port: int = 0) -> ThreadingHTTPServer:
+def http_server(
+    service: EventsService, host: str = "127.0.0.1", port: int = 0
+) -> ThreadingHTTPServer:
     """An HTTP server answering POSTed messages with `service` (call serve_forever)."""
 
     class _Messages(BaseHTTPRequestHandler):

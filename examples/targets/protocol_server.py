@@ -30,8 +30,7 @@ OPERATIONS = ["fold", "new", "add", "response", "finished", "mark_done"]
 class ProtocolHandler:
     """Answers protocol messages with the reference fold; one instance per target."""
 
-    def __init__(self, name: str = "reference-over-protocol",
-                 projection: Any = None) -> None:
+    def __init__(self, name: str = "reference-over-protocol", projection: Any = None) -> None:
         self.name = name
         self.projection = projection
         self._accumulators: dict[str, Accumulator] = {}
@@ -110,8 +109,9 @@ def serve_lines(handler: ProtocolHandler, faults: argparse.Namespace) -> None:
         print(json.dumps(reply), flush=True)
 
 
-def http_server(handler: ProtocolHandler, host: str = "127.0.0.1",
-                port: int = 0) -> ThreadingHTTPServer:
+def http_server(
+    handler: ProtocolHandler, host: str = "127.0.0.1", port: int = 0
+) -> ThreadingHTTPServer:
     """An HTTP server answering POSTed protocol messages (call serve_forever on it)."""
 
     class _Requests(BaseHTTPRequestHandler):
@@ -135,15 +135,21 @@ def main() -> None:
     parser.add_argument("--http", metavar="HOST:PORT")
     for fault in ("hang-on", "exit-on", "garble-on", "list-on"):
         parser.add_argument(f"--{fault}", metavar="TEXT")
-    parser.add_argument("--projection", metavar="JSON", type=json.loads,
-                        help="the projection its hello reply declares")
+    parser.add_argument(
+        "--projection",
+        metavar="JSON",
+        type=json.loads,
+        help="the projection its hello reply declares",
+    )
     args = parser.parse_args()
     handler = ProtocolHandler(projection=args.projection)
     if args.http:
         host, _, port = args.http.rpartition(":")
         server = http_server(handler, host or "127.0.0.1", int(port))
-        print(f"listening on http://{server.server_address[0]}:{server.server_address[1]}/",
-              flush=True)
+        print(
+            f"listening on http://{server.server_address[0]}:{server.server_address[1]}/",
+            flush=True,
+        )
         server.serve_forever()
     else:
         serve_lines(handler, args)

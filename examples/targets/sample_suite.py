@@ -15,8 +15,7 @@ from hypothesis import strategies as st
 from refold.checks import Check
 from refold.marks import rule
 
-_IDS = st.lists(st.sampled_from(["chatcmpl-a", "chatcmpl-b", "chatcmpl-c"]),
-                min_size=1, max_size=4)
+_IDS = st.lists(st.sampled_from(["chatcmpl-a", "chatcmpl-b", "chatcmpl-c"]), min_size=1, max_size=4)
 
 
 def _stream(ids: list[str]) -> list[dict[str, Any]]:
@@ -39,22 +38,29 @@ def test_the_id_read_incrementally_is_the_first(check: Check, ids: list[str]) ->
         accumulator.add(chunk)
     received = accumulator.response()["id"]
     if received != ids[0]:
-        raise check.fail(f"the id read back is {received!r}, expected {ids[0]!r}",
-                         chunks=accumulator.chunks)
+        raise check.fail(
+            f"the id read back is {received!r}, expected {ids[0]!r}", chunks=accumulator.chunks
+        )
 
 
 @rule("CHOICE-FINISH")
 def test_a_later_empty_finish_reason_erases_nothing(check: Check) -> None:
-    check.folds_like_reference([
-        {"id": "c", "choices": [{"index": 0, "delta": {"content": "a"},
-                                 "finish_reason": "stop"}]},
-        {"id": "c", "choices": [{"index": 0, "delta": {}, "finish_reason": ""}]},
-    ])
+    check.folds_like_reference(
+        [
+            {
+                "id": "c",
+                "choices": [{"index": 0, "delta": {"content": "a"}, "finish_reason": "stop"}],
+            },
+            {"id": "c", "choices": [{"index": 0, "delta": {}, "finish_reason": ""}]},
+        ]
+    )
 
 
 @rule("TEXT-JOIN")
 def test_text_is_joined(check: Check) -> None:
-    check.folds_like_reference([
-        {"id": "c", "choices": [{"index": 0, "delta": {"content": "a "}}]},
-        {"id": "c", "choices": [{"index": 0, "delta": {"content": " b"}}]},
-    ])
+    check.folds_like_reference(
+        [
+            {"id": "c", "choices": [{"index": 0, "delta": {"content": "a "}}]},
+            {"id": "c", "choices": [{"index": 0, "delta": {"content": " b"}}]},
+        ]
+    )

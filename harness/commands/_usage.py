@@ -24,10 +24,14 @@ def usage_error(command: str, message: str) -> int:
 
 def add_dialect_argument(parser: argparse.ArgumentParser, *, what: str) -> None:
     """`--dialect NAME`: whose reference is `what` (for `--target reference`)."""
-    parser.add_argument("--dialect", default=None, metavar="NAME",
-                        help=f"the stream dialect: {', '.join(DIALECTS)}; with --target "
-                             f"reference, whose reference is {what} (default: the target's "
-                             f"declaration, else {DEFAULT_DIALECT})")
+    parser.add_argument(
+        "--dialect",
+        default=None,
+        metavar="NAME",
+        help=f"the stream dialect: {', '.join(DIALECTS)}; with --target "
+        f"reference, whose reference is {what} (default: the target's "
+        f"declaration, else {DEFAULT_DIALECT})",
+    )
 
 
 def dialect_option(name: str | None) -> Dialect | None:

@@ -32,28 +32,55 @@ DISAGREED = 1
 def register(subparsers: Any) -> None:
     """Add `refold capture` to the parser."""
     parser = subparsers.add_parser(
-        "capture", help="turn captured streams (HAR, JSON lines, SSE) into corpus cases")
-    parser.add_argument("sources", nargs="+", metavar="FILE",
-                        help="a HAR file, JSON lines of chunks or events, or raw SSE bytes")
-    parser.add_argument("--corpus", required=True, metavar="DIR",
-                        help="the folder the case files are written into")
-    parser.add_argument("--dialect", default=None, metavar="NAME",
-                        help=f"the stream dialect: {', '.join(CORPUS_DIALECTS)} (default: "
-                             f"told from the content)")
-    parser.add_argument("--format", dest="form", choices=("har", "jsonl", "sse"),
-                        default=None, help="the input format (default: told from the content)")
-    parser.add_argument("--expect", metavar="FILE", default=None,
-                        help="a JSON file with the result the stream should fold to; checked "
-                             "against the reference")
-    parser.add_argument("--name", default=None,
-                        help="the case's name (default: the source file's name)")
-    parser.add_argument("--force", action="store_true",
-                        help="replace a case file of the same name (never replaced otherwise)")
-    parser.add_argument("--url", default=None,
-                        help="where the capture comes from (a documentation page, a ticket); "
-                             "recorded in the case's provenance")
-    parser.add_argument("--note", default=None,
-                        help="a sentence recorded in the provenance (how the source was edited)")
+        "capture", help="turn captured streams (HAR, JSON lines, SSE) into corpus cases"
+    )
+    parser.add_argument(
+        "sources",
+        nargs="+",
+        metavar="FILE",
+        help="a HAR file, JSON lines of chunks or events, or raw SSE bytes",
+    )
+    parser.add_argument(
+        "--corpus", required=True, metavar="DIR", help="the folder the case files are written into"
+    )
+    parser.add_argument(
+        "--dialect",
+        default=None,
+        metavar="NAME",
+        help=f"the stream dialect: {', '.join(CORPUS_DIALECTS)} (default: told from the content)",
+    )
+    parser.add_argument(
+        "--format",
+        dest="form",
+        choices=("har", "jsonl", "sse"),
+        default=None,
+        help="the input format (default: told from the content)",
+    )
+    parser.add_argument(
+        "--expect",
+        metavar="FILE",
+        default=None,
+        help="a JSON file with the result the stream should fold to; checked against the reference",
+    )
+    parser.add_argument(
+        "--name", default=None, help="the case's name (default: the source file's name)"
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace a case file of the same name (never replaced otherwise)",
+    )
+    parser.add_argument(
+        "--url",
+        default=None,
+        help="where the capture comes from (a documentation page, a ticket); "
+        "recorded in the case's provenance",
+    )
+    parser.add_argument(
+        "--note",
+        default=None,
+        help="a sentence recorded in the provenance (how the source was edited)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -65,11 +92,15 @@ def _expectation(path: str | None) -> Any:
     except OSError as exc:
         raise UsageError(f"--expect {path}: cannot read it: {exc.strerror or exc}") from exc
     except (ValueError, RecursionError) as exc:
-        raise UsageError(f"--expect {path} is not UTF-8 JSON ({cut_text(str(exc), 200)}); "
-                         f"expected the folded result as one JSON object") from exc
+        raise UsageError(
+            f"--expect {path} is not UTF-8 JSON ({cut_text(str(exc), 200)}); "
+            f"expected the folded result as one JSON object"
+        ) from exc
     if not isinstance(stated, dict):
-        raise UsageError(f"--expect {path} holds a {type(stated).__name__}; expected the "
-                         f"folded result as one JSON object")
+        raise UsageError(
+            f"--expect {path} holds a {type(stated).__name__}; expected the "
+            f"folded result as one JSON object"
+        )
     return stated
 
 
@@ -81,16 +112,25 @@ def run(args: argparse.Namespace) -> int:
     """Capture every source; 0, or 1 when a stated expectation raised a question."""
     chosen = dialect_option(args.dialect)
     if chosen is not None and chosen.name not in CORPUS_DIALECTS:
-        raise UsageError(f"--dialect {chosen.name}: a capture is a provider's stream, one of "
-                         f"{', '.join(CORPUS_DIALECTS)}")
+        raise UsageError(
+            f"--dialect {chosen.name}: a capture is a provider's stream, one of "
+            f"{', '.join(CORPUS_DIALECTS)}"
+        )
     stated = _expectation(args.expect)
     if stated is not None and len(args.sources) != 1:
         raise UsageError("--expect states the result of one capture; give one FILE")
     total = Captured()
     for source in args.sources:
-        found = capture(Path(source), Path(args.corpus), dialect=chosen, form=args.form,
-                        expect=stated, name=args.name if len(args.sources) == 1 else None,
-                        extra=_extra(args), force=args.force)
+        found = capture(
+            Path(source),
+            Path(args.corpus),
+            dialect=chosen,
+            form=args.form,
+            expect=stated,
+            name=args.name if len(args.sources) == 1 else None,
+            extra=_extra(args),
+            force=args.force,
+        )
         total.cases += found.cases
         total.questions += found.questions
         for case in found.cases:
@@ -103,11 +143,16 @@ def run(args: argparse.Namespace) -> int:
 def _line(case: Case, corpus: Path) -> str:
     where = case.provenance.get("where", "")
     count = f"{len(case.items)} {case.dialect.items}"
-    result = ("folds" if case.outcome == "folds"
-              else f"the reference refuses it ({cut_text(case.refusal or '', 80)})")
+    result = (
+        "folds"
+        if case.outcome == "folds"
+        else f"the reference refuses it ({cut_text(case.refusal or '', 80)})"
+    )
     scrubbed = ", credentials scrubbed" if case.provenance.get("scrubbed") else ""
-    return (f"refold capture: {corpus / (case.name + '.json')}: {case.dialect.name}, {count} "
-            f"({where}, pieces {case.provenance.get('pieces')}{scrubbed}); {result}")
+    return (
+        f"refold capture: {corpus / (case.name + '.json')}: {case.dialect.name}, {count} "
+        f"({where}, pieces {case.provenance.get('pieces')}{scrubbed}); {result}"
+    )
 
 
 def _json(value: Any) -> str:
@@ -116,11 +161,15 @@ def _json(value: Any) -> str:
 
 def _question(case: Case, stated: str) -> str:
     question = case.question or {}
-    lines = [f"refold capture: question about the {case.dialect.spec} contract: {stated} "
-             f"states a result the reference does not fold {case.name} to; the case keeps "
-             f"the reference's and records the question:"]
+    lines = [
+        f"refold capture: question about the {case.dialect.spec} contract: {stated} "
+        f"states a result the reference does not fold {case.name} to; the case keeps "
+        f"the reference's and records the question:"
+    ]
     for difference in question.get("differences", []):
         rules = ", ".join(difference.get("rules") or []) or "no rule owns this place"
-        lines.append(f"  at {difference['pointer'] or '(the whole result)'} ({rules}): stated "
-                     f"{_json(difference['stated'])}, reference {_json(difference['reference'])}")
+        lines.append(
+            f"  at {difference['pointer'] or '(the whole result)'} ({rules}): stated "
+            f"{_json(difference['stated'])}, reference {_json(difference['reference'])}"
+        )
     return "\n".join(lines)

@@ -25,8 +25,15 @@ from refold.preflight import check_fail_on, check_seconds, writable_file, writab
 
 from ._usage import dialect_option, usage_error
 
-__all__ = ["PROFILES", "add_target_arguments", "announce_target", "preflight",
-           "pytest_arguments", "register", "render_reports"]
+__all__ = [
+    "PROFILES",
+    "add_target_arguments",
+    "announce_target",
+    "preflight",
+    "pytest_arguments",
+    "register",
+    "render_reports",
+]
 
 PROFILES = ("dev", "ci", "nightly", "mutation")
 """The profiles `refold.profiles` registers. Named here, not read from Hypothesis: the
@@ -37,69 +44,125 @@ def register(subparsers: Any) -> None:
     """Add `refold check` to the parser."""
     parser = subparsers.add_parser("check", help="run the suites against a target")
     add_target_arguments(parser)
-    parser.add_argument("--baseline", metavar="FILE",
-                        help="TOML baseline of expected failures (the release gate)")
-    parser.add_argument("--corpus", metavar="DIR",
-                        help="replay the recorded cases of DIR (refold capture) instead of "
-                             "the suites")
+    parser.add_argument(
+        "--baseline", metavar="FILE", help="TOML baseline of expected failures (the release gate)"
+    )
+    parser.add_argument(
+        "--corpus",
+        metavar="DIR",
+        help="replay the recorded cases of DIR (refold capture) instead of the suites",
+    )
     parser.add_argument("--report", metavar="FILE", help="write the results JSON to FILE")
-    parser.add_argument("--report-dir", metavar="DIR",
-                        help="write DIR/results.json and every rendered report")
-    parser.add_argument("-v", "--verbose", action="store_true", default=None,
-                        help="pytest's full output: a traceback per failed test (by default, "
-                             "one block per failed rule, then the table)")
+    parser.add_argument(
+        "--report-dir", metavar="DIR", help="write DIR/results.json and every rendered report"
+    )
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        default=None,
+        help="pytest's full output: a traceback per failed test (by default, "
+        "one block per failed rule, then the table)",
+    )
     parser.add_argument("pytest_args", nargs="*", help="further pytest arguments (after --)")
     parser.set_defaults(run=run)
 
 
-def add_target_arguments(parser: argparse.ArgumentParser, *,
-                         target_default: str = "reference") -> None:
+def add_target_arguments(
+    parser: argparse.ArgumentParser, *, target_default: str = "reference"
+) -> None:
     """The options every command that runs the suites shares."""
-    parser.add_argument("--target", default=None,
-                        help=f"the implementation to check (default: {target_default})")
-    parser.add_argument("--dialect", default=None, metavar="NAME",
-                        help="the stream dialect to check: " + ", ".join(DIALECTS)
-                             + " (default: the one the target or baseline declares, else "
-                             + DEFAULT_DIALECT + ")")
+    parser.add_argument(
+        "--target", default=None, help=f"the implementation to check (default: {target_default})"
+    )
+    parser.add_argument(
+        "--dialect",
+        default=None,
+        metavar="NAME",
+        help="the stream dialect to check: "
+        + ", ".join(DIALECTS)
+        + " (default: the one the target or baseline declares, else "
+        + DEFAULT_DIALECT
+        + ")",
+    )
     parser.add_argument("--features", help="comma-separated features the target claims")
-    parser.add_argument("--rules", metavar="ID,ID",
-                        help="run only the tests that check at least one of these rules")
-    parser.add_argument("--target-timeout", type=float,
-                        help="deadline of every call into the target, in seconds (default 5)")
-    parser.add_argument("--target-max-reply", type=int, metavar="BYTES",
-                        help="largest reply accepted from the target (default 64 MiB)")
-    parser.add_argument("--in-process", action="store_true", default=None,
-                        help="debugging: run a Python target in the harness's process (no "
-                             "deadline; a crash, exit or patch by the target takes the run "
-                             "with it)")
-    parser.add_argument("--profile", default=None,
-                        help="Hypothesis profile: dev, ci, nightly or mutation (with a "
-                             "baseline: the one it records, else ci)")
-    parser.add_argument("--draws", choices=("fixed", "profile"), default=None,
-                        help="fixed: the same examples every run (the default with a "
-                             "baseline); profile: as the profile says")
-    parser.add_argument("--replay-dir", metavar="DIR",
-                        help="where failures write replay files (default ./refold-replays)")
-    parser.add_argument("--shrink-seconds", type=float, metavar="SECONDS",
-                        help="stop shrinking each failing example after SECONDS")
-    parser.add_argument("--fail-on", metavar="SHAPE",
-                        help="documented, observed or synthetic: which failures fail the run, "
-                             "by their rule's found_on (default: the baseline's, else "
-                             "synthetic: every failure)")
+    parser.add_argument(
+        "--rules", metavar="ID,ID", help="run only the tests that check at least one of these rules"
+    )
+    parser.add_argument(
+        "--target-timeout",
+        type=float,
+        help="deadline of every call into the target, in seconds (default 5)",
+    )
+    parser.add_argument(
+        "--target-max-reply",
+        type=int,
+        metavar="BYTES",
+        help="largest reply accepted from the target (default 64 MiB)",
+    )
+    parser.add_argument(
+        "--in-process",
+        action="store_true",
+        default=None,
+        help="debugging: run a Python target in the harness's process (no "
+        "deadline; a crash, exit or patch by the target takes the run "
+        "with it)",
+    )
+    parser.add_argument(
+        "--profile",
+        default=None,
+        help="Hypothesis profile: dev, ci, nightly or mutation (with a "
+        "baseline: the one it records, else ci)",
+    )
+    parser.add_argument(
+        "--draws",
+        choices=("fixed", "profile"),
+        default=None,
+        help="fixed: the same examples every run (the default with a "
+        "baseline); profile: as the profile says",
+    )
+    parser.add_argument(
+        "--replay-dir",
+        metavar="DIR",
+        help="where failures write replay files (default ./refold-replays)",
+    )
+    parser.add_argument(
+        "--shrink-seconds",
+        type=float,
+        metavar="SECONDS",
+        help="stop shrinking each failing example after SECONDS",
+    )
+    parser.add_argument(
+        "--fail-on",
+        metavar="SHAPE",
+        help="documented, observed or synthetic: which failures fail the run, "
+        "by their rule's found_on (default: the baseline's, else "
+        "synthetic: every failure)",
+    )
     _add_confinement_arguments(parser)
 
 
 def _add_confinement_arguments(parser: argparse.ArgumentParser) -> None:
     """What the target may reach (docs/protocol.md, "Confinement") and claim."""
-    parser.add_argument("--pass-env", action="append", metavar="NAME",
-                        help="pass the environment variable NAME to the target besides the "
-                             "allowlist (repeatable)")
-    parser.add_argument("--target-memory", metavar="SIZE",
-                        help="address-space limit of every target process, e.g. 512M or 4G "
-                             "(default 2G; `none`: no limit)")
-    parser.add_argument("--accept-projection", action="store_true", default=None,
-                        help="accept a target's stated projection that leaves rules of its "
-                             "claimed features not judged")
+    parser.add_argument(
+        "--pass-env",
+        action="append",
+        metavar="NAME",
+        help="pass the environment variable NAME to the target besides the allowlist (repeatable)",
+    )
+    parser.add_argument(
+        "--target-memory",
+        metavar="SIZE",
+        help="address-space limit of every target process, e.g. 512M or 4G "
+        "(default 2G; `none`: no limit)",
+    )
+    parser.add_argument(
+        "--accept-projection",
+        action="store_true",
+        default=None,
+        help="accept a target's stated projection that leaves rules of its "
+        "claimed features not judged",
+    )
 
 
 def pytest_arguments(args: argparse.Namespace) -> list[str]:
@@ -115,19 +178,34 @@ def pytest_arguments(args: argparse.Namespace) -> list[str]:
     """
     profile = getattr(args, "profile", None)
     if profile is not None and profile not in PROFILES:
-        raise UsageError(f"unknown Hypothesis profile {profile!r} (--profile); expected one "
-                         f"of {', '.join(PROFILES)} (a profile of your own goes to pytest: "
-                         f"`-- --hypothesis-profile NAME`)")
-    argv = ["-c", os.devnull, "--noconftest", "-p", "no:cacheprovider", "--no-header",
-            *_verbosity(args)]
-    options = {"--target": args.target, "--dialect": getattr(args, "dialect", None),
-               "--features": args.features, "--rules": getattr(args, "rules", None),
-               "--target-timeout": args.target_timeout, "--hypothesis-profile": args.profile,
-               "--replay-dir": args.replay_dir, "--draws": getattr(args, "draws", None),
-               "--shrink-seconds": getattr(args, "shrink_seconds", None),
-               "--baseline": getattr(args, "baseline", None),
-               "--fail-on": getattr(args, "fail_on", None),
-               "--corpus": getattr(args, "corpus", None)}
+        raise UsageError(
+            f"unknown Hypothesis profile {profile!r} (--profile); expected one "
+            f"of {', '.join(PROFILES)} (a profile of your own goes to pytest: "
+            f"`-- --hypothesis-profile NAME`)"
+        )
+    argv = [
+        "-c",
+        os.devnull,
+        "--noconftest",
+        "-p",
+        "no:cacheprovider",
+        "--no-header",
+        *_verbosity(args),
+    ]
+    options = {
+        "--target": args.target,
+        "--dialect": getattr(args, "dialect", None),
+        "--features": args.features,
+        "--rules": getattr(args, "rules", None),
+        "--target-timeout": args.target_timeout,
+        "--hypothesis-profile": args.profile,
+        "--replay-dir": args.replay_dir,
+        "--draws": getattr(args, "draws", None),
+        "--shrink-seconds": getattr(args, "shrink_seconds", None),
+        "--baseline": getattr(args, "baseline", None),
+        "--fail-on": getattr(args, "fail_on", None),
+        "--corpus": getattr(args, "corpus", None),
+    }
     # One token per option (`--target=VALUE`): pytest reads a separate value that looks
     # like a path (`--target examples/t.py`) as a test path when it picks its root
     # folder, and then names the installed suites' tests after the target's folder.
@@ -229,10 +307,16 @@ def _corpus_dialects(args: argparse.Namespace) -> list[str]:
     return sorted({case.dialect.name for case in load_corpus(args.corpus)})
 
 
-_PASSED_ON = {"features": "--features", "target_timeout": "--target-timeout",
-              "target_max_reply": "--target-max-reply", "profile": "--profile",
-              "draws": "--draws", "replay_dir": "--replay-dir",
-              "shrink_seconds": "--shrink-seconds", "fail_on": "--fail-on"}
+_PASSED_ON = {
+    "features": "--features",
+    "target_timeout": "--target-timeout",
+    "target_max_reply": "--target-max-reply",
+    "profile": "--profile",
+    "draws": "--draws",
+    "replay_dir": "--replay-dir",
+    "shrink_seconds": "--shrink-seconds",
+    "fail_on": "--fail-on",
+}
 
 
 def _run_each_dialect(args: argparse.Namespace, dialects: list[str]) -> int:
@@ -242,10 +326,21 @@ def _run_each_dialect(args: argparse.Namespace, dialects: list[str]) -> int:
 
     status = 0
     for name in dialects:
-        command = [sys.executable, "-m", "refold.cli", "check", "--corpus", args.corpus,
-                   "--dialect", name]
-        command += [f"{option}={getattr(args, key)}" for key, option in _PASSED_ON.items()
-                    if getattr(args, key, None) is not None]
+        command = [
+            sys.executable,
+            "-m",
+            "refold.cli",
+            "check",
+            "--corpus",
+            args.corpus,
+            "--dialect",
+            name,
+        ]
+        command += [
+            f"{option}={getattr(args, key)}"
+            for key, option in _PASSED_ON.items()
+            if getattr(args, key, None) is not None
+        ]
         command += ["--in-process"] if args.in_process else []
         command += ["-v"] if getattr(args, "verbose", None) else []
         command += _confinement_arguments(args)

@@ -1,6 +1,6 @@
 """`refold coverage`: line and branch coverage of a target under the suites, by rule.
 
-    refold coverage --target mypkg --output coverage.json
+refold coverage --target mypkg --output coverage.json
 """
 
 from __future__ import annotations
@@ -21,12 +21,18 @@ __all__ = ["register", "render_summary", "run"]
 def register(subparsers: Any) -> None:
     """Add `refold coverage` to the parser."""
     parser = subparsers.add_parser("coverage", help="line/branch coverage of a target, by rule")
-    parser.add_argument("--target", default="reference",
-                        help="reference (default) or an installed Python module")
+    parser.add_argument(
+        "--target", default="reference", help="reference (default) or an installed Python module"
+    )
     add_dialect_argument(parser, what="measured and the suites run")
     parser.add_argument("--profile", default="ci", help="Hypothesis profile (default ci)")
-    parser.add_argument("--output", "-o", type=Path, default=Path("coverage.json"),
-                        help="where to write the coverage JSON (default coverage.json)")
+    parser.add_argument(
+        "--output",
+        "-o",
+        type=Path,
+        default=Path("coverage.json"),
+        help="where to write the coverage JSON (default coverage.json)",
+    )
     parser.add_argument("pytest_args", nargs="*", help="further pytest arguments (after --)")
     parser.set_defaults(run=run)
 
@@ -40,8 +46,9 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as exc:
         return usage_error("coverage", str(exc))
     try:
-        document = run_coverage(args.target, profile=args.profile, pytest_args=args.pytest_args,
-                                dialect=checked)
+        document = run_coverage(
+            args.target, profile=args.profile, pytest_args=args.pytest_args, dialect=checked
+        )
     except UsageError as exc:
         print(f"refold coverage: {exc}", file=sys.stderr)
         return 2
@@ -54,17 +61,27 @@ def run(args: argparse.Namespace) -> int:
 def render_summary(document: dict[str, Any]) -> str:
     """Totals, one line per file with its missing lines, and the rules reaching most lines."""
     totals = document["totals"]
-    lines = [f"coverage of {document['package']} under the suites "
-             f"(pytest exit status {document['pytest_status']}): "
-             f"{totals['lines_percent']:.1f}% of lines, {totals['branches_percent']:.1f}% of "
-             "branches"]
+    lines = [
+        f"coverage of {document['package']} under the suites "
+        f"(pytest exit status {document['pytest_status']}): "
+        f"{totals['lines_percent']:.1f}% of lines, {totals['branches_percent']:.1f}% of "
+        "branches"
+    ]
     for name, data in document["files"].items():
         missing = ",".join(str(n) for n in data["missing_lines"]) or "-"
-        lines.append(f"  {name:<40} {data['lines_percent']:6.1f}% {data['branches_percent']:6.1f}%"
-                     f"  missing: {missing}")
-    reach = sorted(((sum(len(v) for v in per_file.values()), rule_id)
-                    for rule_id, per_file in document["lines_by_rule"].items()), reverse=True)
+        lines.append(
+            f"  {name:<40} {data['lines_percent']:6.1f}% {data['branches_percent']:6.1f}%"
+            f"  missing: {missing}"
+        )
+    reach = sorted(
+        (
+            (sum(len(v) for v in per_file.values()), rule_id)
+            for rule_id, per_file in document["lines_by_rule"].items()
+        ),
+        reverse=True,
+    )
     if reach:
-        lines.append("lines reached, by rule: "
-                     + ", ".join(f"{rule_id} {count}" for count, rule_id in reach))
+        lines.append(
+            "lines reached, by rule: " + ", ".join(f"{rule_id} {count}" for count, rule_id in reach)
+        )
     return "\n".join(lines)

@@ -38,8 +38,7 @@ def run(args: argparse.Namespace) -> int:
         return refused
     if args.target is None:
         try:
-            recorded_target(args.file, read_replay(args.file),
-                            command=f"refold replay {args.file}")
+            recorded_target(args.file, read_replay(args.file), command=f"refold replay {args.file}")
         except UsageError as exc:
             print(f"refold replay: {exc}", file=sys.stderr)
             return int(pytest.ExitCode.USAGE_ERROR)

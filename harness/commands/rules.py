@@ -26,32 +26,45 @@ from ._usage import usage_error
 
 __all__ = ["register", "render_markdown"]
 
-_SOURCES = {"openai-chat": "`refold/reference/_rules.py` and `refold/reference/_sse_rules.py`",
-            "anthropic-messages": "`refold/reference/anthropic/_rules.py`",
-            "openai-responses": "`refold/reference/responses/_rules.py`"}
+_SOURCES = {
+    "openai-chat": "`refold/reference/_rules.py` and `refold/reference/_sse_rules.py`",
+    "anthropic-messages": "`refold/reference/anthropic/_rules.py`",
+    "openai-responses": "`refold/reference/responses/_rules.py`",
+}
 """Where each dialect's registries live, for the page's readers."""
 
-_EXTRA_NOTES = {"openai-chat": (
-    f"Not part of chat-fold.md: the spec names the feature `sse` (the wire decoder) but "
-    f"states no rules for it. These ids are the `sse` suite's checks of a decoder of "
-    f"`text/event-stream` bytes, paraphrasing {SSE_RULES_SOURCE} (\"Parsing an event "
-    f"stream\", \"Interpreting an event stream\").")}
+_EXTRA_NOTES = {
+    "openai-chat": (
+        f"Not part of chat-fold.md: the spec names the feature `sse` (the wire decoder) but "
+        f"states no rules for it. These ids are the `sse` suite's checks of a decoder of "
+        f'`text/event-stream` bytes, paraphrasing {SSE_RULES_SOURCE} ("Parsing an event '
+        f'stream", "Interpreting an event stream").'
+    )
+}
 """What the page says of a dialect's rules that are not its spec's."""
 
 
 def register(subparsers: Any) -> None:
     """Add `refold rules` to the parser."""
-    parser = subparsers.add_parser("rules", help="list the rule ids of each dialect's spec "
-                                                 "(and the chat sse wire rules)")
-    parser.add_argument("--dialect", metavar="NAME",
-                        help=f"only this dialect's rules ({', '.join(DIALECTS)}; default: "
-                             f"every dialect)")
+    parser = subparsers.add_parser(
+        "rules", help="list the rule ids of each dialect's spec (and the chat sse wire rules)"
+    )
+    parser.add_argument(
+        "--dialect",
+        metavar="NAME",
+        help=f"only this dialect's rules ({', '.join(DIALECTS)}; default: every dialect)",
+    )
     parser.add_argument("--feature", help="only the rules of this feature")
-    parser.add_argument("--target", metavar="TARGET",
-                        help="list the dialect of this target and the rules its stated "
-                             "projection leaves unjudged")
-    parser.add_argument("--markdown", action="store_true",
-                        help="print docs/rules.md (the registries as Markdown tables)")
+    parser.add_argument(
+        "--target",
+        metavar="TARGET",
+        help="list the dialect of this target and the rules its stated projection leaves unjudged",
+    )
+    parser.add_argument(
+        "--markdown",
+        action="store_true",
+        help="print docs/rules.md (the registries as Markdown tables)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -72,8 +85,10 @@ def run(args: argparse.Namespace) -> int:
             return usage_error("rules", f"{exc} (--target)")
     features = list(dict.fromkeys(f for one in listed for f in one.features))
     if args.feature is not None and args.feature not in features:
-        return usage_error("rules", f"unknown feature {args.feature!r} (--feature); the "
-                                    f"features are {', '.join(features)}")
+        return usage_error(
+            "rules",
+            f"unknown feature {args.feature!r} (--feature); the features are {', '.join(features)}",
+        )
     sections = [_section(one, args.feature) for one in listed]
     printed = [lines for lines in sections if lines]
     if not printed:
@@ -94,13 +109,16 @@ def _of_target(spec: str, asked: Dialect | None) -> tuple[list[Dialect], list[st
     finally:
         target.close()
     if projection is None:
-        return [checked], [f"target {target.name} states no projection: it is compared on "
-                           f"the whole {checked.result}, and every rule is judged"]
+        return [checked], [
+            f"target {target.name} states no projection: it is compared on "
+            f"the whole {checked.result}, and every rule is judged"
+        ]
     unjudged = [r for r in checked.rules if r in unjudged_rules(checked, projection)]
     return [checked], [
         f"target {target.name} states a projection: {projection.describe()}",
         f"not judged ({len(unjudged)}: every place they own lies outside it): "
-        f"{', '.join(unjudged) or 'none'}"]
+        f"{', '.join(unjudged) or 'none'}",
+    ]
 
 
 def _section(one: Dialect, feature: str | None) -> list[str]:
@@ -112,15 +130,20 @@ def _section(one: Dialect, feature: str | None) -> list[str]:
     width = id_width([*spec, *extra])
     lines = [f"{one.name}: {one.title} ({one.spec})", *_lines(spec, width)]
     for group in dict.fromkeys(r.feature for r in extra):
-        lines += ["", extra_heading(group, one),
-                  *_lines((r for r in extra if r.feature == group), width)]
+        lines += [
+            "",
+            extra_heading(group, one),
+            *_lines((r for r in extra if r.feature == group), width),
+        ]
     if feature is None:
         lines += ["", *_departure_lines(one)]
     return lines
 
 
-_NO_SHAPES = ("tells no stream shapes: no departure is registered, and every stream it "
-              "shows reads `synthetic`")
+_NO_SHAPES = (
+    "tells no stream shapes: no departure is registered, and every stream it "
+    "shows reads `synthetic`"
+)
 _NO_DEPARTURES = "registers stream shapes but no departure from the documented shape"
 
 
@@ -175,8 +198,12 @@ def _dialect_page(one: Dialect) -> list[str]:
         lines += _table(f"### {feature}", [r for r in spec if r.feature == feature])
     extra = [r for r in one.rules.values() if r.id not in one.spec_rules]
     for feature in dict.fromkeys(r.feature for r in extra):
-        lines += [f"### Wire rules (feature `{feature}`)", "",
-                  _EXTRA_NOTES.get(one.name, f"Not part of {one.spec}."), ""]
+        lines += [
+            f"### Wire rules (feature `{feature}`)",
+            "",
+            _EXTRA_NOTES.get(one.name, f"Not part of {one.spec}."),
+            "",
+        ]
         lines += _table("", [r for r in extra if r.feature == feature])
     return lines + _departure_table(one)
 
@@ -189,8 +216,11 @@ def _departure_table(one: Dialect) -> list[str]:
         text = _NO_SHAPES if departures is None else _NO_DEPARTURES
         return [*lines, f"`{one.name}` {text}.", ""]
     lines += ["| id | class | summary | provenance |", "| --- | --- | --- | --- |"]
-    lines += [f"| `{d.id}` | {d.shape} | {_cell(d.summary)} | "
-              f"{_cell('; '.join(d.provenance)) or '(none: synthetic)'} |" for d in departures]
+    lines += [
+        f"| `{d.id}` | {d.shape} | {_cell(d.summary)} | "
+        f"{_cell('; '.join(d.provenance)) or '(none: synthetic)'} |"
+        for d in departures
+    ]
     return [*lines, ""]
 
 

@@ -24,8 +24,15 @@ from .openai_chat import OPENAI_CHAT
 from .openai_responses import OPENAI_RESPONSES
 from .provider_events import PROVIDER_EVENTS
 
-__all__ = ["DEFAULT_DIALECT", "DIALECTS", "EVERY_RULE", "Ablation", "Dialect", "dialect",
-           "dialect_of_rule"]
+__all__ = [
+    "DEFAULT_DIALECT",
+    "DIALECTS",
+    "EVERY_RULE",
+    "Ablation",
+    "Dialect",
+    "dialect",
+    "dialect_of_rule",
+]
 
 DEFAULT_DIALECT = OPENAI_CHAT.name
 """The dialect of a run that names none and whose target declares none."""
@@ -41,16 +48,17 @@ def _registry(*dialects: Dialect) -> Mapping[str, Dialect]:
     return MappingProxyType({one.name: one for one in dialects})
 
 
-DIALECTS: Mapping[str, Dialect] = _registry(OPENAI_CHAT, ANTHROPIC_MESSAGES, PROVIDER_EVENTS,
-                                             OPENAI_RESPONSES)
+DIALECTS: Mapping[str, Dialect] = _registry(
+    OPENAI_CHAT, ANTHROPIC_MESSAGES, PROVIDER_EVENTS, OPENAI_RESPONSES
+)
 """Every dialect by name, in the order they were added."""
 
 EVERY_RULE: Mapping[str, Rule] = MappingProxyType(
-    {rule_id: rule for one in DIALECTS.values() for rule_id, rule in one.rules.items()})
+    {rule_id: rule for one in DIALECTS.values() for rule_id, rule in one.rules.items()}
+)
 """Every rule of every dialect by id (ids are unique across dialects)."""
 
-_OWNER: Mapping[str, Dialect] = {rule_id: one for one in DIALECTS.values()
-                                 for rule_id in one.rules}
+_OWNER: Mapping[str, Dialect] = {rule_id: one for one in DIALECTS.values() for rule_id in one.rules}
 
 
 def dialect(name: str) -> Dialect:
@@ -62,8 +70,9 @@ def dialect(name: str) -> Dialect:
     try:
         return DIALECTS[name]
     except KeyError:
-        raise UsageError(f"unknown dialect {name!r}; refold checks: "
-                         f"{', '.join(DIALECTS)}") from None
+        raise UsageError(
+            f"unknown dialect {name!r}; refold checks: {', '.join(DIALECTS)}"
+        ) from None
 
 
 def dialect_of_rule(rule_id: str) -> Dialect | None:

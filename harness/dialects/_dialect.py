@@ -29,8 +29,9 @@ class UndecidedAt(Protocol):
     """`undecided_at(stream, pointer[, received])`: the rules owning `pointer` that
     `stream` (and the value `received` there, when given) does not decide."""
 
-    def __call__(self, stream: list[JSON], pointer: str,
-                 received: object = ..., /) -> frozenset[str]: ...
+    def __call__(
+        self, stream: list[JSON], pointer: str, received: object = ..., /
+    ) -> frozenset[str]: ...
 
 
 class Ablation(NamedTuple):

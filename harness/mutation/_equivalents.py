@@ -58,13 +58,17 @@ def load_equivalents(path: Path) -> list[Equivalent]:
         raise UsageError(f"{path}: not valid TOML: {exc}") from exc
     entries = []
     for number, entry in enumerate(data.get("mutant", []), start=1):
-        missing = [k for k in ("function", "mutation", "reason")
-                   if not str(entry.get(k, "")).strip()]
+        missing = [
+            k for k in ("function", "mutation", "reason") if not str(entry.get(k, "")).strip()
+        ]
         if missing:
-            raise UsageError(f"{path}: [[mutant]] entry {number} lacks {', '.join(missing)}; "
-                             "each entry needs function, mutation and reason")
-        entries.append(Equivalent(entry["function"], change_of(entry["mutation"]),
-                                  entry["reason"].strip()))
+            raise UsageError(
+                f"{path}: [[mutant]] entry {number} lacks {', '.join(missing)}; "
+                "each entry needs function, mutation and reason"
+            )
+        entries.append(
+            Equivalent(entry["function"], change_of(entry["mutation"]), entry["reason"].strip())
+        )
     return entries
 
 

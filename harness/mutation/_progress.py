@@ -16,8 +16,15 @@ from typing import IO
 __all__ = ["ProgressRelay"]
 
 _STATUS_BY_EMOJI = {
-    "🎉": "killed", "🙁": "survived", "⏰": "timeout", "🫥": "no tests", "🤔": "suspicious",
-    "🔇": "skipped", "🧙": "caught by type check", "💥": "segfault", "🛑": "interrupted",
+    "🎉": "killed",
+    "🙁": "survived",
+    "⏰": "timeout",
+    "🫥": "no tests",
+    "🤔": "suspicious",
+    "🔇": "skipped",
+    "🧙": "caught by type check",
+    "💥": "segfault",
+    "🛑": "interrupted",
 }
 _SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 _LIVE_STATUS = re.compile(r"^(?P<done>\d+)/(?P<total>\d+)\s*(?P<counts>.*)$")
@@ -74,8 +81,11 @@ class ProgressRelay:
         if now - self._last_report < self.every:
             return
         self._last_report = now
-        tally = {_STATUS_BY_EMOJI[e]: int(n) for e, n in _EMOJI_COUNT.findall(counts)
-                 if e in _STATUS_BY_EMOJI and int(n)}
+        tally = {
+            _STATUS_BY_EMOJI[e]: int(n)
+            for e, n in _EMOJI_COUNT.findall(counts)
+            if e in _STATUS_BY_EMOJI and int(n)
+        }
         detail = ", ".join(f"{n} {s}" for s, n in sorted(tally.items()))
         self._write(f"mutants checked: {done}/{total} ({detail})")
 

@@ -35,10 +35,23 @@ FORMAT = "refold-mutation/1"
 
 # mutmut 3.8.1, mutmut/stats.py: exit code of the per-mutant pytest run -> status.
 STATUS_BY_EXIT_CODE: dict[int | None, str] = {
-    1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests", 34: "skipped",
-    35: "suspicious", 36: "timeout", 37: "caught by type check", -24: "timeout",
-    24: "timeout", 152: "timeout", 255: "timeout", -11: "segfault", -9: "segfault",
-    2: "interrupted", None: "not checked",
+    1: "killed",
+    3: "killed",
+    0: "survived",
+    5: "no tests",
+    33: "no tests",
+    34: "skipped",
+    35: "suspicious",
+    36: "timeout",
+    37: "caught by type check",
+    -24: "timeout",
+    24: "timeout",
+    152: "timeout",
+    255: "timeout",
+    -11: "segfault",
+    -9: "segfault",
+    2: "interrupted",
+    None: "not checked",
 }
 DETECTED = frozenset({"killed", "timeout", "segfault", "caught by type check"})
 _UNSCORED = frozenset({"skipped", "not checked", "equivalent"})
@@ -95,8 +108,9 @@ def merge(runs: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         raise ValueError("merge needs at least one mutation result")
     for run in runs:
         if run.get("format") != FORMAT:
-            raise ValueError(f"not a refold mutation result (format {run.get('format')!r}, "
-                             f"expected {FORMAT!r})")
+            raise ValueError(
+                f"not a refold mutation result (format {run.get('format')!r}, expected {FORMAT!r})"
+            )
     targets = {run["target"] for run in runs}
     if len(targets) != 1:
         raise ValueError(f"shards of different targets cannot be merged: {sorted(targets)}")

@@ -37,5 +37,6 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 def pytest_sessionfinish() -> None:
     destination = os.environ.get(ENVIRONMENT_VARIABLE)
     if destination:
-        Path(destination).write_text(json.dumps({"rules": _rules, "failed": _failed}),
-                                     encoding="utf-8")
+        Path(destination).write_text(
+            json.dumps({"rules": _rules, "failed": _failed}), encoding="utf-8"
+        )

@@ -58,8 +58,10 @@ def run_mutation(options: MutationOptions, *, out: IO[str] = sys.stdout) -> dict
     clock = time.monotonic()
     source = locate_source(options.target, options.dialect)
     build_workdir(source, options.workdir, extra_tests=options.extra_tests)
-    out.write(f"refold mutate: {source.module} from {source.path}\n"
-              f"  work dir {options.workdir}\n  checking the suite is green first...\n")
+    out.write(
+        f"refold mutate: {source.module} from {source.path}\n"
+        f"  work dir {options.workdir}\n  checking the suite is green first...\n"
+    )
     out.flush()
     rule_map = _green_run(source, options)
     _run_mutmut(options, out)
@@ -67,8 +69,9 @@ def run_mutation(options: MutationOptions, *, out: IO[str] = sys.stdout) -> dict
     tests_by_function: dict[str, list[str]] = stats["tests_by_mangled_function_name"]
     _check_tests_resolve(tests_by_function, rule_map["rules"])
     mutants = _mutants(options, tests_by_function, rule_map["rules"])
-    stale = apply_equivalents(mutants, load_equivalents(options.equivalents)
-                              if options.equivalents else [])
+    stale = apply_equivalents(
+        mutants, load_equivalents(options.equivalents) if options.equivalents else []
+    )
     # Only this source's modules vouch: an entry of a module the run did not mutate (a
     # list given with --equivalents that covers more) is not this run's to call stale.
     modules = {m["function"].rpartition(".")[0] for m in mutants.values()}
@@ -76,8 +79,15 @@ def run_mutation(options: MutationOptions, *, out: IO[str] = sys.stdout) -> dict
     if options.filters:  # a shard only vouches for the functions it checked
         checked = {m["function"] for m in mutants.values() if m["status"] != "not checked"}
         stale = [e for e in stale if e.function in checked]
-    return _result(source, options, mutants, rule_map, stale=stale, started=started,
-                   duration=time.monotonic() - clock)
+    return _result(
+        source,
+        options,
+        mutants,
+        rule_map,
+        stale=stale,
+        started=started,
+        duration=time.monotonic() - clock,
+    )
 
 
 def _green_run(source: MutationSource, options: MutationOptions) -> dict[str, Any]:
@@ -85,25 +95,43 @@ def _green_run(source: MutationSource, options: MutationOptions) -> dict[str, An
     # can kill nothing), except on the reference, where a failure is a bug to fix first.
     rule_map_file = options.workdir / "rule-map.json"
     tests = test_paths(source, options.workdir)
-    command = [sys.executable, "-m", "pytest", *tests, *pytest_options(source),
-               "-p", "refold.mutation._rulemap", "-q"]
-    environment = {**os.environ, **options.environment, ENVIRONMENT_VARIABLE: str(rule_map_file),
-                   "PYTHONPATH": _python_path(options.workdir, options.environment)}
-    finished = subprocess.run(command, cwd=options.workdir, env=environment, text=True,
-                              capture_output=True, check=False)
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        *tests,
+        *pytest_options(source),
+        "-p",
+        "refold.mutation._rulemap",
+        "-q",
+    ]
+    environment = {
+        **os.environ,
+        **options.environment,
+        ENVIRONMENT_VARIABLE: str(rule_map_file),
+        "PYTHONPATH": _python_path(options.workdir, options.environment),
+    }
+    finished = subprocess.run(
+        command, cwd=options.workdir, env=environment, text=True, capture_output=True, check=False
+    )
     if not rule_map_file.is_file() or finished.returncode not in (0, 1):
-        raise MutationError(f"the suite did not run on {source.target} (pytest exit status "
-                            f"{finished.returncode}):\n{_tail(finished.stdout + finished.stderr)}")
+        raise MutationError(
+            f"the suite did not run on {source.target} (pytest exit status "
+            f"{finished.returncode}):\n{_tail(finished.stdout + finished.stderr)}"
+        )
     rule_map: dict[str, Any] = json.loads(rule_map_file.read_text(encoding="utf-8"))
     failed: list[str] = rule_map["failed"]
     if failed and source.is_reference and not options.exclude_failing:
-        raise MutationError(f"the suite must pass on the reference before mutation; "
-                            f"{len(failed)} test(s) failed (--exclude-failing leaves them "
-                            f"out): {', '.join(failed[:10])}\n"
-                            f"{_tail(finished.stdout)}")
+        raise MutationError(
+            f"the suite must pass on the reference before mutation; "
+            f"{len(failed)} test(s) failed (--exclude-failing leaves them "
+            f"out): {', '.join(failed[:10])}\n"
+            f"{_tail(finished.stdout)}"
+        )
     if len(failed) == len(rule_map["rules"]):
-        raise MutationError(f"every test fails on the unmutated {source.target}: nothing "
-                            "could kill a mutant")
+        raise MutationError(
+            f"every test fails on the unmutated {source.target}: nothing could kill a mutant"
+        )
     write_config(source, options.workdir, deselect=failed)
     return rule_map
 
@@ -126,21 +154,34 @@ def _mutmut_executable() -> str:
 
 
 def _run_mutmut(options: MutationOptions, out: IO[str]) -> None:
-    command = [_mutmut_executable(), "run", "--max-children", str(options.max_children),
-               *options.filters]
+    command = [
+        _mutmut_executable(),
+        "run",
+        "--max-children",
+        str(options.max_children),
+        *options.filters,
+    ]
     # mutmut puts mutants/ first on sys.path itself, so PYTHONPATH may stay.
     environment = {**os.environ, **options.environment, "PYTHONUNBUFFERED": "1"}
     relay = ProgressRelay(out, lambda: _expected(options))
-    with subprocess.Popen(command, cwd=options.workdir, env=environment, text=True,
-                          encoding="utf-8", errors="replace", stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT) as process:
+    with subprocess.Popen(
+        command,
+        cwd=options.workdir,
+        env=environment,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    ) as process:
         assert process.stdout is not None
         for piece in iter(lambda: process.stdout.read(512), ""):  # type: ignore[union-attr]
             relay.feed(piece)
     relay.finish()
     if process.returncode != 0:
-        raise MutationError(f"mutmut run exited with status {process.returncode}:\n"
-                            + "\n".join(relay.tail))
+        raise MutationError(
+            f"mutmut run exited with status {process.returncode}:\n" + "\n".join(relay.tail)
+        )
 
 
 def _expected(options: MutationOptions) -> int:
@@ -157,12 +198,15 @@ def _check_tests_resolve(tests_by_function: dict[str, list[str]], rules: dict[st
     # every per-mutant pytest run errors and every mutant reads "killed".
     unknown = sorted({t for tests in tests_by_function.values() for t in tests} - set(rules))
     if unknown:
-        raise MutationError(f"mutmut's stats name {len(unknown)} test(s) the work dir does not "
-                            f"collect (e.g. {unknown[0]!r}); its kills would be false")
+        raise MutationError(
+            f"mutmut's stats name {len(unknown)} test(s) the work dir does not "
+            f"collect (e.g. {unknown[0]!r}); its kills would be false"
+        )
 
 
-def _mutants(options: MutationOptions, tests_by_function: dict[str, list[str]],
-             rules: dict[str, list[str]]) -> dict[str, dict[str, Any]]:
+def _mutants(
+    options: MutationOptions, tests_by_function: dict[str, list[str]], rules: dict[str, list[str]]
+) -> dict[str, dict[str, Any]]:
     mutants: dict[str, dict[str, Any]] = {}
     for name, (status, module_file) in read_verdicts(options.workdir / "mutants").items():
         if not _selected(name, options.filters):
@@ -186,9 +230,16 @@ def _diff(name: str, module_file: Path) -> str:
     return diff.replace(str(module_file), name.rpartition(".")[0].replace(".", "/") + ".py")
 
 
-def _result(source: MutationSource, options: MutationOptions, mutants: dict[str, dict[str, Any]],
-            rule_map: dict[str, Any], *, stale: list[Any], started: datetime,
-            duration: float) -> dict[str, Any]:
+def _result(
+    source: MutationSource,
+    options: MutationOptions,
+    mutants: dict[str, dict[str, Any]],
+    rule_map: dict[str, Any],
+    *,
+    stale: list[Any],
+    started: datetime,
+    duration: float,
+) -> dict[str, Any]:
     import mutmut
 
     import refold
@@ -204,12 +255,16 @@ def _result(source: MutationSource, options: MutationOptions, mutants: dict[str,
         "duration_seconds": round(duration, 1),
         "max_children": options.max_children,
         "filter": list(options.filters),
-        "tests": {"collected": len(rule_map["rules"]), "excluded_failing": rule_map["failed"],
-                  "paths": [test_paths(source, options.workdir)[0]]
-                  + [f"{TESTS_DIR}/{p.name}" for p in options.extra_tests]},
+        "tests": {
+            "collected": len(rule_map["rules"]),
+            "excluded_failing": rule_map["failed"],
+            "paths": [test_paths(source, options.workdir)[0]]
+            + [f"{TESTS_DIR}/{p.name}" for p in options.extra_tests],
+        },
         "counts": counts(mutants),
         "score": score(mutants),
-        "stale_equivalents": [{"function": e.function, "mutation": e.mutation,
-                               "reason": e.reason} for e in stale],
+        "stale_equivalents": [
+            {"function": e.function, "mutation": e.mutation, "reason": e.reason} for e in stale
+        ],
         "mutants": dict(sorted(mutants.items())),
     }

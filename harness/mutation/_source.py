@@ -63,12 +63,16 @@ def locate_source(target: str, dialect: Dialect | None = None) -> MutationSource
     if target == "reference":
         return reference_source(dialect or DIALECTS[DEFAULT_DIALECT])
     if target.startswith(("exec:", "http://", "https://")):
-        raise UsageError(f"cannot mutate target {target!r}: it is not Python code running in "
-                         "this interpreter; mutation needs the Python source of an installed "
-                         "package (mutate it with its own language's tools)")
+        raise UsageError(
+            f"cannot mutate target {target!r}: it is not Python code running in "
+            "this interpreter; mutation needs the Python source of an installed "
+            "package (mutate it with its own language's tools)"
+        )
     if target.endswith(".py") or "/" in target:
-        raise UsageError(f"cannot mutate target {target!r}: pass the importable module name "
-                         "(put its folder on PYTHONPATH), not a file path")
+        raise UsageError(
+            f"cannot mutate target {target!r}: pass the importable module name "
+            "(put its folder on PYTHONPATH), not a file path"
+        )
     top = target.partition(":")[0].partition(".")[0]
     return MutationSource(target, top, _package_path(top, target), dialect=dialect)
 
@@ -80,41 +84,52 @@ def reference_source(dialect: Dialect) -> MutationSource:
     of the chat reference `refold.reference`)."""
     package = dialect.reference_package
     path = Path(importlib.import_module(package).__file__ or "").parent
-    return MutationSource("reference", package, path, dialect=dialect,
-                          excluded=reference_subpackages(path))
+    return MutationSource(
+        "reference", package, path, dialect=dialect, excluded=reference_subpackages(path)
+    )
 
 
 def reference_subpackages(path: Path) -> tuple[str, ...]:
     """The packages directly inside the reference package at `path`, by folder name."""
-    return tuple(sorted(child.name for child in path.iterdir()
-                        if (child / "__init__.py").is_file()))
+    return tuple(
+        sorted(child.name for child in path.iterdir() if (child / "__init__.py").is_file())
+    )
 
 
 def _package_path(top: str, target: str) -> Path:
     spec = importlib.util.find_spec(top)
     if spec is None:
-        raise UsageError(f"cannot mutate target {target!r}: no module named {top!r} is "
-                         "installed in this interpreter")
+        raise UsageError(
+            f"cannot mutate target {target!r}: no module named {top!r} is "
+            "installed in this interpreter"
+        )
     locations = list(spec.submodule_search_locations or [])
     if locations:
         if len(locations) != 1:
-            raise UsageError(f"cannot mutate target {target!r}: {top!r} is a namespace package "
-                             f"spread over {len(locations)} folders: {locations}")
+            raise UsageError(
+                f"cannot mutate target {target!r}: {top!r} is a namespace package "
+                f"spread over {len(locations)} folders: {locations}"
+            )
         return _checked_package(Path(locations[0]), target)
     if spec.origin is None or not spec.origin.endswith(".py"):
-        raise UsageError(f"cannot mutate target {target!r}: {top!r} is not Python source "
-                         f"(loaded from {spec.origin}); only pure-Python code can be mutated")
+        raise UsageError(
+            f"cannot mutate target {target!r}: {top!r} is not Python source "
+            f"(loaded from {spec.origin}); only pure-Python code can be mutated"
+        )
     return Path(spec.origin)
 
 
 def _checked_package(folder: Path, target: str) -> Path:
-    compiled = sorted(p.name for p in folder.rglob("*")
-                      if any(p.name.endswith(s) for s in EXTENSION_SUFFIXES))
+    compiled = sorted(
+        p.name for p in folder.rglob("*") if any(p.name.endswith(s) for s in EXTENSION_SUFFIXES)
+    )
     if compiled:
-        raise UsageError(f"cannot mutate target {target!r}: its package {folder} contains "
-                         f"compiled extension modules ({', '.join(compiled[:5])}); mutmut "
-                         "mutates Python source only, and a partial run would overstate the "
-                         "suite's strength")
+        raise UsageError(
+            f"cannot mutate target {target!r}: its package {folder} contains "
+            f"compiled extension modules ({', '.join(compiled[:5])}); mutmut "
+            "mutates Python source only, and a partial run would overstate the "
+            "suite's strength"
+        )
     if not any(folder.rglob("*.py")):
         raise UsageError(f"cannot mutate target {target!r}: {folder} holds no .py source")
     return folder

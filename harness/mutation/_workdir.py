@@ -20,7 +20,12 @@ from refold.locations import package_dir, suites_dir
 from ._source import MutationSource
 
 __all__ = [
-    "PROFILE", "SUITES_DIR", "TESTS_DIR", "build_workdir", "pytest_options", "test_paths",
+    "PROFILE",
+    "SUITES_DIR",
+    "TESTS_DIR",
+    "build_workdir",
+    "pytest_options",
+    "test_paths",
     "write_config",
 ]
 
@@ -88,8 +93,13 @@ def write_config(source: MutationSource, directory: Path, *, deselect: Sequence[
     }
     lines = ["[tool.mutmut]"]
     lines += [f"{key} = {json.dumps(value)}" for key, value in settings.items()]
-    lines += ["", "[tool.pytest.ini_options]", 'addopts = ["--strict-markers"]',
-              "xfail_strict = true", ""]
+    lines += [
+        "",
+        "[tool.pytest.ini_options]",
+        'addopts = ["--strict-markers"]',
+        "xfail_strict = true",
+        "",
+    ]
     (directory / "pyproject.toml").write_text("\n".join(lines), encoding="utf-8")
 
 
@@ -110,9 +120,18 @@ def pytest_options(source: MutationSource) -> list[str]:
     # --no-header: the header hook loads the target too (see _guard).
     # --in-process: mutmut's trampolines record and switch mutants in this process.
     dialect = [f"--dialect={source.dialect.name}"] if source.dialect is not None else []
-    return [f"--target={source.target}", *dialect, "--in-process",
-            f"--hypothesis-profile={PROFILE}", "-p", "no:cacheprovider", "--assert=plain",
-            "--no-header", "-p", "refold.mutation._guard"]
+    return [
+        f"--target={source.target}",
+        *dialect,
+        "--in-process",
+        f"--hypothesis-profile={PROFILE}",
+        "-p",
+        "no:cacheprovider",
+        "--assert=plain",
+        "--no-header",
+        "-p",
+        "refold.mutation._guard",
+    ]
 
 
 def _also_copy(source: MutationSource, directory: Path) -> list[str]:
@@ -124,7 +143,9 @@ def _also_copy(source: MutationSource, directory: Path) -> list[str]:
         mutated = source.relative_path
         for depth in range(1, len(mutated.parts)):
             folder, inner = Path(*mutated.parts[:depth]), mutated.parts[depth]
-            copied += sorted((folder / entry.name).as_posix()
-                             for entry in (directory / folder).iterdir()
-                             if entry.name != inner and entry.name != "__pycache__")
+            copied += sorted(
+                (folder / entry.name).as_posix()
+                for entry in (directory / folder).iterdir()
+                if entry.name != inner and entry.name != "__pycache__"
+            )
     return copied

@@ -12,20 +12,35 @@ from .anthropic import ANTHROPIC_POLICIES
 from .chat import CHAT_POLICIES
 from .responses import RESPONSES_POLICIES
 
-__all__ = ["ANTHROPIC_POLICIES", "CHAT_POLICIES", "RESPONSES_POLICIES", "Policy",
-           "PolicyRaised", "catalogue_markdown"]
+__all__ = [
+    "ANTHROPIC_POLICIES",
+    "CHAT_POLICIES",
+    "RESPONSES_POLICIES",
+    "Policy",
+    "PolicyRaised",
+    "catalogue_markdown",
+]
 
 
 def catalogue_markdown() -> str:
     """The catalogue as docs/policies.md lists it: a table per dialect (a test keeps the
     page's tables equal to this)."""
     lines: list[str] = []
-    for name, policies in (("openai-chat", CHAT_POLICIES),
-                           ("anthropic-messages", ANTHROPIC_POLICIES),
-                           ("openai-responses", RESPONSES_POLICIES)):
-        lines += [f"### {name}", "", "| policy | breaks | applied by | example |",
-                  "| --- | --- | --- | --- |"]
-        lines += [f"| {p.name} | {', '.join(p.rules)} | {', '.join(p.libraries)} | "
-                  f"`examples/broken/{p.example}.py` |" for p in policies]
+    for name, policies in (
+        ("openai-chat", CHAT_POLICIES),
+        ("anthropic-messages", ANTHROPIC_POLICIES),
+        ("openai-responses", RESPONSES_POLICIES),
+    ):
+        lines += [
+            f"### {name}",
+            "",
+            "| policy | breaks | applied by | example |",
+            "| --- | --- | --- | --- |",
+        ]
+        lines += [
+            f"| {p.name} | {', '.join(p.rules)} | {', '.join(p.libraries)} | "
+            f"`examples/broken/{p.example}.py` |"
+            for p in policies
+        ]
         lines.append("")
     return "\n".join(lines)

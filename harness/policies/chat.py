@@ -37,13 +37,19 @@ def _nonblank(value: JSON) -> str | None:
 def _entries(chunk: JSON) -> list[tuple[int, JSONObject]]:
     """The choice entries of a chunk that are objects, with the choice they fold into."""
     choices = chunk.get("choices") if isinstance(chunk, dict) else None
-    return [(_index(entry.get("index")) or 0, entry) for entry in
-            (choices if isinstance(choices, list) else []) if isinstance(entry, dict)]
+    return [
+        (_index(entry.get("index")) or 0, entry)
+        for entry in (choices if isinstance(choices, list) else [])
+        if isinstance(entry, dict)
+    ]
 
 
 def _deltas(chunk: JSON) -> list[tuple[int, JSONObject]]:
-    return [(index, entry["delta"]) for index, entry in _entries(chunk)
-            if isinstance(entry.get("delta"), dict)]
+    return [
+        (index, entry["delta"])
+        for index, entry in _entries(chunk)
+        if isinstance(entry.get("delta"), dict)
+    ]
 
 
 def _choice(folded: JSONObject, index: int) -> JSONObject | None:
@@ -54,9 +60,12 @@ def _fragment(entry: JSONObject) -> _Fragment:
     found = entry.get("function")
     function: JSONObject = found if isinstance(found, dict) else {}
     arguments = function.get("arguments")
-    return {"id": _nonblank(entry.get("id")), "type": _nonblank(entry.get("type")),
-            "name": _nonblank(function.get("name")),
-            "arguments": arguments if isinstance(arguments, str) else None}
+    return {
+        "id": _nonblank(entry.get("id")),
+        "type": _nonblank(entry.get("type")),
+        "name": _nonblank(function.get("name")),
+        "arguments": arguments if isinstance(arguments, str) else None,
+    }
 
 
 def _whole(text: str | None) -> JSONObject | None:
@@ -72,9 +81,12 @@ def _reference_step(calls: list[_Fragment], fragment: _Fragment) -> None:
     if fragment["id"] and current["id"] and fragment["id"] != current["id"]:
         calls.append(dict(fragment))  # TOOL-2-NEW-ID
     elif _whole(fragment["arguments"]) is not None and _whole(current["arguments"]):
-        resent = (fragment["id"] == current["id"] if fragment["id"] else
-                  fragment["name"] is None
-                  and _whole(fragment["arguments"]) == _whole(current["arguments"]))
+        resent = (
+            fragment["id"] == current["id"]
+            if fragment["id"]
+            else fragment["name"] is None
+            and _whole(fragment["arguments"]) == _whole(current["arguments"])
+        )
         if not resent:
             calls.append(dict(fragment))  # TOOL-4-SPLIT
     else:
@@ -91,6 +103,7 @@ def _join(current: _Fragment, fragment: _Fragment) -> None:
 def _with_calls(step: Continue) -> Callable[[list[JSON]], JSONObject]:
     """The reference fold whose tool calls are rebuilt with `step` for a fragment on an
     index that has calls."""
+
     def policy_fold(chunks: list[JSON]) -> JSONObject:
         accumulator = Accumulator()
         calls: dict[int, dict[int, list[_Fragment]]] = {}
@@ -113,17 +126,26 @@ def _with_calls(step: Continue) -> Callable[[list[JSON]], JSONObject]:
         folded, finished = accumulator.response(), accumulator.finished
         for choice, by_index in calls.items():
             message = (_choice(folded, choice) or {}).get("message", {})
-            message["tool_calls"] = [_call_output(call, finished=finished) for i in sorted(by_index)
-                                     for call in by_index[i]]
+            message["tool_calls"] = [
+                _call_output(call, finished=finished)
+                for i in sorted(by_index)
+                for call in by_index[i]
+            ]
         return folded
+
     return policy_fold
 
 
 def _call_output(call: _Fragment, *, finished: bool) -> JSONObject:
     arguments = call["arguments"] or ""
-    return {"id": call["id"], "type": call["type"] or "function",
-            "function": {"name": call["name"],
-                         "arguments": "{}" if finished and not arguments else arguments}}
+    return {
+        "id": call["id"],
+        "type": call["type"] or "function",
+        "function": {
+            "name": call["name"],
+            "arguments": "{}" if finished and not arguments else arguments,
+        },
+    }
 
 
 def _concatenated_identity(calls: list[_Fragment], fragment: _Fragment) -> None:
@@ -218,9 +240,14 @@ def _choices_by_position(chunks: list[JSON]) -> JSONObject:
         choices = chunk.get("choices") if isinstance(chunk, dict) else None
         if not isinstance(chunk, dict) or not isinstance(choices, list):
             return chunk
-        return {**chunk, "choices": [{**entry, "index": position}
-                                     if isinstance(entry, dict) else entry
-                                     for position, entry in enumerate(choices)]}
+        return {
+            **chunk,
+            "choices": [
+                {**entry, "index": position} if isinstance(entry, dict) else entry
+                for position, entry in enumerate(choices)
+            ],
+        }
+
     return fold([positioned(chunk) for chunk in chunks])
 
 
@@ -240,10 +267,18 @@ def _blank_finish_counts(chunks: list[JSON]) -> JSONObject:
     def marked(chunk: JSON) -> JSON:
         if not isinstance(chunk, dict) or not isinstance(chunk.get("choices"), list):
             return chunk
-        return {**chunk, "choices": [
-            {**e, "finish_reason": _BLANK + e["finish_reason"]}
-            if isinstance(e, dict) and isinstance(e.get("finish_reason"), str)
-            and not e["finish_reason"].strip() else e for e in chunk["choices"]]}
+        return {
+            **chunk,
+            "choices": [
+                {**e, "finish_reason": _BLANK + e["finish_reason"]}
+                if isinstance(e, dict)
+                and isinstance(e.get("finish_reason"), str)
+                and not e["finish_reason"].strip()
+                else e
+                for e in chunk["choices"]
+            ],
+        }
+
     folded = fold([marked(chunk) for chunk in chunks])
     for choice in folded["choices"]:
         reason = choice.get("finish_reason")
@@ -262,32 +297,76 @@ def _empty_arguments_at_once(chunks: list[JSON]) -> JSONObject:
 
 
 CHAT_POLICIES: tuple[Policy, ...] = (
-    Policy("concatenates repeated identity fields", ("CHOICE-ROLE", "TOOL-NAME", "TOOL-5-APPEND"),
-           ("openai 3.57.0",), _concatenates_identity, "concatenate_repeated_strings"),
-    Policy("sums usage across chunks", ("USAGE-LAST",), ("langchain-core 1.8.3",),
-           _sums_usage, "sum_usage"),
-    Policy("keys choices by their position", ("CHOICE-KEY", "CHOICE-ORDER"),
-           ("langchain-openai 1.7.4", "AI SDK", "openai 3.57.0"), _choices_by_position,
-           "choices_by_position"),
-    Policy("merges calls that share an index",
-           ("TOOL-2-NEW-ID", "TOOL-3-RESEND", "TOOL-4-SPLIT", "TOOL-NO-INDEX"),
-           ("litellm 1.110.2",), _with_calls(_merged_per_index), "merge_calls_sharing_index"),
-    Policy("an index-less tool fragment joins index 0", ("TOOL-NO-INDEX",),
-           ("litellm 1.110.2",), _indexless_at_zero, "index_less_fragments_at_zero"),
-    Policy("appends re-sent arguments", ("TOOL-3-RESEND", "TOOL-4-SPLIT"),
-           ("litellm 1.110.2", "AI SDK", "@ai-sdk/openai"), _with_calls(_no_resend_detection),
-           "no_resend_detection"),
-    Policy("a null usage erases the folded one", ("USAGE-LAST",), ("openai 3.57.0",),
-           _usage_erased_by_null, "usage_erased_by_null"),
-    Policy("raises on a null choice", ("ROB-NULL-ENTRIES", "ROB-WRONG-TYPE"),
-           ("openai 3.57.0", "litellm 1.110.2", "langchain-openai 1.7.4"),
-           _raises_on_null_choice, "crash_on_null_choice"),
-    Policy("a blank finish reason counts", ("CHOICE-FINISH", "ROB-BLANK", "LIFE-FINISHED"),
-           ("AI SDK openai-compatible", "@ai-sdk/openai", "OpenRouter provider"),
-           _blank_finish_counts, "finish_erased_by_blank"),
-    Policy("empty arguments read {} before the stream finished", ("TOOL-EMPTY-ARGS",),
-           ("litellm 1.110.2", "OpenRouter provider"), _empty_arguments_at_once,
-           "empty_arguments_too_early"),
+    Policy(
+        "concatenates repeated identity fields",
+        ("CHOICE-ROLE", "TOOL-NAME", "TOOL-5-APPEND"),
+        ("openai 3.57.0",),
+        _concatenates_identity,
+        "concatenate_repeated_strings",
+    ),
+    Policy(
+        "sums usage across chunks",
+        ("USAGE-LAST",),
+        ("langchain-core 1.8.3",),
+        _sums_usage,
+        "sum_usage",
+    ),
+    Policy(
+        "keys choices by their position",
+        ("CHOICE-KEY", "CHOICE-ORDER"),
+        ("langchain-openai 1.7.4", "AI SDK", "openai 3.57.0"),
+        _choices_by_position,
+        "choices_by_position",
+    ),
+    Policy(
+        "merges calls that share an index",
+        ("TOOL-2-NEW-ID", "TOOL-3-RESEND", "TOOL-4-SPLIT", "TOOL-NO-INDEX"),
+        ("litellm 1.110.2",),
+        _with_calls(_merged_per_index),
+        "merge_calls_sharing_index",
+    ),
+    Policy(
+        "an index-less tool fragment joins index 0",
+        ("TOOL-NO-INDEX",),
+        ("litellm 1.110.2",),
+        _indexless_at_zero,
+        "index_less_fragments_at_zero",
+    ),
+    Policy(
+        "appends re-sent arguments",
+        ("TOOL-3-RESEND", "TOOL-4-SPLIT"),
+        ("litellm 1.110.2", "AI SDK", "@ai-sdk/openai"),
+        _with_calls(_no_resend_detection),
+        "no_resend_detection",
+    ),
+    Policy(
+        "a null usage erases the folded one",
+        ("USAGE-LAST",),
+        ("openai 3.57.0",),
+        _usage_erased_by_null,
+        "usage_erased_by_null",
+    ),
+    Policy(
+        "raises on a null choice",
+        ("ROB-NULL-ENTRIES", "ROB-WRONG-TYPE"),
+        ("openai 3.57.0", "litellm 1.110.2", "langchain-openai 1.7.4"),
+        _raises_on_null_choice,
+        "crash_on_null_choice",
+    ),
+    Policy(
+        "a blank finish reason counts",
+        ("CHOICE-FINISH", "ROB-BLANK", "LIFE-FINISHED"),
+        ("AI SDK openai-compatible", "@ai-sdk/openai", "OpenRouter provider"),
+        _blank_finish_counts,
+        "finish_erased_by_blank",
+    ),
+    Policy(
+        "empty arguments read {} before the stream finished",
+        ("TOOL-EMPTY-ARGS",),
+        ("litellm 1.110.2", "OpenRouter provider"),
+        _empty_arguments_at_once,
+        "empty_arguments_too_early",
+    ),
 )
 """The chat policies, one per broken chat accumulator whose defect shows in its fold
 (`live_snapshot`'s is in the incremental interface: its folds are right)."""

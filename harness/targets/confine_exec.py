@@ -27,8 +27,7 @@ import resource
 import sys
 from collections.abc import Sequence
 
-__all__ = ["CANNOT_CONFINE", "LandlockError", "apply", "landlock_abi", "main",
-           "restrict_writes"]
+__all__ = ["CANNOT_CONFINE", "LandlockError", "apply", "landlock_abi", "main", "restrict_writes"]
 
 CANNOT_CONFINE = 126
 """The exit status of a launcher that could not set a limit it was asked for."""
@@ -49,8 +48,11 @@ class LandlockError(OSError):
 
 
 class _RulesetAttr(ctypes.Structure):
-    _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64),
-                ("scoped", ctypes.c_uint64)]
+    _fields_ = [
+        ("handled_access_fs", ctypes.c_uint64),
+        ("handled_access_net", ctypes.c_uint64),
+        ("scoped", ctypes.c_uint64),
+    ]
 
 
 class _PathBeneath(ctypes.Structure):
@@ -67,8 +69,9 @@ def landlock_abi() -> int:
     if not sys.platform.startswith("linux"):
         return 0
     try:
-        version = _libc().syscall(_CREATE_RULESET, None, ctypes.c_size_t(0),
-                                  ctypes.c_uint32(_VERSION_FLAG))
+        version = _libc().syscall(
+            _CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(_VERSION_FLAG)
+        )
     except (OSError, AttributeError):
         return 0
     return max(int(version), 0)
@@ -102,9 +105,15 @@ def restrict_writes(abi: int, writable: Sequence[str], writable_files: Sequence[
     libc = _libc()
     rights = _write_rights(abi)
     attr = _RulesetAttr(rights, 0, _SCOPE_SIGNAL if abi >= 6 else 0)
-    ruleset = _check(libc.syscall(_CREATE_RULESET, ctypes.byref(attr),
-                                  ctypes.c_size_t(_attr_size(abi)), ctypes.c_uint32(0)),
-                     "create_ruleset")
+    ruleset = _check(
+        libc.syscall(
+            _CREATE_RULESET,
+            ctypes.byref(attr),
+            ctypes.c_size_t(_attr_size(abi)),
+            ctypes.c_uint32(0),
+        ),
+        "create_ruleset",
+    )
     try:
         file_rights = _WRITE_FILE | (_TRUNCATE if abi >= 3 else 0)
         for paths, allowed in ((writable, rights), (writable_files, file_rights)):
@@ -123,8 +132,16 @@ def _allow(libc: ctypes.CDLL, ruleset: int, path: str, allowed: int) -> None:
         return  # nothing there to write to
     try:
         beneath = _PathBeneath(allowed, fd)
-        _check(libc.syscall(_ADD_RULE, ruleset, ctypes.c_int(_RULE_PATH_BENEATH),
-                            ctypes.byref(beneath), ctypes.c_uint32(0)), f"add_rule {path}")
+        _check(
+            libc.syscall(
+                _ADD_RULE,
+                ruleset,
+                ctypes.c_int(_RULE_PATH_BENEATH),
+                ctypes.byref(beneath),
+                ctypes.c_uint32(0),
+            ),
+            f"add_rule {path}",
+        )
     finally:
         os.close(fd)
 

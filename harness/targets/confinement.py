@@ -36,22 +36,39 @@ from pathlib import Path
 from ..errors import UsageError
 from . import confine_exec
 
-__all__ = ["DEFAULT_MEMORY", "ENVIRONMENT_ALLOWLIST", "Confinement", "anchored", "configure",
-           "confinement_of", "current",
-           "parse_memory", "passed_names"]
+__all__ = [
+    "DEFAULT_MEMORY",
+    "ENVIRONMENT_ALLOWLIST",
+    "Confinement",
+    "anchored",
+    "configure",
+    "confinement_of",
+    "current",
+    "parse_memory",
+    "passed_names",
+]
 
-DEFAULT_MEMORY = 2 * 1024 ** 3
+DEFAULT_MEMORY = 2 * 1024**3
 """The default address-space limit of a target process: 2 GiB (`--target-memory`)."""
 
-ENVIRONMENT_ALLOWLIST = ("PATH", "LANG", "LANGUAGE", "TZ", "TERM", "PYTHONPATH",
-                         "PYTHONIOENCODING", "PYTHONUTF8", "PYTHONDONTWRITEBYTECODE",
-                         "NODE_PATH")
+ENVIRONMENT_ALLOWLIST = (
+    "PATH",
+    "LANG",
+    "LANGUAGE",
+    "TZ",
+    "TERM",
+    "PYTHONPATH",
+    "PYTHONIOENCODING",
+    "PYTHONUTF8",
+    "PYTHONDONTWRITEBYTECODE",
+    "NODE_PATH",
+)
 """The variables of the harness's environment a target is given (and every `LC_*`)."""
 
 _ALLOWED_PREFIXES = ("LC_",)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _SIZE = re.compile(r"(\d+)\s*([KMG]i?B?|B)?\Z", re.IGNORECASE)
-_UNITS = {"": 1, "B": 1, "K": 1024, "M": 1024 ** 2, "G": 1024 ** 3}
+_UNITS = {"": 1, "B": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
 _WRITABLE_FILES = ("/dev/null",)
 _SHARED_TEMPORARY = ("/dev/shm",)
 
@@ -75,41 +92,71 @@ class Confinement:
         """The Landlock ABI in force (0: none)."""
         return _kernel_abi() if self.landlock else 0
 
-    def environment(self, workdir: Path, base: Mapping[str, str] | None = None,
-                    ) -> dict[str, str]:
+    def environment(
+        self,
+        workdir: Path,
+        base: Mapping[str, str] | None = None,
+    ) -> dict[str, str]:
         """The target's environment: the allowlisted and passed variables of `base` (the
         harness's), `HOME` and the temporary directory inside `workdir`."""
         source = os.environ if base is None else base
         names = set(ENVIRONMENT_ALLOWLIST) | set(self.pass_env)
-        chosen = {name: value for name, value in source.items()
-                  if name in names or name.startswith(_ALLOWED_PREFIXES)}
+        chosen = {
+            name: value
+            for name, value in source.items()
+            if name in names or name.startswith(_ALLOWED_PREFIXES)
+        }
         temporary = str(workdir / "tmp")
-        return {**chosen, "HOME": str(workdir), "TMPDIR": temporary, "TMP": temporary,
-                "TEMP": temporary, "PWD": str(workdir), **self.extra_env}
+        return {
+            **chosen,
+            "HOME": str(workdir),
+            "TMPDIR": temporary,
+            "TMP": temporary,
+            "TEMP": temporary,
+            "PWD": str(workdir),
+            **self.extra_env,
+        }
 
     def policy(self, workdir: Path) -> str:
         """The limits of a process working in `workdir`, as `confine_exec` reads them."""
-        return json.dumps({"memory": self.memory, "landlock": self.abi,
-                           "writable": [str(workdir), *_SHARED_TEMPORARY, *self.writable],
-                           "writable_files": list(_WRITABLE_FILES)}, separators=(",", ":"))
+        return json.dumps(
+            {
+                "memory": self.memory,
+                "landlock": self.abi,
+                "writable": [str(workdir), *_SHARED_TEMPORARY, *self.writable],
+                "writable_files": list(_WRITABLE_FILES),
+            },
+            separators=(",", ":"),
+        )
 
     def command(self, argv: Sequence[str], workdir: Path) -> list[str]:
         """`argv` run through the launcher that sets the limits on itself first."""
-        return [sys.executable, "-I", "-S", confine_exec.__file__, self.policy(workdir), "--",
-                *argv]
+        return [
+            sys.executable,
+            "-I",
+            "-S",
+            confine_exec.__file__,
+            self.policy(workdir),
+            "--",
+            *argv,
+        ]
 
     def describe(self) -> str:
         """The confinements in force, in one line (the start of the run prints it)."""
-        parts = ["a fresh private directory",
-                 f"an environment of {len(ENVIRONMENT_ALLOWLIST) + len(self.pass_env)} "
-                 f"allowlisted names and LC_*"]
-        parts.append("no memory limit" if self.memory is None
-                     else f"address space {_size(self.memory)}")
+        parts = [
+            "a fresh private directory",
+            f"an environment of {len(ENVIRONMENT_ALLOWLIST) + len(self.pass_env)} "
+            f"allowlisted names and LC_*",
+        ]
+        parts.append(
+            "no memory limit" if self.memory is None else f"address space {_size(self.memory)}"
+        )
         abi = self.abi
         if abi:
             scope = ", no signals out of it" if abi >= 6 else " (signals not scoped: ABI < 6)"
-            parts.append(f"Landlock ABI {abi} (writes only to its directory and temporary "
-                         f"files{scope})")
+            parts.append(
+                f"Landlock ABI {abi} (writes only to its directory and temporary files{scope})"
+            )
         else:
             parts.append("no Landlock (the kernel has none: writes and signals not confined)")
         parts.append("killed with all it started before the results are written")
@@ -163,9 +210,11 @@ def parse_memory(value: str | None) -> int | None:
         return None
     match = _SIZE.match(value.strip())
     if match is None or int(match.group(1)) <= 0:
-        raise UsageError(f"--target-memory {value!r} is not a size; expected a positive "
-                         f"number of bytes, optionally with K, M or G (e.g. 512M, 4G), or "
-                         f"`none` for no limit")
+        raise UsageError(
+            f"--target-memory {value!r} is not a size; expected a positive "
+            f"number of bytes, optionally with K, M or G (e.g. 512M, 4G), or "
+            f"`none` for no limit"
+        )
     unit = (match.group(2) or "").upper()[:1]
     return int(match.group(1)) * _UNITS[unit]
 
@@ -180,15 +229,17 @@ def passed_names(values: Sequence[str] | None) -> tuple[str, ...]:
     for value in values or ():
         for name in (part.strip() for part in value.split(",")):
             if not _NAME.match(name):
-                raise UsageError(f"--pass-env {value!r}: {name!r} is not an environment "
-                                 f"variable's name (letters, digits and _, not starting "
-                                 f"with a digit)")
+                raise UsageError(
+                    f"--pass-env {value!r}: {name!r} is not an environment "
+                    f"variable's name (letters, digits and _, not starting "
+                    f"with a digit)"
+                )
             names.append(name)
     return tuple(dict.fromkeys(names))
 
 
 def _size(value: int) -> str:
-    for unit, factor in (("GiB", 1024 ** 3), ("MiB", 1024 ** 2), ("KiB", 1024)):
+    for unit, factor in (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024)):
         if value >= factor and value % factor == 0:
             return f"{value // factor} {unit}"
     return f"{value} bytes"
@@ -200,8 +251,10 @@ def confinement_of(target: object) -> str:
     inner = getattr(target, "_remote", target)  # an events adapter in its worker
     transport = getattr(inner, "_transport", None)
     if transport is None:
-        return ("none: the target runs in the harness's process (--in-process), where it "
-                "can change anything")
+        return (
+            "none: the target runs in the harness's process (--in-process), where it "
+            "can change anything"
+        )
     confinement = getattr(transport, "confinement", None)
     if not isinstance(confinement, Confinement):
         return "none: an http(s):// service runs outside refold, which cannot confine it"

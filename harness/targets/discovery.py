@@ -34,8 +34,9 @@ from .remote import Target, declared_dialect
 __all__ = ["from_module", "import_python_target"]
 
 
-def import_python_target(spec: str, *, features: frozenset[str] | None = None,
-                         dialect: Dialect | None = None) -> Target:
+def import_python_target(
+    spec: str, *, features: frozenset[str] | None = None, dialect: Dialect | None = None
+) -> Target:
     """Load `module`, `module:attribute` or `path/to/file.py` as a Python target of
     `dialect` (None: the one it declares, else openai-chat), claiming `features`."""
     module_name, _, attribute = spec.partition(":")
@@ -64,8 +65,9 @@ def _load_module(name: str) -> ModuleType:
             spec.loader.exec_module(module)
         except Exception as exc:
             del sys.modules[spec.name]
-            raise UsageError(f"importing target file {name} raised "
-                             f"{type(exc).__name__}: {exc}") from exc
+            raise UsageError(
+                f"importing target file {name} raised {type(exc).__name__}: {exc}"
+            ) from exc
         return module
     try:
         return importlib.import_module(name)
@@ -76,8 +78,9 @@ def _load_module(name: str) -> ModuleType:
             f"cannot import target {name!r}: {exc}. Expected {forms_sentence()}"
         ) from exc
     except Exception as exc:
-        raise UsageError(f"importing target module {name!r} raised "
-                         f"{type(exc).__name__}: {exc}") from exc
+        raise UsageError(
+            f"importing target module {name!r} raised {type(exc).__name__}: {exc}"
+        ) from exc
 
 
 def _importable_from(folder: Path) -> None:
@@ -92,7 +95,10 @@ def _importable_from(folder: Path) -> None:
 
 
 def from_module(
-    module: ModuleType, *, name: str, features: frozenset[str] | None = None,
+    module: ModuleType,
+    *,
+    name: str,
+    features: frozenset[str] | None = None,
     dialect: Dialect | None = None,
 ) -> Target:
     """Build a target from the richest interface a module offers."""

@@ -40,8 +40,14 @@ if TYPE_CHECKING:
     from ..projection import Projection
     from .sdk.decoders import AnySSEDecode
 
-__all__ = ["EventsTarget", "PythonEventsTarget", "accepted_sources", "adapter_target",
-           "outcome_of", "unaccepted"]
+__all__ = [
+    "EventsTarget",
+    "PythonEventsTarget",
+    "accepted_sources",
+    "adapter_target",
+    "outcome_of",
+    "unaccepted",
+]
 
 
 class EventsTarget:
@@ -78,8 +84,9 @@ class EventsTarget:
 
     def accumulator(self) -> TargetAccumulator:
         """Adapters have no accumulator interface."""
-        raise TargetError(f"{self.name} is an events adapter, not an accumulator",
-                          kind="unsupported")
+        raise TargetError(
+            f"{self.name} is an events adapter, not an accumulator", kind="unsupported"
+        )
 
     def close(self) -> None:
         """Release what the target holds."""
@@ -90,8 +97,10 @@ def unaccepted(target: EventsTarget, stream: list[JSON]) -> str | None:
     source = source_of(stream)
     if source in target.accepts:
         return None
-    return (f"{target.name} accepts {', '.join(sorted(target.accepts)) or 'no source'} "
-            f"streams, not {source}")
+    return (
+        f"{target.name} accepts {', '.join(sorted(target.accepts)) or 'no source'} "
+        f"streams, not {source}"
+    )
 
 
 def outcome_of(value: Any, what: str) -> JSONObject:
@@ -102,23 +111,28 @@ def outcome_of(value: Any, what: str) -> JSONObject:
     if isinstance(value, dict) and value.get("outcome") in ("completed", "error"):
         checked: JSONObject = _plain(value, what)
         return checked
-    raise TargetError(f"{what} returned {str(value)[:200]!r}, expected {{\"outcome\": "
-                      f"\"completed\"}} or {{\"outcome\": \"error\", \"error\": {{\"kind\", "
-                      f"\"message\"}}}}", kind="protocol")
+    raise TargetError(
+        f'{what} returned {str(value)[:200]!r}, expected {{"outcome": '
+        f'"completed"}} or {{"outcome": "error", "error": {{"kind", '
+        f'"message"}}}}',
+        kind="protocol",
+    )
 
 
 def _plain(value: Any, what: str) -> Any:
     try:
         return json.loads(json.dumps(value, allow_nan=False))
     except (TypeError, ValueError) as exc:
-        raise TargetError(f"{what} returned a value that is not plain JSON: {exc}",
-                          kind="not-json") from exc
+        raise TargetError(
+            f"{what} returned a value that is not plain JSON: {exc}", kind="not-json"
+        ) from exc
 
 
 def _events(value: Any, what: str) -> list[JSON]:
     if not isinstance(value, list):
-        raise TargetError(f"{what} returned {type(value).__name__}, expected a list of "
-                          f"events", kind="protocol")
+        raise TargetError(
+            f"{what} returned {type(value).__name__}, expected a list of events", kind="protocol"
+        )
     plain: list[JSON] = _plain(value, what)
     return plain
 
@@ -145,8 +159,9 @@ class PythonEventsTarget(EventsTarget):
         events: list[JSON] = []
         emitted: list[int] = []
         for number, frame in enumerate(frames):
-            produced = _events(_call(f"frame({number})", adapter.frame, copy_json(frame)),
-                               f"frame({number})")
+            produced = _events(
+                _call(f"frame({number})", adapter.frame, copy_json(frame)), f"frame({number})"
+            )
             events += produced
             emitted += [number] * len(produced)
         outcome = outcome_of(_call("end()", adapter.end), "end()")
@@ -154,8 +169,7 @@ class PythonEventsTarget(EventsTarget):
         events += final
         emitted += [len(frames)] * len(final)
         persisted = _plain(_call("persisted()", adapter.persisted), "persisted()")
-        return {"events": events, "emitted": emitted, "outcome": outcome,
-                "persisted": persisted}
+        return {"events": events, "emitted": emitted, "outcome": outcome, "persisted": persisted}
 
     def fold_events(self, events: list[JSON]) -> JSON:
         """The adapter's `fold(events)`, on a fresh adapter."""
@@ -175,36 +189,51 @@ def accepted_sources(value: Any, origin: str) -> frozenset[str]:
             normalises.
     """
     if isinstance(value, str) or not isinstance(value, Iterable):
-        raise UsageError(f"{origin}: `accepts` is {value!r}, expected a list of the source "
-                         f"dialects the adapter normalises: {', '.join(SOURCES)}")
+        raise UsageError(
+            f"{origin}: `accepts` is {value!r}, expected a list of the source "
+            f"dialects the adapter normalises: {', '.join(SOURCES)}"
+        )
     accepts = frozenset(value)
     unknown = sorted(str(v) for v in accepts - set(SOURCES))
     if not accepts or unknown:
-        raise UsageError(f"{origin}: `accepts` names {', '.join(unknown) or 'nothing'}; "
-                         f"expected some of {', '.join(SOURCES)}")
+        raise UsageError(
+            f"{origin}: `accepts` names {', '.join(unknown) or 'nothing'}; "
+            f"expected some of {', '.join(SOURCES)}"
+        )
     return accepts
 
 
-def adapter_target(declaration: dict[str, Any], name: str,
-                   features: frozenset[str] | None) -> PythonEventsTarget:
+def adapter_target(
+    declaration: dict[str, Any], name: str, features: frozenset[str] | None
+) -> PythonEventsTarget:
     """The events target a `refold_target` declaration with an `adapter` names."""
     origin = f"refold_target of {name}"
     factory = declaration["adapter"]
     if not callable(factory):
-        raise UsageError(f"{origin}: `adapter` is a {type(factory).__name__}, expected a "
-                         f"class or factory making one adapter per stream")
-    claimed = features if features is not None else frozenset(
-        declaration.get("features") or ("events",))
-    checked = check_features(claimed, supported=frozenset(PROVIDER_EVENTS.features),
-                             origin=origin, dialect=PROVIDER_EVENTS)
+        raise UsageError(
+            f"{origin}: `adapter` is a {type(factory).__name__}, expected a "
+            f"class or factory making one adapter per stream"
+        )
+    claimed = (
+        features if features is not None else frozenset(declaration.get("features") or ("events",))
+    )
+    checked = check_features(
+        claimed,
+        supported=frozenset(PROVIDER_EVENTS.features),
+        origin=origin,
+        dialect=PROVIDER_EVENTS,
+    )
     provider = declaration.get("provider")
     described = declaration.get("description")
     return PythonEventsTarget(
-        name=str(declaration.get("name") or name), features=checked,
+        name=str(declaration.get("name") or name),
+        features=checked,
         description=str(described) if described is not None else f"events adapter {name}",
         accepts=accepted_sources(declaration.get("accepts"), origin),
-        provider=None if provider is None else str(provider), factory=factory,
-        offers_fold=bool(declaration.get("fold_events", hasattr(factory, "fold"))))
+        provider=None if provider is None else str(provider),
+        factory=factory,
+        offers_fold=bool(declaration.get("fold_events", hasattr(factory, "fold"))),
+    )
 
 
 class RemoteEventsTarget(EventsTarget):

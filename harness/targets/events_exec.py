@@ -25,16 +25,27 @@ class EventsExecTarget(EventsProtocolTarget):
     """An events adapter run as a subprocess speaking refold-events/1."""
 
     _SILENT_HELLO: ClassVar[str] = (
-        f" (an events adapter speaks first, {{\"hello\": {{\"protocol\": "
-        f"\"{EVENTS_PROTOCOL}\", ...}}}}; a fold target waits for the harness's hello: "
-        f"check it without --dialect provider-events)")
+        f' (an events adapter speaks first, {{"hello": {{"protocol": '
+        f'"{EVENTS_PROTOCOL}", ...}}}}; a fold target waits for the harness\'s hello: '
+        f"check it without --dialect provider-events)"
+    )
 
     @classmethod
-    def start(cls, command: str, *, features: frozenset[str] | None, timeout: float,
-              max_reply: int = DEFAULT_MAX_REPLY) -> EventsExecTarget:
+    def start(
+        cls,
+        command: str,
+        *,
+        features: frozenset[str] | None,
+        timeout: float,
+        max_reply: int = DEFAULT_MAX_REPLY,
+    ) -> EventsExecTarget:
         """Start the adapter and read its hello; a missing or wrong hello is a usage
         error."""
-        transport = ExecTransport(anchored(shlex.split(command)), where=f"exec:{command}",
-                                  timeout=timeout, hello_timeout=max(timeout, _HELLO_SECONDS),
-                                  max_reply=max_reply)
+        transport = ExecTransport(
+            anchored(shlex.split(command)),
+            where=f"exec:{command}",
+            timeout=timeout,
+            hello_timeout=max(timeout, _HELLO_SECONDS),
+            max_reply=max_reply,
+        )
         return cls.greeted(transport, spec=f"exec:{command}", features=features)

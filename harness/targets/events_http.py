@@ -58,8 +58,9 @@ class EventsHttpTransport:
         op = message.get("op")
         self._replied = f"{op} {message.get('seq')}" if op == "frame" else str(op)
         try:
-            body = self._http.post(json.dumps(message, separators=(",", ":")).encode(),
-                                   self._replied)
+            body = self._http.post(
+                json.dumps(message, separators=(",", ":")).encode(), self._replied
+            )
         except TargetError:
             self._lines.clear()
             raise
@@ -74,11 +75,12 @@ class EventsHttpTransport:
             try:
                 line = json.loads(raw)
             except ValueError:
-                raise self.fail("protocol", f"{where} is not JSON: {raw[:200]!r} (a reply "
-                                            f"is JSON lines, one object each)") from None
+                raise self.fail(
+                    "protocol",
+                    f"{where} is not JSON: {raw[:200]!r} (a reply is JSON lines, one object each)",
+                ) from None
             if not isinstance(line, dict):
-                raise self.fail("protocol", f"{where} is {raw[:200]!r}, expected a JSON "
-                                            f"object")
+                raise self.fail("protocol", f"{where} is {raw[:200]!r}, expected a JSON object")
             lines.append(line)
         return lines
 
@@ -88,10 +90,13 @@ class EventsHttpTransport:
         if not self._lines and what == "hello":
             self.send({"op": "hello"})
         if not self._lines:
-            raise self.fail("protocol", f"the reply to {self._replied!r} ended before "
-                                        f"{_awaited(what)} (over HTTP a reply holds every "
-                                        f"line the adapter writes for the message: "
-                                        f"docs/events.md)")
+            raise self.fail(
+                "protocol",
+                f"the reply to {self._replied!r} ended before "
+                f"{_awaited(what)} (over HTTP a reply holds every "
+                f"line the adapter writes for the message: "
+                f"docs/events.md)",
+            )
         return self._lines.popleft()
 
     def fail(self, kind: str, what: str) -> TargetError:
@@ -109,16 +114,26 @@ def _awaited(what: str) -> str:
     """The line the protocol waits for while reading for `what`."""
     if what.startswith("frame"):
         return "its ack"
-    return {"hello": "a hello", "end": "its outcome", "end (persisted)": "its persisted line",
-            "fold": "its turn"}.get(what, "the next line")
+    return {
+        "hello": "a hello",
+        "end": "its outcome",
+        "end (persisted)": "its persisted line",
+        "fold": "its turn",
+    }.get(what, "the next line")
 
 
 class EventsHttpTarget(EventsProtocolTarget):
     """An events adapter served over HTTP, speaking refold-events/1."""
 
     @classmethod
-    def connect(cls, url: str, *, features: frozenset[str] | None, timeout: float,
-                max_reply: int = DEFAULT_MAX_REPLY) -> EventsHttpTarget:
+    def connect(
+        cls,
+        url: str,
+        *,
+        features: frozenset[str] | None,
+        timeout: float,
+        max_reply: int = DEFAULT_MAX_REPLY,
+    ) -> EventsHttpTarget:
         """Ask the service for its hello; an unreachable service, or one that does not
         answer with a refold-events/1 hello, is a usage error."""
         transport = EventsHttpTransport(url, timeout=timeout, max_reply=max_reply)

@@ -64,8 +64,14 @@ class EventsProtocolTarget(EventsTarget):
     _SILENT_HELLO: ClassVar[str] = ""
     """What a transport adds to a timeout at hello (why an adapter may be silent)."""
 
-    def __init__(self, transport: LineTransport, *, spec: str,
-                 features: frozenset[str] | None, first_stream: int = 1) -> None:
+    def __init__(
+        self,
+        transport: LineTransport,
+        *,
+        spec: str,
+        features: frozenset[str] | None,
+        first_stream: int = 1,
+    ) -> None:
         self._transport = transport
         self._streams = itertools.count(first_stream)
         hello = self._greeting()
@@ -75,18 +81,33 @@ class EventsProtocolTarget(EventsTarget):
         provider = hello.get("provider")
         self.provider = None if provider is None else str(provider)
         declared = hello.get("features")
-        claimed = features if features is not None else frozenset(
-            str(f) for f in declared) if isinstance(declared, list) else frozenset({"events"})
-        self.features = check_features(claimed, supported=frozenset(PROVIDER_EVENTS.features),
-                                       origin=spec, dialect=PROVIDER_EVENTS)
+        claimed = (
+            features
+            if features is not None
+            else frozenset(str(f) for f in declared)
+            if isinstance(declared, list)
+            else frozenset({"events"})
+        )
+        self.features = check_features(
+            claimed,
+            supported=frozenset(PROVIDER_EVENTS.features),
+            origin=spec,
+            dialect=PROVIDER_EVENTS,
+        )
         # §5's hello lists no operations; an adapter offering the optional `fold` says
         # so with "operations": ["fold"] (without it, PERSIST-NO-SEMANTICS is not run).
         operations = hello.get("operations")
         self.offers_fold = isinstance(operations, list) and "fold" in operations
 
     @classmethod
-    def greeted(cls, transport: LineTransport, *, spec: str,
-                features: frozenset[str] | None, first_stream: int = 1) -> Self:
+    def greeted(
+        cls,
+        transport: LineTransport,
+        *,
+        spec: str,
+        features: frozenset[str] | None,
+        first_stream: int = 1,
+    ) -> Self:
         """The adapter behind `transport`, once it said hello; a missing or wrong hello
         is a usage error, and the transport is closed."""
         try:
@@ -108,15 +129,17 @@ class EventsProtocolTarget(EventsTarget):
         hello = line.get("hello")
         if isinstance(hello, dict) and hello.get("protocol") == EVENTS_PROTOCOL:
             return hello
-        expected = (f"expected {{\"hello\": {{\"protocol\": \"{EVENTS_PROTOCOL}\", ...}}}} "
-                    f"(events.md §5)")
+        expected = f'expected {{"hello": {{"protocol": "{EVENTS_PROTOCOL}", ...}}}} (events.md §5)'
         if "ok" in line and "protocol" in line:
-            raise self._transport.fail("protocol", (
-                f"it answers hello as a fold target speaking protocol "
-                f"{str(line.get('protocol'))[:20]} (docs/protocol.md), not as an events "
-                f"adapter: {expected}; check it without --dialect provider-events"))
-        raise self._transport.fail("protocol", f"the first line is {str(line)[:200]}; "
-                                   f"{expected}")
+            raise self._transport.fail(
+                "protocol",
+                (
+                    f"it answers hello as a fold target speaking protocol "
+                    f"{str(line.get('protocol'))[:20]} (docs/protocol.md), not as an events "
+                    f"adapter: {expected}; check it without --dialect provider-events"
+                ),
+            )
+        raise self._transport.fail("protocol", f"the first line is {str(line)[:200]}; {expected}")
 
     def _ready(self) -> None:
         if self._transport.running():  # a fresh process after a failure greets again
@@ -140,18 +163,20 @@ class EventsProtocolTarget(EventsTarget):
         events += final
         emitted += [len(frames)] * len(final)
         try:
-            outcome = outcome_of({k: v for k, v in outcome_line.items() if k != "stream"},
-                                 "end")
+            outcome = outcome_of({k: v for k, v in outcome_line.items() if k != "stream"}, "end")
         except TargetError as exc:  # its persisted line must not be read by the next stream
             raise self._transport.fail(exc.kind, str(exc)) from None
         persisted_line = self._line(stream, "end (persisted)")
         if "persisted" not in persisted_line:
             raise self._unexpected(persisted_line, "the persisted line")
-        return {"events": events, "emitted": emitted, "outcome": outcome,
-                "persisted": persisted_line["persisted"]}
+        return {
+            "events": events,
+            "emitted": emitted,
+            "outcome": outcome,
+            "persisted": persisted_line["persisted"],
+        }
 
-    def _until(self, stream: int, key: str, value: Any, what: str
-               ) -> tuple[list[JSON], JSONObject]:
+    def _until(self, stream: int, key: str, value: Any, what: str) -> tuple[list[JSON], JSONObject]:
         """The events read before the line carrying `key` (equal to `value` unless
         None), and that line."""
         events: list[JSON] = []
@@ -162,8 +187,9 @@ class EventsProtocolTarget(EventsTarget):
             elif key in line and (value is None or line[key] == value):
                 return events, line
             else:
-                raise self._unexpected(line, f"an event or the {key}"
-                                       + (f" {value}" if value is not None else ""))
+                raise self._unexpected(
+                    line, f"an event or the {key}" + (f" {value}" if value is not None else "")
+                )
 
     def _line(self, stream: int, what: str) -> JSONObject:
         line = self._transport.receive(what)
@@ -172,8 +198,9 @@ class EventsProtocolTarget(EventsTarget):
         return line
 
     def _unexpected(self, line: JSONObject, expected: str) -> TargetError:
-        return self._transport.fail("protocol", f"received {str(line)[:200]}; expected "
-                                    f"{expected} (events.md §5)")
+        return self._transport.fail(
+            "protocol", f"received {str(line)[:200]}; expected {expected} (events.md §5)"
+        )
 
     def fold_events(self, events: list[JSON]) -> JSON:
         """The adapter's `fold` op: its turn for the given events."""

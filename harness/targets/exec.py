@@ -49,10 +49,17 @@ class _End(enum.Enum):
 class ExecTransport:
     """One child process at a time, restarted after it hangs, crashes or misbehaves."""
 
-    def __init__(self, argv: Sequence[str], *, where: str, timeout: float,
-                 hello_timeout: float | None = None, max_reply: int = DEFAULT_MAX_REPLY,
-                 env: Mapping[str, str] | None = None,
-                 confine_option: str | None = None) -> None:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        where: str,
+        timeout: float,
+        hello_timeout: float | None = None,
+        max_reply: int = DEFAULT_MAX_REPLY,
+        env: Mapping[str, str] | None = None,
+        confine_option: str | None = None,
+    ) -> None:
         self.argv = list(argv)
         if not self.argv:
             raise UsageError("exec: needs a command, e.g. exec:node examples/js/target.js")
@@ -71,11 +78,16 @@ class ExecTransport:
         self._pumps: list[threading.Thread] = []
 
     @classmethod
-    def from_command(cls, command: str, *, timeout: float,
-                     max_reply: int = DEFAULT_MAX_REPLY) -> ExecTransport:
+    def from_command(
+        cls, command: str, *, timeout: float, max_reply: int = DEFAULT_MAX_REPLY
+    ) -> ExecTransport:
         """The transport of `exec:COMMAND`: the command is split as a shell would."""
-        return cls(anchored(shlex.split(command)), where=f"exec:{command}", timeout=timeout,
-                   max_reply=max_reply)
+        return cls(
+            anchored(shlex.split(command)),
+            where=f"exec:{command}",
+            timeout=timeout,
+            max_reply=max_reply,
+        )
 
     @property
     def confinement(self) -> Confinement:
@@ -128,8 +140,7 @@ class ExecTransport:
         assert self._process is not None, "started by _running"
         assert self._process.stdin is not None, "started with stdin=PIPE"
         try:
-            self._process.stdin.write(json.dumps(message, separators=(",", ":")).encode()
-                                      + b"\n")
+            self._process.stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
             self._process.stdin.flush()
         except OSError:
             raise self._crash(f"before reading {message.get('op')!r}") from None
@@ -141,22 +152,30 @@ class ExecTransport:
             raw = self._lines.get(timeout=seconds)
         except queue.Empty:
             raise self._failure(
-                "timeout", f"no reply to {op!r} within {seconds:g} s; the process was "
-                f"killed and a fresh one will serve the next call") from None
+                "timeout",
+                f"no reply to {op!r} within {seconds:g} s; the process was "
+                f"killed and a fresh one will serve the next call",
+            ) from None
         if raw is _End.EOF:
             raise self._crash(f"while answering {op!r}")
         if raw is _End.OVERSIZE:
-            raise self._failure("protocol", f"the reply to {op!r} exceeds {self.max_reply} "
-                                            f"bytes (--target-max-reply)")
+            raise self._failure(
+                "protocol",
+                f"the reply to {op!r} exceeds {self.max_reply} bytes (--target-max-reply)",
+            )
         try:
             reply = json.loads(raw)
         except ValueError:
-            raise self._failure("protocol", f"the reply to {op!r} is not JSON: "
-                                            f"{raw[:200]!r} (stdout is for protocol lines "
-                                            f"only; log to stderr)") from None
+            raise self._failure(
+                "protocol",
+                f"the reply to {op!r} is not JSON: "
+                f"{raw[:200]!r} (stdout is for protocol lines "
+                f"only; log to stderr)",
+            ) from None
         if not isinstance(reply, dict):
-            raise self._failure("protocol", f"the reply to {op!r} is "
-                                            f"{raw[:200]!r}, expected a JSON object")
+            raise self._failure(
+                "protocol", f"the reply to {op!r} is {raw[:200]!r}, expected a JSON object"
+            )
         return reply
 
     def _running(self) -> subprocess.Popen[bytes]:
@@ -176,8 +195,10 @@ class ExecTransport:
         self._stderr.clear()
         assert process.stdout is not None, "started with stdout=PIPE"
         assert process.stderr is not None, "started with stderr=PIPE"
-        self._pumps = [_daemon(_pump_lines, process.stdout, self._lines, self.max_reply),
-                       _daemon(_pump_stderr, process.stderr, self._stderr)]
+        self._pumps = [
+            _daemon(_pump_lines, process.stdout, self._lines, self.max_reply),
+            _daemon(_pump_stderr, process.stderr, self._stderr),
+        ]
         if self._hello is not None and self._starts > 1:
             self._exchange(self._hello)
 
@@ -194,7 +215,8 @@ class ExecTransport:
         detail = f"{self.where}: {what}"
         if self._stderr:
             detail += "\nlast lines of its stderr:\n" + "\n".join(
-                "  " + line for line in self._stderr)
+                "  " + line for line in self._stderr
+            )
         return TargetError(detail, kind=kind)
 
     def _stop(self) -> int | None:
@@ -228,13 +250,18 @@ class ExecTarget(RemoteTarget):
     """A target run as a subprocess speaking the JSON-lines protocol."""
 
     @classmethod
-    def start(cls, command: str, *, features: frozenset[str] | None, timeout: float,
-              dialect: Dialect | None = None,
-              max_reply: int = DEFAULT_MAX_REPLY) -> ExecTarget:
+    def start(
+        cls,
+        command: str,
+        *,
+        features: frozenset[str] | None,
+        timeout: float,
+        dialect: Dialect | None = None,
+        max_reply: int = DEFAULT_MAX_REPLY,
+    ) -> ExecTarget:
         """Start the process and say hello; a failing hello is a usage error."""
         transport = ExecTransport.from_command(command, timeout=timeout, max_reply=max_reply)
-        return cls.greeted(transport, spec=f"exec:{command}", features=features,
-                           dialect=dialect)
+        return cls.greeted(transport, spec=f"exec:{command}", features=features, dialect=dialect)
 
 
 def _status(status: int | None) -> str:

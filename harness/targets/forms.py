@@ -63,13 +63,20 @@ def _load_exec(spec: str, options: TargetOptions) -> Target:
     if options.dialect is PROVIDER_EVENTS:
         from .events_exec import EventsExecTarget
 
-        return EventsExecTarget.start(spec.removeprefix("exec:"), features=options.features,
-                                      timeout=options.timeout,
-                                      max_reply=options.max_reply)
+        return EventsExecTarget.start(
+            spec.removeprefix("exec:"),
+            features=options.features,
+            timeout=options.timeout,
+            max_reply=options.max_reply,
+        )
 
-    return ExecTarget.start(spec.removeprefix("exec:"), features=options.features,
-                            timeout=options.timeout, max_reply=options.max_reply,
-                            dialect=options.dialect)
+    return ExecTarget.start(
+        spec.removeprefix("exec:"),
+        features=options.features,
+        timeout=options.timeout,
+        max_reply=options.max_reply,
+        dialect=options.dialect,
+    )
 
 
 def _load_http(spec: str, options: TargetOptions) -> Target:
@@ -78,16 +85,23 @@ def _load_http(spec: str, options: TargetOptions) -> Target:
     if options.dialect is PROVIDER_EVENTS:
         from .events_http import EventsHttpTarget
 
-        return EventsHttpTarget.connect(spec, features=options.features,
-                                        timeout=options.timeout, max_reply=options.max_reply)
+        return EventsHttpTarget.connect(
+            spec, features=options.features, timeout=options.timeout, max_reply=options.max_reply
+        )
 
-    return HttpTarget.connect(spec, features=options.features, timeout=options.timeout,
-                              max_reply=options.max_reply, dialect=options.dialect)
+    return HttpTarget.connect(
+        spec,
+        features=options.features,
+        timeout=options.timeout,
+        max_reply=options.max_reply,
+        dialect=options.dialect,
+    )
 
 
 def _load_builtin(spec: str, options: TargetOptions) -> Target:
-    return import_python_target(BUILTIN_TARGETS[spec], features=options.features,
-                                dialect=options.dialect)
+    return import_python_target(
+        BUILTIN_TARGETS[spec], features=options.features, dialect=options.dialect
+    )
 
 
 _NODE_HELLO_SECONDS = 30.0
@@ -102,11 +116,16 @@ def _load_node(spec: str, options: TargetOptions) -> Target:
     # Named by its built-in name, not its command (an absolute path of this machine that
     # reports and failure messages would otherwise carry).
     # Loading the SDK's modules takes node longer than a call under a loaded machine.
-    transport = ExecTransport(shlex.split(command), where=spec, timeout=options.timeout,
-                              hello_timeout=max(options.timeout, _NODE_HELLO_SECONDS),
-                              max_reply=options.max_reply)
-    return ExecTarget.greeted(transport, spec=spec, features=options.features,
-                              dialect=options.dialect)
+    transport = ExecTransport(
+        shlex.split(command),
+        where=spec,
+        timeout=options.timeout,
+        hello_timeout=max(options.timeout, _NODE_HELLO_SECONDS),
+        max_reply=options.max_reply,
+    )
+    return ExecTarget.greeted(
+        transport, spec=spec, features=options.features, dialect=options.dialect
+    )
 
 
 def _load_node_events(spec: str, options: TargetOptions) -> Target:
@@ -115,19 +134,26 @@ def _load_node_events(spec: str, options: TargetOptions) -> Target:
     from .sdk.nodejs import require_node
 
     if options.dialect not in (None, PROVIDER_EVENTS):
-        raise UsageError(f"{spec} is an events adapter (provider-events), not a fold of "
-                         f"{options.dialect.name} streams: check it without --dialect")
+        raise UsageError(
+            f"{spec} is an events adapter (provider-events), not a fold of "
+            f"{options.dialect.name} streams: check it without --dialect"
+        )
     require_node(spec)
     command = BUILTIN_EVENTS_TARGETS[spec].removeprefix("exec:")
-    transport = ExecTransport(shlex.split(command), where=spec, timeout=options.timeout,
-                              hello_timeout=max(options.timeout, _NODE_HELLO_SECONDS),
-                              max_reply=options.max_reply)
+    transport = ExecTransport(
+        shlex.split(command),
+        where=spec,
+        timeout=options.timeout,
+        hello_timeout=max(options.timeout, _NODE_HELLO_SECONDS),
+        max_reply=options.max_reply,
+    )
     return EventsExecTarget.greeted(transport, spec=spec, features=options.features)
 
 
 def _load_registered(spec: str, options: TargetOptions) -> Target:
-    return from_object(registered(spec), name=spec, features=options.features,
-                       dialect=options.dialect)
+    return from_object(
+        registered(spec), name=spec, features=options.features, dialect=options.dialect
+    )
 
 
 def _load_python(spec: str, options: TargetOptions) -> Target:
@@ -148,41 +174,84 @@ _SDK_NAMES = [name for name in BUILTIN_TARGETS if name != "reference" and name n
 
 FORMS: tuple[TargetForm, ...] = (
     # "reference" before registered names: no plugin can stand in for it.
-    TargetForm("`reference`", "reference (the default)",
-               "the built-in reference fold (the default)",
-               lambda spec: spec == "reference", _load_builtin, python=True),
-    TargetForm("`exec:COMMAND`", "exec:COMMAND",
-               "a process speaking the JSON-lines protocol on stdin/stdout (with "
-               "`--dialect provider-events`: refold-events/1, docs/events.md)",
-               lambda spec: spec.startswith("exec:"), _load_exec, python=False),
-    TargetForm("`http://host:port/path`", "an http(s):// URL",
-               "a service speaking the same protocol over HTTP POST (`https://` too; "
-               "with `--dialect provider-events`: refold-events/1, a POST per message)",
-               lambda spec: spec.startswith(("http://", "https://")), _load_http,
-               python=False),
-    TargetForm("`NAME`", "a registered target name",
-               f"a target registered in the `{ENTRY_POINT_GROUP}` entry-point group",
-               _is_registered, _load_registered, python=True),
-    TargetForm(", ".join(f"`{name}`" for name in _NODE_NAMES),
-               f"a built-in Node.js SDK target ({', '.join(_NODE_NAMES)})",
-               "the built-in Node.js SDK targets, run as `exec:node FILE` (below)",
-               lambda spec: spec in _NODE_NAMES, _load_node, python=False),
-    TargetForm(", ".join(f"`{name}`" for name in BUILTIN_EVENTS_TARGETS),
-               f"a built-in Node.js events adapter ({', '.join(BUILTIN_EVENTS_TARGETS)})",
-               "the built-in Node.js events adapters, run as `exec:node FILE` speaking "
-               "refold-events/1 (docs/events.md)",
-               lambda spec: spec in BUILTIN_EVENTS_TARGETS, _load_node_events, python=False),
-    TargetForm(", ".join(f"`{name}`" for name in _SDK_NAMES),
-               f"a built-in SDK target ({', '.join(_SDK_NAMES)})",
-               "the built-in SDK targets (below)",
-               lambda spec: spec in BUILTIN_TARGETS, _load_builtin, python=True),
-    TargetForm("`path/to/file.py`", "a .py file", "a Python file",
-               _is_file, _load_python, python=True),
-    TargetForm("`mypkg:attr`", "module:attr",
-               "one attribute of a module: a class, a function or a declaration",
-               lambda spec: ":" in spec, _load_python, python=True),
-    TargetForm("`mypkg`, `mypkg.sub`", "a module", "an importable module",
-               lambda spec: True, _load_python, python=True),
+    TargetForm(
+        "`reference`",
+        "reference (the default)",
+        "the built-in reference fold (the default)",
+        lambda spec: spec == "reference",
+        _load_builtin,
+        python=True,
+    ),
+    TargetForm(
+        "`exec:COMMAND`",
+        "exec:COMMAND",
+        "a process speaking the JSON-lines protocol on stdin/stdout (with "
+        "`--dialect provider-events`: refold-events/1, docs/events.md)",
+        lambda spec: spec.startswith("exec:"),
+        _load_exec,
+        python=False,
+    ),
+    TargetForm(
+        "`http://host:port/path`",
+        "an http(s):// URL",
+        "a service speaking the same protocol over HTTP POST (`https://` too; "
+        "with `--dialect provider-events`: refold-events/1, a POST per message)",
+        lambda spec: spec.startswith(("http://", "https://")),
+        _load_http,
+        python=False,
+    ),
+    TargetForm(
+        "`NAME`",
+        "a registered target name",
+        f"a target registered in the `{ENTRY_POINT_GROUP}` entry-point group",
+        _is_registered,
+        _load_registered,
+        python=True,
+    ),
+    TargetForm(
+        ", ".join(f"`{name}`" for name in _NODE_NAMES),
+        f"a built-in Node.js SDK target ({', '.join(_NODE_NAMES)})",
+        "the built-in Node.js SDK targets, run as `exec:node FILE` (below)",
+        lambda spec: spec in _NODE_NAMES,
+        _load_node,
+        python=False,
+    ),
+    TargetForm(
+        ", ".join(f"`{name}`" for name in BUILTIN_EVENTS_TARGETS),
+        f"a built-in Node.js events adapter ({', '.join(BUILTIN_EVENTS_TARGETS)})",
+        "the built-in Node.js events adapters, run as `exec:node FILE` speaking "
+        "refold-events/1 (docs/events.md)",
+        lambda spec: spec in BUILTIN_EVENTS_TARGETS,
+        _load_node_events,
+        python=False,
+    ),
+    TargetForm(
+        ", ".join(f"`{name}`" for name in _SDK_NAMES),
+        f"a built-in SDK target ({', '.join(_SDK_NAMES)})",
+        "the built-in SDK targets (below)",
+        lambda spec: spec in BUILTIN_TARGETS,
+        _load_builtin,
+        python=True,
+    ),
+    TargetForm(
+        "`path/to/file.py`", "a .py file", "a Python file", _is_file, _load_python, python=True
+    ),
+    TargetForm(
+        "`mypkg:attr`",
+        "module:attr",
+        "one attribute of a module: a class, a function or a declaration",
+        lambda spec: ":" in spec,
+        _load_python,
+        python=True,
+    ),
+    TargetForm(
+        "`mypkg`, `mypkg.sub`",
+        "a module",
+        "an importable module",
+        lambda spec: True,
+        _load_python,
+        python=True,
+    ),
 )
 """Every `--target` form, in the order `load_target` tries them (the last takes anything)."""
 

@@ -32,8 +32,11 @@ from .remote import DEFAULT_MAX_REPLY, RemoteTarget, misanswered, stamped
 
 __all__ = ["HttpTarget", "HttpTransport"]
 
-_HEADERS = {"content-type": "application/json", "user-agent": "refold",
-            "accept-encoding": "identity"}
+_HEADERS = {
+    "content-type": "application/json",
+    "user-agent": "refold",
+    "accept-encoding": "identity",
+}
 
 
 class HttpTransport:
@@ -66,11 +69,14 @@ class HttpTransport:
         try:
             reply = json.loads(body)
         except ValueError:
-            raise TargetError(f"{self.url}: the reply to {op!r} is not JSON: {text!r}",
-                              kind="protocol") from None
+            raise TargetError(
+                f"{self.url}: the reply to {op!r} is not JSON: {text!r}", kind="protocol"
+            ) from None
         if not isinstance(reply, dict):
-            raise TargetError(f"{self.url}: the reply to {op!r} is {text!r}, expected a JSON "
-                              f"object", kind="protocol")
+            raise TargetError(
+                f"{self.url}: the reply to {op!r} is {text!r}, expected a JSON object",
+                kind="protocol",
+            )
         problem = misanswered(sent, reply)
         if problem is not None:
             raise TargetError(f"{self.url}: {problem}", kind="protocol")
@@ -84,8 +90,9 @@ class HttpTransport:
         status, data = self._exchange(body, op)
         if status != 200:
             text = data[:200].decode("utf-8", "replace")
-            raise TargetError(f"{self.url}: {op!r} answered HTTP {status}: {text!r}",
-                              kind="protocol")
+            raise TargetError(
+                f"{self.url}: {op!r} answered HTTP {status}: {text!r}", kind="protocol"
+            )
         return data
 
     def _exchange(self, body: bytes, op: object) -> tuple[int, bytes]:
@@ -104,10 +111,13 @@ class HttpTransport:
             # The socket's own timeout is the same deadline, per read: on a loaded machine
             # it can fire before the watchdog thread runs.
             if expired.is_set() or isinstance(exc, TimeoutError):
-                raise TargetError(f"{self.url}: no complete reply to {op!r} within "
-                                  f"{self.timeout:g} s", kind="timeout") from exc
-            raise TargetError(f"{self.url}: {op!r} failed: {type(exc).__name__}: {exc}",
-                              kind="crashed") from exc
+                raise TargetError(
+                    f"{self.url}: no complete reply to {op!r} within {self.timeout:g} s",
+                    kind="timeout",
+                ) from exc
+            raise TargetError(
+                f"{self.url}: {op!r} failed: {type(exc).__name__}: {exc}", kind="crashed"
+            ) from exc
         except TargetError:
             self._drop()
             raise
@@ -115,8 +125,9 @@ class HttpTransport:
             watchdog.cancel()
         if expired.is_set():
             self._drop()
-            raise TargetError(f"{self.url}: no complete reply to {op!r} within "
-                              f"{self.timeout:g} s", kind="timeout")
+            raise TargetError(
+                f"{self.url}: no complete reply to {op!r} within {self.timeout:g} s", kind="timeout"
+            )
         return response.status, data
 
     def _read(self, response: http.client.HTTPResponse, op: object) -> bytes:
@@ -127,14 +138,20 @@ class HttpTransport:
         if len(data) > self.max_reply:
             raise self._oversize(op, "is longer")
         if response.getheader("content-encoding", "identity").lower() != "identity":
-            raise TargetError(f"{self.url}: the reply to {op!r} is encoded "
-                              f"{response.getheader('content-encoding')!r}; the harness asks "
-                              f"for identity and inflates nothing", kind="protocol")
+            raise TargetError(
+                f"{self.url}: the reply to {op!r} is encoded "
+                f"{response.getheader('content-encoding')!r}; the harness asks "
+                f"for identity and inflates nothing",
+                kind="protocol",
+            )
         return data
 
     def _oversize(self, op: object, how: str) -> TargetError:
-        return TargetError(f"{self.url}: the reply to {op!r} {how} than the limit of "
-                           f"{self.max_reply} bytes (--target-max-reply)", kind="protocol")
+        return TargetError(
+            f"{self.url}: the reply to {op!r} {how} than the limit of "
+            f"{self.max_reply} bytes (--target-max-reply)",
+            kind="protocol",
+        )
 
     def _connect(self) -> http.client.HTTPConnection:
         connection = self._connection
@@ -177,9 +194,15 @@ class HttpTarget(RemoteTarget):
     """A target reached over HTTP, speaking the JSON protocol."""
 
     @classmethod
-    def connect(cls, url: str, *, features: frozenset[str] | None, timeout: float,
-                dialect: Dialect | None = None,
-                max_reply: int = DEFAULT_MAX_REPLY) -> HttpTarget:
+    def connect(
+        cls,
+        url: str,
+        *,
+        features: frozenset[str] | None,
+        timeout: float,
+        dialect: Dialect | None = None,
+        max_reply: int = DEFAULT_MAX_REPLY,
+    ) -> HttpTarget:
         """Say hello to the service; an unreachable or silent one is a usage error."""
         transport = HttpTransport(url, timeout=timeout, max_reply=max_reply)
         return cls.greeted(transport, spec=url, features=features, dialect=dialect)

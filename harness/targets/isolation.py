@@ -32,17 +32,22 @@ __all__ = ["HELLO_SECONDS", "IsolatedTarget"]
 HELLO_SECONDS = 60.0
 """The deadline of a worker's first answer: it imports the target (an SDK can take seconds)."""
 
-_KINDS = frozenset({"raised", "timeout", "crashed", "not-an-object", "mutated-input",
-                    "protocol"})
+_KINDS = frozenset({"raised", "timeout", "crashed", "not-an-object", "mutated-input", "protocol"})
 
 
 class IsolatedTarget(RemoteTarget):
     """A Python target served by a worker process."""
 
     @classmethod
-    def start(cls, spec: str, *, features: frozenset[str] | None, timeout: float,
-              max_reply: int = DEFAULT_MAX_REPLY,
-              dialect: Dialect | None = None) -> IsolatedTarget:
+    def start(
+        cls,
+        spec: str,
+        *,
+        features: frozenset[str] | None,
+        timeout: float,
+        max_reply: int = DEFAULT_MAX_REPLY,
+        dialect: Dialect | None = None,
+    ) -> IsolatedTarget:
         """Start the worker for `spec` (in a run of `dialect`, None: the target's); a
         target that cannot load is a usage error."""
         argv = [sys.executable, "-m", "refold.targets.worker", spec]
@@ -54,9 +59,15 @@ class IsolatedTarget(RemoteTarget):
         # resolved here, and a relative target file against the harness's folder.
         paths = [os.path.abspath(path) for path in sys.path]
         env = {PATH_VARIABLE: json.dumps(paths), BASE_VARIABLE: os.getcwd()}
-        transport = ExecTransport(argv, where=f"target {spec} (worker process)",
-                                  timeout=timeout, hello_timeout=max(timeout, HELLO_SECONDS),
-                                  max_reply=max_reply, env=env, confine_option="--confine")
+        transport = ExecTransport(
+            argv,
+            where=f"target {spec} (worker process)",
+            timeout=timeout,
+            hello_timeout=max(timeout, HELLO_SECONDS),
+            max_reply=max_reply,
+            env=env,
+            confine_option="--confine",
+        )
         # The worker validated the claim against the target's own interface.
         return cls.greeted(transport, spec=spec, features=None, dialect=dialect)
 

@@ -10,8 +10,13 @@ from ..errors import UsageError
 from .remote import DEFAULT_MAX_REPLY, Target
 from .sdk.nodejs import NODE_EVENTS_TARGETS, NODE_TARGETS, node_command
 
-__all__ = ["BUILTIN_EVENTS_TARGETS", "BUILTIN_TARGETS", "ENTRY_POINT_GROUP", "load_target",
-           "registered"]
+__all__ = [
+    "BUILTIN_EVENTS_TARGETS",
+    "BUILTIN_TARGETS",
+    "ENTRY_POINT_GROUP",
+    "load_target",
+    "registered",
+]
 
 ENTRY_POINT_GROUP = "refold.targets"
 
@@ -36,13 +41,19 @@ BUILTIN_TARGETS: dict[str, str] = {
 command) each stands for."""
 
 BUILTIN_EVENTS_TARGETS: dict[str, str] = {
-    name: f"exec:{node_command(name)}" for name in NODE_EVENTS_TARGETS}
+    name: f"exec:{node_command(name)}" for name in NODE_EVENTS_TARGETS
+}
 """Built-in events targets (events.md §5, refold-events/1 over `exec:`) and their command."""
 
 
 def load_target(
-    spec: str, *, features: frozenset[str] | None = None, timeout: float = 5.0,
-    isolated: bool = False, max_reply: int = DEFAULT_MAX_REPLY, dialect: Dialect | None = None,
+    spec: str,
+    *,
+    features: frozenset[str] | None = None,
+    timeout: float = 5.0,
+    isolated: bool = False,
+    max_reply: int = DEFAULT_MAX_REPLY,
+    dialect: Dialect | None = None,
 ) -> Target:
     """Resolve `spec` to a target, claiming `features` (None: all its interface supports).
 
@@ -64,8 +75,9 @@ def load_target(
     if isolated and form.python:
         from .isolation import IsolatedTarget
 
-        isolated_target = IsolatedTarget.start(spec, features=features, timeout=timeout,
-                                               max_reply=max_reply, dialect=dialect)
+        isolated_target = IsolatedTarget.start(
+            spec, features=features, timeout=timeout, max_reply=max_reply, dialect=dialect
+        )
         if "accepts" in isolated_target.hello:  # an events adapter, in its worker
             from .events import RemoteEventsTarget
 
@@ -85,5 +97,7 @@ def registered(name: str) -> Any:
     try:
         return matches[0].load()
     except Exception as exc:
-        raise UsageError(f"registered target {name!r} ({matches[0].value}) failed to load: "
-                         f"{type(exc).__name__}: {exc}") from exc
+        raise UsageError(
+            f"registered target {name!r} ({matches[0].value}) failed to load: "
+            f"{type(exc).__name__}: {exc}"
+        ) from exc

@@ -56,9 +56,13 @@ class ProcessTree:
     """Starts confined target processes marked with one token, and kills them with their
     kin."""
 
-    def __init__(self, env: Mapping[str, str] | None = None,
-                 confinement: Confinement | None = None, *,
-                 confine_option: str | None = None) -> None:
+    def __init__(
+        self,
+        env: Mapping[str, str] | None = None,
+        confinement: Confinement | None = None,
+        *,
+        confine_option: str | None = None,
+    ) -> None:
         """`confine_option`: the option with which the command confines itself (the
         worker's `--confine POLICY`) instead of being started through the launcher."""
         self.token = uuid.uuid4().hex
@@ -83,12 +87,20 @@ class ProcessTree:
         (workdir / "tmp").mkdir()
         env = {**confinement.environment(workdir), **self._extra, TOKEN_VARIABLE: self.token}
         try:
-            command = (confinement.command(argv, workdir) if self._confine_option is None
-                       else [*argv, self._confine_option, confinement.policy(workdir)])
-            process = subprocess.Popen(command,
-                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                       stderr=subprocess.PIPE, env=env, cwd=workdir,
-                                       start_new_session=True)
+            command = (
+                confinement.command(argv, workdir)
+                if self._confine_option is None
+                else [*argv, self._confine_option, confinement.policy(workdir)]
+            )
+            process = subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=env,
+                cwd=workdir,
+                start_new_session=True,
+            )
         except OSError:
             shutil.rmtree(workdir, ignore_errors=True)
             raise
@@ -135,9 +147,11 @@ def sweep() -> int:
     session than this process's, and not a target still serving); how many there were.
     Called before any result or report is written."""
     own = _session(os.getpid())
-    found = [pid for pid in descendants(os.getpid())
-             if _session(pid) not in (own, None) and pid not in _LIVE
-             and _session(pid) not in _LIVE]
+    found = [
+        pid
+        for pid in descendants(os.getpid())
+        if _session(pid) not in (own, None) and pid not in _LIVE and _session(pid) not in _LIVE
+    ]
     _kill_and_reap(found)
     return len(found)
 
@@ -161,8 +175,14 @@ def _adopted() -> list[int]:
     """This process's children from another session that no serving target leads: the
     orphans it reaped as a subreaper."""
     own, me = _session(os.getpid()), os.getpid()
-    return [pid for pid in _pids() if _stat(pid, 1) == me and pid not in _LIVE
-            and _session(pid) not in (own, None) and _session(pid) not in _LIVE]
+    return [
+        pid
+        for pid in _pids()
+        if _stat(pid, 1) == me
+        and pid not in _LIVE
+        and _session(pid) not in (own, None)
+        and _session(pid) not in _LIVE
+    ]
 
 
 def _kill_and_reap(pids: Iterable[int]) -> None:
@@ -189,8 +209,11 @@ def _pids() -> list[int]:
     if not _PROC.is_dir():
         return []
     me = os.getpid()
-    return [int(entry.name) for entry in _PROC.iterdir()
-            if entry.name.isdigit() and int(entry.name) != me]
+    return [
+        int(entry.name)
+        for entry in _PROC.iterdir()
+        if entry.name.isdigit() and int(entry.name) != me
+    ]
 
 
 def _stat(pid: int, field: int) -> int | None:

@@ -32,8 +32,14 @@ from ..errors import TargetError, preview
 if TYPE_CHECKING:
     from .sdk.decoders import DecodedStream
 
-__all__ = ["decoded_items", "decoded_stream", "items_reply", "sse_parts", "sse_reply",
-           "sse_request"]
+__all__ = [
+    "decoded_items",
+    "decoded_stream",
+    "items_reply",
+    "sse_parts",
+    "sse_reply",
+    "sse_request",
+]
 
 _EVENT_FIELDS = ("type", "data", "last_event_id")
 
@@ -56,8 +62,9 @@ def sse_parts(message: JSONObject) -> list[bytes]:
 
 def sse_reply(stream: DecodedStream) -> JSONObject:
     """The reply fields for what a decoder made of the pieces."""
-    events: list[JSON] = [{"type": e.type, "data": e.data, "last_event_id": e.last_event_id}
-                          for e in stream.events]
+    events: list[JSON] = [
+        {"type": e.type, "data": e.data, "last_event_id": e.last_event_id} for e in stream.events
+    ]
     return {"events": events, "retry": stream.retry}
 
 
@@ -67,14 +74,21 @@ def decoded_stream(reply: JSONObject, where: str) -> DecodedStream:
 
     events, retry = reply.get("events"), reply.get("retry")
     if not isinstance(events, list) or not all(_is_event(e) for e in events):
-        raise TargetError(f"{where}: sse replied events {preview(events)}, expected a list "
-                          f"of {{\"type\", \"data\", \"last_event_id\"}} string objects",
-                          kind="protocol")
+        raise TargetError(
+            f"{where}: sse replied events {preview(events)}, expected a list "
+            f'of {{"type", "data", "last_event_id"}} string objects',
+            kind="protocol",
+        )
     if retry is not None and (not isinstance(retry, int) or isinstance(retry, bool)):
-        raise TargetError(f"{where}: sse replied retry {preview(retry)}, expected an "
-                          f"integer or null", kind="protocol")
-    decoded = tuple(Event(str(e["type"]), str(e["data"]), str(e["last_event_id"]))
-                    for e in events if isinstance(e, dict))
+        raise TargetError(
+            f"{where}: sse replied retry {preview(retry)}, expected an integer or null",
+            kind="protocol",
+        )
+    decoded = tuple(
+        Event(str(e["type"]), str(e["data"]), str(e["last_event_id"]))
+        for e in events
+        if isinstance(e, dict)
+    )
     return DecodedStream(decoded, retry)
 
 
@@ -90,11 +104,12 @@ def decoded_items(reply: JSONObject, where: str) -> list[JSON]:
     """The items an `sse` reply carries; TargetError if it carries no list."""
     items = reply.get("events")
     if not isinstance(items, list):
-        raise TargetError(f"{where}: sse replied events {preview(items)}, expected a list of "
-                          f"the stream's items", kind="protocol")
+        raise TargetError(
+            f"{where}: sse replied events {preview(items)}, expected a list of the stream's items",
+            kind="protocol",
+        )
     return items
 
 
 def _is_event(value: JSON) -> bool:
     return isinstance(value, dict) and all(isinstance(value.get(f), str) for f in _EVENT_FIELDS)
-

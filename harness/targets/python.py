@@ -44,8 +44,16 @@ from .remote import Target, TargetAccumulator, check_features, declared_dialect
 if TYPE_CHECKING:
     from .sdk.decoders import AnySSEDecode
 
-__all__ = ["ACCUMULATOR_NAMES", "FILE_MODULE_PREFIX", "Asked", "PythonTarget", "accumulator_target",
-           "fold_target", "from_object", "is_accumulator_class"]
+__all__ = [
+    "ACCUMULATOR_NAMES",
+    "FILE_MODULE_PREFIX",
+    "Asked",
+    "PythonTarget",
+    "accumulator_target",
+    "fold_target",
+    "from_object",
+    "is_accumulator_class",
+]
 
 _T = TypeVar("_T")
 ACCUMULATOR_NAMES = ("Accumulator", "StreamAccumulator", "ChunkAccumulator")
@@ -86,8 +94,9 @@ class PythonTarget:
     def accumulator(self) -> TargetAccumulator:
         """Start an incremental fold through the target's factory."""
         if self.factory is None:
-            raise UsageError(f"target {self.name} has no accumulator, only "
-                             f"fold({self.dialect.items})")
+            raise UsageError(
+                f"target {self.name} has no accumulator, only fold({self.dialect.items})"
+            )
         instance = _call(f"{self.name}: creating an accumulator", self.factory)
         return _PythonAccumulator(self.name, instance, self.dialect)
 
@@ -110,8 +119,7 @@ class _PythonAccumulator:
         self._given.append(given)
         self._sent.append(chunk)
         _call(f"{self._name}: add({self._dialect.item})", self._instance.add, given)
-        _check_unmutated([given], [chunk], self._name, self._dialect,
-                         first=len(self._given) - 1)
+        _check_unmutated([given], [chunk], self._name, self._dialect, first=len(self._given) - 1)
 
     def response(self) -> JSONObject:
         result = _call(f"{self._name}: response()", self._instance.response)
@@ -174,13 +182,15 @@ def _json_object(result: Any, what: str) -> JSONObject:
     try:
         json.dumps(result)
     except (TypeError, ValueError) as exc:
-        raise TargetError(f"{what} returned a dict that is not plain JSON: {exc}",
-                          kind="not-an-object") from exc
+        raise TargetError(
+            f"{what} returned a dict that is not plain JSON: {exc}", kind="not-an-object"
+        ) from exc
     return result
 
 
-def _check_unmutated(given: list[JSON], original: list[JSON], name: str, dialect: Dialect,
-                     *, first: int = 0) -> None:
+def _check_unmutated(
+    given: list[JSON], original: list[JSON], name: str, dialect: Dialect, *, first: int = 0
+) -> None:
     """Raise if an item the target was given differs from what was sent; `first` is the
     item number of `given[0]`."""
     for number, (after, before) in enumerate(zip(given, original, strict=True), start=first):
@@ -203,14 +213,16 @@ class Asked:
 
 
 def from_object(
-    obj: Any, *, name: str, features: frozenset[str] | None = None,
+    obj: Any,
+    *,
+    name: str,
+    features: frozenset[str] | None = None,
     dialect: Dialect | None = None,
 ) -> Target:
     """Build a target from a `refold_target` declaration, a class, or a function."""
     declaration = _declaration(obj)
     if declaration is not None:
-        return _declared_target(_for_dialect(declaration, dialect, name), name, features,
-                                dialect)
+        return _declared_target(_for_dialect(declaration, dialect, name), name, features, dialect)
     asked = Asked(features, declared_dialect(None, dialect, origin=f"target {name}"))
     if inspect.isclass(obj):
         if not is_accumulator_class(obj):
@@ -220,43 +232,54 @@ def from_object(
         if _required_parameters(obj) == 0:
             return accumulator_target(obj, name, asked)
         return fold_target(obj, name, asked)
-    raise UsageError(f"{name} is a {type(obj).__name__}, expected a class, a function "
-                     f"or a refold_target declaration")
+    raise UsageError(
+        f"{name} is a {type(obj).__name__}, expected a class, a function "
+        f"or a refold_target declaration"
+    )
 
 
-def _for_dialect(declaration: dict[str, Any], dialect: Dialect | None,
-                 name: str) -> dict[str, Any]:
+def _for_dialect(declaration: dict[str, Any], dialect: Dialect | None, name: str) -> dict[str, Any]:
     """The declaration for the run's dialect, of a target declaring several
     (`{"dialects": {name: declaration}}`, as target `reference` does); others as given."""
     by_dialect = declaration.get("dialects")
     if by_dialect is None:
         return declaration
     if not isinstance(by_dialect, dict) or not by_dialect:
-        raise UsageError(f"refold_target of {name}: `dialects` is {type(by_dialect).__name__},"
-                         f" expected a dict of declarations by dialect name")
+        raise UsageError(
+            f"refold_target of {name}: `dialects` is {type(by_dialect).__name__},"
+            f" expected a dict of declarations by dialect name"
+        )
     wanted = dialect.name if dialect is not None else next(iter(by_dialect))
     if wanted not in by_dialect:
-        raise UsageError(f"target {name} folds {', '.join(by_dialect)} streams, not {wanted}: "
-                         f"check it with --dialect {next(iter(by_dialect))}")
+        raise UsageError(
+            f"target {name} folds {', '.join(by_dialect)} streams, not {wanted}: "
+            f"check it with --dialect {next(iter(by_dialect))}"
+        )
     return {**declaration, **by_dialect[wanted], "dialect": wanted, "dialects": None}
 
 
-def _declared_target(declaration: dict[str, Any], name: str,
-                     features: frozenset[str] | None, dialect: Dialect | None) -> Target:
+def _declared_target(
+    declaration: dict[str, Any], name: str, features: frozenset[str] | None, dialect: Dialect | None
+) -> Target:
     projection = projection_of(declaration.get("projection"), origin=f"refold_target of {name}")
     if declaration.get("adapter") is not None:
         from .events import adapter_target
 
-        events = declared_dialect(declaration.get("dialect") or "provider-events", dialect,
-                                  origin=f"target {declaration.get('name') or name}")
+        events = declared_dialect(
+            declaration.get("dialect") or "provider-events",
+            dialect,
+            origin=f"target {declaration.get('name') or name}",
+        )
         check_places(events, projection, origin=f"refold_target of {name}")
         return adapter_target(declaration, name, features)
     claimed = declaration.get("features")
     target_name = declaration.get("name") or name
     if features is None and claimed is not None:
         features = frozenset(claimed)
-    asked = Asked(features, declared_dialect(declaration.get("dialect"), dialect,
-                                              origin=f"target {target_name}"))
+    asked = Asked(
+        features,
+        declared_dialect(declaration.get("dialect"), dialect, origin=f"target {target_name}"),
+    )
     factory, fold_function = declaration.get("factory"), declaration.get("fold")
     sse = _sse_decoder(declaration.get("sse"), name)
     check_places(asked.dialect, projection, origin=f"refold_target of {name}")
@@ -264,27 +287,37 @@ def _declared_target(declaration: dict[str, Any], name: str,
     described = declaration.get("description")
     description = None if described is None else str(described)
     if factory is not None:
-        target = accumulator_target(factory, target_name, asked, sse=sse,
-                                    description=description)
+        target = accumulator_target(factory, target_name, asked, sse=sse, description=description)
     elif fold_function is not None:
-        target = fold_target(fold_function, target_name, asked, sse=sse,
-                             description=description)
+        target = fold_target(fold_function, target_name, asked, sse=sse, description=description)
     else:
         raise UsageError(f"refold_target of {name} names neither a factory nor a fold")
     target.projection = projection
     return target
 
 
-_DECLARED = ("name", "dialect", "dialects", "factory", "fold", "features", "sse", "description",
-             "adapter", "accepts", "provider", "projection")
+_DECLARED = (
+    "name",
+    "dialect",
+    "dialects",
+    "factory",
+    "fold",
+    "features",
+    "sse",
+    "description",
+    "adapter",
+    "accepts",
+    "provider",
+    "projection",
+)
 
 
 def _declaration(obj: Any) -> dict[str, Any] | None:
     if isinstance(obj, dict):
         return obj
-    if any(hasattr(obj, key) for key in ("factory", "fold", "features", "dialects",
-                                          "adapter")) and (
-            not callable(obj)):
+    if any(
+        hasattr(obj, key) for key in ("factory", "fold", "features", "dialects", "adapter")
+    ) and (not callable(obj)):
         return {key: getattr(obj, key, None) for key in _DECLARED}
     return None
 
@@ -293,10 +326,12 @@ def _sse_decoder(value: Any, name: str) -> AnySSEDecode | None:
     if value is None or callable(value):
         decoder: AnySSEDecode | None = value
         return decoder
-    raise UsageError(f"refold_target of {name}: `sse` is a {type(value).__name__}, expected "
-                     f"a decoder function decode(parts) -> DecodedStream "
-                     f"(refold.targets.sdk.decoders), or -> a list of events for a "
-                     f"dialect whose wire rules are about events (anthropic-messages)")
+    raise UsageError(
+        f"refold_target of {name}: `sse` is a {type(value).__name__}, expected "
+        f"a decoder function decode(parts) -> DecodedStream "
+        f"(refold.targets.sdk.decoders), or -> a list of events for a "
+        f"dialect whose wire rules are about events (anthropic-messages)"
+    )
 
 
 def is_accumulator_class(cls: type) -> bool:
@@ -315,8 +350,12 @@ def _required_parameters(function: Callable[..., Any]) -> int:
 
 
 def accumulator_target(
-    factory: Callable[[], Any], name: str, asked: Asked,
-    *, sse: AnySSEDecode | None = None, description: str | None = None,
+    factory: Callable[[], Any],
+    name: str,
+    asked: Asked,
+    *,
+    sse: AnySSEDecode | None = None,
+    description: str | None = None,
 ) -> PythonTarget:
     """The richest form: `fold` also goes through a fresh accumulator.
 
@@ -326,23 +365,39 @@ def accumulator_target(
     """
     sample = _probe(factory, name, asked.dialect)
     dialect = asked.dialect
-    lifecycle = (all(hasattr(sample, read) for read in dialect.lifecycle_reads)
-                 and all(callable(getattr(sample, call, None))
-                         for call in dialect.lifecycle_calls))
-    supported = dialect.fold_features | _sse_features(sse) | (
-        {"lifecycle"} if lifecycle else set())
-    origin = f"target {name}" if lifecycle else (
-        f"target {name} (an accumulator without {_lifecycle_shown(dialect)})")
-    claimed = check_features(asked.features if asked.features is not None else supported,
-                             supported=supported, origin=origin, dialect=dialect)
-    return PythonTarget(name=name, dialect=dialect, features=claimed,
-                        description=description or _describe(factory), factory=factory, sse=sse)
+    lifecycle = all(hasattr(sample, read) for read in dialect.lifecycle_reads) and all(
+        callable(getattr(sample, call, None)) for call in dialect.lifecycle_calls
+    )
+    supported = dialect.fold_features | _sse_features(sse) | ({"lifecycle"} if lifecycle else set())
+    origin = (
+        f"target {name}"
+        if lifecycle
+        else (f"target {name} (an accumulator without {_lifecycle_shown(dialect)})")
+    )
+    claimed = check_features(
+        asked.features if asked.features is not None else supported,
+        supported=supported,
+        origin=origin,
+        dialect=dialect,
+    )
+    return PythonTarget(
+        name=name,
+        dialect=dialect,
+        features=claimed,
+        description=description or _describe(factory),
+        factory=factory,
+        sse=sse,
+    )
 
 
 def _lifecycle_shown(dialect: Dialect) -> str:
     """The lifecycle's reads as `name`, its calls as `name()`."""
-    return " and ".join([*(f"`{read}`" for read in dialect.lifecycle_reads),
-                         *(f"{call}()" for call in dialect.lifecycle_calls)])
+    return " and ".join(
+        [
+            *(f"`{read}`" for read in dialect.lifecycle_reads),
+            *(f"{call}()" for call in dialect.lifecycle_calls),
+        ]
+    )
 
 
 def _sse_features(sse: AnySSEDecode | None) -> frozenset[str]:
@@ -354,15 +409,18 @@ def _probe(factory: Callable[[], Any], name: str, dialect: Dialect) -> Any:
     try:
         sample = factory()
     except Exception as exc:
-        raise UsageError(f"target {name}: creating an accumulator with {_describe(factory)}() "
-                         f"raised {type(exc).__name__}: {exc}") from exc
+        raise UsageError(
+            f"target {name}: creating an accumulator with {_describe(factory)}() "
+            f"raised {type(exc).__name__}: {exc}"
+        ) from exc
     missing = [m for m in ("add", "response") if not callable(getattr(sample, m, None))]
     if missing:
         raise UsageError(
             f"target {name}: {_describe(factory)}() returned a {type(sample).__name__} "
             f"without {' and '.join(f'{m}()' for m in missing)}; expected an accumulator "
             f"with add({dialect.item}) and response(), optionally "
-            f"{_lifecycle_shown(dialect)}. It has: {_members(sample)}")
+            f"{_lifecycle_shown(dialect)}. It has: {_members(sample)}"
+        )
     return sample
 
 
@@ -372,16 +430,29 @@ def _members(obj: Any) -> str:
 
 
 def fold_target(
-    function: Callable[[list[JSON]], Any], name: str, asked: Asked,
-    *, sse: AnySSEDecode | None = None, description: str | None = None,
+    function: Callable[[list[JSON]], Any],
+    name: str,
+    asked: Asked,
+    *,
+    sse: AnySSEDecode | None = None,
+    description: str | None = None,
 ) -> PythonTarget:
     origin = f"target {name} (fold-only)"
     supported = asked.dialect.fold_features | _sse_features(sse)
-    claimed = check_features(asked.features if asked.features is not None else supported,
-                             supported=supported, origin=origin, dialect=asked.dialect)
-    return PythonTarget(name=name, dialect=asked.dialect, features=claimed,
-                        description=description or _describe(function),
-                        fold_function=function, sse=sse)
+    claimed = check_features(
+        asked.features if asked.features is not None else supported,
+        supported=supported,
+        origin=origin,
+        dialect=asked.dialect,
+    )
+    return PythonTarget(
+        name=name,
+        dialect=asked.dialect,
+        features=claimed,
+        description=description or _describe(function),
+        fold_function=function,
+        sse=sse,
+    )
 
 
 def _describe(obj: Any) -> str:

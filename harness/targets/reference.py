@@ -64,18 +64,26 @@ refold_target = {
     "name": "reference",
     "dialects": {
         "openai-chat": {
-            "factory": Accumulator, "sse": decode_reference,
-            "description": "refold.reference.Accumulator, the spec's reference fold"},
+            "factory": Accumulator,
+            "sse": decode_reference,
+            "description": "refold.reference.Accumulator, the spec's reference fold",
+        },
         "anthropic-messages": {
-            "factory": anthropic.Accumulator, "sse": _decode_anthropic,
-            "description": "refold.reference.anthropic.Accumulator, the spec's reference fold"},
+            "factory": anthropic.Accumulator,
+            "sse": _decode_anthropic,
+            "description": "refold.reference.anthropic.Accumulator, the spec's reference fold",
+        },
         "openai-responses": {
-            "factory": responses.Accumulator, "sse": _decode_responses,
-            "description": "refold.reference.responses.Accumulator, the spec's reference fold"},
+            "factory": responses.Accumulator,
+            "sse": _decode_responses,
+            "description": "refold.reference.responses.Accumulator, the spec's reference fold",
+        },
         "provider-events": {
-            "adapter": ReferenceAdapter, "accepts": list(events.DIALECTS),
+            "adapter": ReferenceAdapter,
+            "accepts": list(events.DIALECTS),
             "features": list(events.FEATURES),
-            "description": "refold.reference.events.Adapter, the spec's reference adapter"},
+            "description": "refold.reference.events.Adapter, the spec's reference adapter",
+        },
     },
 }
 """The declaration `--target reference` loads: one per dialect."""

@@ -55,9 +55,11 @@ def _why_unsupported(feature: str, dialect: Dialect) -> str:
         return f"a fold-only target cannot claim `lifecycle`: it needs {needs}"
     if feature == "sse":
         returns = "DecodedStream" if dialect.sse_layer == "events" else f"a list of {dialect.items}"
-        return ("a target without an SSE decoder cannot claim `sse`: a Python target declares "
-                f"one as `sse` in its refold_target (decode(parts) -> {returns}); exec: and "
-                "http:// targets offer one with the `sse` operation (docs/protocol.md)")
+        return (
+            "a target without an SSE decoder cannot claim `sse`: a Python target declares "
+            f"one as `sse` in its refold_target (decode(parts) -> {returns}); exec: and "
+            "http:// targets offer one with the `sse` operation (docs/protocol.md)"
+        )
     return f"no target interface offers `{feature}` yet"
 
 
@@ -72,14 +74,16 @@ def declared_dialect(declared: object, asked: Dialect | None, *, origin: str) ->
     if declared is None:
         return asked or DIALECTS[DEFAULT_DIALECT]
     if not isinstance(declared, str) or declared not in DIALECTS:
-        raise UsageError(f"{origin} declares dialect {preview(declared)}; expected one of: "
-                         f"{', '.join(DIALECTS)}")
+        raise UsageError(
+            f"{origin} declares dialect {preview(declared)}; expected one of: {', '.join(DIALECTS)}"
+        )
     found = DIALECTS[declared]
     if asked is not None and asked is not found:
         raise UsageError(
             f"{origin} folds {found.name} streams ({found.title}) but this run checks "
             f"{asked.name}: a target is only run against its own dialect's suites; check it "
-            f"with --dialect {found.name} (or without --dialect)")
+            f"with --dialect {found.name} (or without --dialect)"
+        )
     return found
 
 
@@ -98,6 +102,7 @@ class TargetAccumulator(Protocol):
     def mark_done(self) -> None:
         """Record the end of the stream (`[DONE]`, the chat lifecycle)."""
         ...
+
     def error(self) -> JSONObject | None:
         """The stream's recorded error, or None (the Anthropic lifecycle)."""
         ...
@@ -132,7 +137,10 @@ class Target(Protocol):
 
 
 def check_features(
-    claimed: Iterable[str], *, supported: frozenset[str], origin: str,
+    claimed: Iterable[str],
+    *,
+    supported: frozenset[str],
+    origin: str,
     dialect: Dialect | None = None,
 ) -> frozenset[str]:
     """Validate a feature claim against the dialect's vocabulary (the default dialect's
@@ -153,13 +161,15 @@ def check_features(
         )
     required = dialect.features[0]  # `text`; `events` for an events adapter
     if required not in features:
-        raise UsageError(f"{origin} does not claim `{required}`, which every {dialect.name} "
-                         f"target must support")
+        raise UsageError(
+            f"{origin} does not claim `{required}`, which every {dialect.name} target must support"
+        )
     unsupported = sorted(features - supported)
     if unsupported:
         why = "; ".join(_why_unsupported(f, dialect) for f in unsupported)
         raise UsageError(
-            f"{origin} claims {unsupported}, which its interface cannot support ({why})")
+            f"{origin} claims {unsupported}, which its interface cannot support ({why})"
+        )
     return features
 
 
@@ -170,9 +180,7 @@ Version 2 added `seq`: every request carries one and its reply must echo it."""
 DEFAULT_MAX_REPLY = 64 * 1024 * 1024
 """The largest reply accepted from a remote target, in bytes (`--target-max-reply`)."""
 
-_VERSION_CHANGE = ("since protocol 2 every request carries an integer `seq` that its reply "
-                   "must echo")
-
+_VERSION_CHANGE = "since protocol 2 every request carries an integer `seq` that its reply must echo"
 
 
 class Transport(Protocol):
@@ -201,8 +209,14 @@ class RemoteTarget:
     """
 
     @classmethod
-    def greeted(cls, transport: Transport, *, spec: str, features: frozenset[str] | None,
-                dialect: Dialect | None = None) -> Self:
+    def greeted(
+        cls,
+        transport: Transport,
+        *,
+        spec: str,
+        features: frozenset[str] | None,
+        dialect: Dialect | None = None,
+    ) -> Self:
         """Say hello over `transport` in a run of `dialect` (None: the target's); a target
         that cannot is a usage error, and the transport is closed so no process or
         connection outlives the refusal."""
@@ -215,8 +229,14 @@ class RemoteTarget:
             transport.close()
             raise
 
-    def __init__(self, transport: Transport, *, spec: str, features: frozenset[str] | None,
-                 dialect: Dialect | None = None) -> None:
+    def __init__(
+        self,
+        transport: Transport,
+        *,
+        spec: str,
+        features: frozenset[str] | None,
+        dialect: Dialect | None = None,
+    ) -> None:
         self._transport = transport
         hello = self._call({"op": "hello", "protocol": PROTOCOL_VERSION}, "hello")
         self.hello = hello
@@ -230,18 +250,24 @@ class RemoteTarget:
         origin = f"target {spec} (its hello reply)"
         self.projection = projection_of(hello.get("projection"), origin=origin)
         check_places(self.dialect, self.projection, origin=origin)
-        supported = self.dialect.fold_features | (
-            {"lifecycle"} if self.operations >= self._incremental else set()) | (
-            {"sse"} if self.sse is not None else set())
+        supported = (
+            self.dialect.fold_features
+            | ({"lifecycle"} if self.operations >= self._incremental else set())
+            | ({"sse"} if self.sse is not None else set())
+        )
         declared = hello.get("features")
         self.declared_features: frozenset[str] | None = (
-            frozenset(str(f) for f in declared) if isinstance(declared, list) else None)
+            frozenset(str(f) for f in declared) if isinstance(declared, list) else None
+        )
         """The features the hello states (the target's own claim; None: it states none)."""
         if features is None and isinstance(declared, list):
             features = frozenset(str(f) for f in declared)
-        self.features = check_features(supported if features is None else features,
-                                       supported=supported, origin=f"target {spec}",
-                                       dialect=self.dialect)
+        self.features = check_features(
+            supported if features is None else features,
+            supported=supported,
+            origin=f"target {spec}",
+            dialect=self.dialect,
+        )
         self._released: list[str | int] = []
 
     def _call(self, message: JSONObject, what: str) -> JSONObject:
@@ -251,15 +277,19 @@ class RemoteTarget:
         error = reply.get("error")
         if isinstance(error, dict):
             raise self._raised(error, what)
-        raise TargetError(f"{self._transport.where}: {what} replied {preview(reply)}, "
-                          f'expected {{"ok": true, ...}} or {{"ok": false, "error": {{...}}}}',
-                          kind="protocol")
+        raise TargetError(
+            f"{self._transport.where}: {what} replied {preview(reply)}, "
+            f'expected {{"ok": true, ...}} or {{"ok": false, "error": {{...}}}}',
+            kind="protocol",
+        )
 
     def _raised(self, error: JSONObject, what: str) -> Exception:
         """The exception an error reply stands for: the target raised."""
         kind = error.get("type") or "error"
-        return TargetError(f"{self._transport.where}: {what} raised {kind}: "
-                           f"{error.get('message', '')}", kind="raised")
+        return TargetError(
+            f"{self._transport.where}: {what} raised {kind}: {error.get('message', '')}",
+            kind="raised",
+        )
 
     @staticmethod
     def _describe(hello: JSONObject, spec: str) -> str:
@@ -279,9 +309,12 @@ class RemoteTarget:
     def _response(self, reply: JSONObject, what: str) -> JSONObject:
         response = reply.get("response")
         if not isinstance(response, dict):
-            raise TargetError(f"{self._transport.where}: {what} returned "
-                              f"{_json_type(response)} {preview(response)}, expected a JSON "
-                              f"object", kind="not-an-object")
+            raise TargetError(
+                f"{self._transport.where}: {what} returned "
+                f"{_json_type(response)} {preview(response)}, expected a JSON "
+                f"object",
+                kind="not-an-object",
+            )
         return response
 
     def fold(self, chunks: list[JSON]) -> JSONObject:
@@ -305,8 +338,10 @@ class RemoteTarget:
         reply = self._call(message, "new accumulator")
         handle = reply.get("id")
         if not isinstance(handle, str | int) or isinstance(handle, bool):
-            raise TargetError(f"{self._transport.where}: new replied without an accumulator "
-                              f"id: {preview(reply)}", kind="protocol")
+            raise TargetError(
+                f"{self._transport.where}: new replied without an accumulator id: {preview(reply)}",
+                kind="protocol",
+            )
         return self._accumulator_for(handle)
 
     def _accumulator_for(self, handle: str | int) -> TargetAccumulator:
@@ -335,8 +370,11 @@ class RemoteAccumulator:
 
     def _op(self, op: str, what: str, **fields: JSON) -> JSONObject:
         if self._target._transport.generation() != self._generation:
-            raise TargetError(f"{what}: the target process was restarted after an earlier "
-                              f"failure, so this accumulator no longer exists", kind="crashed")
+            raise TargetError(
+                f"{what}: the target process was restarted after an earlier "
+                f"failure, so this accumulator no longer exists",
+                kind="crashed",
+            )
         return self._target._call({"op": op, "id": self._handle, **fields}, what)
 
     def add(self, chunk: JSON) -> None:
@@ -349,8 +387,9 @@ class RemoteAccumulator:
     def finished(self) -> bool:
         value = self._op("finished", "finished").get("finished")
         if not isinstance(value, bool):
-            raise TargetError(f"finished replied {preview(value)}, expected true or false",
-                              kind="not-an-object")
+            raise TargetError(
+                f"finished replied {preview(value)}, expected true or false", kind="not-an-object"
+            )
         return value
 
     def mark_done(self) -> None:
@@ -359,8 +398,9 @@ class RemoteAccumulator:
     def error(self) -> JSONObject | None:
         value = self._op("error", "error").get("error")
         if value is not None and not isinstance(value, dict):
-            raise TargetError(f"error replied {preview(value)}, expected an object or null",
-                              kind="not-an-object")
+            raise TargetError(
+                f"error replied {preview(value)}, expected an object or null", kind="not-an-object"
+            )
         return value
 
 
@@ -376,34 +416,50 @@ def misanswered(request: JSONObject, reply: JSONObject) -> str | None:
         return None
     op = request.get("op")
     greeting = reply.get("hello")
-    if op == "hello" and isinstance(greeting, dict) and greeting.get("protocol") == (
-            "refold-events/1"):
-        return ("the target greets with protocol refold-events/1: it is an events adapter "
-                "(events.md §5); check it with --dialect provider-events")
+    if (
+        op == "hello"
+        and isinstance(greeting, dict)
+        and greeting.get("protocol") == ("refold-events/1")
+    ):
+        return (
+            "the target greets with protocol refold-events/1: it is an events adapter "
+            "(events.md §5); check it with --dialect provider-events"
+        )
     if op == "hello" and reply.get("protocol") != PROTOCOL_VERSION:
-        return (f"the reply to 'hello' says protocol {reply.get('protocol')!r}; refold speaks "
-                f"protocol {PROTOCOL_VERSION}: {_VERSION_CHANGE} (docs/protocol.md)")
+        return (
+            f"the reply to 'hello' says protocol {reply.get('protocol')!r}; refold speaks "
+            f"protocol {PROTOCOL_VERSION}: {_VERSION_CHANGE} (docs/protocol.md)"
+        )
     if "seq" not in reply:
-        return (f"the reply to {op!r} carries no `seq`; expected {expected}, the request's: "
-                f"{_VERSION_CHANGE}")
-    return (f"the reply to {op!r} (seq {expected}) carries seq {preview(received)}: the "
-            f"replies are out of order (did the target answer an earlier request twice?)")
+        return (
+            f"the reply to {op!r} carries no `seq`; expected {expected}, the request's: "
+            f"{_VERSION_CHANGE}"
+        )
+    return (
+        f"the reply to {op!r} (seq {expected}) carries seq {preview(received)}: the "
+        f"replies are out of order (did the target answer an earlier request twice?)"
+    )
 
 
 def _operations(hello: JSONObject, where: str, incremental: frozenset[str]) -> frozenset[str]:
     version = hello.get("protocol")
     if version != PROTOCOL_VERSION:
-        raise UsageError(f"{where} speaks protocol {version!r}; refold speaks protocol "
-                         f"{PROTOCOL_VERSION}: {_VERSION_CHANGE} (docs/protocol.md)")
+        raise UsageError(
+            f"{where} speaks protocol {version!r}; refold speaks protocol "
+            f"{PROTOCOL_VERSION}: {_VERSION_CHANGE} (docs/protocol.md)"
+        )
     operations = hello.get("operations")
     if not isinstance(operations, list) or not all(isinstance(o, str) for o in operations):
-        raise UsageError(f"{where}: hello lists no operations; expected e.g. "
-                         f'"operations": {json.dumps(["fold", *sorted(incremental)])}, '
-                         f'received {preview(operations)}')
+        raise UsageError(
+            f"{where}: hello lists no operations; expected e.g. "
+            f'"operations": {json.dumps(["fold", *sorted(incremental)])}, '
+            f"received {preview(operations)}"
+        )
     found = frozenset(operations)
     if "fold" not in found and not found >= incremental:
-        raise UsageError(f"{where} offers {sorted(found)}; expected `fold` or all of "
-                         f"{sorted(incremental)}")
+        raise UsageError(
+            f"{where} offers {sorted(found)}; expected `fold` or all of {sorted(incremental)}"
+        )
     return found
 
 
@@ -412,4 +468,3 @@ def _json_type(value: JSON) -> str:
         return "null"
     names = {bool: "boolean", int: "number", float: "number", str: "string", list: "array"}
     return names.get(type(value), type(value).__name__)
-

@@ -63,13 +63,14 @@ def assign_in_place(target: JSONObject | list[JSON], value: JSONObject | list[JS
     elif isinstance(target, list) and isinstance(value, list):
         for index, item in enumerate(value[: len(target)]):
             target[index] = _merged(target[index], item)
-        del target[len(value):]
-        target.extend(value[len(target):])
+        del target[len(value) :]
+        target.extend(value[len(target) :])
 
 
 def _merged(old: JSON, new: JSON) -> JSON:
     if (isinstance(old, dict) and isinstance(new, dict)) or (
-            isinstance(old, list) and isinstance(new, list)):
+        isinstance(old, list) and isinstance(new, list)
+    ):
         assign_in_place(old, new)
         return old
     return new

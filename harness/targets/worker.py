@@ -42,12 +42,12 @@ BASE_VARIABLE = "REFOLD_WORKER_BASE"
 """The harness's working directory, against which a relative target file is found."""
 
 
-
 class _Worker:
     """Answers protocol requests for one loaded Python target."""
 
-    def __init__(self, spec: str, features: frozenset[str] | None,
-                 dialect: Dialect | None = None) -> None:
+    def __init__(
+        self, spec: str, features: frozenset[str] | None, dialect: Dialect | None = None
+    ) -> None:
         from .loading import load_target
 
         self._refusal: str | None = None
@@ -75,8 +75,11 @@ class _Worker:
             return _error("UsageError", self._refusal)
         offered = self._operations()
         if op != "hello" and op not in offered:
-            return _error("ProtocolError", f"target {self._target.name} does not offer op "
-                          f"{op!r}; its hello reply offers {', '.join(offered)}")
+            return _error(
+                "ProtocolError",
+                f"target {self._target.name} does not offer op "
+                f"{op!r}; its hello reply offers {', '.join(offered)}",
+            )
         try:
             return {"ok": True, **handler(message)}
         except TargetError as exc:
@@ -86,8 +89,7 @@ class _Worker:
         except Exception as exc:  # the sse decoder, or a request the worker cannot read
             return _error(type(exc).__name__, _raised(self._target.name, op, exc))
         except BaseException as exc:  # KeyboardInterrupt, SystemExit: not a refusal
-            return _error(type(exc).__name__, _raised(self._target.name, op, exc),
-                          kind="crashed")
+            return _error(type(exc).__name__, _raised(self._target.name, op, exc), kind="crashed")
 
     def _operations(self) -> list[str]:
         """What the target offers: `fold`, its dialect's incremental operations when it
@@ -95,17 +97,24 @@ class _Worker:
         target = self._target
         if isinstance(target, EventsTarget):
             return ["fold"] + (["fold_events"] if target.offers_fold else [])
-        operations = ["fold"] + (sorted(incremental_operations(target.dialect))
-                                 if getattr(target, "factory", None) else [])
+        operations = ["fold"] + (
+            sorted(incremental_operations(target.dialect))
+            if getattr(target, "factory", None)
+            else []
+        )
         return operations + (["sse"] if target.sse is not None else [])
 
     def _op_hello(self, message: JSONObject) -> JSONObject:
         target = self._target
         features: list[JSON] = sorted(target.features)
         hello: JSONObject = {
-            "protocol": PROTOCOL_VERSION, "name": target.name, "dialect": target.dialect.name,
-            "description": target.description, "features": features,
-            "operations": self._operations()}
+            "protocol": PROTOCOL_VERSION,
+            "name": target.name,
+            "dialect": target.dialect.name,
+            "description": target.description,
+            "features": features,
+            "operations": self._operations(),
+        }
         if isinstance(target, EventsTarget):
             hello |= {"accepts": sorted(target.accepts), "provider": target.provider}
         if target.projection is not None:
@@ -134,8 +143,9 @@ class _Worker:
         self._accumulators[self._next_id] = (self._target.accumulator(), SnapshotMirror())
         return {"id": self._next_id}
 
-    def _on_accumulator(self, message: JSONObject,
-                        call: Callable[[TargetAccumulator], JSONObject]) -> JSONObject:
+    def _on_accumulator(
+        self, message: JSONObject, call: Callable[[TargetAccumulator], JSONObject]
+    ) -> JSONObject:
         """One accumulator call, with the responses it handed out mirrored both ways."""
         handle = message.get("id")
         if not isinstance(handle, int) or handle not in self._accumulators:
@@ -152,6 +162,7 @@ class _Worker:
         def add(accumulator: TargetAccumulator) -> JSONObject:
             accumulator.add(message.get(self._target.dialect.item))
             return {}
+
         return self._on_accumulator(message, add)
 
     def _op_response(self, message: JSONObject) -> JSONObject:
@@ -164,6 +175,7 @@ class _Worker:
         def mark_done(accumulator: TargetAccumulator) -> JSONObject:
             accumulator.mark_done()
             return {}
+
         return self._on_accumulator(message, mark_done)
 
     def _op_error(self, message: JSONObject) -> JSONObject:
@@ -176,8 +188,11 @@ class _Worker:
         if decode is None:
             raise UsageError(f"target {self._target.name} has no SSE decoder")
         decoded = decode(sse_parts(message))
-        return items_reply(decoded) if self._target.dialect.sse_layer == "items" else (
-            sse_reply(decoded))
+        return (
+            items_reply(decoded)
+            if self._target.dialect.sse_layer == "items"
+            else (sse_reply(decoded))
+        )
 
 
 def _raised(name: str, op: object, exc: BaseException) -> str:
@@ -204,14 +219,20 @@ def _protocol_streams() -> tuple[IO[bytes], IO[bytes]]:
 
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m refold.targets.worker",
-                                     description="serve a Python target to the refold harness")
+    parser = argparse.ArgumentParser(
+        prog="python -m refold.targets.worker",
+        description="serve a Python target to the refold harness",
+    )
     parser.add_argument("spec", help="the Python target, as --target takes it")
     parser.add_argument("--features", default=None, help="comma-separated claimed features")
     parser.add_argument("--dialect", default=None, help="the run's dialect")
-    parser.add_argument("--confine", default=None, metavar="POLICY",
-                        help="the limits to set on this process before the target loads "
-                             "(refold.targets.confine_exec)")
+    parser.add_argument(
+        "--confine",
+        default=None,
+        metavar="POLICY",
+        help="the limits to set on this process before the target loads "
+        "(refold.targets.confine_exec)",
+    )
     return parser.parse_args(argv)
 
 
@@ -245,10 +266,12 @@ def main(argv: list[str] | None = None) -> int:
     paths: Any = json.loads(os.environ.get(PATH_VARIABLE, "[]"))
     sys.path[:0] = [p for p in paths if isinstance(p, str) and p not in sys.path]
     requests, replies = _protocol_streams()
-    features = None if args.features is None else frozenset(
-        f for f in args.features.split(",") if f)
-    worker = _loaded(args.spec, features,
-                     None if args.dialect is None else DIALECTS.get(args.dialect))
+    features = (
+        None if args.features is None else frozenset(f for f in args.features.split(",") if f)
+    )
+    worker = _loaded(
+        args.spec, features, None if args.dialect is None else DIALECTS.get(args.dialect)
+    )
     for line in requests:
         if not line.strip():
             continue

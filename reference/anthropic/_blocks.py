@@ -65,8 +65,10 @@ class _TextBlock:
         if self._citations:
             # AM-CITATIONS-APPEND: after any citations the start event carried
             earlier = block.get("citations")
-            block["citations"] = [*(earlier if isinstance(earlier, list) else []),
-                                  *copy_json(self._citations)]
+            block["citations"] = [
+                *(earlier if isinstance(earlier, list) else []),
+                *copy_json(self._citations),
+            ]
         return block
 
 

@@ -19,8 +19,11 @@ __all__ = ["canonical", "differences"]
 def canonical(value: JSON) -> JSON:
     """Return `value` with nulls and empty `citations` removed, block inputs kept whole."""
     if isinstance(value, dict):
-        return {key: _canonical_member(key, item) for key, item in value.items()
-                if item is not None and not (key == "citations" and item == [])}
+        return {
+            key: _canonical_member(key, item)
+            for key, item in value.items()
+            if item is not None and not (key == "citations" and item == [])
+        }
     if isinstance(value, list):
         return [canonical(item) for item in value]
     return value

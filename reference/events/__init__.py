@@ -37,7 +37,25 @@ from .checker import (
     unchecked,
 )
 
-__all__ = ["CHECKED_RULES", "CHECKS", "DIALECTS", "EMITTED_CHECKS", "FEATURES", "RULES",
-           "SECTIONS", "UNCHECKED", "Adapter", "NoTurnError", "UnknownDialectError",
-           "Violation", "check_events", "differing_events", "differing_outcome", "fold_turn",
-           "missing_at_raise", "normalize", "strip", "unchecked"]
+__all__ = [
+    "CHECKED_RULES",
+    "CHECKS",
+    "DIALECTS",
+    "EMITTED_CHECKS",
+    "FEATURES",
+    "RULES",
+    "SECTIONS",
+    "UNCHECKED",
+    "Adapter",
+    "NoTurnError",
+    "UnknownDialectError",
+    "Violation",
+    "check_events",
+    "differing_events",
+    "differing_outcome",
+    "fold_turn",
+    "missing_at_raise",
+    "normalize",
+    "strip",
+    "unchecked",
+]

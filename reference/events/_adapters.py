@@ -73,8 +73,10 @@ class Adapter:
         """The outcome once decided (`end()` always decides it), as a new value."""
         outcome = self._mapping.outcome
         if outcome is None:
-            raise LookupError("the outcome is decided at the stream's terminal frame or at "
-                              "end(); neither has happened yet")
+            raise LookupError(
+                "the outcome is decided at the stream's terminal frame or at "
+                "end(); neither has happened yet"
+            )
         return strip(outcome)  # type: ignore[no-any-return]
 
     def persisted(self) -> JSONObject:

@@ -30,8 +30,7 @@ from ._events import Event, text_delta, usage
 
 __all__ = ["AnthropicMapping"]
 
-_STOP = frozenset({"end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn",
-                   "refusal"})
+_STOP = frozenset({"end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn", "refusal"})
 """EV-STOP-MAP for Anthropic: these stop reasons are themselves; any other is `other`."""
 
 
@@ -42,13 +41,17 @@ def _count(value: JSON) -> int | None:
 def anthropic_usage(value: JSONObject | None) -> JSONObject:
     """§4.3 usage mapping: the disjoint cache buckets are added into input (NE-31)."""
     value = value or {}
-    buckets = [_count(value.get(key)) for key in
-               ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")]
+    buckets = [
+        _count(value.get(key))
+        for key in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+    ]
     reported = [count for count in buckets if count is not None]
-    return {"input_tokens": sum(reported) if reported else None,
-            "output_tokens": _count(value.get("output_tokens")),
-            "cached_input_tokens": buckets[2],
-            "reasoning_tokens": None}
+    return {
+        "input_tokens": sum(reported) if reported else None,
+        "output_tokens": _count(value.get("output_tokens")),
+        "cached_input_tokens": buckets[2],
+        "reasoning_tokens": None,
+    }
 
 
 class AnthropicMapping(Mapping):
@@ -121,8 +124,11 @@ class AnthropicMapping(Mapping):
         call_id, name = non_blank(block.get("id")), non_blank(block.get("name"))
         events = pending.take("", call_id, name, frame, self._ids)
         if events is None or not pending.started:
-            self.fail("unsupported", "EV-CALL-STARTED, EV-IDS-SINGLE-USE: a tool_use block "
-                      "without an id and a name, or with an id already used in the turn")
+            self.fail(
+                "unsupported",
+                "EV-CALL-STARTED, EV-IDS-SINGLE-USE: a tool_use block "
+                "without an id and a name, or with an id already used in the turn",
+            )
             return []
         return events
 
@@ -142,8 +148,10 @@ class AnthropicMapping(Mapping):
             return []  # thinking, signature, citations, hosted tools: Opaque
         if pending.completed and fragment:
             # AM-BLOCK-STOP applies late deltas; a completed call cannot change
-            self.fail("inconsistent_tool_arguments",
-                      "EV-NO-DELTA-AFTER-COMPLETED: input arrived after its block stopped")
+            self.fail(
+                "inconsistent_tool_arguments",
+                "EV-NO-DELTA-AFTER-COMPLETED: input arrived after its block stopped",
+            )
             return []
         return pending.take(fragment, pending.id, pending.name, frame, self._ids) or []
 
@@ -161,14 +169,20 @@ class AnthropicMapping(Mapping):
         block = self._fold._blocks._blocks[pending.index].output()
         arguments = boundary_arguments(block.get("input"))
         if arguments is None:  # AM-TOOL-INVALID: the raw joined input, a string
-            self.fail("invalid_tool_arguments", "EV-ARGS-INVALID: a tool_use block's input "
-                      "is not a JSON object at its content_block_stop")
+            self.fail(
+                "invalid_tool_arguments",
+                "EV-ARGS-INVALID: a tool_use block's input "
+                "is not a JSON object at its content_block_stop",
+            )
             return []
         if pending.length and pending.blank:
             # deltas of whitespace alone: AM-TOOL-NO-DELTA kept the start's input, but
             # the deltas parse to nothing (see the module docstring)
-            self.fail("invalid_tool_arguments", "EV-ARGS-INVALID: a tool_use block's input "
-                      "deltas are JSON whitespace alone, which parses to no object")
+            self.fail(
+                "invalid_tool_arguments",
+                "EV-ARGS-INVALID: a tool_use block's input "
+                "deltas are JSON whitespace alone, which parses to no object",
+            )
             return []
         return [pending.complete(arguments, frame)]
 
@@ -193,9 +207,14 @@ class AnthropicMapping(Mapping):
         # EV-FRAME-COVER: Completed carries no opaque, and message_stop may carry data
         # (Bedrock's invocation metrics), so the frame is kept as Opaque before it
         events.append(self.opaque(frame))
-        events.append(self.complete(model=message.get("model"), response_id=message.get("id"),
-                                    stop_reason=reason if reason in _STOP else "other",
-                                    opaque=message))
+        events.append(
+            self.complete(
+                model=message.get("model"),
+                response_id=message.get("id"),
+                stop_reason=reason if reason in _STOP else "other",
+                opaque=message,
+            )
+        )
         return events
 
 
@@ -208,4 +227,3 @@ _HANDLERS: dict[str, Callable[[AnthropicMapping, JSONObject], list[Event]]] = {
 }
 """§4.3, once a message started; every other type (ping, a second message_start, unknown
 ones) produces nothing of its own and becomes Opaque (EV-OPAQUE-FALLBACK, EV-UNKNOWN)."""
-

@@ -83,11 +83,15 @@ class Mapping:
         if self.outcome is None:
             self.outcome = error_outcome(kind, message)
 
-    def complete(self, *, model: JSON, response_id: JSON, stop_reason: str,
-                 opaque: JSONObject) -> Event:
+    def complete(
+        self, *, model: JSON, response_id: JSON, stop_reason: str, opaque: JSONObject
+    ) -> Event:
         """EV-COMPLETED-LAST: the Completed event, the outcome decided `completed`."""
         self.outcome = completed_outcome()
-        self._header = {"model": model if isinstance(model, str) else "",
-                        "response_id": response_id, "stop_reason": stop_reason,
-                        "opaque": opaque}
+        self._header = {
+            "model": model if isinstance(model, str) else "",
+            "response_id": response_id,
+            "stop_reason": stop_reason,
+            "opaque": opaque,
+        }
         return completed({})

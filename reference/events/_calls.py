@@ -35,8 +35,14 @@ class PendingCall:
         """True once ToolCallStarted was emitted."""
         return self.id is not None
 
-    def take(self, appended: str, call_id: str | None, name: str | None, frame: JSON,
-             started_ids: set[str]) -> list[Event] | None:
+    def take(
+        self,
+        appended: str,
+        call_id: str | None,
+        name: str | None,
+        frame: JSON,
+        started_ids: set[str],
+    ) -> list[Event] | None:
         """The events of one fragment the fold applied to this call.
 
         `appended` is what the fold appended to the arguments ("" for nothing); `call_id`

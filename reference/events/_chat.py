@@ -43,8 +43,13 @@ from ._events import Event, opaque, text_delta, usage
 
 __all__ = ["ChatMapping"]
 
-_STOP = {"stop": "end_turn", "tool_calls": "tool_use", "function_call": "tool_use",
-         "length": "max_tokens", "content_filter": "content_filter"}
+_STOP = {
+    "stop": "end_turn",
+    "tool_calls": "tool_use",
+    "function_call": "tool_use",
+    "length": "max_tokens",
+    "content_filter": "content_filter",
+}
 """EV-STOP-MAP for Chat: finish_reason → StopReason; any other value is `other`."""
 
 
@@ -56,10 +61,12 @@ def chat_usage(value: JSONObject) -> JSONObject:
     """§4.1 usage mapping: cached ⊂ input and reasoning ⊂ output, as OpenAI reports."""
     prompt = object_or_none(value.get("prompt_tokens_details")) or {}
     completion = object_or_none(value.get("completion_tokens_details")) or {}
-    return {"input_tokens": _count(value.get("prompt_tokens")),
-            "output_tokens": _count(value.get("completion_tokens")),
-            "cached_input_tokens": _count(prompt.get("cached_tokens")),
-            "reasoning_tokens": _count(completion.get("reasoning_tokens"))}
+    return {
+        "input_tokens": _count(value.get("prompt_tokens")),
+        "output_tokens": _count(value.get("completion_tokens")),
+        "cached_input_tokens": _count(prompt.get("cached_tokens")),
+        "reasoning_tokens": _count(completion.get("reasoning_tokens")),
+    }
 
 
 def _choice_zero(chunk: JSONObject) -> list[JSONObject]:
@@ -67,8 +74,11 @@ def _choice_zero(chunk: JSONObject) -> list[JSONObject]:
     choices = chunk.get("choices")
     if not isinstance(choices, list):
         return []
-    return [entry for entry in choices
-            if isinstance(entry, dict) and (non_negative_int(entry.get("index")) or 0) == 0]
+    return [
+        entry
+        for entry in choices
+        if isinstance(entry, dict) and (non_negative_int(entry.get("index")) or 0) == 0
+    ]
 
 
 class ChatMapping(Mapping):
@@ -152,8 +162,10 @@ class ChatMapping(Mapping):
         if pending.completed and appended:
             # EV-NO-DELTA-AFTER-COMPLETED: a call completed at a finish frame cannot change
             # (a call opened after an earlier finish, family 8 noise, completes at the next)
-            self.fail("inconsistent_tool_arguments",
-                      "EV-NO-DELTA-AFTER-COMPLETED: a tool call changed after choice 0 finished")
+            self.fail(
+                "inconsistent_tool_arguments",
+                "EV-NO-DELTA-AFTER-COMPLETED: a tool call changed after choice 0 finished",
+            )
             return []
         events = pending.take(appended, call.id, call.name, frame, self._ids)
         if events is None:
@@ -165,8 +177,11 @@ class ChatMapping(Mapping):
     def _resent(text: str, call: _Call, pending: PendingCall) -> bool:
         # Only a complete fragment can be a re-send (TOOL-3 needs complete onto complete);
         # then the ladder re-sent iff the call's arguments did not grow.
-        return (bool(text) and parse_complete(text) is not None
-                and len(call.arguments.text) == pending.length)
+        return (
+            bool(text)
+            and parse_complete(text) is not None
+            and len(call.arguments.text) == pending.length
+        )
 
     def _placed(self) -> tuple[_Call, int]:
         # The ladder has no observation API, and the fold's decision is the one to reuse:
@@ -184,14 +199,20 @@ class ChatMapping(Mapping):
             if pending.completed:
                 continue
             if not pending.started:
-                self.fail("unsupported", "EV-CALL-STARTED: a tool call never got both an id "
-                          "and a name before choice 0 finished")
+                self.fail(
+                    "unsupported",
+                    "EV-CALL-STARTED: a tool call never got both an id "
+                    "and a name before choice 0 finished",
+                )
                 return events
             # TOOL-EMPTY-ARGS, EV-ARGS-EMPTY-OBJECT: no argument character at all is {}
             arguments = {} if call.arguments.empty else parse_complete(call.arguments.text)
             if arguments is None:
-                self.fail("invalid_tool_arguments", "EV-ARGS-INVALID: a tool call's arguments "
-                          "are not a JSON object at choice 0's finish")
+                self.fail(
+                    "invalid_tool_arguments",
+                    "EV-ARGS-INVALID: a tool call's arguments "
+                    "are not a JSON object at choice 0's finish",
+                )
                 return events
             events.append(pending.complete(arguments, frame))
         return events
@@ -221,5 +242,12 @@ class ChatMapping(Mapping):
         # fold's, the same as `_choice_zero`), with a finish reason that is a string
         reason = response["choices"][0]["finish_reason"]
         stop = _STOP.get(reason, "other")
-        return [*events, self.complete(model=response["model"], response_id=response["id"],
-                                       stop_reason=stop, opaque=response)]  # ENV-ID
+        return [
+            *events,
+            self.complete(
+                model=response["model"],
+                response_id=response["id"],
+                stop_reason=stop,
+                opaque=response,
+            ),
+        ]  # ENV-ID

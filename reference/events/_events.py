@@ -38,19 +38,33 @@ Outcome: TypeAlias = dict[str, Any]
 the protocol's outcome line without its `stream` key (events.md §5, step 4)."""
 
 EVENT_TYPES = (
-    "TextDelta", "ToolCallStarted", "ToolCallArgumentsDelta", "ToolCallCompleted", "Usage",
-    "Completed", "Opaque",
+    "TextDelta",
+    "ToolCallStarted",
+    "ToolCallArgumentsDelta",
+    "ToolCallCompleted",
+    "Usage",
+    "Completed",
+    "Opaque",
 )
 """The seven variants of proofborne-core's `ProviderStreamEvent` (EV-GRAMMAR)."""
 
 STOP_REASONS = (
-    "end_turn", "tool_use", "max_tokens", "stop_sequence", "content_filter", "refusal",
-    "pause_turn", "other",
+    "end_turn",
+    "tool_use",
+    "max_tokens",
+    "stop_sequence",
+    "content_filter",
+    "refusal",
+    "pause_turn",
+    "other",
 )
 """The closed `StopReason` vocabulary; `other` for any unmapped value (EV-STOP-MAP)."""
 
 ERROR_KINDS = (
-    "truncated", "provider_error", "invalid_tool_arguments", "inconsistent_tool_arguments",
+    "truncated",
+    "provider_error",
+    "invalid_tool_arguments",
+    "inconsistent_tool_arguments",
     "unsupported",
 )
 """The kinds of an `error` outcome (events.md §5, step 4)."""
@@ -68,8 +82,12 @@ def tool_call_started(call_id: str, name: str, frame: JSON) -> Event:
 
 def arguments_delta(call_id: str, delta: str, frame: JSON) -> Event:
     """EV-ARGS-DELTA: one non-empty argument fragment the dialect fold appended."""
-    return {"type": "ToolCallArgumentsDelta", "id": call_id, "delta": delta,
-            "opaque": copy_json(frame)}
+    return {
+        "type": "ToolCallArgumentsDelta",
+        "id": call_id,
+        "delta": delta,
+        "opaque": copy_json(frame),
+    }
 
 
 def tool_call_completed(call_id: str, name: str, arguments: JSONObject, frame: JSON) -> Event:
@@ -93,11 +111,19 @@ def opaque(event_type: str, frame: JSON) -> Event:
     return {"type": "Opaque", "event_type": event_type, "payload": copy_json(frame)}
 
 
-def token_usage(input_tokens: int | None, output_tokens: int | None,
-                cached_input_tokens: int | None, reasoning_tokens: int | None) -> JSONObject:
+def token_usage(
+    input_tokens: int | None,
+    output_tokens: int | None,
+    cached_input_tokens: int | None,
+    reasoning_tokens: int | None,
+) -> JSONObject:
     """A `TokenUsage`: four counters, `null` meaning "not reported"."""
-    return {"input_tokens": input_tokens, "output_tokens": output_tokens,
-            "cached_input_tokens": cached_input_tokens, "reasoning_tokens": reasoning_tokens}
+    return {
+        "input_tokens": input_tokens,
+        "output_tokens": output_tokens,
+        "cached_input_tokens": cached_input_tokens,
+        "reasoning_tokens": reasoning_tokens,
+    }
 
 
 def unreported_usage() -> JSONObject:

@@ -57,19 +57,26 @@ _INCOMPLETE_STOP = {"max_output_tokens": "max_tokens", "content_filter": "conten
 _ERROR_FRAMES = frozenset({"error", "response.failed"})
 _FINISHING = frozenset({"response.completed", "response.incomplete"})
 _TEXT_EVENTS = frozenset({"response.output_text.delta", "response.output_text.done"})
-_CALL_EVENTS = frozenset({"response.output_item.added", "response.output_item.done",
-                          "response.function_call_arguments.delta",
-                          "response.function_call_arguments.done"})
+_CALL_EVENTS = frozenset(
+    {
+        "response.output_item.added",
+        "response.output_item.done",
+        "response.function_call_arguments.delta",
+        "response.function_call_arguments.done",
+    }
+)
 
 
 def responses_usage(value: JSONObject) -> JSONObject:
     """§4.2 usage mapping: cached ⊂ input and reasoning ⊂ output, as OpenAI reports."""
     given = object_or_none(value.get("input_tokens_details")) or {}
     taken = object_or_none(value.get("output_tokens_details")) or {}
-    return {"input_tokens": non_negative_int(value.get("input_tokens")),
-            "output_tokens": non_negative_int(value.get("output_tokens")),
-            "cached_input_tokens": non_negative_int(given.get("cached_tokens")),
-            "reasoning_tokens": non_negative_int(taken.get("reasoning_tokens"))}
+    return {
+        "input_tokens": non_negative_int(value.get("input_tokens")),
+        "output_tokens": non_negative_int(value.get("output_tokens")),
+        "cached_input_tokens": non_negative_int(given.get("cached_tokens")),
+        "reasoning_tokens": non_negative_int(taken.get("reasoning_tokens")),
+    }
 
 
 def call_arguments(text: str) -> JSONObject | None:
@@ -141,8 +148,12 @@ class ResponsesMapping(Mapping):
         was emitted for the part is a proper prefix of it (RQ5), else Opaque."""
         item = self._item(index)
         content_index = non_negative_int(frame.get("content_index"))
-        if item is None or item.type != "message" or content_index is None \
-                or item.done_item is not None:
+        if (
+            item is None
+            or item.type != "message"
+            or content_index is None
+            or item.done_item is not None
+        ):
             return []  # RS-ITEM-DONE-REPLACES: a done item's text is the done item's
         part = item.content.at(content_index)
         if part is None or part.type != "output_text" or part.text is None:
@@ -155,7 +166,7 @@ class ResponsesMapping(Mapping):
             # .done that adds nothing), or a .done contradicting the deltas: Opaque
             return []
         self._texts[key] = joined
-        return [text_delta(joined[len(sent):], frame)]  # EV-NO-EMPTY-DELTA: non-empty
+        return [text_delta(joined[len(sent) :], frame)]  # EV-NO-EMPTY-DELTA: non-empty
 
     def _call(self, index: int, frame: JSONObject, *, boundary: bool) -> list[Event]:
         """ToolCallStarted {id: `call_id`, name} (EV-CALL-STARTED, EV-CALL-ROUTE, RS-CALL-
@@ -169,44 +180,64 @@ class ResponsesMapping(Mapping):
             return []  # EV-HOSTED-OPAQUE: only client-executed function calls are calls
         call = self._calls.setdefault(index, _Call(index))
         held = fields.get("arguments") if item.done_item is not None else item.arguments.text
-        events = self._grown(call, held if isinstance(held, str) else "",
-                             non_blank(fields.get("call_id")), non_blank(fields.get("name")),
-                             frame)
+        events = self._grown(
+            call,
+            held if isinstance(held, str) else "",
+            non_blank(fields.get("call_id")),
+            non_blank(fields.get("name")),
+            frame,
+        )
         if events is not None and boundary and not call.pending.completed:
             return events + self._completion(call, frame)
         return events or []
 
-    def _grown(self, call: _Call, text: str, call_id: str | None, name: str | None,
-               frame: JSON) -> list[Event] | None:
+    def _grown(
+        self, call: _Call, text: str, call_id: str | None, name: str | None, frame: JSON
+    ) -> list[Event] | None:
         """The events of a call whose arguments now read `text`; None once failed."""
         pending = call.pending
         if not text.startswith(call.sent) or (pending.completed and text != call.sent):
-            self.fail("inconsistent_tool_arguments", "EV-ARGS-CONSERVE, EV-NO-DELTA-AFTER-"
-                      "COMPLETED: a function call's arguments do not extend those already "
-                      "emitted for it (RQ3)")
+            self.fail(
+                "inconsistent_tool_arguments",
+                "EV-ARGS-CONSERVE, EV-NO-DELTA-AFTER-"
+                "COMPLETED: a function call's arguments do not extend those already "
+                "emitted for it (RQ3)",
+            )
             return None
-        if pending.started and call_id is not None and (call_id, name) != (pending.id,
-                                                                           pending.name):
-            self.fail("unsupported", "EV-CALL-IDENTITY: a function call item changed its "
-                      "call_id or name after its ToolCallStarted")
+        if (
+            pending.started
+            and call_id is not None
+            and (call_id, name) != (pending.id, pending.name)
+        ):
+            self.fail(
+                "unsupported",
+                "EV-CALL-IDENTITY: a function call item changed its "
+                "call_id or name after its ToolCallStarted",
+            )
             return None
-        appended, call.sent = text[len(call.sent):], text
+        appended, call.sent = text[len(call.sent) :], text
         events = pending.take(appended, call_id, name, frame, self._ids)
         if events is None:
-            self.fail("unsupported", "EV-IDS-SINGLE-USE: two function calls of the turn "
-                      "share a call_id")
+            self.fail(
+                "unsupported", "EV-IDS-SINGLE-USE: two function calls of the turn share a call_id"
+            )
         return events
 
     def _completion(self, call: _Call, frame: JSON) -> list[Event]:
         """ToolCallCompleted with the arguments parsed, or EV-ARGS-INVALID."""
         if not call.pending.started:
-            self.fail("unsupported", "EV-CALL-STARTED: a function call completed without "
-                      "both a call_id and a name")
+            self.fail(
+                "unsupported",
+                "EV-CALL-STARTED: a function call completed without both a call_id and a name",
+            )
             return []
         arguments = call_arguments(call.sent)
         if arguments is None:
-            self.fail("invalid_tool_arguments", "EV-ARGS-INVALID: a function call's "
-                      "arguments are not a JSON object at its output_item.done")
+            self.fail(
+                "invalid_tool_arguments",
+                "EV-ARGS-INVALID: a function call's "
+                "arguments are not a JSON object at its output_item.done",
+            )
             return []
         return [call.pending.complete(arguments, frame)]
 
@@ -218,8 +249,9 @@ class ResponsesMapping(Mapping):
             reported = self._fold.response().get("usage")  # RS-USAGE-TERMINAL
             if isinstance(reported, dict):
                 events.append(usage(responses_usage(reported), frame))
-        self.fail("provider_error", "EV-ERROR-FRAME: the provider sent an error event or "
-                  "response.failed")
+        self.fail(
+            "provider_error", "EV-ERROR-FRAME: the provider sent an error event or response.failed"
+        )
         return [*events, self.opaque(frame)]
 
     def _terminal(self, kind: str, frame: JSONObject) -> list[Event]:
@@ -231,9 +263,14 @@ class ResponsesMapping(Mapping):
         reported = response.get("usage")
         if isinstance(reported, dict):
             events.append(usage(responses_usage(reported), frame))  # EV-USAGE
-        events.append(self.complete(model=response.get("model"),
-                                    response_id=response.get("id"),
-                                    stop_reason=_stop(kind, response), opaque=response))
+        events.append(
+            self.complete(
+                model=response.get("model"),
+                response_id=response.get("id"),
+                stop_reason=_stop(kind, response),
+                opaque=response,
+            )
+        )
         return events
 
     def _recovered(self, response: JSONObject, frame: JSONObject) -> list[Event]:
@@ -245,9 +282,12 @@ class ResponsesMapping(Mapping):
         text = _output_text(output)
         emitted = self.turn.output_text
         if text != emitted and text.startswith(emitted):
-            events.append(text_delta(text[len(emitted):], frame))
-        final = {non_blank(item.get("call_id")): item for item in output
-                 if item.get("type") == "function_call"}
+            events.append(text_delta(text[len(emitted) :], frame))
+        final = {
+            non_blank(item.get("call_id")): item
+            for item in output
+            if item.get("type") == "function_call"
+        }
         for index in sorted(self._calls):
             call = self._calls[index]
             if call.pending.completed:
@@ -259,18 +299,25 @@ class ResponsesMapping(Mapping):
         for call_id, item in final.items():
             if call_id is None or call_id not in self._ids:
                 call = _Call(-1)
-                events += self._closed(call, item.get("arguments"), call_id,
-                                       non_blank(item.get("name")), frame)
+                events += self._closed(
+                    call, item.get("arguments"), call_id, non_blank(item.get("name")), frame
+                )
                 if self.outcome is not None:
                     return events
         return events
 
-    def _closed(self, call: _Call, text: JSON, call_id: str | None, name: str | None,
-                frame: JSON) -> list[Event]:
+    def _closed(
+        self, call: _Call, text: JSON, call_id: str | None, name: str | None, frame: JSON
+    ) -> list[Event]:
         """A call's rest of arguments and its completion at the terminal frame."""
         pending = call.pending
-        grown = self._grown(call, text if isinstance(text, str) else call.sent,
-                            call_id or pending.id, name or pending.name, frame)
+        grown = self._grown(
+            call,
+            text if isinstance(text, str) else call.sent,
+            call_id or pending.id,
+            name or pending.name,
+            frame,
+        )
         if grown is None:
             return []
         return grown + self._completion(call, frame)
@@ -278,18 +325,25 @@ class ResponsesMapping(Mapping):
 
 def _output_text(output: list[JSONObject]) -> str:
     """EV-FOLD-AGREES: the text of every output_text part of every message, in order."""
-    return "".join(part["text"] for item in output if item.get("type") == "message"
-                   for part in item.get("content") or []
-                   if isinstance(part, dict) and part.get("type") == "output_text"
-                   and isinstance(part.get("text"), str))
+    return "".join(
+        part["text"]
+        for item in output
+        if item.get("type") == "message"
+        for part in item.get("content") or []
+        if isinstance(part, dict)
+        and part.get("type") == "output_text"
+        and isinstance(part.get("text"), str)
+    )
 
 
 def _stop(kind: str, response: JSONObject) -> str:
     """EV-STOP-MAP: completed → tool_use with a function_call item, else end_turn;
     incomplete → `incomplete_details.reason` through `_INCOMPLETE_STOP`, else other."""
     if kind == "response.completed":
-        calls = any(isinstance(item, dict) and item.get("type") == "function_call"
-                    for item in response.get("output") or [])
+        calls = any(
+            isinstance(item, dict) and item.get("type") == "function_call"
+            for item in response.get("output") or []
+        )
         return "tool_use" if calls else "end_turn"
     details = object_or_none(response.get("incomplete_details")) or {}
     reason = details.get("reason")

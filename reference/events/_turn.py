@@ -69,8 +69,9 @@ class TurnFold:
             self._text[:] = ["".join(self._text)]
         return self._text[0] if self._text else ""
 
-    def turn(self, *, provider: JSON, model: JSON, response_id: JSON, stop_reason: JSON,
-             opaque: JSON) -> JSONObject:
+    def turn(
+        self, *, provider: JSON, model: JSON, response_id: JSON, stop_reason: JSON, opaque: JSON
+    ) -> JSONObject:
         """The ProviderTurn of the events so far, with the fields no delta event carries."""
         tool_calls = copy_json(self._calls)
         return {
@@ -95,12 +96,18 @@ class TurnFold:
         if self._completed is None:
             raise NoTurnError(events=events)
         header = self._completed
-        turn = self.turn(provider=header.get("provider"), model=header.get("model"),
-                         response_id=copy_json(header.get("response_id")),
-                         stop_reason=header.get("stop_reason"),
-                         opaque=copy_json(header.get("opaque")))
-        return {key: value for key, value in turn.items()
-                if key in header or key not in ("response_id", "opaque")}
+        turn = self.turn(
+            provider=header.get("provider"),
+            model=header.get("model"),
+            response_id=copy_json(header.get("response_id")),
+            stop_reason=header.get("stop_reason"),
+            opaque=copy_json(header.get("opaque")),
+        )
+        return {
+            key: value
+            for key, value in turn.items()
+            if key in header or key not in ("response_id", "opaque")
+        }
 
 
 def fold_turn(events: Iterable[JSON]) -> JSONObject:

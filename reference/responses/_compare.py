@@ -27,8 +27,11 @@ def canonical(value: JSON) -> JSON:
 
 def _canonical(value: JSON) -> JSON:
     if isinstance(value, dict):
-        return {key: _canonical(item) for key, item in value.items()
-                if item is not None and not (item == [] and key in _EMPTY_LIST_MEANS_ABSENT)}
+        return {
+            key: _canonical(item)
+            for key, item in value.items()
+            if item is not None and not (item == [] and key in _EMPTY_LIST_MEANS_ABSENT)
+        }
     if isinstance(value, list):
         return [_canonical(item) for item in value]
     return value

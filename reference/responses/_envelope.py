@@ -87,8 +87,11 @@ class Envelope:
     def _snapshot(self, items: Items) -> JSONObject:
         """LIFE-RS-SNAPSHOT: the latest lifecycle response, the items as they stand."""
         latest = self._latest
-        response: JSONObject = {"status": "in_progress"} if latest is None else {
-            key: copy_json(value) for key, value in latest.items()}
+        response: JSONObject = (
+            {"status": "in_progress"}
+            if latest is None
+            else {key: copy_json(value) for key, value in latest.items()}
+        )
         response["object"] = "response"  # RS-OBJECT
         response["output"] = items.output(None)  # statuses as announced, the sent one replaced
         return response

@@ -26,8 +26,10 @@ _PLACEHOLDER_FIELDS: dict[str, JSONObject] = {
 """RS-ORPHAN: what a placeholder of each streaming kind holds beside type, id and status."""
 
 
-_PART_LISTS: dict[str | None, tuple[str, ...]] = {"message": ("content",),
-                                                  "reasoning": ("summary", "content")}
+_PART_LISTS: dict[str | None, tuple[str, ...]] = {
+    "message": ("content",),
+    "reasoning": ("summary", "content"),
+}
 """The part lists each streaming kind builds (RS-CONTENT-INDEX)."""
 
 

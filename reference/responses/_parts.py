@@ -80,8 +80,7 @@ class _Part:
         kept = self._text
         self._fields = fields
         self._text = _text(fields)
-        if kept is not None and self._text is not None and (
-                not kept[1].empty or self._text_closed):
+        if kept is not None and self._text is not None and (not kept[1].empty or self._text_closed):
             self._text = (self._text[0], kept[1])  # the text streamed (or done) is kept
         if not self._annotations:
             self._annotations = _annotations(fields) or self._annotations

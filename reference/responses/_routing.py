@@ -179,39 +179,50 @@ _HOSTED_EVENTS: dict[str, tuple[str, ...]] = {
 }
 """Hosted-tool event families (openai-python types) and the item type each implies."""
 
-_HOSTED_ITEM = {"code_interpreter_call_code": "code_interpreter_call",
-                "mcp_call_arguments": "mcp_call", "custom_tool_call_input": "custom_tool_call"}
+_HOSTED_ITEM = {
+    "code_interpreter_call_code": "code_interpreter_call",
+    "mcp_call_arguments": "mcp_call",
+    "custom_tool_call_input": "custom_tool_call",
+}
 
 ITEM_EVENTS: dict[str, ItemEvent] = {
     "response.content_part.added": ItemEvent(_WITH_PARTS, "", _part_added),
     "response.content_part.done": ItemEvent(_WITH_PARTS, "", _part_done),
-    "response.output_text.delta": ItemEvent(_MESSAGE, "message", _delta,
-                                            part_type="output_text"),
-    "response.output_text.done": ItemEvent(_MESSAGE, "message", _text_done,
-                                           part_type="output_text", value_key="text"),
+    "response.output_text.delta": ItemEvent(_MESSAGE, "message", _delta, part_type="output_text"),
+    "response.output_text.done": ItemEvent(
+        _MESSAGE, "message", _text_done, part_type="output_text", value_key="text"
+    ),
     "response.output_text.annotation.added": ItemEvent(_MESSAGE, "message", _annotation),
     "response.refusal.delta": ItemEvent(_MESSAGE, "message", _delta, part_type="refusal"),
-    "response.refusal.done": ItemEvent(_MESSAGE, "message", _text_done, part_type="refusal",
-                                       value_key="refusal"),
-    "response.reasoning_text.delta": ItemEvent(_REASONING, "reasoning", _delta,
-                                               part_type="reasoning_text"),
-    "response.reasoning_text.done": ItemEvent(_REASONING, "reasoning", _text_done,
-                                              part_type="reasoning_text", value_key="text"),
-    "response.reasoning_summary_part.added": ItemEvent(_REASONING, "reasoning", _part_added,
-                                                       **_SUMMARY),
-    "response.reasoning_summary_part.done": ItemEvent(_REASONING, "reasoning", _part_done,
-                                                      **_SUMMARY),
+    "response.refusal.done": ItemEvent(
+        _MESSAGE, "message", _text_done, part_type="refusal", value_key="refusal"
+    ),
+    "response.reasoning_text.delta": ItemEvent(
+        _REASONING, "reasoning", _delta, part_type="reasoning_text"
+    ),
+    "response.reasoning_text.done": ItemEvent(
+        _REASONING, "reasoning", _text_done, part_type="reasoning_text", value_key="text"
+    ),
+    "response.reasoning_summary_part.added": ItemEvent(
+        _REASONING, "reasoning", _part_added, **_SUMMARY
+    ),
+    "response.reasoning_summary_part.done": ItemEvent(
+        _REASONING, "reasoning", _part_done, **_SUMMARY
+    ),
     "response.reasoning_summary_text.delta": ItemEvent(
-        _REASONING, "reasoning", _delta, part_type="summary_text", **_SUMMARY),
+        _REASONING, "reasoning", _delta, part_type="summary_text", **_SUMMARY
+    ),
     "response.reasoning_summary_text.done": ItemEvent(
-        _REASONING, "reasoning", _text_done, part_type="summary_text", value_key="text",
-        **_SUMMARY),
-    "response.function_call_arguments.delta": ItemEvent(_CALL, "function_call",
-                                                        _arguments_delta),
-    "response.function_call_arguments.done": ItemEvent(_CALL, "function_call",
-                                                       _arguments_done),
-    **{f"response.{family}.{step}": ItemEvent(frozenset(), _HOSTED_ITEM.get(family, family),
-                                              _hosted)
-       for family, steps in _HOSTED_EVENTS.items() for step in steps},
+        _REASONING, "reasoning", _text_done, part_type="summary_text", value_key="text", **_SUMMARY
+    ),
+    "response.function_call_arguments.delta": ItemEvent(_CALL, "function_call", _arguments_delta),
+    "response.function_call_arguments.done": ItemEvent(_CALL, "function_call", _arguments_done),
+    **{
+        f"response.{family}.{step}": ItemEvent(
+            frozenset(), _HOSTED_ITEM.get(family, family), _hosted
+        )
+        for family, steps in _HOSTED_EVENTS.items()
+        for step in steps
+    },
 }
 """Every item event type but output_item.added/done, by `type`."""

@@ -36,8 +36,9 @@ def stop_event(index: int) -> JSONObject:
     return {"type": "content_block_stop", "index": index}
 
 
-def block_events(draw: st.DrawFn, index: int, block: JSONObject,
-                 families: Collection[int]) -> list[JSONObject]:
+def block_events(
+    draw: st.DrawFn, index: int, block: JSONObject, families: Collection[int]
+) -> list[JSONObject]:
     """The events of block `index`, whose fold is exactly `block`."""
     kind = block["type"]
     if kind == "text":
@@ -48,8 +49,7 @@ def block_events(draw: st.DrawFn, index: int, block: JSONObject,
         start, deltas = _thinking(draw, block, families)
     else:
         start, deltas = _whole_on_start(block)
-    return [start_event(index, start), *(delta_event(index, d) for d in deltas),
-            stop_event(index)]
+    return [start_event(index, start), *(delta_event(index, d) for d in deltas), stop_event(index)]
 
 
 def _whole_on_start(block: JSONObject) -> tuple[JSONObject, list[JSONObject]]:
@@ -57,8 +57,9 @@ def _whole_on_start(block: JSONObject) -> tuple[JSONObject, list[JSONObject]]:
     return dict(block), []
 
 
-def _text(draw: st.DrawFn, block: JSONObject,
-          families: Collection[int]) -> tuple[JSONObject, list[JSONObject]]:
+def _text(
+    draw: st.DrawFn, block: JSONObject, families: Collection[int]
+) -> tuple[JSONObject, list[JSONObject]]:
     text = block["text"]
     prefix = ""
     pieces = [text] if text else []
@@ -81,8 +82,9 @@ def _text_pieces(draw: st.DrawFn, text: str) -> tuple[str, list[str]]:
     return prefix, pieces
 
 
-def _scattered(draw: st.DrawFn, deltas: list[JSONObject],
-               citations: list[JSONObject]) -> list[JSONObject]:
+def _scattered(
+    draw: st.DrawFn, deltas: list[JSONObject], citations: list[JSONObject]
+) -> list[JSONObject]:
     """Family 5: citations in order, each placed anywhere among the text deltas."""
     slots = sorted(draw(below(len(deltas) + 1)) for _ in citations)
     merged: list[JSONObject] = []
@@ -94,8 +96,9 @@ def _scattered(draw: st.DrawFn, deltas: list[JSONObject],
     return merged + deltas[position:]
 
 
-def _thinking(draw: st.DrawFn, block: JSONObject,
-              families: Collection[int]) -> tuple[JSONObject, list[JSONObject]]:
+def _thinking(
+    draw: st.DrawFn, block: JSONObject, families: Collection[int]
+) -> tuple[JSONObject, list[JSONObject]]:
     """Family 1, or family 4: thinking split anywhere; then one signature_delta."""
     thinking = block["thinking"]
     pieces = [thinking] if thinking else []
@@ -108,8 +111,9 @@ def _thinking(draw: st.DrawFn, block: JSONObject,
     return {"type": "thinking", "thinking": "", "signature": ""}, deltas
 
 
-def _tool(draw: st.DrawFn, block: JSONObject,
-          families: Collection[int]) -> tuple[JSONObject, list[JSONObject]]:
+def _tool(
+    draw: st.DrawFn, block: JSONObject, families: Collection[int]
+) -> tuple[JSONObject, list[JSONObject]]:
     """Family 1: input `{}` on the start, the compact JSON in one delta; family 3: any
     JSON text of the input split anywhere, or the whole input on the start."""
     value = block["input"]
@@ -137,8 +141,12 @@ def _json_texts(draw: st.DrawFn, value: JSONObject) -> str:
     number spellings (`1.0`, `1e0`), spacing and padding."""
     if draw(BOOLEANS):
         value = _shuffled(value, random.Random(draw(st.integers(0, 2**16))))
-    style = _Style(ensure_ascii=draw(BOOLEANS), separators=draw(_SEPARATORS),
-                   solidus=draw(BOOLEANS), number=draw(st.sampled_from(["", ".0", "e0"])))
+    style = _Style(
+        ensure_ascii=draw(BOOLEANS),
+        separators=draw(_SEPARATORS),
+        solidus=draw(BOOLEANS),
+        number=draw(st.sampled_from(["", ".0", "e0"])),
+    )
     padding = st.sampled_from(["", " ", "\n", "\t\r\n "])
     return draw(padding) + _encoded(value, style) + draw(padding)
 
@@ -159,8 +167,9 @@ class _Style:
 def _encoded(value: JSON, style: _Style) -> str:
     comma, colon = style.separators
     if isinstance(value, dict):
-        members = (_string(key, style) + colon + _encoded(item, style)
-                   for key, item in value.items())
+        members = (
+            _string(key, style) + colon + _encoded(item, style) for key, item in value.items()
+        )
         return "{" + comma.join(members) + "}"
     if isinstance(value, list):
         return "[" + comma.join(_encoded(item, style) for item in value) + "]"
@@ -178,6 +187,7 @@ def _string(text: str, style: _Style) -> str:
 
 def _shuffled(value: JSON, rng: random.Random) -> JSONObject:
     """`value` with the keys of every object in a shuffled order (same JSON value)."""
+
     def walk(item: JSON) -> JSON:
         if isinstance(item, dict):
             keys = list(item)
@@ -186,6 +196,7 @@ def _shuffled(value: JSON, rng: random.Random) -> JSONObject:
         if isinstance(item, list):
             return [walk(entry) for entry in item]
         return item
+
     result = walk(value)
     assert isinstance(result, dict)
     return result

@@ -90,29 +90,40 @@ def _copied(value: JSONObject) -> JSONObject:
 
 
 def _message_starts(features: frozenset[str]) -> st.SearchStrategy[JSONObject]:
-    envelope: JSONObject = {"id": "msg_1", "type": "message", "role": "assistant",
-                            "model": "claude-sonnet-4-5", "content": [], "stop_reason": None,
-                            "stop_sequence": None}
+    envelope: JSONObject = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5",
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+    }
     if allows("usage", features):
         envelope["usage"] = {"input_tokens": 3, "output_tokens": 1}
-    finished = {**envelope, "content": [{"type": "text", "text": "done"}],
-                "stop_reason": "end_turn"}  # AM-START-CONTENT
+    finished = {
+        **envelope,
+        "content": [{"type": "text", "text": "done"}],
+        "stop_reason": "end_turn",
+    }  # AM-START-CONTENT
     blank = {"id": "msg_2", "model": "claude-opus-4-1", "content": []}  # AM-TYPE-ROLE
     return st.sampled_from([envelope, finished, blank]).map(
-        lambda message: {"type": "message_start", "message": message})
+        lambda message: {"type": "message_start", "message": message}
+    )
 
 
 def _blocks(features: frozenset[str]) -> list[JSONObject]:
     blocks: list[JSONObject] = [{"type": "text", "text": ""}, {"type": "text", "text": "pre "}]
     if allows("tool_use blocks", features):
-        blocks.append({"type": "tool_use", "id": "toolu_1", "name": "get_weather",
-                       "input": {}})
+        blocks.append({"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {}})
     if allows("server_tool_use blocks", features):
-        blocks.append({"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search",
-                       "input": {}})
+        blocks.append(
+            {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}}
+        )
     if allows("server tool results", features):
-        blocks.append({"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1",
-                       "content": []})
+        blocks.append(
+            {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []}
+        )
     if allows("thinking blocks", features):
         blocks.append({"type": "thinking", "thinking": ""})
     if allows("redacted_thinking blocks", features):
@@ -125,15 +136,20 @@ def _blocks(features: frozenset[str]) -> list[JSONObject]:
 def _deltas(features: frozenset[str]) -> list[JSONObject]:
     deltas: list[JSONObject] = [{"type": "text_delta", "text": t} for t in ("a", "b c", "")]
     if allows("citations", features):
-        deltas.append({"type": "citations_delta",
-                       "citation": {"type": "char_location", "cited_text": "c"}})
+        deltas.append(
+            {"type": "citations_delta", "citation": {"type": "char_location", "cited_text": "c"}}
+        )
     if allows("tool_use blocks", features) or allows("server_tool_use blocks", features):
-        deltas += [{"type": "input_json_delta", "partial_json": p}
-                   for p in ("", '{"city": ', '"Paris"}', "{}")]
+        deltas += [
+            {"type": "input_json_delta", "partial_json": p}
+            for p in ("", '{"city": ', '"Paris"}', "{}")
+        ]
     if allows("thinking blocks", features):
-        deltas += [{"type": "thinking_delta", "thinking": "hm"},
-                   {"type": "signature_delta", "signature": "sig_1"},
-                   {"type": "signature_delta", "signature": "sig_2"}]
+        deltas += [
+            {"type": "thinking_delta", "thinking": "hm"},
+            {"type": "signature_delta", "signature": "sig_1"},
+            {"type": "signature_delta", "signature": "sig_2"},
+        ]
     if allows("unknown deltas", features):
         deltas.append(_UNKNOWN_DELTA)
     return deltas
@@ -143,15 +159,19 @@ def _message_deltas(features: frozenset[str]) -> st.SearchStrategy[JSONObject]:
     reasons: list[JSON] = ["end_turn", "tool_use", "max_tokens", None]
     optional: dict[str, st.SearchStrategy[JSON]] = {}
     if allows("usage", features):
-        optional["usage"] = st.sampled_from([{"output_tokens": 5}, {"output_tokens": 9,
-                                                                     "input_tokens": 4}])
+        optional["usage"] = st.sampled_from(
+            [{"output_tokens": 5}, {"output_tokens": 9, "input_tokens": 4}]
+        )
     delta_optional: dict[str, st.SearchStrategy[JSON]] = {}
     if allows("stop_details", features):
         delta_optional["stop_details"] = st.just({"type": "refusal", "category": "cyber"})
-        delta_optional["container"] = st.just({"id": "container_1",
-                                               "expires_at": "2026-12-01T12:00:00Z"})
+        delta_optional["container"] = st.just(
+            {"id": "container_1", "expires_at": "2026-12-01T12:00:00Z"}
+        )
     delta = st.fixed_dictionaries(
         {"stop_reason": st.sampled_from(reasons), "stop_sequence": st.none()},
-        optional=delta_optional)
-    return st.fixed_dictionaries({"type": st.just("message_delta"), "delta": delta},
-                                 optional=optional)
+        optional=delta_optional,
+    )
+    return st.fixed_dictionaries(
+        {"type": st.just("message_delta"), "delta": delta}, optional=optional
+    )

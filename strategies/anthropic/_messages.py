@@ -20,7 +20,12 @@ from ._claims import FEATURES, allows, check_features
 __all__ = ["STOP_REASONS", "TOOL_TYPES", "messages"]
 
 STOP_REASONS: tuple[str, ...] = (
-    "end_turn", "max_tokens", "stop_sequence", "tool_use", "pause_turn", "refusal",
+    "end_turn",
+    "max_tokens",
+    "stop_sequence",
+    "tool_use",
+    "pause_turn",
+    "refusal",
     "model_context_window_exceeded",
 )
 """Every documented stop reason, simplest first; a final Message always has one."""
@@ -40,18 +45,34 @@ def _citations() -> st.SearchStrategy[JSONObject]:
     extra = {"x_vendor": _any_json}
     return st.one_of(
         st.fixed_dictionaries(
-            {"type": st.just("char_location"), "cited_text": texts(max_size=6),
-             "document_index": _counts, "start_char_index": _counts,
-             "end_char_index": _counts},
-            optional={"document_title": texts(max_size=6) | st.none(), **extra}),
+            {
+                "type": st.just("char_location"),
+                "cited_text": texts(max_size=6),
+                "document_index": _counts,
+                "start_char_index": _counts,
+                "end_char_index": _counts,
+            },
+            optional={"document_title": texts(max_size=6) | st.none(), **extra},
+        ),
         st.fixed_dictionaries(
-            {"type": st.just("page_location"), "cited_text": texts(max_size=6),
-             "document_index": _counts, "start_page_number": _counts,
-             "end_page_number": _counts}, optional=extra),
+            {
+                "type": st.just("page_location"),
+                "cited_text": texts(max_size=6),
+                "document_index": _counts,
+                "start_page_number": _counts,
+                "end_page_number": _counts,
+            },
+            optional=extra,
+        ),
         st.fixed_dictionaries(
-            {"type": st.just("web_search_result_location"), "cited_text": texts(max_size=6),
-             "url": identities("https://e.com/"), "encrypted_index": identities("ei")},
-            optional={"title": texts(max_size=6) | st.none(), **extra}),
+            {
+                "type": st.just("web_search_result_location"),
+                "cited_text": texts(max_size=6),
+                "url": identities("https://e.com/"),
+                "encrypted_index": identities("ei"),
+            },
+            optional={"title": texts(max_size=6) | st.none(), **extra},
+        ),
     )
 
 
@@ -59,63 +80,95 @@ def _text_blocks(features: Collection[str]) -> st.SearchStrategy[JSONObject]:
     optional = {}
     if allows("citations", features):
         optional["citations"] = st.lists(_citations(), min_size=1, max_size=3)
-    return st.fixed_dictionaries({"type": st.just("text"), "text": texts()},
-                                 optional=optional)
+    return st.fixed_dictionaries({"type": st.just("text"), "text": texts()}, optional=optional)
 
 
 def _tool_blocks(kind: str, names: st.SearchStrategy[str]) -> st.SearchStrategy[JSONObject]:
     prefix = "toolu_" if kind == "tool_use" else "srvtoolu_"
     return st.fixed_dictionaries(
-        {"type": st.just(kind), "id": identities(prefix), "name": names,
-         "input": json_objects()},
+        {"type": st.just(kind), "id": identities(prefix), "name": names, "input": json_objects()},
         optional={"caller": st.just({"type": "direct"})},
     )
 
 
 def _thinking_blocks() -> st.SearchStrategy[JSONObject]:
-    return st.fixed_dictionaries({"type": st.just("thinking"), "thinking": texts(),
-                                  "signature": identities("sig")})
+    return st.fixed_dictionaries(
+        {"type": st.just("thinking"), "thinking": texts(), "signature": identities("sig")}
+    )
 
 
 def _redacted_blocks() -> st.SearchStrategy[JSONObject]:
-    return st.fixed_dictionaries({"type": st.just("redacted_thinking"),
-                                  "data": identities("enc")})
+    return st.fixed_dictionaries({"type": st.just("redacted_thinking"), "data": identities("enc")})
 
 
 def _result_blocks() -> st.SearchStrategy[JSONObject]:
     """Server tool results and container uploads, each with the content its SDK type
     requires (they arrive complete on content_block_start)."""
     search_result = st.fixed_dictionaries(
-        {"type": st.just("web_search_result"), "url": identities("https://e.com/"),
-         "title": texts(max_size=6), "encrypted_content": identities("ec")},
+        {
+            "type": st.just("web_search_result"),
+            "url": identities("https://e.com/"),
+            "title": texts(max_size=6),
+            "encrypted_content": identities("ec"),
+        },
         optional={"page_age": st.none() | st.just("2 days ago")},
     )
     tool_use_id = identities("srvtoolu_")
     fetched = st.builds(
-        lambda url, data: {"type": "web_fetch_result", "url": url, "content": {
-            "type": "document", "source": {"type": "text", "media_type": "text/plain",
-                                           "data": data}}},
-        identities("https://e.com/"), texts(max_size=6))
+        lambda url, data: {
+            "type": "web_fetch_result",
+            "url": url,
+            "content": {
+                "type": "document",
+                "source": {"type": "text", "media_type": "text/plain", "data": data},
+            },
+        },
+        identities("https://e.com/"),
+        texts(max_size=6),
+    )
     executed = st.builds(
-        lambda out, code: {"type": "code_execution_result", "stdout": out, "stderr": "",
-                           "return_code": code, "content": []},
-        texts(max_size=6), st.integers(0, 2))
+        lambda out, code: {
+            "type": "code_execution_result",
+            "stdout": out,
+            "stderr": "",
+            "return_code": code,
+            "content": [],
+        },
+        texts(max_size=6),
+        st.integers(0, 2),
+    )
     return st.one_of(
-        st.fixed_dictionaries({"type": st.just("web_search_tool_result"),
-                               "tool_use_id": tool_use_id,
-                               "content": st.lists(search_result, max_size=2)}),
-        st.fixed_dictionaries({"type": st.just("web_fetch_tool_result"),
-                               "tool_use_id": tool_use_id, "content": fetched}),
-        st.fixed_dictionaries({"type": st.just("code_execution_tool_result"),
-                               "tool_use_id": tool_use_id, "content": executed}),
-        st.fixed_dictionaries({"type": st.just("container_upload"),
-                               "file_id": identities("file_")}),
+        st.fixed_dictionaries(
+            {
+                "type": st.just("web_search_tool_result"),
+                "tool_use_id": tool_use_id,
+                "content": st.lists(search_result, max_size=2),
+            }
+        ),
+        st.fixed_dictionaries(
+            {
+                "type": st.just("web_fetch_tool_result"),
+                "tool_use_id": tool_use_id,
+                "content": fetched,
+            }
+        ),
+        st.fixed_dictionaries(
+            {
+                "type": st.just("code_execution_tool_result"),
+                "tool_use_id": tool_use_id,
+                "content": executed,
+            }
+        ),
+        st.fixed_dictionaries(
+            {"type": st.just("container_upload"), "file_id": identities("file_")}
+        ),
     )
 
 
 def _unknown_blocks() -> st.SearchStrategy[JSONObject]:
-    return st.builds(lambda kind, rest: {**rest, "type": kind},
-                     identities("x_block_"), json_objects(max_size=2))
+    return st.builds(
+        lambda kind, rest: {**rest, "type": kind}, identities("x_block_"), json_objects(max_size=2)
+    )
 
 
 def _blocks(features: Collection[str], *, documented: bool) -> st.SearchStrategy[JSONObject]:
@@ -130,8 +183,7 @@ def _blocks(features: Collection[str], *, documented: bool) -> st.SearchStrategy
     if allows("thinking blocks", features):
         kinds += [_thinking_blocks(), _redacted_blocks()]
     if allows("server_tool_use blocks", features):
-        kinds += [_tool_blocks("server_tool_use", st.sampled_from(_SERVER_TOOLS)),
-                  _result_blocks()]
+        kinds += [_tool_blocks("server_tool_use", st.sampled_from(_SERVER_TOOLS)), _result_blocks()]
     if allows("unknown blocks", features) and not documented:
         kinds.append(_unknown_blocks())
     return st.one_of(kinds)
@@ -141,11 +193,14 @@ def _usages() -> st.SearchStrategy[JSONObject]:
     return st.fixed_dictionaries(
         {"input_tokens": _counts, "output_tokens": _counts},
         optional={
-            "cache_creation_input_tokens": _counts, "cache_read_input_tokens": _counts,
-            "server_tool_use": st.fixed_dictionaries({"web_search_requests": _counts,
-                                                      "web_fetch_requests": _counts}),
+            "cache_creation_input_tokens": _counts,
+            "cache_read_input_tokens": _counts,
+            "server_tool_use": st.fixed_dictionaries(
+                {"web_search_requests": _counts, "web_fetch_requests": _counts}
+            ),
             "cache_creation": st.fixed_dictionaries(
-                {"ephemeral_5m_input_tokens": _counts, "ephemeral_1h_input_tokens": _counts}),
+                {"ephemeral_5m_input_tokens": _counts, "ephemeral_1h_input_tokens": _counts}
+            ),
             "service_tier": st.sampled_from(["standard", "priority", "batch"]),
             "x_vendor_counter": _counts,
         },
@@ -155,19 +210,25 @@ def _usages() -> st.SearchStrategy[JSONObject]:
 def _stop_details() -> st.SearchStrategy[JSONObject]:
     return st.fixed_dictionaries(
         {"type": st.just("refusal")},
-        optional={"category": st.sampled_from(["cyber", "bio"]) | st.none(),
-                  "explanation": texts(max_size=6) | st.none()},
+        optional={
+            "category": st.sampled_from(["cyber", "bio"]) | st.none(),
+            "explanation": texts(max_size=6) | st.none(),
+        },
     )
 
 
 def _containers() -> st.SearchStrategy[JSONObject]:
-    return st.fixed_dictionaries({"id": identities("container_"),
-                                  "expires_at": st.just("2026-12-01T12:00:00Z")})
+    return st.fixed_dictionaries(
+        {"id": identities("container_"), "expires_at": st.just("2026-12-01T12:00:00Z")}
+    )
 
 
 @st.composite
 def messages(
-    draw: st.DrawFn, *, features: Collection[str] = frozenset(FEATURES), max_blocks: int = 4,
+    draw: st.DrawFn,
+    *,
+    features: Collection[str] = frozenset(FEATURES),
+    max_blocks: int = 4,
     documented: bool = False,
 ) -> JSONObject:
     """Draw a final Anthropic `Message` holding only what `features` claim.
@@ -188,11 +249,13 @@ def messages(
     reason = draw(st.sampled_from(STOP_REASONS))
     sequence = draw(texts(min_size=1, max_size=4)) if reason == "stop_sequence" else None
     message: JSONObject = {
-        "id": draw(identities("msg_")), "type": "message", "role": "assistant",
+        "id": draw(identities("msg_")),
+        "type": "message",
+        "role": "assistant",
         "model": draw(st.sampled_from(["claude-sonnet-4-5", "claude-opus-4-1"])),
-        "content": draw(st.lists(_blocks(features, documented=documented),
-                                 max_size=max_blocks)),
-        "stop_reason": reason, "stop_sequence": sequence,
+        "content": draw(st.lists(_blocks(features, documented=documented), max_size=max_blocks)),
+        "stop_reason": reason,
+        "stop_sequence": sequence,
     }
     if allows("usage", features):
         # drawn first and then maybe dropped, so that the simplest draw keeps it (the

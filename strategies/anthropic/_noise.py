@@ -30,27 +30,43 @@ UNKNOWN_EVENTS: tuple[JSONObject, ...] = (
 """Events whose type the fold does not know (or blank): each looks like it means something."""
 
 _UNKNOWN = st.sampled_from(UNKNOWN_EVENTS)
-_BEDROCK_METRICS = {"amazon-bedrock-invocationMetrics": {
-    "inputTokenCount": 99, "outputTokenCount": 99, "invocationLatency": 120,
-    "firstByteLatency": 40}}
+_BEDROCK_METRICS = {
+    "amazon-bedrock-invocationMetrics": {
+        "inputTokenCount": 99,
+        "outputTokenCount": 99,
+        "invocationLatency": 120,
+        "firstByteLatency": 40,
+    }
+}
 _ENVELOPE_KEYS = st.sampled_from(["request_id", "x_trace", "amazon-bedrock-invocationMetrics"])
 _LATE_EVENTS: tuple[JSONObject, ...] = (
-    {"type": "message_delta", "delta": {"stop_reason": "max_tokens", "stop_sequence": None},
-     "usage": {"output_tokens": 99}},
+    {
+        "type": "message_delta",
+        "delta": {"stop_reason": "max_tokens", "stop_sequence": None},
+        "usage": {"output_tokens": 99},
+    },
     {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "late"}},
     {"type": "content_block_start", "index": 99, "content_block": {"type": "text", "text": "x"}},
-    {"type": "message_start", "message": {
-        "id": "msg_late", "type": "message", "role": "assistant", "model": "claude-late",
-        "content": [], "stop_reason": None, "stop_sequence": None,
-        "usage": {"input_tokens": 99, "output_tokens": 1}}},
+    {
+        "type": "message_start",
+        "message": {
+            "id": "msg_late",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-late",
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 99, "output_tokens": 1},
+        },
+    },
     {"type": "message_stop"},
 )
 """Events after message_stop, each one that would change the message if folded in, and
 each as the SDK's types write it (their one departure is arriving late)."""
 
 
-def with_noise(draw: st.DrawFn, events: list[JSONObject], *,
-               late_events: bool) -> list[JSONObject]:
+def with_noise(draw: st.DrawFn, events: list[JSONObject], *, late_events: bool) -> list[JSONObject]:
     """The events with family-8 noise added; the fold is unchanged."""
     events = copy.deepcopy(events)
     if draw(BOOLEANS):
@@ -69,8 +85,9 @@ def with_noise(draw: st.DrawFn, events: list[JSONObject], *,
     return events
 
 
-def _inserted(draw: st.DrawFn, events: list[JSONObject],
-              make: Callable[[], JSONObject]) -> list[JSONObject]:
+def _inserted(
+    draw: st.DrawFn, events: list[JSONObject], make: Callable[[], JSONObject]
+) -> list[JSONObject]:
     """Insert one to three new events at drawn positions (before the first one included,
     after message_stop excluded: that is `late_events`' business)."""
     stop = _stop_position(events)
@@ -97,4 +114,3 @@ def _add_envelope_keys(draw: st.DrawFn, events: list[JSONObject]) -> None:
     for _ in range(draw(st.integers(0, 2))):
         target = events[draw(below(len(events)))]
         target.setdefault(draw(_ENVELOPE_KEYS), "req_noise")
-

@@ -42,7 +42,10 @@ _counts = st.integers(0, 20_000)
 
 @st.composite
 def event_splits(
-    draw: st.DrawFn, message: JSONObject, *, families: Collection[int] = SPLIT_FAMILIES,
+    draw: st.DrawFn,
+    message: JSONObject,
+    *,
+    families: Collection[int] = SPLIT_FAMILIES,
     late_events: bool = True,
 ) -> list[JSONObject]:
     """Draw an event stream whose fold is exactly `message` (canonical comparison).
@@ -78,13 +81,11 @@ def event_splits(
 def _finished_on_start(message: JSONObject) -> list[JSONObject]:
     """Family 9: every block finished inside message_start, stop_reason set there,
     only message_stop after it (programmatic tool calling, AM-START-CONTENT)."""
-    return [{"type": "message_start", "message": copy.deepcopy(message)},
-            {"type": "message_stop"}]
+    return [{"type": "message_start", "message": copy.deepcopy(message)}, {"type": "message_stop"}]
 
 
 def _envelope(draw: st.DrawFn, message: JSONObject, reported: list[str] | None) -> JSONObject:
-    envelope = {key: copy.deepcopy(value) for key, value in message.items()
-                if key not in _FINAL}
+    envelope = {key: copy.deepcopy(value) for key, value in message.items() if key not in _FINAL}
     envelope.update(content=[], stop_reason=None, stop_sequence=None)
     if "usage" in message:
         envelope["usage"] = _start_usage(draw, message["usage"], reported)
@@ -115,12 +116,15 @@ def _re_reported(draw: st.DrawFn, usage: JSONObject) -> list[str]:
     return ["output_tokens", *chosen]
 
 
-def _message_deltas(draw: st.DrawFn, message: JSONObject,
-                    reported: list[str] | None) -> list[JSONObject]:
+def _message_deltas(
+    draw: st.DrawFn, message: JSONObject, reported: list[str] | None
+) -> list[JSONObject]:
     """One message_delta with the final values; under family 7 earlier ones with a
     blank stop_reason and intermediate usage."""
-    delta: JSONObject = {"stop_reason": message["stop_reason"],
-                         "stop_sequence": message.get("stop_sequence")}
+    delta: JSONObject = {
+        "stop_reason": message["stop_reason"],
+        "stop_sequence": message.get("stop_sequence"),
+    }
     if "stop_details" in message:
         delta["stop_details"] = copy.deepcopy(message["stop_details"])
     last: JSONObject = {"type": "message_delta", "delta": delta}
@@ -138,8 +142,10 @@ def _message_deltas(draw: st.DrawFn, message: JSONObject,
 def _earlier_delta(draw: st.DrawFn, keys: list[str]) -> JSONObject:
     """A message_delta before the last: blank stop_reason, usage the last replaces."""
     blank: JSON = draw(st.sampled_from([None, "absent"]))
-    delta: JSONObject = {} if blank == "absent" else {"stop_reason": None,
-                                                     "stop_sequence": None}
+    delta: JSONObject = {} if blank == "absent" else {"stop_reason": None, "stop_sequence": None}
     counts = [key for key in keys if key in ("output_tokens", "input_tokens")]
-    return {"type": "message_delta", "delta": delta,
-            "usage": {key: draw(_counts) for key in counts}}
+    return {
+        "type": "message_delta",
+        "delta": delta,
+        "usage": {key: draw(_counts) for key in counts},
+    }

@@ -29,24 +29,34 @@ __all__ = ["event_streams", "round_trips"]
 
 _Damage = Callable[[st.DrawFn, list[JSONObject]], list[JSONObject]]
 
-_ERRORS: st.SearchStrategy[JSONObject] = st.sampled_from([
-    {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
-    {"type": "error", "error": {"type": "api_error", "message": "x", "details": None},
-     "request_id": "req_1"},
-    {"type": "error"},
-])
+_ERRORS: st.SearchStrategy[JSONObject] = st.sampled_from(
+    [
+        {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
+        {
+            "type": "error",
+            "error": {"type": "api_error", "message": "x", "details": None},
+            "request_id": "req_1",
+        },
+        {"type": "error"},
+    ]
+)
 _BLANK_REASONS = st.sampled_from([None, "", " ", 7])
-_UNKNOWN_DELTAS: st.SearchStrategy[JSONObject] = st.sampled_from([
-    {"type": "compaction_delta", "content": "summary"}, {"type": "x_delta", "text": "x"},
-    {"text": "typeless"},
-])
+_UNKNOWN_DELTAS: st.SearchStrategy[JSONObject] = st.sampled_from(
+    [
+        {"type": "compaction_delta", "content": "summary"},
+        {"type": "x_delta", "text": "x"},
+        {"text": "typeless"},
+    ]
+)
 _MISMATCHED: tuple[tuple[frozenset[str], JSONObject], ...] = (
     (frozenset({"text"}), {"type": "text_delta", "text": "x"}),
     (frozenset({"tool_use"}), {"type": "input_json_delta", "partial_json": "{}"}),
     (frozenset({"thinking"}), {"type": "thinking_delta", "thinking": "x"}),
     (frozenset({"thinking"}), {"type": "signature_delta", "signature": "s"}),
-    (frozenset({"citations"}),
-     {"type": "citations_delta", "citation": {"type": "char_location", "cited_text": "c"}}),
+    (
+        frozenset({"citations"}),
+        {"type": "citations_delta", "citation": {"type": "char_location", "cited_text": "c"}},
+    ),
 )
 """Deltas to send to a block of another type, with the features their type belongs to:
 only the claimed ones are sent."""
@@ -58,20 +68,27 @@ def _start_position(events: list[JSONObject]) -> int:
 
 
 def _block_positions(events: list[JSONObject]) -> list[int]:
-    return [i for i, item in enumerate(events)
-            if str(item.get("type", "")).startswith("content_block_")]
+    return [
+        i for i, item in enumerate(events) if str(item.get("type", "")).startswith("content_block_")
+    ]
 
 
 def _indexes(events: list[JSONObject]) -> list[int]:
-    return sorted({item["index"] for item in events if item.get("type") == "content_block_start"
-                   and isinstance(item.get("index"), int)})
+    return sorted(
+        {
+            item["index"]
+            for item in events
+            if item.get("type") == "content_block_start" and isinstance(item.get("index"), int)
+        }
+    )
 
 
 def _stop_position(events: list[JSONObject]) -> int:
     """Where the first message_stop is (the end when there is none): inserting there or
     before keeps every new event one the fold reads (AM-LIFE-AFTER-STOP is lifecycle's)."""
-    return next((i for i, item in enumerate(events) if item.get("type") == "message_stop"),
-                len(events))
+    return next(
+        (i for i, item in enumerate(events) if item.get("type") == "message_stop"), len(events)
+    )
 
 
 def _insert_after_start(draw: st.DrawFn, events: list[JSONObject], new: JSONObject) -> None:
@@ -81,7 +98,7 @@ def _insert_after_start(draw: st.DrawFn, events: list[JSONObject], new: JSONObje
 
 def _truncated(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
     """AM-LIFE-TRUNCATED: the stream ends early (message_start kept)."""
-    return events[:draw(st.integers(_start_position(events) + 1, len(events) - 1))]
+    return events[: draw(st.integers(_start_position(events) + 1, len(events) - 1))]
 
 
 def _error(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
@@ -93,9 +110,13 @@ def _error(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
 def _interleaved(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
     """AM-DELTA-ROUTE: events of different blocks swapped, each block's own order kept."""
     for _ in range(draw(st.integers(1, 4))):
-        pairs = [p for p in _block_positions(events) if p + 1 < len(events)
-                 and str(events[p + 1].get("type", "")).startswith("content_block_")
-                 and events[p + 1].get("index") != events[p].get("index")]
+        pairs = [
+            p
+            for p in _block_positions(events)
+            if p + 1 < len(events)
+            and str(events[p + 1].get("type", "")).startswith("content_block_")
+            and events[p + 1].get("index") != events[p].get("index")
+        ]
         if not pairs:
             break
         p = draw(st.sampled_from(pairs))
@@ -120,8 +141,10 @@ def _repeated_starts(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObje
     if bool(indexes) and draw(BOOLEANS):
         again = start_event(draw(st.sampled_from(indexes)), {"type": "text", "text": "again"})
     else:
-        again = {"type": "message_start", "message": {"id": "msg_again", "content": [],
-                                                       "model": "other", "stop_reason": "x"}}
+        again = {
+            "type": "message_start",
+            "message": {"id": "msg_again", "content": [], "model": "other", "stop_reason": "x"},
+        }
     _insert_after_start(draw, events, again)
     return events
 
@@ -134,27 +157,41 @@ def _mismatched(features: Collection[str]) -> _Damage:
         index = draw(st.sampled_from([*_indexes(events), 50]))
         _insert_after_start(draw, events, delta_event(index, copy.deepcopy(draw(pool))))
         return events
+
     return damage
 
 
 def _blank_reasons(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
     """AM-STOP-REASON: a later message_delta with a blank stop_reason."""
     reason: JSON = draw(_BLANK_REASONS)
-    _insert_after_start(draw, events, {"type": "message_delta", "delta": {
-        "stop_reason": reason, "stop_sequence": "ignored"}})
+    _insert_after_start(
+        draw,
+        events,
+        {"type": "message_delta", "delta": {"stop_reason": reason, "stop_sequence": "ignored"}},
+    )
     return events
 
 
 def _invalid_input(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
     """AM-TOOL-INVALID: a tool block's joined input that is not one JSON object."""
-    tools = [item["index"] for item in events if item.get("type") == "content_block_start"
-             and item["content_block"].get("type") in TOOL_TYPES]
+    tools = [
+        item["index"]
+        for item in events
+        if item.get("type") == "content_block_start"
+        and item["content_block"].get("type") in TOOL_TYPES
+    ]
     if tools:
         index = draw(st.sampled_from(tools))
-        events[:] = [item for item in events if not (
-            item.get("type") == "content_block_delta" and item.get("index") == index)]
-        position = next(i for i, item in enumerate(events) if item.get("index") == index
-                        and item.get("type") == "content_block_start")
+        events[:] = [
+            item
+            for item in events
+            if not (item.get("type") == "content_block_delta" and item.get("index") == index)
+        ]
+        position = next(
+            i
+            for i, item in enumerate(events)
+            if item.get("index") == index and item.get("type") == "content_block_start"
+        )
         piece = {"type": "input_json_delta", "partial_json": draw(_CUT_INPUTS)}
         events.insert(position + 1, delta_event(index, piece))
     return events
@@ -164,8 +201,11 @@ def _reordered(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
     """AM-BEFORE-START, AM-DELTA-ROUTE: one event moved anywhere before message_stop
     (message_start, message_stop and error events stay, so the first message_start
     still counts)."""
-    movable = [i for i, item in enumerate(events[:_stop_position(events)])
-               if item.get("type") not in ("message_start", "error")]
+    movable = [
+        i
+        for i, item in enumerate(events[: _stop_position(events)])
+        if item.get("type") not in ("message_start", "error")
+    ]
     if movable:
         moved = events.pop(draw(st.sampled_from(movable)))
         events.insert(draw(below(_stop_position(events) + 1)), moved)
@@ -194,8 +234,11 @@ _WRONG_TYPES: tuple[JSONObject, ...] = (
 )
 _WRONG_USAGE: tuple[JSONObject, ...] = (
     {"type": "message_delta", "delta": None, "usage": {"output_tokens": "12"}},
-    {"type": "message_delta", "delta": {"stop_reason": None},
-     "usage": {"input_tokens": None, "server_tool_use": 3, "service_tier": 1}},
+    {
+        "type": "message_delta",
+        "delta": {"stop_reason": None},
+        "usage": {"input_tokens": None, "server_tool_use": 3, "service_tier": 1},
+    },
     {"type": "message_delta", "delta": {}, "usage": None},
 )
 
@@ -208,17 +251,23 @@ def _wrong_types(pool: tuple[JSONObject, ...]) -> _Damage:
         for _ in range(draw(st.integers(1, 2))):
             events.insert(draw(below(_stop_position(events) + 1)), copy.deepcopy(draw(choices)))
         return events
+
     return damage
 
 
 def _damages(features: Collection[str]) -> list[tuple[str, _Damage]]:
     """Every kind of damage, simplest first, each with the SHAPES name that gates it."""
     return [
-        ("truncated", _truncated), ("error event", _error),
-        ("blank stop reasons", _blank_reasons), ("interleaved blocks", _interleaved),
-        ("index gaps", _gaps), ("repeated starts", _repeated_starts),
-        ("mismatched deltas", _mismatched(features)), ("invalid tool input", _invalid_input),
-        ("unknown deltas", _unknown_deltas), ("reordered events", _reordered),
+        ("truncated", _truncated),
+        ("error event", _error),
+        ("blank stop reasons", _blank_reasons),
+        ("interleaved blocks", _interleaved),
+        ("index gaps", _gaps),
+        ("repeated starts", _repeated_starts),
+        ("mismatched deltas", _mismatched(features)),
+        ("invalid tool input", _invalid_input),
+        ("unknown deltas", _unknown_deltas),
+        ("reordered events", _reordered),
         ("wrong types", _wrong_types(_WRONG_TYPES)),
         ("wrong usage types", _wrong_types(_WRONG_USAGE)),
     ]
@@ -226,7 +275,9 @@ def _damages(features: Collection[str]) -> list[tuple[str, _Damage]]:
 
 @st.composite
 def event_streams(
-    draw: st.DrawFn, *, features: Collection[str] = frozenset(FEATURES),
+    draw: st.DrawFn,
+    *,
+    features: Collection[str] = frozenset(FEATURES),
     families: Collection[int] | None = None,
 ) -> list[JSONObject]:
     """Draw an event stream that need not fold to any known message: a lossless split
@@ -246,7 +297,9 @@ def event_streams(
 
 @st.composite
 def round_trips(
-    draw: st.DrawFn, *, features: Collection[str] = frozenset(FEATURES),
+    draw: st.DrawFn,
+    *,
+    features: Collection[str] = frozenset(FEATURES),
     families: Collection[int] | None = None,
 ) -> tuple[JSONObject, list[JSONObject]]:
     """Draw `(message, events)`: a message of the claimed features and a lossless split
@@ -259,6 +312,9 @@ def round_trips(
     check_features(features)
     chosen = families_for(features) if families is None else families
     message = draw(messages(features=features, documented=set(chosen) == {1}))
-    events = draw(event_splits(message, families=chosen,
-                               late_events=allows("events after message_stop", features)))
+    events = draw(
+        event_splits(
+            message, families=chosen, late_events=allows("events after message_stop", features)
+        )
+    )
     return message, events

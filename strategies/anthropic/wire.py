@@ -25,10 +25,15 @@ __all__ = ["sse_bytes"]
 
 _MAX_CUTS = 24
 _WRONG_NAMES = st.sampled_from(["message", "ping", "message_stop", "error", "completion"])
-_EMPTY_DATA_FRAMES = st.sampled_from([
-    ["data:", ""], ["data: ", ""], ["event: ping", "data:", ""],
-    ["event: content_block_delta", "data: ", ""], ["event: error", "data:", ""],
-])
+_EMPTY_DATA_FRAMES = st.sampled_from(
+    [
+        ["data:", ""],
+        ["data: ", ""],
+        ["event: ping", "data:", ""],
+        ["event: content_block_delta", "data: ", ""],
+        ["event: error", "data:", ""],
+    ]
+)
 """Frames a proxy flushes with empty data: each fires a WHATWG event with data \"\"."""
 
 
@@ -76,15 +81,15 @@ def sse_bytes(
         name = event_name(item) if named else None
         if named and wrong_names and draw(st.booleans()):
             name = draw(_WRONG_NAMES)
-        lines += draw(_frame(item, name=name, keep_alives=keep_alives,
-                             multiline=multiline_data))
+        lines += draw(_frame(item, name=name, keep_alives=keep_alives, multiline=multiline_data))
     encoded = _joined(lines, [draw(line_end) for _ in lines]).encode("utf-8")
     return draw(_cut(encoded, max_cuts=max_cuts))
 
 
 @st.composite
-def _frame(draw: st.DrawFn, item: JSON, *, name: str | None, keep_alives: bool,
-           multiline: bool) -> list[str]:
+def _frame(
+    draw: st.DrawFn, item: JSON, *, name: str | None, keep_alives: bool, multiline: bool
+) -> list[str]:
     lines: list[str] = []
     if keep_alives:
         lines += draw(st.lists(st.sampled_from(KEEP_ALIVE_COMMENTS), max_size=2))

@@ -15,5 +15,12 @@ from each source dialect's own strategies: a known result and a lossless split o
 from ._canaries import CANARY_PREFIX, planted, with_canaries
 from ._sources import SOURCE_FEATURES, damaged_frames, lossless_frames, resplit_frames
 
-__all__ = ["CANARY_PREFIX", "SOURCE_FEATURES", "damaged_frames", "lossless_frames", "planted",
-           "resplit_frames", "with_canaries"]
+__all__ = [
+    "CANARY_PREFIX",
+    "SOURCE_FEATURES",
+    "damaged_frames",
+    "lossless_frames",
+    "planted",
+    "resplit_frames",
+    "with_canaries",
+]

@@ -23,8 +23,9 @@ _UNKNOWN_KEY = "x_refold_trace"
 """A key no dialect defines: the frame's unknown member (EV-UNKNOWN keeps it in opaque)."""
 
 
-def planted(frames: Sequence[JSON], at: Sequence[int], *, fingerprint: bool
-            ) -> tuple[list[JSON], list[str]]:
+def planted(
+    frames: Sequence[JSON], at: Sequence[int], *, fingerprint: bool
+) -> tuple[list[JSON], list[str]]:
     """`frames` with one canary in an unknown key of each object frame numbered in `at`
     (and, with `fingerprint`, in its `system_fingerprint`); the canaries planted."""
     result = copy.deepcopy(list(frames))
@@ -43,8 +44,9 @@ def planted(frames: Sequence[JSON], at: Sequence[int], *, fingerprint: bool
 
 
 @st.composite
-def with_canaries(draw: st.DrawFn, frames: Sequence[JSON], *, source: str
-                  ) -> tuple[list[JSON], list[str]]:
+def with_canaries(
+    draw: st.DrawFn, frames: Sequence[JSON], *, source: str
+) -> tuple[list[JSON], list[str]]:
     """Draw where to plant canaries in `frames` (none shrinks first): (frames, canaries).
     Chat frames also get one in `system_fingerprint`, a field no neutral event carries."""
     if not frames:

@@ -26,21 +26,51 @@ from ._canaries import with_canaries
 
 __all__ = ["SOURCE_FEATURES", "damaged_frames", "lossless_frames", "resplit_frames"]
 
-_CHAT_FEATURES = frozenset({
-    "text", "tool_calls", "tool_call_repair", "empty_arguments", "refusal", "reasoning",
-    "reasoning_details", "annotations", "logprobs", "usage", "provider_fields",
-    "robustness"})
+_CHAT_FEATURES = frozenset(
+    {
+        "text",
+        "tool_calls",
+        "tool_call_repair",
+        "empty_arguments",
+        "refusal",
+        "reasoning",
+        "reasoning_details",
+        "annotations",
+        "logprobs",
+        "usage",
+        "provider_fields",
+        "robustness",
+    }
+)
 """Every chat feature a single-choice stream can carry (several choices may be refused,
 EV-CHOICE0; lifecycle and sse are not an adapter's)."""
 
-_MESSAGE_FEATURES = frozenset({
-    "text", "tool_use", "server_tools", "thinking", "citations", "stop_details", "usage",
-    "robustness"})
+_MESSAGE_FEATURES = frozenset(
+    {
+        "text",
+        "tool_use",
+        "server_tools",
+        "thinking",
+        "citations",
+        "stop_details",
+        "usage",
+        "robustness",
+    }
+)
 """Every Anthropic feature but lifecycle (no events after message_stop) and sse."""
 
-_RESPONSE_FEATURES = frozenset({
-    "text", "tool_calls", "refusal", "reasoning", "annotations", "usage", "robustness",
-    "lifecycle"})
+_RESPONSE_FEATURES = frozenset(
+    {
+        "text",
+        "tool_calls",
+        "refusal",
+        "reasoning",
+        "annotations",
+        "usage",
+        "robustness",
+        "lifecycle",
+    }
+)
 """Every Responses feature but sse and events (an adapter's own): lifecycle for the
 damaged streams that end without a terminal (EV-TRUNCATED) or go on after it."""
 
@@ -56,14 +86,25 @@ class _Source:
 
 
 _SOURCES: dict[str, _Source] = {
-    "openai-chat": _Source(chat_round_trips, completions, chunk_splits, chunk_streams,
-                           _CHAT_FEATURES, sentinel=True),
-    "openai-responses": _Source(response_round_trips, responses, response_splits,
-                                response_streams, _RESPONSE_FEATURES, sentinel=False),
+    "openai-chat": _Source(
+        chat_round_trips, completions, chunk_splits, chunk_streams, _CHAT_FEATURES, sentinel=True
+    ),
+    "openai-responses": _Source(
+        response_round_trips,
+        responses,
+        response_splits,
+        response_streams,
+        _RESPONSE_FEATURES,
+        sentinel=False,
+    ),
     "anthropic-messages": _Source(
-        message_round_trips, messages,
-        lambda message: event_splits(message, late_events=False), event_streams,
-        _MESSAGE_FEATURES, sentinel=False),
+        message_round_trips,
+        messages,
+        lambda message: event_splits(message, late_events=False),
+        event_streams,
+        _MESSAGE_FEATURES,
+        sentinel=False,
+    ),
 }
 
 SOURCE_FEATURES: dict[str, frozenset[str]] = {name: s.features for name, s in _SOURCES.items()}
@@ -74,8 +115,9 @@ def _source(name: str) -> _Source:
     try:
         return _SOURCES[name]
     except KeyError:
-        raise ValueError(f"no strategies for source dialect {name!r}; expected one of "
-                         f"{', '.join(_SOURCES)}") from None
+        raise ValueError(
+            f"no strategies for source dialect {name!r}; expected one of {', '.join(_SOURCES)}"
+        ) from None
 
 
 @st.composite
@@ -87,9 +129,9 @@ def _ended(draw: st.DrawFn, frames: list[JSONObject], source: _Source) -> list[J
 
 
 @st.composite
-def lossless_frames(draw: st.DrawFn, source: str, *,
-                    features: Collection[str] | None = None
-                    ) -> tuple[JSONObject, list[JSON], list[str]]:
+def lossless_frames(
+    draw: st.DrawFn, source: str, *, features: Collection[str] | None = None
+) -> tuple[JSONObject, list[JSON], list[str]]:
     """Draw `(known, frames, canaries)`: a known result of `source` (a chat.completion,
     a Message), a lossless split of it as frames, and the canaries planted in them."""
     chosen = _source(source)

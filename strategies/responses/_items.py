@@ -61,8 +61,9 @@ def _can_stream_deltas_only(item: JSONObject) -> bool:
     return "status" in item
 
 
-def item_events(draw: st.DrawFn, index: int, item: JSONObject,
-                style: ItemStyle) -> list[JSONObject]:
+def item_events(
+    draw: st.DrawFn, index: int, item: JSONObject, style: ItemStyle
+) -> list[JSONObject]:
     """The events of item `index`, whose fold (terminal output omitted) is `item`."""
     modes = ["plain"]
     if 3 in style.families:
@@ -76,17 +77,24 @@ def item_events(draw: st.DrawFn, index: int, item: JSONObject,
     for position, event in enumerate(content):
         content[position] = {**event, "output_index": index}
     _route(draw, item, content, style)
-    head: list[JSONObject] = [{"type": "response.output_item.added", "output_index": index,
-                               "item": added}]
+    head: list[JSONObject] = [
+        {"type": "response.output_item.added", "output_index": index, "item": added}
+    ]
     tail: list[JSONObject] = []
     if finished:
-        tail = [{"type": "response.output_item.done", "output_index": index,
-                 "item": copy.deepcopy(item)}]
+        tail = [
+            {
+                "type": "response.output_item.done",
+                "output_index": index,
+                "item": copy.deepcopy(item),
+            }
+        ]
     return _orphaned(draw, head, content, tail, item, style, finished=finished)
 
 
-def _added_item(draw: st.DrawFn, item: JSONObject, recovers_to: str, *,
-                finished: bool) -> JSONObject:
+def _added_item(
+    draw: st.DrawFn, item: JSONObject, recovers_to: str, *, finished: bool
+) -> JSONObject:
     """The `output_item.added` item: identity and an empty body, as OpenAI sends it; for
     a deltas-only item also everything no delta carries (RS-RECOVER-FROM-DELTAS)."""
     kind = item["type"]
@@ -108,19 +116,29 @@ def _added_item(draw: st.DrawFn, item: JSONObject, recovers_to: str, *,
     return added
 
 
-def _content_events(draw: st.DrawFn, item: JSONObject, added: JSONObject,
-                    mode: str) -> list[JSONObject]:
+def _content_events(
+    draw: st.DrawFn, item: JSONObject, added: JSONObject, mode: str
+) -> list[JSONObject]:
     kind = item["type"]
     if kind == "message":
-        return [e for number, part in enumerate(item["content"])
-                for e in _part_events(draw, number, part, mode)]
+        return [
+            e
+            for number, part in enumerate(item["content"])
+            for e in _part_events(draw, number, part, mode)
+        ]
     if kind == "function_call":
         return _argument_events(draw, item, mode)
     if kind == "reasoning":
-        events = [e for number, part in enumerate(item["summary"])
-                  for e in _summary_events(draw, number, part, mode)]
-        return events + [e for number, part in enumerate(item.get("content", []))
-                         for e in _reasoning_text_events(draw, number, part, mode)]
+        events = [
+            e
+            for number, part in enumerate(item["summary"])
+            for e in _summary_events(draw, number, part, mode)
+        ]
+        return events + [
+            e
+            for number, part in enumerate(item.get("content", []))
+            for e in _reasoning_text_events(draw, number, part, mode)
+        ]
     if kind in HOSTED_TYPES:
         return _hosted_events(draw, kind)
     return []
@@ -135,8 +153,7 @@ def _pieces(draw: st.DrawFn, text: str, *, favour_escapes: bool = False) -> list
     return [str(piece) for piece in pieces_of(text, cut(draw, len(text), favour=favour))]
 
 
-def _part_events(draw: st.DrawFn, number: int, part: JSONObject,
-                 mode: str) -> list[JSONObject]:
+def _part_events(draw: st.DrawFn, number: int, part: JSONObject, mode: str) -> list[JSONObject]:
     """One message part: added, deltas and annotations, the text (or refusal) done, the
     part done."""
     where: JSONObject = {"content_index": number}
@@ -146,33 +163,45 @@ def _part_events(draw: st.DrawFn, number: int, part: JSONObject,
     logprobs: JSONObject = {} if refusal else {"logprobs": []}  # text events require it
     if not refusal:
         initial["annotations"] = []
-        initial["logprobs"] = copy.deepcopy(part["logprobs"]) if (
-            mode == "deltas-only" and "logprobs" in part) else []
-    events: list[JSONObject] = [{"type": "response.content_part.added", **where,
-                                 "part": initial}]
+        initial["logprobs"] = (
+            copy.deepcopy(part["logprobs"])
+            if (mode == "deltas-only" and "logprobs" in part)
+            else []
+        )
+    events: list[JSONObject] = [{"type": "response.content_part.added", **where, "part": initial}]
     body: list[JSONObject] = []
     if mode != "done-only":
-        body = [{"type": f"{prefix}.delta", **where, "delta": piece, **logprobs}
-                for piece in _pieces(draw, part[field])]
+        body = [
+            {"type": f"{prefix}.delta", **where, "delta": piece, **logprobs}
+            for piece in _pieces(draw, part[field])
+        ]
     notes = [] if refusal else _annotation_events(part, where)
     if notes and (mode != "done-only" or draw(BOOLEANS)):
         body = _scattered(draw, body, notes)
     events += body
     if mode != "deltas-only":
-        events += [{"type": f"{prefix}.done", **where, field: part[field], **logprobs},
-                   {"type": "response.content_part.done", **where,
-                    "part": copy.deepcopy(part)}]
+        events += [
+            {"type": f"{prefix}.done", **where, field: part[field], **logprobs},
+            {"type": "response.content_part.done", **where, "part": copy.deepcopy(part)},
+        ]
     return events
 
 
 def _annotation_events(part: JSONObject, where: JSONObject) -> list[JSONObject]:
-    return [{"type": "response.output_text.annotation.added", **where,
-             "annotation_index": number, "annotation": copy.deepcopy(note)}
-            for number, note in enumerate(part.get("annotations", []))]
+    return [
+        {
+            "type": "response.output_text.annotation.added",
+            **where,
+            "annotation_index": number,
+            "annotation": copy.deepcopy(note),
+        }
+        for number, note in enumerate(part.get("annotations", []))
+    ]
 
 
-def _scattered(draw: st.DrawFn, deltas: list[JSONObject],
-               notes: list[JSONObject]) -> list[JSONObject]:
+def _scattered(
+    draw: st.DrawFn, deltas: list[JSONObject], notes: list[JSONObject]
+) -> list[JSONObject]:
     """Annotations in order, each placed anywhere among the text deltas."""
     slots = sorted(draw(below(len(deltas) + 1)) for _ in notes)
     merged: list[JSONObject] = []
@@ -188,42 +217,64 @@ def _argument_events(draw: st.DrawFn, item: JSONObject, mode: str) -> list[JSONO
     arguments = item["arguments"]
     events: list[JSONObject] = []
     if mode != "done-only":
-        events = [{"type": "response.function_call_arguments.delta", "delta": piece}
-                  for piece in _pieces(draw, arguments, favour_escapes=True)]
+        events = [
+            {"type": "response.function_call_arguments.delta", "delta": piece}
+            for piece in _pieces(draw, arguments, favour_escapes=True)
+        ]
     if mode != "deltas-only":
-        events.append({"type": "response.function_call_arguments.done",
-                       "name": item["name"], "arguments": arguments})
+        events.append(
+            {
+                "type": "response.function_call_arguments.done",
+                "name": item["name"],
+                "arguments": arguments,
+            }
+        )
     return events
 
 
-def _summary_events(draw: st.DrawFn, number: int, part: JSONObject,
-                    mode: str) -> list[JSONObject]:
+def _summary_events(draw: st.DrawFn, number: int, part: JSONObject, mode: str) -> list[JSONObject]:
     where: JSONObject = {"summary_index": number}
-    events: list[JSONObject] = [{"type": "response.reasoning_summary_part.added", **where,
-                                 "part": {"type": "summary_text", "text": ""}}]
+    events: list[JSONObject] = [
+        {
+            "type": "response.reasoning_summary_part.added",
+            **where,
+            "part": {"type": "summary_text", "text": ""},
+        }
+    ]
     if mode != "done-only":
-        events += [{"type": "response.reasoning_summary_text.delta", **where, "delta": piece}
-                   for piece in _pieces(draw, part["text"])]
+        events += [
+            {"type": "response.reasoning_summary_text.delta", **where, "delta": piece}
+            for piece in _pieces(draw, part["text"])
+        ]
     if mode != "deltas-only":
-        events += [{"type": "response.reasoning_summary_text.done", **where,
-                    "text": part["text"]},
-                   {"type": "response.reasoning_summary_part.done", **where,
-                    "part": copy.deepcopy(part)}]
+        events += [
+            {"type": "response.reasoning_summary_text.done", **where, "text": part["text"]},
+            {"type": "response.reasoning_summary_part.done", **where, "part": copy.deepcopy(part)},
+        ]
     return events
 
 
-def _reasoning_text_events(draw: st.DrawFn, number: int, part: JSONObject,
-                           mode: str) -> list[JSONObject]:
+def _reasoning_text_events(
+    draw: st.DrawFn, number: int, part: JSONObject, mode: str
+) -> list[JSONObject]:
     where: JSONObject = {"content_index": number}
-    events: list[JSONObject] = [{"type": "response.content_part.added", **where,
-                                 "part": {"type": "reasoning_text", "text": ""}}]
+    events: list[JSONObject] = [
+        {
+            "type": "response.content_part.added",
+            **where,
+            "part": {"type": "reasoning_text", "text": ""},
+        }
+    ]
     if mode != "done-only":
-        events += [{"type": "response.reasoning_text.delta", **where, "delta": piece}
-                   for piece in _pieces(draw, part["text"])]
+        events += [
+            {"type": "response.reasoning_text.delta", **where, "delta": piece}
+            for piece in _pieces(draw, part["text"])
+        ]
     if mode != "deltas-only":
-        events += [{"type": "response.reasoning_text.done", **where, "text": part["text"]},
-                   {"type": "response.content_part.done", **where,
-                    "part": copy.deepcopy(part)}]
+        events += [
+            {"type": "response.reasoning_text.done", **where, "text": part["text"]},
+            {"type": "response.content_part.done", **where, "part": copy.deepcopy(part)},
+        ]
     return events
 
 
@@ -233,24 +284,29 @@ def _hosted_events(draw: st.DrawFn, kind: str) -> list[JSONObject]:
     return [{"type": f"response.{kind}.{step}"} for step in steps]
 
 
-def _route(draw: st.DrawFn, item: JSONObject, content: list[JSONObject],
-           style: ItemStyle) -> None:
+def _route(draw: st.DrawFn, item: JSONObject, content: list[JSONObject], style: ItemStyle) -> None:
     """The `item_id` of each content event: the item's id in OpenAI's shape (none when
     the item has none); under family 5 per event the id, a rotated id no item has, or
     none (RS-KEY-OUTPUT-INDEX)."""
     own: JSON = item.get("id")
     for event in content:
-        choice = draw(st.sampled_from(["own", "rotated", "none"])) \
-            if 5 in style.families else "own"
+        choice = draw(st.sampled_from(["own", "rotated", "none"])) if 5 in style.families else "own"
         if choice == "rotated":
             event["item_id"] = f"rot.{next(style.rotated)}"  # "." is in no drawn id
         elif choice == "own" and own is not None:
             event["item_id"] = own
 
 
-def _orphaned(draw: st.DrawFn, head: list[JSONObject], content: list[JSONObject],
-              tail: list[JSONObject], item: JSONObject, style: ItemStyle, *,
-              finished: bool) -> list[JSONObject]:
+def _orphaned(
+    draw: st.DrawFn,
+    head: list[JSONObject],
+    content: list[JSONObject],
+    tail: list[JSONObject],
+    item: JSONObject,
+    style: ItemStyle,
+    *,
+    finished: bool,
+) -> list[JSONObject]:
     """Family 6: content events before the `output_item.added` (RS-ORPHAN, RS-READD), or
     no `output_item.added` at all when `output_item.done` brings the whole item.
 

@@ -25,13 +25,31 @@ from ._claims import FEATURES, allows, check_features
 __all__ = ["lifecycle_events"]
 
 _INDEXES = (0, 1)
-_ENVELOPE: JSONObject = {"id": "resp_1", "object": "response", "created_at": 1_750_000_000,
-                         "model": "gpt-5", "output": [], "usage": None, "error": None,
-                         "incomplete_details": None}
-_MESSAGE: JSONObject = {"type": "message", "id": "msg_1", "status": "in_progress",
-                        "role": "assistant", "content": []}
-_CALL: JSONObject = {"type": "function_call", "id": "fc_1", "call_id": "call_1",
-                     "name": "get_weather", "arguments": "", "status": "in_progress"}
+_ENVELOPE: JSONObject = {
+    "id": "resp_1",
+    "object": "response",
+    "created_at": 1_750_000_000,
+    "model": "gpt-5",
+    "output": [],
+    "usage": None,
+    "error": None,
+    "incomplete_details": None,
+}
+_MESSAGE: JSONObject = {
+    "type": "message",
+    "id": "msg_1",
+    "status": "in_progress",
+    "role": "assistant",
+    "content": [],
+}
+_CALL: JSONObject = {
+    "type": "function_call",
+    "id": "fc_1",
+    "call_id": "call_1",
+    "name": "get_weather",
+    "arguments": "",
+    "status": "in_progress",
+}
 _REASONING: JSONObject = {"type": "reasoning", "id": "rs_1", "summary": []}
 _HOSTED: JSONObject = {"type": "web_search_call", "id": "ws_1", "status": "in_progress"}
 _ERRORS: tuple[JSONObject, ...] = (
@@ -43,10 +61,8 @@ _WRONG_TYPES: tuple[JSONObject, ...] = (
     {"type": "response.completed", "response": []},
     {"type": "response.output_item.added", "output_index": 0, "item": None},
     {"type": "response.output_item.added", "output_index": "1", "item": _MESSAGE},
-    {"type": "response.output_text.delta", "output_index": 0, "content_index": 0,
-     "delta": None},
-    {"type": "response.output_text.delta", "output_index": -1, "content_index": 0,
-     "delta": "x"},
+    {"type": "response.output_text.delta", "output_index": 0, "content_index": 0, "delta": None},
+    {"type": "response.output_text.delta", "output_index": -1, "content_index": 0, "delta": "x"},
     {"type": 7},
 )
 _UNKNOWN: tuple[JSONObject, ...] = (
@@ -86,10 +102,14 @@ def _events(features: frozenset[str]) -> st.SearchStrategy[JSONObject]:
 
 
 def _lifecycles() -> list[JSONObject]:
-    return [{"type": kind, "response": {**_ENVELOPE, "status": status}}
-            for kind, status in (("response.created", "in_progress"),
-                                 ("response.in_progress", "in_progress"),
-                                 ("response.queued", "queued"))]
+    return [
+        {"type": kind, "response": {**_ENVELOPE, "status": status}}
+        for kind, status in (
+            ("response.created", "in_progress"),
+            ("response.in_progress", "in_progress"),
+            ("response.queued", "queued"),
+        )
+    ]
 
 
 def _item_events(features: frozenset[str]) -> list[JSONObject]:
@@ -98,8 +118,10 @@ def _item_events(features: frozenset[str]) -> list[JSONObject]:
     at = {"item_id": "msg_1", "content_index": 0}
     events: list[JSONObject] = [
         {"type": "response.output_item.added", "item": _MESSAGE},
-        {"type": "response.output_item.done", "item": {**_MESSAGE, "status": "completed",
-         "content": [{**text, "text": "done"}]}},
+        {
+            "type": "response.output_item.done",
+            "item": {**_MESSAGE, "status": "completed", "content": [{**text, "text": "done"}]},
+        },
         {"type": "response.content_part.added", **at, "part": text},
         {"type": "response.output_text.delta", **at, "delta": "a"},
         {"type": "response.output_text.delta", **at, "delta": ""},
@@ -109,42 +131,98 @@ def _item_events(features: frozenset[str]) -> list[JSONObject]:
         {"type": "response.web_search_call.searching", "item_id": "ws_1"},
     ]
     if allows("annotations", features):
-        note = {"type": "url_citation", "start_index": 0, "end_index": 1,
-                "url": "https://e.com/", "title": "e"}
-        events.append({"type": "response.output_text.annotation.added", **at,
-                       "annotation_index": 0, "annotation": note})
+        note = {
+            "type": "url_citation",
+            "start_index": 0,
+            "end_index": 1,
+            "url": "https://e.com/",
+            "title": "e",
+        }
+        events.append(
+            {
+                "type": "response.output_text.annotation.added",
+                **at,
+                "annotation_index": 0,
+                "annotation": note,
+            }
+        )
     if allows("refusal parts", features):
-        events += [{"type": "response.refusal.delta", **at, "delta": "no"},
-                   {"type": "response.refusal.done", **at, "refusal": "no."}]
+        events += [
+            {"type": "response.refusal.delta", **at, "delta": "no"},
+            {"type": "response.refusal.done", **at, "refusal": "no."},
+        ]
     if allows("function_call items", features):
-        events += [{"type": "response.output_item.added", "item": _CALL},
-                   {"type": "response.function_call_arguments.delta", "item_id": "fc_1",
-                    "delta": '{"city":'},
-                   {"type": "response.function_call_arguments.done", "item_id": "fc_1",
-                    "arguments": '{"city":"Paris"}'}]
+        events += [
+            {"type": "response.output_item.added", "item": _CALL},
+            {
+                "type": "response.function_call_arguments.delta",
+                "item_id": "fc_1",
+                "delta": '{"city":',
+            },
+            {
+                "type": "response.function_call_arguments.done",
+                "item_id": "fc_1",
+                "arguments": '{"city":"Paris"}',
+            },
+        ]
     if allows("reasoning items", features):
-        events += [{"type": "response.output_item.added", "item": _REASONING},
-                   {"type": "response.reasoning_summary_text.delta", "item_id": "rs_1",
-                    "summary_index": 0, "delta": "think"},
-                   {"type": "response.reasoning_text.delta", "item_id": "rs_1",
-                    "content_index": 0, "delta": "hm"}]
+        events += [
+            {"type": "response.output_item.added", "item": _REASONING},
+            {
+                "type": "response.reasoning_summary_text.delta",
+                "item_id": "rs_1",
+                "summary_index": 0,
+                "delta": "think",
+            },
+            {
+                "type": "response.reasoning_text.delta",
+                "item_id": "rs_1",
+                "content_index": 0,
+                "delta": "hm",
+            },
+        ]
     return events
 
 
 def _terminals(features: frozenset[str]) -> list[JSONObject]:
-    usage = {"usage": {"input_tokens": 3, "output_tokens": 2, "total_tokens": 5}} \
-        if allows("usage", features) else {}
-    done = {"type": "message", "id": "msg_1", "status": "completed", "role": "assistant",
-            "content": [{"type": "output_text", "text": "whole", "annotations": []}]}
+    usage = (
+        {"usage": {"input_tokens": 3, "output_tokens": 2, "total_tokens": 5}}
+        if allows("usage", features)
+        else {}
+    )
+    done = {
+        "type": "message",
+        "id": "msg_1",
+        "status": "completed",
+        "role": "assistant",
+        "content": [{"type": "output_text", "text": "whole", "annotations": []}],
+    }
     return [
-        {"type": "response.completed", "response": {
-            **_ENVELOPE, **usage, "status": "completed", "output": [done]}},
-        {"type": "response.completed", "response": {**_ENVELOPE, "status": "completed",
-                                                    "output": []}},
-        {"type": "response.incomplete", "response": {
-            **_ENVELOPE, **usage, "status": "incomplete",
-            "incomplete_details": {"reason": "max_output_tokens"}, "output": None}},
-        {"type": "response.failed", "response": {
-            **_ENVELOPE, "status": "failed", "output": [],
-            "error": {"code": "server_error", "message": "failed"}}},
+        {
+            "type": "response.completed",
+            "response": {**_ENVELOPE, **usage, "status": "completed", "output": [done]},
+        },
+        {
+            "type": "response.completed",
+            "response": {**_ENVELOPE, "status": "completed", "output": []},
+        },
+        {
+            "type": "response.incomplete",
+            "response": {
+                **_ENVELOPE,
+                **usage,
+                "status": "incomplete",
+                "incomplete_details": {"reason": "max_output_tokens"},
+                "output": None,
+            },
+        },
+        {
+            "type": "response.failed",
+            "response": {
+                **_ENVELOPE,
+                "status": "failed",
+                "output": [],
+                "error": {"code": "server_error", "message": "failed"},
+            },
+        },
     ]

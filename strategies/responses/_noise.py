@@ -47,8 +47,9 @@ def _terminal_position(events: list[JSONObject]) -> int:
     return next((i for i, item in enumerate(events) if is_terminal(item)), len(events))
 
 
-def with_noise(draw: st.DrawFn, events: list[JSONObject], response: JSONObject, *,
-               features: Collection[str]) -> list[JSONObject]:
+def with_noise(
+    draw: st.DrawFn, events: list[JSONObject], response: JSONObject, *, features: Collection[str]
+) -> list[JSONObject]:
     """The events with family-7 noise added and numbered; the fold is unchanged."""
     events = copy.deepcopy(events)
     if allows("queued", features) and draw(BOOLEANS):
@@ -70,8 +71,10 @@ def with_noise(draw: st.DrawFn, events: list[JSONObject], response: JSONObject, 
         _unknown_keys(draw, events)
     if allows("repeated terminals", features) and draw(BOOLEANS):
         event("noise: repeated terminal")
-        events += [copy.deepcopy(events[_terminal_position(events)])
-                   for _ in range(draw(st.integers(1, 2)))]
+        events += [
+            copy.deepcopy(events[_terminal_position(events)])
+            for _ in range(draw(st.integers(1, 2)))
+        ]
     events = [{**item, "sequence_number": number} for number, item in enumerate(events)]
     if allows("sequence numbers", features) and draw(BOOLEANS):
         event("noise: sequence numbers")
@@ -90,13 +93,15 @@ def _earlier_values(draw: st.DrawFn, events: list[JSONObject], response: JSONObj
         if isinstance(response.get("usage"), dict) and draw(BOOLEANS):
             given = draw(st.integers(0, 50))
             item["response"]["usage"] = {  # whole, as the schema types usage
-                "input_tokens": given, "output_tokens": 0, "total_tokens": given,
+                "input_tokens": given,
+                "output_tokens": 0,
+                "total_tokens": given,
                 "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
-                "output_tokens_details": {"reasoning_tokens": 0}}
+                "output_tokens_details": {"reasoning_tokens": 0},
+            }
 
 
-def _inserted(draw: st.DrawFn, events: list[JSONObject],
-              make: Callable[[], JSONObject]) -> None:
+def _inserted(draw: st.DrawFn, events: list[JSONObject], make: Callable[[], JSONObject]) -> None:
     """Insert one to three events at drawn positions up to the terminal event (the first
     included; after the terminal is lifecycle's business)."""
     for _ in range(draw(st.integers(1, 3))):

@@ -24,44 +24,77 @@ STATUSES: tuple[str, ...] = ("completed", "incomplete", "failed")
 """The terminal statuses, simplest first."""
 
 HOSTED_TYPES: tuple[str, ...] = (
-    "web_search_call", "file_search_call", "code_interpreter_call", "image_generation_call",
+    "web_search_call",
+    "file_search_call",
+    "code_interpreter_call",
+    "image_generation_call",
     "mcp_call",
 )
 """Hosted-tool item types, kept as sent (RS-HOSTED-ITEMS)."""
 
 _counts = st.integers(0, 20_000)
 _small = st.integers(0, 500)
-_ITEM_STATUSES = {"completed": ["completed"], "incomplete": ["completed", "incomplete"],
-                  "failed": ["completed", "incomplete"]}
+_ITEM_STATUSES = {
+    "completed": ["completed"],
+    "incomplete": ["completed", "incomplete"],
+    "failed": ["completed", "incomplete"],
+}
 
 
 def _annotations() -> st.SearchStrategy[JSONObject]:
-    url = st.fixed_dictionaries({
-        "type": st.just("url_citation"), "start_index": _small, "end_index": _small,
-        "url": identities("https://e.com/"), "title": texts(max_size=6)})
-    file = st.fixed_dictionaries({
-        "type": st.just("file_citation"), "file_id": identities("file-"),
-        "filename": identities("f"), "index": _small})
-    path = st.fixed_dictionaries({"type": st.just("file_path"), "file_id": identities("file-"),
-                                  "index": _small})
+    url = st.fixed_dictionaries(
+        {
+            "type": st.just("url_citation"),
+            "start_index": _small,
+            "end_index": _small,
+            "url": identities("https://e.com/"),
+            "title": texts(max_size=6),
+        }
+    )
+    file = st.fixed_dictionaries(
+        {
+            "type": st.just("file_citation"),
+            "file_id": identities("file-"),
+            "filename": identities("f"),
+            "index": _small,
+        }
+    )
+    path = st.fixed_dictionaries(
+        {"type": st.just("file_path"), "file_id": identities("file-"), "index": _small}
+    )
     return st.one_of(url, file, path)
 
 
 def _logprobs() -> st.SearchStrategy[JSONObject]:
-    top = st.fixed_dictionaries({"token": texts(max_size=3), "logprob": st.floats(-20, 0),
-                                 "bytes": st.lists(st.integers(0, 255), max_size=3)})
-    return st.fixed_dictionaries({
-        "token": texts(max_size=3), "logprob": st.floats(-20, 0),
-        "bytes": st.lists(st.integers(0, 255), max_size=3),
-        "top_logprobs": st.lists(top, max_size=2)})
+    top = st.fixed_dictionaries(
+        {
+            "token": texts(max_size=3),
+            "logprob": st.floats(-20, 0),
+            "bytes": st.lists(st.integers(0, 255), max_size=3),
+        }
+    )
+    return st.fixed_dictionaries(
+        {
+            "token": texts(max_size=3),
+            "logprob": st.floats(-20, 0),
+            "bytes": st.lists(st.integers(0, 255), max_size=3),
+            "top_logprobs": st.lists(top, max_size=2),
+        }
+    )
 
 
 def _text_parts(features: Collection[str]) -> st.SearchStrategy[JSONObject]:
-    notes = st.lists(_annotations(), max_size=3) if allows("annotations", features) \
-        else st.builds(list)  # a new list per draw: later steps may append to it
+    notes = (
+        st.lists(_annotations(), max_size=3) if allows("annotations", features) else st.builds(list)
+    )  # a new list per draw: later steps may append to it
     return st.fixed_dictionaries(
-        {"type": st.just("output_text"), "text": texts(), "annotations": notes,
-         "logprobs": st.lists(_logprobs(), max_size=2)})
+        {
+            "type": st.just("output_text"),
+            "text": texts(),
+            "annotations": notes,
+            "logprobs": st.lists(_logprobs(), max_size=2),
+        }
+    )
 
 
 def _parts(features: Collection[str]) -> st.SearchStrategy[JSONObject]:
@@ -72,14 +105,19 @@ def _parts(features: Collection[str]) -> st.SearchStrategy[JSONObject]:
 
 
 def _messages(features: Collection[str], status: str) -> st.SearchStrategy[JSONObject]:
-    return st.fixed_dictionaries({
-        "type": st.just("message"), "id": identities("msg_"),
-        "status": st.sampled_from(_ITEM_STATUSES[status]), "role": st.just("assistant"),
-        "content": st.lists(_parts(features), max_size=3)})
+    return st.fixed_dictionaries(
+        {
+            "type": st.just("message"),
+            "id": identities("msg_"),
+            "status": st.sampled_from(_ITEM_STATUSES[status]),
+            "role": st.just("assistant"),
+            "content": st.lists(_parts(features), max_size=3),
+        }
+    )
 
 
 def _cut_off(text: str, keep: int) -> str:
-    return text[:max(0, min(keep, len(text) - 1))]
+    return text[: max(0, min(keep, len(text) - 1))]
 
 
 def _arguments() -> st.SearchStrategy[str]:
@@ -93,51 +131,95 @@ def _calls(status: str, *, bare: bool) -> st.SearchStrategy[JSONObject]:
     events all name their item, so a call without one is not OpenAI's shape)."""
     ids = {"id": identities("fc_")}
     return st.fixed_dictionaries(
-        {"type": st.just("function_call"), "call_id": identities("call_"),
-         "name": identities("get_"), "arguments": _arguments(),
-         "status": st.sampled_from(_ITEM_STATUSES[status]), **({} if bare else ids)},
-        optional=ids if bare else {})
+        {
+            "type": st.just("function_call"),
+            "call_id": identities("call_"),
+            "name": identities("get_"),
+            "arguments": _arguments(),
+            "status": st.sampled_from(_ITEM_STATUSES[status]),
+            **({} if bare else ids),
+        },
+        optional=ids if bare else {},
+    )
 
 
 def _reasoning(status: str) -> st.SearchStrategy[JSONObject]:
     summary = st.fixed_dictionaries({"type": st.just("summary_text"), "text": texts()})
     content = st.fixed_dictionaries({"type": st.just("reasoning_text"), "text": texts()})
     return st.fixed_dictionaries(
-        {"type": st.just("reasoning"), "id": identities("rs_"),
-         "summary": st.lists(summary, max_size=2)},
-        optional={"content": st.lists(content, min_size=1, max_size=2),
-                  "encrypted_content": identities("gAAA"),
-                  "status": st.sampled_from(_ITEM_STATUSES[status])})
+        {
+            "type": st.just("reasoning"),
+            "id": identities("rs_"),
+            "summary": st.lists(summary, max_size=2),
+        },
+        optional={
+            "content": st.lists(content, min_size=1, max_size=2),
+            "encrypted_content": identities("gAAA"),
+            "status": st.sampled_from(_ITEM_STATUSES[status]),
+        },
+    )
 
 
 def _hosted() -> st.SearchStrategy[JSONObject]:
     done = st.just("completed")
-    web = st.fixed_dictionaries({
-        "type": st.just("web_search_call"), "id": identities("ws_"), "status": done,
-        "action": st.fixed_dictionaries({"type": st.just("search"),
-                                         "query": texts(max_size=6)})})
-    files = st.fixed_dictionaries({
-        "type": st.just("file_search_call"), "id": identities("fs_"), "status": done,
-        "queries": st.lists(texts(max_size=6), max_size=2), "results": st.none()})
-    code = st.fixed_dictionaries({
-        "type": st.just("code_interpreter_call"), "id": identities("ci_"), "status": done,
-        "code": texts(), "container_id": identities("cntr_"),
-        "outputs": st.lists(st.fixed_dictionaries(
-            {"type": st.just("logs"), "logs": texts(max_size=6)}), max_size=1)})
-    image = st.fixed_dictionaries({
-        "type": st.just("image_generation_call"), "id": identities("ig_"), "status": done,
-        "result": identities("iVBORw0KGgo")})
+    web = st.fixed_dictionaries(
+        {
+            "type": st.just("web_search_call"),
+            "id": identities("ws_"),
+            "status": done,
+            "action": st.fixed_dictionaries(
+                {"type": st.just("search"), "query": texts(max_size=6)}
+            ),
+        }
+    )
+    files = st.fixed_dictionaries(
+        {
+            "type": st.just("file_search_call"),
+            "id": identities("fs_"),
+            "status": done,
+            "queries": st.lists(texts(max_size=6), max_size=2),
+            "results": st.none(),
+        }
+    )
+    code = st.fixed_dictionaries(
+        {
+            "type": st.just("code_interpreter_call"),
+            "id": identities("ci_"),
+            "status": done,
+            "code": texts(),
+            "container_id": identities("cntr_"),
+            "outputs": st.lists(
+                st.fixed_dictionaries({"type": st.just("logs"), "logs": texts(max_size=6)}),
+                max_size=1,
+            ),
+        }
+    )
+    image = st.fixed_dictionaries(
+        {
+            "type": st.just("image_generation_call"),
+            "id": identities("ig_"),
+            "status": done,
+            "result": identities("iVBORw0KGgo"),
+        }
+    )
     mcp = st.fixed_dictionaries(
-        {"type": st.just("mcp_call"), "id": identities("mcp_"),
-         "server_label": identities("srv"), "name": identities("tool_"),
-         "arguments": argument_texts(), "output": texts(max_size=6)},
-        optional={"error": st.none(), "status": done})
+        {
+            "type": st.just("mcp_call"),
+            "id": identities("mcp_"),
+            "server_label": identities("srv"),
+            "name": identities("tool_"),
+            "arguments": argument_texts(),
+            "output": texts(max_size=6),
+        },
+        optional={"error": st.none(), "status": done},
+    )
     return st.one_of(web, files, code, image, mcp)
 
 
 @cache  # built once per claim and status: building it per draw doubled a suite's cost
-def _items(features: frozenset[str], status: str, *,
-           bare_calls: bool) -> st.SearchStrategy[JSONObject]:
+def _items(
+    features: frozenset[str], status: str, *, bare_calls: bool
+) -> st.SearchStrategy[JSONObject]:
     kinds = [_messages(features, status)]
     if allows("function_call items", features):
         kinds.append(_calls(status, bare=bare_calls))
@@ -153,12 +235,18 @@ def _usages() -> st.SearchStrategy[JSONObject]:
     def usage(draw: st.DrawFn) -> JSONObject:
         given, produced = draw(_counts), draw(_counts)
         cached = draw(st.integers(0, given))
-        inputs: JSONObject = {"cached_tokens": cached,
-                              "cache_write_tokens": draw(st.integers(0, given - cached))}
-        return {"input_tokens": given, "input_tokens_details": inputs,
-                "output_tokens": produced,
-                "output_tokens_details": {"reasoning_tokens": draw(st.integers(0, produced))},
-                "total_tokens": given + produced}
+        inputs: JSONObject = {
+            "cached_tokens": cached,
+            "cache_write_tokens": draw(st.integers(0, given - cached)),
+        }
+        return {
+            "input_tokens": given,
+            "input_tokens_details": inputs,
+            "output_tokens": produced,
+            "output_tokens_details": {"reasoning_tokens": draw(st.integers(0, produced))},
+            "total_tokens": given + produced,
+        }
+
     return usage()
 
 
@@ -191,9 +279,12 @@ def _outcome(draw: st.DrawFn, status: str) -> JSONObject:
         reason = draw(st.sampled_from(["max_output_tokens", "content_filter"]))
         outcome["incomplete_details"] = {"reason": reason}
     elif status == "failed":
-        outcome["error"] = {"code": draw(st.sampled_from(
-            ["server_error", "rate_limit_exceeded", "invalid_prompt"])),
-            "message": draw(texts(max_size=8))}
+        outcome["error"] = {
+            "code": draw(
+                st.sampled_from(["server_error", "rate_limit_exceeded", "invalid_prompt"])
+            ),
+            "message": draw(texts(max_size=8)),
+        }
     return outcome
 
 
@@ -209,7 +300,10 @@ def _unique_ids(items: list[JSONObject]) -> list[JSONObject]:
 
 @st.composite
 def responses(
-    draw: st.DrawFn, *, features: Collection[str] = frozenset(FEATURES), max_items: int = 4,
+    draw: st.DrawFn,
+    *,
+    features: Collection[str] = frozenset(FEATURES),
+    max_items: int = 4,
     bare_calls: bool = False,
 ) -> JSONObject:
     """Draw a final OpenAI `Response` holding only what `features` claim.
@@ -228,13 +322,17 @@ def responses(
     """
     check_features(features)
     status = draw(st.sampled_from(STATUSES))
-    items = draw(st.lists(_items(frozenset(features), status, bare_calls=bare_calls),
-                          max_size=max_items))
+    items = draw(
+        st.lists(_items(frozenset(features), status, bare_calls=bare_calls), max_size=max_items)
+    )
     response: JSONObject = {
-        "id": draw(identities("resp_")), "object": "response",
-        "created_at": draw(st.integers(1_700_000_000, 1_800_000_000)), "status": status,
+        "id": draw(identities("resp_")),
+        "object": "response",
+        "created_at": draw(st.integers(1_700_000_000, 1_800_000_000)),
+        "status": status,
         "model": draw(st.sampled_from(["gpt-5", "gpt-4.1-mini", "o4-mini"])),
-        "output": _unique_ids(items), **_outcome(draw, status),
+        "output": _unique_ids(items),
+        **_outcome(draw, status),
         **draw(st.fixed_dictionaries(_REQUIRED_KEYS)),
     }
     if allows("usage", features) and draw(BOOLEANS):

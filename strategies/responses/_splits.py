@@ -36,8 +36,9 @@ def lifecycle_response(response: JSONObject, status: str) -> JSONObject:
     """The response of a lifecycle event in OpenAI's shape: the envelope, no output yet,
     null where only the terminal has a value (so RS-ENV-FILL has nothing to supply), and
     no usage (the schema types it as an object, not null)."""
-    envelope = {key: copy.deepcopy(value) for key, value in response.items()
-                if key not in _TERMINAL_ONLY}
+    envelope = {
+        key: copy.deepcopy(value) for key, value in response.items() if key not in _TERMINAL_ONLY
+    }
     envelope.update(status=status, output=[], incomplete_details=None, error=None)
     return envelope
 
@@ -49,7 +50,10 @@ def terminal_event(response: JSONObject) -> JSONObject:
 
 @st.composite
 def event_splits(
-    draw: st.DrawFn, response: JSONObject, *, families: Collection[int] = SPLIT_FAMILIES,
+    draw: st.DrawFn,
+    response: JSONObject,
+    *,
+    families: Collection[int] = SPLIT_FAMILIES,
     features: Collection[str] = frozenset(FEATURES),
 ) -> list[JSONObject]:
     """Draw an event stream whose fold is exactly `response` (canonical comparison).
@@ -69,8 +73,7 @@ def event_splits(
     style = new_style(families, recovered_status(response["status"]), deltas_only=omitted)
     events: list[JSONObject] = [
         {"type": "response.created", "response": lifecycle_response(response, "in_progress")},
-        {"type": "response.in_progress",
-         "response": lifecycle_response(response, "in_progress")},
+        {"type": "response.in_progress", "response": lifecycle_response(response, "in_progress")},
     ]
     for index, item in enumerate(response["output"]):
         events += item_events(draw, index, item, style)

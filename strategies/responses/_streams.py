@@ -29,26 +29,41 @@ __all__ = ["event_streams", "round_trips"]
 
 _Damage = Callable[[st.DrawFn, list[JSONObject]], list[JSONObject]]
 
-_ERRORS: st.SearchStrategy[JSONObject] = st.sampled_from([
-    {"type": "error", "code": "server_error", "message": "The server had an error",
-     "param": None},
-    {"type": "error", "error": {"type": "server_error", "code": "server_error",
-                                "message": "nested, as first-party providers send it"}},
-    {"type": "error"},
-])
+_ERRORS: st.SearchStrategy[JSONObject] = st.sampled_from(
+    [
+        {
+            "type": "error",
+            "code": "server_error",
+            "message": "The server had an error",
+            "param": None,
+        },
+        {
+            "type": "error",
+            "error": {
+                "type": "server_error",
+                "code": "server_error",
+                "message": "nested, as first-party providers send it",
+            },
+        },
+        {"type": "error"},
+    ]
+)
 _WRONG_TYPES: tuple[JSONObject, ...] = (
     {"type": "response.created", "response": None},
     {"type": "response.completed", "response": "done"},
-    {"type": "response.output_item.added", "output_index": "0",
-     "item": {"type": "message", "id": "msg_w", "role": "assistant", "content": []}},
-    {"type": "response.output_item.added", "output_index": -1,
-     "item": {"type": "message", "id": "msg_w", "role": "assistant", "content": []}},
-    {"type": "response.output_text.delta", "output_index": 0, "content_index": 0,
-     "delta": None},
-    {"type": "response.output_text.delta", "output_index": 1.5, "content_index": 0,
-     "delta": "x"},
-    {"type": "response.output_text.delta", "output_index": 0.0, "content_index": "0",
-     "delta": 7},
+    {
+        "type": "response.output_item.added",
+        "output_index": "0",
+        "item": {"type": "message", "id": "msg_w", "role": "assistant", "content": []},
+    },
+    {
+        "type": "response.output_item.added",
+        "output_index": -1,
+        "item": {"type": "message", "id": "msg_w", "role": "assistant", "content": []},
+    },
+    {"type": "response.output_text.delta", "output_index": 0, "content_index": 0, "delta": None},
+    {"type": "response.output_text.delta", "output_index": 1.5, "content_index": 0, "delta": "x"},
+    {"type": "response.output_text.delta", "output_index": 0.0, "content_index": "0", "delta": 7},
     {"type": 7},
 )
 _NULL_ITEMS: tuple[JSONObject, ...] = (
@@ -56,24 +71,33 @@ _NULL_ITEMS: tuple[JSONObject, ...] = (
     {"type": "response.output_item.added", "output_index": 3, "item": None},
 )
 _MISMATCHED: tuple[tuple[str, JSONObject], ...] = (
-    ("message items", {"type": "response.output_text.delta", "content_index": 0,
-                       "delta": "x"}),
+    ("message items", {"type": "response.output_text.delta", "content_index": 0, "delta": "x"}),
     ("refusal parts", {"type": "response.refusal.delta", "content_index": 0, "delta": "r"}),
-    ("function_call items", {"type": "response.function_call_arguments.delta",
-                             "delta": "{\"x\":"}),
-    ("reasoning items", {"type": "response.reasoning_summary_text.delta",
-                         "summary_index": 0, "delta": "s"}),
+    ("function_call items", {"type": "response.function_call_arguments.delta", "delta": '{"x":'}),
+    (
+        "reasoning items",
+        {"type": "response.reasoning_summary_text.delta", "summary_index": 0, "delta": "s"},
+    ),
 )
 """Content events to route to an item of another type (RS-KIND-MATCH), with the shape
 whose feature they belong to: only the claimed ones are sent."""
 _LATE: tuple[JSONObject, ...] = (
-    {"type": "response.output_text.delta", "output_index": 0, "content_index": 0,
-     "delta": "late"},
-    {"type": "response.output_item.added", "output_index": 9,
-     "item": {"type": "message", "id": "msg_late", "status": "in_progress",
-              "role": "assistant", "content": []}},
-    {"type": "response.in_progress", "response": {"id": "resp_late", "status": "in_progress",
-                                                   "output": []}},
+    {"type": "response.output_text.delta", "output_index": 0, "content_index": 0, "delta": "late"},
+    {
+        "type": "response.output_item.added",
+        "output_index": 9,
+        "item": {
+            "type": "message",
+            "id": "msg_late",
+            "status": "in_progress",
+            "role": "assistant",
+            "content": [],
+        },
+    },
+    {
+        "type": "response.in_progress",
+        "response": {"id": "resp_late", "status": "in_progress", "output": []},
+    },
 )
 """Events after the terminal, each one that would change something if folded in."""
 
@@ -82,18 +106,21 @@ def _terminal_position(events: list[JSONObject]) -> int:
     return next((i for i, item in enumerate(events) if is_terminal(item)), len(events))
 
 
-def _insert_before_terminal(draw: st.DrawFn, events: list[JSONObject],
-                            new: JSONObject) -> None:
+def _insert_before_terminal(draw: st.DrawFn, events: list[JSONObject], new: JSONObject) -> None:
     events.insert(draw(st.integers(1, _terminal_position(events))), new)
 
 
 def _indexes(events: list[JSONObject], kind: str | None = None) -> list[int]:
-    return sorted({item["output_index"] for item in events
-                   if item.get("type") in ("response.output_item.added",
-                                           "response.output_item.done")
-                   and type(item.get("output_index")) is int
-                   and isinstance(item.get("item"), dict)
-                   and (kind is None or item["item"].get("type") == kind)})
+    return sorted(
+        {
+            item["output_index"]
+            for item in events
+            if item.get("type") in ("response.output_item.added", "response.output_item.done")
+            and type(item.get("output_index")) is int
+            and isinstance(item.get("item"), dict)
+            and (kind is None or item["item"].get("type") == kind)
+        }
+    )
 
 
 def _partial_terminal(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
@@ -104,16 +131,24 @@ def _partial_terminal(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObj
         output = body.get("output") if isinstance(body, dict) else None
         if isinstance(output, list) and len(output) >= 2:
             if kept is None:  # the same items left out of every terminal event
-                kept = sorted(draw(st.lists(below(len(output)), min_size=1,
-                                            max_size=len(output) - 1, unique=True)))
+                kept = sorted(
+                    draw(
+                        st.lists(
+                            below(len(output)), min_size=1, max_size=len(output) - 1, unique=True
+                        )
+                    )
+                )
             item["response"]["output"] = [output[i] for i in kept if i < len(output)]
     return events
 
 
 def _contradicting(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
     """Not lossless: a second `.done` whose value contradicts the first (RQ22)."""
-    dones = [i for i, item in enumerate(events[:_terminal_position(events)])
-             if str(item.get("type", "")).endswith(".done")]
+    dones = [
+        i
+        for i, item in enumerate(events[: _terminal_position(events)])
+        if str(item.get("type", "")).endswith(".done")
+    ]
     if dones:
         position = draw(st.sampled_from(dones))
         again = copy.deepcopy(events[position])
@@ -147,8 +182,13 @@ def _collisions(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
 
 def _orphan_index(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
     """RS-ORPHAN: a content event for an index no item has."""
-    stray = {"type": "response.output_text.delta", "output_index": 7, "content_index": 0,
-             "item_id": "msg_stray", "delta": draw(texts(max_size=3))}
+    stray = {
+        "type": "response.output_text.delta",
+        "output_index": 7,
+        "content_index": 0,
+        "item_id": "msg_stray",
+        "delta": draw(texts(max_size=3)),
+    }
     _insert_before_terminal(draw, events, stray)
     return events
 
@@ -161,6 +201,7 @@ def _mismatched(features: Collection[str]) -> _Damage:
         new = {**copy.deepcopy(draw(st.sampled_from(pool))), "output_index": index}
         _insert_before_terminal(draw, events, new)
         return events
+
     return damage
 
 
@@ -172,7 +213,7 @@ def _error(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
 
 def _truncated(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
     """LIFE-RS-SNAPSHOT: the stream ends before its terminal event."""
-    return events[:draw(st.integers(1, _terminal_position(events)))]
+    return events[: draw(st.integers(1, _terminal_position(events)))]
 
 
 def _late(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
@@ -189,24 +230,31 @@ def _inserted(pool: tuple[JSONObject, ...]) -> _Damage:
         for _ in range(draw(st.integers(1, 2))):
             _insert_before_terminal(draw, events, copy.deepcopy(draw(choices)))
         return events
+
     return damage
 
 
 def _damages(features: Collection[str]) -> list[tuple[str, _Damage]]:
     """Every kind of damage, simplest first, each with the SHAPES name that gates it."""
     return [
-        ("truncated", _truncated), ("error event", _error),
+        ("truncated", _truncated),
+        ("error event", _error),
         ("partial terminal output", _partial_terminal),
-        ("contradicting done values", _contradicting), ("index collisions", _collisions),
-        ("orphan indexes", _orphan_index), ("mismatched kinds", _mismatched(features)),
-        ("events after the terminal", _late), ("null items", _inserted(_NULL_ITEMS)),
+        ("contradicting done values", _contradicting),
+        ("index collisions", _collisions),
+        ("orphan indexes", _orphan_index),
+        ("mismatched kinds", _mismatched(features)),
+        ("events after the terminal", _late),
+        ("null items", _inserted(_NULL_ITEMS)),
         ("wrong types", _inserted(_WRONG_TYPES)),
     ]
 
 
 @st.composite
 def event_streams(
-    draw: st.DrawFn, *, features: Collection[str] = frozenset(FEATURES),
+    draw: st.DrawFn,
+    *,
+    features: Collection[str] = frozenset(FEATURES),
     families: Collection[int] | None = None,
 ) -> list[JSONObject]:
     """Draw an event stream that need not fold to any known response: a lossless split
@@ -226,7 +274,9 @@ def event_streams(
 
 @st.composite
 def round_trips(
-    draw: st.DrawFn, *, features: Collection[str] = frozenset(FEATURES),
+    draw: st.DrawFn,
+    *,
+    features: Collection[str] = frozenset(FEATURES),
     families: Collection[int] | None = None,
 ) -> tuple[JSONObject, list[JSONObject]]:
     """Draw `(response, events)`: a response of the claimed features and a lossless
@@ -234,7 +284,5 @@ def round_trips(
     check_features(features)
     chosen = families_for(features) if families is None else families
     response = draw(responses(features=features, bare_calls=5 in chosen))
-    events: list[JSONObject] = draw(event_splits(response, families=chosen,
-                                                 features=features))
+    events: list[JSONObject] = draw(event_splits(response, families=chosen, features=features))
     return response, events
-

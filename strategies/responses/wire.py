@@ -55,15 +55,22 @@ def sse_bytes(
     lines: list[str] = []
     for item in events:
         named = draw(st.booleans()) if event_lines is None else event_lines
-        lines += draw(_frame(item, name=event_name(item) if named else None,
-                             keep_alives=keep_alives, multiline=multiline_data))
+        lines += draw(
+            _frame(
+                item,
+                name=event_name(item) if named else None,
+                keep_alives=keep_alives,
+                multiline=multiline_data,
+            )
+        )
     encoded = _joined(lines, [draw(line_end) for _ in lines]).encode("utf-8")
     return draw(_cut(encoded, max_cuts=max_cuts))
 
 
 @st.composite
-def _frame(draw: st.DrawFn, item: JSON, *, name: str | None, keep_alives: bool,
-           multiline: bool) -> list[str]:
+def _frame(
+    draw: st.DrawFn, item: JSON, *, name: str | None, keep_alives: bool, multiline: bool
+) -> list[str]:
     lines: list[str] = []
     if keep_alives:
         lines += draw(st.lists(st.sampled_from(KEEP_ALIVE_COMMENTS), max_size=2))

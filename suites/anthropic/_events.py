@@ -57,12 +57,19 @@ def _given(**fields: Any) -> JSONObject:
 
 # Events
 
-def message_start(*content: JSONObject, stop_reason: Any = None, stop_sequence: Any = None,
-                  **fields: Any) -> JSONObject:
+
+def message_start(
+    *content: JSONObject, stop_reason: Any = None, stop_sequence: Any = None, **fields: Any
+) -> JSONObject:
     """A `message_start` whose message is the envelope, `content` and `fields`; its
     `usage` is the docs' (`START_USAGE`) unless given (`NO_USAGE`: none)."""
-    message = {**ENVELOPE, "content": list(content), "stop_reason": stop_reason,
-               "stop_sequence": stop_sequence, **_with_usage(fields, START_USAGE)}
+    message = {
+        **ENVELOPE,
+        "content": list(content),
+        "stop_reason": stop_reason,
+        "stop_sequence": stop_sequence,
+        **_with_usage(fields, START_USAGE),
+    }
     return {"type": "message_start", "message": message}
 
 
@@ -76,21 +83,34 @@ def text_start(index: Any = 0, text: Any = "", **extra: Any) -> JSONObject:
     return block_start(index, {"type": "text", "text": text, **extra})
 
 
-def tool_start(index: Any = 0, id: str = "toolu_01", name: str = "get_weather",
-               input: Any = _UNSET, type: str = "tool_use", **extra: Any) -> JSONObject:
+def tool_start(
+    index: Any = 0,
+    id: str = "toolu_01",
+    name: str = "get_weather",
+    input: Any = _UNSET,
+    type: str = "tool_use",
+    **extra: Any,
+) -> JSONObject:
     """A `content_block_start` of a tool block (initial `input: {}` unless given)."""
-    block = {"type": type, "id": id, "name": name,
-             "input": {} if input is _UNSET else input, **extra}
+    block = {
+        "type": type,
+        "id": id,
+        "name": name,
+        "input": {} if input is _UNSET else input,
+        **extra,
+    }
     return block_start(index, block)
 
 
-def thinking_start(index: Any = 0, thinking: Any = "", signature: Any = "",
-                   **extra: Any) -> JSONObject:
+def thinking_start(
+    index: Any = 0, thinking: Any = "", signature: Any = "", **extra: Any
+) -> JSONObject:
     """A `content_block_start` of a thinking block (initial `thinking: ""` and, as the
     SDK's ThinkingBlock requires and the API sends, `signature: ""`; the docs' example
     leaves `signature` out: write that start with `block_start`)."""
-    return block_start(index, {"type": "thinking", "thinking": thinking,
-                               "signature": signature, **extra})
+    return block_start(
+        index, {"type": "thinking", "thinking": thinking, "signature": signature, **extra}
+    )
 
 
 def unsigned_thinking_start(index: Any = 0) -> JSONObject:
@@ -134,14 +154,16 @@ def block_stop(index: Any = 0) -> JSONObject:
     return {"type": "content_block_stop", "index": index}
 
 
-def message_delta(stop_reason: Any = _UNSET, stop_sequence: Any = _UNSET, *,
-                  usage: Any = _UNSET, **fields: Any) -> JSONObject:
+def message_delta(
+    stop_reason: Any = _UNSET, stop_sequence: Any = _UNSET, *, usage: Any = _UNSET, **fields: Any
+) -> JSONObject:
     """A `message_delta`: `stop_reason`, `stop_sequence` and `fields` go into its `delta`;
     a keyword left out is absent (the docs' deltas carry both stop fields). Its `usage`
     is the docs' (`DELTA_USAGE`) unless given (`NO_USAGE`: none)."""
-    event: JSONObject = {"type": "message_delta",
-                         "delta": _given(stop_reason=stop_reason, stop_sequence=stop_sequence,
-                                         **fields)}
+    event: JSONObject = {
+        "type": "message_delta",
+        "delta": _given(stop_reason=stop_reason, stop_sequence=stop_sequence, **fields),
+    }
     return {**event, **_with_usage({"usage": usage}, DELTA_USAGE)}
 
 
@@ -155,28 +177,39 @@ def ping() -> JSONObject:
     return {"type": "ping"}
 
 
-def error(type: str = "overloaded_error", message: str = "Overloaded",
-          **extra: Any) -> JSONObject:
+def error(type: str = "overloaded_error", message: str = "Overloaded", **extra: Any) -> JSONObject:
     """The docs' `error` event (an overloaded error)."""
     return {"type": "error", "error": {"type": type, "message": message}, **extra}
 
 
 def text_stream(*texts: str, stop_reason: str = "end_turn") -> list[JSONObject]:
     """The docs' basic stream: one text block streamed as `texts`, then its stop."""
-    return [message_start(), text_start(0),
-            *(text_delta(0, part) for part in texts),
-            block_stop(0), message_delta(stop_reason, None), stop()]
+    return [
+        message_start(),
+        text_start(0),
+        *(text_delta(0, part) for part in texts),
+        block_stop(0),
+        message_delta(stop_reason, None),
+        stop(),
+    ]
 
 
 # Expected values
 
-def message(*content: JSONObject, stop_reason: Any = None, stop_sequence: Any = None,
-            **fields: Any) -> JSONObject:
+
+def message(
+    *content: JSONObject, stop_reason: Any = None, stop_sequence: Any = None, **fields: Any
+) -> JSONObject:
     """The Message a stream with the default envelope folds into: its `usage` is
     `FINAL_USAGE` (the default message_start's and message_delta's) unless given
     (`NO_USAGE`: none)."""
-    return {**ENVELOPE, "content": list(content), "stop_reason": stop_reason,
-            "stop_sequence": stop_sequence, **_with_usage(fields, FINAL_USAGE)}
+    return {
+        **ENVELOPE,
+        "content": list(content),
+        "stop_reason": stop_reason,
+        "stop_sequence": stop_sequence,
+        **_with_usage(fields, FINAL_USAGE),
+    }
 
 
 def text(value: str, **extra: Any) -> JSONObject:
@@ -184,8 +217,13 @@ def text(value: str, **extra: Any) -> JSONObject:
     return {"type": "text", "text": value, **extra}
 
 
-def tool_use(input: JSON, id: str = "toolu_01", name: str = "get_weather",
-             type: str = "tool_use", **extra: Any) -> JSONObject:
+def tool_use(
+    input: JSON,
+    id: str = "toolu_01",
+    name: str = "get_weather",
+    type: str = "tool_use",
+    **extra: Any,
+) -> JSONObject:
     """An expected tool block."""
     return {"type": type, "id": id, "name": name, "input": input, **extra}
 
@@ -196,6 +234,7 @@ def thinking(value: str, signature: Any = _UNSET, **extra: Any) -> JSONObject:
 
 
 # Wire
+
 
 def frame(data: JSON | str, event: str | None = None) -> bytes:
     """One SSE frame: an optional `event:` line, one `data:` line, the blank line.

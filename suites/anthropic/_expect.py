@@ -30,44 +30,61 @@ def _judged(check: Any, value: JSON) -> JSON:
     return {key: item for key, item in value.items() if key != "usage"}
 
 
-def expect_message(check: Any, received: JSON, expected: JSONObject, *,
-                   events: list[JSON], rules: tuple[str, ...] | None = None,
-                   when: str = "the fold") -> None:
+def expect_message(
+    check: Any,
+    received: JSON,
+    expected: JSONObject,
+    *,
+    events: list[JSON],
+    rules: tuple[str, ...] | None = None,
+    when: str = "the fold",
+) -> None:
     """Fail unless `received` equals `expected` under the canonical comparison (usage
     left out for a target that does not claim it)."""
     found = check.differences(_judged(check, expected), _judged(check, received))
     if found:
-        raise check.fail(f"{when} differs from the expected Message at {len(found)} place(s)",
-                         rules=rules or charged(check, [d.pointer for d in found]),
-                         events=events, differences=found, expected=expected,
-                         received=received)
+        raise check.fail(
+            f"{when} differs from the expected Message at {len(found)} place(s)",
+            rules=rules or charged(check, [d.pointer for d in found]),
+            events=events,
+            differences=found,
+            expected=expected,
+            received=received,
+        )
 
 
-def expect_fold(check: Any, events: list[JSON], expected: JSONObject, *,
-                rules: tuple[str, ...] | None = None) -> JSONObject:
+def expect_fold(
+    check: Any, events: list[JSON], expected: JSONObject, *, rules: tuple[str, ...] | None = None
+) -> JSONObject:
     """Fold `events` through the target and fail unless the Message is `expected`."""
     received: JSONObject = check.fold(events)
     expect_message(check, received, expected, events=events, rules=rules)
     return received
 
 
-def same_fold(check: Any, events: list[JSON], without: list[JSON], *,
-              rules: tuple[str, ...] | None = None) -> None:
+def same_fold(
+    check: Any, events: list[JSON], without: list[JSON], *, rules: tuple[str, ...] | None = None
+) -> None:
     """Fail unless `events` fold into the Message `without` folds into (noise ignored).
 
     Both are folded by the target, so the test judges only what the extra events did."""
     expected: JSONObject = check.fold(without)
     received: JSONObject = check.fold(events)
-    expect_message(check, received, expected, events=events, rules=rules,
-                   when="the fold with the extra events")
+    expect_message(
+        check, received, expected, events=events, rules=rules, when="the fold with the extra events"
+    )
 
 
-def expect_finished(check: Any, acc: Any, *, expected: bool,
-                    rule: str = "AM-LIFE-FINISHED") -> None:
+def expect_finished(
+    check: Any, acc: Any, *, expected: bool, rule: str = "AM-LIFE-FINISHED"
+) -> None:
     """Fail unless the accumulator's `finished` is `expected`."""
     if acc.finished is not expected:
-        raise check.fail(f"finished is {not expected} after event {len(acc.events) - 1}, "
-                         f"expected {expected}", rules=(rule,), events=list(acc.events))
+        raise check.fail(
+            f"finished is {not expected} after event {len(acc.events) - 1}, expected {expected}",
+            rules=(rule,),
+            events=list(acc.events),
+        )
 
 
 def add_all(acc: Any, events: list[JSON]) -> None:

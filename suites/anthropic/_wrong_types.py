@@ -24,17 +24,41 @@ __all__ = ["wrong_typed_streams"]
 
 Path = tuple[str, ...]
 
-_SCALARS = (st.none() | st.booleans() | st.integers(-3, 2**53)
-            | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=3))
+_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 2**53)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=3)
+)
 _WRONG: dict[str, st.SearchStrategy[JSON]] = {
-    "object": (st.none() | st.booleans() | st.integers() | st.text(max_size=3)
-               | st.lists(_SCALARS, max_size=2)),
-    "string": (st.none() | st.booleans() | st.integers() | st.lists(_SCALARS, max_size=2)
-               | st.dictionaries(st.text(max_size=2), _SCALARS, max_size=2)),
-    "string or null": (st.booleans() | st.integers() | st.lists(_SCALARS, max_size=2)
-                       | st.dictionaries(st.text(max_size=2), _SCALARS, max_size=2)),
-    "number": (st.none() | st.booleans() | st.sampled_from(["12", "", "1e3"])
-               | st.lists(st.integers(), max_size=1) | st.just({"n": 1})),
+    "object": (
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.text(max_size=3)
+        | st.lists(_SCALARS, max_size=2)
+    ),
+    "string": (
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.lists(_SCALARS, max_size=2)
+        | st.dictionaries(st.text(max_size=2), _SCALARS, max_size=2)
+    ),
+    "string or null": (
+        st.booleans()
+        | st.integers()
+        | st.lists(_SCALARS, max_size=2)
+        | st.dictionaries(st.text(max_size=2), _SCALARS, max_size=2)
+    ),
+    "number": (
+        st.none()
+        | st.booleans()
+        | st.sampled_from(["12", "", "1e3"])
+        | st.lists(st.integers(), max_size=1)
+        | st.just({"n": 1})
+    ),
     "list": st.none() | st.booleans() | st.integers() | st.text(max_size=3) | st.just({}),
 }
 """Values of a JSON type other than the one each kind of field must hold (null included:
@@ -45,22 +69,37 @@ def _wrong_index(index: JSON) -> st.SearchStrategy[JSON]:
     """Values a careless fold reads as `index`: its string, a bool equal to it in Python,
     a fraction next to it, a negative number, a list holding it; or null."""
     number = index if isinstance(index, int) else 0
-    lookalikes: list[JSON] = [str(number), f" {number}", number + 0.5, -1 - number, [number],
-                              {"index": number}, None]
+    lookalikes: list[JSON] = [
+        str(number),
+        f" {number}",
+        number + 0.5,
+        -1 - number,
+        [number],
+        {"index": number},
+        None,
+    ]
     if number in (0, 1):
         lookalikes.append(bool(number))
     return st.sampled_from(lookalikes)
 
+
 _DELTA_FIELDS: dict[str, tuple[str, str]] = {
-    "text_delta": ("text", "string"), "input_json_delta": ("partial_json", "string"),
-    "thinking_delta": ("thinking", "string"), "signature_delta": ("signature", "string"),
+    "text_delta": ("text", "string"),
+    "input_json_delta": ("partial_json", "string"),
+    "thinking_delta": ("thinking", "string"),
+    "signature_delta": ("signature", "string"),
     "citations_delta": ("citation", "object"),
 }
 _START_FIELDS = {"text": "text", "thinking": "thinking"}
-_USAGE_KINDS = {"input_tokens": "number", "output_tokens": "number",
-                "cache_creation_input_tokens": "number", "cache_read_input_tokens": "number",
-                "server_tool_use": "object", "cache_creation": "object",
-                "service_tier": "string"}
+_USAGE_KINDS = {
+    "input_tokens": "number",
+    "output_tokens": "number",
+    "cache_creation_input_tokens": "number",
+    "cache_read_input_tokens": "number",
+    "server_tool_use": "object",
+    "cache_creation": "object",
+    "service_tier": "string",
+}
 
 
 def _slots(event: JSONObject, features: Collection[str]) -> list[tuple[Path, str]]:
@@ -89,20 +128,27 @@ def _slots(event: JSONObject, features: Collection[str]) -> list[tuple[Path, str
 
 
 def _message_delta_slots(event: JSONObject, features: Collection[str]) -> list[tuple[Path, str]]:
-    slots: list[tuple[Path, str]] = [(("delta",), "object"), (("delta", "stop_reason"), "string"),
-                                     (("delta", "stop_sequence"), "string or null")]
+    slots: list[tuple[Path, str]] = [
+        (("delta",), "object"),
+        (("delta", "stop_reason"), "string"),
+        (("delta", "stop_sequence"), "string or null"),
+    ]
     if allows("stop_details", features):
         slots += [(("delta", "stop_details"), "object"), (("delta", "container"), "object")]
     if allows("wrong usage types", features):
         slots.append((("usage",), "object"))
         usage = event.get("usage")
-        slots += [(("usage", key), _USAGE_KINDS[key]) for key in
-                  (usage if isinstance(usage, dict) else ()) if key in _USAGE_KINDS]
+        slots += [
+            (("usage", key), _USAGE_KINDS[key])
+            for key in (usage if isinstance(usage, dict) else ())
+            if key in _USAGE_KINDS
+        ]
     return slots
 
 
-def _wronged(draw: st.DrawFn, damaged: JSONObject, cleaned: JSONObject,
-             path: Path, kind: str) -> None:
+def _wronged(
+    draw: st.DrawFn, damaged: JSONObject, cleaned: JSONObject, path: Path, kind: str
+) -> None:
     """Give the field at `path` of `damaged` a wrong value and remove it from `cleaned`
     (both copies of one event; a field already wrong in both stays consistent)."""
     *parents, last = path
@@ -124,8 +170,11 @@ def wrong_typed_streams(
     wrongly typed `message_start` (its `message` not an object) may come first."""
     _, events = draw(round_trips(features=features, families=families_for(features)))
     damaged, cleaned = copy.deepcopy(events), copy.deepcopy(events)
-    places = [(number, path, kind) for number, event in enumerate(events)
-              for path, kind in _slots(event, features)]
+    places = [
+        (number, path, kind)
+        for number, event in enumerate(events)
+        for path, kind in _slots(event, features)
+    ]
     for _ in range(draw(st.integers(1 if places else 0, min(3, len(places))))):
         number, path, kind = draw(st.sampled_from(places))
         _wronged(draw, damaged[number], cleaned[number], path, kind)

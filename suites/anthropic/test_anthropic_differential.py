@@ -18,16 +18,22 @@ from refold.marks import rule
 from refold.strategies.anthropic import event_streams
 
 
-@rule("AM-DELTA-ROUTE", "AM-DELTA-MATCH", "AM-BLOCK-ORDER", "AM-BLOCK-REOPEN", "AM-START-ONCE",
-      "AM-STOP-REASON", "AM-STOP-SEQUENCE")
+@rule(
+    "AM-DELTA-ROUTE",
+    "AM-DELTA-MATCH",
+    "AM-BLOCK-ORDER",
+    "AM-BLOCK-REOPEN",
+    "AM-START-ONCE",
+    "AM-STOP-REASON",
+    "AM-STOP-SEQUENCE",
+)
 @given(data=st.data())
 def test_damaged_streams_fold_like_the_reference(check: Check, data: st.DataObject) -> None:
     features = check.target.features - {"robustness"}
     # damage on Anthropic's own shape (family 1): the damages are the departures, and
     # the test's marks are their rules; other lossless shapes (start text, ...) are
     # the round trips' and would be charged here to rules they are not about
-    events = data.draw(event_streams(features=features, families=frozenset({1})),
-                       label="events")
+    events = data.draw(event_streams(features=features, families=frozenset({1})), label="events")
     note(f"{len(events)} events, features {sorted(features)}")
     check.folds_like_reference(events)
 

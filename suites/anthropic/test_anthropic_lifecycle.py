@@ -43,9 +43,15 @@ _STEPS = 15
 
 
 def _start(features: frozenset[str]) -> JSONObject:
-    message: JSONObject = {"id": "msg_1", "type": "message", "role": "assistant",
-                           "model": "claude-sonnet-4-5", "content": [], "stop_reason": None,
-                           "stop_sequence": None}
+    message: JSONObject = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5",
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+    }
     if allows("usage", features):
         message["usage"] = {"input_tokens": 3, "output_tokens": 1}
     return {"type": "message_start", "message": message}
@@ -142,8 +148,9 @@ class LifecycleMachine(stateful.RuleBasedStateMachine):
 
 def _described(expected: JSON, received: JSON) -> str:
     found = differences(expected, received)
-    return "; ".join(str(d) for d in found[:3]) + (f" (+{len(found) - 3})" if len(found) > 3
-                                                   else "")
+    return "; ".join(str(d) for d in found[:3]) + (
+        f" (+{len(found) - 3})" if len(found) > 3 else ""
+    )
 
 
 class SnapshotMachine(LifecycleMachine):
@@ -161,17 +168,23 @@ class SnapshotMachine(LifecycleMachine):
     def _verify_unchanged(self) -> None:
         for number, (event, original) in enumerate(self.given):
             if not json_equal(event, original):
-                raise self.check.fail(f"the target mutated event {number} after add(): "
-                                      f"{_described(original, event)}",
-                                      rules=("AM-LIFE-SNAPSHOT",), events=self.events(),
-                                      expected=original, received=event)
+                raise self.check.fail(
+                    f"the target mutated event {number} after add(): {_described(original, event)}",
+                    rules=("AM-LIFE-SNAPSHOT",),
+                    events=self.events(),
+                    expected=original,
+                    received=event,
+                )
         for number, (response, original) in enumerate(self.handed_out):
             if not json_equal(response, original):
                 raise self.check.fail(
                     f"Message {number} changed after it was handed out ({len(self.given)} "
                     f"events folded since the start): {_described(original, response)}",
-                    rules=("AM-LIFE-SNAPSHOT",), events=self.events(),
-                    expected=original, received=response)
+                    rules=("AM-LIFE-SNAPSHOT",),
+                    events=self.events(),
+                    expected=original,
+                    received=response,
+                )
 
 
 class FinishedMachine(LifecycleMachine):
@@ -186,12 +199,22 @@ class FinishedMachine(LifecycleMachine):
         # `finished` has no JSON pointer: charge the clause that decides it
         cut_short = expected is False and self.stream.started and self.stream.error is None
         rule_id = "AM-LIFE-TRUNCATED" if cut_short else "AM-LIFE-FINISHED"
-        state = ("an error came first" if self.stream.error is not None else
-                 "message_stop arrived after message_start" if expected else
-                 "no message_start yet" if not self.stream.started else "no message_stop yet")
-        raise self.check.fail(f"finished is {received}, expected {expected}: {state}",
-                              rules=(rule_id,), events=self.events(),
-                              expected=expected, received=received)
+        state = (
+            "an error came first"
+            if self.stream.error is not None
+            else "message_stop arrived after message_start"
+            if expected
+            else "no message_start yet"
+            if not self.stream.started
+            else "no message_stop yet"
+        )
+        raise self.check.fail(
+            f"finished is {received}, expected {expected}: {state}",
+            rules=(rule_id,),
+            events=self.events(),
+            expected=expected,
+            received=received,
+        )
 
 
 class ErrorMachine(LifecycleMachine):
@@ -217,28 +240,44 @@ class ErrorMachine(LifecycleMachine):
             return  # the fold ended before any error: AM-LIFE-AFTER-STOP's business
         expected, received = self.stream.error, self.target.error
         if (expected is None) != (received is None) or (
-                expected is not None and self.check.differences(expected, received)):
-            raise self._fail(f"error reads {received!r}, expected {expected!r}",
-                             expected=expected, received=received)
+            expected is not None and self.check.differences(expected, received)
+        ):
+            raise self._fail(
+                f"error reads {received!r}, expected {expected!r}",
+                expected=expected,
+                received=received,
+            )
         if expected is None:
             return
         if self.target.finished:
-            raise self._fail("the fold reports finished after an error event",
-                             expected=False, received=True)
+            raise self._fail(
+                "the fold reports finished after an error event", expected=False, received=True
+            )
         if self.partial is None:
             if self.target.response_error() is None:
-                raise self._fail("after an error before any message_start, a Message can "
-                                 "be read", expected=None, received=self.target.response())
+                raise self._fail(
+                    "after an error before any message_start, a Message can be read",
+                    expected=None,
+                    received=self.target.response(),
+                )
             return
         response = self.target.response()
         if self.check.differences(self.partial, response):
-            raise self._fail(f"the Message changed with the error or after it: "
-                             f"{_described(self.partial, response)}",
-                             expected=self.partial, received=response)
+            raise self._fail(
+                f"the Message changed with the error or after it: "
+                f"{_described(self.partial, response)}",
+                expected=self.partial,
+                received=response,
+            )
 
     def _fail(self, summary: str, *, expected: JSON, received: JSON) -> AssertionError:
-        return self.check.fail(summary, rules=("AM-LIFE-ERROR",), events=self.events(),
-                               expected=expected, received=received)
+        return self.check.fail(
+            summary,
+            rules=("AM-LIFE-ERROR",),
+            events=self.events(),
+            expected=expected,
+            received=received,
+        )
 
 
 class AfterStopMachine(LifecycleMachine):
@@ -260,20 +299,28 @@ class AfterStopMachine(LifecycleMachine):
             return
         response = self.target.response()
         if self.check.differences(self.at_stop, response):
-            raise self._fail(f"the Message changed after message_stop: "
-                             f"{_described(self.at_stop, response)}",
-                             expected=self.at_stop, received=response)
+            raise self._fail(
+                f"the Message changed after message_stop: {_described(self.at_stop, response)}",
+                expected=self.at_stop,
+                received=response,
+            )
         if self.finished_at_stop and not self.target.finished:
-            raise self._fail("finished went back to False after message_stop",
-                             expected=True, received=False)
+            raise self._fail(
+                "finished went back to False after message_stop", expected=True, received=False
+            )
         # Whether an `error` event after message_stop is readable is not checked: "events
         # after message_stop change nothing" (AM-LIFE-AFTER-STOP) and "error ... is
         # terminal wherever it arrives" (AM-BEFORE-START) read both ways; the Message and
         # `finished` are what both readings fix.
 
     def _fail(self, summary: str, *, expected: JSON, received: JSON) -> AssertionError:
-        return self.check.fail(summary, rules=("AM-LIFE-AFTER-STOP",), events=self.events(),
-                               expected=expected, received=received)
+        return self.check.fail(
+            summary,
+            rules=("AM-LIFE-AFTER-STOP",),
+            events=self.events(),
+            expected=expected,
+            received=received,
+        )
 
 
 class ReferenceMachine(LifecycleMachine):
@@ -287,19 +334,26 @@ class ReferenceMachine(LifecycleMachine):
         found = self.check.differences(expected, received)
         if not found:
             return
-        summary = (f"after {len(self.given)} events (finished: {self.stream.stopped}, "
-                   f"error: {self.stream.error is not None}) the Message differs from the "
-                   f"reference's at {len(found)} place(s)")
+        summary = (
+            f"after {len(self.given)} events (finished: {self.stream.stopped}, "
+            f"error: {self.stream.error is not None}) the Message differs from the "
+            f"reference's at {len(found)} place(s)"
+        )
         # Every earlier step agreed: the latest event made the difference. After the end
         # of the message, or with an error, that is the lifecycle rule's fault, not the
         # fault of the rule owning the place that changed.
         if self.over_before or self.stream.error is not None:
             ended = "AM-LIFE-AFTER-STOP" if self.stream.stopped else "AM-LIFE-ERROR"
-            raise self.check.fail(f"{summary}: {_described(expected, received)}",
-                                  rules=(ended,), events=self.events(),
-                                  expected=expected, received=received)
-        raise self.check.fail(summary, events=self.events(), differences=found,
-                              expected=expected, received=received)
+            raise self.check.fail(
+                f"{summary}: {_described(expected, received)}",
+                rules=(ended,),
+                events=self.events(),
+                expected=expected,
+                received=received,
+            )
+        raise self.check.fail(
+            summary, events=self.events(), differences=found, expected=expected, received=received
+        )
 
 
 @contextmanager
@@ -318,7 +372,8 @@ def _run(machine: type[LifecycleMachine], check: Check) -> None:
     phases = tuple(phase for phase in settings().phases if phase != Phase.explain)
     with bound(check):
         stateful.run_state_machine_as_test(
-            machine, settings=settings(stateful_step_count=_STEPS, phases=phases))
+            machine, settings=settings(stateful_step_count=_STEPS, phases=phases)
+        )
 
 
 @rule("AM-LIFE-SNAPSHOT")
@@ -352,22 +407,28 @@ def _before_start(event: JSONObject) -> bool:
     """Events that start nothing and end nothing: everything but a usable message_start
     and an error (which would end the fold: AM-LIFE-ERROR's business)."""
     kind = event.get("type")
-    return kind != "error" and not (kind == "message_start"
-                                    and isinstance(event.get("message"), dict))
+    return kind != "error" and not (
+        kind == "message_start" and isinstance(event.get("message"), dict)
+    )
 
 
 @rule("AM-LIFE-EMPTY")
 @given(data=st.data())
 def test_reading_before_a_message_start_raises(check: Check, data: st.DataObject) -> None:
     claimed = check.target.features
-    events = data.draw(st.lists(lifecycle_events(features=claimed).filter(_before_start),
-                                max_size=4), label="events")
+    events = data.draw(
+        st.lists(lifecycle_events(features=claimed).filter(_before_start), max_size=4),
+        label="events",
+    )
     accumulator = check.accumulator()
     for event in [None, *events]:
         if event is not None:
             accumulator.add(event)
         if accumulator.response_error() is None:
-            raise check.fail("response() returned a Message before any message_start was "
-                             "added", rules=("AM-LIFE-EMPTY",), events=list(accumulator.events))
+            raise check.fail(
+                "response() returned a Message before any message_start was added",
+                rules=("AM-LIFE-EMPTY",),
+                events=list(accumulator.events),
+            )
     accumulator.add(_start(claimed))
     accumulator.response()

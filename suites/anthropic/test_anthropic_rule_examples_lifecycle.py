@@ -31,33 +31,55 @@ from ._expect import add_all, expect_finished, expect_message
 _OVERLOADED = {"type": "overloaded_error", "message": "Overloaded"}
 
 
-def _expect_response(check: Check, acc: Any, expected: JSONObject, *,
-                     rules: tuple[str, ...] | None = None) -> None:
-    expect_message(check, acc.response(), expected, events=list(acc.events), rules=rules,
-                   when=f"the Message read after event {len(acc.events) - 1}")
+def _expect_response(
+    check: Check, acc: Any, expected: JSONObject, *, rules: tuple[str, ...] | None = None
+) -> None:
+    expect_message(
+        check,
+        acc.response(),
+        expected,
+        events=list(acc.events),
+        rules=rules,
+        when=f"the Message read after event {len(acc.events) - 1}",
+    )
 
 
 def _expect_no_message(check: Check, acc: Any, *, rule: str = "AM-LIFE-EMPTY") -> None:
     found = acc.response_error()
     if found is None:
-        raise check.fail("the Message could be read although no message_start was folded",
-                         rules=(rule,), events=list(acc.events))
+        raise check.fail(
+            "the Message could be read although no message_start was folded",
+            rules=(rule,),
+            events=list(acc.events),
+        )
     if found.kind != "raised":
-        raise check.fail(f"reading the Message before message_start failed ({found.kind}) "
-                         f"instead of raising an error", rules=(rule,),
-                         events=list(acc.events), target_error=str(found))
+        raise check.fail(
+            f"reading the Message before message_start failed ({found.kind}) "
+            f"instead of raising an error",
+            rules=(rule,),
+            events=list(acc.events),
+            target_error=str(found),
+        )
 
 
 def _expect_error(check: Check, acc: Any, expected: JSON) -> None:
     received = acc.error
     if received is None:
-        raise check.fail("the error event was not recorded (error is None)",
-                         rules=("AM-LIFE-ERROR",), events=list(acc.events))
+        raise check.fail(
+            "the error event was not recorded (error is None)",
+            rules=("AM-LIFE-ERROR",),
+            events=list(acc.events),
+        )
     found = check.differences(expected, received)
     if found:
-        raise check.fail("the recorded error is not the error event's `error` object",
-                         rules=("AM-LIFE-ERROR",), events=list(acc.events),
-                         differences=found, expected=expected, received=received)
+        raise check.fail(
+            "the recorded error is not the error event's `error` object",
+            rules=("AM-LIFE-ERROR",),
+            events=list(acc.events),
+            differences=found,
+            expected=expected,
+            received=received,
+        )
 
 
 @rule("AM-LIFE-EMPTY")
@@ -82,7 +104,8 @@ def test_reading_the_message_after_an_error_before_message_start_raises(check: C
 
 @rule("AM-LIFE-EMPTY", "AM-BEFORE-START")
 def test_a_message_start_whose_message_is_not_an_object_leaves_nothing_to_read(
-        check: Check) -> None:
+    check: Check,
+) -> None:
     acc = check.accumulator()
     acc.add({"type": "message_start", "message": None})
     _expect_no_message(check, acc, rule="AM-BEFORE-START")
@@ -105,8 +128,11 @@ def test_a_message_handed_out_never_changes_after_later_events(check: Check) -> 
     add_all(acc, [*rest, text_start(1, "More")])
     found = check.differences(kept, handed_out)
     if found:
-        raise check.fail("a Message already handed out changed when later events were folded",
-                         events=list(acc.events), differences=found)
+        raise check.fail(
+            "a Message already handed out changed when later events were folded",
+            events=list(acc.events),
+            differences=found,
+        )
 
 
 @rule("AM-LIFE-SNAPSHOT")
@@ -128,38 +154,76 @@ def _never_mutated(check: Check, events: list[JSONObject]) -> None:
         acc.add(event)  # the harness also fails the test if the target mutates its copy
         acc.response()
     if events != originals:
-        raise check.fail("the events changed while they were folded", rules=("AM-LIFE-SNAPSHOT",),
-                         events=originals)
+        raise check.fail(
+            "the events changed while they were folded",
+            rules=("AM-LIFE-SNAPSHOT",),
+            events=originals,
+        )
 
 
 @rule("AM-LIFE-SNAPSHOT")
 def test_folding_and_reading_never_mutate_text_events(check: Check) -> None:
     # a fold that uses message_start's message, or a block start, as its working copy
     # appends to the caller's `content` list or extends the caller's `text`
-    _never_mutated(check, [message_start(), text_start(0, "Hel"), text_delta(0, "lo"),
-                           block_stop(0), message_delta("end_turn", None), stop()])
+    _never_mutated(
+        check,
+        [
+            message_start(),
+            text_start(0, "Hel"),
+            text_delta(0, "lo"),
+            block_stop(0),
+            message_delta("end_turn", None),
+            stop(),
+        ],
+    )
 
 
 @rule("AM-LIFE-SNAPSHOT", "AM-CITATIONS-APPEND")
 def test_folding_and_reading_never_mutate_a_start_events_citations(check: Check) -> None:
-    cited = {"type": "char_location", "cited_text": "x", "document_index": 0,
-             "start_char_index": 0, "end_char_index": 1}
-    _never_mutated(check, [message_start(), text_start(0, "", citations=[cited]),
-                           citation_delta(0, dict(cited, cited_text="y")), text_delta(0, "x"),
-                           stop()])
+    cited = {
+        "type": "char_location",
+        "cited_text": "x",
+        "document_index": 0,
+        "start_char_index": 0,
+        "end_char_index": 1,
+    }
+    _never_mutated(
+        check,
+        [
+            message_start(),
+            text_start(0, "", citations=[cited]),
+            citation_delta(0, dict(cited, cited_text="y")),
+            text_delta(0, "x"),
+            stop(),
+        ],
+    )
 
 
 @rule("AM-LIFE-SNAPSHOT", "AM-TOOL-JOIN")
 def test_folding_and_reading_never_mutate_a_tool_blocks_start_input(check: Check) -> None:
-    _never_mutated(check, [message_start(), tool_start(0, input={}), input_delta(0, '{"a": '),
-                           input_delta(0, "1}"), message_delta("tool_use", None), stop()])
+    _never_mutated(
+        check,
+        [
+            message_start(),
+            tool_start(0, input={}),
+            input_delta(0, '{"a": '),
+            input_delta(0, "1}"),
+            message_delta("tool_use", None),
+            stop(),
+        ],
+    )
 
 
 @rule("AM-LIFE-SNAPSHOT", "AM-USAGE-REPLACE")
 def test_folding_and_reading_never_mutate_message_starts_usage(check: Check) -> None:
-    _never_mutated(check, [message_start(usage={"input_tokens": 25, "output_tokens": 1}),
-                           message_delta("end_turn", None, usage={"output_tokens": 15}),
-                           stop()])
+    _never_mutated(
+        check,
+        [
+            message_start(usage={"input_tokens": 25, "output_tokens": 1}),
+            message_delta("end_turn", None, usage={"output_tokens": 15}),
+            stop(),
+        ],
+    )
 
 
 @rule("AM-LIFE-FINISHED")
@@ -188,8 +252,9 @@ def test_a_message_stop_before_message_start_does_not_finish(check: Check) -> No
     expect_finished(check, acc, expected=False)
     add_all(acc, text_stream("Hi"))
     expect_finished(check, acc, expected=True)
-    _expect_response(check, acc, message(text("Hi"), stop_reason="end_turn"),
-                     rules=("AM-BEFORE-START",))
+    _expect_response(
+        check, acc, message(text("Hi"), stop_reason="end_turn"), rules=("AM-BEFORE-START",)
+    )
 
 
 @rule("AM-LIFE-FINISHED", "AM-LIFE-ERROR")
@@ -213,31 +278,48 @@ def test_an_error_mid_stream_is_recorded_and_the_partial_message_kept(check: Che
 def test_events_after_an_error_change_nothing(check: Check) -> None:
     # Anthropic closes the stream after an error: anything later is not this message
     acc = check.accumulator()
-    add_all(acc, [message_start(), text_start(0), text_delta(0, "Hel"), error(),
-                  text_delta(0, "lo"), text_start(1, "More"), message_delta("end_turn", None),
-                  error("api_error", "Internal"), stop()])
+    add_all(
+        acc,
+        [
+            message_start(),
+            text_start(0),
+            text_delta(0, "Hel"),
+            error(),
+            text_delta(0, "lo"),
+            text_start(1, "More"),
+            message_delta("end_turn", None),
+            error("api_error", "Internal"),
+            stop(),
+        ],
+    )
     _expect_error(check, acc, _OVERLOADED)
     expect_finished(check, acc, expected=False, rule="AM-LIFE-ERROR")
     _expect_response(check, acc, message(text("Hel"), usage=START_USAGE))
 
 
 @rule("AM-LIFE-ERROR")
-def test_the_captured_error_payload_is_recorded_and_never_enters_the_message(
-        check: Check) -> None:
+def test_the_captured_error_payload_is_recorded_and_never_enters_the_message(check: Check) -> None:
     # karthink/gptel#1512: `details: null` in the error and a top-level `request_id`
-    event = {"type": "error", "request_id": "req_011CU",
-             "error": {"type": "overloaded_error", "message": "Overloaded", "details": None}}
+    event = {
+        "type": "error",
+        "request_id": "req_011CU",
+        "error": {"type": "overloaded_error", "message": "Overloaded", "details": None},
+    }
     acc = check.accumulator()
     add_all(acc, [message_start(), text_start(0), text_delta(0, "Hi"), event])
-    _expect_error(check, acc, {"type": "overloaded_error", "message": "Overloaded",
-                               "details": None})
+    _expect_error(
+        check, acc, {"type": "overloaded_error", "message": "Overloaded", "details": None}
+    )
     _expect_response(check, acc, message(text("Hi"), usage=START_USAGE))
 
 
 @rule("AM-LIFE-ERROR")
 def test_an_error_event_without_an_error_object_is_recorded_as_empty(check: Check) -> None:
-    for event in ({"type": "error"}, {"type": "error", "error": None},
-                  {"type": "error", "error": "Overloaded"}):
+    for event in (
+        {"type": "error"},
+        {"type": "error", "error": None},
+        {"type": "error", "error": "Overloaded"},
+    ):
         acc = check.accumulator()
         add_all(acc, [message_start(), event])
         _expect_error(check, acc, {})
@@ -249,8 +331,9 @@ def test_no_error_is_recorded_when_no_error_event_came(check: Check) -> None:
     acc = check.accumulator()
     add_all(acc, text_stream("Hi"))
     if acc.error is not None:
-        raise check.fail(f"error is {acc.error!r} although no error event was folded",
-                         events=list(acc.events))
+        raise check.fail(
+            f"error is {acc.error!r} although no error event was folded", events=list(acc.events)
+        )
 
 
 @rule("AM-LIFE-ERROR", "AM-BEFORE-START")
@@ -265,24 +348,40 @@ def test_an_error_before_message_start_is_terminal(check: Check) -> None:
 
 @rule("AM-LIFE-TRUNCATED")
 def test_a_stream_ending_without_message_stop_is_not_finished_and_keeps_the_partial_message(
-        check: Check) -> None:
+    check: Check,
+) -> None:
     # AQ19: TypeScript throws, LangChain and Vercel lose what message_delta carried
     acc = check.accumulator()
-    add_all(acc, [message_start(), text_start(0), text_delta(0, "Hel"), block_stop(0),
-                  text_start(1), text_delta(1, "open"), message_delta("max_tokens", None)])
+    add_all(
+        acc,
+        [
+            message_start(),
+            text_start(0),
+            text_delta(0, "Hel"),
+            block_stop(0),
+            text_start(1),
+            text_delta(1, "open"),
+            message_delta("max_tokens", None),
+        ],
+    )
     expect_finished(check, acc, expected=False, rule="AM-LIFE-TRUNCATED")
     _expect_response(check, acc, message(text("Hel"), text("open"), stop_reason="max_tokens"))
 
 
 @rule("AM-LIFE-TRUNCATED", "AM-TOOL-INVALID")
 def test_a_stream_cut_inside_a_tool_block_is_not_finished_and_keeps_the_raw_input(
-        check: Check) -> None:
+    check: Check,
+) -> None:
     # brightwave-inc/tidebreak#1122: a half tool call handed on as finished
     acc = check.accumulator()
     add_all(acc, [message_start(), tool_start(0), input_delta(0, '{"location": "Par')])
     expect_finished(check, acc, expected=False, rule="AM-LIFE-TRUNCATED")
-    block = {"type": "tool_use", "id": "toolu_01", "name": "get_weather",
-             "input": '{"location": "Par'}
+    block = {
+        "type": "tool_use",
+        "id": "toolu_01",
+        "name": "get_weather",
+        "input": '{"location": "Par',
+    }
     _expect_response(check, acc, message(block, usage=START_USAGE))
 
 
@@ -290,8 +389,17 @@ def test_a_stream_cut_inside_a_tool_block_is_not_finished_and_keeps_the_raw_inpu
 def test_events_after_message_stop_change_nothing(check: Check) -> None:
     # AQ28 exp E: Python and LangChain fold late text, stop reason and usage in
     acc = check.accumulator()
-    add_all(acc, [*text_stream("Hi"), text_delta(0, " late"), text_start(1, "More"),
-                  message_delta("max_tokens", "X"), message_start(id="msg_02"), stop()])
+    add_all(
+        acc,
+        [
+            *text_stream("Hi"),
+            text_delta(0, " late"),
+            text_start(1, "More"),
+            message_delta("max_tokens", "X"),
+            message_start(id="msg_02"),
+            stop(),
+        ],
+    )
     expect_finished(check, acc, expected=True, rule="AM-LIFE-AFTER-STOP")
     _expect_response(check, acc, message(text("Hi"), stop_reason="end_turn"))
 
@@ -306,7 +414,8 @@ def test_an_error_after_message_stop_leaves_the_message_finished(check: Check) -
 
 @rule("AM-LIFE-TRUNCATED")
 def test_a_stream_ending_right_after_message_start_is_an_empty_unfinished_message(
-        check: Check) -> None:
+    check: Check,
+) -> None:
     acc = check.accumulator()
     add_all(acc, [message_start(), ping()])
     expect_finished(check, acc, expected=False, rule="AM-LIFE-TRUNCATED")

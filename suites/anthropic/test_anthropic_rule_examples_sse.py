@@ -39,9 +39,13 @@ def _expect_decoded(check: Check, parts: list[bytes], expected: list[JSON]) -> N
         # Pointers into the list of events, not into a Message: no Message rule owns
         # them, so the failure is the test's own rules' (no `differences=`).
         shown = "; ".join(str(d) for d in found[:3])
-        raise check.fail(f"the decoder gave out other events than the frames' data "
-                         f"({len(found)} difference(s): {shown})",
-                         events=expected, expected=expected, received=received)
+        raise check.fail(
+            f"the decoder gave out other events than the frames' data "
+            f"({len(found)} difference(s): {shown})",
+            events=expected,
+            expected=expected,
+            received=received,
+        )
 
 
 @rule("AM-SSE-TYPE")
@@ -67,24 +71,34 @@ def test_frames_named_message_are_decoded_like_any_other(check: Check) -> None:
 @rule("AM-SSE-TYPE")
 def test_the_data_type_wins_when_the_event_name_disagrees(check: Check) -> None:
     events = text_stream("Hi", "!")
-    names = ["message", "ping", "error", "content_block_stop", "message_stop", "vertex_event",
-             "message_start"]
+    names = [
+        "message",
+        "ping",
+        "error",
+        "content_block_stop",
+        "message_stop",
+        "vertex_event",
+        "message_start",
+    ]
     parts = [frame(event, event=name) for event, name in zip(events, names, strict=True)]
     _expect_decoded(check, parts, events)
 
 
 @rule("AM-SSE-TYPE")
-def test_data_without_a_type_is_an_unknown_event_whatever_the_name_says(
-        check: Check) -> None:
+def test_data_without_a_type_is_an_unknown_event_whatever_the_name_says(check: Check) -> None:
     # a decoder that fills `type` in from the event name would fold "X" into the text
     events = text_stream("Hi", "!")
     typeless = {"index": 0, "delta": {"type": "text_delta", "text": "X"}}
-    parts = [*_named(events[:3]), frame(typeless, event="content_block_delta"),
-             *_named(events[3:])]
+    parts = [*_named(events[:3]), frame(typeless, event="content_block_delta"), *_named(events[3:])]
     decoded = check.decoded(parts)
     received = check.fold(decoded)
-    expect_message(check, received, message(text("Hi!"), stop_reason="end_turn"),
-                   events=decoded, when="the fold of the decoded events")
+    expect_message(
+        check,
+        received,
+        message(text("Hi!"), stop_reason="end_turn"),
+        events=decoded,
+        when="the fold of the decoded events",
+    )
 
 
 @rule("AM-SSE-TYPE")
@@ -93,15 +107,18 @@ def test_a_data_only_stream_split_at_every_byte_decodes_the_same(check: Check) -
     events = text_stream("caf\u00e9 ", "\U0001f600", " ok")
     wire = b"".join(frame(event) for event in events)
     assert len(wire) > len(wire.decode())  # the pieces do cut multi-byte characters
-    _expect_decoded(check, [wire[i:i + 1] for i in range(len(wire))], events)
+    _expect_decoded(check, [wire[i : i + 1] for i in range(len(wire))], events)
 
 
 @rule("AM-SSE-EMPTY")
 def test_a_frame_with_empty_data_is_skipped(check: Check) -> None:
     # AQ30: proxies flush `event:` lines without data; JSON-parsing them crashed
     events = text_stream("Hi", "!")
-    empty = [b"event: content_block_delta\ndata: \n\n", b"event: message_start\ndata:\n\n",
-             b"event: ping\n\n"]
+    empty = [
+        b"event: content_block_delta\ndata: \n\n",
+        b"event: message_start\ndata:\n\n",
+        b"event: ping\n\n",
+    ]
     parts = [part for event in _named(events) for part in (*empty, event)]
     _expect_decoded(check, parts, events)
 
@@ -116,8 +133,11 @@ def test_ping_and_error_frames_are_passed_to_the_fold(check: Check) -> None:
 @rule("AM-SSE-EMPTY")
 def test_an_error_frame_with_request_id_is_passed_as_sent(check: Check) -> None:
     # karthink/gptel#1512: the captured payload, `details: null` and `request_id` included
-    event = {"type": "error", "request_id": "req_011CU",
-             "error": {"type": "overloaded_error", "message": "Overloaded", "details": None}}
+    event = {
+        "type": "error",
+        "request_id": "req_011CU",
+        "error": {"type": "overloaded_error", "message": "Overloaded", "details": None},
+    }
     _expect_decoded(check, [frame(event, event="error")], [event])
 
 
@@ -135,21 +155,28 @@ def test_a_frame_whose_data_is_not_json_is_refused(check: Check, data: str) -> N
     # AM-SSE-EMPTY skips only empty data: data that is there but not JSON is no event
     # object, and neither skipping it nor turning it into an event is refusing it
     if "sse" not in check.target.features:
-        pytest.skip(f"target {check.target.name} does not claim feature sse, which this "
-                    f"example needs to send the frames to its decoder")
+        pytest.skip(
+            f"target {check.target.name} does not claim feature sse, which this "
+            f"example needs to send the frames to its decoder"
+        )
     events = text_stream("Hi", "!")
-    parts = [*_named(events[:3]), frame(data, event="content_block_delta"),
-             *_named(events[3:])]
+    parts = [*_named(events[:3]), frame(data, event="content_block_delta"), *_named(events[3:])]
     decoded = check.decoded_raw(parts)
     if isinstance(decoded, TargetError):
         if decoded.kind == "raised":
             return  # the decoder refused it
-        raise check.fail(f"the target's SSE decoder failed ({decoded.kind}) instead of "
-                         f"refusing data that is not JSON", target_error=str(decoded))
+        raise check.fail(
+            f"the target's SSE decoder failed ({decoded.kind}) instead of "
+            f"refusing data that is not JSON",
+            target_error=str(decoded),
+        )
     handed_on = [item for item in decoded if not isinstance(item, dict)]
     if not handed_on:
-        raise check.fail(f"the decoder neither refused the frame whose data is not JSON "
-                         f"({data!r}) nor handed it to the fold: it gave out only event "
-                         f"objects", events=decoded)
+        raise check.fail(
+            f"the decoder neither refused the frame whose data is not JSON "
+            f"({data!r}) nor handed it to the fold: it gave out only event "
+            f"objects",
+            events=decoded,
+        )
     for item in handed_on:
         check.refuses(item)  # the fold refuses what the decoder handed on

@@ -25,8 +25,14 @@ from ._expect import expect_fold
 
 def _answer(*deltas: JSONObject, **start: object) -> list[JSONObject]:
     """A one-block text answer "Hi", then `deltas` (message_delta events), message_stop."""
-    return [message_start(**start), text_start(0), text_delta(0, "Hi"), block_stop(0),
-            *deltas, stop()]
+    return [
+        message_start(**start),
+        text_start(0),
+        text_delta(0, "Hi"),
+        block_stop(0),
+        *deltas,
+        stop(),
+    ]
 
 
 @rule("AM-STOP-REASON")
@@ -58,8 +64,7 @@ def test_a_blank_or_wrong_typed_stop_reason_changes_nothing(check: Check) -> Non
 
 @rule("AM-STOP-REASON")
 def test_a_message_delta_without_a_stop_reason_changes_nothing(check: Check) -> None:
-    events = _answer(message_delta("end_turn", None), message_delta(),
-                     {"type": "message_delta"})
+    events = _answer(message_delta("end_turn", None), message_delta(), {"type": "message_delta"})
     expect_fold(check, events, message(text("Hi"), stop_reason="end_turn"))
 
 
@@ -70,8 +75,17 @@ def test_a_later_stop_reason_replaces_an_earlier_one_never_joins_it(check: Check
     expect_fold(check, events, message(text("Hi"), stop_reason="max_tokens"))
 
 
-@pytest.mark.parametrize("reason", ["pause_turn", "refusal", "model_context_window_exceeded",
-                                    "tool_use", "stop_sequence", "a_future_reason"])
+@pytest.mark.parametrize(
+    "reason",
+    [
+        "pause_turn",
+        "refusal",
+        "model_context_window_exceeded",
+        "tool_use",
+        "stop_sequence",
+        "a_future_reason",
+    ],
+)
 @rule("AM-STOP-REASON")
 def test_every_stop_reason_is_kept_verbatim_never_mapped(check: Check, reason: str) -> None:
     # AQ15, AQ17: litellm maps stop reasons onto its own vocabulary
@@ -82,66 +96,76 @@ def test_every_stop_reason_is_kept_verbatim_never_mapped(check: Check, reason: s
 @rule("AM-STOP-REASON")
 def test_a_stream_with_no_message_delta_keeps_message_starts_stop_reason(check: Check) -> None:
     events = _answer(stop_reason="max_tokens")
-    expect_fold(check, events, message(text("Hi"), stop_reason="max_tokens",
-                                       usage=START_USAGE))
+    expect_fold(check, events, message(text("Hi"), stop_reason="max_tokens", usage=START_USAGE))
 
 
 @rule("AM-STOP-SEQUENCE")
 def test_the_stop_sequence_that_ended_the_message_is_kept(check: Check) -> None:
     # AQ17: litellm maps stop_sequence to end_turn and drops the sequence
     events = _answer(message_delta("stop_sequence", "\n\nHuman:"))
-    expect_fold(check, events, message(text("Hi"), stop_reason="stop_sequence",
-                                       stop_sequence="\n\nHuman:"))
+    expect_fold(
+        check, events, message(text("Hi"), stop_reason="stop_sequence", stop_sequence="\n\nHuman:")
+    )
 
 
 @rule("AM-STOP-SEQUENCE", "AM-STOP-REASON")
-def test_a_message_delta_with_a_blank_stop_reason_leaves_the_stop_sequence(
-        check: Check) -> None:
-    events = _answer(message_delta("stop_sequence", "END"), message_delta(None, None),
-                     message_delta(None, "OTHER"))
-    expect_fold(check, events, message(text("Hi"), stop_reason="stop_sequence",
-                                       stop_sequence="END"))
+def test_a_message_delta_with_a_blank_stop_reason_leaves_the_stop_sequence(check: Check) -> None:
+    events = _answer(
+        message_delta("stop_sequence", "END"),
+        message_delta(None, None),
+        message_delta(None, "OTHER"),
+    )
+    expect_fold(
+        check, events, message(text("Hi"), stop_reason="stop_sequence", stop_sequence="END")
+    )
 
 
 @rule("AM-STOP-SEQUENCE")
-def test_the_stop_sequence_follows_the_delta_that_last_set_the_stop_reason(
-        check: Check) -> None:
+def test_the_stop_sequence_follows_the_delta_that_last_set_the_stop_reason(check: Check) -> None:
     for last in (message_delta("max_tokens", None), message_delta("max_tokens")):
         events = _answer(message_delta("stop_sequence", "END"), last)
-        expect_fold(check, events, message(text("Hi"), stop_reason="max_tokens",
-                                           stop_sequence=None))
+        expect_fold(
+            check, events, message(text("Hi"), stop_reason="max_tokens", stop_sequence=None)
+        )
 
 
 # the later message_delta events repeat the stop reason, so that a fold which erases it
 # with a null (AQ26, a STOP-REASON defect) does not fail the tests below too
 
-_REFUSAL = {"type": "refusal", "category": "cyber",
-            "explanation": "The request asks for working malware."}
+_REFUSAL = {
+    "type": "refusal",
+    "category": "cyber",
+    "explanation": "The request asks for working malware.",
+}
 
 
 @rule("AM-STOP-DETAILS")
 def test_stop_details_arrive_on_message_delta_with_a_refusal(check: Check) -> None:
     # AQ16: "stop_details arrives on the message_delta event alongside stop_reason"
     events = _answer(message_delta("refusal", None, stop_details=_REFUSAL))
-    expect_fold(check, events, message(text("Hi"), stop_reason="refusal",
-                                       stop_details=_REFUSAL))
+    expect_fold(check, events, message(text("Hi"), stop_reason="refusal", stop_details=_REFUSAL))
 
 
 @rule("AM-STOP-DETAILS")
 def test_a_blank_stop_details_changes_nothing(check: Check) -> None:
     blanks: tuple[JSON, ...] = (None, "refusal", [], 1)
     for blank in blanks:
-        events = _answer(message_delta("refusal", None, stop_details=_REFUSAL),
-                         message_delta("refusal", None, stop_details=blank))
-        expect_fold(check, events, message(text("Hi"), stop_reason="refusal",
-                                           stop_details=_REFUSAL))
+        events = _answer(
+            message_delta("refusal", None, stop_details=_REFUSAL),
+            message_delta("refusal", None, stop_details=blank),
+        )
+        expect_fold(
+            check, events, message(text("Hi"), stop_reason="refusal", stop_details=_REFUSAL)
+        )
 
 
 @rule("AM-STOP-DETAILS")
 def test_a_later_stop_details_object_replaces_the_earlier_one_whole(check: Check) -> None:
     later = {"type": "refusal", "category": "bio"}
-    events = _answer(message_delta("refusal", None, stop_details=_REFUSAL),
-                     message_delta("refusal", None, stop_details=later))
+    events = _answer(
+        message_delta("refusal", None, stop_details=_REFUSAL),
+        message_delta("refusal", None, stop_details=later),
+    )
     expect_fold(check, events, message(text("Hi"), stop_reason="refusal", stop_details=later))
 
 
@@ -165,7 +189,10 @@ def test_a_delta_container_is_reported_when_message_start_had_none(check: Check)
 def test_a_blank_container_changes_nothing(check: Check) -> None:
     blanks: tuple[JSON, ...] = (None, "container_011CU", [])
     for blank in blanks:
-        events = _answer(message_delta("end_turn", None, container=_CONTAINER),
-                         message_delta("end_turn", None, container=blank))
-        expect_fold(check, events, message(text("Hi"), stop_reason="end_turn",
-                                           container=_CONTAINER))
+        events = _answer(
+            message_delta("end_turn", None, container=_CONTAINER),
+            message_delta("end_turn", None, container=blank),
+        )
+        expect_fold(
+            check, events, message(text("Hi"), stop_reason="end_turn", container=_CONTAINER)
+        )

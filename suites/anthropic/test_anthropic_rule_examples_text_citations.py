@@ -28,9 +28,14 @@ def _one_block(*events: JSONObject) -> list[JSONObject]:
 
 def _citation(cited_text: str, start: int, end: int) -> JSONObject:
     """A `char_location` citation as the citations docs show it."""
-    return {"type": "char_location", "cited_text": cited_text, "document_index": 0,
-            "document_title": "Example Document", "start_char_index": start,
-            "end_char_index": end}
+    return {
+        "type": "char_location",
+        "cited_text": cited_text,
+        "document_index": 0,
+        "document_title": "Example Document",
+        "start_char_index": start,
+        "end_char_index": end,
+    }
 
 
 @rule("AM-TEXT-JOIN")
@@ -92,9 +97,13 @@ def test_each_citations_delta_appends_one_citation_in_arrival_order(check: Check
     # the citations docs: a citations_delta, then the cited text
     first = _citation("The grass is green.", 0, 20)
     second = _citation("The sky is blue.", 20, 36)
-    events = _one_block(text_start(0), citation_delta(0, first),
-                        text_delta(0, "the grass is green"), citation_delta(0, second),
-                        text_delta(0, " and the sky is blue"))
+    events = _one_block(
+        text_start(0),
+        citation_delta(0, first),
+        text_delta(0, "the grass is green"),
+        citation_delta(0, second),
+        text_delta(0, " and the sky is blue"),
+    )
     expected = text("the grass is green and the sky is blue", citations=[first, second])
     expect_fold(check, events, message(expected, stop_reason="end_turn"))
 
@@ -103,8 +112,11 @@ def test_each_citations_delta_appends_one_citation_in_arrival_order(check: Check
 def test_citations_the_start_event_carried_come_before_the_streamed_ones(check: Check) -> None:
     first = _citation("The grass is green.", 0, 20)
     second = _citation("The sky is blue.", 20, 36)
-    events = _one_block(text_start(0, "", citations=[first]), text_delta(0, "green, blue"),
-                        citation_delta(0, second))
+    events = _one_block(
+        text_start(0, "", citations=[first]),
+        text_delta(0, "green, blue"),
+        citation_delta(0, second),
+    )
     expected = text("green, blue", citations=[first, second])
     expect_fold(check, events, message(expected, stop_reason="end_turn"))
 
@@ -113,12 +125,21 @@ def test_citations_the_start_event_carried_come_before_the_streamed_ones(check: 
 def test_where_a_citation_arrives_among_the_text_deltas_does_not_matter(check: Check) -> None:
     first = _citation("The grass is green.", 0, 20)
     second = _citation("The sky is blue.", 20, 36)
-    before = _one_block(text_start(0), citation_delta(0, first), citation_delta(0, second),
-                        text_delta(0, "green"), text_delta(0, " and blue"))
-    after = _one_block(text_start(0), text_delta(0, "green"), text_delta(0, " and blue"),
-                       citation_delta(0, first), citation_delta(0, second))
-    expected = message(text("green and blue", citations=[first, second]),
-                       stop_reason="end_turn")
+    before = _one_block(
+        text_start(0),
+        citation_delta(0, first),
+        citation_delta(0, second),
+        text_delta(0, "green"),
+        text_delta(0, " and blue"),
+    )
+    after = _one_block(
+        text_start(0),
+        text_delta(0, "green"),
+        text_delta(0, " and blue"),
+        citation_delta(0, first),
+        citation_delta(0, second),
+    )
+    expected = message(text("green and blue", citations=[first, second]), stop_reason="end_turn")
     for events in (before, after):
         expect_fold(check, events, expected)
 
@@ -127,12 +148,28 @@ def test_where_a_citation_arrives_among_the_text_deltas_does_not_matter(check: C
 def test_citations_go_to_the_block_their_delta_names(check: Check) -> None:
     first = _citation("The grass is green.", 0, 20)
     second = _citation("The sky is blue.", 20, 36)
-    events = [message_start(), text_start(0), text_delta(0, "Intro. "), block_stop(0),
-              text_start(1), citation_delta(1, first), text_delta(1, "green"), block_stop(1),
-              text_start(2), citation_delta(2, second), text_delta(2, "blue"), block_stop(2),
-              message_delta("end_turn", None), stop()]
-    expected = message(text("Intro. "), text("green", citations=[first]),
-                       text("blue", citations=[second]), stop_reason="end_turn")
+    events = [
+        message_start(),
+        text_start(0),
+        text_delta(0, "Intro. "),
+        block_stop(0),
+        text_start(1),
+        citation_delta(1, first),
+        text_delta(1, "green"),
+        block_stop(1),
+        text_start(2),
+        citation_delta(2, second),
+        text_delta(2, "blue"),
+        block_stop(2),
+        message_delta("end_turn", None),
+        stop(),
+    ]
+    expected = message(
+        text("Intro. "),
+        text("green", citations=[first]),
+        text("blue", citations=[second]),
+        stop_reason="end_turn",
+    )
     expect_fold(check, events, expected)
 
 
@@ -140,7 +177,9 @@ def test_citations_go_to_the_block_their_delta_names(check: Check) -> None:
 def test_an_identical_citation_sent_twice_is_appended_twice(check: Check) -> None:
     # appended, not merged into a set: each delta is "a single citation to be added"
     cited = _citation("The grass is green.", 0, 20)
-    events = _one_block(text_start(0), citation_delta(0, cited), text_delta(0, "green"),
-                        citation_delta(0, cited))
-    expect_fold(check, events, message(text("green", citations=[cited, cited]),
-                                       stop_reason="end_turn"))
+    events = _one_block(
+        text_start(0), citation_delta(0, cited), text_delta(0, "green"), citation_delta(0, cited)
+    )
+    expect_fold(
+        check, events, message(text("green", citations=[cited, cited]), stop_reason="end_turn")
+    )

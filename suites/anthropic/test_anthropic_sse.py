@@ -50,9 +50,11 @@ def _events(check: Check, data: st.DataObject) -> list[JSON]:
     """A short run of single events of every type, a lossless stream (whose text needs
     every UTF-8 length) or a damaged one."""
     claimed = check.target.features
-    streams = st.one_of(st.lists(lifecycle_events(features=claimed), min_size=1, max_size=6),
-                        round_trips(features=claimed).map(lambda case: case[1]),
-                        event_streams(features=claimed))
+    streams = st.one_of(
+        st.lists(lifecycle_events(features=claimed), min_size=1, max_size=6),
+        round_trips(features=claimed).map(lambda case: case[1]),
+        event_streams(features=claimed),
+    )
     events: list[JSON] = list(data.draw(streams, label="events"))
     return events
 
@@ -60,8 +62,9 @@ def _events(check: Check, data: st.DataObject) -> list[JSON]:
 def _with(data: st.DataObject, events: list[JSON], extra: tuple[JSONObject, ...]) -> list[JSON]:
     """`events` with one to three of `extra` inserted anywhere (first and last included)."""
     changed = list(events)
-    for item in data.draw(st.lists(st.sampled_from(extra), min_size=1, max_size=3),
-                          label="inserted"):
+    for item in data.draw(
+        st.lists(st.sampled_from(extra), min_size=1, max_size=3), label="inserted"
+    ):
         changed.insert(data.draw(st.integers(0, len(changed))), copy.deepcopy(item))
     return changed
 
@@ -75,7 +78,10 @@ def _decodes_like_the_reference(check: Check, parts: list[bytes]) -> None:
         raise check.fail(
             f"the target's decoder gave {len(received)} event(s) for {len(parts)} byte "
             f"piece(s), the reference's decoder {len(expected)} (the pieces: see the note)",
-            events=expected, expected=expected, received=received)
+            events=expected,
+            expected=expected,
+            received=received,
+        )
 
 
 @rule("AM-SSE-TYPE")
@@ -85,8 +91,7 @@ def test_frames_decode_to_their_data_with_or_without_event_lines(
     check: Check, event_lines: bool | None, data: st.DataObject
 ) -> None:
     events = _events(check, data)
-    parts = data.draw(sse_bytes(events, event_lines=event_lines, empty_frames=False),
-                      label="parts")
+    parts = data.draw(sse_bytes(events, event_lines=event_lines, empty_frames=False), label="parts")
     _decodes_like_the_reference(check, parts)
 
 
@@ -94,8 +99,9 @@ def test_frames_decode_to_their_data_with_or_without_event_lines(
 @given(data=st.data())
 def test_the_data_type_wins_over_the_event_name(check: Check, data: st.DataObject) -> None:
     events = _with(data, _events(check, data), _ODD_EVENTS)
-    parts = data.draw(sse_bytes(events, event_lines=True, wrong_names=True, empty_frames=False),
-                      label="parts")
+    parts = data.draw(
+        sse_bytes(events, event_lines=True, wrong_names=True, empty_frames=False), label="parts"
+    )
     _decodes_like_the_reference(check, parts)
 
 
@@ -110,8 +116,9 @@ def _named(events: list[JSON]) -> list[JSON]:
 @given(data=st.data())
 def test_frames_with_empty_data_are_skipped(check: Check, data: st.DataObject) -> None:
     events = _named(_events(check, data))
-    parts = data.draw(sse_bytes(events, event_lines=True, empty_frames=True, empty_data=True),
-                      label="parts")
+    parts = data.draw(
+        sse_bytes(events, event_lines=True, empty_frames=True, empty_data=True), label="parts"
+    )
     _decodes_like_the_reference(check, parts)
 
 

@@ -22,7 +22,13 @@ def test_a_recorded_stream_folds_as_its_case_expects(check: Check, corpus_case: 
     except TargetError as exc:
         if exc.kind == "raised":
             return
-        raise check.fail(f"the target failed ({exc.kind}) on a stream the reference refuses",
-                         chunks=corpus_case.items, target_error=str(exc)) from exc
-    raise check.fail(f"the target folded a stream the reference refuses "
-                     f"({corpus_case.refusal})", chunks=corpus_case.items, received=received)
+        raise check.fail(
+            f"the target failed ({exc.kind}) on a stream the reference refuses",
+            chunks=corpus_case.items,
+            target_error=str(exc),
+        ) from exc
+    raise check.fail(
+        f"the target folded a stream the reference refuses ({corpus_case.refusal})",
+        chunks=corpus_case.items,
+        received=received,
+    )

@@ -34,9 +34,11 @@ def turn_of(check: EventsCheck, source: str, frames: Sequence[JSON]) -> JSONObje
     completed = [e for e in _events(output) if _type(e) == "Completed"]
     turn = completed[0].get("turn") if len(completed) == 1 else None
     if not isinstance(turn, dict):
-        raise check.fail(f"expected one Completed with a turn object, found "
-                         f"{len(completed)} Completed", chunks=stream,
-                         received=reference_events.strip(_events(output)))
+        raise check.fail(
+            f"expected one Completed with a turn object, found {len(completed)} Completed",
+            chunks=stream,
+            received=reference_events.strip(_events(output)),
+        )
     return turn
 
 
@@ -50,5 +52,10 @@ def emitted_at(output: JSONObject) -> list[int]:
 def produced_by(output: JSONObject, frame: JSON) -> list[JSON]:
     """The stripped events whose opaque (or payload) is `frame`: the events it produced
     (EV-OPAQUE-FRAME), whenever they were emitted."""
-    return [reference_events.strip(e) for e in _events(output) if isinstance(e, dict)
-            and e.get("type") != "Completed" and e.get("opaque", e.get("payload")) == frame]
+    return [
+        reference_events.strip(e)
+        for e in _events(output)
+        if isinstance(e, dict)
+        and e.get("type") != "Completed"
+        and e.get("opaque", e.get("payload")) == frame
+    ]

@@ -24,20 +24,27 @@ MESSAGE_ID = "msg_ex"
 MESSAGE_MODEL = "claude-sonnet-4-5"
 
 NULL_USAGE: JSONObject = dict.fromkeys(
-    ("input_tokens", "output_tokens", "cached_input_tokens", "reasoning_tokens"))
+    ("input_tokens", "output_tokens", "cached_input_tokens", "reasoning_tokens")
+)
 """TokenUsage with nothing reported (EV-USAGE-UNREPORTED)."""
 
 
 # --- OpenAI Chat chunks ----------------------------------------------------------------
 
-def chunk(delta: JSONObject | None = None, finish: str | None = None, **extra: Any
-          ) -> JSONObject:
+
+def chunk(delta: JSONObject | None = None, finish: str | None = None, **extra: Any) -> JSONObject:
     """One chunk of choice 0: `delta`, and `finish_reason` when given."""
     choice: JSONObject = {"index": 0, "delta": {} if delta is None else delta}
     if finish is not None:
         choice["finish_reason"] = finish
-    return {"id": CHAT_ID, "object": "chat.completion.chunk", "created": 1,
-            "model": CHAT_MODEL, "choices": [choice], **extra}
+    return {
+        "id": CHAT_ID,
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": CHAT_MODEL,
+        "choices": [choice],
+        **extra,
+    }
 
 
 def role() -> JSONObject:
@@ -50,8 +57,13 @@ def content(text: str) -> JSONObject:
     return chunk({"content": text})
 
 
-def tool(index: int = 0, *, call_id: str | None = None, name: str | None = None,
-         arguments: str | None = None) -> JSONObject:
+def tool(
+    index: int = 0,
+    *,
+    call_id: str | None = None,
+    name: str | None = None,
+    arguments: str | None = None,
+) -> JSONObject:
     """A chunk carrying one `tool_calls` fragment for `index`."""
     fragment: JSONObject = {"index": index}
     if call_id is not None:
@@ -71,11 +83,15 @@ def finish(reason: str = "stop") -> JSONObject:
     return chunk({}, reason)
 
 
-def usage_chunk(prompt: int, completion: int, *, cached: int | None = None,
-                reasoning: int | None = None) -> JSONObject:
+def usage_chunk(
+    prompt: int, completion: int, *, cached: int | None = None, reasoning: int | None = None
+) -> JSONObject:
     """The choice-less usage chunk (`stream_options.include_usage`)."""
-    usage: JSONObject = {"prompt_tokens": prompt, "completion_tokens": completion,
-                         "total_tokens": prompt + completion}
+    usage: JSONObject = {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "total_tokens": prompt + completion,
+    }
     if cached is not None:
         usage["prompt_tokens_details"] = {"cached_tokens": cached}
     if reasoning is not None:
@@ -83,8 +99,9 @@ def usage_chunk(prompt: int, completion: int, *, cached: int | None = None,
     return {**chunk(), "choices": [], "usage": usage}
 
 
-def chat(*middle: JSON, reason: str = "stop", usage: JSONObject | None = None,
-         done: bool = True) -> list[JSON]:
+def chat(
+    *middle: JSON, reason: str = "stop", usage: JSONObject | None = None, done: bool = True
+) -> list[JSON]:
     """A whole Chat stream: the role chunk, `middle`, the finish chunk, then the usage
     chunk when given and `[DONE]` unless `done` is false (the body ended there)."""
     tail: list[JSON] = [usage] if usage is not None else []
@@ -93,13 +110,22 @@ def chat(*middle: JSON, reason: str = "stop", usage: JSONObject | None = None,
 
 # --- Anthropic Messages events ---------------------------------------------------------
 
-def message_start(input_tokens: int = 10, output_tokens: int = 1, **usage: int
-                  ) -> JSONObject:
+
+def message_start(input_tokens: int = 10, output_tokens: int = 1, **usage: int) -> JSONObject:
     """`message_start` with its initial usage snapshot."""
-    return {"type": "message_start", "message": {
-        "id": MESSAGE_ID, "type": "message", "role": "assistant", "model": MESSAGE_MODEL,
-        "content": [], "stop_reason": None, "stop_sequence": None,
-        "usage": {"input_tokens": input_tokens, "output_tokens": output_tokens, **usage}}}
+    return {
+        "type": "message_start",
+        "message": {
+            "id": MESSAGE_ID,
+            "type": "message",
+            "role": "assistant",
+            "model": MESSAGE_MODEL,
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
+            "usage": {"input_tokens": input_tokens, "output_tokens": output_tokens, **usage},
+        },
+    }
 
 
 def block_start(index: int, block: JSONObject) -> JSONObject:
@@ -142,11 +168,12 @@ def ping() -> JSONObject:
     return {"type": "ping"}
 
 
-def message_delta(stop_reason: str = "end_turn", output_tokens: int | None = 9
-                  ) -> JSONObject:
+def message_delta(stop_reason: str = "end_turn", output_tokens: int | None = 9) -> JSONObject:
     """`message_delta` with the stop reason and, unless None, the cumulative usage."""
-    event: JSONObject = {"type": "message_delta",
-                         "delta": {"stop_reason": stop_reason, "stop_sequence": None}}
+    event: JSONObject = {
+        "type": "message_delta",
+        "delta": {"stop_reason": stop_reason, "stop_sequence": None},
+    }
     if output_tokens is not None:
         event["usage"] = {"output_tokens": output_tokens}
     return event
@@ -157,12 +184,17 @@ def message_stop() -> JSONObject:
     return {"type": "message_stop"}
 
 
-def message(*blocks: JSON, reason: str = "end_turn", output_tokens: int | None = 9,
-            stop: bool = True) -> list[JSON]:
+def message(
+    *blocks: JSON, reason: str = "end_turn", output_tokens: int | None = 9, stop: bool = True
+) -> list[JSON]:
     """A whole Anthropic stream: message_start, `blocks`, message_delta, message_stop
     (left out when `stop` is false: the body ended there)."""
-    return [message_start(), *blocks, message_delta(reason, output_tokens),
-            *([message_stop()] if stop else [])]
+    return [
+        message_start(),
+        *blocks,
+        message_delta(reason, output_tokens),
+        *([message_stop()] if stop else []),
+    ]
 
 
 def text_block(index: int, *fragments: str) -> list[JSON]:
@@ -172,11 +204,15 @@ def text_block(index: int, *fragments: str) -> list[JSON]:
 
 def tool_block(index: int, call_id: str, name: str, *partials: str) -> list[JSON]:
     """A whole tool_use block whose input arrives in `partials`."""
-    return [tool_start(index, call_id, name), *(json_delta(index, p) for p in partials),
-            block_stop(index)]
+    return [
+        tool_start(index, call_id, name),
+        *(json_delta(index, p) for p in partials),
+        block_stop(index),
+    ]
 
 
 # --- Either source ---------------------------------------------------------------------
+
 
 def text_stream(source: str, *fragments: str) -> list[JSON]:
     """A completed stream of `source` whose only public text is `fragments`."""
@@ -187,20 +223,25 @@ def text_stream(source: str, *fragments: str) -> list[JSON]:
     return message(*text_block(0, *fragments))
 
 
-def call_stream(source: str, call_id: str, name: str, *partials: str,
-                reason: str | None = None) -> list[JSON]:
+def call_stream(
+    source: str, call_id: str, name: str, *partials: str, reason: str | None = None
+) -> list[JSON]:
     """A completed stream of `source` with one client tool call whose arguments arrive
     in `partials` (the first Chat fragment carries the id and the name)."""
     if source == "openai-chat":
         first, *rest = partials or ("",)
-        return chat(tool(0, call_id=call_id, name=name, arguments=first),
-                    *(tool(0, arguments=p) for p in rest), reason=reason or "tool_calls")
+        return chat(
+            tool(0, call_id=call_id, name=name, arguments=first),
+            *(tool(0, arguments=p) for p in rest),
+            reason=reason or "tool_calls",
+        )
     if source == "openai-responses":  # the call's first frame is its output_item.added
         return responses_frames.call_response(call_id, name, *partials)
     return message(*tool_block(0, call_id, name, *partials), reason=reason or "tool_use")
 
 
 # --- Events as strip(E) shows them -----------------------------------------------------
+
 
 def text_event(delta: str) -> JSONObject:
     """A stripped TextDelta."""
@@ -219,16 +260,29 @@ def args_event(call_id: str, delta: str) -> JSONObject:
 
 def completed_event(call_id: str, name: str, arguments: JSONObject) -> JSONObject:
     """A stripped ToolCallCompleted."""
-    return {"type": "ToolCallCompleted",
-            "call": {"id": call_id, "name": name, "arguments": arguments}}
+    return {
+        "type": "ToolCallCompleted",
+        "call": {"id": call_id, "name": name, "arguments": arguments},
+    }
 
 
-def usage_event(input_tokens: int | None, output_tokens: int | None, *,
-                cached: int | None = None, reasoning: int | None = None) -> JSONObject:
+def usage_event(
+    input_tokens: int | None,
+    output_tokens: int | None,
+    *,
+    cached: int | None = None,
+    reasoning: int | None = None,
+) -> JSONObject:
     """A stripped Usage with the normalised counters."""
-    return {"type": "Usage", "usage": {
-        "input_tokens": input_tokens, "output_tokens": output_tokens,
-        "cached_input_tokens": cached, "reasoning_tokens": reasoning}}
+    return {
+        "type": "Usage",
+        "usage": {
+            "input_tokens": input_tokens,
+            "output_tokens": output_tokens,
+            "cached_input_tokens": cached,
+            "reasoning_tokens": reasoning,
+        },
+    }
 
 
 def opaque_event(event_type: str) -> JSONObject:

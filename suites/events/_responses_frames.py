@@ -19,9 +19,17 @@ CREATED_AT = 1764633600
 
 def created() -> JSONObject:
     """`response.created` with the envelope and no output yet."""
-    return {"type": "response.created", "response": {
-        "id": RESPONSE_ID, "object": "response", "created_at": CREATED_AT,
-        "status": "in_progress", "model": RESPONSE_MODEL, "output": []}}
+    return {
+        "type": "response.created",
+        "response": {
+            "id": RESPONSE_ID,
+            "object": "response",
+            "created_at": CREATED_AT,
+            "status": "in_progress",
+            "model": RESPONSE_MODEL,
+            "output": [],
+        },
+    }
 
 
 def added(index: int, item: JSONObject) -> JSONObject:
@@ -36,57 +44,99 @@ def item_done(index: int, item: JSONObject) -> JSONObject:
 
 def message_item(item_id: str = "msg_1", *texts: str) -> JSONObject:
     """A message item whose output_text parts hold `texts`."""
-    return {"type": "message", "id": item_id, "role": "assistant", "status": "completed",
-            "content": [{"type": "output_text", "text": t, "annotations": []} for t in texts]}
+    return {
+        "type": "message",
+        "id": item_id,
+        "role": "assistant",
+        "status": "completed",
+        "content": [{"type": "output_text", "text": t, "annotations": []} for t in texts],
+    }
 
 
-def call_item(call_id: str, name: str, arguments: str = "", *,
-              item_id: str = "fc_1") -> JSONObject:
+def call_item(call_id: str, name: str, arguments: str = "", *, item_id: str = "fc_1") -> JSONObject:
     """A function_call item: `call_id` is what a tool result references, `id` the item's."""
-    return {"type": "function_call", "id": item_id, "call_id": call_id, "name": name,
-            "arguments": arguments, "status": "completed"}
+    return {
+        "type": "function_call",
+        "id": item_id,
+        "call_id": call_id,
+        "name": name,
+        "arguments": arguments,
+        "status": "completed",
+    }
 
 
-def text_delta(index: int, delta: str, *, item_id: str = "msg_1",
-               part: int = 0) -> JSONObject:
+def text_delta(index: int, delta: str, *, item_id: str = "msg_1", part: int = 0) -> JSONObject:
     """`response.output_text.delta` for part `part` of the item at `index`."""
-    return {"type": "response.output_text.delta", "item_id": item_id, "output_index": index,
-            "content_index": part, "delta": delta}
+    return {
+        "type": "response.output_text.delta",
+        "item_id": item_id,
+        "output_index": index,
+        "content_index": part,
+        "delta": delta,
+    }
 
 
 def text_done(index: int, text: str, *, item_id: str = "msg_1", part: int = 0) -> JSONObject:
     """`response.output_text.done` with the part's whole text."""
-    return {"type": "response.output_text.done", "item_id": item_id, "output_index": index,
-            "content_index": part, "text": text}
+    return {
+        "type": "response.output_text.done",
+        "item_id": item_id,
+        "output_index": index,
+        "content_index": part,
+        "text": text,
+    }
 
 
 def args_delta(index: int, delta: str, *, item_id: str = "fc_1") -> JSONObject:
     """`response.function_call_arguments.delta` for the call item at `index`."""
-    return {"type": "response.function_call_arguments.delta", "item_id": item_id,
-            "output_index": index, "delta": delta}
+    return {
+        "type": "response.function_call_arguments.delta",
+        "item_id": item_id,
+        "output_index": index,
+        "delta": delta,
+    }
 
 
 def args_done(index: int, arguments: str, *, item_id: str = "fc_1") -> JSONObject:
     """`response.function_call_arguments.done` with the call's whole arguments."""
-    return {"type": "response.function_call_arguments.done", "item_id": item_id,
-            "output_index": index, "arguments": arguments}
+    return {
+        "type": "response.function_call_arguments.done",
+        "item_id": item_id,
+        "output_index": index,
+        "arguments": arguments,
+    }
 
 
-def usage_of(input_tokens: int, output_tokens: int, *, cached: int = 0,
-             reasoning: int = 0) -> JSONObject:
+def usage_of(
+    input_tokens: int, output_tokens: int, *, cached: int = 0, reasoning: int = 0
+) -> JSONObject:
     """A Responses `usage` object."""
-    return {"input_tokens": input_tokens, "input_tokens_details": {"cached_tokens": cached},
-            "output_tokens": output_tokens,
-            "output_tokens_details": {"reasoning_tokens": reasoning},
-            "total_tokens": input_tokens + output_tokens}
+    return {
+        "input_tokens": input_tokens,
+        "input_tokens_details": {"cached_tokens": cached},
+        "output_tokens": output_tokens,
+        "output_tokens_details": {"reasoning_tokens": reasoning},
+        "total_tokens": input_tokens + output_tokens,
+    }
 
 
-def terminal(kind: str = "completed", *, usage: JSONObject | None = None,
-             output: list[JSONObject] | None = None, **extra: Any) -> JSONObject:
+def terminal(
+    kind: str = "completed",
+    *,
+    usage: JSONObject | None = None,
+    output: list[JSONObject] | None = None,
+    **extra: Any,
+) -> JSONObject:
     """`response.<kind>` (completed, incomplete, failed) with its whole response."""
-    response: JSONObject = {"id": RESPONSE_ID, "object": "response",
-                            "created_at": CREATED_AT, "status": kind,
-                            "model": RESPONSE_MODEL, "output": output or [], **extra}
+    response: JSONObject = {
+        "id": RESPONSE_ID,
+        "object": "response",
+        "created_at": CREATED_AT,
+        "status": kind,
+        "model": RESPONSE_MODEL,
+        "output": output or [],
+        **extra,
+    }
     if usage is not None:
         response["usage"] = usage
     return {"type": f"response.{kind}", "response": response}
@@ -97,17 +147,28 @@ def text_response(*fragments: str, final: bool = True) -> list[JSON]:
     terminal when `final` is false: the body ended there)."""
     text = "".join(fragments)
     item = message_item("msg_1", text)
-    return [created(), added(0, {**message_item("msg_1"), "status": "in_progress"}),
-            *(text_delta(0, f) for f in fragments), text_done(0, text), item_done(0, item),
-            *([terminal(output=[item])] if final else [])]
+    return [
+        created(),
+        added(0, {**message_item("msg_1"), "status": "in_progress"}),
+        *(text_delta(0, f) for f in fragments),
+        text_done(0, text),
+        item_done(0, item),
+        *([terminal(output=[item])] if final else []),
+    ]
 
 
-def call_response(call_id: str, name: str, *fragments: str,
-                  arguments: str | None = None) -> list[JSON]:
+def call_response(
+    call_id: str, name: str, *fragments: str, arguments: str | None = None
+) -> list[JSON]:
     """A whole stream of one function call whose arguments arrive in `fragments` (its
     `.done` events carry `arguments`, by default the fragments joined)."""
     whole = "".join(fragments) if arguments is None else arguments
     item = call_item(call_id, name, whole)
-    return [created(), added(0, {**call_item(call_id, name), "status": "in_progress"}),
-            *(args_delta(0, f) for f in fragments), args_done(0, whole), item_done(0, item),
-            terminal(output=[item])]
+    return [
+        created(),
+        added(0, {**call_item(call_id, name), "status": "in_progress"}),
+        *(args_delta(0, f) for f in fragments),
+        args_done(0, whole),
+        item_done(0, item),
+        terminal(output=[item]),
+    ]

@@ -23,17 +23,31 @@ from ._sources import SOURCE_PARAMS
 @rule("EV-DETERMINISM")
 @given(data=st.data())
 def test_re_splitting_a_result_never_changes_the_stripped_turn(
-        check: EventsCheck, source: str, data: st.DataObject) -> None:
+    check: EventsCheck, source: str, data: st.DataObject
+) -> None:
     first, second = data.draw(resplit_frames(source), label="two splits")
     check.deterministic(source, [first, second])
 
 
 @pytest.mark.parametrize("source", SOURCE_PARAMS)
-@rule("EV-TEXT", "EV-ARGS-DELTA", "EV-USAGE", "EV-OPAQUE-FALLBACK", "EV-UNKNOWN",
-      "EV-TRUNCATED", "EV-ERROR-FRAME", "EV-NOTHING-AFTER-ERROR", "EV-ARGS-INVALID",
-      "EV-REASONING-OPAQUE", "EV-HOSTED-OPAQUE", "EV-CALL-ROUTE", "PERSIST-CANARY")
+@rule(
+    "EV-TEXT",
+    "EV-ARGS-DELTA",
+    "EV-USAGE",
+    "EV-OPAQUE-FALLBACK",
+    "EV-UNKNOWN",
+    "EV-TRUNCATED",
+    "EV-ERROR-FRAME",
+    "EV-NOTHING-AFTER-ERROR",
+    "EV-ARGS-INVALID",
+    "EV-REASONING-OPAQUE",
+    "EV-HOSTED-OPAQUE",
+    "EV-CALL-ROUTE",
+    "PERSIST-CANARY",
+)
 @given(data=st.data())
 def test_damaged_streams_normalise_as_the_reference_adapter_does(
-        check: EventsCheck, source: str, data: st.DataObject) -> None:
+    check: EventsCheck, source: str, data: st.DataObject
+) -> None:
     frames, canaries = data.draw(damaged_frames(source), label="frames")
     check.agrees_with_reference(source, frames, canaries=canaries)

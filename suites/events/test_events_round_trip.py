@@ -25,15 +25,38 @@ from ._sources import SOURCE_PARAMS
 
 _Case = tuple[JSONObject, list[JSON], list[str]]
 
-_GRAMMAR = ("EV-GRAMMAR", "EV-COMPLETED-LAST", "EV-NO-EMPTY-DELTA", "EV-CALL-STARTED",
-            "EV-IDS-SINGLE-USE", "EV-CALL-IDENTITY", "EV-STARTED-COMPLETED",
-            "EV-NO-DELTA-AFTER-COMPLETED", "EV-ARGS-PARSED")
-_CONSERVATION = ("EV-TEXT-CONSERVE", "EV-ARGS-CONSERVE", "EV-TURN-CALLS", "EV-USAGE-LAST",
-                 "EV-USAGE-UNREPORTED", "EV-USAGE-MONOTONE", "EV-FOLD-AGREES", "EV-STOP-MAP",
-                 "EV-STOP-TOOL", "EV-TURN-FIELDS")
+_GRAMMAR = (
+    "EV-GRAMMAR",
+    "EV-COMPLETED-LAST",
+    "EV-NO-EMPTY-DELTA",
+    "EV-CALL-STARTED",
+    "EV-IDS-SINGLE-USE",
+    "EV-CALL-IDENTITY",
+    "EV-STARTED-COMPLETED",
+    "EV-NO-DELTA-AFTER-COMPLETED",
+    "EV-ARGS-PARSED",
+)
+_CONSERVATION = (
+    "EV-TEXT-CONSERVE",
+    "EV-ARGS-CONSERVE",
+    "EV-TURN-CALLS",
+    "EV-USAGE-LAST",
+    "EV-USAGE-UNREPORTED",
+    "EV-USAGE-MONOTONE",
+    "EV-FOLD-AGREES",
+    "EV-STOP-MAP",
+    "EV-STOP-TOOL",
+    "EV-TURN-FIELDS",
+)
 _OPAQUE = ("EV-OPAQUE-FRAME", "EV-FRAME-COVER", "EV-FRAME-ORDER", "EV-OPAQUE-TYPE")
-_PERSISTENCE = ("PERSIST-STRIP", "PERSIST-CANARY", "PERSIST-RESPONSE-ID", "PERSIST-PORTABLE",
-                "PERSIST-IDEMPOTENT", "PERSIST-NO-SEMANTICS")
+_PERSISTENCE = (
+    "PERSIST-STRIP",
+    "PERSIST-CANARY",
+    "PERSIST-RESPONSE-ID",
+    "PERSIST-PORTABLE",
+    "PERSIST-IDEMPOTENT",
+    "PERSIST-NO-SEMANTICS",
+)
 
 
 def _noted(case: _Case) -> _Case:
@@ -46,8 +69,9 @@ def _noted(case: _Case) -> _Case:
 @pytest.mark.parametrize("source", SOURCE_PARAMS)
 @rule(*_GRAMMAR)
 @given(data=st.data())
-def test_events_of_lossless_streams_keep_the_grammar(check: EventsCheck, source: str,
-                                                     data: st.DataObject) -> None:
+def test_events_of_lossless_streams_keep_the_grammar(
+    check: EventsCheck, source: str, data: st.DataObject
+) -> None:
     known, frames, canaries = _noted(data.draw(lossless_frames(source), label="case"))
     check.keeps_contract(source, frames, known=known, canaries=canaries)
 
@@ -56,7 +80,8 @@ def test_events_of_lossless_streams_keep_the_grammar(check: EventsCheck, source:
 @rule(*_CONSERVATION)
 @given(data=st.data())
 def test_events_of_lossless_streams_conserve_the_known_result(
-        check: EventsCheck, source: str, data: st.DataObject) -> None:
+    check: EventsCheck, source: str, data: st.DataObject
+) -> None:
     known, frames, canaries = _noted(data.draw(lossless_frames(source), label="case"))
     check.keeps_contract(source, frames, known=known, canaries=canaries)
 
@@ -64,8 +89,9 @@ def test_events_of_lossless_streams_conserve_the_known_result(
 @pytest.mark.parametrize("source", SOURCE_PARAMS)
 @rule(*_OPAQUE)
 @given(data=st.data())
-def test_every_frame_is_the_whole_opaque_of_its_events(check: EventsCheck, source: str,
-                                                      data: st.DataObject) -> None:
+def test_every_frame_is_the_whole_opaque_of_its_events(
+    check: EventsCheck, source: str, data: st.DataObject
+) -> None:
     known, frames, canaries = _noted(data.draw(lossless_frames(source), label="case"))
     check.keeps_contract(source, frames, known=known, canaries=canaries)
 
@@ -74,6 +100,7 @@ def test_every_frame_is_the_whole_opaque_of_its_events(check: EventsCheck, sourc
 @rule(*_PERSISTENCE)
 @given(data=st.data())
 def test_nothing_persisted_holds_a_frame_a_response_id_or_a_canary(
-        check: EventsCheck, source: str, data: st.DataObject) -> None:
+    check: EventsCheck, source: str, data: st.DataObject
+) -> None:
     known, frames, canaries = _noted(data.draw(lossless_frames(source), label="case"))
     check.keeps_contract(source, frames, known=known, canaries=canaries)

@@ -30,20 +30,36 @@ from ._sources import SOURCE_PARAMS
 def _rich(source: str) -> list[JSON]:
     """Text, one client call, usage: a stream producing every variant but Opaque's kin."""
     if source == "openai-chat":
-        return chat(content("Hi"), tool(0, call_id="call_1", name="get_weather", arguments=""),
-                    tool(0, arguments='{"city":"Paris"}'), reason="tool_calls",
-                    usage=usage_chunk(5, 7))
+        return chat(
+            content("Hi"),
+            tool(0, call_id="call_1", name="get_weather", arguments=""),
+            tool(0, arguments='{"city":"Paris"}'),
+            reason="tool_calls",
+            usage=usage_chunk(5, 7),
+        )
     if source == "openai-responses":
-        text, call = rs.text_response("Hi"), rs.call_response(
-            "call_1", "get_weather", '{"city":', '"Paris"}')
-        moved = [{**frame, "output_index": 1} if "output_index" in frame else frame
-                 for frame in call[1:-1] if isinstance(frame, dict)]
-        return [*text[:-1], *moved, rs.terminal(output=[
-            *text[-1]["response"]["output"], *call[-1]["response"]["output"]],
-            usage=rs.usage_of(5, 7))]
-    return message(*text_block(0, "Hi"),
-                   *tool_block(1, "toolu_1", "get_weather", '{"city":', '"Paris"}'),
-                   reason="tool_use")
+        text, call = (
+            rs.text_response("Hi"),
+            rs.call_response("call_1", "get_weather", '{"city":', '"Paris"}'),
+        )
+        moved = [
+            {**frame, "output_index": 1} if "output_index" in frame else frame
+            for frame in call[1:-1]
+            if isinstance(frame, dict)
+        ]
+        return [
+            *text[:-1],
+            *moved,
+            rs.terminal(
+                output=[*text[-1]["response"]["output"], *call[-1]["response"]["output"]],
+                usage=rs.usage_of(5, 7),
+            ),
+        ]
+    return message(
+        *text_block(0, "Hi"),
+        *tool_block(1, "toolu_1", "get_weather", '{"city":', '"Paris"}'),
+        reason="tool_use",
+    )
 
 
 def _cut(source: str) -> list[JSON]:
@@ -57,16 +73,16 @@ def _cut(source: str) -> list[JSON]:
 
 @pytest.mark.parametrize("source", SOURCE_PARAMS)
 @rule("EV-GRAMMAR")
-def test_every_event_has_exactly_the_fields_of_its_variant(check: EventsCheck,
-                                                           source: str) -> None:
+def test_every_event_has_exactly_the_fields_of_its_variant(check: EventsCheck, source: str) -> None:
     # §2: "Every event has exactly the fields of its variant, of the JSON types above"
     check.holds(source, _rich(source))
 
 
 @pytest.mark.parametrize("source", SOURCE_PARAMS)
 @rule("EV-COMPLETED-LAST")
-def test_a_completed_stream_has_one_completed_and_it_is_last(check: EventsCheck,
-                                                             source: str) -> None:
+def test_a_completed_stream_has_one_completed_and_it_is_last(
+    check: EventsCheck, source: str
+) -> None:
     # §2: "exactly one Completed, and it is the last event"
     check.holds(source, _rich(source))
     _, output = check.normalized(source, _rich(source))
@@ -85,21 +101,31 @@ def test_a_stream_ending_in_error_has_no_completed(check: EventsCheck, source: s
 
 @pytest.mark.parametrize("source", SOURCE_PARAMS)
 @rule("EV-FRAME-ORDER")
-def test_every_event_is_emitted_while_its_own_frame_is_read(check: EventsCheck,
-                                                            source: str) -> None:
+def test_every_event_is_emitted_while_its_own_frame_is_read(
+    check: EventsCheck, source: str
+) -> None:
     # §2: "all events a frame produces are emitted before the next frame is read (no
     # look-ahead)"; no fragment here waits for a call id (the EV-ARGS-BUFFER exception)
     frames = _rich(source)
     _, output = check.normalized(source, frames)
     events, emitted = output["events"], emitted_at(output)
-    misplaced = [(number, e.get("type"), emitted[number] if number < len(emitted) else None)
-                 for number, e in enumerate(events) if isinstance(e, dict)
-                 and e.get("opaque", e.get("payload")) in frames
-                 and (number >= len(emitted) or emitted[number] >= len(frames)
-                      or frames[emitted[number]] != e.get("opaque", e.get("payload")))]
+    misplaced = [
+        (number, e.get("type"), emitted[number] if number < len(emitted) else None)
+        for number, e in enumerate(events)
+        if isinstance(e, dict)
+        and e.get("opaque", e.get("payload")) in frames
+        and (
+            number >= len(emitted)
+            or emitted[number] >= len(frames)
+            or frames[emitted[number]] != e.get("opaque", e.get("payload"))
+        )
+    ]
     if misplaced or emitted != sorted(emitted):
-        raise check.fail("events were not emitted while the frame that produced them was "
-                         "read: (event, type, emitted at frame)", received=misplaced)
+        raise check.fail(
+            "events were not emitted while the frame that produced them was "
+            "read: (event, type, emitted at frame)",
+            received=misplaced,
+        )
 
 
 @rule("EV-FRAME-ORDER")
@@ -109,12 +135,18 @@ def test_a_chunks_events_follow_the_order_of_its_fields(check: EventsCheck) -> N
     both = {**content("Hi"), "usage": usage_chunk(3, 1)["usage"]}
     frames = chat(both)
     _, output = check.normalized("openai-chat", frames)
-    received = [e for e in produced_by(output, both)
-                if isinstance(e, dict) and e.get("type") in ("TextDelta", "Usage")]
+    received = [
+        e
+        for e in produced_by(output, both)
+        if isinstance(e, dict) and e.get("type") in ("TextDelta", "Usage")
+    ]
     expected = [text_event("Hi"), usage_event(3, 1)]
     if received != expected:
-        raise check.fail("the chunk's events are out of the order of its fields",
-                         expected=expected, received=received)
+        raise check.fail(
+            "the chunk's events are out of the order of its fields",
+            expected=expected,
+            received=received,
+        )
 
 
 @pytest.mark.parametrize("source", SOURCE_PARAMS)
@@ -125,36 +157,50 @@ def test_the_same_frames_give_the_same_events(check: EventsCheck, source: str) -
     _, first = check.normalized(source, frames)
     _, second = check.normalized(source, frames)
     if reference_events.strip(first["events"]) != reference_events.strip(second["events"]):
-        raise check.fail("two runs over the same frames emitted different events",
-                         expected=reference_events.strip(first["events"]),
-                         received=reference_events.strip(second["events"]))
+        raise check.fail(
+            "two runs over the same frames emitted different events",
+            expected=reference_events.strip(first["events"]),
+            received=reference_events.strip(second["events"]),
+        )
 
 
 @pytest.mark.parametrize("source", SOURCE_PARAMS)
 @rule("EV-DETERMINISM")
 def test_re_splitting_text_and_arguments_never_changes_the_stripped_turn(
-        check: EventsCheck, source: str) -> None:
+    check: EventsCheck, source: str
+) -> None:
     # §2: "re-splitting text or argument fragments across frames ... changes the number
     # of deltas, never the strip of T"
     if source == "openai-chat":
+
         def split(texts: list[str], parts: list[str]) -> list[JSON]:
             first, *rest = parts
-            return chat(*(content(t) for t in texts),
-                        tool(0, call_id="call_1", name="get_weather", arguments=first),
-                        *(tool(0, arguments=p) for p in rest), reason="tool_calls")
+            return chat(
+                *(content(t) for t in texts),
+                tool(0, call_id="call_1", name="get_weather", arguments=first),
+                *(tool(0, arguments=p) for p in rest),
+                reason="tool_calls",
+            )
     else:
+
         def split(texts: list[str], parts: list[str]) -> list[JSON]:
-            return message(*text_block(0, *texts),
-                           *tool_block(1, "toolu_1", "get_weather", *parts), reason="tool_use")
-    check.deterministic(source, [
-        split(["Hello, wörld"], ['{"city":"Paris"}']),
-        split(["H", "ello, w", "ö", "rld"], ['{"ci', 'ty":', '"Par', 'is"}']),
-    ])
+            return message(
+                *text_block(0, *texts),
+                *tool_block(1, "toolu_1", "get_weather", *parts),
+                reason="tool_use",
+            )
+
+    check.deterministic(
+        source,
+        [
+            split(["Hello, wörld"], ['{"city":"Paris"}']),
+            split(["H", "ello, w", "ö", "rld"], ['{"ci', 'ty":', '"Par', 'is"}']),
+        ],
+    )
 
 
 @rule("EV-GRAMMAR")
-def test_the_opaque_of_a_chunk_with_unknown_keys_has_exactly_its_fields(
-        check: EventsCheck) -> None:
+def test_the_opaque_of_a_chunk_with_unknown_keys_has_exactly_its_fields(check: EventsCheck) -> None:
     # §1: Opaque is {"type", "event_type", "payload"}, nothing else (the unknown keys
     # stay inside the payload)
     frames = chat(chunk({"role": "assistant", "x_vendor": {"k": 1}}))

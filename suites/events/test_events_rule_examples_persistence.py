@@ -38,18 +38,26 @@ def _planted(source: str) -> list[JSON]:
     """Text, a call, usage and Opaque frames, with a canary in a non-portable field
     (system_fingerprint), in unknown keys, and in an unknown frame."""
     if source == "openai-chat":
-        return chat({**role(), "system_fingerprint": CANARIES[0]},
-                    {**content("Hi"), "x_gateway": {"note": CANARIES[1]}},
-                    tool(0, call_id="call_1", name="get_weather", arguments='{"city":"Paris"}'),
-                    {**chunk(), "choices": [], "x_headers": {"x-request-id": CANARIES[2]}},
-                    reason="tool_calls", usage=usage_chunk(5, 7))
+        return chat(
+            {**role(), "system_fingerprint": CANARIES[0]},
+            {**content("Hi"), "x_gateway": {"note": CANARIES[1]}},
+            tool(0, call_id="call_1", name="get_weather", arguments='{"city":"Paris"}'),
+            {**chunk(), "choices": [], "x_headers": {"x-request-id": CANARIES[2]}},
+            reason="tool_calls",
+            usage=usage_chunk(5, 7),
+        )
     start = message_start()
     start["message"]["x_trace"] = CANARIES[0]
-    return [start, *message(*text_block(0, "Hi"),
-                            *tool_block(1, "toolu_1", "get_weather", '{"city":"Paris"}'),
-                            {**ping(), "x_note": CANARIES[1]},
-                            {"type": "x_headers", "x-request-id": CANARIES[2]},
-                            reason="tool_use")[1:]]
+    return [
+        start,
+        *message(
+            *text_block(0, "Hi"),
+            *tool_block(1, "toolu_1", "get_weather", '{"city":"Paris"}'),
+            {**ping(), "x_note": CANARIES[1]},
+            {"type": "x_headers", "x-request-id": CANARIES[2]},
+            reason="tool_use",
+        )[1:],
+    ]
 
 
 def _keys(value: JSON) -> Iterator[str]:
@@ -70,8 +78,10 @@ def _persisted(check: EventsCheck, source: str, frames: list[JSON]) -> JSON:
 def _needs_fold(check: EventsCheck) -> None:
     """Skip, saying why, when the adapter has no `fold(events)` to check through."""
     if not check.target.offers_fold:
-        pytest.skip(f"{check.target.name} offers no fold(events): the rule is checked "
-                    f"through the adapter's own fold (events.md §5.5)")
+        pytest.skip(
+            f"{check.target.name} offers no fold(events): the rule is checked "
+            f"through the adapter's own fold (events.md §5.5)"
+        )
 
 
 def _text_forms(value: JSON) -> str:
@@ -81,20 +91,22 @@ def _text_forms(value: JSON) -> str:
 
 @pytest.mark.parametrize("source", SOURCE_PARAMS)
 @rule("PERSIST-STRIP")
-def test_nothing_persisted_has_an_opaque_payload_or_response_id_key(check: EventsCheck,
-                                                                    source: str) -> None:
+def test_nothing_persisted_has_an_opaque_payload_or_response_id_key(
+    check: EventsCheck, source: str
+) -> None:
     # §3: "contains no opaque, no payload, no response_id key at any depth"; Opaque events
     # may be persisted as {type, event_type} or dropped, so only keys are looked at
-    found = sorted(set(_keys(_persisted(check, source, _planted(source))))
-                   & {"opaque", "payload", "response_id"})
+    found = sorted(
+        set(_keys(_persisted(check, source, _planted(source))))
+        & {"opaque", "payload", "response_id"}
+    )
     if found:
         raise check.fail(f"the persisted value has the keys {found}", received=found)
 
 
 @pytest.mark.parametrize("source", SOURCE_PARAMS)
 @rule("PERSIST-CANARY")
-def test_no_planted_canary_is_persisted_escaped_or_not(check: EventsCheck,
-                                                       source: str) -> None:
+def test_no_planted_canary_is_persisted_escaped_or_not(check: EventsCheck, source: str) -> None:
     # §3: "No string planted in any provider frame outside the portable fields (a canary
     # in an unknown key, a header value, system_fingerprint) appears anywhere in the
     # persisted bytes, escaped or not"
@@ -118,8 +130,9 @@ def test_the_raw_response_id_is_not_persisted(check: EventsCheck, source: str) -
 
 @pytest.mark.parametrize("source", SOURCE_PARAMS)
 @rule("PERSIST-PORTABLE")
-def test_folding_the_stripped_events_gives_the_stripped_turn(check: EventsCheck,
-                                                             source: str) -> None:
+def test_folding_the_stripped_events_gives_the_stripped_turn(
+    check: EventsCheck, source: str
+) -> None:
     # §3: "strip loses no portable field ...; folding strip(E) gives strip(T)" (with the
     # adapter's own fold: §5.5 checks it through the fold op, which is optional)
     _needs_fold(check)
@@ -135,15 +148,17 @@ def test_what_is_persisted_is_already_stripped(check: EventsCheck, source: str) 
     persisted = _persisted(check, source, _planted(source))
     again = reference_events.strip(persisted)
     if again != persisted:
-        raise check.fail("stripping the persisted value again changes it",
-                         expected=persisted, received=again)
+        raise check.fail(
+            "stripping the persisted value again changes it", expected=persisted, received=again
+        )
     check.holds(source, _planted(source))
 
 
 @pytest.mark.parametrize("source", SOURCE_PARAMS)
 @rule("PERSIST-NO-SEMANTICS")
-def test_nulling_every_opaque_leaves_the_stripped_turn_unchanged(check: EventsCheck,
-                                                                 source: str) -> None:
+def test_nulling_every_opaque_leaves_the_stripped_turn_unchanged(
+    check: EventsCheck, source: str
+) -> None:
     # §3: "Replacing every opaque/payload by null before the fold leaves strip(T)
     # unchanged" (§5.5: "re-run with opaques nulled when the adapter offers a fold op")
     _needs_fold(check)

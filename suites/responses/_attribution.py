@@ -36,8 +36,16 @@ __all__ = [
 ]
 
 
-_KNOWN = frozenset({*LIFECYCLE_EVENTS, *TERMINAL_EVENTS, *ITEM_EVENTS, "error",
-                    "response.output_item.added", "response.output_item.done"})
+_KNOWN = frozenset(
+    {
+        *LIFECYCLE_EVENTS,
+        *TERMINAL_EVENTS,
+        *ITEM_EVENTS,
+        "error",
+        "response.output_item.added",
+        "response.output_item.done",
+    }
+)
 """Every event type the reference fold acts on (any other changes nothing)."""
 
 
@@ -52,7 +60,9 @@ def _is_ignored(event: JSON) -> bool:
 
 
 _UNDOABLE: tuple[tuple[str, Callable[[JSON], bool]], ...] = (
-    ("RS-ERROR-EVENT", _is_error), ("RS-KEEPALIVE", _is_ignored))
+    ("RS-ERROR-EVENT", _is_error),
+    ("RS-KEEPALIVE", _is_ignored),
+)
 """Events the spec says change nothing, and their rule: a crash that leaving them out of
 the stream undoes is that rule's (the dialect has no crash ablation of its own)."""
 
@@ -63,27 +73,37 @@ def event_rule(event: JSON) -> str | None:
 
 
 def _undone(events: list[JSON]) -> list[tuple[str, list[JSON]]]:
-    removed = [(rule_id, [e for e in events if not departs(e)])
-               for rule_id, departs in _UNDOABLE]
-    return [*removed, ("RS-TERMINAL-REPEAT", last_terminal_only(events)),
-            (outcome_rules(events), completed_terminals(events)),
-            ("RS-KEY-OUTPUT-INDEX", steady_ids(events)), ("RS-ORPHAN", announced_first(events))]
+    removed = [(rule_id, [e for e in events if not departs(e)]) for rule_id, departs in _UNDOABLE]
+    return [
+        *removed,
+        ("RS-TERMINAL-REPEAT", last_terminal_only(events)),
+        (outcome_rules(events), completed_terminals(events)),
+        ("RS-KEY-OUTPUT-INDEX", steady_ids(events)),
+        ("RS-ORPHAN", announced_first(events)),
+    ]
 
 
 def outcome_rules(events: list[JSON]) -> str:
     """RS-TERMINAL-EVENTS, with the rule of each outcome the stream's terminals have."""
     kinds = {e.get("type") for e in events if isinstance(e, dict)}
-    rules = ["RS-TERMINAL-EVENTS", *(rule for kind, rule in (
-        ("response.incomplete", "RS-INCOMPLETE"), ("response.failed", "RS-FAILED"))
-        if kind in kinds)]
+    rules = [
+        "RS-TERMINAL-EVENTS",
+        *(
+            rule
+            for kind, rule in (
+                ("response.incomplete", "RS-INCOMPLETE"),
+                ("response.failed", "RS-FAILED"),
+            )
+            if kind in kinds
+        ),
+    ]
     return ",".join(rules)
 
 
 def _same_fold(check: Any, events: list[JSON]) -> list[tuple[str, list[JSON]]]:
     """The undos the reference folds identically: events that change nothing left out,
     every terminal event but the last left out."""
-    removed = [(rule_id, [e for e in events if not departs(e)])
-               for rule_id, departs in _UNDOABLE]
+    removed = [(rule_id, [e for e in events if not departs(e)]) for rule_id, departs in _UNDOABLE]
     return [*removed, ("RS-TERMINAL-REPEAT", last_terminal_only(events))]
 
 
@@ -126,10 +146,13 @@ def fold_charged(check: Any, events: list[JSON]) -> JSONObject:
         found = crash_rule(check, events) if failure.crash is not None else None
         if found is None:
             raise
-        raise check.fail(f"{failure.summary}; undoing the stream's departure of {found} "
-                         f"lets it fold",
-                         rules=tuple(found.split(",")), events=events,
-                         target_error=failure.target_error, crash=failure.crash) from failure
+        raise check.fail(
+            f"{failure.summary}; undoing the stream's departure of {found} lets it fold",
+            rules=tuple(found.split(",")),
+            events=events,
+            target_error=failure.target_error,
+            crash=failure.crash,
+        ) from failure
     return folded
 
 
@@ -154,10 +177,11 @@ def _content_rules(steps: list[str], sides: tuple[JSON, JSON], kind: set[str]) -
     parts differ only in refusal parts (a lost one shifts the parts after it)."""
     if "reasoning" in kind:
         return {"RS-REASONING-TEXT"}
-    lists = [side if isinstance(side, list) else [] for side in
-             (_at(s, steps[:1]) for s in sides)]
-    kept = [[p for p in found if not (isinstance(p, dict) and p.get("type") == "refusal")]
-            for found in lists]
+    lists = [side if isinstance(side, list) else [] for side in (_at(s, steps[:1]) for s in sides)]
+    kept = [
+        [p for p in found if not (isinstance(p, dict) and p.get("type") == "refusal")]
+        for found in lists
+    ]
     has_refusal = any("refusal" in _types(found) for found in lists)
     if has_refusal and kept[0] == kept[1]:
         return {"RS-REFUSAL"}
@@ -165,8 +189,10 @@ def _content_rules(steps: list[str], sides: tuple[JSON, JSON], kind: set[str]) -
     return {"RS-REFUSAL"} if "refusal" in _types(parts) else set()
 
 
-_OUTCOMES = {"failed": ("RS-FAILED", frozenset({"status", "error"})),
-             "incomplete": ("RS-INCOMPLETE", frozenset({"status", "incomplete_details"}))}
+_OUTCOMES = {
+    "failed": ("RS-FAILED", frozenset({"status", "error"})),
+    "incomplete": ("RS-INCOMPLETE", frozenset({"status", "incomplete_details"})),
+}
 """An expected outcome and the top-level places the rule of that outcome decides."""
 
 
@@ -192,8 +218,9 @@ def _place_rules(pointer: str, expected: JSON, received: JSON) -> set[str]:
     return set()
 
 
-def feature_rules(found: Sequence[Difference], expected: JSON, received: JSON
-                  ) -> tuple[str, ...] | None:
+def feature_rules(
+    found: Sequence[Difference], expected: JSON, received: JSON
+) -> tuple[str, ...] | None:
     """The feature rules every difference's place is decided by, or None when one of the
     differences is at a place no feature rule decides alone."""
     rules: set[str] = set()
@@ -226,8 +253,10 @@ def _set_by_done(pointer: str, events: Sequence[JSON]) -> bool:
     mine = [e for e in events if isinstance(e, dict) and e.get("output_index") == index]
     if any(e.get("type") == "response.output_item.done" for e in mine):
         return False
-    return any(e.get("type") == kind and (part_key is None or str(e.get(part_key)) == steps[3])
-               for e in mine)
+    return any(
+        e.get("type") == kind and (part_key is None or str(e.get(part_key)) == steps[3])
+        for e in mine
+    )
 
 
 def done_rules(found: Sequence[Difference], events: Sequence[JSON]) -> tuple[str, ...] | None:
@@ -237,17 +266,27 @@ def done_rules(found: Sequence[Difference], events: Sequence[JSON]) -> tuple[str
     return None
 
 
-def expect_like(check: Any, events: list[JSON], expected: JSONObject, *,
-                what: str = "the expected response") -> JSONObject:
+def expect_like(
+    check: Any, events: list[JSON], expected: JSONObject, *, what: str = "the expected response"
+) -> JSONObject:
     """Fold `events` through the target and fail unless the result is `expected`; a
     failure whose differences are all at one feature's places is that feature's."""
     __tracebackhide__ = True
     received = fold_charged(check, events)
     found = check.differences(expected, received)
     if found:
-        narrowed = (feature_rules(found, expected, received) or done_rules(found, events)
-                    or ablated_rule(check, events, expected))
-        raise check.fail(f"the fold differs from {what} at {len(found)} place(s)",
-                         rules=narrowed, events=events, differences=found,
-                         expected=expected, received=received, compared_fold=True)
+        narrowed = (
+            feature_rules(found, expected, received)
+            or done_rules(found, events)
+            or ablated_rule(check, events, expected)
+        )
+        raise check.fail(
+            f"the fold differs from {what} at {len(found)} place(s)",
+            rules=narrowed,
+            events=events,
+            differences=found,
+            expected=expected,
+            received=received,
+            compared_fold=True,
+        )
     return received

@@ -23,10 +23,13 @@ _MAX_ITEMS = 2
 @st.composite
 def _streams(draw: st.DrawFn, features: frozenset[str]) -> list[JSONObject]:
     families = families_for(features)
-    response = draw(responses(features=features, max_items=_MAX_ITEMS,
-                              bare_calls=5 in families), label="response")
-    events: list[JSONObject] = draw(event_splits(response, families=families,
-                                                 features=features), label="stream")
+    response = draw(
+        responses(features=features, max_items=_MAX_ITEMS, bare_calls=5 in families),
+        label="response",
+    )
+    events: list[JSONObject] = draw(
+        event_splits(response, families=families, features=features), label="stream"
+    )
     return events
 
 

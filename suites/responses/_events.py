@@ -23,11 +23,21 @@ from typing import Any
 
 from refold.reference import JSON, JSONObject
 
-ENVELOPE: JSONObject = {"id": "resp_01", "object": "response", "created_at": 1750000000,
-                        "model": "gpt-5", "error": None, "incomplete_details": None,
-                        "instructions": None, "tools": [], "tool_choice": "auto",
-                        "parallel_tool_calls": True, "metadata": {}, "temperature": 1.0,
-                        "top_p": 1.0}
+ENVELOPE: JSONObject = {
+    "id": "resp_01",
+    "object": "response",
+    "created_at": 1750000000,
+    "model": "gpt-5",
+    "error": None,
+    "incomplete_details": None,
+    "instructions": None,
+    "tools": [],
+    "tool_choice": "auto",
+    "parallel_tool_calls": True,
+    "metadata": {},
+    "temperature": 1.0,
+    "top_p": 1.0,
+}
 """The top-level keys every response of an example has unless it overrides one: every key
 OpenAI's Response schema requires, as the API sends them. No usage: usage belongs to the
 `usage` feature."""
@@ -39,6 +49,7 @@ RS = "rs_01"
 
 # Values
 
+
 def response(*output: JSONObject, status: str = "completed", **fields: Any) -> JSONObject:
     """A Response with the default envelope: the terminal's `response`, or the expectation."""
     return {**ENVELOPE, "status": status, "output": list(output), **fields}
@@ -46,9 +57,13 @@ def response(*output: JSONObject, status: str = "completed", **fields: Any) -> J
 
 def text_part(text: Any = "", annotations: Any = None, **extra: Any) -> JSONObject:
     """An `output_text` content part (`annotations: []` and `logprobs: []` unless given)."""
-    return {"type": "output_text", "text": text,
-            "annotations": [] if annotations is None else annotations, "logprobs": [],
-            **extra}
+    return {
+        "type": "output_text",
+        "text": text,
+        "annotations": [] if annotations is None else annotations,
+        "logprobs": [],
+        **extra,
+    }
 
 
 def refusal_part(refusal: Any = "", **extra: Any) -> JSONObject:
@@ -56,20 +71,40 @@ def refusal_part(refusal: Any = "", **extra: Any) -> JSONObject:
     return {"type": "refusal", "refusal": refusal, **extra}
 
 
-def message(*content: JSONObject, id: Any = MSG, status: Any = "completed",
-            **extra: Any) -> JSONObject:
+def message(
+    *content: JSONObject, id: Any = MSG, status: Any = "completed", **extra: Any
+) -> JSONObject:
     """A `message` item of the assistant."""
-    item: JSONObject = {"type": "message", "id": id, "status": status, "role": "assistant",
-                        "content": list(content), **extra}
+    item: JSONObject = {
+        "type": "message",
+        "id": id,
+        "status": status,
+        "role": "assistant",
+        "content": list(content),
+        **extra,
+    }
     return item
 
 
-def function_call(arguments: Any = "", *, id: Any = FC, call_id: Any = "call_01",
-                  name: Any = "get_weather", status: Any = "completed",
-                  **extra: Any) -> JSONObject:
+def function_call(
+    arguments: Any = "",
+    *,
+    id: Any = FC,
+    call_id: Any = "call_01",
+    name: Any = "get_weather",
+    status: Any = "completed",
+    **extra: Any,
+) -> JSONObject:
     """A `function_call` item (`id=None` leaves the key out: RQ10)."""
-    item: JSONObject = {"type": "function_call", "id": id, "call_id": call_id, "name": name,
-                        "arguments": arguments, "status": status, **extra}
+    item: JSONObject = {
+        "type": "function_call",
+        "id": id,
+        "call_id": call_id,
+        "name": name,
+        "arguments": arguments,
+        "status": status,
+        **extra,
+    }
     if id is None:
         del item["id"]
     return item
@@ -92,11 +127,17 @@ def reasoning(*summary: JSONObject, id: Any = RS, **extra: Any) -> JSONObject:
 
 def web_search(id: str = "ws_01", status: str = "completed", **extra: Any) -> JSONObject:
     """A hosted `web_search_call` item."""
-    return {"type": "web_search_call", "id": id, "status": status,
-            "action": {"type": "search", "query": "weather paris"}, **extra}
+    return {
+        "type": "web_search_call",
+        "id": id,
+        "status": status,
+        "action": {"type": "search", "query": "weather paris"},
+        **extra,
+    }
 
 
 # Lifecycle events
+
 
 def created(**fields: Any) -> JSONObject:
     """`response.created`: status in_progress, output []."""
@@ -123,22 +164,29 @@ def completed(*output: JSONObject, **fields: Any) -> JSONObject:
     return terminal("completed", response(*output, **fields))
 
 
-def incomplete(*output: JSONObject, reason: str = "max_output_tokens",
-               **fields: Any) -> JSONObject:
+def incomplete(*output: JSONObject, reason: str = "max_output_tokens", **fields: Any) -> JSONObject:
     """`response.incomplete` with `incomplete_details.reason`."""
-    return terminal("incomplete", response(*output, status="incomplete",
-                                           incomplete_details={"reason": reason}, **fields))
+    return terminal(
+        "incomplete",
+        response(*output, status="incomplete", incomplete_details={"reason": reason}, **fields),
+    )
 
 
-def failed(*output: JSONObject, code: str = "server_error",
-           message: str = "The server had an error while processing your request.",
-           **fields: Any) -> JSONObject:
+def failed(
+    *output: JSONObject,
+    code: str = "server_error",
+    message: str = "The server had an error while processing your request.",
+    **fields: Any,
+) -> JSONObject:
     """`response.failed` with its `error` object."""
-    return terminal("failed", response(*output, status="failed",
-                                       error={"code": code, "message": message}, **fields))
+    return terminal(
+        "failed",
+        response(*output, status="failed", error={"code": code, "message": message}, **fields),
+    )
 
 
 # Item events
+
 
 def item_added(index: Any, item: Any) -> JSONObject:
     """`response.output_item.added`."""
@@ -151,18 +199,28 @@ def item_done(index: Any, item: Any) -> JSONObject:
 
 
 def _at(kind: str, index: Any, item_id: Any, **fields: Any) -> JSONObject:
-    event: JSONObject = {"type": f"response.{kind}", "item_id": item_id, "output_index": index,
-                         **fields}
+    event: JSONObject = {
+        "type": f"response.{kind}",
+        "item_id": item_id,
+        "output_index": index,
+        **fields,
+    }
     if item_id is None:
         del event["item_id"]
     return event
 
 
-def part_added(index: Any = 0, part: Any = None, content_index: Any = 0,
-               item_id: Any = MSG) -> JSONObject:
+def part_added(
+    index: Any = 0, part: Any = None, content_index: Any = 0, item_id: Any = MSG
+) -> JSONObject:
     """`response.content_part.added` (an empty output_text part unless given)."""
-    return _at("content_part.added", index, item_id, content_index=content_index,
-               part=text_part() if part is None else part)
+    return _at(
+        "content_part.added",
+        index,
+        item_id,
+        content_index=content_index,
+        part=text_part() if part is None else part,
+    )
 
 
 def part_done(index: Any, part: Any, content_index: Any = 0, item_id: Any = MSG) -> JSONObject:
@@ -170,27 +228,35 @@ def part_done(index: Any, part: Any, content_index: Any = 0, item_id: Any = MSG)
     return _at("content_part.done", index, item_id, content_index=content_index, part=part)
 
 
-def text_delta(index: Any, delta: Any, content_index: Any = 0, item_id: Any = MSG,
-               **extra: Any) -> JSONObject:
+def text_delta(
+    index: Any, delta: Any, content_index: Any = 0, item_id: Any = MSG, **extra: Any
+) -> JSONObject:
     """`response.output_text.delta` (`logprobs: []` unless given)."""
-    return _at("output_text.delta", index, item_id, content_index=content_index, delta=delta,
-               **{"logprobs": [], **extra})
+    return _at(
+        "output_text.delta",
+        index,
+        item_id,
+        content_index=content_index,
+        delta=delta,
+        **{"logprobs": [], **extra},
+    )
 
 
 def text_done(index: Any, text: Any, content_index: Any = 0, item_id: Any = MSG) -> JSONObject:
     """`response.output_text.done`."""
-    return _at("output_text.done", index, item_id, content_index=content_index, text=text,
-               logprobs=[])
+    return _at(
+        "output_text.done", index, item_id, content_index=content_index, text=text, logprobs=[]
+    )
 
 
-def refusal_delta(index: Any, delta: Any, content_index: Any = 0,
-                  item_id: Any = MSG) -> JSONObject:
+def refusal_delta(index: Any, delta: Any, content_index: Any = 0, item_id: Any = MSG) -> JSONObject:
     """`response.refusal.delta`."""
     return _at("refusal.delta", index, item_id, content_index=content_index, delta=delta)
 
 
-def refusal_done(index: Any, refusal: Any, content_index: Any = 0,
-                 item_id: Any = MSG) -> JSONObject:
+def refusal_done(
+    index: Any, refusal: Any, content_index: Any = 0, item_id: Any = MSG
+) -> JSONObject:
     """`response.refusal.done`."""
     return _at("refusal.done", index, item_id, content_index=content_index, refusal=refusal)
 
@@ -200,48 +266,70 @@ def args_delta(index: Any, delta: Any, item_id: Any = FC) -> JSONObject:
     return _at("function_call_arguments.delta", index, item_id, delta=delta)
 
 
-def args_done(index: Any, arguments: Any, item_id: Any = FC,
-              name: Any = "get_weather") -> JSONObject:
+def args_done(
+    index: Any, arguments: Any, item_id: Any = FC, name: Any = "get_weather"
+) -> JSONObject:
     """`response.function_call_arguments.done` (`name=None` leaves it out, as openai-dotnet
     #424 saw OpenAI send it: RS-DOC-ARGS-NAME)."""
     event = _at("function_call_arguments.done", index, item_id, arguments=arguments)
     return event if name is None else {**event, "name": name}
 
 
-def annotation_added(index: Any, annotation: Any, annotation_index: Any = 0,
-                     content_index: Any = 0, item_id: Any = MSG) -> JSONObject:
+def annotation_added(
+    index: Any,
+    annotation: Any,
+    annotation_index: Any = 0,
+    content_index: Any = 0,
+    item_id: Any = MSG,
+) -> JSONObject:
     """`response.output_text.annotation.added`."""
-    return _at("output_text.annotation.added", index, item_id, content_index=content_index,
-               annotation_index=annotation_index, annotation=annotation)
+    return _at(
+        "output_text.annotation.added",
+        index,
+        item_id,
+        content_index=content_index,
+        annotation_index=annotation_index,
+        annotation=annotation,
+    )
 
 
 def summary_part_added(index: Any, summary_index: Any = 0, item_id: Any = RS) -> JSONObject:
     """`response.reasoning_summary_part.added` (an empty summary_text part)."""
-    return _at("reasoning_summary_part.added", index, item_id, summary_index=summary_index,
-               part=summary_text())
+    return _at(
+        "reasoning_summary_part.added",
+        index,
+        item_id,
+        summary_index=summary_index,
+        part=summary_text(),
+    )
 
 
-def summary_part_done(index: Any, part: Any, summary_index: Any = 0,
-                      item_id: Any = RS) -> JSONObject:
+def summary_part_done(
+    index: Any, part: Any, summary_index: Any = 0, item_id: Any = RS
+) -> JSONObject:
     """`response.reasoning_summary_part.done`."""
-    return _at("reasoning_summary_part.done", index, item_id, summary_index=summary_index,
-               part=part)
+    return _at(
+        "reasoning_summary_part.done", index, item_id, summary_index=summary_index, part=part
+    )
 
 
 def summary_delta(index: Any, delta: Any, summary_index: Any = 0, item_id: Any = RS) -> JSONObject:
     """`response.reasoning_summary_text.delta`."""
-    return _at("reasoning_summary_text.delta", index, item_id, summary_index=summary_index,
-               delta=delta)
+    return _at(
+        "reasoning_summary_text.delta", index, item_id, summary_index=summary_index, delta=delta
+    )
 
 
 def summary_done(index: Any, text: Any, summary_index: Any = 0, item_id: Any = RS) -> JSONObject:
     """`response.reasoning_summary_text.done`."""
-    return _at("reasoning_summary_text.done", index, item_id, summary_index=summary_index,
-               text=text)
+    return _at(
+        "reasoning_summary_text.done", index, item_id, summary_index=summary_index, text=text
+    )
 
 
-def reasoning_delta(index: Any, delta: Any, content_index: Any = 0,
-                    item_id: Any = RS) -> JSONObject:
+def reasoning_delta(
+    index: Any, delta: Any, content_index: Any = 0, item_id: Any = RS
+) -> JSONObject:
     """`response.reasoning_text.delta` (gpt-oss)."""
     return _at("reasoning_text.delta", index, item_id, content_index=content_index, delta=delta)
 
@@ -256,8 +344,9 @@ def keepalive() -> JSONObject:
     return {"type": "keepalive"}
 
 
-def error_event(code: str = "server_error", message: str = "The server had an error",
-                **extra: Any) -> JSONObject:
+def error_event(
+    code: str = "server_error", message: str = "The server had an error", **extra: Any
+) -> JSONObject:
     """A top-level `error` event, flat as openai-python types it."""
     return {"type": "error", "code": code, "message": message, "param": None, **extra}
 
@@ -267,8 +356,7 @@ def numbered(events: list[JSON]) -> list[JSON]:
     them carries one (a stream that numbers some is about numbering: RS-SEQ-ARRIVAL)."""
     if any(isinstance(e, dict) and "sequence_number" in e for e in events):
         return events
-    return [{**e, "sequence_number": n} if isinstance(e, dict) else e
-            for n, e in enumerate(events)]
+    return [{**e, "sequence_number": n} if isinstance(e, dict) else e for n, e in enumerate(events)]
 
 
 def text_stream(*texts: str, terminal_output: bool = True) -> list[JSONObject]:
@@ -276,22 +364,33 @@ def text_stream(*texts: str, terminal_output: bool = True) -> list[JSONObject]:
     event, and `response.completed` with the whole response (or `output: []`)."""
     whole = "".join(texts)
     done = message(text_part(whole))
-    return [created(), in_progress(), item_added(0, message(status="in_progress")),
-            part_added(0), *(text_delta(0, part) for part in texts), text_done(0, whole),
-            part_done(0, text_part(whole)), item_done(0, done),
-            completed(*([done] if terminal_output else []))]
+    return [
+        created(),
+        in_progress(),
+        item_added(0, message(status="in_progress")),
+        part_added(0),
+        *(text_delta(0, part) for part in texts),
+        text_done(0, whole),
+        part_done(0, text_part(whole)),
+        item_done(0, done),
+        completed(*([done] if terminal_output else [])),
+    ]
 
 
 def call_stream(*fragments: str, index: int = 0) -> list[JSONObject]:
     """The item events of one function call at `index`, its arguments streamed as
     `fragments`, with its `.done` events (no lifecycle events)."""
     whole = "".join(fragments)
-    return [item_added(index, function_call(status="in_progress")),
-            *(args_delta(index, part) for part in fragments), args_done(index, whole),
-            item_done(index, function_call(whole))]
+    return [
+        item_added(index, function_call(status="in_progress")),
+        *(args_delta(index, part) for part in fragments),
+        args_done(index, whole),
+        item_done(index, function_call(whole)),
+    ]
 
 
 # Wire
+
 
 def frame(data: JSON | str, event: str | None = None) -> bytes:
     """One SSE frame: an optional `event:` line, one `data:` line, the blank line.

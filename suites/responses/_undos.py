@@ -17,8 +17,13 @@ import copy
 
 from refold.reference import JSON, JSONObject
 
-__all__ = ["announced_first", "completed_terminals", "departure_at", "last_terminal_only",
-           "steady_ids"]
+__all__ = [
+    "announced_first",
+    "completed_terminals",
+    "departure_at",
+    "last_terminal_only",
+    "steady_ids",
+]
 
 _ADDED = "response.output_item.added"
 _DONE = "response.output_item.done"
@@ -35,8 +40,12 @@ def _announced(events: list[JSON]) -> dict[int, JSON]:
     ids: dict[int, JSON] = {}
     for event in events:
         index = _index(event)
-        if (index is not None and isinstance(event, dict) and event.get("type") == _ADDED
-                and isinstance(event.get("item"), dict)):
+        if (
+            index is not None
+            and isinstance(event, dict)
+            and event.get("type") == _ADDED
+            and isinstance(event.get("item"), dict)
+        ):
             ids.setdefault(index, event["item"].get("id"))
     return ids
 
@@ -60,16 +69,18 @@ def _placeholder(event: JSONObject) -> JSONObject:
     kind = str(event.get("type", ""))
     item: JSONObject
     if kind.startswith(_CALL_EVENTS):
-        item = {"type": "function_call", "arguments": "", "call_id": "call_undo",
-                "name": "undo"}
+        item = {"type": "function_call", "arguments": "", "call_id": "call_undo", "name": "undo"}
     elif kind.startswith(_REASONING_EVENTS):
         item = {"type": "reasoning", "summary": []}
     else:
         item = {"type": "message", "role": "assistant", "content": []}
     if isinstance(event.get("item_id"), str):
         item["id"] = event["item_id"]
-    return {"type": _ADDED, "output_index": event.get("output_index"),
-            "item": {**item, "status": "in_progress"}}
+    return {
+        "type": _ADDED,
+        "output_index": event.get("output_index"),
+        "item": {**item, "status": "in_progress"},
+    }
 
 
 def announced_first(events: list[JSON]) -> list[JSON]:
@@ -77,14 +88,23 @@ def announced_first(events: list[JSON]) -> list[JSON]:
     event (moved there, or written from that event when none was sent)."""
     changed: list[JSON] = []
     opened: set[int] = set()
-    later = {(_index(e)): e for e in reversed(events)
-             if isinstance(e, dict) and e.get("type") == _ADDED and _index(e) is not None
-             and isinstance(e.get("item"), dict)}
+    later = {
+        (_index(e)): e
+        for e in reversed(events)
+        if isinstance(e, dict)
+        and e.get("type") == _ADDED
+        and _index(e) is not None
+        and isinstance(e.get("item"), dict)
+    }
     for event in events:
         index = _index(event)
         if index is None or not isinstance(event, dict) or index in opened:
-            if not (isinstance(event, dict) and event.get("type") == _ADDED
-                    and index in opened and later.get(index) is event):
+            if not (
+                isinstance(event, dict)
+                and event.get("type") == _ADDED
+                and index in opened
+                and later.get(index) is event
+            ):
                 changed.append(event)
             continue
         opened.add(index)
@@ -104,8 +124,11 @@ def departure_at(event: JSON, earlier: list[JSON]) -> str | None:
     ids = _announced(earlier)
     if index not in ids:
         return "RS-ORPHAN"
-    sent = event["item"].get("id") if event.get("type") == _DONE and isinstance(
-        event.get("item"), dict) else event.get("item_id")
+    sent = (
+        event["item"].get("id")
+        if event.get("type") == _DONE and isinstance(event.get("item"), dict)
+        else event.get("item_id")
+    )
     return "RS-KEY-OUTPUT-INDEX" if sent is not None and sent != ids[index] else None
 
 
@@ -113,8 +136,11 @@ _TERMINALS = ("response.completed", "response.incomplete", "response.failed")
 
 
 def _is_terminal(event: JSON) -> bool:
-    return (isinstance(event, dict) and event.get("type") in _TERMINALS
-            and isinstance(event.get("response"), dict))
+    return (
+        isinstance(event, dict)
+        and event.get("type") in _TERMINALS
+        and isinstance(event.get("response"), dict)
+    )
 
 
 def last_terminal_only(events: list[JSON]) -> list[JSON]:

@@ -21,24 +21,53 @@ from ._draws import small_streams
 
 __all__ = ["FIELDS", "wrong_typed_streams"]
 
-_SCALARS = (st.none() | st.booleans() | st.integers(-3, 2**53)
-            | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=3))
+_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 2**53)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=3)
+)
 _WRONG: dict[str, st.SearchStrategy[JSON]] = {
-    "object": (st.none() | st.booleans() | st.integers() | st.text(max_size=3)
-               | st.lists(_SCALARS, max_size=2)),
-    "string": (st.none() | st.booleans() | st.integers() | st.lists(_SCALARS, max_size=2)
-               | st.dictionaries(st.text(max_size=2), _SCALARS, max_size=2)),
-    "index": (st.none() | st.booleans() | st.sampled_from(["0", "1", " 0", "", -1, -2, 0.5, 1.5])
-              | st.lists(st.integers(0, 2), max_size=1) | st.just({"index": 0})),
+    "object": (
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.text(max_size=3)
+        | st.lists(_SCALARS, max_size=2)
+    ),
+    "string": (
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.lists(_SCALARS, max_size=2)
+        | st.dictionaries(st.text(max_size=2), _SCALARS, max_size=2)
+    ),
+    "index": (
+        st.none()
+        | st.booleans()
+        | st.sampled_from(["0", "1", " 0", "", -1, -2, 0.5, 1.5])
+        | st.lists(st.integers(0, 2), max_size=1)
+        | st.just({"index": 0})
+    ),
 }
 """Values of a JSON type other than the one each kind of field must hold (null included:
 a null field is absent too). An index is a non-negative integral number; a bool is none."""
 
 FIELDS: dict[str, str] = {
-    "response": "object", "item": "object", "part": "object", "annotation": "object",
-    "delta": "string", "text": "string", "refusal": "string", "arguments": "string",
-    "item_id": "string", "output_index": "index", "content_index": "index",
-    "summary_index": "index", "annotation_index": "index",
+    "response": "object",
+    "item": "object",
+    "part": "object",
+    "annotation": "object",
+    "delta": "string",
+    "text": "string",
+    "refusal": "string",
+    "arguments": "string",
+    "item_id": "string",
+    "output_index": "index",
+    "content_index": "index",
+    "summary_index": "index",
+    "annotation_index": "index",
 }
 """The event fields the fold reads, by the kind of value each must hold."""
 
@@ -52,8 +81,12 @@ def wrong_typed_streams(
     claimed = frozenset(features) - {"robustness", "lifecycle", "sse", "events"}
     events = draw(small_streams(claimed))
     damaged, cleaned = copy.deepcopy(events), copy.deepcopy(events)
-    candidates = [(number, key) for number, event in enumerate(events)
-                  for key in sorted(event) if key in FIELDS]
+    candidates = [
+        (number, key)
+        for number, event in enumerate(events)
+        for key in sorted(event)
+        if key in FIELDS
+    ]
     if not candidates:
         return damaged, cleaned
     chosen = draw(st.lists(st.sampled_from(candidates), min_size=1, max_size=3, unique=True))

@@ -24,8 +24,16 @@ from ._attribution import expect_like
 _NOT_FOLD = frozenset({"robustness", "lifecycle", "sse", "events"})
 
 
-@rule("RS-OUTPUT-TERMINAL", "RS-DONE-REPLACES", "RS-ITEM-DONE-REPLACES", "RS-ROUTE",
-      "RS-ORPHAN", "RS-KIND-MATCH", "RS-ERROR-EVENT", "RS-READD")
+@rule(
+    "RS-OUTPUT-TERMINAL",
+    "RS-DONE-REPLACES",
+    "RS-ITEM-DONE-REPLACES",
+    "RS-ROUTE",
+    "RS-ORPHAN",
+    "RS-KIND-MATCH",
+    "RS-ERROR-EVENT",
+    "RS-READD",
+)
 @given(data=st.data())
 def test_damaged_streams_fold_like_the_reference(check: Check, data: st.DataObject) -> None:
     # the spec's "not lossless" shapes and text's own damage: no wrong types, no cut

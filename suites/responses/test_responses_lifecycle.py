@@ -43,16 +43,23 @@ from ._undos import departure_at
 _STEPS = 15
 """Steps per run: enough for two items, a terminal or an error, and events after both."""
 _TERMINALS = frozenset({"response.completed", "response.incomplete", "response.failed"})
-_CREATED: JSONObject = {"type": "response.created", "response": {
-    "id": "resp_1", "object": "response", "created_at": 1_750_000_000, "model": "gpt-5",
-    "status": "in_progress", "output": []}}
+_CREATED: JSONObject = {
+    "type": "response.created",
+    "response": {
+        "id": "resp_1",
+        "object": "response",
+        "created_at": 1_750_000_000,
+        "model": "gpt-5",
+        "status": "in_progress",
+        "output": [],
+    },
+}
 
 
 def _terminal(event: JSONObject) -> bool:
     """A terminal event that finishes the fold (RS-WRONG-TYPE: its response an object)."""
     kind = event.get("type")
-    return isinstance(kind, str) and kind in _TERMINALS and isinstance(event.get("response"),
-                                                                       dict)
+    return isinstance(kind, str) and kind in _TERMINALS and isinstance(event.get("response"), dict)
 
 
 class _StreamModel:
@@ -109,13 +116,20 @@ class LifecycleMachine(stateful.RuleBasedStateMachine):
             self.target.add(event)
         except ConformanceFailure as failure:
             # an event the spec says changes nothing crashed the target: its rule's
-            found = (event_rule(event) or departure_at(event, self.events()[:-1])
-                     if failure.crash is not None else None)
+            found = (
+                event_rule(event) or departure_at(event, self.events()[:-1])
+                if failure.crash is not None
+                else None
+            )
             if found is None:
                 raise
-            raise self.check.fail(failure.summary, rules=(found,), events=self.events(),
-                                  target_error=failure.target_error,
-                                  crash=failure.crash) from failure
+            raise self.check.fail(
+                failure.summary,
+                rules=(found,),
+                events=self.events(),
+                target_error=failure.target_error,
+                crash=failure.crash,
+            ) from failure
         self.reference.add(copy.deepcopy(event))
         self.stream.add(event)
         self.after_add(event)
@@ -135,9 +149,13 @@ class LifecycleMachine(stateful.RuleBasedStateMachine):
             found = outcome_rules(self.events())
             if failure.crash is None or "," not in found:
                 raise
-            raise self.check.fail(failure.summary, rules=tuple(found.split(",")),
-                                  events=self.events(), target_error=failure.target_error,
-                                  crash=failure.crash) from failure
+            raise self.check.fail(
+                failure.summary,
+                rules=tuple(found.split(",")),
+                events=self.events(),
+                target_error=failure.target_error,
+                crash=failure.crash,
+            ) from failure
         return response
 
     @stateful.invariant()
@@ -160,8 +178,9 @@ class LifecycleMachine(stateful.RuleBasedStateMachine):
 
 def _described(expected: JSON, received: JSON) -> str:
     found = differences(expected, received)
-    return "; ".join(str(d) for d in found[:3]) + (f" (+{len(found) - 3})" if len(found) > 3
-                                                   else "")
+    return "; ".join(str(d) for d in found[:3]) + (
+        f" (+{len(found) - 3})" if len(found) > 3 else ""
+    )
 
 
 class SnapshotMachine(LifecycleMachine):
@@ -179,17 +198,23 @@ class SnapshotMachine(LifecycleMachine):
     def _verify_unchanged(self) -> None:
         for number, (event, original) in enumerate(self.given):
             if not json_equal(event, original):
-                raise self.check.fail(f"the target mutated event {number} after add(): "
-                                      f"{_described(original, event)}",
-                                      rules=("LIFE-RS-SNAPSHOT",), events=self.events(),
-                                      expected=original, received=event)
+                raise self.check.fail(
+                    f"the target mutated event {number} after add(): {_described(original, event)}",
+                    rules=("LIFE-RS-SNAPSHOT",),
+                    events=self.events(),
+                    expected=original,
+                    received=event,
+                )
         for number, (response, original) in enumerate(self.handed_out):
             if not json_equal(response, original):
                 raise self.check.fail(
                     f"Response {number} changed after it was handed out ({len(self.given)} "
                     f"events folded since the start): {_described(original, response)}",
-                    rules=("LIFE-RS-SNAPSHOT",), events=self.events(),
-                    expected=original, received=response)
+                    rules=("LIFE-RS-SNAPSHOT",),
+                    events=self.events(),
+                    expected=original,
+                    received=response,
+                )
 
 
 class FinishedMachine(LifecycleMachine):
@@ -202,9 +227,13 @@ class FinishedMachine(LifecycleMachine):
         received = self.target.finished
         if received != expected:
             state = "a terminal event arrived" if expected else "no terminal event yet"
-            raise self.check.fail(f"finished is {received}, expected {expected}: {state}",
-                                  rules=("LIFE-RS-FINISHED",), events=self.events(),
-                                  expected=expected, received=received)
+            raise self.check.fail(
+                f"finished is {received}, expected {expected}: {state}",
+                rules=("LIFE-RS-FINISHED",),
+                events=self.events(),
+                expected=expected,
+                received=received,
+            )
 
 
 class ErrorMachine(LifecycleMachine):
@@ -226,18 +255,28 @@ class ErrorMachine(LifecycleMachine):
             return
         read, finished = self.before
         if self.target.finished != finished:
-            raise self._fail(f"finished went from {finished} to {not finished} with an "
-                             f"error event", expected=finished, received=not finished)
+            raise self._fail(
+                f"finished went from {finished} to {not finished} with an error event",
+                expected=finished,
+                received=not finished,
+            )
         response = self._read()
         if read is not None and self.check.differences(read, response):
-            raise self._fail(f"the Response changed with an error event: "
-                             f"{_described(read, response)}", expected=read,
-                             received=response)
+            raise self._fail(
+                f"the Response changed with an error event: {_described(read, response)}",
+                expected=read,
+                received=response,
+            )
         self.before = None
 
     def _fail(self, summary: str, *, expected: JSON, received: JSON) -> AssertionError:
-        return self.check.fail(summary, rules=("RS-ERROR-EVENT",), events=self.events(),
-                               expected=expected, received=received)
+        return self.check.fail(
+            summary,
+            rules=("RS-ERROR-EVENT",),
+            events=self.events(),
+            expected=expected,
+            received=received,
+        )
 
 
 class AfterMachine(LifecycleMachine):
@@ -256,20 +295,29 @@ class AfterMachine(LifecycleMachine):
 
     def verify(self) -> None:
         if self.finished_before and not self.target.finished:
-            raise self._fail("finished went back to False after a terminal event",
-                             expected=True, received=False)
+            raise self._fail(
+                "finished went back to False after a terminal event", expected=True, received=False
+            )
         if self.last is None:
             return
         response = self._read()
         if self.check.differences(self.last, response):
-            raise self._fail(f"an event after the terminal changed the Response: "
-                             f"{_described(self.last, response)}", expected=self.last,
-                             received=response)
+            raise self._fail(
+                f"an event after the terminal changed the Response: "
+                f"{_described(self.last, response)}",
+                expected=self.last,
+                received=response,
+            )
         self.last = None
 
     def _fail(self, summary: str, *, expected: JSON, received: JSON) -> AssertionError:
-        return self.check.fail(summary, rules=("LIFE-RS-AFTER",), events=self.events(),
-                               expected=expected, received=received)
+        return self.check.fail(
+            summary,
+            rules=("LIFE-RS-AFTER",),
+            events=self.events(),
+            expected=expected,
+            received=received,
+        )
 
 
 class ReferenceMachine(LifecycleMachine):
@@ -283,8 +331,10 @@ class ReferenceMachine(LifecycleMachine):
         found = self.check.differences(expected, received)
         if not found:
             return
-        summary = (f"after {len(self.given)} events (finished: {self.stream.finished}) the "
-                   f"Response differs from the reference's at {len(found)} place(s)")
+        summary = (
+            f"after {len(self.given)} events (finished: {self.stream.finished}) the "
+            f"Response differs from the reference's at {len(found)} place(s)"
+        )
         # Every earlier step agreed: the latest event made the difference. After the
         # terminal an event other than a terminal is LIFE-RS-AFTER's (the harness clears
         # it when the same event before the terminal makes the same difference); a
@@ -292,11 +342,22 @@ class ReferenceMachine(LifecycleMachine):
         # places' rules', as before the terminal (the snapshot is folded by the same
         # rules as the result).
         if self.finished_before and not _terminal(self.given[-1][1]):
-            raise self.check.fail(summary, rules=("LIFE-RS-AFTER",), events=self.events(),
-                                  differences=found, expected=expected, received=received)
-        raise self.check.fail(summary, rules=feature_rules(found, expected, received),
-                              events=self.events(), differences=found,
-                              expected=expected, received=received)
+            raise self.check.fail(
+                summary,
+                rules=("LIFE-RS-AFTER",),
+                events=self.events(),
+                differences=found,
+                expected=expected,
+                received=received,
+            )
+        raise self.check.fail(
+            summary,
+            rules=feature_rules(found, expected, received),
+            events=self.events(),
+            differences=found,
+            expected=expected,
+            received=received,
+        )
 
 
 @contextmanager
@@ -315,12 +376,12 @@ def _run(machine: type[LifecycleMachine], check: Check) -> None:
     phases = tuple(phase for phase in settings().phases if phase != Phase.explain)
     with bound(check):
         stateful.run_state_machine_as_test(
-            machine, settings=settings(stateful_step_count=_STEPS, phases=phases))
+            machine, settings=settings(stateful_step_count=_STEPS, phases=phases)
+        )
 
 
 @rule("LIFE-RS-SNAPSHOT")
-def test_a_response_handed_out_never_changes_and_events_are_never_mutated(
-        check: Check) -> None:
+def test_a_response_handed_out_never_changes_and_events_are_never_mutated(check: Check) -> None:
     _run(SnapshotMachine, check)
 
 
@@ -336,7 +397,8 @@ def test_an_error_event_changes_nothing_and_finishes_nothing(check: Check) -> No
 
 @rule("LIFE-RS-AFTER")
 def test_after_the_terminal_only_terminals_and_recovered_items_change_the_response(
-        check: Check) -> None:
+    check: Check,
+) -> None:
     _run(AfterMachine, check)
 
 
@@ -348,7 +410,8 @@ def test_every_response_equals_the_reference_at_the_same_point(check: Check) -> 
 @rule("LIFE-RS-SNAPSHOT", "LIFE-RS-AFTER", "LIFE-RS-FINISHED")
 @given(data=st.data())
 def test_cut_streams_and_events_after_the_terminal_fold_like_the_reference(
-        check: Check, data: st.DataObject) -> None:
+    check: Check, data: st.DataObject
+) -> None:
     # damage that needs `lifecycle`: a truncation reads as the snapshot, events after the
     # terminal are folded (the fold-only damage is the differential suite's)
     features = check.target.features - {"robustness", "sse", "events"}
@@ -361,7 +424,10 @@ def test_reading_before_any_event_raises_and_one_event_is_enough(check: Check) -
     accumulator = check.accumulator()
     found = accumulator.response_error()
     if found is None:
-        raise check.fail("response() returned a Response before any event was added",
-                         rules=("LIFE-RS-EMPTY",), events=[])
+        raise check.fail(
+            "response() returned a Response before any event was added",
+            rules=("LIFE-RS-EMPTY",),
+            events=[],
+        )
     accumulator.add(copy.deepcopy(_CREATED))
     accumulator.response()

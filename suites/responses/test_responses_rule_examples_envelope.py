@@ -35,18 +35,24 @@ def _answered(*lifecycle: dict[str, object], final: dict[str, object]) -> list[d
 @rule("RS-TERMINAL-BASE")
 def test_openais_own_stream_folds_into_its_terminal_response(check: Check) -> None:
     # family 1: created, in_progress, the item's events, response.completed
-    expect_fold(check, text_stream("Hello", ", ", "world"),
-                response(message(text_part("Hello, world"))))
+    expect_fold(
+        check, text_stream("Hello", ", ", "world"), response(message(text_part("Hello, world")))
+    )
 
 
 @rule("RS-TERMINAL-BASE")
 def test_every_top_level_key_of_the_terminal_response_is_kept_as_sent(check: Check) -> None:
     extra: dict[str, Any] = {
-             "service_tier": "default", "parallel_tool_calls": True, "temperature": 1.0,
-             "text": {"format": {"type": "text"}, "verbosity": "medium"},
-             "reasoning": {"effort": "low", "summary": None}, "tools": [],
-             "metadata": {"trace": "t-1"}, "previous_response_id": "resp_00",
-             "x_gateway_region": "eu-1"}
+        "service_tier": "default",
+        "parallel_tool_calls": True,
+        "temperature": 1.0,
+        "text": {"format": {"type": "text"}, "verbosity": "medium"},
+        "reasoning": {"effort": "low", "summary": None},
+        "tools": [],
+        "metadata": {"trace": "t-1"},
+        "previous_response_id": "resp_00",
+        "x_gateway_region": "eu-1",
+    }
     events = _answered(created(), final=completed(_HI, **extra))
     expect_fold(check, events, response(_HI, **extra))
 
@@ -60,26 +66,28 @@ def test_the_terminal_response_is_the_result_even_without_lifecycle_events(check
 @rule("RS-ENV-TERMINAL")
 def test_the_served_service_tier_is_the_terminal_responses(check: Check) -> None:
     # pydantic-ai: `auto` requested on created, the tier served only on the terminal
-    events = _answered(created(service_tier="auto"), in_progress(service_tier="auto"),
-                       final=completed(_HI, service_tier="flex"))
+    events = _answered(
+        created(service_tier="auto"),
+        in_progress(service_tier="auto"),
+        final=completed(_HI, service_tier="flex"),
+    )
     expect_fold(check, events, response(_HI, service_tier="flex"))
 
 
 @rule("RS-ENV-TERMINAL")
-def test_keys_that_differ_between_created_and_the_terminal_are_the_terminals(
-        check: Check) -> None:
+def test_keys_that_differ_between_created_and_the_terminal_are_the_terminals(check: Check) -> None:
     # RQ8: lifecycle responses whose id and model differ from the terminal's
-    events = _answered(created(id="resp_created", model="gpt-5"),
-                       in_progress(id="resp_progress", model="gpt-5", temperature=0.2),
-                       final=completed(_HI, id="resp_final", model="gpt-5-2025-08-07",
-                                       temperature=1.0))
+    events = _answered(
+        created(id="resp_created", model="gpt-5"),
+        in_progress(id="resp_progress", model="gpt-5", temperature=0.2),
+        final=completed(_HI, id="resp_final", model="gpt-5-2025-08-07", temperature=1.0),
+    )
     expected = response(_HI, id="resp_final", model="gpt-5-2025-08-07", temperature=1.0)
     expect_fold(check, events, expected)
 
 
 @rule("RS-ENV-FILL")
-def test_keys_a_sparse_terminal_leaves_out_come_from_the_lifecycle_response(
-        check: Check) -> None:
+def test_keys_a_sparse_terminal_leaves_out_come_from_the_lifecycle_response(check: Check) -> None:
     # RQ2, RQ18: a gateway's terminal frame with only status and output
     sparse = {"status": "completed", "output": [_HI]}
     events = _answered(created(service_tier="default"), final=terminal("completed", sparse))
@@ -95,11 +103,14 @@ def test_keys_the_terminal_sends_as_null_come_from_the_lifecycle_response(check:
 
 @rule("RS-ENV-FILL")
 def test_each_key_comes_from_the_latest_lifecycle_response_with_a_value_for_it(
-        check: Check) -> None:
-    events = _answered(created(model="gpt-5", service_tier="auto"),
-                       queued(model=None, service_tier="flex"),
-                       in_progress(model="gpt-5-mini", service_tier=None),
-                       final=terminal("completed", {"status": "completed", "output": [_HI]}))
+    check: Check,
+) -> None:
+    events = _answered(
+        created(model="gpt-5", service_tier="auto"),
+        queued(model=None, service_tier="flex"),
+        in_progress(model="gpt-5-mini", service_tier=None),
+        final=terminal("completed", {"status": "completed", "output": [_HI]}),
+    )
     expect_fold(check, events, response(_HI, model="gpt-5-mini", service_tier="flex"))
 
 
@@ -107,8 +118,11 @@ def test_each_key_comes_from_the_latest_lifecycle_response_with_a_value_for_it(
 def test_a_lifecycle_responses_output_never_fills_the_terminals(check: Check) -> None:
     # `output` is RS-OUTPUT-RECOVER's: nothing was streamed, so the output is []
     stale = message(text_part("stale"), id="msg_stale")
-    events = [created(output=[stale]), in_progress(output=[stale]),
-              terminal("completed", {**ENVELOPE, "status": "completed"})]
+    events = [
+        created(output=[stale]),
+        in_progress(output=[stale]),
+        terminal("completed", {**ENVELOPE, "status": "completed"}),
+    ]
     expect_fold(check, events, response())
 
 
@@ -122,8 +136,9 @@ def test_a_terminal_response_without_object_reads_response(check: Check) -> None
     body = response(_HI)
     del body["object"]
     lifecycle = {"id": "resp_01", "status": "in_progress", "output": []}
-    events = _answered({"type": "response.created", "response": lifecycle},
-                       final=terminal("completed", body))
+    events = _answered(
+        {"type": "response.created", "response": lifecycle}, final=terminal("completed", body)
+    )
     expect_fold(check, events, response(_HI))
 
 
@@ -131,6 +146,5 @@ def test_a_terminal_response_without_object_reads_response(check: Check) -> None
 def test_object_is_response_whatever_the_terminal_calls_it(check: Check) -> None:
     # a Chat-minded gateway writes `chat.completion`; blank values are absent
     for value in ("chat.completion", "", None):
-        events = _answered(created(object="response"),
-                           final=completed(_HI, object=value))
+        events = _answered(created(object="response"), final=completed(_HI, object=value))
         expect_fold(check, events, response(_HI))

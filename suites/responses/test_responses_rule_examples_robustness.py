@@ -38,18 +38,33 @@ _HI = response(message(text_part("Hi!")))
 """What `_hi` folds into, whatever noise is added to it."""
 
 
-def _hi(*, before: Sequence[JSONObject] = (), inside: Sequence[JSONObject] = (),
-        after: Sequence[JSONObject] = ()) -> list[JSONObject]:
+def _hi(
+    *,
+    before: Sequence[JSONObject] = (),
+    inside: Sequence[JSONObject] = (),
+    after: Sequence[JSONObject] = (),
+) -> list[JSONObject]:
     """A message built from deltas, "Hi" and "!", with extra events at three places."""
-    return [created(), *before, item_added(0, message(status="in_progress")), part_added(0),
-            text_delta(0, "Hi"), *inside, text_delta(0, "!"), *after, completed()]
+    return [
+        created(),
+        *before,
+        item_added(0, message(status="in_progress")),
+        part_added(0),
+        text_delta(0, "Hi"),
+        *inside,
+        text_delta(0, "!"),
+        *after,
+        completed(),
+    ]
 
 
 @rule("RS-KEEPALIVE", *_RECOVERED)
 def test_keepalive_events_anywhere_change_nothing(check: Check) -> None:
     # RQ24: openai-node knows `keepalive`; a fold that throws on it loses the answer
-    events = [keepalive(), *_hi(before=[keepalive()], inside=[keepalive(), keepalive()],
-                                after=[keepalive()])]
+    events = [
+        keepalive(),
+        *_hi(before=[keepalive()], inside=[keepalive(), keepalive()], after=[keepalive()]),
+    ]
     expect_fold(check, events, _HI)
 
 
@@ -58,10 +73,18 @@ def test_unknown_event_types_that_look_like_known_ones_change_nothing(check: Che
     # RQ24: openai-node throws "Unhandled response stream event"; a fold must dispatch on
     # `type`, not on the keys an event happens to carry
     lookalikes: list[JSONObject] = [
-        {"type": "response.output_text.delta.v2", "output_index": 0, "content_index": 0,
-         "item_id": "msg_01", "delta": "X"},
-        {"type": "response.output_item.replaced", "output_index": 0,
-         "item": message(text_part("ghost"))},
+        {
+            "type": "response.output_text.delta.v2",
+            "output_index": 0,
+            "content_index": 0,
+            "item_id": "msg_01",
+            "delta": "X",
+        },
+        {
+            "type": "response.output_item.replaced",
+            "output_index": 0,
+            "item": message(text_part("ghost")),
+        },
         {"type": "response.x_future", "response": response(message(text_part("other")))},
         {"type": "", "output_index": 0, "delta": "X"},
         {"output_index": 0, "content_index": 0, "delta": "X"},
@@ -71,11 +94,14 @@ def test_unknown_event_types_that_look_like_known_ones_change_nothing(check: Che
 
 @rule("RS-KEEPALIVE", "RS-TERMINAL-BASE")
 def test_an_unknown_event_carrying_a_response_finishes_nothing_and_fills_nothing(
-        check: Check) -> None:
+    check: Check,
+) -> None:
     other = response(status="cancelled", model="gpt-other", service_tier="flex")
     events = text_stream("Hi!")
-    events[-1:-1] = [{"type": "response.cancelled", "response": other},
-                     {"type": "response.done", "response": other}]
+    events[-1:-1] = [
+        {"type": "response.cancelled", "response": other},
+        {"type": "response.done", "response": other},
+    ]
     expect_fold(check, events, _HI)
 
 
@@ -101,8 +127,15 @@ def test_obfuscation_and_vendor_keys_on_events_change_nothing(check: Check) -> N
 
 @rule("RS-UNKNOWN-KEYS", *_RECOVERED)
 def test_unknown_keys_named_like_fields_the_fold_reads_change_nothing(check: Check) -> None:
-    named = {"text": "X", "arguments": "{}", "part": text_part("X"), "annotation_index": 0,
-             "usage": {"input_tokens": 99}, "error": {"code": "x"}, "status": "failed"}
+    named = {
+        "text": "X",
+        "arguments": "{}",
+        "part": text_part("X"),
+        "annotation_index": 0,
+        "usage": {"input_tokens": 99},
+        "error": {"code": "x"},
+        "status": "failed",
+    }
     events = _hi()
     for event in events[2:-1]:
         event.update({k: v for k, v in named.items() if k not in event})
@@ -131,29 +164,43 @@ def test_a_delta_that_is_not_a_string_adds_nothing(check: Check, delta: JSON) ->
 @rule("RS-WRONG-TYPE", *_RECOVERED)
 @pytest.mark.parametrize("index", ["0", True, -1, 0.5, [0], {"i": 0}, None])
 def test_an_event_whose_output_index_is_not_an_index_and_names_no_item_changes_nothing(
-        check: Check, index: JSON) -> None:
-    stray = [text_delta(index, "X", item_id=None), part_added(index, item_id=None),
-             item_added(index, message(text_part("ghost"), id="msg_ghost"))]
+    check: Check, index: JSON
+) -> None:
+    stray = [
+        text_delta(index, "X", item_id=None),
+        part_added(index, item_id=None),
+        item_added(index, message(text_part("ghost"), id="msg_ghost")),
+    ]
     expect_fold(check, _hi(inside=stray, after=stray), _HI)
 
 
 @rule("RS-WRONG-TYPE", *_RECOVERED)
 def test_integral_numbers_are_indexes(check: Check) -> None:
     # as in chat-fold: 1.0 is 1
-    events = [created(), item_added(0.0, message(status="in_progress")),
-              part_added(0, content_index=0.0), text_delta(0.0, "Hi", content_index=0),
-              text_delta(0, "!", content_index=0.0), completed()]
+    events = [
+        created(),
+        item_added(0.0, message(status="in_progress")),
+        part_added(0, content_index=0.0),
+        text_delta(0.0, "Hi", content_index=0),
+        text_delta(0, "!", content_index=0.0),
+        completed(),
+    ]
     expect_fold(check, events, _HI)
 
 
 @rule("RS-WRONG-TYPE", "RS-TERMINAL-BASE")
 @pytest.mark.parametrize("body", [None, "completed", [], 3, True])
 def test_a_lifecycle_or_terminal_response_that_is_not_an_object_changes_nothing(
-        check: Check, body: JSON) -> None:
+    check: Check, body: JSON
+) -> None:
     events = text_stream("Hi!")
     events[1:1] = [{"type": "response.in_progress", "response": body}]
-    events[-1:-1] = [terminal("completed", body), terminal("incomplete", body),
-                     terminal("failed", body), {"type": "response.created", "response": body}]
+    events[-1:-1] = [
+        terminal("completed", body),
+        terminal("incomplete", body),
+        terminal("failed", body),
+        {"type": "response.created", "response": body},
+    ]
     expect_fold(check, events, _HI)
 
 
@@ -161,8 +208,12 @@ def test_a_lifecycle_or_terminal_response_that_is_not_an_object_changes_nothing(
 @pytest.mark.parametrize("output", ["Hi!", 0, {"0": "x"}, True])
 def test_a_terminal_output_that_is_not_a_list_is_absent(check: Check, output: JSON) -> None:
     done = message(text_part("Hi!"))
-    events = [created(), item_added(0, message(status="in_progress")), item_done(0, done),
-              terminal("completed", response(output=output))]
+    events = [
+        created(),
+        item_added(0, message(status="in_progress")),
+        item_done(0, done),
+        terminal("completed", response(output=output)),
+    ]
     expected = response(done)
     expect_fold(check, events, expected)
 
@@ -176,8 +227,7 @@ def test_a_wrong_typed_done_item_or_done_text_changes_nothing(check: Check) -> N
     expect_fold(check, _hi(inside=odd, after=odd), _HI)
 
 
-_NOT_OBJECTS: list[JSON] = [None, "response.completed", 3, 1.5, True, [],
-                            [{"type": "keepalive"}]]
+_NOT_OBJECTS: list[JSON] = [None, "response.completed", 3, 1.5, True, [], [{"type": "keepalive"}]]
 
 
 @rule("RS-NOT-OBJECT")
@@ -189,17 +239,21 @@ def test_an_event_that_is_not_a_json_object_is_refused(check: Check, value: JSON
 @rule("RS-NOT-OBJECT")
 def test_a_refused_event_leaves_the_fold_unchanged(check: Check) -> None:
     if "lifecycle" not in check.target.features:
-        pytest.skip(f"target {check.target.name} does not claim feature lifecycle, which "
-                    f"this example needs to read the fold after a refusal")
+        pytest.skip(
+            f"target {check.target.name} does not claim feature lifecycle, which "
+            f"this example needs to read the fold after a refusal"
+        )
     acc = check.accumulator()
     events = text_stream("Hi!")
     for event in events:
         if acc.add_raw([event]) is None:
-            raise check.fail("an event that is a JSON array was accepted",
-                             events=[*acc.events, [event]])
+            raise check.fail(
+                "an event that is a JSON array was accepted", events=[*acc.events, [event]]
+            )
         acc.add(event)
-    expect_response(check, acc.response(), _HI, events=list(acc.events),
-                    when="the fold after refused events")
+    expect_response(
+        check, acc.response(), _HI, events=list(acc.events), when="the fold after refused events"
+    )
 
 
 @rule("RS-NULL-ITEM", *_RECOVERED)
@@ -214,16 +268,28 @@ def test_an_added_event_with_a_blank_item_adds_nothing(check: Check, item: JSON)
 def test_a_blank_item_keeps_its_index_free_for_the_real_one(check: Check) -> None:
     # #3131's review: skipping leaves the output shorter than the declared indexes
     first, second = message(text_part("A"), id="msg_a"), message(text_part("B"), id="msg_b")
-    events = [created(), in_progress(), item_added(0, None), item_added(1, None),
-              item_added(1, message(id="msg_b", status="in_progress")), item_done(1, second),
-              item_added(0, message(id="msg_a", status="in_progress")), item_done(0, first),
-              completed()]
+    events = [
+        created(),
+        in_progress(),
+        item_added(0, None),
+        item_added(1, None),
+        item_added(1, message(id="msg_b", status="in_progress")),
+        item_done(1, second),
+        item_added(0, message(id="msg_a", status="in_progress")),
+        item_done(0, first),
+        completed(),
+    ]
     expect_fold(check, events, response(first, second))
 
 
 @rule("RS-NULL-ITEM", "RS-OUTPUT-RECOVER")
 def test_an_added_event_without_an_item_key_adds_nothing(check: Check) -> None:
     done = message(text_part("Hi!"))
-    events = [created(), {"type": "response.output_item.added", "output_index": 1},
-              item_added(0, message(status="in_progress")), item_done(0, done), completed()]
+    events = [
+        created(),
+        {"type": "response.output_item.added", "output_index": 1},
+        item_added(0, message(status="in_progress")),
+        item_done(0, done),
+        completed(),
+    ]
     expect_fold(check, events, response(done))

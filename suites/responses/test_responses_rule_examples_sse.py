@@ -25,8 +25,10 @@ from ._expect import expect_response
 
 def _needs_sse(check: Check) -> None:
     if "sse" not in check.target.features:
-        pytest.skip(f"target {check.target.name} does not claim feature sse, which this "
-                    f"example needs to send bytes to its decoder")
+        pytest.skip(
+            f"target {check.target.name} does not claim feature sse, which this "
+            f"example needs to send bytes to its decoder"
+        )
 
 
 def _named(events: list[JSONObject]) -> list[bytes]:
@@ -41,9 +43,13 @@ def _expect_decoded(check: Check, parts: list[bytes], expected: list[JSON]) -> N
     if found:
         # pointers into the list of events, not into a Response: no place rule owns them
         shown = "; ".join(str(d) for d in found[:3])
-        raise check.fail(f"the decoder gave out other events than the frames' data "
-                         f"({len(found)} difference(s): {shown})",
-                         events=expected, expected=expected, received=received)
+        raise check.fail(
+            f"the decoder gave out other events than the frames' data "
+            f"({len(found)} difference(s): {shown})",
+            events=expected,
+            expected=expected,
+            received=received,
+        )
 
 
 @rule("RS-SEQ-ARRIVAL")
@@ -62,8 +68,17 @@ def test_frames_without_an_event_line_decode_like_any_other(check: Check) -> Non
 @rule("RS-SEQ-ARRIVAL")
 def test_the_data_type_wins_when_the_event_name_disagrees(check: Check) -> None:
     events = text_stream("Hi")
-    names = ["message", "response.completed", "error", "keepalive", "x", "response.created",
-             "response.output_text.done", "message", "response.failed"]
+    names = [
+        "message",
+        "response.completed",
+        "error",
+        "keepalive",
+        "x",
+        "response.created",
+        "response.output_text.done",
+        "message",
+        "response.failed",
+    ]
     parts = [frame(event, event=name) for event, name in zip(events, names, strict=True)]
     _expect_decoded(check, parts, list(events))
 
@@ -74,16 +89,18 @@ def test_a_stream_split_at_every_byte_decodes_the_same(check: Check) -> None:
     events = text_stream("caf\u00e9 ", "\U0001f600", " ok")
     wire = b"".join(_named(events))
     assert len(wire) > len(wire.decode())  # the pieces do cut multi-byte characters
-    _expect_decoded(check, [wire[i:i + 1] for i in range(len(wire))], list(events))
+    _expect_decoded(check, [wire[i : i + 1] for i in range(len(wire))], list(events))
 
 
 @rule("RS-SEQ-ARRIVAL")
 def test_events_with_sequence_numbers_out_of_order_are_handed_on_in_arrival_order(
-        check: Check) -> None:
+    check: Check,
+) -> None:
     # RQ12: the decoder reorders nothing either
-    events = [{**event, "sequence_number": number}
-              for event, number in zip(text_stream("a", "b"), [3, 1, 2, 0, 9, 5, 4, 8, 6, 7],
-                                       strict=True)]
+    events = [
+        {**event, "sequence_number": number}
+        for event, number in zip(text_stream("a", "b"), [3, 1, 2, 0, 9, 5, 4, 8, 6, 7], strict=True)
+    ]
     _expect_decoded(check, _named(events), list(events))
 
 
@@ -113,15 +130,19 @@ def test_error_frames_are_handed_to_the_fold(check: Check) -> None:
 
 
 @rule("RS-ERROR-EVENT")
-def test_a_decoded_stream_with_an_error_frame_folds_to_its_terminal_response(
-        check: Check) -> None:
+def test_a_decoded_stream_with_an_error_frame_folds_to_its_terminal_response(check: Check) -> None:
     _needs_sse(check)
     events = text_stream("Hi")
     events[3:3] = [error_event()]
     decoded = check.decoded(_named(events))
     received = check.fold(decoded)
-    expect_response(check, received, response(message(text_part("Hi"))), events=decoded,
-                    when="the fold of the decoded events")
+    expect_response(
+        check,
+        received,
+        response(message(text_part("Hi"))),
+        events=decoded,
+        when="the fold of the decoded events",
+    )
 
 
 _NOT_JSON = [
@@ -139,18 +160,27 @@ def test_a_frame_whose_data_is_not_json_is_refused(check: Check, data: str) -> N
     # refused by the fold
     _needs_sse(check)
     events = text_stream("Hi")
-    parts = [*_named(events[:3]), frame(data, event="response.output_text.delta"),
-             *_named(events[3:])]
+    parts = [
+        *_named(events[:3]),
+        frame(data, event="response.output_text.delta"),
+        *_named(events[3:]),
+    ]
     decoded = check.decoded_raw(parts)
     if isinstance(decoded, TargetError):
         if decoded.kind == "raised":
             return
-        raise check.fail(f"the target's SSE decoder failed ({decoded.kind}) instead of "
-                         f"refusing data that is not JSON", target_error=str(decoded))
+        raise check.fail(
+            f"the target's SSE decoder failed ({decoded.kind}) instead of "
+            f"refusing data that is not JSON",
+            target_error=str(decoded),
+        )
     handed_on = [item for item in decoded if not isinstance(item, dict)]
     if not handed_on:
-        raise check.fail(f"the decoder neither refused the frame whose data is not JSON "
-                         f"({data!r}) nor handed it to the fold: it gave out only event "
-                         f"objects", events=decoded)
+        raise check.fail(
+            f"the decoder neither refused the frame whose data is not JSON "
+            f"({data!r}) nor handed it to the fold: it gave out only event "
+            f"objects",
+            events=decoded,
+        )
     for item in handed_on:
         check.refuses(item)

@@ -21,9 +21,13 @@ from ._events import (
 from ._expect import expect_fold
 
 _HI = message(text_part("Hi"))
-_USAGE: JSONObject = {"input_tokens": 36, "input_tokens_details": {"cached_tokens": 0},
-                      "output_tokens": 87, "output_tokens_details": {"reasoning_tokens": 64},
-                      "total_tokens": 123}
+_USAGE: JSONObject = {
+    "input_tokens": 36,
+    "input_tokens_details": {"cached_tokens": 0},
+    "output_tokens": 87,
+    "output_tokens_details": {"reasoning_tokens": 64},
+    "total_tokens": 123,
+}
 _OTHER: JSONObject = {"input_tokens": 5, "output_tokens": 1, "total_tokens": 6}
 
 
@@ -40,8 +44,9 @@ def test_usage_is_the_terminal_responses_usage_with_its_details(check: Check) ->
 
 @rule("RS-USAGE-TERMINAL")
 def test_usage_is_never_summed_with_a_lifecycle_responses(check: Check) -> None:
-    events = _answered(created(usage=_OTHER), in_progress(usage=_OTHER),
-                       final=completed(_HI, usage=_USAGE))
+    events = _answered(
+        created(usage=_OTHER), in_progress(usage=_OTHER), final=completed(_HI, usage=_USAGE)
+    )
     expect_fold(check, events, response(_HI, usage=_USAGE))
 
 
@@ -72,22 +77,26 @@ def test_usage_is_absent_when_no_response_carried_one(check: Check) -> None:
 def test_usage_of_another_shape_is_kept_as_sent(check: Check) -> None:
     # RQ16: a translated stream with chat-shaped usage (freebuff2api #10)
     chat = {"prompt_tokens": 9, "completion_tokens": 3, "total_tokens": 12}
-    expect_fold(check, _answered(created(), final=completed(_HI, usage=chat)),
-                response(_HI, usage=chat))
+    expect_fold(
+        check, _answered(created(), final=completed(_HI, usage=chat)), response(_HI, usage=chat)
+    )
 
 
 @rule("RS-USAGE-TERMINAL", "RS-INCOMPLETE")
 def test_usage_of_an_incomplete_response_is_kept(check: Check) -> None:
     # RQ16: usage on incomplete/failed ignored (envoy ai-gateway #2184)
     events = _answered(created(), final=incomplete(_HI, usage=_USAGE))
-    expected = response(_HI, status="incomplete",
-                        incomplete_details={"reason": "max_output_tokens"}, usage=_USAGE)
+    expected = response(
+        _HI, status="incomplete", incomplete_details={"reason": "max_output_tokens"}, usage=_USAGE
+    )
     expect_fold(check, events, expected)
 
 
 @rule("RS-USAGE-TERMINAL", "RS-FAILED")
 def test_usage_of_a_failed_response_is_kept(check: Check) -> None:
     error = {"code": "server_error", "message": "boom"}
-    events = _answered(created(), final=terminal("failed", response(
-        _HI, status="failed", error=error, usage=_OTHER)))
+    events = _answered(
+        created(),
+        final=terminal("failed", response(_HI, status="failed", error=error, usage=_OTHER)),
+    )
     expect_fold(check, events, response(_HI, status="failed", error=error, usage=_OTHER))

@@ -37,8 +37,13 @@ _PASSED_THROUGH: tuple[JSONObject, ...] = (
     {"type": "keepalive"},
     {"type": "response.x_future_event", "response": {"id": "resp_other"}},
     {"output_index": 0, "delta": "typeless"},
-    {"type": "error", "code": "server_error", "message": "The server had an error",
-     "param": None, "sequence_number": 1},
+    {
+        "type": "error",
+        "code": "server_error",
+        "message": "The server had an error",
+        "param": None,
+        "sequence_number": 1,
+    },
     {"type": "error", "error": {"type": "server_error", "message": "nested"}},
 )
 """Frames a decoder may be tempted to filter or raise on; the fold's rules decide them."""
@@ -46,16 +51,19 @@ _PASSED_THROUGH: tuple[JSONObject, ...] = (
 
 def _needs_sse(check: Check) -> None:
     if "sse" not in check.target.features:
-        pytest.skip(f"target {check.target.name} does not claim feature sse, which this "
-                    f"test needs to send bytes to its decoder")
+        pytest.skip(
+            f"target {check.target.name} does not claim feature sse, which this "
+            f"test needs to send bytes to its decoder"
+        )
 
 
 def _events(check: Check, data: st.DataObject) -> list[JSON]:
     """A short run of single events of every type, or a lossless stream (whose text needs
     every UTF-8 length)."""
     claimed = frozenset(check.target.features & _FOLD) | {"text"}
-    streams = st.one_of(st.lists(lifecycle_events(features=claimed), min_size=1, max_size=6),
-                        small_streams(claimed))
+    streams = st.one_of(
+        st.lists(lifecycle_events(features=claimed), min_size=1, max_size=6), small_streams(claimed)
+    )
     events: list[JSON] = list(data.draw(streams, label="events"))
     return events
 
@@ -63,8 +71,9 @@ def _events(check: Check, data: st.DataObject) -> list[JSON]:
 def _with(data: st.DataObject, events: list[JSON], extra: tuple[JSONObject, ...]) -> list[JSON]:
     """`events` with one to three of `extra` inserted anywhere (first and last included)."""
     changed = list(events)
-    for item in data.draw(st.lists(st.sampled_from(extra), min_size=1, max_size=3),
-                          label="inserted"):
+    for item in data.draw(
+        st.lists(st.sampled_from(extra), min_size=1, max_size=3), label="inserted"
+    ):
         changed.insert(data.draw(st.integers(0, len(changed))), copy.deepcopy(item))
     return changed
 
@@ -78,7 +87,10 @@ def _decodes_like_the_reference(check: Check, parts: list[bytes]) -> None:
         raise check.fail(
             f"the target's decoder gave {len(received)} event(s) for {len(parts)} byte "
             f"piece(s), the reference's decoder {len(expected)} (the pieces: see the note)",
-            events=expected, expected=expected, received=received)
+            events=expected,
+            expected=expected,
+            received=received,
+        )
 
 
 @rule("RS-SEQ-ARRIVAL")
@@ -96,7 +108,8 @@ def test_frames_decode_to_their_data_with_or_without_event_lines(
 @rule("RS-KEEPALIVE", "RS-ERROR-EVENT")
 @given(data=st.data())
 def test_keepalive_unknown_and_error_frames_are_passed_to_the_fold(
-        check: Check, data: st.DataObject) -> None:
+    check: Check, data: st.DataObject
+) -> None:
     _needs_sse(check)
     events = _with(data, _events(check, data), _PASSED_THROUGH)
     parts = data.draw(sse_bytes(events, event_lines=None), label="parts")

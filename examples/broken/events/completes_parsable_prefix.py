@@ -48,10 +48,13 @@ class CompletesParsablePrefix(Adapter):
                 parsed = _parses(call["arguments"])
                 if parsed is not None:  # the bug: a parsable prefix ends the call
                     call["done"] = True
-                    out.append({"type": "ToolCallCompleted",
-                                "call": {"id": event["id"], "name": call["name"],
-                                         "arguments": parsed},
-                                "opaque": copy.deepcopy(frame)})
+                    out.append(
+                        {
+                            "type": "ToolCallCompleted",
+                            "call": {"id": event["id"], "name": call["name"], "arguments": parsed},
+                            "opaque": copy.deepcopy(frame),
+                        }
+                    )
         return out
 
 
@@ -62,5 +65,5 @@ refold_target = {
     "provider": PROVIDER,
     "features": ["events"],
     "description": "a Chat call completes once its arguments parse (Vercel AI SDK "
-                   "`isParsableJson` / `hasFinished`, before PR #13137)",
+    "`isParsableJson` / `hasFinished`, before PR #13137)",
 }

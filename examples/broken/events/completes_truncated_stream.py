@@ -20,16 +20,20 @@ from typing import Any
 
 from _base_adapter import ACCEPTS, PROVIDER, Adapter
 
-_UNREPORTED = dict.fromkeys(("input_tokens", "output_tokens", "cached_input_tokens",
-                             "reasoning_tokens"))
+_UNREPORTED = dict.fromkeys(
+    ("input_tokens", "output_tokens", "cached_input_tokens", "reasoning_tokens")
+)
 
 
 def _header(dialect: str, frames: list[Any]) -> tuple[str, str | None]:
     """The model and response id the frames reported (first ones)."""
     objects = [f for f in frames if isinstance(f, dict)]
     if dialect == "anthropic-messages":
-        objects = [f["message"] for f in objects
-                   if f.get("type") == "message_start" and isinstance(f.get("message"), dict)]
+        objects = [
+            f["message"]
+            for f in objects
+            if f.get("type") == "message_start" and isinstance(f.get("message"), dict)
+        ]
     model = next((f["model"] for f in objects if isinstance(f.get("model"), str)), "")
     return model, next((f["id"] for f in objects if isinstance(f.get("id"), str)), None)
 
@@ -42,13 +46,16 @@ class CompletesTruncatedStream(Adapter):
         # the bug: the body ended early, and what arrived is taken for the answer
         usages = [e["usage"] for e in self.emitted if e["type"] == "Usage"]
         model, response_id = _header(self.dialect, self.frames)
-        turn = {"provider": PROVIDER, "model": model, "response_id": response_id,
-                "output_text": "".join(e["delta"] for e in self.emitted
-                                       if e["type"] == "TextDelta"),
-                "tool_calls": [e["call"] for e in self.emitted
-                               if e["type"] == "ToolCallCompleted"],
-                "stop_reason": "other", "usage": usages[-1] if usages else _UNREPORTED,
-                "opaque": None}
+        turn = {
+            "provider": PROVIDER,
+            "model": model,
+            "response_id": response_id,
+            "output_text": "".join(e["delta"] for e in self.emitted if e["type"] == "TextDelta"),
+            "tool_calls": [e["call"] for e in self.emitted if e["type"] == "ToolCallCompleted"],
+            "stop_reason": "other",
+            "usage": usages[-1] if usages else _UNREPORTED,
+            "opaque": None,
+        }
         self.outcome = {"outcome": "completed"}
         return {**self.outcome, "events": self.emit([{"type": "Completed", "turn": turn}])}
 
@@ -60,5 +67,5 @@ refold_target = {
     "provider": PROVIDER,
     "features": ["events"],
     "description": "a body ending without its terminal completes with what arrived "
-                   "(openai-python / LangChain finish None, OpenRouter `other`)",
+    "(openai-python / LangChain finish None, OpenRouter `other`)",
 }

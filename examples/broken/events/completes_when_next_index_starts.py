@@ -22,8 +22,11 @@ from _base_adapter import PROVIDER, Adapter, Event, choice_zero_delta
 
 def _indexes(frame: Any) -> list[Any]:
     fragments = choice_zero_delta(frame).get("tool_calls")
-    return [f.get("index") for f in fragments if isinstance(f, dict)] \
-        if isinstance(fragments, list) else []
+    return (
+        [f.get("index") for f in fragments if isinstance(f, dict)]
+        if isinstance(fragments, list)
+        else []
+    )
 
 
 def _parsed(text: str) -> Any:
@@ -46,14 +49,20 @@ class CompletesWhenNextIndexStarts(Adapter):
                     arguments = _parsed(call[2])
                     if call[0] != index and not call[3] and arguments is not None:
                         call[3] = True
-                        out.append({"type": "ToolCallCompleted", "call": {
-                            "id": call_id, "name": call[1], "arguments": arguments},
-                            "opaque": copy.deepcopy(frame)})
+                        out.append(
+                            {
+                                "type": "ToolCallCompleted",
+                                "call": {"id": call_id, "name": call[1], "arguments": arguments},
+                                "opaque": copy.deepcopy(frame),
+                            }
+                        )
                 calls[event["id"]] = [index, event["name"], "", False]
             elif event["type"] == "ToolCallArgumentsDelta" and event["id"] in calls:
                 calls[event["id"]][2] += event["delta"]
-            elif event["type"] == "ToolCallCompleted" and calls.get(event["call"]["id"],
-                                                                     [0, 0, 0, False])[3]:
+            elif (
+                event["type"] == "ToolCallCompleted"
+                and calls.get(event["call"]["id"], [0, 0, 0, False])[3]
+            ):
                 continue  # already handed on
             out.append(event)
         return out
@@ -66,5 +75,5 @@ refold_target = {
     "provider": PROVIDER,
     "features": ["events"],
     "description": "a Chat call completes when another tool index starts (openai-python "
-                   "`arguments.done` logic)",
+    "`arguments.done` logic)",
 }

@@ -30,12 +30,18 @@ def _empties(dialect: str, frame: Any) -> tuple[bool, bool]:
         fragments = delta.get("tool_calls")
         fragments = fragments if isinstance(fragments, list) else []
         return delta.get("content") == "", any(
-            isinstance(f, dict) and isinstance(f.get("function"), dict)
-            and f["function"].get("arguments") == "" for f in fragments)
+            isinstance(f, dict)
+            and isinstance(f.get("function"), dict)
+            and f["function"].get("arguments") == ""
+            for f in fragments
+        )
     block = frame.get("content_block") or {}
     delta = frame.get("delta") or {}
-    return (frame.get("type") == "content_block_start" and block.get("type") == "text"
-            and block.get("text") == ""), delta.get("partial_json") == ""
+    return (
+        frame.get("type") == "content_block_start"
+        and block.get("type") == "text"
+        and block.get("text") == ""
+    ), delta.get("partial_json") == ""
 
 
 class EmitsEmptyDeltas(Adapter):
@@ -58,8 +64,15 @@ class EmitsEmptyDeltas(Adapter):
         else:
             target, at = calls.get(frame.get("index")), len(out)
         if arguments and target is not None:
-            out.insert(at, {"type": "ToolCallArgumentsDelta", "id": target, "delta": "",
-                            "opaque": copy.deepcopy(frame)})
+            out.insert(
+                at,
+                {
+                    "type": "ToolCallArgumentsDelta",
+                    "id": target,
+                    "delta": "",
+                    "opaque": copy.deepcopy(frame),
+                },
+            )
         return out
 
 

@@ -38,5 +38,5 @@ refold_target = {
     "provider": PROVIDER,
     "features": ["events"],
     "description": "delta events carry the delta object as opaque (LiteLLM "
-                   "provider_specific_fields / AI SDK providerMetadata subsets)",
+    "provider_specific_fields / AI SDK providerMetadata subsets)",
 }

@@ -43,8 +43,10 @@ class ReasoningAsText(Adapter):
         if not reasoning:
             return events
         # the bug: the reasoning is handed on as answer text, before the frame's text
-        return [{"type": "TextDelta", "delta": reasoning, "opaque": copy.deepcopy(frame)},
-                *(e for e in events if e["type"] != "Opaque")]
+        return [
+            {"type": "TextDelta", "delta": reasoning, "opaque": copy.deepcopy(frame)},
+            *(e for e in events if e["type"] != "Opaque"),
+        ]
 
 
 refold_target = {

@@ -33,5 +33,5 @@ refold_target = {
     "provider": PROVIDER,
     "features": ["events"],
     "description": "TextDelta.delta is the accumulated snapshot (openai-python / "
-                   "anthropic-sdk-python helper `snapshot` read as the delta)",
+    "anthropic-sdk-python helper `snapshot` read as the delta)",
 }

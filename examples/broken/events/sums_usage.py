@@ -42,5 +42,5 @@ refold_target = {
     "provider": PROVIDER,
     "features": ["events"],
     "description": "the turn's usage sums the Usage snapshots (LangChain `add_usage`; "
-                   "Anthropic message_delta added to message_start)",
+    "Anthropic message_delta added to message_start)",
 }

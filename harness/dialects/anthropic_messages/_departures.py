@@ -26,111 +26,211 @@ from ._grammar import PAGE, findings
 
 __all__ = ["DEPARTURES", "DETECTORS", "WIRE"]
 
-_BETA_BLOCKS = frozenset({"advisor_tool_result", "mcp_tool_use", "mcp_tool_result",
-                          "mcp_tool_listing", "compaction", "fallback"})
+_BETA_BLOCKS = frozenset(
+    {
+        "advisor_tool_result",
+        "mcp_tool_use",
+        "mcp_tool_result",
+        "mcp_tool_listing",
+        "compaction",
+        "fallback",
+    }
+)
 """Block types the SDK's beta stream types carry and its stable ones do not
 (anthropic 2.15.0 `anthropic.types.beta.BetaRawMessageStreamEvent`)."""
 _BETA_DELTAS = frozenset({"compaction_delta"})
 _THINKING_EXAMPLE = f"{PAGE} (Streaming request with extended thinking)"
 
-DEPARTURES: Mapping[str, Departure] = {d.id: d for d in (
-    Departure("AQ4", "observed", "no usage object on message_start or message_delta",
-              ("Anthropic's own docs: the extended-thinking stream carries no usage on "
-               f"message_start or message_delta, {_THINKING_EXAMPLE}",)),
-    Departure("AMD-THINKING-UNSIGNED-START", "observed",
-              "a thinking block started without `signature`",
-              ("Anthropic's own docs: the extended-thinking stream starts its thinking "
-               f"block as {{\"type\": \"thinking\", \"thinking\": \"\"}}, {_THINKING_EXAMPLE}",)),
-    Departure("AQ24", "observed", "a text block started without `text`",
-              ("an Anthropic-compatible proxy (api-cc.freemodel.dev proxying "
-               "claude-haiku-4-5): https://github.com/BerriAI/litellm/issues/28067",
-               "a GLM gateway, captured with curl -N: "
-               "https://github.com/BerriAI/litellm/issues/40689")),
-    Departure("AQ7", "observed",
-              "blocks or a stop reason inside message_start, then message_stop with no "
-              "message_delta",
-              ("programmatic tool calling: https://github.com/langchain-ai/langchain/issues/"
-               "34406, https://github.com/langchain-ai/langchain/pull/38219",)),
-    Departure("AQ20", "observed", "Vertex's `vertex_event` (an event type no page names)",
-              ("Claude on Vertex AI: https://github.com/vercel/ai/issues/11309",)),
-    Departure("AQ21", "observed",
-              "a block or delta type of the SDK's beta stream types (compaction, MCP, ...)",
-              ("anthropic 2.15.0 anthropic.types.beta.BetaRawMessageStreamEvent (Anthropic "
-               "sends them under beta headers)",
-               "compaction_delta: https://github.com/UKGovernmentBEIS/inspect_ai/pull/5061")),
-    Departure("AQ22", "observed", "Bedrock's type-less invocation-metrics chunk",
-              ("Amazon Bedrock InvokeModelWithResponseStream, as pydantic-ai skips it "
-               "(map_usage): https://github.com/pydantic/pydantic-ai/blob/main/"
-               "pydantic_ai_slim/pydantic_ai/models/anthropic/_response.py",)),
-    Departure("AQ25", "observed", "a delta of a type its block's type does not take",
-              ("Claude on Vertex, a text_delta for a tool_use block: "
-               "https://github.com/anthropics/claude-code/issues/1474",
-               "a Bedrock invoke route, a signature on the wrong delta type: "
-               "https://github.com/maximhq/bifrost/issues/5638")),
-    Departure("AQ9", "observed",
-              "a tool block whose joined `partial_json` is not empty and does not parse to "
-              "a JSON object (cut mid-parameter, or invalid)",
-              ("Anthropic's own docs: fine-grained tool streaming (a beta header) sends "
-               "parameters \"without buffering or JSON validation, there is no guarantee "
-               "that the resulting stream will complete in a valid JSON string\", "
-               "https://docs.claude.com/en/docs/agents-and-tools/tool-use/"
-               "fine-grained-tool-streaming",
-               "https://github.com/anthropics/anthropic-sdk-python/issues/1265")),
-    Departure("AQ30", "observed",
-              "SSE frames without an `event:` line, or an `event:` line without data or "
-              "with empty data",
-              ("Anthropic-compatible proxies that send data-only frames: "
-               "https://github.com/earendil-works/pi/issues/1983, "
-               "https://github.com/seifghazi/claude-code-proxy/issues/32",
-               "`event:` lines with empty data: "
-               "https://github.com/anthropics/anthropic-sdk-typescript/pull/861, "
-               "https://github.com/anthropics/anthropic-sdk-typescript/pull/903")),
-    Departure("AMD-NOT-OBJECT", "synthetic", "an event that is not a JSON object"),
-    Departure("AMD-UNKNOWN-EVENT", "synthetic",
-              "an event of a type no page names, or a blank or missing type"),
-    Departure("AMD-UNKNOWN-BLOCK", "synthetic",
-              "a block of a type the SDK's types do not name, or without a type"),
-    Departure("AMD-UNKNOWN-DELTA", "synthetic",
-              "a delta of a type the SDK's types do not name, or without a type"),
-    Departure("AMD-MISSING-KEY", "synthetic",
-              "a key the SDK's types require is absent (an envelope without id, model or "
-              "role, a citation without its locations, an error without its message...)"),
-    Departure("AMD-WRONG-TYPE", "synthetic",
-              "a field of the wrong JSON type or an undocumented value (a null delta, an "
-              "index as a string, a blank stop reason, a count as a string...)"),
-    Departure("AMD-BEFORE-START", "synthetic", "an event other than ping before message_start"),
-    Departure("AMD-PING-BEFORE-START", "synthetic",
-              "a ping before message_start (no capture shows one)"),
-    Departure("AMD-SECOND-START", "synthetic", "a second message_start"),
-    Departure("AMD-BLOCK-INDEX", "synthetic",
-              "block indexes not 0, 1, 2 ... in the order the blocks start (a gap, a "
-              "repeat, a block started before a lower one, a negative index)"),
-    Departure("AMD-BLOCK-OUTSIDE", "synthetic",
-              "a delta or stop outside its block's start and stop (interleaved blocks, "
-              "a delta before its start or after its stop, an index with no block)"),
-    Departure("AMD-BLOCK-UNSTOPPED", "synthetic",
-              "a block not stopped before the next block or message_delta"),
-    Departure("AMD-LATE-BLOCK", "synthetic", "a block event after a message_delta"),
-    Departure("AMD-NO-MESSAGE-DELTA", "synthetic", "message_stop with no message_delta"),
-    Departure("AMD-AFTER-STOP", "synthetic", "events after message_stop"),
-    Departure("AMD-AFTER-ERROR", "synthetic", "events after an error"),
-    Departure("AMD-CUT", "synthetic", "the stream ends without message_stop or an error"),
-    Departure("AMD-SSE-NAME", "synthetic",
-              "an SSE frame whose `event:` name is not its data's `type`"),
-    Departure("AMD-SSE-FRAMING", "synthetic",
-              "SSE framing the streaming page never shows: comments, `id:`/`retry:` or "
-              "unknown fields, JSON over several `data:` lines, `data:` without its space, "
-              "CR line ends, a BOM, blank lines in a row, bytes that are not UTF-8"),
-    Departure("AMD-SSE-NOT-JSON", "synthetic", "an SSE frame whose data is not JSON"),
-)}
+DEPARTURES: Mapping[str, Departure] = {
+    d.id: d
+    for d in (
+        Departure(
+            "AQ4",
+            "observed",
+            "no usage object on message_start or message_delta",
+            (
+                "Anthropic's own docs: the extended-thinking stream carries no usage on "
+                f"message_start or message_delta, {_THINKING_EXAMPLE}",
+            ),
+        ),
+        Departure(
+            "AMD-THINKING-UNSIGNED-START",
+            "observed",
+            "a thinking block started without `signature`",
+            (
+                "Anthropic's own docs: the extended-thinking stream starts its thinking "
+                f'block as {{"type": "thinking", "thinking": ""}}, {_THINKING_EXAMPLE}',
+            ),
+        ),
+        Departure(
+            "AQ24",
+            "observed",
+            "a text block started without `text`",
+            (
+                "an Anthropic-compatible proxy (api-cc.freemodel.dev proxying "
+                "claude-haiku-4-5): https://github.com/BerriAI/litellm/issues/28067",
+                "a GLM gateway, captured with curl -N: "
+                "https://github.com/BerriAI/litellm/issues/40689",
+            ),
+        ),
+        Departure(
+            "AQ7",
+            "observed",
+            "blocks or a stop reason inside message_start, then message_stop with no message_delta",
+            (
+                "programmatic tool calling: https://github.com/langchain-ai/langchain/issues/"
+                "34406, https://github.com/langchain-ai/langchain/pull/38219",
+            ),
+        ),
+        Departure(
+            "AQ20",
+            "observed",
+            "Vertex's `vertex_event` (an event type no page names)",
+            ("Claude on Vertex AI: https://github.com/vercel/ai/issues/11309",),
+        ),
+        Departure(
+            "AQ21",
+            "observed",
+            "a block or delta type of the SDK's beta stream types (compaction, MCP, ...)",
+            (
+                "anthropic 2.15.0 anthropic.types.beta.BetaRawMessageStreamEvent (Anthropic "
+                "sends them under beta headers)",
+                "compaction_delta: https://github.com/UKGovernmentBEIS/inspect_ai/pull/5061",
+            ),
+        ),
+        Departure(
+            "AQ22",
+            "observed",
+            "Bedrock's type-less invocation-metrics chunk",
+            (
+                "Amazon Bedrock InvokeModelWithResponseStream, as pydantic-ai skips it "
+                "(map_usage): https://github.com/pydantic/pydantic-ai/blob/main/"
+                "pydantic_ai_slim/pydantic_ai/models/anthropic/_response.py",
+            ),
+        ),
+        Departure(
+            "AQ25",
+            "observed",
+            "a delta of a type its block's type does not take",
+            (
+                "Claude on Vertex, a text_delta for a tool_use block: "
+                "https://github.com/anthropics/claude-code/issues/1474",
+                "a Bedrock invoke route, a signature on the wrong delta type: "
+                "https://github.com/maximhq/bifrost/issues/5638",
+            ),
+        ),
+        Departure(
+            "AQ9",
+            "observed",
+            "a tool block whose joined `partial_json` is not empty and does not parse to "
+            "a JSON object (cut mid-parameter, or invalid)",
+            (
+                "Anthropic's own docs: fine-grained tool streaming (a beta header) sends "
+                'parameters "without buffering or JSON validation, there is no guarantee '
+                'that the resulting stream will complete in a valid JSON string", '
+                "https://docs.claude.com/en/docs/agents-and-tools/tool-use/"
+                "fine-grained-tool-streaming",
+                "https://github.com/anthropics/anthropic-sdk-python/issues/1265",
+            ),
+        ),
+        Departure(
+            "AQ30",
+            "observed",
+            "SSE frames without an `event:` line, or an `event:` line without data or "
+            "with empty data",
+            (
+                "Anthropic-compatible proxies that send data-only frames: "
+                "https://github.com/earendil-works/pi/issues/1983, "
+                "https://github.com/seifghazi/claude-code-proxy/issues/32",
+                "`event:` lines with empty data: "
+                "https://github.com/anthropics/anthropic-sdk-typescript/pull/861, "
+                "https://github.com/anthropics/anthropic-sdk-typescript/pull/903",
+            ),
+        ),
+        Departure("AMD-NOT-OBJECT", "synthetic", "an event that is not a JSON object"),
+        Departure(
+            "AMD-UNKNOWN-EVENT",
+            "synthetic",
+            "an event of a type no page names, or a blank or missing type",
+        ),
+        Departure(
+            "AMD-UNKNOWN-BLOCK",
+            "synthetic",
+            "a block of a type the SDK's types do not name, or without a type",
+        ),
+        Departure(
+            "AMD-UNKNOWN-DELTA",
+            "synthetic",
+            "a delta of a type the SDK's types do not name, or without a type",
+        ),
+        Departure(
+            "AMD-MISSING-KEY",
+            "synthetic",
+            "a key the SDK's types require is absent (an envelope without id, model or "
+            "role, a citation without its locations, an error without its message...)",
+        ),
+        Departure(
+            "AMD-WRONG-TYPE",
+            "synthetic",
+            "a field of the wrong JSON type or an undocumented value (a null delta, an "
+            "index as a string, a blank stop reason, a count as a string...)",
+        ),
+        Departure("AMD-BEFORE-START", "synthetic", "an event other than ping before message_start"),
+        Departure(
+            "AMD-PING-BEFORE-START",
+            "synthetic",
+            "a ping before message_start (no capture shows one)",
+        ),
+        Departure("AMD-SECOND-START", "synthetic", "a second message_start"),
+        Departure(
+            "AMD-BLOCK-INDEX",
+            "synthetic",
+            "block indexes not 0, 1, 2 ... in the order the blocks start (a gap, a "
+            "repeat, a block started before a lower one, a negative index)",
+        ),
+        Departure(
+            "AMD-BLOCK-OUTSIDE",
+            "synthetic",
+            "a delta or stop outside its block's start and stop (interleaved blocks, "
+            "a delta before its start or after its stop, an index with no block)",
+        ),
+        Departure(
+            "AMD-BLOCK-UNSTOPPED",
+            "synthetic",
+            "a block not stopped before the next block or message_delta",
+        ),
+        Departure("AMD-LATE-BLOCK", "synthetic", "a block event after a message_delta"),
+        Departure("AMD-NO-MESSAGE-DELTA", "synthetic", "message_stop with no message_delta"),
+        Departure("AMD-AFTER-STOP", "synthetic", "events after message_stop"),
+        Departure("AMD-AFTER-ERROR", "synthetic", "events after an error"),
+        Departure("AMD-CUT", "synthetic", "the stream ends without message_stop or an error"),
+        Departure(
+            "AMD-SSE-NAME", "synthetic", "an SSE frame whose `event:` name is not its data's `type`"
+        ),
+        Departure(
+            "AMD-SSE-FRAMING",
+            "synthetic",
+            "SSE framing the streaming page never shows: comments, `id:`/`retry:` or "
+            "unknown fields, JSON over several `data:` lines, `data:` without its space, "
+            "CR line ends, a BOM, blank lines in a row, bytes that are not UTF-8",
+        ),
+        Departure("AMD-SSE-NOT-JSON", "synthetic", "an SSE frame whose data is not JSON"),
+    )
+}
 """Every registered departure, observed first, by id."""
 
 _BY_FINDING = {
-    "before start": "AMD-BEFORE-START", "start content": "AQ7",
-    "second start": "AMD-SECOND-START", "not stopped": "AMD-BLOCK-UNSTOPPED",
-    "outside its block": "AMD-BLOCK-OUTSIDE", "index order": "AMD-BLOCK-INDEX",
-    "delta type": "AQ25", "late block": "AMD-LATE-BLOCK", "after stop": "AMD-AFTER-STOP",
-    "cut": "AMD-CUT", "ping before start": "AMD-PING-BEFORE-START",
+    "before start": "AMD-BEFORE-START",
+    "start content": "AQ7",
+    "second start": "AMD-SECOND-START",
+    "not stopped": "AMD-BLOCK-UNSTOPPED",
+    "outside its block": "AMD-BLOCK-OUTSIDE",
+    "index order": "AMD-BLOCK-INDEX",
+    "delta type": "AQ25",
+    "late block": "AMD-LATE-BLOCK",
+    "after stop": "AMD-AFTER-STOP",
+    "cut": "AMD-CUT",
+    "ping before start": "AMD-PING-BEFORE-START",
     "after error": "AMD-AFTER-ERROR",
 }
 """The departure of each kind of grammar finding ("no message_delta" depends on AQ7)."""
@@ -173,8 +273,9 @@ def _holder(item: dict[str, Any], path: list[Any]) -> tuple[str, Any]:
         value = value[step]
     if not path:
         return "event", value
-    if path[-1] == "content_block" or (len(path) >= 2 and path[-2] == "content"
-                                       and path[0] == "message"):
+    if path[-1] == "content_block" or (
+        len(path) >= 2 and path[-2] == "content" and path[0] == "message"
+    ):
         return "block", value
     if path == ["delta"] and item.get("type") == "content_block_delta":
         return "delta", value
@@ -185,8 +286,11 @@ def _missing(item: dict[str, Any], path: list[Any], key: str) -> str:
     kind, holder = _holder(item, path)
     holder_type = holder.get("type") if isinstance(holder, dict) else None
     if key == "type":
-        return {"event": "AMD-UNKNOWN-EVENT", "block": "AMD-UNKNOWN-BLOCK",
-                "delta": "AMD-UNKNOWN-DELTA"}.get(kind, "AMD-MISSING-KEY")
+        return {
+            "event": "AMD-UNKNOWN-EVENT",
+            "block": "AMD-UNKNOWN-BLOCK",
+            "delta": "AMD-UNKNOWN-DELTA",
+        }.get(kind, "AMD-MISSING-KEY")
     if key == "usage" and (path == ["message"] or item.get("type") == "message_delta"):
         return "AQ4"
     if kind == "block" and (key, holder_type) == ("text", "text"):
@@ -216,8 +320,10 @@ def _text(item: JSON) -> str:
 def _finished_on_start(items: Sequence[JSON]) -> bool:
     """Whether the first message_start already holds blocks or a stop reason (AQ7:
     programmatic tool calling then sends only message_stop)."""
-    start = next((item for item in items if isinstance(item, dict)
-                  and item.get("type") == "message_start"), None)
+    start = next(
+        (item for item in items if isinstance(item, dict) and item.get("type") == "message_start"),
+        None,
+    )
     message = start.get("message") if start is not None else None
     if not isinstance(message, dict):
         return False
@@ -229,8 +335,7 @@ def _grammar_departures(items: Sequence[JSON]) -> dict[int, set[str]]:
     finished = _finished_on_start(items)
     marked: dict[int, set[str]] = {}
     for finding in findings(items):
-        departure = _BY_FINDING.get(finding.kind) or (
-            "AQ7" if finished else "AMD-NO-MESSAGE-DELTA")
+        departure = _BY_FINDING.get(finding.kind) or ("AQ7" if finished else "AMD-NO-MESSAGE-DELTA")
         marked.setdefault(finding.item, set()).add(departure)
     return marked
 
@@ -238,9 +343,9 @@ def _grammar_departures(items: Sequence[JSON]) -> dict[int, set[str]]:
 def _detector(departure: str) -> Callable[[Sequence[JSON]], list[int]]:
     def detect(items: Sequence[JSON]) -> list[int]:
         grammar = {n for n, found in _grammar_departures(items).items() if departure in found}
-        schema = {n for n, item in enumerate(items)
-                  if departure in _schema_departures(_text(item))}
+        schema = {n for n, item in enumerate(items) if departure in _schema_departures(_text(item))}
         return sorted(grammar | schema)  # a cut empty stream departs at item 0
+
     detect.__name__ = f"detect_{departure.lower().replace('-', '_')}"
     return detect
 
@@ -253,8 +358,11 @@ def detect_aq9(items: Sequence[JSON]) -> list[int]:
     joined: dict[object, list[str]] = {}
     for number, item in enumerate(items):
         delta = item.get("delta") if isinstance(item, dict) else None
-        if not (isinstance(delta, dict) and delta.get("type") == "input_json_delta"
-                and isinstance(delta.get("partial_json"), str)):
+        if not (
+            isinstance(delta, dict)
+            and delta.get("type") == "input_json_delta"
+            and isinstance(delta.get("partial_json"), str)
+        ):
             continue
         index = item.get("index") if isinstance(item, dict) else None
         deltas.setdefault(index, []).append(number)
@@ -277,11 +385,17 @@ _WIRE_DEPARTURES = frozenset({"AQ30", "AMD-SSE-NAME", "AMD-SSE-FRAMING", "AMD-SS
 """Departures of the bytes, told by `WIRE` (`refold.wire_shapes`), not by an event."""
 
 WIRE: Mapping[FrameKind, str] = {
-    "unnamed": "AQ30", "empty": "AQ30", "misnamed": "AMD-SSE-NAME",
-    "framing": "AMD-SSE-FRAMING", "not-json": "AMD-SSE-NOT-JSON"}
+    "unnamed": "AQ30",
+    "empty": "AQ30",
+    "misnamed": "AMD-SSE-NAME",
+    "framing": "AMD-SSE-FRAMING",
+    "not-json": "AMD-SSE-NOT-JSON",
+}
 """The departure of each kind of SSE framing departure."""
 
 DETECTORS: Mapping[str, Callable[[Sequence[JSON]], list[int]]] = {
     departure: detect_aq9 if departure == "AQ9" else _detector(departure)
-    for departure in DEPARTURES if departure not in _WIRE_DEPARTURES}
+    for departure in DEPARTURES
+    if departure not in _WIRE_DEPARTURES
+}
 """A detector per departure of the events: the numbers of the events that depart that way."""

@@ -26,8 +26,18 @@ __all__ = ["DEFINED_DELTAS", "GRAMMAR", "Finding", "event_type", "findings"]
 PAGE = "https://docs.anthropic.com/en/docs/build-with-claude/streaming"
 _CITATIONS_PAGE = "https://docs.anthropic.com/en/docs/build-with-claude/citations"
 
-_KNOWN = frozenset({"message_start", "content_block_start", "content_block_delta",
-                    "content_block_stop", "message_delta", "message_stop", "ping", "error"})
+_KNOWN = frozenset(
+    {
+        "message_start",
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "message_delta",
+        "message_stop",
+        "ping",
+        "error",
+    }
+)
 _BLOCK_EVENTS = frozenset({"content_block_start", "content_block_delta", "content_block_stop"})
 
 DEFINED_DELTAS: dict[str, frozenset[str]] = {
@@ -92,8 +102,13 @@ def _start_findings(items: Sequence[JSON]) -> Iterator[Finding]:
     message = items[start].get("message") if isinstance(items[start], dict) else None
     content = message.get("content") if isinstance(message, dict) else None
     if isinstance(content, list) and content:
-        yield Finding("start", "start content", start, "/message/content",
-                      f"message_start's content holds {len(content)} block(s), not none")
+        yield Finding(
+            "start",
+            "start content",
+            start,
+            "/message/content",
+            f"message_start's content holds {len(content)} block(s), not none",
+        )
     for n in range(start + 1, end):
         if event_type(items[n]) == "message_start":
             yield Finding("start", "second start", n, "", "a second message_start")
@@ -107,19 +122,29 @@ def _block_findings(items: Sequence[JSON]) -> Iterator[Finding]:
         kind, index = event_type(items[n]), _index(items[n])
         if kind == "content_block_start":
             if is_open:
-                yield Finding("blocks", "not stopped", n, "",
-                              f"block {index!r} starts before block {open_index!r} stopped")
+                yield Finding(
+                    "blocks",
+                    "not stopped",
+                    n,
+                    "",
+                    f"block {index!r} starts before block {open_index!r} stopped",
+                )
             open_index, is_open = index, True
         elif kind in ("content_block_delta", "content_block_stop"):
             if not is_open or index != open_index:
-                yield Finding("blocks", "outside its block", n, "/index",
-                              f"a {kind} for block {index!r} outside that block's start "
-                              "and stop")
+                yield Finding(
+                    "blocks",
+                    "outside its block",
+                    n,
+                    "/index",
+                    f"a {kind} for block {index!r} outside that block's start and stop",
+                )
             elif kind == "content_block_stop":
                 is_open = False
         elif kind in ("message_delta", "message_stop") and is_open:
-            yield Finding("blocks", "not stopped", n, "",
-                          f"a {kind} before block {open_index!r} stopped")
+            yield Finding(
+                "blocks", "not stopped", n, "", f"a {kind} before block {open_index!r} stopped"
+            )
             is_open = False
 
 
@@ -128,10 +153,14 @@ def _index_findings(items: Sequence[JSON]) -> Iterator[Finding]:
     for n in _live(items):
         if event_type(items[n]) == "content_block_start":
             index = _index(items[n])
-            if isinstance(index, bool) or not isinstance(index, int | float) or (
-                    index != started):
-                yield Finding("index", "index order", n, "/index",
-                              f"block number {started} started with index {index!r}")
+            if isinstance(index, bool) or not isinstance(index, int | float) or (index != started):
+                yield Finding(
+                    "index",
+                    "index order",
+                    n,
+                    "/index",
+                    f"block number {started} started with index {index!r}",
+                )
             started += 1
 
 
@@ -148,11 +177,20 @@ def _delta_type_findings(items: Sequence[JSON]) -> Iterator[Finding]:
         delta = item.get("delta")
         delta_type = delta.get("type") if isinstance(delta, dict) else None
         block_type = types.get(_key(index))
-        if kind == "content_block_delta" and isinstance(delta_type, str) and (
-                delta_type in DEFINED_DELTAS) and isinstance(block_type, str) and (
-                block_type not in DEFINED_DELTAS[delta_type]):
-            yield Finding("delta types", "delta type", n, "/delta/type",
-                          f"a {delta_type} for a {block_type} block")
+        if (
+            kind == "content_block_delta"
+            and isinstance(delta_type, str)
+            and (delta_type in DEFINED_DELTAS)
+            and isinstance(block_type, str)
+            and (block_type not in DEFINED_DELTAS[delta_type])
+        ):
+            yield Finding(
+                "delta types",
+                "delta type",
+                n,
+                "/delta/type",
+                f"a {delta_type} for a {block_type} block",
+            )
 
 
 def _key(value: object) -> str:
@@ -170,12 +208,16 @@ def _delta_findings(items: Sequence[JSON]) -> Iterator[Finding]:
         if kind == "message_delta":
             seen_delta = True
         elif kind in _BLOCK_EVENTS and seen_delta:
-            yield Finding("message_delta", "late block", n, "",
-                          f"a {kind} after a message_delta")
+            yield Finding("message_delta", "late block", n, "", f"a {kind} after a message_delta")
     stop = live.stop
     if stop < len(items) and event_type(items[stop]) == "message_stop" and not seen_delta:
-        yield Finding("message_delta", "no message_delta", stop, "",
-                      "message_stop with no message_delta before it")
+        yield Finding(
+            "message_delta",
+            "no message_delta",
+            stop,
+            "",
+            "message_stop with no message_delta before it",
+        )
 
 
 def _stop_findings(items: Sequence[JSON]) -> Iterator[Finding]:
@@ -186,8 +228,7 @@ def _stop_findings(items: Sequence[JSON]) -> Iterator[Finding]:
             yield Finding("stop", "after stop", n, "", "an event after message_stop")
     elif end == len(items):
         last = max(len(items) - 1, 0)
-        yield Finding("stop", "cut", last, "",
-                      "the stream ends without message_stop (or an error)")
+        yield Finding("stop", "cut", last, "", "the stream ends without message_stop (or an error)")
 
 
 def _ping_findings(items: Sequence[JSON]) -> Iterator[Finding]:
@@ -204,8 +245,15 @@ def _error_findings(items: Sequence[JSON]) -> Iterator[Finding]:
 
 
 _WALKS: tuple[Callable[[Sequence[JSON]], Iterator[Finding]], ...] = (
-    _start_findings, _block_findings, _index_findings, _delta_type_findings,
-    _delta_findings, _stop_findings, _ping_findings, _error_findings)
+    _start_findings,
+    _block_findings,
+    _index_findings,
+    _delta_type_findings,
+    _delta_findings,
+    _stop_findings,
+    _ping_findings,
+    _error_findings,
+)
 
 
 def findings(items: Sequence[JSON]) -> list[Finding]:
@@ -213,38 +261,62 @@ def findings(items: Sequence[JSON]) -> list[Finding]:
     return [found for walk in _WALKS for found in walk(items)]
 
 
-def _line(walk: Callable[[Sequence[JSON]], Iterator[Finding]]
-          ) -> Callable[[Sequence[JSON]], list[Violation]]:
+def _line(
+    walk: Callable[[Sequence[JSON]], Iterator[Finding]],
+) -> Callable[[Sequence[JSON]], list[Violation]]:
     def check(items: Sequence[JSON]) -> list[Violation]:
         return [Violation(f.item, f.pointer, f"grammar: {f.what}") for f in walk(items)]
+
     return check
 
 
 GRAMMAR: tuple[GrammarLine, ...] = (
-    GrammarLine("message_start: contains a Message object with empty content.",
-                f"{PAGE} (Event types: the event flow, 1)", _line(_start_findings)),
-    GrammarLine("A series of content blocks, each of which have a content_block_start, one "
-                "or more content_block_delta events, and a content_block_stop event.",
-                f"{PAGE} (Event types: the event flow, 2; Raw HTTP Stream response; "
-                "Web search tool use example)", _line(_block_findings)),
-    GrammarLine("Each content block will have an index that corresponds to its index in the "
-                "final Message content array.",
-                f"{PAGE} (Event types: the event flow, 2)", _line(_index_findings)),
-    GrammarLine("Each content_block_delta event contains a delta of a type that updates the "
-                "content block at a given index: text_delta a text block, input_json_delta a "
-                "tool_use (and server_tool_use) block, thinking_delta and signature_delta a "
-                "thinking block, citations_delta a text block.",
-                f"{PAGE} (Content block delta types); {_CITATIONS_PAGE} (Streaming support)",
-                _line(_delta_type_findings)),
-    GrammarLine("One or more message_delta events, indicating top-level changes to the final "
-                "Message object.",
-                f"{PAGE} (Event types: the event flow, 3)", _line(_delta_findings)),
-    GrammarLine("A final message_stop event.",
-                f"{PAGE} (Event types: the event flow, 4)", _line(_stop_findings)),
-    GrammarLine("Event streams may also include any number of ping events.",
-                f"{PAGE} (Event types: Ping events; Raw HTTP Stream response)",
-                _line(_ping_findings)),
-    GrammarLine("We may occasionally send errors in the event stream.",
-                f"{PAGE} (Event types: Error events)", _line(_error_findings)),
+    GrammarLine(
+        "message_start: contains a Message object with empty content.",
+        f"{PAGE} (Event types: the event flow, 1)",
+        _line(_start_findings),
+    ),
+    GrammarLine(
+        "A series of content blocks, each of which have a content_block_start, one "
+        "or more content_block_delta events, and a content_block_stop event.",
+        f"{PAGE} (Event types: the event flow, 2; Raw HTTP Stream response; "
+        "Web search tool use example)",
+        _line(_block_findings),
+    ),
+    GrammarLine(
+        "Each content block will have an index that corresponds to its index in the "
+        "final Message content array.",
+        f"{PAGE} (Event types: the event flow, 2)",
+        _line(_index_findings),
+    ),
+    GrammarLine(
+        "Each content_block_delta event contains a delta of a type that updates the "
+        "content block at a given index: text_delta a text block, input_json_delta a "
+        "tool_use (and server_tool_use) block, thinking_delta and signature_delta a "
+        "thinking block, citations_delta a text block.",
+        f"{PAGE} (Content block delta types); {_CITATIONS_PAGE} (Streaming support)",
+        _line(_delta_type_findings),
+    ),
+    GrammarLine(
+        "One or more message_delta events, indicating top-level changes to the final "
+        "Message object.",
+        f"{PAGE} (Event types: the event flow, 3)",
+        _line(_delta_findings),
+    ),
+    GrammarLine(
+        "A final message_stop event.",
+        f"{PAGE} (Event types: the event flow, 4)",
+        _line(_stop_findings),
+    ),
+    GrammarLine(
+        "Event streams may also include any number of ping events.",
+        f"{PAGE} (Event types: Ping events; Raw HTTP Stream response)",
+        _line(_ping_findings),
+    ),
+    GrammarLine(
+        "We may occasionally send errors in the event stream.",
+        f"{PAGE} (Event types: Error events)",
+        _line(_error_findings),
+    ),
 )
 """The documented grammar of an Anthropic Messages stream, one line per rule of order."""

@@ -34,17 +34,17 @@ _COMMAND = "python -m refold.dialects.anthropic_messages.regenerate_schema"
 
 _DOCUMENTED_EVENTS: dict[str, dict[str, Any]] = {
     "PingEvent": {
-        "description": "\"Event streams may also include any number of ping events\" "
-                       f"({_STREAMING_PAGE}, Event types: Ping events).",
+        "description": '"Event streams may also include any number of ping events" '
+        f"({_STREAMING_PAGE}, Event types: Ping events).",
         "type": "object",
         "properties": {"type": {"const": "ping", "type": "string"}},
         "required": ["type"],
     },
     "ErrorEvent": {
-        "description": "\"We may occasionally send errors in the event stream\"; the page's "
-                       "example is {\"type\": \"error\", \"error\": {\"type\": "
-                       "\"overloaded_error\", \"message\": \"Overloaded\"}} "
-                       f"({_STREAMING_PAGE}, Event types: Error events).",
+        "description": '"We may occasionally send errors in the event stream"; the page\'s '
+        'example is {"type": "error", "error": {"type": '
+        '"overloaded_error", "message": "Overloaded"}} '
+        f"({_STREAMING_PAGE}, Event types: Error events).",
         "type": "object",
         "properties": {
             "type": {"const": "error", "type": "string"},
@@ -79,13 +79,14 @@ def stream_event_schema(source: str) -> dict[str, Any]:
         raise SourceError(
             f"Regenerating the Anthropic schema imports the anthropic SDK and pydantic, "
             f"and importing them failed ({exc}). Install the dev extras "
-            f"(`pip install -e '.[dev]'`) and run `{_COMMAND} {source}` again.") from exc
+            f"(`pip install -e '.[dev]'`) and run `{_COMMAND} {source}` again."
+        ) from exc
     generated = pydantic.TypeAdapter(RawMessageStreamEvent).json_schema()
     definitions: dict[str, Any] = {**generated.pop("$defs"), **_DOCUMENTED_EVENTS}
-    events = [*generated["anyOf"], {"$ref": "#/$defs/PingEvent"},
-              {"$ref": "#/$defs/ErrorEvent"}]
-    definitions = {name: _permissive(dispatched(value, definitions))
-                   for name, value in definitions.items()}
+    events = [*generated["anyOf"], {"$ref": "#/$defs/PingEvent"}, {"$ref": "#/$defs/ErrorEvent"}]
+    definitions = {
+        name: _permissive(dispatched(value, definitions)) for name, value in definitions.items()
+    }
     top = dispatched({"anyOf": events}, definitions)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -95,11 +96,13 @@ def stream_event_schema(source: str) -> dict[str, Any]:
             "version": version,
             "types": "anthropic.types.RawMessageStreamEvent",
             "generator": f"pydantic {metadata.version('pydantic')} "
-                         "TypeAdapter(RawMessageStreamEvent).json_schema()",
-            "added": {"PingEvent": f"{_STREAMING_PAGE} (Event types: Ping events)",
-                      "ErrorEvent": f"{_STREAMING_PAGE} (Event types: Error events)"},
+            "TypeAdapter(RawMessageStreamEvent).json_schema()",
+            "added": {
+                "PingEvent": f"{_STREAMING_PAGE} (Event types: Ping events)",
+                "ErrorEvent": f"{_STREAMING_PAGE} (Event types: Error events)",
+            },
             "changes": "unions of `type`-tagged members dispatch on `type` with if/then; "
-                       "additionalProperties permissive; required as the SDK types say",
+            "additionalProperties permissive; required as the SDK types say",
             "command": f"{_COMMAND} anthropic=={version}",
         },
         **top,
@@ -112,7 +115,8 @@ def _installed_version(source: str) -> str:
     if name.strip().lower() != "anthropic":
         raise SourceError(
             f"SOURCE was {source!r}; expected the anthropic SDK's distribution name, "
-            f"`anthropic` or `anthropic==VERSION` (its types are the schema's source).")
+            f"`anthropic` or `anthropic==VERSION` (its types are the schema's source)."
+        )
     try:
         installed = metadata.version("anthropic")
     except metadata.PackageNotFoundError:
@@ -121,11 +125,13 @@ def _installed_version(source: str) -> str:
         raise SourceError(
             f"SOURCE {source!r} names the anthropic SDK, which is not installed in this "
             f"environment. Install the dev extras (`pip install -e '.[dev]'`) and run "
-            f"`{_COMMAND} {source}` again.")
+            f"`{_COMMAND} {source}` again."
+        )
     if wanted and wanted.strip() != installed:
         raise SourceError(
             f"SOURCE asks for anthropic {wanted.strip()}, but anthropic {installed} is "
-            f"installed; install that version or pass `anthropic=={installed}`.")
+            f"installed; install that version or pass `anthropic=={installed}`."
+        )
     return installed
 
 
@@ -162,11 +168,15 @@ def _tag(member: Any, definitions: dict[str, Any]) -> str | None:
 
 
 def _dispatch(members: list[tuple[str | None, Any]], *, nullable: bool) -> dict[str, Any]:
-    rules = [{"if": {"properties": {"type": {"const": tag}}, "required": ["type"]},
-              "then": member} for tag, member in members]
-    body = {"required": ["type"],
-            "properties": {"type": {"enum": [tag for tag, _ in members]}},
-            "allOf": rules}
+    rules = [
+        {"if": {"properties": {"type": {"const": tag}}, "required": ["type"]}, "then": member}
+        for tag, member in members
+    ]
+    body = {
+        "required": ["type"],
+        "properties": {"type": {"enum": [tag for tag, _ in members]}},
+        "allOf": rules,
+    }
     if not nullable:
         return {"type": "object", **body}
     return {"type": ["object", "null"], "if": {"type": "object"}, "then": body}
@@ -178,14 +188,19 @@ def _permissive(schema: Any) -> Any:
         return [_permissive(item) for item in schema]
     if not isinstance(schema, dict):
         return schema
-    return {key: _permissive(value) for key, value in schema.items()
-            if not (key == "additionalProperties" and value is False)}
+    return {
+        key: _permissive(value)
+        for key, value in schema.items()
+        if not (key == "additionalProperties" and value is False)
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write the schema SOURCE gives to `--output` (default: the vendored file)."""
-    parser = argparse.ArgumentParser(prog=_COMMAND.removeprefix("python -m "),
-                                     description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(
+        prog=_COMMAND.removeprefix("python -m "),
+        description=__doc__.split("\n\n")[0] if __doc__ else None,
+    )
     parser.add_argument("source", metavar="SOURCE", help="anthropic or anthropic==VERSION")
     parser.add_argument("--output", type=Path, default=SCHEMA_FILE)
     arguments = parser.parse_args(argv)
@@ -195,10 +210,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"refold: {exc}", file=sys.stderr)
         return 2
     arguments.output.parent.mkdir(parents=True, exist_ok=True)
-    arguments.output.write_text(json.dumps(schema, indent=1, ensure_ascii=False) + "\n",
-                                encoding="utf-8")
-    print(f"refold: wrote {arguments.output} (anthropic "
-          f"{schema['x-refold-source']['version']})")
+    arguments.output.write_text(
+        json.dumps(schema, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    print(f"refold: wrote {arguments.output} (anthropic {schema['x-refold-source']['version']})")
     return 0
 
 

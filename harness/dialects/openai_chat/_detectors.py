@@ -19,6 +19,7 @@ Detector = Callable[[Sequence[JSON]], Iterator[int]]
 def _chunks_where(test: Callable[[Any], bool]) -> Detector:
     def detect(chunks: Sequence[JSON]) -> Iterator[int]:
         return (n for n, chunk in enumerate(chunks) if isinstance(chunk, dict) and test(chunk))
+
     return detect
 
 
@@ -43,8 +44,9 @@ def _calls(chunks: Sequence[JSON]) -> Iterator[tuple[int, int, dict[str, Any], b
             index = last.get(choice, 0) if index is None else index
             last[choice] = index
             key, ident = (choice, index), fragment.get("id")
-            new = key not in current or (not blank(ident) and not blank(current[key])
-                                         and ident != current[key])
+            new = key not in current or (
+                not blank(ident) and not blank(current[key]) and ident != current[key]
+            )
             if new or blank(current[key]):
                 current[key] = ident if isinstance(ident, str) else ""
             yield number, hash(key), fragment, new, current[key]
@@ -84,8 +86,11 @@ def _resent(chunks: Sequence[JSON]) -> Iterator[int]:
         text = function_of(fragment).get("arguments")
         text = text if isinstance(text, str) else ""
         key = (index, ident)
-        if not new and parse_complete(arguments.get(key, "")) is not None \
-                and parse_complete(text) is not None:
+        if (
+            not new
+            and parse_complete(arguments.get(key, "")) is not None
+            and parse_complete(text) is not None
+        ):
             yield number
         arguments[key] = text if new else arguments.get(key, "") + text
 
@@ -94,8 +99,10 @@ def _repeated_identity(chunks: Sequence[JSON]) -> Iterator[int]:
     had_id: set[tuple[int, str]] = set()
     for number, index, fragment, new, ident in _calls(chunks):
         repeated_id = (index, ident) in had_id and not blank(fragment.get("id"))
-        if not new and (repeated_id or any(not blank(v) for v in (
-                fragment.get("type"), function_of(fragment).get("name")))):
+        if not new and (
+            repeated_id
+            or any(not blank(v) for v in (fragment.get("type"), function_of(fragment).get("name")))
+        ):
             yield number
         if not blank(fragment.get("id")):
             had_id.add((index, ident))
@@ -156,17 +163,23 @@ def _cut_off(chunks: Sequence[JSON]) -> Iterator[int]:
     last = [rs[-1:] for rs in _finish_reasons(chunks).values()]
     if not all(last) or ["length"] in last:  # cut off by the limit, or interrupted
         return iter(())
-    return (first for first, text in _call_texts(chunks).values()
-            if text and not any(parse_complete(text[:k]) is not None
-                                for k in range(1, len(text) + 1)))
+    return (
+        first
+        for first, text in _call_texts(chunks).values()
+        if text and not any(parse_complete(text[:k]) is not None for k in range(1, len(text) + 1))
+    )
 
 
 def _finish_quirks(chunks: Sequence[JSON]) -> Iterator[int]:
     for number, chunk in enumerate(chunks):
         for entry in entries(chunk):
             reason = entry.get("finish_reason", 0)
-            if reason == "" or "finish_reason" not in entry or entry.get("delta", 0) is None \
-                    or "delta" not in entry:
+            if (
+                reason == ""
+                or "finish_reason" not in entry
+                or entry.get("delta", 0) is None
+                or "delta" not in entry
+            ):
                 yield number
     # (none at all is an interrupted stream, which the API reference allows for)
     yield from (n for n, empty in _after_finish(chunks) if empty)  # finish sent twice
@@ -180,8 +193,12 @@ def _after_finish(chunks: Sequence[JSON]) -> Iterator[tuple[int, bool]]:
         for entry in entries(chunk):
             choice = index_of(entry.get("index")) or 0
             if choice in finished:
-                yield number, not any(v not in (None, "", []) for k, v in
-                                      delta_of(entry).items() if k != "role")
+                yield (
+                    number,
+                    not any(
+                        v not in (None, "", []) for k, v in delta_of(entry).items() if k != "role"
+                    ),
+                )
             if entry.get("finish_reason") is not None:  # as the grammar line reads it
                 finished.add(choice)
 
@@ -192,14 +209,18 @@ def _continued(chunks: Sequence[JSON]) -> Iterator[int]:
 
 def _usage_early(chunks: Sequence[JSON]) -> Iterator[int]:
     for number, chunk in enumerate(chunks):
-        if isinstance(chunk, dict) and isinstance(chunk.get("usage"), dict) and (
-                number < len(chunks) - 1 or chunk.get("choices") != []):
+        if (
+            isinstance(chunk, dict)
+            and isinstance(chunk.get("usage"), dict)
+            and (number < len(chunks) - 1 or chunk.get("choices") != [])
+        ):
             yield number
 
 
 def _prompt_filter(chunk: dict[str, Any]) -> bool:
-    return "prompt_filter_results" in chunk or chunk.get("object") == "" \
-        or chunk.get("created") == 0
+    return (
+        "prompt_filter_results" in chunk or chunk.get("object") == "" or chunk.get("created") == 0
+    )
 
 
 def _choices_out_of_order(chunks: Sequence[JSON]) -> Iterator[int]:
@@ -217,13 +238,15 @@ _REASONING_KEYS = ("reasoning", "reasoning_content", "reasoning_details")
 
 
 def _reasoning_fields(chunk: dict[str, Any]) -> bool:
-    return any(isinstance(delta := entry.get("delta"), dict)
-               and any(key in delta for key in _REASONING_KEYS) for entry in entries(chunk))
+    return any(
+        isinstance(delta := entry.get("delta"), dict)
+        and any(key in delta for key in _REASONING_KEYS)
+        for entry in entries(chunk)
+    )
 
 
 def _provider_fields(chunk: dict[str, Any]) -> bool:
-    return "provider" in chunk or any("native_finish_reason" in entry
-                                      for entry in entries(chunk))
+    return "provider" in chunk or any("native_finish_reason" in entry for entry in entries(chunk))
 
 
 def _choice_twice(chunk: dict[str, Any]) -> bool:
@@ -233,9 +256,11 @@ def _choice_twice(chunk: dict[str, Any]) -> bool:
 
 
 def _reasoning_without_index(chunk: dict[str, Any]) -> bool:
-    return any(isinstance(d, dict) and "index" not in d
-               for entry in entries(chunk)
-               for d in _list(delta_of(entry).get("reasoning_details")))
+    return any(
+        isinstance(d, dict) and "index" not in d
+        for entry in entries(chunk)
+        for d in _list(delta_of(entry).get("reasoning_details"))
+    )
 
 
 def _list(value: Any) -> list[Any]:
@@ -258,26 +283,61 @@ def _null_entries(chunk: dict[str, Any]) -> bool:
 
 
 _STR, _INT, _OBJ, _LIST = (str,), (int,), (dict,), (list,)
-_CHUNK_TYPES = {"id": _STR, "object": _STR, "created": _INT, "model": _STR, "choices": _LIST,
-                "usage": _OBJ, "system_fingerprint": _STR, "service_tier": _STR,
-                "provider": _STR, "error": _OBJ}
-_ENTRY_TYPES = {"index": _INT, "delta": _OBJ, "finish_reason": _STR, "logprobs": _OBJ,
-                "native_finish_reason": _STR}
-_DELTA_TYPES = {"role": _STR, "content": _STR, "refusal": _STR, "reasoning": _STR,
-                "reasoning_content": _STR, "tool_calls": _LIST, "reasoning_details": _LIST,
-                "annotations": _LIST}
+_CHUNK_TYPES = {
+    "id": _STR,
+    "object": _STR,
+    "created": _INT,
+    "model": _STR,
+    "choices": _LIST,
+    "usage": _OBJ,
+    "system_fingerprint": _STR,
+    "service_tier": _STR,
+    "provider": _STR,
+    "error": _OBJ,
+}
+_ENTRY_TYPES = {
+    "index": _INT,
+    "delta": _OBJ,
+    "finish_reason": _STR,
+    "logprobs": _OBJ,
+    "native_finish_reason": _STR,
+}
+_DELTA_TYPES = {
+    "role": _STR,
+    "content": _STR,
+    "refusal": _STR,
+    "reasoning": _STR,
+    "reasoning_content": _STR,
+    "tool_calls": _LIST,
+    "reasoning_details": _LIST,
+    "annotations": _LIST,
+}
 _FRAGMENT_TYPES = {"index": _INT, "id": _STR, "type": _STR, "function": _OBJ}
 _FUNCTION_TYPES = {"name": _STR, "arguments": _STR}
 
 
-_NEVER_NULL = frozenset({"id", "object", "created", "model", "choices", "system_fingerprint",
-                         "error", "role", "function"})
+_NEVER_NULL = frozenset(
+    {
+        "id",
+        "object",
+        "created",
+        "model",
+        "choices",
+        "system_fingerprint",
+        "error",
+        "role",
+        "function",
+    }
+)
 """Keys whose `null` no schema allows and no quirk explains (a chunk's id, a delta's role;
 a tool fragment's id and type are Q7, its index Q1, a delta Q13)."""
 
 
-def _mistyped(value: dict[str, Any], types: Mapping[str, tuple[type, ...]],
-              never_null: frozenset[str] = frozenset()) -> bool:
+def _mistyped(
+    value: dict[str, Any],
+    types: Mapping[str, tuple[type, ...]],
+    never_null: frozenset[str] = frozenset(),
+) -> bool:
     for key, allowed in types.items():
         found = value.get(key)
         if found is None:
@@ -295,14 +355,16 @@ def _wrong_type(chunk: dict[str, Any]) -> bool:
     if _mistyped(chunk, _CHUNK_TYPES, _NEVER_NULL):
         return True
     for entry in entries(chunk):
-        if _mistyped(entry, _ENTRY_TYPES, frozenset({"index"})) \
-                or _mistyped(delta_of(entry), _DELTA_TYPES, _NEVER_NULL):
+        if _mistyped(entry, _ENTRY_TYPES, frozenset({"index"})) or _mistyped(
+            delta_of(entry), _DELTA_TYPES, _NEVER_NULL
+        ):
             return True
         if _logprobs_mistyped(entry.get("logprobs")):
             return True
         for fragment in fragments_of(entry):
-            if _mistyped(fragment, _FRAGMENT_TYPES, _NEVER_NULL - {"id"}) \
-                    or _mistyped(function_of(fragment), _FUNCTION_TYPES):
+            if _mistyped(fragment, _FRAGMENT_TYPES, _NEVER_NULL - {"id"}) or _mistyped(
+                function_of(fragment), _FUNCTION_TYPES
+            ):
                 return True
     return False
 
@@ -314,12 +376,17 @@ def _logprobs_mistyped(logprobs: Any) -> bool:
     """A logprobs object missing its lists, or with an entry of the wrong shape."""
     if not isinstance(logprobs, dict):
         return False
-    if any(k not in logprobs or not isinstance(logprobs[k], list | None)
-           for k in ("content", "refusal")):
+    if any(
+        k not in logprobs or not isinstance(logprobs[k], list | None)
+        for k in ("content", "refusal")
+    ):
         return True
     tokens = [e for k in ("content", "refusal") for e in _list(logprobs[k]) if isinstance(e, dict)]
-    return any(_mistyped(e, _TOKEN_TYPES, frozenset({"token", "logprob", "top_logprobs"}))
-               or any(k not in e for k in _TOKEN_TYPES) for e in tokens)
+    return any(
+        _mistyped(e, _TOKEN_TYPES, frozenset({"token", "logprob", "top_logprobs"}))
+        or any(k not in e for k in _TOKEN_TYPES)
+        for e in tokens
+    )
 
 
 def _whitespace(value: Any) -> bool:
@@ -333,9 +400,10 @@ def _blank(chunk: dict[str, Any]) -> bool:
             return True
         if any(_whitespace(f.get("id")) or _whitespace(f.get("type")) for f in fragments_of(entry)):
             return True
-    return any(_whitespace(chunk.get(k)) or (k != "service_tier" and chunk.get(k) == "")
-               for k in ("id", "model", "provider", "system_fingerprint", "service_tier")) \
-        and not _prompt_filter(chunk)
+    return any(
+        _whitespace(chunk.get(k)) or (k != "service_tier" and chunk.get(k) == "")
+        for k in ("id", "model", "provider", "system_fingerprint", "service_tier")
+    ) and not _prompt_filter(chunk)
 
 
 def _other_object(chunk: dict[str, Any]) -> bool:
@@ -346,14 +414,21 @@ def _other_object(chunk: dict[str, Any]) -> bool:
 
 def _other_tool_type(chunk: dict[str, Any]) -> bool:
     # "" and null are Q7, whitespace CHAT-BLANK, another JSON type CHAT-WRONG-TYPE
-    return any(not blank(f.get("type")) and f.get("type") != "function"
-               for entry in entries(chunk) for f in fragments_of(entry))
+    return any(
+        not blank(f.get("type")) and f.get("type") != "function"
+        for entry in entries(chunk)
+        for f in fragments_of(entry)
+    )
 
 
 def _empty_choices(chunks: Sequence[JSON]) -> Iterator[int]:
     for number, chunk in enumerate(chunks[:-1]):
-        if isinstance(chunk, dict) and isinstance(chunk.get("choices"), list) \
-                and not list(entries(chunk)) and not _prompt_filter(chunk):
+        if (
+            isinstance(chunk, dict)
+            and isinstance(chunk.get("choices"), list)
+            and not list(entries(chunk))
+            and not _prompt_filter(chunk)
+        ):
             yield number
 
 
@@ -362,9 +437,13 @@ def _later_identity(chunks: Sequence[JSON]) -> Iterator[int]:
     (which of them is the odd one is the grammar's to say, by majority)."""
     marked: set[int] = set()
     for key in ("id", "model", "created"):
-        carrying = {n: json.dumps(c.get(key)) for n, c in enumerate(chunks)
-                    if isinstance(c, dict) and not _prompt_filter(c)
-                    and (not blank(c.get(key)) if key != "created" else key in c)}
+        carrying = {
+            n: json.dumps(c.get(key))
+            for n, c in enumerate(chunks)
+            if isinstance(c, dict)
+            and not _prompt_filter(c)
+            and (not blank(c.get(key)) if key != "created" else key in c)
+        }
         if len(set(carrying.values())) > 1:
             marked |= set(carrying)
     return iter(sorted(marked))
@@ -375,10 +454,13 @@ def _earlier_last_wins(chunks: Sequence[JSON]) -> Iterator[int]:
     for number, chunk in enumerate(chunks):
         if not isinstance(chunk, dict):
             continue
-        values: list[tuple[Any, Any]] = [(k, chunk.get(k)) for k in
-                                         ("provider", "system_fingerprint", "service_tier")]
-        values += [(("finish", index_of(e.get("index")) or 0), e.get("finish_reason"))
-                   for e in entries(chunk)]
+        values: list[tuple[Any, Any]] = [
+            (k, chunk.get(k)) for k in ("provider", "system_fingerprint", "service_tier")
+        ]
+        values += [
+            (("finish", index_of(e.get("index")) or 0), e.get("finish_reason"))
+            for e in entries(chunk)
+        ]
         for key, value in values:
             if blank(value):
                 continue

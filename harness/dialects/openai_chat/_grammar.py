@@ -19,10 +19,14 @@ from ..._chunk_walk import entries, index_of
 
 __all__ = ["GRAMMAR"]
 
-_CHUNK_OBJECT = ("https://platform.openai.com/docs/api-reference/chat-streaming/streaming "
-                 "(The chat completion chunk object)")
-_STREAM_OPTIONS = ("https://platform.openai.com/docs/api-reference/chat/create "
-                   "(Request body: stream_options.include_usage)")
+_CHUNK_OBJECT = (
+    "https://platform.openai.com/docs/api-reference/chat-streaming/streaming "
+    "(The chat completion chunk object)"
+)
+_STREAM_OPTIONS = (
+    "https://platform.openai.com/docs/api-reference/chat/create "
+    "(Request body: stream_options.include_usage)"
+)
 
 
 def _same_as_first(key: str) -> Callable[[Sequence[JSON]], Iterable[Violation]]:
@@ -38,6 +42,7 @@ def _same_as_first(key: str) -> Callable[[Sequence[JSON]], Iterable[Violation]]:
         for (number, _), value in zip(objects, values, strict=True):
             if value != usual:
                 yield Violation(number, f"/{key}", f"{key} differs from the other chunks'")
+
     return check
 
 
@@ -63,8 +68,11 @@ def _usage_last(chunks: Sequence[JSON]) -> Iterator[Violation]:
 
 def _usage_chunk_has_no_choices(chunks: Sequence[JSON]) -> Iterator[Violation]:
     for number, chunk in enumerate(chunks):
-        if isinstance(chunk, dict) and chunk.get("usage") is not None \
-                and chunk.get("choices") != []:
+        if (
+            isinstance(chunk, dict)
+            and chunk.get("usage") is not None
+            and chunk.get("choices") != []
+        ):
             yield Violation(number, "/choices", "the usage chunk's choices is not empty")
 
 
@@ -74,28 +82,45 @@ def _nothing_after_finish(chunks: Sequence[JSON]) -> Iterator[Violation]:
         for position, entry in enumerate(entries(chunk)):
             choice = index_of(entry.get("index")) or 0
             if choice in finished:
-                yield Violation(number, f"/choices/{position}",
-                                f"choice {choice} continues after its finish_reason")
+                yield Violation(
+                    number,
+                    f"/choices/{position}",
+                    f"choice {choice} continues after its finish_reason",
+                )
             if entry.get("finish_reason") is not None:
                 finished.add(choice)
 
 
 GRAMMAR: tuple[GrammarLine, ...] = (
     GrammarLine("id: Each chunk has the same ID.", _CHUNK_OBJECT, _same_as_first("id")),
-    GrammarLine("created: Each chunk has the same timestamp.", _CHUNK_OBJECT,
-                _same_as_first("created")),
-    GrammarLine("choices: Can also be empty for the last chunk if you set "
-                "stream_options: {\"include_usage\": true}.", _CHUNK_OBJECT,
-                _empty_choices_last),
-    GrammarLine("usage: When present, it contains a null value except for the last chunk "
-                "which contains the token usage statistics for the entire request.",
-                _CHUNK_OBJECT, _usage_last),
-    GrammarLine("include_usage: an additional chunk will be streamed before the data: "
-                "[DONE] message. The usage field on this chunk shows the token usage "
-                "statistics for the entire request, and the choices field will always be "
-                "an empty array.", _STREAM_OPTIONS, _usage_chunk_has_no_choices),
-    GrammarLine("finish_reason: The reason the model stopped generating tokens (so nothing "
-                "of the choice follows the chunk that carries it).", _CHUNK_OBJECT,
-                _nothing_after_finish),
+    GrammarLine(
+        "created: Each chunk has the same timestamp.", _CHUNK_OBJECT, _same_as_first("created")
+    ),
+    GrammarLine(
+        "choices: Can also be empty for the last chunk if you set "
+        'stream_options: {"include_usage": true}.',
+        _CHUNK_OBJECT,
+        _empty_choices_last,
+    ),
+    GrammarLine(
+        "usage: When present, it contains a null value except for the last chunk "
+        "which contains the token usage statistics for the entire request.",
+        _CHUNK_OBJECT,
+        _usage_last,
+    ),
+    GrammarLine(
+        "include_usage: an additional chunk will be streamed before the data: "
+        "[DONE] message. The usage field on this chunk shows the token usage "
+        "statistics for the entire request, and the choices field will always be "
+        "an empty array.",
+        _STREAM_OPTIONS,
+        _usage_chunk_has_no_choices,
+    ),
+    GrammarLine(
+        "finish_reason: The reason the model stopped generating tokens (so nothing "
+        "of the choice follows the chunk that carries it).",
+        _CHUNK_OBJECT,
+        _nothing_after_finish,
+    ),
 )
 """The documented grammar of a chat stream, one line per rule the pages state."""

@@ -26,8 +26,9 @@ __all__ = ["chunk_schema", "main"]
 ROOT = "CreateChatCompletionStreamResponse"
 REPOSITORY = "openai/openai-openapi"
 OUTPUT = Path(__file__).resolve().parent / "schema" / "chat.completion.chunk.json"
-_DROPPED = frozenset({"description", "example", "examples", "deprecated", "format",
-                      "default", "title"})
+_DROPPED = frozenset(
+    {"description", "example", "examples", "deprecated", "format", "default", "title"}
+)
 
 
 class SourceError(Exception):
@@ -39,17 +40,26 @@ def _read_definition(source: Path, commit: str | None) -> tuple[dict[str, Any], 
     if source.is_dir():
         git = ["git", f"--git-dir={source / '.git' if (source / '.git').exists() else source}"]
         try:
-            text = subprocess.run([*git, "show", "HEAD:openapi.yaml"], capture_output=True,
-                                  text=True, check=True).stdout
-            commit = commit or subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True,
-                                              text=True, check=True).stdout.strip()
+            text = subprocess.run(
+                [*git, "show", "HEAD:openapi.yaml"], capture_output=True, text=True, check=True
+            ).stdout
+            commit = (
+                commit
+                or subprocess.run(
+                    [*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+                ).stdout.strip()
+            )
         except (OSError, subprocess.CalledProcessError) as exc:
-            raise SourceError(f"{source} is a folder but git could not read openapi.yaml at "
-                              f"its HEAD ({exc}); expected a clone of {REPOSITORY}") from exc
+            raise SourceError(
+                f"{source} is a folder but git could not read openapi.yaml at "
+                f"its HEAD ({exc}); expected a clone of {REPOSITORY}"
+            ) from exc
         return _parsed(text, "openapi.yaml"), "openapi.yaml", commit
     if not source.is_file():
-        raise SourceError(f"{source} does not exist; expected a clone of {REPOSITORY} or the "
-                          f"path of its openapi.yaml")
+        raise SourceError(
+            f"{source} does not exist; expected a clone of {REPOSITORY} or the "
+            f"path of its openapi.yaml"
+        )
     return _parsed(source.read_text(encoding="utf-8"), source.name), source.name, commit or ""
 
 
@@ -60,9 +70,11 @@ def _parsed(text: str, name: str) -> dict[str, Any]:
     try:
         import yaml  # type: ignore[import-untyped]
     except ImportError as exc:
-        raise SourceError("reading openapi.yaml needs PyYAML, which is not installed: "
-                          "install the dev extras (pip install -e '.[dev]') or pass the "
-                          "repository's openapi.json instead") from exc
+        raise SourceError(
+            "reading openapi.yaml needs PyYAML, which is not installed: "
+            "install the dev extras (pip install -e '.[dev]') or pass the "
+            "repository's openapi.json instead"
+        ) from exc
     parsed: dict[str, Any] = yaml.safe_load(text)
     return parsed
 
@@ -90,8 +102,9 @@ def _converted(node: Any, refs: set[str]) -> Any:
             out[key] = _converted(value, refs)
     if "discriminator" in node and "oneOf" in out:
         values = [branch.get("x-refold-value") for branch in node["oneOf"]]
-        out["allOf"] = _dispatch(node["discriminator"]["propertyName"],
-                                 list(zip(values, out.pop("oneOf"), strict=True)))
+        out["allOf"] = _dispatch(
+            node["discriminator"]["propertyName"], list(zip(values, out.pop("oneOf"), strict=True))
+        )
     if node.get("nullable") is True:
         out = {"anyOf": [out, {"type": "null"}]}
     return out
@@ -105,8 +118,12 @@ def _dispatch(key: str, branches: list[tuple[Any, dict[str, Any]]]) -> list[dict
         if value is None:
             raise ValueError(f"a branch of the {key!r} discriminator has no one-value enum")
         values.append(value)
-        dispatched.append({"if": {"properties": {key: {"const": value}}, "required": [key]},
-                           "then": {"$ref": branch["$ref"]}})
+        dispatched.append(
+            {
+                "if": {"properties": {key: {"const": value}}, "required": [key]},
+                "then": {"$ref": branch["$ref"]},
+            }
+        )
     return [{"properties": {key: {"enum": values}}, "required": [key]}, *dispatched]
 
 
@@ -161,14 +178,15 @@ def _source(definition: dict[str, Any], *, file: str, commit: str) -> dict[str, 
         "version": str(definition.get("info", {}).get("version", "")),
         "schema": ROOT,
         "regenerate": "python -m refold.dialects.openai_chat.regenerate_schema "
-                      "<clone of openai/openai-openapi>",
+        "<clone of openai/openai-openapi>",
         "follows": (
             "the OpenAPI file, not openai-python's ChatCompletionChunk type: the API "
             "definition is what OpenAI publishes as the contract of its streams, and the "
             "SDK's type is more lenient (a choice requires only delta and index). So "
             "choices[].finish_reason is required (nullable), as OpenAI sends it on every "
             "chunk; a choice entry without it is the observed departure CHAT-NO-FINISH-KEY "
-            "(many OpenAI-compatible servers omit it: LocalAI, Bedrock, vLLM, Q13)."),
+            "(many OpenAI-compatible servers omit it: LocalAI, Bedrock, vLLM, Q13)."
+        ),
     }
 
 
@@ -184,12 +202,15 @@ def main(argv: list[str] | None = None) -> int:
         schema = chunk_schema(definition, file=file, commit=commit)
     except (SourceError, KeyError, TypeError, ValueError) as exc:
         what = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
-        print(f"regenerate_schema: could not build the chunk schema from {options.source}: "
-              f"{what}. Expected OpenAI's API definition, with components.schemas.{ROOT}.",
-              file=sys.stderr)
+        print(
+            f"regenerate_schema: could not build the chunk schema from {options.source}: "
+            f"{what}. Expected OpenAI's API definition, with components.schemas.{ROOT}.",
+            file=sys.stderr,
+        )
         return 2
-    options.output.write_text(json.dumps(schema, indent=1, ensure_ascii=False) + "\n",
-                              encoding="utf-8")
+    options.output.write_text(
+        json.dumps(schema, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
     print(f"wrote {options.output} ({len(schema['$defs'])} definitions)")
     return 0
 

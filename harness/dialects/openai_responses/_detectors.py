@@ -11,14 +11,43 @@ from refold.reference import JSON, JSONObject
 from ._grammar import LIFECYCLE, TERMINALS, is_int, kind
 from ._known import DOCUMENTED_ITEM_TYPES, DOCUMENTED_TYPES, RESPONSE_REQUIRED
 
-__all__ = ["Detector", "after_done", "after_terminal", "args_done_without_name", "bare_error",
-           "before_announced", "blank_item", "call_without_id", "cut", "done_again",
-           "empty_terminal_output", "headless", "index_collisions", "keepalive",
-           "kind_mismatch", "late_lifecycle", "message_without_status",
-           "missing_terminal_output", "nested_error", "never_done", "no_annotations",
-           "no_item_id", "no_logprobs", "not_object", "not_response", "null_usage",
-           "out_of_order", "repeated_terminal", "rotated_ids", "sequence_departs",
-           "sparse_response", "sparse_usage", "unknown_event", "unknown_item", "wrong_types"]
+__all__ = [
+    "Detector",
+    "after_done",
+    "after_terminal",
+    "args_done_without_name",
+    "bare_error",
+    "before_announced",
+    "blank_item",
+    "call_without_id",
+    "cut",
+    "done_again",
+    "empty_terminal_output",
+    "headless",
+    "index_collisions",
+    "keepalive",
+    "kind_mismatch",
+    "late_lifecycle",
+    "message_without_status",
+    "missing_terminal_output",
+    "nested_error",
+    "never_done",
+    "no_annotations",
+    "no_item_id",
+    "no_logprobs",
+    "not_object",
+    "not_response",
+    "null_usage",
+    "out_of_order",
+    "repeated_terminal",
+    "rotated_ids",
+    "sequence_departs",
+    "sparse_response",
+    "sparse_usage",
+    "unknown_event",
+    "unknown_item",
+    "wrong_types",
+]
 
 Detector = Callable[[Sequence[JSON]], list[int]]
 
@@ -72,8 +101,13 @@ def empty_terminal_output(items: Sequence[JSON]) -> list[int]:
     end = _terminal_at(items)
     if end is None or not any(kind(i) in (_ADDED, _DONE) for i in items[:end]):
         return []
-    return [n for n, i in _objects(items) if kind(i) in TERMINALS
-            and isinstance(i.get("response"), dict) and i["response"].get("output") == []]
+    return [
+        n
+        for n, i in _objects(items)
+        if kind(i) in TERMINALS
+        and isinstance(i.get("response"), dict)
+        and i["response"].get("output") == []
+    ]
 
 
 def missing_terminal_output(items: Sequence[JSON]) -> list[int]:
@@ -139,8 +173,9 @@ def blank_item(items: Sequence[JSON]) -> list[int]:
 
 
 def _ids(items: Sequence[JSON]) -> set[str]:
-    return {str(item["id"]) for item in _announced(items).values()
-            if isinstance(item.get("id"), str)}
+    return {
+        str(item["id"]) for item in _announced(items).values() if isinstance(item.get("id"), str)
+    }
 
 
 def rotated_ids(items: Sequence[JSON]) -> list[int]:
@@ -148,20 +183,28 @@ def rotated_ids(items: Sequence[JSON]) -> list[int]:
     found: list[int] = []
     for number, event, index in _item_events(items):
         named, own = event.get("item_id"), announced.get(index, {}).get("id")
-        if isinstance(named, str) and isinstance(own, str) and named != own \
-                and named not in known:
+        if isinstance(named, str) and isinstance(own, str) and named != own and named not in known:
             found.append(number)
     return found
 
 
 def call_without_id(items: Sequence[JSON]) -> list[int]:
-    bare = {index for index, item in _announced(items).items()
-            if item.get("type") == "function_call" and "id" not in item}
-    found = [n for n, i in _objects(items) if kind(i) in (_ADDED, _DONE)
-             and isinstance(i.get("item"), dict) and i["item"].get("type") == "function_call"
-             and "id" not in i["item"]]
-    found += [n for n, event, index in _item_events(items)
-              if index in bare and "item_id" not in event]
+    bare = {
+        index
+        for index, item in _announced(items).items()
+        if item.get("type") == "function_call" and "id" not in item
+    }
+    found = [
+        n
+        for n, i in _objects(items)
+        if kind(i) in (_ADDED, _DONE)
+        and isinstance(i.get("item"), dict)
+        and i["item"].get("type") == "function_call"
+        and "id" not in i["item"]
+    ]
+    found += [
+        n for n, event, index in _item_events(items) if index in bare and "item_id" not in event
+    ]
     return sorted(set(found))
 
 
@@ -203,8 +246,9 @@ def index_collisions(items: Sequence[JSON]) -> list[int]:
 
 
 def nested_error(items: Sequence[JSON]) -> list[int]:
-    return [n for n, i in _objects(items) if kind(i) == "error" and isinstance(i.get("error"),
-                                                                              dict)]
+    return [
+        n for n, i in _objects(items) if kind(i) == "error" and isinstance(i.get("error"), dict)
+    ]
 
 
 def repeated_terminal(items: Sequence[JSON]) -> list[int]:
@@ -221,13 +265,17 @@ def null_usage(items: Sequence[JSON]) -> list[int]:
 
 def _sparse_usage(usage: JSONObject) -> bool:
     details = usage.get("input_tokens_details")
-    return any(key not in usage for key in ("input_tokens_details", "output_tokens_details")) \
-        or (isinstance(details, dict) and "cache_write_tokens" not in details)
+    return any(key not in usage for key in ("input_tokens_details", "output_tokens_details")) or (
+        isinstance(details, dict) and "cache_write_tokens" not in details
+    )
 
 
 def sparse_usage(items: Sequence[JSON]) -> list[int]:
-    return [n for n, body in _responses(items) if isinstance(body.get("usage"), dict)
-            and _sparse_usage(body["usage"])]
+    return [
+        n
+        for n, body in _responses(items)
+        if isinstance(body.get("usage"), dict) and _sparse_usage(body["usage"])
+    ]
 
 
 def sparse_response(items: Sequence[JSON]) -> list[int]:
@@ -252,19 +300,26 @@ def _text_parts(value: JSON) -> Iterator[JSONObject]:
 
 
 def no_logprobs(items: Sequence[JSON]) -> list[int]:
-    return [n for n, i in _objects(items)
-            if (_text_events(i) and "logprobs" not in i)
-            or any("logprobs" not in part for part in _text_parts(i))]
+    return [
+        n
+        for n, i in _objects(items)
+        if (_text_events(i) and "logprobs" not in i)
+        or any("logprobs" not in part for part in _text_parts(i))
+    ]
 
 
 def no_annotations(items: Sequence[JSON]) -> list[int]:
-    return [n for n, i in _objects(items)
-            if any("annotations" not in part for part in _text_parts(i))]
+    return [
+        n for n, i in _objects(items) if any("annotations" not in part for part in _text_parts(i))
+    ]
 
 
 def args_done_without_name(items: Sequence[JSON]) -> list[int]:
-    return [n for n, i in _objects(items)
-            if kind(i) == "response.function_call_arguments.done" and "name" not in i]
+    return [
+        n
+        for n, i in _objects(items)
+        if kind(i) == "response.function_call_arguments.done" and "name" not in i
+    ]
 
 
 def _messages(value: JSON) -> Iterator[JSONObject]:
@@ -286,8 +341,11 @@ def message_without_status(items: Sequence[JSON]) -> list[int]:
 
 
 def unknown_event(items: Sequence[JSON]) -> list[int]:
-    return [n for n, i in _objects(items) if isinstance(kind(i), str)
-            and kind(i) not in DOCUMENTED_TYPES and kind(i) != "keepalive"]
+    return [
+        n
+        for n, i in _objects(items)
+        if isinstance(kind(i), str) and kind(i) not in DOCUMENTED_TYPES and kind(i) != "keepalive"
+    ]
 
 
 def _item_types(item: JSONObject) -> Iterator[object]:
@@ -304,8 +362,11 @@ def _item_types(item: JSONObject) -> Iterator[object]:
 
 
 def unknown_item(items: Sequence[JSON]) -> list[int]:
-    return [n for n, i in _objects(items) if any(
-        isinstance(t, str) and t not in DOCUMENTED_ITEM_TYPES for t in _item_types(i))]
+    return [
+        n
+        for n, i in _objects(items)
+        if any(isinstance(t, str) and t not in DOCUMENTED_ITEM_TYPES for t in _item_types(i))
+    ]
 
 
 _INDEXES = ("output_index", "content_index", "summary_index", "annotation_index")
@@ -320,8 +381,9 @@ def _wrong_type(item: JSONObject) -> bool:
     if any(key in item and not isinstance(item[key], str) for key in _TEXTS):
         return True
     body = item.get("response", {})
-    if kind(item) in (*LIFECYCLE, *TERMINALS) and (not isinstance(body, dict)
-                                                   or _wrong_response_type(body)):
+    if kind(item) in (*LIFECYCLE, *TERMINALS) and (
+        not isinstance(body, dict) or _wrong_response_type(body)
+    ):
         return True
     return kind(item) == _DONE and not isinstance(item.get("item"), dict)
 
@@ -333,9 +395,11 @@ def _number(value: object) -> bool:
 def _wrong_response_type(body: JSONObject) -> bool:
     """A response's `model` that is no string, `created_at` no number, `output` no array
     (a null one is RQ2's); absent keys are RS-DOC-SPARSE-RESPONSE's."""
-    return ("model" in body and not isinstance(body["model"], str)) \
-        or ("created_at" in body and not _number(body["created_at"])) \
+    return (
+        ("model" in body and not isinstance(body["model"], str))
+        or ("created_at" in body and not _number(body["created_at"]))
         or (body.get("output") is not None and not isinstance(body["output"], list))
+    )
 
 
 def wrong_types(items: Sequence[JSON]) -> list[int]:
@@ -348,8 +412,11 @@ def not_object(items: Sequence[JSON]) -> list[int]:
 
 def no_item_id(items: Sequence[JSON]) -> list[int]:
     announced = _announced(items)
-    return [n for n, event, index in _item_events(items)
-            if "item_id" not in event and isinstance(announced.get(index, {}).get("id"), str)]
+    return [
+        n
+        for n, event, index in _item_events(items)
+        if "item_id" not in event and isinstance(announced.get(index, {}).get("id"), str)
+    ]
 
 
 def after_done(items: Sequence[JSON]) -> list[int]:
@@ -375,8 +442,11 @@ def after_done(items: Sequence[JSON]) -> list[int]:
         named = item.get("item_id")
         if kind(item) == _DONE and isinstance(item.get("item"), dict):
             named = item["item"].get("id")
-        owner = named if isinstance(named, str) and named in known \
+        owner = (
+            named
+            if isinstance(named, str) and named in known
             else current.get(index, ("index", index))
+        )
         if kind(item) == _DONE:
             done.add(owner)
         elif owner in done:
@@ -386,8 +456,11 @@ def after_done(items: Sequence[JSON]) -> list[int]:
 
 def after_terminal(items: Sequence[JSON]) -> list[int]:
     end = _terminal_at(items)
-    return [] if end is None else [n for n in range(end + 1, len(items))
-                                   if kind(items[n]) not in TERMINALS]
+    return (
+        []
+        if end is None
+        else [n for n in range(end + 1, len(items)) if kind(items[n]) not in TERMINALS]
+    )
 
 
 def cut(items: Sequence[JSON]) -> list[int]:
@@ -396,9 +469,13 @@ def cut(items: Sequence[JSON]) -> list[int]:
     return [len(items) - 1]
 
 
-_FITS = {"response.output_text.": "message", "response.refusal.": "message",
-         "response.content_part.": "message", "response.function_call_arguments.":
-         "function_call", "response.reasoning_": "reasoning"}
+_FITS = {
+    "response.output_text.": "message",
+    "response.refusal.": "message",
+    "response.content_part.": "message",
+    "response.function_call_arguments.": "function_call",
+    "response.reasoning_": "reasoning",
+}
 
 
 def _fits(event_type: str, item_type: object, part: JSON) -> bool:
@@ -407,14 +484,21 @@ def _fits(event_type: str, item_type: object, part: JSON) -> bool:
     for prefix, fits in _FITS.items():
         if event_type.startswith(prefix):
             return item_type == fits
-    return not event_type.startswith("response.") or event_type.split(".")[1] == item_type \
+    return (
+        not event_type.startswith("response.")
+        or event_type.split(".")[1] == item_type
         or str(item_type).startswith(event_type.split(".")[1].split("_call")[0])
+    )
 
 
 def kind_mismatch(items: Sequence[JSON]) -> list[int]:
     announced = _announced(items)
-    return [n for n, event, index in _item_events(items) if index in announced
-            and not _fits(str(kind(event)), announced[index].get("type"), event.get("part"))]
+    return [
+        n
+        for n, event, index in _item_events(items)
+        if index in announced
+        and not _fits(str(kind(event)), announced[index].get("type"), event.get("part"))
+    ]
 
 
 def done_again(items: Sequence[JSON]) -> list[int]:
@@ -431,13 +515,17 @@ def done_again(items: Sequence[JSON]) -> list[int]:
 
 
 def bare_error(items: Sequence[JSON]) -> list[int]:
-    return [n for n, i in _objects(items) if kind(i) == "error"
-            and not isinstance(i.get("error"), dict) and not isinstance(i.get("message"), str)]
+    return [
+        n
+        for n, i in _objects(items)
+        if kind(i) == "error"
+        and not isinstance(i.get("error"), dict)
+        and not isinstance(i.get("message"), str)
+    ]
 
 
 def not_response(items: Sequence[JSON]) -> list[int]:
-    return [n for n, body in _responses(items) if "object" in body
-            and body["object"] != "response"]
+    return [n for n, body in _responses(items) if "object" in body and body["object"] != "response"]
 
 
 def out_of_order(items: Sequence[JSON]) -> list[int]:
@@ -446,9 +534,11 @@ def out_of_order(items: Sequence[JSON]) -> list[int]:
     found: list[int] = []
     added: dict[object, set[int]] = {}
     for number, item in _objects(items):
-        for key, opens in (("output_index", _ADDED),
-                           ("content_index", "response.content_part.added"),
-                           ("summary_index", "response.reasoning_summary_part.added")):
+        for key, opens in (
+            ("output_index", _ADDED),
+            ("content_index", "response.content_part.added"),
+            ("summary_index", "response.reasoning_summary_part.added"),
+        ):
             value = item.get(key)
             if not is_int(value):
                 continue

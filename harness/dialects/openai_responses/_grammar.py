@@ -28,9 +28,13 @@ LIFECYCLE = ("response.created", "response.queued", "response.in_progress")
 TERMINALS = ("response.completed", "response.incomplete", "response.failed")
 _ADDED = "response.output_item.added"
 _DONE = "response.output_item.done"
-_PARTS = {"content_index": ("response.content_part.added", "response.content_part.done"),
-          "summary_index": ("response.reasoning_summary_part.added",
-                            "response.reasoning_summary_part.done")}
+_PARTS = {
+    "content_index": ("response.content_part.added", "response.content_part.done"),
+    "summary_index": (
+        "response.reasoning_summary_part.added",
+        "response.reasoning_summary_part.done",
+    ),
+}
 
 
 def kind(item: JSON) -> object:
@@ -61,14 +65,21 @@ def _opens_with_created(items: Sequence[JSON]) -> Iterator[Violation]:
 
 def _lifecycle_once_first(items: Sequence[JSON]) -> Iterator[Violation]:
     seen: set[object] = set()
-    first_item = next((n for n, item in enumerate(items) if _index(item) is not None
-                       or kind(item) in (_ADDED, _DONE)), len(items))
+    first_item = next(
+        (
+            n
+            for n, item in enumerate(items)
+            if _index(item) is not None or kind(item) in (_ADDED, _DONE)
+        ),
+        len(items),
+    )
     for number, item in enumerate(items):
         if kind(item) not in LIFECYCLE:
             continue
         if kind(item) in seen or number > first_item:
-            yield Violation(number, "", "grammar: each lifecycle event comes once, before "
-                                        "the output items")
+            yield Violation(
+                number, "", "grammar: each lifecycle event comes once, before the output items"
+            )
         seen.add(kind(item))
 
 
@@ -79,14 +90,19 @@ def _items_announced_in_order(items: Sequence[JSON]) -> Iterator[Violation]:
         index = _index(item)
         if kind(item) == _ADDED:
             if index != len(announced):
-                yield Violation(number, "/output_index",
-                                f"grammar: the next item is added at output_index "
-                                f"{len(announced)}")
+                yield Violation(
+                    number,
+                    "/output_index",
+                    f"grammar: the next item is added at output_index {len(announced)}",
+                )
             if index is not None:
                 announced.add(index)
         elif index is not None and index not in announced:
-            yield Violation(number, "/output_index",
-                            "grammar: an item's events follow its response.output_item.added")
+            yield Violation(
+                number,
+                "/output_index",
+                "grammar: an item's events follow its response.output_item.added",
+            )
 
 
 def _item_events_before_done(items: Sequence[JSON]) -> Iterator[Violation]:
@@ -96,8 +112,9 @@ def _item_events_before_done(items: Sequence[JSON]) -> Iterator[Violation]:
         if index is None or kind(item) == _ADDED:
             continue
         if index in done:
-            yield Violation(number, "", "grammar: nothing of an item follows its "
-                                        "response.output_item.done")
+            yield Violation(
+                number, "", "grammar: nothing of an item follows its response.output_item.done"
+            )
         if kind(item) == _DONE:
             done.add(index)
 
@@ -114,12 +131,16 @@ def _parts_in_order(items: Sequence[JSON]) -> Iterator[Violation]:
             parts = opened.setdefault(index, [])
             if kind(item) == added:
                 if part != len(parts):
-                    yield Violation(number, f"/{key}", f"grammar: the next part is added at "
-                                                       f"{key} {len(parts)}")
+                    yield Violation(
+                        number, f"/{key}", f"grammar: the next part is added at {key} {len(parts)}"
+                    )
                 parts.append(part)
             elif part not in parts or (index, part) in closed:
-                yield Violation(number, f"/{key}", "grammar: a part's events come between "
-                                                   f"its {added} and its {done}")
+                yield Violation(
+                    number,
+                    f"/{key}",
+                    f"grammar: a part's events come between its {added} and its {done}",
+                )
             if kind(item) == done:
                 closed.add((index, part))
 
@@ -128,21 +149,26 @@ def _finished_before_terminal(items: Sequence[JSON]) -> Iterator[Violation]:
     end = _terminal_at(items)
     if end is None:
         return
-    added = {(_index(item), number) for number, item in enumerate(items[:end])
-             if kind(item) == _ADDED}
+    added = {
+        (_index(item), number) for number, item in enumerate(items[:end]) if kind(item) == _ADDED
+    }
     done = {_index(item) for item in items[:end] if kind(item) == _DONE}
     for index, number in sorted(added, key=lambda pair: pair[1]):
         if index is not None and index not in done:
-            yield Violation(number, "", "grammar: every item is marked done before the "
-                                        "response completes")
+            yield Violation(
+                number, "", "grammar: every item is marked done before the response completes"
+            )
 
 
 def _one_terminal_at_the_end(items: Sequence[JSON]) -> Iterator[Violation]:
     end = _terminal_at(items)
     if end is None:
         if items and kind(items[-1]) != "error":
-            yield Violation(len(items) - 1, "", "grammar: the stream ends with a terminal "
-                                                "event (or an error event)")
+            yield Violation(
+                len(items) - 1,
+                "",
+                "grammar: the stream ends with a terminal event (or an error event)",
+            )
         return
     for number in range(end + 1, len(items)):
         yield Violation(number, "", "grammar: nothing follows the terminal event")
@@ -156,8 +182,11 @@ def _terminal_holds_the_output(items: Sequence[JSON]) -> Iterator[Violation]:
     output = response.get("output") if isinstance(response, dict) else None
     streamed = {_index(item) for item in items[:end] if kind(item) in (_ADDED, _DONE)} - {None}
     if isinstance(output, list) and len(output) < len(streamed):
-        yield Violation(end, "/response/output", f"grammar: the completed response holds "
-                                                 f"all {len(streamed)} output items streamed")
+        yield Violation(
+            end,
+            "/response/output",
+            f"grammar: the completed response holds all {len(streamed)} output items streamed",
+        )
 
 
 def _sequence_increases(items: Sequence[JSON]) -> Iterator[Violation]:
@@ -168,49 +197,69 @@ def _sequence_increases(items: Sequence[JSON]) -> Iterator[Violation]:
             continue  # a missing or mistyped one is the schema's finding
         assert isinstance(value, int | float)
         if value <= last:
-            yield Violation(number, "/sequence_number",
-                            "grammar: sequence_number increases with every event")
+            yield Violation(
+                number, "/sequence_number", "grammar: sequence_number increases with every event"
+            )
         last = max(last, value)
 
 
 GRAMMAR: tuple[GrammarLine, ...] = (
-    GrammarLine("The stream opens with `response.created` (\"An event that is emitted when "
-                "a response is created\").", f"{REFERENCE}/response/created",
-                lambda items: list(_opens_with_created(items))),
-    GrammarLine("Lifecycle events are emitted once (`response.created`, `response.queued`, "
-                "`response.in_progress`), before the output items.",
-                f"{GUIDE} (Read the responses: \"some key lifecycle events are emitted only "
-                f"once\"); {REFERENCE}/response/in_progress",
-                lambda items: list(_lifecycle_once_first(items))),
-    GrammarLine("Each output item is added by `response.output_item.added` at the next "
-                "`output_index` (0, 1, 2 ...), before any event of that item.",
-                f"{REFERENCE}/response/output_item/added",
-                lambda items: list(_items_announced_in_order(items))),
-    GrammarLine("`response.output_item.done` marks an item done: nothing of that item "
-                "follows it.", f"{REFERENCE}/response/output_item/done",
-                lambda items: list(_item_events_before_done(items))),
-    GrammarLine("A content part (a reasoning summary part) is added at the next "
-                "`content_index` (`summary_index`); its deltas and `.done` events follow, "
-                "and `response.content_part.done` (`…summary_part.done`) marks it done.",
-                f"{REFERENCE}/response/content_part/added; "
-                f"{REFERENCE}/response/reasoning_summary_part/added",
-                lambda items: list(_parts_in_order(items))),
-    GrammarLine("Every output item is marked done before the response completes.",
-                f"{REFERENCE}/response/output_item/done; {REFERENCE}/response/completed",
-                lambda items: list(_finished_before_terminal(items))),
-    GrammarLine("The stream ends with one terminal event (`response.completed`, "
-                "`response.incomplete` or `response.failed`), or with an `error` event "
-                "(\"Emitted when an error occurs\").",
-                f"{REFERENCE}/response/completed; {REFERENCE}/response/failed; "
-                f"{REFERENCE}/response/incomplete; {REFERENCE}/error",
-                lambda items: list(_one_terminal_at_the_end(items))),
-    GrammarLine("The terminal event carries the whole response (\"Properties of the "
-                "completed response\"): its `output` holds every output item.",
-                f"{REFERENCE}/response/completed",
-                lambda items: list(_terminal_holds_the_output(items))),
-    GrammarLine("Every event carries its `sequence_number` (\"The sequence number for this "
-                "event\"), increasing in stream order.",
-                f"{REFERENCE} (every event's sequence_number); {GUIDE}",
-                lambda items: list(_sequence_increases(items))),
+    GrammarLine(
+        'The stream opens with `response.created` ("An event that is emitted when '
+        'a response is created").',
+        f"{REFERENCE}/response/created",
+        lambda items: list(_opens_with_created(items)),
+    ),
+    GrammarLine(
+        "Lifecycle events are emitted once (`response.created`, `response.queued`, "
+        "`response.in_progress`), before the output items.",
+        f'{GUIDE} (Read the responses: "some key lifecycle events are emitted only '
+        f'once"); {REFERENCE}/response/in_progress',
+        lambda items: list(_lifecycle_once_first(items)),
+    ),
+    GrammarLine(
+        "Each output item is added by `response.output_item.added` at the next "
+        "`output_index` (0, 1, 2 ...), before any event of that item.",
+        f"{REFERENCE}/response/output_item/added",
+        lambda items: list(_items_announced_in_order(items)),
+    ),
+    GrammarLine(
+        "`response.output_item.done` marks an item done: nothing of that item follows it.",
+        f"{REFERENCE}/response/output_item/done",
+        lambda items: list(_item_events_before_done(items)),
+    ),
+    GrammarLine(
+        "A content part (a reasoning summary part) is added at the next "
+        "`content_index` (`summary_index`); its deltas and `.done` events follow, "
+        "and `response.content_part.done` (`…summary_part.done`) marks it done.",
+        f"{REFERENCE}/response/content_part/added; "
+        f"{REFERENCE}/response/reasoning_summary_part/added",
+        lambda items: list(_parts_in_order(items)),
+    ),
+    GrammarLine(
+        "Every output item is marked done before the response completes.",
+        f"{REFERENCE}/response/output_item/done; {REFERENCE}/response/completed",
+        lambda items: list(_finished_before_terminal(items)),
+    ),
+    GrammarLine(
+        "The stream ends with one terminal event (`response.completed`, "
+        "`response.incomplete` or `response.failed`), or with an `error` event "
+        '("Emitted when an error occurs").',
+        f"{REFERENCE}/response/completed; {REFERENCE}/response/failed; "
+        f"{REFERENCE}/response/incomplete; {REFERENCE}/error",
+        lambda items: list(_one_terminal_at_the_end(items)),
+    ),
+    GrammarLine(
+        'The terminal event carries the whole response ("Properties of the '
+        'completed response"): its `output` holds every output item.',
+        f"{REFERENCE}/response/completed",
+        lambda items: list(_terminal_holds_the_output(items)),
+    ),
+    GrammarLine(
+        'Every event carries its `sequence_number` ("The sequence number for this '
+        'event"), increasing in stream order.',
+        f"{REFERENCE} (every event's sequence_number); {GUIDE}",
+        lambda items: list(_sequence_increases(items)),
+    ),
 )
 """The documented order of a Responses stream, one line per rule."""

@@ -13,6 +13,7 @@ from ._known import SCHEMA
 
 __all__ = ["RESPONSES_SHAPES"]
 
-RESPONSES_SHAPES = StreamShapes(schema=SCHEMA, grammar=GRAMMAR, departures=DEPARTURES,
-                                detectors=DETECTORS, wire=WIRE)
+RESPONSES_SHAPES = StreamShapes(
+    schema=SCHEMA, grammar=GRAMMAR, departures=DEPARTURES, detectors=DETECTORS, wire=WIRE
+)
 """The `openai-responses` dialect's stream shapes."""

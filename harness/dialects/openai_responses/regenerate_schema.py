@@ -42,15 +42,20 @@ ROOT = "ResponseStreamEvent"
 SCHEMA_FILE = Path(__file__).parent / "schema" / "response-stream-events.json"
 _REPOSITORY = "openai/openai-openapi"
 _PATH = "openapi.yaml"
-_COMMAND = ("python -m refold.dialects.openai_responses.regenerate_schema "
-            "<git dir of openai/openai-openapi> --commit <rev>")
-_WHY = ("OpenAI's published API definition, from which its SDKs are generated; chosen over "
-        "openai-python 3.57.0's openai.types.responses.ResponseStreamEvent, whose pydantic "
-        "types drop from `required` every field that may be null (a Response's error, "
-        "incomplete_details, instructions, metadata, temperature, top_p; an error event's "
-        "code and param), keys the API sends and its own examples show")
-_DOCUMENTING = frozenset({"description", "example", "examples", "title", "discriminator",
-                          "$recursiveAnchor"})
+_COMMAND = (
+    "python -m refold.dialects.openai_responses.regenerate_schema "
+    "<git dir of openai/openai-openapi> --commit <rev>"
+)
+_WHY = (
+    "OpenAI's published API definition, from which its SDKs are generated; chosen over "
+    "openai-python 3.57.0's openai.types.responses.ResponseStreamEvent, whose pydantic "
+    "types drop from `required` every field that may be null (a Response's error, "
+    "incomplete_details, instructions, metadata, temperature, top_p; an error event's "
+    "code and param), keys the API sends and its own examples show"
+)
+_DOCUMENTING = frozenset(
+    {"description", "example", "examples", "title", "discriminator", "$recursiveAnchor"}
+)
 _PREFIX = "#/components/schemas/"
 
 
@@ -58,7 +63,7 @@ def _referenced(node: Any, found: set[str]) -> None:
     if isinstance(node, dict):
         ref = node.get("$ref")
         if isinstance(ref, str) and ref.startswith(_PREFIX):
-            found.add(ref[len(_PREFIX):])
+            found.add(ref[len(_PREFIX) :])
         for value in node.values():
             _referenced(value, found)
     elif isinstance(node, list):
@@ -87,7 +92,7 @@ def _values(schema: Any, prop: str, schemas: Mapping[str, Any]) -> list[Any] | N
         return None
     ref = schema.get("$ref")
     if isinstance(ref, str) and ref.startswith(_PREFIX):
-        return _values(schemas.get(ref[len(_PREFIX):]), prop, schemas)
+        return _values(schemas.get(ref[len(_PREFIX) :]), prop, schemas)
     declared = schema.get("properties", {}).get(prop)
     if isinstance(declared, dict):
         if "const" in declared:
@@ -114,13 +119,22 @@ def _dispatched(node: dict[str, Any], schemas: Mapping[str, Any]) -> dict[str, A
         for value in values:
             by_value.setdefault(value, []).append(branch)
     rest = {k: v for k, v in node.items() if k not in (union, "discriminator")}
-    rules = [{"if": {"properties": {prop: {"const": value}}, "required": [prop]},
-              "then": branches[0] if len(branches) == 1 else {"anyOf": branches}}
-             for value, branches in by_value.items()]
+    rules = [
+        {
+            "if": {"properties": {prop: {"const": value}}, "required": [prop]},
+            "then": branches[0] if len(branches) == 1 else {"anyOf": branches},
+        }
+        for value, branches in by_value.items()
+    ]
     required = [*rest.get("required", []), *([] if prop in rest.get("required", []) else [prop])]
     properties = {**rest.get("properties", {}), prop: {"enum": list(by_value)}}
-    return {**rest, "type": "object", "required": required, "properties": properties,
-            "allOf": [*rest.get("allOf", []), *rules]}
+    return {
+        **rest,
+        "type": "object",
+        "required": required,
+        "properties": properties,
+        "allOf": [*rest.get("allOf", []), *rules],
+    }
 
 
 def _converted(node: Any, schemas: Mapping[str, Any], anchor: str) -> Any:
@@ -142,7 +156,7 @@ def _converted(node: Any, schemas: Mapping[str, Any], anchor: str) -> Any:
         if key == "$recursiveRef":
             result["$ref"] = f"#/$defs/{anchor}"
         elif key == "$ref" and isinstance(value, str) and value.startswith(_PREFIX):
-            result["$ref"] = "#/$defs/" + value[len(_PREFIX):]
+            result["$ref"] = "#/$defs/" + value[len(_PREFIX) :]
         elif key in ("properties", "patternProperties", "$defs") and isinstance(value, dict):
             result[key] = {name: _converted(sub, schemas, anchor) for name, sub in value.items()}
         else:
@@ -158,9 +172,13 @@ def build_schema(api: Mapping[str, Any], source: Mapping[str, str]) -> dict[str,
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "OpenAI Responses stream event",
-        "x-refold-source": {**source, "component": f"components/schemas/{ROOT}",
-                            "version": str(api.get("info", {}).get("version", "")),
-                            "regenerate": _COMMAND, "why": _WHY},
+        "x-refold-source": {
+            **source,
+            "component": f"components/schemas/{ROOT}",
+            "version": str(api.get("info", {}).get("version", "")),
+            "regenerate": _COMMAND,
+            "why": _WHY,
+        },
         "$ref": f"#/$defs/{ROOT}",
         "$defs": defs,
     }
@@ -178,12 +196,18 @@ def _read_source(source: Path, rev: str | None) -> tuple[str, str]:
         raise _SourceError(f"{source} is neither a file nor a directory")
 
     def git(*args: str) -> str:
-        done = subprocess.run(["git", "--git-dir", str(_git_dir(source)), *args],
-                              capture_output=True, text=True, check=False)
+        done = subprocess.run(
+            ["git", "--git-dir", str(_git_dir(source)), *args],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         if done.returncode != 0:
-            raise _SourceError(f"git {' '.join(args)} failed in {source}: "
-                               f"{done.stderr.strip()[:300]}")
+            raise _SourceError(
+                f"git {' '.join(args)} failed in {source}: {done.stderr.strip()[:300]}"
+            )
         return done.stdout
+
     commit = git("rev-parse", f"{rev or 'HEAD'}^{{commit}}").strip()
     return git("show", f"{commit}:{_PATH}"), commit
 
@@ -195,26 +219,32 @@ def _git_dir(source: Path) -> Path:
 def main(argv: list[str] | None = None) -> int:
     """Write the vendored schema from SOURCE; non-zero with one paragraph on failure."""
     parser = argparse.ArgumentParser(prog="regenerate_schema", description=__doc__.split("\n")[0])
-    parser.add_argument("source", type=Path,
-                        help="git dir of openai/openai-openapi, or openapi.yaml")
+    parser.add_argument(
+        "source", type=Path, help="git dir of openai/openai-openapi, or openapi.yaml"
+    )
     parser.add_argument("--commit", default=None, help="revision to read (default HEAD)")
     parser.add_argument("--out", type=Path, default=SCHEMA_FILE, help="file to write")
     args = parser.parse_args(argv)
     try:
         import yaml  # type: ignore[import-untyped, unused-ignore]
     except ImportError:
-        print("regenerate_schema needs pyyaml to read openapi.yaml, and it is not installed: "
-              "install the dev extras (pip install -e '.[dev]') or pyyaml, then run it again.",
-              file=sys.stderr)
+        print(
+            "regenerate_schema needs pyyaml to read openapi.yaml, and it is not installed: "
+            "install the dev extras (pip install -e '.[dev]') or pyyaml, then run it again.",
+            file=sys.stderr,
+        )
         return 2
     try:
         text, commit = _read_source(args.source, args.commit)
         api = yaml.safe_load(text)
         schema = build_schema(api, {"repository": _REPOSITORY, "path": _PATH, "commit": commit})
     except (_SourceError, OSError, yaml.YAMLError, KeyError, TypeError) as error:
-        print(f"regenerate_schema could not read {_PATH} from {args.source}: {error}. Expected "
-              f"a git directory of {_REPOSITORY} or the path of its {_PATH}, whose "
-              f"components/schemas holds {ROOT}.", file=sys.stderr)
+        print(
+            f"regenerate_schema could not read {_PATH} from {args.source}: {error}. Expected "
+            f"a git directory of {_REPOSITORY} or the path of its {_PATH}, whose "
+            f"components/schemas holds {ROOT}.",
+            file=sys.stderr,
+        )
         return 2
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(schema, indent=1, sort_keys=True) + "\n", encoding="utf-8")

@@ -51,8 +51,10 @@ def source_of(stream: list[JSON]) -> str:
     head = stream[0] if stream else None
     if isinstance(head, dict) and set(head) == {BEGIN} and isinstance(head[BEGIN], str):
         return str(head[BEGIN])
-    raise ValueError(f"a provider-events stream starts with {{\"begin\": SOURCE}}, one of "
-                     f"{', '.join(SOURCES)}; received {str(head)[:120]}")
+    raise ValueError(
+        f'a provider-events stream starts with {{"begin": SOURCE}}, one of '
+        f"{', '.join(SOURCES)}; received {str(head)[:120]}"
+    )
 
 
 def frames_of(stream: list[JSON]) -> list[JSON]:
@@ -71,11 +73,16 @@ def comparable(output: JSON) -> JSON:
     if not isinstance(output, dict):
         return output
     outcome = output.get("outcome")
-    kind = outcome.get("error", {}).get("kind") if isinstance(outcome, dict) and isinstance(
-        outcome.get("error"), dict) else None
-    return {"events": _without_provider(reference_events.strip(output.get("events"))),
-            "outcome": outcome.get("outcome") if isinstance(outcome, dict) else outcome,
-            "error_kind": kind}
+    kind = (
+        outcome.get("error", {}).get("kind")
+        if isinstance(outcome, dict) and isinstance(outcome.get("error"), dict)
+        else None
+    )
+    return {
+        "events": _without_provider(reference_events.strip(output.get("events"))),
+        "outcome": outcome.get("outcome") if isinstance(outcome, dict) else outcome,
+        "error_kind": kind,
+    }
 
 
 def _without_provider(events: JSON) -> JSON:
@@ -84,9 +91,12 @@ def _without_provider(events: JSON) -> JSON:
     frames decide, so it is not the reference's to compare."""
     if not isinstance(events, list):
         return events
-    return [{**event, "turn": {k: v for k, v in event["turn"].items() if k != "provider"}}
-            if isinstance(event, dict) and isinstance(event.get("turn"), dict) else event
-            for event in events]
+    return [
+        {**event, "turn": {k: v for k, v in event["turn"].items() if k != "provider"}}
+        if isinstance(event, dict) and isinstance(event.get("turn"), dict)
+        else event
+        for event in events
+    ]
 
 
 def _differences(expected: JSON, received: JSON) -> list[Difference]:
@@ -99,14 +109,24 @@ POINTERLESS = _PERSIST_RULES
 """What is persisted is not compared (it is the runtime's own shape): the PERSIST rules
 are judged by the checker, never by a pointer."""
 
-_OUTCOME_RULES = frozenset({"EV-TRUNCATED", "EV-ERROR-FRAME", "EV-ARGS-INVALID", "EV-CHOICE0",
-                            "EV-NO-COMPLETED-ON-ERROR", "EV-COMPLETED-LAST"})
+_OUTCOME_RULES = frozenset(
+    {
+        "EV-TRUNCATED",
+        "EV-ERROR-FRAME",
+        "EV-ARGS-INVALID",
+        "EV-CHOICE0",
+        "EV-NO-COMPLETED-ON-ERROR",
+        "EV-COMPLETED-LAST",
+    }
+)
 
 _TABLE: tuple[tuple[str, frozenset[str]], ...] = (
     ("/outcome", _OUTCOME_RULES),
     ("/error_kind", _OUTCOME_RULES),
-    ("/events", frozenset(reference_events.RULES) - _PERSIST_RULES
-     - {"EV-TRUNCATED", "EV-CHOICE0"}),
+    (
+        "/events",
+        frozenset(reference_events.RULES) - _PERSIST_RULES - {"EV-TRUNCATED", "EV-CHOICE0"},
+    ),
 )
 """Pointer prefix of the compared output → the rules deciding the value there: the
 outcome's rules decide the outcome, every other event rule the events."""
@@ -117,18 +137,21 @@ OUTSIDE_THE_SHAPE: frozenset[str] = frozenset()
 
 def _rules_at(pointer: str) -> frozenset[str]:
     """The rules deciding the value at a pointer of the compared output."""
-    return next((rules for prefix, rules in _TABLE if pointer.startswith(prefix)),
-                frozenset())
+    return next((rules for prefix, rules in _TABLE if pointer.startswith(prefix)), frozenset())
 
 
 def _no_accumulator() -> None:
-    raise TargetError("a provider-events target is an adapter (begin, frame, end, "
-                      "persisted), not an accumulator", kind="unsupported")
+    raise TargetError(
+        "a provider-events target is an adapter (begin, frame, end, persisted), not an accumulator",
+        kind="unsupported",
+    )
 
 
 def _no_sse(parts: Iterable[bytes]) -> list[JSON]:
-    raise TargetError("provider-events has no wire layer of its own: the SSE rules are its "
-                      "source dialects'", kind="unsupported")
+    raise TargetError(
+        "provider-events has no wire layer of its own: the SSE rules are its source dialects'",
+        kind="unsupported",
+    )
 
 
 PROVIDER_EVENTS = Dialect(

@@ -55,18 +55,24 @@ class SourceShapes:
         stream names no source, or one that tells no shapes (nothing of it can be shown
         documented, verdicts.md §1)."""
         head = stream[0] if stream else None
-        source = head.get("begin") if isinstance(head, dict) and set(head) == {"begin"} \
-            else None
+        source = head.get("begin") if isinstance(head, dict) and set(head) == {"begin"} else None
         if not isinstance(source, str):
-            return StreamShape("synthetic", (), (Violation(
-                0, "", 'the stream does not start with {"begin": SOURCE}'),))
+            return StreamShape(
+                "synthetic",
+                (),
+                (Violation(0, "", 'the stream does not start with {"begin": SOURCE}'),),
+            )
         shapes = self.lookup(source)
         if shapes is None:
-            return StreamShape("synthetic", (), (Violation(
-                0, "/begin", f"the source dialect {source} tells no stream shapes"),))
+            return StreamShape(
+                "synthetic",
+                (),
+                (Violation(0, "/begin", f"the source dialect {source} tells no stream shapes"),),
+            )
         frames = list(stream[1:])
         if isinstance(shapes, StreamShapes):
             frames = list(shapes.source_items(frames))
         found = shapes.of(frames)
-        return found._replace(unregistered=tuple(
-            v._replace(item=v.item + 1) for v in found.unregistered))
+        return found._replace(
+            unregistered=tuple(v._replace(item=v.item + 1) for v in found.unregistered)
+        )

@@ -44,14 +44,22 @@ Handler = Callable[[httpx2.Request], httpx2.Response]
 def offline_client(handler: Handler) -> anthropic.Anthropic:
     """An `Anthropic` client whose every request is answered by `handler`, in memory."""
     transport = httpx2.MockTransport(handler)
-    return anthropic.Anthropic(api_key=API_KEY, base_url=BASE_URL, max_retries=0,
-                               http_client=httpx2.Client(transport=transport))
+    return anthropic.Anthropic(
+        api_key=API_KEY,
+        base_url=BASE_URL,
+        max_retries=0,
+        http_client=httpx2.Client(transport=transport),
+    )
 
 
 def event_stream_response(request: httpx2.Request, parts: Sequence[bytes]) -> httpx2.Response:
     """A `text/event-stream` answer to `request` streaming `parts` one by one."""
-    return httpx2.Response(200, headers={"content-type": "text/event-stream"},
-                           content=iter(list(parts)), request=request)
+    return httpx2.Response(
+        200,
+        headers={"content-type": "text/event-stream"},
+        content=iter(list(parts)),
+        request=request,
+    )
 
 
 _DECODING_CLIENT = offline_client(lambda request: httpx2.Response(500, request=request))
@@ -66,8 +74,9 @@ def decode_anthropic(parts: Sequence[bytes]) -> list[JSON]:
         json.JSONDecodeError, UnicodeDecodeError: as the SDK raises them.
     """
     request = httpx2.Request("POST", _MESSAGES_URL)
-    stream: Stream[Any] = Stream(cast_to=object, client=_DECODING_CLIENT,
-                                 response=event_stream_response(request, parts))
+    stream: Stream[Any] = Stream(
+        cast_to=object, client=_DECODING_CLIENT, response=event_stream_response(request, parts)
+    )
     return list(stream)
 
 
@@ -88,4 +97,3 @@ def _frame(event: JSON) -> bytes:
     except UnicodeEncodeError:
         # A lone surrogate can only travel escaped in UTF-8 JSON text.
         return f"{head}data: {json.dumps(event)}\n\n".encode()
-

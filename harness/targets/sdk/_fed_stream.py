@@ -56,8 +56,9 @@ class FedStream:
         self._inbox: queue.Queue[bytes | _EndOfBody] = queue.Queue()
         self._outbox: queue.Queue[Item] = queue.Queue()
         self._finished = False
-        self._thread = threading.Thread(target=self._run, args=(call,), daemon=True,
-                                        name="refold-fed-stream")
+        self._thread = threading.Thread(
+            target=self._run, args=(call,), daemon=True, name="refold-fed-stream"
+        )
         self._thread.start()
         # What the call yields before it reads the body: nothing, unless it raises (say,
         # building its request), which the first frame then reports.
@@ -111,8 +112,9 @@ class FedStream:
             try:
                 item = self._outbox.get(timeout=_TIMEOUT)
             except queue.Empty:
-                raise TimeoutError(f"the library neither asked for the next frame nor ended "
-                                   f"within {_TIMEOUT:.0f}s") from None
+                raise TimeoutError(
+                    f"the library neither asked for the next frame nor ended within {_TIMEOUT:.0f}s"
+                ) from None
             if isinstance(item, _Want):
                 return items
             items.append(item)

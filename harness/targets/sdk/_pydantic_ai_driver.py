@@ -134,8 +134,12 @@ class Driver:
             yield data
 
     def _answer(self, request: httpx2.Request) -> httpx2.Response:
-        return httpx2.Response(200, headers={"content-type": "text/event-stream"},
-                               content=self._body(), request=request)
+        return httpx2.Response(
+            200,
+            headers={"content-type": "text/event-stream"},
+            content=self._body(),
+            request=request,
+        )
 
     def _usage(self) -> Any:
         return None if self._stream is None else self._stream.usage
@@ -151,12 +155,14 @@ async def _first(starved: asyncio.Event, task: asyncio.Task[None]) -> None:
 def _model(dialect: str, answer: Callable[[httpx2.Request], httpx2.Response]) -> Model:
     http_client = httpx2.AsyncClient(transport=httpx2.MockTransport(answer))
     if dialect in (CHAT, RESPONSES):
-        openai_client = AsyncOpenAI(api_key=_API_KEY, base_url=f"{_BASE_URL}/v1", max_retries=0,
-                                    http_client=http_client)
+        openai_client = AsyncOpenAI(
+            api_key=_API_KEY, base_url=f"{_BASE_URL}/v1", max_retries=0, http_client=http_client
+        )
         provider = OpenAIProvider(openai_client=openai_client)
         if dialect == RESPONSES:  # POST /v1/responses, its ResponseStream events
             return OpenAIResponsesModel(_MODEL, provider=provider)
         return OpenAIChatModel(_MODEL, provider=provider)
-    anthropic_client = AsyncAnthropic(api_key=_API_KEY, base_url=_BASE_URL, max_retries=0,
-                                      http_client=http_client)
+    anthropic_client = AsyncAnthropic(
+        api_key=_API_KEY, base_url=_BASE_URL, max_retries=0, http_client=http_client
+    )
     return AnthropicModel(_MODEL, provider=AnthropicProvider(anthropic_client=anthropic_client))

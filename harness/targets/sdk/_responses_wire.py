@@ -26,8 +26,14 @@ from refold.reference import JSON
 
 from ._requires import require
 
-__all__ = ["API_KEY", "BASE_URL", "decode_responses", "event_stream_response", "offline_client",
-           "sse_frames"]
+__all__ = [
+    "API_KEY",
+    "BASE_URL",
+    "decode_responses",
+    "event_stream_response",
+    "offline_client",
+    "sse_frames",
+]
 
 require("openai", extra="openai")
 import httpx2  # noqa: E402  (openai-python's HTTP library, a fork of httpx)
@@ -45,14 +51,22 @@ Handler = Callable[[httpx2.Request], httpx2.Response]
 def offline_client(handler: Handler) -> openai.OpenAI:
     """An `OpenAI` client whose every request is answered by `handler`, in memory."""
     transport = httpx2.MockTransport(handler)
-    return openai.OpenAI(api_key=API_KEY, base_url=BASE_URL, max_retries=0,
-                         http_client=httpx2.Client(transport=transport))
+    return openai.OpenAI(
+        api_key=API_KEY,
+        base_url=BASE_URL,
+        max_retries=0,
+        http_client=httpx2.Client(transport=transport),
+    )
 
 
 def event_stream_response(request: httpx2.Request, parts: Sequence[bytes]) -> httpx2.Response:
     """A `text/event-stream` answer to `request` streaming `parts` one by one."""
-    return httpx2.Response(200, headers={"content-type": "text/event-stream"},
-                           content=iter(list(parts)), request=request)
+    return httpx2.Response(
+        200,
+        headers={"content-type": "text/event-stream"},
+        content=iter(list(parts)),
+        request=request,
+    )
 
 
 def serving(events: Sequence[JSON]) -> Handler:
@@ -77,8 +91,9 @@ def decode_responses(parts: Sequence[bytes]) -> list[JSON]:
         json.JSONDecodeError, UnicodeDecodeError: as the SDK raises them.
     """
     request = httpx2.Request("POST", _RESPONSES_URL)
-    stream: Stream[Any] = Stream(cast_to=object, client=_DECODING_CLIENT,
-                                 response=event_stream_response(request, parts))
+    stream: Stream[Any] = Stream(
+        cast_to=object, client=_DECODING_CLIENT, response=event_stream_response(request, parts)
+    )
     return list(stream)
 
 

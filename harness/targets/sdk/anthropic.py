@@ -40,8 +40,19 @@ from anthropic._models import construct_type  # noqa: E402
 from anthropic.lib.streaming._messages import accumulate_event  # noqa: E402
 from anthropic.types import RawMessageStreamEvent  # noqa: E402
 
-FEATURES = frozenset({"text", "tool_use", "server_tools", "thinking", "citations",
-                      "stop_details", "usage", "robustness", "sse"})
+FEATURES = frozenset(
+    {
+        "text",
+        "tool_use",
+        "server_tools",
+        "thinking",
+        "citations",
+        "stop_details",
+        "usage",
+        "robustness",
+        "sse",
+    }
+)
 """Everything a `Message` snapshot can hold, and `sse` for the SDK's decoder. Not
 `lifecycle`: `accumulate_event` keeps no finished state and records no error (an `error`
 event matches none of its branches), so the lifecycle interface (finished, error) has
@@ -61,8 +72,7 @@ def fold(events: list[JSON]) -> JSONObject:
     with quiet():
         for event in events:
             built: Any = construct_type(type_=RawMessageStreamEvent, value=event)
-            snapshot = accumulate_event(event=built, current_snapshot=snapshot,
-                                        json_bufs=buffers)
+            snapshot = accumulate_event(event=built, current_snapshot=snapshot, json_bufs=buffers)
         if snapshot is None:
             raise ValueError("accumulate_event was given no event: there is no snapshot")
         return in_spec_shape(snapshot)
@@ -77,10 +87,13 @@ def in_spec_shape(snapshot: Any) -> JSONObject:
 
 
 refold_target = {
-    "name": "anthropic", "dialect": "anthropic-messages", "fold": fold,
-    "features": FEATURES, "sse": decode_anthropic,
+    "name": "anthropic",
+    "dialect": "anthropic-messages",
+    "fold": fold,
+    "features": FEATURES,
+    "sse": decode_anthropic,
     "description": f"anthropic-python {sdk_version()}: accumulate_event "
-                   f"(refold.targets.sdk.anthropic)",
+    f"(refold.targets.sdk.anthropic)",
 }
 """The declaration `--target anthropic` loads."""
 

@@ -39,14 +39,28 @@ __all__ = ["FEATURES", "REPRODUCER", "fold", "refold_target"]
 require("anthropic", extra="anthropic")
 import httpx2  # noqa: E402
 
-FEATURES = frozenset({"text", "tool_use", "server_tools", "thinking", "citations",
-                      "stop_details", "usage", "robustness", "sse"})
+FEATURES = frozenset(
+    {
+        "text",
+        "tool_use",
+        "server_tools",
+        "thinking",
+        "citations",
+        "stop_details",
+        "usage",
+        "robustness",
+        "sse",
+    }
+)
 """As the `anthropic` target's. Not `lifecycle`: `MessageStream` keeps no finished state
 (`get_final_message()` returns a truncated stream's snapshot as final) and records no
 error (it raises), so the lifecycle interface has nothing of the SDK's to read."""
 
-_REQUEST: dict[str, Any] = {"model": "claude-refold-offline", "max_tokens": 1,
-                            "messages": [{"role": "user", "content": "refold"}]}
+_REQUEST: dict[str, Any] = {
+    "model": "claude-refold-offline",
+    "max_tokens": 1,
+    "messages": [{"role": "user", "content": "refold"}],
+}
 
 
 def fold(events: list[JSON]) -> JSONObject:
@@ -66,10 +80,13 @@ def fold(events: list[JSON]) -> JSONObject:
 
 
 refold_target = {
-    "name": "anthropic-stream", "dialect": "anthropic-messages", "fold": fold,
-    "features": FEATURES, "sse": decode_anthropic,
+    "name": "anthropic-stream",
+    "dialect": "anthropic-messages",
+    "fold": fold,
+    "features": FEATURES,
+    "sse": decode_anthropic,
     "description": f"anthropic-python {sdk_version()}: messages.stream().get_final_message() "
-                   f"over an in-memory transport (refold.targets.sdk.anthropic_stream)",
+    f"over an in-memory transport (refold.targets.sdk.anthropic_stream)",
 }
 """The declaration `--target anthropic-stream` loads."""
 

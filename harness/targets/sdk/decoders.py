@@ -26,8 +26,14 @@ from refold.reference.sse import Event, EventStreamDecoder
 
 from ._requires import require
 
-__all__ = ["AnySSEDecode", "DecodedStream", "SSEDecode", "decode_httpx_sse", "decode_openai",
-           "decode_reference"]
+__all__ = [
+    "AnySSEDecode",
+    "DecodedStream",
+    "SSEDecode",
+    "decode_httpx_sse",
+    "decode_openai",
+    "decode_reference",
+]
 
 
 @dataclass(frozen=True)
@@ -50,8 +56,9 @@ def decode_reference(parts: Sequence[bytes]) -> DecodedStream:
     """Decode with the reference's `EventStreamDecoder` (WHATWG)."""
     decoder = EventStreamDecoder()
     events = [event for part in parts for event in decoder.feed(part)] + decoder.close()
-    return DecodedStream(tuple(Event(e.type, e.data, e.last_event_id) for e in events),
-                         decoder.retry)
+    return DecodedStream(
+        tuple(Event(e.type, e.data, e.last_event_id) for e in events), decoder.retry
+    )
 
 
 def decode_openai(parts: Sequence[bytes]) -> DecodedStream:
@@ -63,8 +70,9 @@ def decode_openai(parts: Sequence[bytes]) -> DecodedStream:
 def decode_httpx_sse(parts: Sequence[bytes]) -> DecodedStream:
     """Decode with httpx-sse's `EventSource.iter_sse` (needs the `openai` extra)."""
     httpx_sse = require("httpx_sse", extra="openai")
-    response = httpx.Response(200, headers={"content-type": "text/event-stream"},
-                              content=iter(parts))
+    response = httpx.Response(
+        200, headers={"content-type": "text/event-stream"}, content=iter(parts)
+    )
     return _mapped(httpx_sse.EventSource(response).iter_sse())
 
 
@@ -75,4 +83,3 @@ def _mapped(events: Iterator[Any]) -> DecodedStream:
         decoded.append(Event(event.event or "message", event.data, event.id or ""))
         retry = event.retry if event.retry is not None else retry
     return DecodedStream(tuple(decoded), retry)
-

@@ -99,10 +99,17 @@ from . import langchain, langchain_anthropic  # noqa: E402
 from ._anthropic_wire import offline_client, sse_frames  # noqa: E402
 from ._fed_stream import Ended, FedStream, Raised  # noqa: E402
 
-_CHAT_STOPS = {"stop": "end_turn", "tool_calls": "tool_use", "function_call": "tool_use",
-               "length": "max_tokens", "content_filter": "content_filter"}
-_MESSAGE_STOPS = {reason: reason for reason in ("end_turn", "tool_use", "max_tokens",
-                                                 "stop_sequence", "pause_turn", "refusal")}
+_CHAT_STOPS = {
+    "stop": "end_turn",
+    "tool_calls": "tool_use",
+    "function_call": "tool_use",
+    "length": "max_tokens",
+    "content_filter": "content_filter",
+}
+_MESSAGE_STOPS = {
+    reason: reason
+    for reason in ("end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn", "refusal")
+}
 _COUNTERS = ("input_tokens", "output_tokens", "cached_input_tokens", "reasoning_tokens")
 _EVENT_STREAM = {"content-type": "text/event-stream"}
 
@@ -110,16 +117,21 @@ _EVENT_STREAM = {"content-type": "text/event-stream"}
 def _answering(body: Iterator[bytes]) -> Callable[[httpx2.Request], httpx2.Response]:
     def answer(request: httpx2.Request) -> httpx2.Response:
         return httpx2.Response(200, headers=_EVENT_STREAM, content=body, request=request)
+
     return answer
 
 
-def _openai_chunks(body: Iterator[bytes], *, responses: bool = False
-                   ) -> Iterator[AIMessageChunk]:
+def _openai_chunks(body: Iterator[bytes], *, responses: bool = False) -> Iterator[AIMessageChunk]:
     transport = httpx2.MockTransport(_answering(body))
-    model = ChatOpenAI(model="refold-offline", api_key="sk-refold-offline-dummy",  # type: ignore[arg-type]
-                       base_url="http://127.0.0.1:9/v1", max_retries=0, stream_usage=True,
-                       use_responses_api=responses,
-                       http_client=httpx2.Client(transport=transport))
+    model = ChatOpenAI(
+        model="refold-offline",
+        api_key="sk-refold-offline-dummy",  # type: ignore[arg-type]
+        base_url="http://127.0.0.1:9/v1",
+        max_retries=0,
+        stream_usage=True,
+        use_responses_api=responses,
+        http_client=httpx2.Client(transport=transport),
+    )
     yield from model.stream([HumanMessage("refold")])
 
 
@@ -138,9 +150,12 @@ class _FedChatAnthropic(ChatAnthropic):
 
 
 def _anthropic_chunks(body: Iterator[bytes]) -> Iterator[AIMessageChunk]:
-    model = _FedChatAnthropic(model="claude-refold-offline",  # type: ignore[call-arg]
-                              api_key="refold-offline-dummy",  # type: ignore[arg-type]
-                              max_retries=0, fed_client=offline_client(_answering(body)))
+    model = _FedChatAnthropic(
+        model="claude-refold-offline",  # type: ignore[call-arg]
+        api_key="refold-offline-dummy",  # type: ignore[arg-type]
+        max_retries=0,
+        fed_client=offline_client(_answering(body)),
+    )
     yield from model.stream([HumanMessage("refold")], tools=langchain_anthropic._TOOLS)
 
 
@@ -174,8 +189,11 @@ def _responses_stop(metadata: Mapping[str, Any]) -> str:
         return "end_turn"
     details = metadata.get("incomplete_details")
     reason = details.get("reason") if isinstance(details, dict) else None
-    return {"max_output_tokens": "max_tokens", "content_filter": "content_filter"}.get(
-        reason, "other") if status == "incomplete" and isinstance(reason, str) else "other"
+    return (
+        {"max_output_tokens": "max_tokens", "content_filter": "content_filter"}.get(reason, "other")
+        if status == "incomplete" and isinstance(reason, str)
+        else "other"
+    )
 
 
 @dataclass(frozen=True)
@@ -197,15 +215,22 @@ class _Source:
 
 
 _SOURCES: dict[str, _Source] = {
-    "openai-chat": _Source(_openai_chunks, _chat_frame, "finish_reason", _CHAT_STOPS,
-                           named=False),
+    "openai-chat": _Source(_openai_chunks, _chat_frame, "finish_reason", _CHAT_STOPS, named=False),
     # langchain-openai's Responses stream raises ValueError(the error) for
     # `response.failed` and `error` events (_convert_responses_chunk_to_generation_chunk)
-    "openai-responses": _Source(_responses_chunks, _responses_frame, "status", {},
-                                named=True, stop_of=_responses_stop,
-                                provider_errors=(openai.APIError, ValueError), id_key="id"),
-    "anthropic-messages": _Source(_anthropic_chunks, _anthropic_frame, "stop_reason",
-                                  _MESSAGE_STOPS, named=True),
+    "openai-responses": _Source(
+        _responses_chunks,
+        _responses_frame,
+        "status",
+        {},
+        named=True,
+        stop_of=_responses_stop,
+        provider_errors=(openai.APIError, ValueError),
+        id_key="id",
+    ),
+    "anthropic-messages": _Source(
+        _anthropic_chunks, _anthropic_frame, "stop_reason", _MESSAGE_STOPS, named=True
+    ),
 }
 
 
@@ -224,18 +249,22 @@ class _Call:
 def _texts(content: Any) -> list[str]:
     if isinstance(content, str):
         return [content] if content else []
-    texts = (block.get("text") if isinstance(block, dict) and block.get("type") == "text"
-             else block for block in content)
+    texts = (
+        block.get("text") if isinstance(block, dict) and block.get("type") == "text" else block
+        for block in content
+    )
     return [text for text in texts if isinstance(text, str) and text]
 
 
 def _usage(metadata: Any) -> JSONObject:
     if metadata is None:
         return dict.fromkeys(_COUNTERS)
-    return {"input_tokens": metadata.get("input_tokens"),
-            "output_tokens": metadata.get("output_tokens"),
-            "cached_input_tokens": (metadata.get("input_token_details") or {}).get("cache_read"),
-            "reasoning_tokens": (metadata.get("output_token_details") or {}).get("reasoning")}
+    return {
+        "input_tokens": metadata.get("input_tokens"),
+        "output_tokens": metadata.get("output_tokens"),
+        "cached_input_tokens": (metadata.get("input_token_details") or {}).get("cache_read"),
+        "reasoning_tokens": (metadata.get("output_token_details") or {}).get("reasoning"),
+    }
 
 
 def _json(value: Any) -> Any:
@@ -264,8 +293,10 @@ class LangChainEvents:
         """Start LangChain's streaming call for a stream of `dialect`."""
         source = _SOURCES.get(dialect)
         if source is None:
-            raise ValueError(f"the langchain-events target accepts {', '.join(_SOURCES)}; "
-                             f"received dialect {dialect!r}")
+            raise ValueError(
+                f"the langchain-events target accepts {', '.join(_SOURCES)}; "
+                f"received dialect {dialect!r}"
+            )
         self._reset()
         self._source = source
         self._stream = FedStream(source.chunks)
@@ -314,15 +345,15 @@ class LangChainEvents:
         self._summed = chunk if self._summed is None else self._summed + chunk
         if self._outcome is not None:  # decided: LangChain runs on, nothing is emitted
             return []
-        events: list[JSONObject] = [{"type": "TextDelta", "delta": text, "opaque": frame}
-                                    for text in _texts(chunk.content)]
+        events: list[JSONObject] = [
+            {"type": "TextDelta", "delta": text, "opaque": frame} for text in _texts(chunk.content)
+        ]
         if chunk.tool_call_chunks:
             events += self._merged(frame)
         if chunk.response_metadata.get(self._source.finish_key):
             events += self._finish(frame)
         if chunk.usage_metadata is not None and self._outcome is None:
-            events.append({"type": "Usage", "usage": _usage(chunk.usage_metadata),
-                           "opaque": frame})
+            events.append({"type": "Usage", "usage": _usage(chunk.usage_metadata), "opaque": frame})
         return events
 
     def _merged(self, frame: JSON) -> list[JSONObject]:
@@ -330,11 +361,11 @@ class LangChainEvents:
         LangChain's own merge decides which call a fragment belongs to."""
         assert self._summed is not None  # a chunk was just added
         merged = self._summed.tool_call_chunks
-        self._calls += [_Call() for _ in merged[len(self._calls):]]
+        self._calls += [_Call() for _ in merged[len(self._calls) :]]
         events: list[JSONObject] = []
         for call, entry in zip(self._calls, merged, strict=True):
             args = entry.get("args") or ""
-            appended = args[len(call.args):] if args.startswith(call.args) else args
+            appended = args[len(call.args) :] if args.startswith(call.args) else args
             call.args, call.id, call.name = args, entry.get("id"), entry.get("name")
             if not call.started and call.id and call.name:
                 events += self._start(call, frame)
@@ -365,15 +396,20 @@ class LangChainEvents:
             if call.completed:
                 continue
             if found is None and (bad := _take(invalid, call.id)) is not None:
-                self._outcome = {"outcome": "error", "error": {
-                    "kind": "invalid_tool_arguments",
-                    "message": f"LangChain put call {call.id!r} in invalid_tool_calls: its "
-                               f"arguments {bad.get('args')!r} do not parse"}}
+                self._outcome = {
+                    "outcome": "error",
+                    "error": {
+                        "kind": "invalid_tool_arguments",
+                        "message": f"LangChain put call {call.id!r} in invalid_tool_calls: its "
+                        f"arguments {bad.get('args')!r} do not parse",
+                    },
+                }
                 return events
             if found is not None:
                 call.completed = True
-                events.append({"type": "ToolCallCompleted", "call": _tool_call(found),
-                               "opaque": frame})
+                events.append(
+                    {"type": "ToolCallCompleted", "call": _tool_call(found), "opaque": frame}
+                )
         return events
 
     def _ended(self, item: Ended | Raised) -> list[JSONObject]:
@@ -382,8 +418,10 @@ class LangChainEvents:
                 raise item.error  # LangChain's own failure: the harness charges it
             self._raised = True
             if self._outcome is None:
-                self._outcome = {"outcome": "error", "error": {
-                    "kind": "provider_error", "message": str(item.error)}}
+                self._outcome = {
+                    "outcome": "error",
+                    "error": {"kind": "provider_error", "message": str(item.error)},
+                }
             return []
         if self._outcome is not None:
             return []
@@ -402,17 +440,24 @@ class LangChainEvents:
         calls = [_tool_call(call) for call in summed.tool_calls]
         model = metadata.get("model_name")
         key = self._source.id_key
-        return {"provider": "langchain", "model": model if isinstance(model, str) else "",
-                "response_id": None if key is None else metadata.get(key),
-                "output_text": "".join(_texts(summed.content)), "tool_calls": calls,
-                "stop_reason": "tool_use" if stop == "end_turn" and calls else stop,
-                "usage": _usage(summed.usage_metadata),
-                "opaque": _json(messages_to_dict([summed])[0])}
+        return {
+            "provider": "langchain",
+            "model": model if isinstance(model, str) else "",
+            "response_id": None if key is None else metadata.get(key),
+            "output_text": "".join(_texts(summed.content)),
+            "tool_calls": calls,
+            "stop_reason": "tool_use" if stop == "end_turn" and calls else stop,
+            "usage": _usage(summed.usage_metadata),
+            "opaque": _json(messages_to_dict([summed])[0]),
+        }
 
     def _opaque(self, frame: JSON) -> JSONObject:
         kind = frame.get("type") if self._source.named and isinstance(frame, dict) else None
-        return {"type": "Opaque", "event_type": kind if isinstance(kind, str) else "message",
-                "payload": frame}
+        return {
+            "type": "Opaque",
+            "event_type": kind if isinstance(kind, str) else "message",
+            "payload": frame,
+        }
 
 
 def _args_delta(call: _Call, delta: str, frame: JSON) -> JSONObject:
@@ -440,8 +485,8 @@ refold_target: dict[str, Any] = {
     "provider": "langchain",
     "features": ["events"],
     "description": f"{langchain.sdk_version()}; {langchain_anthropic.sdk_version()}: "
-                   f"ChatOpenAI.stream() (Chat and use_responses_api=True) / "
-                   f"ChatAnthropic.stream() AIMessageChunks as neutral "
-                   f"events (refold.targets.sdk.events_langchain)",
+    f"ChatOpenAI.stream() (Chat and use_responses_api=True) / "
+    f"ChatAnthropic.stream() AIMessageChunks as neutral "
+    f"events (refold.targets.sdk.events_langchain)",
 }
 """The declaration `--target langchain-events` loads."""

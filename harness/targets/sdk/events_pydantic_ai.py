@@ -99,8 +99,12 @@ __all__ = ["PROVIDER", "PydanticAIEvents", "refold_target"]
 PROVIDER = "pydantic-ai"
 _DONE = "[DONE]"
 _ACCEPTS = (CHAT, RESPONSES, ANTHROPIC)
-_STOPS = {"stop": "end_turn", "length": "max_tokens", "content_filter": "content_filter",
-          "tool_call": "tool_use"}
+_STOPS = {
+    "stop": "end_turn",
+    "length": "max_tokens",
+    "content_filter": "content_filter",
+    "tool_call": "tool_use",
+}
 
 
 class PydanticAIEvents:
@@ -114,8 +118,7 @@ class PydanticAIEvents:
     def begin(self, dialect: str) -> None:
         """Start a stream of `dialect` (one of `_ACCEPTS`)."""
         if dialect not in _ACCEPTS:
-            raise ValueError(f"pydantic-ai-events accepts {', '.join(_ACCEPTS)}, "
-                             f"not {dialect!r}")
+            raise ValueError(f"pydantic-ai-events accepts {', '.join(_ACCEPTS)}, not {dialect!r}")
         self._close()
         self._reset()
         self._dialect = dialect
@@ -137,7 +140,8 @@ class PydanticAIEvents:
         if frame != _DONE and not any(_carries(event, frame) for event in events):
             events.insert(0, _opaque(self._dialect, frame))
         elif _provider_error(self._outcome) and not any(
-                isinstance(event, dict) and event.get("type") == "Opaque" for event in events):
+            isinstance(event, dict) and event.get("type") == "Opaque" for event in events
+        ):
             # the frame the library raised ModelAPIError at is the error frame, even when
             # the usage it carries (Responses `response.failed`) gave it a Usage
             events.append(_opaque(self._dialect, frame))
@@ -150,8 +154,10 @@ class PydanticAIEvents:
             if self._outcome is None:
                 events = self._events(self._driver.feed(None), self._last)
             self._close()
-        outcome = self._outcome or {"outcome": "error", "error": {
-            "kind": "truncated", "message": "pydantic-ai's stream did not end"}}
+        outcome = self._outcome or {
+            "outcome": "error",
+            "error": {"kind": "truncated", "message": "pydantic-ai's stream did not end"},
+        }
         return {**outcome, "events": events}
 
     def persisted(self) -> JSON:
@@ -190,8 +196,9 @@ class PydanticAIEvents:
             return []
         self._outcome = {"outcome": "completed"}
         self._response = step.response
-        return [] if step.response is None else [{"type": "Completed",
-                                                  "turn": _turn(step.response)}]
+        return (
+            [] if step.response is None else [{"type": "Completed", "turn": _turn(step.response)}]
+        )
 
     def _neutral(self, event: Any, frame: JSON) -> list[JSON]:
         if isinstance(event, PartStartEvent):
@@ -208,15 +215,22 @@ class PydanticAIEvents:
         if not isinstance(part, ToolCallPart):
             return []
         self._calls[index] = part.tool_call_id
-        started: list[JSON] = [{"type": "ToolCallStarted", "id": part.tool_call_id,
-                                "name": part.tool_name, "opaque": frame}]
+        started: list[JSON] = [
+            {
+                "type": "ToolCallStarted",
+                "id": part.tool_call_id,
+                "name": part.tool_name,
+                "opaque": frame,
+            }
+        ]
         return started + _arguments(part.tool_call_id, part.args, frame)
 
     def _delta(self, index: int, delta: Any, frame: JSON) -> list[JSON]:
         if isinstance(delta, TextPartDelta):
             return _text(delta.content_delta, frame)
-        if isinstance(delta, ToolCallPartDelta) and (index in self._calls
-                                                     or self._dialect != RESPONSES):
+        if isinstance(delta, ToolCallPartDelta) and (
+            index in self._calls or self._dialect != RESPONSES
+        ):
             # Responses: a delta of a part never started as a ToolCallPart is a hosted
             # tool's (NativeToolCallPart: its action as args), dropped as documented
             call_id = self._calls.get(index, delta.tool_call_id or "")
@@ -242,26 +256,37 @@ def _call(part: ToolCallPart) -> JSONObject:
 
 def _usage(usage: RequestUsage) -> JSONObject:
     reasoning = usage.details.get("reasoning_tokens", usage.output_reasoning_tokens)
-    return {"input_tokens": usage.input_tokens, "output_tokens": usage.output_tokens,
-            "cached_input_tokens": usage.cache_read_tokens, "reasoning_tokens": reasoning}
+    return {
+        "input_tokens": usage.input_tokens,
+        "output_tokens": usage.output_tokens,
+        "cached_input_tokens": usage.cache_read_tokens,
+        "reasoning_tokens": reasoning,
+    }
 
 
 def _turn(response: ModelResponse) -> JSONObject:
     with quiet():
         opaque: JSON = json.loads(ModelMessagesTypeAdapter.dump_json([response]))[0]
     return {
-        "provider": PROVIDER, "model": response.model_name or "",
+        "provider": PROVIDER,
+        "model": response.model_name or "",
         "response_id": response.provider_response_id,
         "output_text": "".join(p.content for p in response.parts if isinstance(p, TextPart)),
         "tool_calls": [_call(p) for p in response.parts if isinstance(p, ToolCallPart)],
         "stop_reason": _STOPS.get(str(response.finish_reason), "other"),
-        "usage": _usage(response.usage), "opaque": opaque,
+        "usage": _usage(response.usage),
+        "opaque": opaque,
     }
 
 
 def _error(error: BaseException) -> JSONObject:
-    kind = ("provider_error" if isinstance(error, ModelAPIError) else
-            "invalid_tool_arguments" if isinstance(error, IncompleteToolCall) else "truncated")
+    kind = (
+        "provider_error"
+        if isinstance(error, ModelAPIError)
+        else "invalid_tool_arguments"
+        if isinstance(error, IncompleteToolCall)
+        else "truncated"
+    )
     return {"kind": kind, "message": f"{type(error).__name__}: {error}"}
 
 
@@ -298,11 +323,15 @@ def _sse(dialect: str, frame: JSON) -> bytes:
 
 
 refold_target = {
-    "name": "pydantic-ai-events", "dialect": "provider-events", "adapter": PydanticAIEvents,
-    "accepts": list(_ACCEPTS), "provider": PROVIDER, "features": ["events"],
+    "name": "pydantic-ai-events",
+    "dialect": "provider-events",
+    "adapter": PydanticAIEvents,
+    "accepts": list(_ACCEPTS),
+    "provider": PROVIDER,
+    "features": ["events"],
     "description": f"pydantic-ai {library_version()}: model_request_stream events of "
-                   f"OpenAIChatModel, OpenAIResponsesModel and AnthropicModel over an "
-                   f"in-memory transport fed frame by frame "
-                   f"(refold.targets.sdk.events_pydantic_ai)",
+    f"OpenAIChatModel, OpenAIResponsesModel and AnthropicModel over an "
+    f"in-memory transport fed frame by frame "
+    f"(refold.targets.sdk.events_pydantic_ai)",
 }
 """The declaration `--target pydantic-ai-events` loads."""

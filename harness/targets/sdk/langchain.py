@@ -35,19 +35,33 @@ from langchain_openai import ChatOpenAI  # noqa: E402
 from openai._models import construct_type  # noqa: E402
 from openai.types.chat import ChatCompletionChunk  # noqa: E402
 
-FEATURES = frozenset({"text", "tool_calls", "tool_call_repair", "usage", "provider_fields",
-                      "robustness"})
+FEATURES = frozenset(
+    {"text", "tool_calls", "tool_call_repair", "usage", "provider_fields", "robustness"}
+)
 """Choice 0's text, tool calls and usage. Not `empty_arguments`: the raw `args` are kept as
 streamed and only LangChain's lenient parse (into `tool_calls[].args`) reads `""` as `{}`."""
 
-_MODEL = ChatOpenAI(model="refold-offline", api_key="sk-refold-offline-dummy",  # type: ignore[arg-type]
-                    base_url="http://127.0.0.1:9/v1", max_retries=0)
+_MODEL = ChatOpenAI(
+    model="refold-offline",
+    api_key="sk-refold-offline-dummy",  # type: ignore[arg-type]
+    base_url="http://127.0.0.1:9/v1",
+    max_retries=0,
+)
 _USAGE_DETAILS = (
-    ("input_token_details", "prompt_tokens_details",
-     (("cache_read", "cached_tokens"), ("audio", "audio_tokens"),
-      ("cache_creation", "cache_write_tokens"))),
-    ("output_token_details", "completion_tokens_details",
-     (("reasoning", "reasoning_tokens"), ("audio", "audio_tokens"))),
+    (
+        "input_token_details",
+        "prompt_tokens_details",
+        (
+            ("cache_read", "cached_tokens"),
+            ("audio", "audio_tokens"),
+            ("cache_creation", "cache_write_tokens"),
+        ),
+    ),
+    (
+        "output_token_details",
+        "completion_tokens_details",
+        (("reasoning", "reasoning_tokens"), ("audio", "audio_tokens")),
+    ),
 )
 
 
@@ -55,8 +69,10 @@ def sdk_version() -> str:
     """The installed langchain-openai and langchain-core versions."""
     from importlib.metadata import version
 
-    return f"langchain-openai {version('langchain-openai')}, " \
-           f"langchain-core {version('langchain-core')}"
+    return (
+        f"langchain-openai {version('langchain-openai')}, "
+        f"langchain-core {version('langchain-core')}"
+    )
 
 
 def fold(chunks: list[JSON]) -> JSONObject:
@@ -80,24 +96,34 @@ def _message_of(chunk: JSON) -> AIMessageChunk | None:
     if generation is None:
         return None
     message: AIMessageChunk = generation.message  # type: ignore[assignment]
-    message.response_metadata = {**(generation.generation_info or {}),
-                                 **message.response_metadata}
+    message.response_metadata = {**(generation.generation_info or {}), **message.response_metadata}
     return message
 
 
 def _completion(message: AIMessageChunk) -> JSONObject:
     metadata = message.response_metadata
     content = message.content if isinstance(message.content, str) else str(message.content)
-    calls = [{"id": c.get("id"), "type": "function",
-              "function": {"name": c.get("name"), "arguments": c.get("args") or ""}}
-             for c in message.tool_call_chunks]
-    choice = {"index": 0,
-              "message": {"role": "assistant", "content": content or None, "tool_calls": calls},
-              "finish_reason": metadata.get("finish_reason"), "logprobs": None}
+    calls = [
+        {
+            "id": c.get("id"),
+            "type": "function",
+            "function": {"name": c.get("name"), "arguments": c.get("args") or ""},
+        }
+        for c in message.tool_call_chunks
+    ]
+    choice = {
+        "index": 0,
+        "message": {"role": "assistant", "content": content or None, "tool_calls": calls},
+        "finish_reason": metadata.get("finish_reason"),
+        "logprobs": None,
+    }
     completion: JSONObject = {
-        "id": message.id, "object": "chat.completion", "model": metadata.get("model_name"),
+        "id": message.id,
+        "object": "chat.completion",
+        "model": metadata.get("model_name"),
         "system_fingerprint": metadata.get("system_fingerprint"),
-        "service_tier": metadata.get("service_tier"), "choices": [choice],
+        "service_tier": metadata.get("service_tier"),
+        "choices": [choice],
     }
     if message.usage_metadata is not None:
         completion["usage"] = _usage(dict(message.usage_metadata))
@@ -105,9 +131,11 @@ def _completion(message: AIMessageChunk) -> JSONObject:
 
 
 def _usage(metadata: dict[str, Any]) -> JSONObject:
-    usage: JSONObject = {"prompt_tokens": metadata.get("input_tokens"),
-                         "completion_tokens": metadata.get("output_tokens"),
-                         "total_tokens": metadata.get("total_tokens")}
+    usage: JSONObject = {
+        "prompt_tokens": metadata.get("input_tokens"),
+        "completion_tokens": metadata.get("output_tokens"),
+        "total_tokens": metadata.get("total_tokens"),
+    }
     for lc_key, openai_key, fields in _USAGE_DETAILS:
         details = metadata.get(lc_key) or {}
         mapped = {theirs: details[ours] for ours, theirs in fields if ours in details}
@@ -116,9 +144,12 @@ def _usage(metadata: dict[str, Any]) -> JSONObject:
     return usage
 
 
-refold_target = {"name": "langchain", "fold": fold, "features": FEATURES,
-                 "description": f"{sdk_version()}: AIMessageChunk sum "
-                                f"(refold.targets.sdk.langchain)"}
+refold_target = {
+    "name": "langchain",
+    "fold": fold,
+    "features": FEATURES,
+    "description": f"{sdk_version()}: AIMessageChunk sum (refold.targets.sdk.langchain)",
+}
 """The declaration `--target langchain` loads."""
 
 REPRODUCER = '''"""Feeds a stream of chunks to langchain-openai as `ChatOpenAI.stream()`

@@ -54,12 +54,27 @@ from langchain_core.messages import AIMessageChunk, HumanMessage  # noqa: E402
 
 from ._anthropic_wire import event_stream_response, sse_frames  # noqa: E402
 
-FEATURES = frozenset({"text", "tool_use", "server_tools", "thinking", "citations",
-                      "stop_details", "usage", "robustness"})
+FEATURES = frozenset(
+    {
+        "text",
+        "tool_use",
+        "server_tools",
+        "thinking",
+        "citations",
+        "stop_details",
+        "usage",
+        "robustness",
+    }
+)
 """Everything a Message of the fold holds; not `lifecycle`, `sse` (see the module docstring)."""
 
-_TOOLS = [{"name": "refold_tool", "description": "declared so content stays structured",
-           "input_schema": {"type": "object", "properties": {}}}]
+_TOOLS = [
+    {
+        "name": "refold_tool",
+        "description": "declared so content stays structured",
+        "input_schema": {"type": "object", "properties": {}},
+    }
+]
 _CACHE_DETAILS = ("ephemeral_5m_input_tokens", "ephemeral_1h_input_tokens")
 _TOOL_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
 """Block types whose `partial_json` key is LangChain's buffer of the streamed input."""
@@ -86,21 +101,25 @@ class _OfflineChatAnthropic(ChatAnthropic):
         request = httpx2.Request("POST", "http://127.0.0.1:9/v1/messages")
         response = event_stream_response(request, sse_frames(_SERVING[-1]))
         event_type: Any = RawMessageStreamEvent  # a union: the SDK's own `cast_to`
-        return _Served(anthropic.Stream(cast_to=event_type, response=response,
-                                        client=self._client))
+        return _Served(anthropic.Stream(cast_to=event_type, response=response, client=self._client))
 
 
-_MODEL = _OfflineChatAnthropic(model="claude-refold-offline",  # type: ignore[call-arg]
-                               api_key="refold-offline-dummy",  # type: ignore[arg-type]
-                               base_url="http://127.0.0.1:9", max_retries=0)
+_MODEL = _OfflineChatAnthropic(
+    model="claude-refold-offline",  # type: ignore[call-arg]
+    api_key="refold-offline-dummy",  # type: ignore[arg-type]
+    base_url="http://127.0.0.1:9",
+    max_retries=0,
+)
 
 
 def sdk_version() -> str:
     """The installed langchain-anthropic, langchain-core and anthropic versions."""
     from importlib.metadata import version
 
-    return (f"langchain-anthropic {version('langchain-anthropic')}, "
-            f"langchain-core {version('langchain-core')}, anthropic {version('anthropic')}")
+    return (
+        f"langchain-anthropic {version('langchain-anthropic')}, "
+        f"langchain-core {version('langchain-core')}, anthropic {version('anthropic')}"
+    )
 
 
 def fold(events: list[JSON]) -> JSONObject:
@@ -124,11 +143,16 @@ def _chunks() -> Iterator[AIMessageChunk]:
 
 def _message(message: AIMessageChunk) -> JSONObject:
     metadata = message.response_metadata
-    blocks = message.content if isinstance(message.content, list) else [
-        {"type": "text", "text": message.content}]
+    blocks = (
+        message.content
+        if isinstance(message.content, list)
+        else [{"type": "text", "text": message.content}]
+    )
     calls = {str(call["id"]): call["args"] for call in message.tool_calls if call.get("id")}
     result: JSONObject = {
-        "type": "message", "role": "assistant", "model": metadata.get("model_name"),
+        "type": "message",
+        "role": "assistant",
+        "model": metadata.get("model_name"),
         "content": [_block(block, calls) for block in blocks],
         "stop_reason": metadata.get("stop_reason"),
         "stop_sequence": metadata.get("stop_sequence"),
@@ -150,8 +174,11 @@ def _block(block: Any, calls: dict[str, Any]) -> JSON:
     mapped = {k: v for k, v in block.items() if k not in dropped}
     if kind == "tool_use" and block.get("id") in calls:
         mapped["input"] = calls[block["id"]]
-    elif kind in ("server_tool_use", "mcp_tool_use") and block.get("input") == {} \
-            and "partial_json" in block:
+    elif (
+        kind in ("server_tool_use", "mcp_tool_use")
+        and block.get("input") == {}
+        and "partial_json" in block
+    ):
         with contextlib.suppress(json.JSONDecodeError):
             mapped["input"] = json.loads(block["partial_json"]) or {}
     return mapped
@@ -165,7 +192,8 @@ def _usage(metadata: dict[str, Any]) -> JSONObject:
     cache_creation = specific if specific > 0 else details.get("cache_creation")
     usage: JSONObject = {
         "input_tokens": metadata["input_tokens"] - (cache_read or 0) - (cache_creation or 0),
-        "output_tokens": metadata["output_tokens"]}
+        "output_tokens": metadata["output_tokens"],
+    }
     if cache_read is not None:
         usage["cache_read_input_tokens"] = cache_read
     if cache_creation is not None:
@@ -178,8 +206,12 @@ def _usage(metadata: dict[str, Any]) -> JSONObject:
     return usage
 
 
-refold_target = {"name": "langchain-anthropic", "dialect": "anthropic-messages", "fold": fold,
-                 "features": FEATURES,
-                 "description": f"{sdk_version()}: ChatAnthropic.stream() chunks summed "
-                                f"(refold.targets.sdk.langchain_anthropic)"}
+refold_target = {
+    "name": "langchain-anthropic",
+    "dialect": "anthropic-messages",
+    "fold": fold,
+    "features": FEATURES,
+    "description": f"{sdk_version()}: ChatAnthropic.stream() chunks summed "
+    f"(refold.targets.sdk.langchain_anthropic)",
+}
 """The declaration `--target langchain-anthropic` loads."""

@@ -67,40 +67,70 @@ from langchain_openai.chat_models.base import _construct_responses_api_input  # 
 
 from ._responses_wire import BASE_URL, event_stream_response, sse_frames  # noqa: E402
 
-FEATURES = frozenset({"text", "tool_calls", "refusal", "reasoning", "annotations", "usage",
-                      "robustness"})
+FEATURES = frozenset(
+    {"text", "tool_calls", "refusal", "reasoning", "annotations", "usage", "robustness"}
+)
 """What the projection carries; not `lifecycle`, `sse` (see the module docstring)."""
 
-_METADATA_KEYS = ("object", "created_at", "status", "model", "incomplete_details",
-                  "service_tier", "metadata", "user")
+_METADATA_KEYS = (
+    "object",
+    "created_at",
+    "status",
+    "model",
+    "incomplete_details",
+    "service_tier",
+    "metadata",
+    "user",
+)
 """The terminal response's keys `_construct_lc_result_from_responses_api` keeps (less `id`,
 which is the message's)."""
-_ITEM_KEYS = ("type", "id", "role", "call_id", "name", "arguments", "summary",
-              "encrypted_content")
+_ITEM_KEYS = ("type", "id", "role", "call_id", "name", "arguments", "summary", "encrypted_content")
 """The keys of the items `_construct_responses_api_input` sends back (messages, function
 calls, reasoning items), `content` aside."""
 _PART_KEYS = ("type", "text", "annotations", "refusal")
-_HOSTED_KEYS = ("action", "queries", "results", "code", "container_id", "outputs", "result",
-                "server_label", "output", "error")
+_HOSTED_KEYS = (
+    "action",
+    "queries",
+    "results",
+    "code",
+    "container_id",
+    "outputs",
+    "result",
+    "server_label",
+    "output",
+    "error",
+)
 """The keys of the hosted-tool items (web search, file search, code interpreter, image
 generation, MCP) beyond type and id, which LangChain sends back as they came."""
-_USAGE_KEYS = ("input_tokens", "output_tokens", "total_tokens",
-               "input_tokens_details/cached_tokens", "input_tokens_details/cache_write_tokens",
-               "output_tokens_details/reasoning_tokens")
+_USAGE_KEYS = (
+    "input_tokens",
+    "output_tokens",
+    "total_tokens",
+    "input_tokens_details/cached_tokens",
+    "input_tokens_details/cache_write_tokens",
+    "output_tokens_details/reasoning_tokens",
+)
 
 PROJECTION: dict[str, Any] = {
-    "pointers": ["/id", *(f"/{key}" for key in _METADATA_KEYS),
-                 *(f"/output/*/{key}" for key in (*_ITEM_KEYS, *_HOSTED_KEYS)),
-                 *(f"/output/*/content/*/{key}" for key in _PART_KEYS),
-                 *(f"/usage/{key}" for key in _USAGE_KEYS)],
+    "pointers": [
+        "/id",
+        *(f"/{key}" for key in _METADATA_KEYS),
+        *(f"/output/*/{key}" for key in (*_ITEM_KEYS, *_HOSTED_KEYS)),
+        *(f"/output/*/content/*/{key}" for key in _PART_KEYS),
+        *(f"/usage/{key}" for key in _USAGE_KEYS),
+    ],
     "builds": "an AIMessage (content blocks, tool calls, response_metadata, usage_metadata),"
-              " mapped back to Response items as LangChain sends them on the next turn",
+    " mapped back to Response items as LangChain sends them on the next turn",
 }
 """The places of the Response this target is compared on (the module docstring)."""
-_DETAILS = (("input_token_details", "input_tokens_details",
-             (("cache_read", "cached_tokens"), ("cache_creation", "cache_write_tokens"))),
-            ("output_token_details", "output_tokens_details",
-             (("reasoning", "reasoning_tokens"),)))
+_DETAILS = (
+    (
+        "input_token_details",
+        "input_tokens_details",
+        (("cache_read", "cached_tokens"), ("cache_creation", "cache_write_tokens")),
+    ),
+    ("output_token_details", "output_tokens_details", (("reasoning", "reasoning_tokens"),)),
+)
 _TIER_PREFIXES = ("", "priority_", "flex_")
 
 _SERVING: list[list[JSON]] = []
@@ -111,17 +141,24 @@ def _answer(request: httpx2.Request) -> httpx2.Response:
     return event_stream_response(request, sse_frames(_SERVING[-1]))
 
 
-_MODEL = ChatOpenAI(model="gpt-refold-offline", api_key="sk-refold-offline-dummy",  # type: ignore[arg-type]
-                    base_url=BASE_URL, max_retries=0, use_responses_api=True,
-                    http_client=httpx2.Client(transport=httpx2.MockTransport(_answer)))
+_MODEL = ChatOpenAI(
+    model="gpt-refold-offline",
+    api_key="sk-refold-offline-dummy",  # type: ignore[arg-type]
+    base_url=BASE_URL,
+    max_retries=0,
+    use_responses_api=True,
+    http_client=httpx2.Client(transport=httpx2.MockTransport(_answer)),
+)
 
 
 def sdk_version() -> str:
     """The installed langchain-openai, langchain-core and openai versions."""
     from importlib.metadata import version
 
-    return (f"langchain-openai {version('langchain-openai')}, "
-            f"langchain-core {version('langchain-core')}, openai {version('openai')}")
+    return (
+        f"langchain-openai {version('langchain-openai')}, "
+        f"langchain-core {version('langchain-core')}, openai {version('openai')}"
+    )
 
 
 def fold(events: list[JSON]) -> JSONObject:
@@ -147,9 +184,13 @@ def _chunks() -> Iterator[AIMessageChunk]:
 
 def _response(summed: AIMessageChunk) -> JSONObject:
     metadata = summed.response_metadata
-    message = AIMessage(content=summed.content, tool_calls=summed.tool_calls,
-                        invalid_tool_calls=summed.invalid_tool_calls,
-                        response_metadata=metadata, id=summed.id)
+    message = AIMessage(
+        content=summed.content,
+        tool_calls=summed.tool_calls,
+        invalid_tool_calls=summed.invalid_tool_calls,
+        response_metadata=metadata,
+        id=summed.id,
+    )
     result: JSONObject = {"id": summed.id}
     result.update({key: metadata[key] for key in _METADATA_KEYS if key in metadata})
     result["output"] = _construct_responses_api_input([message])
@@ -160,20 +201,30 @@ def _response(summed: AIMessageChunk) -> JSONObject:
 
 
 def _usage(metadata: dict[str, Any]) -> JSONObject:
-    usage: JSONObject = {key: metadata.get(key)
-                         for key in ("input_tokens", "output_tokens", "total_tokens")}
+    usage: JSONObject = {
+        key: metadata.get(key) for key in ("input_tokens", "output_tokens", "total_tokens")
+    }
     for lc_key, openai_key, fields in _DETAILS:
         details = metadata.get(lc_key) or {}
-        mapped = {theirs: details[prefix + ours] for ours, theirs in fields
-                  for prefix in _TIER_PREFIXES if prefix + ours in details}
+        mapped = {
+            theirs: details[prefix + ours]
+            for ours, theirs in fields
+            for prefix in _TIER_PREFIXES
+            if prefix + ours in details
+        }
         if mapped:
             usage[openai_key] = mapped
     return usage
 
 
-refold_target = {"name": "langchain-openai-responses", "dialect": "openai-responses",
-                 "fold": fold, "features": FEATURES, "projection": PROJECTION,
-                 "description": f"{sdk_version()}: ChatOpenAI(use_responses_api=True).stream() "
-                                f"chunks summed, projected onto a Response "
-                                f"(refold.targets.sdk.langchain_openai_responses)"}
+refold_target = {
+    "name": "langchain-openai-responses",
+    "dialect": "openai-responses",
+    "fold": fold,
+    "features": FEATURES,
+    "projection": PROJECTION,
+    "description": f"{sdk_version()}: ChatOpenAI(use_responses_api=True).stream() "
+    f"chunks summed, projected onto a Response "
+    f"(refold.targets.sdk.langchain_openai_responses)",
+}
 """The declaration `--target langchain-openai-responses` loads."""

@@ -31,10 +31,21 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 _litellm = require("litellm", extra="litellm")
 from litellm.types.utils import ModelResponseStream  # noqa: E402
 
-FEATURES = frozenset({
-    "text", "choices", "tool_calls", "tool_call_repair", "empty_arguments", "refusal",
-    "annotations", "logprobs", "usage", "provider_fields", "robustness",
-})
+FEATURES = frozenset(
+    {
+        "text",
+        "choices",
+        "tool_calls",
+        "tool_call_repair",
+        "empty_arguments",
+        "refusal",
+        "annotations",
+        "logprobs",
+        "usage",
+        "provider_fields",
+        "robustness",
+    }
+)
 """What a `ModelResponse` can represent. Not `reasoning`: litellm's message type renames
 `reasoning` to `reasoning_content` on input, so the two fields of TEXT-REASONING cannot be
 told apart; not `reasoning_details`, which it has no field for."""
@@ -62,7 +73,9 @@ def fold(chunks: list[JSON]) -> JSONObject:
 
 
 refold_target = {
-    "name": "litellm", "fold": fold, "features": FEATURES,
+    "name": "litellm",
+    "fold": fold,
+    "features": FEATURES,
     "description": f"litellm {sdk_version()}: stream_chunk_builder (refold.targets.sdk.litellm)",
 }
 """The declaration `--target litellm` loads."""

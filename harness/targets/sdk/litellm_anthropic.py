@@ -59,8 +59,18 @@ from litellm.llms.anthropic.messages.adapters.transformation import (  # noqa: E
     LiteLLMAnthropicMessagesAdapter,
 )
 
-FEATURES = frozenset({"text", "tool_use", "server_tools", "thinking", "citations",
-                      "stop_details", "usage", "robustness"})
+FEATURES = frozenset(
+    {
+        "text",
+        "tool_use",
+        "server_tools",
+        "thinking",
+        "citations",
+        "stop_details",
+        "usage",
+        "robustness",
+    }
+)
 """Every content feature and usage; not `lifecycle`, `sse` (see the module docstring)."""
 
 _MODEL = "claude-refold-offline"
@@ -83,22 +93,35 @@ def fold(events: list[JSON]) -> JSONObject:
         response: Any = _litellm.stream_chunk_builder(chunks)
         if response is None:
             raise ValueError("litellm.stream_chunk_builder returned None (no response)")
-        message = LiteLLMAnthropicMessagesAdapter().translate_openai_response_to_anthropic(
-            response)
+        message = LiteLLMAnthropicMessagesAdapter().translate_openai_response_to_anthropic(response)
     dumped: JSONObject = json.loads(json.dumps(message, default=_dumped))
     return dumped
 
 
 def _completion_stream(lines: Iterator[str]) -> Any:
     """What `litellm.completion(..., stream=True)` returns for an Anthropic model."""
-    logging = Logging(model=_MODEL, messages=[{"role": "user", "content": "refold"}],
-                      stream=True, call_type="completion", start_time=datetime.now(),
-                      litellm_call_id="refold-offline", function_id="refold-offline")
-    logging.update_environment_variables(model=_MODEL, user=None, optional_params={},
-                                         litellm_params={"custom_llm_provider": "anthropic"})
+    logging = Logging(
+        model=_MODEL,
+        messages=[{"role": "user", "content": "refold"}],
+        stream=True,
+        call_type="completion",
+        start_time=datetime.now(),
+        litellm_call_id="refold-offline",
+        function_id="refold-offline",
+    )
+    logging.update_environment_variables(
+        model=_MODEL,
+        user=None,
+        optional_params={},
+        litellm_params={"custom_llm_provider": "anthropic"},
+    )
     iterator = ModelResponseIterator(streaming_response=lines, sync_stream=True)
-    return CustomStreamWrapper(completion_stream=iterator, model=_MODEL,
-                               custom_llm_provider="anthropic", logging_obj=logging)
+    return CustomStreamWrapper(
+        completion_stream=iterator,
+        model=_MODEL,
+        custom_llm_provider="anthropic",
+        logging_obj=logging,
+    )
 
 
 def _dumped(value: Any) -> Any:
@@ -109,11 +132,13 @@ def _dumped(value: Any) -> Any:
 
 
 refold_target = {
-    "name": "litellm-anthropic", "dialect": "anthropic-messages", "fold": fold,
+    "name": "litellm-anthropic",
+    "dialect": "anthropic-messages",
+    "fold": fold,
     "features": FEATURES,
     "description": f"litellm {sdk_version()}: completion path (ModelResponseIterator, "
-                   f"CustomStreamWrapper, stream_chunk_builder), shown by "
-                   f"translate_openai_response_to_anthropic "
-                   f"(refold.targets.sdk.litellm_anthropic)",
+    f"CustomStreamWrapper, stream_chunk_builder), shown by "
+    f"translate_openai_response_to_anthropic "
+    f"(refold.targets.sdk.litellm_anthropic)",
 }
 """The declaration `--target litellm-anthropic` loads."""

@@ -68,21 +68,53 @@ from litellm.responses.litellm_completion_transformation.transformation import (
     LiteLLMCompletionResponsesConfig,
 )
 
-FEATURES = frozenset({"text", "tool_calls", "refusal", "reasoning", "annotations", "usage",
-                      "robustness"})
+FEATURES = frozenset(
+    {"text", "tool_calls", "refusal", "reasoning", "annotations", "usage", "robustness"}
+)
 """What the projection carries; not `lifecycle`, `sse` (see the module docstring)."""
 
-REQUEST_ECHOES = ("instructions", "metadata", "parallel_tool_calls", "temperature",
-                  "tool_choice", "tools", "top_p", "max_output_tokens", "previous_response_id",
-                  "reasoning", "text", "truncation", "user", "store")
+REQUEST_ECHOES = (
+    "instructions",
+    "metadata",
+    "parallel_tool_calls",
+    "temperature",
+    "tool_choice",
+    "tools",
+    "top_p",
+    "max_output_tokens",
+    "previous_response_id",
+    "reasoning",
+    "text",
+    "truncation",
+    "user",
+    "store",
+)
 """The keys the transformation copies from the request, dropped from the projection."""
 
 PROJECTION: dict[str, Any] = {
-    "pointers": ["/id", "/object", "/status", "/incomplete_details", "/error", "/usage",
-                 *(f"/output/*/{key}" for key in ("type", "status", "role", "content",
-                                                  "call_id", "name", "arguments", "summary"))],
+    "pointers": [
+        "/id",
+        "/object",
+        "/status",
+        "/incomplete_details",
+        "/error",
+        "/usage",
+        *(
+            f"/output/*/{key}"
+            for key in (
+                "type",
+                "status",
+                "role",
+                "content",
+                "call_id",
+                "name",
+                "arguments",
+                "summary",
+            )
+        ),
+    ],
     "builds": "a chat ModelResponse (stream_chunk_builder), mapped to a Response by its own "
-              "transform_chat_completion_response_to_responses_api_response",
+    "transform_chat_completion_response_to_responses_api_response",
 }
 """The places of the Response this target is compared on (the module docstring)."""
 
@@ -105,34 +137,49 @@ def fold(events: list[JSON]) -> JSONObject:
         response: Any = _litellm.stream_chunk_builder(chunks)
         if response is None:
             raise ValueError("litellm.stream_chunk_builder returned None (no response)")
-        transformed = LiteLLMCompletionResponsesConfig \
-            .transform_chat_completion_response_to_responses_api_response(
-                request_input="refold", responses_api_request={},
-                chat_completion_response=response)
+        to_responses = LiteLLMCompletionResponsesConfig
+        transformed = to_responses.transform_chat_completion_response_to_responses_api_response(
+            request_input="refold", responses_api_request={}, chat_completion_response=response
+        )
         dumped: JSONObject = json.loads(transformed.model_dump_json())
     return {key: value for key, value in dumped.items() if key not in REQUEST_ECHOES}
 
 
 def _completion_stream(lines: Iterator[str]) -> Any:
     """What `litellm.completion(..., stream=True)` returns for a Responses-API model."""
-    logging = Logging(model=_MODEL, messages=[{"role": "user", "content": "refold"}],
-                      stream=True, call_type="completion", start_time=datetime.now(),
-                      litellm_call_id="refold-offline", function_id="refold-offline")
-    logging.update_environment_variables(model=_MODEL, user=None, optional_params={},
-                                         litellm_params={"custom_llm_provider": "openai"})
-    iterator = OpenAiResponsesToChatCompletionStreamIterator(streaming_response=lines,
-                                                             sync_stream=True)
-    return CustomStreamWrapper(completion_stream=iterator, model=_MODEL,
-                               custom_llm_provider="openai", logging_obj=logging)
+    logging = Logging(
+        model=_MODEL,
+        messages=[{"role": "user", "content": "refold"}],
+        stream=True,
+        call_type="completion",
+        start_time=datetime.now(),
+        litellm_call_id="refold-offline",
+        function_id="refold-offline",
+    )
+    logging.update_environment_variables(
+        model=_MODEL,
+        user=None,
+        optional_params={},
+        litellm_params={"custom_llm_provider": "openai"},
+    )
+    iterator = OpenAiResponsesToChatCompletionStreamIterator(
+        streaming_response=lines, sync_stream=True
+    )
+    return CustomStreamWrapper(
+        completion_stream=iterator, model=_MODEL, custom_llm_provider="openai", logging_obj=logging
+    )
 
 
 refold_target = {
-    "name": "litellm-responses", "dialect": "openai-responses", "fold": fold,
-    "features": FEATURES, "projection": PROJECTION,
+    "name": "litellm-responses",
+    "dialect": "openai-responses",
+    "fold": fold,
+    "features": FEATURES,
+    "projection": PROJECTION,
     "description": f"litellm {sdk_version()}: Responses bridge "
-                   f"(OpenAiResponsesToChatCompletionStreamIterator, CustomStreamWrapper, "
-                   f"stream_chunk_builder), projected by "
-                   f"transform_chat_completion_response_to_responses_api_response "
-                   f"(refold.targets.sdk.litellm_responses)",
+    f"(OpenAiResponsesToChatCompletionStreamIterator, CustomStreamWrapper, "
+    f"stream_chunk_builder), projected by "
+    f"transform_chat_completion_response_to_responses_api_response "
+    f"(refold.targets.sdk.litellm_responses)",
 }
 """The declaration `--target litellm-responses` loads."""

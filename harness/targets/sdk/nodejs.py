@@ -20,9 +20,15 @@ from pathlib import Path
 
 from refold.errors import UsageError
 
-__all__ = ["NODE_DIR", "NODE_EVENTS_TARGETS", "NODE_REPRODUCERS", "NODE_TARGETS", "NodeTarget",
-           "install_command",
-           "node_command"]
+__all__ = [
+    "NODE_DIR",
+    "NODE_EVENTS_TARGETS",
+    "NODE_REPRODUCERS",
+    "NODE_TARGETS",
+    "NodeTarget",
+    "install_command",
+    "node_command",
+]
 
 NODE_DIR = Path(__file__).resolve().parent / "node"
 """Where the JavaScript targets, their package.json and package-lock.json (and, once
@@ -39,8 +45,9 @@ class NodeTarget:
 
 NODE_TARGETS: dict[str, NodeTarget] = {
     "anthropic-ts": NodeTarget("anthropic-ts.js", ("@anthropic-ai/sdk",)),
-    "ai-sdk-anthropic": NodeTarget("ai-sdk-anthropic.js",
-                                   ("@ai-sdk/anthropic", "@ai-sdk/provider-utils")),
+    "ai-sdk-anthropic": NodeTarget(
+        "ai-sdk-anthropic.js", ("@ai-sdk/anthropic", "@ai-sdk/provider-utils")
+    ),
     "openai-node-responses": NodeTarget("openai-node-responses.js", ("openai",)),
 }
 """The built-in Node.js targets by name."""
@@ -73,17 +80,20 @@ def require_node(name: str) -> None:
         raise UsageError(
             f"target {name} runs its SDK on Node.js, but `node` is not on PATH; install "
             f"Node.js 20 or later (e.g. apt-get install nodejs), then its npm packages with: "
-            f"{install_command()}")
-    missing = [p for p in target.packages
-               if not (NODE_DIR / "node_modules" / p / "package.json").is_file()]
+            f"{install_command()}"
+        )
+    missing = [
+        p for p in target.packages if not (NODE_DIR / "node_modules" / p / "package.json").is_file()
+    ]
     if missing:
         raise UsageError(
             f"target {name} needs the npm package(s) {', '.join(missing)}, which are not "
             f"installed in {NODE_DIR / 'node_modules'}; install the pinned versions "
-            f"(package-lock.json) with: {install_command()}")
+            f"(package-lock.json) with: {install_command()}"
+        )
 
 
-_ANTHROPIC_TS_REPRODUCER = r'''// Serves a stream of events as server-sent events to
+_ANTHROPIC_TS_REPRODUCER = r"""// Serves a stream of events as server-sent events to
 // @anthropic-ai/sdk's client.messages.stream(), in memory, and prints finalMessage().
 const Anthropic = require("@anthropic-ai/sdk").default;
 
@@ -98,9 +108,9 @@ client.messages.stream({ model: "claude-sonnet-4-5", max_tokens: 1024,
   .finalMessage()
   .then((message) => console.log(JSON.stringify(message, null, 2)),
         (error) => { console.error(error); process.exitCode = 1; });
-'''
+"""
 
-_OPENAI_NODE_RESPONSES_REPRODUCER = r'''// Serves a stream of events as server-sent events to
+_OPENAI_NODE_RESPONSES_REPRODUCER = r"""// Serves a stream of events as server-sent events to
 // openai-node's client.responses.stream(), in memory, and prints finalResponse().
 const OpenAI = require("openai").default;
 
@@ -114,7 +124,7 @@ client.responses.stream({ model: "gpt-offline", input: "hi" })
   .finalResponse()
   .then((response) => console.log(JSON.stringify(response, null, 2)),
         (error) => { console.error(error); process.exitCode = 1; });
-'''
+"""
 
 NODE_REPRODUCERS: dict[str, str] = {
     "anthropic-ts": _ANTHROPIC_TS_REPRODUCER,

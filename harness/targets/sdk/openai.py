@@ -30,11 +30,23 @@ from openai._models import construct_type  # noqa: E402
 from openai.lib.streaming.chat import ChatCompletionStreamState  # noqa: E402
 from openai.types.chat import ChatCompletionChunk  # noqa: E402
 
-FEATURES = frozenset({
-    "text", "choices", "tool_calls", "tool_call_repair", "refusal", "reasoning",
-    "reasoning_details", "annotations", "logprobs", "usage", "provider_fields", "robustness",
-    "sse",
-})
+FEATURES = frozenset(
+    {
+        "text",
+        "choices",
+        "tool_calls",
+        "tool_call_repair",
+        "refusal",
+        "reasoning",
+        "reasoning_details",
+        "annotations",
+        "logprobs",
+        "usage",
+        "provider_fields",
+        "robustness",
+        "sse",
+    }
+)
 """What the snapshot can represent, and `sse` for the SDK's decoder. Not `empty_arguments`: a
 `chat.completion` from the state has no finished moment at which `""` could become `"{}"`,
 and the SDK never does it."""
@@ -75,17 +87,23 @@ def in_spec_shape(snapshot: dict[str, Any]) -> JSONObject:
 
 def _without_sdk_additions(value: Any) -> Any:
     if isinstance(value, dict):
-        return {key: _without_sdk_additions(item) for key, item in value.items()
-                if key not in _SDK_ADDITIONS}
+        return {
+            key: _without_sdk_additions(item)
+            for key, item in value.items()
+            if key not in _SDK_ADDITIONS
+        }
     if isinstance(value, list):
         return [_without_sdk_additions(item) for item in value]
     return value
 
 
 refold_target = {
-    "name": "openai", "fold": fold, "features": FEATURES, "sse": decode_openai,
+    "name": "openai",
+    "fold": fold,
+    "features": FEATURES,
+    "sse": decode_openai,
     "description": f"openai-python {sdk_version()}: ChatCompletionStreamState "
-                   f"(refold.targets.sdk.openai)",
+    f"(refold.targets.sdk.openai)",
 }
 """The declaration `--target openai` loads."""
 

@@ -41,13 +41,21 @@ from refold.reference import JSON, JSONObject
 from ._requires import quiet, require
 from ._responses_wire import decode_responses, offline_client, serving
 
-__all__ = ["FEATURES", "REPRODUCER", "REQUEST", "fold", "in_spec_shape", "refold_target",
-           "sdk_version"]
+__all__ = [
+    "FEATURES",
+    "REPRODUCER",
+    "REQUEST",
+    "fold",
+    "in_spec_shape",
+    "refold_target",
+    "sdk_version",
+]
 
 _openai = require("openai", extra="openai")
 
-FEATURES = frozenset({"text", "tool_calls", "refusal", "reasoning", "annotations", "usage",
-                      "robustness", "sse"})
+FEATURES = frozenset(
+    {"text", "tool_calls", "refusal", "reasoning", "annotations", "usage", "robustness", "sse"}
+)
 """Everything a `Response` can hold, and `sse` for the SDK's decoder. Not `lifecycle` (see
 the module docstring)."""
 
@@ -84,18 +92,24 @@ def in_spec_shape(response: Any) -> JSONObject:
 
 def _without_sdk_additions(value: Any) -> Any:
     if isinstance(value, dict):
-        return {key: _without_sdk_additions(item) for key, item in value.items()
-                if key not in _SDK_ADDITIONS}
+        return {
+            key: _without_sdk_additions(item)
+            for key, item in value.items()
+            if key not in _SDK_ADDITIONS
+        }
     if isinstance(value, list):
         return [_without_sdk_additions(item) for item in value]
     return value
 
 
 refold_target = {
-    "name": "openai-responses", "dialect": "openai-responses", "fold": fold,
-    "features": FEATURES, "sse": decode_responses,
+    "name": "openai-responses",
+    "dialect": "openai-responses",
+    "fold": fold,
+    "features": FEATURES,
+    "sse": decode_responses,
     "description": f"openai-python {sdk_version()}: responses.stream().get_final_response() "
-                   f"over an in-memory transport (refold.targets.sdk.openai_responses)",
+    f"over an in-memory transport (refold.targets.sdk.openai_responses)",
 }
 """The declaration `--target openai-responses` loads."""
 

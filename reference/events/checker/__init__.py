@@ -21,6 +21,19 @@ from ._places import (
 )
 from ._violation import RULE_IMPACTS, Violation
 
-__all__ = ["CHECKED_RULES", "CHECKS", "EMITTED_CHECKS", "EVENT_RULES", "FIELD_RULES",
-           "OUTCOME_RULES", "RULE_IMPACTS", "UNCHECKED", "Violation", "check_events",
-           "differing_events", "differing_outcome", "missing_at_raise", "unchecked"]
+__all__ = [
+    "CHECKED_RULES",
+    "CHECKS",
+    "EMITTED_CHECKS",
+    "EVENT_RULES",
+    "FIELD_RULES",
+    "OUTCOME_RULES",
+    "RULE_IMPACTS",
+    "UNCHECKED",
+    "Violation",
+    "check_events",
+    "differing_events",
+    "differing_outcome",
+    "missing_at_raise",
+    "unchecked",
+]

@@ -40,10 +40,21 @@ from ._grammar import event_problems, usage_ok
 from ._violation import Violation, impact_between
 
 __all__ = [
-    "ev_args_conserve", "ev_args_parsed", "ev_call_identity", "ev_call_started",
-    "ev_completed_last", "ev_grammar", "ev_ids_single_use", "ev_no_completed_on_error",
-    "ev_no_delta_after_completed", "ev_no_empty_delta", "ev_started_completed",
-    "ev_text_conserve", "ev_turn_calls", "ev_usage_last", "ev_usage_monotone",
+    "ev_args_conserve",
+    "ev_args_parsed",
+    "ev_call_identity",
+    "ev_call_started",
+    "ev_completed_last",
+    "ev_grammar",
+    "ev_ids_single_use",
+    "ev_no_completed_on_error",
+    "ev_no_delta_after_completed",
+    "ev_no_empty_delta",
+    "ev_started_completed",
+    "ev_text_conserve",
+    "ev_turn_calls",
+    "ev_usage_last",
+    "ev_usage_monotone",
     "ev_usage_unreported",
 ]
 
@@ -65,7 +76,10 @@ def _call_events(stream: Stream) -> Iterator[tuple[int, str, str, JSONObject]]:
     """(index, variant, call id, event) of every call event whose id can be read."""
     for number, event in enumerate(stream.events):
         if isinstance(event, dict) and event.get("type") in (
-                "ToolCallStarted", "ToolCallArgumentsDelta", "ToolCallCompleted"):
+            "ToolCallStarted",
+            "ToolCallArgumentsDelta",
+            "ToolCallCompleted",
+        ):
             call_id = _id(event)
             if call_id is not None:
                 yield number, event["type"], call_id, event
@@ -89,16 +103,26 @@ def ev_completed_last(stream: Stream) -> Iterator[Violation]:
         return
     found = [number for number, _ in stream.of_type("Completed")]
     if not found:
-        yield Violation("EV-COMPLETED-LAST", f"the outcome is completed but none of the "
-                        f"{len(stream.events)} events is a Completed; expected exactly one, last",
-                        impact="loss")
+        yield Violation(
+            "EV-COMPLETED-LAST",
+            f"the outcome is completed but none of the "
+            f"{len(stream.events)} events is a Completed; expected exactly one, last",
+            impact="loss",
+        )
     for extra in found[1:]:
-        yield Violation("EV-COMPLETED-LAST", f"a second Completed (the first is event "
-                        f"{found[0]}); expected exactly one", event=extra)
+        yield Violation(
+            "EV-COMPLETED-LAST",
+            f"a second Completed (the first is event {found[0]}); expected exactly one",
+            event=extra,
+        )
     last = len(stream.events) - 1
     if found and found[-1] != last:
-        yield Violation("EV-COMPLETED-LAST", f"Completed is followed by {last - found[-1]} "
-                        f"event(s); expected it to be the last event", event=found[-1])
+        yield Violation(
+            "EV-COMPLETED-LAST",
+            f"Completed is followed by {last - found[-1]} "
+            f"event(s); expected it to be the last event",
+            event=found[-1],
+        )
 
 
 def ev_no_completed_on_error(stream: Stream) -> Iterator[Violation]:
@@ -106,9 +130,12 @@ def ev_no_completed_on_error(stream: Stream) -> Iterator[Violation]:
     if stream.outcome.name != "error":
         return
     for number, _ in stream.of_type("Completed"):
-        yield Violation("EV-NO-COMPLETED-ON-ERROR", f"a Completed although the outcome is "
-                        f"error ({stream.outcome.kind or 'no kind'}); expected none",
-                        event=number)
+        yield Violation(
+            "EV-NO-COMPLETED-ON-ERROR",
+            f"a Completed although the outcome is "
+            f"error ({stream.outcome.kind or 'no kind'}); expected none",
+            event=number,
+        )
 
 
 def ev_call_started(stream: Stream) -> Iterator[Violation]:
@@ -120,8 +147,11 @@ def ev_call_started(stream: Stream) -> Iterator[Violation]:
         if kind == "ToolCallStarted":
             started.add(call_id)
         elif call_id not in started:
-            yield Violation("EV-CALL-STARTED", f"{kind} for call {call_id!r}, which no "
-                            f"earlier ToolCallStarted announced", event=number)
+            yield Violation(
+                "EV-CALL-STARTED",
+                f"{kind} for call {call_id!r}, which no earlier ToolCallStarted announced",
+                event=number,
+            )
 
 
 def ev_ids_single_use(stream: Stream) -> Iterator[Violation]:
@@ -134,8 +164,12 @@ def ev_ids_single_use(stream: Stream) -> Iterator[Violation]:
             continue
         first = seen.setdefault((kind, call_id), number)
         if first != number:
-            yield Violation("EV-IDS-SINGLE-USE", f"a second {kind} for call {call_id!r} "
-                            f"(the first is event {first}); ids are single-use", event=number)
+            yield Violation(
+                "EV-IDS-SINGLE-USE",
+                f"a second {kind} for call {call_id!r} "
+                f"(the first is event {first}); ids are single-use",
+                event=number,
+            )
 
 
 def ev_no_delta_after_completed(stream: Stream) -> Iterator[Violation]:
@@ -147,8 +181,11 @@ def ev_no_delta_after_completed(stream: Stream) -> Iterator[Violation]:
         if kind == "ToolCallCompleted":
             done.setdefault(call_id, number)
         elif kind == "ToolCallArgumentsDelta" and call_id in done:
-            yield Violation("EV-NO-DELTA-AFTER-COMPLETED", f"a delta for call {call_id!r} "
-                            f"after its ToolCallCompleted (event {done[call_id]})", event=number)
+            yield Violation(
+                "EV-NO-DELTA-AFTER-COMPLETED",
+                f"a delta for call {call_id!r} after its ToolCallCompleted (event {done[call_id]})",
+                event=number,
+            )
 
 
 def ev_started_completed(stream: Stream) -> Iterator[Violation]:
@@ -169,8 +206,11 @@ def ev_started_completed(stream: Stream) -> Iterator[Violation]:
             done.add(call_id)
     for call_id, number in started.items():
         if call_id not in done:
-            yield Violation("EV-STARTED-COMPLETED", f"call {call_id!r} started but never "
-                            f"completed before the end of a completed turn", event=number)
+            yield Violation(
+                "EV-STARTED-COMPLETED",
+                f"call {call_id!r} started but never completed before the end of a completed turn",
+                event=number,
+            )
 
 
 def ev_call_identity(stream: Stream) -> Iterator[Violation]:
@@ -182,20 +222,30 @@ def ev_call_identity(stream: Stream) -> Iterator[Violation]:
         elif kind == "ToolCallCompleted" and call_id in names:
             name = event["call"].get("name")
             if name != names[call_id]:
-                yield Violation("EV-CALL-IDENTITY", f"call {call_id!r} completes with name "
-                                f"{_show(name)}, expected {_show(names[call_id])} as started",
-                                event=number, pointer="/call/name")
+                yield Violation(
+                    "EV-CALL-IDENTITY",
+                    f"call {call_id!r} completes with name "
+                    f"{_show(name)}, expected {_show(names[call_id])} as started",
+                    event=number,
+                    pointer="/call/name",
+                )
 
 
 def ev_args_parsed(stream: Stream) -> Iterator[Violation]:
     """EV-ARGS-PARSED: ToolCallCompleted.call.arguments is a JSON object."""
     for number, event in stream.of_type("ToolCallCompleted"):
         call = event.get("call")
-        if isinstance(call, dict) and "arguments" in call and not isinstance(
-                call["arguments"], dict):
-            yield Violation("EV-ARGS-PARSED", f"arguments are {_show(call['arguments'])}, "
-                            f"expected the parsed JSON object", event=number,
-                            pointer="/call/arguments")
+        if (
+            isinstance(call, dict)
+            and "arguments" in call
+            and not isinstance(call["arguments"], dict)
+        ):
+            yield Violation(
+                "EV-ARGS-PARSED",
+                f"arguments are {_show(call['arguments'])}, expected the parsed JSON object",
+                event=number,
+                pointer="/call/arguments",
+            )
 
 
 def ev_args_conserve(stream: Stream) -> Iterator[Violation]:
@@ -213,22 +263,32 @@ def ev_args_conserve(stream: Stream) -> Iterator[Violation]:
                 continue  # EV-ARGS-PARSED's
             value = arguments_value(joined)
             if value is None or not json_equal(value, arguments):
-                yield Violation("EV-ARGS-CONSERVE", f"call {call_id!r}: the deltas join to "
-                                f"{_show(joined)}, which parses to {_show(value)}, but the "
-                                f"arguments are {_show(arguments)}", event=number,
-                                pointer="/call/arguments",
-                                impact="corruption" if value is None
-                                else impact_between(value, arguments))
+                yield Violation(
+                    "EV-ARGS-CONSERVE",
+                    f"call {call_id!r}: the deltas join to "
+                    f"{_show(joined)}, which parses to {_show(value)}, but the "
+                    f"arguments are {_show(arguments)}",
+                    event=number,
+                    pointer="/call/arguments",
+                    impact="corruption" if value is None else impact_between(value, arguments),
+                )
 
 
 def ev_no_empty_delta(stream: Stream) -> Iterator[Violation]:
     """EV-NO-EMPTY-DELTA: no TextDelta or ToolCallArgumentsDelta has an empty delta."""
     for number, event in enumerate(stream.events):
-        if isinstance(event, dict) and event.get("type") in (
-                "TextDelta", "ToolCallArgumentsDelta") and event.get("delta") == "":
-            yield Violation("EV-NO-EMPTY-DELTA", f"{event['type']} with an empty delta; "
-                            f"expected a frame with nothing new to be an Opaque",
-                            event=number, pointer="/delta")
+        if (
+            isinstance(event, dict)
+            and event.get("type") in ("TextDelta", "ToolCallArgumentsDelta")
+            and event.get("delta") == ""
+        ):
+            yield Violation(
+                "EV-NO-EMPTY-DELTA",
+                f"{event['type']} with an empty delta; "
+                f"expected a frame with nothing new to be an Opaque",
+                event=number,
+                pointer="/delta",
+            )
 
 
 def ev_text_conserve(stream: Stream) -> Iterator[Violation]:
@@ -236,13 +296,18 @@ def ev_text_conserve(stream: Stream) -> Iterator[Violation]:
     turn = stream.turn
     if turn is None or not isinstance(turn[1].get("output_text"), str):
         return
-    joined = "".join(e["delta"] for _, e in stream.of_type("TextDelta")
-                     if isinstance(e.get("delta"), str))
+    joined = "".join(
+        e["delta"] for _, e in stream.of_type("TextDelta") if isinstance(e.get("delta"), str)
+    )
     if turn[1]["output_text"] != joined:
-        yield Violation("EV-TEXT-CONSERVE", f"output_text is {_show(turn[1]['output_text'])}, "
-                        f"expected the TextDelta deltas joined, {_show(joined)}",
-                        event=turn[0], pointer="/turn/output_text",
-                        impact=impact_between(joined, turn[1]["output_text"]))
+        yield Violation(
+            "EV-TEXT-CONSERVE",
+            f"output_text is {_show(turn[1]['output_text'])}, "
+            f"expected the TextDelta deltas joined, {_show(joined)}",
+            event=turn[0],
+            pointer="/turn/output_text",
+            impact=impact_between(joined, turn[1]["output_text"]),
+        )
 
 
 def ev_turn_calls(stream: Stream) -> Iterator[Violation]:
@@ -262,10 +327,15 @@ def ev_turn_calls(stream: Stream) -> Iterator[Violation]:
     received = turn[1]["tool_calls"]
     if json_equal(expected, received) or json_equal(_fold_order(stream, expected), received):
         return
-    yield Violation("EV-TURN-CALLS", f"tool_calls is {_show(received)}, expected the "
-                    f"completed calls in start order, {_show(expected)} (or in the dialect "
-                    f"fold's order)", event=turn[0], pointer="/turn/tool_calls",
-                    impact=impact_between(expected, received))
+    yield Violation(
+        "EV-TURN-CALLS",
+        f"tool_calls is {_show(received)}, expected the "
+        f"completed calls in start order, {_show(expected)} (or in the dialect "
+        f"fold's order)",
+        event=turn[0],
+        pointer="/turn/tool_calls",
+        impact=impact_between(expected, received),
+    )
 
 
 def _fold_order(stream: Stream, calls: list[JSON]) -> list[JSON] | None:
@@ -275,8 +345,9 @@ def _fold_order(stream: Stream, calls: list[JSON]) -> list[JSON] | None:
     ids = [call.get("id") if isinstance(call, dict) else None for call in calls]
     if not all(isinstance(i, str) and i in listed for i in ids) or len(set(ids)) != len(ids):
         return None
-    return sorted(calls, key=lambda call: listed.index(
-        call.get("id") if isinstance(call, dict) else None))
+    return sorted(
+        calls, key=lambda call: listed.index(call.get("id") if isinstance(call, dict) else None)
+    )
 
 
 def _usages(stream: Stream) -> list[tuple[int, JSONObject]]:
@@ -290,10 +361,14 @@ def ev_usage_last(stream: Stream) -> Iterator[Violation]:
         return
     number, last = usages[-1]
     if not json_equal(turn[1].get("usage"), last):
-        yield Violation("EV-USAGE-LAST", f"turn usage is {_show(turn[1].get('usage'))}, "
-                        f"expected the last Usage's (event {number}), {_show(last)}",
-                        event=turn[0], pointer="/turn/usage",
-                        impact=impact_between(last, turn[1].get("usage")))
+        yield Violation(
+            "EV-USAGE-LAST",
+            f"turn usage is {_show(turn[1].get('usage'))}, "
+            f"expected the last Usage's (event {number}), {_show(last)}",
+            event=turn[0],
+            pointer="/turn/usage",
+            impact=impact_between(last, turn[1].get("usage")),
+        )
 
 
 def ev_usage_unreported(stream: Stream) -> Iterator[Violation]:
@@ -303,28 +378,37 @@ def ev_usage_unreported(stream: Stream) -> Iterator[Violation]:
         return
     expected = dict.fromkeys(_COUNTERS)
     if not json_equal(turn[1].get("usage"), expected):
-        yield Violation("EV-USAGE-UNREPORTED", f"no Usage was emitted but the turn usage is "
-                        f"{_show(turn[1].get('usage'))}, expected all four counters null",
-                        event=turn[0], pointer="/turn/usage",
-                        impact=impact_between(expected, turn[1].get("usage")))
+        yield Violation(
+            "EV-USAGE-UNREPORTED",
+            f"no Usage was emitted but the turn usage is "
+            f"{_show(turn[1].get('usage'))}, expected all four counters null",
+            event=turn[0],
+            pointer="/turn/usage",
+            impact=impact_between(expected, turn[1].get("usage")),
+        )
 
 
 def ev_usage_monotone(stream: Stream) -> Iterator[Violation]:
     """EV-USAGE-MONOTONE: a reported output_tokens never decreases across Usage events,
     unless the frames' own reported counts decrease there (see the module docstring)."""
     highest: tuple[int, float] | None = None
-    reported: list[int | None] = [reported_output_tokens(stream.dialect, frame)
-                                  for frame in stream.frames]
+    reported: list[int | None] = [
+        reported_output_tokens(stream.dialect, frame) for frame in stream.frames
+    ]
     for number, usage in _usages(stream):
         count = usage.get("output_tokens")
         if not isinstance(count, int | float) or isinstance(count, bool):
             continue
         falls = highest is not None and count < highest[1]
         if highest is not None and falls and not _frames_fall(reported, stream.origin[number]):
-            yield Violation("EV-USAGE-MONOTONE", f"output_tokens falls to {count} after "
-                            f"{highest[1]} (event {highest[0]}) where the frames' own counts "
-                            f"do not; counts are cumulative", event=number,
-                            pointer="/usage/output_tokens")
+            yield Violation(
+                "EV-USAGE-MONOTONE",
+                f"output_tokens falls to {count} after "
+                f"{highest[1]} (event {highest[0]}) where the frames' own counts "
+                f"do not; counts are cumulative",
+                event=number,
+                pointer="/usage/output_tokens",
+            )
         elif highest is None or count >= highest[1] or falls:
             highest = (number, count)  # a fall the frames made is the new baseline
 

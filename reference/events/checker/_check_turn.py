@@ -32,8 +32,11 @@ def _checked(stream: Stream) -> tuple[int, JSONObject, View] | None:
 
 
 def _source(stream: Stream) -> str:
-    return "the fold of the frames" if stream.expected is stream.analysis.view \
+    return (
+        "the fold of the frames"
+        if stream.expected is stream.analysis.view
         else "the known completion"
+    )
 
 
 def ev_turn_fields(stream: Stream) -> Iterator[Violation]:
@@ -49,9 +52,14 @@ def ev_turn_fields(stream: Stream) -> Iterator[Violation]:
         if key == "model" and value is None:
             continue  # no frame named a model: nothing to hold the turn's to
         if turn.get(key) != value:
-            yield Violation("EV-TURN-FIELDS", f"turn {key} is {_show(turn.get(key))}, "
-                            f"expected {_show(value)} ({_source(stream)})", event=number,
-                            pointer=f"/turn/{key}", impact=impact_between(value, turn.get(key)))
+            yield Violation(
+                "EV-TURN-FIELDS",
+                f"turn {key} is {_show(turn.get(key))}, "
+                f"expected {_show(value)} ({_source(stream)})",
+                event=number,
+                pointer=f"/turn/{key}",
+                impact=impact_between(value, turn.get(key)),
+            )
 
 
 def ev_fold_agrees(stream: Stream) -> Iterator[Violation]:
@@ -62,9 +70,13 @@ def ev_fold_agrees(stream: Stream) -> Iterator[Violation]:
     number, turn, view = found
     for key, value in (("output_text", view.output_text), ("tool_calls", view.tool_calls)):
         if key in turn and not json_equal(turn[key], value):
-            yield Violation("EV-FOLD-AGREES", f"turn {key} is {_show(turn[key])}, but "
-                            f"{_source(stream)} gives {_show(value)}", event=number,
-                            pointer=f"/turn/{key}", impact=impact_between(value, turn[key]))
+            yield Violation(
+                "EV-FOLD-AGREES",
+                f"turn {key} is {_show(turn[key])}, but {_source(stream)} gives {_show(value)}",
+                event=number,
+                pointer=f"/turn/{key}",
+                impact=impact_between(value, turn[key]),
+            )
 
 
 def _stop(stream: Stream) -> tuple[int, JSON, str, str] | None:
@@ -84,29 +96,43 @@ def ev_stop_map(stream: Stream) -> Iterator[Violation]:
     """EV-STOP-MAP: stop_reason is the provider's terminal value through §4's table."""
     found = _stop(stream)
     if found is not None and found[1] != found[3] and found[2] == found[3]:
-        yield Violation("EV-STOP-MAP", f"stop_reason is {_show(found[1])}, expected "
-                        f"{found[3]!r} from {_source(stream)}", event=found[0],
-                        pointer="/turn/stop_reason")
+        yield Violation(
+            "EV-STOP-MAP",
+            f"stop_reason is {_show(found[1])}, expected {found[3]!r} from {_source(stream)}",
+            event=found[0],
+            pointer="/turn/stop_reason",
+        )
 
 
 def ev_stop_tool(stream: Stream) -> Iterator[Violation]:
     """EV-STOP-TOOL: a mapped end_turn with tool calls is tool_use."""
     found = _stop(stream)
     if found is not None and found[1] != found[3] and found[2] != found[3]:
-        yield Violation("EV-STOP-TOOL", f"stop_reason is {_show(found[1])} with tool calls "
-                        f"in the turn; expected 'tool_use' (the provider said end_turn)",
-                        event=found[0], pointer="/turn/stop_reason")
+        yield Violation(
+            "EV-STOP-TOOL",
+            f"stop_reason is {_show(found[1])} with tool calls "
+            f"in the turn; expected 'tool_use' (the provider said end_turn)",
+            event=found[0],
+            pointer="/turn/stop_reason",
+        )
 
 
 def ev_turn_opaque(stream: Stream) -> Iterator[Violation]:
     """EV-TURN-OPAQUE: T.opaque is the dialect fold of the frames (when claimed)."""
     turn, folded = stream.turn, stream.analysis.folded
-    if not stream.turn_opaque or turn is None or folded is None or \
-            stream.analysis.end.kind != "completed":
+    if (
+        not stream.turn_opaque
+        or turn is None
+        or folded is None
+        or stream.analysis.end.kind != "completed"
+    ):
         return
     for difference in differences(stream.dialect, folded, turn[1].get("opaque")):
         where = "/turn/opaque" + difference.pointer
-        yield Violation("EV-TURN-OPAQUE", f"turn opaque differs from the dialect fold of "
-                        f"the frames {difference}", event=turn[0], pointer=where,
-                        impact=impact_between(difference.expected, difference.received))
-
+        yield Violation(
+            "EV-TURN-OPAQUE",
+            f"turn opaque differs from the dialect fold of the frames {difference}",
+            event=turn[0],
+            pointer=where,
+            impact=impact_between(difference.expected, difference.received),
+        )

@@ -61,8 +61,7 @@ from ._persistence import (
 )
 from ._violation import Violation
 
-__all__ = ["CHECKED_RULES", "CHECKS", "EMITTED_CHECKS", "UNCHECKED", "check_events",
-           "unchecked"]
+__all__ = ["CHECKED_RULES", "CHECKS", "EMITTED_CHECKS", "UNCHECKED", "check_events", "unchecked"]
 
 Check = Callable[[Stream], Iterator[Violation]]
 
@@ -117,24 +116,24 @@ EMITTED_CHECKS: tuple[tuple[str, Check], ...] = (
 
 UNCHECKED: dict[str, str] = {
     "EV-OPAQUE-FALLBACK": "which frame produced no other event needs the §4 mapping; "
-                          "EV-FRAME-COVER checks that no frame vanishes",
+    "EV-FRAME-COVER checks that no frame vanishes",
     "EV-TEXT": "one TextDelta per fragment is a §4 mapping rule (the reference adapter's "
-               "differential check); EV-TEXT-CONSERVE checks the text",
+    "differential check); EV-TEXT-CONSERVE checks the text",
     "EV-REASONING-OPAQUE": "needs the §4 mapping; reasoning in TextDelta breaks "
-                           "EV-TEXT-CONSERVE or EV-FOLD-AGREES",
+    "EV-TEXT-CONSERVE or EV-FOLD-AGREES",
     "EV-REFUSAL-OPAQUE": "needs the §4 mapping; a refusal TextDelta breaks EV-FOLD-AGREES",
     "EV-CALL-ROUTE": "routing is seen through EV-ARGS-CONSERVE and EV-FOLD-AGREES",
     "EV-ARGS-DELTA": "one delta per appended fragment is a §4 mapping rule",
     "EV-ARGS-BUFFER": "allowed by the frame matching (see _context); the release order "
-                      "is a §4 mapping rule",
+    "is a §4 mapping rule",
     "EV-ARGS-OPTIONAL": "a permission: EV-ARGS-CONSERVE skips calls with no delta",
-    "EV-ARGS-EMPTY-OBJECT": "checked through EV-FOLD-AGREES (the fold's `\"\"` is `{}`)",
+    "EV-ARGS-EMPTY-OBJECT": 'checked through EV-FOLD-AGREES (the fold\'s `""` is `{}`)',
     "EV-HOSTED-OPAQUE": "a hosted call as ToolCall* breaks EV-FOLD-AGREES",
     "EV-USAGE": "the normalised snapshot per frame is a §4 mapping rule",
     "EV-UNKNOWN": "a raise is the harness's to see; the Opaque is EV-FRAME-COVER's",
     "EV-DETERMINISM": "needs two runs of the same frames, not one stream's output",
     "EV-CHAT-DONE": "Completed carries no frame, so where it was emitted needs the ack "
-                    "protocol (checked when `emitted` is given)",
+    "protocol (checked when `emitted` is given)",
     "EV-CHAT-EOF": "as EV-CHAT-DONE",
 }
 """The rules `check_events` does not check without `emitted`, and why; together with
@@ -147,12 +146,21 @@ def unchecked(*, emitted: bool = False) -> dict[str, str]:
     return {rule_id: why for rule_id, why in UNCHECKED.items() if rule_id not in moved}
 
 
-def check_events(dialect: str, frames: Sequence[JSON], events: Sequence[JSON], outcome: JSON,
-                 persisted: JSON = None, *, known: JSON = None, canaries: Iterable[str] = (),
-                 provider: str | None = None, turn_opaque: bool = False,
-                 fold: Callable[[list[JSON]], JSON] | None = None,
-                 strip: Callable[[JSON], JSON] | None = None,
-                 emitted: Sequence[int] | None = None) -> list[Violation]:
+def check_events(
+    dialect: str,
+    frames: Sequence[JSON],
+    events: Sequence[JSON],
+    outcome: JSON,
+    persisted: JSON = None,
+    *,
+    known: JSON = None,
+    canaries: Iterable[str] = (),
+    provider: str | None = None,
+    turn_opaque: bool = False,
+    fold: Callable[[list[JSON]], JSON] | None = None,
+    strip: Callable[[JSON], JSON] | None = None,
+    emitted: Sequence[int] | None = None,
+) -> list[Violation]:
     """Return every violation of the events contract in one adapter's output for `frames`.
 
     Args:
@@ -183,13 +191,24 @@ def check_events(dialect: str, frames: Sequence[JSON], events: Sequence[JSON], o
             one frame number per event in order (the caller's mistakes).
     """
     if dialect not in DIALECTS:
-        raise ValueError(f"unknown dialect {dialect!r}; the event checker knows "
-                         f"{', '.join(DIALECTS)}")
+        raise ValueError(
+            f"unknown dialect {dialect!r}; the event checker knows {', '.join(DIALECTS)}"
+        )
     if emitted is not None:
         check_emitted(emitted, len(frames), len(events))
-    stream = make_stream(dialect, frames, events, outcome, known=known, persisted=persisted,
-                         canaries=list(canaries), provider=provider, turn_opaque=turn_opaque,
-                         ops=Ops(fold=fold, strip=strip), emitted=emitted)
+    stream = make_stream(
+        dialect,
+        frames,
+        events,
+        outcome,
+        known=known,
+        persisted=persisted,
+        canaries=list(canaries),
+        provider=provider,
+        turn_opaque=turn_opaque,
+        ops=Ops(fold=fold, strip=strip),
+        emitted=emitted,
+    )
     found: list[Violation] = []
     for _, check in CHECKS + (EMITTED_CHECKS if emitted is not None else ()):
         found.extend(check(stream))

@@ -74,8 +74,9 @@ class Stream:
         `completed`: the turn rules are about a successful stream's turn only."""
         if not self.completed:
             return None
-        found = [(n, e["turn"]) for n, e in self.of_type("Completed")
-                 if isinstance(e.get("turn"), dict)]
+        found = [
+            (n, e["turn"]) for n, e in self.of_type("Completed") if isinstance(e.get("turn"), dict)
+        ]
         return found[-1] if found else None
 
 
@@ -94,16 +95,37 @@ def _integral(value: JSON) -> JSON:
     return value
 
 
-def make_stream(dialect: str, frames: Sequence[JSON], events: Sequence[JSON], outcome: JSON,
-                *, known: JSON, persisted: JSON, canaries: Sequence[str],
-                provider: str | None, turn_opaque: bool, ops: Ops,
-                emitted: Sequence[int] | None = None) -> Stream:
+def make_stream(
+    dialect: str,
+    frames: Sequence[JSON],
+    events: Sequence[JSON],
+    outcome: JSON,
+    *,
+    known: JSON,
+    persisted: JSON,
+    canaries: Sequence[str],
+    provider: str | None,
+    turn_opaque: bool,
+    ops: Ops,
+    emitted: Sequence[int] | None = None,
+) -> Stream:
     """Read the inputs once and match each event to its frame."""
     analysis = analyse(dialect, frames)
     expected = view_of(dialect, known) if known is not None else analysis.view
-    stream = Stream(dialect, frames, list(events), read_outcome(outcome), analysis, expected,
-                    provider, turn_opaque, persisted, tuple(c for c in canaries if c), ops,
-                    None if emitted is None else tuple(emitted))
+    stream = Stream(
+        dialect,
+        frames,
+        list(events),
+        read_outcome(outcome),
+        analysis,
+        expected,
+        provider,
+        turn_opaque,
+        persisted,
+        tuple(c for c in canaries if c),
+        ops,
+        None if emitted is None else tuple(emitted),
+    )
     if stream.emitted is None:
         _match(stream)
     else:
@@ -133,16 +155,22 @@ def _match(stream: Stream) -> None:
             stream.origin.append(None)
             continue
         where = positions.get(frame_key(value), [])
-        if kind == "ToolCallArgumentsDelta" and released is not None \
-                and event.get("id") == released:
+        if (
+            kind == "ToolCallArgumentsDelta"
+            and released is not None
+            and event.get("id") == released
+        ):
             found = _first_at(where, run_cursor)
             if found is not None:
                 run_cursor = found
                 cursor = max(cursor, found)
                 stream.origin.append(found)
                 continue
-        released = event.get("id") if kind == "ToolCallStarted" and \
-            isinstance(event.get("id"), str) else None
+        released = (
+            event.get("id")
+            if kind == "ToolCallStarted" and isinstance(event.get("id"), str)
+            else None
+        )
         run_cursor = 0
         found = _first_at(where, cursor)
         if found is None and where:
@@ -161,12 +189,18 @@ def _match_emitted(stream: Stream, emitted: tuple[int, ...]) -> None:
     for number, event in enumerate(stream.events):
         carries, value = _carried(event)
         kind = event.get("type") if isinstance(event, dict) else None
-        if kind == "ToolCallArgumentsDelta" and released is not None \
-                and event.get("id") == released:
+        if (
+            kind == "ToolCallArgumentsDelta"
+            and released is not None
+            and event.get("id") == released
+        ):
             stream.released.add(number)  # EV-ARGS-BUFFER: the run right after the start
         else:
-            released = event.get("id") if kind == "ToolCallStarted" and \
-                isinstance(event.get("id"), str) else None
+            released = (
+                event.get("id")
+                if kind == "ToolCallStarted" and isinstance(event.get("id"), str)
+                else None
+            )
         if not carries:
             stream.origin.append(None)
             continue
@@ -184,12 +218,18 @@ def check_emitted(emitted: Sequence[int], frames: int, events: int) -> None:
         ValueError: it is not.
     """
     numbers = list(emitted)
-    if len(numbers) != events or any(
-            not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= frames
-            for n in numbers) or numbers != sorted(numbers):
-        raise ValueError(f"emitted must give, for each of the {events} events, the number "
-                         f"of the frame it arrived at (0..{frames}, {frames} for end()), "
-                         f"in non-decreasing order; received {numbers!r:.200}")
+    if (
+        len(numbers) != events
+        or any(
+            not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= frames for n in numbers
+        )
+        or numbers != sorted(numbers)
+    ):
+        raise ValueError(
+            f"emitted must give, for each of the {events} events, the number "
+            f"of the frame it arrived at (0..{frames}, {frames} for end()), "
+            f"in non-decreasing order; received {numbers!r:.200}"
+        )
 
 
 def _first_at(positions: list[int], low: int) -> int | None:

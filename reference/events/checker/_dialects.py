@@ -23,17 +23,31 @@ from ...responses import differences as response_differences
 from ._ends import ChatCalls, MessageCalls, StreamEnd, TextArrival, arguments_value
 from ._responses import read_responses, responses_output_tokens, responses_view
 
-__all__ = ["DIALECTS", "Analysis", "StreamEnd", "View", "analyse", "arguments_value",
-           "opaque_event_type", "reported_output_tokens"]
+__all__ = [
+    "DIALECTS",
+    "Analysis",
+    "StreamEnd",
+    "View",
+    "analyse",
+    "arguments_value",
+    "opaque_event_type",
+    "reported_output_tokens",
+]
 
 DIALECTS = ("openai-chat", "openai-responses", "anthropic-messages")
 """The dialects the checker knows: those refold has a reference fold for."""
 
 DONE = "[DONE]"
-_CHAT_STOPS = {"stop": "end_turn", "tool_calls": "tool_use", "function_call": "tool_use",
-               "length": "max_tokens", "content_filter": "content_filter"}
-_MESSAGE_STOPS = frozenset({"end_turn", "tool_use", "max_tokens", "stop_sequence",
-                            "pause_turn", "refusal"})
+_CHAT_STOPS = {
+    "stop": "end_turn",
+    "tool_calls": "tool_use",
+    "function_call": "tool_use",
+    "length": "max_tokens",
+    "content_filter": "content_filter",
+}
+_MESSAGE_STOPS = frozenset(
+    {"end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn", "refusal"}
+)
 
 
 @dataclass(frozen=True)
@@ -81,8 +95,11 @@ def reported_output_tokens(dialect: str, frame: JSON) -> int | None:
     if dialect == "openai-responses":
         return responses_output_tokens(frame)
     if dialect == "anthropic-messages":
-        holder = frame.get("message") if frame.get("type") == "message_start" else (
-            frame if frame.get("type") == "message_delta" else None)
+        holder = (
+            frame.get("message")
+            if frame.get("type") == "message_start"
+            else (frame if frame.get("type") == "message_delta" else None)
+        )
         usage = holder.get("usage") if isinstance(holder, dict) else None
         key = "output_tokens"
     else:
@@ -117,8 +134,12 @@ def analyse(dialect: str, frames: Sequence[JSON]) -> Analysis:
     if dialect == "openai-responses":
         read = read_responses(frames)
         view = _arrived(view_of(dialect, read.folded), read.order, read.text)
-        return Analysis(read.end, read.folded, view if view is None else replace(
-            view, tool_calls=read.calls), several_choices=False)
+        return Analysis(
+            read.end,
+            read.folded,
+            view if view is None else replace(view, tool_calls=read.calls),
+            several_choices=False,
+        )
     return _analyse_chat(frames)
 
 
@@ -126,19 +147,23 @@ def _choice0(entries: JSON) -> list[JSONObject]:
     """The entries of a chunk's `choices` that belong to choice 0 (chat-fold CHOICE-KEY)."""
     if not isinstance(entries, list):
         return []
-    return [e for e in entries if isinstance(e, dict)
-            and (non_negative_int(e.get("index")) or 0) == 0]
+    return [
+        e for e in entries if isinstance(e, dict) and (non_negative_int(e.get("index")) or 0) == 0
+    ]
 
 
 def _finishes(frame: JSONObject) -> bool:
-    return any(non_blank(e.get("finish_reason")) not in (None, "error")
-               for e in _choice0(frame.get("choices")))
+    return any(
+        non_blank(e.get("finish_reason")) not in (None, "error")
+        for e in _choice0(frame.get("choices"))
+    )
 
 
 def _several(frame: JSONObject) -> bool:
     entries = frame.get("choices")
     return isinstance(entries, list) and any(
-        isinstance(e, dict) and (non_negative_int(e.get("index")) or 0) > 0 for e in entries)
+        isinstance(e, dict) and (non_negative_int(e.get("index")) or 0) > 0 for e in entries
+    )
 
 
 def _analyse_chat(frames: Sequence[JSON]) -> Analysis:
@@ -150,9 +175,14 @@ def _analyse_chat(frames: Sequence[JSON]) -> Analysis:
     for number, frame in enumerate(frames):
         if frame == DONE:
             fold.mark_done()
-            end = (calls.settle(_chat_calls(raw), number, number)
-                   or StreamEnd("completed", number, number)) if finished else StreamEnd(
-                "truncated", number, number)
+            end = (
+                (
+                    calls.settle(_chat_calls(raw), number, number)
+                    or StreamEnd("completed", number, number)
+                )
+                if finished
+                else StreamEnd("truncated", number, number)
+            )
             break
         if not isinstance(frame, dict):
             continue
@@ -170,13 +200,22 @@ def _analyse_chat(frames: Sequence[JSON]) -> Analysis:
         if end is not None:
             break
     if end is None:
-        end = (calls.settle(_chat_calls(raw), None, len(frames))
-               or StreamEnd("completed", None, len(frames))) if finished else StreamEnd(
-            "truncated", None, len(frames))
+        end = (
+            (
+                calls.settle(_chat_calls(raw), None, len(frames))
+                or StreamEnd("completed", None, len(frames))
+            )
+            if finished
+            else StreamEnd("truncated", None, len(frames))
+        )
     folded = _response(fold)
-    return Analysis(end, folded, _arrived(view_of("openai-chat", folded), calls.order, None),
-                    several_choices=several,
-                    finish_frames=frozenset(finish_frames))
+    return Analysis(
+        end,
+        folded,
+        _arrived(view_of("openai-chat", folded), calls.order, None),
+        several_choices=several,
+        finish_frames=frozenset(finish_frames),
+    )
 
 
 def _unfinished(frame: JSONObject) -> JSONObject:
@@ -185,8 +224,13 @@ def _unfinished(frame: JSONObject) -> JSONObject:
     entries = frame.get("choices")
     if not isinstance(entries, list):
         return frame
-    return {**frame, "choices": [{k: v for k, v in e.items() if k != "finish_reason"}
-                                 if isinstance(e, dict) else e for e in entries]}
+    return {
+        **frame,
+        "choices": [
+            {k: v for k, v in e.items() if k != "finish_reason"} if isinstance(e, dict) else e
+            for e in entries
+        ],
+    }
 
 
 def _chat_calls(fold: ChatAccumulator) -> list[JSONObject]:
@@ -205,8 +249,10 @@ def _chat_message(response: JSONObject) -> JSONObject:
     for choice in response.get("choices") or []:
         if isinstance(choice, dict) and choice.get("index") == 0:
             message = choice.get("message")
-            return {**(message if isinstance(message, dict) else {}),
-                    "finish_reason": choice.get("finish_reason")}
+            return {
+                **(message if isinstance(message, dict) else {}),
+                "finish_reason": choice.get("finish_reason"),
+            }
     return {}
 
 
@@ -216,13 +262,22 @@ def _chat_view(response: JSONObject) -> View:
     for call in message.get("tool_calls") or []:
         function = call.get("function") or {}
         text = function.get("arguments")
-        calls.append({"id": call.get("id"), "name": function.get("name"),
-                      "arguments": arguments_value(text) if isinstance(text, str) else text})
+        calls.append(
+            {
+                "id": call.get("id"),
+                "name": function.get("name"),
+                "arguments": arguments_value(text) if isinstance(text, str) else text,
+            }
+        )
     content = message.get("content")
     finish = message.get("finish_reason")
-    return View(response.get("model"), response.get("id"),
-                content if isinstance(content, str) else "", calls,
-                _CHAT_STOPS.get(finish, "other") if isinstance(finish, str) else "other")
+    return View(
+        response.get("model"),
+        response.get("id"),
+        content if isinstance(content, str) else "",
+        calls,
+        _CHAT_STOPS.get(finish, "other") if isinstance(finish, str) else "other",
+    )
 
 
 def _analyse_messages(frames: Sequence[JSON]) -> Analysis:
@@ -246,14 +301,22 @@ def _analyse_messages(frames: Sequence[JSON]) -> Analysis:
     if end is None:
         end = StreamEnd("truncated", None, len(frames))
     folded = _response(fold)
-    return Analysis(end, folded, _arrived(view_of("anthropic-messages", folded), calls.order,
-                                          arrival.text), several_choices=False)
+    return Analysis(
+        end,
+        folded,
+        _arrived(view_of("anthropic-messages", folded), calls.order, arrival.text),
+        several_choices=False,
+    )
 
 
 def _texts(message: JSONObject | None) -> list[str]:
-    return [block["text"] for block in (message or {}).get("content") or []
-            if isinstance(block, dict) and block.get("type") == "text"
-            and isinstance(block.get("text"), str)]
+    return [
+        block["text"]
+        for block in (message or {}).get("content") or []
+        if isinstance(block, dict)
+        and block.get("type") == "text"
+        and isinstance(block.get("text"), str)
+    ]
 
 
 def _arrived(view: View | None, order: list[str], text: str | None) -> View | None:
@@ -263,8 +326,7 @@ def _arrived(view: View | None, order: list[str], text: str | None) -> View | No
         return None
     rank: dict[JSON, int] = {call_id: number for number, call_id in enumerate(order)}
     calls = sorted(view.tool_calls, key=lambda call: rank.get(call.get("id"), len(rank)))
-    return replace(view, tool_calls=calls,
-                   output_text=view.output_text if text is None else text)
+    return replace(view, tool_calls=calls, output_text=view.output_text if text is None else text)
 
 
 def _message_view(message: JSONObject) -> View:
@@ -279,8 +341,18 @@ def _message_view(message: JSONObject) -> View:
             # no input at all, or the start's "" left standing (AM-TOOL-NO-DELTA), is the
             # empty object (EV-ARGS-EMPTY-OBJECT)
             value = block.get("input")
-            calls.append({"id": block.get("id"), "name": block.get("name"),
-                          "arguments": {} if value is None or value == "" else value})
+            calls.append(
+                {
+                    "id": block.get("id"),
+                    "name": block.get("name"),
+                    "arguments": {} if value is None or value == "" else value,
+                }
+            )
     stop = message.get("stop_reason")
-    return View(message.get("model"), message.get("id"), "".join(text), calls,
-                stop if stop in _MESSAGE_STOPS else "other")
+    return View(
+        message.get("model"),
+        message.get("id"),
+        "".join(text),
+        calls,
+        stop if stop in _MESSAGE_STOPS else "other",
+    )

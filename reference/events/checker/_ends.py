@@ -35,7 +35,6 @@ from ..._json import JSON, JSONObject, non_blank, non_negative_int
 __all__ = ["ChatCalls", "MessageCalls", "StreamEnd", "TextArrival", "arguments_value"]
 
 
-
 @dataclass(frozen=True)
 class StreamEnd:
     """How the frames end: the outcome they call for and the frame that decides it.
@@ -79,19 +78,27 @@ class ChatCalls:
     def changed(self, calls: list[JSONObject], number: int) -> StreamEnd | None:
         """A call settled at an earlier boundary whose arguments the fold has grown, or
         a second call announced with an id already in use."""
-        named = [_chat_id(call) for call in calls if _chat_id(call) is not None
-                 and non_blank((call.get("function") or {}).get("name")) is not None]
+        named = [
+            _chat_id(call)
+            for call in calls
+            if _chat_id(call) is not None
+            and non_blank((call.get("function") or {}).get("name")) is not None
+        ]
         if len(set(named)) != len(named):
             return StreamEnd("unsupported", number, number, None, "EV-IDS-SINGLE-USE")
         for call in calls:
             call_id = _chat_id(call)
             if call_id in self.settled and _text(call) != self.settled[call_id]:
-                return StreamEnd("inconsistent_tool_arguments", number, number + 1,
-                                 call_id, "EV-NO-DELTA-AFTER-COMPLETED")
+                return StreamEnd(
+                    "inconsistent_tool_arguments",
+                    number,
+                    number + 1,
+                    call_id,
+                    "EV-NO-DELTA-AFTER-COMPLETED",
+                )
         return None
 
-    def settle(self, calls: list[JSONObject], number: int | None,
-               cover: int) -> StreamEnd | None:
+    def settle(self, calls: list[JSONObject], number: int | None, cover: int) -> StreamEnd | None:
         """Complete every call not settled yet (a finish frame, `[DONE]`, the end of the
         body), in the fold's order: the end of the first that cannot complete."""
         for call in calls:
@@ -141,18 +148,30 @@ class MessageCalls:
             return self._start_content(frame, number)
         if index is None or not self.started:
             return None
-        if kind == "content_block_start" and isinstance(block, dict) \
-                and index not in self.blocks and block.get("type") == "tool_use":
+        if (
+            kind == "content_block_start"
+            and isinstance(block, dict)
+            and index not in self.blocks
+            and block.get("type") == "tool_use"
+        ):
             return self._start(index, block, number)
         tool = self.blocks.get(index)
         if tool is None:
             return None
-        if kind == "content_block_delta" and isinstance(delta, dict) and \
-                delta.get("type") == "input_json_delta" and \
-                isinstance(delta.get("partial_json"), str):
+        if (
+            kind == "content_block_delta"
+            and isinstance(delta, dict)
+            and delta.get("type") == "input_json_delta"
+            and isinstance(delta.get("partial_json"), str)
+        ):
             if tool.stopped and delta["partial_json"]:
-                return StreamEnd("inconsistent_tool_arguments", number, number + 1,
-                                 tool.call_id, "EV-NO-DELTA-AFTER-COMPLETED")
+                return StreamEnd(
+                    "inconsistent_tool_arguments",
+                    number,
+                    number + 1,
+                    tool.call_id,
+                    "EV-NO-DELTA-AFTER-COMPLETED",
+                )
             tool.parts.append(delta["partial_json"])
         elif kind == "content_block_stop" and not tool.stopped:
             tool.stopped = True
@@ -214,14 +233,15 @@ class TextArrival:
         first message_start may open several)."""
         last, self._last = self._last, list(texts)
         if len(texts) == len(last):
-            self.pieces += [new[len(old):] for new, old in zip(texts, last, strict=True)
-                            if new != old]
+            self.pieces += [
+                new[len(old) :] for new, old in zip(texts, last, strict=True) if new != old
+            ]
             return
         for at in range(len(texts)):
-            if texts[:at] == last[:at] and texts[at + 1:] == last[at:]:
+            if texts[:at] == last[:at] and texts[at + 1 :] == last[at:]:
                 self.pieces.append(texts[at])
                 return
-        self.pieces += texts[len(last):]  # several blocks at once: only after none
+        self.pieces += texts[len(last) :]  # several blocks at once: only after none
 
     @property
     def text(self) -> str:

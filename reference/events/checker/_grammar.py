@@ -14,13 +14,29 @@ from typing import Any
 from ..._compare import pointer
 from ..._json import JSON
 
-__all__ = ["ERROR_KINDS", "STOP_REASONS", "Outcome", "event_problems", "read_outcome",
-           "usage_ok"]
+__all__ = ["ERROR_KINDS", "STOP_REASONS", "Outcome", "event_problems", "read_outcome", "usage_ok"]
 
-STOP_REASONS = frozenset({"end_turn", "tool_use", "max_tokens", "stop_sequence",
-                          "content_filter", "refusal", "pause_turn", "other"})
-ERROR_KINDS = frozenset({"truncated", "provider_error", "invalid_tool_arguments",
-                         "inconsistent_tool_arguments", "unsupported"})
+STOP_REASONS = frozenset(
+    {
+        "end_turn",
+        "tool_use",
+        "max_tokens",
+        "stop_sequence",
+        "content_filter",
+        "refusal",
+        "pause_turn",
+        "other",
+    }
+)
+ERROR_KINDS = frozenset(
+    {
+        "truncated",
+        "provider_error",
+        "invalid_tool_arguments",
+        "inconsistent_tool_arguments",
+        "unsupported",
+    }
+)
 _COUNTERS = ("input_tokens", "output_tokens", "cached_input_tokens", "reasoning_tokens")
 
 Field = Callable[[JSON], str | None]
@@ -46,8 +62,11 @@ def _counter(value: JSON) -> str | None:
 
 
 def _stop(value: JSON) -> str | None:
-    return None if value in STOP_REASONS and isinstance(value, str) else (
-        "one of " + ", ".join(sorted(STOP_REASONS)))
+    return (
+        None
+        if value in STOP_REASONS and isinstance(value, str)
+        else ("one of " + ", ".join(sorted(STOP_REASONS)))
+    )
 
 
 def _response_id(value: JSON) -> str | None:
@@ -56,12 +75,16 @@ def _response_id(value: JSON) -> str | None:
 
 def _fields(value: JSON, fields: dict[str, Any], path: list[str | int]) -> Iterator[Problem]:
     if not isinstance(value, dict):
-        yield pointer(path), (f"expected an object with keys {sorted(fields)}, "
-                               f"received {_kind(value)}")
+        yield (
+            pointer(path),
+            (f"expected an object with keys {sorted(fields)}, received {_kind(value)}"),
+        )
         return
     for key in sorted(set(value) - set(fields)):
-        yield pointer([*path, key]), (f"unexpected key {key!r}: the variant has only "
-                                      f"{sorted(fields)}")
+        yield (
+            pointer([*path, key]),
+            (f"unexpected key {key!r}: the variant has only {sorted(fields)}"),
+        )
     for key, spec in fields.items():
         if key not in value:
             yield pointer([*path, key]), f"missing key {key!r}"
@@ -87,9 +110,16 @@ def _calls(value: JSON, path: list[str | int]) -> Iterator[Problem]:
         yield from _fields(call, _TOOL_CALL, [*path, number])
 
 
-_TURN: dict[str, Any] = {"provider": _string, "model": _string, "response_id": _response_id,
-                         "output_text": _string, "tool_calls": _calls, "stop_reason": _stop,
-                         "usage": _USAGE, "opaque": _any}
+_TURN: dict[str, Any] = {
+    "provider": _string,
+    "model": _string,
+    "response_id": _response_id,
+    "output_text": _string,
+    "tool_calls": _calls,
+    "stop_reason": _stop,
+    "usage": _USAGE,
+    "opaque": _any,
+}
 
 VARIANTS: dict[str, dict[str, Any]] = {
     "TextDelta": {"delta": _string, "opaque": _any},
@@ -148,8 +178,11 @@ def read_outcome(value: JSON) -> Outcome:
         return Outcome("error", kind, None)
     if error is None:
         return Outcome("error", None, None)  # the bare string form names no kind
-    return Outcome("error", None, f"the error kind is {kind!r}, expected one of "
-                   f"{', '.join(sorted(ERROR_KINDS))}")
+    return Outcome(
+        "error",
+        None,
+        f"the error kind is {kind!r}, expected one of {', '.join(sorted(ERROR_KINDS))}",
+    )
 
 
 def _kind(value: JSON) -> str:

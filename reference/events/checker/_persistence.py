@@ -30,8 +30,14 @@ from ..._json import JSON, json_equal
 from ._context import Stream
 from ._violation import Violation
 
-__all__ = ["persist_canary", "persist_idempotent", "persist_no_semantics", "persist_portable",
-           "persist_response_id", "persist_strip"]
+__all__ = [
+    "persist_canary",
+    "persist_idempotent",
+    "persist_no_semantics",
+    "persist_portable",
+    "persist_response_id",
+    "persist_strip",
+]
 
 _STRIPPED = ("opaque", "payload", "response_id")
 _DATA = "arguments"  # a ToolCall's arguments: the model's data, never stripped (see above)
@@ -41,8 +47,7 @@ def _strip(value: JSON) -> JSON:
     """§3's strip(x): every `opaque`, `payload` and `response_id` key removed, at any depth
     (a call's `arguments` kept whole)."""
     if isinstance(value, dict):
-        return {k: v if k == _DATA else _strip(v) for k, v in value.items()
-                if k not in _STRIPPED}
+        return {k: v if k == _DATA else _strip(v) for k, v in value.items() if k not in _STRIPPED}
     if isinstance(value, list):
         return [_strip(v) for v in value]
     return value
@@ -51,15 +56,18 @@ def _strip(value: JSON) -> JSON:
 def _nulled(value: JSON) -> JSON:
     """Every `opaque` and `payload` replaced by null, at any depth (PERSIST-NO-SEMANTICS)."""
     if isinstance(value, dict):
-        return {k: None if k in ("opaque", "payload") else v if k == _DATA else _nulled(v)
-                for k, v in value.items()}
+        return {
+            k: None if k in ("opaque", "payload") else v if k == _DATA else _nulled(v)
+            for k, v in value.items()
+        }
     if isinstance(value, list):
         return [_nulled(v) for v in value]
     return value
 
 
-def _walk(value: JSON, path: list[str | int], *,
-          data: bool = True) -> Iterator[tuple[list[str | int], JSON, bool]]:
+def _walk(
+    value: JSON, path: list[str | int], *, data: bool = True
+) -> Iterator[tuple[list[str | int], JSON, bool]]:
     """Every value and every key (flag True) of `value`, with its path; `data=False`
     leaves out what is under a call's `arguments`."""
     yield path, value, False
@@ -90,8 +98,9 @@ def _find(value: JSON, text: str, excused: frozenset[str] = frozenset()) -> str 
 def _portable_strings(stream: Stream) -> frozenset[str]:
     """Every string (key or value) of strip(E): portable data the frames or the contract
     put there (a type name, a text delta, a tool name), never the response id itself."""
-    return frozenset(item for _, item, _ in _walk(_strip(stream.events), [])
-                     if isinstance(item, str))
+    return frozenset(
+        item for _, item, _ in _walk(_strip(stream.events), []) if isinstance(item, str)
+    )
 
 
 def persist_strip(stream: Stream) -> Iterator[Violation]:
@@ -100,8 +109,11 @@ def persist_strip(stream: Stream) -> Iterator[Violation]:
         return
     for path, item, is_key in _walk(stream.persisted, [], data=False):
         if is_key and item in _STRIPPED:
-            yield Violation("PERSIST-STRIP", f"the persisted value has a key {item!r}; "
-                            f"expected it stripped", pointer=pointer(path))
+            yield Violation(
+                "PERSIST-STRIP",
+                f"the persisted value has a key {item!r}; expected it stripped",
+                pointer=pointer(path),
+            )
 
 
 def persist_canary(stream: Stream) -> Iterator[Violation]:
@@ -111,8 +123,12 @@ def persist_canary(stream: Stream) -> Iterator[Violation]:
     for canary in stream.canaries:
         where = _find(stream.persisted, canary)
         if where is not None:
-            yield Violation("PERSIST-CANARY", f"the canary {canary!r}, planted in a frame "
-                            f"outside the portable fields, is persisted", pointer=where)
+            yield Violation(
+                "PERSIST-CANARY",
+                f"the canary {canary!r}, planted in a frame "
+                f"outside the portable fields, is persisted",
+                pointer=where,
+            )
 
 
 def _raw_ids(stream: Stream) -> list[str]:
@@ -136,16 +152,21 @@ def persist_response_id(stream: Stream) -> Iterator[Violation]:
     for raw in _raw_ids(stream):
         where = _find(stream.persisted, raw, excused)
         if where is not None:
-            yield Violation("PERSIST-RESPONSE-ID", f"the raw response id {raw!r} is "
-                            f"persisted; expected it removed or replaced", pointer=where)
+            yield Violation(
+                "PERSIST-RESPONSE-ID",
+                f"the raw response id {raw!r} is persisted; expected it removed or replaced",
+                pointer=where,
+            )
 
 
 def _call(rule: str, op: Callable[..., JSON], argument: JSON) -> tuple[JSON, Violation | None]:
     try:
         return op(argument), None
     except Exception as error:  # the adapter's own code: any failure is a finding
-        return None, Violation(rule, f"the adapter's {getattr(op, '__name__', 'op')} raised "
-                               f"{type(error).__name__}: {error}")
+        return None, Violation(
+            rule,
+            f"the adapter's {getattr(op, '__name__', 'op')} raised {type(error).__name__}: {error}",
+        )
 
 
 def _refold(stream: Stream, rule: str, events: list[JSON], what: str) -> Iterator[Violation]:
@@ -159,8 +180,11 @@ def _refold(stream: Stream, rule: str, events: list[JSON], what: str) -> Iterato
     received = _strip(refolded.get("turn", refolded) if isinstance(refolded, dict) else refolded)
     expected = _strip(turn[1])
     if not json_equal(received, expected):
-        yield Violation(rule, f"folding {what} gives {received!r:.200}, expected strip(T) "
-                        f"{expected!r:.200}", event=turn[0])
+        yield Violation(
+            rule,
+            f"folding {what} gives {received!r:.200}, expected strip(T) {expected!r:.200}",
+            event=turn[0],
+        )
 
 
 def persist_portable(stream: Stream) -> Iterator[Violation]:
@@ -173,9 +197,12 @@ def persist_portable(stream: Stream) -> Iterator[Violation]:
     if failure is not None:
         yield failure
     elif not _keeps_portable(_strip(stream.events), stripped):
-        yield Violation("PERSIST-PORTABLE", f"the adapter's strip(E) is {stripped!r:.200}; "
-                        f"expected the events with only opaque/payload/response_id removed "
-                        f"(Opaque events may be dropped)")
+        yield Violation(
+            "PERSIST-PORTABLE",
+            f"the adapter's strip(E) is {stripped!r:.200}; "
+            f"expected the events with only opaque/payload/response_id removed "
+            f"(Opaque events may be dropped)",
+        )
 
 
 def _keeps_portable(expected: list[JSON], received: JSON) -> bool:
@@ -205,12 +232,17 @@ def persist_idempotent(stream: Stream) -> Iterator[Violation]:
         if again is not None:
             yield again
         elif not json_equal(once, twice):
-            yield Violation("PERSIST-IDEMPOTENT", f"strip(strip({what})) is {twice!r:.200}, "
-                            f"but strip({what}) is {once!r:.200}")
+            yield Violation(
+                "PERSIST-IDEMPOTENT",
+                f"strip(strip({what})) is {twice!r:.200}, but strip({what}) is {once!r:.200}",
+            )
 
 
 def persist_no_semantics(stream: Stream) -> Iterator[Violation]:
     """PERSIST-NO-SEMANTICS: folding E with every opaque/payload null gives strip(T)."""
-    yield from _refold(stream, "PERSIST-NO-SEMANTICS", _nulled(stream.events),
-                       "E with every opaque and payload null")
-
+    yield from _refold(
+        stream,
+        "PERSIST-NO-SEMANTICS",
+        _nulled(stream.events),
+        "E with every opaque and payload null",
+    )

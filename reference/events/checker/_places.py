@@ -31,8 +31,14 @@ from ..._json import JSON
 from ..._outcomes import Impact
 from ._violation import Violation
 
-__all__ = ["EVENT_RULES", "FIELD_RULES", "OUTCOME_RULES", "differing_events",
-           "differing_outcome", "missing_at_raise"]
+__all__ = [
+    "EVENT_RULES",
+    "FIELD_RULES",
+    "OUTCOME_RULES",
+    "differing_events",
+    "differing_outcome",
+    "missing_at_raise",
+]
 
 EVENT_RULES: dict[str, str] = {
     "TextDelta": "EV-TEXT",
@@ -49,13 +55,21 @@ extra event of that variant breaks."""
 FIELD_RULES: dict[str, tuple[tuple[str, str], ...]] = {
     "ToolCallStarted": (("/id", "EV-CALL-ROUTE"),),
     "ToolCallArgumentsDelta": (("/id", "EV-CALL-ROUTE"),),
-    "ToolCallCompleted": (("/call/id", "EV-CALL-ROUTE"), ("/call/name", "EV-CALL-IDENTITY"),
-                          ("/call/arguments", "EV-ARGS-PARSED")),
+    "ToolCallCompleted": (
+        ("/call/id", "EV-CALL-ROUTE"),
+        ("/call/name", "EV-CALL-IDENTITY"),
+        ("/call/arguments", "EV-ARGS-PARSED"),
+    ),
     "Opaque": (("/event_type", "EV-OPAQUE-TYPE"),),
-    "Completed": (("/turn/output_text", "EV-FOLD-AGREES"), ("/turn/tool_calls", "EV-TURN-CALLS"),
-                  ("/turn/usage", "EV-USAGE-LAST"), ("/turn/stop_reason", "EV-STOP-MAP"),
-                  ("/turn/model", "EV-TURN-FIELDS"), ("/turn/provider", "EV-TURN-FIELDS"),
-                  ("/turn", "EV-FOLD-AGREES")),
+    "Completed": (
+        ("/turn/output_text", "EV-FOLD-AGREES"),
+        ("/turn/tool_calls", "EV-TURN-CALLS"),
+        ("/turn/usage", "EV-USAGE-LAST"),
+        ("/turn/stop_reason", "EV-STOP-MAP"),
+        ("/turn/model", "EV-TURN-FIELDS"),
+        ("/turn/provider", "EV-TURN-FIELDS"),
+        ("/turn", "EV-FOLD-AGREES"),
+    ),
 }
 """Event variant → (pointer prefix within the event, the rule deciding the value there);
 a field no row names is the variant's own rule's (`EVENT_RULES`)."""
@@ -96,8 +110,9 @@ def _show(value: JSON, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def differing_events(expected: Sequence[JSON], received: Sequence[JSON], *,
-                     expected_error: bool = False) -> list[Violation]:
+def differing_events(
+    expected: Sequence[JSON], received: Sequence[JSON], *, expected_error: bool = False
+) -> list[Violation]:
     """One violation per event place where `received` (the adapter's events, stripped)
     departs from `expected` (the reference's, or a rule example's), each charged to the
     rule of that place. `expected_error`: the expected outcome is `error`, so events the
@@ -111,18 +126,26 @@ def differing_events(expected: Sequence[JSON], received: Sequence[JSON], *,
     for tag, i1, i2, j1, j2 in opcodes:
         paired = min(i2 - i1, j2 - j1) if tag == "replace" else 0
         for offset in range(paired):
-            found.extend(_pair(i1 + offset, expected[i1 + offset], j1 + offset,
-                               received[j1 + offset]))
-        found.extend(_missing(i, expected[i], j1 + paired) if i not in moved
-                     else _moved_event(i, expected[i], moved[i])
-                     for i in range(i1 + paired, i2))
-        found.extend(_extra(j, received[j], after_end=i2 >= len(expected) and expected_error)
-                     for j in range(j1 + paired, j2) if j not in moved.values())
+            found.extend(
+                _pair(i1 + offset, expected[i1 + offset], j1 + offset, received[j1 + offset])
+            )
+        found.extend(
+            _missing(i, expected[i], j1 + paired)
+            if i not in moved
+            else _moved_event(i, expected[i], moved[i])
+            for i in range(i1 + paired, i2)
+        )
+        found.extend(
+            _extra(j, received[j], after_end=i2 >= len(expected) and expected_error)
+            for j in range(j1 + paired, j2)
+            if j not in moved.values()
+        )
     return found
 
 
-def _moved(opcodes: Sequence[tuple[str, int, int, int, int]], expected: list[str],
-           received: list[str]) -> dict[int, int]:
+def _moved(
+    opcodes: Sequence[tuple[str, int, int, int, int]], expected: list[str], received: list[str]
+) -> dict[int, int]:
     """Expected event → the received event equal to it that the alignment left unmatched
     elsewhere: the same event in another place, not one lost and another invented."""
     unmatched = [j for tag, _, _, j1, j2 in opcodes if tag != "delete" for j in range(j1, j2)]
@@ -144,43 +167,63 @@ def _pair(number: int, expected: JSON, at: int, received: JSON) -> Iterator[Viol
     if variant != _variant(received):
         # one place: what the frame called for came as another variant (an Opaque keeps
         # the content only in the frame a runtime strips)
-        yield Violation(_event_rule(expected), f"the expected event {number}, "
-                        f"{_show(expected)}, comes as {_show(received)}", event=at,
-                        impact="loss" if _variant(received) == "Opaque" else "corruption")
+        yield Violation(
+            _event_rule(expected),
+            f"the expected event {number}, {_show(expected)}, comes as {_show(received)}",
+            event=at,
+            impact="loss" if _variant(received) == "Opaque" else "corruption",
+        )
         return
     by_rule: dict[str, list[Difference]] = {}
     for difference in differences(expected, received):
         by_rule.setdefault(_field_rule(variant, difference.pointer), []).append(difference)
     for rule_id, found in by_rule.items():
-        yield Violation(rule_id, f"{variant} differs from the expected event {number}: "
-                        f"{found[0]}" + (f" (+{len(found) - 1} more)" if len(found) > 1 else ""),
-                        event=at, pointer=found[0].pointer,
-                        impact=impact_of(found, crashed=False) or "corruption")
+        yield Violation(
+            rule_id,
+            f"{variant} differs from the expected event {number}: "
+            f"{found[0]}" + (f" (+{len(found) - 1} more)" if len(found) > 1 else ""),
+            event=at,
+            pointer=found[0].pointer,
+            impact=impact_of(found, crashed=False) or "corruption",
+        )
 
 
 def _moved_event(number: int, expected: JSON, at: int) -> Violation:
-    return Violation("EV-FRAME-ORDER", f"the expected event {number}, {_show(expected)}, "
-                     f"comes as event {at}, out of the expected order", event=at,
-                     impact="corruption")
+    return Violation(
+        "EV-FRAME-ORDER",
+        f"the expected event {number}, {_show(expected)}, "
+        f"comes as event {at}, out of the expected order",
+        event=at,
+        impact="corruption",
+    )
 
 
 def _missing(number: int, expected: JSON, at: int) -> Violation:
-    return Violation(_event_rule(expected), f"the expected event {number}, "
-                     f"{_show(expected)}, is missing (it would be event {at})", impact="loss")
+    return Violation(
+        _event_rule(expected),
+        f"the expected event {number}, {_show(expected)}, is missing (it would be event {at})",
+        impact="loss",
+    )
 
 
 def _extra(at: int, received: JSON, *, after_end: bool) -> Violation:
     rule_id = _event_rule(received)
     if after_end:
-        rule_id = "EV-NO-COMPLETED-ON-ERROR" if _variant(received) == "Completed" \
+        rule_id = (
+            "EV-NO-COMPLETED-ON-ERROR"
+            if _variant(received) == "Completed"
             else "EV-NOTHING-AFTER-ERROR"
-    return Violation(rule_id, f"{_show(received)} is not among the expected events"
-                     + (" (it follows the error frame's)" if after_end else ""),
-                     event=at, impact="corruption")
+        )
+    return Violation(
+        rule_id,
+        f"{_show(received)} is not among the expected events"
+        + (" (it follows the error frame's)" if after_end else ""),
+        event=at,
+        impact="corruption",
+    )
 
 
-def differing_outcome(expected: tuple[JSON, JSON], received: tuple[JSON, JSON]
-                      ) -> list[Violation]:
+def differing_outcome(expected: tuple[JSON, JSON], received: tuple[JSON, JSON]) -> list[Violation]:
     """The violation of an outcome (outcome, error kind) other than the expected one,
     charged to the rule calling for the expected error kind, else for the received one:
     a completed turn where an error was due passes a cut or failed stream off as whole
@@ -188,36 +231,71 @@ def differing_outcome(expected: tuple[JSON, JSON], received: tuple[JSON, JSON]
     if expected == received:
         return []
     kind = expected[1] if expected[0] == "error" else received[1]
-    rule_id = OUTCOME_RULES.get(kind, "EV-COMPLETED-LAST") if isinstance(kind, str) \
+    rule_id = (
+        OUTCOME_RULES.get(kind, "EV-COMPLETED-LAST")
+        if isinstance(kind, str)
         else "EV-COMPLETED-LAST"
-    impact: Impact = "loss" if expected[0] == "completed" and received[0] == "error" \
-        else "corruption"
-    return [Violation(rule_id, f"the outcome is {received[0]!r} ({received[1]}); expected "
-                      f"{expected[0]!r} ({expected[1]})", pointer="/outcome", impact=impact)]
+    )
+    impact: Impact = (
+        "loss" if expected[0] == "completed" and received[0] == "error" else "corruption"
+    )
+    return [
+        Violation(
+            rule_id,
+            f"the outcome is {received[0]!r} ({received[1]}); expected "
+            f"{expected[0]!r} ({expected[1]})",
+            pointer="/outcome",
+            impact=impact,
+        )
+    ]
 
 
-def missing_at_raise(frame_number: int, frame: JSON, expected: Sequence[JSON], *,
-                     at_end: tuple[JSON, JSON] | None = None) -> list[Violation]:
+def missing_at_raise(
+    frame_number: int,
+    frame: JSON,
+    expected: Sequence[JSON],
+    *,
+    at_end: tuple[JSON, JSON] | None = None,
+) -> list[Violation]:
     """What the adapter's raise reading frame `frame_number` left undone: each event the
     reference emits for that frame (`expected`, stripped), and the frame itself, which no
     event covers (EV-FRAME-COVER; not [DONE], nor a frame the reference emits nothing for,
     such as one after an error frame); every one a `crash`. `at_end`: the raise came at the end
     of the body (`frame_number` is the number of frames), where the reference's outcome
     (outcome, error kind) is due: with no event due, the outcome's rule is charged."""
-    reading = "at the end of the body" if at_end is not None else \
-        f"reading frame {frame_number}"
-    found = [Violation(_event_rule(event), f"the adapter raised {reading}; the expected "
-                       f"{_variant(event)} there is missing", frame=frame_number,
-                       impact="crash") for event in expected]
+    reading = "at the end of the body" if at_end is not None else f"reading frame {frame_number}"
+    found = [
+        Violation(
+            _event_rule(event),
+            f"the adapter raised {reading}; the expected {_variant(event)} there is missing",
+            frame=frame_number,
+            impact="crash",
+        )
+        for event in expected
+    ]
     if at_end is not None:
         kind = at_end[1] if at_end[0] == "error" else None
-        rule_id = OUTCOME_RULES.get(kind, "EV-COMPLETED-LAST") if isinstance(kind, str) \
+        rule_id = (
+            OUTCOME_RULES.get(kind, "EV-COMPLETED-LAST")
+            if isinstance(kind, str)
             else "EV-COMPLETED-LAST"
-        return found or [Violation(rule_id, f"the adapter raised {reading}; the expected "
-                                   f"outcome {at_end[0]!r} ({at_end[1]}) is missing",
-                                   pointer="/outcome", impact="crash")]
+        )
+        return found or [
+            Violation(
+                rule_id,
+                f"the adapter raised {reading}; the expected "
+                f"outcome {at_end[0]!r} ({at_end[1]}) is missing",
+                pointer="/outcome",
+                impact="crash",
+            )
+        ]
     if frame != "[DONE]" and expected:  # a frame nothing is due for need not be covered
-        found.append(Violation("EV-FRAME-COVER", f"the adapter raised {reading}; no event "
-                               f"covers it", frame=frame_number, impact="crash"))
+        found.append(
+            Violation(
+                "EV-FRAME-COVER",
+                f"the adapter raised {reading}; no event covers it",
+                frame=frame_number,
+                impact="crash",
+            )
+        )
     return found
-

@@ -46,16 +46,26 @@ def responses_view(response: JSONObject) -> tuple[JSON, JSON, str, list[JSONObje
     EV-TURN-FIELDS, EV-STOP-MAP): the output_text parts of its messages, its
     function_call items (`call_id`, never the item `id`: EV-CALL-ROUTE), the status."""
     output = [item for item in response.get("output") or [] if isinstance(item, dict)]
-    text = "".join(part["text"] for item in output if item.get("type") == "message"
-                   for part in item.get("content") or []
-                   if isinstance(part, dict) and part.get("type") == "output_text"
-                   and isinstance(part.get("text"), str))
+    text = "".join(
+        part["text"]
+        for item in output
+        if item.get("type") == "message"
+        for part in item.get("content") or []
+        if isinstance(part, dict)
+        and part.get("type") == "output_text"
+        and isinstance(part.get("text"), str)
+    )
     calls = []
     for item in output:
         if item.get("type") == "function_call":
             raw = item.get("arguments")
-            calls.append({"id": item.get("call_id"), "name": item.get("name"),
-                          "arguments": arguments_value(raw) if isinstance(raw, str) else raw})
+            calls.append(
+                {
+                    "id": item.get("call_id"),
+                    "name": item.get("name"),
+                    "arguments": arguments_value(raw) if isinstance(raw, str) else raw,
+                }
+            )
     status = response.get("status")
     if status == "incomplete":
         details = object_or_none(response.get("incomplete_details")) or {}
@@ -88,8 +98,9 @@ class _Calls:
     order: list[str] = field(default_factory=list)
     calls: list[JSONObject] = field(default_factory=list)
 
-    def track(self, fold: Accumulator, index: int, number: int, *,
-              boundary: bool) -> StreamEnd | None:
+    def track(
+        self, fold: Accumulator, index: int, number: int, *, boundary: bool
+    ) -> StreamEnd | None:
         item = fold.item_at(index)
         if item is None:
             return None
@@ -97,19 +108,41 @@ class _Calls:
         if non_blank(fields.get("type")) != "function_call":
             return None
         held = fields.get("arguments") if item.done_item is not None else item.arguments.text
-        return self.grow(index, held, non_blank(fields.get("call_id")),
-                         non_blank(fields.get("name")), number, boundary=boundary)
+        return self.grow(
+            index,
+            held,
+            non_blank(fields.get("call_id")),
+            non_blank(fields.get("name")),
+            number,
+            boundary=boundary,
+        )
 
-    def grow(self, index: int, text: JSON, call_id: str | None, name: str | None,
-             number: int, *, boundary: bool) -> StreamEnd | None:
+    def grow(
+        self,
+        index: int,
+        text: JSON,
+        call_id: str | None,
+        name: str | None,
+        number: int,
+        *,
+        boundary: bool,
+    ) -> StreamEnd | None:
         text = text if isinstance(text, str) else ""
         sent = self.sent.get(index, "")
         if not text.startswith(sent) or (index in self.done and text != sent):
-            return StreamEnd("inconsistent_tool_arguments", number, number + 1,
-                             self.ids.get(index), "EV-NO-DELTA-AFTER-COMPLETED")
+            return StreamEnd(
+                "inconsistent_tool_arguments",
+                number,
+                number + 1,
+                self.ids.get(index),
+                "EV-NO-DELTA-AFTER-COMPLETED",
+            )
         self.sent[index] = text
-        if index in self.ids and call_id is not None and (call_id, name) != (
-                self.ids[index], self.names[index]):
+        if (
+            index in self.ids
+            and call_id is not None
+            and (call_id, name) != (self.ids[index], self.names[index])
+        ):
             # a re-announcement (RS-READD) renaming a started call: its ToolCallCompleted
             # could not carry its ToolCallStarted's identity, so the turn is unsupported
             return StreamEnd("unsupported", number, number, call_id, "EV-CALL-IDENTITY")
@@ -126,28 +159,44 @@ class _Calls:
         if arguments is None:
             return StreamEnd("invalid_tool_arguments", number, number, self.ids[index])
         self.order.append(self.ids[index])
-        self.calls.append({"id": self.ids[index], "name": self.names[index],
-                           "arguments": arguments})
+        self.calls.append(
+            {"id": self.ids[index], "name": self.names[index], "arguments": arguments}
+        )
         return None
 
     def finish(self, response: JSONObject, number: int) -> StreamEnd | None:
         """The terminal: open calls complete on the Response's arguments, then the calls
         only the Response carries."""
-        output = [item for item in response.get("output") or [] if isinstance(item, dict)
-                  and item.get("type") == "function_call"]
+        output = [
+            item
+            for item in response.get("output") or []
+            if isinstance(item, dict) and item.get("type") == "function_call"
+        ]
         final = {non_blank(item.get("call_id")): item for item in output}
         for index in sorted(self.sent):
             if index not in self.done:
                 item = final.get(self.ids.get(index), {})
-                end = self.grow(index, item.get("arguments", self.sent[index]), None, None,
-                                number, boundary=True)
+                end = self.grow(
+                    index,
+                    item.get("arguments", self.sent[index]),
+                    None,
+                    None,
+                    number,
+                    boundary=True,
+                )
                 if end is not None:
                     return end
         extra = -1
         for call_id, item in final.items():
             if call_id is None or call_id not in self.ids.values():
-                end = self.grow(extra, item.get("arguments"), call_id,
-                                non_blank(item.get("name")), number, boundary=True)
+                end = self.grow(
+                    extra,
+                    item.get("arguments"),
+                    call_id,
+                    non_blank(item.get("name")),
+                    number,
+                    boundary=True,
+                )
                 if end is not None:
                     return end
                 extra -= 1
@@ -167,8 +216,7 @@ class _Texts:
     def track(self, fold: Accumulator, index: int, frame: JSONObject) -> None:
         item = fold.item_at(index)
         position = non_negative_int(frame.get("content_index"))
-        if item is None or item.type != "message" or position is None \
-                or item.done_item is not None:
+        if item is None or item.type != "message" or position is None or item.done_item is not None:
             return
         part = item.content.at(position)
         if part is None or part.type != "output_text" or part.text is None:
@@ -177,7 +225,7 @@ class _Texts:
         sent = self.sent.get(key, "")
         if joined != sent and joined.startswith(sent):
             self.sent[key] = joined
-            self.pieces.append(joined[len(sent):])
+            self.pieces.append(joined[len(sent) :])
 
     def final(self, text: str) -> str:
         shown = "".join(self.pieces)
@@ -187,8 +235,11 @@ class _Texts:
 def _routed(fold: Accumulator, kind: str, frame: JSONObject) -> int | None:
     if kind == "response.output_item.added":
         return non_negative_int(frame.get("output_index"))
-    item_id = (object_or_none(frame.get("item")) or {}).get("id") \
-        if kind == "response.output_item.done" else frame.get("item_id")
+    item_id = (
+        (object_or_none(frame.get("item")) or {}).get("id")
+        if kind == "response.output_item.done"
+        else frame.get("item_id")
+    )
     known = non_blank(item_id)
     index = fold.announced_index(known) if known is not None else None
     return index if index is not None else non_negative_int(frame.get("output_index"))
@@ -207,18 +258,21 @@ def read_responses(frames: Sequence[JSON]) -> ResponsesRead:
         if kind in ("error", "response.failed"):
             end = StreamEnd("provider_error", number, number + 1)
         elif kind in ("response.completed", "response.incomplete") and fold.finished:
-            end = calls.finish(fold.response(), number) or StreamEnd("completed", number,
-                                                                      number)
+            end = calls.finish(fold.response(), number) or StreamEnd("completed", number, number)
             text = texts.final(responses_view(fold.response())[2])
         elif kind in ("response.output_text.delta", "response.output_text.done"):
             index = _routed(fold, kind, frame)
             if index is not None:
                 texts.track(fold, index, frame)
-        elif kind.startswith("response.output_item.") or \
-                kind.startswith("response.function_call_arguments."):
+        elif kind.startswith("response.output_item.") or kind.startswith(
+            "response.function_call_arguments."
+        ):
             index = _routed(fold, kind, frame)
-            end = None if index is None else calls.track(
-                fold, index, number, boundary=kind == "response.output_item.done")
+            end = (
+                None
+                if index is None
+                else calls.track(fold, index, number, boundary=kind == "response.output_item.done")
+            )
         if end is not None:
             break
     if end is None:

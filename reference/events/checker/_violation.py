@@ -13,7 +13,9 @@ __all__ = ["RULE_IMPACTS", "Violation", "impact_between"]
 
 RULE_IMPACTS: dict[str, Impact] = {
     # a frame, a Completed, a completion or a portable field the stream holds is missing
-    "EV-FRAME-COVER": "loss", "EV-STARTED-COMPLETED": "loss", "PERSIST-PORTABLE": "loss",
+    "EV-FRAME-COVER": "loss",
+    "EV-STARTED-COMPLETED": "loss",
+    "PERSIST-PORTABLE": "loss",
     # an empty delta carries nothing the stream holds: only "" is there that should not be
     "EV-NO-EMPTY-DELTA": "representation",
 }
@@ -59,8 +61,10 @@ class Violation:
         return self.impact or RULE_IMPACTS.get(self.rule, "corruption")
 
     def __str__(self) -> str:
-        where = [f"event {self.event}" if self.event is not None else "",
-                 f"frame {self.frame}" if self.frame is not None else "",
-                 f"at {self.pointer}" if self.pointer else ""]
+        where = [
+            f"event {self.event}" if self.event is not None else "",
+            f"frame {self.frame}" if self.frame is not None else "",
+            f"at {self.pointer}" if self.pointer else "",
+        ]
         place = ", ".join(part for part in where if part)
         return f"{self.rule} ({place}): {self.message}" if place else f"{self.rule}: {self.message}"
