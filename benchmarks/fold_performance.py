@@ -21,7 +21,7 @@ import json
 
 import _timing as timing
 
-from refold.reference import fold
+from refold.reference.chat import fold
 
 JSONObject = dict[str, object]
 

@@ -385,8 +385,11 @@ class Check:
         details.setdefault("wire", self.sent_wire)
         self.within_ceiling(details.get("chunks"))  # type: ignore[arg-type]
         return ConformanceFailure(
-            tuple(rules) if rules else self.rules, summary, claimed=self.target.features, **details
-        )  # type: ignore[arg-type]
+            tuple(rules) if rules else self.rules,
+            summary,
+            claimed=self.target.features,
+            **details,  # type: ignore[arg-type]
+        )
 
     @property
     def _ops(self) -> tuple[str, str]:

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from refold.reference import JSON, JSONObject, differences, impact_of, scrub
+from refold.reference import JSON, JSONObject, impact_of, scrub
 from refold.reference import events as reference_events
+from refold.reference.chat import differences
 from refold.reference.events import Violation
 
 from .checks import Check, ConformanceFailure

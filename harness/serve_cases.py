@@ -94,7 +94,7 @@ def _drawn(case_seed: int, case: Callable[[Any], ServedCase]) -> ServedCase:
 
 def chat_case(case_seed: int, features: Collection[str], families: Collection[int]) -> ServedCase:
     """An OpenAI chat completion, its chunks and their SSE bytes (ending `[DONE]`)."""
-    from refold.strategies import chunk_splits, completions
+    from refold.strategies.chat import chunk_splits, completions
     from refold.strategies.wire import sse_bytes
 
     def case(data: Any) -> ServedCase:

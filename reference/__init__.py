@@ -1,24 +1,20 @@
-"""The reference fold of chat-completion streams (refold.reference).
+"""The shared kernel of every reference fold (refold.reference).
 
-Sans-IO and standard library only: plain JSON values in, a new plain JSON value out.
-Every rule of the chat-fold spec is implemented here and named where it is applied;
-`RULES` lists them all, and `differences` is the spec's canonical comparison. `SSE_RULES`
-is a separate registry of wire rules (WHATWG server-sent events, not part of the spec) for
-the `sse` feature; `ALL_RULES` and `lookup_any_rule` cover both.
+Sans-IO and standard library only: plain JSON values in, new plain JSON values out. It
+holds what every dialect's reference shares: JSON values and their comparison
+(`Difference`, RFC 6901 pointers), the base error, what a rule is, the WHATWG
+server-sent-events decoder (`refold.reference.sse`), scrubbing and bounding what is
+persisted, and the outcome records (statuses, impacts, shapes) results are written in.
+Each dialect's reference fold is a sub-package: `refold.reference.chat` (OpenAI Chat
+Completions), `.anthropic`, `.responses`, `.events` (provider-neutral events).
 
-    >>> from refold.reference import fold
-    >>> response = fold([
-    ...     {"id": "c1", "choices": [{"index": 0, "delta": {"content": "Hi"}}]},
-    ...     {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
-    ... ])
-    >>> response["choices"][0]["message"], response["choices"][0]["finish_reason"]
-    ({'role': 'assistant', 'content': 'Hi'}, 'stop')
+    >>> from refold.reference import Difference, pointer
+    >>> str(Difference(pointer(["choices", 0]), "a", "b"))
+    'at /choices/0: expected "a", received "b"'
 """
 
-from ._accumulator import Accumulator, fold
 from ._arguments import parse_complete
-from ._attribution import OUTSIDE_THE_SHAPE, POINTERLESS, rules_at
-from ._compare import ABSENT, Difference, canonical, differences, equivalent, pointer
+from ._compare import ABSENT, Difference, pointer
 from ._errors import ChunkTypeError, EmptyFoldError, RefoldError
 from ._impact import impact_of, is_empty
 from ._json import JSON, JSONObject, json_equal
@@ -46,28 +42,18 @@ from ._outcomes import (
     worst_shape,
 )
 from ._persist import bound, cut_text, escape_controls, json_text, persistable
-from ._rules import FEATURES, RULES, Rule, rule, rules_of
+from ._rules import Rule
 from ._scrub import NOT_KEPT, REDACTED, scrub, scrub_at, scrub_text
-from ._sse_rules import ALL_RULES, SSE_RULES, SSE_RULES_NOTE, SSE_RULES_SOURCE, lookup_any_rule
 
 __all__ = [
     "ABSENT",
-    "ALL_RULES",
-    "FEATURES",
     "IMPACTS",
     "JSON",
     "NOT_KEPT",
-    "OUTSIDE_THE_SHAPE",
-    "POINTERLESS",
     "REDACTED",
-    "RULES",
     "SHAPES",
-    "SSE_RULES",
-    "SSE_RULES_NOTE",
-    "SSE_RULES_SOURCE",
     "STATUSES",
     "UNNAMED_DIALECT",
-    "Accumulator",
     "ChunkTypeError",
     "DialectRecord",
     "Difference",
@@ -82,30 +68,22 @@ __all__ = [
     "Shape",
     "Status",
     "bound",
-    "canonical",
     "cut_text",
     "diagnosis_of_record",
     "diagnosis_text",
     "dialect_record",
-    "differences",
-    "equivalent",
     "escape_controls",
     "failure_record",
-    "fold",
     "impact_of",
     "impact_of_record",
     "is_empty",
     "json_equal",
     "json_text",
-    "lookup_any_rule",
     "parse_complete",
     "persistable",
     "pointer",
-    "rule",
     "rule_found_on",
     "rule_impact",
-    "rules_at",
-    "rules_of",
     "scrub",
     "scrub_at",
     "scrub_text",

@@ -1,9 +1,8 @@
-"""The spec's canonical comparison of a target's response with the expected one.
+"""Comparing JSON values: where two of them differ, as RFC 6901 pointers.
 
-Remove every key whose value is null, and every `tool_calls`, `reasoning_details` or
-`annotations` key whose value is an empty list, recursively; then compare as JSON
-values: object key order ignored, list order significant, `1 == 1.0`, `true != 1`.
-Differences are reported at RFC 6901 JSON pointers, expected value first.
+Each dialect's canonical comparison (`refold.reference.<dialect>.differences`) first
+normalises both values its own way, then walks them here: object key order ignored, list
+order significant, `1 == 1.0`, `true != 1`. Differences are reported expected value first.
 """
 
 from __future__ import annotations
@@ -13,9 +12,7 @@ from typing import NamedTuple
 
 from ._json import JSON, json_equal
 
-__all__ = ["ABSENT", "Difference", "canonical", "differences", "equivalent", "pointer"]
-
-_EMPTY_LIST_MEANS_ABSENT = frozenset({"tool_calls", "reasoning_details", "annotations"})
+__all__ = ["ABSENT", "Difference", "pointer"]
 
 
 class _Absent:
@@ -41,35 +38,6 @@ class Difference(NamedTuple):
     def __str__(self) -> str:
         where = self.pointer or "(the whole response)"
         return f"at {where}: expected {_show(self.expected)}, received {_show(self.received)}"
-
-
-def canonical(value: JSON) -> JSON:
-    """Return `value` with nulls and absent-equivalent empty lists removed, recursively."""
-    if isinstance(value, dict):
-        return {
-            key: canonical(item)
-            for key, item in value.items()
-            if item is not None and not (item == [] and key in _EMPTY_LIST_MEANS_ABSENT)
-        }
-    if isinstance(value, list):
-        return [canonical(item) for item in value]
-    return value
-
-
-def equivalent(expected: JSON, received: JSON) -> bool:
-    """True when the two responses are equal under the canonical comparison."""
-    return json_equal(canonical(expected), canonical(received))
-
-
-def differences(expected: JSON, received: JSON) -> list[Difference]:
-    """Every difference between two responses under the canonical comparison.
-
-    Returns an empty list when they are equivalent. Differences come in document
-    order of the expected value, then keys only the received value has.
-    """
-    found: list[Difference] = []
-    _walk(canonical(expected), canonical(received), [], found)
-    return found
 
 
 def pointer(tokens: list[str | int]) -> str:

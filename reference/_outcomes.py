@@ -14,9 +14,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, NotRequired, TypedDict, get_args
 
-from ._rules import FEATURES
-from ._sse_rules import SSE_RULES_NOTE
-
 __all__ = [
     "IMPACTS",
     "SHAPES",
@@ -249,8 +246,31 @@ UNNAMED_DIALECT: DialectRecord = {
     "title": "OpenAI Chat Completions",
     "spec": "chat-fold.md",
     "item": "chunk",
-    "features": list(FEATURES),
-    "extra_rules_note": SSE_RULES_NOTE,
+    # The record format's version 1 had no `dialect` key: such a record is a chat run's,
+    # and this is what that dialect said of itself then (a test holds it equal to the
+    # registered dialect's, so the kernel imports no dialect).
+    "features": [
+        "text",
+        "choices",
+        "tool_calls",
+        "tool_call_repair",
+        "empty_arguments",
+        "refusal",
+        "reasoning",
+        "reasoning_details",
+        "annotations",
+        "logprobs",
+        "usage",
+        "provider_fields",
+        "robustness",
+        "lifecycle",
+        "sse",
+        "events",
+    ],
+    "extra_rules_note": (
+        "wire rules from WHATWG HTML Living Standard §9.2 server-sent events; "
+        "not part of chat-fold.md"
+    ),
     "docs": "https://platform.openai.com/docs/api-reference/chat/streaming",
 }
 """The dialect of a record that names none: every record written before dialects existed

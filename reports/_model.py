@@ -14,13 +14,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from refold.reference import (
-    SSE_RULES_NOTE,
     STATUSES,
     DialectRecord,
     diagnosis_of_record,
     diagnosis_text,
     dialect_record,
 )
+from refold.reference.chat import SSE_RULES_NOTE
 
 __all__ = [
     "STATUSES",

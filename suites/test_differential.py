@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from refold.checks import Check
 from refold.marks import rule
-from refold.strategies import chunk_streams
+from refold.strategies.chat import chunk_streams
 
 
 @rule("TEXT-JOIN", "CHOICE-KEY", "CHOICE-FINISH", "ENV-ID", "ENV-NO-ERROR")

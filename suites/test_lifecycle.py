@@ -1,7 +1,7 @@
 """Lifecycle: the incremental interface, as a Hypothesis state machine over add / read /
 mark_done (feature `lifecycle`).
 
-One machine drives the target's accumulator and a `refold.reference.Accumulator` given the
+One machine drives the target's accumulator and a `refold.reference.chat.Accumulator` given the
 same lifecycle, and checks one concern after every step; each concern is its own test so a
 failure is charged to the rules it breaks, not to every lifecycle rule at once:
 
@@ -15,7 +15,7 @@ Replaying a printed reproduction: Hypothesis prints `state = SnapshotMachine()` 
 steps. The machines read their target from `LifecycleMachine.bound_check`, so paste the
 steps into a test that takes `check` and runs them inside `with bound(check):`.
 
-Chunks are drawn with `refold.strategies.lifecycle_chunks` over the features the target
+Chunks are drawn with `refold.strategies.chat.lifecycle_chunks` over the features the target
 claims: a target that does not claim `robustness` is never sent a null entry or a blank
 value, so a correct lifecycle is never failed for a robustness fault.
 """
@@ -33,8 +33,9 @@ from hypothesis import strategies as st
 
 from refold.checks import Check, CheckedAccumulator, ConformanceFailure
 from refold.marks import rule
-from refold.reference import JSON, Accumulator, JSONObject, differences, json_equal, pointer
-from refold.strategies import lifecycle_chunks
+from refold.reference import JSON, JSONObject, json_equal, pointer
+from refold.reference.chat import Accumulator, differences
+from refold.strategies.chat import lifecycle_chunks
 
 _STEPS = 15
 """Steps per run: enough for a finish, a `[DONE]` and chunks after both."""
@@ -93,7 +94,7 @@ class LifecycleMachine(stateful.RuleBasedStateMachine):
 
     @stateful.rule(data=st.data())
     def add(self, data: st.DataObject) -> None:
-        # only the shapes the target claims (`refold.strategies.allows`)
+        # only the shapes the target claims (`refold.strategies.chat.allows`)
         chunk = data.draw(lifecycle_chunks(features=self.check.target.features), label="chunk")
         self.given.append((chunk, copy.deepcopy(chunk)))
         self.target.add(chunk)

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from refold.checks import Check
 from refold.marks import rule
 from refold.reference import JSON, JSONObject
-from refold.strategies import argument_texts, chunk_splits, completions, families_for, texts
+from refold.strategies import argument_texts, texts
+from refold.strategies.chat import chunk_splits, completions, families_for
 
 _TEXT_FEATURES = frozenset({"text", "choices"})
 _TOOL_FEATURES = frozenset({"text", "choices", "tool_calls", "tool_call_repair", "empty_arguments"})

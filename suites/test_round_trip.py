@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from refold.checks import Check
 from refold.marks import rule
 from refold.reference import JSONObject
-from refold.strategies import families_for, round_trips
+from refold.strategies.chat import families_for, round_trips
 
 _TOOL_FEATURES = frozenset({"text", "choices", "tool_calls", "tool_call_repair", "empty_arguments"})
 """What a tool-call family's completions are drawn with (when claimed): its shapes

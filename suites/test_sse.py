@@ -3,7 +3,7 @@
 The decoder checked is the target's own (`refold_target.sse`): the reference's for
 `--target reference`, openai-python's for `--target openai`. A target without a decoder
 cannot claim `sse`, so the plugin skips these tests for it. Each test is marked with the
-wire rules it checks (`refold.reference.SSE_RULES`: WHATWG server-sent events, not part of
+wire rules it checks (`refold.reference.chat.SSE_RULES`: WHATWG server-sent events, not part of
 chat-fold.md), so the results table and reports list them per rule; a failure here is a
 plain assertion and is charged to those marks, never to a spec rule.
 

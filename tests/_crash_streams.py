@@ -6,7 +6,7 @@ from __future__ import annotations
 from refold.reference import JSON
 
 SPARSE_CRASH = '''
-from refold.reference import fold as reference_fold
+from refold.reference.chat import fold as reference_fold
 
 
 def fold(chunks):

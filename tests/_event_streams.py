@@ -11,8 +11,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from refold.reference import fold as chat_fold
 from refold.reference.anthropic import fold as message_fold
+from refold.reference.chat import fold as chat_fold
 
 DIALECTS = ("openai-chat", "anthropic-messages")
 PROVIDER = "refold-test"

@@ -9,16 +9,16 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-from refold.ablation_anthropic import (
+from refold.checks import Check, ConformanceFailure
+from refold.crashes import analyse
+from refold.dialects import dialect
+from refold.dialects.anthropic_messages.ablation import (
     DEPARTURES,
     absent_departures,
     applicable_undos,
     departures_alone,
 )
-from refold.attribution_anthropic import rules_at
-from refold.checks import Check, ConformanceFailure
-from refold.crashes import analyse
-from refold.dialects import dialect
+from refold.dialects.anthropic_messages.attribution import rules_at
 from refold.reference import JSON, JSONObject
 from refold.reference.anthropic import RULES, Difference, differences, fold
 from refold.strategies.anthropic import round_trips

@@ -23,17 +23,17 @@ from _responses_streams import (
 )
 from hypothesis import HealthCheck, given, settings
 
-from refold.ablation_responses import (
+from refold.checks import Check, ConformanceFailure
+from refold.crashes import analyse
+from refold.dialects import dialect
+from refold.dialects.openai_responses.ablation import (
     DEPARTURES,
     absent_departures,
     applicable_undos,
     departures_alone,
     difference_undos,
 )
-from refold.attribution_responses import rules_at
-from refold.checks import Check, ConformanceFailure
-from refold.crashes import analyse
-from refold.dialects import dialect
+from refold.dialects.openai_responses.attribution import rules_at
 from refold.difference_ablation import ablate
 from refold.reference import JSON, JSONObject
 from refold.reference.responses import RULES, Difference, differences, fold

@@ -4,7 +4,8 @@ marked with.
 
 Without this a defect shown by one departure (text on content_block_start) fails the
 example of a rule it was not about (AM-BLOCK-REOPEN), and is charged there. The departures
-are the Anthropic ablation's (`refold.ablation_anthropic`: a departure is present when
+are the Anthropic ablation's (`refold.dialects.anthropic_messages.ablation`: a departure is present
+when
 undoing it changes the stream), plus the non-empty start values of family 2-4. A stream
 without usage is not a departure here: usage is a feature, and the examples of other
 features carry the docs' usage, and those about its absence are AM-USAGE-ABSENT's.
@@ -21,7 +22,7 @@ from typing import Any
 import pytest
 from _anthropic_example_streams import recorded_examples
 
-from refold.ablation_anthropic import DEPARTURES
+from refold.dialects.anthropic_messages.ablation import DEPARTURES
 
 _NOISE = frozenset({"AM-PING", "AM-UNKNOWN-EVENT"})
 _ENDED = frozenset({"AM-LIFE-TRUNCATED", "AM-LIFE-ERROR"})

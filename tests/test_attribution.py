@@ -2,12 +2,13 @@
 test is marked with; known failures are masked in the tests of other rules."""
 
 from refold.checks import ConformanceFailure, implicated_by
-from refold.reference import ABSENT, RULES, Difference
-from refold.reference._attribution import rules_at
+from refold.reference import ABSENT, Difference
+from refold.reference.chat import RULES
+from refold.reference.chat._attribution import rules_at
 
 
 def test_every_pointer_owner_is_a_rule_of_the_spec() -> None:
-    from refold.reference._attribution import _TABLE
+    from refold.reference.chat._attribution import _TABLE
 
     for _, rules in _TABLE:
         assert set(rules) <= RULES.keys()
@@ -58,8 +59,8 @@ def test_known_failures_are_masked_only_outside_their_own_tests() -> None:
 
 
 def test_every_rule_owns_a_pointer_or_is_declared_pointer_less() -> None:
-    from refold.reference import ALL_RULES
-    from refold.reference._attribution import _TABLE, OUTSIDE_THE_SHAPE, POINTERLESS
+    from refold.reference.chat import ALL_RULES
+    from refold.reference.chat._attribution import _TABLE, OUTSIDE_THE_SHAPE, POINTERLESS
 
     owners = {r for _, rules in _TABLE for r in rules} | OUTSIDE_THE_SHAPE
     both = owners & POINTERLESS

@@ -1,4 +1,5 @@
-"""The Anthropic pointer table (`refold.attribution_anthropic.rules_at`): every AM rule owns
+"""The Anthropic pointer table (`refold.dialects.anthropic_messages.attribution.rules_at`): every
+AM rule owns
 a pointer or is declared pointer-less, and a pointer names only the rules that decide the
 value there, so a defect found by a test of other rules is charged to its own rule; a
 place the table does not name is outside the Message's shape, the whole Message is no
@@ -6,8 +7,13 @@ rule's."""
 
 from __future__ import annotations
 
-from refold.attribution_anthropic import _TABLE, OUTSIDE_THE_SHAPE, POINTERLESS, rules_at
 from refold.checks import ConformanceFailure
+from refold.dialects.anthropic_messages.attribution import (
+    _TABLE,
+    OUTSIDE_THE_SHAPE,
+    POINTERLESS,
+    rules_at,
+)
 from refold.reference.anthropic import ABSENT, RULES, Difference
 
 

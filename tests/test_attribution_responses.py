@@ -1,4 +1,5 @@
-"""The Responses pointer table (`refold.attribution_responses.rules_at`): every RS rule owns
+"""The Responses pointer table (`refold.dialects.openai_responses.attribution.rules_at`): every RS
+rule owns
 a pointer or is declared pointer-less, and a pointer names only the rules that decide the
 value there, so a defect found by a test of other rules is charged to its own rule; a
 top-level place the table does not name is the terminal response's as sent, the whole
@@ -6,8 +7,13 @@ Response is no rule's."""
 
 from __future__ import annotations
 
-from refold.attribution_responses import _TABLE, OUTSIDE_THE_SHAPE, POINTERLESS, rules_at
 from refold.checks import ConformanceFailure
+from refold.dialects.openai_responses.attribution import (
+    _TABLE,
+    OUTSIDE_THE_SHAPE,
+    POINTERLESS,
+    rules_at,
+)
 from refold.reference.responses import RULES, Difference
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from refold.attribution_responses import rules_at
+from refold.dialects.openai_responses.attribution import rules_at
 
 
 @pytest.mark.parametrize("pointer", ["/output/0/content", "/output/0/content/1"])

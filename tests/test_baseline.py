@@ -17,7 +17,7 @@ from refold.commands.baseline import baseline_from_results, revise_baseline
 from refold.dialects import dialect
 from refold.errors import UsageError
 from refold.fingerprints import Fingerprint
-from refold.reference import FEATURES, RULES
+from refold.reference.chat import FEATURES, RULES
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "examples" / "targets" / "broken_accumulator.py"

@@ -232,7 +232,7 @@ def test_a_null_choice_crash_in_the_noise_round_trip_fails_rob_null_entries_alon
 _GROUPED = f"""
 from refold.checks import ConformanceFailure
 from refold.marks import rule
-from refold.reference import fold
+from refold.reference.chat import fold
 
 SPARSE = {SPARSE!r}
 PLAIN = [{{"id": "c", "choices": [{{"index": 0, "delta": {{"content": "hi"}}}}]}}]

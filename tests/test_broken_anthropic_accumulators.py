@@ -26,7 +26,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from refold.attribution_anthropic import POINTERLESS, rules_at
+from refold.dialects.anthropic_messages.attribution import POINTERLESS, rules_at
 from refold.reference import JSON, JSONObject
 from refold.reference.anthropic import (
     FEATURES,

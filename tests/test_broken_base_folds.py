@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 import refold.reference.anthropic as anthropic
 import refold.strategies.anthropic as anthropic_strategies
-from refold.reference import JSONObject, differences, fold
-from refold.strategies import chunk_streams, round_trips
+from refold.reference import JSONObject
+from refold.reference.chat import differences, fold
+from refold.strategies.chat import chunk_streams, round_trips
 from refold.targets import load_target
 from refold.targets.python import PythonTarget
 

@@ -26,8 +26,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from refold.reference.events import check_events, normalize
-from refold.strategies import chunk_streams
 from refold.strategies.anthropic import event_streams
+from refold.strategies.chat import chunk_streams
 
 _EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 _BROKEN = _EXAMPLES / "broken" / "events"

@@ -39,7 +39,7 @@ from _responses_streams import (
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from refold.attribution_responses import rules_at
+from refold.dialects.openai_responses.attribution import rules_at
 from refold.reference import JSON, JSONObject
 from refold.reference.responses import FEATURES, RULES, Accumulator, differences, fold
 from refold.strategies.responses import event_streams, families_for, round_trips

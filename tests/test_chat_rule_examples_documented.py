@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from refold.dialects import DIALECTS
-from refold.reference import RULES
+from refold.reference.chat import RULES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _chat_rule_example_streams import RuleExample, rule_examples

@@ -12,8 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from refold.dialects import DIALECTS
-from refold.reference import FEATURES, JSONObject
-from refold.strategies import chunk_splits, chunk_streams, completions, round_trips
+from refold.reference import JSONObject
+from refold.reference.chat import FEATURES
+from refold.strategies.chat import chunk_splits, chunk_streams, completions, round_trips
 
 T = TypeVar("T")
 

@@ -13,7 +13,7 @@ import pytest
 from refold.cli import main
 from refold.commands.check import PROFILES
 from refold.profiles import register_profiles
-from refold.reference import FEATURES
+from refold.reference.chat import FEATURES
 
 ROOT = Path(__file__).resolve().parent.parent
 REFOLD = [sys.executable, "-m", "refold.cli"]
@@ -136,7 +136,7 @@ def test_the_reference_target_is_described_by_its_public_name() -> None:
 
     target = load_target("reference", features=None, timeout=5.0)
     try:
-        assert target.description.startswith("refold.reference.Accumulator")
+        assert target.description.startswith("refold.reference.chat.Accumulator")
         assert "._" not in target.description  # no private module of the package
     finally:
         target.close()

@@ -19,7 +19,7 @@ from test_reports_verdicts import VERDICTS, verdict_results
 
 from refold.commands.check import pytest_arguments
 from refold.console_summary import render_failed_rules, render_headline
-from refold.reference import RULES
+from refold.reference.chat import RULES
 from refold.results import RuleOutcome, RuleResults
 from refold.table import render_rule_table
 

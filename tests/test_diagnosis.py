@@ -23,12 +23,10 @@ import pytest
 from refold.checks import ConformanceFailure
 from refold.diagnosis import Raised, diagnose, records
 from refold.dialects import DIALECTS
-from refold.policies import (
-    ANTHROPIC_POLICIES,
-    CHAT_POLICIES,
-    RESPONSES_POLICIES,
-    catalogue_markdown,
-)
+from refold.dialects.anthropic_messages.policies import ANTHROPIC_POLICIES
+from refold.dialects.openai_chat.policies import CHAT_POLICIES
+from refold.dialects.openai_responses.policies import RESPONSES_POLICIES
+from refold.policies import catalogue_markdown
 from refold.reference import JSON, Difference, diagnosis_of_record, diagnosis_text
 from refold.replay import decode_failure, encode_failure, read_replay, write_replay
 from refold.reports import render_html, render_junit, render_markdown
@@ -328,7 +326,7 @@ def test_docs_list_the_catalogue_as_registered() -> None:
     page = (Path(__file__).resolve().parent.parent / "docs" / "policies.md").read_text(
         encoding="utf-8"
     )
-    assert catalogue_markdown() in page
+    assert catalogue_markdown((d.name, d.policies) for d in DIALECTS.values()) in page
 
 
 def test_a_check_of_sum_usage_names_its_policy_in_the_summary_and_the_results(
@@ -385,7 +383,8 @@ def test_a_stream_several_policies_explain_names_them_all() -> None:
 
 
 def _strategy(dialect: str) -> Any:
-    from refold.strategies import anthropic, chunk_streams, responses
+    from refold.strategies import anthropic, responses
+    from refold.strategies.chat import chunk_streams
 
     if dialect == "openai-chat":
         sys.path.append(str(_BROKEN))
@@ -444,7 +443,7 @@ def test_a_failure_is_matched_at_its_own_rules_places_when_the_target_departs_tw
     from types import SimpleNamespace
 
     from refold.diagnosis import diagnosis_of
-    from refold.reference import fold
+    from refold.reference.chat import fold
 
     items = CHAT_DEFECTS["sum_usage"][0]
     received = fold(copy.deepcopy(items))

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from refold.ablation_anthropic import known_blocks, undecided_at
-from refold.attribution_anthropic import rules_at
 from refold.checks import Check, ConformanceFailure
 from refold.dialects import dialect
+from refold.dialects.anthropic_messages.ablation import known_blocks, undecided_at
+from refold.dialects.anthropic_messages.attribution import rules_at
 from refold.difference_ablation import _MAX_RUNS, DifferenceAblation, Verdict, ablate
 from refold.reference import ABSENT, JSON, JSONObject
 from refold.reference.anthropic import differences, fold

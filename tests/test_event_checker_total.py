@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from refold.reference.events import RULES, Violation, check_events
-from refold.strategies import chunk_streams
 from refold.strategies.anthropic import event_streams
+from refold.strategies.chat import chunk_streams
 
 _json: st.SearchStrategy[Any] = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),

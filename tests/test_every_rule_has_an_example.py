@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from refold.reference import RULES
+from refold.reference.chat import RULES
 
 _SUITES = Path(__file__).resolve().parent.parent / "suites"
 _EXAMPLE_MODULES = sorted(

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from refold.errors import TargetError, UsageError
-from refold.reference import differences, fold
+from refold.reference.chat import differences, fold
 from refold.targets import RemoteTarget, load_target
 
 ROOT = Path(__file__).resolve().parent.parent

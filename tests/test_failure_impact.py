@@ -92,7 +92,7 @@ def test_a_checkers_violations_alone_state_no_impact_here() -> None:
 
 
 _DROPS_ROLE_KEEPS_EMPTY_REFUSAL = """
-from refold.reference import fold as reference_fold
+from refold.reference.chat import fold as reference_fold
 
 def fold(chunks):
     folded = reference_fold(chunks)

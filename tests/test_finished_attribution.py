@@ -18,7 +18,7 @@ import pytest
 
 _TARGET = '''
 """The reference accumulator, except that `finished` counts "error" as a finish reason."""
-from refold.reference import Accumulator
+from refold.reference.chat import Accumulator
 
 
 class FinishesOnError:

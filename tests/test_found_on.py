@@ -82,7 +82,7 @@ def test_the_first_id_is_kept(check: Check, drawn) -> None:
 """
 
 _LAST_ID_WINS_ON = '''
-from refold.reference import Accumulator as _Reference
+from refold.reference.chat import Accumulator as _Reference
 
 KEYS = {keys!r}  # None: every chunk
 

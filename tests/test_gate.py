@@ -16,7 +16,7 @@ import pytest
 from refold.baseline import load_baseline
 from refold.checks import ConformanceFailure
 from refold.fingerprints import Fingerprint, fingerprints_of, normalise_pointer
-from refold.reference import differences
+from refold.reference.chat import differences
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "examples" / "targets" / "broken_accumulator.py"
@@ -25,7 +25,7 @@ PYTEST = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA"]
 REFOLD = [sys.executable, "-m", "refold.cli"]
 
 _DELEGATING = """
-from refold.reference import Accumulator as _Reference
+from refold.reference.chat import Accumulator as _Reference
 
 
 class Accumulator:

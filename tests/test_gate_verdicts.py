@@ -31,7 +31,7 @@ from refold.recorded_streams import (
     verdict_of,
 )
 from refold.reference import SHAPES, FailureRecord, Shape, failure_record
-from refold.reference import fold as reference_fold
+from refold.reference.chat import fold as reference_fold
 from refold.results import RuleOutcome, RuleResults, XfailedTest
 from refold.targets import load_target
 

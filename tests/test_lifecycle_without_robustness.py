@@ -16,12 +16,12 @@ import sys
 
 import pytest
 
-from refold.reference import RULES
+from refold.reference.chat import RULES
 
 _TARGET = '''
 """The reference accumulator, except that it raises on a null entry in any list
 (`"choices": [null]`, ROB-NULL-ENTRIES), claiming everything but `robustness`."""
-from refold.reference import FEATURES, Accumulator
+from refold.reference.chat import FEATURES, Accumulator
 
 
 def _fragile(value):

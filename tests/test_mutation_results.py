@@ -51,8 +51,8 @@ def test_exit_codes_map_to_mutmuts_statuses(exit_code: int | None, status: str) 
 
 def test_a_mutant_belongs_to_its_mangled_function() -> None:
     assert (
-        function_of("refold.reference._tools.xǁ_Callǁadd__mutmut_12")
-        == "refold.reference._tools.xǁ_Callǁadd"
+        function_of("refold.reference.chat._tools.xǁ_Callǁadd__mutmut_12")
+        == "refold.reference.chat._tools.xǁ_Callǁadd"
     )
     assert function_of("pkg.x_split__mutmut_3") == "pkg.x_split"
 

@@ -31,7 +31,9 @@ def test_the_reference_is_mutated_under_its_import_name() -> None:
     source = locate_source("reference")
     assert source.module == "refold.reference" and source.is_reference
     assert source.relative_path == Path("refold/reference")
-    assert (source.path / "_accumulator.py").is_file()
+    assert (source.path / "chat" / "_accumulator.py").is_file()
+    assert (source.path / "_json.py").is_file()
+    assert source.excluded == ("anthropic", "events", "responses")
 
 
 def test_an_installed_package_and_a_single_module_are_located(installed: Path) -> None:
@@ -93,7 +95,7 @@ def test_the_reference_work_dir_holds_all_of_refold_but_copies_the_reference_onc
 ) -> None:
     build_workdir(locate_source("reference"), tmp_path, extra_tests=())
     assert (tmp_path / "refold" / "plugin.py").is_file()
-    assert (tmp_path / "refold" / "reference" / "_accumulator.py").is_file()
+    assert (tmp_path / "refold" / "reference" / "chat" / "_accumulator.py").is_file()
     settings = tomllib.loads((tmp_path / "pyproject.toml").read_text())["tool"]["mutmut"]
     assert settings["source_paths"] == ["refold/reference"]
     assert "refold/plugin.py" in settings["also_copy"]

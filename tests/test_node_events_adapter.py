@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 
 from refold.reference import json_equal
 from refold.reference.events import Adapter, check_events, fold_turn, strip
-from refold.strategies import chunk_streams
 from refold.strategies.anthropic import event_streams
+from refold.strategies.chat import chunk_streams
 
 _SCRIPT = Path(__file__).resolve().parent.parent / "examples" / "js" / "events_adapter.js"
 _NODE = shutil.which("node")

@@ -22,7 +22,8 @@ import refold
 from refold import redaction
 from refold.checks import ConformanceFailure
 from refold.cli import main
-from refold.reference import REDACTED, RULES
+from refold.reference import REDACTED
+from refold.reference.chat import RULES
 from refold.replay import write_replay
 from refold.report import write_report
 
@@ -208,7 +209,7 @@ def test_reports_regenerated_from_results_holding_the_checkout_path_hold_it_nowh
 
 HOSTILE = f"""
 import refold
-from refold.reference import fold as _fold
+from refold.reference.chat import fold as _fold
 
 def _answer(chunks):
     response = _fold(chunks)

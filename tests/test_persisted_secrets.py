@@ -89,7 +89,7 @@ CORES = [
 CONTROL = "\x1b]0;pwned\x07\x1b[2J\x9b31m"
 
 HOSTILE = f"""
-from refold.reference import fold as _fold
+from refold.reference.chat import fold as _fold
 
 def _answer(chunks):
     response = _fold(chunks)

@@ -18,7 +18,7 @@ SAMPLE_SUITE = ROOT / "examples" / "targets" / "sample_suite.py"
 REFOLD = [sys.executable, "-m", "refold.cli"]
 
 HUGE = """
-from refold.reference import fold as _fold
+from refold.reference.chat import fold as _fold
 
 def fold(chunks):
     response = _fold(chunks)

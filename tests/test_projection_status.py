@@ -232,7 +232,7 @@ def test_the_model_is_kept(check):
 """
 
 _MODELLESS = """
-from refold.reference import fold as reference
+from refold.reference.chat import fold as reference
 
 
 def fold(chunks):

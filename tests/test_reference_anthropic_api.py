@@ -31,9 +31,9 @@ def test_public_members_are_exactly_the_exported_ones() -> None:
 
 
 def test_the_chat_names_are_unchanged() -> None:
-    assert refold.reference.Accumulator is not anthropic.Accumulator
-    assert refold.reference.fold.__module__ == "refold.reference._accumulator"
-    assert "AM-PING" not in refold.reference.RULES
+    assert refold.reference.chat.Accumulator is not anthropic.Accumulator
+    assert refold.reference.chat.fold.__module__ == "refold.reference.chat._accumulator"
+    assert "AM-PING" not in refold.reference.chat.RULES
 
 
 def test_the_dialect_imports_only_the_standard_library_and_the_reference() -> None:

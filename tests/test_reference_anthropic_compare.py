@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from refold.reference import differences as chat_differences
 from refold.reference.anthropic import ABSENT, Difference, canonical, differences
+from refold.reference.chat import differences as chat_differences
 
 
 def equivalent(expected: object, received: object) -> bool:

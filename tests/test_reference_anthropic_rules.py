@@ -11,8 +11,8 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-from refold.reference import RULES as CHAT_RULES
 from refold.reference.anthropic import FEATURES, RULES
+from refold.reference.chat import RULES as CHAT_RULES
 
 SPEC_RULES = [
     ("AM-START-BASE", "text"),

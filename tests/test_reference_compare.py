@@ -1,6 +1,7 @@
 """The canonical comparison (spec, Input and output) and how differences read."""
 
-from refold.reference import ABSENT, Difference, canonical, differences, equivalent, pointer
+from refold.reference import ABSENT, Difference, pointer
+from refold.reference.chat import canonical, differences, equivalent
 
 
 def test_null_keys_and_absent_equivalent_empty_lists_are_removed_recursively() -> None:

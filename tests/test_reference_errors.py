@@ -2,7 +2,8 @@
 
 import pytest
 
-from refold.reference import Accumulator, ChunkTypeError, EmptyFoldError, RefoldError, fold
+from refold.reference import ChunkTypeError, EmptyFoldError, RefoldError
+from refold.reference.chat import Accumulator, fold
 
 
 @pytest.mark.parametrize(

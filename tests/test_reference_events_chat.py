@@ -22,7 +22,7 @@ from test_reference_events_invariants import (
     turn,
 )
 
-from refold.reference import fold
+from refold.reference.chat import fold
 from refold.reference.events import Adapter
 
 CHAT = "openai-chat"

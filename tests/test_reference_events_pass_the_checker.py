@@ -15,12 +15,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_reference_events_invariants import emitted_run
 
-from refold.reference import FEATURES
+from refold.reference.chat import FEATURES
 from refold.reference.events import check_events, fold_turn, normalize, strip
-from refold.strategies import chunk_splits, chunk_streams, completions, families_for
 from refold.strategies.anthropic import FEATURES as ANTHROPIC_FEATURES
 from refold.strategies.anthropic import event_splits, event_streams, messages
 from refold.strategies.anthropic import families_for as anthropic_families
+from refold.strategies.chat import chunk_splits, chunk_streams, completions, families_for
 
 _SLOW = settings(deadline=None)  # a whole stream through the adapter and every check
 _CHAT_FEATURES = frozenset(FEATURES) - {"choices"}  # EV-CHOICE0: one choice

@@ -15,13 +15,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_reference_events_invariants import error_kind, run, turn
 
-from refold.reference import FEATURES
-from refold.reference import Accumulator as ChatAccumulator
 from refold.reference.anthropic import fold as anthropic_fold
-from refold.strategies import chunk_splits, chunk_streams, completions, families_for
+from refold.reference.chat import FEATURES
+from refold.reference.chat import Accumulator as ChatAccumulator
 from refold.strategies.anthropic import FEATURES as ANTHROPIC_FEATURES
 from refold.strategies.anthropic import event_splits, event_streams, messages
 from refold.strategies.anthropic import families_for as anthropic_families
+from refold.strategies.chat import chunk_splits, chunk_streams, completions, families_for
 
 _SLOW = settings(deadline=None)  # a whole stream, run three times, on a loaded machine
 _CHAT_FEATURES = frozenset(FEATURES) - {"choices"}  # EV-CHOICE0: one choice

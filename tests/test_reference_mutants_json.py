@@ -3,7 +3,7 @@ down, found by `refold mutate` (each test kills a surviving mutant)."""
 
 from __future__ import annotations
 
-from refold.reference import fold
+from refold.reference.chat import fold
 
 
 def test_created_one_is_the_smallest_positive_integer_and_is_kept() -> None:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import pytest
 
 import refold.reference._arguments as arguments_module
-from refold.reference import JSONObject, fold, lookup_any_rule
+from refold.reference import JSONObject
 from refold.reference._arguments import Arguments
+from refold.reference.chat import fold, lookup_any_rule
 
 
 def _message(chunks: list[JSONObject]) -> JSONObject:

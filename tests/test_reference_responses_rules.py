@@ -11,8 +11,8 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-from refold.reference import RULES as CHAT_RULES
 from refold.reference.anthropic import RULES as AM_RULES
+from refold.reference.chat import RULES as CHAT_RULES
 from refold.reference.responses import FEATURES, RULES
 
 SPEC_RULES = [

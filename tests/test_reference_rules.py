@@ -2,7 +2,7 @@
 
 import pytest
 
-from refold.reference import FEATURES, RULES, rule, rules_of
+from refold.reference.chat import FEATURES, RULES, rule, rules_of
 
 # A copy of the spec's rule ids and features (../shared/spec/chat-fold.md), in the
 # spec's order. The project never reads the spec at run time; this copy is what a

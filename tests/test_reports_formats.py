@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from refold.commands.report import score_drop
-from refold.reference import RULES
+from refold.reference.chat import RULES
 from refold.reports import (
     history_entry,
     load_history,
@@ -152,7 +152,7 @@ def test_a_lower_score_than_the_last_recorded_run_is_a_drop() -> None:
 
 
 def _with_wire_rules() -> dict[str, Any]:
-    from refold.reference import SSE_RULES
+    from refold.reference.chat import SSE_RULES
 
     results = every_rule_results()
     for rule_id, entry in SSE_RULES.items():
@@ -170,7 +170,7 @@ def _with_wire_rules() -> dict[str, Any]:
 
 
 def test_wire_rules_get_their_own_junit_testsuite_marked_as_not_the_spec() -> None:
-    from refold.reference import SSE_RULES
+    from refold.reference.chat import SSE_RULES
 
     spec, wire = ET.fromstring(render_junit(_with_wire_rules())).findall("testsuite")
     assert sorted(c.attrib["name"] for c in spec.findall("testcase")) == sorted(RULES)

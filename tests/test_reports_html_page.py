@@ -9,7 +9,7 @@ import html
 import re
 from typing import Any
 
-from refold.reference import FEATURES
+from refold.reference.chat import FEATURES
 from refold.reports import render_html
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from test_reports_escaping import SCRIPT
 
-from refold.reference import RULES
+from refold.reference.chat import RULES
 from refold.reports import (
     escape_markdown,
     headline_lines,

@@ -28,8 +28,8 @@ from _responses_streams import (
     terminal,
 )
 
-from refold.attribution_responses import rules_at
 from refold.dialects import OPENAI_RESPONSES
+from refold.dialects.openai_responses.attribution import rules_at
 from refold.projection import Projection, projected_differences, projection_of, unjudged_rules
 from refold.reference import JSON, Difference, JSONObject
 from refold.reference.responses import differences

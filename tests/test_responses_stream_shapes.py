@@ -189,7 +189,7 @@ def test_each_other_familys_streams_carry_only_registered_departures(
 def test_a_plain_stream_has_no_unknown_key_to_undo(case: tuple[JSONObject, list[Any]]) -> None:
     # the keys OpenAI's schema requires (`logprobs` on text events, `name` on an arguments
     # done event) are no departure: undoing RS-UNKNOWN-KEYS leaves a plain stream alone
-    from refold._responses_departures import unknown_keys
+    from refold.dialects.openai_responses._stream_departures import unknown_keys
 
     _, events = case
     assert unknown_keys(list(events)) == events

@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 
 from refold.dialects import DIALECTS, dialect
-from refold.reference import ALL_RULES, RULES, SSE_RULES, STATUSES, UNNAMED_DIALECT
+from refold.reference import STATUSES, UNNAMED_DIALECT
 from refold.reference.anthropic import FEATURES as AM_FEATURES
 from refold.reference.anthropic import RULES as AM_RULES
+from refold.reference.chat import ALL_RULES, RULES, SSE_RULES
 from refold.report import build_report, dialect_record_of
 from refold.results import RuleOutcome, RuleResults
 

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from _departures import GOVERNING, departures, features_used
 
-from refold.reference import ALL_RULES
+from refold.reference.chat import ALL_RULES
 
 _RECORDER = '''
 """The reference accumulator, writing every chunk it is given to REFOLD_RECORD."""
@@ -32,7 +32,7 @@ import json
 import os
 from itertools import count
 
-from refold.reference import Accumulator
+from refold.reference.chat import Accumulator
 
 _STREAMS = count()
 

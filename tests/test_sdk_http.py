@@ -20,9 +20,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from refold.reference import JSONObject, differences
-from refold.reference import fold as reference_fold
-from refold.strategies import chunk_splits, completions, texts
+from refold.reference import JSONObject
+from refold.reference.chat import differences
+from refold.reference.chat import fold as reference_fold
+from refold.strategies import texts
+from refold.strategies.chat import chunk_splits, completions
 from refold.strategies.wire import sse_bytes
 
 openai = pytest.importorskip("openai", reason="install refold[openai] to check openai-python")

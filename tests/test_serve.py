@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from refold.reference import differences, fold
+from refold.reference.chat import differences, fold
 from refold.reference.sse import decode_chunks
 from refold.serve import CompletionServer, served_case
 

@@ -60,7 +60,8 @@ _NO_TERMINAL = frozenset(
 _USAGE = frozenset({"AM-USAGE-BASE", "AM-USAGE-REPLACE", "AM-USAGE-NEVER-SUM"})
 # langchain-anthropic's usage: input_tokens 0 (message_start's count is dropped) and
 # output_tokens message_delta's: a lost base, no sum. AM-USAGE-NEVER-SUM is charged only
-# for a count none of the stream's reports of it holds (refold.ablation_anthropic).
+# for a count none of the stream's reports of it holds
+# (refold.dialects.anthropic_messages.ablation).
 _LC_USAGE = frozenset({"AM-START-BASE", "AM-USAGE-BASE", "AM-USAGE-REPLACE"})
 
 FINDINGS: dict[str, dict[str, frozenset[str] | str]] = {

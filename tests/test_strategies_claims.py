@@ -1,6 +1,6 @@
 """Streams drawn for a target contain only what it claims: no departure from OpenAI's own
 shape whose fold needs a feature the target does not claim, and no field of a feature it
-does not claim (`refold.strategies.allows`, one table).
+does not claim (`refold.strategies.chat.allows`, one table).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from refold.reference import FEATURES
-from refold.strategies import (
+from refold.reference.chat import FEATURES
+from refold.strategies.chat import (
     SHAPES,
     allows,
     chunk_streams,

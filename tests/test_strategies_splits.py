@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from jsonschema import Draft202012Validator
 
-from refold.reference import FEATURES, JSONObject, differences, fold
-from refold.strategies import (
+from refold.reference import JSONObject
+from refold.reference.chat import FEATURES, differences, fold
+from refold.strategies.chat import (
     SPLIT_FAMILIES,
     chunk_schema,
     chunk_splits,

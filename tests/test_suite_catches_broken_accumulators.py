@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from refold.reference import RULES
+from refold.reference.chat import RULES
 
 _BROKEN = Path(__file__).resolve().parent.parent / "examples" / "broken"
 

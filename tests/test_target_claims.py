@@ -22,7 +22,7 @@ from refold.projection import Projection, check_accepted
 
 _SERVER = """
 import json, sys
-from refold.reference import fold
+from refold.reference.chat import fold
 FEATURES, PROJECTION, MODE = json.loads(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3]
 for line in sys.stdin:
     message = json.loads(line)

@@ -253,7 +253,7 @@ def test_a_target_planting_conftest_and_pytest_ini_where_the_harness_runs_change
         f"GUESSED = {str(harness)!r}\n"
         + textwrap.dedent("""
         import os
-        from refold.reference import fold as _fold
+        from refold.reference.chat import fold as _fold
         PASS = '''
         import pytest
         @pytest.hookimpl(hookwrapper=True)
@@ -318,7 +318,7 @@ def test_a_target_planting_a_pth_in_site_packages_changes_no_later_verdict(
         "pth_planter.py",
         """
         import sysconfig
-        from refold.reference import fold as _fold
+        from refold.reference.chat import fold as _fold
         PATCH = ("import refold.checks as c; "
                  "c.Check.differences = lambda *a, **k: []\\n")
         def fold(chunks):

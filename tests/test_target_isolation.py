@@ -79,7 +79,7 @@ def test_os_exit_at_the_fiftieth_call_fails_it_and_a_fresh_worker_serves_the_nex
         tmp_path,
         """
         import os
-        from refold.reference import fold as _fold
+        from refold.reference.chat import fold as _fold
         calls = 0
         def fold(chunks):
             global calls
@@ -104,7 +104,7 @@ def test_a_segfault_fails_the_call_with_its_signal(tmp_path: Path) -> None:
         tmp_path,
         """
         import ctypes
-        from refold.reference import fold as _fold
+        from refold.reference.chat import fold as _fold
         def fold(chunks):
             if "SEGV" in str(chunks):
                 ctypes.string_at(0)
@@ -124,7 +124,7 @@ def test_an_endless_loop_in_add_meets_the_per_call_deadline(tmp_path: Path) -> N
     target = _isolated(
         tmp_path,
         """
-        from refold.reference import Accumulator as _Reference
+        from refold.reference.chat import Accumulator as _Reference
         class Accumulator(_Reference):
             def add(self, chunk):
                 while "LOOP" in str(chunk):
@@ -188,7 +188,7 @@ def test_a_target_mutating_its_chunks_is_caught_in_the_worker(tmp_path: Path) ->
     target = _isolated(
         tmp_path,
         """
-        from refold.reference import Accumulator as _Reference
+        from refold.reference.chat import Accumulator as _Reference
         class Accumulator(_Reference):
             def __init__(self):
                 super().__init__()
@@ -214,7 +214,7 @@ def test_a_target_printing_and_reading_stdin_cannot_touch_the_protocol(tmp_path:
         tmp_path,
         """
         import os, sys
-        from refold.reference import fold as _fold
+        from refold.reference.chat import fold as _fold
         def fold(chunks):
             print('{"ok": true, "response": {}}')
             os.write(1, b"raw bytes on fd 1\\n")
@@ -266,7 +266,7 @@ def test_last(check):
 _HOSTILE = """
 import os
 import refold.checks
-from refold.reference import fold as _fold
+from refold.reference.chat import fold as _fold
 refold.checks.Check.differences = lambda *a: []
 def fold(chunks):
     text = str(chunks)
@@ -358,7 +358,7 @@ def test_a_malformed_sse_reply_is_a_protocol_failure() -> None:
 
 
 _HANDS_OUT_ITS_STATE = """
-from refold.reference import fold
+from refold.reference.chat import fold
 
 class Accumulator:
     def __init__(self):

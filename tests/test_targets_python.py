@@ -36,7 +36,7 @@ def test_a_module_with_an_accumulator_class_is_checked_on_every_feature(on_path:
         on_path,
         "acc_mod",
         """
-        from refold.reference import Accumulator
+        from refold.reference.chat import Accumulator
         def fold(chunks):
             raise AssertionError("the richer accumulator must be used")
     """,
@@ -51,7 +51,7 @@ def test_module_colon_attribute_loads_that_attribute(on_path: Path) -> None:
         on_path,
         "attr_mod",
         """
-        from refold.reference import fold as my_fold
+        from refold.reference.chat import fold as my_fold
     """,
     )
     target = load_target(f"{name}:my_fold")
@@ -155,7 +155,7 @@ def test_a_target_mutating_its_input_is_caught(on_path: Path) -> None:
         on_path,
         "mutating_mod",
         """
-        from refold.reference import fold as _fold
+        from refold.reference.chat import fold as _fold
         def fold(chunks):
             chunks[0]["id"] = "changed"
             return _fold(chunks)
@@ -172,7 +172,7 @@ def test_an_accumulator_changing_a_kept_chunk_during_a_later_add_is_caught(on_pa
         on_path,
         "keeping_mod",
         """
-        from refold.reference import Accumulator
+        from refold.reference.chat import Accumulator
         class Keeping(Accumulator):
             def __init__(self):
                 super().__init__()
@@ -198,7 +198,7 @@ def test_a_chunk_mutated_during_its_own_add_is_named_by_its_chunk_number(on_path
         on_path,
         "own_mod",
         """
-        from refold.reference import Accumulator
+        from refold.reference.chat import Accumulator
         class Own(Accumulator):
             def add(self, chunk):
                 if chunk.get("choices") == []:
@@ -218,7 +218,7 @@ def test_a_registered_entry_point_name_loads_its_target(tmp_path: Path) -> None:
         tmp_path,
         "vendor_fold",
         """
-        from refold.reference import Accumulator
+        from refold.reference.chat import Accumulator
         refold_target = {"name": "vendor", "factory": Accumulator,
                          "features": ["text", "usage"]}
     """,
@@ -254,7 +254,7 @@ def test_a_python_target_without_an_sse_decoder_cannot_claim_sse(on_path: Path) 
         on_path,
         "no_decoder_mod",
         """
-        from refold.reference import Accumulator
+        from refold.reference.chat import Accumulator
         refold_target = {"name": "no-decoder", "factory": Accumulator,
                          "features": ["text", "sse"]}
     """,
@@ -268,7 +268,7 @@ def test_a_declared_sse_decoder_is_kept_and_claims_sse_by_default(on_path: Path)
         on_path,
         "decoder_mod",
         """
-        from refold.reference import fold
+        from refold.reference.chat import fold
         from refold.targets.sdk.decoders import decode_reference
         refold_target = {"name": "with-decoder", "fold": fold, "sse": decode_reference}
     """,
@@ -284,7 +284,7 @@ def test_an_sse_entry_that_is_not_callable_is_refused(on_path: Path) -> None:
         on_path,
         "bad_decoder_mod",
         """
-        from refold.reference import fold
+        from refold.reference.chat import fold
         refold_target = {"name": "bad", "fold": fold, "sse": "openai"}
     """,
     )

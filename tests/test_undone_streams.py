@@ -17,7 +17,7 @@ from refold.targets import Target, load_target
 from refold.undone import report_on_undone
 
 _LOSES_THE_LAST_FRAGMENT = """
-from refold.reference import fold as _fold
+from refold.reference.chat import fold as _fold
 
 
 def fold(chunks):
@@ -28,7 +28,7 @@ def fold(chunks):
 """
 
 _RAISES_ON_BOOM = """
-from refold.reference import fold as _fold
+from refold.reference.chat import fold as _fold
 
 
 def fold(chunks):

@@ -15,14 +15,8 @@ import pytest
 from refold.errors import UsageError
 from refold.locations import suites_dir
 from refold.marks import rule
-from refold.reference import (
-    ALL_RULES,
-    RULES,
-    SSE_RULES,
-    SSE_RULES_SOURCE,
-    JSONObject,
-    lookup_any_rule,
-)
+from refold.reference import JSONObject
+from refold.reference.chat import ALL_RULES, RULES, SSE_RULES, SSE_RULES_SOURCE, lookup_any_rule
 from refold.suites._sse_cases import CASES, PROPERTY_RULES
 from refold.targets import RemoteTarget
 
@@ -159,7 +153,7 @@ def test_a_decoder_failure_is_charged_to_its_wire_rule_and_to_no_spec_rule(
     # A second BOM in front of the stream: harmless unless the stream starts with one.
     (tmp_path / "bom_blind.py").write_text(
         textwrap.dedent("""
-        from refold.reference import fold
+        from refold.reference.chat import fold
         from refold.targets.sdk.decoders import decode_reference
 
         def decode(parts):

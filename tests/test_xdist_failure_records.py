@@ -19,7 +19,7 @@ from refold.reference._persist import TOTAL_BYTES
 from refold.replay import decode_failure, encode_failure
 
 _HUGE_CREATED = """
-from refold.reference import fold as _fold
+from refold.reference.chat import fold as _fold
 
 def fold(chunks):
     response = _fold(chunks)

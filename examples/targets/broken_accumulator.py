@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from refold.reference import Accumulator as _Reference
+from refold.reference.chat import Accumulator as _Reference
 
 
 class Accumulator:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from refold.reference import Accumulator
+from refold.reference.chat import Accumulator
 
 refold_target = {
     "name": "declared-example",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from refold.reference import fold as _reference_fold
+from refold.reference.chat import fold as _reference_fold
 
 
 def fold(chunks: list[Any]) -> dict[str, Any]:

@@ -22,7 +22,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from refold.reference import Accumulator, fold
+from refold.reference.chat import Accumulator, fold
 
 OPERATIONS = ["fold", "new", "add", "response", "finished", "mark_done"]
 

@@ -2,7 +2,7 @@
 
     refold mutate --target reference                 # full run, writes mutation.json
     refold mutate --target mypkg --max-children 2    # an installed pure-Python target
-    refold mutate --filter 'refold.reference._tools.*' --output shard-1.json
+    refold mutate --filter 'refold.reference.chat._tools.*' --output shard-1.json
     refold mutate --merge shard-*.json --output mutation.json
 
 Exit status: 0, or 1 when the score is below `--fail-under`, 2 when no trustworthy

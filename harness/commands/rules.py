@@ -16,7 +16,8 @@ import argparse
 from collections.abc import Iterable
 from typing import Any
 
-from refold.reference import SSE_RULES_SOURCE, Rule
+from refold.reference import Rule
+from refold.reference.chat import SSE_RULES_SOURCE
 
 from ..dialects import DIALECTS, Dialect, dialect
 from ..errors import UsageError

@@ -114,6 +114,10 @@ class Dialect:
     """The file under the checkout's `docs/` listing the reviewed equivalent mutants of the
     reference package (`equivalent-mutants.toml`): `refold mutate --target reference`'s
     default `--equivalents`."""
+    mutates_kernel: bool = False
+    """Whether `refold mutate --target reference` also mutates the kernel its reference
+    shares with every dialect (`refold.reference`'s own modules): exactly one dialect's
+    run does, so that each kernel mutant is counted once."""
     not_fold_features: frozenset[str] = field(default=frozenset({"lifecycle", "sse"}))
     """Features a fold-only target cannot be checked on (they need another interface)."""
     extra_rules_note: str | None = None

@@ -78,12 +78,17 @@ def locate_source(target: str, dialect: Dialect | None = None) -> MutationSource
 
 
 def reference_source(dialect: Dialect) -> MutationSource:
-    """The reference fold of `dialect`: its package's modules, without the packages
-    inside it, each another contract's reference (`refold.reference.anthropic`, the
-    Anthropic dialect's, and `refold.reference.events`, the neutral events', are not part
-    of the chat reference `refold.reference`)."""
+    """The reference fold of `dialect`: its package's modules, and the kernel's when the
+    dialect `mutates_kernel` (the layer root's own modules, without any other dialect's
+    package)."""
     package = dialect.reference_package
     path = Path(importlib.import_module(package).__file__ or "").parent
+    if dialect.mutates_kernel:
+        kernel = path.parent
+        others = tuple(name for name in reference_subpackages(kernel) if name != path.name)
+        return MutationSource(
+            "reference", package.rpartition(".")[0], kernel, dialect=dialect, excluded=others
+        )
     return MutationSource(
         "reference", package, path, dialect=dialect, excluded=reference_subpackages(path)
     )

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from refold.reference import JSON, Accumulator, JSONObject, anthropic, events, responses
+from refold.reference import JSON, JSONObject, anthropic, events, responses
+from refold.reference.chat import Accumulator
 
 from .sdk.decoders import decode_reference
 
@@ -66,7 +67,7 @@ refold_target = {
         "openai-chat": {
             "factory": Accumulator,
             "sse": decode_reference,
-            "description": "refold.reference.Accumulator, the spec's reference fold",
+            "description": "refold.reference.chat.Accumulator, the spec's reference fold",
         },
         "anthropic-messages": {
             "factory": anthropic.Accumulator,

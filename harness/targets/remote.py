@@ -17,7 +17,8 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol, Self, runtime_checkable
 
-from refold.reference import FEATURES, JSON, JSONObject
+from refold.reference import JSON, JSONObject
+from refold.reference.chat import FEATURES
 
 from ..dialects import DEFAULT_DIALECT, DIALECTS, Dialect
 from ..errors import TargetError, UsageError, preview

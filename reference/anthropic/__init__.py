@@ -5,7 +5,8 @@ Every rule of the anthropic-fold spec is implemented here and named (`AM-*`) whe
 applied; `RULES` lists them all, and `differences` is the dialect's canonical comparison
 (nulls kept inside a block's `input`, empty `citations` removed). `decode_stream` and
 `MessageStreamDecoder` are the wire layer (feature `sse`): SSE bytes in, event objects out.
-Which rules a difference is evidence against is the harness's (`refold.attribution_anthropic`).
+Which rules a difference is evidence against is the harness's
+(`refold.dialects.anthropic_messages.attribution`).
 
     >>> from refold.reference.anthropic import fold
     >>> message = fold([

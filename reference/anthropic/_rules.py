@@ -1,6 +1,6 @@
 """The AM rules registry: every rule id of the anthropic-fold spec, its feature, its statement.
 
-Same form as the chat registry (`refold.reference.RULES`): ids are the stable keys that
+Same form as the chat registry (`refold.reference.chat.RULES`): ids are the stable keys that
 suites, reports and baselines use. The ids are `AM-` prefixed so that they never collide
 with chat rule ids in a report covering both dialects.
 """

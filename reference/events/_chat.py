@@ -33,10 +33,10 @@ emitted frames later, which is look-ahead; EV-FRAME-ORDER excepts only the relea
 
 from __future__ import annotations
 
-from .._accumulator import Accumulator
 from .._arguments import parse_complete
 from .._json import JSON, JSONObject, non_blank, non_negative_int, object_or_none
-from .._tools import ToolCalls, _Call
+from ..chat._accumulator import Accumulator
+from ..chat._tools import ToolCalls, _Call
 from ._base import Mapping
 from ._calls import PendingCall
 from ._events import Event, opaque, text_delta, usage

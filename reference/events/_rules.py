@@ -1,6 +1,6 @@
 """The events rules registry: every `EV-*` and `PERSIST-*` id of events.md, in its order.
 
-Same form as the dialect registries (`refold.reference.RULES`,
+Same form as the dialect registries (`refold.reference.chat.RULES`,
 `refold.reference.anthropic.RULES`): ids are the stable keys suites, reports and baselines
 use. Every rule belongs to feature `events` (§2, §3, §4.1), except EV-TURN-OPAQUE, checked
 only when an adapter claims `events.turn_opaque`. §4.2 (OpenAI Responses) and §4.3

@@ -6,7 +6,7 @@ where it is applied; `RULES` lists them all, and `differences` is the dialect's 
 comparison (nulls, empty `annotations` and `logprobs`, and the top-level `output_text`
 removed). `decode_stream` and `ResponseStreamDecoder` are the wire layer (feature `sse`):
 SSE bytes in, event objects out. Which rules a difference is evidence against is the
-harness's (`refold.attribution_responses`).
+harness's (`refold.dialects.openai_responses.attribution`).
 
     >>> from refold.reference.responses import fold
     >>> response = fold([

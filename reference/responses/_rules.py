@@ -1,6 +1,6 @@
 """The RS rules registry: every rule id of the responses-fold spec, its feature, its statement.
 
-Same form as the chat registry (`refold.reference.RULES`): ids are the stable keys that
+Same form as the chat registry (`refold.reference.chat.RULES`): ids are the stable keys that
 suites, reports and baselines use. The ids are `RS-` (lifecycle: `LIFE-RS-`) prefixed so
 that they never collide with the chat or Anthropic ids in a report covering several
 dialects. The statements are the spec's rows, shortened to one line each.

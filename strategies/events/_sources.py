@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from hypothesis import strategies as st
 
 from refold.reference import JSON, JSONObject
-from refold.strategies import chunk_splits, chunk_streams, completions
-from refold.strategies import round_trips as chat_round_trips
 from refold.strategies.anthropic import event_splits, event_streams, messages
 from refold.strategies.anthropic import round_trips as message_round_trips
+from refold.strategies.chat import chunk_splits, chunk_streams, completions
+from refold.strategies.chat import round_trips as chat_round_trips
 from refold.strategies.responses import event_splits as response_splits
 from refold.strategies.responses import event_streams as response_streams
 from refold.strategies.responses import responses

@@ -69,12 +69,10 @@ def test_a_finishing_chunk_carrying_two_whole_calls_completes_them_after_both_st
     # 4). The first call's arguments parse before the second call starts, which is no
     # boundary (NE-24).
     last = tool(0, call_id="call_a", name="get_weather", arguments='{"city":"Paris"}')
-    last["choices"][0]["delta"]["tool_calls"].append(  # type: ignore[index, union-attr]
-        tool(1, call_id="call_b", name="get_time", arguments='{"city":"Rome"}')["choices"][0][
-            "delta"
-        ]["tool_calls"][0]
-    )  # type: ignore[index]
-    last["choices"][0]["finish_reason"] = "tool_calls"  # type: ignore[index]
+    second = tool(1, call_id="call_b", name="get_time", arguments='{"city":"Rome"}')
+    calls: list[JSON] = last["choices"][0]["delta"]["tool_calls"]
+    calls.append(second["choices"][0]["delta"]["tool_calls"][0])
+    last["choices"][0]["finish_reason"] = "tool_calls"
     check.agrees_with_reference(_CHAT, [role(), last, DONE])
 
 

@@ -2,7 +2,8 @@
 what the differing place holds (suite-private).
 
 The dialect charges a difference to the rules that own its pointer
-(`refold.attribution_responses`), among the test's own; a property of mixed streams is
+(`refold.dialects.openai_responses.attribution`), among the test's own; a property of mixed streams
+is
 marked with many rules that own every place of an item (how items are routed, replaced,
 recovered), so a refusal part lost is charged to all of them. The place's content says
 more: a difference inside a refusal part, an annotation list or a reasoning item's

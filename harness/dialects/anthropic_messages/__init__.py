@@ -15,17 +15,17 @@ from refold.reference.anthropic import (
     fold,
 )
 
-from ...ablation_anthropic import (
+from .._dialect import Ablation, Dialect
+from ._shapes import ANTHROPIC_SHAPES
+from .ablation import (
     absent_departures,
     applicable_undos,
     departures_alone,
     difference_undos,
     undecided_at,
 )
-from ...attribution_anthropic import PLACES, POINTERLESS, rules_at
-from ...policies import ANTHROPIC_POLICIES
-from .._dialect import Ablation, Dialect
-from ._shapes import ANTHROPIC_SHAPES
+from .attribution import PLACES, POINTERLESS, rules_at
+from .policies import ANTHROPIC_POLICIES
 
 __all__ = ["ANTHROPIC_MESSAGES"]
 

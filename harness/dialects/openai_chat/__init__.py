@@ -8,7 +8,7 @@ and the baselines that name them did not change.
 
 from __future__ import annotations
 
-from refold.reference import (
+from refold.reference.chat import (
     ALL_RULES,
     FEATURES,
     POINTERLESS,
@@ -22,9 +22,9 @@ from refold.reference import (
 from refold.reference.sse import decode_chunks
 
 from ...ablation import applicable_undos, departures_alone
-from ...policies import CHAT_POLICIES
 from .._dialect import Ablation, Dialect
 from ._shapes import CHAT_SHAPES
+from .policies import CHAT_POLICIES
 
 __all__ = ["OPENAI_CHAT"]
 
@@ -75,7 +75,7 @@ _PLACES: tuple[str, ...] = (
     f"{_CALL}/function/arguments",
     "/key",
 )
-"""A place of every row of the attribution table (`refold.reference._attribution`, and
+"""A place of every row of the attribution table (`refold.reference.chat._attribution`, and
 of each alternative), and `/key`, one it does not name (`Dialect.places`)."""
 
 OPENAI_CHAT = Dialect(
@@ -100,7 +100,8 @@ OPENAI_CHAT = Dialect(
     snapshot_rule="LIFE-SNAPSHOT",
     sse_layer="events",
     suites="",
-    reference_package="refold.reference",
+    reference_package="refold.reference.chat",
+    mutates_kernel=True,
     reference_tests="test_reference_*.py",
     reference_equivalents="equivalent-mutants.toml",
     not_fold_features=frozenset({"lifecycle", "sse", "events"}),

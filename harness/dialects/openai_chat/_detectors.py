@@ -9,7 +9,7 @@ from typing import Any
 
 from refold.reference import JSON, parse_complete
 
-from ..._chunk_walk import blank, delta_of, entries, fragments_of, function_of, index_of
+from ._chunk_walk import blank, delta_of, entries, fragments_of, function_of, index_of
 
 __all__ = ["DETECTORS"]
 

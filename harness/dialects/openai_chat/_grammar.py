@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from refold.reference import JSON
 from refold.shapes import GrammarLine, Violation
 
-from ..._chunk_walk import entries, index_of
+from ._chunk_walk import entries, index_of
 
 __all__ = ["GRAMMAR"]
 

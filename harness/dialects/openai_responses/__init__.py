@@ -17,16 +17,11 @@ from refold.reference.responses import (
     fold,
 )
 
-from ...ablation_responses import (
-    absent_departures,
-    applicable_undos,
-    departures_alone,
-    difference_undos,
-)
-from ...attribution_responses import PLACES, POINTERLESS, rules_at
-from ...policies import RESPONSES_POLICIES
 from .._dialect import Ablation, Dialect
 from ._shapes import RESPONSES_SHAPES
+from .ablation import absent_departures, applicable_undos, departures_alone, difference_undos
+from .attribution import PLACES, POINTERLESS, rules_at
+from .policies import RESPONSES_POLICIES
 
 __all__ = ["OPENAI_RESPONSES"]
 

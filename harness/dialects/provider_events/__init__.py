@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from refold.reference import JSON, Difference, JSONObject, differences
+from refold.reference import JSON, Difference, JSONObject
 from refold.reference import events as reference_events
+from refold.reference.chat import differences
 
 from ...errors import TargetError
 from .._dialect import Dialect

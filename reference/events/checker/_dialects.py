@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ... import Accumulator as ChatAccumulator
 from ... import RefoldError
 from ..._compare import Difference
-from ..._compare import differences as chat_differences
 from ..._json import JSON, JSONObject, non_blank, non_negative_int
 from ...anthropic import Accumulator as MessageAccumulator
 from ...anthropic import differences as message_differences
+from ...chat import Accumulator as ChatAccumulator
+from ...chat._compare import differences as chat_differences
 from ...responses import differences as response_differences
 from ._ends import ChatCalls, MessageCalls, StreamEnd, TextArrival, arguments_value
 from ._responses import read_responses, responses_output_tokens, responses_view

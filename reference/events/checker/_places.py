@@ -25,10 +25,11 @@ import difflib
 import json
 from collections.abc import Iterator, Sequence
 
-from ..._compare import Difference, differences
+from ..._compare import Difference
 from ..._impact import impact_of
 from ..._json import JSON
 from ..._outcomes import Impact
+from ...chat._compare import differences
 from ._violation import Violation
 
 __all__ = [

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from refold.reference import JSON, JSONObject
 from refold.reference.anthropic import Accumulator, fold
 
-from ._policy import Policy, PolicyRaised
+from ...policies import Policy, PolicyRaised
 
 __all__ = ["ANTHROPIC_POLICIES"]
 

@@ -1,6 +1,6 @@
 """Which AM rules a difference is evidence against, from where it is in the Message.
 
-The dialect's counterpart of the chat table (`refold.reference._attribution`): each JSON
+The dialect's counterpart of the chat table (`refold.reference.chat._attribution`): each JSON
 pointer of an Anthropic `Message` is mapped to the rules that decide the value there, so
 a failure found by a test of several rules is charged to the ones its differences point
 at. Rules about reading an event whatever its fields (`POINTERLESS`: which events count,

@@ -13,9 +13,10 @@ from collections.abc import Collection
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from refold.reference import FEATURES, JSON, JSONObject
+from refold.reference import JSON, JSONObject
+from refold.reference.chat import FEATURES
 
-from ._text import BOOLEANS, argument_texts, identities, json_objects, texts
+from .._text import BOOLEANS, argument_texts, identities, json_objects, texts
 
 __all__ = ["FINISH_REASONS", "completions", "is_finished"]
 

@@ -10,7 +10,8 @@ like the spec's. It is kept apart from `RULES`, which stays exactly the spec's t
 
 from __future__ import annotations
 
-from ._rules import RULES, Rule
+from .._rules import Rule
+from ._rules import RULES
 
 __all__ = ["ALL_RULES", "SSE_RULES", "SSE_RULES_NOTE", "SSE_RULES_SOURCE", "lookup_any_rule"]
 

@@ -33,14 +33,8 @@ from typing import Any
 from refold.reference import JSON, JSONObject, RefoldError
 from refold.reference.anthropic import NoMessageError, differences, fold
 
-from ._anthropic_block_departures import (
-    block_order,
-    block_reopen,
-    block_stop,
-    delta_match,
-    delta_route,
-)
-from .attribution_anthropic import rules_at
+from ._block_departures import block_order, block_reopen, block_stop, delta_match, delta_route
+from .attribution import rules_at
 
 __all__ = [
     "DEPARTURES",

@@ -1,6 +1,7 @@
 """The stream-level departures of an OpenAI Responses event stream from OpenAI's own shape,
-each named after its rule, and how to undo them (`refold.ablation_responses` holds the
-registry; `refold._responses_item_departures` the item-level ones).
+each named after its rule, and how to undo them (`refold.dialects.openai_responses.ablation` holds
+the
+registry; `refold.dialects.openai_responses._item_departures` the item-level ones).
 
 OpenAI's own shape is the spec's split family 1: lifecycle events, per item its added,
 parts, deltas and done events, one terminal event with the whole response, and nothing

@@ -15,8 +15,10 @@ from hypothesis import event
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from refold.reference import FEATURES, JSONObject
+from refold.reference import JSONObject
+from refold.reference.chat import FEATURES
 
+from .._text import BOOLEANS, below
 from ._completions import completions, is_finished
 from ._fragments import (
     Lane,
@@ -27,7 +29,6 @@ from ._fragments import (
     tool_call_lanes,
 )
 from ._noise import with_noise
-from ._text import BOOLEANS, below
 
 __all__ = ["SPLIT_FAMILIES", "chunk_splits", "round_trips"]
 

@@ -15,7 +15,8 @@ from functools import cache
 
 from hypothesis import strategies as st
 
-from refold.reference import FEATURES, JSON, JSONObject
+from refold.reference import JSON, JSONObject
+from refold.reference.chat import FEATURES
 
 from ._claims import allows
 from ._completions import _check_options

@@ -1,6 +1,7 @@
 """Which RS rules a difference is evidence against, from where it is in the Response.
 
-The dialect's counterpart of `refold.attribution_anthropic`: each JSON pointer of an
+The dialect's counterpart of `refold.dialects.anthropic_messages.attribution`: each JSON pointer of
+an
 OpenAI `Response` is mapped to the rules that decide the value there, so a failure found
 by a test of several rules is charged to the ones its differences point at. Rules about
 reading an event whatever its fields (`POINTERLESS`: arrival order, keepalives and

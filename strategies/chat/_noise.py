@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from refold.reference import JSONObject
 
-from ._text import BOOLEANS, below
+from .._text import BOOLEANS, below
 
 __all__ = ["with_noise"]
 

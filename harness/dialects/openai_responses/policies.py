@@ -15,7 +15,7 @@ from refold.reference.responses import fold
 from refold.reference.responses._envelope import LIFECYCLE_EVENTS, TERMINAL_EVENTS
 from refold.reference.responses._routing import ITEM_EVENTS
 
-from ._policy import Policy, PolicyRaised
+from ...policies import Policy, PolicyRaised
 
 __all__ = ["RESPONSES_POLICIES"]
 

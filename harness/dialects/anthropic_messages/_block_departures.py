@@ -1,5 +1,6 @@
 """The block-level departures of an Anthropic event stream from family 1, each named after
-its rule, and how to undo them (`refold.ablation_anthropic` holds the event-level ones).
+its rule, and how to undo them (`refold.dialects.anthropic_messages.ablation` holds the event-level
+ones).
 
 Family 1 opens blocks at indexes n..n+k-1 in that order (n: the blocks message_start
 already holds), once each, sends each block's deltas (of the types its block type is

@@ -20,8 +20,8 @@ stream of ordinary fragments never pays for a parse.
 
 from __future__ import annotations
 
-from ._arguments import Arguments, parse_complete
-from ._json import JSON, JSONObject, json_equal, non_blank, non_negative_int, object_or_none
+from .._arguments import Arguments, parse_complete
+from .._json import JSON, JSONObject, json_equal, non_blank, non_negative_int, object_or_none
 
 __all__ = ["ToolCalls"]
 

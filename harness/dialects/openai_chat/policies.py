@@ -1,5 +1,5 @@
 """The fold policies of the `openai-chat` dialect: each the reference fold
-(`refold.reference.fold`) with one change a real library makes.
+(`refold.reference.chat.fold`) with one change a real library makes.
 
 Tool-call policies keep the reference for everything but the calls, and rebuild each
 choice's `tool_calls` with the one ladder step they change (`_Calls`): the reference's
@@ -12,9 +12,10 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 
-from refold.reference import JSON, Accumulator, JSONObject, fold, parse_complete
+from refold.reference import JSON, JSONObject, parse_complete
+from refold.reference.chat import Accumulator, fold
 
-from ._policy import Policy, PolicyRaised
+from ...policies import Policy, PolicyRaised
 
 __all__ = ["CHAT_POLICIES"]
 

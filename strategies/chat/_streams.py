@@ -16,12 +16,13 @@ from collections.abc import Collection
 from hypothesis import event
 from hypothesis import strategies as st
 
-from refold.reference import FEATURES, JSON, JSONObject
+from refold.reference import JSON, JSONObject
+from refold.reference.chat import FEATURES
 
+from .._text import BOOLEANS, below
 from ._claims import allows, families_for
 from ._completions import _check_options, completions
 from ._splits import chunk_splits
-from ._text import BOOLEANS, below
 
 __all__ = ["chunk_streams"]
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .._errors import ChunkTypeError, EmptyFoldError
+from .._json import JSON, JSONObject, copy_json, non_blank, non_negative_int, positive_int
 from ._choice import ChoiceFold
-from ._errors import ChunkTypeError, EmptyFoldError
-from ._json import JSON, JSONObject, copy_json, non_blank, non_negative_int, positive_int
 
 __all__ = ["Accumulator", "fold"]
 

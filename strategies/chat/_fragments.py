@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from refold.reference import JSON, JSONObject, parse_complete
 
-from ._text import BOOLEANS, below, cut, escape_positions, pieces_of
+from .._text import BOOLEANS, below, cut, escape_positions, pieces_of
 
 __all__ = [
     "Lane",

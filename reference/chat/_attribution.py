@@ -15,7 +15,7 @@ the shape is closed, so such a key was copied from a chunk (openai-python keeps 
 `prompt_filter_results`) or invented, and either way an unknown key changed the result.
 Only the whole response (pointer "") belongs to no rule.
 
-The wire rules (SSE-*, `refold.reference.SSE_RULES`) own no pointer either: a decoder's
+The wire rules (SSE-*, `refold.reference.chat.SSE_RULES`) own no pointer either: a decoder's
 failure is about events, not about a `chat.completion`, and the `sse` suite asserts
 plainly rather than through `ConformanceFailure`, so it is charged to the marks of the
 failing test, which name wire rules only, never to a spec rule.

@@ -2,8 +2,9 @@
 its rule, and how to undo them: the `openai-responses` dialect's ablation (`refold.crashes`,
 `refold.difference_ablation`).
 
-OpenAI's own shape is the spec's split family 1 (`refold._responses_departures` and
-`refold._responses_item_departures` say what departs from it). Each departure is one
+OpenAI's own shape is the spec's split family 1
+(`refold.dialects.openai_responses._stream_departures` and
+`refold.dialects.openai_responses._item_departures` say what departs from it). Each departure is one
 function `undo(stream) -> stream`, named after the rule that says how the departure
 folds; it is present when undoing it changes the stream. As in the Anthropic ablation, an
 undo is trusted on a stream only when the reference folds the undone stream identically
@@ -31,18 +32,7 @@ from collections.abc import Callable
 from refold.reference import JSON, JSONObject, RefoldError
 from refold.reference.responses import NoResponseError, differences, fold
 
-from ._responses_departures import (
-    after_terminal,
-    error_event,
-    is_terminal,
-    keepalive,
-    null_item,
-    seq_arrival,
-    terminal_events,
-    terminal_repeat,
-    unknown_keys,
-)
-from ._responses_item_departures import (
+from ._item_departures import (
     content_index,
     done_as_deltas,
     items_done,
@@ -54,7 +44,18 @@ from ._responses_item_departures import (
     refusals_as_text,
     route,
 )
-from .attribution_responses import rules_at
+from ._stream_departures import (
+    after_terminal,
+    error_event,
+    is_terminal,
+    keepalive,
+    null_item,
+    seq_arrival,
+    terminal_events,
+    terminal_repeat,
+    unknown_keys,
+)
+from .attribution import rules_at
 
 __all__ = [
     "DEPARTURES",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ._json import JSON, JSONObject, copy_json, non_blank
+from .._json import JSON, JSONObject, copy_json, non_blank
 from ._reasoning import ReasoningDetails
 from ._tools import ToolCalls
 

@@ -1,6 +1,7 @@
 """The item-level departures of an OpenAI Responses event stream from OpenAI's own shape,
 each named after its rule, how to undo them, and how to tell they are absent
-(`refold.ablation_responses` holds the registry; `refold._responses_departures` the
+(`refold.dialects.openai_responses.ablation` holds the registry;
+`refold.dialects.openai_responses._stream_departures` the
 stream-level ones).
 
 In OpenAI's own shape every item is announced (`output_item.added`) before its events, at
@@ -22,7 +23,7 @@ from refold.reference.responses import fold
 from refold.reference.responses._items import placeholder
 from refold.reference.responses._routing import ITEM_EVENTS
 
-from ._responses_departures import is_terminal
+from ._stream_departures import is_terminal
 
 __all__ = [
     "content_index",

@@ -14,7 +14,7 @@ last non-null value, as it keeps the last non-blank string.
 
 from __future__ import annotations
 
-from ._json import JSON, JSONObject, copy_json, non_blank, non_negative_int
+from .._json import JSON, JSONObject, copy_json, non_blank, non_negative_int
 
 __all__ = ["ReasoningDetails"]
 
