@@ -1,8 +1,8 @@
 """The wire rules' examples: one byte stream per SSE rule and what WHATWG makes of it.
 
 Shared by the `sse` suite (which checks the target's decoder, `--target`) and by
-tests/test_sdk_sse_decoders.py (which checks openai-python's and httpx-sse's decoders
-directly, whatever the target). Each case's `rule` is an id of
+tests/dialects/openai_chat/test_sdk_sse_decoders.py (which checks openai-python's and
+httpx-sse's decoders directly, whatever the target). Each case's `rule` is an id of
 `refold.reference.chat.SSE_RULES`; `KNOWN_DEVIATIONS` are the real decoders' documented
 departures from those rules, applied as strict xfails.
 """

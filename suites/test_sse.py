@@ -10,7 +10,7 @@ plain assertion and is charged to those marks, never to a spec rule.
 A target's documented deviation (`KNOWN_DEVIATIONS`, by target name) is a strict xfail
 naming the rule: it is reported on every run, and the day the decoder is fixed the xfail
 turns into a failure that says so. openai-python's and httpx-sse's decoders are also
-checked directly, whatever the target, by tests/test_sdk_sse_decoders.py.
+checked directly, whatever the target, by tests/dialects/openai_chat/test_sdk_sse_decoders.py.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ In a fresh process, from an empty directory, so the installed suites and plugin 
 runs; each rule's status is read from the results file (`--refold-report`). The examples
 run in process: they are this repository's own code, so the worker process that guards a
 run against a hostile target protects nothing here and costs a quarter of the run
-(tests/test_target_isolation.py checks the isolated path).
+(tests/harness/targets/test_target_isolation.py checks the isolated path).
 """
 
 from __future__ import annotations

@@ -1,5 +1,14 @@
-"""How the project's tests are spread over pytest-xdist workers (and one unused plugin
-kept out of the pytest processes they start, below).
+"""How the project's tests are found and spread over pytest-xdist workers (and one
+unused plugin kept out of the pytest processes they start, below).
+
+The tests are grouped by area: `core/` (the shared kernel of the reference, the reports,
+architecture and packaging), `harness/<room>/` (one folder per room of the harness) and
+`dialects/<name>/` (one folder per dialect; a test about every dialect sits in
+`dialects/` itself). Folders are not packages: pytest imports each test module by its
+base name with its folder first on `sys.path` (the default `prepend` import mode), so
+base names stay unique across folders, and a helper module (`_*.py`) used by one folder's
+tests sits in that folder. The helpers several folders use sit here, in `tests/`, which
+this file puts on `sys.path` (below) for every module to import them by name.
 
 Several modules compute an expensive module-scoped fixture once for all their tests: the
 suite-strength modules run whole suites against every broken example, others run one
@@ -17,6 +26,7 @@ this with marks, but pytest 9.2 ignores the node-id suffix it relies on.)
 from __future__ import annotations
 
 import os
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -24,11 +34,14 @@ from typing import Any
 import pytest
 
 _TESTS = Path(__file__).resolve().parent
+if str(_TESTS) not in sys.path:
+    sys.path.insert(0, str(_TESTS))  # the shared helpers: `from _suite_runs import ...`
 
 # langsmith, installed with langchain for the SDK targets, registers a pytest plugin that
 # imports its client on every pytest start: about a second of CPU in each of the hundreds
 # of pytest processes these tests start (`refold check`, `pytest --target=...`), four in
-# ten of tests/test_replay.py's time. No test uses it; the processes inherit the block.
+# ten of tests/harness/records/test_replay.py's time. No test uses it; the processes
+# inherit the block.
 os.environ["PYTEST_ADDOPTS"] = " ".join(
     part for part in (os.environ.get("PYTEST_ADDOPTS", ""), "-p no:langsmith_plugin") if part
 )
@@ -46,11 +59,11 @@ def _dist_given(config: pytest.Config) -> bool:
 
 
 @cache
-def _modules_with_module_fixtures() -> frozenset[str]:
-    """The test files (names) that define a module-scoped fixture."""
+def _modules_with_module_fixtures() -> frozenset[Path]:
+    """The test files (resolved paths, in every folder) that define a module-scoped fixture."""
     return frozenset(
-        path.name
-        for path in _TESTS.glob("test_*.py")
+        path
+        for path in _TESTS.rglob("test_*.py")
         if 'scope="module"' in path.read_text(encoding="utf-8")
     )
 
@@ -67,8 +80,7 @@ class _ModuleUnits:
                 module = nodeid.split("::", 1)[0]
                 return (
                     module
-                    if Path(module).name in _modules_with_module_fixtures()
-                    and Path(module).parent.name == _TESTS.name
+                    if (config.rootpath / module).resolve() in _modules_with_module_fixtures()
                     else nodeid
                 )
 

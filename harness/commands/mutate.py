@@ -73,7 +73,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--suites-only",
         action="store_true",
-        help="reference: leave out the checkout's tests/test_reference_*.py",
+        help="reference: leave out the checkout's tests/**/test_reference_*.py",
     )
     parser.add_argument(
         "--exclude-failing",

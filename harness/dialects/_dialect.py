@@ -107,9 +107,10 @@ class Dialect:
     coverage` mutate and measure for `--target reference` (its modules; a sub-package
     that is another dialect's reference is not part of it)."""
     reference_tests: str
-    """The glob naming the checkout's tests of the reference (`tests/test_reference_*.py`)
-    that `refold mutate --target reference` runs beside the suites; a file another
-    dialect's longer glob also matches is that dialect's."""
+    """The glob, under the checkout's `tests/`, naming its tests of the reference
+    (`dialects/openai_responses/test_reference_responses_*.py`) that `refold mutate
+    --target reference` runs beside the suites; a file another dialect's longer glob
+    also matches is that dialect's."""
     reference_equivalents: str
     """The file under the checkout's `docs/` listing the reviewed equivalent mutants of the
     reference package (`equivalent-mutants.toml`): `refold mutate --target reference`'s

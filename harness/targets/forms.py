@@ -3,7 +3,7 @@
 `FORMS` is the only place the forms are written out: `load_target` tries them in order,
 and the `--target` help (`forms_help`), the error for an unloadable target
 (`forms_sentence`) and the README's table (`forms_markdown`, kept equal by
-tests/test_target_forms.py) are generated from it.
+tests/harness/targets/test_target_forms.py) are generated from it.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 A target's `sse` decoder (see `refold.targets.Target.sse`) is what the `sse` suite checks:
 the built-in `reference` target carries `decode_reference`, `openai` carries
-`decode_openai`. httpx-sse is no target's decoder; tests/test_sdk_sse_decoders.py checks
-it and openai-python's directly, whatever `--target` is.
+`decode_openai`. httpx-sse is no target's decoder; it and openai-python's are checked
+directly, whatever `--target` is, by tests/dialects/openai_chat/test_sdk_sse_decoders.py.
 
 A decoder turns a byte stream, given in the pieces the network delivered, into the
 events a client would see and the reconnection time it would keep. The real decoders are

@@ -64,7 +64,7 @@ make); usage the response's, as above; opaque the ModelResponse as pydantic-ai d
 Persisted: what a pydantic-ai runtime writes for the turn, its message history (the
 request, and the ModelResponse if the stream gave one) as
 `ModelMessagesTypeAdapter.dump_json`, parsed back to JSON. What 2.68.0 breaks is pinned
-by tests/test_pydantic_ai_events_target.py.
+by tests/dialects/provider_events/test_pydantic_ai_events_target.py.
 """
 
 from __future__ import annotations

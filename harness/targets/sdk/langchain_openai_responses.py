@@ -40,10 +40,10 @@ item's `status` (a message's is dropped), a message part's `logprobs`. The rules
 such places are not judged (`refold rules --dialect openai-responses --target
 langchain-openai-responses` lists them): RS-RECOVER-STATUS (an item's `status`) and
 RS-ERROR-EVENT (the Response's `error`; that LangChain raises on an `error` event is pinned
-by tests/test_responses_sdk_targets_langchain_litellm.py, not judged by the suites). Not
-judged either, because not claimed: `lifecycle` (a whole-list fold: LIFE-RS-*) and `sse`
-(LangChain has no decoder of its own; openai-python's, which it streams through, is that
-SDK's target's).
+by tests/dialects/openai_responses/test_responses_sdk_targets_langchain_litellm.py, not
+judged by the suites). Not judged either, because not claimed: `lifecycle` (a whole-list
+fold: LIFE-RS-*) and `sse` (LangChain has no decoder of its own; openai-python's, which it
+streams through, is that SDK's target's).
 A stream whose chunks LangChain sums to nothing raises `ValueError` ("no message chunk").
 """
 

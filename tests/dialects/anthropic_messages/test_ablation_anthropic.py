@@ -1,0 +1,247 @@
+"""The Anthropic ablation: each departure from family 1 is undone by a change the reference
+folds identically except at its own rule's pointers, a plain stream has none, and a crash
+of a broken Anthropic accumulator is charged to the rule of the departure that makes it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+
+from refold.checks import Check, ConformanceFailure
+from refold.crashes import analyse
+from refold.dialects import dialect
+from refold.dialects.anthropic_messages.ablation import (
+    DEPARTURES,
+    absent_departures,
+    applicable_undos,
+    departures_alone,
+)
+from refold.dialects.anthropic_messages.attribution import rules_at
+from refold.reference import JSON, JSONObject
+from refold.reference.anthropic import RULES, Difference, differences, fold
+from refold.strategies.anthropic import round_trips
+from refold.targets import load_target
+
+_BROKEN = Path(__file__).resolve().parents[3] / "examples" / "broken"
+_MESSAGE: JSONObject = {
+    "id": "msg_1",
+    "type": "message",
+    "role": "assistant",
+    "model": "claude-sonnet-4-5",
+    "content": [],
+    "stop_reason": None,
+    "stop_sequence": None,
+}
+_START: JSONObject = {"type": "message_start", "message": _MESSAGE}
+_TEXT: list[JSON] = [
+    {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+    {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Hi"}},
+    {"type": "content_block_stop", "index": 0},
+]
+_END: list[JSON] = [
+    {"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None}},
+    {"type": "message_stop"},
+]
+WITHOUT_USAGE: list[JSON] = [_START, *_TEXT, *_END]
+
+
+def _type(event: JSON) -> object:
+    return event.get("type") if isinstance(event, dict) else None
+
+
+def test_every_departure_is_named_after_an_anthropic_rule() -> None:
+    assert {rule for rule, _ in DEPARTURES} <= set(RULES)
+    assert dialect("anthropic-messages").ablation is not None
+
+
+@settings(max_examples=30, deadline=None)
+@given(drawn=round_trips(families=frozenset({1})))
+def test_a_family_one_stream_departs_in_nothing(drawn: tuple[JSONObject, list[JSON]]) -> None:
+    _, events = drawn
+    present = [rule for rule, undo in DEPARTURES if undo(events) != events]
+    assert present in ([], ["AM-USAGE-ABSENT"])  # a message drawn without usage has none
+
+
+@settings(max_examples=30, deadline=None)
+@given(drawn=round_trips())
+def test_an_undone_stream_folds_alike_except_at_its_rules_pointers(
+    drawn: tuple[JSONObject, list[JSON]],
+) -> None:
+    _, events = drawn
+    expected = fold(events)
+    for rule_id, undone in applicable_undos(events):
+        assert all(rule_id in rules_at(d.pointer) for d in differences(expected, fold(undone)))
+
+
+def test_adding_usage_changes_the_fold_at_usage_only_and_is_trusted() -> None:
+    undos = dict(applicable_undos(WITHOUT_USAGE))
+    assert set(undos) == {"AM-USAGE-ABSENT"}
+    found = differences(fold(WITHOUT_USAGE), fold(undos["AM-USAGE-ABSENT"]))
+    assert [d.pointer for d in found] == ["/usage"]
+
+
+def test_noise_is_undone_by_dropping_it() -> None:
+    noisy: list[JSON] = [
+        {"type": "ping"},
+        _START,
+        {"type": "vertex_event"},
+        *_TEXT,
+        {"type": "ping"},
+        *_END,
+        {"type": "content_block_stop", "index": 0},
+    ]
+    undos = dict(applicable_undos(noisy))
+    assert {
+        "AM-PING",
+        "AM-BEFORE-START",
+        "AM-UNKNOWN-EVENT",
+        "AM-LIFE-AFTER-STOP",
+        "AM-USAGE-ABSENT",
+    } == set(undos)
+    assert undos["AM-BEFORE-START"][0] == _START
+    assert {"type": "ping"} not in undos["AM-PING"]
+    alone = departures_alone(noisy)
+    plain = alone[0][1]
+    assert alone[0][0] == "" and [_type(e) for e in plain] == [
+        "message_start",
+        *(_type(e) for e in _TEXT),
+        "message_delta",
+        "message_stop",
+    ]
+    assert [rule for rule, _ in alone[1:]] == [
+        "AM-BEFORE-START",
+        "AM-PING",
+        "AM-UNKNOWN-EVENT",
+        "AM-LIFE-AFTER-STOP",
+        "AM-USAGE-ABSENT",
+    ]
+
+
+def test_blocks_in_message_start_are_moved_to_block_events() -> None:
+    block = {"type": "text", "text": "Done."}
+    start: JSONObject = {
+        "type": "message_start",
+        "message": {**_MESSAGE, "content": [block], "stop_reason": "end_turn", "usage": {}},
+    }
+    events: list[JSON] = [start, {"type": "message_stop"}]
+    undos = dict(applicable_undos(events))
+    assert set(undos) == {"AM-START-CONTENT"}
+    assert undos["AM-START-CONTENT"][1] == {
+        "type": "content_block_start",
+        "index": 0,
+        "content_block": block,
+    }
+
+
+def _crash(name: str, events: list[JSON], rules: tuple[str, ...]) -> ConformanceFailure:
+    target = load_target(str(_BROKEN / f"{name}.py"))
+    check = Check(target)
+    check.rules = rules
+    accumulator = check.accumulator()
+    for event in events[:-1]:
+        try:
+            accumulator.add(event)
+        except ConformanceFailure as exc:
+            failure = exc
+            break
+    else:
+        pytest.fail(f"{name} did not raise on {events}")
+    assert failure.crash is not None
+    analyse(failure.crash, failure.chunks or [], target)
+    return failure
+
+
+def test_a_crash_without_usage_is_charged_to_usage_absent_and_blocks_the_tests_rules() -> None:
+    failure = _crash("anthropic_crash_without_usage", WITHOUT_USAGE, ("AM-TEXT-JOIN",))
+    assert failure.implicated == ("AM-USAGE-ABSENT",)
+    assert failure.blocked == ("AM-TEXT-JOIN",)
+
+
+@pytest.mark.parametrize(
+    ("first", "charged"),
+    [
+        ({"type": "ping"}, {"AM-PING", "AM-BEFORE-START"}),
+        ({"type": "vertex_event"}, {"AM-UNKNOWN-EVENT", "AM-BEFORE-START"}),
+        ({"type": "content_block_stop", "index": 0}, {"AM-BEFORE-START"}),
+    ],
+)
+def test_a_raise_before_message_start_is_charged_to_the_rules_of_that_event(
+    first: JSONObject,
+    charged: set[str],
+) -> None:
+    start: JSONObject = {**_START, "message": {**_MESSAGE, "usage": {"input_tokens": 1}}}
+    failure = _crash(
+        "anthropic_ping_before_start_raises", [first, start, *_TEXT, *_END], ("AM-DELTA-ROUTE",)
+    )
+    assert set(failure.implicated) == charged
+
+
+def _text_block(index: int, *texts: str) -> list[JSON]:
+    return [
+        {
+            "type": "content_block_start",
+            "index": index,
+            "content_block": {"type": "text", "text": ""},
+        },
+        *(
+            {
+                "type": "content_block_delta",
+                "index": index,
+                "delta": {"type": "text_delta", "text": t},
+            }
+            for t in texts
+        ),
+        {"type": "content_block_stop", "index": index},
+    ]
+
+
+def test_block_departures_are_undone_to_family_one() -> None:
+    gaps_and_disorder: list[JSON] = [_START, *_text_block(3, "b"), *_text_block(1, "a"), *_END]
+    reopened: list[JSON] = [_START, *_text_block(0, "a"), _text_block(0)[0], *_END]
+    misrouted: list[JSON] = [_START, *_TEXT, _text_block(5, "x")[1], *_END]
+    unstopped: list[JSON] = [_START, *_TEXT[:2], *_END]
+    cases = {
+        "AM-BLOCK-ORDER": gaps_and_disorder,
+        "AM-BLOCK-REOPEN": reopened,
+        "AM-DELTA-ROUTE": misrouted,
+        "AM-BLOCK-STOP": unstopped,
+    }
+    for rule_id, stream in cases.items():
+        undos = dict(applicable_undos(stream))
+        assert rule_id in undos, (rule_id, sorted(undos))
+        assert not differences(fold(stream), fold(undos[rule_id]))
+    assert dict(applicable_undos(gaps_and_disorder))["AM-BLOCK-ORDER"][1:7] == [
+        *_text_block(0, "a"),
+        *_text_block(1, "b"),
+    ]
+
+
+def test_a_stream_that_does_not_depart_gives_no_evidence_against_those_rules() -> None:
+    plain: list[JSON] = [_START, *_TEXT, *_END]
+    assert absent_departures(plain) >= {
+        "AM-BLOCK-ORDER",
+        "AM-BLOCK-REOPEN",
+        "AM-DELTA-ROUTE",
+        "AM-DELTA-MATCH",
+        "AM-BLOCK-STOP",
+        "AM-START-CONTENT",
+        "AM-UNKNOWN-BLOCK",
+    }
+    # a start text dropped by the target: AM-TEXT-JOIN's, not the delta rules'
+    failure = ConformanceFailure(
+        ("AM-USAGE-BASE",),
+        "differs",
+        chunks=plain,
+        differences=[Difference("/content/0/text", "Hi", "i")],
+    )
+    assert failure.implicated == ("AM-TEXT-JOIN",)
+    reopened: list[JSON] = [_START, *_TEXT, _text_block(0)[0], *_END]
+    assert "AM-BLOCK-REOPEN" not in absent_departures(reopened)
+    unknown: list[JSON] = [
+        _START,
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "x_block_future"}},
+        *_END,
+    ]
+    assert "AM-UNKNOWN-BLOCK" not in absent_departures(unknown)

@@ -1,0 +1,296 @@
+"""The Responses ablation: each departure from OpenAI's own shape is undone by a change the
+reference folds identically except at its own rule's pointers, a family-1 stream has none,
+a stream that does not depart gives no evidence against those rules, and a crash or a
+difference of a broken Responses accumulator is charged to the rule of its departure."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _responses_streams import (
+    HELLO,
+    HELLO_ITEM,
+    added,
+    created,
+    done,
+    message,
+    message_events,
+    output_text,
+    terminal,
+)
+from hypothesis import HealthCheck, given, settings
+
+from refold.checks import Check, ConformanceFailure
+from refold.crashes import analyse
+from refold.dialects import dialect
+from refold.dialects.openai_responses.ablation import (
+    DEPARTURES,
+    absent_departures,
+    applicable_undos,
+    departures_alone,
+    difference_undos,
+)
+from refold.dialects.openai_responses.attribution import rules_at
+from refold.difference_ablation import ablate
+from refold.reference import JSON, JSONObject
+from refold.reference.responses import RULES, Difference, differences, fold
+from refold.strategies.responses import event_streams, round_trips
+from refold.targets import load_target
+
+_BROKEN = Path(__file__).resolve().parents[3] / "examples" / "broken"
+_ERROR: JSONObject = {"type": "error", "code": "server_error", "message": "x", "param": None}
+_KEEPALIVE: JSONObject = {"type": "keepalive"}
+
+
+def _types(stream: list[JSON]) -> list[object]:
+    return [e.get("type") if isinstance(e, dict) else None for e in stream]
+
+
+def test_every_departure_is_named_after_a_responses_rule_and_registered() -> None:
+    assert {rule for rule, _ in DEPARTURES} <= set(RULES)
+    found = dialect("openai-responses")
+    assert found.ablation is not None and found.ablation.difference_undos is not None
+    assert found.absent_departures is absent_departures
+
+
+@settings(max_examples=40, deadline=None)
+@given(drawn=round_trips(families=frozenset({1})))
+def test_a_family_one_stream_departs_in_nothing(drawn: tuple[JSONObject, list[JSON]]) -> None:
+    _, events = drawn
+    present = [rule for rule, undo in DEPARTURES if undo(events) != events]
+    # an incomplete or failed terminal is OpenAI's own shape, and a completed one folds alike
+    assert present in ([], ["RS-TERMINAL-EVENTS"])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(events=event_streams())
+def test_an_undone_stream_folds_alike_except_at_its_rules_pointers(events: list[JSON]) -> None:
+    expected = fold(events)
+    for rule_id, undone in applicable_undos(events):
+        assert all(rule_id in rules_at(d.pointer) for d in differences(expected, fold(undone)))
+    for rule_id, deciding, undone in difference_undos(events, frozenset({"refusal"})):
+        assert rule_id in deciding
+        assert all(rules_at(d.pointer) & deciding for d in differences(expected, fold(undone)))
+
+
+def test_noise_is_undone_by_dropping_or_renumbering_it() -> None:
+    noisy: list[JSON] = [
+        {**HELLO[0], "sequence_number": 5},
+        _KEEPALIVE,
+        {"type": "response.vendor_progress"},
+        *HELLO[1:-1],
+        _ERROR,
+        {"type": "response.output_item.added", "output_index": 3, "item": None},
+        HELLO[-1],
+    ]
+    undos = dict(applicable_undos(noisy))
+    assert {"RS-KEEPALIVE", "RS-ERROR-EVENT", "RS-NULL-ITEM", "RS-SEQ-ARRIVAL"} <= set(undos)
+    assert _KEEPALIVE not in undos["RS-KEEPALIVE"]
+    assert _ERROR not in undos["RS-ERROR-EVENT"]
+    assert undos["RS-SEQ-ARRIVAL"][0]["sequence_number"] == 0  # type: ignore[index]
+    plain = departures_alone(noisy)[0]
+    assert plain[0] == "" and _types(plain[1]) == _types(HELLO)
+
+
+def test_unknown_keys_are_dropped_from_known_events_only() -> None:
+    keyed = [*HELLO[:-2], {**HELLO[-2], "obfuscation": "x1"}, HELLO[-1]]
+    undone = dict(applicable_undos(keyed))["RS-UNKNOWN-KEYS"]
+    assert undone == HELLO
+
+
+def test_a_repeated_terminal_keeps_the_last_and_late_events_move_before_the_first() -> None:
+    repeated = [*HELLO, terminal("failed", output=[HELLO_ITEM], error={"code": "e"})]
+    undos = dict(applicable_undos(repeated))
+    assert _types(undos["RS-TERMINAL-REPEAT"]) == [*_types(HELLO[:-1]), "response.failed"]
+    late = [created(), terminal(output=[]), *message_events(0, HELLO_ITEM)]
+    moved = dict(applicable_undos(late))["LIFE-RS-AFTER"]
+    assert _types(moved)[-1] == "response.completed" and len(moved) == len(late)
+
+
+def test_an_incomplete_terminal_read_as_completed_is_charged_with_its_outcome_rule() -> None:
+    events = [
+        created(),
+        *message_events(0, HELLO_ITEM),
+        terminal(
+            "incomplete", output=[HELLO_ITEM], incomplete_details={"reason": "max_output_tokens"}
+        ),
+    ]
+    probes = {rule: deciding for rule, deciding, _ in difference_undos(events, frozenset())}
+    assert probes["RS-TERMINAL-EVENTS"] == {"RS-TERMINAL-EVENTS", "RS-INCOMPLETE"}
+    assert [rule for rule, _ in applicable_undos(events)] == ["RS-TERMINAL-EVENTS", "RS-INCOMPLETE"]
+
+
+def test_orphan_content_gets_its_announcement_first() -> None:
+    orphaned = [created(), *message_events(0, HELLO_ITEM)[1:], terminal(output=[])]
+    undone = dict(applicable_undos(orphaned))["RS-ORPHAN"]
+    assert _types(undone)[1] == "response.output_item.added"
+    assert undone[1]["item"] == {
+        "type": "message",
+        "id": "msg_1",  # type: ignore[index]
+        "status": "in_progress",
+        "role": "assistant",
+        "content": [],
+    }
+    late = [
+        created(),
+        *message_events(0, HELLO_ITEM)[1:3],
+        message_events(0, HELLO_ITEM)[0],
+        *message_events(0, HELLO_ITEM)[3:],
+        terminal(output=[]),
+    ]
+    moved = dict(applicable_undos(late))["RS-ORPHAN"]
+    assert _types(moved)[:3] == [
+        "response.created",
+        "response.output_item.added",
+        "response.content_part.added",
+    ]
+
+
+def test_rotated_ids_are_given_back_and_drifted_indexes_follow_the_id() -> None:
+    events = message_events(0, HELLO_ITEM)
+    rotated = [
+        created(),
+        events[0],
+        *({**e, "item_id": f"rot_{n}"} for n, e in enumerate(events[1:-1])),
+        done(0, {**HELLO_ITEM, "id": "msg_rotated"}),
+        terminal(output=[]),
+    ]
+    steady = dict(applicable_undos(rotated))["RS-KEY-OUTPUT-INDEX"]
+    assert {e.get("item_id") for e in steady[2:-2] if isinstance(e, dict)} == {"msg_1"}
+    assert steady[-2]["item"]["id"] == "msg_1"  # type: ignore[index]
+    drifted = [
+        created(),
+        events[0],
+        *({**e, "output_index": 4} for e in events[1:]),
+        terminal(output=[]),
+    ]
+    routed = dict(applicable_undos(drifted))["RS-ROUTE"]
+    assert {e.get("output_index") for e in routed[1:-1] if isinstance(e, dict)} == {0}
+
+
+def test_refusal_parts_stand_in_as_output_text_parts_only_where_refusal_is_claimed() -> None:
+    refused = message("msg_3", {"type": "refusal", "refusal": "No."})
+    events = [created(), *message_events(0, refused, dones=False), terminal(output=[])]
+    probes = {rule: undone for rule, _, undone in difference_undos(events, frozenset({"refusal"}))}
+    found = differences(fold(events), fold(probes["RS-REFUSAL"]))
+    assert {d.pointer for d in found} <= {
+        "/output/0/content/0/type",
+        "/output/0/content/0/refusal",
+        "/output/0/content/0/text",
+    }
+    assert "RS-REFUSAL" not in {rule for rule, _, _ in difference_undos(events, frozenset())}
+
+
+def test_a_plain_stream_gives_no_evidence_against_the_departure_rules() -> None:
+    absent = absent_departures(HELLO)
+    assert absent >= {
+        "RS-ORPHAN",
+        "RS-READD",
+        "RS-ROUTE",
+        "RS-KEY-OUTPUT-INDEX",
+        "RS-OUTPUT-ORDER",
+        "RS-KIND-MATCH",
+        "RS-CONTENT-INDEX",
+        "RS-TERMINAL-REPEAT",
+        "RS-NULL-ITEM",
+        "RS-ERROR-EVENT",
+        "RS-OUTPUT-RECOVER",
+        "RS-INCOMPLETE",
+        "RS-FAILED",
+    }
+    assert "RS-OUTPUT-TERMINAL" not in absent
+    recovered = [*HELLO[:-1], terminal(output=[])]
+    assert "RS-OUTPUT-RECOVER" not in absent_departures(recovered)
+    assert "RS-OUTPUT-TERMINAL" in absent_departures(recovered)
+    readded = [*HELLO[:-1], added(0, HELLO_ITEM), HELLO[-1]]
+    assert "RS-READD" not in absent_departures(readded)
+
+
+def test_a_missing_item_is_charged_to_output_recover_alone_on_a_plain_stream() -> None:
+    recovered = [*HELLO[:-1], terminal(output=[])]
+    failure = ConformanceFailure(
+        ("RS-ORPHAN", "RS-OUTPUT-RECOVER"),
+        "differs",
+        chunks=recovered,
+        differences=[Difference("/output/0", HELLO_ITEM, None)],
+    )
+    assert failure.implicated == ("RS-OUTPUT-RECOVER",)
+
+
+def _add_all(accumulator: Any, events: list[JSON]) -> None:
+    for event in events:
+        accumulator.add(event)
+
+
+def _crash(name: str, events: list[JSON], rules: tuple[str, ...]) -> ConformanceFailure:
+    target = load_target(str(_BROKEN / f"{name}.py"))
+    check = Check(target)
+    check.rules = rules
+    accumulator = check.accumulator()
+    with pytest.raises(ConformanceFailure) as raised:
+        _add_all(accumulator, events)
+    failure = raised.value
+    assert failure.crash is not None
+    analyse(failure.crash, failure.chunks or [], target)
+    return failure
+
+
+@pytest.mark.parametrize(
+    ("name", "events", "charged"),
+    [
+        ("responses_error_event_raises", [*HELLO[:-1], _ERROR, HELLO[-1]], "RS-ERROR-EVENT"),
+        (
+            "responses_unknown_event_raises",
+            [created(), {"type": "response.vendor_progress"}, *HELLO[1:]],
+            "RS-KEEPALIVE",
+        ),
+        (
+            "responses_orphan_content_raises",
+            [created(), *message_events(0, HELLO_ITEM)[1:], terminal(output=[HELLO_ITEM])],
+            "RS-ORPHAN",
+        ),
+        (
+            "responses_item_id_must_not_change",
+            [
+                created(),
+                *message_events(0, HELLO_ITEM)[:-1],
+                done(0, {**HELLO_ITEM, "id": "msg_rotated"}),
+                terminal(output=[HELLO_ITEM]),
+            ],
+            "RS-KEY-OUTPUT-INDEX",
+        ),
+    ],
+)
+def test_a_crash_is_charged_to_its_departure_and_blocks_the_tests_rules(
+    name: str, events: list[JSON], charged: str
+) -> None:
+    failure = _crash(name, events, ("LIFE-RS-FINISHED", "RS-TEXT-JOIN"))
+    assert failure.implicated == (charged,)
+    assert set(failure.blocked) == {"LIFE-RS-FINISHED", "RS-TEXT-JOIN"}
+
+
+def test_a_dropped_refusal_found_by_a_test_of_recovery_is_charged_to_refusal() -> None:
+    target = load_target(str(_BROKEN / "responses_drops_refusals.py"))
+    refused = message(
+        "msg_3",
+        {"type": "refusal", "refusal": "No."},
+        output_text(
+            "After.",
+            [{"type": "url_citation", "url": "https://x.y", "start_index": 0, "end_index": 1}],
+        ),
+    )
+    events: list[JSON] = [created(), *message_events(0, refused, dones=False), terminal(output=[])]
+    expected, received = fold(events), target.fold(copy.deepcopy(events))
+    found = differences(expected, received)
+    failure = ConformanceFailure(
+        ("RS-OUTPUT-RECOVER", "RS-TEXT-JOIN"),
+        "differs",
+        chunks=events,
+        differences=found,
+        claimed=target.features,
+    )
+    failure.ablation = ablate(events, found, target, target.features)
+    assert failure.implicated == ("RS-REFUSAL",)
