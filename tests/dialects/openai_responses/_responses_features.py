@@ -111,14 +111,16 @@ def _event_features(item: dict[str, Any]) -> set[str]:
 
 def stream_features(events: list[Any]) -> set[str]:
     """The features a stream's events need: what each event carries, `lifecycle` for a
-    stream without a terminal event or with other events after it."""
+    stream without a terminal event or with other events after it. A terminal event whose
+    `response` is not an object finishes nothing (RS-WRONG-TYPE), so it is no terminal."""
     used = {"text"}
     terminal: Any = None
     for item in events:
         used |= _event_features(item)
         if terminal is not None and item.get("type") not in _TERMINALS:
             used.add("lifecycle")  # LIFE-RS-AFTER (a repeat is RS-TERMINAL-REPEAT's)
-        if item.get("type") in _TERMINALS and terminal is None:
+        finishes = item.get("type") in _TERMINALS and isinstance(item.get("response"), dict)
+        if finishes and terminal is None:
             terminal = item
     if terminal is None:
         used.add("lifecycle")
