@@ -115,6 +115,9 @@ class Dialect:
     """The file under the checkout's `docs/` listing the reviewed equivalent mutants of the
     reference package (`equivalent-mutants.toml`): `refold mutate --target reference`'s
     default `--equivalents`."""
+    sdk_targets: Mapping[str, str] = field(default_factory=dict)
+    """The built-in targets of real SDKs of this dialect: name → `module:attribute`
+    (`--target NAME`; the Node.js ones are `refold.targets.sdk.nodejs`')."""
     mutates_kernel: bool = False
     """Whether `refold mutate --target reference` also mutates the kernel its reference
     shares with every dialect (`refold.reference`'s own modules): exactly one dialect's

@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib.metadata import entry_points
 from typing import Any
 
-from ..dialects import Dialect
+from ..dialects import DIALECTS, Dialect
 from ..errors import UsageError
 from .remote import DEFAULT_MAX_REPLY, Target
 from .sdk.nodejs import NODE_EVENTS_TARGETS, NODE_TARGETS, node_command
@@ -22,18 +22,8 @@ ENTRY_POINT_GROUP = "refold.targets"
 
 BUILTIN_TARGETS: dict[str, str] = {
     "reference": "refold.targets.reference:refold_target",
-    "openai": "refold.targets.sdk.openai:refold_target",
-    "litellm": "refold.targets.sdk.litellm:refold_target",
-    "langchain": "refold.targets.sdk.langchain:refold_target",
-    "anthropic": "refold.targets.sdk.anthropic:refold_target",
-    "anthropic-stream": "refold.targets.sdk.anthropic_stream:refold_target",
-    "langchain-anthropic": "refold.targets.sdk.langchain_anthropic:refold_target",
-    "litellm-anthropic": "refold.targets.sdk.litellm_anthropic:refold_target",
-    "openai-responses": "refold.targets.sdk.openai_responses:refold_target",
-    "langchain-openai-responses": "refold.targets.sdk.langchain_openai_responses:refold_target",
-    "litellm-responses": "refold.targets.sdk.litellm_responses:refold_target",
-    "langchain-events": "refold.targets.sdk.events_langchain:refold_target",
-    "pydantic-ai-events": "refold.targets.sdk.events_pydantic_ai:refold_target",
+    # Each dialect's SDK targets (`Dialect.sdk_targets`).
+    **{name: spec for one in DIALECTS.values() for name, spec in one.sdk_targets.items()},
     # JavaScript SDKs, run as `exec:node <file of refold/targets/sdk/node/>`.
     **{name: f"exec:{node_command(name)}" for name in NODE_TARGETS},
 }

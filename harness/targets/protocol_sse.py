@@ -70,7 +70,7 @@ def sse_reply(stream: DecodedStream) -> JSONObject:
 
 def decoded_stream(reply: JSONObject, where: str) -> DecodedStream:
     """The `DecodedStream` an `sse` reply describes; TargetError if it is malformed."""
-    from .sdk.decoders import DecodedStream  # pulls in httpx: only for targets with `sse`
+    from .sdk.decoders import DecodedStream
 
     events, retry = reply.get("events"), reply.get("retry")
     if not isinstance(events, list) or not all(_is_event(e) for e in events):

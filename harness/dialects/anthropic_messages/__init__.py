@@ -26,6 +26,7 @@ from .ablation import (
 )
 from .attribution import PLACES, POINTERLESS, rules_at
 from .policies import ANTHROPIC_POLICIES
+from .targets import SDK_TARGETS
 
 __all__ = ["ANTHROPIC_MESSAGES"]
 
@@ -51,6 +52,7 @@ ANTHROPIC_MESSAGES = Dialect(
     snapshot_rule="AM-LIFE-SNAPSHOT",
     sse_layer="items",
     suites="anthropic",
+    sdk_targets=SDK_TARGETS,
     reference_package="refold.reference.anthropic",
     reference_tests="dialects/anthropic_messages/test_reference_anthropic_*.py",
     reference_equivalents="equivalent-mutants-anthropic.toml",

@@ -25,6 +25,7 @@ from ...ablation import applicable_undos, departures_alone
 from .._dialect import Ablation, Dialect
 from ._shapes import CHAT_SHAPES
 from .policies import CHAT_POLICIES
+from .targets import SDK_TARGETS
 
 __all__ = ["OPENAI_CHAT"]
 
@@ -100,6 +101,7 @@ OPENAI_CHAT = Dialect(
     snapshot_rule="LIFE-SNAPSHOT",
     sse_layer="events",
     suites="",
+    sdk_targets=SDK_TARGETS,
     reference_package="refold.reference.chat",
     mutates_kernel=True,
     reference_tests="**/test_reference_*.py",  # tests/core/ and tests/dialects/openai_chat/

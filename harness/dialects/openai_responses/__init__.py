@@ -22,6 +22,7 @@ from ._shapes import RESPONSES_SHAPES
 from .ablation import absent_departures, applicable_undos, departures_alone, difference_undos
 from .attribution import PLACES, POINTERLESS, rules_at
 from .policies import RESPONSES_POLICIES
+from .targets import SDK_TARGETS
 
 __all__ = ["OPENAI_RESPONSES"]
 
@@ -47,6 +48,7 @@ OPENAI_RESPONSES = Dialect(
     snapshot_rule="LIFE-RS-SNAPSHOT",
     sse_layer="items",
     suites="responses",
+    sdk_targets=SDK_TARGETS,
     reference_package="refold.reference.responses",
     reference_tests="dialects/openai_responses/test_reference_responses_*.py",
     reference_equivalents="equivalent-mutants-responses.toml",

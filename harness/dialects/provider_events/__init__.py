@@ -28,6 +28,7 @@ from refold.reference.chat import differences
 from ...errors import TargetError
 from .._dialect import Dialect
 from ._shapes import SourceShapes
+from .targets import SDK_TARGETS
 
 __all__ = ["BEGIN", "PROVIDER_EVENTS", "SOURCES", "begin", "comparable", "frames_of", "source_of"]
 
@@ -176,6 +177,7 @@ PROVIDER_EVENTS = Dialect(
     snapshot_rule="EV-OPAQUE-FRAME",
     sse_layer="items",
     suites="events",
+    sdk_targets=SDK_TARGETS,
     reference_package="refold.reference.events",
     reference_tests="dialects/provider_events/test_reference_events_*.py",
     reference_equivalents="equivalent-mutants-events.toml",

@@ -119,8 +119,10 @@ def _failure(name: str, events: list[JSON], rules: tuple[str, ...]) -> Conforman
 
 def test_both_targets_are_builtin_names_of_the_anthropic_dialect() -> None:
     assert {name: BUILTIN_TARGETS[name] for name in BOTH} == {
-        "anthropic": "refold.targets.sdk.anthropic:refold_target",
-        "anthropic-stream": "refold.targets.sdk.anthropic_stream:refold_target",
+        "anthropic": "refold.dialects.anthropic_messages.targets.anthropic:refold_target",
+        "anthropic-stream": (
+            "refold.dialects.anthropic_messages.targets.anthropic_stream:refold_target"
+        ),
     }
     for name in BOTH:
         target = load_target(name)
@@ -137,8 +139,8 @@ def test_the_docs_basic_stream_folds_as_the_reference_does(name: str) -> None:
 
 
 def test_the_stream_target_serves_each_event_as_a_frame_named_by_its_type() -> None:
+    from refold.dialects.anthropic_messages.targets._wire import sse_frames
     from refold.reference.anthropic import decode_stream
-    from refold.targets.sdk._anthropic_wire import sse_frames
 
     odd: list[JSON] = [{"type": 5}, {"type": "a\nb"}, {"type": "x", "t": "\ud800 caf\u00e9"}]
     frames = sse_frames([*_HELLO, *odd])

@@ -149,8 +149,8 @@ def _pairs(failure: ConformanceFailure) -> dict[str, tuple[Any, Any]]:
 
 def test_both_targets_are_builtin_names_of_the_anthropic_dialect() -> None:
     assert {n: BUILTIN_TARGETS[n] for n in (_LC, _LL)} == {
-        _LC: "refold.targets.sdk.langchain_anthropic:refold_target",
-        _LL: "refold.targets.sdk.litellm_anthropic:refold_target",
+        _LC: "refold.dialects.anthropic_messages.targets.langchain_anthropic:refold_target",
+        _LL: "refold.dialects.anthropic_messages.targets.litellm_anthropic:refold_target",
     }
     for name in (_LC, _LL):
         check = _check(name, ("AM-TEXT-JOIN",))

@@ -28,8 +28,8 @@ from refold.strategies.chat import chunk_splits, completions
 from refold.strategies.wire import sse_bytes
 
 openai = pytest.importorskip("openai", reason="install refold[openai] to check openai-python")
+from refold.dialects.openai_chat.targets.openai import fold, in_spec_shape  # noqa: E402
 from refold.targets.sdk._requires import quiet  # noqa: E402
-from refold.targets.sdk.openai import fold, in_spec_shape  # noqa: E402
 
 FEATURES = frozenset({"text", "tool_calls", "refusal", "logprobs", "usage"})
 """One choice, in OpenAI's own shape. openai-python's known fold defects (several choices

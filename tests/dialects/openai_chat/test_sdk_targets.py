@@ -80,9 +80,9 @@ def _check(name: str, module: str, rules: tuple[str, ...]) -> Check:
 
 def test_every_sdk_target_is_a_builtin_name() -> None:
     assert {name: BUILTIN_TARGETS[name] for name in ("openai", "litellm", "langchain")} == {
-        "openai": "refold.targets.sdk.openai:refold_target",
-        "litellm": "refold.targets.sdk.litellm:refold_target",
-        "langchain": "refold.targets.sdk.langchain:refold_target",
+        "openai": "refold.dialects.openai_chat.targets.openai:refold_target",
+        "litellm": "refold.dialects.openai_chat.targets.litellm:refold_target",
+        "langchain": "refold.dialects.openai_chat.targets.langchain:refold_target",
     }
 
 

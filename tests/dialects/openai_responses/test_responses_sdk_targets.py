@@ -47,7 +47,7 @@ Fold = Callable[[list[JSON]], JSONObject]
 
 
 def _python() -> Fold:
-    from refold.targets.sdk.openai_responses import fold
+    from refold.dialects.openai_responses.targets.openai_responses import fold
 
     return fold
 
@@ -62,10 +62,11 @@ def _raises(fold: Fold, events: list[JSON]) -> str:
 
 
 def test_the_targets_are_builtin_names_with_their_versions() -> None:
-    from refold.targets.sdk.openai_responses import refold_target
+    from refold.dialects.openai_responses.targets.openai_responses import refold_target
 
     assert (
-        BUILTIN_TARGETS["openai-responses"] == "refold.targets.sdk.openai_responses:refold_target"
+        BUILTIN_TARGETS["openai-responses"]
+        == "refold.dialects.openai_responses.targets.openai_responses:refold_target"
     )
     assert refold_target["dialect"] == "openai-responses"
     assert f"openai-python {PY_VERSION}" in str(refold_target["description"])
@@ -90,7 +91,7 @@ def test_openai_python_folds_openais_own_shape_to_the_terminal_response() -> Non
 def test_openai_python_decoder_passes_events_and_raises_on_a_top_level_error_key() -> None:
     from openai import APIError
 
-    from refold.targets.sdk._responses_wire import decode_responses, sse_frames
+    from refold.dialects.openai_responses.targets._wire import decode_responses, sse_frames
 
     assert decode_responses(sse_frames(HELLO)) == HELLO
     flat = {"type": "error", "code": "rate_limit", "message": "slow"}
@@ -258,7 +259,7 @@ def test_rs_output_recover_openai_node_throws_when_the_terminal_has_no_output(no
 
 
 def test_openai_node_decoder_yields_the_events_of_the_bytes(node: Target) -> None:
-    from refold.targets.sdk._responses_wire import sse_frames
+    from refold.dialects.openai_responses.targets._wire import sse_frames
 
     assert node.sse is not None
     assert node.sse([b"".join(sse_frames(HELLO))]) == HELLO

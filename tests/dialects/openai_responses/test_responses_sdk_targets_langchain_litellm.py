@@ -74,13 +74,13 @@ FAILED = terminal(
 
 
 def _langchain() -> Fold:
-    from refold.targets.sdk.langchain_openai_responses import fold
+    from refold.dialects.openai_responses.targets.langchain_openai_responses import fold
 
     return fold
 
 
 def _litellm() -> Fold:
-    from refold.targets.sdk.litellm_responses import fold
+    from refold.dialects.openai_responses.targets.litellm_responses import fold
 
     return fold
 

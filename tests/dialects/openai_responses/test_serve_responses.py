@@ -55,7 +55,7 @@ def _client(server: CompletionServer) -> Any:
 
 def _kept(response: Any) -> Any:
     """The SDK's Response as the spec's (what refold's `openai-responses` target reads)."""
-    from refold.targets.sdk.openai_responses import in_spec_shape
+    from refold.dialects.openai_responses.targets.openai_responses import in_spec_shape
 
     return in_spec_shape(response)
 

@@ -28,8 +28,8 @@ from _responses_event_streams import (
     text_stream,
 )
 
+from refold.dialects.provider_events.targets.langchain import refold_target
 from refold.reference.events import check_events, strip
-from refold.targets.sdk.events_langchain import refold_target
 
 VERSION = "1.7.4"
 

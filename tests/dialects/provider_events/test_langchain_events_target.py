@@ -19,9 +19,9 @@ import pytest
 pytest.importorskip("langchain_openai", reason="install refold[langchain]")
 pytest.importorskip("langchain_anthropic", reason="install refold[langchain-anthropic]")
 
+from refold.dialects.provider_events.targets.langchain import LangChainEvents, refold_target
 from refold.reference.events import Violation, check_events
 from refold.targets import BUILTIN_TARGETS
-from refold.targets.sdk.events_langchain import LangChainEvents, refold_target
 
 Frame = Any
 CHAT, MESSAGES = "openai-chat", "anthropic-messages"
@@ -491,7 +491,8 @@ def test_arguments_langchain_cannot_parse_end_the_stream_with_invalid_arguments(
 
 def test_the_target_is_registered_as_langchain_events() -> None:
     assert (
-        BUILTIN_TARGETS["langchain-events"] == "refold.targets.sdk.events_langchain:refold_target"
+        BUILTIN_TARGETS["langchain-events"]
+        == "refold.dialects.provider_events.targets.langchain:refold_target"
     )
     assert refold_target["dialect"] == "provider-events"
     assert refold_target["accepts"] == [CHAT, "openai-responses", MESSAGES]

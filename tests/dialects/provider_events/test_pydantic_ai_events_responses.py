@@ -27,9 +27,9 @@ from _responses_event_streams import (
     text_stream,
 )
 
+from refold.dialects.provider_events.targets import pydantic_ai as events_pydantic_ai
+from refold.dialects.provider_events.targets._pydantic_ai_driver import library_version
 from refold.reference.events import check_events, strip
-from refold.targets.sdk import events_pydantic_ai
-from refold.targets.sdk._pydantic_ai_driver import library_version
 
 VERSION = "2.68.0"
 

@@ -18,10 +18,10 @@ import pytest
 
 pytest.importorskip("pydantic_ai", reason="install refold[pydantic-ai]")
 
+from refold.dialects.provider_events.targets import pydantic_ai as events_pydantic_ai
+from refold.dialects.provider_events.targets._pydantic_ai_driver import library_version
 from refold.reference.events import check_events
 from refold.targets import BUILTIN_TARGETS
-from refold.targets.sdk import events_pydantic_ai
-from refold.targets.sdk._pydantic_ai_driver import library_version
 
 VERSION = "2.68.0"
 CHAT, ANTHROPIC = "openai-chat", "anthropic-messages"
@@ -206,7 +206,7 @@ def test_the_target_is_a_built_in_events_target_naming_its_version() -> None:
     target = events_pydantic_ai.refold_target
     assert (
         BUILTIN_TARGETS["pydantic-ai-events"]
-        == "refold.targets.sdk.events_pydantic_ai:refold_target"
+        == "refold.dialects.provider_events.targets.pydantic_ai:refold_target"
     )
     assert target["dialect"] == "provider-events"
     assert target["accepts"] == [CHAT, "openai-responses", ANTHROPIC]

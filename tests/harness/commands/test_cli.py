@@ -63,7 +63,7 @@ def test_check_passes_each_option_as_one_token_so_pytest_never_reads_a_value_as_
     # folder, and name the installed suites' tests after it.
     target = tmp_path / "examples" / "fold_only.py"
     target.parent.mkdir()
-    target.write_text("from refold.reference import fold\n", encoding="utf-8")
+    target.write_text("from refold.reference.chat import fold\n", encoding="utf-8")
     run = subprocess.run(
         [
             sys.executable,

@@ -183,7 +183,7 @@ def test_the_console_saw_no_raw_control_character(hostile_run: tuple[Path, str])
 def test_a_usage_error_naming_a_hostile_target_is_scrubbed_and_escaped(tmp_path: Path) -> None:
     target = tmp_path / "named.py"
     target.write_text(
-        "from refold.reference import Accumulator\n"
+        "from refold.reference.chat import Accumulator\n"
         "refold_target = {'name': 'evil sk-proj-Qz16namedABCDEFGHIJKLM \\x1b]0;pwned\\x07',\n"
         "                 'factory': Accumulator, 'features': ['text']}\n",
         encoding="utf-8",

@@ -234,7 +234,7 @@ def test_a_target_that_cannot_load_is_a_usage_error_with_its_reason(tmp_path: Pa
         _isolated(tmp_path, "x = 1\n")
     with pytest.raises(UsageError, match="cannot claim `lifecycle`"):
         load_target(
-            _target_file(tmp_path, "from refold.reference import fold\n", "f.py"),
+            _target_file(tmp_path, "from refold.reference.chat import fold\n", "f.py"),
             isolated=True,
             features=frozenset({"text", "lifecycle"}),
         )

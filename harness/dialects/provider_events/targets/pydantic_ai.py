@@ -8,7 +8,7 @@ Driven offline (`_pydantic_ai_driver`): `pydantic_ai.direct.model_request_stream
 streamed request an `Agent` run makes, over the real SDK client (`AsyncOpenAI`,
 `AsyncAnthropic`, both on `httpx2`) whose `MockTransport` streams the body frame by
 frame. Each frame is written as its SSE bytes (Chat: one `data:` line, `[DONE]` as the
-sentinel; Anthropic: as `refold.targets.sdk._anthropic_wire.sse_frames`; Responses:
+sentinel; Anthropic: as `refold.dialects.anthropic_messages.targets._wire.sse_frames`; Responses:
 `event: <type>` and one `data:` line, as OpenAI sends them), fed, and the
 library's events are pulled until it asks for more bytes: those events are the frame's,
 and each carries that frame, as given, as its `opaque` (no look-ahead, EV-FRAME-ORDER).
@@ -73,10 +73,10 @@ import json
 from typing import Any
 
 from refold.reference import JSON, JSONObject
+from refold.targets.sdk._requires import quiet, require
 
-from ._anthropic_wire import sse_frames
+from ...anthropic_messages.targets._wire import sse_frames
 from ._pydantic_ai_driver import ANTHROPIC, CHAT, RESPONSES, Driver, Step, library_version
-from ._requires import quiet, require
 
 require("pydantic_ai", extra="pydantic-ai")
 from pydantic_ai.exceptions import IncompleteToolCall, ModelAPIError, UnexpectedModelBehavior  # noqa: E402
@@ -332,6 +332,6 @@ refold_target = {
     "description": f"pydantic-ai {library_version()}: model_request_stream events of "
     f"OpenAIChatModel, OpenAIResponsesModel and AnthropicModel over an "
     f"in-memory transport fed frame by frame "
-    f"(refold.targets.sdk.events_pydantic_ai)",
+    f"(refold.dialects.provider_events.targets.pydantic_ai)",
 }
 """The declaration `--target pydantic-ai-events` loads."""

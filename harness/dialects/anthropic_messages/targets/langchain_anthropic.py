@@ -40,8 +40,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from refold.reference import JSON, JSONObject
-
-from ._requires import quiet, require
+from refold.targets.sdk._requires import quiet, require
 
 __all__ = ["FEATURES", "fold", "refold_target", "sdk_version"]
 
@@ -52,7 +51,7 @@ from anthropic.types import RawMessageStreamEvent  # noqa: E402
 from langchain_anthropic import ChatAnthropic  # noqa: E402
 from langchain_core.messages import AIMessageChunk, HumanMessage  # noqa: E402
 
-from ._anthropic_wire import event_stream_response, sse_frames  # noqa: E402
+from ._wire import event_stream_response, sse_frames  # noqa: E402
 
 FEATURES = frozenset(
     {
@@ -212,6 +211,6 @@ refold_target = {
     "fold": fold,
     "features": FEATURES,
     "description": f"{sdk_version()}: ChatAnthropic.stream() chunks summed "
-    f"(refold.targets.sdk.langchain_anthropic)",
+    f"(refold.dialects.anthropic_messages.targets.langchain_anthropic)",
 }
 """The declaration `--target langchain-anthropic` loads."""

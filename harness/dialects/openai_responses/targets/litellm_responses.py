@@ -33,7 +33,7 @@ other top-level key. The rules owning only such places are not judged (`refold r
 what litellm drops is a difference charged by pointer: a hosted-tool item (it comes back as
 an empty message: `/output/N/type`), annotations, refusals. Not judged either, because not
 claimed: `lifecycle` (a whole-list fold) and `sse` (litellm has no byte-level decoder entry
-point; see refold.targets.sdk.litellm).
+point; see refold.dialects.openai_chat.targets.litellm).
 
 `LITELLM_LOCAL_MODEL_COST_MAP=True` asks for the bundled price map (the target runs offline);
 `suppress_debug_info` and `disable_streaming_logging` keep console notices and per-chunk
@@ -49,8 +49,7 @@ from datetime import datetime
 from typing import Any
 
 from refold.reference import JSON, JSONObject
-
-from ._requires import quiet, require
+from refold.targets.sdk._requires import quiet, require
 
 __all__ = ["FEATURES", "PROJECTION", "REQUEST_ECHOES", "fold", "refold_target", "sdk_version"]
 
@@ -180,6 +179,6 @@ refold_target = {
     f"(OpenAiResponsesToChatCompletionStreamIterator, CustomStreamWrapper, "
     f"stream_chunk_builder), projected by "
     f"transform_chat_completion_response_to_responses_api_response "
-    f"(refold.targets.sdk.litellm_responses)",
+    f"(refold.dialects.openai_responses.targets.litellm_responses)",
 }
 """The declaration `--target litellm-responses` loads."""

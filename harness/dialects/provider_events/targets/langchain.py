@@ -80,8 +80,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from refold.reference import JSON, JSONObject
-
-from ._requires import require
+from refold.targets.sdk._requires import require
 
 __all__ = ["LangChainEvents", "refold_target"]
 
@@ -95,9 +94,10 @@ from langchain_core.messages import AIMessageChunk, HumanMessage, messages_to_di
 from langchain_openai import ChatOpenAI  # noqa: E402
 from pydantic import Field  # noqa: E402
 
-from . import langchain, langchain_anthropic  # noqa: E402
-from ._anthropic_wire import offline_client, sse_frames  # noqa: E402
-from ._fed_stream import Ended, FedStream, Raised  # noqa: E402
+from refold.dialects.anthropic_messages.targets import langchain_anthropic  # noqa: E402
+from refold.dialects.anthropic_messages.targets._wire import offline_client, sse_frames  # noqa: E402
+from refold.dialects.openai_chat.targets import langchain  # noqa: E402
+from refold.targets.sdk._fed_stream import Ended, FedStream, Raised  # noqa: E402
 
 _CHAT_STOPS = {
     "stop": "end_turn",
@@ -487,6 +487,6 @@ refold_target: dict[str, Any] = {
     "description": f"{langchain.sdk_version()}; {langchain_anthropic.sdk_version()}: "
     f"ChatOpenAI.stream() (Chat and use_responses_api=True) / "
     f"ChatAnthropic.stream() AIMessageChunks as neutral "
-    f"events (refold.targets.sdk.events_langchain)",
+    f"events (refold.dialects.provider_events.targets.langchain)",
 }
 """The declaration `--target langchain-events` loads."""

@@ -22,8 +22,7 @@ import os
 from typing import Any
 
 from refold.reference import JSON, JSONObject
-
-from ._requires import quiet, require
+from refold.targets.sdk._requires import quiet, require
 
 __all__ = ["FEATURES", "REPRODUCER", "fold", "refold_target", "sdk_version"]
 
@@ -76,7 +75,10 @@ refold_target = {
     "name": "litellm",
     "fold": fold,
     "features": FEATURES,
-    "description": f"litellm {sdk_version()}: stream_chunk_builder (refold.targets.sdk.litellm)",
+    "description": (
+        f"litellm {sdk_version()}: stream_chunk_builder "
+        "(refold.dialects.openai_chat.targets.litellm)"
+    ),
 }
 """The declaration `--target litellm` loads."""
 

@@ -19,9 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from refold.reference import JSON, JSONObject
-
-from ._requires import quiet, require
-from .decoders import decode_openai
+from refold.targets.sdk._requires import quiet, require
+from refold.targets.sdk.decoders import decode_openai
 
 __all__ = ["FEATURES", "REPRODUCER", "fold", "in_spec_shape", "refold_target", "sdk_version"]
 
@@ -103,7 +102,7 @@ refold_target = {
     "features": FEATURES,
     "sse": decode_openai,
     "description": f"openai-python {sdk_version()}: ChatCompletionStreamState "
-    f"(refold.targets.sdk.openai)",
+    f"(refold.dialects.openai_chat.targets.openai)",
 }
 """The declaration `--target openai` loads."""
 

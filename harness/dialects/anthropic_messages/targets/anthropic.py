@@ -21,7 +21,7 @@ warnings (pydantic serializer warnings on an unknown block) are silenced: a warn
 not a result.
 
 The target's `sse` decoder is the SDK's own `SSEDecoder` with the filtering of its
-`Stream` (`refold.targets.sdk._anthropic_wire.decode_anthropic`).
+`Stream` (`refold.dialects.anthropic_messages.targets._wire.decode_anthropic`).
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from __future__ import annotations
 from typing import Any
 
 from refold.reference import JSON, JSONObject
+from refold.targets.sdk._requires import quiet, require
 
-from ._anthropic_wire import decode_anthropic
-from ._requires import quiet, require
+from ._wire import decode_anthropic
 
 __all__ = ["FEATURES", "REPRODUCER", "fold", "in_spec_shape", "refold_target", "sdk_version"]
 
@@ -93,7 +93,7 @@ refold_target = {
     "features": FEATURES,
     "sse": decode_anthropic,
     "description": f"anthropic-python {sdk_version()}: accumulate_event "
-    f"(refold.targets.sdk.anthropic)",
+    f"(refold.dialects.anthropic_messages.targets.anthropic)",
 }
 """The declaration `--target anthropic` loads."""
 

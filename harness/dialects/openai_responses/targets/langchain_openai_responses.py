@@ -54,8 +54,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from refold.reference import JSON, JSONObject
-
-from ._requires import quiet, require
+from refold.targets.sdk._requires import quiet, require
 
 __all__ = ["FEATURES", "PROJECTION", "fold", "refold_target", "sdk_version"]
 
@@ -65,7 +64,7 @@ from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage  # n
 from langchain_openai import ChatOpenAI  # noqa: E402
 from langchain_openai.chat_models.base import _construct_responses_api_input  # noqa: E402
 
-from ._responses_wire import BASE_URL, event_stream_response, sse_frames  # noqa: E402
+from ._wire import BASE_URL, event_stream_response, sse_frames  # noqa: E402
 
 FEATURES = frozenset(
     {"text", "tool_calls", "refusal", "reasoning", "annotations", "usage", "robustness"}
@@ -225,6 +224,6 @@ refold_target = {
     "projection": PROJECTION,
     "description": f"{sdk_version()}: ChatOpenAI(use_responses_api=True).stream() "
     f"chunks summed, projected onto a Response "
-    f"(refold.targets.sdk.langchain_openai_responses)",
+    f"(refold.dialects.openai_responses.targets.langchain_openai_responses)",
 }
 """The declaration `--target langchain-openai-responses` loads."""

@@ -2,7 +2,8 @@
 `client.responses.stream(...).get_final_response()`, offline.
 
 Dialect `openai-responses`. The events are written as the SSE bytes OpenAI sends (one frame
-each, named by the data's `type`: `refold.targets.sdk._responses_wire.sse_frames`) and served
+each, named by the data's `type`: `refold.dialects.openai_responses.targets._wire.sse_frames`) and
+served
 by an `httpx2.MockTransport` (openai-python's HTTP library, an httpx fork) to an `OpenAI`
 client with a dummy key; no request leaves the process. So everything the SDK does between
 the socket and the user runs unmodified: its `SSEDecoder`, the checks of `Stream.__stream__`
@@ -37,9 +38,9 @@ from __future__ import annotations
 from typing import Any
 
 from refold.reference import JSON, JSONObject
+from refold.targets.sdk._requires import quiet, require
 
-from ._requires import quiet, require
-from ._responses_wire import decode_responses, offline_client, serving
+from ._wire import decode_responses, offline_client, serving
 
 __all__ = [
     "FEATURES",
@@ -109,7 +110,7 @@ refold_target = {
     "features": FEATURES,
     "sse": decode_responses,
     "description": f"openai-python {sdk_version()}: responses.stream().get_final_response() "
-    f"over an in-memory transport (refold.targets.sdk.openai_responses)",
+    f"over an in-memory transport (refold.dialects.openai_responses.targets.openai_responses)",
 }
 """The declaration `--target openai-responses` loads."""
 

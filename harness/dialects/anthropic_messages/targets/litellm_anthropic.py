@@ -27,7 +27,7 @@ replaces the message id, text blocks are merged, stop reasons go through OpenAI 
 logging threads out of the run. The call names model `claude-refold-offline`, and litellm
 reports that name, not message_start's `model` (AM-START-BASE, with the id). Claims every content
 feature and `usage`; not `lifecycle` (a whole-list fold) nor `sse` (litellm has no byte-level
-decoder entry point to hand the `sse` suite; see refold.targets.sdk.litellm).
+decoder entry point to hand the `sse` suite; see refold.dialects.openai_chat.targets.litellm).
 """
 
 from __future__ import annotations
@@ -39,8 +39,7 @@ from datetime import datetime
 from typing import Any
 
 from refold.reference import JSON, JSONObject
-
-from ._requires import quiet, require
+from refold.targets.sdk._requires import quiet, require
 
 __all__ = ["FEATURES", "fold", "refold_target", "sdk_version"]
 
@@ -139,6 +138,6 @@ refold_target = {
     "description": f"litellm {sdk_version()}: completion path (ModelResponseIterator, "
     f"CustomStreamWrapper, stream_chunk_builder), shown by "
     f"translate_openai_response_to_anthropic "
-    f"(refold.targets.sdk.litellm_anthropic)",
+    f"(refold.dialects.anthropic_messages.targets.litellm_anthropic)",
 }
 """The declaration `--target litellm-anthropic` loads."""

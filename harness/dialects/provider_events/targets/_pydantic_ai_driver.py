@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._requires import quiet, require
+from refold.targets.sdk._requires import quiet, require
 
 __all__ = ["ANTHROPIC", "CHAT", "RESPONSES", "Driver", "Step", "library_version"]
 

@@ -24,8 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from refold.reference import JSON, JSONObject
-
-from ._requires import quiet, require
+from refold.targets.sdk._requires import quiet, require
 
 __all__ = ["FEATURES", "REPRODUCER", "fold", "refold_target", "sdk_version"]
 
@@ -148,7 +147,9 @@ refold_target = {
     "name": "langchain",
     "fold": fold,
     "features": FEATURES,
-    "description": f"{sdk_version()}: AIMessageChunk sum (refold.targets.sdk.langchain)",
+    "description": (
+        f"{sdk_version()}: AIMessageChunk sum (refold.dialects.openai_chat.targets.langchain)"
+    ),
 }
 """The declaration `--target langchain` loads."""
 

@@ -23,8 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from refold.reference import JSON
-
-from ._requires import require
+from refold.targets.sdk._requires import require
 
 __all__ = [
     "API_KEY",

@@ -2,7 +2,7 @@
 `client.messages.stream(...).get_final_message()`, offline.
 
 The events are written as the SSE bytes Anthropic sends (one frame each, named by the
-data's `type`: `refold.targets.sdk._anthropic_wire.sse_frames`) and served, frame by
+data's `type`: `refold.dialects.anthropic_messages.targets._wire.sse_frames`) and served, frame by
 frame, by an `httpx2.MockTransport` (the SDK's HTTP library, an httpx fork) to an
 `Anthropic` client with a dummy key; no request leaves the process. So everything the
 SDK does between the socket and the user runs unmodified: its `SSEDecoder`, the
@@ -29,9 +29,9 @@ from __future__ import annotations
 from typing import Any
 
 from refold.reference import JSON, JSONObject
+from refold.targets.sdk._requires import quiet, require
 
-from ._anthropic_wire import decode_anthropic, event_stream_response, offline_client, sse_frames
-from ._requires import quiet, require
+from ._wire import decode_anthropic, event_stream_response, offline_client, sse_frames
 from .anthropic import in_spec_shape, sdk_version
 
 __all__ = ["FEATURES", "REPRODUCER", "fold", "refold_target"]
@@ -86,7 +86,7 @@ refold_target = {
     "features": FEATURES,
     "sse": decode_anthropic,
     "description": f"anthropic-python {sdk_version()}: messages.stream().get_final_message() "
-    f"over an in-memory transport (refold.targets.sdk.anthropic_stream)",
+    f"over an in-memory transport (refold.dialects.anthropic_messages.targets.anthropic_stream)",
 }
 """The declaration `--target anthropic-stream` loads."""
 

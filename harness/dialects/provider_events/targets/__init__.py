@@ -1,0 +1,15 @@
+"""The built-in targets of real SDKs for provider-neutral events (`--target NAME`).
+
+Each adapter feeds the stream to the SDK's own accumulation, built with the SDK's own types,
+and maps the SDK's result to the spec's shape without repairing anything: an SDK defect
+shows as a failure of the rule it breaks. Here: LangChain's `AIMessageChunk` stream
+(`refold[langchain]`, `refold[langchain-anthropic]`) and pydantic-ai's streamed-response
+events (`refold[pydantic-ai]`), as events adapters. Importing an adapter without its SDK
+raises a `UsageError` that names the extra to install.
+"""
+
+SDK_TARGETS: dict[str, str] = {
+    "langchain-events": "refold.dialects.provider_events.targets.langchain:refold_target",
+    "pydantic-ai-events": "refold.dialects.provider_events.targets.pydantic_ai:refold_target",
+}
+"""Built-in target names and the Python object each stands for."""
