@@ -11,11 +11,12 @@ from refold.errors import UsageError
 from refold.targets import FORMS, Target, forms_help, forms_markdown, load_target
 from refold.targets.forms import forms_sentence
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_the_readme_table_of_target_forms_is_the_forms_table() -> None:
-    assert forms_markdown() in README.read_text(encoding="utf-8")
+@pytest.mark.parametrize("page", ["README.md", "docs/targets.md"])
+def test_the_table_of_target_forms_in_the_docs_is_the_forms_table(page: str) -> None:
+    assert forms_markdown() in (ROOT / page).read_text(encoding="utf-8")
 
 
 def test_the_target_option_help_names_every_form() -> None:
