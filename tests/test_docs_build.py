@@ -9,6 +9,7 @@ longer resolves to a module.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -37,6 +38,15 @@ def test_the_readme_quick_start_commands_are_the_ones_ci_runs_verbatim(command: 
     assert command in quick_start, "the README's quick start lost a command, or changed it"
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert any(line.strip() == command for line in ci), ".ci/run no longer runs it verbatim"
+
+
+def test_every_relative_link_of_the_readme_names_a_file_of_the_repository() -> None:
+    # The strict build checks the links inside docs/; the README is outside it.
+    links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", README.read_text(encoding="utf-8"))
+    relative = [link for link in links if "://" not in link]
+    assert relative, "the README links into docs/"
+    missing = [link for link in relative if not (ROOT / link).is_file()]
+    assert not missing, f"README links to files that do not exist: {missing}"
 
 
 def test_the_documentation_builds_in_strict_mode(tmp_path: Path) -> None:
