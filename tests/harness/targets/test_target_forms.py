@@ -11,11 +11,12 @@ from refold.errors import UsageError
 from refold.targets import FORMS, Target, forms_help, forms_markdown, load_target
 from refold.targets.forms import forms_sentence
 
-README = Path(__file__).resolve().parents[3] / "README.md"
+ROOT = Path(__file__).resolve().parents[3]
 
 
-def test_the_readme_table_of_target_forms_is_the_forms_table() -> None:
-    assert forms_markdown() in README.read_text(encoding="utf-8")
+@pytest.mark.parametrize("page", ["README.md", "docs/targets.md"])
+def test_the_table_of_target_forms_in_the_docs_is_the_forms_table(page: str) -> None:
+    assert forms_markdown() in (ROOT / page).read_text(encoding="utf-8")
 
 
 def test_the_target_option_help_names_every_form() -> None:
@@ -38,10 +39,11 @@ def test_an_unimportable_target_lists_every_form() -> None:
         ("https://localhost:1/fold", "`http://host:port/path`"),
         (
             "openai",
+            # each dialect's, in the order the registry lists the dialects
             "`openai`, `litellm`, `langchain`, `anthropic`, `anthropic-stream`, "
-            "`langchain-anthropic`, `litellm-anthropic`, `openai-responses`, "
-            "`langchain-openai-responses`, `litellm-responses`, `langchain-events`, "
-            "`pydantic-ai-events`",
+            "`langchain-anthropic`, `litellm-anthropic`, `langchain-events`, "
+            "`pydantic-ai-events`, `openai-responses`, `langchain-openai-responses`, "
+            "`litellm-responses`",
         ),
         ("anthropic-ts", "`anthropic-ts`, `ai-sdk-anthropic`, `openai-node-responses`"),
         ("ai-sdk-events", "`ai-sdk-events`"),
