@@ -30,7 +30,7 @@ import sys
 import tempfile
 import time
 
-from refold.locations import suites_dir
+from refold.run.locations import suites_dir
 
 GOAL = 2.0
 

@@ -26,10 +26,10 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .checks import Check, ConformanceFailure
     from .dialects import DIALECTS, Dialect, dialect
     from .errors import UsageError
-    from .marks import rule
+    from .run.checks import Check, ConformanceFailure
+    from .run.marks import rule
 
 __all__ = [
     "DIALECTS",
@@ -43,13 +43,13 @@ __all__ = [
 ]
 
 _HOME = {
-    "Check": "checks",
-    "ConformanceFailure": "checks",
+    "Check": "run.checks",
+    "ConformanceFailure": "run.checks",
     "DIALECTS": "dialects",
     "Dialect": "dialects",
     "dialect": "dialects",
     "UsageError": "errors",
-    "rule": "marks",
+    "rule": "run.marks",
 }
 
 

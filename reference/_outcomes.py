@@ -1,6 +1,7 @@
 """The one outcome vocabulary and record shapes every refold record shares.
 
-The harness writes them (`refold.results`, `refold.report`, `refold.replay`) and the
+The harness writes them (`refold.records.results`, `refold.records.report`,
+`refold.records.replay`) and the
 reports read them (`refold.reports`, which may import only `refold.reference`), so they
 are defined once, here: the statuses a rule can have, worst first; the record of a
 failure (`FailureRecord`), as a rule's entry in the results JSON carries it and as it
@@ -168,7 +169,7 @@ class FailureRecord(TypedDict):
     replay_file: NotRequired[str]
     """The replay file written for the failure, when one was."""
     diagnosis: NotRequired[list[PolicyRecord]]
-    """The known fold policies that reproduce the target's output (`refold.diagnosis`);
+    """The known fold policies that reproduce the target's output (`refold.verdicts.diagnosis`);
     [] is "no known policy"; absent: not diagnosed (or written before diagnoses)."""
     shape: NotRequired[Shape]
     """The shape of `chunks` (verdicts.md §1); absent: written before shapes."""
@@ -200,7 +201,7 @@ def failure_record(
 
 
 class RuleRecord(TypedDict):
-    """One rule's entry in the results JSON (`refold.report`)."""
+    """One rule's entry in the results JSON (`refold.records.report`)."""
 
     feature: str
     registry: Literal["spec", "wire"]

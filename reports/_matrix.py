@@ -99,7 +99,8 @@ def _target(results: dict[str, Any]) -> tuple[str, str]:
 
 
 def _diagnosis(rule: dict[str, Any]) -> str:
-    """The failure's diagnosis as one sentence, when the run recorded one (`refold.diagnosis`:
+    """The failure's diagnosis as one sentence, when the run recorded one
+    (`refold.verdicts.diagnosis`:
     "matches policy *P*, as LIB does", or "no known policy")."""
     found = diagnosis_of_record(rule.get("failure"))
     return "" if found is None else diagnosis_text(found)

@@ -31,10 +31,10 @@ import pytest
 from hypothesis import Phase, given, settings, stateful
 from hypothesis import strategies as st
 
-from refold.checks import Check, CheckedAccumulator, ConformanceFailure
-from refold.marks import rule
 from refold.reference import JSON, JSONObject, json_equal, pointer
 from refold.reference.chat import Accumulator, differences
+from refold.run.checks import Check, CheckedAccumulator, ConformanceFailure
+from refold.run.marks import rule
 from refold.strategies.chat import lifecycle_chunks
 
 _STEPS = 15

@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from hypothesis import event, given, note
 from hypothesis import strategies as st
 
-from refold.checks import Check
-from refold.marks import rule
 from refold.reference import JSON, JSONObject
+from refold.run.checks import Check
+from refold.run.marks import rule
 from refold.strategies import argument_texts, texts
 from refold.strategies.chat import chunk_splits, completions, families_for
 

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from refold.checks import Check
-from refold.marks import rule
 from refold.reference import JSONObject
+from refold.run.checks import Check
+from refold.run.marks import rule
 
 from ._streams import call, choice, completion, delta, entry, fragment, stream, usage
 

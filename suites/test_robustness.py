@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from refold.checks import Check
-from refold.marks import rule
 from refold.reference import JSON, JSONObject
+from refold.run.checks import Check
+from refold.run.marks import rule
 
 from ._json_values import (
     chunks_with_wrong_types,

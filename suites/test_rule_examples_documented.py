@@ -5,8 +5,8 @@ the same rules on the departures real providers send."""
 
 from __future__ import annotations
 
-from refold.checks import Check
-from refold.marks import rule
+from refold.run.checks import Check
+from refold.run.marks import rule
 
 from ._streams import call, choice, completion, delta, entry, fragment, stream, usage
 

@@ -6,8 +6,8 @@ up as complete. A whole-list fold is finished on finish reasons alone; the arm t
 finishes on `[DONE]` is in the lifecycle examples.
 """
 
-from refold.checks import Check
-from refold.marks import rule
+from refold.run.checks import Check
+from refold.run.marks import rule
 
 from ._streams import call, choice, completion, delta, fragment, stream
 

@@ -2,9 +2,9 @@
 
 import copy
 
-from refold.checks import Check, CheckedAccumulator, ConformanceFailure
-from refold.marks import rule
 from refold.reference import JSONObject
+from refold.run.checks import Check, CheckedAccumulator, ConformanceFailure
+from refold.run.marks import rule
 
 from ._streams import call, choice, completion, delta, fragment, stream, usage
 

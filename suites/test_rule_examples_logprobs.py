@@ -2,8 +2,8 @@
 
 from typing import Any
 
-from refold.checks import Check
-from refold.marks import rule
+from refold.run.checks import Check
+from refold.run.marks import rule
 
 from ._streams import choice, completion, delta, entry, stream
 

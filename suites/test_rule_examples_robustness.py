@@ -2,8 +2,8 @@
 
 import pytest
 
-from refold.checks import Check
-from refold.marks import rule
+from refold.run.checks import Check
+from refold.run.marks import rule
 
 from ._streams import call, choice, completion, delta, entry, fragment, stream
 

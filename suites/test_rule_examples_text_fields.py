@@ -1,7 +1,7 @@
 """Rule examples: text fields (TEXT-*)."""
 
-from refold.checks import Check
-from refold.marks import rule
+from refold.run.checks import Check
+from refold.run.marks import rule
 
 from ._streams import choice, completion, delta, stream
 

@@ -5,8 +5,8 @@ re-send when the id matches, or when there is no id and no name and the JSON is 
 (TOOL-3), and otherwise a new call (TOOL-4); anything else appends (TOOL-5).
 """
 
-from refold.checks import Check
-from refold.marks import rule
+from refold.run.checks import Check
+from refold.run.marks import rule
 
 from ._streams import call, choice, completion, delta, fragment, stream
 

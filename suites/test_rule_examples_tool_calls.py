@@ -1,7 +1,7 @@
 """Rule examples: tool calls (TOOL-1-OPEN, TOOL-5-APPEND and the per-call rules)."""
 
-from refold.checks import Check
-from refold.marks import rule
+from refold.run.checks import Check
+from refold.run.marks import rule
 
 from ._streams import call, choice, completion, delta, fragment, stream
 

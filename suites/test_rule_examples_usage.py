@@ -1,7 +1,7 @@
 """Rule examples: usage (USAGE-LAST)."""
 
-from refold.checks import Check
-from refold.marks import rule
+from refold.run.checks import Check
+from refold.run.marks import rule
 
 from ._streams import choice, completion, delta, stream, usage
 

@@ -19,8 +19,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from refold.marks import rule
 from refold.reference.sse import decode_chunks
+from refold.run.marks import rule
 from refold.strategies.wire import sse_bytes
 from refold.targets import Target
 from refold.targets.sdk.decoders import SSEDecode, decode_reference

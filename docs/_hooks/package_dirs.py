@@ -4,7 +4,7 @@ The repository keeps one folder per layer and installs them as one package throu
 setuptools' `package-dir` (`refold` is `harness/`, `refold.reference` is `reference/`, ...,
 pyproject.toml). An editable install resolves that mapping with an import hook that griffe,
 which mkdocstrings uses to read the sources without importing them, does not follow: it
-finds `refold.checks` in `harness/` but not `refold.reference`. So before the build this
+finds `refold.run.checks` in `harness/` but not `refold.reference`. So before the build this
 hook lays the package out as an installed wheel would, as symbolic links into the checkout
 in a temporary folder, and puts that folder first on the search path. Nothing is copied:
 the pages document the checkout's own files.

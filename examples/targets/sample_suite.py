@@ -12,8 +12,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from refold.checks import Check
-from refold.marks import rule
+from refold.run.checks import Check
+from refold.run.marks import rule
 
 _IDS = st.lists(st.sampled_from(["chatcmpl-a", "chatcmpl-b", "chatcmpl-c"]), min_size=1, max_size=4)
 

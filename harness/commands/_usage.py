@@ -11,7 +11,7 @@ import sys
 
 from refold.dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect
 from refold.errors import UsageError
-from refold.preflight import USAGE_ERROR
+from refold.run.preflight import USAGE_ERROR
 
 __all__ = ["USAGE_ERROR", "add_dialect_argument", "dialect_option", "usage_error"]
 

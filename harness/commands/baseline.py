@@ -5,12 +5,12 @@ examples every run; `--draws profile` opts out), reads the results JSON, and wri
 baseline: the dialect the run checked, the claimed features, the settings that decided
 the examples drawn, the `--fail-on` it was written with, every failing rule as an
 expected failure (the first line of its failure as the reason), its `found_on`, `impact`
-and departures, its minimal failing stream (`refold.recorded_streams`) and how it failed
+and departures, its minimal failing stream (`refold.gate.recorded_streams`) and how it failed
 in each of its own tests (fingerprints).
 
 It then checks the target against the file, as `refold check --baseline FILE` will. That
 run can differ from the first: known failures are masked in other rules' tests
-(`refold.checks`), so Hypothesis searches on past them and may find failures the first
+(`refold.run.checks`), so Hypothesis searches on past them and may find failures the first
 run's shrinking hid. What the check finds is added to the file (never taken out: an
 entry is dropped only when its recorded streams all pass when replayed, which an
 unchanged target never does) and checked again, up to three times; the command fails if
@@ -31,12 +31,12 @@ from typing import Any
 
 import pytest
 
-from refold.baseline import SETTINGS_KEYS, Baseline, dump_baseline
-from refold.fail_on import DEFAULT_FAIL_ON
-from refold.fingerprints import Fingerprint
-from refold.recorded_streams import EntryVerdict, RecordedStream, streams_of, verdict_of
-from refold.redaction import current, local_text, persisted_text
+from refold.gate.baseline import SETTINGS_KEYS, Baseline, dump_baseline
+from refold.gate.fail_on import DEFAULT_FAIL_ON
+from refold.gate.recorded_streams import EntryVerdict, RecordedStream, streams_of, verdict_of
+from refold.records.redaction import current, local_text, persisted_text
 from refold.reference import SHAPES, cut_text, dialect_record
+from refold.verdicts.fingerprints import Fingerprint
 
 from .check import add_target_arguments, preflight, pytest_arguments
 

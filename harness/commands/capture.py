@@ -3,7 +3,8 @@
 Reads HAR files (every streamed response in them), JSON lines of chunks or events and raw
 server-sent events (`curl -N` output), tells the dialect from the content (or takes
 `--dialect`), scrubs credentials on the way in and writes one case file per stream
-(`refold.corpus`, `refold.capture`). `--expect FILE` states the expected result of a
+(`refold.capture.corpus`, `refold.capture.captures`). `--expect FILE` states the expected result of
+a
 one-stream capture; when the reference folds the stream otherwise, the case is written
 with the reference's expectation and the disagreement is printed as a question about the
 contract (exit 1). A capture refold cannot read is refused in one paragraph (exit 4).
@@ -18,8 +19,8 @@ from typing import Any
 
 from refold.reference import cut_text
 
-from ..capture import Captured, capture
-from ..corpus import CORPUS_DIALECTS, Case
+from ..capture.captures import Captured, capture
+from ..capture.corpus import CORPUS_DIALECTS, Case
 from ..errors import UsageError
 from ._usage import dialect_option
 

@@ -21,7 +21,7 @@ import pytest
 
 from refold.dialects import DEFAULT_DIALECT, DIALECTS
 from refold.errors import UsageError
-from refold.preflight import check_fail_on, check_seconds, writable_file, writable_folder
+from refold.run.preflight import check_fail_on, check_seconds, writable_file, writable_folder
 
 from ._usage import dialect_option, usage_error
 
@@ -36,7 +36,7 @@ __all__ = [
 ]
 
 PROFILES = ("dev", "ci", "nightly", "mutation")
-"""The profiles `refold.profiles` registers. Named here, not read from Hypothesis: the
+"""The profiles `refold.run.profiles` registers. Named here, not read from Hypothesis: the
 command must not import Hypothesis before pytest starts (it could not be rewritten)."""
 
 
@@ -262,7 +262,7 @@ def preflight(args: argparse.Namespace, command: str) -> int | None:
     try:
         dialect_option(getattr(args, "dialect", None))
         if getattr(args, "corpus", None):
-            from refold.corpus import load_corpus
+            from refold.capture.corpus import load_corpus
 
             load_corpus(args.corpus)  # a missing folder or damaged case: refused before pytest
         check_seconds("--target-timeout", args.target_timeout)
@@ -302,7 +302,7 @@ def _corpus_dialects(args: argparse.Namespace) -> list[str]:
     named = (args.dialect, args.baseline, args.report, args.report_dir)
     if not args.corpus or any(named) or args.target not in (None, "reference"):
         return []
-    from refold.corpus import load_corpus
+    from refold.capture.corpus import load_corpus
 
     return sorted({case.dialect.name for case in load_corpus(args.corpus)})
 
@@ -360,7 +360,7 @@ def render_reports(directory: Path) -> list[Path]:
     write_all = getattr(reports, "write_all", None)
     if write_all is None:
         return [results]
-    from refold.redaction import redact
+    from refold.records.redaction import redact
 
     document = redact(json.loads(results.read_text(encoding="utf-8")))
     written: list[Path] = write_all(document, directory)

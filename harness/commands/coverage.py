@@ -39,7 +39,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Measure, write the JSON, print the summary. Exit 0 unless nothing could be measured."""
-    from refold.coverage_run import run_coverage
+    from refold.run.coverage import run_coverage
 
     try:
         checked = dialect_option(args.dialect)

@@ -1,7 +1,7 @@
 """`refold replay FILE [--target X]`: re-run the failure recorded in a replay file.
 
 The same as `pytest --replay FILE --target X`: the recorded test is selected and its
-recorded case re-run (see `refold.replay`). Without `--target` the recorded target runs
+recorded case re-run (see `refold.records.replay`). Without `--target` the recorded target runs
 only when it is a built-in name; any other is shown with the command that runs it, and
 the command exits 4: a replay file alone never starts a process or imports a file.
 """
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from refold.errors import UsageError
-from refold.replay import read_replay, recorded_target
+from refold.records.replay import read_replay, recorded_target
 
 from .check import add_target_arguments, announce_target, preflight, pytest_arguments
 

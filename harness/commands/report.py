@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from ..redaction import redact
+from ..records.redaction import redact
 
 __all__ = ["register", "run", "score_drop"]
 
@@ -148,7 +148,8 @@ def score_drop(earlier: list[dict[str, Any]], mutation: dict[str, Any] | None) -
 
 def _read(path: Path) -> dict[str, Any]:
     """The JSON document at `path`, without this machine's canaries and with local paths
-    relative to named roots (`refold.redaction`): a document re-rendered is rendered clean."""
+    relative to named roots (`refold.records.redaction`): a document re-rendered is rendered
+    clean."""
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:

@@ -7,7 +7,7 @@ own. After its rules, each dialect lists the departures from the documented stre
 its `Dialect.shapes` registers (verdicts.md §1: id, class, summary, provenance), or says in
 one line that it tells no shapes. `--markdown` prints docs/rules.md, which lists every
 dialect. `--target T` lists T's dialect, and says which of its rules T's stated projection
-leaves unjudged (`refold.projection`).
+leaves unjudged (`refold.run.projection`).
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from refold.reference.chat import SSE_RULES_SOURCE
 
 from ..dialects import DIALECTS, Dialect, dialect
 from ..errors import UsageError
-from ..shapes import Departure
-from ..table import extra_heading, id_width
+from ..run.table import extra_heading, id_width
+from ..verdicts.shapes import Departure
 from ._usage import usage_error
 
 __all__ = ["register", "render_markdown"]
@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _of_target(spec: str, asked: Dialect | None) -> tuple[list[Dialect], list[str]]:
     """The dialect `spec` folds, and the lines saying what its projection leaves unjudged."""
-    from ..projection import unjudged_rules
+    from ..run.projection import unjudged_rules
     from ..targets import load_target
 
     target = load_target(spec, dialect=asked)

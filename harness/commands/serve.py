@@ -15,8 +15,8 @@ from typing import Any
 from refold.dialects import DEFAULT_DIALECT, dialect
 from refold.errors import UsageError
 
-from ..serve import CompletionServer, is_loopback
-from ..serve_cases import ENDPOINTS
+from ..serve.cases import ENDPOINTS
+from ..serve.server import CompletionServer, is_loopback
 from ._usage import add_dialect_argument, usage_error
 
 __all__ = ["register"]
@@ -134,8 +134,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _serve_corpus(args: argparse.Namespace) -> int:
-    from ..corpus import load_corpus
-    from ..serve_corpus import CorpusServer
+    from ..capture.corpus import load_corpus
+    from ..serve.corpus import CorpusServer
 
     cases = load_corpus(args.corpus)
     server = CorpusServer(cases, args.host, args.port, max_requests=args.max_requests)

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple, Protocol
 from refold.reference import JSON, Difference, JSONObject, Rule
 
 from ..policies import Policy
-from ..shapes import Shapes
+from ..verdicts.shapes import Shapes
 
 __all__ = ["Ablation", "Dialect", "UndecidedAt"]
 
@@ -35,10 +35,10 @@ class UndecidedAt(Protocol):
 
 
 class Ablation(NamedTuple):
-    """How a crash is charged to a rule in a dialect (`refold.crashes`): the departures
+    """How a crash is charged to a rule in a dialect (`refold.verdicts.crashes`): the departures
     from the plain shape present in a stream, each undone by a change the reference
     folds identically (`applicable_undos`), and each alone (`departures_alone`); and how
-    a difference is (`refold.difference_ablation`): given the stream and the target's
+    a difference is (`refold.verdicts.difference_ablation`): given the stream and the target's
     claimed features, (rule, the rules deciding how its departure folds, undone stream)
     per departure present (`difference_undos`; None: differences are charged by their
     pointers alone)."""
@@ -83,7 +83,7 @@ class Dialect:
     places: tuple[str, ...]
     """A pointer of every place `rules_at`'s table names (one per row, and per alternative
     of a row), and one it does not: what decides which rules a target's stated projection
-    leaves unjudged (`refold.projection`); () for a dialect that takes no projection."""
+    leaves unjudged (`refold.run.projection`); () for a dialect that takes no projection."""
     lifecycle_reads: tuple[str, ...]
     """The incremental reads beyond add/response that feature `lifecycle` needs, each a
     property or a method of no arguments (`finished` for chat; `finished` and `error` for
@@ -147,7 +147,7 @@ class Dialect:
     `synthetic` (nothing of it can be shown documented)."""
     policies: tuple[Policy, ...] = ()
     """The catalogue of known fold policies (`refold.policies`) a failure's diagnosis folds
-    its stream with (`refold.diagnosis`); () for a dialect whose failures are not one
+    its stream with (`refold.verdicts.diagnosis`); () for a dialect whose failures are not one
     folded value (provider-events: rule violations of an event sequence)."""
 
     @property

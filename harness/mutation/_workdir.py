@@ -15,7 +15,7 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
-from refold.locations import package_dir, suites_dir
+from refold.run.locations import package_dir, suites_dir
 
 from ._source import MutationSource
 

@@ -3,7 +3,7 @@
 A policy is a small, named variation of a dialect's reference fold that real libraries
 apply ("sums usage across chunks", as langchain-core 1.8.3 does): `Policy` (name, the
 rules it breaks, the libraries known to apply it, its fold). Each dialect registers its
-catalogue as `Dialect.policies`; `refold.diagnosis` names the policies that reproduce a
+catalogue as `Dialect.policies`; `refold.verdicts.diagnosis` names the policies that reproduce a
 failing target's output. The catalogue is `docs/policies.md`.
 """
 

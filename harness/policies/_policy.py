@@ -3,7 +3,7 @@
 A policy is what a maintainer would call one way of folding a stream that the spec does
 not allow ("sums usage across chunks"), written as the reference composed with that one
 change: the stream rewritten before the reference folds it, or the folded value rewritten
-after, or a raise where the variation raises. `refold.diagnosis` folds a failing stream
+after, or a raise where the variation raises. `refold.verdicts.diagnosis` folds a failing stream
 with each policy of the target's dialect and names those that reproduce the target's
 output exactly.
 """

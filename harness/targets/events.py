@@ -37,7 +37,7 @@ from ..errors import TargetError, UsageError
 from .remote import TargetAccumulator, check_features
 
 if TYPE_CHECKING:
-    from ..projection import Projection
+    from ..run.projection import Projection
     from .sdk.decoders import AnySSEDecode
 
 __all__ = [

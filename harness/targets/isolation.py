@@ -1,7 +1,7 @@
 """Python targets out of the harness's process: the default for every run.
 
 A Python target run in the harness's process can decide the verdict without answering:
-patch `refold.checks`, end the run with `os._exit(0)`, hang it in a loop, crash it with a
+patch `refold.run.checks`, end the run with `os._exit(0)`, hang it in a loop, crash it with a
 segfault. `IsolatedTarget` runs it in a worker process (`python -m refold.targets.worker`)
 instead, driven by the exec: machinery: every call has the `--target-timeout` deadline, a
 worker that exits or crashes fails the call under way ("the target exited (status N)")

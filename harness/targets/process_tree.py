@@ -31,7 +31,7 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from ..redaction import register_secret
+from ..records.redaction import register_secret
 from .confinement import Confinement, current
 
 __all__ = ["TOKEN_VARIABLE", "ProcessTree", "become_subreaper", "descendants", "sweep"]
@@ -66,7 +66,7 @@ class ProcessTree:
         """`confine_option`: the option with which the command confines itself (the
         worker's `--confine POLICY`) instead of being started through the launcher."""
         self.token = uuid.uuid4().hex
-        register_secret(self.token)  # never persisted nor printed (`refold.redaction`)
+        register_secret(self.token)  # never persisted nor printed (`refold.records.redaction`)
         self._extra = dict(env or {})
         self._confinement = confinement
         self._confine_option = confine_option

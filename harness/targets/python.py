@@ -13,7 +13,7 @@ A Python target may expose, simplest first:
                                              optionally its `sse` decoder and a
                                              `description` for reports, and the
                                              `projection` it is compared on
-                                             (`refold.projection`); or a dict of such
+                                             (`refold.run.projection`); or a dict of such
                                              declarations by dialect under `dialects`,
                                              for a target of several
 
@@ -38,7 +38,7 @@ from refold.reference._json import copy_json
 
 from ..dialects import Dialect
 from ..errors import TargetError, UsageError
-from ..projection import Projection, check_places, projection_of
+from ..run.projection import Projection, check_places, projection_of
 from .remote import Target, TargetAccumulator, check_features, declared_dialect
 
 if TYPE_CHECKING:

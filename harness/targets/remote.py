@@ -22,7 +22,7 @@ from refold.reference.chat import FEATURES
 
 from ..dialects import DEFAULT_DIALECT, DIALECTS, Dialect
 from ..errors import TargetError, UsageError, preview
-from ..projection import Projection, check_places, projection_of
+from ..run.projection import Projection, check_places, projection_of
 
 if TYPE_CHECKING:
     # Imported for the annotation only: the decoders module pulls in httpx.
@@ -122,7 +122,7 @@ class Target(Protocol):
     It returns a `DecodedStream` in a dialect whose wire rules are about WHATWG events
     (chat), the list of items a fold would be given in one whose rules are about items."""
     projection: Projection | None
-    """The places of its fold that are compared (`refold.projection`); None: all of it."""
+    """The places of its fold that are compared (`refold.run.projection`); None: all of it."""
 
     def fold(self, chunks: list[JSON]) -> JSONObject:
         """Fold a whole list of chunks; raise TargetError if the target misbehaves."""

@@ -13,8 +13,8 @@ from __future__ import annotations
 from hypothesis import given, note
 from hypothesis import strategies as st
 
-from refold.checks import Check
-from refold.marks import rule
+from refold.run.checks import Check
+from refold.run.marks import rule
 from refold.strategies.anthropic import event_streams
 
 

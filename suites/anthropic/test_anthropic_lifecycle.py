@@ -32,10 +32,10 @@ from typing import ClassVar
 from hypothesis import Phase, given, settings, stateful
 from hypothesis import strategies as st
 
-from refold.checks import Check
-from refold.marks import rule
 from refold.reference import JSON, JSONObject, json_equal
 from refold.reference.anthropic import Accumulator, differences
+from refold.run.checks import Check
+from refold.run.marks import rule
 from refold.strategies.anthropic import allows, lifecycle_events
 
 _STEPS = 15

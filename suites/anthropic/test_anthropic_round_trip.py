@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
 
-from refold.checks import Check
-from refold.marks import rule
 from refold.reference import JSONObject
+from refold.run.checks import Check
+from refold.run.marks import rule
 from refold.strategies.anthropic import families_for, round_trips
 
 _TOOL_FEATURES = frozenset({"text", "tool_use", "server_tools"})

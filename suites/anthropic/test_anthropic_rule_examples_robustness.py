@@ -7,9 +7,9 @@ from collections.abc import Sequence
 
 import pytest
 
-from refold.checks import Check
-from refold.marks import rule
 from refold.reference import JSON, JSONObject
+from refold.run.checks import Check
+from refold.run.marks import rule
 
 from ._events import (
     block_start,

@@ -18,10 +18,10 @@ import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
 
-from refold.checks import Check
-from refold.marks import rule
 from refold.reference import JSON, JSONObject, json_equal
 from refold.reference.anthropic import decode_stream
+from refold.run.checks import Check
+from refold.run.marks import rule
 from refold.strategies.anthropic import (
     event_name,
     event_streams,

@@ -8,9 +8,9 @@ charged by its pointer as in every other suite.
 
 from __future__ import annotations
 
-from refold.checks import Check
-from refold.corpus import Case
+from refold.capture.corpus import Case
 from refold.errors import TargetError
+from refold.run.checks import Check
 
 
 def test_a_recorded_stream_folds_as_its_case_expects(check: Check, corpus_case: Case) -> None:

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from refold.events_checks import EventsCheck
-from refold.marks import rule
+from refold.run.events_checks import EventsCheck
+from refold.run.marks import rule
 from refold.strategies.events import damaged_frames, resplit_frames
 
 from ._sources import SOURCE_PARAMS

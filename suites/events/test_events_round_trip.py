@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
 
-from refold.events_checks import EventsCheck
-from refold.marks import rule
 from refold.reference import JSON, JSONObject
+from refold.run.events_checks import EventsCheck
+from refold.run.marks import rule
 from refold.strategies.events import lossless_frames
 
 from ._sources import SOURCE_PARAMS

@@ -4,8 +4,8 @@ index past other blocks."""
 
 from __future__ import annotations
 
-from refold.events_checks import EventsCheck
-from refold.marks import rule
+from refold.run.events_checks import EventsCheck
+from refold.run.marks import rule
 
 from ._expect import turn_of
 from ._frames import (

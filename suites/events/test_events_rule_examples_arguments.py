@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from refold.events_checks import EventsCheck
-from refold.marks import rule
 from refold.reference import JSON
+from refold.run.events_checks import EventsCheck
+from refold.run.marks import rule
 
 from ._calls import completed_calls, two_calls
 from ._frames import (

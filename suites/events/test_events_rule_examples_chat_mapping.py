@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from refold.events_checks import EventsCheck
-from refold.marks import rule
 from refold.reference import JSON, JSONObject
+from refold.run.events_checks import EventsCheck
+from refold.run.marks import rule
 
 from ._expect import emitted_at
 from ._frames import DONE, chat, content, finish, role, tool, usage_chunk

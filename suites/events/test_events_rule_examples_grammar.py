@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from refold.events_checks import EventsCheck
-from refold.marks import rule
 from refold.reference import JSON
 from refold.reference import events as reference_events
+from refold.run.events_checks import EventsCheck
+from refold.run.marks import rule
 
 from . import _responses_frames as rs
 from ._expect import emitted_at, produced_by

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from refold.events_checks import EventsCheck
-from refold.marks import rule
 from refold.reference import JSON
+from refold.run.events_checks import EventsCheck
+from refold.run.marks import rule
 
 from ._expect import produced_by, turn_of
 from ._frames import (

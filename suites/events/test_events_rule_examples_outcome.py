@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from refold.events_checks import EventsCheck
-from refold.marks import rule
 from refold.reference import JSON, JSONObject
 from refold.reference import events as reference_events
+from refold.run.events_checks import EventsCheck
+from refold.run.marks import rule
 
 from ._expect import produced_by, turn_of
 from ._frames import (

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from refold.events_checks import EventsCheck
-from refold.marks import rule
 from refold.reference import JSON
 from refold.reference import events as reference_events
+from refold.run.events_checks import EventsCheck
+from refold.run.marks import rule
 
 from ._frames import (
     CHAT_ID,

@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-from refold.events_checks import EventsCheck
-from refold.marks import rule
 from refold.reference import JSON, JSONObject
 from refold.reference import anthropic as anthropic_reference
 from refold.reference import responses as responses_reference
 from refold.reference.chat import fold as chat_fold
+from refold.run.events_checks import EventsCheck
+from refold.run.marks import rule
 
 from . import _responses_frames as rs
 from ._calls import two_calls

@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from refold.checks import ConformanceFailure
 from refold.reference import JSON, Difference, JSONObject
 from refold.reference.responses._envelope import LIFECYCLE_EVENTS, TERMINAL_EVENTS
 from refold.reference.responses._routing import ITEM_EVENTS
+from refold.run.checks import ConformanceFailure
 
 from ._undos import announced_first, completed_terminals, last_terminal_only, steady_ids
 

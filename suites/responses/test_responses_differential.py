@@ -14,9 +14,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from refold.checks import Check
-from refold.marks import rule
 from refold.reference.responses import fold
+from refold.run.checks import Check
+from refold.run.marks import rule
 from refold.strategies.responses import event_streams
 
 from ._attribution import expect_like

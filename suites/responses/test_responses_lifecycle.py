@@ -31,10 +31,10 @@ from typing import ClassVar
 from hypothesis import Phase, given, settings, stateful
 from hypothesis import strategies as st
 
-from refold.checks import Check, ConformanceFailure
-from refold.marks import rule
 from refold.reference import JSON, JSONObject, json_equal
 from refold.reference.responses import Accumulator, differences, fold
+from refold.run.checks import Check, ConformanceFailure
+from refold.run.marks import rule
 from refold.strategies.responses import event_streams, lifecycle_events
 
 from ._attribution import event_rule, expect_like, feature_rules, outcome_rules

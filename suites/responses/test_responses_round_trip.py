@@ -19,9 +19,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from refold.checks import Check
-from refold.marks import rule
 from refold.reference import JSONObject
+from refold.run.checks import Check
+from refold.run.marks import rule
 from refold.strategies.responses import families_for, round_trips
 
 from ._attribution import expect_like

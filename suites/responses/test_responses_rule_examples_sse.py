@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import pytest
 
-from refold.checks import Check
 from refold.errors import TargetError
-from refold.marks import rule
 from refold.reference import JSON, JSONObject
+from refold.run.checks import Check
+from refold.run.marks import rule
 
 from ._events import error_event, frame, keepalive, message, response, text_part, text_stream
 from ._expect import expect_response

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from refold.checks import Check
-from refold.marks import rule
 from refold.reference import JSONObject
+from refold.run.checks import Check
+from refold.run.marks import rule
 
 from ._events import (
     completed,

@@ -24,10 +24,10 @@ import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
 
-from refold.checks import Check
-from refold.marks import rule
 from refold.reference import JSON, JSONObject, json_equal
 from refold.reference.responses import decode_stream
+from refold.run.checks import Check
+from refold.run.marks import rule
 from refold.strategies.responses import lifecycle_events, sse_bytes
 
 from ._draws import small_streams

@@ -14,8 +14,8 @@ def test_every_name_in_all_is_importable_from_refold() -> None:
     for name in refold.__all__:
         assert getattr(refold, name) is not None, name
     from refold import Check, rule
-    from refold.checks import Check as CheckHome
-    from refold.marks import rule as rule_home
+    from refold.run.checks import Check as CheckHome
+    from refold.run.marks import rule as rule_home
 
     assert (Check, rule) == (CheckHome, rule_home)
 

@@ -200,8 +200,8 @@ def test_a_document_keeps_all_its_entries() -> None:
 
 
 def test_the_harness_and_the_reports_share_one_scrubber() -> None:
-    import refold.replay
+    import refold.records.replay
     import refold.reports
 
-    assert refold.replay.scrub is refold.reports.scrub is scrub
+    assert refold.records.replay.scrub is refold.reports.scrub is scrub
     assert refold.reports.scrub_text is scrub_text

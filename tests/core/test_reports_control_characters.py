@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from refold.cli import main
+from refold.records.report import write_report
 from refold.reference import escape_controls, json_text
-from refold.report import write_report
 from refold.reports import escape_markdown, render_html, render_junit, write_all, write_matrix
 
 HOSTILE = "\x1b[31m\x07\x9b\x00"
@@ -182,8 +182,8 @@ def test_markdown_shows_a_controls_escape_once_and_keeps_text_on_one_line() -> N
 
 
 def test_no_control_character_reaches_a_replay_file_raw(tmp_path: Path) -> None:
-    from refold.checks import ConformanceFailure
-    from refold.replay import read_replay, write_replay
+    from refold.records.replay import read_replay, write_replay
+    from refold.run.checks import ConformanceFailure
 
     chunks = [{"id": f"c{HOSTILE}", "choices": []}]
     failure = ConformanceFailure(
@@ -202,8 +202,8 @@ def test_no_control_character_reaches_a_replay_file_raw(tmp_path: Path) -> None:
 
 
 def test_no_control_character_reaches_a_captured_corpus_case_raw(tmp_path: Path) -> None:
-    from refold.capture import write_case
-    from refold.corpus import Case
+    from refold.capture.captures import write_case
+    from refold.capture.corpus import Case
     from refold.dialects import DEFAULT_DIALECT, DIALECTS
 
     items = [{"id": f"c{HOSTILE}\x7f", "choices": [{"index": 0, "delta": {"content": "hi"}}]}]

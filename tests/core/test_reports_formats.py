@@ -214,8 +214,8 @@ def _anthropic_results() -> dict[str, Any]:
     from datetime import datetime
 
     from refold.dialects import dialect
-    from refold.report import build_report
-    from refold.results import RuleOutcome, RuleResults
+    from refold.records.report import build_report
+    from refold.records.results import RuleOutcome, RuleResults
 
     results = RuleResults()
     results.by_rule["AM-LIFE-FINISHED"] = outcome = RuleOutcome()

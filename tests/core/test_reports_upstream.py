@@ -419,8 +419,8 @@ def _built_in_like(name: str) -> Any:
 )
 def test_the_results_record_a_built_in_targets_reproducer(name: str) -> None:
     from refold.dialects import DIALECTS
-    from refold.report import build_report
-    from refold.results import RuleResults
+    from refold.records.report import build_report
+    from refold.records.results import RuleResults
 
     report = build_report(
         RuleResults(),
@@ -436,8 +436,8 @@ def test_the_results_record_a_built_in_targets_reproducer(name: str) -> None:
 
 def test_a_user_target_records_no_reproducer() -> None:
     from refold.dialects import DIALECTS
-    from refold.report import build_report
-    from refold.results import RuleResults
+    from refold.records.report import build_report
+    from refold.records.results import RuleResults
 
     report = build_report(
         RuleResults(),
@@ -461,7 +461,7 @@ def test_a_user_target_records_no_reproducer() -> None:
 )
 def test_each_dialect_record_carries_its_providers_streaming_page(dialect: str, host: str) -> None:
     from refold.dialects import DIALECTS
-    from refold.report import dialect_record_of
+    from refold.records.report import dialect_record_of
 
     assert dialect_record_of(DIALECTS[dialect])["docs"] == host
 

@@ -20,8 +20,8 @@ from typing import Any
 
 from refold.reference import JSON
 
-from ...shapes import Departure, load_schema
-from ...wire_shapes import FrameKind
+from ...verdicts.shapes import Departure, load_schema
+from ...verdicts.wire_shapes import FrameKind
 from ._grammar import PAGE, findings
 
 __all__ = ["DEPARTURES", "DETECTORS", "WIRE"]
@@ -382,7 +382,7 @@ def _parses_to_object(text: str) -> bool:
 
 
 _WIRE_DEPARTURES = frozenset({"AQ30", "AMD-SSE-NAME", "AMD-SSE-FRAMING", "AMD-SSE-NOT-JSON"})
-"""Departures of the bytes, told by `WIRE` (`refold.wire_shapes`), not by an event."""
+"""Departures of the bytes, told by `WIRE` (`refold.verdicts.wire_shapes`), not by an event."""
 
 WIRE: Mapping[FrameKind, str] = {
     "unnamed": "AQ30",

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from refold.reference import JSON
 
-from ...shapes import GrammarLine, Violation
+from ...verdicts.shapes import GrammarLine, Violation
 
 __all__ = ["DEFINED_DELTAS", "GRAMMAR", "Finding", "event_type", "findings"]
 

@@ -3,7 +3,7 @@ streaming page's grammar, and the registered departures (verdicts.md §1)."""
 
 from __future__ import annotations
 
-from ...shapes import StreamShapes, load_schema
+from ...verdicts.shapes import StreamShapes, load_schema
 from ._departures import DEPARTURES, DETECTORS, WIRE
 from ._grammar import GRAMMAR
 

@@ -1,5 +1,5 @@
 """Departures of an Anthropic event stream from the plain shape, each named after its
-rule, and how to undo them: the `anthropic-messages` dialect's ablation (`refold.crashes`).
+rule, and how to undo them: the `anthropic-messages` dialect's ablation (`refold.verdicts.crashes`).
 
 The plain shape is the spec's split family 1, Anthropic's own shape: `message_start`
 carrying a usage object and `content: []`, per block its `content_block_start`, deltas
@@ -7,14 +7,14 @@ and `content_block_stop`, one `message_delta` carrying usage, `message_stop`, an
 else. Each departure is one function `undo(stream) -> stream`, named after the rule that
 says how the departure folds; it is present when undoing it changes the stream.
 
-Unlike the chat ablation (`refold.ablation`), an undo need not leave the fold unchanged
+Unlike the chat ablation (`refold.verdicts.ablation`), an undo need not leave the fold unchanged
 everywhere: the reference must fold the undone stream identically *except at pointers
 the departure's own rule owns* (`rules_at`). Adding a usage object to a stream that
 reported none (AM-USAGE-ABSENT) changes the Message at `/usage` only, and `/usage` is
 that rule's, so a crash that goes away with it is evidence against that rule and no
 other. An undo that changes the fold anywhere else is not trusted on that stream.
 
-The same undos charge a difference (`difference_undos`, `refold.difference_ablation`),
+The same undos charge a difference (`difference_undos`, `refold.verdicts.difference_ablation`),
 with one more: a block of an unknown type made a known one kept as sent (only its
 `type` changes in the fold), to tell a target that drops unknown blocks from one that
 drops blocks. `undecided_at` names the owners of a pointer the stream gives nothing to

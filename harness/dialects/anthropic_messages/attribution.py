@@ -13,7 +13,7 @@ keeps every key of `message_start.message` (AM-START-BASE), and unknown keys of 
 envelopes must never reach it (AM-UNKNOWN-KEYS), so such a place is charged to both
 (`OUTSIDE_THE_SHAPE`). Only the whole Message (pointer "") belongs to no rule.
 
-The table is the harness's, not the fold's: only a failure is charged (`refold.checks`,
+The table is the harness's, not the fold's: only a failure is charged (`refold.run.checks`,
 the ablations, the suites' own narrowing through `check.dialect.rules_at`), so it is not
 in the reference package (`refold.reference.anthropic`: the fold, its comparison, its
 registry and its wire layer, which a green run of the suites reaches whole).

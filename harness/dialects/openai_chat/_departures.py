@@ -12,7 +12,7 @@ Each has a detector (`_detectors`): the chunks where a stream departs that way.
 
 from __future__ import annotations
 
-from refold.shapes import Departure
+from refold.verdicts.shapes import Departure
 
 from ._detectors import DETECTORS
 

@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from refold.reference import JSON
-from refold.shapes import GrammarLine, Violation
+from refold.verdicts.shapes import GrammarLine, Violation
 
 from ._chunk_walk import entries, index_of
 

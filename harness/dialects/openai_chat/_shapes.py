@@ -1,9 +1,9 @@
 """The `openai-chat` dialect's stream shapes: OpenAI's vendored chunk schema, the
-documented grammar and the registered departures (`refold.shapes`)."""
+documented grammar and the registered departures (`refold.verdicts.shapes`)."""
 
 from __future__ import annotations
 
-from refold.shapes import StreamShapes, load_schema
+from refold.verdicts.shapes import StreamShapes, load_schema
 
 from ._departures import DEPARTURES, DETECTORS
 from ._grammar import GRAMMAR

@@ -15,8 +15,8 @@ the grammar allow them. Keys the schema does not list never are: providers add k
 
 from __future__ import annotations
 
-from refold.shapes import Departure
-from refold.wire_shapes import FrameKind
+from refold.verdicts.shapes import Departure
+from refold.verdicts.wire_shapes import FrameKind
 
 from . import _detectors as found
 from ._detectors import Detector
@@ -311,7 +311,7 @@ _WIRE_REGISTRY: tuple[tuple[FrameKind, Departure], ...] = (
     ),
     ("not-json", _synthetic("RS-SYN-SSE-NOT-JSON", "an SSE frame whose data is not JSON")),
 )
-"""Departures of the bytes (`refold.wire_shapes`): OpenAI's examples name every frame
+"""Departures of the bytes (`refold.verdicts.wire_shapes`): OpenAI's examples name every frame
 `event: <type>` with one `data: ` line, and no sender of anything else is known."""
 
 DEPARTURES: dict[str, Departure] = {

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from refold.reference import JSON
-from refold.shapes import GrammarLine, Violation
+from refold.verdicts.shapes import GrammarLine, Violation
 
 __all__ = ["GRAMMAR", "LIFECYCLE", "TERMINALS", "is_int", "kind"]
 

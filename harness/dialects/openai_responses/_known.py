@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from refold.shapes import load_schema
+from refold.verdicts.shapes import load_schema
 
 __all__ = [
     "DOCUMENTED_ITEM_TYPES",

@@ -5,7 +5,7 @@ openai/openai-openapi), the documented grammar (`_grammar`) and the registered d
 
 from __future__ import annotations
 
-from refold.shapes import StreamShapes
+from refold.verdicts.shapes import StreamShapes
 
 from ._departures import DEPARTURES, DETECTORS, WIRE
 from ._grammar import GRAMMAR

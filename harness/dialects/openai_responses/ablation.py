@@ -1,6 +1,7 @@
 """Departures of an OpenAI Responses event stream from OpenAI's own shape, each named after
-its rule, and how to undo them: the `openai-responses` dialect's ablation (`refold.crashes`,
-`refold.difference_ablation`).
+its rule, and how to undo them: the `openai-responses` dialect's ablation
+(`refold.verdicts.crashes`,
+`refold.verdicts.difference_ablation`).
 
 OpenAI's own shape is the spec's split family 1
 (`refold.dialects.openai_responses._stream_departures` and

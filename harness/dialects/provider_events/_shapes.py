@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from refold.reference import JSON
 
-from ...shapes import Departure, Shapes, StreamShape, StreamShapes, Violation
+from ...verdicts.shapes import Departure, Shapes, StreamShape, StreamShapes, Violation
 
 __all__ = ["SourceShapes", "registered_shapes"]
 

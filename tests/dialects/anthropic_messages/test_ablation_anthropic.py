@@ -9,8 +9,6 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-from refold.checks import Check, ConformanceFailure
-from refold.crashes import analyse
 from refold.dialects import dialect
 from refold.dialects.anthropic_messages.ablation import (
     DEPARTURES,
@@ -21,8 +19,10 @@ from refold.dialects.anthropic_messages.ablation import (
 from refold.dialects.anthropic_messages.attribution import rules_at
 from refold.reference import JSON, JSONObject
 from refold.reference.anthropic import RULES, Difference, differences, fold
+from refold.run.checks import Check, ConformanceFailure
 from refold.strategies.anthropic import round_trips
 from refold.targets import load_target
+from refold.verdicts.crashes import analyse
 
 _BROKEN = Path(__file__).resolve().parents[3] / "examples" / "broken"
 _MESSAGE: JSONObject = {

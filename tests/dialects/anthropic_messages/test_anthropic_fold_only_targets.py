@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from refold.checks import Check
 from refold.reference import anthropic
+from refold.run.checks import Check
 from refold.suites.anthropic import test_anthropic_rule_examples_robustness as examples
 from refold.targets.python import from_object
 

@@ -18,7 +18,7 @@ from _anthropic_example_streams import recorded_examples
 
 from refold.dialects.anthropic_messages import ANTHROPIC_MESSAGES
 from refold.reference.anthropic import RULES
-from refold.shapes import StreamShapes
+from refold.verdicts.shapes import StreamShapes
 
 UNDOCUMENTABLE: dict[str, str] = {
     "AM-START-CONTENT": "blocks inside message_start: the page says its content is empty (AQ7)",

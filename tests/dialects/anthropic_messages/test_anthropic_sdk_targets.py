@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from refold.checks import Check, ConformanceFailure
-from refold.crashes import analyse
 from refold.reference import JSON, JSONObject
 from refold.reference.anthropic import fold
+from refold.run.checks import Check, ConformanceFailure
 from refold.targets import BUILTIN_TARGETS, load_target
+from refold.verdicts.crashes import analyse
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("anthropic") is None,

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from refold.checks import Check, ConformanceFailure
 from refold.reference import ABSENT
+from refold.run.checks import Check, ConformanceFailure
 from refold.targets import BUILTIN_TARGETS, load_target
 
 Event = dict[str, Any]

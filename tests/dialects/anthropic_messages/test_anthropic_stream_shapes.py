@@ -13,7 +13,7 @@ import pytest
 
 from refold.dialects.anthropic_messages import ANTHROPIC_MESSAGES
 from refold.dialects.anthropic_messages import regenerate_schema as regenerate
-from refold.shapes import StreamShapes
+from refold.verdicts.shapes import StreamShapes
 
 _PAGE = "https://docs.anthropic.com/en/docs/build-with-claude/streaming"
 

@@ -9,9 +9,9 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
-from refold.checks import Check, ConformanceFailure
 from refold.errors import TargetError
 from refold.reference import JSON, anthropic
+from refold.run.checks import Check, ConformanceFailure
 from refold.suites.anthropic import test_anthropic_rule_examples_sse as examples
 from refold.suites.anthropic._events import frame
 from refold.targets.python import from_object

@@ -7,7 +7,6 @@ rule's."""
 
 from __future__ import annotations
 
-from refold.checks import ConformanceFailure
 from refold.dialects.anthropic_messages.attribution import (
     _TABLE,
     OUTSIDE_THE_SHAPE,
@@ -15,6 +14,7 @@ from refold.dialects.anthropic_messages.attribution import (
     rules_at,
 )
 from refold.reference.anthropic import ABSENT, RULES, Difference
+from refold.run.checks import ConformanceFailure
 
 
 def test_every_rule_owns_a_pointer_or_is_declared_pointer_less() -> None:

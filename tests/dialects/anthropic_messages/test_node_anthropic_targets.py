@@ -19,12 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from refold.checks import Check, ConformanceFailure
-from refold.crashes import analyse
 from refold.errors import UsageError
 from refold.reference import JSON, JSONObject
+from refold.run.checks import Check, ConformanceFailure
 from refold.targets import BUILTIN_TARGETS, Target, load_target
 from refold.targets.sdk import nodejs
+from refold.verdicts.crashes import analyse
 
 TS_VERSION = "1.15.0"  # @anthropic-ai/sdk, pinned by harness/targets/sdk/node/package-lock.json
 AI_VERSION = "3.0.140"  # @ai-sdk/anthropic (4.x needs Node 22)

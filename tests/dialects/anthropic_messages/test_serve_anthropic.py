@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from refold.reference.anthropic import decode_stream, differences, fold
-from refold.serve import CompletionServer, served_case
+from refold.serve.server import CompletionServer, served_case
 
 anthropic = pytest.importorskip("anthropic")
 

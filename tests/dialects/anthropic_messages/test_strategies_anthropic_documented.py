@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
 from refold.dialects.anthropic_messages import ANTHROPIC_MESSAGES
-from refold.shapes import StreamShapes
 from refold.strategies.anthropic import FEATURES, event_streams, round_trips
+from refold.verdicts.shapes import StreamShapes
 
 _SLOW = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 _FIND = settings(

@@ -10,7 +10,7 @@ counterpart every test runs, not only those of the expected rules: the assertion
 the exact set of failed rules, so a test of another rule that the defect fails (a stream
 departing from the plain shape in a way that is not its own rule's, a pointer whose owners
 are too broad, a crash charged to the test's rules) is a failure here. A rule a crash kept
-from being checked is `blocked`, not failed (`refold.crashes`).
+from being checked is `blocked`, not failed (`refold.verdicts.crashes`).
 
 The ci profile is derandomized, so the sets are the same on every run; the accumulators
 run two at a time (two cores).

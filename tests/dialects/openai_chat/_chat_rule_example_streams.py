@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 import refold.suites
-from refold.checks import Check
 from refold.reference import JSON
+from refold.run.checks import Check
 from refold.targets import load_target
 
 __all__ = ["RuleExample", "rule_examples"]

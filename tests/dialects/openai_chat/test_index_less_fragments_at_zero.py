@@ -10,12 +10,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from refold.diagnosis import diagnose
 from refold.dialects import DIALECTS
 from refold.dialects.openai_chat.policies import CHAT_POLICIES
-from refold.marks import rule
 from refold.reference import JSON
 from refold.reference.chat import RULES, differences, fold
+from refold.run.marks import rule
+from refold.verdicts.diagnosis import diagnose
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _chat_rule_example_streams import rule_examples

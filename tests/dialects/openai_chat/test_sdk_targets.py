@@ -10,8 +10,8 @@ import importlib.util
 
 import pytest
 
-from refold.checks import Check, ConformanceFailure
 from refold.reference.chat import fold
+from refold.run.checks import Check, ConformanceFailure
 from refold.targets import BUILTIN_TARGETS, load_target
 
 _ENVELOPE = {"id": "chatcmpl-x", "object": "chat.completion.chunk", "created": 1, "model": "m"}

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from refold.errors import UsageError
-from refold.locations import suites_dir
-from refold.marks import rule
 from refold.reference import JSONObject
 from refold.reference.chat import ALL_RULES, RULES, SSE_RULES, SSE_RULES_SOURCE, lookup_any_rule
+from refold.run.locations import suites_dir
+from refold.run.marks import rule
 from refold.suites._sse_cases import CASES, PROPERTY_RULES
 from refold.targets import RemoteTarget
 

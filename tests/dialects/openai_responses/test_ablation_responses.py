@@ -23,8 +23,6 @@ from _responses_streams import (
 )
 from hypothesis import HealthCheck, given, settings
 
-from refold.checks import Check, ConformanceFailure
-from refold.crashes import analyse
 from refold.dialects import dialect
 from refold.dialects.openai_responses.ablation import (
     DEPARTURES,
@@ -34,11 +32,13 @@ from refold.dialects.openai_responses.ablation import (
     difference_undos,
 )
 from refold.dialects.openai_responses.attribution import rules_at
-from refold.difference_ablation import ablate
 from refold.reference import JSON, JSONObject
 from refold.reference.responses import RULES, Difference, differences, fold
+from refold.run.checks import Check, ConformanceFailure
 from refold.strategies.responses import event_streams, round_trips
 from refold.targets import load_target
+from refold.verdicts.crashes import analyse
+from refold.verdicts.difference_ablation import ablate
 
 _BROKEN = Path(__file__).resolve().parents[3] / "examples" / "broken"
 _ERROR: JSONObject = {"type": "error", "code": "server_error", "message": "x", "param": None}

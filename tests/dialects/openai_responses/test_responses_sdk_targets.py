@@ -284,8 +284,8 @@ def test_an_item_never_done_that_openai_python_raises_on_is_charged_to_recovery(
     # a deltas-only item (split family 4): the raise is RS-RECOVER-FROM-DELTAS's, found by
     # undoing it (the item handed over on output_item.done folds as the reference recovers
     # it), so the test's other rules are blocked by it, not failed
-    from refold.checks import Check, ConformanceFailure
-    from refold.crashes import analyse
+    from refold.run.checks import Check, ConformanceFailure
+    from refold.verdicts.crashes import analyse
 
     events = [created(), *message_events(0, HELLO_ITEM)[:-1], terminal(output=[])]
     target = load_target("openai-responses")

@@ -1,6 +1,6 @@
 """The Responses targets of libraries that build no Response, langchain-openai
 (`langchain-openai-responses`) and litellm's Responses bridge (`litellm-responses`), each
-checked on the projection it declares (`refold.projection`: both folds reduced to the
+checked on the projection it declares (`refold.run.projection`: both folds reduced to the
 places compared, as every suite compares them): each documented defect of issue 15
 (research responses-fold.md, RQ table and §4) that the pinned version really has, pinned to
 its RS rule with a minimal failing stream (one test per finding: the difference from the
@@ -30,10 +30,10 @@ from _responses_streams import (
 
 from refold.dialects import OPENAI_RESPONSES
 from refold.dialects.openai_responses.attribution import rules_at
-from refold.projection import Projection, projected_differences, projection_of, unjudged_rules
 from refold.reference import JSON, Difference, JSONObject
 from refold.reference.responses import differences
 from refold.reference.responses import fold as reference
+from refold.run.projection import Projection, projected_differences, projection_of, unjudged_rules
 from refold.targets import BUILTIN_TARGETS, load_target
 
 Fold = Callable[[list[JSON]], JSONObject]

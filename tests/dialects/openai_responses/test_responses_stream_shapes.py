@@ -20,7 +20,6 @@ from refold.dialects.openai_responses._departures import DEPARTURES, DETECTORS
 from refold.dialects.openai_responses._grammar import GRAMMAR
 from refold.dialects.openai_responses.regenerate_schema import build_schema, main
 from refold.reference import JSONObject
-from refold.shapes import StreamShapes, Violation
 from refold.strategies.responses import round_trips
 from refold.suites.responses._events import (
     args_delta,
@@ -32,6 +31,7 @@ from refold.suites.responses._events import (
     text_part,
     text_stream,
 )
+from refold.verdicts.shapes import StreamShapes, Violation
 
 _SLOW = settings(
     max_examples=50,

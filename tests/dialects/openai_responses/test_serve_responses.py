@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from refold.reference.responses import decode_stream, differences, fold
-from refold.serve import CompletionServer, served_case
+from refold.serve.server import CompletionServer, served_case
 from refold.strategies.responses import STATUSES
 
 openai = pytest.importorskip("openai")

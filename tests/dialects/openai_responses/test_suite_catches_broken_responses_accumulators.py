@@ -10,8 +10,8 @@ and the rules' statuses are read from the results file (`--refold-report`). Two 
   suites, runs against each accumulator, so a test of another rule that the defect fails
   (a stream departing from OpenAI's shape in a way that is not its own rule's, a pointer
   whose owners are too broad, a crash charged to the test's rules) is a failure here. A
-  rule a crash kept from being checked is `blocked`, not failed (`refold.crashes`); a
-  difference a departure needs is charged to it (`refold.difference_ablation`);
+  rule a crash kept from being checked is `blocked`, not failed (`refold.verdicts.crashes`); a
+  difference a departure needs is charged to it (`refold.verdicts.difference_ablation`);
 * commit time (seconds): only the rule examples marked with at least one of the
   accumulator's rules run, and they fail exactly those rules (the hand-written streams
   that show each defect, with every other rule those tests name charged nothing).

@@ -17,9 +17,7 @@ from typing import Any
 
 import pytest
 
-from refold.checks import ConformanceFailure
 from refold.dialects.provider_events import PROVIDER_EVENTS
-from refold.events_checks import EventsCheck
 from refold.reference.events import (
     Adapter,
     check_events,
@@ -28,6 +26,8 @@ from refold.reference.events import (
     missing_at_raise,
     normalize,
 )
+from refold.run.checks import ConformanceFailure
+from refold.run.events_checks import EventsCheck
 from refold.targets.events import adapter_target
 
 CHAT, RESPONSES = "openai-chat", "openai-responses"

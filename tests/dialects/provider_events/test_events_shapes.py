@@ -12,12 +12,12 @@ from types import MappingProxyType
 
 import pytest
 
-from refold.checks import ConformanceFailure
 from refold.dialects import DIALECTS
 from refold.dialects.provider_events import PROVIDER_EVENTS, begin
 from refold.dialects.provider_events._shapes import SourceShapes
 from refold.reference import JSON
-from refold.shapes import Departure, GrammarLine, Shapes, StreamShapes, Violation
+from refold.run.checks import ConformanceFailure
+from refold.verdicts.shapes import Departure, GrammarLine, Shapes, StreamShapes, Violation
 
 CHAT = "openai-chat"
 _SCHEMA = {"type": "object", "required": ["choices"], "properties": {"choices": {"type": "array"}}}
@@ -144,7 +144,7 @@ def test_chats_done_sentinel_ends_a_documented_events_stream_and_is_no_chunk() -
     synthetic); anywhere else, and in a chat stream of chunks, it is still a departure."""
     from pathlib import Path
 
-    from refold.corpus import load_corpus
+    from refold.capture.corpus import load_corpus
 
     [case] = [
         c

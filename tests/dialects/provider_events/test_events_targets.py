@@ -257,9 +257,9 @@ def test_an_outcome_of_the_wrong_shape_is_a_protocol_failure(tmp_path: Path) -> 
 def test_the_results_name_the_source_dialects_an_adapter_was_fed(tmp_path: Path) -> None:
     from datetime import UTC, datetime
 
-    from refold.report import build_report
+    from refold.records.report import build_report
+    from refold.records.results import RuleResults
     from refold.reports import render_html, render_markdown
-    from refold.results import RuleResults
 
     report = build_report(
         RuleResults(),

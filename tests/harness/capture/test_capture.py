@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
+from refold.capture.corpus import Case, load_corpus, read_case
 from refold.cli import main
-from refold.corpus import Case, load_corpus, read_case
 from refold.reference import REDACTED
 
 ROOT = Path(__file__).resolve().parents[3]

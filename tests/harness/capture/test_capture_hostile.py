@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from refold.capture_input import MAX_FILE_BYTES, MAX_LINE_BYTES
+from refold.capture.corpus import read_case
+from refold.capture.input import MAX_FILE_BYTES, MAX_LINE_BYTES
 from refold.cli import main
-from refold.corpus import read_case
 
 STARTER = Path(__file__).resolve().parents[3] / "examples" / "corpus"
 # test_persisted_secrets, whose canaries a capture must not keep, is in harness/records.

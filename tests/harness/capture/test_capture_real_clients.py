@@ -18,9 +18,9 @@ import httpx
 import pytest
 from _chromium_har import CHROMIUM, record_har
 
-from refold.capture import capture
-from refold.corpus import Case, load_corpus
-from refold.serve_corpus import CorpusServer
+from refold.capture.captures import capture
+from refold.capture.corpus import Case, load_corpus
+from refold.serve.corpus import CorpusServer
 
 STARTER = Path(__file__).resolve().parents[3] / "examples" / "corpus"
 CASES = {case.name: case for case in load_corpus(STARTER)}

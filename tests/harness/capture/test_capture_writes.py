@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from refold.capture import capture, case_name
-from refold.capture_input import CaptureError
+from refold.capture.captures import capture, case_name
+from refold.capture.input import CaptureError
 
 SOURCES = Path(__file__).resolve().parents[3] / "examples" / "corpus" / "sources"
 TEXT = SOURCES / "anthropic-text.sse"

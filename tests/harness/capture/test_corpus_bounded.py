@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from refold.corpus import load_corpus
+from refold.capture.corpus import load_corpus
 from refold.errors import UsageError
 
 STARTER = Path(__file__).resolve().parents[3] / "examples" / "corpus"

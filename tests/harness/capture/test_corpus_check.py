@@ -146,8 +146,8 @@ def test_a_damaged_case_file_is_refused_naming_it(tmp_path: Path, capsys: Any) -
 
 
 def test_without_corpus_the_corpus_suite_is_not_collected(pytestconfig: Any) -> None:
-    from refold.corpus_run import corpus_suite
-    from refold.plugin import pytest_ignore_collect
+    from refold.capture.corpus_run import corpus_suite
+    from refold.run.plugin import pytest_ignore_collect
 
     # this very run was given no --corpus: the suite's folder and module are ignored
     assert pytest_ignore_collect(corpus_suite(), pytestconfig) is True

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from refold.capture import capture
-from refold.checks import Check, ConformanceFailure
-from refold.corpus import Case, case_rules, load_corpus
-from refold.crashes import analyse
+from refold.capture.captures import capture
+from refold.capture.corpus import Case, case_rules, load_corpus
 from refold.dialects import dialect
-from refold.difference_ablation import ablate
+from refold.run.checks import Check, ConformanceFailure
 from refold.targets import BUILTIN_TARGETS, Target, load_target
+from refold.verdicts.crashes import analyse
+from refold.verdicts.difference_ablation import ablate
 
 ROOT = Path(__file__).resolve().parents[3]
 STARTER = ROOT / "examples" / "corpus"

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from refold.corpus import Case, load_corpus
-from refold.shapes import StreamShape
+from refold.capture.corpus import Case, load_corpus
+from refold.verdicts.shapes import StreamShape
 
 STARTER = Path(__file__).resolve().parents[3] / "examples" / "corpus"
 CASES = {case.name: case for case in load_corpus(STARTER)}

@@ -12,8 +12,8 @@ import pytest
 
 from refold.cli import main
 from refold.commands.check import PROFILES
-from refold.profiles import register_profiles
 from refold.reference.chat import FEATURES
+from refold.run.profiles import register_profiles
 
 ROOT = Path(__file__).resolve().parents[3]
 REFOLD = [sys.executable, "-m", "refold.cli"]

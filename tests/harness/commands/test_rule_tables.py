@@ -11,13 +11,13 @@ import pytest
 from refold.cli import main
 from refold.commands.rules import render_markdown
 from refold.dialects import DIALECTS, dialect
+from refold.records.results import RuleOutcome, RuleResults
 from refold.reference.anthropic import FEATURES as AM_FEATURES
 from refold.reference.anthropic import RULES as AM_RULES
 from refold.reference.chat import RULES, SSE_RULES, SSE_RULES_NOTE
 from refold.reference.events import RULES as EV_RULES
 from refold.reference.responses import RULES as RS_RULES
-from refold.results import RuleOutcome, RuleResults
-from refold.table import render_rule_table
+from refold.run.table import render_rule_table
 
 _ROW = re.compile(r"^  (\S+)\s+(failed|xfailed|blocked|passed|skipped|not run)\b")
 

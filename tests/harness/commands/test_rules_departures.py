@@ -13,7 +13,7 @@ import pytest
 from refold.cli import main
 from refold.commands.rules import render_markdown
 from refold.dialects import DIALECTS
-from refold.shapes import Departure, StreamShapes
+from refold.verdicts.shapes import Departure, StreamShapes
 
 CHAT = "openai-chat"
 SHAPES = StreamShapes(

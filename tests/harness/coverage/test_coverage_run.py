@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from refold.coverage_run import FORMAT, context_name, coverage_document
+from refold.run.coverage import FORMAT, context_name, coverage_document
 
 TINY_TEST = """
 import pytest
@@ -66,7 +66,7 @@ def measure(folder: Path, test_source: str) -> dict[str, Any]:
             "pytest",
             "test_tiny.py",
             "-p",
-            "refold.coverage_run",
+            "refold.run.coverage",
             "-p",
             "no:cacheprovider",
             "-q",

@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from refold.baseline import Baseline, check_dialect, dump_baseline, load_baseline
 from refold.commands.baseline import baseline_from_results, revise_baseline
 from refold.dialects import dialect
 from refold.errors import UsageError
-from refold.fingerprints import Fingerprint
+from refold.gate.baseline import Baseline, check_dialect, dump_baseline, load_baseline
 from refold.reference.chat import FEATURES, RULES
+from refold.verdicts.fingerprints import Fingerprint
 
 ROOT = Path(__file__).resolve().parents[3]
 BROKEN = ROOT / "examples" / "targets" / "broken_accumulator.py"

@@ -14,12 +14,12 @@ import pytest
 from _crash_streams import SPARSE, SPARSE_CRASH
 
 from refold.commands.baseline import baseline_from_results
+from refold.records.results import BLOCKED_PROPERTY, IMPLICATED_PROPERTY, STATUSES, RuleResults
 from refold.reference import STATUSES as VOCABULARY
 from refold.reports import _html, _markdown, render_html, render_junit, render_markdown
-from refold.results import BLOCKED_PROPERTY, IMPLICATED_PROPERTY, STATUSES, RuleResults
 
 _SUITE = f"""
-from refold.marks import rule
+from refold.run.marks import rule
 
 SPARSE = {SPARSE!r}
 PLAIN = [{{"id": "c", "choices": [{{"index": 0, "delta": {{"content": "hi"}}}}]}}]
@@ -230,8 +230,8 @@ def test_a_null_choice_crash_in_the_noise_round_trip_fails_rob_null_entries_alon
 
 
 _GROUPED = f"""
-from refold.checks import ConformanceFailure
-from refold.marks import rule
+from refold.run.checks import ConformanceFailure
+from refold.run.marks import rule
 from refold.reference.chat import fold
 
 SPARSE = {SPARSE!r}

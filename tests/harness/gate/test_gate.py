@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from refold.baseline import load_baseline
-from refold.checks import ConformanceFailure
-from refold.fingerprints import Fingerprint, fingerprints_of, normalise_pointer
+from refold.gate.baseline import load_baseline
 from refold.reference.chat import differences
+from refold.run.checks import ConformanceFailure
+from refold.verdicts.fingerprints import Fingerprint, fingerprints_of, normalise_pointer
 
 ROOT = Path(__file__).resolve().parents[3]
 BROKEN = ROOT / "examples" / "targets" / "broken_accumulator.py"
@@ -109,7 +109,7 @@ def test_a_fingerprint_holds_only_the_pointers_that_are_evidence_against_its_rul
 _PROBE = """
 from hypothesis import settings
 
-from refold.marks import rule
+from refold.run.marks import rule
 
 
 @rule("TEXT-JOIN")
@@ -270,7 +270,7 @@ def test_a_new_failure_of_another_rule_is_a_complete_sentence_with_its_chunks(
 
 
 _TWO_FINISH_TESTS = """
-from refold.marks import rule
+from refold.run.marks import rule
 
 
 @rule("CHOICE-FINISH")
@@ -322,7 +322,7 @@ _MASKED_SUITE = """
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from refold.marks import rule
+from refold.run.marks import rule
 
 
 def _stream(parts, role_twice):
@@ -428,7 +428,7 @@ def test_a_known_failure_blocked_by_a_new_crash_is_not_stale(workdir: Path) -> N
 def test_dev_and_nightly_draw_new_examples_also_where_hypothesis_sees_a_ci() -> None:
     probe = (
         "from hypothesis import settings\n"
-        "from refold.profiles import register_profiles\n"
+        "from refold.run.profiles import register_profiles\n"
         "register_profiles()\n"
         "print([settings.get_profile(p).derandomize for p in ('dev', 'nightly', 'ci')])"
     )

@@ -15,14 +15,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from refold.baseline import Baseline, dump_baseline, load_baseline
 from refold.commands.baseline import baseline_from_results, revise_baseline
 from refold.errors import UsageError
-from refold.fail_on import counts, fail_on_notes, fail_on_of, settle_exit_status
-from refold.fingerprints import Fingerprint
-from refold.gate import judge, replay_entries
-from refold.preflight import check_fail_on
-from refold.recorded_streams import (
+from refold.gate.baseline import Baseline, dump_baseline, load_baseline
+from refold.gate.fail_on import counts, fail_on_notes, fail_on_of, settle_exit_status
+from refold.gate.judge import judge, replay_entries
+from refold.gate.recorded_streams import (
     STREAM_BYTES,
     STREAMS_PER_ENTRY,
     EntryVerdict,
@@ -30,10 +28,12 @@ from refold.recorded_streams import (
     streams_of,
     verdict_of,
 )
+from refold.records.results import RuleOutcome, RuleResults, XfailedTest
 from refold.reference import SHAPES, FailureRecord, Shape, failure_record
 from refold.reference.chat import fold as reference_fold
-from refold.results import RuleOutcome, RuleResults, XfailedTest
+from refold.run.preflight import check_fail_on
 from refold.targets import load_target
+from refold.verdicts.fingerprints import Fingerprint
 
 _ID_STREAM = [
     {"id": "a", "choices": [{"index": 0, "delta": {"content": "x"}}]},
@@ -101,7 +101,7 @@ def test_fail_on_fails_the_run_on_a_failure_at_or_below_it() -> None:
 
 
 def test_a_failed_test_that_names_no_rule_always_counts() -> None:
-    from refold.fail_on import FailedReports
+    from refold.gate.fail_on import FailedReports
 
     failed = FailedReports()
     failed.pytest_runtest_logreport(
@@ -362,7 +362,7 @@ _NAIVE_SUITE = """
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from refold.marks import rule
+from refold.run.marks import rule
 
 _PARTS = st.lists(st.tuples(st.sampled_from(["a", "b"]), st.sampled_from(["", "x", "y"]),
                             st.sampled_from(["", "m", "n"])), min_size=1, max_size=4)

@@ -1,4 +1,4 @@
-"""This machine's secrets and paths are never persisted (`refold.redaction`): every value of
+"""This machine's secrets and paths are never persisted (`refold.records.redaction`): every value of
 the harness's environment at least 8 characters long is a planted canary, the worker token
 is one too, and local paths are shown relative to a named root (`<site-packages>`,
 `<checkout>`, `<home>`, `<python>`), in results.json, replay files, the reports and
@@ -19,13 +19,13 @@ from typing import Any
 import pytest
 
 import refold
-from refold import redaction
-from refold.checks import ConformanceFailure
 from refold.cli import main
+from refold.records import redaction
+from refold.records.replay import write_replay
+from refold.records.report import write_report
 from refold.reference import REDACTED
 from refold.reference.chat import RULES
-from refold.replay import write_replay
-from refold.report import write_report
+from refold.run.checks import ConformanceFailure
 
 ROOT = Path(__file__).resolve().parents[3]
 SAMPLE_SUITE = ROOT / "examples" / "targets" / "sample_suite.py"
@@ -268,8 +268,8 @@ def test_a_check_run_persists_and_prints_no_canary_and_no_checkout_path(
 def test_a_baseline_keeps_its_target_path_but_no_canary_nor_local_path_in_a_reason(
     fresh_redaction: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from refold.baseline import Baseline, load_baseline
     from refold.commands.baseline import _write
+    from refold.gate.baseline import Baseline, load_baseline
 
     fresh_redaction.setenv("MY_UPSTREAM", CANARY)
     checkout = str(Path(refold.__file__).resolve().parent.parent)

@@ -13,11 +13,9 @@ from typing import Any
 
 import pytest
 
-from refold.checks import ConformanceFailure, format_chunks
 from refold.errors import UsageError
-from refold.redaction import local_text
-from refold.reference import NOT_KEPT
-from refold.replay import (
+from refold.records.redaction import local_text
+from refold.records.replay import (
     SCRUBBED,
     decode_failure,
     encode_failure,
@@ -26,6 +24,8 @@ from refold.replay import (
     scrub,
     write_replay,
 )
+from refold.reference import NOT_KEPT
+from refold.run.checks import ConformanceFailure, format_chunks
 
 ROOT = Path(__file__).resolve().parents[3]
 BROKEN = ROOT / "examples" / "targets" / "broken_accumulator.py"
@@ -266,7 +266,15 @@ def test_a_replay_file_alone_never_starts_a_process_or_imports_a_file(
         argv = (
             [*PYTEST, "--replay", str(path), "test_sample.py"]
             if command == "pytest"
-            else [sys.executable, "-m", "refold.cli", "replay", str(path), "--", "test_sample.py"]
+            else [
+                sys.executable,
+                "-m",
+                "refold.cli",
+                "replay",
+                str(path),
+                "--",
+                "test_sample.py",
+            ]
         )
         done = subprocess.run(
             argv, cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False
@@ -337,7 +345,15 @@ def test_a_lifecycle_replay_reruns_its_state_machine_with_the_recorded_blob(
     (path,) = (tmp_path / "refold-replays").glob("LIFE-SNAPSHOT-*.json")
     recorded = read_replay(path)
     assert recorded["hypothesis"]["reproduce_failure"] is not None
-    replay = [sys.executable, "-m", "refold.cli", "replay", str(path), "--", str(LIFECYCLE)]
+    replay = [
+        sys.executable,
+        "-m",
+        "refold.cli",
+        "replay",
+        str(path),
+        "--",
+        str(LIFECYCLE),
+    ]
     again = subprocess.run(
         [*replay[:4], "--target", str(LIVE_SNAPSHOT), *replay[4:]],
         cwd=tmp_path,

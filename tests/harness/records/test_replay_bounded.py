@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from refold.errors import UsageError
-from refold.replay import MAX_BLOB_CHOICE_BYTES, read_replay
+from refold.records.replay import MAX_BLOB_CHOICE_BYTES, read_replay
 
 _HEAD = {
     "refold_replay": 1,

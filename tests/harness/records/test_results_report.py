@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 
 from refold.dialects import DIALECTS, dialect
+from refold.records.report import build_report, dialect_record_of
+from refold.records.results import RuleOutcome, RuleResults
 from refold.reference import STATUSES, UNNAMED_DIALECT
 from refold.reference.anthropic import FEATURES as AM_FEATURES
 from refold.reference.anthropic import RULES as AM_RULES
 from refold.reference.chat import ALL_RULES, RULES, SSE_RULES
-from refold.report import build_report, dialect_record_of
-from refold.results import RuleOutcome, RuleResults
 
 ROOT = Path(__file__).resolve().parents[3]
 BROKEN = ROOT / "examples" / "targets" / "broken_accumulator.py"

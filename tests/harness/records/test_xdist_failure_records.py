@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from refold.checks import ConformanceFailure
+from refold.records.replay import decode_failure, encode_failure
 from refold.reference._persist import TOTAL_BYTES
-from refold.replay import decode_failure, encode_failure
+from refold.run.checks import ConformanceFailure
 
 _HUGE_CREATED = """
 from refold.reference.chat import fold as _fold

@@ -9,7 +9,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from refold.checks import ConformanceFailure, format_chunks
+from refold.run.checks import ConformanceFailure, format_chunks
 
 _SEPARATORS = "\u2028\u2029\x85"
 

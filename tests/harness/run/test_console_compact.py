@@ -20,10 +20,10 @@ from test_console_escaping import HOSTILE, _raw_controls
 from test_reports_verdicts import VERDICTS, verdict_results
 
 from refold.commands.check import pytest_arguments
-from refold.console_summary import render_failed_rules, render_headline
+from refold.records.results import RuleOutcome, RuleResults
 from refold.reference.chat import RULES
-from refold.results import RuleOutcome, RuleResults
-from refold.table import render_rule_table
+from refold.run.console_summary import render_failed_rules, render_headline
+from refold.run.table import render_rule_table
 
 ROOT = Path(__file__).resolve().parents[3]
 SUM_USAGE = ROOT / "examples" / "broken" / "sum_usage.py"
@@ -138,21 +138,21 @@ def test_a_document_written_before_shapes_gets_blocks_without_a_verdict() -> Non
 def test_the_table_row_of_a_failed_rule_names_its_recorded_shape_and_impact(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import refold.report
+    import refold.records.report
 
     results = RuleResults()
     results.by_rule["TEXT-JOIN"] = outcome = RuleOutcome()
     outcome.mark_failed("TEXT-JOIN (text): differs")
     # failed with no failure recorded: nothing shows it on a documented stream
     assert "failed    0 tests · synthetic: TEXT-JOIN (text): differs" in _row(results, "TEXT-JOIN")
-    build = refold.report.build_report
+    build = refold.records.report.build_report
 
     def with_verdicts(*args: Any, **kwargs: Any) -> dict[str, Any]:
         report = build(*args, **kwargs)
         report["rules"]["TEXT-JOIN"].update(found_on="documented", impact="loss")
         return report
 
-    monkeypatch.setattr(refold.report, "build_report", with_verdicts)
+    monkeypatch.setattr(refold.records.report, "build_report", with_verdicts)
     assert "failed    0 tests · documented · loss: TEXT-JOIN (text): differs" in _row(
         results, "TEXT-JOIN"
     )
@@ -226,7 +226,7 @@ def test_a_failing_run_prints_its_rules_blocks_before_the_table_and_no_traceback
 @pytest.mark.parametrize("verbose", [["-v"], ["--", "-v"]])
 def test_v_gives_pytests_full_failure_output_back(tmp_path: Path, verbose: list[str]) -> None:
     out = _run([*REFOLD, "check", "--target", str(SUM_USAGE), *ONE_RULE, *verbose], tmp_path)
-    assert "= FAILURES =" in out and "refold.checks.ConformanceFailure: USAGE-LAST" in out
+    assert "= FAILURES =" in out and "refold.run.checks.ConformanceFailure: USAGE-LAST" in out
     assert "refold: failed rules" not in out
     assert "refold: results by feature and rule" in out
 

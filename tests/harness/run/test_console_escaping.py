@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from refold.checks import ConformanceFailure
-from refold.console import printable
+from refold.records.results import RuleOutcome, RuleResults
 from refold.reference import Difference
 from refold.reports import escape_markdown
-from refold.results import RuleOutcome, RuleResults
-from refold.table import render_rule_table
+from refold.run.checks import ConformanceFailure
+from refold.run.console import printable
+from refold.run.table import render_rule_table
 
 ROOT = Path(__file__).resolve().parents[3]
 SAMPLE_SUITE = ROOT / "examples" / "targets" / "sample_suite.py"

@@ -1,4 +1,4 @@
-"""A target's stated projection (`refold.projection`): the pattern grammar, the validation
+"""A target's stated projection (`refold.run.projection`): the pattern grammar, the validation
 of a declaration, the comparison restricted to the projected places, the rules it leaves
 unjudged, the declaration read from a Python target, from a worker's hello and from an
 exec: target's hello, and a target that states none compared exactly as before."""
@@ -14,17 +14,17 @@ from typing import Any
 
 import pytest
 
-from refold.checks import Check
 from refold.dialects import DIALECTS, OPENAI_CHAT, OPENAI_RESPONSES, dialect
 from refold.errors import UsageError
-from refold.projection import (
+from refold.reference import JSON
+from refold.run.checks import Check
+from refold.run.projection import (
     Projection,
     judged_rules,
     projected_differences,
     projection_of,
     unjudged_rules,
 )
-from refold.reference import JSON
 from refold.targets import load_target
 from refold.targets.python import from_object
 

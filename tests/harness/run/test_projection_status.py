@@ -15,13 +15,13 @@ import pytest
 
 from refold.cli import main
 from refold.dialects import OPENAI_RESPONSES
-from refold.gate import apply_claims
-from refold.projection import Projection, not_judged_reason, unjudged_rules
+from refold.gate.judge import apply_claims
+from refold.records.report import build_report
+from refold.records.results import IMPLICATED_PROPERTY, UNJUDGED_PROPERTY, RuleResults
 from refold.reference import STATUSES
-from refold.report import build_report
 from refold.reports import render_html, render_junit, render_markdown
-from refold.results import IMPLICATED_PROPERTY, UNJUDGED_PROPERTY, RuleResults
-from refold.table import render_rule_table
+from refold.run.projection import Projection, not_judged_reason, unjudged_rules
+from refold.run.table import render_rule_table
 from refold.targets.python import from_object
 
 HOSTILE = Projection(
@@ -216,7 +216,7 @@ def test_refold_rules_lists_the_rules_a_targets_projection_leaves_unjudged(
 
 
 _SUITE = """
-from refold.marks import rule
+from refold.run.marks import rule
 
 PLAIN = [{"id": "c", "model": "m", "choices": [{"index": 0, "delta": {"content": "hi"}}]}]
 

@@ -14,7 +14,7 @@ import pytest
 
 from refold.dialects import DIALECTS
 from refold.errors import UsageError
-from refold.rule_selection import selected_rules
+from refold.run.rule_selection import selected_rules
 
 REFOLD = [sys.executable, "-m", "refold.cli"]
 ANTHROPIC = DIALECTS["anthropic-messages"]

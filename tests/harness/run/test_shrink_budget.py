@@ -63,8 +63,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.internal.conjecture import engine
 
-from refold.checks import Check, ConformanceFailure
-from refold.marks import rule
+from refold.run.checks import Check, ConformanceFailure
+from refold.run.marks import rule
 from refold.reference import Difference
 
 LOG = Path(__file__).with_name("log.jsonl")
@@ -142,14 +142,14 @@ def _suite_run(tmp_path: Path, *options: str) -> list[dict[str, object]]:
 
 
 def test_a_refold_run_caps_shrinking_by_default(tmp_path: Path) -> None:
-    from refold.profiles import DEFAULT_SHRINK_SECONDS
+    from refold.run.profiles import DEFAULT_SHRINK_SECONDS
 
     log = _suite_run(tmp_path)
     assert [e["cap"] for e in log if e["test"] == "example"] == [DEFAULT_SHRINK_SECONDS]
 
 
 def test_the_dev_profile_shrinks_for_less_time(tmp_path: Path) -> None:
-    from refold.profiles import DEV_SHRINK_SECONDS
+    from refold.run.profiles import DEV_SHRINK_SECONDS
 
     log = _suite_run(tmp_path, "--hypothesis-profile", "dev")
     assert [e["cap"] for e in log if e["test"] == "example"] == [DEV_SHRINK_SECONDS]

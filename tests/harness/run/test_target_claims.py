@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from refold.baseline import Baseline, dump_baseline, load_baseline
-from refold.completion import NOTHING_JUDGED
 from refold.dialects import DIALECTS
 from refold.errors import UsageError
-from refold.projection import Projection, check_accepted
+from refold.gate.baseline import Baseline, dump_baseline, load_baseline
+from refold.run.completion import NOTHING_JUDGED
+from refold.run.projection import Projection, check_accepted
 
 _SERVER = """
 import json, sys

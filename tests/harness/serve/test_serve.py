@@ -11,7 +11,7 @@ import pytest
 
 from refold.reference.chat import differences, fold
 from refold.reference.sse import decode_chunks
-from refold.serve import CompletionServer, served_case
+from refold.serve.server import CompletionServer, served_case
 
 
 @pytest.fixture

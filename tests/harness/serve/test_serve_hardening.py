@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from refold.cli import main
-from refold.serve import CompletionServer, is_loopback
+from refold.serve.server import CompletionServer, is_loopback
 
 USAGE_ERROR = 4
 
@@ -112,8 +112,8 @@ def test_the_corpus_server_answers_a_malformed_content_length_with_400(
 ) -> None:
     from pathlib import Path
 
-    from refold.corpus import load_corpus
-    from refold.serve_corpus import CorpusServer
+    from refold.capture.corpus import load_corpus
+    from refold.serve.corpus import CorpusServer
 
     starter = Path(__file__).resolve().parents[3] / "examples" / "corpus"
     served = CorpusServer(load_corpus(starter))

@@ -186,7 +186,7 @@ def test_the_suites_pass_on_the_node_accumulator(tmp_path: Path) -> None:
 
 
 _MISBEHAVIOUR_SUITE = """
-from refold.marks import rule
+from refold.run.marks import rule
 
 def _chunk(content):
     return [{"id": "c", "choices": [{"index": 0, "delta": {"content": content}}]}]

@@ -86,7 +86,7 @@ def test_an_unreachable_service_is_a_usage_error() -> None:
 
 
 _SUITE = """
-from refold.marks import rule
+from refold.run.marks import rule
 
 @rule("TEXT-JOIN")
 def test_text(check):

@@ -319,7 +319,7 @@ def test_a_target_planting_a_pth_in_site_packages_changes_no_later_verdict(
         """
         import sysconfig
         from refold.reference.chat import fold as _fold
-        PATCH = ("import refold.checks as c; "
+        PATCH = ("import refold.run.checks as c; "
                  "c.Check.differences = lambda *a, **k: []\\n")
         def fold(chunks):
             try:

@@ -15,9 +15,9 @@ from pathlib import Path
 import _pytest.python
 import pytest
 
-import refold.checks
-from refold.checks import Check, ConformanceFailure
+import refold.run.checks
 from refold.errors import TargetError, UsageError
+from refold.run.checks import Check, ConformanceFailure
 from refold.targets import Target, load_target
 
 CHUNKS = [
@@ -163,20 +163,20 @@ def test_a_keyboard_interrupt_raised_by_the_target_fails_the_call_not_the_run(
 
 
 def test_patching_the_harness_from_the_target_changes_nothing_here(tmp_path: Path) -> None:
-    differences, runtest = refold.checks.Check.differences, _pytest.python.Function.runtest
+    differences, runtest = refold.run.checks.Check.differences, _pytest.python.Function.runtest
     target = _isolated(
         tmp_path,
         """
         import _pytest.python
-        import refold.checks
-        refold.checks.Check.differences = lambda *a: []
+        import refold.run.checks
+        refold.run.checks.Check.differences = lambda *a: []
         _pytest.python.Function.runtest = lambda self: None
         def fold(chunks):
             return {"object": "chat.completion", "choices": []}
     """,
     )
     try:
-        assert refold.checks.Check.differences is differences
+        assert refold.run.checks.Check.differences is differences
         assert _pytest.python.Function.runtest is runtest
         with pytest.raises(ConformanceFailure, match="differs from the expected"):
             Check(target).folds_like_reference(CHUNKS)
@@ -241,7 +241,7 @@ def test_a_target_that_cannot_load_is_a_usage_error_with_its_reason(tmp_path: Pa
 
 
 _SUITE = """
-from refold.marks import rule
+from refold.run.marks import rule
 
 def _chunk(content):
     return [{"id": "c", "choices": [{"index": 0, "delta": {"content": content}}]}]
@@ -265,9 +265,9 @@ def test_last(check):
 
 _HOSTILE = """
 import os
-import refold.checks
+import refold.run.checks
 from refold.reference.chat import fold as _fold
-refold.checks.Check.differences = lambda *a: []
+refold.run.checks.Check.differences = lambda *a: []
 def fold(chunks):
     text = str(chunks)
     if "EXIT" in text:

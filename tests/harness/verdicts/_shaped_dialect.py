@@ -12,7 +12,7 @@ from pathlib import Path
 
 from refold.dialects import DIALECTS
 from refold.reference import JSON
-from refold.shapes import Departure, StreamShapes
+from refold.verdicts.shapes import Departure, StreamShapes
 
 _SCHEMA = {
     "type": "object",

@@ -1,10 +1,10 @@
 """A failure is charged to the rules its differences point at, not to every rule its
 test is marked with; known failures are masked in the tests of other rules."""
 
-from refold.checks import ConformanceFailure, implicated_by
 from refold.reference import ABSENT, Difference
 from refold.reference.chat import RULES
 from refold.reference.chat._attribution import rules_at
+from refold.run.checks import ConformanceFailure, implicated_by
 
 
 def test_every_pointer_owner_is_a_rule_of_the_spec() -> None:
@@ -43,7 +43,7 @@ def test_a_failure_without_differences_is_charged_to_the_tests_rules() -> None:
 
 
 def test_known_failures_are_masked_only_outside_their_own_tests() -> None:
-    from refold.checks import Check
+    from refold.run.checks import Check
     from refold.targets import load_target
 
     check = Check(load_target("reference"))

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from _crash_streams import SPARSE, SPARSE_CRASH, chunk
 
-from refold.checks import Check, ConformanceFailure
-from refold.crashes import analyse
 from refold.reference import JSON
+from refold.run.checks import Check, ConformanceFailure
 from refold.targets import Target, load_target
+from refold.verdicts.crashes import analyse
 
 _BROKEN = Path(__file__).resolve().parents[3] / "examples" / "broken"
 
@@ -116,7 +116,7 @@ def test_a_crash_costs_a_bounded_number_of_target_calls(sparse_crash: Target) ->
     failure = _failure(Check(Counting()), stream, ("TEXT-JOIN",))  # type: ignore[arg-type]
     calls.clear()
     analyse(failure.crash, stream, Counting())  # type: ignore[arg-type]
-    from refold.ablation import DEPARTURES
+    from refold.verdicts.ablation import DEPARTURES
 
     assert len(calls) <= 6 + 3 * len(DEPARTURES) + 1  # bisecting 32, then 3 per departure
 

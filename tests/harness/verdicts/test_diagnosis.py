@@ -1,5 +1,5 @@
 """A failure names its cause: the known fold policies (`refold.policies`) that reproduce a
-target's output, found by `refold.diagnosis` on the failing stream.
+target's output, found by `refold.verdicts.diagnosis` on the failing stream.
 
 Every broken accumulator of `examples/broken/` whose defect shows in its fold, folded over
 a stream that shows the defect, is diagnosed as exactly its own policy; the reference, on
@@ -20,16 +20,16 @@ from typing import Any
 
 import pytest
 
-from refold.checks import ConformanceFailure
-from refold.diagnosis import Raised, diagnose, records
 from refold.dialects import DIALECTS
 from refold.dialects.anthropic_messages.policies import ANTHROPIC_POLICIES
 from refold.dialects.openai_chat.policies import CHAT_POLICIES
 from refold.dialects.openai_responses.policies import RESPONSES_POLICIES
 from refold.policies import catalogue_markdown
+from refold.records.replay import decode_failure, encode_failure, read_replay, write_replay
 from refold.reference import JSON, Difference, diagnosis_of_record, diagnosis_text
-from refold.replay import decode_failure, encode_failure, read_replay, write_replay
 from refold.reports import render_html, render_junit, render_markdown
+from refold.run.checks import ConformanceFailure
+from refold.verdicts.diagnosis import Raised, diagnose, records
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "dialects" / "anthropic_messages"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "dialects" / "openai_responses"))
@@ -219,7 +219,7 @@ def test_a_raise_matches_only_the_policy_raising_at_the_same_item(name: str) -> 
 
 
 def _shortest_raising_prefix(name: str, items: list[JSON]) -> Raised:
-    """Where a fold-only target raising on `items` is located (refold.crashes)."""
+    """Where a fold-only target raising on `items` is located (refold.verdicts.crashes)."""
     return next(
         Raised(k) for k in range(1, len(items) + 1) if isinstance(_outcome(name, items[:k]), Raised)
     )
@@ -443,8 +443,8 @@ def test_a_failure_is_matched_at_its_own_rules_places_when_the_target_departs_tw
     # rules is matched only by a policy that explains both places
     from types import SimpleNamespace
 
-    from refold.diagnosis import diagnosis_of
     from refold.reference.chat import fold
+    from refold.verdicts.diagnosis import diagnosis_of
 
     items = CHAT_DEFECTS["sum_usage"][0]
     received = fold(copy.deepcopy(items))

@@ -1,5 +1,5 @@
 """A difference found on a stream that departs from the plain shape is charged by
-ablation (`refold.difference_ablation`): to the departures the target's defect needs
+ablation (`refold.verdicts.difference_ablation`): to the departures the target's defect needs
 (undoing them makes it go away), else by its pointer on the stream it is left on once
 the departures it does not need are undone; and AM-USAGE-BASE does not decide a count
 message_delta re-reported. Broken Anthropic accumulators are the targets."""
@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from refold.checks import Check, ConformanceFailure
 from refold.dialects import dialect
 from refold.dialects.anthropic_messages.ablation import known_blocks, undecided_at
 from refold.dialects.anthropic_messages.attribution import rules_at
-from refold.difference_ablation import _MAX_RUNS, DifferenceAblation, Verdict, ablate
+from refold.records.replay import failure_record
 from refold.reference import ABSENT, JSON, JSONObject
 from refold.reference.anthropic import differences, fold
-from refold.replay import failure_record
+from refold.run.checks import Check, ConformanceFailure
 from refold.targets import Target, load_target
+from refold.verdicts.difference_ablation import _MAX_RUNS, DifferenceAblation, Verdict, ablate
 
 _BROKEN = Path(__file__).resolve().parents[3] / "examples" / "broken"
 _MESSAGE: JSONObject = {

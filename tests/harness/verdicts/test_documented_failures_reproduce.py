@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from refold.checks import Check, ConformanceFailure
 from refold.dialects import dialect
-from refold.found_on import shape_of
+from refold.run.checks import Check, ConformanceFailure
 from refold.targets import load_target
+from refold.verdicts.found_on import shape_of
 
 REPORTS = Path(__file__).resolve().parents[3] / "reports" / "conformance"
 

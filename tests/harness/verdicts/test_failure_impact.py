@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from refold.checks import Check, ConformanceFailure
 from refold.reference import ABSENT, Difference
+from refold.run.checks import Check, ConformanceFailure
 from refold.targets import load_target
 
 _RAISES = """

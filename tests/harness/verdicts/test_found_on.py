@@ -19,11 +19,11 @@ from typing import Any
 from _shaped_dialect import CONFTEST, shaped
 
 from refold.dialects import DIALECTS
-from refold.found_on import rule_verdict, shape_of
+from refold.records.replay import read_replay
+from refold.records.results import Evidence, RuleOutcome
 from refold.reference import FailureRecord, failure_record
-from refold.replay import read_replay
-from refold.results import Evidence, RuleOutcome
-from refold.shapes import StreamShape
+from refold.verdicts.found_on import rule_verdict, shape_of
+from refold.verdicts.shapes import StreamShape
 
 PYTEST = [
     sys.executable,
@@ -41,8 +41,8 @@ _SUITE = """
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from refold.checks import Check
-from refold.marks import rule
+from refold.run.checks import Check
+from refold.run.marks import rule
 
 # (ids, without x_gateway, without x_bogus): False shrinks first, so a shrunk stream
 # carries both departures (on its last chunk)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pytest
 
 from refold.reference import JSON
-from refold.shapes import Departure, GrammarLine, StreamShapes, Violation
+from refold.verdicts.shapes import Departure, GrammarLine, StreamShapes, Violation
 
 _SCHEMA = {
     "type": "object",

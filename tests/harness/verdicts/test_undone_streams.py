@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from _shaped_dialect import shaped
 
-from refold.checks import Check, ConformanceFailure
-from refold.crashes import Crash, analyse, raised_again
+from refold.records.replay import failure_record
 from refold.reference import JSON
-from refold.replay import failure_record
+from refold.run.checks import Check, ConformanceFailure
 from refold.targets import Target, load_target
-from refold.undone import report_on_undone
+from refold.verdicts.crashes import Crash, analyse, raised_again
+from refold.verdicts.undone import report_on_undone
 
 _LOSES_THE_LAST_FRAGMENT = """
 from refold.reference.chat import fold as _fold

@@ -1,4 +1,4 @@
-"""The shape of a stream's bytes (verdicts.md §1 at the wire, `refold.wire_shapes`): the
+"""The shape of a stream's bytes (verdicts.md §1 at the wire, `refold.verdicts.wire_shapes`): the
 providers' documented framing departs in nothing however it is cut; each way a frame
 departs is named, in the frames that depart, and each dialect telling its bytes maps it
 to a registered departure with its class (AQ30 is observed: proxies send data-only
@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from refold.dialects.anthropic_messages import ANTHROPIC_MESSAGES
 from refold.dialects.openai_responses import OPENAI_RESPONSES
-from refold.shapes import StreamShapes
-from refold.wire_shapes import FRAME_KINDS, framing_departures
+from refold.verdicts.shapes import StreamShapes
+from refold.verdicts.wire_shapes import FRAME_KINDS, framing_departures
 
 _EVENTS = [
     {"type": "message_start", "message": {"id": "m"}},
@@ -130,7 +130,7 @@ def test_a_decoder_failing_on_data_only_frames_is_found_on_an_observed_stream() 
     # AQ30: the items decode to the docs' events, but the bytes are what proxies send
     from pathlib import Path
 
-    from refold.checks import Check, ConformanceFailure
+    from refold.run.checks import Check, ConformanceFailure
     from refold.suites.anthropic import test_anthropic_rule_examples_sse as examples
     from refold.targets import load_target
 

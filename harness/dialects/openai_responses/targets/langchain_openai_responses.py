@@ -30,7 +30,7 @@ LangChain builds an `AIMessage`, not a Response. The projection, and only that, 
                                                priority_/flex_ prefixed keys likewise)
 
 So the fields compared are exactly those above, declared as the target's `projection`
-(`PROJECTION`, `refold.projection`): both folds are reduced to them before they are
+(`PROJECTION`, `refold.run.projection`): both folds are reduced to them before they are
 compared. An item is selected by position, not by type, so every item is compared at every
 item key above (a reasoning item's `content`, which LangChain keeps from the done item, too;
 a hosted-tool item at the keys the hosted tools have, LangChain sending it back as it came).

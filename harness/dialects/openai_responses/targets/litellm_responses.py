@@ -20,7 +20,7 @@ returns for a chat model), given no request, less the keys it only echoes from t
 `top_p`, `max_output_tokens`, `previous_response_id`, `reasoning`, `text`, `truncation`, `user`,
 `store`: with no request they are litellm's defaults, not the stream's). Of what it returns,
 the places built from the stream are compared, declared as the target's `projection`
-(`PROJECTION`, `refold.projection`): `id`, `object`, `status` (from the finish reason:
+(`PROJECTION`, `refold.run.projection`): `id`, `object`, `status` (from the finish reason:
 `_responses_status_for_choice`), `incomplete_details` (from the finish reason), `error`,
 `usage`, and of each `output` item (`message` items with `output_text` / `refusal` parts,
 `function_call` items, `reasoning` items, as the transformation builds them from choice 0)

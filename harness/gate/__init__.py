@@ -1,0 +1,3 @@
+"""The release gate: a baseline of known failures (TOML), the verdict of a run against it,
+`--fail-on` and the minimal streams a baseline entry records.
+"""

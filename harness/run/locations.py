@@ -1,0 +1,44 @@
+"""Where the installed layers live on disk, found without importing their code.
+
+The harness collects the suites as files (pytest imports them, not the harness), so it
+needs their folder, not their module: `importlib.util.find_spec` gives it without
+importing `refold.suites`, which keeps the import rule of docs/ARCHITECTURE.md intact.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from ..dialects import DIALECTS, Dialect
+
+__all__ = ["package_dir", "suites_dialect", "suites_dir"]
+
+
+def package_dir(name: str) -> Path:
+    """The folder of an installed package, without importing it."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise LookupError(f"package {name} is not installed")
+    return Path(next(iter(spec.submodule_search_locations))).resolve()
+
+
+def suites_dir() -> Path:
+    """The folder of the installed conformance suites (`refold.suites`)."""
+    return package_dir("refold.suites")
+
+
+def suites_dialect(path: Path) -> Dialect | None:
+    """The dialect whose suites `path` is (a file or folder of the installed suites), or
+    None for anything else: a dialect's suites are a sub-package of `refold.suites`
+    (`Dialect.suites`), or its top-level modules for the dialect whose `suites` is ""."""
+    try:
+        relative = path.resolve().relative_to(suites_dir())
+    except (LookupError, ValueError):
+        return None
+    if not relative.parts or relative.name == "__init__.py":
+        return None
+    top = relative.parts[0] if (len(relative.parts) > 1 or path.is_dir()) else ""
+    if top.startswith(("_", ".")):
+        return None  # private helpers and caches belong to no dialect
+    return next((d for d in DIALECTS.values() if d.suites == top), None)

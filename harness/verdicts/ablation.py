@@ -1,0 +1,343 @@
+"""Departures from the plain shape, each named after its rule, and how to undo them.
+
+A crash says nothing about where a target went wrong. Ablation finds out: a stream that
+crashes the target is compared with the same stream with one departure from OpenAI's own
+shape (the spec's split family 1) undone at a time, each by a transformation the
+reference folds identically. The departures whose undoing makes the crash go away are
+the ones the crash is evidence against (`refold.verdicts.crashes` runs the target).
+
+Each departure is one function `undo(stream) -> stream`, named after the rule that says
+how the departure folds; the departure is present in a stream when undoing it changes
+the stream, so detection and undoing cannot disagree. `applicable_undos` keeps only the
+undos that change the stream and that the reference folds identically by the canonical
+comparison (checked on the stream at hand, so an undo that is only usually lossless is
+never trusted on a stream where it is not).
+
+The plain shape is family 1 as OpenAI itself streams it, a little narrower than the
+family the spec allows: tool indexes dense from 0 and calls first arriving in index
+order, choices first arriving in index order, at most one entry per choice in a chunk,
+an index-less reasoning segment in one fragment. Those narrowings are departures here
+(TOOL-INDEX, CHOICE-ORDER, CHOICE-KEY, RD-INDEXLESS) because SDKs that index a list by
+position crash on them, and the rule they then break is that one.
+
+Plain JSON in, plain JSON out; the input is never mutated. The robustness and reasoning
+departures are here; the tool-call ones are in `_tool_departures`, the choice and envelope
+ones in `_choice_departures`.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from refold.reference import JSON, JSONObject, RefoldError
+from refold.reference.chat import differences, fold
+
+from ..dialects.openai_chat._choice_departures import (
+    choice_finish,
+    choice_key,
+    choice_order,
+    choice_role,
+    env_created,
+    env_id,
+    env_model,
+    prov_last,
+    usage_last,
+)
+from ..dialects.openai_chat._chunk_walk import (
+    blank,
+    choice_key_of,
+    delta_of,
+    entries,
+    fragments_of,
+    index_of,
+    objects_only,
+)
+from ..dialects.openai_chat._tool_departures import (
+    tool_2_new_id,
+    tool_adopt_id,
+    tool_index,
+    tool_name,
+    tool_no_index,
+    tool_type,
+)
+
+__all__ = ["DEPARTURES", "Undo", "applicable_undos", "departures_alone"]
+
+Undo = Callable[[list[JSON]], list[JSON]]
+
+_ENTRY_LISTS = ("tool_calls", "reasoning_details", "annotations")
+_CHUNK_KEYS = frozenset(
+    {
+        "id",
+        "object",
+        "created",
+        "model",
+        "choices",
+        "usage",
+        "provider",
+        "system_fingerprint",
+        "service_tier",
+        "error",
+    }
+)
+_ENTRY_KEYS = frozenset({"index", "delta", "finish_reason", "native_finish_reason", "logprobs"})
+_DELTA_KEYS = frozenset(
+    {"role", "content", "refusal", "reasoning", "reasoning_content", *_ENTRY_LISTS}
+)
+_FRAGMENT_KEYS = frozenset({"index", "id", "type", "function"})
+_FUNCTION_KEYS = frozenset({"name", "arguments"})
+_STRING_FIELDS = {
+    "chunk": ("id", "model", "provider", "system_fingerprint", "service_tier", "object"),
+    "entry": ("finish_reason", "native_finish_reason"),
+    "delta": ("role", "content", "refusal", "reasoning", "reasoning_content"),
+    "fragment": ("id", "type"),
+    "function": ("name", "arguments"),
+}
+_IDENTITY = {
+    "chunk": ("id", "model", "provider", "system_fingerprint", "service_tier"),
+    "entry": ("finish_reason", "native_finish_reason"),
+    "delta": ("role",),
+    "fragment": ("id", "type"),
+    "function": ("name",),
+}
+
+
+def rob_null_entries(stream: list[JSON]) -> list[JSON]:
+    """ROB-NULL-ENTRIES: drop null and non-object entries of the entry lists."""
+    stream = copy.deepcopy(stream)
+    for chunk in stream:
+        if isinstance(chunk, dict) and isinstance(chunk.get("choices"), list):
+            chunk["choices"] = objects_only(chunk["choices"])
+        for entry in entries(chunk):
+            delta = delta_of(entry)
+            for key in _ENTRY_LISTS:
+                if isinstance(delta.get(key), list):
+                    delta[key] = objects_only(delta[key])
+            logprobs = entry.get("logprobs")
+            for key in ("content", "refusal"):
+                if isinstance(logprobs, dict) and isinstance(logprobs.get(key), list):
+                    logprobs[key] = objects_only(logprobs[key])
+    return stream
+
+
+def choice_delta_null(stream: list[JSON]) -> list[JSON]:
+    """CHOICE-DELTA-NULL: a null, absent or non-object delta becomes `{}`."""
+    stream = copy.deepcopy(stream)
+    for chunk in stream:
+        for entry in entries(chunk):
+            if not isinstance(entry.get("delta"), dict):
+                entry["delta"] = {}
+    return stream
+
+
+def _levels(chunk: JSONObject) -> Iterator[tuple[str, JSONObject]]:
+    """(level, object) for every object of a chunk the fold reads fields of."""
+    yield "chunk", chunk
+    for entry in entries(chunk):
+        yield "entry", entry
+        if isinstance(entry.get("delta"), dict):
+            yield "delta", entry["delta"]
+        for fragment in fragments_of(entry):
+            yield "fragment", fragment
+            if isinstance(fragment.get("function"), dict):
+                yield "function", fragment["function"]
+
+
+def rob_blank(stream: list[JSON]) -> list[JSON]:
+    """ROB-BLANK: drop blank identity fields (null, empty or whitespace-only strings)."""
+    stream = copy.deepcopy(stream)
+    for chunk in stream:
+        if not isinstance(chunk, dict):
+            continue
+        for level, value in _levels(chunk):
+            for key in _IDENTITY.get(level, ()):
+                if key in value and (
+                    value[key] is None or (isinstance(value[key], str) and not value[key].strip())
+                ):
+                    del value[key]
+    return stream
+
+
+def rob_wrong_type(stream: list[JSON]) -> list[JSON]:
+    """ROB-WRONG-TYPE: drop fields of the wrong JSON type (a string field holding a
+    number, an index that is not a non-negative integer, a list that is not a list)."""
+    stream = copy.deepcopy(stream)
+    for chunk in stream:
+        if not isinstance(chunk, dict):
+            continue
+        if "choices" in chunk and not isinstance(chunk["choices"], list):
+            del chunk["choices"]
+        for level, value in _levels(chunk):
+            for key in _STRING_FIELDS.get(level, ()):
+                if key in value and value[key] is not None and not isinstance(value[key], str):
+                    del value[key]
+            if (
+                level in ("entry", "fragment")
+                and "index" in value
+                and index_of(value["index"]) is None
+            ):
+                del value["index"]
+            if level == "delta":
+                for key in _ENTRY_LISTS:
+                    if key in value and not isinstance(value[key], list):
+                        del value[key]
+    return stream
+
+
+def lp_skip(stream: list[JSON]) -> list[JSON]:
+    """LP-SKIP: drop a `logprobs` that is not an object, and its non-list lists."""
+    stream = copy.deepcopy(stream)
+    for chunk in stream:
+        for entry in entries(chunk):
+            logprobs = entry.get("logprobs")
+            if "logprobs" in entry and logprobs is not None and not isinstance(logprobs, dict):
+                del entry["logprobs"]
+            elif isinstance(logprobs, dict):
+                for key in ("content", "refusal"):
+                    if logprobs.get(key) is not None and not isinstance(logprobs[key], list):
+                        logprobs[key] = None
+    return stream
+
+
+def rob_unknown_keys(stream: list[JSON]) -> list[JSON]:
+    """ROB-UNKNOWN-KEYS: drop keys the spec does not name at the levels the fold reads."""
+    known = {
+        "chunk": _CHUNK_KEYS,
+        "entry": _ENTRY_KEYS,
+        "delta": _DELTA_KEYS,
+        "fragment": _FRAGMENT_KEYS,
+        "function": _FUNCTION_KEYS,
+    }
+    stream = copy.deepcopy(stream)
+    for chunk in stream:
+        if isinstance(chunk, dict):
+            for level, value in list(_levels(chunk)):
+                for key in [k for k in value if k not in known[level]]:
+                    del value[key]
+    return stream
+
+
+_JOINED = {"reasoning.text": "text", "reasoning.summary": "summary"}
+
+
+def rd_indexless(stream: list[JSON]) -> list[JSON]:
+    """RD-INDEXLESS: an index-less text or summary segment split across fragments becomes
+    one fragment where it first arrived (its text joined, its other fields the last)."""
+    stream = copy.deepcopy(stream)
+    for slots in _detail_slots(stream).values():
+        open_: dict[str, JSONObject] = {}
+        for details, fragment in slots:
+            kind = fragment.get("type")
+            if kind not in _JOINED or "index" in fragment:
+                continue
+            first = open_.get(kind)
+            if first is None:
+                open_[kind] = fragment
+            else:
+                _merge_detail(first, fragment, _JOINED[kind])
+                details.remove(fragment)
+            if not blank(fragment.get("signature")):
+                del open_[kind]  # a signature closes the segment
+    return stream
+
+
+def _detail_slots(stream: list[JSON]) -> dict[int, list[tuple[list[Any], JSONObject]]]:
+    found: dict[int, list[tuple[list[Any], JSONObject]]] = {}
+    for chunk in stream:
+        for entry in entries(chunk):
+            details = delta_of(entry).get("reasoning_details")
+            if isinstance(details, list):
+                found.setdefault(choice_key_of(entry), []).extend(
+                    (details, d) for d in details if isinstance(d, dict)
+                )
+    return found
+
+
+def _merge_detail(first: JSONObject, later: JSONObject, joined: str) -> None:
+    for key, value in later.items():
+        if key == joined:
+            before = first.get(key)
+            first[key] = (before if isinstance(before, str) else "") + (
+                value if isinstance(value, str) else ""
+            )
+        elif (isinstance(value, str) and value.strip()) or not (
+            value is None or isinstance(value, str)
+        ):
+            first[key] = value
+
+
+DEPARTURES: tuple[tuple[str, Undo], ...] = (
+    ("ROB-NULL-ENTRIES", rob_null_entries),
+    ("CHOICE-DELTA-NULL", choice_delta_null),
+    ("ROB-WRONG-TYPE", rob_wrong_type),
+    ("LP-SKIP", lp_skip),
+    ("ROB-BLANK", rob_blank),
+    ("ROB-UNKNOWN-KEYS", rob_unknown_keys),
+    ("TOOL-INDEX", tool_index),
+    ("TOOL-NO-INDEX", tool_no_index),
+    ("TOOL-2-NEW-ID", tool_2_new_id),
+    ("TOOL-NAME", tool_name),
+    ("TOOL-TYPE", tool_type),
+    ("TOOL-ADOPT-ID", tool_adopt_id),
+    ("RD-INDEXLESS", rd_indexless),
+    ("CHOICE-ROLE", choice_role),
+    ("CHOICE-KEY", choice_key),
+    ("CHOICE-ORDER", choice_order),
+    ("ENV-ID", env_id),
+    ("ENV-MODEL", env_model),
+    ("ENV-CREATED", env_created),
+    ("PROV-LAST", prov_last),
+    ("USAGE-LAST", usage_last),
+    ("CHOICE-FINISH", choice_finish),
+)
+"""(rule id, undo) per departure from the plain shape, in the order they are tried."""
+
+
+def applicable_undos(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
+    """(rule id, undone stream) for every departure present in `stream` whose undoing the
+    reference folds identically (canonical comparison) on this very stream."""
+    try:
+        expected = fold(stream)
+    except RefoldError:
+        return []  # a stream the reference refuses has no plain shape to return to
+    found: list[tuple[str, list[JSON]]] = []
+    for rule_id, undo in DEPARTURES:
+        undone = undo(stream)
+        if undone == stream:
+            continue
+        try:
+            if not differences(expected, fold(undone)):
+                found.append((rule_id, undone))
+        except RefoldError:
+            continue
+    return found
+
+
+def departures_alone(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
+    """(rule id, stream) per departure present in `stream`: the stream with every other
+    departure undone, so it departs from the plain shape by that one alone; first
+    ("", stream) with every departure undone. Only streams the reference folds as it
+    folds `stream` are given (canonical comparison), and none when the plain one is not.
+    """
+    try:
+        expected = fold(stream)
+    except RefoldError:
+        return []
+    present = [rule_id for rule_id, undo in DEPARTURES if undo(stream) != stream]
+    found: list[tuple[str, list[JSON]]] = []
+    for kept in ["", *present]:
+        undone = stream
+        for rule_id, undo in DEPARTURES:
+            if rule_id in present and rule_id != kept:
+                undone = undo(undone)
+        try:
+            identical = not differences(expected, fold(undone))
+        except RefoldError:
+            identical = False
+        if not kept and not identical:
+            return []
+        if identical and undone != stream:
+            found.append((kept, undone))
+    return found
