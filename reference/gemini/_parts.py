@@ -113,11 +113,11 @@ class Parts:
         streamed = self._streamed
         if streamed is not None and streamed.open and non_blank(call.get("name")) is None:
             streamed.extend(part, call)  # GM-CALL-STREAMED: a nameless fragment continues
-        elif is_streamed(call):
-            self._streamed = StreamedCall(part, call)  # GM-CALL-STREAMED: a new call
-            self._parts.append(self._streamed)
-        else:
-            self._parts.append(_AsSent(part))  # GM-CALL-WHOLE, GM-CALL-ID: as sent
+            return
+        # GM-CALL-STREAMED: any other call ends the open one, and may open a new one;
+        # GM-CALL-WHOLE, GM-CALL-ID: a call that does not stream is kept as sent
+        self._streamed = StreamedCall(part, call) if is_streamed(call) else None
+        self._parts.append(self._streamed or _AsSent(part))
 
     def output(self) -> list[JSONObject]:
         """The parts as new values."""
