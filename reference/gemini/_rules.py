@@ -229,8 +229,8 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
     (
         "GM-ROB-NULL-ENTRIES",
         "robustness",
-        "Null and non-object entries of candidates, parts, safetyRatings and citation lists are "
-        "skipped.",
+        "Null and non-object entries of candidates, parts, safetyRatings, the citation lists "
+        "and partialArgs are skipped.",
     ),
     (
         "GM-UNKNOWN-KEYS",
