@@ -25,11 +25,11 @@ class Accumulator:
     referenced until a response is built, and every response is a fresh deep copy.
     """
 
-    __slots__ = ("_candidates", "_envelope", "_error", "_folded", "_received")
+    __slots__ = ("_candidates", "_envelope", "_error", "_received", "_started")
 
     def __init__(self) -> None:
         self._received = 0  # add() calls, refused ones included: chunk numbers
-        self._folded = 0
+        self._started = False  # a chunk object was folded
         self._envelope = Envelope()
         self._candidates = Candidates()
         self._error: JSONObject | None = None
@@ -47,7 +47,7 @@ class Accumulator:
             raise GeminiChunkTypeError(chunk, chunk_number=number)
         if self._error is not None:
             return  # GM-LIFE-ERROR: terminal, later chunks change nothing
-        self._folded += 1
+        self._started = True
         if chunk.get("error") is not None:
             # GM-LIFE-ERROR, GM-ENV-NO-ERROR: recorded, never copied into the response
             self._error = object_or_none(chunk["error"]) or {}
@@ -78,7 +78,7 @@ class Accumulator:
         Raises:
             NoResponseError: no chunk has been folded yet (GM-LIFE-EMPTY).
         """
-        if not self._folded:
+        if not self._started:
             raise NoResponseError(refused=self._received)
         response: JSONObject = {}
         if self._candidates.any:  # GM-CAND-NONE: a blocked prompt streams no candidate

@@ -97,12 +97,14 @@ class StreamedCall:
 
     __slots__ = ("_args", "_call", "_continued", "_part", "open")
 
+    open: bool
+    """True while nameless fragments continue this call."""
+
     def __init__(self, part: JSONObject, call: JSONObject) -> None:
         self._part = {key: value for key, value in part.items() if key != "functionCall"}
         self._call = {key: value for key, value in call.items() if key not in _STREAMING_KEYS}
         self._args: JSONObject | None = None  # None: no piece applied yet
         self._continued: tuple[Path, str] | None = None  # a string piece with willContinue
-        self.open = True
         self._pieces(call)
 
     def extend(self, part: JSONObject, call: JSONObject) -> None:
@@ -121,8 +123,8 @@ class StreamedCall:
             entry = object_or_none(piece)
             if entry is not None:  # GM-ROB-NULL-ENTRIES
                 self._piece(entry)
-        if call.get("willContinue") is not True:
-            self.open = False  # GM-CALL-STREAMED: `{}` or a last piece ends the call
+        # GM-CALL-STREAMED: a fragment without willContinue (`{}`, a last piece) ends it
+        self.open = call.get("willContinue") is True
 
     def _piece(self, piece: JSONObject) -> None:
         path = parse_path(piece.get("jsonPath"))

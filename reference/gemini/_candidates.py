@@ -52,8 +52,10 @@ class _Content:
         self._parts = Parts()
 
     def add(self, content: JSONObject) -> None:
-        self._role = self._role or non_blank(content.get("role"))  # GM-ROLE: first non-blank
-        _last_non_null(self._keys, content, frozenset({"role", "parts"}))  # GM-UNKNOWN-KEYS
+        if self._role is None:
+            self._role = non_blank(content.get("role"))  # GM-ROLE: the first non-blank
+        # GM-UNKNOWN-KEYS: every key kept; `role` and `parts` are written over on output
+        _last_non_null(self._keys, content, frozenset())
         parts = content.get("parts")
         for part in parts if isinstance(parts, list) else []:
             self._parts.add(part)

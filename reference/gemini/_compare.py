@@ -15,10 +15,10 @@ from .._json import JSON, json_equal
 
 __all__ = ["canonical", "differences"]
 
-_LIST_ITEMS = {"candidates": "candidate", "parts": "part"}
+_LIST_ITEMS: dict[str | None, str] = {"candidates": "candidate", "parts": "part"}
 """The kind of an item of a list, by the list's kind."""
 
-_MEMBERS = {
+_MEMBERS: dict[tuple[str | None, str], str] = {
     ("response", "candidates"): "candidates",
     ("candidate", "content"): "content",
     ("content", "parts"): "parts",
@@ -27,7 +27,7 @@ _MEMBERS = {
 """The kind of a member, by its object's kind and its key; any other member is plain."""
 
 
-def _default(kind: str, key: str, value: JSON) -> bool:
+def _default(kind: str | None, key: str, value: JSON) -> bool:
     """True for a value proto3 JSON would have omitted (or null, or an empty list)."""
     if value is None or value == []:
         return True
@@ -38,15 +38,15 @@ def _default(kind: str, key: str, value: JSON) -> bool:
     return kind == "call" and key == "args" and value == {}
 
 
-def _canonical(value: JSON, kind: str) -> JSON:
+def _canonical(value: JSON, kind: str | None) -> JSON:
     if isinstance(value, list):
-        return [_canonical(item, _LIST_ITEMS.get(kind, "")) for item in value]
+        return [_canonical(item, _LIST_ITEMS.get(kind)) for item in value]
     if not isinstance(value, dict):
         return value
     return {
         key: item
         if (kind, key) == ("call", "args")
-        else _canonical(item, _MEMBERS.get((kind, key), ""))
+        else _canonical(item, _MEMBERS.get((kind, key)))
         for key, item in value.items()
         if not _default(kind, key, item)
     }

@@ -9,9 +9,9 @@ JSON object, handed out as one chunk so that the fold's GM-LIFE-ERROR decides.
 
 from __future__ import annotations
 
-import codecs
 import json
 from collections.abc import Iterable
+from encodings import utf_8
 
 from .._json import JSON
 from ..sse import Event, EventStreamDecoder
@@ -22,6 +22,10 @@ __all__ = ["ArrayStreamDecoder", "SSEStreamDecoder", "decode_array", "decode_sse
 _JSON_WHITESPACE = " \t\n\r"
 _OPENERS = "{["
 _CLOSERS = "}]"
+_WHERE = {"before": "before the body", "after": "after the body"}
+_OUTSIDE_STRING, _IN_STRING, _AFTER_BACKSLASH = 0, 1, 2
+_STRING_STEP = {"\\": _AFTER_BACKSLASH, '"': _OUTSIDE_STRING}
+"""Inside a string: a backslash escapes the next character, a quote ends the string."""
 
 
 def _parse(text: str, *, chunk_number: int, pointer: str) -> JSON:
@@ -70,14 +74,14 @@ class ArrayStreamDecoder:
     truncated stream means, GM-LIFE-TRUNCATED).
     """
 
+    _depth: int  # open brackets, the body's own included: set when the body opens
+    _bare: bool  # the body is one object, not an array: set when the body opens
+
     def __init__(self) -> None:
-        self._text = codecs.getincrementaldecoder("utf-8")("replace")
+        self._text = utf_8.IncrementalDecoder("replace")
         self._element: list[str] = []  # the text of the element being read
-        self._depth = 0  # open brackets, the body's own included
-        self._string = False
-        self._escape = False
+        self._quote = _OUTSIDE_STRING
         self._state = "before"  # "before" the body, "inside" it, "after" it
-        self._bare = False  # the body is one object, not an array
         self._chunks = 0
 
     def feed(self, data: bytes) -> list[JSON]:
@@ -91,7 +95,7 @@ class ArrayStreamDecoder:
 
     def close(self) -> list[JSON]:
         """End of stream: the chunks the last bytes complete (an unfinished element is
-        discarded).
+        discarded; an unfinished UTF-8 sequence is U+FFFD).
 
         Raises:
             ChunkDataError: as `feed`.
@@ -113,12 +117,10 @@ class ArrayStreamDecoder:
 
     def _read(self, char: str) -> str | None:
         """Read one character; return an element's text when it completes one."""
-        if self._string:
+        if self._quote != _OUTSIDE_STRING:
             self._element.append(char)
-            self._escape, self._string = (
-                not self._escape and char == "\\",
-                self._escape or char != '"',
-            )
+            escaped = self._quote == _AFTER_BACKSLASH
+            self._quote = _IN_STRING if escaped else _STRING_STEP.get(char, _IN_STRING)
             return None
         if self._state != "inside":
             return self._outside(char)
@@ -134,30 +136,36 @@ class ArrayStreamDecoder:
         if self._state == "before" and char in _OPENERS:
             self._state, self._depth, self._bare = "inside", 1, char == "{"
             return self._inside(char) if self._bare else None
-        where = "before the body" if self._state == "before" else "after the body"
-        raise self._framing(char, f"{char!r} {where}")
+        raise self._framing(char, f"{char!r} {_WHERE[self._state]}")
 
     def _end_scalar(self, char: str) -> str | None:
         """A `,` or `]` between elements: ends a scalar element, and `]` the body."""
         text = "".join(self._element)
         self._element.clear()
         if char == "]":
-            self._state, self._depth = "after", 0
+            self._state = "after"
         return text or None
 
     def _inside(self, char: str) -> str | None:
         self._element.append(char)
         if char == '"':
-            self._string = True
+            self._quote = _IN_STRING
         elif char in _OPENERS:
             self._depth += 1
         elif char in _CLOSERS:
             self._depth -= 1
             if self._depth == 1:
                 return self._end_container()
-            if self._depth < 1:
-                raise self._framing("".join(self._element), f"unbalanced {char!r}")
+            if self._depth == 0:
+                raise self._framing(char, f"unbalanced {char!r}")
         return None
+
+    def _end_container(self) -> str:
+        text = "".join(self._element)
+        self._element.clear()
+        if self._bare:
+            self._state = "after"  # GM-WIRE-ARRAY: the error body is one object
+        return text
 
     def _framing(self, text: str, what: str) -> ChunkDataError:
         return ChunkDataError(
@@ -166,13 +174,6 @@ class ArrayStreamDecoder:
             pointer="",
             reason=f"{what}: the body must be one JSON array of chunks, or an object",
         )
-
-    def _end_container(self) -> str:
-        text = "".join(self._element)
-        self._element.clear()
-        if self._bare:
-            self._state, self._depth = "after", 0  # GM-WIRE-ARRAY: the error body
-        return text
 
 
 def decode_sse(parts: Iterable[bytes]) -> list[JSON]:

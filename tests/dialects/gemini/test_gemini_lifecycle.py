@@ -138,12 +138,19 @@ def test_chunks_after_finishing_still_fold() -> None:
 def test_a_chunk_that_is_not_an_object_is_refused_and_changes_nothing(value: Any) -> None:
     accumulator = Accumulator()
     accumulator.add(chunk({"text": "a"}))
+    accumulator.add(chunk({"text": "b"}))
     before = accumulator.response()
-    with pytest.raises(GeminiChunkTypeError, match="GM-ROB-NOT-OBJECT: chunk 1") as caught:
+    with pytest.raises(GeminiChunkTypeError, match="GM-ROB-NOT-OBJECT: chunk 2") as caught:
         accumulator.add(value)
     assert isinstance(caught.value, ChunkTypeError) and isinstance(caught.value, TypeError)
-    assert caught.value.chunk_number == 1 and caught.value.pointer == ""
+    assert caught.value.chunk_number == 2 and caught.value.pointer == ""
+    assert caught.value.received_type == _JSON_TYPES[type(value)]
+    assert str(caught.value).endswith(f"received {value!r}")
     assert accumulator.response() == before
+
+
+_JSON_TYPES = {type(None): "null", list: "array", str: "string", int: "number", float: "number"}
+_JSON_TYPES[bool] = "boolean"
 
 
 def test_fields_of_the_wrong_type_are_absent_and_never_raise() -> None:

@@ -129,7 +129,9 @@ def test_function_calls_are_kept_whole_each_its_own_part() -> None:
     first = {"functionCall": {"name": "f", "args": {"x": 1}}, "thoughtSignature": "S"}
     second = {"functionCall": {"name": "g", "args": {}}}
     no_args = {"functionCall": {"name": "read_theme"}}
-    assert parts_of([chunk(first, second), chunk(no_args)]) == [first, second, no_args]
+    last = {"functionCall": {"name": "h", "args": {}, "willContinue": False}}
+    chunks = [chunk(first, second), chunk(no_args), chunk(last)]
+    assert parts_of(chunks) == [first, second, no_args, last]
 
 
 def test_text_after_a_call_starts_a_new_run() -> None:

@@ -180,9 +180,11 @@ def test_continued_strings_join_only_on_the_same_path() -> None:
         piece("$.c", stringValue="1", willContinue=True),
         piece("$.c", numberValue=2),
         piece("$.c", stringValue="3"),
+        piece("$.d", numberValue=4, willContinue=True),
+        piece("$.d", stringValue="5"),
     ]
     chunks = [chunk(call(name="f", partialArgs=pieces))]
-    assert parts_of(chunks)[0]["functionCall"]["args"] == {"a": "new", "b": "z", "c": "3"}
+    assert parts_of(chunks)[0]["functionCall"]["args"] == {"a": "new", "b": "z", "c": "3", "d": "5"}
 
 
 def test_without_pieces_the_sent_args_stand() -> None:

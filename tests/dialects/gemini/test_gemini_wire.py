@@ -29,6 +29,7 @@ RULES_CHECKED: dict[str, tuple[str, ...]] = {
     "test_an_unfinished_element_is_discarded_at_close": ("GM-WIRE-ARRAY", "GM-LIFE-TRUNCATED"),
     "test_a_body_that_is_no_array_is_refused_naming_where": ("GM-WIRE-ARRAY",),
     "test_an_element_that_is_not_json_names_its_pointer": ("GM-WIRE-ARRAY",),
+    "test_strings_escapes_and_bad_utf8_are_read_as_json_reads_them": ("GM-WIRE-ARRAY",),
 }
 
 FIRST = {"candidates": [{"content": {"role": "model", "parts": [{"text": 'a "}]{[ \\ b'}]}}]}
@@ -51,11 +52,15 @@ def test_sse_events_without_data_are_skipped() -> None:
 
 def test_sse_data_that_is_not_json_names_the_chunk() -> None:
     decoder = SSEStreamDecoder()
-    assert decoder.feed(sse(FIRST)) == [FIRST]
-    with pytest.raises(ChunkDataError, match=r"chunk 1 \(pointer ''\) is not JSON") as caught:
+    assert decoder.feed(sse(FIRST, SECOND)) == [FIRST, SECOND]
+    with pytest.raises(ChunkDataError, match=r"chunk 2 \(pointer ''\) is not JSON") as caught:
         decoder.feed(b"data: [DONE]\n\n")
-    assert (caught.value.chunk_number, caught.value.pointer) == (1, "")
+    assert (caught.value.chunk_number, caught.value.pointer) == (2, "")
     assert caught.value.data == "[DONE]"
+    assert "(Expecting value: line 1 column 2 (char 1))" in str(caught.value)
+    assert "received '[DONE]'" in str(caught.value)
+    with pytest.raises(ChunkDataError, match="chunk 0"):
+        decode_sse([b"data: \x0c\n\n"])  # not JSON whitespace: not an empty frame
 
 
 def test_sse_bytes_may_be_split_anywhere() -> None:
@@ -102,23 +107,39 @@ def test_an_unfinished_element_is_discarded_at_close() -> None:
 
 
 @pytest.mark.parametrize(
-    ("body", "where"),
+    ("body", "where", "chunks"),
     [
-        (b"data: {}", "'d' before the body"),
-        (b"[{}] x", "'x' after the body"),
-        (b"{} {}", "'{' after the body"),
-        (b"[{}}]", "unbalanced '}'"),
+        (b"data: {}", "'d' before the body", 0),
+        (b"[{}, {}] x", "'x' after the body", 2),
+        (b"{} {}", "'{' after the body", 1),
+        (b"[{}}]", "unbalanced '}'", 1),
     ],
 )
-def test_a_body_that_is_no_array_is_refused_naming_where(body: bytes, where: str) -> None:
+def test_a_body_that_is_no_array_is_refused_naming_where(
+    body: bytes, where: str, chunks: int
+) -> None:
     with pytest.raises(ChunkDataError, match=where) as caught:
         decode_array([body])
     assert caught.value.pointer == ""
+    assert caught.value.data == where.split("'")[1]
+    assert caught.value.chunk_number == chunks
 
 
 def test_an_element_that_is_not_json_names_its_pointer() -> None:
-    with pytest.raises(ChunkDataError, match=r"chunk 1 \(pointer '/1'\)") as caught:
-        decode_array([b'[{}, {"a": tru}]'])
-    assert (caught.value.chunk_number, caught.value.pointer) == (1, "/1")
+    with pytest.raises(ChunkDataError, match=r"chunk 2 \(pointer '/2'\)") as caught:
+        decode_array([b'[{}, {}, {"a": tru}]'])
+    assert (caught.value.chunk_number, caught.value.pointer) == (2, "/2")
+    assert caught.value.data == '{"a": tru}'
+    with pytest.raises(ChunkDataError, match=r"chunk 0 \(pointer '/0'\)"):
+        decode_array([b"[X]"])
     with pytest.raises(ChunkDataError, match=r"chunk 0 \(pointer ''\)"):
         decode_array([b'{"a": nul}'])
+
+
+def test_strings_escapes_and_bad_utf8_are_read_as_json_reads_them() -> None:
+    body = b'[{"": "\\\\"}, {"q": "\\"]}\\\\", "b": "\xff"}]'
+    assert decode_array([body]) == [{"": "\\"}, {"q": '"]}\\', "b": "\ufffd"}]
+    decoder = ArrayStreamDecoder()
+    assert decoder.feed(b"[{}]\xc3") == [{}]
+    with pytest.raises(ChunkDataError, match="after the body"):
+        decoder.close()  # an unfinished UTF-8 sequence after the body is U+FFFD
