@@ -25,11 +25,11 @@ class Accumulator:
     referenced until a response is built, and every response is a fresh deep copy.
     """
 
-    __slots__ = ("_candidates", "_envelope", "_error", "_received", "_started")
+    __slots__ = ("_candidates", "_envelope", "_error", "_received", "_refused")
 
     def __init__(self) -> None:
         self._received = 0  # add() calls, refused ones included: chunk numbers
-        self._started = False  # a chunk object was folded
+        self._refused = 0  # add() calls whose chunk was not an object
         self._envelope = Envelope()
         self._candidates = Candidates()
         self._error: JSONObject | None = None
@@ -44,10 +44,10 @@ class Accumulator:
         number = self._received
         self._received += 1
         if not isinstance(chunk, dict):
+            self._refused += 1
             raise GeminiChunkTypeError(chunk, chunk_number=number)
         if self._error is not None:
             return  # GM-LIFE-ERROR: terminal, later chunks change nothing
-        self._started = True
         if chunk.get("error") is not None:
             # GM-LIFE-ERROR, GM-ENV-NO-ERROR: recorded, never copied into the response
             self._error = object_or_none(chunk["error"]) or {}
@@ -78,8 +78,8 @@ class Accumulator:
         Raises:
             NoResponseError: no chunk has been folded yet (GM-LIFE-EMPTY).
         """
-        if not self._started:
-            raise NoResponseError(refused=self._received)
+        if self._received == self._refused:
+            raise NoResponseError(refused=self._refused)
         response: JSONObject = {}
         if self._candidates.any:  # GM-CAND-NONE: a blocked prompt streams no candidate
             response["candidates"] = self._candidates.output()

@@ -117,11 +117,14 @@ class ArrayStreamDecoder:
 
     def _read(self, char: str) -> str | None:
         """Read one character; return an element's text when it completes one."""
-        if self._quote != _OUTSIDE_STRING:
-            self._element.append(char)
-            escaped = self._quote == _AFTER_BACKSLASH
-            self._quote = _IN_STRING if escaped else _STRING_STEP.get(char, _IN_STRING)
-            return None
+        if self._quote == _OUTSIDE_STRING:
+            return self._read_structure(char)
+        self._element.append(char)
+        steps = self._quote == _IN_STRING and char in _STRING_STEP
+        self._quote = _STRING_STEP[char] if steps else _IN_STRING  # an escaped char steps not
+        return None
+
+    def _read_structure(self, char: str) -> str | None:
         if self._state != "inside":
             return self._outside(char)
         if self._depth == 1 and char in ",]":

@@ -39,8 +39,14 @@ def test_reading_before_any_chunk_raises_a_documented_error() -> None:
     assert isinstance(caught.value, EmptyFoldError) and caught.value.refused == 0
     with pytest.raises(GeminiChunkTypeError):
         accumulator.add([])
-    with pytest.raises(NoResponseError, match=r"\(1 refused\)"):
+    with pytest.raises(GeminiChunkTypeError):
+        accumulator.add("[]")
+    with pytest.raises(NoResponseError, match=r"\(2 refused\)"):
         accumulator.response()
+    accumulator.add({})
+    with pytest.raises(GeminiChunkTypeError, match="chunk 3"):
+        accumulator.add(1)
+    assert accumulator.response() == {}
     with pytest.raises(NoResponseError):
         fold([])
 
