@@ -6,8 +6,9 @@ ones its differences point at. Rules about reading a chunk whatever its fields
 (`POINTERLESS`: wrong types, the lifecycle, the wire) own no pointer. Only the whole
 response (pointer "") belongs to no rule.
 
-The other dialects keep this table in the harness (`refold.attribution_anthropic`); it is
-written here as a plain table until the dialect is registered there.
+The other dialects keep this table in the harness (for example
+`refold.dialects.anthropic_messages.attribution`); it is written here as a plain table
+until the dialect is registered there.
 """
 
 from __future__ import annotations
