@@ -194,7 +194,9 @@ def canaries_of(environ: Mapping[str, str]) -> tuple[str, ...]:
 
 
 def _checkout() -> Path | None:
-    package = Path(__file__).resolve().parent
+    package = (
+        Path(__file__).resolve().parents[1]
+    )  # the `refold` package, this module's room's parent
     return package.parent if package.name == "harness" else None
 
 

@@ -157,7 +157,9 @@ def _reasoning_events() -> list[JSON]:
 def test_the_projection_targets_are_builtin_responses_targets(
     name: str, module: str, version: str
 ) -> None:
-    assert BUILTIN_TARGETS[name] == f"refold.targets.sdk.{module}:refold_target"
+    assert (
+        BUILTIN_TARGETS[name] == f"refold.dialects.openai_responses.targets.{module}:refold_target"
+    )
     target = load_target(name)
     assert target.dialect.name == "openai-responses"
     assert version in target.description

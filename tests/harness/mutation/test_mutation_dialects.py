@@ -45,10 +45,11 @@ def test_the_chat_reference_leaves_the_references_inside_it_unmutated(tmp_path: 
     build_workdir(locate_source("reference", CHAT), tmp_path, extra_tests=())
     settings = _mutmut_settings(tmp_path)
     assert settings["source_paths"] == ["refold/reference"]
-    # the Anthropic, Responses and neutral events' references are other contracts'
+    # the Anthropic, Gemini, Responses and neutral events' references are other contracts'
     assert settings["do_not_mutate"] == [
         "refold/reference/anthropic/*",
         "refold/reference/events/*",
+        "refold/reference/gemini/*",
         "refold/reference/responses/*",
     ]
     options = settings["pytest_add_cli_args"]
@@ -67,7 +68,7 @@ def test_the_anthropic_reference_is_mutated_with_the_anthropic_suites(tmp_path: 
     assert isinstance(copied, list)
     # The chat reference beside it is copied (the Anthropic one imports from it), the
     # mutated package never is (it would overwrite the mutants on a re-run).
-    assert "refold/reference/_json.py" in copied and "refold/plugin.py" in copied
+    assert "refold/reference/_json.py" in copied and "refold/run" in copied
     assert not any(p.startswith("refold/reference/anthropic") for p in copied)
     assert (tmp_path / "refold" / "reference" / "_json.py").is_file()
     assert (tmp_path / "refold" / "reference" / "anthropic" / "_accumulator.py").is_file()

@@ -33,7 +33,7 @@ def test_the_reference_is_mutated_under_its_import_name() -> None:
     assert source.relative_path == Path("refold/reference")
     assert (source.path / "chat" / "_accumulator.py").is_file()
     assert (source.path / "_json.py").is_file()
-    assert source.excluded == ("anthropic", "events", "responses")
+    assert source.excluded == ("anthropic", "events", "gemini", "responses")
 
 
 def test_an_installed_package_and_a_single_module_are_located(installed: Path) -> None:
@@ -94,11 +94,11 @@ def test_the_reference_work_dir_holds_all_of_refold_but_copies_the_reference_onc
     tmp_path: Path,
 ) -> None:
     build_workdir(locate_source("reference"), tmp_path, extra_tests=())
-    assert (tmp_path / "refold" / "plugin.py").is_file()
+    assert (tmp_path / "refold" / "run" / "plugin.py").is_file()
     assert (tmp_path / "refold" / "reference" / "chat" / "_accumulator.py").is_file()
     settings = tomllib.loads((tmp_path / "pyproject.toml").read_text())["tool"]["mutmut"]
     assert settings["source_paths"] == ["refold/reference"]
-    assert "refold/plugin.py" in settings["also_copy"]
+    assert "refold/run" in settings["also_copy"]
     # The mutated package itself is never among the copies (refold/targets, which holds
     # target `reference`, is).
     assert not any(

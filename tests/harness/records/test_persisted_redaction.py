@@ -151,8 +151,8 @@ def test_a_site_packages_path_becomes_relative_to_site_packages() -> None:
 def test_a_path_under_the_checkout_becomes_relative_to_the_checkout() -> None:
     checkout = Path(refold.__file__).resolve().parent.parent
     assert (
-        redaction.persisted_text(f"at {checkout}/harness/plugin.py:3")
-        == "at <checkout>/harness/plugin.py:3"
+        redaction.persisted_text(f"at {checkout}/harness/run/plugin.py:3")
+        == "at <checkout>/harness/run/plugin.py:3"
     )
 
 
@@ -171,10 +171,10 @@ def test_a_root_inside_a_longer_word_or_path_is_not_rewritten() -> None:
 def test_another_machines_paths_become_relative_to_their_kind_of_root() -> None:
     text = (
         "/opt/odd.place-42/ck/.venv/lib/python3.11/site-packages/openai/x.py "
-        "/opt/odd.place-42/ck/harness/plugin.py /home/someone/notes.txt"
+        "/opt/odd.place-42/ck/harness/run/plugin.py /home/someone/notes.txt"
     )
     assert redaction.persisted_text(text) == (
-        "<site-packages>/openai/x.py <checkout>/harness/plugin.py <home>/notes.txt"
+        "<site-packages>/openai/x.py <checkout>/harness/run/plugin.py <home>/notes.txt"
     )
 
 
@@ -191,7 +191,7 @@ def test_reports_regenerated_from_results_holding_the_checkout_path_hold_it_nowh
     checkout = str(Path(refold.__file__).resolve().parent.parent)
     odd = "/srv/an-unusual.checkout_9/refold"
     message = (
-        f'Traceback:\n  File "{checkout}/harness/plugin.py", line 3\n'
+        f'Traceback:\n  File "{checkout}/harness/run/plugin.py", line 3\n'
         f'  File "{SITE}/openai/_streaming.py", line 9\n'
         f'  File "{odd}/.venv/lib/python3.11/site-packages/httpx/_client.py"\n'
         f'  File "{odd}/reference/_fold.py", line 5'
@@ -203,7 +203,7 @@ def test_reports_regenerated_from_results_holding_the_checkout_path_hold_it_nowh
     assert {"results.json", "report.html", "junit.xml", "summary.md"} <= set(written)
     for name, text in written.items():
         assert checkout not in text and SITE not in text and odd not in text, name
-    assert "<checkout>/harness/plugin.py" in written["results.json"]
+    assert "<checkout>/harness/run/plugin.py" in written["results.json"]
     assert "<site-packages>/httpx/_client.py" in written["results.json"]
 
 
@@ -277,7 +277,7 @@ def test_a_baseline_keeps_its_target_path_but_no_canary_nor_local_path_in_a_reas
     baseline = Baseline(
         path="b.toml",
         target=target,
-        expected_failures={"ENV-ID": f"raised in {checkout}/harness/plugin.py with {CANARY}"},
+        expected_failures={"ENV-ID": f"raised in {checkout}/harness/run/plugin.py with {CANARY}"},
     )
     _write(
         str(tmp_path / "b.toml"), baseline, {"target": {"description": f"described with {CANARY}"}}
@@ -288,5 +288,5 @@ def test_a_baseline_keeps_its_target_path_but_no_canary_nor_local_path_in_a_reas
     assert loaded.target == target  # a gate run without --target still finds it
     assert (
         loaded.expected_failures["ENV-ID"]
-        == f"raised in <checkout>/harness/plugin.py with {REDACTED}"
+        == f"raised in <checkout>/harness/run/plugin.py with {REDACTED}"
     )
