@@ -29,8 +29,8 @@ from .provider_events import PROVIDER_EVENTS
 
 __all__ = [
     "DEFAULT_DIALECT",
-    "ENTRY_POINT_GROUP",
     "DIALECTS",
+    "ENTRY_POINT_GROUP",
     "EVERY_RULE",
     "Ablation",
     "Dialect",
