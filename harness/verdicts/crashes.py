@@ -9,7 +9,8 @@ crash is located and explained:
   found by bisection (at most about log2(chunks) more calls);
 * ablation: every departure from the plain shape present in the stream up to that chunk
   is undone, one at a time, by a transformation the reference folds identically
-  (`refold.verdicts.ablation`), and the target is run again on each (one call per departure
+  (`refold.dialects.openai_chat.ablation`), and the target is run again on each (one call per
+  departure
   present). The rules of the departures whose undoing makes the crash go away are charged.
   When none does, the same is tried on the whole stream (an undo may move a later chunk
   before the crash, as putting the choices in order does). When none does, each departure

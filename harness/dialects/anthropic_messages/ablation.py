@@ -7,7 +7,8 @@ and `content_block_stop`, one `message_delta` carrying usage, `message_stop`, an
 else. Each departure is one function `undo(stream) -> stream`, named after the rule that
 says how the departure folds; it is present when undoing it changes the stream.
 
-Unlike the chat ablation (`refold.verdicts.ablation`), an undo need not leave the fold unchanged
+Unlike the chat ablation (`refold.dialects.openai_chat.ablation`), an undo need not leave the fold
+unchanged
 everywhere: the reference must fold the undone stream identically *except at pointers
 the departure's own rule owns* (`rules_at`). Adding a usage object to a stream that
 reported none (AM-USAGE-ABSENT) changes the Message at `/usage` only, and `/usage` is

@@ -21,9 +21,9 @@ from refold.reference.chat import (
 )
 from refold.reference.sse import decode_chunks
 
-from ...verdicts.ablation import applicable_undos, departures_alone
 from .._dialect import Ablation, Dialect
 from ._shapes import CHAT_SHAPES
+from .ablation import applicable_undos, departures_alone
 from .policies import CHAT_POLICIES
 from .targets import SDK_TARGETS
 

@@ -1,4 +1,5 @@
-"""The choice and envelope departures from the plain shape (see `refold.verdicts.ablation`): a role
+"""The choice and envelope departures from the plain shape (see
+`refold.dialects.openai_chat.ablation`): a role
 or finish reason repeated, several entries of a choice in one chunk, choices out of index
 order, envelope and provider fields that change, usage on more than the last chunk."""
 

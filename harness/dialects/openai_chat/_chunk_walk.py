@@ -1,4 +1,5 @@
-"""Reading the parts of a chunk stream the fold reads, leniently (for `refold.verdicts.ablation`).
+"""Reading the parts of a chunk stream the fold reads, leniently (for
+`refold.dialects.openai_chat.ablation`).
 
 Every function accepts any JSON: a part that is missing or of the wrong type reads as
 absent, never raises.

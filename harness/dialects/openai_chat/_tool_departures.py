@@ -1,4 +1,5 @@
-"""The tool-call departures from the plain shape (see `refold.verdicts.ablation`): sparse indexes,
+"""The tool-call departures from the plain shape (see `refold.dialects.openai_chat.ablation`):
+sparse indexes,
 index-less fragments, calls sharing an index, identity repeated on later fragments."""
 
 from __future__ import annotations

@@ -116,7 +116,7 @@ def test_a_crash_costs_a_bounded_number_of_target_calls(sparse_crash: Target) ->
     failure = _failure(Check(Counting()), stream, ("TEXT-JOIN",))  # type: ignore[arg-type]
     calls.clear()
     analyse(failure.crash, stream, Counting())  # type: ignore[arg-type]
-    from refold.verdicts.ablation import DEPARTURES
+    from refold.dialects.openai_chat.ablation import DEPARTURES
 
     assert len(calls) <= 6 + 3 * len(DEPARTURES) + 1  # bisecting 32, then 3 per departure
 

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from refold.dialects.openai_chat.ablation import DEPARTURES, applicable_undos
 from refold.reference import JSON
 from refold.reference.chat import RULES, differences, fold
 from refold.strategies.chat import round_trips
 from refold.suites._json_values import json_objects
-from refold.verdicts.ablation import DEPARTURES, applicable_undos
 
 _ENVELOPE = {
     "id": "chatcmpl-x",

@@ -34,7 +34,7 @@ from typing import Any
 from refold.reference import JSON, JSONObject, RefoldError
 from refold.reference.chat import differences, fold
 
-from ..dialects.openai_chat._choice_departures import (
+from ._choice_departures import (
     choice_finish,
     choice_key,
     choice_order,
@@ -45,7 +45,7 @@ from ..dialects.openai_chat._choice_departures import (
     prov_last,
     usage_last,
 )
-from ..dialects.openai_chat._chunk_walk import (
+from ._chunk_walk import (
     blank,
     choice_key_of,
     delta_of,
@@ -54,7 +54,7 @@ from ..dialects.openai_chat._chunk_walk import (
     index_of,
     objects_only,
 )
-from ..dialects.openai_chat._tool_departures import (
+from ._tool_departures import (
     tool_2_new_id,
     tool_adopt_id,
     tool_index,
