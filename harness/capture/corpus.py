@@ -47,9 +47,9 @@ __all__ = [
 ]
 
 CASE_FORMAT = "refold-case/1"
-CORPUS_DIALECTS = ("openai-chat", "anthropic-messages", "openai-responses")
-"""The dialects a capture can be of: provider streams (an events adapter's input is one
-of them, so it has no captures of its own)."""
+CORPUS_DIALECTS = tuple(name for name, one in DIALECTS.items() if one.sniff is not None)
+"""The dialects a capture can be of: provider streams, each telling its items by `sniff`
+(an events adapter's input is one of them, so it has no captures of its own)."""
 _MAX_CASE_BYTES = 256 * 1024 * 1024
 
 
@@ -95,12 +95,13 @@ class Case:
 
 
 def frames(dialect: Dialect, items: list[JSON]) -> list[str]:
-    """SSE frames of `items` as the dialect's API sends them: chat `data:` lines ending
-    `[DONE]`; Anthropic and Responses an `event:` line naming each event's type."""
-    if dialect.name == "openai-chat":
-        return [f"data: {json.dumps(item, ensure_ascii=False)}\n\n" for item in items] + [
-            "data: [DONE]\n\n"
-        ]
+    """SSE frames of `items` as the dialect's API sends them: bare `data:` lines ended by
+    the dialect's end sentinel (chat's `[DONE]`), or, for a dialect whose frames are named
+    (`Dialect.named_frames`: Anthropic, Responses), an `event:` line naming each item's type."""
+    if not dialect.named_frames:
+        sentinel = getattr(dialect.shapes, "end_sentinel", None)
+        end = [f"data: {sentinel}\n\n"] if isinstance(sentinel, str) else []
+        return [f"data: {json.dumps(item, ensure_ascii=False)}\n\n" for item in items] + end
     found = []
     for item in items:
         kind = item.get("type") if isinstance(item, dict) else None

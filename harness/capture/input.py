@@ -45,17 +45,6 @@ MAX_LINE_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 128
 """The deepest nesting an item may have (a provider's deepest is a dozen levels); deeper
 would exhaust the scrubber's and the fold's recursion."""
-_CHAT_OBJECT = "chat.completion.chunk"
-_ANTHROPIC_TYPES = frozenset(
-    {
-        "message_start",
-        "content_block_start",
-        "content_block_delta",
-        "content_block_stop",
-        "message_delta",
-        "message_stop",
-    }
-)
 
 
 class CaptureError(UsageError):
@@ -161,6 +150,13 @@ def detect_format(data: bytes) -> str:
     return "har" if isinstance(first, dict) and isinstance(first.get("log"), dict) else "jsonl"
 
 
+def _lowered(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+_CAPTURED = tuple(one for one in DIALECTS.values() if one.sniff is not None)
+
+
 def detect_dialect(items: Iterable[JSON], where: str) -> Dialect:
     """The dialect whose item shape the stream's objects have.
 
@@ -170,17 +166,16 @@ def detect_dialect(items: Iterable[JSON], where: str) -> Dialect:
     for item in items:
         if not isinstance(item, dict):
             continue
-        if item.get("object") == _CHAT_OBJECT:
-            return DIALECTS["openai-chat"]
-        kind = item.get("type")
-        if kind in _ANTHROPIC_TYPES:
-            return DIALECTS["anthropic-messages"]
-        if isinstance(kind, str) and kind.startswith("response."):
-            return DIALECTS["openai-responses"]
+        found = next((one for one in _CAPTURED if one.sniff is not None and one.sniff(item)), None)
+        if found is not None:
+            return found
+    shapes = "; ".join(
+        f"{one.title}: {_lowered((one.sniff.__doc__ or '').strip().rstrip('.'))}"
+        for one in _CAPTURED
+        if one.sniff is not None
+    )
     raise CaptureError(
-        f"{where}: no item is of a dialect refold knows (a `chat.completion.chunk` object, "
-        f"an Anthropic `message_start`/`content_block_*`/`message_*` event, or a Responses "
-        f"`response.*` event); name the dialect with --dialect"
+        f"{where}: no item is of a dialect refold knows ({shapes}); name the dialect with --dialect"
     )
 
 

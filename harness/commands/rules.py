@@ -13,11 +13,12 @@ leaves unjudged (`refold.run.projection`).
 from __future__ import annotations
 
 import argparse
+import importlib
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from refold.reference import Rule
-from refold.reference.chat import SSE_RULES_SOURCE
 
 from ..dialects import DIALECTS, Dialect, dialect
 from ..errors import UsageError
@@ -26,23 +27,6 @@ from ..verdicts.shapes import Departure
 from ._usage import usage_error
 
 __all__ = ["register", "render_markdown"]
-
-_SOURCES = {
-    "openai-chat": "`refold/reference/_rules.py` and `refold/reference/_sse_rules.py`",
-    "anthropic-messages": "`refold/reference/anthropic/_rules.py`",
-    "openai-responses": "`refold/reference/responses/_rules.py`",
-}
-"""Where each dialect's registries live, for the page's readers."""
-
-_EXTRA_NOTES = {
-    "openai-chat": (
-        f"Not part of chat-fold.md: the spec names the feature `sse` (the wire decoder) but "
-        f"states no rules for it. These ids are the `sse` suite's checks of a decoder of "
-        f'`text/event-stream` bytes, paraphrasing {SSE_RULES_SOURCE} ("Parsing an event '
-        f'stream", "Interpreting an event stream").'
-    )
-}
-"""What the page says of a dialect's rules that are not its spec's."""
 
 
 def register(subparsers: Any) -> None:
@@ -192,7 +176,8 @@ def render_markdown() -> str:
 
 
 def _dialect_page(one: Dialect) -> list[str]:
-    registry = f"; the registry is {_SOURCES[one.name]}" if one.name in _SOURCES else ""
+    sources = _registry_files(one)
+    registry = f"; the registry is {' and '.join(sources)}" if sources else ""
     lines = [f"## {one.title} (`{one.name}`)", "", f"The contract is {one.spec}{registry}.", ""]
     spec = [r for r in one.rules.values() if r.id in one.spec_rules]
     for feature in one.features:
@@ -202,11 +187,20 @@ def _dialect_page(one: Dialect) -> list[str]:
         lines += [
             f"### Wire rules (feature `{feature}`)",
             "",
-            _EXTRA_NOTES.get(one.name, f"Not part of {one.spec}."),
+            one.extra_rules_explained or f"Not part of {one.spec}.",
             "",
         ]
         lines += _table("", [r for r in extra if r.feature == feature])
     return lines + _departure_table(one)
+
+
+def _registry_files(one: Dialect) -> list[str]:
+    """Where the dialect's rule registries live (its reference package's `*rules.py`
+    modules), as the installed paths the page's readers find them at."""
+    package = importlib.import_module(one.reference_package)
+    folder = Path(package.__file__ or "").parent
+    prefix = one.reference_package.replace(".", "/")
+    return [f"`{prefix}/{path.name}`" for path in sorted(folder.glob("*rules.py"))]
 
 
 def _departure_table(one: Dialect) -> list[str]:

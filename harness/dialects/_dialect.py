@@ -17,6 +17,7 @@ from typing import Any, NamedTuple, Protocol
 from refold.reference import JSON, Difference, JSONObject, Rule
 
 from ..policies import Policy
+from ..serve.endpoint import Endpoint
 from ..verdicts.shapes import Shapes
 
 __all__ = ["Ablation", "Dialect", "UndecidedAt"]
@@ -115,6 +116,27 @@ class Dialect:
     """The file under the checkout's `docs/` listing the reviewed equivalent mutants of the
     reference package (`equivalent-mutants.toml`): `refold mutate --target reference`'s
     default `--equivalents`."""
+    adapters: bool = False
+    """Whether the dialect's targets are events adapters (a declaration's `adapter`, fed
+    another dialect's frames, checked by `EventsCheck`) rather than folds (`Check`)."""
+    extra_rules_explained: str | None = None
+    """What docs/rules.md says of the rules that are not the spec's (None: "Not part of
+    <spec>.")."""
+    sniff: Callable[[JSONObject], bool] | None = None
+    """Whether a stream item has this dialect's shape (`refold capture` tells a capture's
+    dialect by its first item that some dialect's `sniff` accepts, in registry order);
+    None: the dialect has no captures of its own (an events adapter's input is another
+    dialect's stream)."""
+    named_frames: bool = False
+    """Whether the API names each SSE frame by its item's `type` (`event: <type>`), as
+    Anthropic and Responses do; else frames are bare `data:` lines, ended by the shapes'
+    `end_sentinel` when it has one."""
+    reference_target: str = ""
+    """This dialect's part of target `reference`'s declaration, as `module:attribute` (a
+    `refold_target`-style mapping: `factory` or `adapter`, `sse`, `description`; ""
+    none)."""
+    endpoint: Endpoint | None = None
+    """What `refold serve --dialect NAME` answers (None: the dialect is not served)."""
     sdk_targets: Mapping[str, str] = field(default_factory=dict)
     """The built-in targets of real SDKs of this dialect: name → `module:attribute`
     (`--target NAME`; the Node.js ones are `refold.targets.sdk.nodejs`')."""

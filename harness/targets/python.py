@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from refold.reference import JSON, JSONObject
 from refold.reference._json import copy_json
 
-from ..dialects import Dialect
+from ..dialects import DIALECTS, Dialect
 from ..errors import TargetError, UsageError
 from ..run.projection import Projection, check_places, projection_of
 from .remote import Target, TargetAccumulator, check_features, declared_dialect
@@ -54,6 +54,9 @@ __all__ = [
     "from_object",
     "is_accumulator_class",
 ]
+
+_ADAPTERS_DIALECT = next((name for name, one in DIALECTS.items() if one.adapters), "")
+"""The dialect of a declaration that gives an `adapter` and names no dialect."""
 
 _T = TypeVar("_T")
 ACCUMULATOR_NAMES = ("Accumulator", "StreamAccumulator", "ChunkAccumulator")
@@ -266,7 +269,7 @@ def _declared_target(
         from .events import adapter_target
 
         events = declared_dialect(
-            declaration.get("dialect") or "provider-events",
+            declaration.get("dialect") or _ADAPTERS_DIALECT,
             dialect,
             origin=f"target {declaration.get('name') or name}",
         )

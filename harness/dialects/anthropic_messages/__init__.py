@@ -6,6 +6,7 @@ include the wire rules (feature `sse`); its suites are `refold.suites.anthropic`
 
 from __future__ import annotations
 
+from refold.reference import JSONObject
 from refold.reference.anthropic import (
     FEATURES,
     RULES,
@@ -26,9 +27,28 @@ from .ablation import (
 )
 from .attribution import PLACES, POINTERLESS, rules_at
 from .policies import ANTHROPIC_POLICIES
+from .serving import ENDPOINT
 from .targets import SDK_TARGETS
 
 __all__ = ["ANTHROPIC_MESSAGES"]
+
+
+_TYPES = frozenset(
+    {
+        "message_start",
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "message_delta",
+        "message_stop",
+    }
+)
+
+
+def _sniff(item: JSONObject) -> bool:
+    """An Anthropic `message_start`, `content_block_*` or `message_*` event."""
+    return item.get("type") in _TYPES
+
 
 ANTHROPIC_MESSAGES = Dialect(
     name="anthropic-messages",
@@ -52,6 +72,10 @@ ANTHROPIC_MESSAGES = Dialect(
     snapshot_rule="AM-LIFE-SNAPSHOT",
     sse_layer="items",
     suites="anthropic",
+    endpoint=ENDPOINT,
+    sniff=_sniff,
+    named_frames=True,
+    reference_target="refold.dialects.anthropic_messages.reference_target:DECLARATION",
     sdk_targets=SDK_TARGETS,
     reference_package="refold.reference.anthropic",
     reference_tests="dialects/anthropic_messages/test_reference_anthropic_*.py",

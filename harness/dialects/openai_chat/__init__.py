@@ -8,12 +8,14 @@ and the baselines that name them did not change.
 
 from __future__ import annotations
 
+from refold.reference import JSONObject
 from refold.reference.chat import (
     ALL_RULES,
     FEATURES,
     POINTERLESS,
     RULES,
     SSE_RULES_NOTE,
+    SSE_RULES_SOURCE,
     Accumulator,
     differences,
     fold,
@@ -25,6 +27,7 @@ from .._dialect import Ablation, Dialect
 from ._shapes import CHAT_SHAPES
 from .ablation import applicable_undos, departures_alone
 from .policies import CHAT_POLICIES
+from .serving import ENDPOINT
 from .targets import SDK_TARGETS
 
 __all__ = ["OPENAI_CHAT"]
@@ -79,6 +82,12 @@ _PLACES: tuple[str, ...] = (
 """A place of every row of the attribution table (`refold.reference.chat._attribution`, and
 of each alternative), and `/key`, one it does not name (`Dialect.places`)."""
 
+
+def _sniff(item: JSONObject) -> bool:
+    """A `chat.completion.chunk` object."""
+    return item.get("object") == "chat.completion.chunk"
+
+
 OPENAI_CHAT = Dialect(
     name="openai-chat",
     title="OpenAI Chat Completions",
@@ -101,6 +110,16 @@ OPENAI_CHAT = Dialect(
     snapshot_rule="LIFE-SNAPSHOT",
     sse_layer="events",
     suites="",
+    endpoint=ENDPOINT,
+    extra_rules_explained=(
+        f"Not part of chat-fold.md: the spec names the feature `sse` (the wire decoder) but "
+        f"states no rules for it. These ids are the `sse` suite's checks of a decoder of "
+        f'`text/event-stream` bytes, paraphrasing {SSE_RULES_SOURCE} ("Parsing an event '
+        f'stream", "Interpreting an event stream").'
+    ),
+    sniff=_sniff,
+    named_frames=False,
+    reference_target="refold.dialects.openai_chat.reference_target:DECLARATION",
     sdk_targets=SDK_TARGETS,
     reference_package="refold.reference.chat",
     mutates_kernel=True,

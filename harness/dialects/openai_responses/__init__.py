@@ -8,6 +8,7 @@ given), as the Anthropic dialect's is.
 
 from __future__ import annotations
 
+from refold.reference import JSONObject
 from refold.reference.responses import (
     FEATURES,
     RULES,
@@ -22,9 +23,17 @@ from ._shapes import RESPONSES_SHAPES
 from .ablation import absent_departures, applicable_undos, departures_alone, difference_undos
 from .attribution import PLACES, POINTERLESS, rules_at
 from .policies import RESPONSES_POLICIES
+from .serving import ENDPOINT
 from .targets import SDK_TARGETS
 
 __all__ = ["OPENAI_RESPONSES"]
+
+
+def _sniff(item: JSONObject) -> bool:
+    """A Responses `response.*` event."""
+    kind = item.get("type")
+    return isinstance(kind, str) and kind.startswith("response.")
+
 
 OPENAI_RESPONSES = Dialect(
     name="openai-responses",
@@ -48,6 +57,10 @@ OPENAI_RESPONSES = Dialect(
     snapshot_rule="LIFE-RS-SNAPSHOT",
     sse_layer="items",
     suites="responses",
+    endpoint=ENDPOINT,
+    sniff=_sniff,
+    named_frames=True,
+    reference_target="refold.dialects.openai_responses.reference_target:DECLARATION",
     sdk_targets=SDK_TARGETS,
     reference_package="refold.reference.responses",
     reference_tests="dialects/openai_responses/test_reference_responses_*.py",
