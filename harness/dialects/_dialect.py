@@ -19,7 +19,7 @@ from refold.reference import JSON, Difference, JSONObject, Rule
 from ..policies import Policy
 from ..shapes import Shapes
 
-__all__ = ["Ablation", "Dialect", "UndecidedAt"]
+__all__ = ["Ablation", "Charging", "Dialect", "UndecidedAt"]
 
 Streams = Callable[[list[JSON]], list[tuple[str, list[JSON]]]]
 Probes = Callable[[list[JSON], frozenset[str]], list[tuple[str, frozenset[str], list[JSON]]]]
@@ -46,6 +46,36 @@ class Ablation(NamedTuple):
     applicable_undos: Streams
     departures_alone: Streams
     difference_undos: Probes | None = None
+
+
+Narrowing = Callable[[Any, list[Difference], JSON, JSON, list[JSON]], tuple[str, ...] | None]
+"""(check, differences, expected, received, stream) -> the rules a difference-failure is
+charged to, or None: the test's rules, each difference then charged by its pointer."""
+
+
+class Charging(NamedTuple):
+    """How a dialect narrows, when a failure is raised, the rules it is charged to beyond
+    what its pointers say (`refold.checks`: `Check.fold(..., ablate=True)`,
+    `Check.fail(..., found_by=...)`, `Check.accumulator(ablate=True)`); the suites only
+    state which kind of comparison failed.
+
+    `fold_crash(check, stream)`: the rules of the departure whose undoing (a change the
+    reference folds identically) lets the target fold a stream it crashed on;
+    `add_crash(earlier, item)`: the rule of an item that crashed an accumulator's `add`
+    (an item the spec says changes nothing, a departure it shows after `earlier`);
+    `read_crash(stream)`: the rules of a crash reading the result after `stream`;
+    `narrowings`: by what found a difference (`"fold"`: a whole fold compared in a
+    property, `"example"`: a rule example's, `"read"`: a read mid-stream compared with the
+    reference's), the rules it is charged to. Every field empty: nothing is narrowed."""
+
+    fold_crash: Callable[[Any, list[JSON]], tuple[str, ...] | None] | None = None
+    add_crash: Callable[[list[JSON], JSON], tuple[str, ...] | None] | None = None
+    read_crash: Callable[[list[JSON]], tuple[str, ...] | None] | None = None
+    narrowings: Mapping[str, Narrowing] = {}
+
+
+NO_CHARGING = Charging()
+"""A dialect that narrows no failure when it is raised."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -137,6 +167,9 @@ class Dialect:
     grammar, the registered departures: a `StreamShapes`, or any `Shapes`, such as
     provider-events' delegation to its source dialect's); None: not known, and every stream reads
     `synthetic` (nothing of it can be shown documented)."""
+    charging: Charging = NO_CHARGING
+    """How a failure is narrowed when raised, beyond its pointers (`Charging`; empty:
+    never narrowed)."""
     policies: tuple[Policy, ...] = ()
     """The catalogue of known fold policies (`refold.policies`) a failure's diagnosis folds
     its stream with (`refold.diagnosis`); () for a dialect whose failures are not one

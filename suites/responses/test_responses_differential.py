@@ -19,8 +19,6 @@ from refold.marks import rule
 from refold.reference.responses import fold
 from refold.strategies.responses import event_streams
 
-from ._attribution import expect_like
-
 _NOT_FOLD = frozenset({"robustness", "lifecycle", "sse", "events"})
 
 
@@ -40,7 +38,9 @@ def test_damaged_streams_fold_like_the_reference(check: Check, data: st.DataObje
     # streams (robustness's and lifecycle's, below and in the lifecycle suite)
     features = check.target.features - _NOT_FOLD
     events = data.draw(event_streams(features=features), label="events")
-    expect_like(check, list(events), fold(events), what="the reference's fold")
+    check.folds_to(
+        list(events), fold(events), what="the reference's fold", ablate=True, found_by="fold"
+    )
 
 
 @rule("RS-WRONG-TYPE", "RS-NULL-ITEM", "RS-KEEPALIVE", "RS-UNKNOWN-KEYS")
@@ -49,4 +49,6 @@ def test_malformed_streams_fold_like_the_reference(check: Check, data: st.DataOb
     # the claimed features' damage with robustness's: wrong types, null items, noise
     features = check.target.features - (_NOT_FOLD - {"robustness"})
     events = data.draw(event_streams(features=features), label="events")
-    expect_like(check, list(events), fold(events), what="the reference's fold")
+    check.folds_to(
+        list(events), fold(events), what="the reference's fold", ablate=True, found_by="fold"
+    )

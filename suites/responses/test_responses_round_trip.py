@@ -24,8 +24,6 @@ from refold.marks import rule
 from refold.reference import JSONObject
 from refold.strategies.responses import families_for, round_trips
 
-from ._attribution import expect_like
-
 _STREAMED = ("RS-OUTPUT-RECOVER", "RS-OUTPUT-ORDER", "RS-KEY-OUTPUT-INDEX", "RS-ITEM-DONE-REPLACES")
 """What decides the output whenever the terminal leaves it out."""
 
@@ -94,7 +92,7 @@ _FEATURES = [
 def _assert_round_trip(check: Check, case: tuple[JSONObject, list[JSONObject]]) -> None:
     __tracebackhide__ = True
     expected, events = case  # the failure shows the expected response: no note needed
-    expect_like(check, list(events), expected)
+    check.folds_to(list(events), expected, ablate=True, found_by="fold")
 
 
 def _fold_features(check: Check) -> frozenset[str]:

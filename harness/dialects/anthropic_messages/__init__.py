@@ -25,6 +25,7 @@ from ...ablation_anthropic import (
 from ...attribution_anthropic import PLACES, POINTERLESS, rules_at
 from ...policies import ANTHROPIC_POLICIES
 from .._dialect import Ablation, Dialect
+from ._charging import ANTHROPIC_CHARGING
 from ._shapes import ANTHROPIC_SHAPES
 
 __all__ = ["ANTHROPIC_MESSAGES"]
@@ -56,6 +57,7 @@ ANTHROPIC_MESSAGES = Dialect(
     reference_equivalents="equivalent-mutants-anthropic.toml",
     ablation=Ablation(applicable_undos, departures_alone, difference_undos),
     absent_departures=absent_departures,
+    charging=ANTHROPIC_CHARGING,
     undecided_at=undecided_at,
     policies=ANTHROPIC_POLICIES,
     shapes=ANTHROPIC_SHAPES,

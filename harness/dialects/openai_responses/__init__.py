@@ -26,6 +26,7 @@ from ...ablation_responses import (
 from ...attribution_responses import PLACES, POINTERLESS, rules_at
 from ...policies import RESPONSES_POLICIES
 from .._dialect import Ablation, Dialect
+from ._charging import RESPONSES_CHARGING
 from ._shapes import RESPONSES_SHAPES
 
 __all__ = ["OPENAI_RESPONSES"]
@@ -59,6 +60,7 @@ OPENAI_RESPONSES = Dialect(
     policies=RESPONSES_POLICIES,
     ablation=Ablation(applicable_undos, departures_alone, difference_undos),
     absent_departures=absent_departures,
+    charging=RESPONSES_CHARGING,
     shapes=RESPONSES_SHAPES,
 )
 """OpenAI Responses streams (`response.created` … `response.completed`)."""
