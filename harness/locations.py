@@ -31,7 +31,7 @@ def suites_dir() -> Path:
 def suites_dialect(path: Path) -> Dialect | None:
     """The dialect whose suites `path` is (a file or folder of the installed suites), or
     None for anything else: a dialect's suites are a sub-package of `refold.suites`
-    (`Dialect.suites`), or its top-level modules for the dialect whose `suites` is ""."""
+    (`Dialect.suites`); the top-level modules and helpers are no dialect's."""
     try:
         relative = path.resolve().relative_to(suites_dir())
     except (LookupError, ValueError):

@@ -124,8 +124,8 @@ class Dialect:
     decode_sse: Callable[[Iterable[bytes]], list[JSON]]
     """The reference item layer over the one WHATWG decoder: bytes in, stream items out."""
     suites: str
-    """The sub-package of `refold.suites` holding the dialect's suites ("" for the
-    top-level modules, where the chat suites were before dialects existed)."""
+    """The sub-package of `refold.suites` holding the dialect's own suites (`openai_chat`,
+    `anthropic`); the top-level modules of `refold.suites` are no dialect's."""
     snapshot_rule: str
     """The rule a target breaks by mutating the items it was given (LIFE-SNAPSHOT)."""
     sse_layer: str

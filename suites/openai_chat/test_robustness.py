@@ -16,7 +16,7 @@ from refold.checks import Check
 from refold.marks import rule
 from refold.reference import JSON, JSONObject
 
-from ._json_values import (
+from .._json_values import (
     chunks_with_wrong_types,
     insert_junk_entries,
     json_objects,
