@@ -496,10 +496,13 @@ class Check:
             )
         return received
 
-    def folds_like_reference(self, chunks: list[JSON]) -> JSONObject:
-        """Assert that the target folds `chunks` as the reference does (differential)."""
+    def folds_like_reference(
+        self, chunks: list[JSON], *, ablate: bool = False, found_by: str | None = None
+    ) -> JSONObject:
+        """Assert that the target folds `chunks` as the reference does (differential);
+        `ablate` and `found_by`: see `fold`, `fail`."""
         __tracebackhide__ = True
-        return self.folds_to(chunks, self.dialect.fold(chunks))
+        return self.folds_to(chunks, self.dialect.fold(chunks), ablate=ablate, found_by=found_by)
 
     def refuses(self, value: JSON) -> None:
         """Assert that an item that is not a JSON object is refused (ROB-NOT-OBJECT,

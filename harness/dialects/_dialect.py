@@ -126,6 +126,11 @@ class Dialect:
     suites: str
     """The sub-package of `refold.suites` holding the dialect's own suites (`openai_chat`,
     `anthropic`); the top-level modules of `refold.suites` are no dialect's."""
+    kit: str | None
+    """The module of `refold.suites` holding the dialect's parts of the generic suites
+    (the top-level `test_*.py` modules, `refold.suites._kits`): its strategies of known
+    results and splits, its damaged streams, the rules each case checks
+    (`anthropic._kit`); None: the generic suites are not collected in its runs."""
     snapshot_rule: str
     """The rule a target breaks by mutating the items it was given (LIFE-SNAPSHOT)."""
     sse_layer: str

@@ -52,6 +52,7 @@ ANTHROPIC_MESSAGES = Dialect(
     snapshot_rule="AM-LIFE-SNAPSHOT",
     sse_layer="items",
     suites="anthropic",
+    kit="anthropic._kit",
     reference_package="refold.reference.anthropic",
     reference_tests="test_reference_anthropic_*.py",
     reference_equivalents="equivalent-mutants-anthropic.toml",

@@ -100,6 +100,7 @@ OPENAI_CHAT = Dialect(
     snapshot_rule="LIFE-SNAPSHOT",
     sse_layer="events",
     suites="openai_chat",
+    kit="openai_chat._kit",
     reference_package="refold.reference",
     reference_tests="test_reference_*.py",
     reference_equivalents="equivalent-mutants.toml",

@@ -53,6 +53,7 @@ OPENAI_RESPONSES = Dialect(
     snapshot_rule="LIFE-RS-SNAPSHOT",
     sse_layer="items",
     suites="responses",
+    kit="responses._kit",
     reference_package="refold.reference.responses",
     reference_tests="test_reference_responses_*.py",
     reference_equivalents="equivalent-mutants-responses.toml",

@@ -175,6 +175,7 @@ PROVIDER_EVENTS = Dialect(
     snapshot_rule="EV-OPAQUE-FRAME",
     sse_layer="items",
     suites="events",
+    kit=None,
     reference_package="refold.reference.events",
     reference_tests="test_reference_events_*.py",
     reference_equivalents="equivalent-mutants-events.toml",
