@@ -53,19 +53,6 @@ def expect_fold(
     return received
 
 
-def same_fold(
-    check: Any, events: list[JSON], without: list[JSON], *, rules: tuple[str, ...] | None = None
-) -> None:
-    """Fail unless `events` fold into the Message `without` folds into (noise ignored).
-
-    Both are folded by the target, so the test judges only what the extra events did."""
-    expected: JSONObject = check.fold(without)
-    received: JSONObject = check.fold(events)
-    expect_message(
-        check, received, expected, events=events, rules=rules, when="the fold with the extra events"
-    )
-
-
 def expect_finished(
     check: Any, acc: Any, *, expected: bool, rule: str = "AM-LIFE-FINISHED"
 ) -> None:

@@ -48,20 +48,6 @@ def expect_fold(
     return received
 
 
-def same_fold(
-    check: Any, events: list[JSON], without: list[JSON], *, rules: tuple[str, ...] | None = None
-) -> None:
-    """Fail unless `events` fold into the Response `without` folds into (noise ignored).
-
-    Both are folded by the target, so the test judges only what the extra events did."""
-    events, without = numbered(events), numbered(without)
-    expected: JSONObject = check.fold(without)
-    received: JSONObject = check.fold(events)
-    expect_response(
-        check, received, expected, events=events, rules=rules, when="the fold with the extra events"
-    )
-
-
 def expect_finished(
     check: Any, acc: Any, *, expected: bool, rule: str = "LIFE-RS-FINISHED"
 ) -> None:
