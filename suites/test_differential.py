@@ -1,32 +1,43 @@
 """Differential: on any stream, lossless or not, the target folds as the reference does.
 
-Streams outside the lossless families (cut off, chunks lost, repeated or swapped, an
-error chunk mid-stream, wrongly typed or blank fields) have no known completion; the
-reference's fold of the same chunks is the oracle. A stream only uses shapes whose fold
-the target claims: wrongly typed fields only with `robustness`, and so on.
+Streams outside the lossless families (cut off, items lost, repeated or swapped, an error
+mid-stream, wrongly typed or blank fields) have no known result; the reference's fold of
+the same items is the oracle. The streams and the rules each test checks are the run's
+dialect's (its suite kit's `DIFFERENTIAL`, `refold.suites._kits`): a stream only holds
+damage whose rules the target claims, `robustness`'s only in the malformed streams.
 """
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
 
 from refold.run.checks import Check
-from refold.run.marks import rule
-from refold.strategies.chat import chunk_streams
+
+from ._kits import Draw, parametrize_from
 
 
-@rule("TEXT-JOIN", "CHOICE-KEY", "CHOICE-FINISH", "ENV-ID", "ENV-NO-ERROR")
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    parametrize_from(metafunc, "DIFFERENTIAL")
+
+
+def _folds_like_the_reference(check: Check, streams: Draw, data: st.DataObject) -> None:
+    __tracebackhide__ = True
+    stream = list(data.draw(streams(check.target.features), label=check.dialect.items))
+    note(f"{len(stream)} {check.dialect.items}")
+    check.folds_like_reference(stream, ablate=True, found_by="fold")
+
+
 @given(data=st.data())
-def test_damaged_streams_fold_like_the_reference(check: Check, data: st.DataObject) -> None:
-    features = check.target.features - {"robustness"}
-    chunks = data.draw(chunk_streams(features=features), label="chunks")
-    note(f"{len(chunks)} chunks, features {sorted(features)}")
-    check.folds_like_reference(chunks)
+def test_damaged_streams_fold_like_the_reference(
+    check: Check, damaged: Draw, data: st.DataObject
+) -> None:
+    _folds_like_the_reference(check, damaged, data)
 
 
-@rule("ROB-WRONG-TYPE", "ROB-BLANK", "ROB-NULL-ENTRIES", "TOOL-NO-INDEX")
 @given(data=st.data())
-def test_malformed_streams_fold_like_the_reference(check: Check, data: st.DataObject) -> None:
-    chunks = data.draw(chunk_streams(features=check.target.features), label="chunks")
-    check.folds_like_reference(chunks)
+def test_malformed_streams_fold_like_the_reference(
+    check: Check, malformed: Draw, data: st.DataObject
+) -> None:
+    _folds_like_the_reference(check, malformed, data)

@@ -21,7 +21,7 @@ from types import MappingProxyType
 from refold.reference import Rule
 
 from ..errors import UsageError
-from ._dialect import Ablation, Dialect
+from ._dialect import Ablation, Charging, Dialect
 from .anthropic_messages import ANTHROPIC_MESSAGES
 from .openai_chat import OPENAI_CHAT
 from .openai_responses import OPENAI_RESPONSES
@@ -33,6 +33,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "EVERY_RULE",
     "Ablation",
+    "Charging",
     "Dialect",
     "dialect",
     "dialect_of_rule",

@@ -20,7 +20,7 @@ from ..policies import Policy
 from ..serve.endpoint import Endpoint
 from ..verdicts.shapes import Shapes
 
-__all__ = ["Ablation", "Dialect", "UndecidedAt"]
+__all__ = ["Ablation", "Charging", "Dialect", "UndecidedAt"]
 
 Streams = Callable[[list[JSON]], list[tuple[str, list[JSON]]]]
 Probes = Callable[[list[JSON], frozenset[str]], list[tuple[str, frozenset[str], list[JSON]]]]
@@ -47,6 +47,36 @@ class Ablation(NamedTuple):
     applicable_undos: Streams
     departures_alone: Streams
     difference_undos: Probes | None = None
+
+
+Narrowing = Callable[[Any, list[Difference], JSON, JSON, list[JSON]], tuple[str, ...] | None]
+"""(check, differences, expected, received, stream) -> the rules a difference-failure is
+charged to, or None: the test's rules, each difference then charged by its pointer."""
+
+
+class Charging(NamedTuple):
+    """How a dialect narrows, when a failure is raised, the rules it is charged to beyond
+    what its pointers say (`refold.run.checks`: `Check.fold(..., ablate=True)`,
+    `Check.fail(..., found_by=...)`, `Check.accumulator(ablate=True)`); the suites only
+    state which kind of comparison failed.
+
+    `fold_crash(check, stream)`: the rules of the departure whose undoing (a change the
+    reference folds identically) lets the target fold a stream it crashed on;
+    `add_crash(earlier, item)`: the rule of an item that crashed an accumulator's `add`
+    (an item the spec says changes nothing, a departure it shows after `earlier`);
+    `read_crash(stream)`: the rules of a crash reading the result after `stream`;
+    `narrowings`: by what found a difference (`"fold"`: a whole fold compared in a
+    property, `"example"`: a rule example's, `"read"`: a read mid-stream compared with the
+    reference's), the rules it is charged to. Every field empty: nothing is narrowed."""
+
+    fold_crash: Callable[[Any, list[JSON]], tuple[str, ...] | None] | None = None
+    add_crash: Callable[[list[JSON], JSON], tuple[str, ...] | None] | None = None
+    read_crash: Callable[[list[JSON]], tuple[str, ...] | None] | None = None
+    narrowings: Mapping[str, Narrowing] = {}
+
+
+NO_CHARGING = Charging()
+"""A dialect that narrows no failure when it is raised."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -95,8 +125,13 @@ class Dialect:
     decode_sse: Callable[[Iterable[bytes]], list[JSON]]
     """The reference item layer over the one WHATWG decoder: bytes in, stream items out."""
     suites: str
-    """The sub-package of `refold.suites` holding the dialect's suites ("" for the
-    top-level modules, where the chat suites were before dialects existed)."""
+    """The sub-package of `refold.suites` holding the dialect's own suites (`openai_chat`,
+    `anthropic`); the top-level modules of `refold.suites` are no dialect's."""
+    kit: str | None
+    """The module of `refold.suites` holding the dialect's parts of the generic suites
+    (the top-level `test_*.py` modules, `refold.suites._kits`): its strategies of known
+    results and splits, its damaged streams, the rules each case checks
+    (`anthropic._kit`); None: the generic suites are not collected in its runs."""
     snapshot_rule: str
     """The rule a target breaks by mutating the items it was given (LIFE-SNAPSHOT)."""
     sse_layer: str
@@ -167,6 +202,9 @@ class Dialect:
     grammar, the registered departures: a `StreamShapes`, or any `Shapes`, such as
     provider-events' delegation to its source dialect's); None: not known, and every stream reads
     `synthetic` (nothing of it can be shown documented)."""
+    charging: Charging = NO_CHARGING
+    """How a failure is narrowed when raised, beyond its pointers (`Charging`; empty:
+    never narrowed)."""
     policies: tuple[Policy, ...] = ()
     """The catalogue of known fold policies (`refold.policies`) a failure's diagnosis folds
     its stream with (`refold.verdicts.diagnosis`); () for a dialect whose failures are not one

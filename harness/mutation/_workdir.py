@@ -104,12 +104,9 @@ def write_config(source: MutationSource, directory: Path, *, deselect: Sequence[
 
 
 def test_paths(source: MutationSource, directory: Path) -> list[str]:
-    """The tests every run in the work dir collects: the suites of the run's dialect (all
-    of them when the target's declaration decides it) and the copied extra tests."""
-    suites = SUITES_DIR
-    if source.dialect is not None and source.dialect.suites:
-        suites = f"{SUITES_DIR}/{source.dialect.suites}"
-    return [suites] + ([TESTS_DIR] if (directory / TESTS_DIR).is_dir() else [])
+    """The tests every run in the work dir collects: the suites (`--dialect` keeps only
+    the run's dialect's own and the generic ones) and the copied extra tests."""
+    return [SUITES_DIR] + ([TESTS_DIR] if (directory / TESTS_DIR).is_dir() else [])
 
 
 def pytest_options(source: MutationSource) -> list[str]:

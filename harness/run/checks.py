@@ -35,12 +35,12 @@ from refold.reference import (
 
 from ..dialects import DEFAULT_DIALECT, DIALECTS, EVERY_RULE, Dialect, dialect_of_rule
 from ..errors import TargetError
-from ..run.console import format_chunks, printable
 from ..targets import Target, TargetAccumulator
 from ..verdicts.crashes import Crash, signature
 from ..verdicts.difference_ablation import DifferenceAblation, Verdict
 from ..verdicts.found_on import exceeds, shape_of, wire_shape_of, with_wire
 from ..verdicts.shapes import StreamShape
+from .console import format_chunks, printable
 from .projection import projected_differences
 
 __all__ = [
@@ -375,20 +375,39 @@ class Check:
         *,
         rules: Sequence[str] | None = None,
         events: list[JSON] | None = None,
+        found_by: str | None = None,
         **details: object,
     ) -> ConformanceFailure:
-        """Build the failure of the rules under test, or of `rules` when given (the
-        narrower rules that decide what was wrong); `events` is the stream under its
-        Anthropic name (`chunks` is the same field). Raise it."""
+        """Build the failure of the rules under test, or of `rules` when given (the rule
+        an assertion states it is about); `events` is the stream under its Anthropic name
+        (`chunks` is the same field). Raise it.
+
+        `found_by` says what found the `differences` given: `"fold"`, a whole fold a
+        property compared; `"example"`, a rule example's fold or read; `"read"`, a read
+        mid-stream compared with the reference's. The dialect's `Charging` then narrows
+        the rules the failure is charged to (none given: by pointers alone)."""
         if events is not None:
             details["chunks"] = events
         details.setdefault("wire", self.sent_wire)
         self.within_ceiling(details.get("chunks"))  # type: ignore[arg-type]
-        return ConformanceFailure(
-            tuple(rules) if rules else self.rules,
-            summary,
-            claimed=self.target.features,
-            **details,  # type: ignore[arg-type]
+        if not rules and found_by is not None:
+            rules = self._narrowed(found_by, details)
+        chosen, claimed = tuple(rules) if rules else self.rules, self.target.features
+        return ConformanceFailure(chosen, summary, claimed=claimed, **details)  # type: ignore[arg-type]
+
+    def _narrowed(self, found_by: str, details: dict[str, object]) -> tuple[str, ...] | None:
+        """The rules the dialect charges the differences in `details` to (`Charging`)."""
+        narrow = self.dialect.charging.narrowings.get(found_by)
+        if narrow is None:
+            return None
+        found = details.get("differences")
+        stream = details.get("chunks")
+        return narrow(
+            self,
+            list(found) if isinstance(found, list) else [],
+            details.get("expected"),
+            details.get("received"),
+            list(stream) if isinstance(stream, list) else [],
         )
 
     @property
@@ -421,40 +440,69 @@ class Check:
         none), none masked. Not for the stream's items: they are no fold."""
         return projected_differences(self.dialect, self.target.projection, expected, received)
 
-    def fold(self, chunks: list[JSON]) -> JSONObject:
-        """Fold through the target; a misbehaving target fails the rules under test."""
+    def fold(self, chunks: list[JSON], *, ablate: bool = False) -> JSONObject:
+        """Fold through the target; a misbehaving target fails the rules under test.
+
+        With `ablate`, a crash that undoing one of the stream's departures lets the
+        target fold is charged to that departure's rules at once (the dialect's
+        `Charging.fold_crash`; nothing for a dialect without one)."""
         __tracebackhide__ = True
         self.within_ceiling(chunks)
         try:
             return self.target.fold(chunks)
         except TargetError as exc:
-            raise self.fail(
+            failure = self.fail(
                 f"the target failed ({exc.kind})",
                 chunks=chunks,
                 target_error=str(exc),
                 crash=Crash(self._ops[0], signature(exc)),
-            ) from exc
+            )
+            charge = self.dialect.charging.fold_crash if ablate else None
+            found = charge(self, chunks) if charge is not None else None
+            if found is None:
+                raise failure from exc
+            raise self.fail(
+                f"{failure.summary}; undoing the stream's departure of {','.join(found)} "
+                f"lets it fold",
+                rules=found,
+                chunks=chunks,
+                target_error=failure.target_error,
+                crash=failure.crash,
+            ) from failure
 
-    def folds_to(self, chunks: list[JSON], expected: JSONObject) -> JSONObject:
-        """Assert that the target folds `chunks` into `expected`; return what it built."""
+    def folds_to(
+        self,
+        chunks: list[JSON],
+        expected: JSONObject,
+        *,
+        what: str = "the expected response",
+        ablate: bool = False,
+        found_by: str | None = None,
+    ) -> JSONObject:
+        """Assert that the target folds `chunks` into `expected` (`what`, as the failure
+        names it); return what it built. `ablate` and `found_by`: see `fold`, `fail`."""
         __tracebackhide__ = True
-        received = self.fold(chunks)
+        received = self.fold(chunks, ablate=ablate)
         found = self.differences(expected, received)
         if found:
             raise self.fail(
-                f"the fold differs from the expected response at {len(found)} place(s)",
+                f"the fold differs from {what} at {len(found)} place(s)",
                 chunks=chunks,
                 differences=found,
                 expected=expected,
                 received=received,
                 compared_fold=True,
+                found_by=found_by,
             )
         return received
 
-    def folds_like_reference(self, chunks: list[JSON]) -> JSONObject:
-        """Assert that the target folds `chunks` as the reference does (differential)."""
+    def folds_like_reference(
+        self, chunks: list[JSON], *, ablate: bool = False, found_by: str | None = None
+    ) -> JSONObject:
+        """Assert that the target folds `chunks` as the reference does (differential);
+        `ablate` and `found_by`: see `fold`, `fail`."""
         __tracebackhide__ = True
-        return self.folds_to(chunks, self.dialect.fold(chunks))
+        return self.folds_to(chunks, self.dialect.fold(chunks), ablate=ablate, found_by=found_by)
 
     def refuses(self, value: JSON) -> None:
         """Assert that an item that is not a JSON object is refused (ROB-NOT-OBJECT,
@@ -528,10 +576,13 @@ class Check:
             )
         return decoded
 
-    def accumulator(self) -> CheckedAccumulator:
-        """Start an incremental fold whose misbehaviour fails the rules under test."""
+    def accumulator(self, *, ablate: bool = False) -> CheckedAccumulator:
+        """Start an incremental fold whose misbehaviour fails the rules under test; with
+        `ablate`, a crash the dialect's `Charging` explains (an `add` of an item the spec
+        says changes nothing, or departing from the plain shape; a read after terminals
+        of other outcomes) is charged to those rules at once."""
         try:
-            return CheckedAccumulator(self, self.target.accumulator())
+            return CheckedAccumulator(self, self.target.accumulator(), ablate=ablate)
         except TargetError as exc:
             raise self.fail(f"the target failed ({exc.kind})", target_error=str(exc)) from exc
 
@@ -539,9 +590,12 @@ class Check:
 class CheckedAccumulator:
     """A target accumulator that records the items it was given, for failure messages."""
 
-    def __init__(self, check: Check, accumulator: TargetAccumulator) -> None:
+    def __init__(
+        self, check: Check, accumulator: TargetAccumulator, *, ablate: bool = False
+    ) -> None:
         self._check = check
         self._accumulator = accumulator
+        self._charging = check.dialect.charging if ablate else None
         self.chunks: list[JSON] = []
 
     @property
@@ -549,10 +603,13 @@ class CheckedAccumulator:
         """The items added so far (`chunks`, under the Anthropic name)."""
         return self.chunks
 
-    def _guard(self, what: str, exc: TargetError) -> ConformanceFailure:
+    def _guard(
+        self, what: str, exc: TargetError, rules: tuple[str, ...] | None = None
+    ) -> ConformanceFailure:
         at = len(self.chunks) if what.startswith("add(") else None
         return self._check.fail(
             f"{what} failed ({exc.kind})",
+            rules=rules,
             chunks=list(self.chunks),
             target_error=str(exc),
             crash=Crash(what, signature(exc), at_chunk=at),
@@ -564,7 +621,9 @@ class CheckedAccumulator:
         try:
             self._accumulator.add(chunk)
         except TargetError as exc:
-            raise self._guard(self._check._ops[1], exc) from exc
+            charge = self._charging.add_crash if self._charging is not None else None
+            found = charge(self.chunks[:-1], chunk) if charge is not None else None
+            raise self._guard(self._check._ops[1], exc, found) from exc
 
     def add_raw(self, chunk: JSON) -> TargetError | None:
         """Add a chunk and return the target's error instead of failing on it."""
@@ -580,7 +639,9 @@ class CheckedAccumulator:
         try:
             return self._accumulator.response()
         except TargetError as exc:
-            raise self._guard("response()", exc) from exc
+            charge = self._charging.read_crash if self._charging is not None else None
+            found = charge(list(self.chunks)) if charge is not None else None
+            raise self._guard("response()", exc, found) from exc
 
     def response_error(self) -> TargetError | None:
         """Read the response expecting an error; return it, or None if none was raised."""

@@ -69,7 +69,7 @@ def run_coverage(
     source = locate_source(target, dialect)
     suites, chosen = suites_dir(), []
     if dialect is not None:
-        suites, chosen = suites / dialect.suites, [f"--dialect={dialect.name}"]
+        chosen = [f"--dialect={dialect.name}"]  # its own suites and the generic ones
     with tempfile.TemporaryDirectory(prefix="refold-coverage-") as scratch:
         folder = Path(scratch)
         rcfile = folder / "coveragerc"

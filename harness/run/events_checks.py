@@ -88,6 +88,7 @@ class EventsCheck(Check):
         *,
         rules: Sequence[str] | None = None,
         events: list[JSON] | None = None,
+        found_by: str | None = None,
         **details: object,
     ) -> ConformanceFailure:
         """As `Check.fail`; a failure that names no stream shows the last one this test
@@ -103,7 +104,7 @@ class EventsCheck(Check):
             details.setdefault(
                 "violation_impacts", (impact_of(found, crashed=False) or "corruption",)
             )
-        return super().fail(summary, rules=rules, events=events, **details)
+        return super().fail(summary, rules=rules, events=events, found_by=found_by, **details)
 
     def normalized(self, source: str, frames: Sequence[JSON]) -> tuple[list[JSON], JSONObject]:
         """Run the adapter over `frames` of `source`: (the stream as sent, its output).
@@ -132,9 +133,10 @@ class EventsCheck(Check):
         self._judge(stream, output, known=known, canaries=canaries)
         return output
 
-    def fold(self, chunks: list[JSON]) -> JSONObject:
+    def fold(self, chunks: list[JSON], *, ablate: bool = False) -> JSONObject:
         """Run the adapter over a stream; a raise it names the frame of is charged by
-        that frame's places (`AdapterRaise`), any other misbehaviour as `Check.fold`."""
+        that frame's places (`AdapterRaise`), any other misbehaviour as `Check.fold`
+        (the dialect has no `Charging`: `ablate` changes nothing)."""
         __tracebackhide__ = True
         try:
             return self.target.fold(chunks)

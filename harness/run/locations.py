@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..dialects import DIALECTS, Dialect
 
-__all__ = ["package_dir", "suites_dialect", "suites_dir"]
+__all__ = ["is_generic_suite", "package_dir", "suites_dialect", "suites_dir"]
 
 
 def package_dir(name: str) -> Path:
@@ -31,7 +31,7 @@ def suites_dir() -> Path:
 def suites_dialect(path: Path) -> Dialect | None:
     """The dialect whose suites `path` is (a file or folder of the installed suites), or
     None for anything else: a dialect's suites are a sub-package of `refold.suites`
-    (`Dialect.suites`), or its top-level modules for the dialect whose `suites` is ""."""
+    (`Dialect.suites`); the top-level modules and helpers are no dialect's."""
     try:
         relative = path.resolve().relative_to(suites_dir())
     except (LookupError, ValueError):
@@ -42,3 +42,13 @@ def suites_dialect(path: Path) -> Dialect | None:
     if top.startswith(("_", ".")):
         return None  # private helpers and caches belong to no dialect
     return next((d for d in DIALECTS.values() if d.suites == top), None)
+
+
+def is_generic_suite(path: Path) -> bool:
+    """Whether `path` is a generic suite: a top-level `test_*.py` module of the installed
+    suites, whose tests every dialect with a suite kit (`Dialect.kit`) parametrizes."""
+    try:
+        relative = path.resolve().relative_to(suites_dir())
+    except (LookupError, ValueError):
+        return False
+    return len(relative.parts) == 1 and relative.name.startswith("test_") and path.is_file()

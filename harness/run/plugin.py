@@ -40,19 +40,19 @@ from ..records.replaying import (
     write_rule_replays,
 )
 from ..records.results import FINGERPRINTS_PROPERTY, TEST_PROPERTY, RuleResults, recorded_property
-from ..run.console import escape_report, printable
-from ..run.console_summary import (
+from ..targets import DEFAULT_MAX_REPLY, Target, forms_help
+from .check_kinds import check_for
+from .checks import Check, conformance_failures, dialect_of_rules, first_conformance_failure
+from .completion import CompletionWatch
+from .console import escape_report, printable
+from .console_summary import (
     COMPACT,
     render_headline,
     render_unruled_failures,
     use_compact_console,
     write_failed_rules,
 )
-from ..targets import DEFAULT_MAX_REPLY, Target, forms_help
-from .check_kinds import check_for
-from .checks import Check, conformance_failures, dialect_of_rules, first_conformance_failure
-from .completion import CompletionWatch
-from .locations import suites_dialect, suites_dir
+from .locations import is_generic_suite, suites_dialect, suites_dir
 from .marks import rules_of_item
 from .preflight import check_pytest_options
 from .profiles import (
@@ -276,6 +276,7 @@ def _installed_suites() -> Path:
 def pytest_collection_modifyitems(
     session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
 ) -> None:
+    _without_kitless_generic_tests(items)
     marked = [(item, rules_of_item(item)) for item in items]
     marked = [(item, rules) for item, rules in marked if rules]
     if not marked:
@@ -300,6 +301,18 @@ def pytest_collection_modifyitems(
 
 
 _Marked = list[tuple[pytest.Item, tuple[str, ...]]]
+
+
+def _without_kitless_generic_tests(items: list[pytest.Item]) -> None:
+    """Leave out a generic suite's test that the run's dialect's suite kit has no case
+    of (`refold.suites._kits`: an empty parameter set, so no rule mark): it is not a test
+    of this run, as another dialect's suite is not."""
+    kitless = [
+        item for item in items if not rules_of_item(item) and is_generic_suite(Path(str(item.path)))
+    ]
+    if kitless:
+        gone = set(kitless)
+        items[:] = [item for item in items if item not in gone]
 
 
 def _of_the_runs_dialect(
@@ -341,7 +354,7 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     """Another dialect's suites are not collected when the run's dialect is known before
     collection (`--dialect`, a baseline's, a replay file's), or when the plugin chose the
     installed suites itself (`pytest --target=...` without test paths): the target's
-    dialect then decides."""
+    dialect then decides; nor are the generic suites for a dialect without a suite kit."""
     if not has_run(config):
         return None
     run = run_of(config)
@@ -351,10 +364,10 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
         return None if run.corpus is not None else True  # its cases are a corpus's
     if run.dialect is None and not run.installed_suites:
         return None
-    owner = suites_dialect(collection_path)
-    if owner is None:
-        return None
-    return True if owner is not (run.dialect or target_of(config).dialect) else None
+    owner, checked = suites_dialect(collection_path), run.dialect or target_of(config).dialect
+    if owner is None:  # a generic suite is collected for a dialect with a suite kit
+        return True if checked.kit is None and is_generic_suite(collection_path) else None
+    return True if owner is not checked else None
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -538,7 +551,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     if results is None or not results.by_rule:
         return
     from ..gate.judge import settings_notes
-    from ..run.table import render_rule_table
+    from .table import render_rule_table
 
     settle_dialect(config, recorded_dialects(results))  # the xdist controller collected none
     run = run_of(config)

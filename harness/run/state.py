@@ -20,15 +20,16 @@ from ..errors import UsageError
 from ..gate.baseline import Baseline, check_dialect, load_baseline
 from ..records.redaction import shown_text
 from ..records.results import RuleResults
-from ..run.console import printable
 from ..targets import Target, load_target
 from ..targets.confinement import confinement_of
+from .console import printable
 
 __all__ = [
     "RunState",
     "as_usage_error",
     "claimed_features",
     "close_target",
+    "collecting_dialect",
     "dialect_of",
     "end_targets",
     "has_run",
@@ -268,6 +269,17 @@ def dialect_of(config: pytest.Config) -> Dialect:
     if loaded is not None:
         return loaded.dialect
     return run_of(config).dialect or DIALECTS[DEFAULT_DIALECT]
+
+
+def collecting_dialect(config: pytest.Config) -> Dialect:
+    """The dialect the generic suites are collected for (`refold.suites._kits`), before
+    the collected tests' marks can say: the one asked for (`--dialect`, the baseline's,
+    the replay file's, the corpus'), else the named target's (loaded now: a run loads it
+    while it collects anyway), else the default (`openai-chat`)."""
+    run = run_of(config)
+    if run.dialect is not None:
+        return run.dialect
+    return target_of(config).dialect if run.named(config) else dialect_of(config)
 
 
 def settle_dialect(config: pytest.Config, found: set[Dialect]) -> None:

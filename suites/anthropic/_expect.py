@@ -1,25 +1,15 @@
-"""Assertions shared by the AM rule examples: each failure names the narrowest rules.
+"""Assertions shared by the AM rule examples.
 
-A test of several rules charges a wrong Message to the rules that decide the places its
-differences are at (the dialect's `rules_at`), among the test's own (a difference at a
-place none of them decides is left to the harness, which charges it to that place's
-rules); a wrong `finished` or `error` is charged to the lifecycle rule the test names for
-it.
+A wrong Message is raised as found by a rule example (`found_by="example"`): the harness
+charges it (the dialect's `Charging`: to the test's rules deciding the differing places);
+a wrong `finished` or `error` is a failure of the lifecycle rule the test names for it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from refold.reference import JSON, JSONObject
-
-
-def charged(check: Any, pointers: Sequence[str]) -> tuple[str, ...] | None:
-    """The test's rules that decide a value at one of `pointers`, or None when none of
-    them does (then the harness charges each difference to the rules of its place)."""
-    implicated = frozenset().union(*(check.dialect.rules_at(p) for p in pointers))
-    return tuple(r for r in check.rules if r in implicated) or None
 
 
 def _judged(check: Any, value: JSON) -> JSON:
@@ -45,7 +35,8 @@ def expect_message(
     if found:
         raise check.fail(
             f"{when} differs from the expected Message at {len(found)} place(s)",
-            rules=rules or charged(check, [d.pointer for d in found]),
+            rules=rules,
+            found_by="example",
             events=events,
             differences=found,
             expected=expected,
@@ -60,19 +51,6 @@ def expect_fold(
     received: JSONObject = check.fold(events)
     expect_message(check, received, expected, events=events, rules=rules)
     return received
-
-
-def same_fold(
-    check: Any, events: list[JSON], without: list[JSON], *, rules: tuple[str, ...] | None = None
-) -> None:
-    """Fail unless `events` fold into the Message `without` folds into (noise ignored).
-
-    Both are folded by the target, so the test judges only what the extra events did."""
-    expected: JSONObject = check.fold(without)
-    received: JSONObject = check.fold(events)
-    expect_message(
-        check, received, expected, events=events, rules=rules, when="the fold with the extra events"
-    )
 
 
 def expect_finished(

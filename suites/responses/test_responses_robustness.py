@@ -23,7 +23,6 @@ from refold.run.checks import Check
 from refold.run.marks import rule
 
 from .._json_values import json_objects, json_values, non_objects
-from ._attribution import fold_charged
 from ._draws import small_streams
 from ._wrong_types import FIELDS, wrong_typed_streams
 
@@ -148,7 +147,7 @@ def _insert(
 def _folds_alike(check: Check, events: list[JSON], baseline: list[JSON], what: str) -> None:
     """Fail unless `events` fold as `baseline` does, both through the target."""
     __tracebackhide__ = True
-    expected, received = fold_charged(check, baseline), fold_charged(check, events)
+    expected, received = check.fold(baseline, ablate=True), check.fold(events, ablate=True)
     found = check.differences(expected, received)
     if found:
         raise check.fail(

@@ -17,6 +17,7 @@ from refold.reference.anthropic import (
 )
 
 from .._dialect import Ablation, Dialect
+from ._charging import ANTHROPIC_CHARGING
 from ._shapes import ANTHROPIC_SHAPES
 from .ablation import (
     absent_departures,
@@ -77,11 +78,13 @@ ANTHROPIC_MESSAGES = Dialect(
     named_frames=True,
     reference_target="refold.dialects.anthropic_messages.reference_target:DECLARATION",
     sdk_targets=SDK_TARGETS,
+    kit="anthropic._kit",
     reference_package="refold.reference.anthropic",
     reference_tests="dialects/anthropic_messages/test_reference_anthropic_*.py",
     reference_equivalents="equivalent-mutants-anthropic.toml",
     ablation=Ablation(applicable_undos, departures_alone, difference_undos),
     absent_departures=absent_departures,
+    charging=ANTHROPIC_CHARGING,
     undecided_at=undecided_at,
     policies=ANTHROPIC_POLICIES,
     shapes=ANTHROPIC_SHAPES,

@@ -1,9 +1,9 @@
 """The `openai-chat` dialect: OpenAI Chat Completions `chat.completion.chunk` streams.
 
 Its contract is chat-fold.md (`refold.reference`); its wire rules (SSE-*, WHATWG) are a
-registry of its own, labelled as not part of the spec; its suites are the top-level
-modules of `refold.suites`, where they were before dialects existed, so their node ids
-and the baselines that name them did not change.
+registry of its own, labelled as not part of the spec; its suites are
+`refold.suites.openai_chat` (they were the top-level modules before dialects existed; a
+test's id is its module's last name, so the baselines that name them did not change).
 """
 
 from __future__ import annotations
@@ -109,7 +109,8 @@ OPENAI_CHAT = Dialect(
     decode_sse=decode_chunks,
     snapshot_rule="LIFE-SNAPSHOT",
     sse_layer="events",
-    suites="",
+    suites="openai_chat",
+    kit="openai_chat._kit",
     endpoint=ENDPOINT,
     extra_rules_explained=(
         f"Not part of chat-fold.md: the spec names the feature `sse` (the wire decoder) but "

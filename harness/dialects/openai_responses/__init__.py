@@ -19,6 +19,7 @@ from refold.reference.responses import (
 )
 
 from .._dialect import Ablation, Dialect
+from ._charging import RESPONSES_CHARGING
 from ._shapes import RESPONSES_SHAPES
 from .ablation import absent_departures, applicable_undos, departures_alone, difference_undos
 from .attribution import PLACES, POINTERLESS, rules_at
@@ -62,6 +63,7 @@ OPENAI_RESPONSES = Dialect(
     named_frames=True,
     reference_target="refold.dialects.openai_responses.reference_target:DECLARATION",
     sdk_targets=SDK_TARGETS,
+    kit="responses._kit",
     reference_package="refold.reference.responses",
     reference_tests="dialects/openai_responses/test_reference_responses_*.py",
     reference_equivalents="equivalent-mutants-responses.toml",
@@ -69,6 +71,7 @@ OPENAI_RESPONSES = Dialect(
     policies=RESPONSES_POLICIES,
     ablation=Ablation(applicable_undos, departures_alone, difference_undos),
     absent_departures=absent_departures,
+    charging=RESPONSES_CHARGING,
     shapes=RESPONSES_SHAPES,
 )
 """OpenAI Responses streams (`response.created` … `response.completed`)."""

@@ -180,6 +180,7 @@ PROVIDER_EVENTS = Dialect(
     adapters=True,
     reference_target="refold.dialects.provider_events.reference_target:DECLARATION",
     sdk_targets=SDK_TARGETS,
+    kit=None,
     reference_package="refold.reference.events",
     reference_tests="dialects/provider_events/test_reference_events_*.py",
     reference_equivalents="equivalent-mutants-events.toml",

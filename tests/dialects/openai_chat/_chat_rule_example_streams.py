@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-import refold.suites
+import refold.suites.openai_chat
 from refold.reference import JSON
 from refold.run.checks import Check
 from refold.targets import load_target
@@ -64,9 +64,9 @@ def _rules(function: Any) -> tuple[str, ...]:
 
 
 def _examples() -> Iterator[tuple[str, Any]]:
-    for info in pkgutil.iter_modules(refold.suites.__path__):
+    for info in pkgutil.iter_modules(refold.suites.openai_chat.__path__):
         if info.name.startswith("test_rule_examples_") or info.name == "test_quirk_streams":
-            module = importlib.import_module(f"refold.suites.{info.name}")
+            module = importlib.import_module(f"refold.suites.openai_chat.{info.name}")
             for name, function in inspect.getmembers(module, inspect.isfunction):
                 if (
                     name.startswith("test_")

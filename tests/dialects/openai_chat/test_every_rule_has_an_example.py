@@ -17,7 +17,7 @@ import pytest
 
 from refold.reference.chat import RULES
 
-_SUITES = Path(__file__).resolve().parents[3] / "suites"
+_SUITES = Path(__file__).resolve().parent.parent / "suites" / "openai_chat"
 _EXAMPLE_MODULES = sorted(
     path.stem
     for path in [*_SUITES.glob("test_rule_examples_*.py"), _SUITES / "test_quirk_streams.py"]
@@ -43,7 +43,7 @@ def _cases(name: str, function: Callable[..., Any]) -> Iterator[tuple[str, list[
 def _examples() -> dict[str, list[str]]:
     examples: dict[str, list[str]] = {}
     for module_name in _EXAMPLE_MODULES:
-        module = importlib.import_module(f"refold.suites.{module_name}")
+        module = importlib.import_module(f"refold.suites.openai_chat.{module_name}")
         for name, function in inspect.getmembers(module, inspect.isfunction):
             if name.startswith("test_") and function.__module__ == module.__name__:
                 for case, rules in _cases(f"{module_name}::{name}", function):

@@ -14,7 +14,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from refold.strategies.wire import sse_bytes
-from refold.suites._sse_cases import CASES, KNOWN_DEVIATIONS, SSECase, chunk_lists, mismatch
+from refold.suites.openai_chat._sse_cases import (
+    CASES,
+    KNOWN_DEVIATIONS,
+    SSECase,
+    chunk_lists,
+    mismatch,
+)
 from refold.targets.sdk.decoders import SSEDecode, decode_httpx_sse, decode_openai, decode_reference
 
 # The real decoders by name, with the module each needs (both come with refold[openai]).

@@ -17,7 +17,7 @@ from refold.reference import JSONObject
 from refold.reference.chat import ALL_RULES, RULES, SSE_RULES, SSE_RULES_SOURCE, lookup_any_rule
 from refold.run.locations import suites_dir
 from refold.run.marks import rule
-from refold.suites._sse_cases import CASES, PROPERTY_RULES
+from refold.suites.openai_chat._sse_cases import CASES, PROPERTY_RULES
 from refold.targets import RemoteTarget
 
 REFOLD = [sys.executable, "-m", "refold.cli"]
@@ -97,7 +97,7 @@ def _check_sse(tmp_path: Path, target: str) -> tuple[dict[str, str], dict[str, o
             "--report-dir",
             "out",
             "--",
-            str(suites_dir() / "test_sse.py"),
+            str(suites_dir() / "openai_chat" / "test_sse.py"),
         ],
         cwd=tmp_path,
         capture_output=True,

@@ -1,7 +1,7 @@
 """A whole content list or content part of a reasoning item lost is RS-REASONING-TEXT's,
 as a whole refusal part lost is RS-REFUSAL's: the rules owning those places include the
-rule of the part type they hold (the suites narrow a failure to it, suites/responses/
-_attribution.py)."""
+rule of the part type they hold (the harness narrows a failure to it when it is raised,
+`refold.dialects.openai_responses._charging`)."""
 
 from __future__ import annotations
 

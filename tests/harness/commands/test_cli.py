@@ -87,7 +87,7 @@ def test_check_passes_each_option_as_one_token_so_pytest_never_reads_a_value_as_
     )
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     assert "examples/test_" not in run.stdout
-    assert "PASSED test_rule_examples_envelope.py::" in run.stdout
+    assert "PASSED openai_chat/test_rule_examples_envelope.py::" in run.stdout
 
 
 def test_a_baseline_lists_exactly_the_failed_rules_of_a_run() -> None:

@@ -61,7 +61,7 @@ def test_the_anthropic_reference_is_mutated_with_the_anthropic_suites(tmp_path: 
     settings = _mutmut_settings(tmp_path)
     assert settings["source_paths"] == ["refold/reference/anthropic"]
     assert settings["do_not_mutate"] == []
-    assert settings["pytest_add_cli_args_test_selection"] == ["suites/anthropic"]
+    assert settings["pytest_add_cli_args_test_selection"] == ["suites"]
     options = settings["pytest_add_cli_args"]
     assert isinstance(options, list) and "--dialect=anthropic-messages" in options
     copied = settings["also_copy"]

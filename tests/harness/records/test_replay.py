@@ -320,7 +320,7 @@ def test_a_replay_made_in_another_folder_says_its_relative_target_is_missing_her
 
 
 LIVE_SNAPSHOT = ROOT / "examples" / "broken" / "live_snapshot.py"
-LIFECYCLE = ROOT / "suites" / "test_lifecycle.py"
+LIFECYCLE = ROOT / "suites" / "openai_chat" / "test_lifecycle.py"
 
 
 def test_a_lifecycle_replay_reruns_its_state_machine_with_the_recorded_blob(

@@ -1,10 +1,14 @@
 """Stream changes that undo one departure from OpenAI's own shape, for charging a crash
-or a difference to the rule of the departure that caused it (suite-private; the dialect
-has no ablation of its own).
+or a difference to the rule of the departure that caused it when the failure is raised
+(`_charging`; the harness's ablation after the test, `refold.dialects.openai_responses.ablation`,
+has its
+own).
 
-`last_terminal_only` keeps only the last terminal event (RQ19 undone: RS-TERMINAL-REPEAT;
-the reference folds it identically); `completed_terminals` makes every terminal event a
-`response.completed` (RS-TERMINAL-EVENTS, for crashes only); `steady_ids` gives every item
+The terminal undos are the harness's ablation's
+(`refold.dialects.openai_responses._stream_departures`:
+`terminal_repeat` keeps only the last terminal event, RQ19 undone, RS-TERMINAL-REPEAT, the
+reference folds it identically; `terminal_events` makes every terminal event a
+`response.completed`, RS-TERMINAL-EVENTS, for crashes only). `steady_ids` gives every item
 event the id its item was announced with (RQ7 undone: RS-KEY-OUTPUT-INDEX);
 `announced_first` moves each item's `output_item.added` before its first event, or writes
 one where none was sent (RQ5 undone: RS-ORPHAN). A target that crashes on a stream and
@@ -17,13 +21,7 @@ import copy
 
 from refold.reference import JSON, JSONObject
 
-__all__ = [
-    "announced_first",
-    "completed_terminals",
-    "departure_at",
-    "last_terminal_only",
-    "steady_ids",
-]
+__all__ = ["announced_first", "departure_at", "steady_ids"]
 
 _ADDED = "response.output_item.added"
 _DONE = "response.output_item.done"
@@ -130,26 +128,3 @@ def departure_at(event: JSON, earlier: list[JSON]) -> str | None:
         else event.get("item_id")
     )
     return "RS-KEY-OUTPUT-INDEX" if sent is not None and sent != ids[index] else None
-
-
-_TERMINALS = ("response.completed", "response.incomplete", "response.failed")
-
-
-def _is_terminal(event: JSON) -> bool:
-    return (
-        isinstance(event, dict)
-        and event.get("type") in _TERMINALS
-        and isinstance(event.get("response"), dict)
-    )
-
-
-def last_terminal_only(events: list[JSON]) -> list[JSON]:
-    """The stream without its terminal events but the last (each replaces the one
-    before, RS-TERMINAL-REPEAT, so the fold is the same)."""
-    last = max((i for i, e in enumerate(events) if _is_terminal(e)), default=-1)
-    return [e for i, e in enumerate(events) if i == last or not _is_terminal(e)]
-
-
-def completed_terminals(events: list[JSON]) -> list[JSON]:
-    """The stream with every terminal event a `response.completed`."""
-    return [{**e, "type": "response.completed"} if _is_terminal(e) else e for e in events]

@@ -1,5 +1,5 @@
-"""Which rules a difference found by a property of many rules is charged to, narrowed by
-what the differing place holds (suite-private).
+"""How the Responses dialect narrows, when a failure is raised, the rules it is charged to
+beyond what its pointers say (`Dialect.charging`, read by `refold.run.checks`).
 
 The dialect charges a difference to the rules that own its pointer
 (`refold.dialects.openai_responses.attribution`), among the test's own; a property of mixed streams
@@ -9,8 +9,12 @@ recovered), so a refusal part lost is charged to all of them. The place's conten
 more: a difference inside a refusal part, an annotation list or a reasoning item's
 summary or text is the rule of that feature's (RS-REFUSAL, RS-ANNOTATIONS,
 RS-REASONING-SUMMARY, RS-REASONING-TEXT, RS-USAGE-TERMINAL), and when every difference of
-a failure is such a place, the failure is charged to those rules alone. Any other
-difference leaves the harness's attribution as it is.
+a failure is such a place, the failure is charged to those rules alone; a value a `.done`
+event set is RS-DONE-REPLACES'; a difference that undoing a departure the reference folds
+identically makes go away is that departure's. A crash is charged the same way: to the
+departure whose undoing (`_charging_undos`) lets the target fold the stream, to an event
+the spec says changes nothing, to the outcome rules of the terminals read after.
+A rule example's difference is charged among its own rules first (`example_rules`).
 """
 
 from __future__ import annotations
@@ -18,23 +22,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from refold.reference import JSON, Difference, JSONObject
+from refold.reference import JSON, Difference
 from refold.reference.responses._envelope import LIFECYCLE_EVENTS, TERMINAL_EVENTS
 from refold.reference.responses._routing import ITEM_EVENTS
-from refold.run.checks import ConformanceFailure
 
-from ._undos import announced_first, completed_terminals, last_terminal_only, steady_ids
+from .._dialect import Charging
+from ._charging_undos import announced_first, departure_at, steady_ids
+from ._stream_departures import terminal_events, terminal_repeat
 
-__all__ = [
-    "ablated_rule",
-    "crash_rule",
-    "done_rules",
-    "event_rule",
-    "expect_like",
-    "feature_rules",
-    "fold_charged",
-    "outcome_rules",
-]
+__all__ = ["RESPONSES_CHARGING"]
 
 
 _KNOWN = frozenset(
@@ -77,8 +73,8 @@ def _undone(events: list[JSON]) -> list[tuple[str, list[JSON]]]:
     removed = [(rule_id, [e for e in events if not departs(e)]) for rule_id, departs in _UNDOABLE]
     return [
         *removed,
-        ("RS-TERMINAL-REPEAT", last_terminal_only(events)),
-        (outcome_rules(events), completed_terminals(events)),
+        ("RS-TERMINAL-REPEAT", terminal_repeat(events)),
+        (outcome_rules(events), terminal_events(events)),
         ("RS-KEY-OUTPUT-INDEX", steady_ids(events)),
         ("RS-ORPHAN", announced_first(events)),
     ]
@@ -105,7 +101,7 @@ def _same_fold(check: Any, events: list[JSON]) -> list[tuple[str, list[JSON]]]:
     """The undos the reference folds identically: events that change nothing left out,
     every terminal event but the last left out."""
     removed = [(rule_id, [e for e in events if not departs(e)]) for rule_id, departs in _UNDOABLE]
-    return [*removed, ("RS-TERMINAL-REPEAT", last_terminal_only(events))]
+    return [*removed, ("RS-TERMINAL-REPEAT", terminal_repeat(events))]
 
 
 def ablated_rule(check: Any, events: list[JSON], expected: JSON) -> tuple[str, ...] | None:
@@ -135,26 +131,6 @@ def crash_rule(check: Any, events: list[JSON]) -> str | None:
                 continue
             return rule_id
     return None
-
-
-def fold_charged(check: Any, events: list[JSON]) -> JSONObject:
-    """`check.fold(events)`, with a crash that removing events which change nothing undoes
-    charged to their rule."""
-    __tracebackhide__ = True
-    try:
-        folded: JSONObject = check.fold(events)
-    except ConformanceFailure as failure:
-        found = crash_rule(check, events) if failure.crash is not None else None
-        if found is None:
-            raise
-        raise check.fail(
-            f"{failure.summary}; undoing the stream's departure of {found} lets it fold",
-            rules=tuple(found.split(",")),
-            events=events,
-            target_error=failure.target_error,
-            crash=failure.crash,
-        ) from failure
-    return folded
 
 
 def _at(value: JSON, path: Sequence[str]) -> JSON:
@@ -267,27 +243,68 @@ def done_rules(found: Sequence[Difference], events: Sequence[JSON]) -> tuple[str
     return None
 
 
-def expect_like(
-    check: Any, events: list[JSON], expected: JSONObject, *, what: str = "the expected response"
-) -> JSONObject:
-    """Fold `events` through the target and fail unless the result is `expected`; a
-    failure whose differences are all at one feature's places is that feature's."""
-    __tracebackhide__ = True
-    received = fold_charged(check, events)
-    found = check.differences(expected, received)
-    if found:
-        narrowed = (
-            feature_rules(found, expected, received)
-            or done_rules(found, events)
-            or ablated_rule(check, events, expected)
-        )
-        raise check.fail(
-            f"the fold differs from {what} at {len(found)} place(s)",
-            rules=narrowed,
-            events=events,
-            differences=found,
-            expected=expected,
-            received=received,
-            compared_fold=True,
-        )
-    return received
+def _charged(check: Any, pointers: Sequence[str]) -> tuple[str, ...] | None:
+    """The test's rules that decide a value at one of `pointers`, or None when none of
+    them does (then each difference is charged to the rules of its place)."""
+    implicated = frozenset().union(*(check.dialect.rules_at(p) for p in pointers))
+    return tuple(r for r in check.rules if r in implicated) or None
+
+
+def example_rules(
+    check: Any, found: Sequence[Difference], expected: JSON, received: JSON, events: Sequence[JSON]
+) -> tuple[str, ...] | None:
+    """A rule example's difference: the test's feature rules when every difference is at
+    one of their places (a lost refusal part is RS-REFUSAL's, not every rule owning a
+    part), RS-DONE-REPLACES when every one is at a value a `.done` event set, else the
+    departure undoing which makes it go away, else the test's rules owning its places."""
+    owned = feature_rules(found, expected, received) or done_rules(found, events)
+    mine = tuple(r for r in check.rules if owned and r in owned)
+    return (
+        mine
+        or ablated_rule(check, list(events), expected)
+        or _charged(check, [d.pointer for d in found])
+    )
+
+
+def fold_rules(
+    check: Any, found: Sequence[Difference], expected: JSON, received: JSON, events: Sequence[JSON]
+) -> tuple[str, ...] | None:
+    """A property's difference in a whole fold: the feature rules of its places, else
+    RS-DONE-REPLACES, else the departure undoing which makes it go away."""
+    return (
+        feature_rules(found, expected, received)
+        or done_rules(found, events)
+        or ablated_rule(check, list(events), expected)
+    )
+
+
+def read_rules(
+    check: Any, found: Sequence[Difference], expected: JSON, received: JSON, events: Sequence[JSON]
+) -> tuple[str, ...] | None:
+    """A difference in a Response read mid-stream: the feature rules of its places."""
+    return feature_rules(found, expected, received)
+
+
+def _fold_crash(check: Any, events: list[JSON]) -> tuple[str, ...] | None:
+    found = crash_rule(check, events)
+    return tuple(found.split(",")) if found is not None else None
+
+
+def _add_crash(earlier: list[JSON], event: JSON) -> tuple[str, ...] | None:
+    found = event_rule(event) or departure_at(event, earlier)
+    return (found,) if found is not None else None
+
+
+def _read_crash(events: list[JSON]) -> tuple[str, ...] | None:
+    """The outcome rules, when the terminals read after are incomplete or failed ones."""
+    found = outcome_rules(events)
+    return tuple(found.split(",")) if "," in found else None
+
+
+RESPONSES_CHARGING = Charging(
+    fold_crash=_fold_crash,
+    add_crash=_add_crash,
+    read_crash=_read_crash,
+    narrowings={"fold": fold_rules, "example": example_rules, "read": read_rules},
+)
+"""The Responses dialect's narrowing of a failure when it is raised."""

@@ -16,7 +16,7 @@ from refold.reference import JSON, JSONObject
 from refold.run.checks import Check
 from refold.run.marks import rule
 
-from ._json_values import (
+from .._json_values import (
     chunks_with_wrong_types,
     insert_junk_entries,
     json_objects,
