@@ -17,7 +17,7 @@ import pytest
 
 from refold.reference.chat import RULES
 
-_SUITES = Path(__file__).resolve().parent.parent / "suites" / "openai_chat"
+_SUITES = Path(__file__).resolve().parents[3] / "suites" / "openai_chat"
 _EXAMPLE_MODULES = sorted(
     path.stem
     for path in [*_SUITES.glob("test_rule_examples_*.py"), _SUITES / "test_quirk_streams.py"]
