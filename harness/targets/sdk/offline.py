@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx2
 
@@ -24,8 +24,12 @@ __all__ = [
     "event_stream_response",
     "named_frames",
     "offline_http_client",
+    "refusing",
+    "sdk_client",
     "serving",
 ]
+
+_Client = TypeVar("_Client")
 
 Handler = Callable[[httpx2.Request], httpx2.Response]
 """What answers an offline client's every request."""
@@ -74,6 +78,24 @@ def serving(
 def offline_http_client(handler: Handler) -> httpx2.Client:
     """An HTTP client whose every request is answered by `handler`, in memory."""
     return httpx2.Client(transport=httpx2.MockTransport(handler))
+
+
+def sdk_client(
+    client: Callable[..., _Client], handler: Handler, *, api_key: str, base_url: str
+) -> _Client:
+    """An SDK's `client` class whose every request is answered by `handler`, in memory,
+    and never retried; `api_key` is never sent anywhere."""
+    return client(
+        api_key=api_key,
+        base_url=base_url,
+        max_retries=0,
+        http_client=offline_http_client(handler),
+    )
+
+
+def refusing(request: httpx2.Request) -> httpx2.Response:
+    """The handler of a client that only decodes: it sends no request."""
+    return httpx2.Response(500, request=request)
 
 
 StreamClass = Callable[..., Iterable[Any]]

@@ -35,7 +35,6 @@ __all__ = [
 
 require("anthropic", extra="anthropic")
 import anthropic  # noqa: E402
-import httpx2  # noqa: E402  (the SDK's HTTP library, a fork of httpx)
 from anthropic._streaming import Stream  # noqa: E402
 
 from refold.targets.sdk.offline import (  # noqa: E402  (needs the SDK's httpx2)
@@ -43,7 +42,8 @@ from refold.targets.sdk.offline import (  # noqa: E402  (needs the SDK's httpx2)
     decoded,
     event_stream_response,
     named_frames,
-    offline_http_client,
+    refusing,
+    sdk_client,
     serving,
 )
 
@@ -55,15 +55,10 @@ _MESSAGES_URL = f"{BASE_URL}/v1/messages"
 
 def offline_client(handler: Handler) -> anthropic.Anthropic:
     """An `Anthropic` client whose every request is answered by `handler`, in memory."""
-    return anthropic.Anthropic(
-        api_key=API_KEY,
-        base_url=BASE_URL,
-        max_retries=0,
-        http_client=offline_http_client(handler),
-    )
+    return sdk_client(anthropic.Anthropic, handler, api_key=API_KEY, base_url=BASE_URL)
 
 
-_DECODING_CLIENT = offline_client(lambda request: httpx2.Response(500, request=request))
+_DECODING_CLIENT = offline_client(refusing)
 
 
 def decode_anthropic(parts: Sequence[bytes]) -> list[JSON]:

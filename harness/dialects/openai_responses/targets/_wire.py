@@ -34,7 +34,6 @@ __all__ = [
 ]
 
 require("openai", extra="openai")
-import httpx2  # noqa: E402  (openai-python's HTTP library, a fork of httpx)
 import openai  # noqa: E402
 from openai._streaming import Stream  # noqa: E402
 
@@ -43,7 +42,8 @@ from refold.targets.sdk.offline import (  # noqa: E402  (needs the SDK's httpx2)
     decoded,
     event_stream_response,
     named_frames,
-    offline_http_client,
+    refusing,
+    sdk_client,
     serving,
 )
 
@@ -55,15 +55,10 @@ _RESPONSES_URL = f"{BASE_URL}/responses"
 
 def offline_client(handler: Handler) -> openai.OpenAI:
     """An `OpenAI` client whose every request is answered by `handler`, in memory."""
-    return openai.OpenAI(
-        api_key=API_KEY,
-        base_url=BASE_URL,
-        max_retries=0,
-        http_client=offline_http_client(handler),
-    )
+    return sdk_client(openai.OpenAI, handler, api_key=API_KEY, base_url=BASE_URL)
 
 
-_DECODING_CLIENT = offline_client(lambda request: httpx2.Response(500, request=request))
+_DECODING_CLIENT = offline_client(refusing)
 
 
 def decode_responses(parts: Sequence[bytes]) -> list[JSON]:
