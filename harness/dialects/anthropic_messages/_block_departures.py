@@ -18,6 +18,8 @@ from typing import Any
 
 from refold.reference import JSON
 
+from .._reading import index_of
+
 _BLOCK_EVENTS = frozenset({"content_block_start", "content_block_delta", "content_block_stop"})
 _DEFINED = {
     "text": frozenset({"text_delta", "citations_delta"}),
@@ -64,12 +66,7 @@ def _index(event: JSON) -> int | None:
     """A block event's index when it is a non-negative JSON integer (1.0 counts)."""
     if not isinstance(event, dict) or event.get("type") not in _BLOCK_EVENTS:
         return None
-    value = event.get("index")
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    if isinstance(value, float) and not value.is_integer():
-        return None
-    return int(value) if value >= 0 else None
+    return index_of(event.get("index"))
 
 
 def _kind(event: JSON) -> Any:

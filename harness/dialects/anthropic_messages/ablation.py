@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Callable
 from typing import Any
 
 from refold.reference import JSON, JSONObject, RefoldError
 from refold.reference.anthropic import NoMessageError, differences, fold
+from refold.verdicts.undoing import Undo, Undoing
 
 from ._block_departures import block_order, block_reopen, block_stop, delta_match, delta_route
 from .attribution import rules_at
@@ -48,8 +48,6 @@ __all__ = [
     "known_blocks",
     "undecided_at",
 ]
-
-Undo = Callable[[list[JSON]], list[JSON]]
 
 _EVENTS = frozenset(
     {
@@ -300,55 +298,12 @@ def _message(stream: list[JSON]) -> JSONObject | None:
         return None
 
 
-def _folds_alike(expected: JSONObject | None, stream: list[JSON], owned: frozenset[str]) -> bool:
-    """Whether the reference folds `stream` as `expected` except at pointers a rule of
-    `owned` decides (a stream it refuses does not; no Message is alike no Message)."""
-    try:
-        received = _message(stream)
-    except RefoldError:
-        return False
-    if expected is None or received is None:
-        return expected is received
-    return all(rules_at(d.pointer) & owned for d in differences(expected, received))
-
-
-def applicable_undos(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
-    """(rule id, undone stream) for every departure present in `stream` whose undoing the
-    reference folds identically except at the pointers its rule owns."""
-    try:
-        expected = _message(stream)
-    except RefoldError:
-        return []  # a stream the reference refuses has no plain shape to return to
-    found: list[tuple[str, list[JSON]]] = []
-    for rule_id, undo in DEPARTURES:
-        undone = undo(stream)
-        if undone != stream and _folds_alike(expected, undone, frozenset({rule_id})):
-            found.append((rule_id, undone))
-    return found
-
-
-def departures_alone(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
-    """(rule id, stream) per departure present in `stream`: the stream with every other
-    departure undone; first ("", stream) with every departure undone. Only streams the
-    reference folds as it folds `stream`, except at pointers of the undone departures'
-    rules, are given, and none when the plain one is not."""
-    try:
-        expected = _message(stream)
-    except RefoldError:
-        return []
-    present = [rule_id for rule_id, undo in DEPARTURES if undo(stream) != stream]
-    found: list[tuple[str, list[JSON]]] = []
-    for kept in ["", *present]:
-        undone = stream
-        for rule_id, undo in DEPARTURES:
-            if rule_id in present and rule_id != kept:
-                undone = undo(undone)
-        alike = _folds_alike(expected, undone, frozenset(present) - {kept})
-        if not kept and not alike:
-            return []
-        if alike and undone != stream:
-            found.append((kept, undone))
-    return found
+UNDOING = Undoing(DEPARTURES, _message, differences, rules_at)
+"""The shared driver over these departures (`refold.verdicts.undoing`): an undo is trusted
+where the fold changes only at pointers its own rule owns."""
+_folds_alike = UNDOING.folds_alike
+applicable_undos = UNDOING.applicable_undos
+departures_alone = UNDOING.departures_alone
 
 
 Probe = tuple[str, frozenset[str], list[JSON]]

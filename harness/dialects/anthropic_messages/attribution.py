@@ -21,9 +21,8 @@ registry and its wire layer, which a green run of the suites reaches whole).
 
 from __future__ import annotations
 
-import re
-
 from refold.reference.anthropic import RULES
+from refold.verdicts.pointer_table import compiled, rules_in
 
 __all__ = ["OUTSIDE_THE_SHAPE", "PLACES", "POINTERLESS", "rules_at"]
 
@@ -80,7 +79,7 @@ _TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"/usage/.*", tuple(r for r in _USAGE if r != "AM-USAGE-ABSENT")),
     (r"/error(/.*)?", ("AM-LIFE-ERROR", "AM-UNKNOWN-KEYS")),
 )
-_COMPILED = tuple((re.compile(pattern), frozenset(rules)) for pattern, rules in _TABLE)
+_COMPILED = compiled(_TABLE)
 
 OUTSIDE_THE_SHAPE: frozenset[str] = frozenset({"AM-START-BASE", "AM-UNKNOWN-KEYS"})
 """The rules of a place the table does not name: a key kept from message_start, or one
@@ -140,7 +139,4 @@ not name (`Dialect.places`: what a stated projection is judged against)."""
 def rules_at(pointer: str) -> frozenset[str]:
     """The rules that decide the value at `pointer` of a Message: the table's, the
     outside-the-shape rules for a place it does not name, none for the whole Message."""
-    for pattern, rules in _COMPILED:
-        if pattern.fullmatch(pointer):
-            return rules
-    return OUTSIDE_THE_SHAPE if pointer else frozenset()
+    return rules_in(_COMPILED, pointer, OUTSIDE_THE_SHAPE)

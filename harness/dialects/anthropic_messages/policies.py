@@ -17,6 +17,7 @@ from refold.reference import JSON, JSONObject
 from refold.reference.anthropic import Accumulator, fold
 
 from ...policies import Policy, PolicyRaised
+from .._reading import index_of
 
 __all__ = ["ANTHROPIC_POLICIES"]
 
@@ -62,14 +63,6 @@ def _kind(event: JSONObject) -> str | None:
     return kind if isinstance(kind, str) and kind.strip() else None
 
 
-def _index(value: JSON) -> int | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    if isinstance(value, float) and not value.is_integer():
-        return None
-    return int(value) if value >= 0 else None
-
-
 def _read(events: list[JSON]) -> Iterator[tuple[int, JSON, _State]]:
     """(1-based number, event, state before it) of each event the fold reads."""
     state, over = _State(), False
@@ -91,7 +84,7 @@ def _read(events: list[JSON]) -> Iterator[tuple[int, JSON, _State]]:
                     if isinstance(block, dict)
                 ]
         elif kind == "content_block_start" and state.message is not None:
-            index = _index(event.get("index"))
+            index = index_of(event.get("index"))
             if index is not None and isinstance(event.get("content_block"), dict):
                 state.opened.append(index)
 
@@ -157,13 +150,13 @@ def _drop_unknown_blocks(event: JSONObject, state: _State) -> JSON:
 
 
 def _route_by_position(event: JSONObject, state: _State) -> JSON:
-    if _kind(event) == "content_block_start" and _index(event.get("index")) is not None:
+    if _kind(event) == "content_block_start" and index_of(event.get("index")) is not None:
         return {**event, "index": len(state.opened)}  # appended, its index unused
     return event
 
 
 def _concatenate_signatures(event: JSONObject, state: _State) -> JSON:
-    delta, index = _delta(event, "signature_delta"), _index(event.get("index"))
+    delta, index = _delta(event, "signature_delta"), index_of(event.get("index"))
     block = event.get("content_block")
     if (
         _kind(event) == "content_block_start"
@@ -185,7 +178,7 @@ def _parse_each_fragment(events: list[JSON]) -> JSONObject:
     fragments: set[int] = set()
     for number, event, state in _read(events):
         delta = _delta(event, "input_json_delta") if isinstance(event, dict) else None
-        index = _index(event.get("index")) if isinstance(event, dict) else None
+        index = index_of(event.get("index")) if isinstance(event, dict) else None
         if delta is None or state.message is None or index is None:
             continue
         fragments.add(number)

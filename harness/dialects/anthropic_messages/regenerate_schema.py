@@ -17,12 +17,13 @@ The SDK and pydantic are dev-only packages, imported when this runs.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+from .._regenerate import write_schema
 
 __all__ = ["SCHEMA_FILE", "dispatched", "main", "stream_event_schema"]
 
@@ -209,10 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SourceError as exc:
         print(f"refold: {exc}", file=sys.stderr)
         return 2
-    arguments.output.parent.mkdir(parents=True, exist_ok=True)
-    arguments.output.write_text(
-        json.dumps(schema, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
-    )
+    write_schema(arguments.output, schema)
     print(f"refold: wrote {arguments.output} (anthropic {schema['x-refold-source']['version']})")
     return 0
 

@@ -12,6 +12,8 @@ from typing import Any
 
 from refold.reference import JSON, JSONObject
 
+from .._reading import index_of
+
 __all__ = [
     "blank",
     "choice_key_of",
@@ -22,15 +24,6 @@ __all__ = [
     "index_of",
     "objects_only",
 ]
-
-
-def index_of(value: Any) -> int | None:
-    """A non-negative JSON integer (1.0 counts, true does not), else None."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    if isinstance(value, float) and not value.is_integer():
-        return None
-    return int(value) if value >= 0 else None
 
 
 def blank(value: Any) -> bool:

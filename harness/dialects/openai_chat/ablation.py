@@ -28,11 +28,12 @@ ones in `_choice_departures`.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
-from refold.reference import JSON, JSONObject, RefoldError
+from refold.reference import JSON, JSONObject
 from refold.reference.chat import differences, fold
+from refold.verdicts.undoing import Undo, Undoing
 
 from ._choice_departures import (
     choice_finish,
@@ -64,8 +65,6 @@ from ._tool_departures import (
 )
 
 __all__ = ["DEPARTURES", "Undo", "applicable_undos", "departures_alone"]
-
-Undo = Callable[[list[JSON]], list[JSON]]
 
 _ENTRY_LISTS = ("tool_calls", "reasoning_details", "annotations")
 _CHUNK_KEYS = frozenset(
@@ -295,49 +294,13 @@ DEPARTURES: tuple[tuple[str, Undo], ...] = (
 """(rule id, undo) per departure from the plain shape, in the order they are tried."""
 
 
-def applicable_undos(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
-    """(rule id, undone stream) for every departure present in `stream` whose undoing the
-    reference folds identically (canonical comparison) on this very stream."""
-    try:
-        expected = fold(stream)
-    except RefoldError:
-        return []  # a stream the reference refuses has no plain shape to return to
-    found: list[tuple[str, list[JSON]]] = []
-    for rule_id, undo in DEPARTURES:
-        undone = undo(stream)
-        if undone == stream:
-            continue
-        try:
-            if not differences(expected, fold(undone)):
-                found.append((rule_id, undone))
-        except RefoldError:
-            continue
-    return found
+def _owns_none(pointer: str) -> frozenset[str]:
+    return frozenset()
 
 
-def departures_alone(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
-    """(rule id, stream) per departure present in `stream`: the stream with every other
-    departure undone, so it departs from the plain shape by that one alone; first
-    ("", stream) with every departure undone. Only streams the reference folds as it
-    folds `stream` are given (canonical comparison), and none when the plain one is not.
-    """
-    try:
-        expected = fold(stream)
-    except RefoldError:
-        return []
-    present = [rule_id for rule_id, undo in DEPARTURES if undo(stream) != stream]
-    found: list[tuple[str, list[JSON]]] = []
-    for kept in ["", *present]:
-        undone = stream
-        for rule_id, undo in DEPARTURES:
-            if rule_id in present and rule_id != kept:
-                undone = undo(undone)
-        try:
-            identical = not differences(expected, fold(undone))
-        except RefoldError:
-            identical = False
-        if not kept and not identical:
-            return []
-        if identical and undone != stream:
-            found.append((kept, undone))
-    return found
+UNDOING = Undoing(DEPARTURES, fold, differences, _owns_none)
+"""The shared driver over these departures (`refold.verdicts.undoing`): no rule owns a
+pointer here, so an undo is trusted only where the reference folds the undone stream
+identically (canonical comparison) on this very stream."""
+applicable_undos = UNDOING.applicable_undos
+departures_alone = UNDOING.departures_alone

@@ -16,19 +16,11 @@ from refold.reference import JSON, JSONObject, parse_complete
 from refold.reference.chat import Accumulator, fold
 
 from ...policies import Policy, PolicyRaised
+from .._reading import index_of
 
 __all__ = ["CHAT_POLICIES"]
 
 _Fragment = dict[str, str | None]
-
-
-def _index(value: JSON) -> int | None:
-    """A non-negative JSON integer (1.0 counts, true does not), or None."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    if isinstance(value, float) and not value.is_integer():
-        return None
-    return int(value) if value >= 0 else None
 
 
 def _nonblank(value: JSON) -> str | None:
@@ -39,7 +31,7 @@ def _entries(chunk: JSON) -> list[tuple[int, JSONObject]]:
     """The choice entries of a chunk that are objects, with the choice they fold into."""
     choices = chunk.get("choices") if isinstance(chunk, dict) else None
     return [
-        (_index(entry.get("index")) or 0, entry)
+        (index_of(entry.get("index")) or 0, entry)
         for entry in (choices if isinstance(choices, list) else [])
         if isinstance(entry, dict)
     ]
@@ -116,7 +108,7 @@ def _with_calls(step: Continue) -> Callable[[list[JSON]], JSONObject]:
                 for entry in entries if isinstance(entries, list) else []:
                     if not isinstance(entry, dict):
                         continue
-                    index = _index(entry.get("index"))
+                    index = index_of(entry.get("index"))
                     index = last.get(choice, 0) if index is None else index
                     last[choice] = index
                     found = calls.setdefault(choice, {}).setdefault(index, [])
@@ -195,7 +187,7 @@ def _indexless_at_zero(chunks: list[JSON]) -> JSONObject:
         for _, delta in _deltas(chunk):
             entries = delta.get("tool_calls")
             for entry in entries if isinstance(entries, list) else []:
-                if isinstance(entry, dict) and _index(entry.get("index")) is None:
+                if isinstance(entry, dict) and index_of(entry.get("index")) is None:
                     entry["index"] = 0  # the policy: not the most recently touched index
     return fold(rewritten)
 

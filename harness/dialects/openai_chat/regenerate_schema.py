@@ -21,6 +21,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .._regenerate import write_schema
+
 __all__ = ["chunk_schema", "main"]
 
 ROOT = "CreateChatCompletionStreamResponse"
@@ -208,9 +210,7 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    options.output.write_text(
-        json.dumps(schema, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
-    )
+    write_schema(options.output, schema)
     print(f"wrote {options.output} ({len(schema['$defs'])} definitions)")
     return 0
 

@@ -23,6 +23,7 @@ from refold.reference.responses import fold
 from refold.reference.responses._items import placeholder
 from refold.reference.responses._routing import ITEM_EVENTS
 
+from .._reading import index_of
 from ._stream_departures import is_terminal
 
 __all__ = [
@@ -47,15 +48,6 @@ _LISTS = {"content_index": "content", "summary_index": "summary"}
 
 def _type(event: JSON) -> object:
     return event.get("type") if isinstance(event, dict) else None
-
-
-def _index(value: object) -> int | None:
-    """A non-negative integral JSON number (1.0 is 1), as the reference reads an index."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    if isinstance(value, float) and not value.is_integer():
-        return None
-    return int(value) if value >= 0 else None
 
 
 def _id(value: object) -> str | None:
@@ -90,7 +82,7 @@ def _walk(
         if not isinstance(event, dict):
             continue
         if event.get("type") == _ADDED and isinstance(event.get("item"), dict):
-            index = _index(event.get("output_index"))
+            index = index_of(event.get("output_index"))
             yield position, event, index, dict(announced), dict(items)
             if index is not None:
                 items[index] = event["item"]
@@ -100,7 +92,7 @@ def _walk(
             named = _named_id(event)
             index = announced.get(named) if named is not None else None
             if index is None:
-                index = _index(event.get("output_index"))
+                index = index_of(event.get("output_index"))
             yield position, event, index, dict(announced), dict(items)
 
 
@@ -173,17 +165,12 @@ def steady_ids(stream: list[JSON]) -> list[JSON]:
 def dense_indexes(stream: list[JSON]) -> list[JSON]:
     """RS-KEY-OUTPUT-INDEX: the output indexes renumbered 0, 1, 2 ... in their order, so
     no index is skipped (the output closes the gaps up: only the events change)."""
-    used = sorted(
-        {
-            index
-            for event in stream
-            if isinstance(event, dict) and (index := _index(event.get("output_index"))) is not None
-        }
-    )
+    indexes = (index_of(e.get("output_index")) for e in stream if isinstance(e, dict))
+    used = sorted({index for index in indexes if index is not None})
     ranks = {index: rank for rank, index in enumerate(used)}
     result: list[JSON] = []
     for event in stream:  # each event copied alone: a stream may hold one object twice
-        index = _index(event.get("output_index")) if isinstance(event, dict) else None
+        index = index_of(event.get("output_index")) if isinstance(event, dict) else None
         if isinstance(event, dict) and index is not None and index != ranks[index]:
             result.append({**copy.deepcopy(event), "output_index": ranks[index]})
         else:
@@ -222,7 +209,7 @@ def readd(stream: list[JSON]) -> list[JSON]:
             latest[index] = event
     result: list[JSON] = []
     for position, event in enumerate(stream):
-        index = _index(event.get("output_index")) if isinstance(event, dict) else None
+        index = index_of(event.get("output_index")) if isinstance(event, dict) else None
         if (
             _type(event) == _ADDED
             and index in firsts
@@ -275,7 +262,7 @@ def content_index(stream: list[JSON]) -> bool:
     seen: dict[tuple[int, str], list[int]] = {}
     for _, event, index, _, _ in _walk(stream):
         for key, name in _LISTS.items():
-            part = _index(event.get(key))
+            part = index_of(event.get(key))
             if index is None or part is None:
                 continue
             found = seen.setdefault((index, name), [])
@@ -366,7 +353,7 @@ def done_as_deltas(stream: list[JSON]) -> list[JSON]:
         if family not in _DONE_VALUES:
             continue
         delta_type, key, index_key = _DONE_VALUES[family]
-        slot = (index, family, _index(event.get(index_key)) if index_key else None)
+        slot = (index, family, index_of(event.get(index_key)) if index_key else None)
         so_far = joined.get(slot, "")
         if kind == delta_type:
             joined[slot] = (

@@ -28,10 +28,9 @@ Plain JSON in, plain JSON out; the input is never mutated.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from refold.reference import JSON, JSONObject, RefoldError
 from refold.reference.responses import NoResponseError, differences, fold
+from refold.verdicts.undoing import Undo, Undoing
 
 from ._item_departures import (
     content_index,
@@ -68,7 +67,6 @@ __all__ = [
     "difference_undos",
 ]
 
-Undo = Callable[[list[JSON]], list[JSON]]
 Probe = tuple[str, frozenset[str], list[JSON]]
 """(rule id of the departure undone, the rules that decide how it folds, undone stream)."""
 
@@ -105,18 +103,6 @@ def _response(stream: list[JSON]) -> JSONObject | None:
         return None
 
 
-def _folds_alike(expected: JSONObject | None, stream: list[JSON], owned: frozenset[str]) -> bool:
-    """Whether the reference folds `stream` as `expected` except at pointers a rule of
-    `owned` decides (a stream it refuses does not; no Response is alike no Response)."""
-    try:
-        received = _response(stream)
-    except RefoldError:
-        return False
-    if expected is None or received is None:
-        return expected is received
-    return all(rules_at(d.pointer) & owned for d in differences(expected, received))
-
-
 _OUTCOMES = {"response.incomplete": "RS-INCOMPLETE", "response.failed": "RS-FAILED"}
 
 
@@ -138,51 +124,13 @@ def _deciding(rule_id: str, stream: list[JSON]) -> frozenset[str]:
     )
 
 
-def applicable_undos(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
-    """(rule id, undone stream) for every departure present in `stream` whose undoing the
-    reference folds identically except at the pointers its rule owns."""
-    try:
-        expected = _response(stream)
-    except RefoldError:
-        return []  # a stream the reference refuses has no plain shape to return to
-    found: list[tuple[str, list[JSON]]] = []
-    for rule_id, undo in DEPARTURES:
-        undone = undo(stream)
-        deciding = _deciding(rule_id, stream)
-        if undone != stream and _folds_alike(expected, undone, deciding):
-            # each rule deciding how the departure folds is charged with it (a crash
-            # after response.incomplete is RS-TERMINAL-EVENTS's and RS-INCOMPLETE's)
-            found += [(rule, undone) for rule in sorted(deciding, key=_order(rule_id))]
-    return found
-
-
-def _order(first: str) -> Callable[[str], tuple[bool, str]]:
-    return lambda rule: (rule != first, rule)
-
-
-def departures_alone(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
-    """(rule id, stream) per departure present in `stream`: the stream with every other
-    departure undone; first ("", stream) with every departure undone. Only streams the
-    reference folds as it folds `stream`, except at pointers of the undone departures'
-    rules, are given, and none when the plain one is not."""
-    try:
-        expected = _response(stream)
-    except RefoldError:
-        return []
-    present = [rule_id for rule_id, undo in DEPARTURES if undo(stream) != stream]
-    found: list[tuple[str, list[JSON]]] = []
-    for kept in ["", *present]:
-        undone = stream
-        for rule_id, undo in DEPARTURES:
-            if rule_id in present and rule_id != kept:
-                undone = undo(undone)
-        owned = frozenset().union(*(_deciding(r, stream) for r in present if r != kept))
-        alike = _folds_alike(expected, undone, owned)
-        if not kept and not alike:
-            return []
-        if alike and undone != stream:
-            found.append((kept, undone))
-    return found
+UNDOING = Undoing(DEPARTURES, _response, differences, rules_at, _deciding)
+"""The shared driver over these departures (`refold.verdicts.undoing`): an undo is trusted
+where the fold changes only at pointers its deciding rules own, and each is charged with
+it (a crash after response.incomplete is RS-TERMINAL-EVENTS's and RS-INCOMPLETE's)."""
+_folds_alike = UNDOING.folds_alike
+applicable_undos = UNDOING.applicable_undos
+departures_alone = UNDOING.departures_alone
 
 
 _CRASH_ONLY = frozenset({"RS-RECOVER-FROM-DELTAS"})

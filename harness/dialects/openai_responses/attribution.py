@@ -15,9 +15,8 @@ unknown key put there (RS-UNKNOWN-KEYS): such a place is charged to those
 
 from __future__ import annotations
 
-import re
-
 from refold.reference.responses import RULES
+from refold.verdicts.pointer_table import compiled, rules_in
 
 __all__ = ["OUTSIDE_THE_SHAPE", "PLACES", "POINTERLESS", "rules_at"]
 
@@ -80,7 +79,7 @@ _TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     (rf"{_PART}/[^/]+(/.*)?", ("RS-UNKNOWN-KEYS", *_PARTS)),
     (rf"{_ITEM}/[^/]+(/.*)?", ("RS-UNKNOWN-KEYS", *_IDENTITY)),
 )
-_COMPILED = tuple((re.compile(pattern), frozenset(rules)) for pattern, rules in _TABLE)
+_COMPILED = compiled(_TABLE)
 
 OUTSIDE_THE_SHAPE: frozenset[str] = frozenset(
     {"RS-TERMINAL-BASE", "RS-ENV-TERMINAL", "RS-ENV-FILL", "RS-TERMINAL-REPEAT", "RS-UNKNOWN-KEYS"}
@@ -135,7 +134,4 @@ not name (`Dialect.places`: what a stated projection is judged against)."""
 def rules_at(pointer: str) -> frozenset[str]:
     """The rules that decide the value at `pointer` of a Response: the table's, the
     outside-the-shape rules for a place it does not name, none for the whole Response."""
-    for pattern, rules in _COMPILED:
-        if pattern.fullmatch(pointer):
-            return rules
-    return OUTSIDE_THE_SHAPE if pointer else frozenset()
+    return rules_in(_COMPILED, pointer, OUTSIDE_THE_SHAPE)

@@ -16,6 +16,7 @@ from refold.reference.responses._envelope import LIFECYCLE_EVENTS, TERMINAL_EVEN
 from refold.reference.responses._routing import ITEM_EVENTS
 
 from ...policies import Policy, PolicyRaised
+from .._reading import index_of
 
 __all__ = ["RESPONSES_POLICIES"]
 
@@ -36,14 +37,6 @@ other (openai-node 7.5.0's `sanitizeResponseEvent`)."""
 
 def _type(event: JSON) -> JSON:
     return event.get("type") if isinstance(event, dict) else None
-
-
-def _index(value: JSON) -> int | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    if isinstance(value, float) and not value.is_integer():
-        return None
-    return int(value) if value >= 0 else None
 
 
 def _emptied(
@@ -170,7 +163,7 @@ def _orphan_content_raises(events: list[JSON]) -> JSONObject:
     for number, event in enumerate(events, 1):
         kind, index = (
             _type(event),
-            _index(event.get("output_index")) if isinstance(event, dict) else None,
+            index_of(event.get("output_index")) if isinstance(event, dict) else None,
         )
         if (
             kind in ("response.output_item.added", "response.output_item.done")
@@ -193,7 +186,7 @@ def _item_id_must_not_change(events: list[JSON]) -> JSONObject:
     for number, event in enumerate(events, 1):
         if not isinstance(event, dict) or not isinstance(event.get("item"), dict):
             continue
-        index, item = _index(event.get("output_index")), event["item"]
+        index, item = index_of(event.get("output_index")), event["item"]
         if index is None:
             continue
         if event.get("type") == "response.output_item.added":

@@ -2,22 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from refold.reference import JSON, responses
+from refold.reference import responses
+from refold.targets.reference_part import reference_part
 
 __all__ = ["DECLARATION"]
 
-
-def _decode(parts: Sequence[bytes]) -> list[JSON]:
-    """The reference item layer of Responses streams: bytes to the events a fold gets."""
-    return responses.decode_stream(parts)
-
-
-DECLARATION: dict[str, Any] = {
-    "factory": responses.Accumulator,
-    "sse": _decode,
-    "description": "refold.reference.responses.Accumulator, the spec's reference fold",
-}
+DECLARATION: dict[str, Any] = reference_part(responses)
 """This dialect's part of the declaration `--target reference` loads."""

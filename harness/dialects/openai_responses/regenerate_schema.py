@@ -28,12 +28,13 @@ examples show. `pyyaml` is read lazily: it is a dev dependency.
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from .._regenerate import write_schema
 
 __all__ = ["ROOT", "SCHEMA_FILE", "build_schema", "main"]
 
@@ -246,8 +247,7 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(schema, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    write_schema(args.out, schema, ensure_ascii=True, sort_keys=True)
     print(f"wrote {args.out} ({len(schema['$defs'])} definitions, {_REPOSITORY}@{commit[:12]})")
     return 0
 

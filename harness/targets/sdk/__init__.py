@@ -5,7 +5,11 @@ registered as `Dialect.sdk_targets`); here are the pieces they share: `_requires
 that is not installed is a `UsageError` naming the extra to install), `_fed_stream` (a
 stream fed to an SDK one item at a time), `decoders` (the SSE decoders of feature `sse`
 and the `DecodedStream` the target protocol carries), `reproducers` (the runnable
-reproducer a report gives for a built-in target) and `nodejs` with `node/`: the Node.js
+reproducer a report gives for a built-in target), `offline` (an SDK's wire layer served
+and decoded in memory: named SSE frames, an httpx2 client answered by a handler, its
+`Stream`'s decoding), `litellm_completion` (litellm's completion path, offline),
+`summing` (a LangChain fold's served events and summed chunks), `results` (an SDK's
+additions dropped) and `nodejs` with `node/`: the Node.js
 targets, JavaScript files that drive a JavaScript SDK the same way and serve it over the
 `exec:` protocol, their npm packages pinned by `node/package-lock.json` (`npm ci --prefix`
 that folder).

@@ -18,50 +18,47 @@ in anthropic 2.15.0 (`anthropic/_streaming.py`):
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from refold.reference import JSON
 from refold.targets.sdk._requires import require
 
-__all__ = ["API_KEY", "BASE_URL", "decode_anthropic", "offline_client", "sse_frames"]
+__all__ = [
+    "API_KEY",
+    "BASE_URL",
+    "decode_anthropic",
+    "event_stream_response",
+    "offline_client",
+    "serving",
+    "sse_frames",
+]
 
 require("anthropic", extra="anthropic")
 import anthropic  # noqa: E402
-import httpx2  # noqa: E402  (the SDK's HTTP library, a fork of httpx)
 from anthropic._streaming import Stream  # noqa: E402
+
+from refold.targets.sdk.offline import (  # noqa: E402  (needs the SDK's httpx2)
+    Handler,
+    decoded,
+    event_stream_response,
+    named_frames,
+    refusing,
+    sdk_client,
+    serving,
+)
 
 API_KEY = "refold-offline-dummy-key"
 """Never sent anywhere: every client's transport is in memory."""
 BASE_URL = "http://refold.invalid"
 _MESSAGES_URL = f"{BASE_URL}/v1/messages"
 
-Handler = Callable[[httpx2.Request], httpx2.Response]
-
 
 def offline_client(handler: Handler) -> anthropic.Anthropic:
     """An `Anthropic` client whose every request is answered by `handler`, in memory."""
-    transport = httpx2.MockTransport(handler)
-    return anthropic.Anthropic(
-        api_key=API_KEY,
-        base_url=BASE_URL,
-        max_retries=0,
-        http_client=httpx2.Client(transport=transport),
-    )
+    return sdk_client(anthropic.Anthropic, handler, api_key=API_KEY, base_url=BASE_URL)
 
 
-def event_stream_response(request: httpx2.Request, parts: Sequence[bytes]) -> httpx2.Response:
-    """A `text/event-stream` answer to `request` streaming `parts` one by one."""
-    return httpx2.Response(
-        200,
-        headers={"content-type": "text/event-stream"},
-        content=iter(list(parts)),
-        request=request,
-    )
-
-
-_DECODING_CLIENT = offline_client(lambda request: httpx2.Response(500, request=request))
+_DECODING_CLIENT = offline_client(refusing)
 
 
 def decode_anthropic(parts: Sequence[bytes]) -> list[JSON]:
@@ -72,27 +69,11 @@ def decode_anthropic(parts: Sequence[bytes]) -> list[JSON]:
         anthropic.APIStatusError: an `event: error` frame, as the SDK raises it.
         json.JSONDecodeError, UnicodeDecodeError: as the SDK raises them.
     """
-    request = httpx2.Request("POST", _MESSAGES_URL)
-    stream: Stream[Any] = Stream(
-        cast_to=object, client=_DECODING_CLIENT, response=event_stream_response(request, parts)
-    )
-    return list(stream)
+    return decoded(Stream, _DECODING_CLIENT, _MESSAGES_URL, parts)
 
 
 def sse_frames(events: Sequence[JSON]) -> list[bytes]:
-    """Each event as the frame Anthropic writes for it: `event: <type>`, one `data:` line
-    of JSON (UTF-8, not ASCII-escaped), a blank line. An event whose `type` cannot be an
-    event name (not a non-blank string, or holding a line break) gets no `event:` line:
-    the API never sends one, and the SDK then skips the frame (AM-SSE-TYPE)."""
-    return [_frame(event) for event in events]
-
-
-def _frame(event: JSON) -> bytes:
-    kind = event.get("type") if isinstance(event, dict) else None
-    named = isinstance(kind, str) and kind.strip() and not any(c in kind for c in "\r\n")
-    head = f"event: {kind}\n" if named else ""
-    try:
-        return f"{head}data: {json.dumps(event, ensure_ascii=False)}\n\n".encode()
-    except UnicodeEncodeError:
-        # A lone surrogate can only travel escaped in UTF-8 JSON text.
-        return f"{head}data: {json.dumps(event)}\n\n".encode()
+    """Each event as the frame Anthropic writes for it (`refold.targets.sdk.offline.named_frames`):
+    an event whose `type` cannot be an event name gets no `event:` line: the API never
+    sends one, and the SDK then skips the frame (AM-SSE-TYPE)."""
+    return named_frames(events)

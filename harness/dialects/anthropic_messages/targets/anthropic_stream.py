@@ -29,15 +29,12 @@ from __future__ import annotations
 from typing import Any
 
 from refold.reference import JSON, JSONObject
-from refold.targets.sdk._requires import quiet, require
+from refold.targets.sdk._requires import quiet
 
-from ._wire import decode_anthropic, event_stream_response, offline_client, sse_frames
+from ._wire import decode_anthropic, offline_client, serving, sse_frames
 from .anthropic import in_spec_shape, sdk_version
 
 __all__ = ["FEATURES", "REPRODUCER", "fold", "refold_target"]
-
-require("anthropic", extra="anthropic")
-import httpx2  # noqa: E402
 
 FEATURES = frozenset(
     {
@@ -65,12 +62,7 @@ _REQUEST: dict[str, Any] = {
 
 def fold(events: list[JSON]) -> JSONObject:
     """Serve `events` as SSE to `client.messages.stream()`; its final message."""
-    frames = sse_frames(events)
-
-    def answer(request: httpx2.Request) -> httpx2.Response:
-        return event_stream_response(request, frames)
-
-    client = offline_client(answer)
+    client = offline_client(serving(events, sse_frames))
     try:
         with quiet(), client.messages.stream(**_REQUEST) as stream:
             message = stream.get_final_message()

@@ -41,6 +41,7 @@ from typing import Any
 
 from refold.reference import JSON, JSONObject
 from refold.targets.sdk._requires import quiet, require
+from refold.targets.sdk.summing import Served, summed, versions
 
 __all__ = ["FEATURES", "fold", "refold_target", "sdk_version"]
 
@@ -79,8 +80,7 @@ _TOOL_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
 """Block types whose `partial_json` key is LangChain's buffer of the streamed input."""
 
 
-_SERVING: list[list[JSON]] = []
-"""The events the current fold serves (a stack: a fold runs inside no other)."""
+_SERVED = Served()
 
 
 class _Served:
@@ -98,7 +98,7 @@ class _OfflineChatAnthropic(ChatAnthropic):
 
     def _create(self, payload: dict[str, Any]) -> Any:
         request = httpx2.Request("POST", "http://127.0.0.1:9/v1/messages")
-        response = event_stream_response(request, sse_frames(_SERVING[-1]))
+        response = event_stream_response(request, sse_frames(_SERVED.events))
         event_type: Any = RawMessageStreamEvent  # a union: the SDK's own `cast_to`
         return _Served(anthropic.Stream(cast_to=event_type, response=response, client=self._client))
 
@@ -113,27 +113,14 @@ _MODEL = _OfflineChatAnthropic(
 
 def sdk_version() -> str:
     """The installed langchain-anthropic, langchain-core and anthropic versions."""
-    from importlib.metadata import version
-
-    return (
-        f"langchain-anthropic {version('langchain-anthropic')}, "
-        f"langchain-core {version('langchain-core')}, anthropic {version('anthropic')}"
-    )
+    return versions("langchain-anthropic", "langchain-core", "anthropic")
 
 
 def fold(events: list[JSON]) -> JSONObject:
     """Fold `events` the way `ChatAnthropic.stream()` and `+` do, mapped to a Message."""
-    summed: Any = None
-    with quiet():
-        _SERVING.append(events)
-        try:
-            for chunk in _chunks():
-                summed = chunk if summed is None else summed + chunk
-        finally:
-            _SERVING.pop()
-    if summed is None:
-        raise ValueError("LangChain produced no message chunk for this stream")
-    return _message(summed)
+    with quiet(), _SERVED.serving(events):
+        message = summed(_chunks())
+    return _message(message)
 
 
 def _chunks() -> Iterator[AIMessageChunk]:

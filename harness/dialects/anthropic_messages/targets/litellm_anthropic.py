@@ -33,28 +33,22 @@ decoder entry point to hand the `sse` suite; see refold.dialects.openai_chat.tar
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterator
-from datetime import datetime
 from typing import Any
 
 from refold.reference import JSON, JSONObject
-from refold.targets.sdk._requires import quiet, require
+from refold.targets.sdk._requires import quiet
+from refold.targets.sdk.litellm_completion import (
+    built,
+    completion_stream,
+    data_lines,
+    sdk_version,
+)
 
 __all__ = ["FEATURES", "fold", "refold_target", "sdk_version"]
 
-os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-_litellm = require("litellm", extra="litellm")
-from litellm.litellm_core_utils.litellm_logging import Logging  # noqa: E402
-
-# Two of litellm's own settings, neither of which changes a result: no console notices
-# ("Provider List: …", printed by its cost lookup of an unknown model), and no per-chunk
-# logging work submitted to its thread pool (the end-of-stream success handler still runs).
-_litellm.suppress_debug_info = True  # type: ignore[attr-defined]
-_litellm.disable_streaming_logging = True  # type: ignore[attr-defined]
-from litellm.litellm_core_utils.streaming_handler import CustomStreamWrapper  # noqa: E402
-from litellm.llms.anthropic.chat.handler import ModelResponseIterator  # noqa: E402
-from litellm.llms.anthropic.messages.adapters.transformation import (  # noqa: E402
+# After litellm_completion, which imports litellm offline and quiet.
+from litellm.llms.anthropic.chat.handler import ModelResponseIterator
+from litellm.llms.anthropic.messages.adapters.transformation import (
     LiteLLMAnthropicMessagesAdapter,
 )
 
@@ -76,51 +70,18 @@ _MODEL = "claude-refold-offline"
 """The model the call names (each chunk carries message_start's model)."""
 
 
-def sdk_version() -> str:
-    """The installed litellm version."""
-    from importlib.metadata import version
-
-    return version("litellm")
-
-
 def fold(events: list[JSON]) -> JSONObject:
     """Fold `events` through litellm's Anthropic provider, `stream_chunk_builder` and its
     Messages adapter."""
-    lines = iter(["data: " + json.dumps(event) for event in events])
+    lines = data_lines(events)
     with quiet():
-        chunks = list(_completion_stream(lines))
-        response: Any = _litellm.stream_chunk_builder(chunks)
-        if response is None:
-            raise ValueError("litellm.stream_chunk_builder returned None (no response)")
+        chunks = list(
+            completion_stream(ModelResponseIterator, lines, model=_MODEL, provider="anthropic")
+        )
+        response = built(chunks)
         message = LiteLLMAnthropicMessagesAdapter().translate_openai_response_to_anthropic(response)
     dumped: JSONObject = json.loads(json.dumps(message, default=_dumped))
     return dumped
-
-
-def _completion_stream(lines: Iterator[str]) -> Any:
-    """What `litellm.completion(..., stream=True)` returns for an Anthropic model."""
-    logging = Logging(
-        model=_MODEL,
-        messages=[{"role": "user", "content": "refold"}],
-        stream=True,
-        call_type="completion",
-        start_time=datetime.now(),
-        litellm_call_id="refold-offline",
-        function_id="refold-offline",
-    )
-    logging.update_environment_variables(
-        model=_MODEL,
-        user=None,
-        optional_params={},
-        litellm_params={"custom_llm_provider": "anthropic"},
-    )
-    iterator = ModelResponseIterator(streaming_response=lines, sync_stream=True)
-    return CustomStreamWrapper(
-        completion_stream=iterator,
-        model=_MODEL,
-        custom_llm_provider="anthropic",
-        logging_obj=logging,
-    )
 
 
 def _dumped(value: Any) -> Any:

@@ -25,6 +25,7 @@ from typing import Any
 
 from refold.reference import JSON, JSONObject
 from refold.targets.sdk._requires import quiet, require
+from refold.targets.sdk.summing import summed, versions
 
 __all__ = ["FEATURES", "REPRODUCER", "fold", "refold_target", "sdk_version"]
 
@@ -66,25 +67,15 @@ _USAGE_DETAILS = (
 
 def sdk_version() -> str:
     """The installed langchain-openai and langchain-core versions."""
-    from importlib.metadata import version
-
-    return (
-        f"langchain-openai {version('langchain-openai')}, "
-        f"langchain-core {version('langchain-core')}"
-    )
+    return versions("langchain-openai", "langchain-core")
 
 
 def fold(chunks: list[JSON]) -> JSONObject:
     """Fold `chunks` the way `ChatOpenAI.stream()` and `+` do, mapped to the spec's shape."""
-    summed: Any = None
     with quiet():
-        for chunk in chunks:
-            message = _message_of(chunk)
-            if message is not None:
-                summed = message if summed is None else summed + message
-    if summed is None:
-        raise ValueError("LangChain produced no message chunk for this stream")
-    return _completion(summed)
+        messages = (_message_of(chunk) for chunk in chunks)
+        message = summed(message for message in messages if message is not None)
+    return _completion(message)
 
 
 def _message_of(chunk: JSON) -> AIMessageChunk | None:

@@ -21,6 +21,7 @@ from typing import Any
 from refold.reference import JSON, JSONObject
 from refold.targets.sdk._requires import quiet, require
 from refold.targets.sdk.decoders import decode_openai
+from refold.targets.sdk.results import without_keys
 
 __all__ = ["FEATURES", "REPRODUCER", "fold", "in_spec_shape", "refold_target", "sdk_version"]
 
@@ -80,20 +81,8 @@ def in_spec_shape(snapshot: dict[str, Any]) -> JSONObject:
             if isinstance(call, dict):
                 # The streaming position a snapshot call keeps; a chat.completion has none.
                 call.pop("index", None)
-    dropped: JSONObject = _without_sdk_additions(snapshot)
+    dropped: JSONObject = without_keys(snapshot, _SDK_ADDITIONS)
     return dropped
-
-
-def _without_sdk_additions(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {
-            key: _without_sdk_additions(item)
-            for key, item in value.items()
-            if key not in _SDK_ADDITIONS
-        }
-    if isinstance(value, list):
-        return [_without_sdk_additions(item) for item in value]
-    return value
 
 
 refold_target = {

@@ -18,9 +18,7 @@ data's `type` (`event: response.created`), one `data:` line of JSON.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from refold.reference import JSON
 from refold.targets.sdk._requires import require
@@ -31,54 +29,36 @@ __all__ = [
     "decode_responses",
     "event_stream_response",
     "offline_client",
+    "serving",
     "sse_frames",
 ]
 
 require("openai", extra="openai")
-import httpx2  # noqa: E402  (openai-python's HTTP library, a fork of httpx)
 import openai  # noqa: E402
 from openai._streaming import Stream  # noqa: E402
+
+from refold.targets.sdk.offline import (  # noqa: E402  (needs the SDK's httpx2)
+    Handler,
+    decoded,
+    event_stream_response,
+    named_frames,
+    refusing,
+    sdk_client,
+    serving,
+)
 
 API_KEY = "sk-refold-offline-dummy"
 """Never sent anywhere: every client's transport is in memory."""
 BASE_URL = "http://refold.invalid/v1"
 _RESPONSES_URL = f"{BASE_URL}/responses"
 
-Handler = Callable[[httpx2.Request], httpx2.Response]
-
 
 def offline_client(handler: Handler) -> openai.OpenAI:
     """An `OpenAI` client whose every request is answered by `handler`, in memory."""
-    transport = httpx2.MockTransport(handler)
-    return openai.OpenAI(
-        api_key=API_KEY,
-        base_url=BASE_URL,
-        max_retries=0,
-        http_client=httpx2.Client(transport=transport),
-    )
+    return sdk_client(openai.OpenAI, handler, api_key=API_KEY, base_url=BASE_URL)
 
 
-def event_stream_response(request: httpx2.Request, parts: Sequence[bytes]) -> httpx2.Response:
-    """A `text/event-stream` answer to `request` streaming `parts` one by one."""
-    return httpx2.Response(
-        200,
-        headers={"content-type": "text/event-stream"},
-        content=iter(list(parts)),
-        request=request,
-    )
-
-
-def serving(events: Sequence[JSON]) -> Handler:
-    """A handler answering any request with `events` as SSE frames."""
-    frames = sse_frames(events)
-
-    def answer(request: httpx2.Request) -> httpx2.Response:
-        return event_stream_response(request, frames)
-
-    return answer
-
-
-_DECODING_CLIENT = offline_client(lambda request: httpx2.Response(500, request=request))
+_DECODING_CLIENT = offline_client(refusing)
 
 
 def decode_responses(parts: Sequence[bytes]) -> list[JSON]:
@@ -89,27 +69,10 @@ def decode_responses(parts: Sequence[bytes]) -> list[JSON]:
         openai.APIError: a data object with a truthy top-level `error`, as the SDK raises it.
         json.JSONDecodeError, UnicodeDecodeError: as the SDK raises them.
     """
-    request = httpx2.Request("POST", _RESPONSES_URL)
-    stream: Stream[Any] = Stream(
-        cast_to=object, client=_DECODING_CLIENT, response=event_stream_response(request, parts)
-    )
-    return list(stream)
+    return decoded(Stream, _DECODING_CLIENT, _RESPONSES_URL, parts)
 
 
 def sse_frames(events: Sequence[JSON]) -> list[bytes]:
-    """Each event as the frame OpenAI writes for it: `event: <type>`, one `data:` line of
-    JSON (UTF-8, not ASCII-escaped), a blank line. An event whose `type` cannot be an event
-    name (not a non-blank one-line string) gets no `event:` line; openai-python ignores the
-    name anyway."""
-    return [_frame(event) for event in events]
-
-
-def _frame(event: JSON) -> bytes:
-    kind = event.get("type") if isinstance(event, dict) else None
-    named = isinstance(kind, str) and kind.strip() and not any(c in kind for c in "\r\n")
-    head = f"event: {kind}\n" if named else ""
-    try:
-        return f"{head}data: {json.dumps(event, ensure_ascii=False)}\n\n".encode()
-    except UnicodeEncodeError:
-        # A lone surrogate can only travel escaped in UTF-8 JSON text.
-        return f"{head}data: {json.dumps(event)}\n\n".encode()
+    """Each event as the frame OpenAI writes for it (`refold.targets.sdk.offline.named_frames`);
+    openai-python ignores the `event:` name anyway."""
+    return named_frames(events)

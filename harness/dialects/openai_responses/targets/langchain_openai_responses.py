@@ -55,6 +55,7 @@ from typing import Any
 
 from refold.reference import JSON, JSONObject
 from refold.targets.sdk._requires import quiet, require
+from refold.targets.sdk.summing import Served, summed, versions
 
 __all__ = ["FEATURES", "PROJECTION", "fold", "refold_target", "sdk_version"]
 
@@ -132,12 +133,11 @@ _DETAILS = (
 )
 _TIER_PREFIXES = ("", "priority_", "flex_")
 
-_SERVING: list[list[JSON]] = []
-"""The events the current fold serves (a stack: a fold runs inside no other)."""
+_SERVED = Served()
 
 
 def _answer(request: httpx2.Request) -> httpx2.Response:
-    return event_stream_response(request, sse_frames(_SERVING[-1]))
+    return event_stream_response(request, sse_frames(_SERVED.events))
 
 
 _MODEL = ChatOpenAI(
@@ -152,27 +152,13 @@ _MODEL = ChatOpenAI(
 
 def sdk_version() -> str:
     """The installed langchain-openai, langchain-core and openai versions."""
-    from importlib.metadata import version
-
-    return (
-        f"langchain-openai {version('langchain-openai')}, "
-        f"langchain-core {version('langchain-core')}, openai {version('openai')}"
-    )
+    return versions("langchain-openai", "langchain-core", "openai")
 
 
 def fold(events: list[JSON]) -> JSONObject:
     """Fold `events` the way `ChatOpenAI.stream()` and `+` do, projected onto a Response."""
-    summed: Any = None
-    with quiet():
-        _SERVING.append(events)
-        try:
-            for chunk in _chunks():
-                summed = chunk if summed is None else summed + chunk
-        finally:
-            _SERVING.pop()
-        if summed is None:
-            raise ValueError("LangChain produced no message chunk for this stream")
-        return _response(summed)
+    with quiet(), _SERVED.serving(events):
+        return _response(summed(_chunks()))
 
 
 def _chunks() -> Iterator[AIMessageChunk]:

@@ -43,27 +43,24 @@ logging threads out of the run; neither changes a result.
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterator
-from datetime import datetime
 from typing import Any
 
 from refold.reference import JSON, JSONObject
-from refold.targets.sdk._requires import quiet, require
+from refold.targets.sdk._requires import quiet
+from refold.targets.sdk.litellm_completion import (
+    built,
+    completion_stream,
+    data_lines,
+    sdk_version,
+)
 
 __all__ = ["FEATURES", "PROJECTION", "REQUEST_ECHOES", "fold", "refold_target", "sdk_version"]
 
-os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-_litellm = require("litellm", extra="litellm")
-from litellm.litellm_core_utils.litellm_logging import Logging  # noqa: E402
-
-_litellm.suppress_debug_info = True  # type: ignore[attr-defined]
-_litellm.disable_streaming_logging = True  # type: ignore[attr-defined]
-from litellm.completion_extras.litellm_responses_transformation.transformation import (  # noqa: E402
+# After litellm_completion, which imports litellm offline and quiet.
+from litellm.completion_extras.litellm_responses_transformation.transformation import (
     OpenAiResponsesToChatCompletionStreamIterator,
 )
-from litellm.litellm_core_utils.streaming_handler import CustomStreamWrapper  # noqa: E402
-from litellm.responses.litellm_completion_transformation.transformation import (  # noqa: E402
+from litellm.responses.litellm_completion_transformation.transformation import (
     LiteLLMCompletionResponsesConfig,
 )
 
@@ -120,53 +117,20 @@ PROJECTION: dict[str, Any] = {
 _MODEL = "gpt-refold-offline"
 
 
-def sdk_version() -> str:
-    """The installed litellm version."""
-    from importlib.metadata import version
-
-    return version("litellm")
-
-
 def fold(events: list[JSON]) -> JSONObject:
     """Fold `events` through litellm's Responses bridge and `stream_chunk_builder`,
     projected onto a Response by litellm's own chat → Responses transformation."""
-    lines = iter(["data: " + json.dumps(event) for event in events])
+    lines = data_lines(events)
+    iterator = OpenAiResponsesToChatCompletionStreamIterator
     with quiet():
-        chunks = list(_completion_stream(lines))
-        response: Any = _litellm.stream_chunk_builder(chunks)
-        if response is None:
-            raise ValueError("litellm.stream_chunk_builder returned None (no response)")
+        chunks = list(completion_stream(iterator, lines, model=_MODEL, provider="openai"))
+        response = built(chunks)
         to_responses = LiteLLMCompletionResponsesConfig
         transformed = to_responses.transform_chat_completion_response_to_responses_api_response(
             request_input="refold", responses_api_request={}, chat_completion_response=response
         )
         dumped: JSONObject = json.loads(transformed.model_dump_json())
     return {key: value for key, value in dumped.items() if key not in REQUEST_ECHOES}
-
-
-def _completion_stream(lines: Iterator[str]) -> Any:
-    """What `litellm.completion(..., stream=True)` returns for a Responses-API model."""
-    logging = Logging(
-        model=_MODEL,
-        messages=[{"role": "user", "content": "refold"}],
-        stream=True,
-        call_type="completion",
-        start_time=datetime.now(),
-        litellm_call_id="refold-offline",
-        function_id="refold-offline",
-    )
-    logging.update_environment_variables(
-        model=_MODEL,
-        user=None,
-        optional_params={},
-        litellm_params={"custom_llm_provider": "openai"},
-    )
-    iterator = OpenAiResponsesToChatCompletionStreamIterator(
-        streaming_response=lines, sync_stream=True
-    )
-    return CustomStreamWrapper(
-        completion_stream=iterator, model=_MODEL, custom_llm_provider="openai", logging_obj=logging
-    )
 
 
 refold_target = {

@@ -39,6 +39,7 @@ from typing import Any
 
 from refold.reference import JSON, JSONObject
 from refold.targets.sdk._requires import quiet, require
+from refold.targets.sdk.results import without_keys
 
 from ._wire import decode_responses, offline_client, serving
 
@@ -87,20 +88,8 @@ def in_spec_shape(response: Any) -> JSONObject:
     set, as JSON, by wire name, less the SDK's `parsed`/`parsed_arguments` additions."""
     with quiet():
         dumped: JSONObject = response.to_dict(mode="json", exclude_unset=True)
-    shaped: JSONObject = _without_sdk_additions(dumped)
+    shaped: JSONObject = without_keys(dumped, _SDK_ADDITIONS)
     return shaped
-
-
-def _without_sdk_additions(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {
-            key: _without_sdk_additions(item)
-            for key, item in value.items()
-            if key not in _SDK_ADDITIONS
-        }
-    if isinstance(value, list):
-        return [_without_sdk_additions(item) for item in value]
-    return value
 
 
 refold_target = {
