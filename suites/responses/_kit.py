@@ -31,6 +31,7 @@ from refold.strategies.responses import (
 
 from .._kits import all_families, one_feature
 from .._sse_items import with_inserted
+from . import _robustness
 from ._draws import small_streams
 
 _NOT_FOLD = frozenset({"robustness", "lifecycle", "sse", "events"})
@@ -232,3 +233,24 @@ unnamed (as gateways send them) or mixed, with comment keep-alives; keepalive, u
 and error frames passed to the fold. responses-fold.md names no wire rule: these are
 charged to RS-SEQ-ARRIVAL (every event, in arrival order), RS-KEEPALIVE and
 RS-ERROR-EVENT."""
+
+
+ROBUSTNESS = {
+    "wrong_typed": [
+        pytest.param(_robustness.wrong_typed, marks=rule("RS-WRONG-TYPE"), id="fields")
+    ],
+    "junk": [pytest.param(_robustness.junk, marks=rule("RS-WRONG-TYPE"), id="any-object")],
+    "noise": [
+        pytest.param(_robustness.keepalives, marks=rule("RS-KEEPALIVE"), id="keepalives"),
+        pytest.param(_robustness.unknown_events, marks=rule("RS-KEEPALIVE"), id="unknown-events"),
+        pytest.param(_robustness.unknown_keys, marks=rule("RS-UNKNOWN-KEYS"), id="unknown-keys"),
+        pytest.param(_robustness.blank_items, marks=rule("RS-NULL-ITEM"), id="blank-items"),
+    ],
+    "refused": [
+        pytest.param(_robustness.refused_within, marks=rule("RS-NOT-OBJECT"), id="not-an-object")
+    ],
+}
+"""The robustness properties (`refold.suites._robustness`): lossless streams against the
+same streams with wrongly typed fields, keepalives, unknown or blank event types, unknown
+keys or output items that are blank; any JSON objects folded; values that are not objects
+refused."""
