@@ -44,6 +44,7 @@ _PARAMETERS: dict[str, tuple[str, ...]] = {
     "DIFFERENTIAL": ("damaged", "malformed"),
     "SSE": ("framed", "passed_through"),
     "ROBUSTNESS": ("wrong_typed", "junk", "noise", "kept", "refused"),
+    "LIFECYCLE": ("concern", "empty", "cut"),
 }
 """Each kit table a generic suite reads, and the parameter names its tests take cases by."""
 

@@ -30,8 +30,11 @@ from refold.strategies.anthropic import (
 )
 
 from .._kits import all_families, one_feature, split_family
+from .._lifecycle import FinishedMachine, ReferenceMachine, SnapshotMachine
 from .._sse_items import with_inserted
 from . import _robustness
+from ._lifecycle import LIFECYCLE_MACHINE as LIFECYCLE_MACHINE
+from ._lifecycle import AfterStopMachine, ErrorMachine, reading_before_a_message_start
 
 _TOOL_FEATURES = frozenset({"text", "tool_use", "server_tools"})
 _THINKING_FEATURES = frozenset({"text", "thinking"})
@@ -267,3 +270,30 @@ ROBUSTNESS = {
 same streams with wrongly typed fields, pings, unknown or blank event types, unknown delta
 types or unknown envelope keys; any JSON objects folded; a block of an unknown type kept
 as sent at its index; values that are not objects refused."""
+
+
+LIFECYCLE = {
+    "concern": [
+        pytest.param(SnapshotMachine, marks=rule("AM-LIFE-SNAPSHOT"), id="snapshot"),
+        pytest.param(
+            FinishedMachine, marks=rule("AM-LIFE-FINISHED", "AM-LIFE-TRUNCATED"), id="finished"
+        ),
+        pytest.param(ErrorMachine, marks=rule("AM-LIFE-ERROR"), id="error"),
+        pytest.param(AfterStopMachine, marks=rule("AM-LIFE-AFTER-STOP"), id="after-stop"),
+        pytest.param(
+            ReferenceMachine,
+            marks=rule("AM-LIFE-TRUNCATED", "AM-LIFE-ERROR", "AM-LIFE-AFTER-STOP"),
+            id="reference",
+        ),
+    ],
+    "empty": [
+        pytest.param(
+            reading_before_a_message_start, marks=rule("AM-LIFE-EMPTY"), id="no-message-start"
+        )
+    ],
+}
+"""The lifecycle concerns (`refold.suites._lifecycle`, the Anthropic machine's parts in
+`LIFECYCLE_MACHINE`): snapshots, `finished` exactly once message_stop follows
+message_start without error, an error recorded and ending the fold, events after
+message_stop changing nothing, every read equal to the reference's; reading before a
+message_start."""

@@ -21,7 +21,10 @@ from refold.strategies.chat import chunk_streams, families_for, round_trips
 
 from .._json_values import chunks_with_wrong_types, insert_junk_entries, json_objects
 from .._kits import Draw, all_families, one_feature, split_family
+from .._lifecycle import FinishedMachine, ReferenceMachine, SnapshotMachine
 from .._robustness import Refusal, Variant
+from ._lifecycle import LIFECYCLE_MACHINE as LIFECYCLE_MACHINE
+from ._lifecycle import EmptyArgumentsMachine, reading_before_any_chunk
 
 _TOOL_FEATURES = frozenset({"text", "choices", "tool_calls", "tool_call_repair", "empty_arguments"})
 _FEATURE_FAMILIES = families_for({"text", "tool_calls"})
@@ -208,3 +211,17 @@ ROBUSTNESS = {
 wrongly typed fields against the same chunks without them, any JSON objects folded, null
 and non-object list entries against the chunks without them, values that are not objects
 refused."""
+
+
+LIFECYCLE = {
+    "concern": [
+        pytest.param(SnapshotMachine, marks=rule("LIFE-SNAPSHOT"), id="snapshot"),
+        pytest.param(FinishedMachine, marks=rule("LIFE-FINISHED", "LIFE-DONE"), id="finished"),
+        pytest.param(EmptyArgumentsMachine, marks=rule("TOOL-EMPTY-ARGS"), id="empty-arguments"),
+        pytest.param(ReferenceMachine, marks=rule("LIFE-AFTER", "LIFE-ERROR"), id="reference"),
+    ],
+    "empty": [pytest.param(reading_before_any_chunk, marks=rule("LIFE-EMPTY"), id="no-chunk")],
+}
+"""The lifecycle concerns (`refold.suites._lifecycle`, the chat machine's parts in
+`LIFECYCLE_MACHINE`): snapshots, `finished` by finish reasons and `[DONE]`, `"{}"` only
+once finished, every read equal to the reference's; reading before any chunk."""

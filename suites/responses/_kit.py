@@ -30,9 +30,12 @@ from refold.strategies.responses import (
 )
 
 from .._kits import all_families, one_feature
+from .._lifecycle import FinishedMachine, ReferenceMachine, SnapshotMachine
 from .._sse_items import with_inserted
 from . import _robustness
 from ._draws import small_streams
+from ._lifecycle import LIFECYCLE_MACHINE as LIFECYCLE_MACHINE
+from ._lifecycle import AfterMachine, ErrorMachine, cut_streams, reading_before_any_event
 
 _NOT_FOLD = frozenset({"robustness", "lifecycle", "sse", "events"})
 """The claimed features a fold's stream is not drawn with: robustness noise is the
@@ -254,3 +257,29 @@ ROBUSTNESS = {
 same streams with wrongly typed fields, keepalives, unknown or blank event types, unknown
 keys or output items that are blank; any JSON objects folded; values that are not objects
 refused."""
+
+
+LIFECYCLE = {
+    "concern": [
+        pytest.param(SnapshotMachine, marks=rule("LIFE-RS-SNAPSHOT"), id="snapshot"),
+        pytest.param(FinishedMachine, marks=rule("LIFE-RS-FINISHED"), id="finished"),
+        pytest.param(ErrorMachine, marks=rule("RS-ERROR-EVENT", "LIFE-RS-FINISHED"), id="error"),
+        pytest.param(AfterMachine, marks=rule("LIFE-RS-AFTER"), id="after-the-terminal"),
+        pytest.param(
+            ReferenceMachine, marks=rule("LIFE-RS-SNAPSHOT", "LIFE-RS-AFTER"), id="reference"
+        ),
+    ],
+    "empty": [pytest.param(reading_before_any_event, marks=rule("LIFE-RS-EMPTY"), id="no-event")],
+    "cut": [
+        pytest.param(
+            cut_streams,
+            marks=rule("LIFE-RS-SNAPSHOT", "LIFE-RS-AFTER", "LIFE-RS-FINISHED"),
+            id="cut-and-after-the-terminal",
+        )
+    ],
+}
+"""The lifecycle concerns (`refold.suites._lifecycle`, the Responses machine's parts in
+`LIFECYCLE_MACHINE`): snapshots, `finished` exactly once a terminal arrived, an error event
+changing nothing, only terminals and recovered items changing the Response after the
+terminal, every read equal to the reference's; reading before any event; streams cut
+anywhere or going on after the terminal folded like the reference."""
