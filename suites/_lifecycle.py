@@ -167,6 +167,19 @@ class LifecycleMachine(stateful.RuleBasedStateMachine):
         """Check this machine's concern; raise the check's failure when it does not hold."""
         raise NotImplementedError
 
+    concern_rule: ClassVar[str] = ""
+    """The rule a concern's own failures are charged to (`failure`)."""
+
+    def failure(self, summary: str, *, expected: JSON, received: JSON) -> AssertionError:
+        """The failure of this concern's rule, with the items given so far."""
+        return self.check.fail(
+            summary,
+            rules=(self.concern_rule,),
+            events=self.items(),
+            expected=expected,
+            received=received,
+        )
+
     def items(self) -> list[JSON]:
         """The items as they were given (before the target could change them)."""
         return [original for _, original in self.given]

@@ -11,14 +11,24 @@ within (`Refusal`).
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from hypothesis import strategies as st
 
 from refold.reference import JSON, JSONObject
 
-__all__ = ["Refusal", "Variant", "Varied", "inserted_before"]
+from ._json_values import json_objects
+
+__all__ = [
+    "Refusal",
+    "Stream",
+    "Variant",
+    "Varied",
+    "inserted_before",
+    "objects_after_the_first",
+    "typed_or_untyped",
+]
 
 
 class Variant(NamedTuple):
@@ -38,10 +48,14 @@ Varied = Callable[[frozenset[str], st.DataObject], Variant]
 """A robustness case: given the claimed features, the variant it folds."""
 
 
+Stream = Callable[[frozenset[str], st.DataObject], list[JSONObject]]
+"""A lossless stream of the claimed features."""
+
+
 class Refusal(NamedTuple):
     """How an item that is not a JSON object is sent within a stream."""
 
-    stream: Callable[[frozenset[str], st.DataObject], list[JSONObject]]
+    stream: Stream
     """The stream (of the claimed features) it is sent within."""
     empty: str | None
     """The lifecycle rule whose error reading the fold after refusing the only item must
@@ -62,3 +76,32 @@ def inserted_before(
     for item in data.draw(st.lists(new, min_size=1, max_size=3), label="inserted"):
         changed.insert(data.draw(st.integers(0, end(changed))), item)
     return changed
+
+
+def objects_after_the_first(
+    stream: Stream, types: Sequence[str]
+) -> Callable[[frozenset[str], st.DataObject], list[JSON]]:
+    """Any JSON objects after a lossless stream's first item, some typed like the items
+    the fold reads (`types`, so their fields reach it), before the whole stream."""
+
+    def junk(claimed: frozenset[str], data: st.DataObject) -> list[JSON]:
+        objects = data.draw(st.lists(json_objects(), min_size=1, max_size=3), label="junk")
+        items = stream(claimed, data)
+        typed = [
+            {**item, "type": data.draw(st.sampled_from(types))}
+            if data.draw(st.booleans())
+            else item
+            for item in objects
+        ]
+        return [*items[:1], *typed, *items]
+
+    return junk
+
+
+def typed_or_untyped(
+    payloads: st.SearchStrategy[JSONObject], kinds: st.SearchStrategy[JSON]
+) -> st.SearchStrategy[JSONObject]:
+    """Items holding `payloads` of a type of `kinds`, or of none."""
+    typed = st.builds(lambda extra, kind: {**extra, "type": kind}, payloads, kinds)
+    untyped = payloads.map(lambda extra: {k: v for k, v in extra.items() if k != "type"})
+    return typed | untyped

@@ -149,6 +149,8 @@ class ErrorMachine(LifecycleMachine):
     fold is not finished, the Message is the one read just before the error, and later
     events change nothing."""
 
+    concern_rule = "AM-LIFE-ERROR"
+
     def __init__(self) -> None:
         super().__init__()
         self.last: JSONObject | None = None  # the Message before the latest event
@@ -169,7 +171,7 @@ class ErrorMachine(LifecycleMachine):
         if (expected is None) != (received is None) or (
             expected is not None and self.check.differences(expected, received)
         ):
-            raise self._fail(
+            raise self.failure(
                 f"error reads {received!r}, expected {expected!r}",
                 expected=expected,
                 received=received,
@@ -177,12 +179,12 @@ class ErrorMachine(LifecycleMachine):
         if expected is None:
             return
         if self.target.finished:
-            raise self._fail(
+            raise self.failure(
                 "the fold reports finished after an error event", expected=False, received=True
             )
         if self.partial is None:
             if self.target.response_error() is None:
-                raise self._fail(
+                raise self.failure(
                     "after an error before any message_start, a Message can be read",
                     expected=None,
                     received=self.target.response(),
@@ -190,26 +192,19 @@ class ErrorMachine(LifecycleMachine):
             return
         response = self.target.response()
         if self.check.differences(self.partial, response):
-            raise self._fail(
+            raise self.failure(
                 f"the Message changed with the error or after it: "
                 f"{self.described(self.partial, response)}",
                 expected=self.partial,
                 received=response,
             )
 
-    def _fail(self, summary: str, *, expected: JSON, received: JSON) -> AssertionError:
-        return self.check.fail(
-            summary,
-            rules=("AM-LIFE-ERROR",),
-            events=self.items(),
-            expected=expected,
-            received=received,
-        )
-
 
 class AfterStopMachine(LifecycleMachine):
     """AM-LIFE-AFTER-STOP: once message_stop ended the message, later events change neither
     the Message nor `finished`."""
+
+    concern_rule = "AM-LIFE-AFTER-STOP"
 
     def __init__(self) -> None:
         super().__init__()
@@ -226,28 +221,19 @@ class AfterStopMachine(LifecycleMachine):
             return
         response = self.target.response()
         if self.check.differences(self.at_stop, response):
-            raise self._fail(
+            raise self.failure(
                 f"the Message changed after message_stop: {self.described(self.at_stop, response)}",
                 expected=self.at_stop,
                 received=response,
             )
         if self.finished_at_stop and not self.target.finished:
-            raise self._fail(
+            raise self.failure(
                 "finished went back to False after message_stop", expected=True, received=False
             )
         # Whether an `error` event after message_stop is readable is not checked: "events
         # after message_stop change nothing" (AM-LIFE-AFTER-STOP) and "error ... is
         # terminal wherever it arrives" (AM-BEFORE-START) read both ways; the Message and
         # `finished` are what both readings fix.
-
-    def _fail(self, summary: str, *, expected: JSON, received: JSON) -> AssertionError:
-        return self.check.fail(
-            summary,
-            rules=("AM-LIFE-AFTER-STOP",),
-            events=self.items(),
-            expected=expected,
-            received=received,
-        )
 
 
 def _before_start(event: JSONObject) -> bool:

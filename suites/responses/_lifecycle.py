@@ -140,6 +140,8 @@ class ErrorMachine(LifecycleMachine):
     """RS-ERROR-EVENT: an `error` event is not part of the Response and finishes nothing:
     the Response and `finished` read after it are those read just before it."""
 
+    concern_rule = "RS-ERROR-EVENT"
+
     def __init__(self) -> None:
         super().__init__()
         self.before: tuple[JSONObject | None, bool] | None = None
@@ -155,28 +157,19 @@ class ErrorMachine(LifecycleMachine):
             return
         read, finished = self.before
         if self.target.finished != finished:
-            raise self._fail(
+            raise self.failure(
                 f"finished went from {finished} to {not finished} with an error event",
                 expected=finished,
                 received=not finished,
             )
         response = self.read_target()
         if read is not None and self.check.differences(read, response):
-            raise self._fail(
+            raise self.failure(
                 f"the Response changed with an error event: {self.described(read, response)}",
                 expected=read,
                 received=response,
             )
         self.before = None
-
-    def _fail(self, summary: str, *, expected: JSON, received: JSON) -> AssertionError:
-        return self.check.fail(
-            summary,
-            rules=("RS-ERROR-EVENT",),
-            events=self.items(),
-            expected=expected,
-            received=received,
-        )
 
 
 class AfterMachine(LifecycleMachine):
@@ -184,6 +177,8 @@ class AfterMachine(LifecycleMachine):
     a terminal event nor (under a terminal that sent no output) an item event changes
     nothing: the result is the terminal's (RS-TERMINAL-BASE), filled only from earlier
     lifecycle responses (RS-ENV-FILL)."""
+
+    concern_rule = "LIFE-RS-AFTER"
 
     def __init__(self) -> None:
         super().__init__()
@@ -195,29 +190,20 @@ class AfterMachine(LifecycleMachine):
 
     def verify(self) -> None:
         if self.over_before and not self.target.finished:
-            raise self._fail(
+            raise self.failure(
                 "finished went back to False after a terminal event", expected=True, received=False
             )
         if self.last is None:
             return
         response = self.read_target()
         if self.check.differences(self.last, response):
-            raise self._fail(
+            raise self.failure(
                 f"an event after the terminal changed the Response: "
                 f"{self.described(self.last, response)}",
                 expected=self.last,
                 received=response,
             )
         self.last = None
-
-    def _fail(self, summary: str, *, expected: JSON, received: JSON) -> AssertionError:
-        return self.check.fail(
-            summary,
-            rules=("LIFE-RS-AFTER",),
-            events=self.items(),
-            expected=expected,
-            received=received,
-        )
 
 
 def cut_streams(claimed: frozenset[str]) -> st.SearchStrategy[list[JSONObject]]:

@@ -15,8 +15,14 @@ from hypothesis import strategies as st
 
 from refold.reference import JSON, JSONObject
 
-from .._json_values import json_objects, json_values
-from .._robustness import Refusal, Variant, inserted_before
+from .._json_values import json_values
+from .._robustness import (
+    Refusal,
+    Variant,
+    inserted_before,
+    objects_after_the_first,
+    typed_or_untyped,
+)
 from ._draws import small_streams
 from ._wrong_types import FIELDS, wrong_typed_streams
 
@@ -150,18 +156,9 @@ def wrong_typed(claimed: frozenset[str], data: st.DataObject) -> Variant:
     return Variant(damaged, cleaned, "their wrong-typed fields")
 
 
-def junk(claimed: frozenset[str], data: st.DataObject) -> list[JSON]:
-    """Any JSON objects after the first event, some typed like the events the fold reads
-    (so their fields reach it), before a lossless stream."""
-    objects = data.draw(st.lists(json_objects(), min_size=1, max_size=3), label="junk")
-    events = _stream(claimed, data)
-    typed = [
-        {**item, "type": data.draw(st.sampled_from(_KNOWN_EVENTS))}
-        if data.draw(st.booleans())
-        else item
-        for item in objects
-    ]
-    return [*events[:1], *typed, *events]
+junk = objects_after_the_first(_stream, _KNOWN_EVENTS)
+"""Any JSON objects after the first event, some typed like the events the fold reads,
+before a lossless stream."""
 
 
 def keepalives(claimed: frozenset[str], data: st.DataObject) -> Variant:
@@ -174,9 +171,8 @@ def keepalives(claimed: frozenset[str], data: st.DataObject) -> Variant:
 
 def unknown_events(claimed: frozenset[str], data: st.DataObject) -> Variant:
     events = _stream(claimed, data)
-    unknown = st.builds(lambda extra, kind: {**extra, "type": kind}, _PAYLOADS, _UNKNOWN_TYPES)
-    untyped = _PAYLOADS.map(lambda extra: {k: v for k, v in extra.items() if k != "type"})
-    return Variant(_insert(data, events, unknown | untyped), events, "the unknown ones")
+    unknown = typed_or_untyped(_PAYLOADS, _UNKNOWN_TYPES)
+    return Variant(_insert(data, events, unknown), events, "the unknown ones")
 
 
 def unknown_keys(claimed: frozenset[str], data: st.DataObject) -> Variant:
