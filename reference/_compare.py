@@ -8,11 +8,12 @@ order significant, `1 == 1.0`, `true != 1`. Differences are reported expected va
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import NamedTuple
 
 from ._json import JSON, json_equal
 
-__all__ = ["ABSENT", "Difference", "pointer"]
+__all__ = ["ABSENT", "Difference", "differences_under", "pointer"]
 
 
 class _Absent:
@@ -43,6 +44,17 @@ class Difference(NamedTuple):
 def pointer(tokens: list[str | int]) -> str:
     """Build an RFC 6901 JSON pointer from path tokens."""
     return "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in tokens)
+
+
+def differences_under(
+    canonical: Callable[[JSON], JSON], expected: JSON, received: JSON
+) -> list[Difference]:
+    """Every difference between two values once both are brought to `canonical` form (a
+    dialect's canonical comparison): none when they are equivalent; in document order of
+    the expected value, then keys only the received value has."""
+    found: list[Difference] = []
+    _walk(canonical(expected), canonical(received), [], found)
+    return found
 
 
 def _walk(expected: JSON, received: JSON, path: list[str | int], found: list[Difference]) -> None:

@@ -31,7 +31,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ._errors import RefoldError
+from ._errors import EventDataError, RefoldError
 from ._json import JSON
 
 __all__ = [
@@ -43,10 +43,12 @@ __all__ = [
     "Event",
     "EventStreamDecoder",
     "InvalidData",
+    "JSONEventDecoder",
     "SSEDataError",
     "StreamItem",
     "decode_chunks",
     "decode_events",
+    "decode_json_events",
 ]
 
 DONE = "[DONE]"
@@ -286,3 +288,49 @@ def decode_chunks(parts: Iterable[bytes]) -> list[JSON]:
 def _preview(text: str, limit: int = 80) -> str:
     shown = text if len(text) <= limit else text[: limit - 3] + "..."
     return repr(shown)
+
+
+_JSON_WHITESPACE = " \t\n\r"
+
+
+class JSONEventDecoder:
+    """Bytes in, the JSON objects of the events they complete out, incrementally: the item
+    layer of a dialect whose frames each carry one JSON object told apart by its own
+    `type`, so the SSE `event:` name is never consulted. A dialect's subclass names the
+    error its data that is not JSON raises (`data_error`) and the data that is no event
+    (`skipped`; data that is empty or blank is none either)."""
+
+    data_error: type[EventDataError] = EventDataError
+    skipped: frozenset[str] = frozenset()
+
+    def __init__(self) -> None:
+        self.events = EventStreamDecoder()
+        """The event-stream decoder underneath."""
+
+    def feed(self, data: bytes) -> list[JSON]:
+        """Decode `data` and return the events it completed.
+
+        Raises:
+            EventDataError: an event's data is not JSON.
+        """
+        return [value for event in self.events.feed(data) for value in self._value(event)]
+
+    def close(self) -> list[JSON]:
+        """End of stream: nothing more (an unterminated final frame is discarded)."""
+        self.events.close()
+        return []
+
+    def _value(self, event: Event) -> list[JSON]:
+        data = event.data.strip(_JSON_WHITESPACE)
+        if not data or data in self.skipped:
+            return []  # no event: an `event:` line flushed without data, or a skipped one
+        try:
+            return [json.loads(event.data)]  # the data's `type` decides, not `event.type`
+        except ValueError as exc:
+            raise self.data_error(event.data, line=event.line, reason=str(exc)) from None
+
+
+def decode_json_events(decoder: JSONEventDecoder, parts: Iterable[bytes]) -> list[JSON]:
+    """Decode a whole stream given as byte pieces into its event objects with `decoder`."""
+    values = [value for part in parts for value in decoder.feed(part)]
+    return values + decoder.close()

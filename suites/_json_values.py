@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 from refold.reference import JSON, JSONObject
 
 __all__ = [
+    "SCALARS_FOR_EVENTS",
+    "WRONG_FOR_EVENTS",
     "chunks_with_wrong_types",
     "insert_junk_entries",
     "json_objects",
@@ -194,3 +196,31 @@ def insert_junk_entries(draw: Callable[[st.SearchStrategy[Any]], Any], value: JS
     if isinstance(value, list):
         return [insert_junk_entries(draw, item) for item in value]
     return value
+
+
+SCALARS_FOR_EVENTS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 2**53)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=3)
+)
+WRONG_FOR_EVENTS: dict[str, st.SearchStrategy[JSON]] = {
+    "object": (
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.text(max_size=3)
+        | st.lists(SCALARS_FOR_EVENTS, max_size=2)
+    ),
+    "string": (
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.lists(SCALARS_FOR_EVENTS, max_size=2)
+        | st.dictionaries(st.text(max_size=2), SCALARS_FOR_EVENTS, max_size=2)
+    ),
+}
+"""For the dialects whose items are events (their `_wrong_types`): values of a JSON type
+other than an object's or a string's (null included: a null field is absent too), of
+`SCALARS_FOR_EVENTS` where they hold scalars."""

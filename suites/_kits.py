@@ -2,7 +2,8 @@
 
 A generic suite (a top-level `test_*.py` module of `refold.suites`) states one property
 for every dialect. What it draws (the dialect's known results and their splits, its
-damaged streams, the bytes its decoder is sent) and the rule ids each test checks are the
+damaged streams, the bytes its decoder is sent, the noise its robustness rules pass
+over) and the rule ids each test checks are the
 dialect's: the module of its suites that `Dialect.kit` names (`openai_chat._kit`,
 `anthropic._kit`, `responses._kit`) holds, per generic suite, a table from each test's
 parameter name to its cases, each a `pytest.param` marked with the case's rules. A
@@ -42,6 +43,8 @@ _PARAMETERS: dict[str, tuple[str, ...]] = {
     "ROUND_TRIP": ("family", "mixed", "feature"),
     "DIFFERENTIAL": ("damaged", "malformed"),
     "SSE": ("framed", "passed_through"),
+    "ROBUSTNESS": ("wrong_typed", "junk", "noise", "kept", "refused"),
+    "LIFECYCLE": ("concern", "empty", "cut"),
 }
 """Each kit table a generic suite reads, and the parameter names its tests take cases by."""
 

@@ -10,7 +10,7 @@ dialect's are.
 
 from __future__ import annotations
 
-from .._compare import Difference, _walk
+from .._compare import Difference, differences_under
 from .._json import JSON
 
 __all__ = ["canonical", "differences"]
@@ -45,11 +45,6 @@ def _canonical_block(block: JSON) -> JSON:
 
 
 def differences(expected: JSON, received: JSON) -> list[Difference]:
-    """Every difference between two Messages under the canonical comparison.
-
-    Returns an empty list when they are equivalent. Differences come in document order
-    of the expected value, then keys only the received value has.
-    """
-    found: list[Difference] = []
-    _walk(canonical(expected), canonical(received), [], found)
-    return found
+    """Every difference between two Messages under the canonical comparison, in document
+    order (`refold.reference._compare.differences_under`)."""
+    return differences_under(canonical, expected, received)

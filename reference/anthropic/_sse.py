@@ -8,47 +8,21 @@ handed to the fold, whose rules decide (AM-SSE-EMPTY, AM-PING, AM-LIFE-ERROR).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 
 from .._json import JSON
-from ..sse import Event, EventStreamDecoder
+from ..sse import JSONEventDecoder, decode_json_events
 from ._errors import EventDataError
 
 __all__ = ["MessageStreamDecoder", "decode_stream"]
 
-_JSON_WHITESPACE = " \t\n\r"
 
-
-class MessageStreamDecoder:
+class MessageStreamDecoder(JSONEventDecoder):
     """Bytes in, the JSON event objects they complete out, incrementally."""
 
-    def __init__(self) -> None:
-        self.events = EventStreamDecoder()
-        """The event-stream decoder underneath."""
-
-    def feed(self, data: bytes) -> list[JSON]:
-        """Decode `data` and return the events it completed.
-
-        Raises:
-            EventDataError: an event's data is not JSON.
-        """
-        return [value for event in self.events.feed(data) for value in _value(event)]
-
-    def close(self) -> list[JSON]:
-        """End of stream: nothing more (an unterminated final frame is discarded)."""
-        self.events.close()
-        return []
-
-
-def _value(event: Event) -> list[JSON]:
-    if not event.data.strip(_JSON_WHITESPACE):
-        return []  # AM-SSE-EMPTY: proxies flush `event:` lines without data
-    try:
-        # AM-SSE-TYPE: the data's `type` decides, whatever `event.type` says
-        return [json.loads(event.data)]
-    except ValueError as exc:
-        raise EventDataError(event.data, line=event.line, reason=str(exc)) from None
+    # AM-SSE-EMPTY: proxies flush `event:` lines without data, handed on as nothing;
+    # AM-SSE-TYPE: the data's `type` decides, whatever `event.type` says
+    data_error = EventDataError
 
 
 def decode_stream(parts: Iterable[bytes]) -> list[JSON]:
@@ -57,6 +31,4 @@ def decode_stream(parts: Iterable[bytes]) -> list[JSON]:
     Raises:
         EventDataError: an event's data is not JSON.
     """
-    decoder = MessageStreamDecoder()
-    values = [value for part in parts for value in decoder.feed(part)]
-    return values + decoder.close()
+    return decode_json_events(MessageStreamDecoder(), parts)

@@ -11,47 +11,20 @@ decide (RS-KEEPALIVE, RS-ERROR-EVENT).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 
 from .._json import JSON
-from ..sse import Event, EventStreamDecoder
+from ..sse import JSONEventDecoder, decode_json_events
 from ._errors import EventDataError
 
 __all__ = ["ResponseStreamDecoder", "decode_stream"]
 
-_JSON_WHITESPACE = " \t\n\r"
 
-
-class ResponseStreamDecoder:
+class ResponseStreamDecoder(JSONEventDecoder):
     """Bytes in, the JSON event objects they complete out, incrementally."""
 
-    def __init__(self) -> None:
-        self.events = EventStreamDecoder()
-        """The event-stream decoder underneath."""
-
-    def feed(self, data: bytes) -> list[JSON]:
-        """Decode `data` and return the events it completed.
-
-        Raises:
-            EventDataError: an event's data is not JSON.
-        """
-        return [value for event in self.events.feed(data) for value in _value(event)]
-
-    def close(self) -> list[JSON]:
-        """End of stream: nothing more (an unterminated final frame is discarded)."""
-        self.events.close()
-        return []
-
-
-def _value(event: Event) -> list[JSON]:
-    data = event.data.strip(_JSON_WHITESPACE)
-    if not data or data == "[DONE]":
-        return []  # no event: an `event:` line flushed without data, or a Chat sentinel
-    try:
-        return [json.loads(event.data)]  # the data's `type` decides, not `event.type`
-    except ValueError as exc:
-        raise EventDataError(event.data, line=event.line, reason=str(exc)) from None
+    data_error = EventDataError
+    skipped = frozenset({"[DONE]"})  # a Chat sentinel some gateways send: no event
 
 
 def decode_stream(parts: Iterable[bytes]) -> list[JSON]:
@@ -60,6 +33,4 @@ def decode_stream(parts: Iterable[bytes]) -> list[JSON]:
     Raises:
         EventDataError: an event's data is not JSON.
     """
-    decoder = ResponseStreamDecoder()
-    values = [value for part in parts for value in decoder.feed(part)]
-    return values + decoder.close()
+    return decode_json_events(ResponseStreamDecoder(), parts)

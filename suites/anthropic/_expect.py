@@ -1,8 +1,7 @@
-"""Assertions shared by the AM rule examples.
-
-A wrong Message is raised as found by a rule example (`found_by="example"`): the harness
-charges it (the dialect's `Charging`: to the test's rules deciding the differing places);
-a wrong `finished` or `error` is a failure of the lifecycle rule the test names for it.
+"""Assertions shared by the AM rule examples (`refold.suites._expect`, with the Message's
+names): a wrong Message is raised as found by a rule example, the harness charging it to
+the test's rules deciding the differing places; a wrong `finished` or `error` is a failure
+of the lifecycle rule the test names for it.
 """
 
 from __future__ import annotations
@@ -10,6 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from refold.reference import JSON, JSONObject
+
+from .._expect import add_all, expect_result, finished_is
+
+__all__ = ["add_all", "expect_finished", "expect_fold", "expect_message"]
 
 
 def _judged(check: Any, value: JSON) -> JSON:
@@ -31,17 +34,15 @@ def expect_message(
 ) -> None:
     """Fail unless `received` equals `expected` under the canonical comparison (usage
     left out for a target that does not claim it)."""
-    found = check.differences(_judged(check, expected), _judged(check, received))
-    if found:
-        raise check.fail(
-            f"{when} differs from the expected Message at {len(found)} place(s)",
-            rules=rules,
-            found_by="example",
-            events=events,
-            differences=found,
-            expected=expected,
-            received=received,
-        )
+    expect_result(
+        check,
+        received,
+        expected,
+        events=events,
+        rules=rules,
+        when=when,
+        judged=lambda value: _judged(check, value),
+    )
 
 
 def expect_fold(
@@ -57,15 +58,4 @@ def expect_finished(
     check: Any, acc: Any, *, expected: bool, rule: str = "AM-LIFE-FINISHED"
 ) -> None:
     """Fail unless the accumulator's `finished` is `expected`."""
-    if acc.finished is not expected:
-        raise check.fail(
-            f"finished is {not expected} after event {len(acc.events) - 1}, expected {expected}",
-            rules=(rule,),
-            events=list(acc.events),
-        )
-
-
-def add_all(acc: Any, events: list[JSON]) -> None:
-    """Add every event, in order."""
-    for event in events:
-        acc.add(event)
+    finished_is(check, acc, expected=expected, rule=rule)

@@ -1,6 +1,6 @@
 """The Anthropic dialect's parts of the generic suites (`refold.suites._kits`): what its
-round trips, differential checks and SSE decoder checks draw, and the rules each case
-checks.
+round trips, differential checks, SSE decoder checks and robustness properties draw, and
+the rules each case checks.
 
 Messages are drawn only with the features the target claims, so a target is never sent a
 block or field it does not claim to fold. A family's messages are drawn with the blocks
@@ -30,7 +30,11 @@ from refold.strategies.anthropic import (
 )
 
 from .._kits import all_families, one_feature, split_family
+from .._lifecycle import FinishedMachine, ReferenceMachine, SnapshotMachine
 from .._sse_items import with_inserted
+from . import _robustness
+from ._lifecycle import LIFECYCLE_MACHINE as LIFECYCLE_MACHINE
+from ._lifecycle import AfterStopMachine, ErrorMachine, reading_before_a_message_start
 
 _TOOL_FEATURES = frozenset({"text", "tool_use", "server_tools"})
 _THINKING_FEATURES = frozenset({"text", "thinking"})
@@ -236,3 +240,60 @@ SSE = {
 """The item-layer SSE properties: frames named by their `type` (as Anthropic sends them),
 unnamed (as Anthropic-compatible proxies send them) or mixed; ping and error frames
 passed to the fold."""
+
+
+ROBUSTNESS = {
+    "wrong_typed": [
+        pytest.param(_robustness.wrong_typed, marks=rule("AM-ROB-WRONG-TYPE"), id="fields")
+    ],
+    "junk": [pytest.param(_robustness.junk, marks=rule("AM-ROB-WRONG-TYPE"), id="any-object")],
+    "noise": [
+        pytest.param(_robustness.pings, marks=rule("AM-PING"), id="pings"),
+        pytest.param(
+            _robustness.unknown_events, marks=rule("AM-UNKNOWN-EVENT"), id="unknown-events"
+        ),
+        pytest.param(
+            _robustness.unknown_deltas, marks=rule("AM-UNKNOWN-DELTA"), id="unknown-deltas"
+        ),
+        pytest.param(
+            _robustness.unknown_keys, marks=rule("AM-UNKNOWN-KEYS"), id="unknown-envelope-keys"
+        ),
+    ],
+    "kept": [pytest.param(_robustness.unknown_block, marks=rule("AM-UNKNOWN-BLOCK"), id="blocks")],
+    "refused": [
+        pytest.param(
+            _robustness.refused_within, marks=rule("AM-ROB-NOT-OBJECT"), id="not-an-object"
+        )
+    ],
+}
+"""The robustness properties (`refold.suites._robustness`): lossless streams against the
+same streams with wrongly typed fields, pings, unknown or blank event types, unknown delta
+types or unknown envelope keys; any JSON objects folded; a block of an unknown type kept
+as sent at its index; values that are not objects refused."""
+
+
+LIFECYCLE = {
+    "concern": [
+        pytest.param(SnapshotMachine, marks=rule("AM-LIFE-SNAPSHOT"), id="snapshot"),
+        pytest.param(
+            FinishedMachine, marks=rule("AM-LIFE-FINISHED", "AM-LIFE-TRUNCATED"), id="finished"
+        ),
+        pytest.param(ErrorMachine, marks=rule("AM-LIFE-ERROR"), id="error"),
+        pytest.param(AfterStopMachine, marks=rule("AM-LIFE-AFTER-STOP"), id="after-stop"),
+        pytest.param(
+            ReferenceMachine,
+            marks=rule("AM-LIFE-TRUNCATED", "AM-LIFE-ERROR", "AM-LIFE-AFTER-STOP"),
+            id="reference",
+        ),
+    ],
+    "empty": [
+        pytest.param(
+            reading_before_a_message_start, marks=rule("AM-LIFE-EMPTY"), id="no-message-start"
+        )
+    ],
+}
+"""The lifecycle concerns (`refold.suites._lifecycle`, the Anthropic machine's parts in
+`LIFECYCLE_MACHINE`): snapshots, `finished` exactly once message_stop follows
+message_start without error, an error recorded and ending the fold, events after
+message_stop changing nothing, every read equal to the reference's; reading before a
+message_start."""

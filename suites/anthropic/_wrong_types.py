@@ -20,37 +20,19 @@ from hypothesis import strategies as st
 from refold.reference import JSON, JSONObject
 from refold.strategies.anthropic import allows, families_for, round_trips
 
+from .._json_values import SCALARS_FOR_EVENTS, WRONG_FOR_EVENTS
+
 __all__ = ["wrong_typed_streams"]
 
 Path = tuple[str, ...]
 
-_SCALARS = (
-    st.none()
-    | st.booleans()
-    | st.integers(-3, 2**53)
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=3)
-)
 _WRONG: dict[str, st.SearchStrategy[JSON]] = {
-    "object": (
-        st.none()
-        | st.booleans()
-        | st.integers()
-        | st.text(max_size=3)
-        | st.lists(_SCALARS, max_size=2)
-    ),
-    "string": (
-        st.none()
-        | st.booleans()
-        | st.integers()
-        | st.lists(_SCALARS, max_size=2)
-        | st.dictionaries(st.text(max_size=2), _SCALARS, max_size=2)
-    ),
+    **WRONG_FOR_EVENTS,
     "string or null": (
         st.booleans()
         | st.integers()
-        | st.lists(_SCALARS, max_size=2)
-        | st.dictionaries(st.text(max_size=2), _SCALARS, max_size=2)
+        | st.lists(SCALARS_FOR_EVENTS, max_size=2)
+        | st.dictionaries(st.text(max_size=2), SCALARS_FOR_EVENTS, max_size=2)
     ),
     "number": (
         st.none()

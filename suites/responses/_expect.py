@@ -1,8 +1,7 @@
-"""Assertions shared by the RS rule examples.
-
-A wrong Response is raised as found by a rule example (`found_by="example"`): the harness
-charges it (the dialect's `Charging`: among the test's own rules first); a wrong
-`finished` is a failure of the lifecycle rule the test names for it.
+"""Assertions shared by the RS rule examples (`refold.suites._expect`, with the Response's
+names): a wrong Response is raised as found by a rule example, the harness charging it
+among the test's own rules first; a wrong `finished` is a failure of the lifecycle rule the
+test names for it.
 """
 
 from __future__ import annotations
@@ -11,30 +10,13 @@ from typing import Any
 
 from refold.reference import JSON, JSONObject
 
+from .._expect import add_all, expect_result, finished_is
 from ._events import numbered
 
+__all__ = ["add_all", "expect_finished", "expect_fold", "expect_response"]
 
-def expect_response(
-    check: Any,
-    received: JSON,
-    expected: JSONObject,
-    *,
-    events: list[JSON],
-    rules: tuple[str, ...] | None = None,
-    when: str = "the fold",
-) -> None:
-    """Fail unless `received` equals `expected` under the canonical comparison."""
-    found = check.differences(expected, received)
-    if found:
-        raise check.fail(
-            f"{when} differs from the expected Response at {len(found)} place(s)",
-            rules=rules,
-            found_by="example",
-            events=events,
-            differences=found,
-            expected=expected,
-            received=received,
-        )
+expect_response = expect_result
+"""Fail unless a Response equals the expected one under the canonical comparison."""
 
 
 def expect_fold(
@@ -52,15 +34,4 @@ def expect_finished(
     check: Any, acc: Any, *, expected: bool, rule: str = "LIFE-RS-FINISHED"
 ) -> None:
     """Fail unless the accumulator's `finished` is `expected`."""
-    if acc.finished is not expected:
-        raise check.fail(
-            f"finished is {not expected} after event {len(acc.events) - 1}, expected {expected}",
-            rules=(rule,),
-            events=list(acc.events),
-        )
-
-
-def add_all(acc: Any, events: list[JSON]) -> None:
-    """Add every event, in order."""
-    for event in events:
-        acc.add(event)
+    finished_is(check, acc, expected=expected, rule=rule)

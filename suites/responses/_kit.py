@@ -30,8 +30,12 @@ from refold.strategies.responses import (
 )
 
 from .._kits import all_families, one_feature
+from .._lifecycle import FinishedMachine, ReferenceMachine, SnapshotMachine
 from .._sse_items import with_inserted
+from . import _robustness
 from ._draws import small_streams
+from ._lifecycle import LIFECYCLE_MACHINE as LIFECYCLE_MACHINE
+from ._lifecycle import AfterMachine, ErrorMachine, cut_streams, reading_before_any_event
 
 _NOT_FOLD = frozenset({"robustness", "lifecycle", "sse", "events"})
 """The claimed features a fold's stream is not drawn with: robustness noise is the
@@ -232,3 +236,50 @@ unnamed (as gateways send them) or mixed, with comment keep-alives; keepalive, u
 and error frames passed to the fold. responses-fold.md names no wire rule: these are
 charged to RS-SEQ-ARRIVAL (every event, in arrival order), RS-KEEPALIVE and
 RS-ERROR-EVENT."""
+
+
+ROBUSTNESS = {
+    "wrong_typed": [
+        pytest.param(_robustness.wrong_typed, marks=rule("RS-WRONG-TYPE"), id="fields")
+    ],
+    "junk": [pytest.param(_robustness.junk, marks=rule("RS-WRONG-TYPE"), id="any-object")],
+    "noise": [
+        pytest.param(_robustness.keepalives, marks=rule("RS-KEEPALIVE"), id="keepalives"),
+        pytest.param(_robustness.unknown_events, marks=rule("RS-KEEPALIVE"), id="unknown-events"),
+        pytest.param(_robustness.unknown_keys, marks=rule("RS-UNKNOWN-KEYS"), id="unknown-keys"),
+        pytest.param(_robustness.blank_items, marks=rule("RS-NULL-ITEM"), id="blank-items"),
+    ],
+    "refused": [
+        pytest.param(_robustness.refused_within, marks=rule("RS-NOT-OBJECT"), id="not-an-object")
+    ],
+}
+"""The robustness properties (`refold.suites._robustness`): lossless streams against the
+same streams with wrongly typed fields, keepalives, unknown or blank event types, unknown
+keys or output items that are blank; any JSON objects folded; values that are not objects
+refused."""
+
+
+LIFECYCLE = {
+    "concern": [
+        pytest.param(SnapshotMachine, marks=rule("LIFE-RS-SNAPSHOT"), id="snapshot"),
+        pytest.param(FinishedMachine, marks=rule("LIFE-RS-FINISHED"), id="finished"),
+        pytest.param(ErrorMachine, marks=rule("RS-ERROR-EVENT", "LIFE-RS-FINISHED"), id="error"),
+        pytest.param(AfterMachine, marks=rule("LIFE-RS-AFTER"), id="after-the-terminal"),
+        pytest.param(
+            ReferenceMachine, marks=rule("LIFE-RS-SNAPSHOT", "LIFE-RS-AFTER"), id="reference"
+        ),
+    ],
+    "empty": [pytest.param(reading_before_any_event, marks=rule("LIFE-RS-EMPTY"), id="no-event")],
+    "cut": [
+        pytest.param(
+            cut_streams,
+            marks=rule("LIFE-RS-SNAPSHOT", "LIFE-RS-AFTER", "LIFE-RS-FINISHED"),
+            id="cut-and-after-the-terminal",
+        )
+    ],
+}
+"""The lifecycle concerns (`refold.suites._lifecycle`, the Responses machine's parts in
+`LIFECYCLE_MACHINE`): snapshots, `finished` exactly once a terminal arrived, an error event
+changing nothing, only terminals and recovered items changing the Response after the
+terminal, every read equal to the reference's; reading before any event; streams cut
+anywhere or going on after the terminal folded like the reference."""

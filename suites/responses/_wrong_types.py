@@ -17,32 +17,13 @@ from hypothesis import strategies as st
 
 from refold.reference import JSON, JSONObject
 
+from .._json_values import WRONG_FOR_EVENTS
 from ._draws import small_streams
 
 __all__ = ["FIELDS", "wrong_typed_streams"]
 
-_SCALARS = (
-    st.none()
-    | st.booleans()
-    | st.integers(-3, 2**53)
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=3)
-)
 _WRONG: dict[str, st.SearchStrategy[JSON]] = {
-    "object": (
-        st.none()
-        | st.booleans()
-        | st.integers()
-        | st.text(max_size=3)
-        | st.lists(_SCALARS, max_size=2)
-    ),
-    "string": (
-        st.none()
-        | st.booleans()
-        | st.integers()
-        | st.lists(_SCALARS, max_size=2)
-        | st.dictionaries(st.text(max_size=2), _SCALARS, max_size=2)
-    ),
+    **WRONG_FOR_EVENTS,
     "index": (
         st.none()
         | st.booleans()

@@ -320,7 +320,7 @@ def test_a_replay_made_in_another_folder_says_its_relative_target_is_missing_her
 
 
 LIVE_SNAPSHOT = ROOT / "examples" / "broken" / "live_snapshot.py"
-LIFECYCLE = ROOT / "suites" / "openai_chat" / "test_lifecycle.py"
+LIFECYCLE = ROOT / "suites" / "test_lifecycle.py"
 
 
 def test_a_lifecycle_replay_reruns_its_state_machine_with_the_recorded_blob(
@@ -332,7 +332,7 @@ def test_a_lifecycle_replay_reruns_its_state_machine_with_the_recorded_blob(
             f"--target={LIVE_SNAPSHOT}",
             "--hypothesis-profile=dev",
             "-k",
-            "handed_out",
+            "snapshot",
             str(LIFECYCLE),
         ],
         cwd=tmp_path,
@@ -364,7 +364,7 @@ def test_a_lifecycle_replay_reruns_its_state_machine_with_the_recorded_blob(
     )
     assert again.returncode == 1, again.stdout[-3000:]
     assert "InvalidArgument" not in again.stdout
-    assert "response 0 changed after it was handed out" in again.stdout
+    assert "chat.completion 0 changed after it was handed out" in again.stdout
     assert "found by a test of LIFE-SNAPSHOT" in again.stdout
     assert format_chunks(recorded["chunks"]) in "\n".join(
         line.removeprefix("E").strip() for line in again.stdout.splitlines()
