@@ -52,7 +52,7 @@ SHAPES: Mapping[str, frozenset[str]] = {
     "index gaps": frozenset({"candidates"}),  # GM-CAND-ORDER, GMD-INDEX-GAP
     "content after finish": _TEXT,  # GM-FINISH, GMD-AFTER-FINISH-CONTENT
     "second signature": frozenset({"thinking"}),  # GM-SIGNATURE, GMD-SECOND-SIGNATURE
-    "mismatched pieces": frozenset({"streamed_arguments"}),  # GMD-ARGS-MISMATCH
+    "mismatched pieces": frozenset({"tool_calls", "streamed_arguments"}),  # GMD-ARGS-MISMATCH
     "null entries": _ROBUST,  # GM-ROB-NULL-ENTRIES, GMD-NULL-ENTRY
     "wrong types": _ROBUST,  # GM-ROB-WRONG-TYPE, GMD-WRONG-TYPE
     "not objects": _ROBUST,  # GM-ROB-NOT-OBJECT (single chunks, `lifecycle_chunks`)

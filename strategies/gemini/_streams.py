@@ -142,44 +142,54 @@ def _null_entries(draw: st.DrawFn, chunks: list[JSONObject]) -> list[JSONObject]
     return chunks  # GMD-NULL-ENTRY
 
 
-_WRONG_TYPES: tuple[tuple[str, JSON], ...] = (
-    ("candidates", {"index": 0}),
-    ("usageMetadata", [1, 2]),
-    ("modelVersion", 3),
-    ("responseId", "  "),
-    ("promptFeedback", "blocked"),
+_WRONG_TYPES: tuple[tuple[str, str, JSON], ...] = (
+    ("text parts", "candidates", {"index": 0}),
+    ("text parts", "modelVersion", 3),
+    ("text parts", "responseId", "  "),
+    ("usage", "usageMetadata", [1, 2]),
+    ("prompt feedback", "promptFeedback", "blocked"),
 )
-_WRONG_CANDIDATE_TYPES: tuple[tuple[str, JSON], ...] = (
-    ("content", "text"),
-    ("finishReason", 1),
-    ("index", "0"),
-    ("safetyRatings", {"category": "x"}),
-    ("groundingMetadata", []),
+_WRONG_CANDIDATE_TYPES: tuple[tuple[str, str, JSON], ...] = (
+    ("text parts", "content", "text"),
+    ("text parts", "finishReason", 1),
+    ("text parts", "index", "0"),
+    ("safety ratings", "safetyRatings", {"category": "x"}),
+    ("grounding", "groundingMetadata", []),
 )
+"""(shape the target must be judged on, key, a value of the wrong JSON type)."""
 
 
-def _wrong_types(draw: st.DrawFn, chunks: list[JSONObject]) -> list[JSONObject]:
-    chunk = chunks[draw(below(len(chunks)))]
-    entries = _entries_of([chunk])
-    if entries and draw(BOOLEANS):
-        key, value = draw(st.sampled_from(_WRONG_CANDIDATE_TYPES))
-        entries[0][key] = copy.deepcopy(value)
-    else:
-        key, value = draw(st.sampled_from(_WRONG_TYPES))
-        chunks.insert(draw(below(len(chunks) + 1)), {key: copy.deepcopy(value)})
-    return chunks  # GMD-WRONG-TYPE
+def _wrong_types(features: Collection[str]) -> _Damage:
+    top = [(key, value) for shape, key, value in _WRONG_TYPES if allows(shape, features)]
+    inner = [
+        (key, value) for shape, key, value in _WRONG_CANDIDATE_TYPES if allows(shape, features)
+    ]
+
+    def damage(draw: st.DrawFn, chunks: list[JSONObject]) -> list[JSONObject]:
+        chunk = chunks[draw(below(len(chunks)))]
+        entries = _entries_of([chunk])
+        if entries and draw(BOOLEANS):
+            key, value = draw(st.sampled_from(inner))
+            entries[0][key] = copy.deepcopy(value)
+        else:
+            key, value = draw(st.sampled_from(top))
+            chunks.insert(draw(below(len(chunks) + 1)), {key: copy.deepcopy(value)})
+        return chunks  # GMD-WRONG-TYPE
+
+    return damage
 
 
-_DAMAGES: tuple[tuple[str, _Damage], ...] = (
-    ("truncated", _truncated),
-    ("error chunk", _error),
-    ("index gaps", _gaps),
-    ("content after finish", _after_finish),
-    ("second signature", _second_signature),
-    ("mismatched pieces", _mismatched),
-    ("null entries", _null_entries),
-    ("wrong types", _wrong_types),
-)
+def _damages(features: Collection[str]) -> tuple[tuple[str, _Damage], ...]:
+    return (
+        ("truncated", _truncated),
+        ("error chunk", _error),
+        ("index gaps", _gaps),
+        ("content after finish", _after_finish),
+        ("second signature", _second_signature),
+        ("mismatched pieces", _mismatched),
+        ("null entries", _null_entries),
+        ("wrong types", _wrong_types(features)),
+    )
 
 
 @st.composite
@@ -196,7 +206,7 @@ def chunk_streams(
     fold of the same chunks."""
     _, chunks = draw(round_trips(features=features, families=families))
     chunks = copy.deepcopy(chunks)
-    for name, damage in _DAMAGES:
+    for name, damage in _damages(features):
         if allows(name, features) and draw(BOOLEANS):
             event(f"damage: {name}")
             chunks = damage(draw, chunks)
