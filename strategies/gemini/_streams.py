@@ -168,7 +168,8 @@ def _wrong_types(features: Collection[str]) -> _Damage:
     def damage(draw: st.DrawFn, chunks: list[JSONObject]) -> list[JSONObject]:
         chunk = chunks[draw(below(len(chunks)))]
         entries = _entries_of([chunk])
-        if entries and draw(BOOLEANS):
+        on_candidate: bool = draw(BOOLEANS)
+        if entries and on_candidate:
             key, value = draw(st.sampled_from(inner))
             entries[0][key] = copy.deepcopy(value)
         else:
