@@ -4,6 +4,7 @@ not claim; the `SHAPES` and `SPLIT_FAMILIES` tables name only the spec's vocabul
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -130,3 +131,13 @@ def test_every_family_names_its_class_and_source(family: int) -> None:
     assert entry.shape in {"documented", "observed", "synthetic"}
     assert entry.summary and entry.source
     assert f"family {family}" in SHAPES
+
+
+@given(data=st.data())
+@_SLOW
+def test_every_drawn_value_is_json(data: st.DataObject) -> None:
+    response, chunks = data.draw(round_trips())
+    damaged = data.draw(chunk_streams())
+    for value in (response, chunks, damaged):
+        text = json.dumps(value, allow_nan=False)
+        assert json.loads(text) == value
