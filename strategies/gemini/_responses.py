@@ -228,13 +228,15 @@ def _candidates(
     reasons = DOCUMENTED_FINISH_REASONS if documented else FINISH_REASONS
     reason = draw(st.sampled_from(reasons))
     candidate: JSONObject = {}
+    parts = draw(st.lists(_parts(features, documented=documented), max_size=max_parts))
+    # the first part is drawn apart so that the simplest candidate has one text part
+    first = draw(_text_parts(features))
+    content: JSONObject = {"role": "model", "parts": _as_folded([first, *parts])}
+    if allows("unknown keys", features) and not documented and draw(BOOLEANS):
+        content[draw(_UNKNOWN_KEYS)] = draw(_UNKNOWN_VALUES)
+    # drawn first and then maybe dropped, so that leaving it out costs the shrinker a
+    # choice more: the simplest candidate has content (GM-ROLE: a SAFETY finish may not)
     if not (reason == "SAFETY" and allows("safety ratings", features) and draw(BOOLEANS)):
-        parts = draw(st.lists(_parts(features, documented=documented), max_size=max_parts))
-        # the first part is drawn apart so that the simplest candidate has one text part
-        first = draw(_text_parts(features))
-        content: JSONObject = {"role": "model", "parts": _as_folded([first, *parts])}
-        if allows("unknown keys", features) and not documented and draw(BOOLEANS):
-            content[draw(_UNKNOWN_KEYS)] = draw(_UNKNOWN_VALUES)
         candidate["content"] = content
     candidate["finishReason"] = reason
     candidate["index"] = index
@@ -289,22 +291,22 @@ def responses(
     """
     check_features(features)
     response: JSONObject = {}
-    blocked = allows("prompt feedback", features) and draw(BOOLEANS) and draw(BOOLEANS)
-    if blocked:  # GM-CAND-NONE: a blocked prompt streams no candidate
+    count = 1
+    if allows("several candidates", features):
+        count = draw(st.integers(1, max(1, max_candidates)))
+    response["candidates"] = [
+        draw(_candidates(index, features, documented=documented, max_parts=max_parts))
+        for index in range(count)
+    ]
+    if allows("prompt feedback", features) and draw(BOOLEANS):
+        response["promptFeedback"] = {"safetyRatings": draw(_ratings())}
+    # candidates drawn first and then maybe dropped (the shrinker prefers fewer choices)
+    if allows("prompt feedback", features) and draw(BOOLEANS) and draw(BOOLEANS):
+        del response["candidates"]  # GM-CAND-NONE: a blocked prompt streams no candidate
         feedback: JSONObject = {"blockReason": draw(st.sampled_from(BLOCK_REASONS))}
         if draw(BOOLEANS):
             feedback["safetyRatings"] = draw(_ratings())
         response["promptFeedback"] = feedback
-    else:
-        count = 1
-        if allows("several candidates", features):
-            count = draw(st.integers(1, max(1, max_candidates)))
-        response["candidates"] = [
-            draw(_candidates(index, features, documented=documented, max_parts=max_parts))
-            for index in range(count)
-        ]
-        if allows("prompt feedback", features) and draw(BOOLEANS):
-            response["promptFeedback"] = {"safetyRatings": draw(_ratings())}
     if allows("usage", features):
         response["usageMetadata"] = draw(usages())
     response["modelVersion"] = draw(st.sampled_from(MODELS))
