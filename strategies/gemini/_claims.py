@@ -1,0 +1,84 @@
+"""What a Gemini target is sent, from the features it claims: one table.
+
+A drawn response or stream may only contain what the target claims: a part kind, a
+candidate field, a split family or a kind of damage whose rules belong to a feature the
+target does not claim would charge a failure to rules it is not judged on. Every strategy
+that decides whether to draw something asks `allows`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+
+from hypothesis.errors import InvalidArgument
+
+from refold.reference.gemini import FEATURES
+
+__all__ = ["FEATURES", "SHAPES", "allows", "check_features", "families_for"]
+
+_TEXT = frozenset({"text"})
+_ROBUST = frozenset({"robustness"})
+_LIFE = frozenset({"lifecycle"})
+
+SHAPES: Mapping[str, frozenset[str]] = {
+    # what a known response may hold (`responses`)
+    "text parts": _TEXT,  # GM-TEXT-JOIN
+    "known candidate keys": _TEXT,  # GM-CAND-KEYS (finishMessage, avgLogprobs)
+    "several candidates": frozenset({"candidates"}),  # GM-CAND-ORDER
+    "thought parts": frozenset({"thinking"}),  # GM-THOUGHT-APART
+    "thought signatures": frozenset({"thinking"}),  # GM-SIGNATURE
+    "function calls": frozenset({"tool_calls"}),  # GM-CALL-WHOLE, GM-CALL-ID
+    "code parts": frozenset({"code_execution"}),  # GM-CODE
+    "media parts": frozenset({"media"}),  # GM-INLINE
+    "safety ratings": frozenset({"safety"}),  # GM-SAFETY
+    "prompt feedback": frozenset({"safety"}),  # GM-PROMPT-FEEDBACK, GM-CAND-NONE
+    "citations": frozenset({"citations"}),  # GM-CITATIONS
+    "grounding": frozenset({"grounding"}),  # GM-GROUNDING
+    "usage": frozenset({"usage"}),  # GM-USAGE-LAST
+    "unknown keys": _ROBUST,  # GM-UNKNOWN-KEYS, GMD-UNKNOWN-PART
+    # lossless split families (`SPLIT_FAMILIES`)
+    "family 1": _TEXT,
+    "family 2": _TEXT,
+    "family 3": _TEXT,
+    "family 4": frozenset({"tool_calls", "streamed_arguments"}),
+    "family 5": _TEXT,
+    "family 6": _TEXT,
+    "family 7": _TEXT,
+    "family 8": frozenset({"usage"}),
+    "usage after the finish chunk": frozenset({"usage"}) | _LIFE,  # GM-LIFE-AFTER-FINISH
+    # damage to a stream (differential checks, `chunk_streams`)
+    "truncated": _LIFE,  # GM-LIFE-TRUNCATED, GMD-CUT
+    "error chunk": _LIFE,  # GM-LIFE-ERROR, GMD-ERROR-CHUNK, GMD-AFTER-ERROR
+    "index gaps": frozenset({"candidates"}),  # GM-CAND-ORDER, GMD-INDEX-GAP
+    "content after finish": _TEXT,  # GM-FINISH, GMD-AFTER-FINISH-CONTENT
+    "second signature": frozenset({"thinking"}),  # GM-SIGNATURE, GMD-SECOND-SIGNATURE
+    "mismatched pieces": frozenset({"tool_calls", "streamed_arguments"}),  # GMD-ARGS-MISMATCH
+    "null entries": _ROBUST,  # GM-ROB-NULL-ENTRIES, GMD-NULL-ENTRY
+    "wrong types": _ROBUST,  # GM-ROB-WRONG-TYPE, GMD-WRONG-TYPE
+    "not objects": _ROBUST,  # GM-ROB-NOT-OBJECT (single chunks, `lifecycle_chunks`)
+}
+"""Each thing a strategy can draw and the features a target must claim (all of them)
+to be sent it."""
+
+
+def allows(shape: str, features: Collection[str]) -> bool:
+    """True when a target claiming `features` is judged on streams with `shape`."""
+    try:
+        needed = SHAPES[shape]
+    except KeyError:
+        raise InvalidArgument(f"shape={shape!r} is not one of {sorted(SHAPES)}") from None
+    return needed <= set(features)
+
+
+def families_for(features: Collection[str]) -> frozenset[int]:
+    """The lossless split families a target claiming `features` is judged on."""
+    return frozenset(family for family in range(1, 9) if allows(f"family {family}", features))
+
+
+def check_features(features: Collection[str]) -> None:
+    """Refuse a feature set outside the vocabulary, or one without `text`."""
+    unknown = sorted(set(features) - set(FEATURES))
+    if unknown:
+        raise InvalidArgument(f"features={unknown!r} are not in the vocabulary {FEATURES}")
+    if "text" not in features:
+        raise InvalidArgument(f"features={sorted(features)!r} must include 'text'")

@@ -1,0 +1,82 @@
+"""Wire strategies: a Gemini chunk stream as the bytes a server sends, cut anywhere.
+
+`sse_bytes(chunks)` is the `alt=sse` framing: one SSE event per chunk, no event names and
+no terminal sentinel (GM-WIRE-SSE), with the lossless WHATWG variations of
+`refold.strategies.wire`. `array_bytes(chunks)` is the framing without `alt=sse`: one JSON
+array whose elements are the chunks, separated as Google writes them (`\\r\\n,\\r\\n`) or
+compactly, maybe pretty-printed, with a BOM (GM-WIRE-ARRAY). Both cut the bytes anywhere,
+preferring inside a UTF-8 character and between CR and LF, and shrink toward one piece.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from hypothesis import strategies as st
+
+from refold.reference import JSON
+
+from .. import wire as _wire
+from ..wire import _cut
+
+__all__ = ["array_bytes", "sse_bytes"]
+
+_MAX_CUTS = 24
+_SEPARATORS = st.sampled_from([",", "\r\n,\r\n", ", ", "\n,\n", " ,\t"])
+_EDGES = st.sampled_from(["", "\n", "\r\n", " "])
+
+
+def sse_bytes(
+    chunks: Sequence[JSON],
+    *,
+    keep_alives: bool = True,
+    mixed_line_ends: bool = True,
+    multiline_data: bool = True,
+    bom: bool = False,
+    max_cuts: int = _MAX_CUTS,
+) -> st.SearchStrategy[list[bytes]]:
+    """The `chunks` as an `alt=sse` event stream of bytes, cut into the pieces a client
+    receives. Every drawn stream decodes to exactly `chunks`; there is never a `[DONE]`.
+    Comment keep-alives, CR line ends and multi-line data are GMD-WIRE-FRAMING (the docs
+    show none); pass False to draw only Google's own framing."""
+    return _wire.sse_bytes(
+        chunks,
+        keep_alives=keep_alives,
+        mixed_line_ends=mixed_line_ends,
+        multiline_data=multiline_data,
+        done=False,
+        bom=bom,
+        max_cuts=max_cuts,
+    )
+
+
+@st.composite
+def array_bytes(
+    draw: st.DrawFn,
+    chunks: Sequence[JSON],
+    *,
+    bom: bool | None = None,
+    empty_elements: bool = False,
+    max_cuts: int = _MAX_CUTS,
+) -> list[bytes]:
+    """The `chunks` as one streamed JSON array of bytes, cut into the pieces a client
+    receives. Every drawn body decodes to exactly `chunks`. `bom` starts the body with a
+    byte order mark (None: drawn). `empty_elements` adds empty elements between commas,
+    which the decoder skips ([ext], GMD-WIRE-FRAMING)."""
+    elements: list[str] = []
+    for chunk in chunks:
+        indent = draw(st.sampled_from([None, 2]))
+        elements.append(json.dumps(chunk, ensure_ascii=draw(st.booleans()), indent=indent))
+        if empty_elements and draw(st.booleans()):
+            elements.append(draw(_EDGES))
+    body = "[" + draw(_EDGES)
+    for number, element in enumerate(elements):
+        if number:
+            body += draw(_SEPARATORS)
+        body += element
+    body += draw(_EDGES) + "]"
+    if bom is None:
+        bom = draw(st.booleans())
+    encoded = (b"\xef\xbb\xbf" if bom else b"") + body.encode("utf-8")
+    return draw(_cut(encoded, max_cuts=max_cuts))
