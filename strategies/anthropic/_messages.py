@@ -258,11 +258,13 @@ def messages(
         "stop_sequence": sequence,
     }
     if allows("usage", features):
-        # drawn first and then maybe dropped, so that the simplest draw keeps it (the
-        # shrinker prefers fewer choices: an absent usage must cost one more)
+        # drawn first and then maybe dropped, so that the simplest draw keeps it: the
+        # shrinker prefers fewer choices, and a split of a message with usage draws more
+        # than one without, so an absent usage costs a second usage drawn and discarded
         message["usage"] = draw(_usages())
         if not documented and draw(BOOLEANS):
             del message["usage"]
+            draw(_usages())
     if allows("stop_details", features):
         if draw(BOOLEANS):
             message["stop_details"] = draw(_stop_details())

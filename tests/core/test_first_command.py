@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-_ONE_TEST = "test_finished_follows_the_finish_reasons_and_done"
+_ONE_TEST = "test_the_object_is_chat_completion_whatever_the_chunks_say"
 
 
 def _wheel_like_site(directory: Path) -> Path:
