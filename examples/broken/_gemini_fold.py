@@ -6,8 +6,8 @@ response the same call returns unstreamed, as docs/spec/gemini-fold.md says, wri
 that spec alone: standard library only, plain JSON in and out, identical to
 `refold.reference.gemini` on every stream. Each step is a short method named after what it
 does, so that a broken example is this fold with one method overridden: the method its
-defect lives in. A candidate is a `Candidate` and a streamed call a `StreamedCall`, both
-named on the accumulator, so a defect in one is an override of it.
+defect lives in. A candidate is a `Candidate`, named on the accumulator, and a text run a
+`TextRun`, named on the candidate, so a defect in one is an override of it.
 
 Checked like any target: `refold check --target examples/broken/_gemini_fold.py`.
 """
@@ -251,6 +251,8 @@ _FRAGMENT_KEYS = ("partialArgs", "willContinue")
 class Candidate:
     """One candidate: its parts, finish reason, metadata and other keys."""
 
+    TextRun = TextRun
+
     def __init__(self, index):
         self.index = index
         self.content = None
@@ -308,11 +310,16 @@ class Candidate:
         signature = nonblank(part.get("thoughtSignature"))
         if part["text"] == "" and signature is None:
             return
-        previous = self.parts[-1] if self.parts else None
-        if isinstance(previous, TextRun) and previous.takes(thought):
-            previous.append(part["text"], signature)
+        run = self.joinable_run(thought)
+        if run is not None:
+            run.append(part["text"], signature)
         else:
-            self.parts.append(TextRun(thought, part["text"], signature))
+            self.parts.append(self.TextRun(thought, part["text"], signature))
+
+    def joinable_run(self, thought):
+        """The previous part, when it is a text run that takes a fragment of this kind."""
+        previous = self.parts[-1] if self.parts else None
+        return previous if isinstance(previous, TextRun) and previous.takes(thought) else None
 
     def add_function_call(self, part):
         call = part["functionCall"]
@@ -428,9 +435,7 @@ class Accumulator:
             self.failure = copy.deepcopy(json_object(chunk["error"]) or {})
             return
         self.add_envelope(chunk)
-        for entry in json_list(chunk.get("candidates")):
-            if isinstance(entry, dict):
-                self.add_candidate(entry)
+        self.add_candidates(json_list(chunk.get("candidates")))
 
     def add_envelope(self, chunk):
         self.add_usage(chunk.get("usageMetadata"))
@@ -450,6 +455,11 @@ class Accumulator:
     def add_prompt_feedback(self, feedback):
         if isinstance(feedback, dict):
             self.prompt_feedback = copy.deepcopy(feedback)
+
+    def add_candidates(self, entries):
+        for entry in entries:
+            if isinstance(entry, dict):
+                self.add_candidate(entry)
 
     def add_candidate(self, entry):
         """An entry belongs to the candidate its `index` names; no index is 0."""
