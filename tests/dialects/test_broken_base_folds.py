@@ -69,9 +69,8 @@ def test_every_broken_example_subclasses_the_base_fold_of_its_dialect(name: str)
     # the example imports the base as the module `_chat_fold`; the file itself was loaded
     # under another name, so the classes are compared by where they live
     bases = {(cls.__qualname__, cls.__module__) for cls in target["factory"].__mro__}
-    assert ("Accumulator", _BASES[target.get("dialect", "openai-chat")]) in bases, (
-        f"{name}: {target['factory']} does not subclass {_BASES[target['dialect']]}.Accumulator"
-    )
+    base = _BASES[target.get("dialect", "openai-chat")]
+    assert ("Accumulator", base) in bases, f"{name}: does not subclass {base}.Accumulator"
 
 
 @given(
