@@ -16,6 +16,7 @@ from refold.reference.gemini import FEATURES, RULES, Accumulator, differences, f
 from .._dialect import Dialect
 from .attribution import PLACES, POINTERLESS, rules_at
 from .framing import decode_body
+from .serving import ENDPOINT
 from .targets import SDK_TARGETS
 
 __all__ = ["GEMINI"]
@@ -54,6 +55,7 @@ GEMINI = Dialect(
     snapshot_rule="GM-LIFE-SNAPSHOT",
     sse_layer="items",
     suites="gemini",
+    endpoint=ENDPOINT,
     sniff=_sniff,
     named_frames=False,
     reference_target="refold.dialects.gemini.reference_target:DECLARATION",
