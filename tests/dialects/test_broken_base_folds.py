@@ -10,10 +10,7 @@ The suites hold the bases to every rule (the "reference and base fold pass" test
 from __future__ import annotations
 
 import copy
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -45,16 +42,6 @@ def _load(name: str) -> PythonTarget:
     return target
 
 
-def _import(name: str) -> ModuleType:
-    if str(_BROKEN) not in sys.path:
-        sys.path.append(str(_BROKEN))
-    spec = importlib.util.spec_from_file_location(f"broken_{name}", _BROKEN / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 _CHAT = _load("_chat_fold")
 _ANTHROPIC = _load("_anthropic_fold")
 
@@ -63,14 +50,14 @@ _ANTHROPIC = _load("_anthropic_fold")
     "name", sorted(p.stem for p in _BROKEN.glob("*.py") if not p.stem.startswith("_"))
 )
 def test_every_broken_example_subclasses_the_base_fold_of_its_dialect(name: str) -> None:
-    # read as the harness reads a target file (its folder last on sys.path), without the
-    # dialect registry, so that an example of a dialect not yet registered is held too
-    target = _import(name).refold_target  # without "dialect" a target is a chat one
-    # the example imports the base as the module `_chat_fold`; the file itself was loaded
-    # under another name, so the classes are compared by where they live
-    bases = {(cls.__qualname__, cls.__module__) for cls in target["factory"].__mro__}
-    base = _BASES[target.get("dialect", "openai-chat")]
-    assert ("Accumulator", base) in bases, f"{name}: does not subclass {base}.Accumulator"
+    target = _load(name)
+    assert target.factory is not None
+    # the example imports the base as the module `_chat_fold`; the harness loaded the
+    # file itself under another name, so the classes are compared by where they live
+    bases = {(cls.__qualname__, cls.__module__) for cls in target.factory.__mro__}
+    assert ("Accumulator", _BASES[target.dialect.name]) in bases, (
+        f"{name}: {target.factory} does not subclass {_BASES[target.dialect.name]}.Accumulator"
+    )
 
 
 @given(
@@ -107,7 +94,7 @@ def test_the_anthropic_base_decodes_sse_bytes_like_the_reference(parts: list[byt
     assert _ANTHROPIC.sse(parts) == anthropic.decode_stream(parts)
 
 
-_GEMINI = _import("_gemini_fold").refold_target
+_GEMINI = _load("_gemini_fold")
 
 
 def _gemini_steps(accumulator: Any, chunks: list[JSON]) -> list[tuple[object, ...]]:
@@ -131,16 +118,16 @@ def _gemini_steps(accumulator: Any, chunks: list[JSON]) -> list[tuple[object, ..
 
 @given(
     st.one_of(
-        gemini_strategies.chunk_streams(features=_GEMINI["features"]),
-        gemini_strategies.round_trips(features=_GEMINI["features"]).map(lambda drawn: drawn[1]),
-        st.lists(gemini_strategies.lifecycle_chunks(features=_GEMINI["features"]), max_size=6),
+        gemini_strategies.chunk_streams(features=_GEMINI.features),
+        gemini_strategies.round_trips(features=_GEMINI.features).map(lambda drawn: drawn[1]),
+        st.lists(gemini_strategies.lifecycle_chunks(features=_GEMINI.features), max_size=6),
     )
 )
 def test_the_gemini_base_folds_every_drawn_stream_like_the_reference_after_every_chunk(
     chunks: list[JSON],
 ) -> None:
     expected = _gemini_steps(gemini.Accumulator(), chunks)
-    found = _gemini_steps(_GEMINI["factory"](), chunks)
+    found = _gemini_steps(_GEMINI.factory(), chunks)
     for (refused, response, finished, error), step in zip(expected, found, strict=True):
         assert step[0] == refused and step[2:] == (finished, error)
         if isinstance(response, dict) and isinstance(step[1], dict):
