@@ -25,8 +25,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from refold.dialects.gemini.attribution import rules_at
 from refold.reference import JSON, JSONObject
-from refold.reference.gemini import FEATURES, RULES, differences, fold, rules_at
+from refold.reference.gemini import FEATURES, RULES, differences, fold
 from refold.strategies.gemini import round_trips
 
 _BROKEN = Path(__file__).resolve().parents[3] / "examples" / "broken"
