@@ -107,11 +107,11 @@ def synthetic_id(position: int) -> str:
 
 
 def public_text(part: JSONObject) -> str:
-    """A part's public text: the `text` of a part that is no call and no thought."""
+    """The public text of a part that is no call: its `text`, unless it is a thought."""
     text = part.get("text")
     if not isinstance(text, str) or part.get("thought") is True:
         return ""  # EV-REASONING-OPAQUE: thought summaries never reach output_text
-    return "" if isinstance(part.get("functionCall"), dict) else text
+    return text
 
 
 def call_arguments(call: JSONObject) -> JSONObject | None:
@@ -130,7 +130,7 @@ class GeminiMapping(Mapping):
     def __init__(self) -> None:
         super().__init__()
         self._fold = Accumulator()
-        self._texts: list[str] = []  # public text emitted per part position
+        self._texts: dict[int, str] = {}  # public text emitted, by part position
         self._calls: set[int] = set()  # positions of the call parts emitted
         self._ids: set[str] = set()
         self._last: JSON = None  # the last frame read: opaque of what end() emits
@@ -173,8 +173,7 @@ class GeminiMapping(Mapping):
     def _text(self, position: int, text: str, frame: JSON) -> list[Event]:
         """EV-TEXT: what the fold added to the part's public text since the last frame
         (parts only grow at the end: GM-TEXT-JOIN appends to the last run)."""
-        self._texts += [""] * (position + 1 - len(self._texts))
-        sent, self._texts[position] = self._texts[position], text
+        sent, self._texts[position] = self._texts.get(position, ""), text
         grown = text[len(sent) :]
         return [text_delta(grown, frame)] if grown else []  # EV-NO-EMPTY-DELTA
 

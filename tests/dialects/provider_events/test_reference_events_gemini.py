@@ -118,6 +118,13 @@ def test_a_whole_call_starts_streams_its_arguments_and_completes_in_its_chunk() 
     assert turn(result)["stop_reason"] == "tool_use"
 
 
+def test_the_arguments_delta_is_compact_json_with_characters_as_they_are() -> None:
+    # EV-ARGS-DELTA, EV-ARGS-CONSERVE: `args` serialised without spaces or \u escapes
+    frame = chunk(call("find", {"city": "Zürich", "tags": ["é", 1]}, "c1"), finish="STOP")
+    deltas = _deltas(run(GEMINI, [frame]), "ToolCallArgumentsDelta")
+    assert deltas == ['{"city":"Zürich","tags":["é",1]}']
+
+
 @pytest.mark.parametrize("args", [None, {}], ids=["absent", "empty"])
 def test_a_call_without_arguments_completes_with_the_empty_object_and_no_delta(
     args: Any,
@@ -147,16 +154,21 @@ def test_calls_without_an_id_get_their_position_among_the_calls() -> None:
 
 def _failure(result: dict[str, Any]) -> tuple[str, str]:
     error = result["outcome"]["error"]
-    return error["kind"], error["message"].split(":")[0]
+    return error["kind"], error["message"]
+
+
+_NO_NAME = "EV-CALL-STARTED: a function call has no name"
+_SHARED = "EV-IDS-SINGLE-USE: two function calls share an id"
+_NO_OBJECT = "EV-ARGS-INVALID: a function call's args are not a JSON object"
 
 
 @pytest.mark.parametrize(
     ("parts", "expected"),
     [
-        ([call("  ", {"x": 1}, "c1")], ("unsupported", "EV-CALL-STARTED")),
-        ([call("f", None, "c1"), call("g", None, "c1")], ("unsupported", "EV-IDS-SINGLE-USE")),
-        ([call("f", [1, 2], "c1")], ("invalid_tool_arguments", "EV-ARGS-INVALID")),
-        ([call("f", "{}", "c1")], ("invalid_tool_arguments", "EV-ARGS-INVALID")),
+        ([call("  ", {"x": 1}, "c1")], ("unsupported", _NO_NAME)),
+        ([call("f", None, "c1"), call("g", None, "c1")], ("unsupported", _SHARED)),
+        ([call("f", [1, 2], "c1")], ("invalid_tool_arguments", _NO_OBJECT)),
+        ([call("f", "{}", "c1")], ("invalid_tool_arguments", _NO_OBJECT)),
     ],
     ids=["blank name", "shared id", "args a list", "args a string"],
 )
@@ -344,14 +356,20 @@ def test_an_error_chunk_is_one_opaque_and_ends_the_stream() -> None:
     frames = [chunk({"text": "A"}), error, chunk({"text": "B"}, finish="STOP")]
     result = run(GEMINI, frames)
     assert result["events"][1:] == [_opaque(error)]
-    assert _failure(result) == ("provider_error", "EV-ERROR-FRAME")
+    assert _failure(result) == (
+        "provider_error",
+        "EV-ERROR-FRAME: the provider sent an error chunk",
+    )
 
 
 def test_a_body_cut_before_the_finish_is_truncated() -> None:
     # EV-TRUNCATED: GM-LIFE-FINISHED is the terminal; text already sent stays sent
     result = run(GEMINI, [chunk({"text": "A"}, usage={"candidatesTokenCount": 1})])
     assert kinds(result["events"]) == ["TextDelta", "Usage"]
-    assert _failure(result) == ("truncated", "EV-TRUNCATED")
+    assert _failure(result) == (
+        "truncated",
+        "EV-TRUNCATED: the body ended before the stream's terminal",
+    )
 
 
 def test_an_empty_body_is_truncated() -> None:
@@ -410,8 +428,8 @@ def test_completed_comes_at_the_end_of_the_body_never_at_the_finish_chunk() -> N
 @pytest.mark.parametrize(
     ("opening", "expected"),
     [
-        (call("a", [1], willContinue=True), ("invalid_tool_arguments", "EV-ARGS-INVALID")),
-        ({"functionCall": {"willContinue": True}}, ("unsupported", "EV-CALL-STARTED")),
+        (call("a", [1], willContinue=True), ("invalid_tool_arguments", _NO_OBJECT)),
+        ({"functionCall": {"willContinue": True}}, ("unsupported", _NO_NAME)),
     ],
     ids=["args a list", "no name"],
 )
