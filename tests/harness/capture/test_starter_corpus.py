@@ -153,7 +153,9 @@ FINDINGS: dict[str, dict[str, frozenset[str] | str]] = {
 SDK versions pyproject.toml and package-lock.json pin)."""
 
 _SOURCE_TARGETS = [
-    name for name in BUILTIN_TARGETS if name not in ("langchain-events", "pydantic-ai-events")
+    name
+    for name in BUILTIN_TARGETS
+    if name not in ("langchain-events", "pydantic-ai-events", "pydantic-ai-gemini-events")
 ]
 
 

@@ -42,8 +42,8 @@ def test_an_unimportable_target_lists_every_form() -> None:
             # each dialect's, in the order the registry lists the dialects
             "`openai`, `litellm`, `langchain`, `anthropic`, `anthropic-stream`, "
             "`langchain-anthropic`, `litellm-anthropic`, `langchain-events`, "
-            "`pydantic-ai-events`, `openai-responses`, `langchain-openai-responses`, "
-            "`litellm-responses`",
+            "`pydantic-ai-events`, `pydantic-ai-gemini-events`, `openai-responses`, "
+            "`langchain-openai-responses`, `litellm-responses`",
         ),
         ("anthropic-ts", "`anthropic-ts`, `ai-sdk-anthropic`, `openai-node-responses`"),
         ("ai-sdk-events", "`ai-sdk-events`"),
