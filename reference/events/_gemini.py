@@ -19,7 +19,8 @@ reads candidate 0's parts and emits what changed, in part order; it re-decides n
     end of body, fold not finished           error (truncated)           EV-TRUNCATED
 
 Only candidate 0 is normalised (EV-CHOICE0, as for Chat); other candidates produce
-nothing. The spec section gives the reasons for each decision; the ids are `GeminiIds`.
+nothing. A call sent without an id gets `synthetic_id`. The spec section gives the reason
+for each decision.
 """
 
 from __future__ import annotations
@@ -106,7 +107,7 @@ def synthetic_id(position: int) -> str:
     return f"gemini-call-{position}"
 
 
-def public_text(part: JSONObject) -> str:
+def _public_text(part: JSONObject) -> str:
     """The public text of a part that is no call: its `text`, unless it is a thought."""
     text = part.get("text")
     if not isinstance(text, str) or part.get("thought") is True:
@@ -114,7 +115,7 @@ def public_text(part: JSONObject) -> str:
     return text
 
 
-def call_arguments(call: JSONObject) -> JSONObject | None:
+def _call_arguments(call: JSONObject) -> JSONObject | None:
     """EV-ARGS-PARSED: `args` absent or null is `{}`; an object is itself; else None."""
     args = call.get("args")
     if args is None:
@@ -165,7 +166,7 @@ class GeminiMapping(Mapping):
                 if position not in self._calls and position != open_at:
                     events += self._call(position, parts, frame)
             else:
-                events += self._text(position, public_text(part), frame)
+                events += self._text(position, _public_text(part), frame)
             if self.outcome is not None:
                 return events  # EV-NOTHING-AFTER-ERROR: a call that cannot complete
         return events
@@ -186,7 +187,7 @@ class GeminiMapping(Mapping):
         ordinal = sum(isinstance(p.get("functionCall"), dict) for p in parts[:position])
         call_id = non_blank(call.get("id")) or synthetic_id(ordinal)
         name = non_blank(call.get("name"))
-        arguments = call_arguments(call)
+        arguments = _call_arguments(call)
         if name is None:
             self.fail("unsupported", "EV-CALL-STARTED: a function call has no name")
             return []
