@@ -336,14 +336,23 @@ def test_ev_error_frame_a_changed_response_id_ends_the_stream_as_a_provider_erro
             AttributeError,
             "upper",
         ),
+        ({"candidates": {"index": 0}}, TypeError, "string indices"),
+        (
+            chunk({"codeExecutionResult": {"outcome": "OUTCOME_OK", "output": ""}}),
+            AssertionError,
+            None,
+        ),
     ],
-    ids=["null part", "finish reason a number"],
+    ids=["null part", "finish reason a number", "candidates an object", "result before code"],
 )
-def test_ev_unknown_a_mistyped_chunk_crashes_google_genai(
-    frame: dict[str, Any], error: type[Exception], match: str
+def test_ev_unknown_a_chunk_pydantic_ai_cannot_read_crashes_it(
+    frame: dict[str, Any], error: type[Exception], match: str | None
 ) -> None:
-    # GM-ROB-NULL-ENTRIES, GM-ROB-WRONG-TYPE: google-genai's model validation raises on the
-    # chunk, and pydantic-ai lets it through (the harness charges the crash)
+    # GM-ROB-NULL-ENTRIES, GM-ROB-WRONG-TYPE: google-genai's parsing of the chunk raises
+    # (its model validation; its mldev converter on a `candidates` object); a
+    # codeExecutionResult with no executableCode before it (GM-CODE keeps it as sent) fails
+    # an assertion in pydantic-ai's mapping. pydantic-ai lets each through (the harness
+    # charges the crash: EV-OPAQUE-FALLBACK, EV-FRAME-COVER in the report)
     adapter = pydantic_ai_gemini.PydanticAIGeminiEvents()
     adapter.begin(GEMINI)
     assert library_version() == VERSION
