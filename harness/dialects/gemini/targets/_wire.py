@@ -23,7 +23,8 @@ from refold.targets.sdk._requires import require
 
 __all__ = ["API_KEY", "BASE_URL", "Handler", "offline_client", "serving", "sse_body"]
 
-genai = require("google.genai", extra="gemini")
+require("google.genai", extra="gemini")
+from google import genai  # noqa: E402
 from google.genai import types  # noqa: E402
 
 API_KEY = "refold-offline-dummy"

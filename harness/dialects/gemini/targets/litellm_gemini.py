@@ -90,22 +90,24 @@ _PROVIDER = "gemini"
 def fold(chunks: list[JSON]) -> JSONObject:
     """Fold `chunks` through litellm's Gemini provider and `stream_chunk_builder`, projected
     onto a response by litellm's own chat → Gemini transformation."""
-    logging = _offline_logging()
-
-    def make_call(client: object) -> ModelResponseIterator:
-        lines: Iterator[str] = data_lines(chunks)
-        return ModelResponseIterator(
-            streaming_response=lines, sync_stream=True, logging_obj=logging
-        )
-
-    wrapper = CustomStreamWrapper(
-        completion_stream=None,
-        make_call=make_call,
-        model=MODEL,
-        custom_llm_provider=_PROVIDER,
-        logging_obj=logging,
-    )
+    # The whole call is quiet: litellm's thinking-block types make pydantic warn when first
+    # built (wherever in the call that is), which says nothing of a fold.
     with quiet():
+        logging = _offline_logging()
+
+        def make_call(client: object) -> ModelResponseIterator:
+            lines: Iterator[str] = data_lines(chunks)
+            return ModelResponseIterator(
+                streaming_response=lines, sync_stream=True, logging_obj=logging
+            )
+
+        wrapper = CustomStreamWrapper(
+            completion_stream=None,
+            make_call=make_call,
+            model=MODEL,
+            custom_llm_provider=_PROVIDER,
+            logging_obj=logging,
+        )
         response = built(list(wrapper))
         transformed = GoogleGenAIAdapter().translate_completion_to_generate_content(response)
     dumped: JSONObject = json.loads(json.dumps(transformed, default=str))
