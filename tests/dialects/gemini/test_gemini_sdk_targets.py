@@ -15,7 +15,10 @@ import base64
 import importlib.util
 import json
 import logging
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -36,6 +39,7 @@ VERSION = "2.34.0"  # google-genai, the version the research read
 RULES_CHECKED: dict[str, tuple[str, ...]] = {
     "test_the_target_declares_its_dialect_projection_and_version": ("GM-CAND-INDEX",),
     "test_importing_the_target_without_the_sdk_names_the_extra": ("GM-CAND-INDEX",),
+    "test_the_reproducer_prints_what_the_target_folds": ("GM-TEXT-JOIN", "GM-SIGNATURE"),
     "test_a_stream_of_whole_parts_is_recorded_as_the_reference_folds_it": (
         "GM-CALL-WHOLE",
         "GM-CALL-ID",
@@ -144,8 +148,6 @@ def test_the_target_declares_its_dialect_projection_and_version() -> None:
 def test_importing_the_target_without_the_sdk_names_the_extra(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import sys
-
     from refold.errors import UsageError
 
     for name in [
@@ -155,6 +157,23 @@ def test_importing_the_target_without_the_sdk_names_the_extra(
     monkeypatch.setitem(sys.modules, "google.genai", None)
     with pytest.raises(UsageError, match=r"refold\[gemini\]"):
         importlib.import_module("refold.dialects.gemini.targets.google_genai")
+
+
+def test_the_reproducer_prints_what_the_target_folds(tmp_path: Path) -> None:
+    # The upstream report's program, without refold, shows the same unjoined turn
+    from refold.dialects.gemini.targets.google_genai import REPRODUCER
+    from refold.reports import stream_literal
+
+    chunks: list[JSON] = [
+        chunk({"text": "Hel"}),
+        chunk({"text": "lo"}, {"text": "", "thoughtSignature": SIGNATURE}, finishReason="STOP"),
+    ]
+    program = tmp_path / "repro.py"
+    program.write_text(REPRODUCER.replace("{stream}", stream_literal(chunks)), "utf-8")
+    printed = subprocess.run(
+        [sys.executable, str(program)], capture_output=True, text=True, check=True
+    ).stdout
+    assert json.loads(printed) == _fold(chunks)
 
 
 # Where google-genai is right.

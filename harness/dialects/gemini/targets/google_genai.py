@@ -43,7 +43,15 @@ from refold.targets.sdk._requires import quiet, require
 
 from ._wire import offline_client, serving
 
-__all__ = ["FEATURES", "MODEL", "PROJECTION", "fold", "in_spec_shape", "refold_target"]
+__all__ = [
+    "FEATURES",
+    "MODEL",
+    "PROJECTION",
+    "REPRODUCER",
+    "fold",
+    "in_spec_shape",
+    "refold_target",
+]
 
 _genai = require("google.genai", extra="gemini")
 from google.genai import types  # noqa: E402
@@ -118,3 +126,36 @@ refold_target = {
     f"(refold.dialects.gemini.targets.google_genai)",
 }
 """The declaration `--target google-genai` loads."""
+
+REPRODUCER = '''"""Serves a stream of chunks as `alt=sse` events to google-genai's chat session, in
+memory, and prints the model turn its history recorded, as one candidate's content."""
+import json
+
+import httpx
+from google import genai
+from google.genai import types
+
+CHUNKS = [json.loads(item) for item in {stream}]
+
+
+def answer(request: httpx.Request) -> httpx.Response:
+    body = "".join(f"data: {json.dumps(chunk)}\\r\\n\\r\\n" for chunk in CHUNKS)
+    return httpx.Response(200, headers={"content-type": "text/event-stream"},
+                          content=body.encode(), request=request)
+
+
+offline = httpx.Client(transport=httpx.MockTransport(answer))
+client = genai.Client(api_key="offline", http_options=types.HttpOptions(
+    base_url="http://sdk.invalid/", httpx_client=offline))
+chat = client.chats.create(model="gemini-offline",
+                           config=types.GenerateContentConfig(automatic_continuation=False))
+for _ in chat.send_message_stream("hi"):
+    pass
+turn = chat.get_history()[1:]
+parts = [json.loads(part.model_dump_json(by_alias=True, exclude_none=True))
+         for content in turn for part in content.parts or []]
+print(json.dumps({"candidates": [{"content": {"role": turn[0].role, "parts": parts}}]}, indent=2))
+'''
+"""The program an upstream report gives the SDK's maintainers (`{stream}`: the stream, a
+list literal of one JSON text per chunk, `refold.targets.sdk.reproducers`): what `fold`
+does, without refold."""
