@@ -348,8 +348,15 @@ def test_gm_cand_none_google_genai_records_an_empty_model_turn_for_a_blocked_pro
         ([chunk(None, {"text": "Hi"}, finishReason="STOP")], "ValidationError"),
         ([chunk({"text": "Hi", "partMetadata": 2}, finishReason="STOP")], "ValidationError"),
         ([chunk({"text": "Hi"}, finishReason="STOP"), {"usageMetadata": [1]}], "ValidationError"),
+        ([{"candidates": [5]}, chunk({"text": "Hi"}, finishReason="STOP")], "TypeError"),
     ],
-    ids=["finish-reason-number", "null-part", "part-key-of-another-type", "usage-list"],
+    ids=[
+        "finish-reason-number",
+        "null-part",
+        "part-key-of-another-type",
+        "usage-list",
+        "candidate-entry-number",
+    ],
 )
 def test_gm_rob_wrong_type_google_genai_raises_on_values_of_the_wrong_type(
     chunks: list[JSON], raised: str
