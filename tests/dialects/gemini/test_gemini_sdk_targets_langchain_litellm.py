@@ -40,6 +40,7 @@ LITELLM = "litellm 1.110.2"
 
 RULES_CHECKED: dict[str, tuple[str, ...]] = {
     "test_the_targets_declare_their_dialect_projection_and_versions": ("GM-CAND-INDEX",),
+    "test_importing_the_langchain_target_without_it_names_the_extra": ("GM-CAND-INDEX",),
     "test_langchain_agrees_with_the_reference_on_documented_text_streams": (
         "GM-TEXT-JOIN",
         "GM-FINISH",
@@ -227,6 +228,19 @@ def test_the_targets_declare_their_dialect_projection_and_versions() -> None:
         assert version in declared["description"]
         assert projection_of(declared["projection"], origin=name) is not None
         assert not {"lifecycle", "sse", "citations"} & set(declared["features"])
+
+
+def test_importing_the_langchain_target_without_it_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from refold.errors import UsageError
+
+    module = "refold.dialects.gemini.targets.langchain_google_genai"
+    for name in [m for m in sys.modules if m.startswith(("langchain_google_genai", module))]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "langchain_google_genai", None)
+    with pytest.raises(UsageError, match=r"refold\[langchain-google-genai\]"):
+        importlib.import_module(module)
 
 
 # langchain-google-genai 4.4.3 (langchain-core 1.8.3, google-genai 2.34.0).
