@@ -40,6 +40,7 @@ RULES_CHECKED: dict[str, tuple[str, ...]] = {
     "test_the_target_declares_its_dialect_projection_and_version": ("GM-CAND-INDEX",),
     "test_importing_the_target_without_the_sdk_names_the_extra": ("GM-CAND-INDEX",),
     "test_the_reproducer_prints_what_the_target_folds": ("GM-TEXT-JOIN", "GM-SIGNATURE"),
+    "test_a_continuation_checkpoint_is_one_call": ("GM-TEXT-JOIN",),
     "test_a_stream_of_whole_parts_is_recorded_as_the_reference_folds_it": (
         "GM-CALL-WHOLE",
         "GM-CALL-ID",
@@ -189,6 +190,17 @@ def test_a_stream_of_whole_parts_is_recorded_as_the_reference_folds_it() -> None
         chunk(result, index=0, finishReason="STOP"),
     ]
     assert _found(chunks) == {}
+
+
+def test_a_continuation_checkpoint_is_one_call() -> None:
+    # The target turns automatic continuation off: with it on, `CONTINUATION` and a
+    # `continuationToken` make the SDK send a second request, which the offline server
+    # would answer with the same chunks
+    checkpoint: list[JSON] = [
+        chunk({"text": "A"}, finishReason="CONTINUATION", continuationToken="VE9L")
+    ]
+    assert _parts(checkpoint) == [{"text": "A"}]
+    assert _found(checkpoint) == {}
 
 
 def _url_safe(value: JSON) -> JSON:

@@ -46,6 +46,7 @@ RULES_CHECKED: dict[str, tuple[str, ...]] = {
         "GM-FINISH",
         "GM-ENV-ID",
     ),
+    "test_langchain_folds_a_continuation_checkpoint_as_one_call": ("GM-FINISH",),
     "test_langchain_keeps_whole_code_parts_and_thought_runs": (
         "GM-CODE",
         "GM-THOUGHT-APART",
@@ -254,6 +255,18 @@ def test_langchain_agrees_with_the_reference_on_documented_text_streams(
 ) -> None:
     _, chunks = case
     assert _found(_langchain(), list(chunks)) == {}
+
+
+@_needs_langchain
+def test_langchain_folds_a_continuation_checkpoint_as_one_call() -> None:
+    # The target turns google-genai's automatic continuation off: the served stream is one
+    # call, and `CONTINUATION` is kept verbatim (with it on, the SDK would ask again and the
+    # offline server would answer with the same chunks: "AA")
+    checkpoint: list[JSON] = [
+        chunk({"text": "A"}, finishReason="CONTINUATION", continuationToken="VE9L")
+    ]
+    assert _langchain()(checkpoint)["candidates"][0]["finishReason"] == "CONTINUATION"
+    assert _found(_langchain(), checkpoint) == {}
 
 
 @_needs_langchain

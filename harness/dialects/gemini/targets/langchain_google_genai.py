@@ -37,6 +37,11 @@ cannot be told apart after the mapping. Never kept, and so outside the projectio
 those places are not judged. Not `lifecycle` (a whole-stream sum) nor `sse` (the decoder is
 google-genai's).
 
+The call passes `automatic_continuation=False` (a call option LangChain hands on to
+google-genai's `GenerateContentConfig`): with it on, the default, a chunk with `CONTINUATION`
+and a `continuationToken` makes google-genai send another request, and one served stream is
+one call.
+
 The request names a model that is not Gemini 3 or later (`MODEL`), so `_parse_chat_history`
 injects no placeholder signature into function calls that came without one. A stream whose
 chunks LangChain sums to nothing raises `ValueError` ("no message chunk").
@@ -130,7 +135,7 @@ def fold(chunks: list[JSON]) -> JSONObject:
 
 
 def _chunks() -> Iterator[AIMessageChunk]:
-    for chunk in _CHAT_MODEL.stream([HumanMessage("refold")]):
+    for chunk in _CHAT_MODEL.stream([HumanMessage("refold")], automatic_continuation=False):
         if isinstance(chunk, AIMessageChunk):
             yield chunk
 
