@@ -68,6 +68,10 @@ RULES_CHECKED: dict[str, tuple[str, ...]] = {
     "test_gm_call_whole_langchain_moves_calls_after_the_text": ("GM-CALL-WHOLE",),
     "test_gm_call_streamed_langchain_makes_each_fragment_a_nameless_call": ("GM-CALL-STREAMED",),
     "test_gm_env_id_langchain_keeps_the_model_version_only_from_a_finish_chunk": ("GM-ENV-ID",),
+    "test_gm_env_id_langchain_concatenates_the_model_version_of_two_finish_chunks": ("GM-ENV-ID",),
+    "test_gm_prompt_feedback_langchain_drops_feedback_sent_beside_candidates": (
+        "GM-PROMPT-FEEDBACK",
+    ),
     "test_gm_cand_none_langchain_answers_a_blocked_prompt_with_an_empty_text_part": (
         "GM-CAND-NONE",
     ),
@@ -398,6 +402,28 @@ def test_gm_env_id_langchain_keeps_the_model_version_only_from_a_finish_chunk() 
     # (or whose finish chunk omits modelVersion) has none
     chunks: list[JSON] = [_with(chunk({"text": "A"}), modelVersion="gemini-2.5-flash")]
     _at(_langchain(), chunks, "/modelVersion", "(absent)", "GM-ENV-ID")
+
+
+@_needs_langchain
+def test_gm_env_id_langchain_concatenates_the_model_version_of_two_finish_chunks() -> None:
+    # each chunk with a finish reason adds `model_name`; merge_dicts joins the strings
+    chunks: list[JSON] = [
+        _with(chunk({"text": "A"}, index=0, finishReason="STOP"), modelVersion="m"),
+        _with(chunk({"text": "B"}, index=1, finishReason="STOP"), modelVersion="m"),
+    ]
+    _at(_langchain(), chunks, "/modelVersion", '"mm"', "GM-ENV-ID")
+
+
+@_needs_langchain
+def test_gm_prompt_feedback_langchain_drops_feedback_sent_beside_candidates() -> None:
+    # `_response_to_result` puts `prompt_feedback` in llm_output, and in the message's
+    # response_metadata only for a chunk without candidates
+    rating = {"category": "HARM_CATEGORY_HATE_SPEECH", "probability": "NEGLIGIBLE"}
+    chunks: list[JSON] = [
+        _with(chunk({"text": "A"}), promptFeedback={"safetyRatings": [rating]}),
+        chunk({"text": "B"}, finishReason="STOP"),
+    ]
+    _at(_langchain(), chunks, "/promptFeedback", "(absent)", "GM-PROMPT-FEEDBACK")
 
 
 @_needs_langchain
