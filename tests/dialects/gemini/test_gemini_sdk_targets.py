@@ -30,7 +30,9 @@ from refold.reference.gemini import fold as reference
 from refold.strategies.gemini import round_trips
 
 pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec("google.genai") is None, reason="install refold[gemini]"
+    # `google` first: find_spec of a submodule raises when its parent package is missing
+    importlib.util.find_spec("google") is None or importlib.util.find_spec("google.genai") is None,
+    reason="install refold[gemini]",
 )
 
 __all__ = ["quiet_library_logs"]  # the autouse fixture, imported to apply here
