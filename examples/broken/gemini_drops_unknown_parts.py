@@ -6,7 +6,7 @@ Modelled on: google-genai 2.34.0 parses every chunk into its pydantic `Part` mod
 (`google/genai/types.py`), which drops unknown keys silently: a part of an unknown kind
 becomes `Part()`, and `Chat` then treats the turn as invalid (`_validate_response`).
 Evidence: /work/shared/research/gemini-fold.md R11, R12.1, R13 (probed).
-Breaks: GM-PART-OTHER, GM-UNKNOWN-KEYS.
+Breaks: GM-PART-OTHER, GM-UNKNOWN-KEYS, GM-TEXT-JOIN.
 """
 
 from __future__ import annotations
