@@ -61,10 +61,22 @@ NOT_YET_EXACT: dict[str, str] = {
         f"kept fragments are also charged to GM-CALL-WHOLE, GM-TEXT-JOIN and six more: {_BROAD}"
     ),
 }
-"""Accumulators the suite does not yet fail on exactly their own rules (measured with the
-ci profile, rule examples of their rules), and why: each is expected to fail both checks
-(strict), until the suite has the example or the charge is narrowed. Not bent to fit:
-the rules listed beyond a module's own are ones its defect does not break by the spec."""
+"""Accumulators the rule examples of their rules do not yet fail on exactly their own rules
+(measured with the ci profile), and why: each is expected to fail both checks (strict),
+until the suite has the example or the charge is narrowed. Not bent to fit: the rules
+listed beyond a module's own are ones its defect does not break by the spec."""
+
+NOT_YET_EXACT_NIGHTLY: dict[str, str] = {
+    **NOT_YET_EXACT,
+    "gemini_text_joins_across_calls": (
+        f"joined text is also charged to GM-TEXT-EMPTY, GM-ROB-NULL-ENTRIES: {_BROAD}"
+    ),
+    "gemini_appends_safety_ratings": (
+        "repeated ratings are also charged to GM-ROB-NULL-ENTRIES, which owns "
+        "`/candidates/n/safetyRatings` with GM-SAFETY (no Gemini difference ablation yet)"
+    ),
+}
+"""The same for the whole suite nightly (measured with the ci profile, 2026-12-07)."""
 
 _ONLY_RULES = '''
 """Run only the rule examples marked with a rule of REFOLD_ONLY_RULES."""
@@ -83,10 +95,10 @@ def pytest_collection_modifyitems(config, items):
 '''
 
 
-def _cases() -> list[Any]:
+def _cases(not_yet_exact: dict[str, str]) -> list[Any]:
     return [
-        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=NOT_YET_EXACT[name]))
-        if name in NOT_YET_EXACT
+        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=not_yet_exact[name]))
+        if name in not_yet_exact
         else name
         for name in sorted(EXPECTED_FAILURES)
     ]
@@ -119,7 +131,7 @@ def gemini_runs(
 
 
 @pytest.mark.nightly
-@pytest.mark.parametrize("name", _cases())
+@pytest.mark.parametrize("name", _cases(NOT_YET_EXACT_NIGHTLY))
 def test_the_whole_suite_fails_each_broken_accumulator_on_exactly_its_rules(
     gemini_runs: dict[str, Future[SuiteRun]],
     name: str,
@@ -170,7 +182,7 @@ def rule_example_runs(
         yield runs
 
 
-@pytest.mark.parametrize("name", _cases())
+@pytest.mark.parametrize("name", _cases(NOT_YET_EXACT))
 def test_the_rule_examples_of_its_rules_fail_each_broken_accumulator_on_exactly_them(
     rule_example_runs: dict[str, Future[SuiteRun]],
     name: str,
