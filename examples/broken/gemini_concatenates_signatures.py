@@ -7,7 +7,7 @@ Modelled on: langchain-google-genai 4.4.3 merges streamed text blocks with langc
 of the same key.
 Evidence: /work/shared/research/gemini-fold.md R5, R12.4, R13 (verified: signature
 `"U0lHLTE2LUE=U0lHLTE2LUI="`).
-Breaks: GM-SIGNATURE.
+Breaks: GM-SIGNATURE, GM-TEXT-JOIN.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ or not, into the one open text block, whose provider metadata each signed delta 
 (vercel/ai `packages/google/src/google-language-model.ts`).
 Evidence: /work/shared/research/gemini-fold.md R5, R12.3, R13 (verified: "two signed deltas
 -> one block, first signature overwritten").
-Breaks: GM-SIGNATURE.
+Breaks: GM-SIGNATURE, GM-TEXT-JOIN.
 """
 
 from __future__ import annotations
