@@ -2,7 +2,8 @@
 // created with a custom `fetch` that answers every request with `stream` as the body of a
 // 200 text/event-stream response, so the provider's own request code, SSE decoder, schema
 // validation and stream transform run unmodified and offline. Shared by ai-sdk-anthropic.js
-// (the Anthropic fold) and events_ai_sdk.js (the neutral events of both dialects).
+// (the Anthropic fold), ai-sdk-google.js (the Gemini fold) and events_ai_sdk.js (the neutral
+// events of both OpenAI and Anthropic dialects).
 "use strict";
 
 const { createRequire } = require("node:module");
@@ -31,6 +32,12 @@ const PROVIDERS = {
     pkg: "@ai-sdk/openai",
     model: (mod, stream) => mod.createOpenAI({ ...OFFLINE, fetch: answering(stream) }).chat(
       "gpt-4o-mini"),
+  },
+  // Gemini's `streamGenerateContent?alt=sse` (the Gemini API provider, `@ai-sdk/google`).
+  "gemini-generate-content": {
+    pkg: "@ai-sdk/google",
+    model: (mod, stream) => mod.createGoogleGenerativeAI({ ...OFFLINE, fetch: answering(stream) })(
+      "gemini-2.5-flash"),
   },
   // The Responses API model (`POST /v1/responses`), the AI SDK's default OpenAI model.
   "openai-responses": {
