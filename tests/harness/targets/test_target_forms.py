@@ -45,7 +45,11 @@ def test_an_unimportable_target_lists_every_form() -> None:
             "`pydantic-ai-events`, `openai-responses`, `langchain-openai-responses`, "
             "`litellm-responses`",
         ),
-        ("anthropic-ts", "`anthropic-ts`, `ai-sdk-anthropic`, `openai-node-responses`, `google-genai-node`, `ai-sdk-google`"),
+        (
+            "anthropic-ts",
+            "`anthropic-ts`, `ai-sdk-anthropic`, `openai-node-responses`, "
+            "`google-genai-node`, `ai-sdk-google`",
+        ),
         ("ai-sdk-events", "`ai-sdk-events`"),
         ("examples/targets/declared.py", "`path/to/file.py`"),
         ("mypkg:attr", "`mypkg:attr`"),
@@ -61,7 +65,8 @@ def test_only_python_forms_are_served_from_a_worker() -> None:
     assert out_of_process == {
         "`exec:COMMAND`",
         "`http://host:port/path`",
-        "`anthropic-ts`, `ai-sdk-anthropic`, `openai-node-responses`, `google-genai-node`, `ai-sdk-google`",
+        "`anthropic-ts`, `ai-sdk-anthropic`, `openai-node-responses`, "
+        "`google-genai-node`, `ai-sdk-google`",
         "`ai-sdk-events`",
     }
 

@@ -13,10 +13,16 @@ const requireHere = createRequire(__filename);
 // What every doStream call is asked: one user turn. The reply is the stream, whatever it is.
 const PROMPT = [{ role: "user", content: [{ type: "text", text: "Hello" }] }];
 
+// Every request after the first is answered with an empty stream: the served stream is all
+// the server has. (Only the Google provider asks again: a chunk whose finishReason is
+// CONTINUATION with a continuationToken makes it request the rest, R11.)
 function answering(stream) {
-  return async () => new Response(stream, {
-    status: 200, headers: { "content-type": "text/event-stream" },
-  });
+  let served = false;
+  return async () => {
+    const answer = served ? "" : stream;
+    served = true;
+    return new Response(answer, { status: 200, headers: { "content-type": "text/event-stream" } });
+  };
 }
 
 const OFFLINE = { apiKey: "refold-offline", baseURL: "http://refold.invalid/v1" };
@@ -54,6 +60,7 @@ function provider(dialect) {
 }
 
 // The language model of `dialect` (anthropic-messages: `createAnthropic(...)(model)`;
+// gemini-generate-content: `createGoogleGenerativeAI(...)(model)`;
 // openai-chat: the chat-completions model, `createOpenAI(...).chat(model)`; openai-responses:
 // the Responses model, `createOpenAI(...).responses(model)`) whose every
 // response body is `stream`.
