@@ -43,7 +43,7 @@ AI_VERSION = "3.0.141"  # @ai-sdk/google
 
 RULES_CHECKED: dict[str, tuple[str, ...]] = {
     "test_genai_history_keeps_each_chunks_text_apart": ("GM-TEXT-JOIN",),
-    "test_genai_history_keeps_no_finish_reason_usage_or_identity": (
+    "test_genai_history_keeps_nothing_outside_its_projection": (
         "GM-FINISH",
         "GM-USAGE-LAST",
         "GM-ENV-ID",
@@ -56,6 +56,7 @@ RULES_CHECKED: dict[str, tuple[str, ...]] = {
     "test_genai_a_trailing_usage_only_chunk_erases_the_answer": ("GM-LIFE-AFTER-FINISH",),
     "test_genai_a_finish_chunk_without_content_erases_the_answer": ("GM-ROLE", "GM-FINISH"),
     "test_genai_a_content_without_role_erases_the_answer": ("GM-ROLE",),
+    "test_genai_a_stream_without_a_finish_reason_erases_the_answer": ("GM-LIFE-TRUNCATED",),
     "test_genai_an_empty_part_erases_the_answer": ("GM-PART-OTHER",),
     "test_genai_a_candidates_value_of_the_wrong_type_erases_the_answer": ("GM-ROB-WRONG-TYPE",),
     "test_genai_a_null_part_crashes_the_chat": ("GM-ROB-NULL-ENTRIES",),
@@ -126,6 +127,9 @@ def test_the_lock_file_pins_the_versions_the_targets_report(
     # the history keeps no usage, safety or grounding and is recorded only at the end
     assert {"usage", "safety", "grounding", "lifecycle"} & set(genai.hello["features"]) == set()
     assert genai.hello["operations"] == ["fold"]
+    # compared on candidates' content, as the Python google-genai target
+    assert genai.hello["projection"]["pointers"] == ["/candidates/*/content"]
+    assert "projection" not in ai.hello
     assert ai.hello["operations"] == ["fold", "new", "add", "response", "finished", "error"]
     assert "citations" not in ai.hello["features"]  # no stream part carries them
 
@@ -141,7 +145,8 @@ def test_genai_history_keeps_each_chunks_text_apart(genai: NodeTarget) -> None:
     ]
 
 
-def test_genai_history_keeps_no_finish_reason_usage_or_identity(genai: NodeTarget) -> None:
+def test_genai_history_keeps_nothing_outside_its_projection(genai: NodeTarget) -> None:
+    # every place but candidates' content: the projection's reason, so not judged
     chunks = [
         {
             **chunk(
@@ -193,6 +198,13 @@ def test_genai_a_content_without_role_erases_the_answer(genai: NodeTarget) -> No
         "role": "model",
         "parts": [{"text": "Hi"}],
     }
+
+
+def test_genai_a_stream_without_a_finish_reason_erases_the_answer(genai: NodeTarget) -> None:
+    # the reference's fold of a cut stream is the partial answer (GM-LIFE-TRUNCATED)
+    chunks = [chunk({"text": "Hel"}), chunk({"text": "lo"})]
+    assert parts(genai.fold(chunks)) == []
+    assert parts(fold(chunks)) == [{"text": "Hello"}]
 
 
 def test_genai_an_empty_part_erases_the_answer(genai: NodeTarget) -> None:
@@ -305,7 +317,7 @@ def test_genai_an_error_chunk_raises_or_erases_the_partial_answer(genai: NodeTar
 def test_genai_keeps_every_part_whole_in_place_with_its_keys(
     genai: NodeTarget, sent: list[JSON]
 ) -> None:
-    # one chunk per part: the only difference left is the finish reason the history drops
+    # one chunk per part: the only difference left is the finish reason, outside the projection
     chunks = [chunk(part) for part in sent[:-1]] + [chunk(sent[-1], **STOP)]
     assert gaps(genai, chunks) == [("/candidates/0/finishReason", "STOP", None)]
 

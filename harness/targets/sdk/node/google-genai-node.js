@@ -19,6 +19,12 @@
 //   `parts` their parts in order (never joined: the SDK joins nothing), `role` the first
 //   entry's, other content keys the last entry's. The history keeps no finishReason,
 //   usage, safety, citations, grounding, modelVersion or responseId, and only candidate 0.
+// - so the target is compared on a stated projection (docs/protocol.md, "Projection"):
+//   candidates' `content`, the only places the history keeps (as the Python `google-genai`
+//   target is); the rules owning only the other places are not judged.
+// - automatic continuation is off (`automaticContinuation: false`): with it, a stream that
+//   ends unfinished or with CONTINUATION makes the chat send another request, and one served
+//   stream is one call.
 // - a rejection of the stream (the SDK's ApiError for an error chunk with a 4xx/5xx code, a
 //   JSON parse failure) is the target raising. No replay: the history is recorded only once
 //   the stream ended, so `lifecycle` is not claimed; the decoder is internal, so no `sse`.
@@ -39,6 +45,11 @@ const VERSION = JSON.parse(readFileSync(
 
 const MODEL = "gemini-2.5-flash";
 const MESSAGE = "Hello";
+const PROJECTION = {
+  pointers: ["/candidates/*/content"],
+  builds: "a chat history turn: one Content per chunk (candidate 0's), read back as "
+    + "candidate 0's content with the turn's parts in order",
+};
 
 function client(stream) {
   const fetch = async () => new Response(stream, {
@@ -58,7 +69,8 @@ function joined(turn) {
 
 async function fold(chunks) {
   const { stream } = body(geminiSseBytes(chunks), { open: false });
-  const chat = client(stream).chats.create({ model: MODEL });
+  const chat = client(stream).chats.create({ model: MODEL,
+                                            config: { automaticContinuation: false } });
   for await (const chunk of await chat.sendMessageStream({ message: MESSAGE })) void chunk;
   const turn = chat.getHistory().slice(1); // after the user's message
   return JSON.parse(JSON.stringify({ candidates: [{ content: joined(turn) }] }));
@@ -69,5 +81,5 @@ serve({
   dialect: "gemini-generate-content",
   features: ["text", "candidates", "thinking", "tool_calls", "streamed_arguments",
              "code_execution", "media", "robustness"],
-  fold, sse: null,
+  projection: PROJECTION, fold, sse: null,
 });

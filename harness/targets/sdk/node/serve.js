@@ -9,6 +9,8 @@
 //     Outcome = {message: Message|undefined, finished: bool, error: object|null,
 //                failure: Error|null}  (failure: the SDK threw or reported a failure)
 // An adapter without `replay` serves `fold` (and `sse`) only: it claims no `lifecycle`.
+// An adapter whose SDK builds something else than the dialect's result says which places
+// are compared with `projection` ({pointers, builds}, docs/protocol.md), sent in `hello`.
 // An accumulator keeps the events it was given and replays them through a fresh SDK stream
 // on every call: the SDKs are deterministic, so this is the live stream's state after the
 // same bytes, and no call depends on when the SDK's promises settle.
@@ -39,7 +41,8 @@ function serve(adapter) {
     hello: () => ({ protocol: 2, name: adapter.name, version: adapter.version,
                     dialect: adapter.dialect || "anthropic-messages", features: adapter.features,
                     operations: ["fold", ...(adapter.replay ? INCREMENTAL : []),
-                                 ...(adapter.sse ? ["sse"] : [])] }),
+                                 ...(adapter.sse ? ["sse"] : [])],
+                    ...(adapter.projection ? { projection: adapter.projection } : {}) }),
     fold: async (m) => ({ response: await adapter.fold(m.events) }),
     sse: async (m) => ({ events: await adapter.sse(m.parts.map((p) => Buffer.from(p, "base64"))) }),
     new: (m) => {
