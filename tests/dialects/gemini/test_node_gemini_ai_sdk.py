@@ -61,8 +61,9 @@ RULES_CHECKED: dict[str, tuple[str, ...]] = {
         "GM-CALL-WHOLE",
     ),
     "test_ai_sdk_invents_an_id_for_a_call_that_has_none": ("GM-CALL-ID",),
-    "test_ai_sdk_drops_a_signature_only_part_after_thoughts": ("GM-SIGNATURE",),
-    "test_ai_sdk_joins_two_signed_text_parts_keeping_the_last_signature": (
+    "test_ai_sdk_drops_a_signature_only_part_when_no_answer_run_is_open": ("GM-SIGNATURE",),
+    "test_ai_sdk_moves_a_chunks_calls_after_its_other_parts": ("GM-CALL-WHOLE",),
+    "test_ai_sdk_joins_onto_a_signed_run_keeping_the_last_signature": (
         "GM-SIGNATURE",
         "GM-TEXT-JOIN",
     ),
@@ -207,25 +208,46 @@ def test_ai_sdk_invents_an_id_for_a_call_that_has_none(ai: NodeTarget) -> None:
     assert RULES["GM-CALL-ID"].id in rules_at("/candidates/0/content/parts/0/functionCall/id")
 
 
-def test_ai_sdk_drops_a_signature_only_part_after_thoughts(ai: NodeTarget) -> None:
-    chunks = [
-        chunk({"text": "t", "thought": True}),
-        chunk({"text": "", "thoughtSignature": "U0lH"}, **STOP),
-    ]
+@pytest.mark.parametrize(
+    "before",
+    [
+        {"text": "t", "thought": True},
+        {"inlineData": {"mimeType": "image/png", "data": "AAAA"}},
+        {"functionCall": {"name": "f", "args": {"x": 1}, "id": "c1"}},
+    ],
+    ids=["after-thoughts", "after-an-image", "after-a-call"],
+)
+def test_ai_sdk_drops_a_signature_only_part_when_no_answer_run_is_open(
+    ai: NodeTarget, before: JSONObject
+) -> None:
+    # an empty signed text part reaches a text-delta only when a text block is open (R12.3)
+    chunks = [chunk(before), chunk({"text": "", "thoughtSignature": "U0lH"}, **STOP)]
     assert gaps(ai, chunks) == [
         ("/candidates/0/content/parts/1", {"text": "", "thoughtSignature": "U0lH"}, None)
     ]
 
 
-def test_ai_sdk_joins_two_signed_text_parts_keeping_the_last_signature(ai: NodeTarget) -> None:
+def test_ai_sdk_moves_a_chunks_calls_after_its_other_parts(ai: NodeTarget) -> None:
+    # calls are read in a second loop over the chunk's parts, after every other part
+    call = {"functionCall": {"name": "f", "args": {"x": 1}, "id": "c1"}, "thoughtSignature": "U0lH"}
+    chunks = [chunk(call, {"text": "a"}, **STOP)]
+    assert parts(ai.fold(chunks)) == [{"text": "a"}, call]
+    assert parts(fold(chunks)) == [call, {"text": "a"}]
+
+
+@pytest.mark.parametrize("thought", [False, True], ids=["answer", "thought"])
+def test_ai_sdk_joins_onto_a_signed_run_keeping_the_last_signature(
+    ai: NodeTarget, thought: bool
+) -> None:
+    kind: JSONObject = {"thought": True} if thought else {}
     chunks = [
-        chunk({"text": "a", "thoughtSignature": "QQ=="}),
-        chunk({"text": "b", "thoughtSignature": "Qg=="}, **STOP),
+        chunk({"text": "a", "thoughtSignature": "QQ==", **kind}),
+        chunk({"text": "b", "thoughtSignature": "Qg==", **kind}, **STOP),
     ]
-    assert parts(ai.fold(chunks)) == [{"text": "ab", "thoughtSignature": "Qg=="}]
+    assert parts(ai.fold(chunks)) == [{"text": "ab", "thoughtSignature": "Qg==", **kind}]
     assert parts(fold(chunks)) == [
-        {"text": "a", "thoughtSignature": "QQ=="},
-        {"text": "b", "thoughtSignature": "Qg=="},
+        {"text": "a", "thoughtSignature": "QQ==", **kind},
+        {"text": "b", "thoughtSignature": "Qg==", **kind},
     ]
 
 

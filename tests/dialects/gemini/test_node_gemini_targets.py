@@ -14,7 +14,9 @@ when `node` is absent.
 
 from __future__ import annotations
 
+import importlib
 import json
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -34,7 +36,7 @@ from _gemini_node import (
 from hypothesis import given
 
 from refold.reference import JSON, JSONObject
-from refold.reference.gemini import fold
+from refold.reference.gemini import RULES, fold
 from refold.strategies.gemini import round_trips
 from refold.targets.sdk import nodejs
 
@@ -104,6 +106,13 @@ def ai() -> Iterator[NodeTarget]:
 
 
 # The targets, their versions and what they claim.
+
+
+def test_rules_checked_names_tests_and_rules_that_exist() -> None:
+    for module in (sys.modules[__name__], importlib.import_module("test_node_gemini_ai_sdk")):
+        table: dict[str, tuple[str, ...]] = module.RULES_CHECKED
+        assert set(table) <= {name for name in vars(module) if name.startswith("test_")}
+        assert {rule for rules in table.values() for rule in rules} <= RULES.keys()
 
 
 def test_the_gemini_node_targets_are_built_in_names_for_node_and_their_file() -> None:
