@@ -120,8 +120,7 @@ def run(args: argparse.Namespace) -> int:
         dialect=served.name,
     )
     print(
-        f"refold serve: {served.title}: POST {server.url} "
-        f"(body `seed` picks the case, `stream` streams it)",
+        f"refold serve: {served.title}: POST {server.url} ({server.endpoint.asking})",
         flush=True,
     )
     try:

@@ -23,6 +23,7 @@ from refold.reference import Rule
 from ..errors import UsageError
 from ._dialect import Ablation, Charging, Dialect
 from .anthropic_messages import ANTHROPIC_MESSAGES
+from .gemini import GEMINI
 from .openai_chat import OPENAI_CHAT
 from .openai_responses import OPENAI_RESPONSES
 from .provider_events import PROVIDER_EVENTS
@@ -74,7 +75,12 @@ def _installed_dialects() -> tuple[Dialect, ...]:
 
 
 DIALECTS: Mapping[str, Dialect] = _registry(
-    OPENAI_CHAT, ANTHROPIC_MESSAGES, PROVIDER_EVENTS, OPENAI_RESPONSES, *_installed_dialects()
+    OPENAI_CHAT,
+    ANTHROPIC_MESSAGES,
+    PROVIDER_EVENTS,
+    OPENAI_RESPONSES,
+    GEMINI,
+    *_installed_dialects(),
 )
 """Every dialect by name: the built-in ones in the order they were added, then the
 installed ones (entry point group `refold.dialects`) by entry point name."""

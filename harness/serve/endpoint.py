@@ -9,13 +9,13 @@ folds back to the result) and the byte pieces of their server-sent events.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from refold.reference import JSON, JSONObject
 
-__all__ = ["Draw", "Endpoint", "ServedCase", "drawn"]
+__all__ = ["Asked", "Draw", "Endpoint", "ServedCase", "drawn"]
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,13 @@ class ServedCase:
     result: JSONObject
     items: list[JSON]
     parts: list[bytes]
+    framings: Mapping[str, list[bytes]] = field(default_factory=dict)
+    """The items' bytes in the API's other framings, by name (Gemini's JSON array
+    without `alt=sse`: "array"); `parts` is the SSE framing."""
+
+    def framed(self, framing: str) -> list[bytes]:
+        """The byte pieces of `framing` ("sse": `parts`)."""
+        return self.parts if framing == "sse" else self.framings[framing]
 
     @property
     def completion(self) -> JSONObject:
@@ -38,6 +45,18 @@ class ServedCase:
 
 
 Draw = Callable[[int, frozenset[str], frozenset[int]], ServedCase]
+
+
+class Asked(NamedTuple):
+    """What a request path asks of an endpoint (`Endpoint.asked`)."""
+
+    stream: bool | None
+    """Whether the stream is asked for, else the result as one JSON body; None: the
+    request body's `"stream": true` says."""
+    framing: str = "sse"
+    """The stream's framing: "sse" (`ServedCase.parts`) or a name of `ServedCase.framings`."""
+    content_type: str = "text/event-stream"
+    """The streamed answer's content type."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +76,28 @@ class Endpoint:
     """The case for (seed, features, families)."""
     error: Callable[[str], JSONObject]
     """The body of an error answer in the API's own shape."""
+    route: Callable[[str], Asked | None] | None = None
+    """For an API whose request path says what is asked (Gemini: the model and the
+    method in the path, `?alt=sse` for SSE): what a path, with its query, asks, or None
+    for a path not answered. None: the path must be `path`, and the body's `"stream":
+    true` asks for the stream."""
+    seed: Callable[[JSONObject], int] | None = None
+    """The case seed a request body names (None: its `seed` field, 0 when absent)."""
+    asking: str = "body `seed` picks the case, `stream` streams it"
+    """How a request picks and streams its case, as `refold serve` tells its user."""
+
+    def asked(self, path: str) -> Asked | None:
+        """What a request to `path` asks, or None when this endpoint does not answer it."""
+        if self.route is not None:
+            return self.route(path)
+        return Asked(stream=None) if path.rstrip("/") == self.path else None
+
+    def seed_of(self, request: JSONObject) -> int:
+        """The case seed `request` names (0 when it names none)."""
+        if self.seed is not None:
+            return self.seed(request)
+        value = request.get("seed")
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def drawn(case_seed: int, case: Callable[[Any], ServedCase]) -> ServedCase:

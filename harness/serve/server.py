@@ -16,8 +16,10 @@ For `anthropic-messages`, `POST /v1/messages` answers the same way with a drawn 
 (the request's `seed`, an extra body field there) or, streamed, its events, each frame
 named by its event's type. For `openai-responses`, `POST /v1/responses` answers a drawn
 `Response` (the `seed` an extra body field too) or, streamed, its events, each frame named
-by its `type` and no `[DONE]`. What each dialect serves is its `Endpoint`
-(`refold.serve.cases`).
+by its `type` and no `[DONE]`. For `gemini-generate-content`, the path says what is asked
+(`/v1beta/models/{model}:generateContent` or `:streamGenerateContent`, SSE with `?alt=sse`,
+else one streamed JSON array; the seed is `generationConfig.seed`). What each dialect
+serves is its `Endpoint` (`refold.serve.cases`).
 """
 
 from __future__ import annotations
@@ -189,18 +191,20 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         try:
-            expected = self.server.endpoint.path
-            if self.path.rstrip("/") != expected:
+            endpoint = self.server.endpoint
+            asked = endpoint.asked(self.path)
+            if asked is None:
                 self._send_json(
-                    404, self._error(f"unknown path {self.path!r}; expected {expected}")
+                    404, self._error(f"unknown path {self.path!r}; expected {endpoint.path}")
                 )
                 return
             request = self._read_json()
             if request is None:
                 return
-            case = self.server.case(_seed_of(request))
-            if request.get("stream") is True:
-                self._send_events(case.parts)
+            case = self.server.case(endpoint.seed_of(request))
+            stream = request.get("stream") is True if asked.stream is None else asked.stream
+            if stream:
+                self._send_events(case.framed(asked.framing), asked.content_type)
             else:
                 self._send_json(200, case.result)
         finally:
@@ -242,9 +246,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(encoded)
 
-    def _send_events(self, parts: list[bytes]) -> None:
+    def _send_events(self, parts: list[bytes], content_type: str) -> None:
         self.send_response(200)
-        self.send_header("content-type", "text/event-stream")
+        self.send_header("content-type", content_type)
         self.send_header("cache-control", "no-cache")
         self.end_headers()
         for part in parts:
@@ -264,8 +268,3 @@ def is_loopback(host: str) -> bool:
         return False
     addresses = {str(info[4][0]).partition("%")[0] for info in found}
     return bool(addresses) and all(ipaddress.ip_address(a).is_loopback for a in addresses)
-
-
-def _seed_of(request: dict[str, Any]) -> int:
-    value = request.get("seed")
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0

@@ -16,6 +16,7 @@ from refold.reference.anthropic import FEATURES as AM_FEATURES
 from refold.reference.anthropic import RULES as AM_RULES
 from refold.reference.chat import RULES, SSE_RULES, SSE_RULES_NOTE
 from refold.reference.events import RULES as EV_RULES
+from refold.reference.gemini import RULES as GM_RULES
 from refold.reference.responses import RULES as RS_RULES
 from refold.run.table import render_rule_table
 
@@ -102,13 +103,13 @@ def test_refold_rules_lists_every_dialect_in_a_section_with_the_wire_rules_label
 ) -> None:
     assert main(["rules"]) == 0
     out = capsys.readouterr().out
-    assert _listed(out) == [*RULES, *SSE_RULES, *AM_RULES, *EV_RULES, *RS_RULES]
+    assert _listed(out) == [*RULES, *SSE_RULES, *AM_RULES, *EV_RULES, *RS_RULES, *GM_RULES]
     lines = out.splitlines()
-    chat, anthropic, events, responses = (
+    chat, anthropic, events, responses, gemini = (
         lines.index(f"{d.name}: {d.title} ({d.spec})") for d in DIALECTS.values()
     )
     wire = lines.index(f"sse ({SSE_RULES_NOTE})")
-    assert chat < wire < anthropic < events < responses
+    assert chat < wire < anthropic < events < responses < gemini
 
 
 def test_refold_rules_narrows_to_a_feature_of_the_dialects_listed(
@@ -116,7 +117,9 @@ def test_refold_rules_narrows_to_a_feature_of_the_dialects_listed(
 ) -> None:
     assert main(["rules", "--feature", "thinking"]) == 0
     out = capsys.readouterr().out
-    assert _listed(out) == [r for r, v in AM_RULES.items() if v.feature == "thinking"]
+    assert _listed(out) == [
+        r for rules in (AM_RULES, GM_RULES) for r, v in rules.items() if v.feature == "thinking"
+    ]
     assert main(["rules", "--dialect", "openai-chat", "--feature", "thinking"]) == 4
     assert "unknown feature 'thinking'" in capsys.readouterr().err
 
@@ -131,7 +134,7 @@ def test_docs_rules_lists_every_rule_of_every_dialect_once() -> None:
     page = render_markdown()
     # a rule's row, not a registered departure's (`| `Q1` | observed | ...`)
     listed = re.findall(r"^\| `([^`]+)` \| (?!observed \||synthetic \|)", page, flags=re.MULTILINE)
-    every = [*RULES, *SSE_RULES, *AM_RULES, *EV_RULES, *RS_RULES]
+    every = [*RULES, *SSE_RULES, *AM_RULES, *EV_RULES, *RS_RULES, *GM_RULES]
     assert sorted(listed) == sorted(every)  # each once
     assert listed.index("SSE-BOM") < listed.index("AM-TEXT-JOIN")  # a dialect at a time
     for one in DIALECTS.values():

@@ -1,0 +1,1 @@
+"""Conformance suites of the Gemini dialect (`gemini-generate-content`, gemini-fold.md)."""

@@ -1,0 +1,71 @@
+"""The `gemini-generate-content` dialect as registered: its attribution is the spec's
+table, its sniff takes Gemini chunks and no other dialect's items, and its item layer
+reads either framing of the body."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from refold.dialects import DIALECTS, dialect
+from refold.dialects.gemini.attribution import PLACES
+from refold.dialects.gemini.framing import decode_body, is_array_body
+from refold.reference import gemini
+
+GEMINI = dialect("gemini-generate-content")
+_CHUNK = {"candidates": [{"content": {"role": "model", "parts": [{"text": "Hi"}]}}]}
+
+
+@pytest.mark.parametrize("place", PLACES)
+def test_the_harness_table_charges_every_place_as_the_references_does(place: str) -> None:
+    own = GEMINI.rules_at(place)
+    reference = gemini.rules_at(place)
+    assert own == reference, f"{place}: harness {sorted(own)}, reference {sorted(reference)}"
+
+
+def test_the_pointer_less_rules_are_the_references() -> None:
+    assert GEMINI.pointerless == gemini.POINTERLESS
+
+
+@pytest.mark.parametrize(
+    "chunk",
+    [
+        _CHUNK,
+        {"promptFeedback": {"blockReason": "SAFETY"}},
+        {"usageMetadata": {"trafficType": "ON_DEMAND"}, "modelVersion": "gemini-x"},
+    ],
+)
+def test_a_gemini_chunk_is_sniffed_as_gemini(chunk: dict[str, object]) -> None:
+    assert GEMINI.sniff is not None and GEMINI.sniff(chunk)
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        {"object": "chat.completion.chunk", "choices": [], "usage": None},
+        {"type": "message_start", "message": {"usage": {"input_tokens": 1}}},
+        {"type": "response.completed", "response": {"usage": {}}},
+        # shaped like a chunk, but typed: some other API's item, not Gemini's
+        {"type": "x", "candidates": []},
+        {"error": {"code": 500}},
+    ],
+)
+def test_no_other_dialects_item_is_sniffed_as_gemini(item: dict[str, object]) -> None:
+    assert GEMINI.sniff is not None and not GEMINI.sniff(item)
+    owners = [d.name for d in DIALECTS.values() if d.sniff is not None and d.sniff(item)]
+    assert "gemini-generate-content" not in owners, owners
+
+
+def test_an_sse_body_and_an_array_body_decode_to_the_same_chunks() -> None:
+    data = json.dumps(_CHUNK).encode()
+    sse = [b"data: " + data[:7], data[7:] + b"\r\n\r\n"]
+    array = [b"\xef\xbb\xbf \r\n[", data[:5], data[5:] + b"\r\n,\r\n" + data + b"]"]
+    assert not is_array_body(b"".join(sse)) and is_array_body(b"".join(array))
+    assert decode_body(sse) == [_CHUNK]
+    assert decode_body(array) == [_CHUNK, _CHUNK]
+
+
+def test_a_bare_error_object_body_is_one_chunk() -> None:
+    error = {"error": {"code": 429, "message": "quota", "status": "RESOURCE_EXHAUSTED"}}
+    assert decode_body([json.dumps(error).encode()]) == [error]
