@@ -1,5 +1,5 @@
-"""What the Gemini Node.js target tests share (not a test module): one target process over
-exec:, spoken to without a registered dialect, and the chunks the tests build.
+"""What the Gemini Node.js target tests share (not a test module): a target loaded as
+`refold check` loads it, and the chunks the tests build.
 
 The tests compare each target's fold with the reference fold under the dialect's canonical
 comparison; `gaps` lists the differences as (pointer, expected, received).
@@ -7,6 +7,7 @@ comparison; `gaps` lists the differences as (pointer, expected, received).
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from typing import Any
@@ -14,57 +15,60 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
+from refold.errors import TargetError
 from refold.reference import JSON, JSONObject
 from refold.reference.gemini import differences, fold
-from refold.targets.exec import ExecTransport
+from refold.targets import load_target
 from refold.targets.sdk import nodejs
 
 
 class Refused(Exception):
-    """The target answered a fold with an error: its SDK raised."""
+    """The target answered with an error: its SDK raised (`kind`: the JavaScript error's
+    name)."""
 
     def __init__(self, kind: str, message: str) -> None:
-        super().__init__(f"{kind}: {message}")
+        super().__init__(message)
         self.kind = kind
 
 
+_RAISED = re.compile(r" raised (\S+): ")
+
+
 class NodeTarget:
-    """One Node.js target process over exec:, spoken to without a registered dialect."""
+    """One Node.js target loaded by its built-in name, as `refold check --target` loads it
+    (one `exec:` process under the harness's confinement), its SDK's raise as `Refused`."""
 
     def __init__(self, name: str) -> None:
-        self._transport = ExecTransport.from_command(nodejs.node_command(name), timeout=120)
-        self.hello = self._transport.request({"op": "hello", "protocol": 2})
+        self.target = load_target(name)
 
-    def _ok(self, message: JSONObject) -> JSONObject:
-        reply = self._transport.request(message)
-        if not reply.get("ok"):
-            error = reply["error"]
-            assert isinstance(error, dict)
-            raise Refused(str(error["type"]), str(error["message"]))
-        return reply
+    def _refused(self, error: TargetError) -> Refused:
+        found = _RAISED.search(str(error))
+        assert error.kind == "raised" and found is not None, str(error)
+        return Refused(found.group(1), str(error))
 
     def fold(self, chunks: list[Any]) -> JSONObject:
         """The SDK's fold of `chunks`, mapped to a GenerateContentResponse."""
-        response = self._ok({"op": "fold", "events": chunks})["response"]
-        assert isinstance(response, dict)
-        return response
+        try:
+            return self.target.fold(chunks)
+        except TargetError as error:
+            raise self._refused(error) from None
 
     def lifecycle(self, chunks: list[Any]) -> tuple[JSON, JSON, JSON]:
         """Add `chunks` one by one to a new accumulator: (response, finished, error)."""
-        handle = self._ok({"op": "new"})["id"]
-        for item in chunks:
-            self._ok({"op": "add", "id": handle, "event": item})
-        return (
-            self._ok({"op": "response", "id": handle})["response"],
-            self._ok({"op": "finished", "id": handle})["finished"],
-            self._ok({"op": "error", "id": handle})["error"],
-        )
+        try:
+            accumulator = self.target.accumulator()
+            for item in chunks:
+                accumulator.add(item)
+            return accumulator.response(), accumulator.finished(), accumulator.error()
+        except TargetError as error:
+            raise self._refused(error) from None
 
     def close(self) -> None:
-        self._transport.close()
+        self.target.close()
 
 
 def started(name: str) -> Iterator[NodeTarget]:
+    """The target `name` for a module's tests; skipped only when `node` is absent."""
     if shutil.which("node") is None:
         pytest.skip(f"needs node and the pinned npm packages: {nodejs.install_command()}")
     target = NodeTarget(name)

@@ -38,12 +38,14 @@ from hypothesis import given
 from refold.reference import JSON, JSONObject
 from refold.reference.gemini import RULES, fold
 from refold.strategies.gemini import round_trips
+from refold.targets import BUILTIN_TARGETS
 from refold.targets.sdk import nodejs
 
 GENAI_VERSION = "2.32.0"  # @google/genai, pinned by harness/targets/sdk/node/package-lock.json
 AI_VERSION = "3.0.141"  # @ai-sdk/google
 
 RULES_CHECKED: dict[str, tuple[str, ...]] = {
+    "test_reading_the_ai_sdk_response_before_any_chunk_is_a_documented_error": ("GM-LIFE-EMPTY",),
     "test_genai_history_keeps_each_chunks_text_apart": ("GM-TEXT-JOIN",),
     "test_genai_history_keeps_nothing_outside_its_projection": (
         "GM-FINISH",
@@ -120,8 +122,8 @@ def test_the_gemini_node_targets_are_built_in_names_for_node_and_their_file() ->
         ("google-genai-node", "google-genai-node.js"),
         ("ai-sdk-google", "ai-sdk-google.js"),
     ):
-        assert nodejs.NODE_TARGETS[name].file == file
-        assert nodejs.node_command(name) == f"node {nodejs.NODE_DIR / file}"
+        assert BUILTIN_TARGETS[name] == f"exec:node {nodejs.NODE_DIR / file}"
+        assert (nodejs.NODE_DIR / file).is_file()
 
 
 def test_the_lock_file_pins_the_versions_the_targets_report(
@@ -130,17 +132,30 @@ def test_the_lock_file_pins_the_versions_the_targets_report(
     lock = json.loads((nodejs.NODE_DIR / "package-lock.json").read_text("utf-8"))["packages"]
     assert lock["node_modules/@google/genai"]["version"] == GENAI_VERSION
     assert lock["node_modules/@ai-sdk/google"]["version"] == AI_VERSION
-    assert genai.hello["version"] == f"@google/genai {GENAI_VERSION}"
-    assert ai.hello["version"] == f"@ai-sdk/google {AI_VERSION}"
-    assert genai.hello["dialect"] == ai.hello["dialect"] == "gemini-generate-content"
-    # the history keeps no usage, safety or grounding and is recorded only at the end
-    assert {"usage", "safety", "grounding", "lifecycle"} & set(genai.hello["features"]) == set()
-    assert genai.hello["operations"] == ["fold"]
-    # compared on candidates' content, as the Python google-genai target
-    assert genai.hello["projection"]["pointers"] == ["/candidates/*/content"]
-    assert "projection" not in ai.hello
-    assert ai.hello["operations"] == ["fold", "new", "add", "response", "finished", "error"]
-    assert "citations" not in ai.hello["features"]  # no stream part carries them
+    assert f"@google/genai {GENAI_VERSION}" in genai.target.description
+    assert f"@ai-sdk/google {AI_VERSION}" in ai.target.description
+    assert genai.target.dialect.name == ai.target.dialect.name == "gemini-generate-content"
+
+
+def test_each_target_claims_what_its_sdks_result_can_hold(
+    genai: NodeTarget, ai: NodeTarget
+) -> None:
+    # the history keeps Contents only and is recorded once, at the end: compared on
+    # candidates' content, as the Python google-genai target
+    assert {"usage", "safety", "grounding", "lifecycle", "sse"} & genai.target.features == set()
+    assert genai.target.projection is not None
+    assert genai.target.projection.pointers == ("/candidates/*/content",)
+    # no stream part carries citations; the decoder is inside doStream
+    assert ai.target.projection is None
+    assert {"lifecycle", "usage", "safety"} <= ai.target.features
+    assert {"citations", "sse"} & ai.target.features == set()
+
+
+def test_reading_the_ai_sdk_response_before_any_chunk_is_a_documented_error(
+    ai: NodeTarget,
+) -> None:
+    with pytest.raises(Refused, match="GM-LIFE-EMPTY: no chunk has been folded yet"):
+        ai.lifecycle([])
 
 
 # google-genai-node (@google/genai 2.32.0): the chat history is one Content per chunk.

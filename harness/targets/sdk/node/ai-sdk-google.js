@@ -175,9 +175,9 @@ async function fold(chunks) {
 }
 
 serve({
-  name: "ai-sdk-google", version: providerVersion(DIALECT), dialect: DIALECT,
+  name: "ai-sdk-google", version: providerVersion(DIALECT), dialect: DIALECT, item: "chunk",
   features: ["text", "candidates", "thinking", "tool_calls", "streamed_arguments",
              "code_execution", "media", "safety", "grounding", "usage", "robustness",
              "lifecycle"],
-  fold, replay, sse: null,
+  empty: "GM-LIFE-EMPTY: no chunk has been folded yet", fold, replay, sse: null,
 });

@@ -79,6 +79,7 @@ async function fold(chunks) {
 serve({
   name: "google-genai-node", version: `@google/genai ${VERSION}`,
   dialect: "gemini-generate-content",
+  item: "chunk",
   features: ["text", "candidates", "thinking", "tool_calls", "streamed_arguments",
              "code_execution", "media", "robustness"],
   projection: PROJECTION, fold, sse: null,

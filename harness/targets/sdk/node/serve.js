@@ -21,6 +21,12 @@ const readline = require("node:readline");
 const INCREMENTAL = ["new", "add", "response", "finished", "error"];
 
 function serve(adapter) {
+  // What a request calls the dialect's stream items (docs/protocol.md): `fold` carries
+  // `<item>s`, `add` carries `<item>` ("event" for Anthropic and Responses, "chunk" for
+  // chunk streams); the adapter names it, "event" when it names none. `adapter.empty` is
+  // the message of reading a response before there is one (Anthropic's when none).
+  const item = adapter.item || "event";
+  const items = `${item}s`;
   const accumulators = new Map();
   let nextId = 1;
 
@@ -43,7 +49,7 @@ function serve(adapter) {
                     operations: ["fold", ...(adapter.replay ? INCREMENTAL : []),
                                  ...(adapter.sse ? ["sse"] : [])],
                     ...(adapter.projection ? { projection: adapter.projection } : {}) }),
-    fold: async (m) => ({ response: await adapter.fold(m.events) }),
+    fold: async (m) => ({ response: await adapter.fold(m[items]) }),
     sse: async (m) => ({ events: await adapter.sse(m.parts.map((p) => Buffer.from(p, "base64"))) }),
     new: (m) => {
       for (const id of m.release || []) accumulators.delete(id);
@@ -54,7 +60,7 @@ function serve(adapter) {
     add: async (m) => {
       const entry = accumulator(m.id);
       const before = entry.events.length === 0 ? null : (await outcome(entry)).failure;
-      entry.events.push(m.event);
+      entry.events.push(m[item]);
       entry.outcome = null;
       const after = (await outcome(entry)).failure;
       // The SDK failed on this event (or had already failed: its stream is dead).
@@ -65,7 +71,7 @@ function serve(adapter) {
       const found = await outcome(accumulator(m.id));
       if (found.failure !== null) throw dead(found.failure);
       if (found.message === undefined) {
-        throw new RangeError("AM-LIFE-EMPTY: no message_start has been folded yet");
+        throw new RangeError(adapter.empty || "AM-LIFE-EMPTY: no message_start has been folded yet");
       }
       return { response: found.message };
     },
