@@ -14,6 +14,7 @@ from refold.reference import JSONObject
 from refold.reference.gemini import FEATURES, RULES, Accumulator, differences, fold
 
 from .._dialect import Dialect
+from .ablation import absent_departures
 from .attribution import PLACES, POINTERLESS, rules_at
 from .framing import decode_body
 from .serving import ENDPOINT
@@ -61,9 +62,10 @@ GEMINI = Dialect(
     named_frames=False,
     reference_target="refold.dialects.gemini.reference_target:DECLARATION",
     sdk_targets=SDK_TARGETS,
-    kit=None,  # the generic suites take its cases once `suites/gemini/_kit.py` is written
+    kit="gemini._kit",
     reference_package="refold.reference.gemini",
     reference_tests="dialects/gemini/test_gemini_*.py",
     reference_equivalents="equivalent-mutants-gemini.toml",
+    absent_departures=absent_departures,
 )
 """Gemini `streamGenerateContent` streams (`alt=sse` events or one JSON array)."""

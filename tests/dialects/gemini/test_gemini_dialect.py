@@ -69,3 +69,40 @@ def test_an_sse_body_and_an_array_body_decode_to_the_same_chunks() -> None:
 def test_a_bare_error_object_body_is_one_chunk() -> None:
     error = {"error": {"code": 429, "message": "quota", "status": "RESOURCE_EXHAUSTED"}}
     assert decode_body([json.dumps(error).encode()]) == [error]
+
+
+def _answer(*parts: dict[str, object]) -> list[object]:
+    return [{"candidates": [{"content": {"role": "model", "parts": list(parts)}}]}]
+
+
+def test_a_plain_text_stream_gives_nothing_to_the_call_signature_and_thought_rules() -> None:
+    assert GEMINI.absent_departures is not None
+    absent = GEMINI.absent_departures(_answer({"text": "Hi"}))
+    assert absent == {
+        "GM-CALL-STREAMED",
+        "GM-CALL-PARTIAL-ARGS",
+        "GM-SIGNATURE",
+        "GM-THOUGHT-APART",
+    }
+
+
+@pytest.mark.parametrize(
+    ("part", "present"),
+    [
+        ({"functionCall": {"name": "f", "willContinue": True}}, "GM-CALL-STREAMED"),
+        ({"functionCall": {"partialArgs": []}}, "GM-CALL-PARTIAL-ARGS"),
+        ({"text": "", "thoughtSignature": "c2ln"}, "GM-SIGNATURE"),
+        ({"text": "x", "thought": False}, "GM-THOUGHT-APART"),
+    ],
+)
+def test_a_stream_with_the_shape_keeps_its_rule(part: dict[str, object], present: str) -> None:
+    assert GEMINI.absent_departures is not None
+    assert present not in GEMINI.absent_departures(_answer({"text": "Hi"}, part))
+
+
+def test_a_whole_call_is_no_streamed_one_and_junk_is_read_as_nothing() -> None:
+    assert GEMINI.absent_departures is not None
+    whole = _answer({"functionCall": {"name": "f", "args": {}}})
+    assert {"GM-CALL-STREAMED", "GM-CALL-PARTIAL-ARGS"} <= GEMINI.absent_departures(whole)
+    junk: list[object] = [None, {"candidates": "x"}, {"candidates": [None, {"content": []}]}]
+    assert len(GEMINI.absent_departures(junk)) == 4

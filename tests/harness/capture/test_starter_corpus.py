@@ -213,6 +213,9 @@ def test_every_builtin_target_replays_the_documentation_streams(name: str) -> No
         pytest.skip("the Node.js SDKs are not installed (npm ci --prefix harness/targets/sdk/node)")
     found: dict[str, frozenset[str] | str] = {}
     declared = load_target(name)
+    if name != "reference" and not any(case.dialect is declared.dialect for case in CASES):
+        declared.close()
+        pytest.skip(f"the starter corpus has no case of {declared.dialect.name} yet")
     # Each SDK target is of one dialect; the reference serves every dialect's.
     targets = (
         [declared]

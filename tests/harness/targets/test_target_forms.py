@@ -43,7 +43,7 @@ def test_an_unimportable_target_lists_every_form() -> None:
             "`openai`, `litellm`, `langchain`, `anthropic`, `anthropic-stream`, "
             "`langchain-anthropic`, `litellm-anthropic`, `langchain-events`, "
             "`pydantic-ai-events`, `openai-responses`, `langchain-openai-responses`, "
-            "`litellm-responses`",
+            "`litellm-responses`, `google-genai`, `langchain-google-genai`, `litellm-gemini`",
         ),
         (
             "anthropic-ts",

@@ -1,0 +1,224 @@
+"""The Gemini dialect's lifecycle (`refold.suites._lifecycle`, its kit's `LIFECYCLE`): its
+model of the lifecycle from the chunks alone, how a wrong `finished` and a read unlike the
+reference's are charged, its own concern (GM-LIFE-ERROR), reading before any chunk, and
+the damage that needs `lifecycle` to be folded.
+
+    GM-LIFE-SNAPSHOT                    responses handed out never change; chunks are never
+                                        mutated
+    GM-LIFE-FINISHED, -TRUNCATED        `finished`, against a model built from the chunks
+    GM-LIFE-ERROR                       `error` is the error chunk's object, the fold is not
+                                        finished, and later chunks change nothing
+    GM-LIFE-AFTER-FINISH, -TRUNCATED    every response read equals the reference's at the
+                                        same point (chunks after a finish still folded)
+
+Chunks are drawn one at a time with `refold.strategies.gemini.lifecycle_chunks` over the
+features the target claims; a value that is not an object (robustness) is the robustness
+suite's, not drawn here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+from refold.reference import JSON, JSONObject
+from refold.reference.gemini import Accumulator
+from refold.run.checks import Check
+from refold.strategies.gemini import chunk_streams, lifecycle_chunks
+
+from .._lifecycle import Lifecycle, LifecycleMachine
+
+__all__ = ["LIFECYCLE_MACHINE", "ErrorMachine", "cut_streams", "reading_before_any_chunk"]
+
+_NOT_DRAWN = frozenset({"sse", "robustness"})
+"""Not drawn for the machine: a value that is not an object is the robustness suite's."""
+
+
+def _blank(value: JSON) -> bool:
+    return not isinstance(value, str) or not value.strip()
+
+
+def _index(entry: JSONObject) -> int:
+    """GM-CAND-INDEX: a non-negative integral number, else 0."""
+    value = entry.get("index")
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0
+    return int(value) if value >= 0 and value == int(value) else 0
+
+
+class _StreamModel:
+    """The lifecycle from the chunks alone (GM-LIFE-FINISHED): which candidates arrived
+    and which have a finish reason, whether the prompt was blocked, the error chunk."""
+
+    def __init__(self) -> None:
+        self.chunks = 0
+        self.candidates: dict[int, bool] = {}  # index -> finished
+        self.blocked = False
+        self.error: JSONObject | None = None
+
+    @property
+    def readable(self) -> bool:
+        return self.chunks > 0
+
+    @property
+    def finished(self) -> bool:
+        done = bool(self.candidates) and all(self.candidates.values())
+        return self.error is None and (done or self.blocked)
+
+    @property
+    def over(self) -> bool:
+        return self.error is not None  # GM-LIFE-ERROR is terminal; a finish is not
+
+    def add(self, chunk: JSONObject) -> None:
+        self.chunks += 1
+        if self.over:
+            return
+        if chunk.get("error") is not None:
+            found = chunk["error"]
+            self.error = found if isinstance(found, dict) else {}
+            return
+        feedback = chunk.get("promptFeedback")
+        if isinstance(feedback, dict) and not _blank(feedback.get("blockReason")):
+            self.blocked = True
+        entries = chunk.get("candidates")
+        for entry in entries if isinstance(entries, list) else []:
+            if isinstance(entry, dict):
+                index = _index(entry)
+                finished = not _blank(entry.get("finishReason"))
+                self.candidates[index] = self.candidates.get(index, False) or finished
+
+
+def _wrong_finished(machine: LifecycleMachine, received: bool) -> AssertionError:
+    stream: _StreamModel = machine.stream
+    expected = stream.finished
+    # `finished` has no JSON pointer: charge the clause that decides it
+    if stream.error is not None:
+        rule_id, state = "GM-LIFE-ERROR", "an error chunk came"
+    elif expected:
+        rule_id = "GM-LIFE-FINISHED"
+        state = "the prompt was blocked" if stream.blocked else "every candidate has a finish"
+    elif stream.candidates:
+        rule_id, state = "GM-LIFE-TRUNCATED", "a candidate has no finishReason yet"
+    else:
+        rule_id, state = "GM-LIFE-FINISHED", "no candidate and no blocked prompt yet"
+    return machine.check.fail(
+        f"finished is {received}, expected {expected}: {state}",
+        rules=(rule_id,),
+        events=machine.items(),
+        expected=expected,
+        received=received,
+    )
+
+
+def _unlike_reference(
+    machine: LifecycleMachine, summary: str, expected: JSON, received: JSON, found: list[Any]
+) -> AssertionError:
+    stream: _StreamModel = machine.stream
+    # Every earlier step agreed: the latest chunk made the difference. With an error
+    # chunk folded that is GM-LIFE-ERROR's (the error is terminal, never in the
+    # response); otherwise the places' rules, as in any fold.
+    if stream.error is not None:
+        return machine.check.fail(
+            f"{summary} (after an error chunk)",
+            rules=("GM-LIFE-ERROR",),
+            events=machine.items(),
+            differences=found,
+            expected=expected,
+            received=received,
+        )
+    return machine.check.fail(
+        summary,
+        found_by="read",
+        events=machine.items(),
+        differences=found,
+        expected=expected,
+        received=received,
+    )
+
+
+def _chunks(claimed: frozenset[str]) -> st.SearchStrategy[JSONObject]:
+    # without `robustness`, every chunk drawn is an object
+    return lifecycle_chunks(features=claimed - _NOT_DRAWN)
+
+
+LIFECYCLE_MACHINE = Lifecycle(
+    items=_chunks,
+    reference=Accumulator,
+    model=_StreamModel,
+    wrong_finished=_wrong_finished,
+    unlike_reference=_unlike_reference,
+)
+"""The Gemini lifecycle: chunks one at a time, a machine begun empty."""
+
+
+class ErrorMachine(LifecycleMachine):
+    """GM-LIFE-ERROR: `error` reads the error chunk's `error` object (`{}` when it is not
+    an object), the fold is not finished, and the response is the one read just before
+    the error chunk, whatever comes after it."""
+
+    concern_rule = "GM-LIFE-ERROR"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.last: JSONObject | None = None  # the response before the latest chunk
+        self.partial: JSONObject | None = None  # the response when the error came
+
+    def before_add(self, item: JSONObject) -> None:
+        if self.stream.readable and not self.stream.over:
+            self.last = self.target.response()
+
+    def after_add(self, item: JSONObject) -> None:
+        if self.stream.error is not None and not self.over_before:
+            self.partial = self.last
+
+    def verify(self) -> None:
+        expected, received = self.stream.error, self.target.error
+        if (expected is None) != (received is None) or (
+            expected is not None and self.check.differences(expected, received)
+        ):
+            raise self.failure(
+                f"error reads {received!r}, expected {expected!r}",
+                expected=expected,
+                received=received,
+            )
+        if expected is None:
+            return
+        if self.target.finished:
+            raise self.failure(
+                "the fold reports finished after an error chunk", expected=False, received=True
+            )
+        if self.partial is None:
+            return  # the error was the first chunk: the response read is the empty one
+        response = self.target.response()
+        if self.check.differences(self.partial, response):
+            raise self.failure(
+                f"the response changed with the error chunk or after it: "
+                f"{self.described(self.partial, response)}",
+                expected=self.partial,
+                received=response,
+            )
+
+
+def reading_before_any_chunk(check: Check, data: st.DataObject) -> None:
+    """GM-LIFE-EMPTY: reading before any chunk fails with an error; one chunk, whatever
+    it holds, is enough to read a response."""
+    accumulator = check.accumulator()
+    found = accumulator.response_error()
+    if found is None or found.kind != "raised":
+        how = "returned a response" if found is None else f"failed ({found.kind})"
+        raise check.fail(
+            f"response() {how} before any chunk was added, expected a documented error",
+            rules=("GM-LIFE-EMPTY",),
+            events=[],
+        )
+    chunk = data.draw(_chunks(check.target.features), label="chunk")
+    accumulator.add(chunk)
+    accumulator.response()
+
+
+def cut_streams(claimed: frozenset[str]) -> st.SearchStrategy[list[JSONObject]]:
+    """Streams cut anywhere, with an error chunk, or going on after the finish chunk (the
+    damage only a target claiming `lifecycle` is sent), with the claimed features' other
+    damage."""
+    return chunk_streams(features=(claimed - _NOT_DRAWN) | {"lifecycle"})
