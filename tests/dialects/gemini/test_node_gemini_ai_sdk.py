@@ -90,6 +90,8 @@ RULES_CHECKED: dict[str, tuple[str, ...]] = {
     ),
     "test_ai_sdk_refuses_a_chunk_that_is_not_an_object": ("GM-ROB-NOT-OBJECT",),
     "test_ai_sdk_records_an_error_chunk_and_keeps_the_partial_answer": ("GM-LIFE-ERROR",),
+    "test_ai_sdk_fails_on_an_error_chunk_whose_error_is_not_an_object": ("GM-LIFE-ERROR",),
+    "test_ai_sdk_folds_the_chunks_after_an_error_chunk": ("GM-LIFE-ERROR",),
     "test_ai_sdk_is_finished_by_a_finish_reason_and_not_before": (
         "GM-LIFE-FINISHED",
         "GM-LIFE-TRUNCATED",
@@ -151,6 +153,7 @@ _AI_AGREES: dict[str, list[Any]] = {
     "empty-part-and-content-without-role": [
         {"candidates": [{"content": {"parts": [{}, {"text": "Hi"}]}, "finishReason": "STOP"}]}
     ],
+    "safety-finish-without-any-content": [{"candidates": [{"finishReason": "SAFETY"}]}],
     "empty-text-after-finish": [chunk({"text": "a"}, **STOP), chunk({"text": ""})],
     "streamed-call-arguments": STREAMED_CALL,
     # the provider asks for the rest (served empty): the token and reason stand
@@ -394,6 +397,22 @@ def test_ai_sdk_records_an_error_chunk_and_keeps_the_partial_answer(ai: NodeTarg
         error,
     )
     assert parts(fold([chunk({"text": "a"}), {"error": error}])) == [{"text": "a"}]
+
+
+def test_ai_sdk_fails_on_an_error_chunk_whose_error_is_not_an_object(ai: NodeTarget) -> None:
+    # the reference records {} for it (GM-LIFE-ERROR); the provider's chunk schema refuses it
+    with pytest.raises(Refused, match="expected object") as raised:
+        ai.lifecycle([chunk({"text": "a"}), {"error": "overloaded"}])
+    assert raised.value.kind == "AI_TypeValidationError"
+
+
+def test_ai_sdk_folds_the_chunks_after_an_error_chunk(ai: NodeTarget) -> None:
+    error = {"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}
+    chunks = [chunk({"text": "Hel"}), {"error": error}, chunk({"text": "lo"}, **STOP)]
+    response, finished, recorded = ai.lifecycle(chunks)
+    assert (parts(response), finished, recorded) == ([{"text": "Hello"}], False, error)
+    assert parts(fold(chunks)) == [{"text": "Hel"}]  # the error is terminal
+    assert "finishReason" not in fold(chunks)["candidates"][0]
 
 
 def test_ai_sdk_is_finished_by_a_finish_reason_and_not_before(ai: NodeTarget) -> None:

@@ -23,8 +23,8 @@
 //   `promptFeedback` (response) and `safetyRatings`, `groundingMetadata`,
 //   `urlContextMetadata`, `finishMessage`, `continuationToken` (candidate 0). The candidate
 //   exists when a part came or a raw finish reason that is not the prompt's confirmed block
-//   reason (the provider reports a blocked prompt as the finish reason). `role` is "model":
-//   no part carries one.
+//   reason (the provider reports a blocked prompt as the finish reason); its `content`
+//   exists when a part came. `role` is "model": no part carries one.
 // - lifecycle: each read replays the chunks so far as a stream that ended there (Gemini has
 //   no terminal event, so that is what a user of the provider reads when the stream stops);
 //   finished() is whether the finish part has a raw finish reason and no error part came
@@ -133,7 +133,8 @@ class Folded {
     const raw = this.finish ? this.finish.finishReason.raw : undefined;
     const blocked = meta.promptFeedback != null && raw === meta.promptFeedback.blockReason;
     if (this.parts.length === 0 && (raw == null || blocked)) return undefined;
-    const candidate = { content: { role: "model", parts: this.parts } };
+    // no part came: no content (a SAFETY finish chunk carries none, R2)
+    const candidate = this.parts.length === 0 ? {} : { content: { role: "model", parts: this.parts } };
     if (raw != null && !blocked) candidate.finishReason = raw;
     for (const key of ["safetyRatings", "groundingMetadata", "urlContextMetadata",
                        "finishMessage", "continuationToken"]) {
