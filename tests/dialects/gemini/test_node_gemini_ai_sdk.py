@@ -74,6 +74,9 @@ RULES_CHECKED: dict[str, tuple[str, ...]] = {
     ),
     "test_ai_sdk_drops_the_extra_keys_of_a_text_part": ("GM-PART-OTHER", "GM-UNKNOWN-KEYS"),
     "test_ai_sdk_invents_an_empty_output_for_a_code_result_without_one": ("GM-CODE",),
+    "test_ai_sdk_loses_a_streamed_call_ended_by_a_fragment_that_lists_a_continued_piece": (
+        "GM-CALL-STREAMED",
+    ),
     "test_ai_sdk_keeps_the_last_safety_list_instead_of_merging_by_category": ("GM-SAFETY",),
     "test_ai_sdk_keeps_the_last_grounding_object_instead_of_merging_per_key": ("GM-GROUNDING",),
     "test_ai_sdk_drops_citations_and_keys_it_has_no_place_for": (
@@ -283,6 +286,27 @@ def test_ai_sdk_invents_an_empty_output_for_a_code_result_without_one(ai: NodeTa
     assert gaps(ai, chunks) == [
         ("/candidates/0/content/parts/1/codeExecutionResult/output", None, "")
     ]
+
+
+def test_ai_sdk_loses_a_streamed_call_ended_by_a_fragment_that_lists_a_continued_piece(
+    ai: NodeTarget,
+) -> None:
+    # the call ends with the fragment without willContinue (GM-CALL-STREAMED); the provider
+    # ends it only when every piece of that fragment also lacks willContinue, and a call
+    # still open when the stream ends is never emitted
+    pieces = [
+        {"jsonPath": "$.stops[0]", "stringValue": "Bergen", "willContinue": True},
+        {"jsonPath": "$.note", "nullValue": "NULL_VALUE"},
+    ]
+    chunks = [
+        chunk({"functionCall": {"name": "book", "id": "c1", "willContinue": True}}),
+        chunk({"functionCall": {"partialArgs": pieces}}),
+        {"candidates": [{"finishReason": "STOP"}]},
+    ]
+    assert parts(fold(chunks)) == [
+        {"functionCall": {"name": "book", "id": "c1", "args": {"stops": ["Bergen"], "note": None}}}
+    ]
+    assert "content" not in ai.fold(chunks)["candidates"][0]
 
 
 def test_ai_sdk_keeps_the_last_safety_list_instead_of_merging_by_category(
