@@ -44,9 +44,22 @@ def build_workdir(source: MutationSource, directory: Path, *, extra_tests: Seque
     _copy(suites_dir(), directory / SUITES_DIR)
     if extra_tests:
         (directory / TESTS_DIR).mkdir(exist_ok=True)
-        for test in extra_tests:
+        for test in [*extra_tests, *_helpers_of(extra_tests)]:
             shutil.copy2(test, directory / TESTS_DIR / test.name)
     write_config(source, directory, deselect=())
+
+
+def _helpers_of(tests: Sequence[Path]) -> list[Path]:
+    """The private modules (`_*.py`) the copied tests may import: those beside each test and
+    those of the tests' root (`tests/`, which the checkout's conftest puts on `sys.path`),
+    copied flat beside the tests, where pytest's rootdir-relative imports find them."""
+    folders = {test.parent for test in tests}
+    folders |= {folder.parent for folder in folders if folder.parent.name != "tests"}
+    folders |= {root for folder in folders for root in folder.parents if root.name == "tests"}
+    return sorted(
+        {helper for folder in folders for helper in folder.glob("_*.py")} - set(tests),
+        key=lambda helper: helper.name,
+    )
 
 
 def _copy(origin: Path, destination: Path) -> None:

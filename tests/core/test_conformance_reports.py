@@ -246,6 +246,25 @@ SDKS: dict[str, Sdk] = {
             )
         ),
     ),
+    # pydantic-ai's GoogleModel on Gemini chunks (docs/sdk-conformance.md, "pydantic-ai on
+    # Gemini"; tests/dialects/provider_events/test_pydantic_ai_gemini_events_target.py):
+    # the crashes (a codeExecutionResult without its code, a `candidates` object) block
+    # most drawn-stream rules
+    "pydantic-ai-gemini-events": Sdk(
+        "pydantic-ai",
+        "provider-events",
+        (
+            "PERSIST-RESPONSE-ID",
+            "EV-USAGE-UNREPORTED",
+            "EV-STOP-TOOL",
+            "EV-FOLD-AGREES",
+            "EV-TRUNCATED",
+            "EV-DETERMINISM",
+            "EV-CHOICE0",
+            "EV-OPAQUE-FALLBACK",
+            "EV-FRAME-COVER",
+        ),
+    ),
     "ai-sdk-events": Sdk(
         "@ai-sdk/openai",
         "provider-events",

@@ -42,8 +42,9 @@ def test_an_unimportable_target_lists_every_form() -> None:
             # each dialect's, in the order the registry lists the dialects
             "`openai`, `litellm`, `langchain`, `anthropic`, `anthropic-stream`, "
             "`langchain-anthropic`, `litellm-anthropic`, `langchain-events`, "
-            "`pydantic-ai-events`, `openai-responses`, `langchain-openai-responses`, "
-            "`litellm-responses`, `google-genai`, `langchain-google-genai`, `litellm-gemini`",
+            "`pydantic-ai-events`, `pydantic-ai-gemini-events`, `openai-responses`, "
+            "`langchain-openai-responses`, `litellm-responses`, `google-genai`, "
+            "`langchain-google-genai`, `litellm-gemini`",
         ),
         (
             "anthropic-ts",

@@ -14,9 +14,12 @@ pydantic parse of every chunk (`GenerateContentResponse._from_response`) run unm
 The history holds `Content` objects, not a response. The projection, and only that, maps the
 turn onto one: the turn's contents become candidate 0's `content`, its `role` the first
 content's, its `parts` every content's parts in order, each dumped by wire name
-(`model_dump(mode="json", by_alias=True, exclude_none=True)`; `thoughtSignature` bytes come
-back base64). Nothing is joined, dropped or reordered: that the history keeps one `Content`
-per chunk, texts unjoined, is the SDK's fold and is what is checked. The comprehensive
+(`model_dump(mode="json", by_alias=True, exclude_none=True)`). The SDK holds `thoughtSignature`
+and `inlineData.data` as bytes, which pydantic writes as URL-safe base64; they are written
+here in the standard alphabet the API sends, so the same bytes read as the same string (the
+alphabet is this mapping's choice, not the SDK's fold: proto3 JSON readers, Google's API
+among them, accept both). Nothing is joined, dropped or reordered: that the history keeps
+one `Content` per chunk, texts unjoined, is the SDK's fold and is what is checked. The comprehensive
 history (`get_history()`, the default) is read; that the curated history, the one sent on
 the next turn, leaves out a turn with a usage-only or part-less chunk is pinned by
 tests/dialects/gemini/test_gemini_sdk_targets.py, not judged here.
@@ -35,6 +38,7 @@ is recorded once, at the end) nor `sse` (the decoder is not offered as an entry 
 
 from __future__ import annotations
 
+import base64
 import json
 from typing import Any
 
@@ -112,7 +116,27 @@ def in_spec_shape(turn: list[Any]) -> JSONObject:
 def _dumped(part: Any) -> JSON:
     with quiet():
         dumped: JSON = json.loads(part.model_dump_json(by_alias=True, exclude_none=True))
-    return dumped
+    return _standard_base64(dumped)
+
+
+def _standard_base64(value: JSON) -> JSON:
+    """`value` with every `thoughtSignature` and `inlineData.data` (bytes in the SDK, which
+    pydantic writes URL-safe) in the standard base64 alphabet."""
+    if isinstance(value, list):
+        return [_standard_base64(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    found = {key: _standard_base64(item) for key, item in value.items()}
+    if isinstance(found.get("thoughtSignature"), str):
+        found["thoughtSignature"] = _standard(found["thoughtSignature"])
+    data = found.get("inlineData")
+    if isinstance(data, dict) and isinstance(data.get("data"), str):
+        found["inlineData"] = {**data, "data": _standard(data["data"])}
+    return found
+
+
+def _standard(url_safe: str) -> str:
+    return base64.b64encode(base64.urlsafe_b64decode(url_safe)).decode("ascii")
 
 
 refold_target = {
@@ -128,7 +152,9 @@ refold_target = {
 """The declaration `--target google-genai` loads."""
 
 REPRODUCER = '''"""Serves a stream of chunks as `alt=sse` events to google-genai's chat session, in
-memory, and prints the model turn its history recorded, as one candidate's content."""
+memory, and prints the model turn its history recorded, as one candidate's content (bytes
+in the standard base64 alphabet the API sends)."""
+import base64
 import json
 
 import httpx
@@ -152,9 +178,10 @@ chat = client.chats.create(model="gemini-offline",
 for _ in chat.send_message_stream("hi"):
     pass
 turn = chat.get_history()[1:]
-parts = [json.loads(part.model_dump_json(by_alias=True, exclude_none=True))
+parts = [part.model_dump(by_alias=True, exclude_none=True)
          for content in turn for part in content.parts or []]
-print(json.dumps({"candidates": [{"content": {"role": turn[0].role, "parts": parts}}]}, indent=2))
+print(json.dumps({"candidates": [{"content": {"role": turn[0].role, "parts": parts}}]}, indent=2,
+                 default=lambda data: base64.b64encode(data).decode("ascii")))
 '''
 """The program an upstream report gives the SDK's maintainers (`{stream}`: the stream, a
 list literal of one JSON text per chunk, `refold.targets.sdk.reproducers`): what `fold`

@@ -75,7 +75,7 @@ from typing import Any
 from refold.reference import JSON, JSONObject
 from refold.targets.sdk._requires import quiet, require
 
-from ._pydantic_ai_driver import ANTHROPIC, CHAT, RESPONSES, Driver, Step, library_version
+from ._pydantic_ai_driver import ANTHROPIC, CHAT, GEMINI, RESPONSES, Driver, Step, library_version
 
 require("pydantic_ai", extra="pydantic-ai")
 from pydantic_ai.exceptions import IncompleteToolCall, ModelAPIError, UnexpectedModelBehavior  # noqa: E402
@@ -111,15 +111,20 @@ _STOPS = {
 class PydanticAIEvents:
     """The events adapter: one stream per `begin`, pydantic-ai fed frame by frame."""
 
+    accepts: tuple[str, ...] = _ACCEPTS
+    """The source dialects this adapter's models read."""
+
     def __init__(self) -> None:
         self._driver: Driver | None = None
         self._dialect = CHAT
         self._reset()
 
     def begin(self, dialect: str) -> None:
-        """Start a stream of `dialect` (one of `_ACCEPTS`)."""
-        if dialect not in _ACCEPTS:
-            raise ValueError(f"pydantic-ai-events accepts {', '.join(_ACCEPTS)}, not {dialect!r}")
+        """Start a stream of `dialect` (one of `accepts`)."""
+        if dialect not in self.accepts:
+            raise ValueError(
+                f"this pydantic-ai adapter accepts {', '.join(self.accepts)}, not {dialect!r}"
+            )
         self._close()
         self._reset()
         self._dialect = dialect
@@ -307,7 +312,8 @@ def _opaque(dialect: str, frame: JSON) -> JSONObject:
 def _event_name(dialect: str, frame: JSON) -> str:
     """The SSE event name the frame was sent with (`named_frames` and `_sse` name an
     Anthropic or Responses frame by a usable `type`), else "message" (EV-OPAQUE-TYPE)."""
-    kind = frame.get("type") if dialect != CHAT and isinstance(frame, dict) else None
+    named = dialect not in (CHAT, GEMINI)  # Gemini sends no event names either
+    kind = frame.get("type") if named and isinstance(frame, dict) else None
     usable = isinstance(kind, str) and kind.strip() and not any(c in kind for c in "\r\n")
     return kind if usable and isinstance(kind, str) else "message"
 
