@@ -14,6 +14,7 @@ import json
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from refold.run.locations import package_dir, suites_dir
 
@@ -33,6 +34,9 @@ PROFILE = "mutation"
 SUITES_DIR = "suites"
 TESTS_DIR = "tests"
 _IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", ".pytest_cache")
+_IGNORED_IN_SUITES = shutil.ignore_patterns(
+    "__pycache__", "*.pyc", ".hypothesis", ".pytest_cache", "corpus"
+)
 
 
 def build_workdir(source: MutationSource, directory: Path, *, extra_tests: Sequence[Path]) -> None:
@@ -41,7 +45,9 @@ def build_workdir(source: MutationSource, directory: Path, *, extra_tests: Seque
     _copy(source.path, directory / source.relative_path)
     if source.is_reference:
         _copy_refold_package(directory / "refold")
-    _copy(suites_dir(), directory / SUITES_DIR)
+    # Not the corpus suite: it replays `--corpus DIR` only, which a mutation run never gives
+    # (from the copy, the plugin cannot tell it is the corpus suite, and would refuse it).
+    _copy(suites_dir(), directory / SUITES_DIR, ignore=_IGNORED_IN_SUITES)
     if extra_tests:
         (directory / TESTS_DIR).mkdir(exist_ok=True)
         for test in [*extra_tests, *_helpers_of(extra_tests)]:
@@ -62,10 +68,10 @@ def _helpers_of(tests: Sequence[Path]) -> list[Path]:
     )
 
 
-def _copy(origin: Path, destination: Path) -> None:
+def _copy(origin: Path, destination: Path, ignore: Any = _IGNORED) -> None:
     destination.parent.mkdir(parents=True, exist_ok=True)
     if origin.is_dir():
-        shutil.copytree(origin, destination, ignore=_IGNORED, dirs_exist_ok=True)
+        shutil.copytree(origin, destination, ignore=ignore, dirs_exist_ok=True)
     else:
         shutil.copy2(origin, destination)
 
