@@ -227,3 +227,12 @@ def test_every_helper_a_copied_reference_test_imports_is_copied_beside_it(
             words = line.split()
             if words[:1] in (["import"], ["from"]) and words[1].startswith("_") and words[1][1] != "_":
                 assert words[1] in copied, f"{test.name} imports {words[1]}, not copied"
+
+
+def test_the_work_dir_leaves_out_the_corpus_suite_a_mutation_run_never_replays(
+    tmp_path: Path,
+) -> None:
+    # From the copy the plugin cannot tell it is the corpus suite, which needs --corpus DIR.
+    build_workdir(locate_source("reference", CHAT), tmp_path, extra_tests=())
+    assert (tmp_path / "suites" / "test_round_trip.py").is_file()
+    assert not (tmp_path / "suites" / "corpus").exists()
