@@ -328,6 +328,49 @@ SDKS: dict[str, Sdk] = {
             "RS-FAILED",
         ),
     ),
+    # The Gemini Node.js targets (docs/sdk-conformance.md, "Gemini: the Node.js targets";
+    # tests/dialects/gemini/test_node_gemini_targets.py and test_node_gemini_ai_sdk.py
+    # reproduce each defect against the reference fold).
+    "google-genai-node": Sdk(
+        "@google/genai",
+        "gemini-generate-content",
+        (
+            "GM-TEXT-JOIN",
+            "GM-CAND-INDEX",
+            "GM-CAND-ORDER",
+            "GM-CAND-NONE",
+            "GM-ROLE",
+            "GM-PART-OTHER",
+            "GM-CALL-STREAMED",
+            "GM-CALL-PARTIAL-ARGS",
+            "GM-ROB-NOT-OBJECT",
+            "GM-ROB-WRONG-TYPE",
+            "GM-ROB-NULL-ENTRIES",
+        ),
+    ),
+    "ai-sdk-google": Sdk(
+        "@ai-sdk/google",
+        "gemini-generate-content",
+        (
+            "GM-ENV-SNAPSHOT",
+            "GM-ENV-ID",
+            "GM-CAND-KEYS",
+            "GM-CAND-ORDER",
+            "GM-TEXT-JOIN",
+            "GM-SIGNATURE",
+            "GM-CALL-WHOLE",
+            "GM-CALL-ID",
+            "GM-CALL-STREAMED",
+            "GM-CODE",
+            "GM-INLINE",
+            "GM-PART-OTHER",
+            "GM-SAFETY",
+            "GM-GROUNDING",
+            "GM-ROB-WRONG-TYPE",
+            "GM-ROB-NULL-ENTRIES",
+            "GM-LIFE-ERROR",
+        ),
+    ),
 }
 _PREFIXES = "|".join(re.escape(p) for p in sorted(SDKS, key=len, reverse=True))
 _NAME = re.compile(rf"^(?P<sdk>{_PREFIXES})-(?P<version>[\d.]+)-(?P<date>\d{{4}}-\d{{2}}-\d{{2}})$")

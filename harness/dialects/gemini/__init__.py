@@ -64,7 +64,7 @@ GEMINI = Dialect(
     sdk_targets=SDK_TARGETS,
     kit="gemini._kit",
     reference_package="refold.reference.gemini",
-    reference_tests="dialects/gemini/test_gemini_*.py",
+    reference_tests="dialects/gemini/test_reference_gemini_*.py",
     reference_equivalents="equivalent-mutants-gemini.toml",
     absent_departures=absent_departures,
 )

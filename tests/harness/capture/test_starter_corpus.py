@@ -152,11 +152,17 @@ FINDINGS: dict[str, dict[str, frozenset[str] | str]] = {
 """What each built-in SDK target makes of the documentation streams (measured with the
 SDK versions pyproject.toml and package-lock.json pin)."""
 
-_SOURCE_TARGETS = [
-    name
-    for name in BUILTIN_TARGETS
-    if name not in ("langchain-events", "pydantic-ai-events", "pydantic-ai-gemini-events")
-]
+# Events adapters, and targets of a dialect the starter corpus has no stream of (Gemini: no
+# documentation stream captured yet), replay nothing here; their streams are their dialect's
+# tests.
+_NO_STARTER_STREAMS = (
+    "langchain-events",
+    "pydantic-ai-events",
+    "pydantic-ai-gemini-events",
+    "google-genai-node",
+    "ai-sdk-google",
+)
+_SOURCE_TARGETS = [name for name in BUILTIN_TARGETS if name not in _NO_STARTER_STREAMS]
 
 
 def test_every_case_names_the_documentation_page_it_comes_from() -> None:

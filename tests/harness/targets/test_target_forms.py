@@ -46,7 +46,11 @@ def test_an_unimportable_target_lists_every_form() -> None:
             "`langchain-openai-responses`, `litellm-responses`, `google-genai`, "
             "`langchain-google-genai`, `litellm-gemini`",
         ),
-        ("anthropic-ts", "`anthropic-ts`, `ai-sdk-anthropic`, `openai-node-responses`"),
+        (
+            "anthropic-ts",
+            "`anthropic-ts`, `ai-sdk-anthropic`, `openai-node-responses`, "
+            "`google-genai-node`, `ai-sdk-google`",
+        ),
         ("ai-sdk-events", "`ai-sdk-events`"),
         ("examples/targets/declared.py", "`path/to/file.py`"),
         ("mypkg:attr", "`mypkg:attr`"),
@@ -62,7 +66,8 @@ def test_only_python_forms_are_served_from_a_worker() -> None:
     assert out_of_process == {
         "`exec:COMMAND`",
         "`http://host:port/path`",
-        "`anthropic-ts`, `ai-sdk-anthropic`, `openai-node-responses`",
+        "`anthropic-ts`, `ai-sdk-anthropic`, `openai-node-responses`, "
+        "`google-genai-node`, `ai-sdk-google`",
         "`ai-sdk-events`",
     }
 
