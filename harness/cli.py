@@ -16,13 +16,16 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__, commands
-from .commands._usage import usage_error
 from .errors import UsageError
 
 __all__ = ["command_names", "main"]
 
 _SIGPIPE_STATUS = 128 + 13
 """What a shell reports for a program ended by SIGPIPE (`refold rules | head`)."""
+_USAGE_ERROR = 4
+"""pytest's `ExitCode.USAGE_ERROR`, every refold command's status for a user's mistake
+(`refold.commands._usage.USAGE_ERROR`, which imports the registry: the status must be
+known before the registry is)."""
 
 
 def command_names() -> list[str]:
@@ -48,7 +51,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the `refold` command; return its exit status."""
     given = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
+    try:
+        parser = build_parser()
+    except UsageError as exc:  # an installed dialect or target that cannot be registered
+        print(f"refold: {exc}", file=sys.stderr)
+        return _USAGE_ERROR
+    from .commands._usage import usage_error  # the registry is loaded by now
+
     args, unknown = parser.parse_known_args(given)
     if unknown:
         if "pytest_args" not in vars(args):
@@ -69,6 +78,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _options_before_the_dash(command: str, given: list[str], unknown: list[str]) -> int:
     """pytest options such as `-k` given among refold's own: show where they go."""
+    from .commands._usage import usage_error
+
     at = given.index(unknown[0])
     suggested = shlex.join(["refold", *given[:at], "--", *given[at:]])
     return usage_error(

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from ._json import JSON, json_equal
 
-__all__ = ["ABSENT", "Difference", "differences_under", "pointer"]
+__all__ = ["ABSENT", "Difference", "differences_under", "pointer", "without_nulls"]
 
 
 class _Absent:
@@ -44,6 +44,21 @@ class Difference(NamedTuple):
 def pointer(tokens: list[str | int]) -> str:
     """Build an RFC 6901 JSON pointer from path tokens."""
     return "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in tokens)
+
+
+def without_nulls(value: JSON, absent_when_empty: frozenset[str] = frozenset()) -> JSON:
+    """`value` without every key whose value is null, nor any key of `absent_when_empty`
+    whose value is an empty list, recursively: the normalisation most canonical
+    comparisons start from (a JSON null and a missing key say the same)."""
+    if isinstance(value, dict):
+        return {
+            key: without_nulls(item, absent_when_empty)
+            for key, item in value.items()
+            if item is not None and not (item == [] and key in absent_when_empty)
+        }
+    if isinstance(value, list):
+        return [without_nulls(item, absent_when_empty) for item in value]
+    return value
 
 
 def differences_under(

@@ -20,7 +20,6 @@ from refold.reference import (
     diagnosis_text,
     dialect_record,
 )
-from refold.reference.chat import SSE_RULES_NOTE
 
 __all__ = [
     "STATUSES",
@@ -70,7 +69,8 @@ def items_of(results: Mapping[str, Any]) -> str:
 
 def wire_note(results: Mapping[str, Any]) -> str:
     """How the reports label the group of wire rules (`"registry": "wire"`)."""
-    return dialect_record(results)["extra_rules_note"] or SSE_RULES_NOTE
+    record = dialect_record(results)
+    return record["extra_rules_note"] or f"not part of {record['spec'] or 'the spec'}"
 
 
 def _registry(rule: dict[str, Any]) -> str:

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from refold.reference import JSON
 
-__all__ = ["KEEP_ALIVE_COMMENTS", "LINE_ENDS", "sse_bytes"]
+__all__ = ["KEEP_ALIVE_COMMENTS", "LINE_ENDS", "frame_lines", "sse_bytes"]
 
 LINE_ENDS = ("\n", "\r\n", "\r")
 """The three line ends WHATWG accepts, simplest first (shrinking goes toward LF)."""
@@ -59,7 +59,7 @@ def sse_bytes(
     line_end = draw(_line_ends(mixed=mixed_line_ends))
     lines: list[str] = []
     for chunk in chunks:
-        lines += draw(_event_lines(chunk, keep_alives=keep_alives, multiline=multiline_data))
+        lines += draw(frame_lines(chunk, keep_alives=keep_alives, multiline=multiline_data))
     if done is None:
         done = draw(st.booleans())
     if done:
@@ -89,13 +89,26 @@ def _line_ends(*, mixed: bool) -> st.SearchStrategy[st.SearchStrategy[str]]:
 
 
 @st.composite
-def _event_lines(draw: st.DrawFn, chunk: JSON, *, keep_alives: bool, multiline: bool) -> list[str]:
+def frame_lines(
+    draw: st.DrawFn,
+    item: JSON,
+    *,
+    keep_alives: bool,
+    multiline: bool,
+    name: str | None = None,
+) -> list[str]:
+    """The lines of one SSE frame carrying `item` as JSON: keep-alive comments first when
+    `keep_alives`, an `event: <name>` line when `name` is given, the data (over several
+    `data:` lines when `multiline`, ASCII-escaped or not, with or without the space) and
+    one to three blank lines."""
     lines: list[str] = []
     if keep_alives:
         lines += draw(st.lists(st.sampled_from(KEEP_ALIVE_COMMENTS), max_size=2))
+    if name is not None:
+        lines.append(f"event: {name}")
     indent = draw(st.sampled_from([None, 0, 1])) if multiline else None
     ascii_only = draw(st.booleans())
-    payload = json.dumps(chunk, ensure_ascii=ascii_only, indent=indent)
+    payload = json.dumps(item, ensure_ascii=ascii_only, indent=indent)
     space = draw(st.sampled_from([" ", ""]))
     lines += [f"data:{space}{line}" for line in payload.split("\n")]
     lines.append("")

@@ -12,7 +12,7 @@ from typing import Any
 
 from refold.reference import JSON, JSONObject
 
-__all__ = ["add_all", "expect_result", "finished_is"]
+__all__ = ["add_all", "expect_decoded", "expect_result", "finished_is"]
 
 
 def expect_result(
@@ -35,6 +35,23 @@ def expect_result(
             found_by="example",
             events=events,
             differences=found,
+            expected=expected,
+            received=received,
+        )
+
+
+def expect_decoded(check: Any, parts: list[bytes], expected: list[JSON]) -> None:
+    """Fail unless the target's SSE decoder gives out exactly the `expected` items from the
+    byte `parts`. The differences' pointers are into the list of items, not into a result,
+    so no place rule owns them: the failure is the test's own rules'."""
+    received = check.decoded(parts)
+    found = check.item_differences(expected, received)
+    if found:
+        shown = "; ".join(str(d) for d in found[:3])
+        raise check.fail(
+            f"the decoder gave out other {check.dialect.items} than the frames' data "
+            f"({len(found)} difference(s): {shown})",
+            events=expected,
             expected=expected,
             received=received,
         )

@@ -150,10 +150,6 @@ def detect_format(data: bytes) -> str:
     return "har" if isinstance(first, dict) and isinstance(first.get("log"), dict) else "jsonl"
 
 
-def _lowered(text: str) -> str:
-    return text[:1].lower() + text[1:]
-
-
 _CAPTURED = tuple(one for one in DIALECTS.values() if one.sniff is not None)
 
 
@@ -169,11 +165,7 @@ def detect_dialect(items: Iterable[JSON], where: str) -> Dialect:
         found = next((one for one in _CAPTURED if one.sniff is not None and one.sniff(item)), None)
         if found is not None:
             return found
-    shapes = "; ".join(
-        f"{one.title}: {_lowered((one.sniff.__doc__ or '').strip().rstrip('.'))}"
-        for one in _CAPTURED
-        if one.sniff is not None
-    )
+    shapes = "; ".join(f"{one.title}: {one.sniffed}" for one in _CAPTURED)
     raise CaptureError(
         f"{where}: no item is of a dialect refold knows ({shapes}); name the dialect with --dialect"
     )

@@ -162,6 +162,9 @@ class Dialect:
     dialect by its first item that some dialect's `sniff` accepts, in registry order);
     None: the dialect has no captures of its own (an events adapter's input is another
     dialect's stream)."""
+    sniffed: str = ""
+    """What `sniff` accepts, as a phrase (`a chat.completion.chunk object`): how `refold
+    capture` names the shapes it knows when no item has one."""
     named_frames: bool = False
     """Whether the API names each SSE frame by its item's `type` (`event: <type>`), as
     Anthropic and Responses do; else frames are bare `data:` lines, ended by the shapes'

@@ -1,7 +1,7 @@
 """Baselines: a vendor's known state of conformance, the release gate (TOML).
 
     # refold baseline for mypkg
-    dialect = "openai-chat"        # the dialect it gates (refold.dialects)
+    dialect = "<name>"             # the dialect it gates (a name refold.dialects lists)
     target = "mypkg"
     features = ["text", "choices", "tool_calls"]
 

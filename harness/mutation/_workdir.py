@@ -14,6 +14,7 @@ import json
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from refold.run.locations import package_dir, suites_dir
 
@@ -33,6 +34,9 @@ PROFILE = "mutation"
 SUITES_DIR = "suites"
 TESTS_DIR = "tests"
 _IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", ".pytest_cache")
+_IGNORED_IN_SUITES = shutil.ignore_patterns(
+    "__pycache__", "*.pyc", ".hypothesis", ".pytest_cache", "corpus"
+)
 
 
 def build_workdir(source: MutationSource, directory: Path, *, extra_tests: Sequence[Path]) -> None:
@@ -41,18 +45,33 @@ def build_workdir(source: MutationSource, directory: Path, *, extra_tests: Seque
     _copy(source.path, directory / source.relative_path)
     if source.is_reference:
         _copy_refold_package(directory / "refold")
-    _copy(suites_dir(), directory / SUITES_DIR)
+    # Not the corpus suite: it replays `--corpus DIR` only, which a mutation run never gives
+    # (from the copy, the plugin cannot tell it is the corpus suite, and would refuse it).
+    _copy(suites_dir(), directory / SUITES_DIR, ignore=_IGNORED_IN_SUITES)
     if extra_tests:
         (directory / TESTS_DIR).mkdir(exist_ok=True)
-        for test in extra_tests:
+        for test in [*extra_tests, *_helpers_of(extra_tests)]:
             shutil.copy2(test, directory / TESTS_DIR / test.name)
     write_config(source, directory, deselect=())
 
 
-def _copy(origin: Path, destination: Path) -> None:
+def _helpers_of(tests: Sequence[Path]) -> list[Path]:
+    """The private modules (`_*.py`) the copied tests may import: those beside each test and
+    those of the tests' root (`tests/`, which the checkout's conftest puts on `sys.path`),
+    copied flat beside the tests, where pytest's rootdir-relative imports find them."""
+    folders = {test.parent for test in tests}
+    folders |= {folder.parent for folder in folders if folder.parent.name != "tests"}
+    folders |= {root for folder in folders for root in folder.parents if root.name == "tests"}
+    return sorted(
+        {helper for folder in folders for helper in folder.glob("_*.py")} - set(tests),
+        key=lambda helper: helper.name,
+    )
+
+
+def _copy(origin: Path, destination: Path, ignore: Any = _IGNORED) -> None:
     destination.parent.mkdir(parents=True, exist_ok=True)
     if origin.is_dir():
-        shutil.copytree(origin, destination, ignore=_IGNORED, dirs_exist_ok=True)
+        shutil.copytree(origin, destination, ignore=ignore, dirs_exist_ok=True)
     else:
         shutil.copy2(origin, destination)
 

@@ -27,8 +27,7 @@ import pytest
 
 from refold.reference import JSON, JSONObject, impact_of, scrub
 from refold.reference import events as reference_events
-from refold.reference.chat import differences
-from refold.reference.events import Violation
+from refold.reference.events import Violation, differences
 
 from ..dialects.provider_events import begin, comparable, frames_of, source_of
 from ..errors import TargetError

@@ -1,8 +1,6 @@
 """What `refold serve` answers, per dialect: each registered dialect's `Endpoint`
-(`Dialect.endpoint`), by dialect name; the server (`refold.serve.server`) only looks it up.
-
-    >>> ENDPOINTS["anthropic-messages"].path
-    '/v1/messages'
+(`Dialect.endpoint`), by dialect name; the server (`refold.serve.server`) only looks it up
+(`ENDPOINTS[name].path` is the path it answers).
 """
 
 from __future__ import annotations

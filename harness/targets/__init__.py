@@ -11,7 +11,6 @@ the JSON-lines protocol's operations), `python` (what a Python module offers), `
 from .forms import FORMS, TargetForm, forms_help, forms_markdown, forms_sentence
 from .loading import BUILTIN_TARGETS, ENTRY_POINT_GROUP, load_target
 from .remote import (
-    ALL_FOLD_FEATURES,
     DEFAULT_MAX_REPLY,
     PROTOCOL_VERSION,
     RemoteAccumulator,
@@ -25,7 +24,6 @@ from .remote import (
 )
 
 __all__ = [
-    "ALL_FOLD_FEATURES",
     "BUILTIN_TARGETS",
     "DEFAULT_MAX_REPLY",
     "ENTRY_POINT_GROUP",

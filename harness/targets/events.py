@@ -11,9 +11,12 @@ returns the adapter's output as one plain JSON value:
 
 A Python adapter is declared as
 
-    refold_target = {"dialect": "provider-events", "adapter": Factory,
-                     "accepts": ["openai-chat", "anthropic-messages"],
+    refold_target = {"dialect": PROVIDER_EVENTS_NAME, "adapter": Factory,
+                     "accepts": [SOURCE_DIALECT_NAME, ...],
                      "provider": "my-runtime", "features": ["events"]}
+
+(the names are those `refold rules` lists: the events dialect's, and each provider
+dialect whose streams the adapter accepts)
 
 where `Factory()` makes one adapter per stream with `begin(dialect)`, `frame(frame) ->
 list[event]`, `end() -> outcome` (optionally carrying the final `events`),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from importlib import import_module
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -16,6 +17,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "load_target",
     "registered",
+    "resolved",
 ]
 
 ENTRY_POINT_GROUP = "refold.targets"
@@ -74,6 +76,14 @@ def load_target(
             return RemoteEventsTarget(isolated_target)
         return isolated_target
     return form.load(spec, TargetOptions(features, timeout, max_reply, dialect))
+
+
+def resolved(spec: str) -> Any:
+    """The object a `module:attribute` spec names (`Dialect.reference_target`, an entry of
+    `Dialect.sdk_targets`), importing its module: an SDK target's module raises a
+    `UsageError` naming its extra when its SDK is not installed."""
+    module, _, attribute = spec.partition(":")
+    return getattr(import_module(module), attribute)
 
 
 def registered(name: str) -> Any:

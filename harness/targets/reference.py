@@ -8,23 +8,16 @@ reference` is asked for (the chat one's decoders import httpx).
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
-
 from ..dialects import DIALECTS
+from .loading import resolved
 
 __all__ = ["refold_target"]
-
-
-def _declaration(spec: str) -> Any:
-    module, _, attribute = spec.partition(":")
-    return getattr(import_module(module), attribute)
 
 
 refold_target = {
     "name": "reference",
     "dialects": {
-        name: _declaration(one.reference_target)
+        name: resolved(one.reference_target)
         for name, one in DIALECTS.items()
         if one.reference_target
     },

@@ -18,7 +18,6 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol, Self, runtime_checkable
 
 from refold.reference import JSON, JSONObject
-from refold.reference.chat import FEATURES
 
 from ..dialects import DEFAULT_DIALECT, DIALECTS, Dialect
 from ..errors import TargetError, UsageError, preview
@@ -29,7 +28,6 @@ if TYPE_CHECKING:
     from .sdk.decoders import AnySSEDecode, DecodedStream
 
 __all__ = [
-    "ALL_FOLD_FEATURES",
     "DEFAULT_MAX_REPLY",
     "PROTOCOL_VERSION",
     "RemoteAccumulator",
@@ -43,11 +41,6 @@ __all__ = [
     "misanswered",
     "stamped",
 ]
-
-_NOT_FOLD_FEATURES = frozenset({"lifecycle", "sse", "events"})
-ALL_FOLD_FEATURES = frozenset(FEATURES) - _NOT_FOLD_FEATURES
-"""What a fold-only chat target is checked on when it declares nothing
-(`Dialect.fold_features` is every dialect's)."""
 
 
 def _why_unsupported(feature: str, dialect: Dialect) -> str:

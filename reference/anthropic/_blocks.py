@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from .._joined import Joined
 from .._json import JSON, JSONObject, copy_json, non_blank, non_negative_int, object_or_none
 from ._tool_input import TOOL_BLOCK_TYPES, ToolBlock
 
@@ -21,25 +22,6 @@ class _Block(Protocol):
     def output(self) -> JSONObject: ...
 
 
-class _Joined:
-    """Strings joined verbatim, in arrival order, in linear time."""
-
-    __slots__ = ("_parts",)
-
-    def __init__(self, first: JSON) -> None:
-        self._parts = [first] if isinstance(first, str) else []  # "" when blank
-
-    def append(self, part: JSON) -> None:
-        if isinstance(part, str):  # AM-ROB-WRONG-TYPE
-            self._parts.append(part)
-
-    @property
-    def text(self) -> str:
-        if len(self._parts) != 1:
-            self._parts[:] = ["".join(self._parts)]  # later reads join only what is new
-        return self._parts[0]
-
-
 class _TextBlock:
     """A `text` block: AM-TEXT-JOIN and AM-CITATIONS-APPEND."""
 
@@ -47,7 +29,7 @@ class _TextBlock:
 
     def __init__(self, start: JSONObject) -> None:
         self._start = start
-        self._text = _Joined(start.get("text"))  # AM-TEXT-JOIN: the start's text is real
+        self._text = Joined(start.get("text"))  # AM-TEXT-JOIN: the start's text is real
         self._citations: list[JSONObject] = []
 
     def apply(self, delta_type: str | None, delta: JSONObject) -> None:
@@ -79,7 +61,7 @@ class _ThinkingBlock:
 
     def __init__(self, start: JSONObject) -> None:
         self._start = start
-        self._thinking = _Joined(start.get("thinking"))  # AM-THINK-JOIN
+        self._thinking = Joined(start.get("thinking"))  # AM-THINK-JOIN
         self._signature: str | None = None
 
     def apply(self, delta_type: str | None, delta: JSONObject) -> None:

@@ -9,7 +9,7 @@ value first.
 
 from __future__ import annotations
 
-from .._compare import Difference, _walk
+from .._compare import Difference, _walk, without_nulls
 from .._json import JSON, json_equal
 
 __all__ = ["canonical", "differences", "equivalent"]
@@ -19,15 +19,7 @@ _EMPTY_LIST_MEANS_ABSENT = frozenset({"tool_calls", "reasoning_details", "annota
 
 def canonical(value: JSON) -> JSON:
     """Return `value` with nulls and absent-equivalent empty lists removed, recursively."""
-    if isinstance(value, dict):
-        return {
-            key: canonical(item)
-            for key, item in value.items()
-            if item is not None and not (item == [] and key in _EMPTY_LIST_MEANS_ABSENT)
-        }
-    if isinstance(value, list):
-        return [canonical(item) for item in value]
-    return value
+    return without_nulls(value, _EMPTY_LIST_MEANS_ABSENT)
 
 
 def equivalent(expected: JSON, received: JSON) -> bool:

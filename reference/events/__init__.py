@@ -21,6 +21,7 @@ output.
 """
 
 from ._adapters import DIALECTS, Adapter, UnknownDialectError, normalize
+from ._compare import differences
 from ._rules import FEATURES, RULES, SECTIONS
 from ._strip import strip
 from ._turn import NoTurnError, fold_turn
@@ -51,6 +52,7 @@ __all__ = [
     "UnknownDialectError",
     "Violation",
     "check_events",
+    "differences",
     "differing_events",
     "differing_outcome",
     "fold_turn",

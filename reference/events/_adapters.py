@@ -14,6 +14,7 @@ from ._anthropic import AnthropicMapping
 from ._base import Mapping
 from ._chat import ChatMapping
 from ._events import Event, Outcome
+from ._gemini import GeminiMapping
 from ._responses import ResponsesMapping
 from ._strip import strip
 
@@ -23,6 +24,7 @@ _MAPPINGS: dict[str, Callable[[], Mapping]] = {
     "openai-chat": ChatMapping,
     "openai-responses": ResponsesMapping,
     "anthropic-messages": AnthropicMapping,
+    "gemini-generate-content": GeminiMapping,
 }
 """Dialect name → the mapping of its §4 table."""
 

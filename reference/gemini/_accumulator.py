@@ -69,6 +69,13 @@ class Accumulator:
         when no error chunk was folded (GM-LIFE-ERROR). A new value on every read."""
         return None if self._error is None else copy_json(self._error)
 
+    def open_call(self, index: int = 0) -> int | None:
+        """The position, in the parts of candidate `index`, of the Vertex streamed call
+        that nameless fragments still continue, or None (GM-CALL-STREAMED). Every other
+        call part of the response is final: a reader of the stream (the provider-neutral
+        events) completes a call once it is not open."""
+        return self._candidates.open_call(index)
+
     def response(self) -> JSONObject:
         """Build the `GenerateContentResponse` the chunks so far fold into, as a new value.
 

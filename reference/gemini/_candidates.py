@@ -60,6 +60,10 @@ class _Content:
         for part in parts if isinstance(parts, list) else []:
             self._parts.add(part)
 
+    @property
+    def open_call(self) -> int | None:
+        return self._parts.open_call
+
     def output(self) -> JSONObject:
         content: JSONObject = copy_json(self._keys)
         content["role"] = self._role or "model"  # GM-ROLE
@@ -109,6 +113,10 @@ class _Candidate:
     @property
     def finished(self) -> bool:
         return self._finish is not None
+
+    @property
+    def open_call(self) -> int | None:
+        return None if self._content is None else self._content.open_call
 
     def add(self, entry: JSONObject) -> None:
         """Fold one chunk's entry for this candidate."""
@@ -170,6 +178,11 @@ class Candidates:
     def finished(self) -> bool:
         """True when there is a candidate and every one has a finishReason."""
         return self.any and all(c.finished for c in self._candidates.values())
+
+    def open_call(self, index: int) -> int | None:
+        """The position, in candidate `index`'s parts, of its streamed call still open."""
+        candidate = self._candidates.get(index)
+        return None if candidate is None else candidate.open_call
 
     def output(self) -> list[JSONObject]:
         """The candidates by ascending index, gaps closed up (GM-CAND-ORDER)."""

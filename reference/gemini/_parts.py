@@ -119,6 +119,16 @@ class Parts:
         self._streamed = StreamedCall(part, call) if is_streamed(call) else None
         self._parts.append(self._streamed or _AsSent(part))
 
+    @property
+    def open_call(self) -> int | None:
+        """The position of the streamed call nameless fragments still continue, or None
+        (GM-CALL-STREAMED): every other call part is final."""
+        streamed = self._streamed
+        if streamed is None or not streamed.open:
+            return None
+        # the open call is the last call part: any later call would have ended it
+        return max(at for at, part in enumerate(self._parts) if part is streamed)
+
     def output(self) -> list[JSONObject]:
         """The parts as new values."""
         return [part.output() for part in self._parts]

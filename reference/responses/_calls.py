@@ -8,8 +8,8 @@ linear time.
 
 from __future__ import annotations
 
+from .._joined import Joined
 from .._json import JSON
-from ._parts import Joined
 
 __all__ = ["Arguments"]
 

@@ -10,9 +10,10 @@ that value, and the deltas after it change nothing.
 
 from __future__ import annotations
 
+from .._joined import Joined
 from .._json import JSON, JSONObject, copy_json, non_blank, non_negative_int, object_or_none
 
-__all__ = ["TEXT_KEYS", "Joined", "Parts"]
+__all__ = ["TEXT_KEYS", "Parts"]
 
 TEXT_KEYS: dict[str | None, str] = {
     "output_text": "text",  # RS-TEXT-JOIN
@@ -29,32 +30,6 @@ _PLACEHOLDERS: dict[str, JSONObject] = {
     "summary_text": {"type": "summary_text", "text": ""},
 }
 """RS-RECOVER-FROM-DELTAS: the part a delta opens at an index no part.added opened."""
-
-
-class Joined:
-    """Strings joined verbatim, in arrival order, in linear time."""
-
-    __slots__ = ("_parts",)
-
-    def __init__(self, first: JSON) -> None:
-        self._parts = [first] if isinstance(first, str) else []  # RS-WRONG-TYPE: ""
-
-    def append(self, part: JSON) -> None:
-        """Add a fragment (a value that is not a string is none: RS-WRONG-TYPE)."""
-        if isinstance(part, str):
-            self._parts.append(part)
-
-    @property
-    def text(self) -> str:
-        """The joined string."""
-        if len(self._parts) != 1:
-            self._parts[:] = ["".join(self._parts)]  # later reads join only what is new
-        return self._parts[0]
-
-    @property
-    def empty(self) -> bool:
-        """True while nothing but empty strings was joined."""
-        return not any(self._parts)
 
 
 class _Part:

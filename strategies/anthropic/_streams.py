@@ -12,13 +12,13 @@ strategies: the Message would not exist).
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 
-from hypothesis import event
 from hypothesis import strategies as st
 
 from refold.reference import JSON, JSONObject
 
+from .._damage import Damage, damaged
 from .._text import BOOLEANS, below
 from ._blocks import delta_event, start_event
 from ._claims import FEATURES, allows, check_features, families_for
@@ -27,7 +27,6 @@ from ._splits import event_splits
 
 __all__ = ["event_streams", "round_trips"]
 
-_Damage = Callable[[st.DrawFn, list[JSONObject]], list[JSONObject]]
 
 _ERRORS: st.SearchStrategy[JSONObject] = st.sampled_from(
     [
@@ -149,7 +148,7 @@ def _repeated_starts(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObje
     return events
 
 
-def _mismatched(features: Collection[str]) -> _Damage:
+def _mismatched(features: Collection[str]) -> Damage:
     """AM-DELTA-MATCH (and AM-DELTA-ROUTE on an index without a block)."""
     pool = st.sampled_from([delta for needs, delta in _MISMATCHED if needs <= set(features)])
 
@@ -243,7 +242,7 @@ _WRONG_USAGE: tuple[JSONObject, ...] = (
 )
 
 
-def _wrong_types(pool: tuple[JSONObject, ...]) -> _Damage:
+def _wrong_types(pool: tuple[JSONObject, ...]) -> Damage:
     """AM-ROB-WRONG-TYPE: fields of the wrong JSON type, each treated as absent."""
     choices = st.sampled_from(pool)
 
@@ -255,7 +254,7 @@ def _wrong_types(pool: tuple[JSONObject, ...]) -> _Damage:
     return damage
 
 
-def _damages(features: Collection[str]) -> list[tuple[str, _Damage]]:
+def _damages(features: Collection[str]) -> list[tuple[str, Damage]]:
     """Every kind of damage, simplest first, each with the SHAPES name that gates it."""
     return [
         ("truncated", _truncated),
@@ -287,12 +286,7 @@ def event_streams(
     misplaced deltas, invalid tool input, wrong types). Its expectation is the reference
     fold of the same events."""
     _, events = draw(round_trips(features=features, families=families))
-    events = copy.deepcopy(events)
-    for name, damage in _damages(features):
-        if allows(name, features) and draw(BOOLEANS):
-            event(f"damage: {name}")
-            events = damage(draw, events)
-    return events
+    return damaged(draw, events, _damages(features), lambda name: allows(name, features))
 
 
 @st.composite

@@ -9,9 +9,11 @@ Every strategy that decides whether to draw a shape asks `allows`.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 
-from hypothesis.errors import InvalidArgument
+from refold.reference.chat import FEATURES
+
+from .._claims import Claims
 
 __all__ = ["SHAPES", "allows", "families_for"]
 
@@ -50,16 +52,7 @@ SHAPES: Mapping[str, frozenset[str]] = {
 be sent it."""
 
 
-def allows(shape: str, features: Collection[str]) -> bool:
-    """True when a target claiming `features` is judged on streams with `shape`."""
-    try:
-        needed = SHAPES[shape]
-    except KeyError:
-        raise InvalidArgument(f"shape={shape!r} is not one of {sorted(SHAPES)}") from None
-    return needed <= set(features)
+_CLAIMS = Claims(SHAPES, FEATURES)
 
-
-def families_for(features: Collection[str]) -> frozenset[int]:
-    """The lossless split families whose fold a target claiming `features` is judged on:
-    3, 4 and 6 need `tool_call_repair`, 7 `empty_arguments`, 8 `robustness`."""
-    return frozenset(family for family in range(1, 9) if allows(f"family {family}", features))
+allows = _CLAIMS.allows
+families_for = _CLAIMS.families_for

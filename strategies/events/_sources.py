@@ -17,6 +17,10 @@ from refold.strategies.anthropic import event_splits, event_streams, messages
 from refold.strategies.anthropic import round_trips as message_round_trips
 from refold.strategies.chat import chunk_splits, chunk_streams, completions
 from refold.strategies.chat import round_trips as chat_round_trips
+from refold.strategies.gemini import chunk_splits as gemini_splits
+from refold.strategies.gemini import chunk_streams as gemini_streams
+from refold.strategies.gemini import responses as gemini_responses
+from refold.strategies.gemini import round_trips as gemini_round_trips
 from refold.strategies.responses import event_splits as response_splits
 from refold.strategies.responses import event_streams as response_streams
 from refold.strategies.responses import responses
@@ -75,6 +79,53 @@ _RESPONSE_FEATURES = frozenset(
 damaged streams that end without a terminal (EV-TRUNCATED) or go on after it."""
 
 
+_GEMINI_FEATURES = frozenset(
+    {
+        "text",
+        "thinking",
+        "tool_calls",
+        "streamed_arguments",
+        "code_execution",
+        "media",
+        "safety",
+        "citations",
+        "grounding",
+        "usage",
+        "robustness",
+        "lifecycle",
+    }
+)
+"""Every Gemini feature a single-candidate stream can carry (several candidates may be
+refused, EV-CHOICE0 as for Chat; sse is not an adapter's): lifecycle for the damaged
+streams that are cut or go on after an error chunk, and for usage after the finish."""
+
+_GEMINI_RESPONSE_ID = "gemini-response-"
+"""Put before every drawn `responseId`: PERSIST-RESPONSE-ID searches the persisted bytes
+for the raw id, and the one to six characters the Gemini strategies draw (Google's ids
+have no prefix) are found inside any word; Chat's `chatcmpl-` and Anthropic's `msg_` do
+the same for theirs."""
+
+
+def _recognisable(value: JSONObject) -> JSONObject:
+    """A response or chunk whose non-blank `responseId` carries `_GEMINI_RESPONSE_ID`."""
+    found = value.get("responseId")
+    if isinstance(found, str) and found.strip():
+        return {**value, "responseId": _GEMINI_RESPONSE_ID + found}
+    return value
+
+
+def _gemini_round_trips(
+    *, features: Collection[str]
+) -> st.SearchStrategy[tuple[JSONObject, list[JSONObject]]]:
+    return gemini_round_trips(features=features).map(
+        lambda case: (_recognisable(case[0]), [_recognisable(chunk) for chunk in case[1]])
+    )
+
+
+def _gemini_damaged(*, features: Collection[str]) -> st.SearchStrategy[list[JSONObject]]:
+    return gemini_streams(features=features).map(lambda chunks: list(map(_recognisable, chunks)))
+
+
 @dataclass(frozen=True)
 class _Source:
     round_trips: Callable[..., st.SearchStrategy[tuple[JSONObject, list[JSONObject]]]]
@@ -103,6 +154,14 @@ _SOURCES: dict[str, _Source] = {
         lambda message: event_splits(message, late_events=False),
         event_streams,
         _MESSAGE_FEATURES,
+        sentinel=False,
+    ),
+    "gemini-generate-content": _Source(
+        _gemini_round_trips,
+        lambda **claims: gemini_responses(**claims).map(_recognisable),
+        gemini_splits,
+        _gemini_damaged,
+        _GEMINI_FEATURES,
         sentinel=False,
     ),
 }

@@ -8,11 +8,11 @@ that decides whether to draw something asks `allows`.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
-
-from hypothesis.errors import InvalidArgument
+from collections.abc import Mapping
 
 from refold.reference.gemini import FEATURES
+
+from .._claims import Claims
 
 __all__ = ["FEATURES", "SHAPES", "allows", "check_features", "families_for"]
 
@@ -61,24 +61,8 @@ SHAPES: Mapping[str, frozenset[str]] = {
 to be sent it."""
 
 
-def allows(shape: str, features: Collection[str]) -> bool:
-    """True when a target claiming `features` is judged on streams with `shape`."""
-    try:
-        needed = SHAPES[shape]
-    except KeyError:
-        raise InvalidArgument(f"shape={shape!r} is not one of {sorted(SHAPES)}") from None
-    return needed <= set(features)
+_CLAIMS = Claims(SHAPES, FEATURES)
 
-
-def families_for(features: Collection[str]) -> frozenset[int]:
-    """The lossless split families a target claiming `features` is judged on."""
-    return frozenset(family for family in range(1, 9) if allows(f"family {family}", features))
-
-
-def check_features(features: Collection[str]) -> None:
-    """Refuse a feature set outside the vocabulary, or one without `text`."""
-    unknown = sorted(set(features) - set(FEATURES))
-    if unknown:
-        raise InvalidArgument(f"features={unknown!r} are not in the vocabulary {FEATURES}")
-    if "text" not in features:
-        raise InvalidArgument(f"features={sorted(features)!r} must include 'text'")
+allows = _CLAIMS.allows
+families_for = _CLAIMS.families_for
+check_features = _CLAIMS.check_features

@@ -11,21 +11,19 @@ the same chunks.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 
-from hypothesis import event
 from hypothesis import strategies as st
 
 from refold.reference import JSON, JSONObject
 
+from .._damage import Damage, damaged
 from .._text import BOOLEANS, below, texts
 from ._claims import FEATURES, allows, check_features, families_for
 from ._responses import responses
 from ._splits import chunk_splits
 
 __all__ = ["chunk_streams", "round_trips"]
-
-_Damage = Callable[[st.DrawFn, list[JSONObject]], list[JSONObject]]
 
 
 @st.composite
@@ -159,7 +157,7 @@ _WRONG_CANDIDATE_TYPES: tuple[tuple[str, str, JSON], ...] = (
 """(shape the target must be judged on, key, a value of the wrong JSON type)."""
 
 
-def _wrong_types(features: Collection[str]) -> _Damage:
+def _wrong_types(features: Collection[str]) -> Damage:
     top = [(key, value) for shape, key, value in _WRONG_TYPES if allows(shape, features)]
     inner = [
         (key, value) for shape, key, value in _WRONG_CANDIDATE_TYPES if allows(shape, features)
@@ -180,7 +178,7 @@ def _wrong_types(features: Collection[str]) -> _Damage:
     return damage
 
 
-def _damages(features: Collection[str]) -> tuple[tuple[str, _Damage], ...]:
+def _damages(features: Collection[str]) -> tuple[tuple[str, Damage], ...]:
     return (
         ("truncated", _truncated),
         ("error chunk", _error),
@@ -206,9 +204,4 @@ def chunk_streams(
     entries, wrong types). Every chunk is a JSON object; its expectation is the reference
     fold of the same chunks."""
     _, chunks = draw(round_trips(features=features, families=families))
-    chunks = copy.deepcopy(chunks)
-    for name, damage in _damages(features):
-        if allows(name, features) and draw(BOOLEANS):
-            event(f"damage: {name}")
-            chunks = damage(draw, chunks)
-    return chunks
+    return damaged(draw, chunks, _damages(features), lambda name: allows(name, features))

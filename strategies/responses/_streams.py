@@ -12,13 +12,13 @@ The expectation of such a stream is whatever the reference fold builds from it.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 
-from hypothesis import event
 from hypothesis import strategies as st
 
 from refold.reference import JSONObject
 
+from .._damage import Damage, damaged
 from .._text import BOOLEANS, below, texts
 from ._claims import FEATURES, allows, check_features, families_for
 from ._noise import is_terminal
@@ -27,7 +27,6 @@ from ._splits import event_splits
 
 __all__ = ["event_streams", "round_trips"]
 
-_Damage = Callable[[st.DrawFn, list[JSONObject]], list[JSONObject]]
 
 _ERRORS: st.SearchStrategy[JSONObject] = st.sampled_from(
     [
@@ -193,7 +192,7 @@ def _orphan_index(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]
     return events
 
 
-def _mismatched(features: Collection[str]) -> _Damage:
+def _mismatched(features: Collection[str]) -> Damage:
     pool = [copy.deepcopy(e) for shape, e in _MISMATCHED if allows(shape, features)]
 
     def damage(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
@@ -222,7 +221,7 @@ def _late(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
     return events + copy.deepcopy(late)
 
 
-def _inserted(pool: tuple[JSONObject, ...]) -> _Damage:
+def _inserted(pool: tuple[JSONObject, ...]) -> Damage:
     """RS-WRONG-TYPE, RS-NULL-ITEM: one or two events from `pool` before the terminal."""
     choices = st.sampled_from(pool)
 
@@ -234,7 +233,7 @@ def _inserted(pool: tuple[JSONObject, ...]) -> _Damage:
     return damage
 
 
-def _damages(features: Collection[str]) -> list[tuple[str, _Damage]]:
+def _damages(features: Collection[str]) -> list[tuple[str, Damage]]:
     """Every kind of damage, simplest first, each with the SHAPES name that gates it."""
     return [
         ("truncated", _truncated),
@@ -264,12 +263,7 @@ def event_streams(
     indexes, mismatched kinds, events after the terminal, null items, wrong types). Its
     expectation is the reference fold of the same events. The first event is kept."""
     _, events = draw(round_trips(features=features, families=families))
-    events = copy.deepcopy(events)
-    for name, damage in _damages(features):
-        if allows(name, features) and draw(BOOLEANS):
-            event(f"damage: {name}")
-            events = damage(draw, events)
-    return events
+    return damaged(draw, events, _damages(features), lambda name: allows(name, features))
 
 
 @st.composite

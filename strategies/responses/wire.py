@@ -11,14 +11,13 @@ one piece.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from hypothesis import strategies as st
 
 from refold.reference import JSON
 
-from ..wire import KEEP_ALIVE_COMMENTS, _cut, _joined, _line_ends
+from ..wire import _cut, _joined, _line_ends, frame_lines
 
 __all__ = ["event_name", "sse_bytes"]
 
@@ -56,7 +55,7 @@ def sse_bytes(
     for item in events:
         named = draw(st.booleans()) if event_lines is None else event_lines
         lines += draw(
-            _frame(
+            frame_lines(
                 item,
                 name=event_name(item) if named else None,
                 keep_alives=keep_alives,
@@ -65,22 +64,3 @@ def sse_bytes(
         )
     encoded = _joined(lines, [draw(line_end) for _ in lines]).encode("utf-8")
     return draw(_cut(encoded, max_cuts=max_cuts))
-
-
-@st.composite
-def _frame(
-    draw: st.DrawFn, item: JSON, *, name: str | None, keep_alives: bool, multiline: bool
-) -> list[str]:
-    lines: list[str] = []
-    if keep_alives:
-        lines += draw(st.lists(st.sampled_from(KEEP_ALIVE_COMMENTS), max_size=2))
-    if name is not None:
-        lines.append(f"event: {name}")
-    indent = draw(st.sampled_from([None, 0, 1])) if multiline else None
-    payload = json.dumps(item, ensure_ascii=draw(st.booleans()), indent=indent)
-    space = draw(st.sampled_from([" ", ""]))
-    lines += [f"data:{space}{line}" for line in payload.split("\n")]
-    lines.append("")
-    if draw(st.booleans()):
-        lines += [""] * draw(st.integers(1, 2))
-    return lines

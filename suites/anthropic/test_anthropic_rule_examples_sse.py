@@ -11,10 +11,11 @@ from __future__ import annotations
 import pytest
 
 from refold.errors import TargetError
-from refold.reference import JSON, JSONObject
+from refold.reference import JSONObject
 from refold.run.checks import Check
 from refold.run.marks import rule
 
+from .._expect import expect_decoded
 from ._events import (
     error,
     frame,
@@ -32,40 +33,24 @@ def _named(events: list[JSONObject]) -> list[bytes]:
     return [frame(event, event=str(event["type"])) for event in events]
 
 
-def _expect_decoded(check: Check, parts: list[bytes], expected: list[JSON]) -> None:
-    received = check.decoded(parts)
-    found = check.item_differences(expected, received)
-    if found:
-        # Pointers into the list of events, not into a Message: no Message rule owns
-        # them, so the failure is the test's own rules' (no `differences=`).
-        shown = "; ".join(str(d) for d in found[:3])
-        raise check.fail(
-            f"the decoder gave out other events than the frames' data "
-            f"({len(found)} difference(s): {shown})",
-            events=expected,
-            expected=expected,
-            received=received,
-        )
-
-
 @rule("AM-SSE-TYPE")
 def test_the_docs_basic_stream_decodes_into_its_events(check: Check) -> None:
     events = text_stream("Hello", "!")
-    _expect_decoded(check, _named(events), events)
+    expect_decoded(check, _named(events), events)
 
 
 @rule("AM-SSE-TYPE")
 def test_frames_without_an_event_line_are_decoded_like_any_other(check: Check) -> None:
     # AQ30: proxies send data-only frames; both official SDKs then drop every event
     events = text_stream("Hello", "!")
-    _expect_decoded(check, [frame(event) for event in events], events)
+    expect_decoded(check, [frame(event) for event in events], events)
 
 
 @rule("AM-SSE-TYPE")
 def test_frames_named_message_are_decoded_like_any_other(check: Check) -> None:
     # `message` is the WHATWG default name, here written out
     events = text_stream("Hi")
-    _expect_decoded(check, [frame(event, event="message") for event in events], events)
+    expect_decoded(check, [frame(event, event="message") for event in events], events)
 
 
 @rule("AM-SSE-TYPE")
@@ -81,7 +66,7 @@ def test_the_data_type_wins_when_the_event_name_disagrees(check: Check) -> None:
         "message_start",
     ]
     parts = [frame(event, event=name) for event, name in zip(events, names, strict=True)]
-    _expect_decoded(check, parts, events)
+    expect_decoded(check, parts, events)
 
 
 @rule("AM-SSE-TYPE")
@@ -107,7 +92,7 @@ def test_a_data_only_stream_split_at_every_byte_decodes_the_same(check: Check) -
     events = text_stream("caf\u00e9 ", "\U0001f600", " ok")
     wire = b"".join(frame(event) for event in events)
     assert len(wire) > len(wire.decode())  # the pieces do cut multi-byte characters
-    _expect_decoded(check, [wire[i : i + 1] for i in range(len(wire))], events)
+    expect_decoded(check, [wire[i : i + 1] for i in range(len(wire))], events)
 
 
 @rule("AM-SSE-EMPTY")
@@ -120,14 +105,14 @@ def test_a_frame_with_empty_data_is_skipped(check: Check) -> None:
         b"event: ping\n\n",
     ]
     parts = [part for event in _named(events) for part in (*empty, event)]
-    _expect_decoded(check, parts, events)
+    expect_decoded(check, parts, events)
 
 
 @rule("AM-SSE-EMPTY")
 def test_ping_and_error_frames_are_passed_to_the_fold(check: Check) -> None:
     # the Python SDK's decoder skips ping frames and raises on error frames
     events = [ping(), *text_stream("Hi")[:3], ping(), text_delta(0, "!"), error()]
-    _expect_decoded(check, _named(events), events)
+    expect_decoded(check, _named(events), events)
 
 
 @rule("AM-SSE-EMPTY")
@@ -138,7 +123,7 @@ def test_an_error_frame_with_request_id_is_passed_as_sent(check: Check) -> None:
         "request_id": "req_011CU",
         "error": {"type": "overloaded_error", "message": "Overloaded", "details": None},
     }
-    _expect_decoded(check, [frame(event, event="error")], [event])
+    expect_decoded(check, [frame(event, event="error")], [event])
 
 
 _NOT_JSON = [

@@ -5,6 +5,15 @@ from __future__ import annotations
 import pytest
 
 SOURCES = ("openai-chat", "openai-responses", "anthropic-messages")
-"""Every source dialect events.md §4 maps (`refold.reference.events.DIALECTS`)."""
+"""The source dialects events.md §4 maps, which the hand-written rule examples are
+written in (`_frames`, `_responses_frames`)."""
 
 SOURCE_PARAMS = [pytest.param(source, id=source) for source in SOURCES]
+
+DRAWN_SOURCES = (*SOURCES, "gemini-generate-content")
+"""Every source dialect the reference adapter normalises (`refold.reference.events.
+DIALECTS`): the properties over drawn streams feed each. Gemini (gemini-fold.md,
+"Provider-neutral events") sends every call whole, so the §2 rule examples built of
+argument fragments are not written in it; its mapping's examples are its own."""
+
+DRAWN_SOURCE_PARAMS = [pytest.param(source, id=source) for source in DRAWN_SOURCES]

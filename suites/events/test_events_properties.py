@@ -16,10 +16,10 @@ from refold.run.events_checks import EventsCheck
 from refold.run.marks import rule
 from refold.strategies.events import damaged_frames, resplit_frames
 
-from ._sources import SOURCE_PARAMS
+from ._sources import DRAWN_SOURCE_PARAMS
 
 
-@pytest.mark.parametrize("source", SOURCE_PARAMS)
+@pytest.mark.parametrize("source", DRAWN_SOURCE_PARAMS)
 @rule("EV-DETERMINISM")
 @given(data=st.data())
 def test_re_splitting_a_result_never_changes_the_stripped_turn(
@@ -29,7 +29,7 @@ def test_re_splitting_a_result_never_changes_the_stripped_turn(
     check.deterministic(source, [first, second])
 
 
-@pytest.mark.parametrize("source", SOURCE_PARAMS)
+@pytest.mark.parametrize("source", DRAWN_SOURCE_PARAMS)
 @rule(
     "EV-TEXT",
     "EV-ARGS-DELTA",

@@ -21,7 +21,7 @@ from refold.run.events_checks import EventsCheck
 from refold.run.marks import rule
 from refold.strategies.events import lossless_frames
 
-from ._sources import SOURCE_PARAMS
+from ._sources import DRAWN_SOURCE_PARAMS
 
 _Case = tuple[JSONObject, list[JSON], list[str]]
 
@@ -66,7 +66,7 @@ def _noted(case: _Case) -> _Case:
     return case
 
 
-@pytest.mark.parametrize("source", SOURCE_PARAMS)
+@pytest.mark.parametrize("source", DRAWN_SOURCE_PARAMS)
 @rule(*_GRAMMAR)
 @given(data=st.data())
 def test_events_of_lossless_streams_keep_the_grammar(
@@ -76,7 +76,7 @@ def test_events_of_lossless_streams_keep_the_grammar(
     check.keeps_contract(source, frames, known=known, canaries=canaries)
 
 
-@pytest.mark.parametrize("source", SOURCE_PARAMS)
+@pytest.mark.parametrize("source", DRAWN_SOURCE_PARAMS)
 @rule(*_CONSERVATION)
 @given(data=st.data())
 def test_events_of_lossless_streams_conserve_the_known_result(
@@ -86,7 +86,7 @@ def test_events_of_lossless_streams_conserve_the_known_result(
     check.keeps_contract(source, frames, known=known, canaries=canaries)
 
 
-@pytest.mark.parametrize("source", SOURCE_PARAMS)
+@pytest.mark.parametrize("source", DRAWN_SOURCE_PARAMS)
 @rule(*_OPAQUE)
 @given(data=st.data())
 def test_every_frame_is_the_whole_opaque_of_its_events(
@@ -96,7 +96,7 @@ def test_every_frame_is_the_whole_opaque_of_its_events(
     check.keeps_contract(source, frames, known=known, canaries=canaries)
 
 
-@pytest.mark.parametrize("source", SOURCE_PARAMS)
+@pytest.mark.parametrize("source", DRAWN_SOURCE_PARAMS)
 @rule(*_PERSISTENCE)
 @given(data=st.data())
 def test_nothing_persisted_holds_a_frame_a_response_id_or_a_canary(

@@ -19,6 +19,7 @@ from refold.reference import JSON, JSONObject
 from refold.run.checks import Check
 from refold.run.marks import rule
 
+from .._expect import expect_decoded
 from ._events import error_event, frame, keepalive, message, response, text_part, text_stream
 from ._expect import expect_response
 
@@ -38,18 +39,7 @@ def _named(events: list[JSONObject]) -> list[bytes]:
 
 def _expect_decoded(check: Check, parts: list[bytes], expected: list[JSON]) -> None:
     _needs_sse(check)
-    received = check.decoded(parts)
-    found = check.item_differences(expected, received)
-    if found:
-        # pointers into the list of events, not into a Response: no place rule owns them
-        shown = "; ".join(str(d) for d in found[:3])
-        raise check.fail(
-            f"the decoder gave out other events than the frames' data "
-            f"({len(found)} difference(s): {shown})",
-            events=expected,
-            expected=expected,
-            received=received,
-        )
+    expect_decoded(check, parts, expected)
 
 
 @rule("RS-SEQ-ARRIVAL")

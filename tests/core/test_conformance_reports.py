@@ -246,6 +246,25 @@ SDKS: dict[str, Sdk] = {
             )
         ),
     ),
+    # pydantic-ai's GoogleModel on Gemini chunks (docs/sdk-conformance.md, "pydantic-ai on
+    # Gemini"; tests/dialects/provider_events/test_pydantic_ai_gemini_events_target.py):
+    # the crashes (a codeExecutionResult without its code, a `candidates` object) block
+    # most drawn-stream rules
+    "pydantic-ai-gemini-events": Sdk(
+        "pydantic-ai",
+        "provider-events",
+        (
+            "PERSIST-RESPONSE-ID",
+            "EV-USAGE-UNREPORTED",
+            "EV-STOP-TOOL",
+            "EV-FOLD-AGREES",
+            "EV-TRUNCATED",
+            "EV-DETERMINISM",
+            "EV-CHOICE0",
+            "EV-OPAQUE-FALLBACK",
+            "EV-FRAME-COVER",
+        ),
+    ),
     "ai-sdk-events": Sdk(
         "@ai-sdk/openai",
         "provider-events",
@@ -307,6 +326,49 @@ SDKS: dict[str, Sdk] = {
             "RS-USAGE-TERMINAL",
             "RS-OUTPUT-RECOVER",
             "RS-FAILED",
+        ),
+    ),
+    # The Gemini Node.js targets (docs/sdk-conformance.md, "Gemini: the Node.js targets";
+    # tests/dialects/gemini/test_node_gemini_targets.py and test_node_gemini_ai_sdk.py
+    # reproduce each defect against the reference fold).
+    "google-genai-node": Sdk(
+        "@google/genai",
+        "gemini-generate-content",
+        (
+            "GM-TEXT-JOIN",
+            "GM-CAND-INDEX",
+            "GM-CAND-ORDER",
+            "GM-CAND-NONE",
+            "GM-ROLE",
+            "GM-PART-OTHER",
+            "GM-CALL-STREAMED",
+            "GM-CALL-PARTIAL-ARGS",
+            "GM-ROB-NOT-OBJECT",
+            "GM-ROB-WRONG-TYPE",
+            "GM-ROB-NULL-ENTRIES",
+        ),
+    ),
+    "ai-sdk-google": Sdk(
+        "@ai-sdk/google",
+        "gemini-generate-content",
+        (
+            "GM-ENV-SNAPSHOT",
+            "GM-ENV-ID",
+            "GM-CAND-KEYS",
+            "GM-CAND-ORDER",
+            "GM-TEXT-JOIN",
+            "GM-SIGNATURE",
+            "GM-CALL-WHOLE",
+            "GM-CALL-ID",
+            "GM-CALL-STREAMED",
+            "GM-CODE",
+            "GM-INLINE",
+            "GM-PART-OTHER",
+            "GM-SAFETY",
+            "GM-GROUNDING",
+            "GM-ROB-WRONG-TYPE",
+            "GM-ROB-NULL-ENTRIES",
+            "GM-LIFE-ERROR",
         ),
     ),
 }

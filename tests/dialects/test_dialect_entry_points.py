@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from refold.run.preflight import USAGE_ERROR
+
 _PROBE = "from refold.dialects import DIALECTS; print(' '.join(DIALECTS))"
 
 
@@ -45,3 +47,20 @@ def test_an_entry_point_that_is_not_a_dialect_is_refused_by_name(tmp_path: Path)
     run = _probe(_installed(tmp_path, "X = 'not a dialect'\n", "x_dialect:X"))
     assert run.returncode != 0
     assert "entry point 'x'" in run.stderr and "expected a refold.dialects.Dialect" in run.stderr
+
+
+def test_a_broken_dialect_entry_point_is_a_one_paragraph_usage_error_of_the_command(
+    tmp_path: Path,
+) -> None:
+    env = _installed(tmp_path, "X = 'not a dialect'\n", "x_dialect:X")
+    run = subprocess.run(
+        [sys.executable, "-m", "refold.cli", "rules"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert run.returncode == USAGE_ERROR, run.stderr
+    assert "Traceback" not in run.stderr
+    assert run.stderr.startswith("refold: entry point 'x' of group 'refold.dialects'")
+    assert len(run.stderr.strip().splitlines()) == 1

@@ -75,6 +75,7 @@ ANTHROPIC_MESSAGES = Dialect(
     suites="anthropic",
     endpoint=ENDPOINT,
     sniff=_sniff,
+    sniffed="an Anthropic `message_start`, `content_block_*` or `message_*` event",
     named_frames=True,
     reference_target="refold.dialects.anthropic_messages.reference_target:DECLARATION",
     sdk_targets=SDK_TARGETS,

@@ -119,6 +119,7 @@ OPENAI_CHAT = Dialect(
         f'stream", "Interpreting an event stream").'
     ),
     sniff=_sniff,
+    sniffed="a `chat.completion.chunk` object",
     named_frames=False,
     reference_target="refold.dialects.openai_chat.reference_target:DECLARATION",
     sdk_targets=SDK_TARGETS,

@@ -60,6 +60,7 @@ OPENAI_RESPONSES = Dialect(
     suites="responses",
     endpoint=ENDPOINT,
     sniff=_sniff,
+    sniffed="a Responses `response.*` event",
     named_frames=True,
     reference_target="refold.dialects.openai_responses.reference_target:DECLARATION",
     sdk_targets=SDK_TARGETS,

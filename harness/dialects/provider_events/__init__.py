@@ -23,7 +23,7 @@ from collections.abc import Iterable
 
 from refold.reference import JSON, Difference, JSONObject
 from refold.reference import events as reference_events
-from refold.reference.chat import differences
+from refold.reference.events import differences
 
 from ...errors import TargetError
 from .._dialect import Dialect

@@ -1,5 +1,6 @@
 """The built-in Node.js targets (`--target anthropic-ts`, `--target ai-sdk-anthropic`; of the
-Responses dialect `--target openai-node-responses`) and events targets (`ai-sdk-events`).
+Responses dialect `--target openai-node-responses`; of the Gemini dialect `--target
+google-genai-node`, `--target ai-sdk-google`) and events targets (`ai-sdk-events`).
 
 Each is a JavaScript file of `node/` that drives a JavaScript SDK the way its users do and
 serves it over the `exec:` protocol (docs/protocol.md). The SDKs are npm packages pinned
@@ -49,6 +50,8 @@ NODE_TARGETS: dict[str, NodeTarget] = {
         "ai-sdk-anthropic.js", ("@ai-sdk/anthropic", "@ai-sdk/provider-utils")
     ),
     "openai-node-responses": NodeTarget("openai-node-responses.js", ("openai",)),
+    "google-genai-node": NodeTarget("google-genai-node.js", ("@google/genai",)),
+    "ai-sdk-google": NodeTarget("ai-sdk-google.js", ("@ai-sdk/google", "@ai-sdk/provider-utils")),
 }
 """The built-in Node.js targets by name."""
 

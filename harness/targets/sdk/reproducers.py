@@ -9,10 +9,8 @@ module's `REPRODUCER`; a Node.js target's is in `refold.targets.sdk.nodejs`.
 
 from __future__ import annotations
 
-import importlib
-
 from ...errors import UsageError
-from ..loading import BUILTIN_TARGETS
+from ..loading import BUILTIN_TARGETS, resolved
 from .nodejs import NODE_REPRODUCERS
 
 __all__ = ["reproducer_of"]
@@ -27,8 +25,9 @@ def reproducer_of(name: str) -> str | None:
         # a user target, or a program run over the exec: protocol with no template
         return None
     try:
-        module = importlib.import_module(declared.partition(":")[0])
+        template = resolved(f"{declared.partition(':')[0]}:REPRODUCER")
     except UsageError:  # its SDK is not installed: no template to give
         return None
-    template = getattr(module, "REPRODUCER", None)
+    except AttributeError:  # a target without a template
+        return None
     return template if isinstance(template, str) else None

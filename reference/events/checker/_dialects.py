@@ -19,8 +19,10 @@ from ...anthropic import Accumulator as MessageAccumulator
 from ...anthropic import differences as message_differences
 from ...chat import Accumulator as ChatAccumulator
 from ...chat._compare import differences as chat_differences
+from ...gemini import differences as gemini_differences
 from ...responses import differences as response_differences
 from ._ends import ChatCalls, MessageCalls, StreamEnd, TextArrival, arguments_value
+from ._gemini import gemini_output_tokens, gemini_view, read_gemini
 from ._responses import read_responses, responses_output_tokens, responses_view
 
 __all__ = [
@@ -34,10 +36,11 @@ __all__ = [
     "reported_output_tokens",
 ]
 
-DIALECTS = ("openai-chat", "openai-responses", "anthropic-messages")
+DIALECTS = ("openai-chat", "openai-responses", "anthropic-messages", "gemini-generate-content")
 """The dialects the checker knows: those refold has a reference fold for."""
 
 DONE = "[DONE]"
+GEMINI = "gemini-generate-content"
 _CHAT_STOPS = {
     "stop": "end_turn",
     "tool_calls": "tool_use",
@@ -77,8 +80,8 @@ class Analysis:
 
 def opaque_event_type(dialect: str, frame: JSON) -> str:
     """EV-OPAQUE-TYPE: the event name of the frame; Chat lines have none (`message`);
-    Responses and Anthropic events use their `type`."""
-    if dialect != "openai-chat" and isinstance(frame, dict):
+    Responses and Anthropic events use their `type`; Gemini sends no event names."""
+    if dialect not in ("openai-chat", GEMINI) and isinstance(frame, dict):
         name = non_blank(frame.get("type"))
         if name is not None:
             return name
@@ -94,6 +97,8 @@ def reported_output_tokens(dialect: str, frame: JSON) -> int | None:
         return None
     if dialect == "openai-responses":
         return responses_output_tokens(frame)
+    if dialect == GEMINI:
+        return gemini_output_tokens(frame)
     if dialect == "anthropic-messages":
         holder = (
             frame.get("message")
@@ -113,6 +118,8 @@ def differences(dialect: str, expected: JSON, received: JSON) -> list[Difference
         return message_differences(expected, received)
     if dialect == "openai-responses":
         return response_differences(expected, received)
+    if dialect == GEMINI:
+        return gemini_differences(expected, received)
     return chat_differences(expected, received)
 
 
@@ -124,6 +131,8 @@ def view_of(dialect: str, folded: JSON) -> View | None:
         return _message_view(folded)
     if dialect == "openai-responses":
         return View(*responses_view(folded))
+    if dialect == GEMINI:
+        return View(*gemini_view(folded))
     return _chat_view(folded)
 
 
@@ -139,6 +148,14 @@ def analyse(dialect: str, frames: Sequence[JSON]) -> Analysis:
             read.folded,
             view if view is None else replace(view, tool_calls=read.calls),
             several_choices=False,
+        )
+    if dialect == GEMINI:
+        gemini = read_gemini(frames)
+        return Analysis(
+            gemini.end,
+            gemini.folded,
+            _arrived(view_of(dialect, gemini.folded), gemini.order, None),
+            several_choices=gemini.several,
         )
     return _analyse_chat(frames)
 

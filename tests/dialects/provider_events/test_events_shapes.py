@@ -80,7 +80,12 @@ def chat_with_shapes(monkeypatch: pytest.MonkeyPatch) -> StreamShapes:
 def test_provider_events_registers_shapes_that_delegate_to_the_source() -> None:
     assert isinstance(PROVIDER_EVENTS.shapes, SourceShapes)
     shapes: Shapes = PROVIDER_EVENTS.shapes  # the Protocol Dialect.shapes is typed with
-    assert set(PROVIDER_EVENTS.shapes.sources) == {CHAT, "openai-responses", "anthropic-messages"}
+    assert set(PROVIDER_EVENTS.shapes.sources) == {
+        CHAT,
+        "openai-responses",
+        "anthropic-messages",
+        "gemini-generate-content",
+    }
     assert shapes is PROVIDER_EVENTS.shapes
 
 

@@ -97,7 +97,12 @@ def test_a_worker_isolated_adapter_answers_as_the_in_process_one() -> None:
     isolated = load_target("reference", dialect=EVENTS, isolated=True)
     try:
         assert isinstance(isolated, EventsTarget)
-        assert isolated.accepts == {"openai-chat", "openai-responses", "anthropic-messages"}
+        assert isolated.accepts == {
+            "openai-chat",
+            "openai-responses",
+            "anthropic-messages",
+            "gemini-generate-content",
+        }
         assert isolated.fold(CHAT_STREAM) == in_process
         assert isolated.fold_events(in_process["events"])["output_text"] == "Hi"
     finally:
@@ -269,9 +274,13 @@ def test_the_results_name_the_source_dialects_an_adapter_was_fed(tmp_path: Path)
         hypothesis_profile="dev",
         dialect=EVENTS,
     )
-    assert report["target"]["fed"] == ["anthropic-messages", "openai-chat", "openai-responses"]
+    assert report["target"]["fed"] == [
+        "anthropic-messages",
+        "gemini-generate-content",
+        "openai-chat",
+        "openai-responses",
+    ]
     results = json.loads(json.dumps(report))
-    assert "fed anthropic-messages, openai-chat, openai-responses streams" in render_html(results)
-    assert r"fed anthropic\-messages, openai\-chat, openai\-responses streams" in render_markdown(
-        results
-    )
+    fed = "anthropic-messages, gemini-generate-content, openai-chat, openai-responses"
+    assert f"fed {fed} streams" in render_html(results)
+    assert "fed " + fed.replace("-", r"\-") + " streams" in render_markdown(results)

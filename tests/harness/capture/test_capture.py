@@ -15,7 +15,9 @@ from typing import Any
 import pytest
 
 from refold.capture.corpus import Case, load_corpus, read_case
+from refold.capture.input import CaptureError, detect_dialect
 from refold.cli import main
+from refold.dialects import DIALECTS
 from refold.reference import REDACTED
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -217,3 +219,14 @@ def test_json_lines_whose_first_object_has_a_log_member_are_not_a_har(tmp_path: 
     source.write_text("".join(json.dumps({**item, "log": "x"}) + "\n" for item in original.items))
     status, [case] = capture(tmp_path, source)
     assert (status, case.dialect.name, len(case.items)) == (0, "openai-chat", 3)
+
+
+def test_a_capture_of_no_known_dialect_names_every_shape_refold_knows() -> None:
+    with pytest.raises(CaptureError) as raised:
+        detect_dialect([{"kind": "unknown"}, "not an object"], "capture.jsonl")
+    message = str(raised.value)
+    assert message.startswith("capture.jsonl: no item is of a dialect refold knows")
+    for one in DIALECTS.values():
+        if one.sniff is not None:
+            assert f"{one.title}: {one.sniffed}" in message
+            assert one.sniffed, f"{one.name} sniffs items but does not say what it accepts"

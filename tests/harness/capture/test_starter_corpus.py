@@ -152,9 +152,17 @@ FINDINGS: dict[str, dict[str, frozenset[str] | str]] = {
 """What each built-in SDK target makes of the documentation streams (measured with the
 SDK versions pyproject.toml and package-lock.json pin)."""
 
-_SOURCE_TARGETS = [
-    name for name in BUILTIN_TARGETS if name not in ("langchain-events", "pydantic-ai-events")
-]
+# Events adapters, and targets of a dialect the starter corpus has no stream of (Gemini: no
+# documentation stream captured yet), replay nothing here; their streams are their dialect's
+# tests.
+_NO_STARTER_STREAMS = (
+    "langchain-events",
+    "pydantic-ai-events",
+    "pydantic-ai-gemini-events",
+    "google-genai-node",
+    "ai-sdk-google",
+)
+_SOURCE_TARGETS = [name for name in BUILTIN_TARGETS if name not in _NO_STARTER_STREAMS]
 
 
 def test_every_case_names_the_documentation_page_it_comes_from() -> None:
@@ -207,6 +215,9 @@ def test_every_builtin_target_replays_the_documentation_streams(name: str) -> No
         pytest.skip("the Node.js SDKs are not installed (npm ci --prefix harness/targets/sdk/node)")
     found: dict[str, frozenset[str] | str] = {}
     declared = load_target(name)
+    if name != "reference" and not any(case.dialect is declared.dialect for case in CASES):
+        declared.close()
+        pytest.skip(f"the starter corpus has no case of {declared.dialect.name} yet")
     # Each SDK target is of one dialect; the reference serves every dialect's.
     targets = (
         [declared]

@@ -211,3 +211,28 @@ def test_coverage_of_the_chat_reference_leaves_the_anthropic_reference_out(tmp_p
 def test_exactly_one_dialect_counts_the_kernels_mutants() -> None:
     owners = [one.name for one in DIALECTS.values() if one.mutates_kernel]
     assert len(owners) == 1, owners
+
+
+@pytest.mark.parametrize("name", sorted(DIALECTS))
+def test_every_helper_a_copied_reference_test_imports_is_copied_beside_it(
+    tmp_path: Path, name: str
+) -> None:
+    # Tests import the private helpers of their folder and of tests/ by name
+    # (tests/conftest.py); copied flat into the work dir, they must find them there.
+    tests = reference_tests(ROOT / "tests", DIALECTS[name])
+    build_workdir(locate_source("reference", DIALECTS[name]), tmp_path, extra_tests=tests)
+    copied = {p.stem for p in (tmp_path / "tests").glob("*.py")} if tests else set()
+    for test in tests:
+        for line in test.read_text(encoding="utf-8").splitlines():
+            words = line.split()
+            if words[:1] in (["import"], ["from"]) and words[1].startswith("_") and words[1][1] != "_":
+                assert words[1] in copied, f"{test.name} imports {words[1]}, not copied"
+
+
+def test_the_work_dir_leaves_out_the_corpus_suite_a_mutation_run_never_replays(
+    tmp_path: Path,
+) -> None:
+    # From the copy the plugin cannot tell it is the corpus suite, which needs --corpus DIR.
+    build_workdir(locate_source("reference", CHAT), tmp_path, extra_tests=())
+    assert (tmp_path / "suites" / "test_round_trip.py").is_file()
+    assert not (tmp_path / "suites" / "corpus").exists()

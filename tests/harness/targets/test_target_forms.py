@@ -42,10 +42,15 @@ def test_an_unimportable_target_lists_every_form() -> None:
             # each dialect's, in the order the registry lists the dialects
             "`openai`, `litellm`, `langchain`, `anthropic`, `anthropic-stream`, "
             "`langchain-anthropic`, `litellm-anthropic`, `langchain-events`, "
-            "`pydantic-ai-events`, `openai-responses`, `langchain-openai-responses`, "
-            "`litellm-responses`",
+            "`pydantic-ai-events`, `pydantic-ai-gemini-events`, `openai-responses`, "
+            "`langchain-openai-responses`, `litellm-responses`, `google-genai`, "
+            "`langchain-google-genai`, `litellm-gemini`",
         ),
-        ("anthropic-ts", "`anthropic-ts`, `ai-sdk-anthropic`, `openai-node-responses`"),
+        (
+            "anthropic-ts",
+            "`anthropic-ts`, `ai-sdk-anthropic`, `openai-node-responses`, "
+            "`google-genai-node`, `ai-sdk-google`",
+        ),
         ("ai-sdk-events", "`ai-sdk-events`"),
         ("examples/targets/declared.py", "`path/to/file.py`"),
         ("mypkg:attr", "`mypkg:attr`"),
@@ -61,7 +66,8 @@ def test_only_python_forms_are_served_from_a_worker() -> None:
     assert out_of_process == {
         "`exec:COMMAND`",
         "`http://host:port/path`",
-        "`anthropic-ts`, `ai-sdk-anthropic`, `openai-node-responses`",
+        "`anthropic-ts`, `ai-sdk-anthropic`, `openai-node-responses`, "
+        "`google-genai-node`, `ai-sdk-google`",
         "`ai-sdk-events`",
     }
 

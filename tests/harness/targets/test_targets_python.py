@@ -11,8 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from refold.dialects import dialect
 from refold.errors import TargetError, UsageError
-from refold.targets import ALL_FOLD_FEATURES, load_target
+from refold.targets import load_target
+
+ALL_FOLD_FEATURES = dialect("openai-chat").fold_features
+"""What a chat fold-only target is checked on when it declares nothing."""
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "targets"
 CHUNKS = [

@@ -1,4 +1,19 @@
-"""The built-in targets of real SDKs for Gemini `streamGenerateContent` (`--target NAME`)."""
+"""The built-in targets of real SDKs for Gemini `streamGenerateContent` (`--target NAME`).
 
-SDK_TARGETS: dict[str, str] = {}
+Each adapter feeds the stream to the SDK's own accumulation, built with the SDK's own types,
+and maps the SDK's result to the spec's `GenerateContentResponse` without repairing anything:
+an SDK defect shows as a failure of the rule it breaks. Here: google-genai's chat session,
+whose history is the only place that SDK keeps a streamed answer (`refold[gemini]`),
+langchain-google-genai's chunks summed with `+` (`refold[langchain-google-genai]`) and
+litellm's Gemini provider folded by `stream_chunk_builder` (`refold[litellm]`). None of them
+builds a whole response, so each is checked on the stated projection its module documents.
+`_wire` serves them the chunks offline. Importing an adapter without its SDK raises a
+`UsageError` that names the extra to install.
+"""
+
+SDK_TARGETS: dict[str, str] = {
+    "google-genai": "refold.dialects.gemini.targets.google_genai:refold_target",
+    "langchain-google-genai": "refold.dialects.gemini.targets.langchain_google_genai:refold_target",
+    "litellm-gemini": "refold.dialects.gemini.targets.litellm_gemini:refold_target",
+}
 """Built-in target names and the Python object each stands for."""

@@ -1,11 +1,13 @@
 """pydantic-ai's model stream, driven one frame at a time, offline.
 
 `Driver` runs `pydantic_ai.direct.model_request_stream` (the streamed model request an
-`Agent` run makes) for `OpenAIChatModel`, `OpenAIResponsesModel` or `AnthropicModel` on
+`Agent` run makes) for `OpenAIChatModel`, `OpenAIResponsesModel`, `AnthropicModel` or
+`GoogleModel` (the Gemini API's `streamGenerateContent?alt=sse`, imported when asked) on
 an event loop of its own (`asyncio.Runner`, so it must not be used from a thread that
 runs an event loop). The
-SDK client under the model (openai's `AsyncOpenAI`, anthropic's `AsyncAnthropic`; both
-speak `httpx2`, the httpx fork) gets an `httpx2.MockTransport` whose response body is an
+SDK client under the model (openai's `AsyncOpenAI`, anthropic's `AsyncAnthropic`,
+google-genai's `Client` through pydantic-ai's `GoogleProvider`; all speak `httpx2`, the
+httpx fork) gets an `httpx2.MockTransport` whose response body is an
 asynchronous byte stream fed from a queue: `feed(data)` puts one frame's SSE bytes in
 and runs the loop until the library asks for the next bytes again (the body is
 "starved") or the stream has finished. Every library event yielded in between was
@@ -25,7 +27,7 @@ from typing import Any
 
 from refold.targets.sdk._requires import quiet, require
 
-__all__ = ["ANTHROPIC", "CHAT", "RESPONSES", "Driver", "Step", "library_version"]
+__all__ = ["ANTHROPIC", "CHAT", "GEMINI", "RESPONSES", "Driver", "Step", "library_version"]
 
 _pydantic_ai = require("pydantic_ai", extra="pydantic-ai")
 import httpx2  # noqa: E402
@@ -42,6 +44,9 @@ from pydantic_ai.providers.openai import OpenAIProvider  # noqa: E402
 CHAT = "openai-chat"
 RESPONSES = "openai-responses"
 ANTHROPIC = "anthropic-messages"
+GEMINI = "gemini-generate-content"
+_GEMINI_TIMEOUT = 600.0
+"""Seconds; GoogleProvider warns about a client with httpx's 5-second default."""
 _API_KEY = "refold-offline-dummy-key"
 """Never sent anywhere: every client's transport is in memory."""
 _BASE_URL = "http://refold.invalid"
@@ -153,6 +158,10 @@ async def _first(starved: asyncio.Event, task: asyncio.Task[None]) -> None:
 
 
 def _model(dialect: str, answer: Callable[[httpx2.Request], httpx2.Response]) -> Model:
+    if dialect == GEMINI:
+        return _google_model(
+            httpx2.AsyncClient(transport=httpx2.MockTransport(answer), timeout=_GEMINI_TIMEOUT)
+        )
     http_client = httpx2.AsyncClient(transport=httpx2.MockTransport(answer))
     if dialect in (CHAT, RESPONSES):
         openai_client = AsyncOpenAI(
@@ -166,3 +175,14 @@ def _model(dialect: str, answer: Callable[[httpx2.Request], httpx2.Response]) ->
         api_key=_API_KEY, base_url=_BASE_URL, max_retries=0, http_client=http_client
     )
     return AnthropicModel(_MODEL, provider=AnthropicProvider(anthropic_client=anthropic_client))
+
+
+def _google_model(http_client: httpx2.AsyncClient) -> Model:
+    """`GoogleModel` on the Gemini API (google-genai asks for `alt=sse`); imported here so
+    that the other models need no google-genai."""
+    require("google.genai", extra="pydantic-ai")
+    from pydantic_ai.models.google import GoogleModel
+    from pydantic_ai.providers.google import GoogleProvider
+
+    provider = GoogleProvider(api_key=_API_KEY, http_client=http_client, base_url=_BASE_URL)
+    return GoogleModel(_MODEL, provider=provider)

@@ -13,7 +13,7 @@ asked for the next frame). No frame is read ahead: each event's `opaque` is the 
 that was fed when its chunk came out (an argument fragment held until its call's id and
 name are known keeps the frame it arrived in, EV-ARGS-BUFFER). Frames are written as the
 providers write them (`data: <json>` and `data: [DONE]`; Anthropic `event: <type>` +
-`data:`, `sse_frames`). The Chat request asks for usage (`stream_usage=True`); the Anthropic
+`data:`, `named_frames`). The Chat request asks for usage (`stream_usage=True`); the Anthropic
 one declares a tool, as langchain-anthropic's own target does, so content stays structured.
 
 How a chunk maps (in this order, per chunk; `agg` is the `+` of the chunks so far):
@@ -94,10 +94,9 @@ from langchain_core.messages import AIMessageChunk, HumanMessage, messages_to_di
 from langchain_openai import ChatOpenAI  # noqa: E402
 from pydantic import Field  # noqa: E402
 
-from refold.dialects.anthropic_messages.targets import langchain_anthropic  # noqa: E402
-from refold.dialects.anthropic_messages.targets._wire import offline_client, sse_frames  # noqa: E402
-from refold.dialects.openai_chat.targets import langchain  # noqa: E402
 from refold.targets.sdk._fed_stream import Ended, FedStream, Raised  # noqa: E402
+from refold.targets.sdk.offline import named_frames, sdk_client  # noqa: E402
+from refold.targets.sdk.summing import versions  # noqa: E402
 
 _CHAT_STOPS = {
     "stop": "end_turn",
@@ -112,6 +111,11 @@ _MESSAGE_STOPS = {
 }
 _COUNTERS = ("input_tokens", "output_tokens", "cached_input_tokens", "reasoning_tokens")
 _EVENT_STREAM = {"content-type": "text/event-stream"}
+
+
+_ANTHROPIC_TOOLS = [{"name": "refold_tool", "input_schema": {"type": "object", "properties": {}}}]
+"""A tool declared so that ChatAnthropic keeps content as blocks (as langchain-anthropic's
+fold target declares one)."""
 
 
 def _answering(body: Iterator[bytes]) -> Callable[[httpx2.Request], httpx2.Response]:
@@ -154,9 +158,14 @@ def _anthropic_chunks(body: Iterator[bytes]) -> Iterator[AIMessageChunk]:
         model="claude-refold-offline",  # type: ignore[call-arg]
         api_key="refold-offline-dummy",  # type: ignore[arg-type]
         max_retries=0,
-        fed_client=offline_client(_answering(body)),
+        fed_client=sdk_client(
+            anthropic.Anthropic,
+            _answering(body),
+            api_key="refold-offline-dummy",
+            base_url="http://refold.invalid",
+        ),
     )
-    yield from model.stream([HumanMessage("refold")], tools=langchain_anthropic._TOOLS)
+    yield from model.stream([HumanMessage("refold")], tools=_ANTHROPIC_TOOLS)
 
 
 def _chat_frame(frame: JSON) -> bytes:
@@ -170,7 +179,7 @@ def _chat_frame(frame: JSON) -> bytes:
 
 
 def _anthropic_frame(frame: JSON) -> bytes:
-    return sse_frames([frame])[0]
+    return named_frames([frame])[0]
 
 
 def _responses_frame(frame: JSON) -> bytes:
@@ -484,7 +493,8 @@ refold_target: dict[str, Any] = {
     "accepts": list(_SOURCES),
     "provider": "langchain",
     "features": ["events"],
-    "description": f"{langchain.sdk_version()}; {langchain_anthropic.sdk_version()}: "
+    "description": f"{versions('langchain-openai', 'langchain-core')}; "
+    f"{versions('langchain-anthropic', 'langchain-core', 'anthropic')}: "
     f"ChatOpenAI.stream() (Chat and use_responses_api=True) / "
     f"ChatAnthropic.stream() AIMessageChunks as neutral "
     f"events (refold.dialects.provider_events.targets.langchain)",

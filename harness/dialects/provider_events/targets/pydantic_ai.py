@@ -8,7 +8,7 @@ Driven offline (`_pydantic_ai_driver`): `pydantic_ai.direct.model_request_stream
 streamed request an `Agent` run makes, over the real SDK client (`AsyncOpenAI`,
 `AsyncAnthropic`, both on `httpx2`) whose `MockTransport` streams the body frame by
 frame. Each frame is written as its SSE bytes (Chat: one `data:` line, `[DONE]` as the
-sentinel; Anthropic: as `refold.dialects.anthropic_messages.targets._wire.sse_frames`; Responses:
+sentinel; Anthropic: `refold.targets.sdk.offline.named_frames`, as Anthropic writes them; Responses:
 `event: <type>` and one `data:` line, as OpenAI sends them), fed, and the
 library's events are pulled until it asks for more bytes: those events are the frame's,
 and each carries that frame, as given, as its `opaque` (no look-ahead, EV-FRAME-ORDER).
@@ -75,8 +75,7 @@ from typing import Any
 from refold.reference import JSON, JSONObject
 from refold.targets.sdk._requires import quiet, require
 
-from ...anthropic_messages.targets._wire import sse_frames
-from ._pydantic_ai_driver import ANTHROPIC, CHAT, RESPONSES, Driver, Step, library_version
+from ._pydantic_ai_driver import ANTHROPIC, CHAT, GEMINI, RESPONSES, Driver, Step, library_version
 
 require("pydantic_ai", extra="pydantic-ai")
 from pydantic_ai.exceptions import IncompleteToolCall, ModelAPIError, UnexpectedModelBehavior  # noqa: E402
@@ -94,6 +93,8 @@ from pydantic_ai.messages import (  # noqa: E402
 )
 from pydantic_ai.usage import RequestUsage  # noqa: E402
 
+from refold.targets.sdk.offline import named_frames  # noqa: E402  (needs the SDKs' httpx2)
+
 __all__ = ["PROVIDER", "PydanticAIEvents", "refold_target"]
 
 PROVIDER = "pydantic-ai"
@@ -110,15 +111,20 @@ _STOPS = {
 class PydanticAIEvents:
     """The events adapter: one stream per `begin`, pydantic-ai fed frame by frame."""
 
+    accepts: tuple[str, ...] = _ACCEPTS
+    """The source dialects this adapter's models read."""
+
     def __init__(self) -> None:
         self._driver: Driver | None = None
         self._dialect = CHAT
         self._reset()
 
     def begin(self, dialect: str) -> None:
-        """Start a stream of `dialect` (one of `_ACCEPTS`)."""
-        if dialect not in _ACCEPTS:
-            raise ValueError(f"pydantic-ai-events accepts {', '.join(_ACCEPTS)}, not {dialect!r}")
+        """Start a stream of `dialect` (one of `accepts`)."""
+        if dialect not in self.accepts:
+            raise ValueError(
+                f"this pydantic-ai adapter accepts {', '.join(self.accepts)}, not {dialect!r}"
+            )
         self._close()
         self._reset()
         self._dialect = dialect
@@ -304,16 +310,17 @@ def _opaque(dialect: str, frame: JSON) -> JSONObject:
 
 
 def _event_name(dialect: str, frame: JSON) -> str:
-    """The SSE event name the frame was sent with (`sse_frames` and `_sse` name an
+    """The SSE event name the frame was sent with (`named_frames` and `_sse` name an
     Anthropic or Responses frame by a usable `type`), else "message" (EV-OPAQUE-TYPE)."""
-    kind = frame.get("type") if dialect != CHAT and isinstance(frame, dict) else None
+    named = dialect not in (CHAT, GEMINI)  # Gemini sends no event names either
+    kind = frame.get("type") if named and isinstance(frame, dict) else None
     usable = isinstance(kind, str) and kind.strip() and not any(c in kind for c in "\r\n")
     return kind if usable and isinstance(kind, str) else "message"
 
 
 def _sse(dialect: str, frame: JSON) -> bytes:
     if dialect == ANTHROPIC:
-        return sse_frames([frame])[0]
+        return named_frames([frame])[0]
     if dialect == RESPONSES:  # `event: <type>` as OpenAI sends it, when the type is usable
         name = _event_name(dialect, frame)
         head = "" if name == "message" else f"event: {name}\n"

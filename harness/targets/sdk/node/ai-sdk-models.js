@@ -2,7 +2,8 @@
 // created with a custom `fetch` that answers every request with `stream` as the body of a
 // 200 text/event-stream response, so the provider's own request code, SSE decoder, schema
 // validation and stream transform run unmodified and offline. Shared by ai-sdk-anthropic.js
-// (the Anthropic fold) and events_ai_sdk.js (the neutral events of both dialects).
+// (the Anthropic fold), ai-sdk-google.js (the Gemini fold) and events_ai_sdk.js (the neutral
+// events of both OpenAI and Anthropic dialects).
 "use strict";
 
 const { createRequire } = require("node:module");
@@ -12,10 +13,16 @@ const requireHere = createRequire(__filename);
 // What every doStream call is asked: one user turn. The reply is the stream, whatever it is.
 const PROMPT = [{ role: "user", content: [{ type: "text", text: "Hello" }] }];
 
+// Every request after the first is answered with an empty stream: the served stream is all
+// the server has. (Only the Google provider asks again: a chunk whose finishReason is
+// CONTINUATION with a continuationToken makes it request the rest, R11.)
 function answering(stream) {
-  return async () => new Response(stream, {
-    status: 200, headers: { "content-type": "text/event-stream" },
-  });
+  let served = false;
+  return async () => {
+    const answer = served ? "" : stream;
+    served = true;
+    return new Response(answer, { status: 200, headers: { "content-type": "text/event-stream" } });
+  };
 }
 
 const OFFLINE = { apiKey: "refold-offline", baseURL: "http://refold.invalid/v1" };
@@ -32,6 +39,12 @@ const PROVIDERS = {
     model: (mod, stream) => mod.createOpenAI({ ...OFFLINE, fetch: answering(stream) }).chat(
       "gpt-4o-mini"),
   },
+  // Gemini's `streamGenerateContent?alt=sse` (the Gemini API provider, `@ai-sdk/google`).
+  "gemini-generate-content": {
+    pkg: "@ai-sdk/google",
+    model: (mod, stream) => mod.createGoogleGenerativeAI({ ...OFFLINE, fetch: answering(stream) })(
+      "gemini-2.5-flash"),
+  },
   // The Responses API model (`POST /v1/responses`), the AI SDK's default OpenAI model.
   "openai-responses": {
     pkg: "@ai-sdk/openai",
@@ -47,6 +60,7 @@ function provider(dialect) {
 }
 
 // The language model of `dialect` (anthropic-messages: `createAnthropic(...)(model)`;
+// gemini-generate-content: `createGoogleGenerativeAI(...)(model)`;
 // openai-chat: the chat-completions model, `createOpenAI(...).chat(model)`; openai-responses:
 // the Responses model, `createOpenAI(...).responses(model)`) whose every
 // response body is `stream`.

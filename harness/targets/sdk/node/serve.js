@@ -9,6 +9,8 @@
 //     Outcome = {message: Message|undefined, finished: bool, error: object|null,
 //                failure: Error|null}  (failure: the SDK threw or reported a failure)
 // An adapter without `replay` serves `fold` (and `sse`) only: it claims no `lifecycle`.
+// An adapter whose SDK builds something else than the dialect's result says which places
+// are compared with `projection` ({pointers, builds}, docs/protocol.md), sent in `hello`.
 // An accumulator keeps the events it was given and replays them through a fresh SDK stream
 // on every call: the SDKs are deterministic, so this is the live stream's state after the
 // same bytes, and no call depends on when the SDK's promises settle.
@@ -19,6 +21,12 @@ const readline = require("node:readline");
 const INCREMENTAL = ["new", "add", "response", "finished", "error"];
 
 function serve(adapter) {
+  // What a request calls the dialect's stream items (docs/protocol.md): `fold` carries
+  // `<item>s`, `add` carries `<item>` ("event" for Anthropic and Responses, "chunk" for
+  // chunk streams); the adapter names it, "event" when it names none. `adapter.empty` is
+  // the message of reading a response before there is one (Anthropic's when none).
+  const item = adapter.item || "event";
+  const items = `${item}s`;
   const accumulators = new Map();
   let nextId = 1;
 
@@ -39,8 +47,9 @@ function serve(adapter) {
     hello: () => ({ protocol: 2, name: adapter.name, version: adapter.version,
                     dialect: adapter.dialect || "anthropic-messages", features: adapter.features,
                     operations: ["fold", ...(adapter.replay ? INCREMENTAL : []),
-                                 ...(adapter.sse ? ["sse"] : [])] }),
-    fold: async (m) => ({ response: await adapter.fold(m.events) }),
+                                 ...(adapter.sse ? ["sse"] : [])],
+                    ...(adapter.projection ? { projection: adapter.projection } : {}) }),
+    fold: async (m) => ({ response: await adapter.fold(m[items]) }),
     sse: async (m) => ({ events: await adapter.sse(m.parts.map((p) => Buffer.from(p, "base64"))) }),
     new: (m) => {
       for (const id of m.release || []) accumulators.delete(id);
@@ -51,7 +60,7 @@ function serve(adapter) {
     add: async (m) => {
       const entry = accumulator(m.id);
       const before = entry.events.length === 0 ? null : (await outcome(entry)).failure;
-      entry.events.push(m.event);
+      entry.events.push(m[item]);
       entry.outcome = null;
       const after = (await outcome(entry)).failure;
       // The SDK failed on this event (or had already failed: its stream is dead).
@@ -62,7 +71,7 @@ function serve(adapter) {
       const found = await outcome(accumulator(m.id));
       if (found.failure !== null) throw dead(found.failure);
       if (found.message === undefined) {
-        throw new RangeError("AM-LIFE-EMPTY: no message_start has been folded yet");
+        throw new RangeError(adapter.empty || "AM-LIFE-EMPTY: no message_start has been folded yet");
       }
       return { response: found.message };
     },

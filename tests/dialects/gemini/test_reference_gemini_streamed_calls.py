@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from _gemini_streams import chunk, parts_of
 
-from refold.reference.gemini import parse_path
+from refold.reference.gemini import Accumulator, parse_path
 
 RULES_CHECKED: dict[str, tuple[str, ...]] = {
     "test_a_streamed_call_folds_into_one_call_with_built_args": (
@@ -47,6 +47,7 @@ RULES_CHECKED: dict[str, tuple[str, ...]] = {
         "GM-ROB-WRONG-TYPE",
     ),
     "test_json_paths_are_read_as_rfc_9535_segments": ("GM-CALL-PARTIAL-ARGS",),
+    "test_the_fold_tells_which_streamed_call_is_still_open": ("GM-CALL-STREAMED",),
 }
 
 
@@ -243,3 +244,27 @@ def test_a_piece_through_a_value_of_another_type_is_ignored() -> None:
 )
 def test_json_paths_are_read_as_rfc_9535_segments(text: Any, steps: Any) -> None:
     assert parse_path(text) == steps
+
+
+def test_the_fold_tells_which_streamed_call_is_still_open() -> None:
+    # Accumulator.open_call: the position of the call nameless fragments still continue,
+    # per candidate; every other call part is final (the neutral events complete it)
+    fold = Accumulator()
+    assert fold.open_call() is None  # no candidate yet
+    fold.add(chunk({"text": "A"}, {"functionCall": {"name": "f", "args": {}}}))
+    assert fold.open_call() is None  # a whole call is final
+    fold.add(chunk({"functionCall": {"name": "g", "willContinue": True}}))
+    assert (fold.open_call(), fold.open_call(1)) == (2, None)
+    fold.add(chunk({"text": "between"}))  # parts after it leave it open, at its place
+    fold.add(chunk({"functionCall": {"partialArgs": [], "willContinue": True}}))
+    assert fold.open_call(0) == 2
+    fold.add(chunk({"functionCall": {"willContinue": True}}, index=1))
+    assert (fold.open_call(0), fold.open_call(1)) == (2, 0)
+    fold.add(chunk({"functionCall": {}}))  # a fragment without willContinue ends it
+    assert (fold.open_call(0), fold.open_call(1)) == (None, 0)
+    fold.add(chunk({"functionCall": {"name": "h", "willContinue": True}}))
+    fold.add(chunk({"functionCall": {"name": "i", "args": {"x": 1}}}))  # a named call ends it
+    assert fold.open_call() is None
+    content_less = Accumulator()
+    content_less.add({"candidates": [{"finishReason": "STOP"}]})
+    assert content_less.open_call() is None  # a candidate without content holds no call
