@@ -47,9 +47,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--families",
         default="1",
-        help="comma-separated lossless split families of the dialect "
-        "(openai-chat 1-8, anthropic-messages 1-9, openai-responses "
-        "1-7; default: 1)",
+        help="comma-separated lossless split families of the dialect ("
+        + ", ".join(f"{name} {min(e.families)}-{max(e.families)}" for name, e in ENDPOINTS.items())
+        + "; default: 1)",
     )
     parser.add_argument(
         "--corpus",

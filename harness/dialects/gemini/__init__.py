@@ -13,8 +13,8 @@ from __future__ import annotations
 from refold.reference import JSONObject
 from refold.reference.gemini import FEATURES, RULES, Accumulator, differences, fold
 
-from .._dialect import Dialect
-from .ablation import absent_departures
+from .._dialect import Ablation, Dialect
+from .ablation import absent_departures, applicable_undos, departures_alone, difference_undos
 from .attribution import PLACES, POINTERLESS, rules_at
 from .framing import decode_body
 from .serving import ENDPOINT
@@ -67,5 +67,6 @@ GEMINI = Dialect(
     reference_tests="dialects/gemini/test_reference_gemini_*.py",
     reference_equivalents="equivalent-mutants-gemini.toml",
     absent_departures=absent_departures,
+    ablation=Ablation(applicable_undos, departures_alone, difference_undos),
 )
 """Gemini `streamGenerateContent` streams (`alt=sse` events or one JSON array)."""

@@ -1,22 +1,34 @@
-"""How a Gemini difference is kept from rules the failing stream gives nothing to decide.
+"""Which GM rule a crash or a difference is evidence against, beyond its pointer.
+
+Undoing (`refold.verdicts.undoing`): each departure below is undone by a change the
+reference folds identically, everywhere (`Ablation`: a crash or a difference that goes
+away with the departure is charged to the departure's rule, `refold.verdicts.crashes`,
+`refold.verdicts.difference_ablation`):
+
+    GM-ROB-NULL-ENTRIES   null and non-object entries of `candidates` and `parts` removed
+    GM-PART-OTHER         parts whose every value is null (`{}`) removed
+    GM-TEXT-EMPTY         unsigned plain `{"text": ""}` parts removed
+    GM-CAND-INDEX         candidate entries without `index` given `"index": 0`
+    GM-USAGE-LAST         every `usageMetadata` object but the last removed
 
 `absent_departures(stream)` names the rules about a shape the stream does not have: a
 difference in its fold is never evidence against them (`Dialect.absent_departures`,
 read by `refold.run.checks.implicated_by`). The pointer table gives a part's
 `thoughtSignature` to GM-SIGNATURE and GM-CALL-STREAMED and its `text` to the thought
 and signature rules too; in a stream with no streamed call, no signature or no `thought`
-key, those rules decide nothing there. Undoing departures one at a time (the other
-dialects' `applicable_undos`) is not written for Gemini yet: a crash is charged to the
-rules of the test that met it.
+key, those rules decide nothing there.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import copy
+from collections.abc import Callable, Iterator
 
 from refold.reference import JSON, JSONObject
+from refold.reference.gemini import NoResponseError, differences, fold
+from refold.verdicts.undoing import Undoing
 
-__all__ = ["absent_departures"]
+__all__ = ["absent_departures", "applicable_undos", "departures_alone", "difference_undos"]
 
 
 def _parts(stream: list[JSON]) -> Iterator[JSONObject]:
@@ -52,3 +64,125 @@ def absent_departures(stream: list[JSON]) -> frozenset[str]:
     if not any("thought" in part for part in parts):
         absent.add("GM-THOUGHT-APART")
     return frozenset(absent)
+
+
+def _entries(chunk: JSONObject) -> Iterator[JSONObject]:
+    entries = chunk.get("candidates")
+    for entry in entries if isinstance(entries, list) else []:
+        if isinstance(entry, dict):
+            yield entry
+
+
+def _part_lists(chunk: JSONObject) -> Iterator[list[JSON]]:
+    for entry in _entries(chunk):
+        content = entry.get("content")
+        if isinstance(content, dict) and isinstance(content.get("parts"), list):
+            yield content["parts"]
+
+
+def _copied(stream: list[JSON]) -> list[JSON]:
+    """A copy of every chunk on its own: a chunk object sent twice is two chunks."""
+    return [copy.deepcopy(chunk) for chunk in stream]
+
+
+def _each_chunk(change: Callable[[JSONObject], None]) -> Callable[[list[JSON]], list[JSON]]:
+    """The undo applying `change` to a copy of every chunk object (others kept)."""
+
+    def undo(stream: list[JSON]) -> list[JSON]:
+        undone = _copied(stream)
+        for chunk in undone:
+            if isinstance(chunk, dict):
+                change(chunk)
+        return undone
+
+    return undo
+
+
+def _drop_blank_entries(chunk: JSONObject) -> None:
+    if isinstance(chunk.get("candidates"), list):
+        chunk["candidates"] = [e for e in chunk["candidates"] if isinstance(e, dict)]
+    for parts in _part_lists(chunk):
+        parts[:] = [part for part in parts if isinstance(part, dict)]
+
+
+def _drop_null_parts(chunk: JSONObject) -> None:
+    for parts in _part_lists(chunk):
+        parts[:] = [p for p in parts if not _carries_nothing(p)]
+
+
+def _carries_nothing(part: JSON) -> bool:
+    """GM-PART-OTHER: an object part whose every value is null (`{}` included)."""
+    return isinstance(part, dict) and all(value is None for value in part.values())
+
+
+def _drop_empty_texts(chunk: JSONObject) -> None:
+    for parts in _part_lists(chunk):
+        parts[:] = [part for part in parts if not _empty_text(part)]
+
+
+def _empty_text(part: JSON) -> bool:
+    """GM-TEXT-EMPTY: a plain text part of `""` without a signature."""
+    if not isinstance(part, dict) or part.get("text") != "":
+        return False
+    return set(part) <= {"text", "thought"}
+
+
+def _index_zero(chunk: JSONObject) -> None:
+    for entry in _entries(chunk):
+        entry.setdefault("index", 0)
+
+
+def _last_usage_only(stream: list[JSON]) -> list[JSON]:
+    carrying = [
+        number
+        for number, chunk in enumerate(stream)
+        if isinstance(chunk, dict) and isinstance(chunk.get("usageMetadata"), dict)
+    ]
+    undone = _copied(stream)
+    for number in carrying[:-1]:
+        chunk = undone[number]
+        assert isinstance(chunk, dict)
+        del chunk["usageMetadata"]
+    return undone
+
+
+_DEPARTURES: tuple[tuple[str, Callable[[list[JSON]], list[JSON]]], ...] = (
+    ("GM-ROB-NULL-ENTRIES", _each_chunk(_drop_blank_entries)),
+    ("GM-PART-OTHER", _each_chunk(_drop_null_parts)),
+    ("GM-TEXT-EMPTY", _each_chunk(_drop_empty_texts)),
+    ("GM-CAND-INDEX", _each_chunk(_index_zero)),
+    ("GM-USAGE-LAST", _last_usage_only),
+)
+
+
+def _reference_fold(stream: list[JSON]) -> JSONObject | None:
+    try:
+        return fold(stream)
+    except NoResponseError:
+        return None  # nothing folded yet: alike only another stream of nothing
+
+
+_UNDOING = Undoing(
+    departures=_DEPARTURES,
+    fold=_reference_fold,
+    differences=differences,
+    rules_at=lambda pointer: frozenset(),  # an undo must leave the fold unchanged everywhere
+)
+
+
+def applicable_undos(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
+    """(rule, undone stream) per departure present that the reference folds identically."""
+    return _UNDOING.applicable_undos(stream)
+
+
+def departures_alone(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
+    """(rule, stream departing by that one alone), after ("", every departure undone)."""
+    return _UNDOING.departures_alone(stream)
+
+
+def difference_undos(
+    stream: list[JSON], claimed: frozenset[str]
+) -> list[tuple[str, frozenset[str], list[JSON]]]:
+    """(rule, the rules deciding how its departure folds: its own, undone stream) per
+    departure present in `stream` that the reference folds identically."""
+    return [(rule, frozenset({rule}), undone) for rule, undone in applicable_undos(stream)]
