@@ -328,6 +328,53 @@ SDKS: dict[str, Sdk] = {
             "RS-FAILED",
         ),
     ),
+    # The Gemini Python targets (docs/sdk-conformance.md, "Gemini `streamGenerateContent`:
+    # the Python SDKs"; tests/dialects/gemini/test_gemini_sdk_targets*.py reproduce each
+    # defect against the reference fold).
+    "google-genai": Sdk(
+        "google-genai",
+        "gemini-generate-content",
+        (
+            "GM-TEXT-JOIN",
+            "GM-TEXT-EMPTY",
+            "GM-SIGNATURE",
+            "GM-CAND-ORDER",
+            "GM-CAND-INDEX",
+            "GM-CALL-STREAMED",
+            "GM-UNKNOWN-KEYS",
+            "GM-CAND-NONE",
+            "GM-ROB-WRONG-TYPE",
+            "GM-ROB-NULL-ENTRIES",
+        ),
+    ),
+    "langchain-google-genai": Sdk(
+        "langchain-google-genai",
+        "gemini-generate-content",
+        (
+            "GM-USAGE-LAST",
+            "GM-FINISH",
+            "GM-SAFETY",
+            "GM-SIGNATURE",
+            "GM-CALL-ID",
+            "GM-CALL-WHOLE",
+            "GM-CALL-STREAMED",
+            "GM-ENV-ID",
+            "GM-PROMPT-FEEDBACK",
+            "GM-CAND-NONE",
+        ),
+    ),
+    "litellm-gemini": Sdk(
+        "litellm",
+        "gemini-generate-content",
+        (
+            "GM-CALL-WHOLE",
+            "GM-CALL-STREAMED",
+            "GM-USAGE-LAST",
+            "GM-FINISH",
+            "GM-CAND-ORDER",
+            "GM-CAND-NONE",
+        ),
+    ),
     # The Gemini Node.js targets (docs/sdk-conformance.md, "Gemini: the Node.js targets";
     # tests/dialects/gemini/test_node_gemini_targets.py and test_node_gemini_ai_sdk.py
     # reproduce each defect against the reference fold).
