@@ -19,8 +19,13 @@ __all__ = ["StreamedCall", "is_streamed", "parse_path"]
 _STREAMING_KEYS = frozenset({"partialArgs", "willContinue"})
 """Keys of a fragment that say how it streams; the folded call keeps neither."""
 
-_STEP = re.compile(r"\.([^\W\d]\w*)|\[(\d+)\]|\['([^']*)'\]|\[\"([^\"]*)\"\]")
-"""One RFC 9535 segment: `.name`, `[n]`, `['name']` or `["name"]` (no escapes)."""
+_NAME_FIRST = "A-Za-z_\x80-\ud7ff\ue000-\U0010ffff"
+_STEP = re.compile(
+    rf"\.([{_NAME_FIRST}][{_NAME_FIRST}0-9]*)|\[(0|[1-9][0-9]*)\]|\['([^']*)'\]|\[\"([^\"]*)\"\]"
+)
+"""One RFC 9535 segment: `.name`, `[n]`, `['name']` or `["name"]` (no escapes). A shorthand
+name starts with an ASCII letter, `_` or any non-ASCII scalar value, then those or ASCII
+digits; an index is ASCII digits without a leading zero (RFC 9535 `name-first`, `int`)."""
 
 Path = tuple[str | int, ...]
 

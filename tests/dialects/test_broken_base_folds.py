@@ -1,22 +1,27 @@
 """The broken examples are correct folds with one defect each: every `examples/broken/`
-module subclasses the base fold of its dialect (`_chat_fold.py`, `_anthropic_fold.py`),
-and each base folds the streams drawn over its features exactly like its reference, so
-the only departures of a broken example are in the methods it overrides.
+module subclasses the base fold of its dialect (`_chat_fold.py`, `_anthropic_fold.py`,
+`_responses_fold.py`, `_gemini_fold.py`), and each base folds the streams drawn over its
+features exactly like its reference, so the only departures of a broken example are in
+the methods it overrides.
 
 The suites hold the bases to every rule (the "reference and base fold pass" tests of
 `tests/dialects/*/test_suite_catches_broken_*accumulators.py`); these draws are the fast check."""
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import refold.reference.anthropic as anthropic
+import refold.reference.gemini as gemini
 import refold.strategies.anthropic as anthropic_strategies
-from refold.reference import JSONObject
+import refold.strategies.gemini as gemini_strategies
+from refold.reference import JSON, JSONObject
 from refold.reference.chat import differences, fold
 from refold.strategies.chat import chunk_streams, round_trips
 from refold.targets import load_target
@@ -27,6 +32,7 @@ _BASES = {
     "openai-chat": "_chat_fold",
     "anthropic-messages": "_anthropic_fold",
     "openai-responses": "_responses_fold",
+    "gemini-generate-content": "_gemini_fold",
 }
 
 
@@ -86,3 +92,45 @@ def test_the_anthropic_base_folds_every_drawn_stream_like_the_reference(
 def test_the_anthropic_base_decodes_sse_bytes_like_the_reference(parts: list[bytes]) -> None:
     assert _ANTHROPIC.sse is not None
     assert _ANTHROPIC.sse(parts) == anthropic.decode_stream(parts)
+
+
+_GEMINI = _load("_gemini_fold")
+
+
+def _gemini_steps(accumulator: Any, chunks: list[JSON]) -> list[tuple[object, ...]]:
+    """After each chunk: whether it was refused, the response (or that reading raised),
+    whether the fold finished, and its error."""
+    steps: list[tuple[object, ...]] = []
+    for chunk in copy.deepcopy(chunks):
+        try:
+            accumulator.add(chunk)
+            refused = False
+        except TypeError:
+            refused = True
+        try:
+            response: object = accumulator.response()
+        except LookupError:
+            response = LookupError
+        finished, error = accumulator.finished, accumulator.error
+        steps.append((refused, response, finished, error))
+    return steps
+
+
+@given(
+    st.one_of(
+        gemini_strategies.chunk_streams(features=_GEMINI.features),
+        gemini_strategies.round_trips(features=_GEMINI.features).map(lambda drawn: drawn[1]),
+        st.lists(gemini_strategies.lifecycle_chunks(features=_GEMINI.features), max_size=6),
+    )
+)
+def test_the_gemini_base_folds_every_drawn_stream_like_the_reference_after_every_chunk(
+    chunks: list[JSON],
+) -> None:
+    expected = _gemini_steps(gemini.Accumulator(), chunks)
+    found = _gemini_steps(_GEMINI.factory(), chunks)
+    for (refused, response, finished, error), step in zip(expected, found, strict=True):
+        assert step[0] == refused and step[2:] == (finished, error)
+        if isinstance(response, dict) and isinstance(step[1], dict):
+            assert gemini.differences(response, step[1]) == []
+        else:
+            assert step[1] == response
