@@ -33,6 +33,7 @@ from .._kits import all_families, one_feature, split_family
 from .._lifecycle import FinishedMachine, ReferenceMachine, SnapshotMachine
 from .._sse_items import with_inserted
 from . import _robustness
+from ._fragments import no_orphan_fragment
 from ._lifecycle import LIFECYCLE_MACHINE as LIFECYCLE_MACHINE
 from ._lifecycle import ErrorMachine, cut_streams, reading_before_any_chunk
 
@@ -152,17 +153,19 @@ ROUND_TRIP = {
 
 
 def _damaged(features: frozenset[str]) -> Callable[[frozenset[str]], Streams]:
-    """Damaged streams of `features` alone (the case's rules are theirs)."""
+    """Damaged streams of `features` alone (the case's rules are theirs), none holding a
+    nameless fragment with no call open (`no_orphan_fragment`)."""
 
     def streams(claimed: frozenset[str]) -> Streams:
-        return chunk_streams(features=features)
+        return chunk_streams(features=features).filter(no_orphan_fragment)
 
     return streams
 
 
 def _malformed(claimed: frozenset[str]) -> Streams:
     # the claimed features' parts with robustness's damage: wrong types, null entries
-    return chunk_streams(features=(claimed - _NOT_FOLD) | {"robustness"})
+    features = (claimed - _NOT_FOLD) | {"robustness"}
+    return chunk_streams(features=features).filter(no_orphan_fragment)
 
 
 DIFFERENTIAL = {

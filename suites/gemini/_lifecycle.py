@@ -28,6 +28,7 @@ from refold.run.checks import Check
 from refold.strategies.gemini import chunk_streams, lifecycle_chunks
 
 from .._lifecycle import Lifecycle, LifecycleMachine
+from ._fragments import no_orphan_fragment
 
 __all__ = ["LIFECYCLE_MACHINE", "ErrorMachine", "cut_streams", "reading_before_any_chunk"]
 
@@ -221,4 +222,5 @@ def cut_streams(claimed: frozenset[str]) -> st.SearchStrategy[list[JSONObject]]:
     """Streams cut anywhere, with an error chunk, or going on after the finish chunk (the
     damage only a target claiming `lifecycle` is sent), with the claimed features' other
     damage."""
-    return chunk_streams(features=(claimed - _NOT_DRAWN) | {"lifecycle"})
+    drawn = chunk_streams(features=(claimed - _NOT_DRAWN) | {"lifecycle"})
+    return drawn.filter(no_orphan_fragment)

@@ -106,3 +106,19 @@ def test_a_whole_call_is_no_streamed_one_and_junk_is_read_as_nothing() -> None:
     assert {"GM-CALL-STREAMED", "GM-CALL-PARTIAL-ARGS"} <= GEMINI.absent_departures(whole)
     junk: list[object] = [None, {"candidates": "x"}, {"candidates": [None, {"content": []}]}]
     assert len(GEMINI.absent_departures(junk)) == 4
+
+
+def test_the_suites_leave_out_a_nameless_opening_fragment_with_no_call_open() -> None:
+    from refold.suites.gemini._fragments import no_orphan_fragment
+
+    def parts(*sent: dict[str, object], index: object = 0) -> dict[str, object]:
+        return {"candidates": [{"index": index, "content": {"parts": list(sent)}}]}
+
+    opening = {"functionCall": {"name": "f", "willContinue": True}}
+    piece = {"functionCall": {"partialArgs": [], "willContinue": True}}
+    last = {"functionCall": {"partialArgs": []}}
+    assert no_orphan_fragment([parts(opening), parts(piece), parts(last)])
+    assert no_orphan_fragment([parts({"functionCall": {}})])  # kept whole either way
+    assert not no_orphan_fragment([parts(opening), parts(last), parts(piece)])
+    assert not no_orphan_fragment([parts(opening, index=0), parts(piece, index=1)])
+    assert no_orphan_fragment([parts(opening, index=[1]), parts(piece, index="0")])
