@@ -21,6 +21,7 @@ _DIALECT_OF_PREFIX = {
     "anthropic-": "anthropic-messages",
     "events-": "provider-events",
     "responses-": "openai-responses",
+    "gemini-": "gemini-generate-content",
 }
 """A record's name says whose reference it measured: `reference-DATE.json` (the chat one,
 recorded before dialects existed) or `<dialect's short name>-reference-DATE.json`."""
