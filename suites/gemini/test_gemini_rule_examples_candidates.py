@@ -103,6 +103,17 @@ def test_finish_reasons_are_kept_verbatim_never_mapped(check: Check) -> None:
 
 
 @rule("GM-FINISH")
+def test_a_finish_reason_sent_again_is_the_same_reason_not_two(check: Check) -> None:
+    # the last non-blank value sent: a trailing chunk repeating it leaves it as it was
+    chunks = [
+        chunk(candidate(text("Hi"), finishReason="STOP")),
+        chunk(candidate(finishReason="STOP"), usageMetadata=USAGE),
+    ]
+    expected = response(candidate(text("Hi"), finishReason="STOP"), usageMetadata=USAGE)
+    expect_fold(check, chunks, expected)
+
+
+@rule("GM-FINISH")
 def test_a_finish_chunk_without_content_sets_the_reason(check: Check) -> None:
     # a SAFETY finish chunk may carry no content (R2)
     chunks = [chunk(candidate(text("I can"))), chunk(candidate(finishReason="SAFETY"))]

@@ -65,6 +65,27 @@ def test_the_gemini_3_finish_chunks_signature_lands_on_the_answer(check: Check) 
     expect_fold(check, chunks, expected)
 
 
+@rule("GM-SIGNATURE", "GM-TEXT-JOIN")
+def test_a_signed_run_takes_no_further_fragment_so_each_signature_keeps_its_text(
+    check: Check,
+) -> None:
+    # a run holds at most one signature, its last fragment's: the next plain part, signed
+    # too, starts a run of its own, and neither signature is merged or moved
+    other = "Q2lRQmNzamFmQnFVV2JHOQ=="
+    chunks = [
+        chunk(candidate(text("Hel", thoughtSignature=_SIGNATURE))),
+        chunk(candidate(text("lo", thoughtSignature=other), finishReason="STOP")),
+    ]
+    expected = response(
+        candidate(
+            text("Hel", thoughtSignature=_SIGNATURE),
+            text("lo", thoughtSignature=other),
+            finishReason="STOP",
+        )
+    )
+    expect_fold(check, chunks, expected)
+
+
 @rule("GM-SIGNATURE", "GM-THOUGHT-APART")
 def test_a_signature_after_a_thought_run_stays_a_part_of_its_own(check: Check) -> None:
     chunks = [
