@@ -178,14 +178,13 @@ def suite_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, F
 
 
 def test_every_broken_accumulator_has_an_expectation_naming_real_rules() -> None:
-    # anthropic_*.py and responses_*.py are the other dialects' (tests/dialects/
-    # anthropic_messages/test_broken_anthropic_accumulators.py, tests/dialects/
-    # openai_responses/test_broken_responses_accumulators.py); _*.py are the
-    # correct folds the broken ones subclass
+    # anthropic_*.py, responses_*.py and gemini_*.py are the other dialects' (tests/
+    # dialects/<dialect>/test_broken_*_accumulators.py); _*.py are the correct folds the
+    # broken ones subclass
     modules = {
         path.stem
         for path in _BROKEN.glob("*.py")
-        if not path.stem.startswith(("anthropic_", "responses_", "_"))
+        if not path.stem.startswith(("anthropic_", "responses_", "gemini_", "_"))
     }
     assert modules == set(EXPECTED_FAILURES), (
         f"examples/broken/ holds {sorted(modules)}, EXPECTED_FAILURES names "

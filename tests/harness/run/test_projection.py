@@ -305,6 +305,14 @@ def test_only_the_libraries_that_build_no_result_declare_a_projection() -> None:
                 )
             ):
                 declaring.add(path.stem)
-    assert declaring == {"langchain_openai_responses", "litellm_responses"}
+    # Gemini: google-genai keeps a chat history turn, LangChain a message, litellm a chat
+    # completion; none builds a GenerateContentResponse.
+    assert declaring == {
+        "langchain_openai_responses",
+        "litellm_responses",
+        "google_genai",
+        "langchain_google_genai",
+        "litellm_gemini",
+    }
     if importlib.util.find_spec("openai") is not None:  # one that builds a Response
         assert load_target("openai-responses").projection is None

@@ -174,11 +174,16 @@ def _diagnosed(dialect: str, items: list[JSON], received: Any) -> list[str]:
 
 
 def test_every_broken_example_whose_defect_is_in_its_fold_has_exactly_one_policy() -> None:
-    examples = {path.stem for path in _BROKEN.glob("*.py") if not path.stem.startswith("_")}
+    # Gemini's catalogue is not written yet (issue 27): its twelve broken examples have no
+    # policy, and the dialect none, until it is.
+    examples = {
+        path.stem for path in _BROKEN.glob("*.py") if not path.stem.startswith(("_", "gemini_"))
+    }
     policies = [p.example for p in (*CHAT_POLICIES, *ANTHROPIC_POLICIES, *RESPONSES_POLICIES)]
     assert sorted(policies) == sorted(examples - _NOT_IN_THE_FOLD)
     assert (len(CHAT_POLICIES), len(ANTHROPIC_POLICIES), len(RESPONSES_POLICIES)) == (10, 12, 12)
     assert not DIALECTS["provider-events"].policies  # rule violations, not one fold
+    assert not DIALECTS["gemini-generate-content"].policies
 
 
 @pytest.mark.parametrize(
