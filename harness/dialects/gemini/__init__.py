@@ -14,6 +14,7 @@ from refold.reference import JSONObject
 from refold.reference.gemini import FEATURES, RULES, Accumulator, differences, fold
 
 from .._dialect import Ablation, Dialect
+from ._shapes import GEMINI_SHAPES
 from .ablation import absent_departures, applicable_undos, departures_alone, difference_undos
 from .attribution import PLACES, POINTERLESS, rules_at
 from .framing import decode_body
@@ -68,5 +69,6 @@ GEMINI = Dialect(
     reference_equivalents="equivalent-mutants-gemini.toml",
     absent_departures=absent_departures,
     ablation=Ablation(applicable_undos, departures_alone, difference_undos),
+    shapes=GEMINI_SHAPES,
 )
 """Gemini `streamGenerateContent` streams (`alt=sse` events or one JSON array)."""

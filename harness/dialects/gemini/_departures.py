@@ -1,0 +1,132 @@
+"""The registered departures of a Gemini stream from its documented shape
+(docs/spec/gemini-fold.md, "Stream shapes"; research/gemini-fold.md Rn).
+
+`observed` ones name who sends them and where that is shown (the sources of the split
+families 2 and 5-8 in `refold.strategies.gemini`); `synthetic` ones are the damage the
+strategies draw that no provider is known to send. Each has one detector. The streamed
+call fragments (GMD-STREAMED-ARGS) are documented by Vertex, and a call without `args`
+(the spec's GMD-NO-ARGS-CALL) is too (`FunctionCall.args` is "Optional" in the API
+reference, and the strategies' documented responses draw it): neither is a departure.
+Nor is the spec's GMD-SECOND-SIGNATURE: a signed run takes no
+further fragment (GM-SIGNATURE), so a signed fragment after one starts a new run, which a
+documented response holds too; the stream alone cannot tell the two apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from refold.reference import JSON
+from refold.verdicts.shapes import Departure
+
+from . import _detectors as found
+
+__all__ = ["DEPARTURES", "DETECTORS"]
+
+_Detector = Callable[[Sequence[JSON]], Iterable[int]]
+
+
+def _observed(id: str, summary: str, *provenance: str) -> Departure:
+    return Departure(id, "observed", summary, provenance)
+
+
+def _synthetic(id: str, summary: str) -> Departure:
+    return Departure(id, "synthetic", summary)
+
+
+_REGISTRY: tuple[tuple[Departure, _Detector], ...] = (
+    (
+        _observed(
+            "GMD-VERTEX-NO-INDEX",
+            "candidates without `index`",
+            "Vertex AI on every chunk (proto3 omits 0): research/gemini-fold.md R3",
+        ),
+        found.no_index,
+    ),
+    (
+        _observed(
+            "GMD-VERTEX-USAGE-TRAFFIC",
+            "early chunks with `usageMetadata: {trafficType}` only",
+            "Vertex AI: research/gemini-fold.md R3, R9",
+        ),
+        found.traffic_only_usage,
+    ),
+    (
+        _observed(
+            "GMD-EMPTY-TEXT",
+            '`{"text": ""}` parts, alone or with a `thoughtSignature`',
+            "Gemini API and Vertex finish chunks (Gemini 2.5/3): research/gemini-fold.md R4, R5",
+        ),
+        found.empty_text,
+    ),
+    (
+        _observed(
+            "GMD-SIGNATURE-SPLIT",
+            "a signature on a part of its own after the text it signs",
+            "Gemini 3 text answers; Code Assist's empty thought part: research/gemini-fold.md R5",
+        ),
+        found.signature_split,
+    ),
+    (
+        _observed(
+            "GMD-USAGE-DOWN",
+            "an earlier usage count above the last one",
+            "Gemini image models, thoughtsTokenCount 244 -> 167: research/gemini-fold.md R9",
+        ),
+        found.usage_down,
+    ),
+    (
+        _observed(
+            "GMD-TRAILING-USAGE",
+            "a usage-only chunk without candidates after the finish chunk",
+            "laravel/ai PR #912; research/gemini-fold.md R7",
+        ),
+        found.trailing_usage,
+    ),
+    (
+        _observed(
+            "GMD-GROUNDING-EARLY",
+            "`groundingMetadata` on an early chunk and not on the finish chunk",
+            "gemini-3.1-flash-image-preview, vercel/ai PR #13123: research/gemini-fold.md R8",
+        ),
+        found.early_grounding,
+    ),
+    (
+        _observed(
+            "GMD-METADATA-EARLY",
+            "safety ratings, citations or other candidate keys on chunks before the finish",
+            "Gemini 1.x full safetyRatings on every chunk: research/gemini-fold.md R8 "
+            "(split family 5's source)",
+        ),
+        found.early_metadata,
+    ),
+    (
+        _observed(
+            "GMD-ERROR-CHUNK",
+            'an `{"error": …}` chunk mid-stream with HTTP 200',
+            "Vertex AI (litellm `_check_streaming_error`): research/gemini-fold.md R1",
+        ),
+        found.error_chunk,
+    ),
+    (
+        _synthetic("GMD-WRONG-TYPE", "a field of the wrong JSON type or a blank value"),
+        found.wrong_type,
+    ),
+    (_synthetic("GMD-NULL-ENTRY", "a null or non-object entry in a list"), found.null_entry),
+    (_synthetic("GMD-INDEX-GAP", "candidate indexes with gaps"), found.index_gap),
+    (
+        _synthetic("GMD-AFTER-FINISH-CONTENT", "parts for a candidate after its finish chunk"),
+        found.content_after_finish,
+    ),
+    (_synthetic("GMD-AFTER-ERROR", "chunks after an error chunk"), found.after_error),
+    (_synthetic("GMD-CUT", "the stream ends before every candidate finished"), found.cut),
+    (
+        _synthetic("GMD-ARGS-MISMATCH", "streamed pieces with unreadable paths"),
+        found.args_mismatch,
+    ),
+)
+
+DEPARTURES: Mapping[str, Departure] = {d.id: d for d, _ in _REGISTRY}
+"""Every registered departure, by id, in the order they are shown."""
+DETECTORS: Mapping[str, _Detector] = {d.id: detect for d, detect in _REGISTRY}
+"""A detector per departure id."""

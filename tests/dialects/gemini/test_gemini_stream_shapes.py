@@ -1,0 +1,91 @@
+"""The gemini-generate-content stream shapes (verdicts.md §1): every stream the strategies
+draw from the documented split families reads `documented`, each observed family's streams
+read `observed` only with that family's departures, and damaged streams read no better
+than their damage's class."""
+
+from __future__ import annotations
+
+import copy
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from refold.dialects.gemini import GEMINI
+from refold.reference import JSONObject
+from refold.strategies.gemini import round_trips
+from refold.strategies.gemini._claims import FEATURES
+from refold.strategies.gemini._streams import _damages
+from refold.verdicts.shapes import StreamShapes
+
+
+def _shapes() -> StreamShapes:
+    shapes = GEMINI.shapes
+    assert isinstance(shapes, StreamShapes)
+    return shapes
+
+
+_FAMILY_DEPARTURES: dict[int, set[str]] = {
+    2: {"GMD-EMPTY-TEXT", "GMD-SIGNATURE-SPLIT"},
+    5: {"GMD-GROUNDING-EARLY", "GMD-METADATA-EARLY"},
+    6: {"GMD-VERTEX-NO-INDEX"},
+    # an empty text put before a signed empty part reads as a split signature (it is one)
+    7: {"GMD-EMPTY-TEXT", "GMD-SIGNATURE-SPLIT", "GMD-VERTEX-USAGE-TRAFFIC", "GMD-TRAILING-USAGE"},
+    8: {"GMD-USAGE-DOWN"},
+}
+
+
+def test_every_departure_has_a_detector_and_observed_ones_name_a_source() -> None:
+    shapes = _shapes()
+    assert set(shapes.detectors) == set(shapes.departures)
+    assert all(d.provenance for d in shapes.departures.values() if d.shape == "observed")
+    assert all(line.source.startswith("https://") for line in shapes.grammar)
+
+
+@settings(max_examples=200)
+@given(round_trips(families={1, 3, 4}))
+def test_documented_families_read_documented(case: tuple[JSONObject, list[JSONObject]]) -> None:
+    _, chunks = case
+    shape = _shapes().of(chunks)
+    assert shape.shape == "documented", shape.describe()
+
+
+@settings(max_examples=100)
+@given(st.sampled_from(sorted(_FAMILY_DEPARTURES)), st.data())
+def test_observed_families_read_observed_with_their_departures(
+    family: int, data: st.DataObject
+) -> None:
+    _, chunks = data.draw(round_trips(families={1, family}))
+    shape = _shapes().of(chunks)
+    assert shape.shape in ("documented", "observed"), shape.describe()
+    assert not shape.unregistered, shape.describe()
+    assert set(shape.departures) <= _FAMILY_DEPARTURES[family], shape.describe()
+    assert (shape.shape == "observed") == bool(shape.departures)
+
+
+_DAMAGE_CLASS = {
+    "truncated": "synthetic",
+    "error chunk": "observed",
+    "index gaps": "synthetic",
+    "content after finish": "synthetic",
+    "second signature": "synthetic",
+    "mismatched pieces": "synthetic",
+    "null entries": "synthetic",
+    "wrong types": "synthetic",
+}
+_RANK = {"documented": 0, "observed": 1, "synthetic": 2}
+
+
+@settings(max_examples=200)
+@given(st.sampled_from(sorted(_DAMAGE_CLASS)), st.data())
+def test_damaged_streams_read_no_better_than_their_damage(name: str, data: st.DataObject) -> None:
+    _, chunks = data.draw(round_trips(families={1, 3, 4}))
+    damage = dict(_damages(FEATURES))[name]
+    damaged = damage(data.draw, copy.deepcopy(chunks))
+    if damaged == chunks:
+        return  # the damage found nothing to damage
+    if name == "truncated" and not _shapes().violations(damaged):
+        return  # only chunks after every finish were cut: still a whole stream
+    if name == "second signature":
+        return  # a signed fragment after a signed run starts a new run: documented too
+    shape = _shapes().of(damaged)
+    assert _RANK[shape.shape] >= _RANK[_DAMAGE_CLASS[name]], (name, shape.describe())
