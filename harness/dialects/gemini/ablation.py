@@ -54,9 +54,14 @@ def _opens_a_streamed_call(part: JSONObject) -> bool:
 def absent_departures(stream: list[JSON]) -> frozenset[str]:
     """The rules about a shape `stream` does not have: streamed call fragments
     (GM-CALL-STREAMED, GM-CALL-PARTIAL-ARGS), any `thoughtSignature` (GM-SIGNATURE),
-    any `thought` key (GM-THOUGHT-APART)."""
+    any `thought` key (GM-THOUGHT-APART), an unsigned empty text part (GM-TEXT-EMPTY), a
+    null or non-object entry of a list the rule names (GM-ROB-NULL-ENTRIES)."""
     parts = list(_parts(stream))
     absent: set[str] = set()
+    if not any(_empty_text(part) for part in parts):
+        absent.add("GM-TEXT-EMPTY")
+    if not any(_has_blank_entry(chunk) for chunk in stream):
+        absent.add("GM-ROB-NULL-ENTRIES")
     if not any(_opens_a_streamed_call(part) for part in parts):
         absent |= {"GM-CALL-STREAMED", "GM-CALL-PARTIAL-ARGS"}
     if not any("thoughtSignature" in part for part in parts):
@@ -64,6 +69,28 @@ def absent_departures(stream: list[JSON]) -> frozenset[str]:
     if not any("thought" in part for part in parts):
         absent.add("GM-THOUGHT-APART")
     return frozenset(absent)
+
+
+_ENTRY_LISTS = frozenset(
+    {"candidates", "parts", "safetyRatings", "citationSources", "citations", "partialArgs"}
+)
+"""GM-ROB-NULL-ENTRIES: the lists whose null and non-object entries are skipped."""
+
+
+def _has_blank_entry(value: JSON) -> bool:
+    """Whether a list GM-ROB-NULL-ENTRIES names holds a null or non-object entry, anywhere
+    in `value` (a chunk that is no object is GM-ROB-NOT-OBJECT's, not this rule's)."""
+    if isinstance(value, list):
+        return any(_has_blank_entry(item) for item in value)
+    if not isinstance(value, dict):
+        return False
+    for key, item in value.items():
+        listed = key in _ENTRY_LISTS and isinstance(item, list)
+        if listed and any(not isinstance(entry, dict) for entry in item):
+            return True
+        if _has_blank_entry(item):
+            return True
+    return False
 
 
 def _entries(chunk: JSONObject) -> Iterator[JSONObject]:

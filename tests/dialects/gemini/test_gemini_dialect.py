@@ -83,6 +83,8 @@ def test_a_plain_text_stream_gives_nothing_to_the_call_signature_and_thought_rul
         "GM-CALL-PARTIAL-ARGS",
         "GM-SIGNATURE",
         "GM-THOUGHT-APART",
+        "GM-TEXT-EMPTY",
+        "GM-ROB-NULL-ENTRIES",
     }
 
 
@@ -93,6 +95,8 @@ def test_a_plain_text_stream_gives_nothing_to_the_call_signature_and_thought_rul
         ({"functionCall": {"partialArgs": []}}, "GM-CALL-PARTIAL-ARGS"),
         ({"text": "", "thoughtSignature": "c2ln"}, "GM-SIGNATURE"),
         ({"text": "x", "thought": False}, "GM-THOUGHT-APART"),
+        ({"text": ""}, "GM-TEXT-EMPTY"),
+        ({"text": "", "thought": True}, "GM-TEXT-EMPTY"),
     ],
 )
 def test_a_stream_with_the_shape_keeps_its_rule(part: dict[str, object], present: str) -> None:
@@ -105,7 +109,14 @@ def test_a_whole_call_is_no_streamed_one_and_junk_is_read_as_nothing() -> None:
     whole = _answer({"functionCall": {"name": "f", "args": {}}})
     assert {"GM-CALL-STREAMED", "GM-CALL-PARTIAL-ARGS"} <= GEMINI.absent_departures(whole)
     junk: list[object] = [None, {"candidates": "x"}, {"candidates": [None, {"content": []}]}]
-    assert len(GEMINI.absent_departures(junk)) == 4
+    assert "GM-ROB-NULL-ENTRIES" not in GEMINI.absent_departures(junk)  # a null candidate
+    assert len(GEMINI.absent_departures(junk)) == 5
+    cited = {"citationMetadata": {"citationSources": [{"uri": "u"}, 3]}}
+    in_a_citation_list = [{"candidates": [{"index": 0, **cited}]}]
+    assert "GM-ROB-NULL-ENTRIES" not in GEMINI.absent_departures(in_a_citation_list)
+    # a null in a list the rule does not name is no entry it skips
+    metadata = _answer({"text": "a", "partMetadata": {"x": [None]}})
+    assert "GM-ROB-NULL-ENTRIES" in GEMINI.absent_departures(metadata)
 
 
 def test_the_suites_leave_out_a_nameless_opening_fragment_with_no_call_open() -> None:

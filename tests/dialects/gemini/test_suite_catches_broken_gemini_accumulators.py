@@ -50,7 +50,6 @@ NOT_YET_EXACT: dict[str, str] = {
     "gemini_drops_lone_signature": (
         f"a dropped signature part is also charged to GM-THOUGHT-APART: {_BROAD}"
     ),
-    "gemini_drops_unknown_parts": f"a joined text is also charged to GM-TEXT-EMPTY: {_BROAD}",
     "gemini_first_entry_is_candidate_zero": (
         f"candidate 1's text in candidate 0 is charged to GM-TEXT-JOIN, GM-TEXT-EMPTY: {_BROAD}"
     ),
