@@ -391,9 +391,10 @@ SDKS: dict[str, Sdk] = {
             "GM-CALL-STREAMED",
             "GM-CALL-PARTIAL-ARGS",
             "GM-ROB-NOT-OBJECT",
-            "GM-ROB-WRONG-TYPE",
             "GM-ROB-NULL-ENTRIES",
         ),
+        # the wrong-type streams also hold a null entry, whose crash is charged first
+        blocked=(("GM-ROB-WRONG-TYPE", "GM-ROB-NULL-ENTRIES"),),
     ),
     "ai-sdk-google": Sdk(
         "@ai-sdk/google",
