@@ -120,7 +120,12 @@ def test_the_departures_are_the_source_dialects(chat_with_shapes: StreamShapes) 
     from refold.dialects import DIALECTS
 
     union: dict[str, object] = {}
-    for source in ("openai-chat", "anthropic-messages", "openai-responses"):
+    for source in (
+        "openai-chat",
+        "anthropic-messages",
+        "openai-responses",
+        "gemini-generate-content",
+    ):
         known = DIALECTS[source].shapes
         union.update(known.departures if known is not None else {})
     assert dict(chat_with_shapes.departures).items() <= union.items()
