@@ -135,6 +135,15 @@ class _Runs:
         found = projected_differences(dialect, self._target.projection, expected, received)
         return frozenset(d.pointer for d in found)
 
+    def keeps_place(self, stream: list[JSON], pointer: str) -> bool:
+        """Whether the reference's fold of `stream` still has the object or list the
+        value at `pointer` sits in (a probe that removes a candidate removes its parts)."""
+        try:
+            folded: JSON = self.dialect.fold(stream)
+        except RefoldError:
+            return False
+        return _resolves(folded, pointer.rsplit("/", 1)[0])
+
     def probes(self, stream: list[JSON], claimed: frozenset[str]) -> list[_Probe]:
         """The dialect's undos of the departures present in `stream`."""
         undos = self.dialect.ablation
@@ -184,6 +193,8 @@ def _walk(pointer: str, chunks: list[JSON], runs: _Runs, claimed: frozenset[str]
     ) is not None:
         rule_id, deciding, stream = step
         tried.add(rule_id)
+        if not runs.keeps_place(stream, pointer):
+            continue  # a change that removes where the difference is tells nothing of it
         after = runs.differing(stream)
         if after is None:
             continue  # inconclusive: this departure stays, and is not charged
@@ -201,6 +212,20 @@ def _walk(pointer: str, chunks: list[JSON], runs: _Runs, claimed: frozenset[str]
         tuple(r for r in undone if r in owners),
         frozenset(cleared - needed),
     )
+
+
+def _resolves(document: JSON, pointer: str) -> bool:
+    """Whether the JSON pointer `pointer` names a value of `document`."""
+    value = document
+    for token in pointer.split("/")[1:] if pointer else []:
+        step = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(value, dict) and step in value:
+            value = value[step]
+        elif isinstance(value, list) and step.isdigit() and int(step) < len(value):
+            value = value[int(step)]
+        else:
+            return False
+    return True
 
 
 def _absent(runs: _Runs) -> Callable[[list[JSON]], frozenset[str]]:

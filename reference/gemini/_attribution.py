@@ -70,6 +70,8 @@ _TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     (rf"{_PART}/thoughtSignature", ("GM-SIGNATURE", "GM-CALL-STREAMED")),
     (rf"{_PART}/functionCall/id", ("GM-CALL-ID", *_CALL)),
     (rf"{_PART}/functionCall/args{_BELOW}", ("GM-CALL-PARTIAL-ARGS", *_CALL)),
+    (rf"{_PART}/functionCall/willContinue", ("GM-CALL-STREAMED",)),
+    (rf"{_PART}/functionCall/partialArgs{_BELOW}", ("GM-CALL-STREAMED", "GM-CALL-PARTIAL-ARGS")),
     (rf"{_PART}/functionCall{_BELOW}", _CALL),
     (rf"{_PART}/(executableCode|codeExecutionResult){_BELOW}", ("GM-CODE",)),
     (rf"{_PART}/(inlineData|fileData){_BELOW}", ("GM-INLINE",)),

@@ -97,7 +97,7 @@ def test_the_fold_is_finished_once_the_candidate_has_a_finish_reason(check: Chec
     expect_finished(check, acc, expected=True)
 
 
-@rule("GM-LIFE-FINISHED")
+@rule("GM-LIFE-FINISHED", "GM-LIFE-TRUNCATED")
 def test_two_candidates_are_finished_only_when_both_are(check: Check) -> None:
     acc = check.accumulator()
     acc.add(chunk(candidate(text("A"), index=0), candidate(text("B"), index=1)))

@@ -111,3 +111,23 @@ def test_a_signature_on_a_function_call_stays_on_the_call(check: Check) -> None:
         candidate(signed, call("get_weather", args={"city": "Rome"}), finishReason="STOP")
     )
     expect_fold(check, chunks, expected)
+
+
+@rule("GM-SIGNATURE", "GM-TEXT-JOIN")
+def test_a_signature_after_a_function_call_stays_a_part_of_its_own(check: Check) -> None:
+    # R5: the finish chunk's `{"text": "", "thoughtSignature": S}` after a call is a part
+    # of its own; it never moves onto the text before the call
+    chunks = [
+        chunk(candidate(text("Checking."))),
+        chunk(candidate(call("get_weather", args={"city": "Paris"}))),
+        chunk(candidate(text("", thoughtSignature=_SIGNATURE), finishReason="STOP")),
+    ]
+    expected = response(
+        candidate(
+            text("Checking."),
+            call("get_weather", args={"city": "Paris"}),
+            text("", thoughtSignature=_SIGNATURE),
+            finishReason="STOP",
+        )
+    )
+    expect_fold(check, chunks, expected)

@@ -20,6 +20,7 @@ from .attribution import PLACES, POINTERLESS, rules_at
 from .framing import decode_body
 from .serving import ENDPOINT
 from .targets import SDK_TARGETS
+from .undecided import undecided_at
 
 __all__ = ["GEMINI"]
 
@@ -68,6 +69,7 @@ GEMINI = Dialect(
     reference_tests="dialects/gemini/test_reference_gemini_*.py",
     reference_equivalents="equivalent-mutants-gemini.toml",
     absent_departures=absent_departures,
+    undecided_at=undecided_at,
     ablation=Ablation(applicable_undos, departures_alone, difference_undos),
     shapes=GEMINI_SHAPES,
 )

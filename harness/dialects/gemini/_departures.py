@@ -112,7 +112,12 @@ _REGISTRY: tuple[tuple[Departure, _Detector], ...] = (
         _synthetic("GMD-WRONG-TYPE", "a field of the wrong JSON type or a blank value"),
         found.wrong_type,
     ),
+    (_synthetic("GMD-NOT-OBJECT", "a chunk that is not a JSON object"), found.not_object),
     (_synthetic("GMD-NULL-ENTRY", "a null or non-object entry in a list"), found.null_entry),
+    (
+        _synthetic("GMD-UNKNOWN-PART", "a part with a key no page of Google's names"),
+        found.unknown_part,
+    ),
     (_synthetic("GMD-INDEX-GAP", "candidate indexes with gaps"), found.index_gap),
     (
         _synthetic("GMD-AFTER-FINISH-CONTENT", "parts for a candidate after its finish chunk"),

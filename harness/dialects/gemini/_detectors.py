@@ -20,10 +20,12 @@ __all__ = [
     "error_chunk",
     "index_gap",
     "no_index",
+    "not_object",
     "null_entry",
     "signature_split",
     "traffic_only_usage",
     "trailing_usage",
+    "unknown_part",
     "usage_down",
     "wrong_type",
 ]
@@ -198,6 +200,43 @@ def args_mismatch(items: Sequence[JSON]) -> Iterator[int]:
             pieces = call.get("partialArgs") if isinstance(call, dict) else None
             if isinstance(pieces, list) and not all(_readable(p) for p in pieces):
                 yield number
+
+
+def not_object(items: Sequence[JSON]) -> Iterator[int]:
+    """GMD-NOT-OBJECT: a chunk that is not a JSON object."""
+    return (number for number, item in enumerate(items) if not isinstance(item, dict))
+
+
+_PART_KEYS = frozenset(
+    {
+        "text",
+        "thought",
+        "thoughtSignature",
+        "inlineData",
+        "fileData",
+        "functionCall",
+        "functionResponse",
+        "executableCode",
+        "codeExecutionResult",
+        "videoMetadata",
+        "mediaResolution",
+        "partMetadata",
+        "toolCall",
+        "toolResponse",
+        "audioTranscription",
+        "mediaProcessing",
+        "speechMetadata",
+    }
+)
+"""The `Part` fields Google's pages name, the 2026 additions included
+(research/gemini-fold.md, "Part", R11)."""
+
+
+def unknown_part(items: Sequence[JSON]) -> Iterator[int]:
+    """GMD-UNKNOWN-PART: a part with a key no page names."""
+    for number, entry in entries(items):
+        if any(isinstance(part, dict) and part.keys() - _PART_KEYS for part in parts_of(entry)):
+            yield number
 
 
 def null_entry(items: Sequence[JSON]) -> Iterator[int]:

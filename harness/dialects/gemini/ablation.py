@@ -28,6 +28,8 @@ from refold.reference import JSON, JSONObject
 from refold.reference.gemini import NoResponseError, differences, fold
 from refold.verdicts.undoing import Undoing
 
+from ._part_probes import kind_probes
+
 __all__ = ["absent_departures", "applicable_undos", "departures_alone", "difference_undos"]
 
 
@@ -55,7 +57,8 @@ def absent_departures(stream: list[JSON]) -> frozenset[str]:
     """The rules about a shape `stream` does not have: streamed call fragments
     (GM-CALL-STREAMED, GM-CALL-PARTIAL-ARGS), any `thoughtSignature` (GM-SIGNATURE),
     any `thought` key (GM-THOUGHT-APART), an unsigned empty text part (GM-TEXT-EMPTY), a
-    null or non-object entry of a list the rule names (GM-ROB-NULL-ENTRIES)."""
+    null or non-object entry of a list the rule names (GM-ROB-NULL-ENTRIES), a chunk of
+    several candidate entries or of one without `"index": 0` (GM-CAND-INDEX)."""
     parts = list(_parts(stream))
     absent: set[str] = set()
     if not any(_empty_text(part) for part in parts):
@@ -68,7 +71,24 @@ def absent_departures(stream: list[JSON]) -> frozenset[str]:
         absent.add("GM-SIGNATURE")
     if not any("thought" in part for part in parts):
         absent.add("GM-THOUGHT-APART")
+    if all(_one_entry_of_index_zero(chunk) for chunk in stream):
+        absent.add("GM-CAND-INDEX")
     return frozenset(absent)
+
+
+def _one_entry_of_index_zero(chunk: JSON) -> bool:
+    """GM-CAND-INDEX decides nothing in a chunk of at most one candidate entry that names
+    index 0 itself: by index or by position, it is candidate 0's."""
+    entries = chunk.get("candidates") if isinstance(chunk, dict) else None
+    if not isinstance(entries, list) or not entries:
+        return True
+    entry = entries[0]
+    return (
+        len(entries) == 1
+        and isinstance(entry, dict)
+        and type(entry.get("index")) is int
+        and entry["index"] == 0
+    )
 
 
 _ENTRY_LISTS = frozenset(
@@ -211,5 +231,7 @@ def difference_undos(
     stream: list[JSON], claimed: frozenset[str]
 ) -> list[tuple[str, frozenset[str], list[JSON]]]:
     """(rule, the rules deciding how its departure folds: its own, undone stream) per
-    departure present in `stream` that the reference folds identically."""
-    return [(rule, frozenset({rule}), undone) for rule, undone in applicable_undos(stream)]
+    departure present in `stream` that the reference folds identically, then the probes
+    that take one kind of part or candidate out of the way (`_part_probes`)."""
+    undos = [(rule, frozenset({rule}), undone) for rule, undone in applicable_undos(stream)]
+    return undos + kind_probes(stream, claimed)

@@ -41,8 +41,13 @@ def test_every_departure_has_a_detector_and_observed_ones_name_a_source() -> Non
     assert all(line.source.startswith("https://") for line in shapes.grammar)
 
 
+_KNOWN_KEYS_ONLY = frozenset(FEATURES) - {"robustness"}
+"""A response of parts and keys Google's pages name (a part of an unknown kind is
+GMD-UNKNOWN-PART, synthetic): what the documented and observed families split."""
+
+
 @settings(max_examples=200)
-@given(round_trips(families={1, 3, 4}))
+@given(round_trips(features=_KNOWN_KEYS_ONLY, families={1, 3, 4}))
 def test_documented_families_read_documented(case: tuple[JSONObject, list[JSONObject]]) -> None:
     _, chunks = case
     shape = _shapes().of(chunks)
@@ -54,7 +59,7 @@ def test_documented_families_read_documented(case: tuple[JSONObject, list[JSONOb
 def test_observed_families_read_observed_with_their_departures(
     family: int, data: st.DataObject
 ) -> None:
-    _, chunks = data.draw(round_trips(families={1, family}))
+    _, chunks = data.draw(round_trips(features=_KNOWN_KEYS_ONLY, families={1, family}))
     shape = _shapes().of(chunks)
     assert shape.shape in ("documented", "observed"), shape.describe()
     assert not shape.unregistered, shape.describe()

@@ -11,7 +11,8 @@ and the rules' statuses are read from the results file (`--refold-report`). Two 
   (a stream departing from Google's shape in a way that is not its own rule's, a pointer
   whose owners are too broad, a crash charged to the test's rules) is a failure here. A
   rule a crash kept from being checked is `blocked`, not failed (`refold.verdicts.crashes`); a
-  difference a departure needs is charged to it (`refold.verdicts.difference_ablation`);
+  difference a departure, or a kind of part, needs is charged to it
+  (`refold.verdicts.difference_ablation`, `refold.dialects.gemini._part_probes`);
 * commit time (seconds): only the rule examples marked with at least one of the
   accumulator's rules run, and they fail exactly those rules (the hand-written streams
   that show each defect, with every other rule those tests name charged nothing).
@@ -41,42 +42,12 @@ _CORRECT = {"reference": "reference"}
 tests/dialects/test_broken_base_folds.py instead: one more whole run of
 the suites here costs a minute."""
 
-_BROAD = (
-    "the Gemini dialect has no difference ablation yet, so a difference under "
-    "`/candidates/n/content/parts/m` is charged to every claimed rule owning that pointer"
-)
-NOT_YET_EXACT: dict[str, str] = {
-    "gemini_drops_file_data": f"a dropped fileData part is also charged to GM-TEXT-JOIN: {_BROAD}",
-    "gemini_drops_lone_signature": (
-        f"a dropped signature part is also charged to GM-THOUGHT-APART: {_BROAD}"
-    ),
-    "gemini_first_entry_is_candidate_zero": (
-        f"candidate 1's text in candidate 0 is charged to GM-TEXT-JOIN, GM-TEXT-EMPTY: {_BROAD}"
-    ),
-    "gemini_keeps_argument_fragments": (
-        f"kept fragments are also charged to GM-CALL-WHOLE, GM-TEXT-JOIN and six more: {_BROAD}"
-    ),
-}
+NOT_YET_EXACT: dict[str, str] = {}
 """Accumulators the rule examples of their rules do not yet fail on exactly their own rules
 (measured with the ci profile), and why: each is expected to fail both checks (strict),
-until the suite has the example or the charge is narrowed. Not bent to fit: the rules
-listed beyond a module's own are ones its defect does not break by the spec."""
+until the suite has the example or the charge is narrowed."""
 
-NOT_YET_EXACT_NIGHTLY: dict[str, str] = {
-    **NOT_YET_EXACT,
-    "gemini_drops_unknown_parts": (
-        f"drawn streams with other part kinds also charge GM-INLINE and four more: {_BROAD}"
-    ),
-    "gemini_concatenates_signatures": f"drawn streams also charge other part rules: {_BROAD}",
-    "gemini_overwrites_signatures": f"drawn streams also charge other part rules: {_BROAD}",
-    "gemini_text_joins_across_calls": (
-        f"joined text is also charged to GM-TEXT-EMPTY, GM-ROB-NULL-ENTRIES: {_BROAD}"
-    ),
-    "gemini_appends_safety_ratings": (
-        "repeated ratings are also charged to GM-ROB-NULL-ENTRIES, which owns "
-        "`/candidates/n/safetyRatings` with GM-SAFETY (no Gemini difference ablation yet)"
-    ),
-}
+NOT_YET_EXACT_NIGHTLY: dict[str, str] = {**NOT_YET_EXACT}
 """The same for the whole suite nightly (measured with the ci profile, 2026-12-07)."""
 
 _ONLY_RULES = '''
