@@ -28,6 +28,7 @@ from refold.reference import JSON, JSONObject
 from refold.reference.gemini import NoResponseError, differences, fold
 from refold.verdicts.undoing import Undoing
 
+from ._chunks import entries, parts_of
 from ._part_probes import kind_probes
 
 __all__ = ["absent_departures", "applicable_undos", "departures_alone", "difference_undos"]
@@ -35,14 +36,8 @@ __all__ = ["absent_departures", "applicable_undos", "departures_alone", "differe
 
 def _parts(stream: list[JSON]) -> Iterator[JSONObject]:
     """Every part object of every candidate of every chunk object."""
-    for chunk in stream:
-        entries = chunk.get("candidates") if isinstance(chunk, dict) else None
-        for entry in entries if isinstance(entries, list) else []:
-            content = entry.get("content") if isinstance(entry, dict) else None
-            parts = content.get("parts") if isinstance(content, dict) else None
-            for part in parts if isinstance(parts, list) else []:
-                if isinstance(part, dict):
-                    yield part
+    for _, entry in entries(stream):
+        yield from (part for part in parts_of(entry) if isinstance(part, dict))
 
 
 def _opens_a_streamed_call(part: JSONObject) -> bool:
@@ -113,15 +108,9 @@ def _has_blank_entry(value: JSON) -> bool:
     return False
 
 
-def _entries(chunk: JSONObject) -> Iterator[JSONObject]:
-    entries = chunk.get("candidates")
-    for entry in entries if isinstance(entries, list) else []:
-        if isinstance(entry, dict):
-            yield entry
-
-
 def _part_lists(chunk: JSONObject) -> Iterator[list[JSON]]:
-    for entry in _entries(chunk):
+    """The `parts` list of every candidate entry of `chunk` (to change in place)."""
+    for _, entry in entries([chunk]):
         content = entry.get("content")
         if isinstance(content, dict) and isinstance(content.get("parts"), list):
             yield content["parts"]
@@ -175,7 +164,7 @@ def _empty_text(part: JSON) -> bool:
 
 
 def _index_zero(chunk: JSONObject) -> None:
-    for entry in _entries(chunk):
+    for _, entry in entries([chunk]):
         entry.setdefault("index", 0)
 
 
