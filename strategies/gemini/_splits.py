@@ -60,10 +60,13 @@ SPLIT_FAMILIES: Mapping[int, Family] = {
     ),
     5: Family(
         "candidate metadata spread: safetyRatings prefixes on earlier chunks, grounding keys "
-        "early and not repeated, citations new-only or resent accumulated, other candidate "
-        "keys on any chunk",
+        "early (an earlier value maybe before the final one), or resent on later chunks "
+        "(the accumulated value so far, then the final value again), citations new-only or "
+        "resent accumulated, other candidate keys on any chunk",
         "observed",
-        "GMD-GROUNDING-EARLY (vercel/ai PR #13123), Gemini 1.x full ratings per chunk, R8",
+        "GMD-GROUNDING-EARLY (vercel/ai PR #13123), GMD-GROUNDING-RESENT (langchainjs PR "
+        '#11456: "Gemini resends the accumulated metadata"), Gemini 1.x full ratings per '
+        "chunk, R8",
     ),
     6: Family(
         "several candidates interleaved in any order, any subset per chunk, index omitted "
@@ -269,6 +272,39 @@ def _spread_keys(
             target[key] = copy.deepcopy(value) if number == place else _earlier(value)
 
 
+def _accumulated(value: JSON, size: int) -> JSON:
+    """The accumulated value of a key after its first `size` items: a prefix of a list or
+    string; any other value is sent whole."""
+    if isinstance(value, list | str):
+        return copy.deepcopy(value[:size])
+    return copy.deepcopy(value)
+
+
+def _resend_keys(draw: st.DrawFn, entries: list[JSONObject], into: str, keys: JSONObject) -> None:
+    """GMD-GROUNDING-RESENT: each key sent on the entries from a first one to a last one
+    (mostly the finish entry), maybe skipping some between: the accumulated value so far
+    (growing) until its final value arrives, the final value from then on, so the last
+    entry with the key has its final value (GM-GROUNDING: per-key last non-null). Later
+    entries send the key no more."""
+    for key, value in keys.items():
+        last = len(entries) - 1 - draw(below(len(entries)))
+        first = draw(below(last + 1))
+        place = draw(st.integers(first, last))  # where the final value first arrives
+        whole = len(value) if isinstance(value, list | str) else 0
+        size = 0
+        for number in range(first, last + 1):
+            if number not in (first, place, last) and draw(BOOLEANS):
+                continue
+            if number < place:
+                size = draw(st.integers(max(size, min(1, whole)), whole))
+                sent = _accumulated(value, size)
+            else:
+                sent = copy.deepcopy(value)
+            entries[number].setdefault(into, {})[key] = sent
+        if first < last:
+            event("split: grounding resent")
+
+
 @st.composite
 def _entries(draw: st.DrawFn, candidate: JSONObject, families: set[int]) -> list[JSONObject]:
     """One candidate's entries, one per chunk, in order."""
@@ -293,7 +329,10 @@ def _entries(draw: st.DrawFn, candidate: JSONObject, families: set[int]) -> list
             _spread_citations(draw, entries, candidate[key])
             continue
         elif spread and key == "groundingMetadata" and draw(BOOLEANS):
-            _spread_keys(draw, entries, key, candidate[key])
+            if draw(BOOLEANS):
+                _resend_keys(draw, entries, key, candidate[key])
+            else:
+                _spread_keys(draw, entries, key, candidate[key])
             continue
         entries[-1][key] = copy.deepcopy(candidate[key])
     others = {k: v for k, v in candidate.items() if k not in _CANDIDATE_OWN and k not in _METADATA}

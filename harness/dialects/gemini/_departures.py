@@ -93,6 +93,15 @@ _REGISTRY: tuple[tuple[Departure, _Detector], ...] = (
     ),
     (
         _observed(
+            "GMD-GROUNDING-RESENT",
+            "`groundingMetadata` keys sent again on a later chunk",
+            'langchainjs PR #11456: "Later chunks win, since Gemini resends the accumulated '
+            'metadata": research/gemini-fold.md R8',
+        ),
+        found.grounding_resent,
+    ),
+    (
+        _observed(
             "GMD-METADATA-EARLY",
             "safety ratings, citations or other candidate keys on chunks before the finish",
             "Gemini 1.x full safetyRatings on every chunk: research/gemini-fold.md R8 "

@@ -18,6 +18,7 @@ __all__ = [
     "early_metadata",
     "empty_text",
     "error_chunk",
+    "grounding_resent",
     "index_gap",
     "no_index",
     "not_object",
@@ -78,6 +79,21 @@ def early_grounding(items: Sequence[JSON]) -> Iterator[int]:
     for number, entry in entries(items):
         if "groundingMetadata" in entry and entry.get("finishReason") is None:
             yield number
+
+
+def grounding_resent(items: Sequence[JSON]) -> Iterator[int]:
+    """GMD-GROUNDING-RESENT: an entry's `groundingMetadata` sends a key (non-null) that an
+    earlier entry of the same candidate (by `index`, absent 0) already sent."""
+    sent: dict[int | None, set[str]] = {}
+    for number, entry in entries(items):
+        grounding = entry.get("groundingMetadata")
+        if not isinstance(grounding, dict):
+            continue
+        keys = {key for key, value in grounding.items() if value is not None}
+        earlier = sent.setdefault(index_of(entry), set())
+        if keys & earlier:
+            yield number
+        earlier |= keys
 
 
 def early_metadata(items: Sequence[JSON]) -> Iterator[int]:

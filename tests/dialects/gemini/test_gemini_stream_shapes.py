@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 
-from hypothesis import given, settings
+from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
 from refold.dialects.gemini import GEMINI
@@ -26,7 +26,7 @@ def _shapes() -> StreamShapes:
 
 _FAMILY_DEPARTURES: dict[int, set[str]] = {
     2: {"GMD-EMPTY-TEXT", "GMD-SIGNATURE-SPLIT"},
-    5: {"GMD-GROUNDING-EARLY", "GMD-METADATA-EARLY"},
+    5: {"GMD-GROUNDING-EARLY", "GMD-GROUNDING-RESENT", "GMD-METADATA-EARLY"},
     6: {"GMD-VERTEX-NO-INDEX"},
     # an empty text put before a signed empty part reads as a split signature (it is one)
     7: {"GMD-EMPTY-TEXT", "GMD-SIGNATURE-SPLIT", "GMD-VERTEX-USAGE-TRAFFIC", "GMD-TRAILING-USAGE"},
@@ -65,6 +65,76 @@ def test_observed_families_read_observed_with_their_departures(
     assert not shape.unregistered, shape.describe()
     assert set(shape.departures) <= _FAMILY_DEPARTURES[family], shape.describe()
     assert (shape.shape == "observed") == bool(shape.departures)
+
+
+def _entry(grounding: JSONObject | None = None, *, index: int | None = 0) -> JSONObject:
+    entry: JSONObject = {"content": {"role": "model", "parts": [{"text": "A"}]}}
+    if index is not None:
+        entry["index"] = index
+    if grounding is not None:
+        entry["groundingMetadata"] = grounding
+    return entry
+
+
+def _stream(*chunks: list[JSONObject]) -> list[JSONObject]:
+    """One chunk per list of entries; the last chunk finishes them."""
+    for entry in chunks[-1]:
+        entry["finishReason"] = "STOP"
+    return [{"candidates": entries, "modelVersion": "gemini-2.5-flash"} for entries in chunks]
+
+
+def test_grounding_resent_reads_observed_and_sent_once_does_not() -> None:
+    # R8, langchainjs PR #11456: "Gemini resends the accumulated metadata"
+    early = {"webSearchQueries": ["q"]}
+    entry_point = {"searchEntryPoint": {"renderedContent": "<p/>"}}
+    final = {"webSearchQueries": ["q", "r"], **entry_point}
+    resent = _shapes().of(_stream([_entry(early)], [_entry(final)]))
+    assert resent.shape == "observed", resent.describe()
+    assert "GMD-GROUNDING-RESENT" in resent.departures, resent.describe()
+    # the final value again, on candidate 0 without `index` (Vertex): resent too
+    again = _stream([_entry(final, index=None)], [_entry(final, index=None)])
+    assert "GMD-GROUNDING-RESENT" in _shapes().of(again).departures
+    # sent once on the finish chunk: Google's own shape
+    once = _shapes().of(_stream([_entry()], [_entry(final)]))
+    assert once.shape == "documented" and not once.departures, once.describe()
+    # another key later, or the same key for another candidate, is no resend
+    keys = _stream(
+        [_entry(early), _entry(entry_point, index=1)],
+        [_entry(entry_point), _entry(early, index=1)],
+    )
+    assert "GMD-GROUNDING-RESENT" not in _shapes().of(keys).departures
+    # a null value sends nothing
+    nulled = _stream([_entry({"webSearchQueries": None})], [_entry(final)])
+    assert "GMD-GROUNDING-RESENT" not in _shapes().of(nulled).departures
+
+
+def _final_list_resent(case: tuple[JSONObject, list[JSONObject]]) -> bool:
+    """A candidate's final list of a grounding key on two chunks or more (an earlier
+    value of a list is a shorter one unless the list is resent)."""
+    response, chunks = case
+    for number, candidate in enumerate(response.get("candidates") or []):
+        for key, value in (candidate.get("groundingMetadata") or {}).items():
+            if not isinstance(value, list):
+                continue
+            sent = [
+                entry["groundingMetadata"].get(key)
+                for chunk in chunks
+                for entry in chunk.get("candidates", [])
+                if entry.get("index", 0) == number and "groundingMetadata" in entry
+            ]
+            if sent.count(value) > 1:
+                return True
+    return False
+
+
+def test_family_5_resends_a_final_grounding_list() -> None:
+    # what a client that appends a resent list gets wrong (R8, R12.4)
+    _, chunks = find(
+        round_trips(features=frozenset({"text", "grounding"}), families={1, 2, 5}),
+        _final_list_resent,
+        settings=settings(max_examples=2000, database=None),
+    )
+    assert "GMD-GROUNDING-RESENT" in _shapes().of(chunks).departures
 
 
 _DAMAGE_CLASS = {
