@@ -16,6 +16,7 @@ from refold.dialects import DIALECTS
 from refold.dialects.provider_events import PROVIDER_EVENTS, begin
 from refold.dialects.provider_events._shapes import SourceShapes
 from refold.reference import JSON
+from refold.reference.events import DIALECTS as ADAPTED
 from refold.run.checks import ConformanceFailure
 from refold.verdicts.shapes import Departure, GrammarLine, Shapes, StreamShapes, Violation
 
@@ -80,12 +81,9 @@ def chat_with_shapes(monkeypatch: pytest.MonkeyPatch) -> StreamShapes:
 def test_provider_events_registers_shapes_that_delegate_to_the_source() -> None:
     assert isinstance(PROVIDER_EVENTS.shapes, SourceShapes)
     shapes: Shapes = PROVIDER_EVENTS.shapes  # the Protocol Dialect.shapes is typed with
-    assert set(PROVIDER_EVENTS.shapes.sources) == {
-        CHAT,
-        "openai-responses",
-        "anthropic-messages",
-        "gemini-generate-content",
-    }
+    # the shapes of every dialect the reference adapts to events, each a registered one
+    assert set(PROVIDER_EVENTS.shapes.sources) == set(ADAPTED) <= set(DIALECTS)
+    assert len(ADAPTED) >= 4
     assert shapes is PROVIDER_EVENTS.shapes
 
 
@@ -120,12 +118,7 @@ def test_the_departures_are_the_source_dialects(chat_with_shapes: StreamShapes) 
     from refold.dialects import DIALECTS
 
     union: dict[str, object] = {}
-    for source in (
-        "openai-chat",
-        "anthropic-messages",
-        "openai-responses",
-        "gemini-generate-content",
-    ):
+    for source in ADAPTED:
         known = DIALECTS[source].shapes
         union.update(known.departures if known is not None else {})
     assert dict(chat_with_shapes.departures).items() <= union.items()

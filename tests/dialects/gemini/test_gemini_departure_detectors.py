@@ -1,0 +1,157 @@
+"""Each registered Gemini departure, shown on one hand-written stream: its detector finds it
+there (and only on the chunks that depart), and the stream reads the departure's class.
+A departure registered without an example here fails the inventory test."""
+
+from __future__ import annotations
+
+import pytest
+
+from refold.dialects.gemini import GEMINI
+from refold.dialects.gemini._departures import DEPARTURES, DETECTORS
+from refold.reference import JSON
+from refold.verdicts.shapes import StreamShapes
+
+_DONE: JSON = {"finishReason": "STOP"}
+
+
+def _entry(*parts: JSON, index: int | None = 0, **keys: JSON) -> dict[str, JSON]:
+    entry: dict[str, JSON] = {"content": {"role": "model", "parts": list(parts)}, **keys}
+    if index is not None:
+        entry["index"] = index
+    return entry
+
+
+def _chunk(*entries: JSON, **keys: JSON) -> JSON:
+    return {"candidates": list(entries), **keys}
+
+
+_SIGNATURE = "CiQBcsjafBqUWbG9ZZ2d0c9m2pJw0Q=="
+_USAGE: JSON = {"promptTokenCount": 3, "candidatesTokenCount": 2, "totalTokenCount": 5}
+
+EXAMPLES: dict[str, tuple[list[JSON], list[int]]] = {
+    # id: (stream, the chunks the detector names)
+    "GMD-VERTEX-NO-INDEX": (
+        [_chunk(_entry({"text": "Hi"}, index=None)), _chunk(_entry(index=0, **_DONE))],
+        [0],
+    ),
+    "GMD-VERTEX-USAGE-TRAFFIC": (
+        [
+            _chunk(_entry({"text": "Hi"}), usageMetadata={"trafficType": "ON_DEMAND"}),
+            _chunk(_entry(**_DONE), usageMetadata=_USAGE),
+        ],
+        [0],
+    ),
+    "GMD-EMPTY-TEXT": (
+        [_chunk(_entry({"text": "Hi"})), _chunk(_entry({"text": ""}, **_DONE))],
+        [1],
+    ),
+    "GMD-SIGNATURE-SPLIT": (
+        [
+            _chunk(_entry({"text": "Hi"})),
+            _chunk(_entry({"text": "", "thoughtSignature": _SIGNATURE}, **_DONE)),
+        ],
+        [1],
+    ),
+    "GMD-USAGE-DOWN": (
+        [
+            _chunk(_entry({"text": "Hi"}), usageMetadata={**_USAGE, "thoughtsTokenCount": 244}),
+            _chunk(_entry(**_DONE), usageMetadata={**_USAGE, "thoughtsTokenCount": 167}),
+        ],
+        [0],
+    ),
+    "GMD-TRAILING-USAGE": (
+        [_chunk(_entry({"text": "Hi"}, **_DONE)), {"usageMetadata": _USAGE}],
+        [1],
+    ),
+    "GMD-GROUNDING-EARLY": (
+        [
+            _chunk(_entry({"text": "Hi"}, groundingMetadata={"webSearchQueries": ["q"]})),
+            _chunk(_entry(**_DONE)),
+        ],
+        [0],
+    ),
+    "GMD-GROUNDING-RESENT": (
+        [
+            _chunk(_entry({"text": "Hi"}, groundingMetadata={"webSearchQueries": ["q"]})),
+            _chunk(_entry(groundingMetadata={"webSearchQueries": ["q"]}, **_DONE)),
+        ],
+        [1],
+    ),
+    "GMD-METADATA-EARLY": (
+        [
+            _chunk(
+                _entry({"text": "Hi"}, safetyRatings=[{"category": "HARM_CATEGORY_HARASSMENT"}])
+            ),
+            _chunk(_entry(**_DONE)),
+        ],
+        [0],
+    ),
+    "GMD-ERROR-CHUNK": (
+        [_chunk(_entry({"text": "Hi"})), {"error": {"code": 503, "status": "UNAVAILABLE"}}],
+        [1],
+    ),
+    "GMD-WRONG-TYPE": (
+        [_chunk(_entry({"text": "Hi"}, finishReason=7))],
+        [0],
+    ),
+    "GMD-NOT-OBJECT": (
+        [_chunk(_entry({"text": "Hi"})), None, _chunk(_entry(**_DONE))],
+        [1],
+    ),
+    "GMD-NULL-ENTRY": (
+        [_chunk(None, _entry({"text": "Hi"}, **_DONE))],
+        [0],
+    ),
+    "GMD-UNKNOWN-PART": (
+        [_chunk(_entry({"text": "Hi"})), _chunk(_entry({"futurePart": {"x": 1}}, **_DONE))],
+        [1],
+    ),
+    "GMD-INDEX-GAP": (
+        [_chunk(_entry({"text": "Hi"}, index=2, **_DONE))],
+        [0],
+    ),
+    "GMD-AFTER-FINISH-CONTENT": (
+        [_chunk(_entry({"text": "Hi"}, **_DONE)), _chunk(_entry({"text": " again"}))],
+        [1],
+    ),
+    "GMD-AFTER-ERROR": (
+        [{"error": {"code": 500}}, _chunk(_entry({"text": "Hi"}, **_DONE))],
+        [1],
+    ),
+    "GMD-CUT": (
+        [_chunk(_entry({"text": "Hi"}))],
+        [0],
+    ),
+    "GMD-ARGS-MISMATCH": (
+        [
+            _chunk(_entry({"functionCall": {"name": "f", "willContinue": True}})),
+            _chunk(
+                _entry(
+                    {"functionCall": {"partialArgs": [{"jsonPath": "city", "stringValue": "x"}]}},
+                    **_DONE,
+                )
+            ),
+        ],
+        [1],
+    ),
+}
+
+
+def _shapes() -> StreamShapes:
+    shapes = GEMINI.shapes
+    assert isinstance(shapes, StreamShapes)
+    return shapes
+
+
+def test_every_registered_departure_has_an_example() -> None:
+    assert set(EXAMPLES) == set(DEPARTURES)
+
+
+@pytest.mark.parametrize("departure", sorted(EXAMPLES))
+def test_each_departure_is_found_on_the_chunks_that_depart(departure: str) -> None:
+    stream, chunks = EXAMPLES[departure]
+    assert sorted(set(DETECTORS[departure](stream))) == chunks
+    shape = _shapes().of(stream)
+    assert departure in shape.departures, shape.describe()
+    rank = {"documented": 0, "observed": 1, "synthetic": 2}
+    assert rank[shape.shape] >= rank[DEPARTURES[departure].shape], shape.describe()
