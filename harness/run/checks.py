@@ -597,6 +597,10 @@ class CheckedAccumulator:
         self._accumulator = accumulator
         self._charging = check.dialect.charging if ablate else None
         self.chunks: list[JSON] = []
+        """The items the target took, in order (what its fold holds)."""
+        self._sent: list[JSON] = []
+        # every item handed to the target, those it refused too: a failure's stream is
+        # the one sent, so a crash after a refused `null` is found on a stream with it
 
     @property
     def events(self) -> list[JSON]:
@@ -606,11 +610,11 @@ class CheckedAccumulator:
     def _guard(
         self, what: str, exc: TargetError, rules: tuple[str, ...] | None = None
     ) -> ConformanceFailure:
-        at = len(self.chunks) if what.startswith("add(") else None
+        at = len(self._sent) if what.startswith("add(") else None
         return self._check.fail(
             f"{what} failed ({exc.kind})",
             rules=rules,
-            chunks=list(self.chunks),
+            chunks=list(self._sent),
             target_error=str(exc),
             crash=Crash(what, signature(exc), at_chunk=at),
         )
@@ -618,6 +622,7 @@ class CheckedAccumulator:
     def add(self, chunk: JSON) -> None:
         """Add one chunk; the target must not raise on a JSON object."""
         self.chunks.append(chunk)
+        self._sent.append(chunk)
         try:
             self._accumulator.add(chunk)
         except TargetError as exc:
@@ -627,6 +632,7 @@ class CheckedAccumulator:
 
     def add_raw(self, chunk: JSON) -> TargetError | None:
         """Add a chunk and return the target's error instead of failing on it."""
+        self._sent.append(chunk)
         try:
             self._accumulator.add(chunk)
         except TargetError as exc:

@@ -45,18 +45,33 @@ _MEDIA = frozenset({"inlineData", "fileData"})
 _CODE = frozenset({"executableCode", "codeExecutionResult"})
 
 _STAND_INS: tuple[tuple[str, str, JSONObject], ...] = (
-    ("code_execution", "GM-CODE", {"codeExecutionResult": {"outcome": "OUTCOME_OK"}}),
-    ("media", "GM-INLINE", {"inlineData": {"mimeType": "text/plain", "data": "cmVmb2xk"}}),
+    (
+        "code_execution",
+        "GM-CODE",
+        {"executableCode": {"language": "PYTHON", "code": "print('refold stand-in')\n"}},
+    ),
+    ("media", "GM-INLINE", {"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo="}}),
     ("tool_calls", "GM-CALL-WHOLE", {"functionCall": {"name": "refold_stand_in", "args": {}}}),
 )
 """(feature, rule, part) of the kinds a part may be swapped for, in order of preference:
-each is kept whole, as sent, and never joins a neighbour."""
+each is kept whole, as sent, and never joins a neighbour; each as a provider sends one
+(code with its language, a PNG; not a code result, which a client may pair with
+the code before it), so a target reads it as it reads a real one."""
+
+
+def _is_stand_in(part: JSONObject) -> bool:
+    """Whether `part` is a stand-in an earlier probe put there (a walk goes on from a
+    changed stream): it is no part of the target's stream, so no probe swaps it again."""
+    unsigned = {key: value for key, value in part.items() if key != "thoughtSignature"}
+    return any(unsigned == stand_in for _, _, stand_in in _STAND_INS)
 
 
 def _kind(part: JSONObject) -> str | None:
     """The rule of a part's kind among those a stand-in replaces; None for the others
     (text, calls, parts that carry nothing)."""
     if all(value is None for value in part.values()) or "functionCall" in part:
+        return None
+    if _is_stand_in(part):
         return None
     if isinstance(part.get("text"), str) and part.keys() <= _PLAIN_TEXT_KEYS:
         return None
