@@ -34,22 +34,12 @@ from refold.reference import ABSENT, JSON, JSONObject, RefoldError
 from refold.reference.gemini import fold
 
 from ._chunks import entries, index_of, parts_of
+from .attribution import rules_at
 
 __all__ = ["KIND_RULES", "kind_rules", "undecided_at"]
 
-KIND_RULES = frozenset(
-    {
-        "GM-TEXT-JOIN",
-        "GM-TEXT-EMPTY",
-        "GM-THOUGHT-APART",
-        "GM-SIGNATURE",
-        "GM-CALL-WHOLE",
-        "GM-CALL-STREAMED",
-        "GM-CODE",
-        "GM-INLINE",
-        "GM-PART-OTHER",
-    }
-)
+_SLOT_RULES = frozenset({"GM-CAND-INDEX", "GM-ROB-NULL-ENTRIES"})
+KIND_RULES = rules_at("/candidates/0/content/parts/0") - _SLOT_RULES
 """The owners of a parts slot that decide a kind of part (the others decide the slot)."""
 
 _PLAIN_TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature"})
