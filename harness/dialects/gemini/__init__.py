@@ -18,6 +18,7 @@ from ._shapes import GEMINI_SHAPES
 from .ablation import absent_departures, applicable_undos, departures_alone, difference_undos
 from .attribution import PLACES, POINTERLESS, rules_at
 from .framing import decode_body
+from .policies import GEMINI_POLICIES
 from .serving import ENDPOINT
 from .targets import SDK_TARGETS
 from .undecided import undecided_at
@@ -72,5 +73,6 @@ GEMINI = Dialect(
     undecided_at=undecided_at,
     ablation=Ablation(applicable_undos, departures_alone, difference_undos),
     shapes=GEMINI_SHAPES,
+    policies=GEMINI_POLICIES,
 )
 """Gemini `streamGenerateContent` streams (`alt=sse` events or one JSON array)."""

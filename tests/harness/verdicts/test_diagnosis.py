@@ -21,9 +21,6 @@ from typing import Any
 import pytest
 
 from refold.dialects import DIALECTS
-from refold.dialects.anthropic_messages.policies import ANTHROPIC_POLICIES
-from refold.dialects.openai_chat.policies import CHAT_POLICIES
-from refold.dialects.openai_responses.policies import RESPONSES_POLICIES
 from refold.policies import catalogue_markdown
 from refold.records.replay import decode_failure, encode_failure, read_replay, write_replay
 from refold.reference import JSON, Difference, diagnosis_of_record, diagnosis_text
@@ -33,7 +30,9 @@ from refold.verdicts.diagnosis import Raised, diagnose, records
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "dialects" / "anthropic_messages"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "dialects" / "openai_responses"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "dialects" / "gemini"))
 import test_broken_anthropic_accumulators as _anthropic
+import test_broken_gemini_accumulators as _gemini
 import test_broken_responses_accumulators as _responses
 
 _BROKEN = Path(__file__).resolve().parents[3] / "examples" / "broken"
@@ -131,18 +130,18 @@ RAISING: dict[str, tuple[str, list[JSON], int]] = {
 
 
 def _cases() -> list[tuple[str, str, list[JSON]]]:
-    cases = [("openai-chat", name, s) for name, streams in CHAT_DEFECTS.items() for s in streams]
-    cases += [
-        ("anthropic-messages", name, s)
-        for name, streams in _anthropic.DEFECTS.items()
+    defects = {
+        "openai-chat": CHAT_DEFECTS,
+        "anthropic-messages": _anthropic.DEFECTS,
+        "openai-responses": _responses.DEFECTS,
+        "gemini-generate-content": _gemini.DEFECTS,
+    }
+    return [
+        (dialect, name, s)
+        for dialect, by_name in defects.items()
+        for name, streams in by_name.items()
         for s in streams
     ]
-    cases += [
-        ("openai-responses", name, s)
-        for name, streams in _responses.DEFECTS.items()
-        for s in streams
-    ]
-    return cases
 
 
 def _target(name: str) -> Any:
@@ -174,16 +173,19 @@ def _diagnosed(dialect: str, items: list[JSON], received: Any) -> list[str]:
 
 
 def test_every_broken_example_whose_defect_is_in_its_fold_has_exactly_one_policy() -> None:
-    # Gemini's catalogue is not written yet (issue 27): its twelve broken examples have no
-    # policy, and the dialect none, until it is.
-    examples = {
-        path.stem for path in _BROKEN.glob("*.py") if not path.stem.startswith(("_", "gemini_"))
-    }
-    policies = [p.example for p in (*CHAT_POLICIES, *ANTHROPIC_POLICIES, *RESPONSES_POLICIES)]
+    examples = {path.stem for path in _BROKEN.glob("*.py") if not path.stem.startswith("_")}
+    policies = [p.example for d in DIALECTS.values() for p in d.policies]
     assert sorted(policies) == sorted(examples - _NOT_IN_THE_FOLD)
-    assert (len(CHAT_POLICIES), len(ANTHROPIC_POLICIES), len(RESPONSES_POLICIES)) == (10, 12, 12)
-    assert not DIALECTS["provider-events"].policies  # rule violations, not one fold
-    assert not DIALECTS["gemini-generate-content"].policies
+    assert {d.name: len(d.policies) for d in DIALECTS.values()} == {
+        "openai-chat": 10,
+        "anthropic-messages": 12,
+        "openai-responses": 12,
+        "provider-events": 0,  # rule violations, not one fold
+        "gemini-generate-content": 12,
+    }
+    assert {dialect for dialect, _, _ in _cases()} == {
+        d.name for d in DIALECTS.values() if d.policies
+    }
 
 
 @pytest.mark.parametrize(
@@ -389,7 +391,9 @@ def test_a_stream_several_policies_explain_names_them_all() -> None:
 
 
 def _strategy(dialect: str) -> Any:
-    from refold.strategies import anthropic, responses
+    from hypothesis import strategies as st
+
+    from refold.strategies import anthropic, gemini, responses
     from refold.strategies.chat import chunk_streams
 
     if dialect == "openai-chat":
@@ -397,20 +401,17 @@ def _strategy(dialect: str) -> Any:
         from _chat_fold import FEATURES  # the broken chat examples claim these
 
         return chunk_streams(features=frozenset(FEATURES))
+    if dialect == "gemini-generate-content":
+        # damaged streams send a finish reason once per candidate: runs of lifecycle chunks
+        # (objects only) send it again, as a repeated finish reason needs
+        chunks = gemini.lifecycle_chunks().filter(lambda chunk: isinstance(chunk, dict))
+        return gemini.chunk_streams() | st.lists(chunks, min_size=1, max_size=6)
     return (
         anthropic.event_streams() if dialect == "anthropic-messages" else responses.event_streams()
     )
 
 
-_EVERY_POLICY = [
-    (dialect, p.example)
-    for dialect, policies in (
-        ("openai-chat", CHAT_POLICIES),
-        ("anthropic-messages", ANTHROPIC_POLICIES),
-        ("openai-responses", RESPONSES_POLICIES),
-    )
-    for p in policies
-]
+_EVERY_POLICY = [(d.name, p.example) for d in DIALECTS.values() for p in d.policies]
 
 
 @pytest.mark.nightly
