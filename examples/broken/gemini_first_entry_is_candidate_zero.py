@@ -8,9 +8,9 @@ Modelled on: @ai-sdk/google 3.0.141 `GoogleGenerativeAILanguageModel.doStream` r
 `GeminiStreamedResponse._map_chunk` and google-genai 2.34.0 `Chat.send_message_stream`.
 Evidence: /work/shared/research/gemini-fold.md R12.3, R13 (verified: candidate 1's text
 spliced into 0).
-Breaks: GM-CAND-INDEX, GM-CAND-ORDER; and GM-ROB-NULL-ENTRIES (a null first entry is read
-as the chunk's candidate, hiding the entry after it) and GM-LIFE-TRUNCATED (a candidate it
-never read cannot keep a cut stream unfinished).
+Breaks: GM-CAND-INDEX, GM-CAND-ORDER, GM-ROB-NULL-ENTRIES, GM-LIFE-TRUNCATED. A null first
+entry is read as the chunk's candidate, hiding the entry after it; a candidate never read
+cannot keep a cut stream unfinished.
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ non-thought text delta and handles a chunk's function calls in a second loop, wi
 closing the text block (vercel/ai `packages/google/src/google-language-model.ts`).
 Evidence: /work/shared/research/gemini-fold.md R12.3, R13 (verified: "text after a function
 call joins the text before it").
-Breaks: GM-TEXT-JOIN; and GM-SIGNATURE (the finish chunk's signed empty part after a call
-is glued onto the text before the call, R5). The call itself stays whole and in place.
+Breaks: GM-TEXT-JOIN, GM-SIGNATURE. The finish chunk's signed empty part after a call is
+glued onto the text before the call (R5); the call itself stays whole and in place.
 """
 
 from __future__ import annotations

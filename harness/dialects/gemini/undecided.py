@@ -120,7 +120,7 @@ def _received_parts(received: object, *, whole_list: bool) -> list[JSON]:
         return []
     if whole_list:
         return list(received) if isinstance(received, list) else []
-    return [received]  # type: ignore[list-item]
+    return [received]
 
 
 def undecided_at(stream: list[JSON], pointer: str, received: object = _UNKNOWN) -> frozenset[str]:
@@ -129,7 +129,9 @@ def undecided_at(stream: list[JSON], pointer: str, received: object = _UNKNOWN) 
     below = _BELOW_SLOT.fullmatch(pointer)
     if slot is None and below is None:
         return frozenset()
-    position = int((slot or below)[1])  # type: ignore[index]
+    matched = slot or below
+    assert matched is not None
+    position = int(matched[1])
     candidate = _folded_candidate(stream, position)
     if slot is not None and received is not _UNKNOWN:
         there = _folded_at(candidate, slot[2])
