@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_broken_gemini_accumulators import DEFECTS, EXPECTED_FAILURES, NEUTRAL
+from test_broken_gemini_accumulators import _fold as _module_fold
 
 from refold.dialects import DIALECTS
 from refold.dialects.gemini.policies import GEMINI_POLICIES
@@ -28,7 +29,6 @@ from refold.policies import Policy
 from refold.reference import JSON
 from refold.reference.gemini import RULES, differences, fold
 from refold.strategies.gemini import chunk_streams, lifecycle_chunks, round_trips
-from refold.targets import Target, load_target
 
 _BROKEN = Path(__file__).resolve().parents[3] / "examples" / "broken"
 _POLICIES = {policy.example: policy for policy in GEMINI_POLICIES}
@@ -39,9 +39,20 @@ _SETTINGS = settings(
 )
 
 
+class _Example:
+    """A broken example's own fold, in this process (its module's factory, as
+    test_broken_gemini_accumulators.py folds it): thousands of folds, no worker round trip."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def fold(self, chunks: list[JSON]) -> JSON:
+        return _module_fold(self._name, chunks)
+
+
 @functools.cache
-def _example(name: str) -> Target:
-    return load_target(str(_BROKEN / f"{name}.py"))
+def _example(name: str) -> _Example:
+    return _Example(name)
 
 
 def _agrees(policy: Policy, chunks: list[JSON]) -> None:
