@@ -98,6 +98,22 @@ def test_grounding_keys_sent_early_and_not_repeated_are_kept(check: Check) -> No
     expect_fold(check, chunks, expected)
 
 
+@rule("GM-GROUNDING")
+def test_grounding_resent_on_a_later_chunk_is_kept_once(check: Check) -> None:
+    # R8: gateways resend the accumulated value (langchainjs PR #11456, "Gemini resends
+    # the accumulated metadata"); per key the last non-null value stands, never a sum
+    grounding = {
+        "webSearchQueries": ["weather Paris"],
+        "searchEntryPoint": {"renderedContent": "<p>Weather</p>"},
+    }
+    chunks = text_stream("Sunny", " today")
+    chunks[0]["candidates"][0]["groundingMetadata"] = grounding
+    chunks[1]["candidates"][0]["groundingMetadata"] = grounding
+    expected = answer("Sunny today", usageMetadata=USAGE)
+    expected["candidates"][0]["groundingMetadata"] = grounding
+    expect_fold(check, chunks, expected)
+
+
 @rule("GM-PROMPT-FEEDBACK")
 def test_prompt_feedback_sent_on_the_first_chunk_only_is_kept(check: Check) -> None:
     feedback = {"safetyRatings": [_rating("HARASSMENT", "NEGLIGIBLE")]}
