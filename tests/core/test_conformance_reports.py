@@ -361,6 +361,7 @@ SDKS: dict[str, Sdk] = {
             "GM-ENV-ID",
             "GM-PROMPT-FEEDBACK",
             "GM-CAND-NONE",
+            "GM-GROUNDING",
         ),
     ),
     "litellm-gemini": Sdk(
@@ -391,10 +392,9 @@ SDKS: dict[str, Sdk] = {
             "GM-CALL-STREAMED",
             "GM-CALL-PARTIAL-ARGS",
             "GM-ROB-NOT-OBJECT",
+            "GM-ROB-WRONG-TYPE",
             "GM-ROB-NULL-ENTRIES",
         ),
-        # the wrong-type streams also hold a null entry, whose crash is charged first
-        blocked=(("GM-ROB-WRONG-TYPE", "GM-ROB-NULL-ENTRIES"),),
     ),
     "ai-sdk-google": Sdk(
         "@ai-sdk/google",
