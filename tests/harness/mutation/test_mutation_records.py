@@ -17,11 +17,8 @@ from refold.mutation import FORMAT, counts, score
 RECORDS = Path(__file__).resolve().parents[3] / "reports" / "mutation"
 _NAMED = re.compile(r"(?P<prefix>(?:[a-z]+-)?)reference-\d{4}-\d{2}-\d{2}\.json")
 _DIALECT_OF_PREFIX = {
-    "": "openai-chat",
-    "anthropic-": "anthropic-messages",
-    "events-": "provider-events",
-    "responses-": "openai-responses",
-    "gemini-": "gemini-generate-content",
+    ("" if name == DEFAULT_DIALECT else f"{d.reference_package.rpartition('.')[2]}-"): name
+    for name, d in DIALECTS.items()
 }
 """A record's name says whose reference it measured: `reference-DATE.json` (the chat one,
 recorded before dialects existed) or `<dialect's short name>-reference-DATE.json`."""
