@@ -1,4 +1,5 @@
-"""Reading a Gemini chunk stream for its shape: each chunk's candidate entries by index."""
+"""Reading a Gemini chunk stream: each chunk's candidate entries by index, their parts, and
+what kind of part or call one is (the reference's readings, for the harness's own walks)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,10 @@ from collections.abc import Iterator, Sequence
 
 from refold.reference import JSON, JSONObject
 
-__all__ = ["entries", "index_of", "parts_of"]
+__all__ = ["PLAIN_TEXT_KEYS", "entries", "index_of", "is_plain_text", "is_streamed", "parts_of"]
+
+PLAIN_TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature"})
+"""The keys of a plain text part (GM-TEXT-JOIN): any other key makes it a part kept as sent."""
 
 
 def index_of(entry: JSONObject) -> int | None:
@@ -30,3 +34,19 @@ def parts_of(entry: JSONObject) -> list[JSON]:
     content = entry.get("content")
     parts = content.get("parts") if isinstance(content, dict) else None
     return parts if isinstance(parts, list) else []
+
+
+def is_plain_text(part: JSON) -> bool:
+    """A plain text part: a string `text` and no keys but `PLAIN_TEXT_KEYS` (GM-TEXT-JOIN)."""
+    return (
+        isinstance(part, dict)
+        and isinstance(part.get("text"), str)
+        and part.keys() <= PLAIN_TEXT_KEYS
+    )
+
+
+def is_streamed(call: JSON) -> bool:
+    """GM-CALL-STREAMED: a functionCall with `willContinue: true` or a `partialArgs` list."""
+    return isinstance(call, dict) and (
+        call.get("willContinue") is True or isinstance(call.get("partialArgs"), list)
+    )

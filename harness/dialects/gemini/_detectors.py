@@ -8,6 +8,7 @@ from collections.abc import Iterator, Sequence
 from refold.reference import JSON
 
 from ._chunks import entries, index_of, parts_of
+from ._known import SCHEMA
 
 __all__ = [
     "after_error",
@@ -223,29 +224,17 @@ def not_object(items: Sequence[JSON]) -> Iterator[int]:
     return (number for number, item in enumerate(items) if not isinstance(item, dict))
 
 
-_PART_KEYS = frozenset(
-    {
-        "text",
-        "thought",
-        "thoughtSignature",
-        "inlineData",
-        "fileData",
-        "functionCall",
-        "functionResponse",
-        "executableCode",
-        "codeExecutionResult",
-        "videoMetadata",
-        "mediaResolution",
-        "partMetadata",
-        "toolCall",
-        "toolResponse",
-        "audioTranscription",
-        "mediaProcessing",
-        "speechMetadata",
-    }
-)
-"""The `Part` fields Google's pages name, the 2026 additions included
-(research/gemini-fold.md, "Part", R11)."""
+_PART_KEYS = frozenset(SCHEMA["$defs"]["Part"]["properties"]) | {
+    "mediaResolution",
+    "partMetadata",
+    "toolCall",
+    "toolResponse",
+    "audioTranscription",
+    "mediaProcessing",
+    "speechMetadata",
+}
+"""The `Part` fields Google's pages name: the schema's (Google's API reference) and the
+2026 additions the schema does not hold yet (research/gemini-fold.md, "Part", R11)."""
 
 
 def unknown_part(items: Sequence[JSON]) -> Iterator[int]:

@@ -33,14 +33,13 @@ from refold.reference import JSON, JSONObject, RefoldError
 from refold.reference.gemini import NoResponseError, differences, fold
 from refold.verdicts.undoing import Undoing
 
-from ._chunks import entries, index_of, parts_of
+from ._chunks import entries, index_of, is_plain_text, is_streamed, parts_of
 from .attribution import rules_at
 
 __all__ = ["kind_probes"]
 
 Probe = tuple[str, frozenset[str], list[JSON]]
 
-_PLAIN_TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature"})
 _MEDIA = frozenset({"inlineData", "fileData"})
 _CODE = frozenset({"executableCode", "codeExecutionResult"})
 
@@ -73,7 +72,7 @@ def _kind(part: JSONObject) -> str | None:
         return None
     if _is_stand_in(part):
         return None
-    if isinstance(part.get("text"), str) and part.keys() <= _PLAIN_TEXT_KEYS:
+    if is_plain_text(part):
         return None
     if part.keys() & _MEDIA:
         return "GM-INLINE"
@@ -125,10 +124,10 @@ def _signature_decides(stream: list[JSON]) -> frozenset[str]:
         for part in parts_of(entry):
             if not isinstance(part, dict) or all(value is None for value in part.values()):
                 continue  # skipped by the fold: ends no run
-            text = part.get("text")
-            if not (isinstance(text, str) and part.keys() <= _PLAIN_TEXT_KEYS):
+            if not is_plain_text(part):
                 runs.pop(index, None)
                 continue
+            text = part.get("text")
             signed = "thoughtSignature" in part
             if text == "" and not signed:
                 continue  # GM-TEXT-EMPTY: changes no run
@@ -143,12 +142,6 @@ def _signature_decides(stream: list[JSON]) -> frozenset[str]:
     return frozenset({"GM-SIGNATURE"})
 
 
-def _streamed(call: JSON) -> bool:
-    return isinstance(call, dict) and (
-        call.get("willContinue") is True or isinstance(call.get("partialArgs"), list)
-    )
-
-
 def _nameless(call: JSON) -> bool:
     name = call.get("name") if isinstance(call, dict) else None
     return not (isinstance(name, str) and name.strip())
@@ -158,7 +151,7 @@ def _sent_whole(stream: list[JSON]) -> list[JSON]:
     """Every streamed call sent whole: its opening without the streaming keys, and no
     nameless fragment (a stream without a streamed call is returned as it was)."""
     calls = [part.get("functionCall") for _, _, part in _every_part(stream)]
-    if not any(_streamed(call) for call in calls):
+    if not any(is_streamed(call) for call in calls):
         return stream
     undone = copy.deepcopy(stream)
     for _, entry in entries(undone):

@@ -16,6 +16,7 @@ from refold.reference import JSON, JSONObject
 from refold.reference.gemini import Accumulator, fold
 
 from .._reading import index_of
+from ._chunks import is_plain_text
 
 __all__ = [
     "Fold",
@@ -33,17 +34,11 @@ Fold = Callable[[list[JSON]], JSONObject]
 LastPart = Callable[[], JSON]
 """The last part the policy has folded so far for the candidate a part is sent to."""
 
-_PLAIN_TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature"})
-
 
 def is_run(part: JSON) -> bool:
-    """A plain text part: a string `text` and no keys but `text`, `thought` and
-    `thoughtSignature`. Folded, it is a text run; no other folded part is one."""
-    return (
-        isinstance(part, dict)
-        and isinstance(part.get("text"), str)
-        and part.keys() <= _PLAIN_TEXT_KEYS
-    )
+    """A plain text part (`is_plain_text`). Folded, it is a text run; no other folded part
+    is one."""
+    return is_plain_text(part)
 
 
 def is_answer_run(part: JSON) -> bool:

@@ -28,7 +28,7 @@ from refold.reference import JSON, JSONObject
 from refold.reference.gemini import NoResponseError, differences, fold
 from refold.verdicts.undoing import Undoing
 
-from ._chunks import entries, parts_of
+from ._chunks import entries, is_streamed, parts_of
 from ._part_probes import kind_probes
 
 __all__ = ["absent_departures", "applicable_undos", "departures_alone", "difference_undos"]
@@ -38,14 +38,6 @@ def _parts(stream: list[JSON]) -> Iterator[JSONObject]:
     """Every part object of every candidate of every chunk object."""
     for _, entry in entries(stream):
         yield from (part for part in parts_of(entry) if isinstance(part, dict))
-
-
-def _opens_a_streamed_call(part: JSONObject) -> bool:
-    """GM-CALL-STREAMED: `willContinue: true` or a `partialArgs` list opens a call."""
-    call = part.get("functionCall")
-    if not isinstance(call, dict):
-        return False
-    return call.get("willContinue") is True or isinstance(call.get("partialArgs"), list)
 
 
 def absent_departures(stream: list[JSON]) -> frozenset[str]:
@@ -60,7 +52,7 @@ def absent_departures(stream: list[JSON]) -> frozenset[str]:
         absent.add("GM-TEXT-EMPTY")
     if not any(_has_blank_entry(chunk) for chunk in stream):
         absent.add("GM-ROB-NULL-ENTRIES")
-    if not any(_opens_a_streamed_call(part) for part in parts):
+    if not any(is_streamed(part.get("functionCall")) for part in parts):
         absent |= {"GM-CALL-STREAMED", "GM-CALL-PARTIAL-ARGS"}
     if not any("thoughtSignature" in part for part in parts):
         absent.add("GM-SIGNATURE")

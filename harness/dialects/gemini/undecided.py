@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from refold.reference import ABSENT, JSON, JSONObject, RefoldError
 from refold.reference.gemini import fold
 
-from ._chunks import entries, index_of, parts_of
+from ._chunks import entries, index_of, is_plain_text, is_streamed, parts_of
 from .attribution import rules_at
 
 __all__ = ["KIND_RULES", "kind_rules", "undecided_at"]
@@ -42,7 +42,6 @@ _SLOT_RULES = frozenset({"GM-CAND-INDEX", "GM-ROB-NULL-ENTRIES"})
 KIND_RULES = rules_at("/candidates/0/content/parts/0") - _SLOT_RULES
 """The owners of a parts slot that decide a kind of part (the others decide the slot)."""
 
-_PLAIN_TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature"})
 _SLOT = re.compile(r"/candidates/(\d+)/content/parts(/\d+)?")
 _BELOW_SLOT = re.compile(r"/candidates/(\d+)/content/parts/\d+/.+")
 _UNKNOWN: object = object()
@@ -58,7 +57,7 @@ def kind_rules(part: JSON) -> frozenset[str]:
         return frozenset({"GM-PART-OTHER"})
     found = {"GM-SIGNATURE"} if "thoughtSignature" in part else set()
     text = part.get("text")
-    if isinstance(text, str) and part.keys() <= _PLAIN_TEXT_KEYS:
+    if is_plain_text(part):
         found.add("GM-TEXT-JOIN")
         found |= {"GM-THOUGHT-APART"} if "thought" in part else set()
         found |= {"GM-TEXT-EMPTY"} if text == "" and "thoughtSignature" not in part else set()
@@ -78,7 +77,7 @@ def kind_rules(part: JSON) -> frozenset[str]:
 def _streamed(call: JSONObject) -> bool:
     name = call.get("name")
     nameless = not (isinstance(name, str) and name.strip())
-    return nameless or call.get("willContinue") is True or isinstance(call.get("partialArgs"), list)
+    return nameless or is_streamed(call)
 
 
 def _decided_by(parts: Iterable[JSON]) -> frozenset[str]:
