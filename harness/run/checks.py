@@ -115,10 +115,16 @@ class ConformanceFailure(AssertionError):
         found |= {rule_id for rule_id, _ in self.violations}
         for _, charged in self._charges():
             found |= charged
-        found = _judged(found, self.claimed) or set(self.rules)
+        found = _judged(found, self.claimed) or self._tests_own_rules()
         registry = self.dialect.rules
         known = tuple(r for r in registry if r in found)
         return known + tuple(sorted(found - registry.keys()))
+
+    def _tests_own_rules(self) -> set[str]:
+        """What a failure nothing narrower explains is charged to: the test's rules, less
+        those about a shape the failing stream does not have (no evidence against them,
+        as `implicated_by` reads a difference), unless that leaves none."""
+        return set(self.rules) - self._absent_departures() or set(self.rules)
 
     def _charges(self) -> list[tuple[Difference, set[str]]]:
         """Each difference with the rules it is evidence against (`_charged`)."""

@@ -16,12 +16,18 @@ crash is located and explained:
   before the crash, as putting the choices in order does). When none does, each departure
   may crash the target by itself: every departure is undone at once, and when the plain
   stream does not crash, each one is put back alone (one more call each); the rules of
-  those that crash it alone are charged. When none does either, the crash is
-  *unexplained* and stays charged to the test's own rules.
+  those that crash it alone are charged. When none does either, the dialect's probes
+  are tried (`Ablation.difference_undos` beyond its undos: a change the reference folds
+  differently only at pointers one rule owns, such as a Gemini stream's streamed calls
+  sent whole): the rules deciding a probe whose change makes the crash go away are
+  charged, since the crash needs what only they decide. When none does either, the crash
+  is *unexplained* and stays charged to the test's own rules, less those about a shape
+  the stream does not have (`Dialect.absent_departures`: no evidence, as for a
+  difference).
 
 The cost is bounded: about log2(chunks) calls to locate, then at most three per departure
-present (and one more), once per failed test, never while Hypothesis shrinks (the plugin
-analyses the failure the test ended with).
+present, one per probe (and one more), once per failed test, never while Hypothesis
+shrinks (the plugin analyses the failure the test ended with).
 
 The test's other rules are then *blocked*: their property could not be checked because
 the target crashed on another rule's departure (`refold.records.results`).
@@ -70,8 +76,9 @@ class Crash:
     charged: tuple[str, ...] = field(default_factory=tuple)
     """The rules whose departure, undone alone, makes the crash go away (or, when none
     does, whose departure alone on the otherwise plain stream makes it)."""
-    by_undoing: bool = True
-    """How `charged` was found: by undoing one departure, or by keeping one alone."""
+    found_by: str = "undoing"
+    """How `charged` was found: "undoing" one departure, keeping one "alone", or a
+    "probe" taking one kind of content out of the stream."""
 
     @property
     def explained(self) -> bool:
@@ -88,12 +95,18 @@ class Crash:
             return lines
         if self.charged:
             one = len(self.charged) == 1
-            if self.by_undoing:
+            if self.found_by == "undoing":
                 lines.append(
                     f"charged to {', '.join(self.charged)}: undoing "
                     f"{'its departure' if one else 'any one of their departures'} "
                     f"from the plain shape alone (a change the reference folds "
                     f"identically) makes the crash go away"
+                )
+            elif self.found_by == "probe":
+                lines.append(
+                    f"charged to {', '.join(self.charged)}: taking out of the stream "
+                    f"what {'it' if one else 'they'} alone decide (a change the reference "
+                    f"folds identically elsewhere) makes the crash go away"
                 )
             else:
                 lines.append(
@@ -142,7 +155,10 @@ def analyse(crash: Crash, chunks: list[JSON], target: Target) -> None:
             break
     if not crash.charged:
         crash.charged = _sufficient_alone(crash, chunks, target, ablation)
-        crash.by_undoing = False
+        crash.found_by = "alone"
+    if not crash.charged:
+        crash.charged = _probed(crash, chunks, target, ablation, frozenset(tried))
+        crash.found_by = "probe" if crash.charged else "undoing"
     crash.departures = tuple(tried)
     crash.analysed = True
 
@@ -169,6 +185,20 @@ def _sufficient_alone(
     if not alone or alone[0][0] or _raises(crash, alone[0][1], target):
         return ()
     return tuple(rule_id for rule_id, stream in alone[1:] if _raises(crash, stream, target))
+
+
+def _probed(
+    crash: Crash, chunks: list[JSON], target: Target, ablation: Ablation, undone: frozenset[str]
+) -> tuple[str, ...]:
+    """The rules deciding the dialect's probes (those not among its undos, `undone`)
+    whose change makes the crash go away."""
+    if ablation.difference_undos is None:
+        return ()
+    charged: dict[str, None] = {}
+    for rule_id, deciding, changed in ablation.difference_undos(chunks, target.features):
+        if rule_id not in undone and not _raises(crash, changed, target):
+            charged.update(dict.fromkeys(sorted(deciding)))
+    return tuple(charged)
 
 
 def _shortest_raising_prefix(crash: Crash, chunks: list[JSON], target: Target) -> int:

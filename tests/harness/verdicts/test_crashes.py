@@ -138,5 +138,5 @@ def test_a_crash_two_departures_each_make_is_charged_to_both(tmp_path: Path) -> 
     analyse(failure.crash, stream, target)  # type: ignore[arg-type]
     # Undoing either departure leaves the other's crash; each alone makes it.
     assert failure.implicated == ("TOOL-INDEX", "ROB-NULL-ENTRIES")
-    assert failure.crash is not None and not failure.crash.by_undoing
+    assert failure.crash is not None and failure.crash.found_by == "alone"
     assert "each of their departures alone" in str(failure)
