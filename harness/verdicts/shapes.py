@@ -143,6 +143,11 @@ class StreamShapes:
     wire: Mapping[FrameKind, str] | None = None
     """The departure of each kind of SSE framing departure (`refold.verdicts.wire_shapes`), for a
     dialect whose wire rules are checked on bytes; None: its bytes are not told."""
+    framing: Callable[[Sequence[bytes]], Mapping[FrameKind, list[int]]] = field(
+        default=framing_departures
+    )
+    """How the dialect's bytes depart from its documented framing, by kind: named SSE
+    frames by default (`framing_departures`)."""
     end_sentinel: JSON = None
     """The item a protocol that writes the stream's framing as items (provider-events)
     puts where the dialect's documented end-of-stream marker arrived; None: the dialect
@@ -195,7 +200,7 @@ class StreamShapes:
         aside; None when the dialect does not tell its bytes."""
         if self.wire is None:
             return None
-        found = {self.wire[kind] for kind in framing_departures(parts)}
+        found = {self.wire[kind] for kind in self.framing(parts)}
         return StreamShape(
             worst_shape([self.departures[d].shape for d in found]),
             tuple(d for d in self.departures if d in found),

@@ -38,8 +38,10 @@ def sse_bytes(
 ) -> st.SearchStrategy[list[bytes]]:
     """The `chunks` as an `alt=sse` event stream of bytes, cut into the pieces a client
     receives. Every drawn stream decodes to exactly `chunks`; there is never a `[DONE]`.
-    Comment keep-alives, CR line ends and multi-line data are GMD-WIRE-FRAMING (the docs
-    show none); pass False to draw only Google's own framing."""
+    Google's own framing is `data: <json>` and one blank line per chunk, LF line ends (CR LF
+    throughout is observed, GMD-WIRE-CRLF); keep-alive comments, bare CR or mixed line
+    ends, multi-line data, `data:` without its space and extra blank lines are
+    GMD-WIRE-FRAMING (the docs show none). The first three can be turned off."""
     return _wire.sse_bytes(
         chunks,
         keep_alives=keep_alives,

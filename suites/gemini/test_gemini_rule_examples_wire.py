@@ -41,9 +41,11 @@ def _expect_decoded(check: Check, parts: list[bytes], expected: list[JSON]) -> N
         )
 
 
-def _sse(chunks: list[JSON]) -> bytes:
-    """Google's own framing with `alt=sse`: `data: ` and CRLF CRLF, no event names."""
-    return b"".join(b"data: " + json.dumps(c).encode() + b"\r\n\r\n" for c in chunks)
+def _sse(chunks: list[JSON], line_end: bytes = b"\r\n") -> bytes:
+    """Google's framing with `alt=sse`: `data: ` and a blank line, no event names; CR LF
+    line ends as the Gemini API sends them (GMD-WIRE-CRLF, observed), or LF ones as the
+    docs print them."""
+    return b"".join(b"data: " + json.dumps(c).encode() + line_end * 2 for c in chunks)
 
 
 def _array(chunks: list[JSON]) -> bytes:
@@ -54,6 +56,11 @@ def _array(chunks: list[JSON]) -> bytes:
 @rule("GM-WIRE-SSE")
 def test_each_sse_event_is_one_chunk(check: Check) -> None:
     _expect_decoded(check, [_sse(_CHUNKS)], _CHUNKS)
+
+
+@rule("GM-WIRE-SSE")
+def test_each_sse_event_ended_by_lf_is_one_chunk(check: Check) -> None:
+    _expect_decoded(check, [_sse(_CHUNKS, b"\n")], _CHUNKS)
 
 
 @rule("GM-WIRE-SSE")

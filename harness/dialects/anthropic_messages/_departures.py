@@ -390,6 +390,7 @@ WIRE: Mapping[FrameKind, str] = {
     "misnamed": "AMD-SSE-NAME",
     "framing": "AMD-SSE-FRAMING",
     "not-json": "AMD-SSE-NOT-JSON",
+    "crlf": "AMD-SSE-FRAMING",  # CR line ends: Anthropic's examples show none
 }
 """The departure of each kind of SSE framing departure."""
 

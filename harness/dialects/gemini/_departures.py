@@ -18,10 +18,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from refold.reference import JSON
 from refold.verdicts.shapes import Departure
+from refold.verdicts.wire_shapes import FrameKind
 
 from . import _detectors as found
 
-__all__ = ["DEPARTURES", "DETECTORS"]
+__all__ = ["DEPARTURES", "DETECTORS", "WIRE"]
 
 _Detector = Callable[[Sequence[JSON]], Iterable[int]]
 
@@ -140,7 +141,33 @@ _REGISTRY: tuple[tuple[Departure, _Detector], ...] = (
     ),
 )
 
-DEPARTURES: Mapping[str, Departure] = {d.id: d for d, _ in _REGISTRY}
-"""Every registered departure, by id, in the order they are shown."""
+_CRLF = _observed(
+    "GMD-WIRE-CRLF",
+    "`alt=sse` lines ended by CR LF",
+    'Gemini API: RightNow-AI/openfang PR #723 ("Gemini returns \\r\\n\\r\\n"), and '
+    "@google/genai's `processStreamResponse` splits frames on `\\r\\n\\r\\n` as well as "
+    "`\\n\\n`: research/gemini-fold.md R1",
+)
+_FRAMING = _synthetic(
+    "GMD-WIRE-FRAMING",
+    "framing the docs never show: SSE comments, event names, other fields, JSON over "
+    "several `data:` lines, bare CR or mixed line ends, empty or non-JSON data, a BOM; "
+    "an array body with empty elements",
+)
+_WIRE_DEPARTURES = (_CRLF, _FRAMING)
+
+WIRE: Mapping[FrameKind, str] = {
+    "crlf": _CRLF.id,
+    **dict.fromkeys(("unnamed", "empty", "misnamed", "framing", "not-json"), _FRAMING.id),
+}
+"""The departure of each kind of framing departure (`refold.verdicts.wire_shapes`, read
+by `framing.wire_departures`: unnamed SSE frames, or the array body)."""
+
+DEPARTURES: Mapping[str, Departure] = {
+    **{d.id: d for d, _ in _REGISTRY},
+    **{d.id: d for d in _WIRE_DEPARTURES},
+}
+"""Every registered departure, by id, in the order they are shown (those of the bytes
+last: they have no detector of chunks)."""
 DETECTORS: Mapping[str, _Detector] = {d.id: detect for d, detect in _REGISTRY}
 """A detector per departure id."""

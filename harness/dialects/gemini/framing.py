@@ -8,16 +8,21 @@ after an optional BOM and JSON whitespace, with `[` or `{`, which no SSE line th
 sends starts with (every one is a `data:` field, a comment or blank). This is the
 harness's convention for handing a target either body, not a rule of the spec; the
 reference target and the generic SSE suite's expectation both read it so.
+
+`wire_departures` tells how a body departs from Google's framing, in the neutral kinds of
+`refold.verdicts.wire_shapes`: unnamed SSE frames, or a JSON array whose elements are
+separated by commas and any JSON whitespace (`\\r\\n,\\r\\n` as Google writes it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from refold.reference import JSON
-from refold.reference.gemini import decode_array, decode_sse
+from refold.reference.gemini import ChunkDataError, decode_array, decode_sse
+from refold.verdicts.wire_shapes import FrameKind, framing_departures
 
-__all__ = ["decode_body", "is_array_body"]
+__all__ = ["decode_body", "is_array_body", "wire_departures"]
 
 _BOM = b"\xef\xbb\xbf"
 _JSON_WHITESPACE = b" \t\n\r"
@@ -38,3 +43,53 @@ def decode_body(parts: Iterable[bytes]) -> list[JSON]:
     if is_array_body(b"".join(pieces)):
         return decode_array(pieces)
     return decode_sse(pieces)
+
+
+def wire_departures(parts: Sequence[bytes]) -> dict[FrameKind, list[int]]:
+    """Each kind of framing departure of a whole body given as byte pieces, with the
+    numbers (from 0) of the frames or array elements that depart; {} for Google's own."""
+    body = b"".join(parts)
+    if not is_array_body(body):
+        return framing_departures(parts, named=False)
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        return {"framing": [0]}
+    found: dict[FrameKind, list[int]] = {}
+    bare = text.lstrip("\ufeff" + _JSON_WHITESPACE_TEXT).startswith("{")
+    empty = [] if bare else _empty_elements(text)
+    if text.startswith("\ufeff") or empty:
+        found["framing"] = sorted({0} | set(empty)) if text.startswith("\ufeff") else empty
+    try:
+        decode_array([body])
+    except ChunkDataError as exc:
+        # an element that is not JSON names its pointer /n; the body's own framing ""
+        kind: FrameKind = "not-json" if exc.pointer else "framing"
+        numbers = found.setdefault(kind, [])
+        numbers.append(exc.chunk_number)
+    return found
+
+
+def _empty_elements(text: str) -> list[int]:
+    """The numbers of the array body's empty elements (nothing but whitespace between two
+    commas, or between a comma and the closing bracket, or the bracket and a comma)."""
+    depth, in_string, escaped = 0, False, False
+    found: list[int] = []
+    number, filled = 0, False
+    for char in text:
+        if in_string:
+            in_string = escaped or char != '"'
+            escaped = not escaped and char == "\\"
+            continue
+        if depth == 1 and char in ",]":
+            if not filled and (char == "," or number):
+                found.append(number)
+            number, filled = number + 1, False
+        elif depth >= 1 and char not in _JSON_WHITESPACE_TEXT:
+            filled = True
+        in_string = char == '"'
+        depth += (char in "[{") - (char in "]}")
+    return found
+
+
+_JSON_WHITESPACE_TEXT = " \t\n\r"

@@ -321,5 +321,8 @@ DEPARTURES: dict[str, Departure] = {
 """Every registered departure of a Responses stream, by id, observed ones first."""
 DETECTORS: dict[str, Detector] = {d.id: detect for d, detect in _REGISTRY}
 """The detector of each departure of the events."""
-WIRE: dict[FrameKind, str] = {kind: d.id for kind, d in _WIRE_REGISTRY}
+WIRE: dict[FrameKind, str] = {
+    **{kind: d.id for kind, d in _WIRE_REGISTRY},
+    "crlf": "RS-SYN-SSE-FRAMING",  # CR line ends: OpenAI's examples show none
+}
 """The departure of each kind of SSE framing departure."""

@@ -143,8 +143,25 @@ def _shapes() -> StreamShapes:
     return shapes
 
 
+WIRE_EXAMPLES: dict[str, list[bytes]] = {
+    # id: a body departing that way alone (`framing.wire_departures`)
+    "GMD-WIRE-CRLF": [b'data: {"candidates": []}\r\n\r\ndata: {"candidates": []}\r\n\r\n'],
+    "GMD-WIRE-FRAMING": [b'[{"candidates": []},\n,\n{"candidates": []}]'],
+}
+
+
 def test_every_registered_departure_has_an_example() -> None:
-    assert set(EXAMPLES) == set(DEPARTURES)
+    assert set(EXAMPLES) == set(DETECTORS)
+    assert set(EXAMPLES) | set(WIRE_EXAMPLES) == set(DEPARTURES)
+
+
+@pytest.mark.parametrize("departure", sorted(WIRE_EXAMPLES))
+def test_each_departure_of_the_bytes_is_told_from_a_body_departing_that_way(
+    departure: str,
+) -> None:
+    shape = _shapes().of_wire(WIRE_EXAMPLES[departure])
+    assert shape is not None and shape.departures == (departure,)
+    assert shape.shape == DEPARTURES[departure].shape
 
 
 @pytest.mark.parametrize("departure", sorted(EXAMPLES))

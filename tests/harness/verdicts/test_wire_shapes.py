@@ -43,6 +43,7 @@ DEPARTING: dict[str, tuple[str, list[int]]] = {
     "misnamed": (_frame(_EVENTS[0], name="message_delta") + _frame(_EVENTS[2]), [0]),
     "framing": (": keep-alive\n" + _frame(_EVENTS[0]) + "id: 7\n" + _frame(_EVENTS[2]), [0, 1]),
     "not-json": (_frame(_EVENTS[0]) + "event: message_stop\ndata: [DONE]\n\n", [1]),
+    "crlf": (_DOCUMENTED.replace("\n", "\r\n"), [0]),
 }
 """Bytes departing in each kind alone, with the frames that depart."""
 
@@ -72,7 +73,8 @@ def test_bytes_departing_one_way_name_that_kind_at_the_frames_that_depart(kind: 
     "text",
     [
         "\ufeff" + _DOCUMENTED,
-        _DOCUMENTED.replace("\n", "\r\n"),
+        _DOCUMENTED.replace("\n", "\r"),
+        _DOCUMENTED.replace("\n\n", "\r\n\n"),
         _DOCUMENTED.replace("data: ", "data:"),
         _DOCUMENTED + "\n",
         "event: x\nevent: x\ndata: {}\n\n",
@@ -80,6 +82,15 @@ def test_bytes_departing_one_way_name_that_kind_at_the_frames_that_depart(kind: 
 )
 def test_what_the_examples_never_show_is_framing(text: str) -> None:
     assert "framing" in framing_departures([text.encode()])
+
+
+def test_unnamed_frames_depart_only_by_a_name_or_what_named_ones_would() -> None:
+    unnamed = "".join(f"data: {json.dumps(e)}\n\n" for e in _EVENTS)
+    assert framing_departures([unnamed.encode()], named=False) == {}
+    assert framing_departures([_DOCUMENTED.encode()], named=False) == {"misnamed": [0, 1, 2]}
+    assert framing_departures([(": ping\n\n" + unnamed).encode()], named=False) == {"framing": [0]}
+    crlf = unnamed.replace("\n", "\r\n").encode()
+    assert framing_departures([crlf[:7], crlf[7:]], named=False) == {"crlf": [0]}
 
 
 def test_bytes_that_are_not_utf8_are_framing() -> None:
