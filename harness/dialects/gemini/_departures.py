@@ -146,7 +146,7 @@ _CRLF = _observed(
     "`alt=sse` lines ended by CR LF",
     'Gemini API: RightNow-AI/openfang PR #723 ("Gemini returns \\r\\n\\r\\n"), and '
     "@google/genai's `processStreamResponse` splits frames on `\\r\\n\\r\\n` as well as "
-    "`\\n\\n`: research/gemini-fold.md R1",
+    "`\\n\\n` (@google/genai 2.32.0, `dist/node/index.cjs`)",
 )
 _FRAMING = _synthetic(
     "GMD-WIRE-FRAMING",
