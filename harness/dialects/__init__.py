@@ -21,7 +21,7 @@ from types import MappingProxyType
 from refold.reference import Rule
 
 from ..errors import UsageError
-from ._dialect import Ablation, Charging, Dialect
+from ._dialect import Ablation, Charging, Dialect, NodeTarget
 from .anthropic_messages import ANTHROPIC_MESSAGES
 from .gemini import GEMINI
 from .openai_chat import OPENAI_CHAT
@@ -36,6 +36,7 @@ __all__ = [
     "Ablation",
     "Charging",
     "Dialect",
+    "NodeTarget",
     "dialect",
     "dialect_of_rule",
 ]

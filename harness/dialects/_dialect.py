@@ -20,7 +20,7 @@ from ..policies import Policy
 from ..serve.endpoint import Endpoint
 from ..verdicts.shapes import Shapes
 
-__all__ = ["Ablation", "Charging", "Dialect", "UndecidedAt"]
+__all__ = ["Ablation", "Charging", "Dialect", "NodeTarget", "UndecidedAt"]
 
 Streams = Callable[[list[JSON]], list[tuple[str, list[JSON]]]]
 Probes = Callable[[list[JSON], frozenset[str]], list[tuple[str, frozenset[str], list[JSON]]]]
@@ -77,6 +77,18 @@ class Charging(NamedTuple):
 
 NO_CHARGING = Charging()
 """A dialect that narrows no failure when it is raised."""
+
+
+@dataclass(frozen=True)
+class NodeTarget:
+    """One built-in Node.js target of a dialect (`Dialect.node_targets`): its JavaScript
+    file in the shared folder of the npm packages it runs on
+    (`refold.targets.sdk.nodejs.NODE_DIR`), those packages, and the template of a program
+    reproducing a failure with the SDK (`refold report --upstream`; None: none)."""
+
+    file: str
+    packages: tuple[str, ...]
+    reproducer: str | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -176,8 +188,11 @@ class Dialect:
     endpoint: Endpoint | None = None
     """What `refold serve --dialect NAME` answers (None: the dialect is not served)."""
     sdk_targets: Mapping[str, str] = field(default_factory=dict)
-    """The built-in targets of real SDKs of this dialect: name → `module:attribute`
-    (`--target NAME`; the Node.js ones are `refold.targets.sdk.nodejs`')."""
+    """The built-in targets of real Python SDKs of this dialect: name → `module:attribute`
+    (`--target NAME`)."""
+    node_targets: Mapping[str, NodeTarget] = field(default_factory=dict)
+    """The built-in targets of real JavaScript SDKs of this dialect, by name (`--target
+    NAME`, run as `exec:node <file>` by `refold.targets.sdk.nodejs`)."""
     mutates_kernel: bool = False
     """Whether `refold mutate --target reference` also mutates the kernel its reference
     shares with every dialect (`refold.reference`'s own modules): exactly one dialect's

@@ -9,7 +9,7 @@ from typing import Any
 from ..dialects import DIALECTS, Dialect
 from ..errors import UsageError
 from .remote import DEFAULT_MAX_REPLY, Target
-from .sdk.nodejs import NODE_EVENTS_TARGETS, NODE_TARGETS, node_command
+from .sdk.nodejs import node_command
 
 __all__ = [
     "BUILTIN_EVENTS_TARGETS",
@@ -26,14 +26,23 @@ BUILTIN_TARGETS: dict[str, str] = {
     "reference": "refold.targets.reference:refold_target",
     # Each dialect's SDK targets (`Dialect.sdk_targets`).
     **{name: spec for one in DIALECTS.values() for name, spec in one.sdk_targets.items()},
-    # JavaScript SDKs, run as `exec:node <file of refold/targets/sdk/node/>`.
-    **{name: f"exec:{node_command(name)}" for name in NODE_TARGETS},
+    # Each dialect's JavaScript SDKs (`Dialect.node_targets`), run as
+    # `exec:node <file of refold/targets/sdk/node/>`; an events adapter's are apart.
+    **{
+        name: f"exec:{node_command(name)}"
+        for one in DIALECTS.values()
+        if not one.adapters
+        for name in one.node_targets
+    },
 }
 """Built-in target names and the Python object (or, for a Node.js SDK, the `exec:`
 command) each stands for."""
 
 BUILTIN_EVENTS_TARGETS: dict[str, str] = {
-    name: f"exec:{node_command(name)}" for name in NODE_EVENTS_TARGETS
+    name: f"exec:{node_command(name)}"
+    for one in DIALECTS.values()
+    if one.adapters
+    for name in one.node_targets
 }
 """Built-in events targets (events.md §5, refold-events/1 over `exec:`) and their command."""
 

@@ -29,7 +29,7 @@ from .ablation import (
 from .attribution import PLACES, POINTERLESS, rules_at
 from .policies import ANTHROPIC_POLICIES
 from .serving import ENDPOINT
-from .targets import SDK_TARGETS
+from .targets import NODE_TARGETS, SDK_TARGETS
 
 __all__ = ["ANTHROPIC_MESSAGES"]
 
@@ -79,6 +79,7 @@ ANTHROPIC_MESSAGES = Dialect(
     named_frames=True,
     reference_target="refold.dialects.anthropic_messages.reference_target:DECLARATION",
     sdk_targets=SDK_TARGETS,
+    node_targets=NODE_TARGETS,
     kit="anthropic._kit",
     reference_package="refold.reference.anthropic",
     reference_tests="dialects/anthropic_messages/test_reference_anthropic_*.py",

@@ -20,7 +20,7 @@ from .attribution import PLACES, POINTERLESS, rules_at
 from .framing import decode_body
 from .policies import GEMINI_POLICIES
 from .serving import ENDPOINT
-from .targets import SDK_TARGETS
+from .targets import NODE_TARGETS, SDK_TARGETS
 from .undecided import undecided_at
 
 __all__ = ["GEMINI"]
@@ -65,6 +65,7 @@ GEMINI = Dialect(
     named_frames=False,
     reference_target="refold.dialects.gemini.reference_target:DECLARATION",
     sdk_targets=SDK_TARGETS,
+    node_targets=NODE_TARGETS,
     kit="gemini._kit",
     reference_package="refold.reference.gemini",
     reference_tests="dialects/gemini/test_reference_gemini_*.py",

@@ -25,7 +25,7 @@ from .ablation import absent_departures, applicable_undos, departures_alone, dif
 from .attribution import PLACES, POINTERLESS, rules_at
 from .policies import RESPONSES_POLICIES
 from .serving import ENDPOINT
-from .targets import SDK_TARGETS
+from .targets import NODE_TARGETS, SDK_TARGETS
 
 __all__ = ["OPENAI_RESPONSES"]
 
@@ -64,6 +64,7 @@ OPENAI_RESPONSES = Dialect(
     named_frames=True,
     reference_target="refold.dialects.openai_responses.reference_target:DECLARATION",
     sdk_targets=SDK_TARGETS,
+    node_targets=NODE_TARGETS,
     kit="responses._kit",
     reference_package="refold.reference.responses",
     reference_tests="dialects/openai_responses/test_reference_responses_*.py",

@@ -28,7 +28,7 @@ from refold.reference.events import differences
 from ...errors import TargetError
 from .._dialect import Dialect
 from ._shapes import SourceShapes
-from .targets import SDK_TARGETS
+from .targets import NODE_TARGETS, SDK_TARGETS
 
 __all__ = ["BEGIN", "PROVIDER_EVENTS", "SOURCES", "begin", "comparable", "frames_of", "source_of"]
 
@@ -180,6 +180,7 @@ PROVIDER_EVENTS = Dialect(
     adapters=True,
     reference_target="refold.dialects.provider_events.reference_target:DECLARATION",
     sdk_targets=SDK_TARGETS,
+    node_targets=NODE_TARGETS,
     kit=None,
     reference_package="refold.reference.events",
     reference_tests="dialects/provider_events/test_reference_events_*.py",

@@ -4,22 +4,23 @@ A template is a short program in the SDK's language that feeds a stream to the S
 accumulation the way the target does and prints what it folded; `{stream}` marks where a
 report puts the stream: a list literal holding one JSON text (an ASCII string literal)
 per item, which reads the same in Python and JavaScript. A Python target's template is its
-module's `REPRODUCER`; a Node.js target's is in `refold.targets.sdk.nodejs`.
+module's `REPRODUCER`; a Node.js target's is its `NodeTarget.reproducer`.
 """
 
 from __future__ import annotations
 
 from ...errors import UsageError
 from ..loading import BUILTIN_TARGETS, resolved
-from .nodejs import NODE_REPRODUCERS
+from .nodejs import node_targets
 
 __all__ = ["reproducer_of"]
 
 
 def reproducer_of(name: str) -> str | None:
     """The template of built-in target `name`; None for a user target or one without."""
-    if name in NODE_REPRODUCERS:
-        return NODE_REPRODUCERS[name]
+    node = node_targets().get(name)
+    if node is not None:
+        return node.reproducer
     declared = BUILTIN_TARGETS.get(name)
     if declared is None or declared.startswith("exec:"):
         # a user target, or a program run over the exec: protocol with no template

@@ -8,6 +8,9 @@ litellm's Anthropic route (`refold[litellm]`); `_wire` serves them the events of
 Importing an adapter without its SDK raises a `UsageError` that names the extra to install.
 """
 
+from ..._dialect import NodeTarget
+from ._node_reproducer import REPRODUCER
+
 SDK_TARGETS: dict[str, str] = {
     "anthropic": "refold.dialects.anthropic_messages.targets.anthropic:refold_target",
     "anthropic-stream": "refold.dialects.anthropic_messages.targets.anthropic_stream:refold_target",
@@ -19,3 +22,12 @@ SDK_TARGETS: dict[str, str] = {
     ),
 }
 """Built-in target names and the Python object each stands for."""
+
+NODE_TARGETS: dict[str, NodeTarget] = {
+    "anthropic-ts": NodeTarget("anthropic-ts.js", ("@anthropic-ai/sdk",), REPRODUCER),
+    "ai-sdk-anthropic": NodeTarget(
+        "ai-sdk-anthropic.js", ("@ai-sdk/anthropic", "@ai-sdk/provider-utils")
+    ),
+}
+"""Built-in Node.js target names: @anthropic-ai/sdk's `messages.stream()` and Vercel's
+@ai-sdk/anthropic."""

@@ -11,9 +11,17 @@ builds a whole response, so each is checked on the stated projection its module 
 `UsageError` that names the extra to install.
 """
 
+from ..._dialect import NodeTarget
+
 SDK_TARGETS: dict[str, str] = {
     "google-genai": "refold.dialects.gemini.targets.google_genai:refold_target",
     "langchain-google-genai": "refold.dialects.gemini.targets.langchain_google_genai:refold_target",
     "litellm-gemini": "refold.dialects.gemini.targets.litellm_gemini:refold_target",
 }
 """Built-in target names and the Python object each stands for."""
+
+NODE_TARGETS: dict[str, NodeTarget] = {
+    "google-genai-node": NodeTarget("google-genai-node.js", ("@google/genai",)),
+    "ai-sdk-google": NodeTarget("ai-sdk-google.js", ("@ai-sdk/google", "@ai-sdk/provider-utils")),
+}
+"""Built-in Node.js target names: @google/genai's chat history and Vercel's @ai-sdk/google."""

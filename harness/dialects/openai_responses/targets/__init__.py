@@ -9,6 +9,9 @@ module documents; `_wire` serves them the events offline. Importing an adapter w
 SDK raises a `UsageError` that names the extra to install.
 """
 
+from ..._dialect import NodeTarget
+from ._node_reproducer import REPRODUCER
+
 SDK_TARGETS: dict[str, str] = {
     "openai-responses": "refold.dialects.openai_responses.targets.openai_responses:refold_target",
     "langchain-openai-responses": (
@@ -17,3 +20,8 @@ SDK_TARGETS: dict[str, str] = {
     "litellm-responses": "refold.dialects.openai_responses.targets.litellm_responses:refold_target",
 }
 """Built-in target names and the Python object each stands for."""
+
+NODE_TARGETS: dict[str, NodeTarget] = {
+    "openai-node-responses": NodeTarget("openai-node-responses.js", ("openai",), REPRODUCER),
+}
+"""Built-in Node.js target names: openai-node's `responses.stream()`."""

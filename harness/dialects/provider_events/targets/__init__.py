@@ -9,6 +9,8 @@ for Gemini streams), as events adapters. Importing an adapter without its SDK
 raises a `UsageError` that names the extra to install.
 """
 
+from ..._dialect import NodeTarget
+
 SDK_TARGETS: dict[str, str] = {
     "langchain-events": "refold.dialects.provider_events.targets.langchain:refold_target",
     "pydantic-ai-events": "refold.dialects.provider_events.targets.pydantic_ai:refold_target",
@@ -17,3 +19,8 @@ SDK_TARGETS: dict[str, str] = {
     ),
 }
 """Built-in target names and the Python object each stands for."""
+
+NODE_TARGETS: dict[str, NodeTarget] = {
+    "ai-sdk-events": NodeTarget("events_ai_sdk.js", ("@ai-sdk/openai", "@ai-sdk/anthropic")),
+}
+"""Built-in Node.js events adapters (refold-events/1): the AI SDK's stream parts."""
