@@ -13,6 +13,10 @@ from dataclasses import dataclass
 from hypothesis import strategies as st
 
 from refold.reference import JSON, JSONObject
+from refold.reference.anthropic import FEATURES as MESSAGE_FEATURES
+from refold.reference.chat import FEATURES as CHAT_FEATURES
+from refold.reference.gemini import FEATURES as GEMINI_FEATURES
+from refold.reference.responses import FEATURES as RESPONSE_FEATURES
 from refold.strategies.anthropic import event_splits, event_streams, messages
 from refold.strategies.anthropic import round_trips as message_round_trips
 from refold.strategies.chat import chunk_splits, chunk_streams, completions
@@ -30,71 +34,18 @@ from ._canaries import with_canaries
 
 __all__ = ["SOURCE_FEATURES", "damaged_frames", "lossless_frames", "resplit_frames"]
 
-_CHAT_FEATURES = frozenset(
-    {
-        "text",
-        "tool_calls",
-        "tool_call_repair",
-        "empty_arguments",
-        "refusal",
-        "reasoning",
-        "reasoning_details",
-        "annotations",
-        "logprobs",
-        "usage",
-        "provider_fields",
-        "robustness",
-    }
-)
+_CHAT_FEATURES = frozenset(CHAT_FEATURES) - {"choices", "lifecycle", "sse", "events"}
 """Every chat feature a single-choice stream can carry (several choices may be refused,
-EV-CHOICE0; lifecycle and sse are not an adapter's)."""
+EV-CHOICE0; lifecycle, sse and events are not an adapter's)."""
 
-_MESSAGE_FEATURES = frozenset(
-    {
-        "text",
-        "tool_use",
-        "server_tools",
-        "thinking",
-        "citations",
-        "stop_details",
-        "usage",
-        "robustness",
-    }
-)
+_MESSAGE_FEATURES = frozenset(MESSAGE_FEATURES) - {"lifecycle", "sse"}
 """Every Anthropic feature but lifecycle (no events after message_stop) and sse."""
 
-_RESPONSE_FEATURES = frozenset(
-    {
-        "text",
-        "tool_calls",
-        "refusal",
-        "reasoning",
-        "annotations",
-        "usage",
-        "robustness",
-        "lifecycle",
-    }
-)
+_RESPONSE_FEATURES = frozenset(RESPONSE_FEATURES) - {"sse", "events"}
 """Every Responses feature but sse and events (an adapter's own): lifecycle for the
 damaged streams that end without a terminal (EV-TRUNCATED) or go on after it."""
 
-
-_GEMINI_FEATURES = frozenset(
-    {
-        "text",
-        "thinking",
-        "tool_calls",
-        "streamed_arguments",
-        "code_execution",
-        "media",
-        "safety",
-        "citations",
-        "grounding",
-        "usage",
-        "robustness",
-        "lifecycle",
-    }
-)
+_GEMINI_FEATURES = frozenset(GEMINI_FEATURES) - {"candidates", "sse"}
 """Every Gemini feature a single-candidate stream can carry (several candidates may be
 refused, EV-CHOICE0 as for Chat; sse is not an adapter's): lifecycle for the damaged
 streams that are cut or go on after an error chunk, and for usage after the finish."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..._json import JSON, JSONObject
 from ._dialects import Analysis, View, analyse, view_of
@@ -111,7 +111,11 @@ def make_stream(
 ) -> Stream:
     """Read the inputs once and match each event to its frame."""
     analysis = analyse(dialect, frames)
-    expected = view_of(dialect, known) if known is not None else analysis.view
+    expected = (
+        _calls_as_completed(view_of(dialect, known), analysis.view)
+        if known is not None
+        else analysis.view
+    )
     stream = Stream(
         dialect,
         frames,
@@ -235,3 +239,17 @@ def check_emitted(emitted: Sequence[int], frames: int, events: int) -> None:
 def _first_at(positions: list[int], low: int) -> int | None:
     at = bisect_left(positions, low)
     return positions[at] if at < len(positions) else None
+
+
+def _calls_as_completed(known: View | None, read: View | None) -> View | None:
+    """The known completion's view with its calls in the order the frames complete them,
+    as the fold's own view is read (`_source.arrived`, see `_ends`): T is the fold of the
+    events (PERSIST-PORTABLE), so a call the frames complete only at the terminal (a
+    Responses item added `completed` and never done) comes after one completed earlier,
+    whatever the known result's order. Calls the frames never complete keep their place
+    after the others."""
+    if known is None or read is None:
+        return known
+    rank = {call.get("id"): number for number, call in enumerate(read.tool_calls)}
+    calls = sorted(known.tool_calls, key=lambda call: rank.get(call.get("id"), len(rank)))
+    return replace(known, tool_calls=calls)

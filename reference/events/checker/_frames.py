@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from ..._json import JSON
 from ._context import Stream, frame_key
-from ._dialects import DONE, opaque_event_type
+from ._dialects import DONE, SOURCES, opaque_event_type
 from ._violation import Violation
 
 __all__ = [
@@ -210,11 +210,7 @@ def ev_error_frame(stream: Stream) -> Iterator[Violation]:
     kinds = [_type(stream.events[n]) for n in made]
     frame = stream.frames[end.frame]
     # "plus any Usage it carries, Responses response.failed": a Usage before the Opaque
-    carries = (
-        stream.dialect == "openai-responses"
-        and isinstance(frame, dict)
-        and frame.get("type") == "response.failed"
-    )
+    carries = SOURCES[stream.dialect].usage_at_error(frame)
     if kinds != ["Opaque"] and not (carries and kinds == ["Usage", "Opaque"]):
         expected = (
             "one Opaque (a Usage before it if the response has usage)"

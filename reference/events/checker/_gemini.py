@@ -17,10 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..._json import JSON, JSONObject, non_blank, non_negative_int, object_or_none
-from ...gemini import Accumulator, GeminiChunkTypeError, NoResponseError
+from ...gemini import Accumulator, GeminiChunkTypeError, NoResponseError, differences
 from ._ends import StreamEnd
+from ._source import Analysis, Source, View, arrived
 
-__all__ = ["GeminiRead", "gemini_output_tokens", "gemini_view", "read_gemini"]
+__all__ = ["SOURCE", "GeminiRead", "read_gemini"]
 
 _FILTERS = frozenset(
     {
@@ -172,3 +173,28 @@ def read_gemini(frames: Sequence[JSON]) -> GeminiRead:
     except NoResponseError:
         folded = None  # GM-LIFE-EMPTY: nothing to fold
     return GeminiRead(end, folded, calls.order, several)
+
+
+def _analyse(frames: Sequence[JSON]) -> Analysis:
+    read = read_gemini(frames)
+    folded = read.folded
+    return Analysis(
+        read.end,
+        folded,
+        arrived(_view(folded) if folded is not None else None, read.order, None),
+        several_choices=read.several,
+    )
+
+
+def _view(response: JSONObject) -> View:
+    return View(*gemini_view(response))
+
+
+SOURCE = Source(
+    analyse=_analyse,
+    view=_view,
+    differences=differences,
+    output_tokens=gemini_output_tokens,
+    typed_frames=False,  # Gemini sends no event names
+)
+"""How the checker reads a `gemini-generate-content` stream."""

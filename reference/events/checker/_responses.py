@@ -14,14 +14,15 @@ the arguments the Response holds for them, as the reference adapter completes th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..._errors import RefoldError
 from ..._json import JSON, JSONObject, non_blank, non_negative_int, object_or_none
-from ...responses import Accumulator
+from ...responses import Accumulator, differences
 from ._ends import StreamEnd, arguments_value
+from ._source import Analysis, Source, View, arrived
 
-__all__ = ["ResponsesRead", "read_responses", "responses_output_tokens", "responses_view"]
+__all__ = ["SOURCE", "ResponsesRead", "read_responses"]
 
 _INCOMPLETE_STOP = {"max_output_tokens": "max_tokens", "content_filter": "content_filter"}
 _TERMINALS = frozenset({"response.completed", "response.incomplete", "response.failed"})
@@ -284,3 +285,30 @@ def read_responses(frames: Sequence[JSON]) -> ResponsesRead:
     except RefoldError:
         folded = None  # LIFE-RS-EMPTY: nothing to fold
     return ResponsesRead(end, folded, calls.order, text, calls.calls)
+
+
+def _analyse(frames: Sequence[JSON]) -> Analysis:
+    read = read_responses(frames)
+    folded = read.folded
+    view = arrived(_view(folded) if folded is not None else None, read.order, read.text)
+    return Analysis(
+        read.end,
+        folded,
+        view if view is None else replace(view, tool_calls=read.calls),
+        several_choices=False,
+    )
+
+
+def _view(response: JSONObject) -> View:
+    return View(*responses_view(response))
+
+
+SOURCE = Source(
+    analyse=_analyse,
+    view=_view,
+    differences=differences,
+    output_tokens=responses_output_tokens,
+    typed_frames=True,
+    usage_at_error=lambda frame: isinstance(frame, dict) and frame.get("type") == "response.failed",
+)
+"""How the checker reads an `openai-responses` stream."""
