@@ -87,8 +87,10 @@ def test_an_unexplained_crash_is_not_charged_to_a_shape_the_stream_lacks(
     target = _target(tmp_path, "    raise RuntimeError('boom')\n")
     failure = _analysed_failure(target, ("GM-ROB-NULL-ENTRIES", "GM-TEXT-JOIN"))
     assert failure.crash is not None and not failure.crash.explained
-    # the stream has no null entry: GM-ROB-NULL-ENTRIES is told nothing by it
+    # the stream has no null entry: GM-ROB-NULL-ENTRIES is told nothing by it, and the
+    # crash kept it from being checked (blocked, never passed)
     assert failure.implicated == ("GM-TEXT-JOIN",)
+    assert failure.blocked == ("GM-ROB-NULL-ENTRIES",)
     # a test of that rule alone still fails on its own rule: nothing narrower is known
     failure = _analysed_failure(target, ("GM-ROB-NULL-ENTRIES",))
     assert failure.implicated == ("GM-ROB-NULL-ENTRIES",)
