@@ -11,7 +11,10 @@ leave out).
 
 from __future__ import annotations
 
+import json
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +37,7 @@ def workflow() -> dict[Any, Any]:
 @pytest.fixture(scope="module")
 def steps(workflow: dict[Any, Any]) -> list[dict[str, Any]]:
     jobs = workflow["jobs"]
-    assert list(jobs) == ["nightly", "strength"]
+    assert list(jobs) == ["dialects", "nightly", "strength"]
     return list(jobs["nightly"]["steps"])
 
 
@@ -63,7 +66,20 @@ def test_it_runs_once_per_dialect_on_that_dialect(
     workflow: dict[Any, Any], steps: list[dict[str, Any]]
 ) -> None:
     job = workflow["jobs"]["nightly"]
-    assert job["strategy"]["matrix"]["dialect"] == list(DIALECTS)
+    # the matrix is the registry, read by the first job: no dialect is listed by hand
+    assert job["needs"] == "dialects"
+    assert job["strategy"]["matrix"]["dialect"] == "${{ fromJSON(needs.dialects.outputs.names) }}"
+    registry = workflow["jobs"]["dialects"]
+    assert registry["outputs"]["names"] == "${{ steps.registry.outputs.names }}"
+    [read] = [step for step in registry["steps"] if step.get("id") == "registry"]
+    script = read["run"].strip()
+    assert script.endswith('>> "$GITHUB_OUTPUT"')
+    program = shlex.split(script.removesuffix('>> "$GITHUB_OUTPUT"'))
+    assert program[:2] == ["python", "-c"]
+    printed = subprocess.run(
+        [sys.executable, "-c", program[2]], capture_output=True, text=True, check=True
+    ).stdout
+    assert printed == "names=" + json.dumps(list(DIALECTS)) + "\n"
     assert job["strategy"]["fail-fast"] is False
     assert job["env"]["DIALECT"] == "${{ matrix.dialect }}"
     parser = build_parser()
