@@ -6,9 +6,10 @@ stream as it was captured:
 
 * `GET /cases` lists the cases: `[{"name", "dialect", "path"}]`;
 * `GET` or `POST /cases/NAME` streams case NAME;
-* `POST` to a dialect's API path (`/v1/chat/completions`, `/v1/messages`,
-  `/v1/responses`) streams the case named by the body's `case` field (an SDK's extra body
-  field), which must be of that dialect; without one, the first case of that dialect.
+* `POST` to a dialect's API path (each served dialect's `Endpoint`: `/v1/chat/completions`,
+  `/v1/messages`, `/v1/responses`, `/v1beta/models/{model}:streamGenerateContent?alt=sse`)
+  streams the case named by the body's `case` field (an SDK's extra body field), which
+  must be of that dialect; without one, the first case of that dialect.
 
 A case without recorded pieces (captured from JSON lines) is framed one event an item, as
 the dialect's API frames them. Standard library only, loopback unless `--allow-remote`.
@@ -67,12 +68,21 @@ class CorpusServer(ThreadingHTTPServer):
         return f"http://{shown}:{port}"
 
     def for_path(self, path: str, name: Any) -> Case | str:
-        """The case a request to a dialect's API `path` asks for, or why there is none."""
-        dialect = next((d for d, e in ENDPOINTS.items() if e.path == path), None)
+        """The case a request to a dialect's API `path` (with its query) asks for, or why
+        there is none. Cases are streamed as SSE: a request for another framing (Gemini
+        without `?alt=sse`) is told so."""
+        asked = {d: e.asked(path) for d, e in ENDPOINTS.items()}
+        dialect = next((d for d, found in asked.items() if found is not None), None)
         if dialect is None:
             return (
-                f"unknown path {path!r}; expected /cases, /cases/NAME or one of "
-                f"{', '.join(e.path for e in ENDPOINTS.values())}"
+                f"unknown path {path.split('?', 1)[0]!r}; expected /cases, /cases/NAME or "
+                f"one of {', '.join(e.path for e in ENDPOINTS.values())}"
+            )
+        framing = asked[dialect]
+        if framing is not None and framing.framing != "sse":
+            return (
+                f"{path!r} asks for the {framing.framing} framing; this server streams "
+                f"a corpus case as server-sent events only"
             )
         if isinstance(name, str):
             case = self.cases.get(name)
@@ -130,7 +140,7 @@ class _Handler(BaseHTTPRequestHandler):
         if path.startswith("/cases/"):
             self._send_named(unquote(path.removeprefix("/cases/")))
             return
-        found = self.server.for_path(path, body.get("case"))
+        found = self.server.for_path(self.path, body.get("case"))
         if isinstance(found, str):
             self._send_json(404, {"error": {"message": found}})
         else:
@@ -159,7 +169,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _send_case(self, case: Case) -> None:
         self.send_response(200)
-        self.send_header("content-type", "text/event-stream")
+        # SSE is UTF-8 (WHATWG); said outright, since a browser decodes a body without a
+        # charset as windows-1252 and its HAR keeps the mojibake of any non-ASCII text
+        self.send_header("content-type", "text/event-stream; charset=utf-8")
         self.send_header("cache-control", "no-cache")
         self.end_headers()
         for part in case.wire:

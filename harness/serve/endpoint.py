@@ -90,7 +90,7 @@ class Endpoint:
         """What a request to `path` asks, or None when this endpoint does not answer it."""
         if self.route is not None:
             return self.route(path)
-        return Asked(stream=None) if path.rstrip("/") == self.path else None
+        return Asked(stream=None) if path.split("?", 1)[0].rstrip("/") == self.path else None
 
     def seed_of(self, request: JSONObject) -> int:
         """The case seed `request` names (0 when it names none)."""

@@ -112,6 +112,17 @@ _REGISTRY: tuple[tuple[Departure, _Detector], ...] = (
     ),
     (
         _observed(
+            "GMD-FINISH-EVERY-CHUNK",
+            "the finish reason on every chunk of a candidate, its text going on after the first",
+            "gemini-pro on the Gemini API, 2024: every chunk of the REST streaming quickstart's "
+            "output says finishReason STOP (google-gemini/cookbook "
+            "quickstarts/rest/Streaming_REST.ipynb at 053bfa4f; the starter corpus's "
+            "gemini-text)",
+        ),
+        found.finish_every_chunk,
+    ),
+    (
+        _observed(
             "GMD-ERROR-CHUNK",
             'an `{"error": …}` chunk mid-stream with HTTP 200',
             "Vertex AI (litellm `_check_streaming_error`): research/gemini-fold.md R1",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from refold.reference import JSON
+from refold.reference import JSON, JSONObject
 
 from ._chunks import entries, index_of, parts_of
 from ._known import SCHEMA
@@ -188,13 +188,30 @@ def index_gap(items: Sequence[JSON]) -> Iterator[int]:
             yield number
 
 
-def content_after_finish(items: Sequence[JSON]) -> Iterator[int]:
-    """GMD-AFTER-FINISH-CONTENT: an entry for a candidate after its finish chunk."""
-    finishes = _finish_at(items)
+def _after_finish(items: Sequence[JSON]) -> Iterator[tuple[int, JSONObject, bool]]:
+    """(chunk, entry, whether it repeats its candidate's first finish reason) for every
+    entry with parts or a finish reason after its candidate's finish chunk."""
+    first: dict[int | None, tuple[int, JSON]] = {}
     for number, entry in entries(items):
-        at = finishes.get(index_of(entry))
-        if at is not None and number > at and (parts_of(entry) or "finishReason" in entry):
-            yield number
+        index = index_of(entry)
+        if index in first:
+            at, reason = first[index]
+            if number > at and (parts_of(entry) or "finishReason" in entry):
+                yield number, entry, entry.get("finishReason") == reason
+        elif entry.get("finishReason") is not None:
+            first[index] = (number, entry["finishReason"])
+
+
+def finish_every_chunk(items: Sequence[JSON]) -> Iterator[int]:
+    """GMD-FINISH-EVERY-CHUNK: an entry after its candidate's finish chunk that says the
+    same finish reason again (gemini-pro put `STOP` on every chunk)."""
+    return (number for number, _, repeats in _after_finish(items) if repeats)
+
+
+def content_after_finish(items: Sequence[JSON]) -> Iterator[int]:
+    """GMD-AFTER-FINISH-CONTENT: an entry for a candidate after its finish chunk, other
+    than one repeating the finish reason (GMD-FINISH-EVERY-CHUNK)."""
+    return (number for number, _, repeats in _after_finish(items) if not repeats)
 
 
 _PATH_PIECES = ("stringValue", "numberValue", "boolValue", "nullValue")

@@ -110,9 +110,22 @@ EXAMPLES: dict[str, tuple[list[JSON], list[int]]] = {
         [_chunk(_entry({"text": "Hi"}, index=2, **_DONE))],
         [0],
     ),
+    "GMD-FINISH-EVERY-CHUNK": (
+        # gemini-pro's way: STOP on every chunk, the text going on (Google's cookbook)
+        [
+            _chunk(_entry({"text": "Hi"}, **_DONE)),
+            _chunk(_entry({"text": " again"}, **_DONE)),
+            _chunk(_entry({"text": "."}, **_DONE)),
+        ],
+        [1, 2],
+    ),
     "GMD-AFTER-FINISH-CONTENT": (
-        [_chunk(_entry({"text": "Hi"}, **_DONE)), _chunk(_entry({"text": " again"}))],
-        [1],
+        [
+            _chunk(_entry({"text": "Hi"}, **_DONE)),
+            _chunk(_entry({"text": " again"})),
+            _chunk(_entry({"text": "."}, finishReason="MAX_TOKENS")),
+        ],
+        [1, 2],
     ),
     "GMD-AFTER-ERROR": (
         [{"error": {"code": 500}}, _chunk(_entry({"text": "Hi"}, **_DONE))],

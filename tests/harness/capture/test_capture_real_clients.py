@@ -24,7 +24,12 @@ from refold.serve.corpus import CorpusServer
 
 STARTER = Path(__file__).resolve().parents[3] / "examples" / "corpus"
 CASES = {case.name: case for case in load_corpus(STARTER)}
-ONE_PER_DIALECT = ("openai-chat-chunks", "anthropic-thinking", "openai-responses-function-call")
+ONE_PER_DIALECT = (
+    "openai-chat-chunks",
+    "anthropic-thinking",
+    "openai-responses-function-call",
+    "gemini-text",
+)
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +55,7 @@ def test_an_httpx_capture_of_a_served_case_is_that_case(
 ) -> None:
     original = CASES[name]
     with httpx.stream("POST", f"{server.base_url}/cases/{name}", json={}) as response:
-        assert response.headers["content-type"] == "text/event-stream"
+        assert response.headers["content-type"] == "text/event-stream; charset=utf-8"
         received = b"".join(response.iter_raw())
     assert received == b"".join(original.wire)  # byte for byte
     source = tmp_path / f"{name}.sse"
@@ -67,6 +72,23 @@ def test_a_dialects_api_path_serves_the_case_the_body_names(server: CorpusServer
     wrong = httpx.post(f"{server.base_url}/v1/chat/completions", json=body)
     assert wrong.status_code == 404
     assert "no openai-chat case named 'anthropic-tool-use'" in wrong.text
+
+
+def test_a_path_that_names_what_it_asks_serves_its_case_with_its_query(
+    server: CorpusServer,
+) -> None:
+    # Gemini's path carries the model and the method, its query the SSE framing
+    path = "/v1beta/models/gemini-pro:streamGenerateContent"
+    with httpx.stream("POST", f"{server.base_url}{path}?alt=sse", json={}) as response:
+        received = b"".join(response.iter_raw())
+    assert received == b"".join(CASES["gemini-text"].wire)
+    array = httpx.post(f"{server.base_url}{path}", json={})
+    assert array.status_code == 404
+    assert "asks for the array framing" in array.text
+    # a query on a path that says nothing with it is the path
+    body = {"stream": True, "case": "openai-chat-chunks"}
+    with httpx.stream("POST", f"{server.base_url}/v1/chat/completions?x=1", json=body) as sent:
+        assert b"".join(sent.iter_raw()) == b"".join(CASES["openai-chat-chunks"].wire)
 
 
 @pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
@@ -171,4 +193,4 @@ def test_a_curl_i_capture_keeps_the_head_as_scrubbed_provenance(
     assert "".join(case.parts or []).encode() == b"".join(CASES["anthropic-text"].wire)
     exchange = case.provenance["exchange"]
     assert exchange["status"] == 200
-    assert exchange["response_headers"]["content-type"] == "text/event-stream"
+    assert exchange["response_headers"]["content-type"] == "text/event-stream; charset=utf-8"

@@ -89,10 +89,16 @@ def test_with_the_reference_a_mixed_corpus_is_checked_one_dialect_after_another(
     runs = [line for line in lines if line.startswith("refold check: ")]
     assert runs == [
         f"refold check: the corpus's {name} cases"
-        for name in ("anthropic-messages", "openai-chat", "openai-responses")
+        for name in (
+            "anthropic-messages",
+            "gemini-generate-content",
+            "openai-chat",
+            "openai-responses",
+        )
     ]
     assert [line.split(" in ")[0] for line in lines if " passed in " in line] == [
         "5 passed",
+        "1 passed",
         "1 passed",
         "1 passed",
     ]

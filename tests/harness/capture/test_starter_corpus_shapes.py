@@ -2,8 +2,8 @@
 gets a stream shape, with its departures named (verdicts.md §1: every stream refold loads
 from a corpus gets its shape).
 
-Most are `documented`. Three of the pages' own streams are not, each for a reason pinned
-below: the streaming page's thinking stream carries no usage (as the Anthropic shape tests
+Most are `documented`. Four of the pages' own streams are not, each for a reason pinned
+below (Google's cookbook stream is gemini-pro's, a finish reason on every chunk): the streaming page's thinking stream carries no usage (as the Anthropic shape tests
 say, AQ4), its web search stream is abridged (blocks left out, a stop for block 17), and the
 function-calling guide's stream is an excerpt of the events (no sequence numbers, no
 response.created, no terminal event).
@@ -26,6 +26,8 @@ EXPECTED: dict[str, tuple[str, tuple[str, ...]]] = {
     "anthropic-text": ("documented", ()),
     "anthropic-tool-use": ("documented", ()),
     "openai-chat-chunks": ("documented", ()),
+    # gemini-pro (2024) says finishReason STOP on every chunk, its text going on
+    "gemini-text": ("observed", ("GMD-FINISH-EVERY-CHUNK",)),
     # no usage anywhere and a thinking block started without its signature, as
     # tests/dialects/anthropic_messages/test_anthropic_stream_shapes.py says of the page's stream
     "anthropic-thinking": ("observed", ("AQ4", "AMD-THINKING-UNSIGNED-START")),
@@ -66,4 +68,10 @@ def test_each_case_gets_its_shape_with_every_departure_registered(name: str) -> 
 def test_each_case_names_the_documentation_page_it_comes_from(name: str) -> None:
     # the shape is told of the provider's own documentation stream
     url = str(CASES[name].provenance.get("url", ""))
-    assert url.startswith(("https://docs.claude.com/", "https://platform.openai.com/docs/")), url
+    assert url.startswith(
+        (
+            "https://docs.claude.com/",
+            "https://platform.openai.com/docs/",
+            "https://github.com/google-gemini/cookbook/",
+        )
+    ), url

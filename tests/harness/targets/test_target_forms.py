@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from refold.dialects import DIALECTS
 from refold.errors import UsageError
 from refold.targets import FORMS, Target, forms_help, forms_markdown, load_target
 from refold.targets.forms import forms_sentence
@@ -31,27 +32,33 @@ def test_an_unimportable_target_lists_every_form() -> None:
     assert all(form.short in str(raised.value) for form in FORMS)
 
 
+def _listed(names: list[str]) -> str:
+    return ", ".join(f"`{name}`" for name in names)
+
+
+# each dialect's built-in targets, in the order the registry lists the dialects
+_PYTHON_SDKS = _listed([name for one in DIALECTS.values() for name in one.sdk_targets])
+_NODE_SDKS = _listed(
+    [name for one in DIALECTS.values() if not one.adapters for name in one.node_targets]
+)
+_NODE_ADAPTERS = _listed(
+    [name for one in DIALECTS.values() if one.adapters for name in one.node_targets]
+)
+
+
+def _first(names: str) -> str:
+    return names.split(", ")[0].strip("`")
+
+
 @pytest.mark.parametrize(
     ("spec", "shape"),
     [
         ("reference", "`reference`"),
         ("exec:python -m x", "`exec:COMMAND`"),
         ("https://localhost:1/fold", "`http://host:port/path`"),
-        (
-            "openai",
-            # each dialect's, in the order the registry lists the dialects
-            "`openai`, `litellm`, `langchain`, `anthropic`, `anthropic-stream`, "
-            "`langchain-anthropic`, `litellm-anthropic`, `langchain-events`, "
-            "`pydantic-ai-events`, `pydantic-ai-gemini-events`, `openai-responses`, "
-            "`langchain-openai-responses`, `litellm-responses`, `google-genai`, "
-            "`langchain-google-genai`, `litellm-gemini`",
-        ),
-        (
-            "anthropic-ts",
-            "`anthropic-ts`, `ai-sdk-anthropic`, `openai-node-responses`, "
-            "`google-genai-node`, `ai-sdk-google`",
-        ),
-        ("ai-sdk-events", "`ai-sdk-events`"),
+        (_first(_PYTHON_SDKS), _PYTHON_SDKS),
+        (_first(_NODE_SDKS), _NODE_SDKS),
+        (_first(_NODE_ADAPTERS), _NODE_ADAPTERS),
         ("examples/targets/declared.py", "`path/to/file.py`"),
         ("mypkg:attr", "`mypkg:attr`"),
         ("mypkg.sub", "`mypkg`, `mypkg.sub`"),
@@ -61,14 +68,24 @@ def test_each_target_value_takes_the_first_form_it_matches(spec: str, shape: str
     assert next(form for form in FORMS if form.matches(spec)).shape == shape
 
 
+def test_every_registered_sdk_target_is_a_builtin_form() -> None:
+    names = [name for one in DIALECTS.values() for name in (*one.sdk_targets, *one.node_targets)]
+    assert len(names) == len(set(names))
+    for name in names:
+        assert next(form for form in FORMS if form.matches(name)).shape in (
+            _PYTHON_SDKS,
+            _NODE_SDKS,
+            _NODE_ADAPTERS,
+        ), name
+
+
 def test_only_python_forms_are_served_from_a_worker() -> None:
     out_of_process = {form.shape for form in FORMS if not form.python}
     assert out_of_process == {
         "`exec:COMMAND`",
         "`http://host:port/path`",
-        "`anthropic-ts`, `ai-sdk-anthropic`, `openai-node-responses`, "
-        "`google-genai-node`, `ai-sdk-google`",
-        "`ai-sdk-events`",
+        _NODE_SDKS,
+        _NODE_ADAPTERS,
     }
 
 
