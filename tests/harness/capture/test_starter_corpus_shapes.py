@@ -3,10 +3,11 @@ gets a stream shape, with its departures named (verdicts.md §1: every stream re
 from a corpus gets its shape).
 
 Most are `documented`. Four of the pages' own streams are not, each for a reason pinned
-below (Google's cookbook stream is gemini-pro's, a finish reason on every chunk): the streaming page's thinking stream carries no usage (as the Anthropic shape tests
-say, AQ4), its web search stream is abridged (blocks left out, a stop for block 17), and the
+below: the streaming page's thinking stream carries no usage (as the Anthropic shape tests
+say, AQ4), its web search stream is abridged (blocks left out, a stop for block 17), the
 function-calling guide's stream is an excerpt of the events (no sequence numbers, no
-response.created, no terminal event).
+response.created, no terminal event), and Google's cookbook stream is gemini-pro's (a
+finish reason on every chunk).
 """
 
 from __future__ import annotations
