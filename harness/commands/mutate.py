@@ -68,7 +68,7 @@ def register(subparsers: Any) -> None:
         type=Path,
         help="reviewed equivalent mutants (reference default: the dialect's "
         "list in the checkout's docs/, equivalent-mutants.toml for "
-        "openai-chat)",
+        f"{DEFAULT_DIALECT})",
     )
     parser.add_argument(
         "--suites-only",

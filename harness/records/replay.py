@@ -384,7 +384,7 @@ def recorded_dialect(path: str | Path, content: dict[str, Any]) -> Dialect:
     raise UsageError(
         f"replay file {path} records the dialect {cut_text(repr(name), 80)}, which refold "
         f"does not check; expected one of {', '.join(DIALECTS)} (or no `dialect` key, for "
-        f"a file written before dialects: openai-chat)"
+        f"a file written before dialects: {DEFAULT_DIALECT})"
     )
 
 

@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from ..dialects import DIALECTS, EVERY_RULE, Dialect
+from ..dialects import DEFAULT_DIALECT, DIALECTS, EVERY_RULE, Dialect
 from ..errors import UsageError
 from ..gate.fail_on import FailedReports, fail_on_notes, fail_on_of, settle_exit_status
 from ..gate.judge import apply_claims, expect_known_crash, judge_session, masked_rules
@@ -97,7 +97,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="NAME",
         help="the stream dialect to check: "
         + ", ".join(DIALECTS)
-        + " (default: the target's declaration, else openai-chat)",
+        + f" (default: the target's declaration, else {DEFAULT_DIALECT})",
     )
     group.addoption(
         "--features",

@@ -332,8 +332,8 @@ def _sse_decoder(value: Any, name: str) -> AnySSEDecode | None:
     raise UsageError(
         f"refold_target of {name}: `sse` is a {type(value).__name__}, expected "
         f"a decoder function decode(parts) -> DecodedStream "
-        f"(refold.targets.sdk.decoders), or -> a list of events for a "
-        f"dialect whose wire rules are about events (anthropic-messages)"
+        f"(refold.targets.sdk.decoders), or -> a list of the stream's items for a "
+        f"dialect whose wire rules are about its items"
     )
 
 
