@@ -103,9 +103,11 @@ class ChatCalls:
         body), in the fold's order: the end of the first that cannot complete."""
         for call in calls:
             call_id, text = _chat_id(call), _text(call)
-            if call_id is not None and call_id in self.settled:
-                continue
             name = non_blank((call.get("function") or {}).get("name"))
+            # a settled call had a name: a nameless one under its id is another call
+            # (a new id at its index took over, TOOL-2-NEW-ID), which never started
+            if call_id is not None and call_id in self.settled and name is not None:
+                continue
             if call_id is None or name is None:
                 return StreamEnd("unsupported", number, cover, call_id, "EV-CALL-STARTED")
             if isinstance(text, str) and arguments_value(text) is None:
