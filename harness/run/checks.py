@@ -609,6 +609,8 @@ class CheckedAccumulator:
         self._sent: list[JSON] = []
         # every item handed to the target, those it refused too: a failure's stream is
         # the one sent, so a crash after a refused `null` is found on a stream with it
+        self._refused: list[int] = []
+        # their positions in it: a crash is replayed without them (`Crash.refused`)
 
     @property
     def events(self) -> list[JSON]:
@@ -624,7 +626,7 @@ class CheckedAccumulator:
             rules=rules,
             chunks=list(self._sent),
             target_error=str(exc),
-            crash=Crash(what, signature(exc), at_chunk=at),
+            crash=Crash(what, signature(exc), at_chunk=at, refused=tuple(self._refused)),
         )
 
     def add(self, chunk: JSON) -> None:
@@ -644,6 +646,7 @@ class CheckedAccumulator:
         try:
             self._accumulator.add(chunk)
         except TargetError as exc:
+            self._refused.append(len(self._sent) - 1)
             return exc
         self.chunks.append(chunk)
         return None

@@ -76,6 +76,10 @@ class Crash:
     charged: tuple[str, ...] = field(default_factory=tuple)
     """The rules whose departure, undone alone, makes the crash go away (or, when none
     does, whose departure alone on the otherwise plain stream makes it)."""
+    refused: tuple[int, ...] = ()
+    """The positions (from 0) in the failure's stream of the items the target refused as
+    the spec asks (an item that is not an object): left out when the crash is replayed,
+    since the reference folds no such item and the target has shown it refuses them."""
     found_by: str = "undoing"
     """How `charged` was found: "undoing" one departure, keeping one "alone", or a
     "probe" taking one kind of content out of the stream."""
@@ -143,7 +147,8 @@ def analyse(crash: Crash, chunks: list[JSON], target: Target) -> None:
     if ablation is None:
         crash.analysed = True
         return
-    prefix = chunks[: crash.at_chunk] if crash.at_chunk is not None else chunks
+    chunks, at = _taken(crash, chunks)
+    prefix = chunks[:at] if at is not None else chunks
     tried: dict[str, None] = {}
     for stream in (prefix, chunks) if len(prefix) < len(chunks) else (chunks,):
         undos = ablation.applicable_undos(stream)
@@ -161,6 +166,18 @@ def analyse(crash: Crash, chunks: list[JSON], target: Target) -> None:
         crash.found_by = "probe" if crash.charged else "undoing"
     crash.departures = tuple(tried)
     crash.analysed = True
+
+
+def _taken(crash: Crash, chunks: list[JSON]) -> tuple[list[JSON], int | None]:
+    """The stream a replay hands the target, without the items it refused, and the
+    crash's chunk counted in it."""
+    if not crash.refused:
+        return chunks, crash.at_chunk
+    taken = [chunk for number, chunk in enumerate(chunks) if number not in crash.refused]
+    at = crash.at_chunk
+    if at is not None:
+        at -= sum(1 for number in crash.refused if number < at)
+    return taken, at
 
 
 def raised_again(crash: Crash, stream: list[JSON], target: Target) -> Crash | None:

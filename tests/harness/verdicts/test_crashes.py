@@ -140,3 +140,24 @@ def test_a_crash_two_departures_each_make_is_charged_to_both(tmp_path: Path) -> 
     assert failure.implicated == ("TOOL-INDEX", "ROB-NULL-ENTRIES")
     assert failure.crash is not None and failure.crash.found_by == "alone"
     assert "each of their departures alone" in str(failure)
+
+
+def test_a_crash_after_a_refused_item_is_replayed_without_it_and_charged() -> None:
+    # the failure's stream shows the refused item (its shape is the one sent); the
+    # replay leaves it out: the reference folds no such item, the target refused it
+    target = load_target(str(_BROKEN / "crash_on_null_choice.py"))
+    check = Check(target)
+    check.rules = ("ROB-NOT-OBJECT",)
+    accumulator = check.accumulator()
+    accumulator.add(chunk({"index": 0, "delta": {"content": "a"}}))
+    assert accumulator.add_raw(None) is not None  # refused
+    with pytest.raises(ConformanceFailure) as excinfo:
+        accumulator.add(chunk(None))
+    failure = excinfo.value
+    assert failure.chunks is not None and failure.chunks[1] is None
+    assert failure.crash is not None and failure.crash.refused == (1,)
+    assert failure.crash.at_chunk == 3
+    analyse(failure.crash, failure.chunks, target)
+    assert failure.implicated == ("ROB-NULL-ENTRIES",)
+    assert failure.blocked == ("ROB-NOT-OBJECT",)
+    assert "raised at chunk 3 of 3 (add(chunk))" in str(failure)
