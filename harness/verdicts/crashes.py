@@ -147,7 +147,13 @@ def analyse(crash: Crash, chunks: list[JSON], target: Target) -> None:
     if ablation is None:
         crash.analysed = True
         return
-    chunks, at = _taken(crash, chunks)
+    taken, at = _taken(crash, chunks)
+    if len(taken) < len(chunks) and not _raises(crash, taken, target):
+        # it needs an item it refused: the refusal left the fold changed, which is the
+        # test's own rule (ROB-NOT-OBJECT), nothing a departure of the rest explains
+        crash.analysed = True
+        return
+    chunks = taken
     prefix = chunks[:at] if at is not None else chunks
     tried: dict[str, None] = {}
     for stream in (prefix, chunks) if len(prefix) < len(chunks) else (chunks,):

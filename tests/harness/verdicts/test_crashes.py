@@ -161,3 +161,36 @@ def test_a_crash_after_a_refused_item_is_replayed_without_it_and_charged() -> No
     assert failure.implicated == ("ROB-NULL-ENTRIES",)
     assert failure.blocked == ("ROB-NOT-OBJECT",)
     assert "raised at chunk 3 of 3 (add(chunk))" in str(failure)
+
+
+def test_a_crash_that_needs_the_refused_item_stays_on_the_tests_rule(tmp_path: Path) -> None:
+    # a target whose refusal breaks it: the next chunk raises, and only after the refusal
+    path = tmp_path / "broken_by_refusal.py"
+    path.write_text(
+        "class Accumulator:\n"
+        "    def __init__(self):\n"
+        "        self.broken = False\n"
+        "    def add(self, chunk):\n"
+        "        if self.broken:\n"
+        "            raise RuntimeError('the stream already failed')\n"
+        "        if not isinstance(chunk, dict):\n"
+        "            self.broken = True\n"
+        "            raise TypeError('not an object')\n"
+        "    def response(self):\n"
+        "        return {}\n"
+        "refold_target = {'factory': Accumulator,\n"
+        "                 'features': ['text', 'tool_calls', 'robustness']}\n",
+        encoding="utf-8",
+    )
+    target = load_target(str(path))
+    check = Check(target)
+    check.rules = ("ROB-NOT-OBJECT",)
+    accumulator = check.accumulator()
+    assert accumulator.add_raw(None) is not None
+    with pytest.raises(ConformanceFailure) as excinfo:
+        accumulator.add(SPARSE[1])  # a departure (TOOL-INDEX) whose undo changes nothing
+    failure = excinfo.value
+    assert failure.crash is not None
+    analyse(failure.crash, failure.chunks or [], target)
+    assert failure.crash.analysed and not failure.crash.explained
+    assert failure.implicated == ("ROB-NOT-OBJECT",)
