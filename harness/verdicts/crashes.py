@@ -82,7 +82,8 @@ class Crash:
     since the reference folds no such item and the target has shown it refuses them."""
     found_by: str = "undoing"
     """How `charged` was found: "undoing" one departure, keeping one "alone", or a
-    "probe" taking one kind of content out of the stream."""
+    "probe" taking one kind of content out of the stream; "refusal": nothing is charged,
+    the crash needs an item the target refused (`refused`)."""
 
     @property
     def explained(self) -> bool:
@@ -119,6 +120,11 @@ class Crash:
                     f"(every other one undone, as the reference folds identically) "
                     f"crashes the target, and the plain stream does not"
                 )
+        elif self.found_by == "refusal":
+            lines.append(
+                "the crash needs the item the target refused before it: replayed without "
+                "that item the target does not raise; charged to the test's rules"
+            )
         elif self.departures:
             # "from the plain shape": the rules' variations the ablation undoes, which a
             # documented stream has too, not the stream shape's departures (verdicts.md §1)
@@ -151,6 +157,7 @@ def analyse(crash: Crash, chunks: list[JSON], target: Target) -> None:
     if len(taken) < len(chunks) and not _raises(crash, taken, target):
         # it needs an item it refused: the refusal left the fold changed, which is the
         # test's own rule (ROB-NOT-OBJECT), nothing a departure of the rest explains
+        crash.found_by = "refusal"
         crash.analysed = True
         return
     chunks = taken

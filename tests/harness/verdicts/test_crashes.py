@@ -194,3 +194,4 @@ def test_a_crash_that_needs_the_refused_item_stays_on_the_tests_rule(tmp_path: P
     analyse(failure.crash, failure.chunks or [], target)
     assert failure.crash.analysed and not failure.crash.explained
     assert failure.implicated == ("ROB-NOT-OBJECT",)
+    assert "the crash needs the item the target refused before it" in str(failure)
