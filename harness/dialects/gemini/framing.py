@@ -26,6 +26,7 @@ __all__ = ["decode_body", "is_array_body", "wire_departures"]
 
 _BOM = b"\xef\xbb\xbf"
 _JSON_WHITESPACE = b" \t\n\r"
+_JSON_WHITESPACE_TEXT = _JSON_WHITESPACE.decode()
 
 
 def is_array_body(body: bytes) -> bool:
@@ -57,9 +58,10 @@ def wire_departures(parts: Sequence[bytes]) -> dict[FrameKind, list[int]]:
         return {"framing": [0]}
     found: dict[FrameKind, list[int]] = {}
     bare = text.lstrip("\ufeff" + _JSON_WHITESPACE_TEXT).startswith("{")
+    bom = [0] if text.startswith("\ufeff") else []
     empty = [] if bare else _empty_elements(text)
-    if text.startswith("\ufeff") or empty:
-        found["framing"] = sorted({0} | set(empty)) if text.startswith("\ufeff") else empty
+    if bom or empty:
+        found["framing"] = sorted({*bom, *empty})
     try:
         decode_array([body])
     except ChunkDataError as exc:
@@ -90,6 +92,3 @@ def _empty_elements(text: str) -> list[int]:
         in_string = char == '"'
         depth += (char in "[{") - (char in "]}")
     return found
-
-
-_JSON_WHITESPACE_TEXT = " \t\n\r"

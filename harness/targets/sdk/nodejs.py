@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import shlex
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 
 from refold.errors import UsageError
 
@@ -24,10 +26,10 @@ from ...dialects import DIALECTS, NodeTarget
 
 __all__ = [
     "NODE_DIR",
+    "NODE_TARGETS",
     "NodeTarget",
     "install_command",
     "node_command",
-    "node_targets",
     "require_node",
 ]
 
@@ -36,13 +38,14 @@ NODE_DIR = Path(__file__).resolve().parent / "node"
 installed, their node_modules) are."""
 
 
-def node_targets() -> dict[str, NodeTarget]:
-    """Every registered dialect's Node.js targets by name (`Dialect.node_targets`)."""
-    return {name: one for d in DIALECTS.values() for name, one in d.node_targets.items()}
+NODE_TARGETS: Mapping[str, NodeTarget] = MappingProxyType(
+    {name: one for d in DIALECTS.values() for name, one in d.node_targets.items()}
+)
+"""Every registered dialect's Node.js targets by name (`Dialect.node_targets`)."""
 
 
 def _target(name: str) -> NodeTarget:
-    return node_targets()[name]
+    return NODE_TARGETS[name]
 
 
 def install_command() -> str:

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from ...errors import UsageError
 from ..loading import BUILTIN_TARGETS, resolved
-from .nodejs import node_targets
+from .nodejs import NODE_TARGETS
 
 __all__ = ["reproducer_of"]
 
 
 def reproducer_of(name: str) -> str | None:
     """The template of built-in target `name`; None for a user target or one without."""
-    node = node_targets().get(name)
+    node = NODE_TARGETS.get(name)
     if node is not None:
         return node.reproducer
     declared = BUILTIN_TARGETS.get(name)

@@ -21,11 +21,12 @@ from __future__ import annotations
 import json
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from ..._json import JSON, JSONObject
 from ._dialects import Analysis, View, analyse, view_of
 from ._grammar import Outcome, read_outcome
+from ._source import arrived
 
 __all__ = ["Ops", "Stream", "check_emitted", "frame_key", "make_stream"]
 
@@ -248,8 +249,6 @@ def _calls_as_completed(known: View | None, read: View | None) -> View | None:
     Responses item added `completed` and never done) comes after one completed earlier,
     whatever the known result's order. Calls the frames never complete keep their place
     after the others."""
-    if known is None or read is None:
+    if read is None:
         return known
-    rank = {call.get("id"): number for number, call in enumerate(read.tool_calls)}
-    calls = sorted(known.tool_calls, key=lambda call: rank.get(call.get("id"), len(rank)))
-    return replace(known, tool_calls=calls)
+    return arrived(known, [call.get("id") for call in read.tool_calls], None)

@@ -63,7 +63,7 @@ class Source:
     any Usage it carries", Responses' `response.failed`)."""
 
 
-def arrived(view: View | None, order: list[str], text: str | None) -> View | None:
+def arrived(view: View | None, order: Sequence[JSON], text: str | None) -> View | None:
     """The view with its calls in the order they completed and its text in the order it
     arrived: what a frame-by-frame adapter can agree with (EV-FOLD-AGREES, see _ends)."""
     if view is None:
