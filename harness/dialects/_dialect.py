@@ -20,7 +20,7 @@ from ..policies import Policy
 from ..serve.endpoint import Endpoint
 from ..verdicts.shapes import Shapes
 
-__all__ = ["Ablation", "Charging", "Dialect", "NodeTarget", "UndecidedAt"]
+__all__ = ["Ablation", "AdapterKind", "Charging", "Dialect", "NodeTarget", "UndecidedAt"]
 
 Streams = Callable[[list[JSON]], list[tuple[str, list[JSON]]]]
 Probes = Callable[[list[JSON], frozenset[str]], list[tuple[str, frozenset[str], list[JSON]]]]
@@ -77,6 +77,39 @@ class Charging(NamedTuple):
 
 NO_CHARGING = Charging()
 """A dialect that narrows no failure when it is raised."""
+
+
+class AdapterKind(Protocol):
+    """How the targets of a dialect whose targets are events adapters (`Dialect.adapters`)
+    are loaded and checked: the shared target forms and the plugin hand them over here,
+    so no module outside the dialect's package knows its target kinds."""
+
+    protocol: str
+    """The line protocol its `exec:` and `http://` adapters speak (`refold-events/1`)."""
+
+    def python_target(
+        self, declaration: dict[str, Any], name: str, features: frozenset[str] | None
+    ) -> Any:
+        """The target a `refold_target` declaration with an `adapter` names."""
+
+    def exec_target(
+        self, command: str, *, features: frozenset[str] | None, timeout: float, max_reply: int
+    ) -> Any:
+        """An adapter run as a subprocess speaking `protocol`."""
+
+    def greeted_target(self, transport: Any, *, spec: str, features: frozenset[str] | None) -> Any:
+        """An adapter behind an already started line transport, once it said hello."""
+
+    def http_target(
+        self, url: str, *, features: frozenset[str] | None, timeout: float, max_reply: int
+    ) -> Any:
+        """An adapter served over HTTP, speaking `protocol` a POST per message."""
+
+    def remote_target(self, worker: Any) -> Any:
+        """A Python adapter served by a worker process (`refold.targets.isolation`)."""
+
+    def check(self, target: Any) -> Any:
+        """The suites' handle on `target` (a `refold.run.checks.Check`)."""
 
 
 @dataclass(frozen=True)
@@ -163,9 +196,9 @@ class Dialect:
     """The file under the checkout's `docs/` listing the reviewed equivalent mutants of the
     reference package (`equivalent-mutants.toml`): `refold mutate --target reference`'s
     default `--equivalents`."""
-    adapters: bool = False
-    """Whether the dialect's targets are events adapters (a declaration's `adapter`, fed
-    another dialect's frames, checked by `EventsCheck`) rather than folds (`Check`)."""
+    adapter_kind: AdapterKind | None = None
+    """How its targets are loaded and checked when they are events adapters (a
+    declaration's `adapter`, fed another dialect's frames) rather than folds (None)."""
     extra_rules_explained: str | None = None
     """What docs/rules.md says of the rules that are not the spec's (None: "Not part of
     <spec>.")."""
@@ -232,6 +265,11 @@ class Dialect:
     def items(self) -> str:
         """The plural of `item`: `chunks`, `events`."""
         return f"{self.item}s"
+
+    @property
+    def adapters(self) -> bool:
+        """Whether the dialect's targets are events adapters (`adapter_kind`), not folds."""
+        return self.adapter_kind is not None
 
     @property
     def lifecycle(self) -> tuple[str, ...]:

@@ -13,8 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 
-from ..dialects import Dialect
-from ..dialects.provider_events import PROVIDER_EVENTS
+from ..dialects import DIALECTS, Dialect
 from ..errors import UsageError
 from .discovery import import_python_target
 from .loading import BUILTIN_EVENTS_TARGETS, BUILTIN_TARGETS, ENTRY_POINT_GROUP, registered
@@ -60,15 +59,14 @@ class TargetForm:
 def _load_exec(spec: str, options: TargetOptions) -> Target:
     from .exec import ExecTarget
 
-    if options.dialect is PROVIDER_EVENTS:
-        from .events_exec import EventsExecTarget
-
-        return EventsExecTarget.start(
+    if options.dialect is not None and options.dialect.adapter_kind is not None:
+        adapter: Target = options.dialect.adapter_kind.exec_target(
             spec.removeprefix("exec:"),
             features=options.features,
             timeout=options.timeout,
             max_reply=options.max_reply,
         )
+        return adapter
 
     return ExecTarget.start(
         spec.removeprefix("exec:"),
@@ -82,12 +80,11 @@ def _load_exec(spec: str, options: TargetOptions) -> Target:
 def _load_http(spec: str, options: TargetOptions) -> Target:
     from .http import HttpTarget
 
-    if options.dialect is PROVIDER_EVENTS:
-        from .events_http import EventsHttpTarget
-
-        return EventsHttpTarget.connect(
+    if options.dialect is not None and options.dialect.adapter_kind is not None:
+        served: Target = options.dialect.adapter_kind.http_target(
             spec, features=options.features, timeout=options.timeout, max_reply=options.max_reply
         )
+        return served
 
     return HttpTarget.connect(
         spec,
@@ -129,14 +126,15 @@ def _load_node(spec: str, options: TargetOptions) -> Target:
 
 
 def _load_node_events(spec: str, options: TargetOptions) -> Target:
-    from .events_exec import EventsExecTarget
     from .exec import ExecTransport
     from .sdk.nodejs import require_node
 
-    if options.dialect not in (None, PROVIDER_EVENTS):
+    owner = next(one for one in DIALECTS.values() if spec in one.node_targets)
+    if options.dialect not in (None, owner) or owner.adapter_kind is None:
         raise UsageError(
-            f"{spec} is an events adapter (provider-events), not a fold of "
-            f"{options.dialect.name} streams: check it without --dialect"
+            f"{spec} is an events adapter ({owner.name}), not a fold of "
+            f"{options.dialect.name if options.dialect else owner.name} streams: "
+            "check it without --dialect"
         )
     require_node(spec)
     command = BUILTIN_EVENTS_TARGETS[spec].removeprefix("exec:")
@@ -147,7 +145,10 @@ def _load_node_events(spec: str, options: TargetOptions) -> Target:
         hello_timeout=max(options.timeout, _NODE_HELLO_SECONDS),
         max_reply=options.max_reply,
     )
-    return EventsExecTarget.greeted(transport, spec=spec, features=options.features)
+    target: Target = owner.adapter_kind.greeted_target(
+        transport, spec=spec, features=options.features
+    )
+    return target
 
 
 def _load_registered(spec: str, options: TargetOptions) -> Target:
@@ -169,6 +170,18 @@ def _is_file(spec: str) -> bool:
     return module.endswith(".py") or "/" in module or "\\" in module
 
 
+def _for_adapters(how: str, *, also: str = "") -> str:
+    """The form's note on the dialects whose targets are events adapters, which speak
+    their own protocol in it (`Dialect.adapter_kind`)."""
+    notes = [also] if also else []
+    notes += [
+        f"with `--dialect {one.name}`: {one.adapter_kind.protocol}, {how}"
+        for one in DIALECTS.values()
+        if one.adapter_kind is not None
+    ]
+    return f" ({'; '.join(notes)})" if notes else ""
+
+
 _NODE_NAMES = [name for name, value in BUILTIN_TARGETS.items() if value.startswith("exec:")]
 _SDK_NAMES = [name for name in BUILTIN_TARGETS if name != "reference" and name not in _NODE_NAMES]
 
@@ -185,8 +198,8 @@ FORMS: tuple[TargetForm, ...] = (
     TargetForm(
         "`exec:COMMAND`",
         "exec:COMMAND",
-        "a process speaking the JSON-lines protocol on stdin/stdout (with "
-        "`--dialect provider-events`: refold-events/1, docs/events.md)",
+        "a process speaking the JSON-lines protocol on stdin/stdout"
+        + _for_adapters("docs/events.md"),
         lambda spec: spec.startswith("exec:"),
         _load_exec,
         python=False,
@@ -194,8 +207,8 @@ FORMS: tuple[TargetForm, ...] = (
     TargetForm(
         "`http://host:port/path`",
         "an http(s):// URL",
-        "a service speaking the same protocol over HTTP POST (`https://` too; "
-        "with `--dialect provider-events`: refold-events/1, a POST per message)",
+        "a service speaking the same protocol over HTTP POST"
+        + _for_adapters("a POST per message", also="`https://` too"),
         lambda spec: spec.startswith(("http://", "https://")),
         _load_http,
         python=False,

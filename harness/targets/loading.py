@@ -79,10 +79,10 @@ def load_target(
         isolated_target = IsolatedTarget.start(
             spec, features=features, timeout=timeout, max_reply=max_reply, dialect=dialect
         )
-        if "accepts" in isolated_target.hello:  # an events adapter, in its worker
-            from .events import RemoteEventsTarget
-
-            return RemoteEventsTarget(isolated_target)
+        kind = isolated_target.dialect.adapter_kind
+        if kind is not None and "accepts" in isolated_target.hello:  # an adapter, in its worker
+            adapter: Target = kind.remote_target(isolated_target)
+            return adapter
         return isolated_target
     return form.load(spec, TargetOptions(features, timeout, max_reply, dialect))
 

@@ -266,15 +266,20 @@ def _declared_target(
 ) -> Target:
     projection = projection_of(declaration.get("projection"), origin=f"refold_target of {name}")
     if declaration.get("adapter") is not None:
-        from .events import adapter_target
-
         events = declared_dialect(
             declaration.get("dialect") or _ADAPTERS_DIALECT,
             dialect,
             origin=f"target {declaration.get('name') or name}",
         )
         check_places(events, projection, origin=f"refold_target of {name}")
-        return adapter_target(declaration, name, features)
+        if events.adapter_kind is None:
+            raise UsageError(
+                f"target {declaration.get('name') or name} declares an `adapter`, an events "
+                f"adapter, but {events.name} is a dialect of folds: declare a `factory` or "
+                f"`fold`, or the dialect of its adapters ({_ADAPTERS_DIALECT})"
+            )
+        adapter: Target = events.adapter_kind.python_target(declaration, name, features)
+        return adapter
     claimed = declaration.get("features")
     target_name = declaration.get("name") or name
     if features is None and claimed is not None:

@@ -410,14 +410,19 @@ def misanswered(request: JSONObject, reply: JSONObject) -> str | None:
         return None
     op = request.get("op")
     greeting = reply.get("hello")
-    if (
-        op == "hello"
-        and isinstance(greeting, dict)
-        and greeting.get("protocol") == ("refold-events/1")
-    ):
+    spoken = greeting.get("protocol") if op == "hello" and isinstance(greeting, dict) else None
+    adapters = next(
+        (
+            one
+            for one in DIALECTS.values()
+            if one.adapter_kind and one.adapter_kind.protocol == spoken
+        ),
+        None,
+    )
+    if adapters is not None:
         return (
-            "the target greets with protocol refold-events/1: it is an events adapter "
-            "(events.md §5); check it with --dialect provider-events"
+            f"the target greets with protocol {spoken}: it is an events adapter "
+            f"({adapters.spec} §5); check it with --dialect {adapters.name}"
         )
     if op == "hello" and reply.get("protocol") != PROTOCOL_VERSION:
         return (

@@ -30,7 +30,6 @@ from refold.reference import JSON, JSONObject
 
 from ..dialects import DIALECTS, Dialect
 from ..errors import TargetError, UsageError
-from .events import EventsTarget
 from .remote import PROTOCOL_VERSION, TargetAccumulator, incremental_operations
 from .snapshot_mirror import SnapshotMirror
 
@@ -95,8 +94,9 @@ class _Worker:
         """What the target offers: `fold`, its dialect's incremental operations when it
         is an accumulator, `sse` when it has a decoder."""
         target = self._target
-        if isinstance(target, EventsTarget):
-            return ["fold"] + (["fold_events"] if target.offers_fold else [])
+        if target.dialect.adapters:  # an events adapter: `offers_fold`, `accepts`, `provider`
+            adapter: Any = target
+            return ["fold"] + (["fold_events"] if adapter.offers_fold else [])
         operations = ["fold"] + (
             sorted(incremental_operations(target.dialect))
             if getattr(target, "factory", None)
@@ -115,17 +115,19 @@ class _Worker:
             "features": features,
             "operations": self._operations(),
         }
-        if isinstance(target, EventsTarget):
-            hello |= {"accepts": sorted(target.accepts), "provider": target.provider}
+        if target.dialect.adapters:
+            adapter: Any = target
+            hello |= {"accepts": sorted(adapter.accepts), "provider": adapter.provider}
         if target.projection is not None:
             hello["projection"] = target.projection.record()
         return hello
 
     def _op_fold_events(self, message: JSONObject) -> JSONObject:
         events = message.get("events")
-        if not isinstance(events, list) or not isinstance(self._target, EventsTarget):
+        if not isinstance(events, list) or not self._target.dialect.adapters:
             raise ValueError("fold_events needs `events`, a JSON array")
-        return {"turn": self._target.fold_events(events)}
+        adapter: Any = self._target
+        return {"turn": adapter.fold_events(events)}
 
     def _op_fold(self, message: JSONObject) -> JSONObject:
         items = self._target.dialect.items

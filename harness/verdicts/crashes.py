@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Literal
 
 from refold.reference import JSON
 
@@ -47,11 +48,15 @@ from ..dialects import Ablation
 from ..errors import TargetError
 from ..targets import Target
 
-__all__ = ["Crash", "analyse", "raised_again", "signature"]
+__all__ = ["Crash", "FoundBy", "analyse", "raised_again", "signature"]
 
 _ANALYSED_KINDS = frozenset({"raised", "crashed"})
 _REPLAYED_OPERATIONS = frozenset({"fold", "add", "response"})
 """The calls a crash is replayed through, by name: `fold(chunks)` or `fold(events)` alike."""
+
+
+FoundBy = Literal["undoing", "alone", "probe", "refusal"]
+"""How a crash's charged rules were found (`Crash.found_by`)."""
 
 
 def signature(error: TargetError) -> str:
@@ -80,7 +85,7 @@ class Crash:
     """The positions (from 0) in the failure's stream of the items the target refused as
     the spec asks (an item that is not an object): left out when the crash is replayed,
     since the reference folds no such item and the target has shown it refuses them."""
-    found_by: str = "undoing"
+    found_by: FoundBy = "undoing"
     """How `charged` was found: "undoing" one departure, keeping one "alone", or a
     "probe" taking one kind of content out of the stream; "refusal": nothing is charged,
     the crash needs an item the target refused (`refused`)."""

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from refold.dialects.provider_events.adapters.checks import EventsCheck
 from refold.reference import JSON, JSONObject
 from refold.reference import events as reference_events
-from refold.run.events_checks import EventsCheck
 
 __all__ = ["emitted_at", "produced_by", "turn_of"]
 

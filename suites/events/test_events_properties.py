@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from refold.run.events_checks import EventsCheck
+from refold.dialects.provider_events.adapters.checks import EventsCheck
 from refold.run.marks import rule
 from refold.strategies.events import damaged_frames, resplit_frames
 

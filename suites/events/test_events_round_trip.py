@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
 
+from refold.dialects.provider_events.adapters.checks import EventsCheck
 from refold.reference import JSON, JSONObject
-from refold.run.events_checks import EventsCheck
 from refold.run.marks import rule
 from refold.strategies.events import lossless_frames
 

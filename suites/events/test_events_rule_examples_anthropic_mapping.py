@@ -4,7 +4,7 @@ index past other blocks."""
 
 from __future__ import annotations
 
-from refold.run.events_checks import EventsCheck
+from refold.dialects.provider_events.adapters.checks import EventsCheck
 from refold.run.marks import rule
 
 from ._expect import turn_of

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+from refold.dialects.provider_events.adapters.checks import EventsCheck
 from refold.reference import JSON
-from refold.run.events_checks import EventsCheck
 from refold.run.marks import rule
 
 from ._calls import completed_calls, two_calls

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from refold.dialects.provider_events.adapters.checks import EventsCheck
 from refold.reference import events as reference_events
-from refold.run.events_checks import EventsCheck
 from refold.run.marks import rule
 
 from ._calls import call_events, completed_calls, ids, two_calls

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
+from refold.dialects.provider_events.adapters.checks import EventsCheck
 from refold.reference import JSONObject
-from refold.run.events_checks import EventsCheck
 from refold.run.marks import rule
 
 from ._expect import produced_by, turn_of

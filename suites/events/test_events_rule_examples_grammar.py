@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from refold.dialects.provider_events.adapters.checks import EventsCheck
 from refold.reference import JSON
 from refold.reference import events as reference_events
-from refold.run.events_checks import EventsCheck
 from refold.run.marks import rule
 
 from . import _responses_frames as rs

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from refold.dialects.provider_events.adapters.checks import EventsCheck
 from refold.reference import JSON, JSONObject
 from refold.reference import events as reference_events
-from refold.run.events_checks import EventsCheck
 from refold.run.marks import rule
 
 from ._expect import produced_by, turn_of

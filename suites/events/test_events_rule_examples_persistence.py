@@ -8,9 +8,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from refold.dialects.provider_events.adapters.checks import EventsCheck
 from refold.reference import JSON
 from refold.reference import events as reference_events
-from refold.run.events_checks import EventsCheck
 from refold.run.marks import rule
 
 from ._frames import (

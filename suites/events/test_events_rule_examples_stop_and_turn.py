@@ -7,11 +7,11 @@ import json
 
 import pytest
 
+from refold.dialects.provider_events.adapters.checks import EventsCheck
 from refold.reference import JSON, JSONObject
 from refold.reference import anthropic as anthropic_reference
 from refold.reference import responses as responses_reference
 from refold.reference.chat import fold as chat_fold
-from refold.run.events_checks import EventsCheck
 from refold.run.marks import rule
 
 from . import _responses_frames as rs

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from refold.dialects.provider_events.adapters.checks import EventsCheck
 from refold.reference import JSON
-from refold.run.events_checks import EventsCheck
 from refold.run.marks import rule
 
 from ._expect import turn_of

@@ -28,6 +28,7 @@ from refold.reference.events import differences
 from ...errors import TargetError
 from .._dialect import Dialect
 from ._shapes import SourceShapes
+from .adapters import ADAPTERS
 from .targets import NODE_TARGETS, SDK_TARGETS
 
 __all__ = ["BEGIN", "PROVIDER_EVENTS", "SOURCES", "begin", "comparable", "frames_of", "source_of"]
@@ -177,7 +178,7 @@ PROVIDER_EVENTS = Dialect(
     snapshot_rule="EV-OPAQUE-FRAME",
     sse_layer="items",
     suites="events",
-    adapters=True,
+    adapter_kind=ADAPTERS,
     reference_target="refold.dialects.provider_events.reference_target:DECLARATION",
     sdk_targets=SDK_TARGETS,
     node_targets=NODE_TARGETS,

@@ -11,7 +11,8 @@ __all__ = ["DECLARATION", "ReferenceAdapter"]
 
 class ReferenceAdapter:
     """The reference events adapter in the in-process adapter interface
-    (`refold.targets.events`): `refold.reference.events.Adapter`, begun per stream."""
+    (`refold.dialects.provider_events.adapters.python`): `refold.reference.events.Adapter`,
+    begun per stream."""
 
     def __init__(self) -> None:
         self._adapter: events.Adapter | None = None

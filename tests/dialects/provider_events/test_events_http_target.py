@@ -30,10 +30,10 @@ import pytest
 from refold.cli import main
 from refold.dialects import dialect
 from refold.dialects.provider_events import SOURCES
+from refold.dialects.provider_events.adapters.python import EventsTarget
 from refold.errors import TargetError, UsageError
 from refold.reference.events import check_events
 from refold.targets import load_target
-from refold.targets.events import EventsTarget
 
 ROOT = Path(__file__).resolve().parents[3]
 EVENTS = dialect("provider-events")

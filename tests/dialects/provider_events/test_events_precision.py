@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 
 from refold.dialects.provider_events import PROVIDER_EVENTS
+from refold.dialects.provider_events.adapters.checks import EventsCheck
+from refold.dialects.provider_events.adapters.python import adapter_target
 from refold.reference.events import (
     Adapter,
     check_events,
@@ -27,8 +29,6 @@ from refold.reference.events import (
     normalize,
 )
 from refold.run.checks import ConformanceFailure
-from refold.run.events_checks import EventsCheck
-from refold.targets.events import adapter_target
 
 CHAT, RESPONSES = "openai-chat", "openai-responses"
 GRAMMAR = (

@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 
 from refold.dialects import dialect
+from refold.dialects.provider_events.adapters.python import EventsTarget
 from refold.errors import TargetError, UsageError
 from refold.targets import load_target
 from refold.targets.confinement import Confinement, configure, current
-from refold.targets.events import EventsTarget
 
 EVENTS = dialect("provider-events")
 CHAT_STREAM: list[Any] = [

@@ -5,8 +5,8 @@ The adapter greets (`{"hello": {"protocol": "refold-events/1", "provider", "dial
 `ack` before the next, so an event that arrives after ack k was emitted after frame k+1
 was sent: look-ahead is visible), then `end`, and reads the final events, the outcome and
 what the runtime persists. `EventsProtocolTarget` is that exchange over any
-`LineTransport`: a subprocess's stdin and stdout (`exec:`, `refold.targets.events_exec`)
-or one HTTP POST per message (`http://`, `refold.targets.events_http`). A line that is not
+`LineTransport`: a subprocess's stdin and stdout (`exec:`, `.exec`)
+or one HTTP POST per message (`http://`, `.http`). A line that is not
 JSON, a line of another stream, a missing ack, a crash or a hang fails the stream (the rule
 under test) through `LineTransport.fail`, and the next stream goes on.
 """
@@ -16,16 +16,15 @@ from __future__ import annotations
 import itertools
 from typing import Any, ClassVar, Protocol, Self
 
+from refold.errors import TargetError, UsageError
 from refold.reference import JSON, JSONObject
+from refold.targets.remote import check_features
 
-from ..dialects.provider_events import PROVIDER_EVENTS, frames_of, source_of
-from ..errors import TargetError, UsageError
-from .events import EventsTarget, accepted_sources, outcome_of
-from .remote import check_features
+from .. import PROVIDER_EVENTS, frames_of, source_of
+from . import EVENTS_PROTOCOL
+from .python import EventsTarget, accepted_sources, outcome_of
 
 __all__ = ["EVENTS_PROTOCOL", "EventsProtocolTarget", "LineTransport"]
-
-EVENTS_PROTOCOL = "refold-events/1"
 
 
 class LineTransport(Protocol):

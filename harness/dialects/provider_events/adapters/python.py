@@ -31,17 +31,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from refold.dialects._dialect import Dialect
+from refold.errors import TargetError, UsageError
 from refold.reference import JSON, JSONObject
 from refold.reference._json import copy_json
+from refold.targets.remote import TargetAccumulator, check_features
 
-from ..dialects import Dialect
-from ..dialects.provider_events import PROVIDER_EVENTS, SOURCES, frames_of, source_of
-from ..errors import TargetError, UsageError
-from .remote import TargetAccumulator, check_features
+from .. import PROVIDER_EVENTS, SOURCES, frames_of, source_of
 
 if TYPE_CHECKING:
-    from ..run.projection import Projection
-    from .sdk.decoders import AnySSEDecode
+    from refold.run.projection import Projection
+    from refold.targets.sdk.decoders import AnySSEDecode
 
 __all__ = [
     "EventsTarget",
@@ -154,7 +154,7 @@ class PythonEventsTarget(EventsTarget):
 
     def _run(self, chunks: list[JSON]) -> JSONObject:
         """Run one fresh adapter over the stream, frame by frame."""
-        from .python import _call
+        from refold.targets.python import _call
 
         source, frames = source_of(chunks), frames_of(chunks)
         adapter = _call(f"{self.name}()", self.factory)
@@ -176,7 +176,7 @@ class PythonEventsTarget(EventsTarget):
 
     def fold_events(self, events: list[JSON]) -> JSON:
         """The adapter's `fold(events)`, on a fresh adapter."""
-        from .python import _call
+        from refold.targets.python import _call
 
         if not self.offers_fold:
             return super().fold_events(events)

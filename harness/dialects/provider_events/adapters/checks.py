@@ -25,15 +25,15 @@ from dataclasses import dataclass
 
 import pytest
 
+from refold.errors import TargetError
 from refold.reference import JSON, JSONObject, impact_of, scrub
 from refold.reference import events as reference_events
 from refold.reference.events import Violation, differences
+from refold.run.checks import Check, ConformanceFailure
+from refold.verdicts.crashes import Crash, signature
 
-from ..dialects.provider_events import begin, comparable, frames_of, source_of
-from ..errors import TargetError
-from ..targets.events import EventsTarget, unaccepted
-from ..verdicts.crashes import Crash, signature
-from .checks import Check, ConformanceFailure
+from .. import begin, comparable, frames_of, source_of
+from .python import EventsTarget, unaccepted
 
 __all__ = ["EventsCheck"]
 

@@ -24,12 +24,12 @@ import collections
 import json
 import random
 
+from refold.errors import TargetError
 from refold.reference import JSONObject
+from refold.targets.http import HttpTransport
+from refold.targets.remote import DEFAULT_MAX_REPLY
 
-from ..errors import TargetError
-from .events_protocol import EventsProtocolTarget
-from .http import HttpTransport
-from .remote import DEFAULT_MAX_REPLY
+from .protocol import EventsProtocolTarget
 
 __all__ = ["EventsHttpTarget", "EventsHttpTransport"]
 

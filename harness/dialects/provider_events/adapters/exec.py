@@ -11,10 +11,11 @@ from __future__ import annotations
 import shlex
 from typing import ClassVar
 
-from .confinement import anchored
-from .events_protocol import EVENTS_PROTOCOL, EventsProtocolTarget
-from .exec import ExecTransport
-from .remote import DEFAULT_MAX_REPLY
+from refold.targets.confinement import anchored
+from refold.targets.exec import ExecTransport
+from refold.targets.remote import DEFAULT_MAX_REPLY
+
+from .protocol import EVENTS_PROTOCOL, EventsProtocolTarget
 
 __all__ = ["EVENTS_PROTOCOL", "EventsExecTarget"]
 
