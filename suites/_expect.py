@@ -10,9 +10,27 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from refold.reference import JSON, JSONObject
 
-__all__ = ["add_all", "expect_decoded", "expect_result", "finished_is"]
+__all__ = [
+    "Judged",
+    "add_all",
+    "expect_decoded",
+    "expect_folded",
+    "expect_result",
+    "finished_is",
+    "needs",
+    "refuses_as_array",
+]
+
+Judged = Callable[[Any, JSON], JSON]
+"""Given the check, what of a result the target is judged on."""
+
+
+def _whole(check: Any, value: JSON) -> JSON:
+    return value
 
 
 def expect_result(
@@ -23,11 +41,11 @@ def expect_result(
     events: list[JSON],
     rules: tuple[str, ...] | None = None,
     when: str = "the fold",
-    judged: Callable[[JSON], JSON] = lambda value: value,
+    judged: Judged = _whole,
 ) -> None:
     """Fail unless `received` equals `expected` under the canonical comparison, both as far
     as the target is judged on them (`judged`)."""
-    found = check.differences(judged(expected), judged(received))
+    found = check.differences(judged(check, expected), judged(check, received))
     if found:
         raise check.fail(
             f"{when} differs from the expected {check.dialect.result} at {len(found)} place(s)",
@@ -38,6 +56,22 @@ def expect_result(
             expected=expected,
             received=received,
         )
+
+
+def expect_folded(
+    check: Any,
+    items: list[JSON],
+    expected: JSONObject,
+    *,
+    ablate: bool,
+    rules: tuple[str, ...] | None = None,
+    judged: Judged = _whole,
+) -> JSONObject:
+    """Fold `items` through the target (`Check.fold`, ablating a failure when `ablate`) and
+    fail unless the result is `expected` (`expect_result`)."""
+    received: JSONObject = check.fold(items, ablate=ablate)
+    expect_result(check, received, expected, events=items, rules=rules, judged=judged)
+    return received
 
 
 def expect_decoded(check: Any, parts: list[bytes], expected: list[JSON]) -> None:
@@ -64,6 +98,26 @@ def finished_is(check: Any, acc: Any, *, expected: bool, rule: str) -> None:
             f"finished is {not expected} after event {len(acc.events) - 1}, expected {expected}",
             rules=(rule,),
             events=list(acc.events),
+        )
+
+
+def needs(check: Any, feature: str, why: str) -> None:
+    """Skip unless the target claims `feature` (the interface this example needs)."""
+    if feature not in check.target.features:
+        pytest.skip(
+            f"target {check.target.name} does not claim feature {feature}, which this "
+            f"example needs to {why}"
+        )
+
+
+def refuses_as_array(check: Any, acc: Any, item: JSON) -> None:
+    """Fail unless the accumulator refuses `item` sent inside a JSON array (`add_raw`): a
+    value that is not an object."""
+    if acc.add_raw([item]) is None:
+        name = check.dialect.item
+        article = "an" if name[:1] in "aeiou" else "a"
+        raise check.fail(
+            f"{article} {name} that is a JSON array was accepted", events=[*acc.events, [item]]
         )
 
 

@@ -17,19 +17,32 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import strategies as st
 
+from refold.reference import JSON, JSONObject
+from refold.run.marks import rule
 from refold.run.state import collecting_dialect
+
+from ._sse_items import with_inserted
+
+if TYPE_CHECKING:
+    from _pytest.mark.structures import ParameterSet
 
 __all__ = [
     "Draw",
     "Framing",
+    "Items",
     "all_families",
+    "by_event_lines",
+    "cases",
+    "framed",
     "one_feature",
     "parametrize_from",
+    "per_feature",
     "split_family",
 ]
 
@@ -38,6 +51,8 @@ Draw = Callable[[frozenset[str]], st.SearchStrategy[Any]]
 the strategy of what it folds ((expected, stream) or a stream)."""
 Framing = Callable[[frozenset[str], st.DataObject], list[bytes]]
 """A case of an item-layer SSE test: given the claimed features, the byte pieces sent."""
+Items = Callable[[frozenset[str], st.DataObject], list[JSON]]
+"""Given the claimed features, the items an SSE case frames."""
 
 _PARAMETERS: dict[str, tuple[str, ...]] = {
     "ROUND_TRIP": ("family", "mixed", "feature"),
@@ -80,11 +95,11 @@ def split_family(round_trips: RoundTrips, family: int, focus: frozenset[str] | N
     drawn with the claimed features (only those of `focus` when given: the blocks and
     fields the family's shapes concern, so the examples go there)."""
 
-    def cases(claimed: frozenset[str]) -> st.SearchStrategy[Any]:
+    def drawn(claimed: frozenset[str]) -> st.SearchStrategy[Any]:
         features = claimed & focus if focus else claimed
         return round_trips(features=features, families={1, family})
 
-    return cases
+    return drawn
 
 
 def all_families(
@@ -93,19 +108,85 @@ def all_families(
     """The splits of every family of the claimed features (less `drawn_without`: what
     another suite draws), mixed."""
 
-    def cases(claimed: frozenset[str]) -> st.SearchStrategy[Any]:
+    def drawn(claimed: frozenset[str]) -> st.SearchStrategy[Any]:
         features = claimed - drawn_without
         return round_trips(features=features, families=families_for(features))
 
-    return cases
+    return drawn
 
 
 def one_feature(round_trips: RoundTrips, families_for: FamiliesFor, feature: str) -> Draw:
     """The splits of results using `feature` (and text), by the families `families_for`
     gives those two features: a per-feature test fails only on its feature's rules."""
 
-    def cases(claimed: frozenset[str]) -> st.SearchStrategy[Any]:
+    def drawn(claimed: frozenset[str]) -> st.SearchStrategy[Any]:
         features = frozenset({"text", feature})
         return round_trips(features=features, families=families_for(features))
 
-    return cases
+    return drawn
+
+
+def cases(table: Mapping[str, tuple[Any, Sequence[str]]]) -> list[ParameterSet]:
+    """A kit table's cases: by id, what the test takes (a draw, a machine, ...) and the
+    rules it checks, which it is marked with."""
+    return [
+        pytest.param(case, marks=rule(*rules), id=name) for name, (case, rules) in table.items()
+    ]
+
+
+def per_feature(
+    round_trips: RoundTrips,
+    families_for: FamiliesFor,
+    rules: Mapping[str, Sequence[str]],
+    *,
+    every: Sequence[str] = (),
+) -> list[ParameterSet]:
+    """A case per feature, named after it: the splits of results using it (`one_feature`),
+    marked with the rules `every` feature's results check, then its own."""
+    return [
+        pytest.param(
+            one_feature(round_trips, families_for, feature), marks=rule(*every, *own), id=feature
+        )
+        for feature, own in rules.items()
+    ]
+
+
+def framed(
+    items: Items,
+    framing: Callable[[list[JSON]], st.SearchStrategy[list[bytes]]],
+    *,
+    inserted: tuple[JSONObject, ...] = (),
+) -> Framing:
+    """The byte pieces `framing` cuts the drawn `items` into, with one to three of
+    `inserted` (frames a decoder may be tempted to filter or raise on) among them when
+    given."""
+
+    def parts(claimed: frozenset[str], data: st.DataObject) -> list[bytes]:
+        drawn = items(claimed, data)
+        if inserted:
+            drawn = with_inserted(data, drawn, inserted)
+        pieces: list[bytes] = data.draw(framing(drawn), label="parts")
+        return pieces
+
+    return parts
+
+
+_EVENT_LINES: tuple[tuple[bool | None, str], ...] = (
+    (True, "named"),
+    (False, "unnamed"),
+    (None, "mixed"),
+)
+"""How frames are named (an `event:` line each, none, or either), and the case's id."""
+
+
+def by_event_lines(
+    items: Items, sse_bytes: Callable[..., st.SearchStrategy[list[bytes]]], rules: Sequence[str]
+) -> list[ParameterSet]:
+    """A case per way of naming frames: the drawn `items` framed by
+    `sse_bytes(items, event_lines=...)`, marked with `rules`."""
+    return cases(
+        {
+            name: (framed(items, partial(sse_bytes, event_lines=lines)), rules)
+            for lines, name in _EVENT_LINES
+        }
+    )

@@ -11,7 +11,7 @@ within (`Refusal`).
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import NamedTuple
 
 from hypothesis import strategies as st
@@ -27,7 +27,11 @@ __all__ = [
     "Varied",
     "inserted_before",
     "objects_after_the_first",
+    "paired",
+    "typed_as",
     "typed_or_untyped",
+    "with_noise",
+    "with_unknown_keys",
 ]
 
 
@@ -105,3 +109,65 @@ def typed_or_untyped(
     typed = st.builds(lambda extra, kind: {**extra, "type": kind}, payloads, kinds)
     untyped = payloads.map(lambda extra: {k: v for k, v in extra.items() if k != "type"})
     return typed | untyped
+
+
+def typed_as(kind: str, payloads: st.SearchStrategy[JSONObject]) -> st.SearchStrategy[JSONObject]:
+    """Items of type `kind`, bare or carrying `payloads`."""
+    return st.just({"type": kind}) | st.builds(lambda extra: {**extra, "type": kind}, payloads)
+
+
+def with_noise(
+    stream: Stream,
+    noise: st.SearchStrategy[JSONObject],
+    end: Callable[[list[JSONObject]], int],
+    without: str,
+) -> Varied:
+    """A lossless stream with one to three `noise` items inserted anywhere up to position
+    `end(...)` (`inserted_before`), against the same stream without `without`."""
+
+    def varied(claimed: frozenset[str], data: st.DataObject) -> Variant:
+        items = stream(claimed, data)
+        return Variant(inserted_before(data, items, noise, end), items, without)
+
+    return varied
+
+
+def with_unknown_keys(
+    stream: Stream,
+    keys: st.SearchStrategy[JSONObject],
+    read: Callable[[JSONObject], Collection[str]],
+    without: str,
+) -> Varied:
+    """A lossless stream some of whose items are given drawn `keys` (but for `type` and
+    those the fold reads on the item, `read(item)`), against the same stream without
+    `without`."""
+
+    def varied(claimed: frozenset[str], data: st.DataObject) -> Variant:
+        items = stream(claimed, data)
+        changed = copy.deepcopy(items)
+        for number in data.draw(
+            st.sets(st.integers(0, len(changed) - 1), min_size=1), label="events given keys"
+        ):
+            item = changed[number]
+            known = read(item)
+            for key, value in data.draw(keys, label="keys").items():
+                if key not in known and key != "type":
+                    item.setdefault(key, value)
+        return Variant(changed, items, without)
+
+    return varied
+
+
+Pairs = Callable[[frozenset[str]], st.SearchStrategy[tuple[list[JSONObject], list[JSONObject]]]]
+"""Given the claimed features, the (changed, baseline) streams of a robustness case."""
+
+
+def paired(pairs: Pairs, without: str) -> Varied:
+    """A drawn stream varied by what the case's rules say cannot matter and the same
+    stream without it (`without`), drawn together (`pairs`)."""
+
+    def varied(claimed: frozenset[str], data: st.DataObject) -> Variant:
+        changed, baseline = data.draw(pairs(claimed), label="streams")
+        return Variant(changed, baseline, without)
+
+    return varied

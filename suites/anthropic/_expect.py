@@ -6,11 +6,12 @@ of the lifecycle rule the test names for it.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
-from refold.reference import JSON, JSONObject
+from refold.reference import JSON
 
-from .._expect import add_all, expect_result, finished_is
+from .._expect import add_all, expect_folded, expect_result, finished_is
 
 __all__ = ["add_all", "expect_finished", "expect_fold", "expect_message"]
 
@@ -23,39 +24,13 @@ def _judged(check: Any, value: JSON) -> JSON:
     return {key: item for key, item in value.items() if key != "usage"}
 
 
-def expect_message(
-    check: Any,
-    received: JSON,
-    expected: JSONObject,
-    *,
-    events: list[JSON],
-    rules: tuple[str, ...] | None = None,
-    when: str = "the fold",
-) -> None:
-    """Fail unless `received` equals `expected` under the canonical comparison (usage
-    left out for a target that does not claim it)."""
-    expect_result(
-        check,
-        received,
-        expected,
-        events=events,
-        rules=rules,
-        when=when,
-        judged=lambda value: _judged(check, value),
-    )
+expect_message = partial(expect_result, judged=_judged)
+"""Fail unless a Message equals the expected one under the canonical comparison (usage
+left out for a target that does not claim it)."""
 
+expect_fold = partial(expect_folded, ablate=False, judged=_judged)
+"""Fold events through the target and fail unless the Message is the expected one."""
 
-def expect_fold(
-    check: Any, events: list[JSON], expected: JSONObject, *, rules: tuple[str, ...] | None = None
-) -> JSONObject:
-    """Fold `events` through the target and fail unless the Message is `expected`."""
-    received: JSONObject = check.fold(events)
-    expect_message(check, received, expected, events=events, rules=rules)
-    return received
-
-
-def expect_finished(
-    check: Any, acc: Any, *, expected: bool, rule: str = "AM-LIFE-FINISHED"
-) -> None:
-    """Fail unless the accumulator's `finished` is `expected`."""
-    finished_is(check, acc, expected=expected, rule=rule)
+expect_finished = partial(finished_is, rule="AM-LIFE-FINISHED")
+"""Fail unless the accumulator's `finished` is `expected` (else AM-LIFE-FINISHED's
+failure, or that of the `rule` named)."""

@@ -15,11 +15,9 @@ from __future__ import annotations
 
 from functools import partial
 
-import pytest
 from hypothesis import strategies as st
 
 from refold.reference import JSON, JSONObject
-from refold.run.marks import rule
 from refold.strategies.anthropic import (
     event_name,
     event_streams,
@@ -29,9 +27,8 @@ from refold.strategies.anthropic import (
     sse_bytes,
 )
 
-from .._kits import all_families, one_feature, split_family
+from .._kits import all_families, by_event_lines, cases, framed, per_feature, split_family
 from .._lifecycle import FinishedMachine, ReferenceMachine, SnapshotMachine
-from .._sse_items import with_inserted
 from . import _robustness
 from ._lifecycle import LIFECYCLE_MACHINE as LIFECYCLE_MACHINE
 from ._lifecycle import AfterStopMachine, ErrorMachine, reading_before_a_message_start
@@ -44,97 +41,62 @@ _USAGE_FEATURES = frozenset({"text", "usage"})
 _TEXT_FEATURES = frozenset({"text"})
 
 _family = partial(split_family, round_trips)
-_mixed = all_families(round_trips, families_for, drawn_without=frozenset())
-_feature = partial(one_feature, round_trips, families_for)
 
+_SHAPE = ("AM-START-BASE", "AM-BLOCK-OPEN", "AM-BLOCK-ORDER", "AM-BLOCK-STOP", "AM-TEXT-JOIN")
+"""The rules of Anthropic's own shape (family 1), less those of its stop."""
+_STOP = ("AM-STOP-REASON", "AM-STOP-SEQUENCE")
+_TOOL = ("AM-TOOL-JOIN", "AM-TOOL-NO-DELTA", "AM-TOOL-IDENTITY")
+_THINKING = ("AM-THINK-JOIN", "AM-THINK-SIGNATURE")
+_USAGE = ("AM-USAGE-BASE", "AM-USAGE-REPLACE", "AM-USAGE-NEVER-SUM")
 
 ROUND_TRIP = {
-    "family": [
-        pytest.param(
-            _family(1, None),
-            marks=rule(
-                "AM-START-BASE",
-                "AM-BLOCK-OPEN",
-                "AM-BLOCK-ORDER",
-                "AM-BLOCK-STOP",
-                "AM-TEXT-JOIN",
-                "AM-STOP-REASON",
-                "AM-STOP-SEQUENCE",
+    "family": cases(
+        {
+            "family-1-anthropic-shape": (_family(1, None), (*_SHAPE, *_STOP)),
+            "family-2-text-splits": (_family(2, _TEXT_FEATURES), ("AM-TEXT-JOIN",)),
+            "family-3-tool-input-texts": (_family(3, _TOOL_FEATURES), _TOOL),
+            "family-4-thinking-splits": (_family(4, _THINKING_FEATURES), _THINKING),
+            "family-5-citations-among-text": (
+                _family(5, _CITATION_FEATURES),
+                ("AM-CITATIONS-APPEND",),
             ),
-            id="family-1-anthropic-shape",
-        ),
-        pytest.param(
-            _family(2, _TEXT_FEATURES),
-            marks=rule("AM-TEXT-JOIN"),
-            id="family-2-text-splits",
-        ),
-        pytest.param(
-            _family(3, _TOOL_FEATURES),
-            marks=rule("AM-TOOL-JOIN", "AM-TOOL-NO-DELTA", "AM-TOOL-IDENTITY"),
-            id="family-3-tool-input-texts",
-        ),
-        pytest.param(
-            _family(4, _THINKING_FEATURES),
-            marks=rule("AM-THINK-JOIN", "AM-THINK-SIGNATURE"),
-            id="family-4-thinking-splits",
-        ),
-        pytest.param(
-            _family(5, _CITATION_FEATURES),
-            marks=rule("AM-CITATIONS-APPEND"),
-            id="family-5-citations-among-text",
-        ),
-        pytest.param(
-            _family(6, _WHOLE_BLOCK_FEATURES),
-            marks=rule("AM-BLOCK-OPEN", "AM-RESULT-AS-SENT"),
-            id="family-6-blocks-without-deltas",
-        ),
-        pytest.param(
-            _family(7, _USAGE_FEATURES),
-            marks=rule("AM-USAGE-BASE", "AM-USAGE-REPLACE", "AM-USAGE-NEVER-SUM"),
-            id="family-7-usage-re-reported",
-        ),
-        pytest.param(
-            _family(8, None),
-            marks=rule("AM-PING", "AM-UNKNOWN-EVENT", "AM-UNKNOWN-KEYS", "AM-BEFORE-START"),
-            id="family-8-noise",
-        ),
-        pytest.param(
-            _family(9, None),
-            marks=rule("AM-START-CONTENT", "AM-START-BASE"),
-            id="family-9-finished-in-message-start",
-        ),
-    ],
-    "mixed": [
-        pytest.param(
-            _mixed,
-            marks=rule("AM-START-BASE", "AM-BLOCK-ORDER", "AM-TEXT-JOIN", "AM-STOP-REASON"),
-            id="all",
-        )
-    ],
-    "feature": [
-        pytest.param(_feature(feature), marks=rule("AM-TEXT-JOIN", *rules), id=feature)
-        for feature, rules in (
-            (
-                "text",
-                (
-                    "AM-BLOCK-OPEN",
-                    "AM-BLOCK-ORDER",
-                    "AM-START-BASE",
-                    "AM-STOP-REASON",
-                    "AM-STOP-SEQUENCE",
-                ),
+            "family-6-blocks-without-deltas": (
+                _family(6, _WHOLE_BLOCK_FEATURES),
+                ["AM-BLOCK-OPEN", "AM-RESULT-AS-SENT"],
             ),
-            ("tool_use", ("AM-TOOL-JOIN", "AM-TOOL-NO-DELTA", "AM-TOOL-IDENTITY")),
-            ("server_tools", ("AM-SERVER-TOOL", "AM-RESULT-AS-SENT")),
-            ("thinking", ("AM-THINK-JOIN", "AM-THINK-SIGNATURE", "AM-REDACTED")),
-            ("citations", ("AM-CITATIONS-APPEND",)),
-            ("stop_details", ("AM-STOP-DETAILS", "AM-CONTAINER")),
-            (
-                "usage",
-                ("AM-USAGE-BASE", "AM-USAGE-REPLACE", "AM-USAGE-NEVER-SUM", "AM-USAGE-ABSENT"),
+            "family-7-usage-re-reported": (_family(7, _USAGE_FEATURES), _USAGE),
+            "family-8-noise": (
+                _family(8, None),
+                ["AM-PING", "AM-UNKNOWN-EVENT", "AM-UNKNOWN-KEYS", "AM-BEFORE-START"],
             ),
-        )
-    ],
+            "family-9-finished-in-message-start": (
+                _family(9, None),
+                ["AM-START-CONTENT", "AM-START-BASE"],
+            ),
+        }
+    ),
+    "mixed": cases(
+        {
+            "all": (
+                all_families(round_trips, families_for, drawn_without=frozenset()),
+                ["AM-START-BASE", "AM-BLOCK-ORDER", "AM-TEXT-JOIN", "AM-STOP-REASON"],
+            )
+        }
+    ),
+    "feature": per_feature(
+        round_trips,
+        families_for,
+        {
+            "text": ("AM-BLOCK-OPEN", "AM-BLOCK-ORDER", "AM-START-BASE", *_STOP),
+            "tool_use": _TOOL,
+            "server_tools": ("AM-SERVER-TOOL", "AM-RESULT-AS-SENT"),
+            "thinking": (*_THINKING, "AM-REDACTED"),
+            "citations": ("AM-CITATIONS-APPEND",),
+            "stop_details": ("AM-STOP-DETAILS", "AM-CONTAINER"),
+            "usage": (*_USAGE, "AM-USAGE-ABSENT"),
+        },
+        every=("AM-TEXT-JOIN",),
+    ),
 }
 """The round trips: per split family, all claimed families mixed, per feature."""
 
@@ -151,34 +113,35 @@ def _malformed(claimed: frozenset[str]) -> st.SearchStrategy[list[JSONObject]]:
 
 
 DIFFERENTIAL = {
-    "damaged": [
-        pytest.param(
-            _damaged,
-            marks=rule(
-                "AM-DELTA-ROUTE",
-                "AM-DELTA-MATCH",
-                "AM-BLOCK-ORDER",
-                "AM-BLOCK-REOPEN",
-                "AM-START-ONCE",
-                "AM-STOP-REASON",
-                "AM-STOP-SEQUENCE",
-            ),
-            id="damaged",
-        )
-    ],
-    "malformed": [
-        pytest.param(
-            _malformed,
-            marks=rule(
-                "AM-ROB-WRONG-TYPE",
-                "AM-UNKNOWN-DELTA",
-                "AM-UNKNOWN-EVENT",
-                "AM-PING",
-                "AM-BEFORE-START",
-            ),
-            id="malformed",
-        )
-    ],
+    "damaged": cases(
+        {
+            "damaged": (
+                _damaged,
+                [
+                    "AM-DELTA-ROUTE",
+                    "AM-DELTA-MATCH",
+                    "AM-BLOCK-ORDER",
+                    "AM-BLOCK-REOPEN",
+                    "AM-START-ONCE",
+                    *_STOP,
+                ],
+            )
+        }
+    ),
+    "malformed": cases(
+        {
+            "malformed": (
+                _malformed,
+                [
+                    "AM-ROB-WRONG-TYPE",
+                    "AM-UNKNOWN-DELTA",
+                    "AM-UNKNOWN-EVENT",
+                    "AM-PING",
+                    "AM-BEFORE-START",
+                ],
+            )
+        }
+    ),
 }
 """Any stream, lossless or not (cut off, an error mid-stream, interleaved blocks, index
 gaps, repeated starts, deltas for the wrong block, invalid tool input), holding only
@@ -214,28 +177,20 @@ _PASSED_THROUGH: tuple[JSONObject, ...] = (
 """Frames a decoder may be tempted to filter or raise on; AM-SSE-EMPTY hands them on."""
 
 
-def _framed(event_lines: bool | None, claimed: frozenset[str], data: st.DataObject) -> list[bytes]:
-    events = sse_events(claimed, data)
-    parts: list[bytes] = data.draw(
-        sse_bytes(events, event_lines=event_lines, empty_frames=False), label="parts"
-    )
-    return parts
-
-
-def _passed_through(claimed: frozenset[str], data: st.DataObject) -> list[bytes]:
-    events = named(with_inserted(data, sse_events(claimed, data), _PASSED_THROUGH))
-    parts: list[bytes] = data.draw(sse_bytes(events, event_lines=True), label="parts")
-    return parts
+def _named_frames(events: list[JSON]) -> st.SearchStrategy[list[bytes]]:
+    return sse_bytes(named(events), event_lines=True)
 
 
 SSE = {
-    "framed": [
-        pytest.param(partial(_framed, lines), marks=rule("AM-SSE-TYPE"), id=name)
-        for lines, name in ((True, "named"), (False, "unnamed"), (None, "mixed"))
-    ],
-    "passed_through": [
-        pytest.param(_passed_through, marks=rule("AM-SSE-EMPTY"), id="ping-and-error")
-    ],
+    "framed": by_event_lines(sse_events, partial(sse_bytes, empty_frames=False), ("AM-SSE-TYPE",)),
+    "passed_through": cases(
+        {
+            "ping-and-error": (
+                framed(sse_events, _named_frames, inserted=_PASSED_THROUGH),
+                ("AM-SSE-EMPTY",),
+            )
+        }
+    ),
 }
 """The item-layer SSE properties: frames named by their `type` (as Anthropic sends them),
 unnamed (as Anthropic-compatible proxies send them) or mixed; ping and error frames
@@ -243,28 +198,18 @@ passed to the fold."""
 
 
 ROBUSTNESS = {
-    "wrong_typed": [
-        pytest.param(_robustness.wrong_typed, marks=rule("AM-ROB-WRONG-TYPE"), id="fields")
-    ],
-    "junk": [pytest.param(_robustness.junk, marks=rule("AM-ROB-WRONG-TYPE"), id="any-object")],
-    "noise": [
-        pytest.param(_robustness.pings, marks=rule("AM-PING"), id="pings"),
-        pytest.param(
-            _robustness.unknown_events, marks=rule("AM-UNKNOWN-EVENT"), id="unknown-events"
-        ),
-        pytest.param(
-            _robustness.unknown_deltas, marks=rule("AM-UNKNOWN-DELTA"), id="unknown-deltas"
-        ),
-        pytest.param(
-            _robustness.unknown_keys, marks=rule("AM-UNKNOWN-KEYS"), id="unknown-envelope-keys"
-        ),
-    ],
-    "kept": [pytest.param(_robustness.unknown_block, marks=rule("AM-UNKNOWN-BLOCK"), id="blocks")],
-    "refused": [
-        pytest.param(
-            _robustness.refused_within, marks=rule("AM-ROB-NOT-OBJECT"), id="not-an-object"
-        )
-    ],
+    "wrong_typed": cases({"fields": (_robustness.wrong_typed, ("AM-ROB-WRONG-TYPE",))}),
+    "junk": cases({"any-object": (_robustness.junk, ("AM-ROB-WRONG-TYPE",))}),
+    "noise": cases(
+        {
+            "pings": (_robustness.pings, ("AM-PING",)),
+            "unknown-events": (_robustness.unknown_events, ("AM-UNKNOWN-EVENT",)),
+            "unknown-deltas": (_robustness.unknown_deltas, ("AM-UNKNOWN-DELTA",)),
+            "unknown-envelope-keys": (_robustness.unknown_keys, ("AM-UNKNOWN-KEYS",)),
+        }
+    ),
+    "kept": cases({"blocks": (_robustness.unknown_block, ("AM-UNKNOWN-BLOCK",))}),
+    "refused": cases({"not-an-object": (_robustness.refused_within, ("AM-ROB-NOT-OBJECT",))}),
 }
 """The robustness properties (`refold.suites._robustness`): lossless streams against the
 same streams with wrongly typed fields, pings, unknown or blank event types, unknown delta
@@ -273,24 +218,19 @@ as sent at its index; values that are not objects refused."""
 
 
 LIFECYCLE = {
-    "concern": [
-        pytest.param(SnapshotMachine, marks=rule("AM-LIFE-SNAPSHOT"), id="snapshot"),
-        pytest.param(
-            FinishedMachine, marks=rule("AM-LIFE-FINISHED", "AM-LIFE-TRUNCATED"), id="finished"
-        ),
-        pytest.param(ErrorMachine, marks=rule("AM-LIFE-ERROR"), id="error"),
-        pytest.param(AfterStopMachine, marks=rule("AM-LIFE-AFTER-STOP"), id="after-stop"),
-        pytest.param(
-            ReferenceMachine,
-            marks=rule("AM-LIFE-TRUNCATED", "AM-LIFE-ERROR", "AM-LIFE-AFTER-STOP"),
-            id="reference",
-        ),
-    ],
-    "empty": [
-        pytest.param(
-            reading_before_a_message_start, marks=rule("AM-LIFE-EMPTY"), id="no-message-start"
-        )
-    ],
+    "concern": cases(
+        {
+            "snapshot": (SnapshotMachine, ("AM-LIFE-SNAPSHOT",)),
+            "finished": (FinishedMachine, ("AM-LIFE-FINISHED", "AM-LIFE-TRUNCATED")),
+            "error": (ErrorMachine, ("AM-LIFE-ERROR",)),
+            "after-stop": (AfterStopMachine, ("AM-LIFE-AFTER-STOP",)),
+            "reference": (
+                ReferenceMachine,
+                ("AM-LIFE-TRUNCATED", "AM-LIFE-ERROR", "AM-LIFE-AFTER-STOP"),
+            ),
+        }
+    ),
+    "empty": cases({"no-message-start": (reading_before_a_message_start, ("AM-LIFE-EMPTY",))}),
 }
 """The lifecycle concerns (`refold.suites._lifecycle`, the Anthropic machine's parts in
 `LIFECYCLE_MACHINE`): snapshots, `finished` exactly once message_stop follows

@@ -12,14 +12,9 @@ from hypothesis import strategies as st
 from refold.reference import JSON, JSONObject
 from refold.strategies.anthropic import families_for, round_trips
 
+from .. import _robustness as shared
 from .._json_values import json_values
-from .._robustness import (
-    Refusal,
-    Variant,
-    inserted_before,
-    objects_after_the_first,
-    typed_or_untyped,
-)
+from .._robustness import Refusal, Variant
 from ._wrong_types import wrong_typed_streams
 
 __all__ = [
@@ -122,39 +117,27 @@ def _stream(claimed: frozenset[str], data: st.DataObject) -> list[JSONObject]:
 
 
 def _stop_position(events: list[JSONObject]) -> int:
+    # noise goes anywhere up to message_stop (before message_start included; after it
+    # is AM-LIFE-AFTER-STOP's business)
     return next(
         (i for i, item in enumerate(events) if item.get("type") == "message_stop"), len(events)
     )
 
 
-def _insert(
-    data: st.DataObject, events: list[JSONObject], new: st.SearchStrategy[JSONObject]
-) -> list[JSONObject]:
-    """`events` with one to three drawn events inserted anywhere up to message_stop
-    (before message_start included; after it is AM-LIFE-AFTER-STOP's business)."""
-    return inserted_before(data, events, new, _stop_position)
+wrong_typed = shared.paired(
+    lambda claimed: wrong_typed_streams(features=claimed), "their wrong-typed fields"
+)
 
 
-def wrong_typed(claimed: frozenset[str], data: st.DataObject) -> Variant:
-    damaged, cleaned = data.draw(wrong_typed_streams(features=claimed), label="streams")
-    return Variant(damaged, cleaned, "their wrong-typed fields")
-
-
-junk = objects_after_the_first(_stream, sorted(_KNOWN_EVENTS - {"error"}))
+junk = shared.objects_after_the_first(_stream, sorted(_KNOWN_EVENTS - {"error"}))
 """Any JSON objects after the first event, some typed like the events the fold reads,
 before a lossless stream."""
 
 
-def pings(claimed: frozenset[str], data: st.DataObject) -> Variant:
-    events = _stream(claimed, data)
-    ping = st.just({"type": "ping"}) | st.builds(lambda extra: {**extra, "type": "ping"}, _PAYLOADS)
-    return Variant(_insert(data, events, ping), events, "pings")
-
-
-def unknown_events(claimed: frozenset[str], data: st.DataObject) -> Variant:
-    events = _stream(claimed, data)
-    unknown = typed_or_untyped(_PAYLOADS, _UNKNOWN_TYPES)
-    return Variant(_insert(data, events, unknown), events, "the unknown ones")
+pings = shared.with_noise(_stream, shared.typed_as("ping", _PAYLOADS), _stop_position, "pings")
+unknown_events = shared.with_noise(
+    _stream, shared.typed_or_untyped(_PAYLOADS, _UNKNOWN_TYPES), _stop_position, "the unknown ones"
+)
 
 
 def _indexes(events: list[JSONObject]) -> list[int]:
@@ -178,22 +161,18 @@ def unknown_deltas(claimed: frozenset[str], data: st.DataObject) -> Variant:
     )
     # after message_start: a delta before it is AM-BEFORE-START's business
     start = next(i for i, item in enumerate(events) if item.get("type") == "message_start")
-    changed = events[: start + 1] + _insert(data, events[start + 1 :], unknown)
+    changed = events[: start + 1] + shared.inserted_before(
+        data, events[start + 1 :], unknown, _stop_position
+    )
     return Variant(changed, events, "the unknown deltas")
 
 
-def unknown_keys(claimed: frozenset[str], data: st.DataObject) -> Variant:
-    events = _stream(claimed, data)
-    changed = copy.deepcopy(events)
-    for number in data.draw(
-        st.sets(st.integers(0, len(changed) - 1), min_size=1), label="events given keys"
-    ):
-        item = changed[number]
-        read = _READ_FIELDS.get(str(item.get("type")), frozenset())
-        for key, value in data.draw(_PAYLOADS, label="keys").items():
-            if key not in read and key != "type":
-                item.setdefault(key, value)
-    return Variant(changed, events, "unknown envelope keys")
+unknown_keys = shared.with_unknown_keys(
+    _stream,
+    _PAYLOADS,
+    lambda event: _READ_FIELDS.get(str(event.get("type")), frozenset()),
+    "unknown envelope keys",
+)
 
 
 def unknown_block(claimed: frozenset[str], data: st.DataObject) -> tuple[list[JSON], JSONObject]:

@@ -11,6 +11,7 @@ from refold.reference import JSON, JSONObject
 from refold.run.checks import Check
 from refold.run.marks import rule
 
+from .._expect import needs, refuses_as_array
 from ._events import (
     block_start,
     block_stop,
@@ -324,18 +325,11 @@ def test_an_event_that_is_not_a_json_object_is_refused(check: Check, value: JSON
 
 @rule("AM-ROB-NOT-OBJECT")
 def test_a_refused_event_leaves_the_fold_unchanged(check: Check) -> None:
-    if "lifecycle" not in check.target.features:
-        pytest.skip(
-            f"target {check.target.name} does not claim feature lifecycle, which "
-            f"this example needs to read the fold after a refusal"
-        )
+    needs(check, "lifecycle", "read the fold after a refusal")
     acc = check.accumulator()
     for event in text_stream("Hi", "!")[:-1]:
         acc.add(event)
-        if acc.add_raw([event]) is None:
-            raise check.fail(
-                "an event that is a JSON array was accepted", events=[*acc.events, [event]]
-            )
+        refuses_as_array(check, acc, event)
     acc.add(stop())
     expect_message(
         check, acc.response(), _HI, events=list(acc.events), when="the fold after refused events"

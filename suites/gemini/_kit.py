@@ -15,11 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-import pytest
 from hypothesis import strategies as st
 
 from refold.reference import JSON, JSONObject
-from refold.run.marks import rule
 from refold.strategies.gemini import (
     array_bytes,
     chunk_streams,
@@ -29,9 +27,8 @@ from refold.strategies.gemini import (
     sse_bytes,
 )
 
-from .._kits import all_families, one_feature, split_family
+from .._kits import all_families, cases, framed, per_feature, split_family
 from .._lifecycle import FinishedMachine, ReferenceMachine, SnapshotMachine
-from .._sse_items import with_inserted
 from . import _robustness
 from ._fragments import no_orphan_fragment
 from ._lifecycle import LIFECYCLE_MACHINE as LIFECYCLE_MACHINE
@@ -47,10 +44,12 @@ _NOT_FOLD = frozenset({"robustness", "lifecycle", "sse"})
 """The claimed features a fold's stream is not drawn with: robustness noise is the
 robustness suite's, the others need another interface."""
 _ENVELOPE = ("GM-ENV-SNAPSHOT", "GM-ENV-ID", "GM-CAND-KEYS", "GM-FINISH", "GM-ROLE")
+_TEXT_SPLITS = ("GM-TEXT-JOIN", "GM-TEXT-EMPTY")
+_THOUGHTS = ("GM-THOUGHT-APART", "GM-SIGNATURE")
+_STREAMING = ("GM-CALL-STREAMED", "GM-CALL-PARTIAL-ARGS")
+_CANDIDATE_ORDER = ("GM-CAND-INDEX", "GM-CAND-ORDER")
 
 _family = partial(split_family, round_trips)
-_mixed = all_families(round_trips, families_for, drawn_without=_NOT_FOLD)
-_feature = partial(one_feature, round_trips, families_for)
 
 Cases = st.SearchStrategy[tuple[JSONObject, list[JSONObject]]]
 Streams = st.SearchStrategy[list[JSONObject]]
@@ -73,91 +72,69 @@ def _streamed_feature(claimed: frozenset[str]) -> Cases:
 
 
 ROUND_TRIP = {
-    "family": [
-        pytest.param(
-            _family(1, _TEXT),
-            marks=rule(*_ENVELOPE, "GM-CAND-INDEX", "GM-TEXT-JOIN"),
-            id="family-1-google-shape",
-        ),
-        pytest.param(
-            _family(2, _TEXT),
-            marks=rule("GM-TEXT-JOIN", "GM-TEXT-EMPTY"),
-            id="family-2-text-splits",
-        ),
-        pytest.param(
-            _family(2, _THINKING),
-            marks=rule("GM-TEXT-JOIN", "GM-TEXT-EMPTY", "GM-THOUGHT-APART", "GM-SIGNATURE"),
-            id="family-2-thought-and-signature-splits",
-        ),
-        pytest.param(
-            _family(3, _CALLS),
-            marks=rule("GM-TEXT-JOIN", "GM-CALL-WHOLE", "GM-CALL-ID"),
-            id="family-3-parts-grouped",
-        ),
-        pytest.param(
-            _family(4, _STREAMED),
-            marks=rule("GM-CALL-STREAMED", "GM-CALL-PARTIAL-ARGS", "GM-CALL-WHOLE"),
-            id="family-4-streamed-arguments",
-        ),
-        pytest.param(
-            _metadata_spread(frozenset({"text", "safety"})),
-            marks=rule("GM-SAFETY", "GM-PROMPT-FEEDBACK", "GM-CAND-KEYS", "GM-CAND-NONE"),
-            id="family-5-safety-ratings-spread",
-        ),
-        pytest.param(
-            _metadata_spread(frozenset({"text", "citations"})),
-            marks=rule("GM-CITATIONS", "GM-CAND-KEYS"),
-            id="family-5-citations-spread",
-        ),
-        pytest.param(
-            _metadata_spread(frozenset({"text", "grounding"})),
-            marks=rule("GM-GROUNDING", "GM-CAND-KEYS"),
-            id="family-5-grounding-spread",
-        ),
-        pytest.param(
-            _family(6, _CANDIDATES),
-            marks=rule("GM-CAND-INDEX", "GM-CAND-ORDER"),
-            id="family-6-candidates-interleaved",
-        ),
-        pytest.param(
-            _family(7, _TEXT),
-            marks=rule("GM-TEXT-EMPTY", "GM-ENV-SNAPSHOT", "GM-ENV-ID"),
-            id="family-7-noise",
-        ),
-        pytest.param(
-            _family(8, _USAGE),
-            marks=rule("GM-USAGE-LAST"),
-            id="family-8-usage-going-down",
-        ),
-    ],
-    "mixed": [
-        pytest.param(
-            _mixed,
-            marks=rule(*_ENVELOPE, "GM-CAND-INDEX", "GM-TEXT-JOIN", "GM-TEXT-EMPTY"),
-            id="all",
-        )
-    ],
-    "feature": [
-        *(
-            pytest.param(_feature(feature), marks=rule("GM-TEXT-JOIN", *rules), id=feature)
-            for feature, rules in (
-                ("text", (*_ENVELOPE, "GM-CAND-INDEX", "GM-TEXT-EMPTY")),
-                ("candidates", ("GM-CAND-INDEX", "GM-CAND-ORDER")),
-                ("thinking", ("GM-THOUGHT-APART", "GM-SIGNATURE")),
-                ("tool_calls", ("GM-CALL-WHOLE", "GM-CALL-ID")),
-                ("code_execution", ("GM-CODE",)),
-                ("media", ("GM-INLINE",)),
-                ("safety", ("GM-SAFETY", "GM-PROMPT-FEEDBACK", "GM-CAND-NONE")),
-                ("citations", ("GM-CITATIONS",)),
-                ("grounding", ("GM-GROUNDING",)),
-                ("usage", ("GM-USAGE-LAST",)),
+    "family": cases(
+        {
+            "family-1-google-shape": (
+                _family(1, _TEXT),
+                (*_ENVELOPE, "GM-CAND-INDEX", "GM-TEXT-JOIN"),
+            ),
+            "family-2-text-splits": (_family(2, _TEXT), _TEXT_SPLITS),
+            "family-2-thought-and-signature-splits": (
+                _family(2, _THINKING),
+                (*_TEXT_SPLITS, *_THOUGHTS),
+            ),
+            "family-3-parts-grouped": (
+                _family(3, _CALLS),
+                ("GM-TEXT-JOIN", "GM-CALL-WHOLE", "GM-CALL-ID"),
+            ),
+            "family-4-streamed-arguments": (_family(4, _STREAMED), (*_STREAMING, "GM-CALL-WHOLE")),
+            "family-5-safety-ratings-spread": (
+                _metadata_spread(frozenset({"text", "safety"})),
+                ("GM-SAFETY", "GM-PROMPT-FEEDBACK", "GM-CAND-KEYS", "GM-CAND-NONE"),
+            ),
+            "family-5-citations-spread": (
+                _metadata_spread(frozenset({"text", "citations"})),
+                ("GM-CITATIONS", "GM-CAND-KEYS"),
+            ),
+            "family-5-grounding-spread": (
+                _metadata_spread(frozenset({"text", "grounding"})),
+                ("GM-GROUNDING", "GM-CAND-KEYS"),
+            ),
+            "family-6-candidates-interleaved": (_family(6, _CANDIDATES), _CANDIDATE_ORDER),
+            "family-7-noise": (
+                _family(7, _TEXT),
+                ("GM-TEXT-EMPTY", "GM-ENV-SNAPSHOT", "GM-ENV-ID"),
+            ),
+            "family-8-usage-going-down": (_family(8, _USAGE), ("GM-USAGE-LAST",)),
+        }
+    ),
+    "mixed": cases(
+        {
+            "all": (
+                all_families(round_trips, families_for, drawn_without=_NOT_FOLD),
+                (*_ENVELOPE, "GM-CAND-INDEX", *_TEXT_SPLITS),
             )
+        }
+    ),
+    "feature": [
+        *per_feature(
+            round_trips,
+            families_for,
+            {
+                "text": (*_ENVELOPE, "GM-CAND-INDEX", "GM-TEXT-EMPTY"),
+                "candidates": _CANDIDATE_ORDER,
+                "thinking": _THOUGHTS,
+                "tool_calls": ("GM-CALL-WHOLE", "GM-CALL-ID"),
+                "code_execution": ("GM-CODE",),
+                "media": ("GM-INLINE",),
+                "safety": ("GM-SAFETY", "GM-PROMPT-FEEDBACK", "GM-CAND-NONE"),
+                "citations": ("GM-CITATIONS",),
+                "grounding": ("GM-GROUNDING",),
+                "usage": ("GM-USAGE-LAST",),
+            },
+            every=("GM-TEXT-JOIN",),
         ),
-        pytest.param(
-            _streamed_feature,
-            marks=rule("GM-TEXT-JOIN", "GM-CALL-STREAMED", "GM-CALL-PARTIAL-ARGS"),
-            id="streamed_arguments",
-        ),
+        *cases({"streamed_arguments": (_streamed_feature, ("GM-TEXT-JOIN", *_STREAMING))}),
     ],
 }
 """The round trips: per split family, all claimed families mixed, per feature."""
@@ -180,35 +157,25 @@ def _malformed(claimed: frozenset[str]) -> Streams:
 
 
 DIFFERENTIAL = {
-    "damaged": [
-        pytest.param(
-            _damaged(_TEXT),
-            marks=rule("GM-FINISH", "GM-TEXT-JOIN", "GM-ROLE"),
-            id="content-after-finish",
-        ),
-        pytest.param(
-            _damaged(_CANDIDATES),
-            marks=rule("GM-CAND-INDEX", "GM-CAND-ORDER", "GM-FINISH"),
-            id="index-gaps",
-        ),
-        pytest.param(
-            _damaged(_THINKING),
-            marks=rule("GM-SIGNATURE", "GM-THOUGHT-APART", "GM-TEXT-JOIN"),
-            id="second-signature",
-        ),
-        pytest.param(
-            _damaged(_STREAMED),
-            marks=rule("GM-CALL-STREAMED", "GM-CALL-PARTIAL-ARGS", "GM-CALL-WHOLE"),
-            id="mismatched-pieces",
-        ),
-    ],
-    "malformed": [
-        pytest.param(
-            _malformed,
-            marks=rule("GM-ROB-WRONG-TYPE", "GM-ROB-NULL-ENTRIES", "GM-UNKNOWN-KEYS"),
-            id="malformed",
-        )
-    ],
+    "damaged": cases(
+        {
+            "content-after-finish": (_damaged(_TEXT), ("GM-FINISH", "GM-TEXT-JOIN", "GM-ROLE")),
+            "index-gaps": (_damaged(_CANDIDATES), (*_CANDIDATE_ORDER, "GM-FINISH")),
+            "second-signature": (
+                _damaged(_THINKING),
+                ("GM-SIGNATURE", "GM-THOUGHT-APART", "GM-TEXT-JOIN"),
+            ),
+            "mismatched-pieces": (_damaged(_STREAMED), (*_STREAMING, "GM-CALL-WHOLE")),
+        }
+    ),
+    "malformed": cases(
+        {
+            "malformed": (
+                _malformed,
+                ("GM-ROB-WRONG-TYPE", "GM-ROB-NULL-ENTRIES", "GM-UNKNOWN-KEYS"),
+            )
+        }
+    ),
 }
 """Any stream, lossless or not, holding only the damage of the features the case names
 (`refold.strategies.gemini.chunk_streams`): content after a finish, index gaps, a second
@@ -238,38 +205,25 @@ def _sse_chunks(claimed: frozenset[str], data: st.DataObject) -> list[JSON]:
     return chunks
 
 
-def _sse_framed(claimed: frozenset[str], data: st.DataObject) -> list[bytes]:
-    parts: list[bytes] = data.draw(sse_bytes(_sse_chunks(claimed, data)), label="parts")
-    return parts
-
-
-def _array_framed(claimed: frozenset[str], data: st.DataObject) -> list[bytes]:
-    parts: list[bytes] = data.draw(array_bytes(_sse_chunks(claimed, data)), label="parts")
-    return parts
-
-
-def _passed_through(framing_name: str, claimed: frozenset[str], data: st.DataObject) -> list[bytes]:
-    chunks = with_inserted(data, _sse_chunks(claimed, data), _PASSED_THROUGH)
-    framing = sse_bytes(chunks) if framing_name == "sse" else array_bytes(chunks)
-    parts: list[bytes] = data.draw(framing, label="parts")
-    return parts
-
-
 SSE = {
-    "framed": [
-        pytest.param(_sse_framed, marks=rule("GM-WIRE-SSE"), id="alt-sse"),
-        pytest.param(_array_framed, marks=rule("GM-WIRE-ARRAY"), id="json-array"),
-    ],
-    "passed_through": [
-        pytest.param(
-            partial(_passed_through, "sse"), marks=rule("GM-WIRE-SSE"), id="alt-sse-error-and-empty"
-        ),
-        pytest.param(
-            partial(_passed_through, "array"),
-            marks=rule("GM-WIRE-ARRAY"),
-            id="json-array-error-and-empty",
-        ),
-    ],
+    "framed": cases(
+        {
+            "alt-sse": (framed(_sse_chunks, sse_bytes), ("GM-WIRE-SSE",)),
+            "json-array": (framed(_sse_chunks, array_bytes), ("GM-WIRE-ARRAY",)),
+        }
+    ),
+    "passed_through": cases(
+        {
+            "alt-sse-error-and-empty": (
+                framed(_sse_chunks, sse_bytes, inserted=_PASSED_THROUGH),
+                ("GM-WIRE-SSE",),
+            ),
+            "json-array-error-and-empty": (
+                framed(_sse_chunks, array_bytes, inserted=_PASSED_THROUGH),
+                ("GM-WIRE-ARRAY",),
+            ),
+        }
+    ),
 }
 """The wire properties (`Dialect.decode_sse`: a body of either framing, told by its first
 byte, `refold.dialects.gemini.framing`): `alt=sse` events with comment keep-alives, mixed
@@ -279,35 +233,22 @@ to the fold."""
 
 
 ROBUSTNESS = {
-    "wrong_typed": [
-        pytest.param(_robustness.wrong_typed, marks=rule("GM-ROB-WRONG-TYPE"), id="fields")
-    ],
-    "junk": [pytest.param(_robustness.junk, marks=rule("GM-ROB-WRONG-TYPE"), id="any-object")],
-    "noise": [
-        pytest.param(
-            _robustness.blank_entries, marks=rule("GM-ROB-NULL-ENTRIES"), id="blank-entries"
-        ),
-        pytest.param(
-            _robustness.empty_texts,
-            marks=rule("GM-TEXT-EMPTY", "GM-ROB-NULL-ENTRIES"),
-            id="empty-texts",
-        ),
-        pytest.param(
-            _robustness.null_keys,
-            marks=rule("GM-ENV-SNAPSHOT", "GM-ENV-ID", "GM-ROB-WRONG-TYPE"),
-            id="null-keys",
-        ),
-    ],
-    "kept": [
-        pytest.param(
-            _robustness.unknown_parts,
-            marks=rule("GM-PART-OTHER", "GM-UNKNOWN-KEYS"),
-            id="unknown-part",
-        )
-    ],
-    "refused": [
-        pytest.param(_robustness.refused, marks=rule("GM-ROB-NOT-OBJECT"), id="not-an-object")
-    ],
+    "wrong_typed": cases({"fields": (_robustness.wrong_typed, ("GM-ROB-WRONG-TYPE",))}),
+    "junk": cases({"any-object": (_robustness.junk, ("GM-ROB-WRONG-TYPE",))}),
+    "noise": cases(
+        {
+            "blank-entries": (_robustness.blank_entries, ("GM-ROB-NULL-ENTRIES",)),
+            "empty-texts": (_robustness.empty_texts, ("GM-TEXT-EMPTY", "GM-ROB-NULL-ENTRIES")),
+            "null-keys": (
+                _robustness.null_keys,
+                ("GM-ENV-SNAPSHOT", "GM-ENV-ID", "GM-ROB-WRONG-TYPE"),
+            ),
+        }
+    ),
+    "kept": cases(
+        {"unknown-part": (_robustness.unknown_parts, ("GM-PART-OTHER", "GM-UNKNOWN-KEYS"))}
+    ),
+    "refused": cases({"not-an-object": (_robustness.refused, ("GM-ROB-NOT-OBJECT",))}),
 }
 """The robustness properties (`refold.suites._robustness`): lossless streams against the
 same streams with chunks of wrongly typed fields, null and non-object entries, empty text
@@ -316,26 +257,26 @@ values that are not objects refused."""
 
 
 LIFECYCLE = {
-    "concern": [
-        pytest.param(SnapshotMachine, marks=rule("GM-LIFE-SNAPSHOT"), id="snapshot"),
-        pytest.param(
-            FinishedMachine, marks=rule("GM-LIFE-FINISHED", "GM-LIFE-TRUNCATED"), id="finished"
-        ),
-        pytest.param(ErrorMachine, marks=rule("GM-LIFE-ERROR"), id="error"),
-        pytest.param(
-            ReferenceMachine,
-            marks=rule("GM-LIFE-SNAPSHOT", "GM-LIFE-AFTER-FINISH", "GM-LIFE-TRUNCATED"),
-            id="reference",
-        ),
-    ],
-    "empty": [pytest.param(reading_before_any_chunk, marks=rule("GM-LIFE-EMPTY"), id="no-chunk")],
-    "cut": [
-        pytest.param(
-            cut_streams,
-            marks=rule("GM-LIFE-TRUNCATED", "GM-LIFE-AFTER-FINISH", "GM-LIFE-ERROR"),
-            id="cut-failed-and-after-the-finish",
-        )
-    ],
+    "concern": cases(
+        {
+            "snapshot": (SnapshotMachine, ("GM-LIFE-SNAPSHOT",)),
+            "finished": (FinishedMachine, ("GM-LIFE-FINISHED", "GM-LIFE-TRUNCATED")),
+            "error": (ErrorMachine, ("GM-LIFE-ERROR",)),
+            "reference": (
+                ReferenceMachine,
+                ("GM-LIFE-SNAPSHOT", "GM-LIFE-AFTER-FINISH", "GM-LIFE-TRUNCATED"),
+            ),
+        }
+    ),
+    "empty": cases({"no-chunk": (reading_before_any_chunk, ("GM-LIFE-EMPTY",))}),
+    "cut": cases(
+        {
+            "cut-failed-and-after-the-finish": (
+                cut_streams,
+                ("GM-LIFE-TRUNCATED", "GM-LIFE-AFTER-FINISH", "GM-LIFE-ERROR"),
+            )
+        }
+    ),
 }
 """The lifecycle concerns (`refold.suites._lifecycle`, the Gemini machine's parts in
 `LIFECYCLE_MACHINE`): snapshots, `finished` exactly once every candidate finished or the

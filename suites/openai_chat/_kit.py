@@ -12,15 +12,13 @@ from __future__ import annotations
 
 from functools import partial
 
-import pytest
 from hypothesis import strategies as st
 
 from refold.reference import JSON, JSONObject
-from refold.run.marks import rule
 from refold.strategies.chat import chunk_streams, families_for, round_trips
 
 from .._json_values import chunks_with_wrong_types, insert_junk_entries, json_objects
-from .._kits import Draw, all_families, one_feature, split_family
+from .._kits import all_families, cases, per_feature, split_family
 from .._lifecycle import FinishedMachine, ReferenceMachine, SnapshotMachine
 from .._robustness import Refusal, Variant
 from ._lifecycle import LIFECYCLE_MACHINE as LIFECYCLE_MACHINE
@@ -30,101 +28,86 @@ _TOOL_FEATURES = frozenset({"text", "choices", "tool_calls", "tool_call_repair",
 _FEATURE_FAMILIES = families_for({"text", "tool_calls"})
 
 _family = partial(split_family, round_trips)
-_mixed = all_families(round_trips, families_for, drawn_without=frozenset())
-
-
-def _feature(feature: str) -> Draw:
-    return one_feature(round_trips, lambda _: _FEATURE_FAMILIES, feature)
 
 
 ROUND_TRIP = {
-    "family": [
-        pytest.param(
-            _family(1, None),
-            marks=rule(
-                "TEXT-JOIN",
-                "CHOICE-KEY",
-                "CHOICE-ROLE",
-                "CHOICE-FINISH",
-                "ENV-ID",
-                "ENV-MODEL",
-                "ENV-CREATED",
-                "ENV-OBJECT",
-            ),
-            id="family-1-openai-shape",
-        ),
-        pytest.param(
-            _family(2, None),
-            marks=rule("CHOICE-ROLE", "TOOL-NAME", "TOOL-TYPE", "TOOL-ADOPT-ID"),
-            id="family-2-identity-repeated",
-        ),
-        pytest.param(
-            _family(3, _TOOL_FEATURES),
-            marks=rule("TOOL-2-NEW-ID", "TOOL-OUTPUT"),
-            id="family-3-calls-sharing-an-index",
-        ),
-        pytest.param(
-            _family(4, _TOOL_FEATURES),
-            marks=rule("TOOL-NO-INDEX", "TOOL-2-NEW-ID"),
-            id="family-4-no-index",
-        ),
-        pytest.param(
-            _family(5, _TOOL_FEATURES), marks=rule("TOOL-ADOPT-ID"), id="family-5-late-id"
-        ),
-        pytest.param(
-            _family(6, _TOOL_FEATURES), marks=rule("TOOL-3-RESEND"), id="family-6-re-sends"
-        ),
-        pytest.param(
-            _family(7, _TOOL_FEATURES),
-            marks=rule("TOOL-EMPTY-ARGS"),
-            id="family-7-no-argument-calls",
-        ),
-        pytest.param(
-            _family(8, None),
-            marks=rule(
-                "ROB-NULL-ENTRIES",
-                "ROB-BLANK",
-                "ROB-UNKNOWN-KEYS",
-                "CHOICE-DELTA-NULL",
-                "ENV-ID",
-                "CHOICE-FINISH",
-            ),
-            id="family-8-noise",
-        ),
-    ],
-    "mixed": [
-        pytest.param(
-            _mixed, marks=rule("TEXT-JOIN", "CHOICE-KEY", "CHOICE-FINISH", "ENV-ID"), id="all"
-        )
-    ],
-    "feature": [
-        pytest.param(_feature(feature), marks=rule(*rules), id=feature)
-        for feature, rules in (
-            ("choices", ("CHOICE-ORDER", "CHOICE-KEY")),
-            (
-                "tool_calls",
+    "family": cases(
+        {
+            "family-1-openai-shape": (
+                _family(1, None),
                 (
-                    "TOOL-1-OPEN",
-                    "TOOL-5-APPEND",
-                    "TOOL-INDEX",
-                    "TOOL-NAME",
-                    "TOOL-TYPE",
-                    "TOOL-OUTPUT",
-                    "TOOL-RAW",
+                    "TEXT-JOIN",
+                    "CHOICE-KEY",
+                    "CHOICE-ROLE",
+                    "CHOICE-FINISH",
+                    "ENV-ID",
+                    "ENV-MODEL",
+                    "ENV-CREATED",
+                    "ENV-OBJECT",
                 ),
             ),
-            ("refusal", ("TEXT-REFUSAL",)),
-            ("reasoning", ("TEXT-REASONING",)),
-            (
-                "reasoning_details",
-                ("RD-MERGE", "RD-FIELDS", "RD-INDEXLESS", "RD-AS-SENT", "RD-ORDER"),
+            "family-2-identity-repeated": (
+                _family(2, None),
+                ("CHOICE-ROLE", "TOOL-NAME", "TOOL-TYPE", "TOOL-ADOPT-ID"),
             ),
-            ("annotations", ("TEXT-ANNOTATIONS",)),
-            ("logprobs", ("LP-CONCAT", "LP-SHAPE")),
-            ("usage", ("USAGE-LAST",)),
-            ("provider_fields", ("PROV-LAST", "PROV-NATIVE-FINISH")),
-        )
-    ],
+            "family-3-calls-sharing-an-index": (
+                _family(3, _TOOL_FEATURES),
+                ("TOOL-2-NEW-ID", "TOOL-OUTPUT"),
+            ),
+            "family-4-no-index": (_family(4, _TOOL_FEATURES), ("TOOL-NO-INDEX", "TOOL-2-NEW-ID")),
+            "family-5-late-id": (_family(5, _TOOL_FEATURES), ("TOOL-ADOPT-ID",)),
+            "family-6-re-sends": (_family(6, _TOOL_FEATURES), ("TOOL-3-RESEND",)),
+            "family-7-no-argument-calls": (_family(7, _TOOL_FEATURES), ("TOOL-EMPTY-ARGS",)),
+            "family-8-noise": (
+                _family(8, None),
+                (
+                    "ROB-NULL-ENTRIES",
+                    "ROB-BLANK",
+                    "ROB-UNKNOWN-KEYS",
+                    "CHOICE-DELTA-NULL",
+                    "ENV-ID",
+                    "CHOICE-FINISH",
+                ),
+            ),
+        }
+    ),
+    "mixed": cases(
+        {
+            "all": (
+                all_families(round_trips, families_for, drawn_without=frozenset()),
+                ("TEXT-JOIN", "CHOICE-KEY", "CHOICE-FINISH", "ENV-ID"),
+            )
+        }
+    ),
+    "feature": per_feature(
+        round_trips,
+        lambda _: _FEATURE_FAMILIES,
+        {
+            "choices": ("CHOICE-ORDER", "CHOICE-KEY"),
+            "tool_calls": (
+                "TOOL-1-OPEN",
+                "TOOL-5-APPEND",
+                "TOOL-INDEX",
+                "TOOL-NAME",
+                "TOOL-TYPE",
+                "TOOL-OUTPUT",
+                "TOOL-RAW",
+            ),
+            "refusal": ("TEXT-REFUSAL",),
+            "reasoning": ("TEXT-REASONING",),
+            "reasoning_details": (
+                "RD-MERGE",
+                "RD-FIELDS",
+                "RD-INDEXLESS",
+                "RD-AS-SENT",
+                "RD-ORDER",
+            ),
+            "annotations": ("TEXT-ANNOTATIONS",),
+            "logprobs": ("LP-CONCAT", "LP-SHAPE"),
+            "usage": ("USAGE-LAST",),
+            "provider_fields": ("PROV-LAST", "PROV-NATIVE-FINISH"),
+        },
+    ),
 }
 """The round trips: per split family, all claimed families mixed, per feature."""
 
@@ -138,20 +121,22 @@ def _malformed(claimed: frozenset[str]) -> st.SearchStrategy[list[JSONObject]]:
 
 
 DIFFERENTIAL = {
-    "damaged": [
-        pytest.param(
-            _damaged,
-            marks=rule("TEXT-JOIN", "CHOICE-KEY", "CHOICE-FINISH", "ENV-ID", "ENV-NO-ERROR"),
-            id="damaged",
-        )
-    ],
-    "malformed": [
-        pytest.param(
-            _malformed,
-            marks=rule("ROB-WRONG-TYPE", "ROB-BLANK", "ROB-NULL-ENTRIES", "TOOL-NO-INDEX"),
-            id="malformed",
-        )
-    ],
+    "damaged": cases(
+        {
+            "damaged": (
+                _damaged,
+                ("TEXT-JOIN", "CHOICE-KEY", "CHOICE-FINISH", "ENV-ID", "ENV-NO-ERROR"),
+            )
+        }
+    ),
+    "malformed": cases(
+        {
+            "malformed": (
+                _malformed,
+                ("ROB-WRONG-TYPE", "ROB-BLANK", "ROB-NULL-ENTRIES", "TOOL-NO-INDEX"),
+            )
+        }
+    ),
 }
 """Any stream, lossless or not (cut off, chunks lost, repeated or swapped, an error chunk
 mid-stream), of the claimed features: without `robustness`'s damage, and with it."""
@@ -196,16 +181,17 @@ def _refused_within(claimed: frozenset[str], data: st.DataObject) -> list[JSONOb
 
 
 ROBUSTNESS = {
-    "wrong_typed": [pytest.param(_wrong_typed, marks=rule("ROB-WRONG-TYPE"), id="fields")],
-    "junk": [pytest.param(_junk, marks=rule("ROB-WRONG-TYPE"), id="any-object")],
-    "noise": [pytest.param(_null_entries, marks=rule("ROB-NULL-ENTRIES"), id="null-list-entries")],
-    "refused": [
-        pytest.param(
-            Refusal(_refused_within, "LIFE-EMPTY", masked=False),
-            marks=rule("ROB-NOT-OBJECT"),
-            id="not-an-object",
-        )
-    ],
+    "wrong_typed": cases({"fields": (_wrong_typed, ("ROB-WRONG-TYPE",))}),
+    "junk": cases({"any-object": (_junk, ("ROB-WRONG-TYPE",))}),
+    "noise": cases({"null-list-entries": (_null_entries, ("ROB-NULL-ENTRIES",))}),
+    "refused": cases(
+        {
+            "not-an-object": (
+                Refusal(_refused_within, "LIFE-EMPTY", masked=False),
+                ("ROB-NOT-OBJECT",),
+            )
+        }
+    ),
 }
 """The robustness properties (`refold.suites._robustness`): chunks of the wire's shape with
 wrongly typed fields against the same chunks without them, any JSON objects folded, null
@@ -214,13 +200,15 @@ refused."""
 
 
 LIFECYCLE = {
-    "concern": [
-        pytest.param(SnapshotMachine, marks=rule("LIFE-SNAPSHOT"), id="snapshot"),
-        pytest.param(FinishedMachine, marks=rule("LIFE-FINISHED", "LIFE-DONE"), id="finished"),
-        pytest.param(EmptyArgumentsMachine, marks=rule("TOOL-EMPTY-ARGS"), id="empty-arguments"),
-        pytest.param(ReferenceMachine, marks=rule("LIFE-AFTER", "LIFE-ERROR"), id="reference"),
-    ],
-    "empty": [pytest.param(reading_before_any_chunk, marks=rule("LIFE-EMPTY"), id="no-chunk")],
+    "concern": cases(
+        {
+            "snapshot": (SnapshotMachine, ("LIFE-SNAPSHOT",)),
+            "finished": (FinishedMachine, ("LIFE-FINISHED", "LIFE-DONE")),
+            "empty-arguments": (EmptyArgumentsMachine, ("TOOL-EMPTY-ARGS",)),
+            "reference": (ReferenceMachine, ("LIFE-AFTER", "LIFE-ERROR")),
+        }
+    ),
+    "empty": cases({"no-chunk": (reading_before_any_chunk, ("LIFE-EMPTY",))}),
 }
 """The lifecycle concerns (`refold.suites._lifecycle`, the chat machine's parts in
 `LIFECYCLE_MACHINE`): snapshots, `finished` by finish reasons and `[DONE]`, `"{}"` only

@@ -6,11 +6,12 @@ test names for it.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from refold.reference import JSON, JSONObject
 
-from .._expect import add_all, expect_result, finished_is
+from .._expect import add_all, expect_folded, expect_result, finished_is
 from ._events import numbered
 
 __all__ = ["add_all", "expect_finished", "expect_fold", "expect_response"]
@@ -24,14 +25,9 @@ def expect_fold(
 ) -> JSONObject:
     """Fold `events` (numbered as OpenAI numbers them when none carries a
     `sequence_number`) through the target and fail unless the Response is `expected`."""
-    events = numbered(events)
-    received: JSONObject = check.fold(events, ablate=True)
-    expect_response(check, received, expected, events=events, rules=rules)
-    return received
+    return expect_folded(check, numbered(events), expected, ablate=True, rules=rules)
 
 
-def expect_finished(
-    check: Any, acc: Any, *, expected: bool, rule: str = "LIFE-RS-FINISHED"
-) -> None:
-    """Fail unless the accumulator's `finished` is `expected`."""
-    finished_is(check, acc, expected=expected, rule=rule)
+expect_finished = partial(finished_is, rule="LIFE-RS-FINISHED")
+"""Fail unless the accumulator's `finished` is `expected` (else LIFE-RS-FINISHED's
+failure, or that of the `rule` named)."""

@@ -14,13 +14,12 @@ feature's rule.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
-import pytest
 from hypothesis import strategies as st
 
 from refold.reference import JSON, JSONObject
-from refold.run.marks import rule
 from refold.strategies.responses import (
     event_streams,
     families_for,
@@ -29,9 +28,8 @@ from refold.strategies.responses import (
     sse_bytes,
 )
 
-from .._kits import all_families, one_feature
+from .._kits import all_families, by_event_lines, cases, framed, per_feature
 from .._lifecycle import FinishedMachine, ReferenceMachine, SnapshotMachine
-from .._sse_items import with_inserted
 from . import _robustness
 from ._draws import small_streams
 from ._lifecycle import LIFECYCLE_MACHINE as LIFECYCLE_MACHINE
@@ -46,91 +44,79 @@ _STREAMED = ("RS-OUTPUT-RECOVER", "RS-OUTPUT-ORDER", "RS-KEY-OUTPUT-INDEX", "RS-
 Cases = st.SearchStrategy[tuple[JSONObject, list[JSONObject]]]
 
 
-def _family(families: frozenset[int], claimed: frozenset[str]) -> Cases:
-    return round_trips(features=frozenset({"text"}), families=families)
+def _family(*families: int) -> Callable[[frozenset[str]], Cases]:
+    def drawn(claimed: frozenset[str]) -> Cases:
+        return round_trips(features=frozenset({"text"}), families=frozenset(families))
 
-
-_mixed = all_families(round_trips, families_for, drawn_without=_NOT_FOLD)
-_feature = partial(one_feature, round_trips, families_for)
+    return drawn
 
 
 ROUND_TRIP = {
-    "family": [
-        pytest.param(
-            partial(_family, frozenset({1})),
-            marks=rule(
-                "RS-TERMINAL-BASE",
-                "RS-ENV-TERMINAL",
-                "RS-OBJECT",
-                "RS-OUTPUT-TERMINAL",
-                "RS-HOSTED-ITEMS",
-                "RS-TERMINAL-EVENTS",
-                "RS-INCOMPLETE",
-                "RS-FAILED",
+    "family": cases(
+        {
+            "family-1-openai-shape": (
+                _family(1),
+                (
+                    "RS-TERMINAL-BASE",
+                    "RS-ENV-TERMINAL",
+                    "RS-OBJECT",
+                    "RS-OUTPUT-TERMINAL",
+                    "RS-HOSTED-ITEMS",
+                    "RS-TERMINAL-EVENTS",
+                    "RS-INCOMPLETE",
+                    "RS-FAILED",
+                ),
             ),
-            id="family-1-openai-shape",
-        ),
-        pytest.param(
-            partial(_family, frozenset({1, 2})),
-            marks=rule(*_STREAMED, "RS-DONE-REPLACES", "RS-HOSTED-ITEMS"),
-            id="family-2-terminal-output-omitted",
-        ),
-        pytest.param(
-            partial(_family, frozenset({2, 3})),
-            marks=rule(*_STREAMED, "RS-DONE-REPLACES"),
-            id="family-3-done-only",
-        ),
-        pytest.param(
-            partial(_family, frozenset({4})),
-            marks=rule(
-                *_STREAMED,
-                "RS-RECOVER-FROM-DELTAS",
-                "RS-RECOVER-STATUS",
-                "RS-TEXT-JOIN",
-                "RS-CONTENT-INDEX",
+            "family-2-terminal-output-omitted": (
+                _family(1, 2),
+                (*_STREAMED, "RS-DONE-REPLACES", "RS-HOSTED-ITEMS"),
             ),
-            id="family-4-deltas-only",
-        ),
-        pytest.param(
-            partial(_family, frozenset({2, 5})),
-            marks=rule(*_STREAMED, "RS-ROUTE"),
-            id="family-5-rotating-or-missing-ids",
-        ),
-        pytest.param(
-            partial(_family, frozenset({2, 6})),
-            marks=rule(*_STREAMED, "RS-ORPHAN", "RS-READD"),
-            id="family-6-orphans",
-        ),
-        pytest.param(
-            partial(_family, frozenset({2, 7})),
-            marks=rule("RS-SEQ-ARRIVAL", "RS-TERMINAL-REPEAT", "RS-ENV-TERMINAL", *_STREAMED),
-            id="family-7-noise",
-        ),
-    ],
-    "mixed": [
-        pytest.param(
-            _mixed,
-            marks=rule(
-                "RS-TERMINAL-BASE",
-                "RS-OUTPUT-TERMINAL",
-                "RS-OUTPUT-RECOVER",
-                "RS-OUTPUT-ORDER",
-                "RS-TEXT-JOIN",
+            "family-3-done-only": (_family(2, 3), (*_STREAMED, "RS-DONE-REPLACES")),
+            "family-4-deltas-only": (
+                _family(4),
+                (
+                    *_STREAMED,
+                    "RS-RECOVER-FROM-DELTAS",
+                    "RS-RECOVER-STATUS",
+                    "RS-TEXT-JOIN",
+                    "RS-CONTENT-INDEX",
+                ),
             ),
-            id="all",
-        )
-    ],
-    "feature": [
-        pytest.param(_feature(feature), marks=rule("RS-TEXT-JOIN", *rules), id=feature)
-        for feature, rules in (
-            ("text", ("RS-TERMINAL-BASE", *_STREAMED)),
-            ("tool_calls", ("RS-CALL-IDS", "RS-ARGS-JOIN", "RS-ARGS-RAW")),
-            ("refusal", ("RS-REFUSAL",)),
-            ("reasoning", ("RS-REASONING-SUMMARY", "RS-REASONING-TEXT")),
-            ("annotations", ("RS-ANNOTATIONS",)),
-            ("usage", ("RS-USAGE-TERMINAL",)),
-        )
-    ],
+            "family-5-rotating-or-missing-ids": (_family(2, 5), (*_STREAMED, "RS-ROUTE")),
+            "family-6-orphans": (_family(2, 6), (*_STREAMED, "RS-ORPHAN", "RS-READD")),
+            "family-7-noise": (
+                _family(2, 7),
+                ("RS-SEQ-ARRIVAL", "RS-TERMINAL-REPEAT", "RS-ENV-TERMINAL", *_STREAMED),
+            ),
+        }
+    ),
+    "mixed": cases(
+        {
+            "all": (
+                all_families(round_trips, families_for, drawn_without=_NOT_FOLD),
+                (
+                    "RS-TERMINAL-BASE",
+                    "RS-OUTPUT-TERMINAL",
+                    "RS-OUTPUT-RECOVER",
+                    "RS-OUTPUT-ORDER",
+                    "RS-TEXT-JOIN",
+                ),
+            )
+        }
+    ),
+    "feature": per_feature(
+        round_trips,
+        families_for,
+        {
+            "text": ("RS-TERMINAL-BASE", *_STREAMED),
+            "tool_calls": ("RS-CALL-IDS", "RS-ARGS-JOIN", "RS-ARGS-RAW"),
+            "refusal": ("RS-REFUSAL",),
+            "reasoning": ("RS-REASONING-SUMMARY", "RS-REASONING-TEXT"),
+            "annotations": ("RS-ANNOTATIONS",),
+            "usage": ("RS-USAGE-TERMINAL",),
+        },
+        every=("RS-TEXT-JOIN",),
+    ),
 }
 """The round trips: per split family, all claimed families mixed, per feature."""
 
@@ -147,29 +133,31 @@ def _malformed(claimed: frozenset[str]) -> st.SearchStrategy[list[JSONObject]]:
 
 
 DIFFERENTIAL = {
-    "damaged": [
-        pytest.param(
-            _damaged,
-            marks=rule(
-                "RS-OUTPUT-TERMINAL",
-                "RS-DONE-REPLACES",
-                "RS-ITEM-DONE-REPLACES",
-                "RS-ROUTE",
-                "RS-ORPHAN",
-                "RS-KIND-MATCH",
-                "RS-ERROR-EVENT",
-                "RS-READD",
-            ),
-            id="damaged",
-        )
-    ],
-    "malformed": [
-        pytest.param(
-            _malformed,
-            marks=rule("RS-WRONG-TYPE", "RS-NULL-ITEM", "RS-KEEPALIVE", "RS-UNKNOWN-KEYS"),
-            id="malformed",
-        )
-    ],
+    "damaged": cases(
+        {
+            "damaged": (
+                _damaged,
+                (
+                    "RS-OUTPUT-TERMINAL",
+                    "RS-DONE-REPLACES",
+                    "RS-ITEM-DONE-REPLACES",
+                    "RS-ROUTE",
+                    "RS-ORPHAN",
+                    "RS-KIND-MATCH",
+                    "RS-ERROR-EVENT",
+                    "RS-READD",
+                ),
+            )
+        }
+    ),
+    "malformed": cases(
+        {
+            "malformed": (
+                _malformed,
+                ("RS-WRONG-TYPE", "RS-NULL-ITEM", "RS-KEEPALIVE", "RS-UNKNOWN-KEYS"),
+            )
+        }
+    ),
 }
 """Any stream, lossless or not (a partial non-empty terminal output, `.done` values that
 contradict earlier ones, reused output indexes, orphan indexes, content events for an
@@ -206,30 +194,20 @@ def _sse_events(claimed: frozenset[str], data: st.DataObject) -> list[JSON]:
     return events
 
 
-def _framed(event_lines: bool | None, claimed: frozenset[str], data: st.DataObject) -> list[bytes]:
-    events = _sse_events(claimed, data)
-    parts: list[bytes] = data.draw(sse_bytes(events, event_lines=event_lines), label="parts")
-    return parts
-
-
-def _passed_through(claimed: frozenset[str], data: st.DataObject) -> list[bytes]:
-    events = with_inserted(data, _sse_events(claimed, data), _PASSED_THROUGH)
-    parts: list[bytes] = data.draw(sse_bytes(events, event_lines=None), label="parts")
-    return parts
-
-
 SSE = {
-    "framed": [
-        pytest.param(partial(_framed, lines), marks=rule("RS-SEQ-ARRIVAL"), id=name)
-        for lines, name in ((True, "named"), (False, "unnamed"), (None, "mixed"))
-    ],
-    "passed_through": [
-        pytest.param(
-            _passed_through,
-            marks=rule("RS-KEEPALIVE", "RS-ERROR-EVENT"),
-            id="keepalive-unknown-and-error",
-        )
-    ],
+    "framed": by_event_lines(_sse_events, sse_bytes, ("RS-SEQ-ARRIVAL",)),
+    "passed_through": cases(
+        {
+            "keepalive-unknown-and-error": (
+                framed(
+                    _sse_events,
+                    partial(sse_bytes, event_lines=None),
+                    inserted=_PASSED_THROUGH,
+                ),
+                ("RS-KEEPALIVE", "RS-ERROR-EVENT"),
+            )
+        }
+    ),
 }
 """The item-layer SSE properties: frames named by their `type` (as OpenAI sends them),
 unnamed (as gateways send them) or mixed, with comment keep-alives; keepalive, unknown
@@ -239,19 +217,17 @@ RS-ERROR-EVENT."""
 
 
 ROBUSTNESS = {
-    "wrong_typed": [
-        pytest.param(_robustness.wrong_typed, marks=rule("RS-WRONG-TYPE"), id="fields")
-    ],
-    "junk": [pytest.param(_robustness.junk, marks=rule("RS-WRONG-TYPE"), id="any-object")],
-    "noise": [
-        pytest.param(_robustness.keepalives, marks=rule("RS-KEEPALIVE"), id="keepalives"),
-        pytest.param(_robustness.unknown_events, marks=rule("RS-KEEPALIVE"), id="unknown-events"),
-        pytest.param(_robustness.unknown_keys, marks=rule("RS-UNKNOWN-KEYS"), id="unknown-keys"),
-        pytest.param(_robustness.blank_items, marks=rule("RS-NULL-ITEM"), id="blank-items"),
-    ],
-    "refused": [
-        pytest.param(_robustness.refused_within, marks=rule("RS-NOT-OBJECT"), id="not-an-object")
-    ],
+    "wrong_typed": cases({"fields": (_robustness.wrong_typed, ("RS-WRONG-TYPE",))}),
+    "junk": cases({"any-object": (_robustness.junk, ("RS-WRONG-TYPE",))}),
+    "noise": cases(
+        {
+            "keepalives": (_robustness.keepalives, ("RS-KEEPALIVE",)),
+            "unknown-events": (_robustness.unknown_events, ("RS-KEEPALIVE",)),
+            "unknown-keys": (_robustness.unknown_keys, ("RS-UNKNOWN-KEYS",)),
+            "blank-items": (_robustness.blank_items, ("RS-NULL-ITEM",)),
+        }
+    ),
+    "refused": cases({"not-an-object": (_robustness.refused_within, ("RS-NOT-OBJECT",))}),
 }
 """The robustness properties (`refold.suites._robustness`): lossless streams against the
 same streams with wrongly typed fields, keepalives, unknown or blank event types, unknown
@@ -260,23 +236,24 @@ refused."""
 
 
 LIFECYCLE = {
-    "concern": [
-        pytest.param(SnapshotMachine, marks=rule("LIFE-RS-SNAPSHOT"), id="snapshot"),
-        pytest.param(FinishedMachine, marks=rule("LIFE-RS-FINISHED"), id="finished"),
-        pytest.param(ErrorMachine, marks=rule("RS-ERROR-EVENT", "LIFE-RS-FINISHED"), id="error"),
-        pytest.param(AfterMachine, marks=rule("LIFE-RS-AFTER"), id="after-the-terminal"),
-        pytest.param(
-            ReferenceMachine, marks=rule("LIFE-RS-SNAPSHOT", "LIFE-RS-AFTER"), id="reference"
-        ),
-    ],
-    "empty": [pytest.param(reading_before_any_event, marks=rule("LIFE-RS-EMPTY"), id="no-event")],
-    "cut": [
-        pytest.param(
-            cut_streams,
-            marks=rule("LIFE-RS-SNAPSHOT", "LIFE-RS-AFTER", "LIFE-RS-FINISHED"),
-            id="cut-and-after-the-terminal",
-        )
-    ],
+    "concern": cases(
+        {
+            "snapshot": (SnapshotMachine, ("LIFE-RS-SNAPSHOT",)),
+            "finished": (FinishedMachine, ("LIFE-RS-FINISHED",)),
+            "error": (ErrorMachine, ("RS-ERROR-EVENT", "LIFE-RS-FINISHED")),
+            "after-the-terminal": (AfterMachine, ("LIFE-RS-AFTER",)),
+            "reference": (ReferenceMachine, ("LIFE-RS-SNAPSHOT", "LIFE-RS-AFTER")),
+        }
+    ),
+    "empty": cases({"no-event": (reading_before_any_event, ("LIFE-RS-EMPTY",))}),
+    "cut": cases(
+        {
+            "cut-and-after-the-terminal": (
+                cut_streams,
+                ("LIFE-RS-SNAPSHOT", "LIFE-RS-AFTER", "LIFE-RS-FINISHED"),
+            )
+        }
+    ),
 }
 """The lifecycle concerns (`refold.suites._lifecycle`, the Responses machine's parts in
 `LIFECYCLE_MACHINE`): snapshots, `finished` exactly once a terminal arrived, an error event

@@ -9,20 +9,13 @@ first terminal event (after it is LIFE-RS-AFTER's business).
 
 from __future__ import annotations
 
-import copy
-
 from hypothesis import strategies as st
 
 from refold.reference import JSON, JSONObject
 
+from .. import _robustness as shared
 from .._json_values import json_values
-from .._robustness import (
-    Refusal,
-    Variant,
-    inserted_before,
-    objects_after_the_first,
-    typed_or_untyped,
-)
+from .._robustness import Refusal
 from ._draws import small_streams
 from ._wrong_types import FIELDS, wrong_typed_streams
 
@@ -133,7 +126,8 @@ def _stream(claimed: frozenset[str], data: st.DataObject) -> list[JSONObject]:
 
 
 def _terminal_position(events: list[JSONObject]) -> int:
-    # a drawn unknown `type` may be any JSON value, a list included
+    # noise goes before the terminal; a drawn unknown `type` may be any JSON value, a
+    # list included
     return next(
         (
             i
@@ -144,67 +138,40 @@ def _terminal_position(events: list[JSONObject]) -> int:
     )
 
 
-def _insert(
-    data: st.DataObject, events: list[JSONObject], new: st.SearchStrategy[JSONObject]
-) -> list[JSONObject]:
-    """`events` with one to three drawn events inserted anywhere before the terminal."""
-    return inserted_before(data, events, new, _terminal_position)
+wrong_typed = shared.paired(
+    lambda claimed: wrong_typed_streams(features=claimed), "their wrong-typed fields"
+)
 
-
-def wrong_typed(claimed: frozenset[str], data: st.DataObject) -> Variant:
-    damaged, cleaned = data.draw(wrong_typed_streams(features=claimed), label="streams")
-    return Variant(damaged, cleaned, "their wrong-typed fields")
-
-
-junk = objects_after_the_first(_stream, _KNOWN_EVENTS)
+junk = shared.objects_after_the_first(_stream, _KNOWN_EVENTS)
 """Any JSON objects after the first event, some typed like the events the fold reads,
 before a lossless stream."""
 
+keepalives = shared.with_noise(
+    _stream, shared.typed_as("keepalive", _PAYLOADS), _terminal_position, "keepalives"
+)
+unknown_events = shared.with_noise(
+    _stream,
+    shared.typed_or_untyped(_PAYLOADS, _UNKNOWN_TYPES),
+    _terminal_position,
+    "the unknown ones",
+)
 
-def keepalives(claimed: frozenset[str], data: st.DataObject) -> Variant:
-    events = _stream(claimed, data)
-    keepalive = st.just({"type": "keepalive"}) | st.builds(
-        lambda extra: {**extra, "type": "keepalive"}, _PAYLOADS
-    )
-    return Variant(_insert(data, events, keepalive), events, "keepalives")
-
-
-def unknown_events(claimed: frozenset[str], data: st.DataObject) -> Variant:
-    events = _stream(claimed, data)
-    unknown = typed_or_untyped(_PAYLOADS, _UNKNOWN_TYPES)
-    return Variant(_insert(data, events, unknown), events, "the unknown ones")
-
-
-def unknown_keys(claimed: frozenset[str], data: st.DataObject) -> Variant:
-    # RQ15: `obfuscation` on every delta; vendor keys; `logprobs` on deltas
-    events = _stream(claimed, data)
-    changed = copy.deepcopy(events)
-    for number in data.draw(
-        st.sets(st.integers(0, len(changed) - 1), min_size=1), label="events given keys"
-    ):
-        for key, value in data.draw(_UNKNOWN_KEYS, label="keys").items():
-            if key not in FIELDS and key != "type":
-                changed[number].setdefault(key, value)
-    return Variant(changed, events, "unknown keys")
-
+# RQ15: `obfuscation` on every delta; vendor keys; `logprobs` on deltas
+unknown_keys = shared.with_unknown_keys(_stream, _UNKNOWN_KEYS, lambda _: FIELDS, "unknown keys")
 
 _BLANK_ITEMS: st.SearchStrategy[JSON] = st.sampled_from([None, "", " ", [], 0, False, 1.5])
-
-
-def blank_items(claimed: frozenset[str], data: st.DataObject) -> Variant:
-    # RQ6: `item: null` (openai-python #3125); the index stays free for the real item
-    events = _stream(claimed, data)
-    blank = st.builds(
-        lambda index, item: {
-            "type": "response.output_item.added",
-            "output_index": index,
-            "item": item,
-        },
-        st.integers(0, 4),
-        _BLANK_ITEMS,
-    )
-    without = blank.map(lambda event: {k: v for k, v in event.items() if k != "item"})
-    return Variant(_insert(data, events, blank | without), events, "the blank items")
+# RQ6: `item: null` (openai-python #3125); the index stays free for the real item
+_BLANK_ADDED = st.builds(
+    lambda index, item: {"type": "response.output_item.added", "output_index": index, "item": item},
+    st.integers(0, 4),
+    _BLANK_ITEMS,
+)
+blank_items = shared.with_noise(
+    _stream,
+    _BLANK_ADDED | _BLANK_ADDED.map(lambda event: {k: v for k, v in event.items() if k != "item"}),
+    _terminal_position,
+    "the blank items",
+)
 
 
 refused_within = Refusal(_stream, None)

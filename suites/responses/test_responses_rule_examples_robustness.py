@@ -15,6 +15,7 @@ from refold.reference import JSON, JSONObject
 from refold.run.checks import Check
 from refold.run.marks import rule
 
+from .._expect import needs, refuses_as_array
 from ._events import (
     completed,
     created,
@@ -238,18 +239,10 @@ def test_an_event_that_is_not_a_json_object_is_refused(check: Check, value: JSON
 
 @rule("RS-NOT-OBJECT")
 def test_a_refused_event_leaves_the_fold_unchanged(check: Check) -> None:
-    if "lifecycle" not in check.target.features:
-        pytest.skip(
-            f"target {check.target.name} does not claim feature lifecycle, which "
-            f"this example needs to read the fold after a refusal"
-        )
+    needs(check, "lifecycle", "read the fold after a refusal")
     acc = check.accumulator()
-    events = text_stream("Hi!")
-    for event in events:
-        if acc.add_raw([event]) is None:
-            raise check.fail(
-                "an event that is a JSON array was accepted", events=[*acc.events, [event]]
-            )
+    for event in text_stream("Hi!"):
+        refuses_as_array(check, acc, event)
         acc.add(event)
     expect_response(
         check, acc.response(), _HI, events=list(acc.events), when="the fold after refused events"
