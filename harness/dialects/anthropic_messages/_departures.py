@@ -20,6 +20,7 @@ from typing import Any
 
 from refold.reference import JSON
 
+from ...verdicts.departure_kinds import synthetic
 from ...verdicts.shapes import Departure, load_schema
 from ...verdicts.wire_shapes import FrameKind
 from ._grammar import PAGE, findings
@@ -40,6 +41,7 @@ _BETA_BLOCKS = frozenset(
 (anthropic 2.15.0 `anthropic.types.beta.BetaRawMessageStreamEvent`)."""
 _BETA_DELTAS = frozenset({"compaction_delta"})
 _THINKING_EXAMPLE = f"{PAGE} (Streaming request with extended thinking)"
+
 
 DEPARTURES: Mapping[str, Departure] = {
     d.id: d
@@ -147,74 +149,59 @@ DEPARTURES: Mapping[str, Departure] = {
                 "https://github.com/anthropics/anthropic-sdk-typescript/pull/903",
             ),
         ),
-        Departure("AMD-NOT-OBJECT", "synthetic", "an event that is not a JSON object"),
-        Departure(
+        synthetic("AMD-NOT-OBJECT", "an event that is not a JSON object"),
+        synthetic(
             "AMD-UNKNOWN-EVENT",
-            "synthetic",
             "an event of a type no page names, or a blank or missing type",
         ),
-        Departure(
+        synthetic(
             "AMD-UNKNOWN-BLOCK",
-            "synthetic",
             "a block of a type the SDK's types do not name, or without a type",
         ),
-        Departure(
+        synthetic(
             "AMD-UNKNOWN-DELTA",
-            "synthetic",
             "a delta of a type the SDK's types do not name, or without a type",
         ),
-        Departure(
+        synthetic(
             "AMD-MISSING-KEY",
-            "synthetic",
             "a key the SDK's types require is absent (an envelope without id, model or "
             "role, a citation without its locations, an error without its message...)",
         ),
-        Departure(
+        synthetic(
             "AMD-WRONG-TYPE",
-            "synthetic",
             "a field of the wrong JSON type or an undocumented value (a null delta, an "
             "index as a string, a blank stop reason, a count as a string...)",
         ),
-        Departure("AMD-BEFORE-START", "synthetic", "an event other than ping before message_start"),
-        Departure(
-            "AMD-PING-BEFORE-START",
-            "synthetic",
-            "a ping before message_start (no capture shows one)",
-        ),
-        Departure("AMD-SECOND-START", "synthetic", "a second message_start"),
-        Departure(
+        synthetic("AMD-BEFORE-START", "an event other than ping before message_start"),
+        synthetic("AMD-PING-BEFORE-START", "a ping before message_start (no capture shows one)"),
+        synthetic("AMD-SECOND-START", "a second message_start"),
+        synthetic(
             "AMD-BLOCK-INDEX",
-            "synthetic",
             "block indexes not 0, 1, 2 ... in the order the blocks start (a gap, a "
             "repeat, a block started before a lower one, a negative index)",
         ),
-        Departure(
+        synthetic(
             "AMD-BLOCK-OUTSIDE",
-            "synthetic",
             "a delta or stop outside its block's start and stop (interleaved blocks, "
             "a delta before its start or after its stop, an index with no block)",
         ),
-        Departure(
+        synthetic(
             "AMD-BLOCK-UNSTOPPED",
-            "synthetic",
             "a block not stopped before the next block or message_delta",
         ),
-        Departure("AMD-LATE-BLOCK", "synthetic", "a block event after a message_delta"),
-        Departure("AMD-NO-MESSAGE-DELTA", "synthetic", "message_stop with no message_delta"),
-        Departure("AMD-AFTER-STOP", "synthetic", "events after message_stop"),
-        Departure("AMD-AFTER-ERROR", "synthetic", "events after an error"),
-        Departure("AMD-CUT", "synthetic", "the stream ends without message_stop or an error"),
-        Departure(
-            "AMD-SSE-NAME", "synthetic", "an SSE frame whose `event:` name is not its data's `type`"
-        ),
-        Departure(
+        synthetic("AMD-LATE-BLOCK", "a block event after a message_delta"),
+        synthetic("AMD-NO-MESSAGE-DELTA", "message_stop with no message_delta"),
+        synthetic("AMD-AFTER-STOP", "events after message_stop"),
+        synthetic("AMD-AFTER-ERROR", "events after an error"),
+        synthetic("AMD-CUT", "the stream ends without message_stop or an error"),
+        synthetic("AMD-SSE-NAME", "an SSE frame whose `event:` name is not its data's `type`"),
+        synthetic(
             "AMD-SSE-FRAMING",
-            "synthetic",
             "SSE framing the streaming page never shows: comments, `id:`/`retry:` or "
             "unknown fields, JSON over several `data:` lines, `data:` without its space, "
             "CR line ends, a BOM, blank lines in a row, bytes that are not UTF-8",
         ),
-        Departure("AMD-SSE-NOT-JSON", "synthetic", "an SSE frame whose data is not JSON"),
+        synthetic("AMD-SSE-NOT-JSON", "an SSE frame whose data is not JSON"),
     )
 }
 """Every registered departure, observed first, by id."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from refold.reference import JSON
+from refold.verdicts.departure_kinds import observed, synthetic
 from refold.verdicts.shapes import Departure
 from refold.verdicts.wire_shapes import FrameKind
 
@@ -27,17 +28,9 @@ __all__ = ["DEPARTURES", "DETECTORS", "WIRE"]
 _Detector = Callable[[Sequence[JSON]], Iterable[int]]
 
 
-def _observed(id: str, summary: str, *provenance: str) -> Departure:
-    return Departure(id, "observed", summary, provenance)
-
-
-def _synthetic(id: str, summary: str) -> Departure:
-    return Departure(id, "synthetic", summary)
-
-
 _REGISTRY: tuple[tuple[Departure, _Detector], ...] = (
     (
-        _observed(
+        observed(
             "GMD-VERTEX-NO-INDEX",
             "candidates without `index`",
             "Vertex AI on every chunk (proto3 omits 0): research/gemini-fold.md R3",
@@ -45,7 +38,7 @@ _REGISTRY: tuple[tuple[Departure, _Detector], ...] = (
         found.no_index,
     ),
     (
-        _observed(
+        observed(
             "GMD-VERTEX-USAGE-TRAFFIC",
             "early chunks with `usageMetadata: {trafficType}` only",
             "Vertex AI: research/gemini-fold.md R3, R9",
@@ -53,7 +46,7 @@ _REGISTRY: tuple[tuple[Departure, _Detector], ...] = (
         found.traffic_only_usage,
     ),
     (
-        _observed(
+        observed(
             "GMD-EMPTY-TEXT",
             '`{"text": ""}` parts, alone or with a `thoughtSignature`',
             "Gemini API and Vertex finish chunks (Gemini 2.5/3): research/gemini-fold.md R4, R5",
@@ -61,7 +54,7 @@ _REGISTRY: tuple[tuple[Departure, _Detector], ...] = (
         found.empty_text,
     ),
     (
-        _observed(
+        observed(
             "GMD-SIGNATURE-SPLIT",
             "a signature on a part of its own after the text it signs",
             "Gemini 3 text answers; Code Assist's empty thought part: research/gemini-fold.md R5",
@@ -69,7 +62,7 @@ _REGISTRY: tuple[tuple[Departure, _Detector], ...] = (
         found.signature_split,
     ),
     (
-        _observed(
+        observed(
             "GMD-USAGE-DOWN",
             "an earlier usage count above the last one",
             "Gemini image models, thoughtsTokenCount 244 -> 167: research/gemini-fold.md R9",
@@ -77,7 +70,7 @@ _REGISTRY: tuple[tuple[Departure, _Detector], ...] = (
         found.usage_down,
     ),
     (
-        _observed(
+        observed(
             "GMD-TRAILING-USAGE",
             "a usage-only chunk without candidates after the finish chunk",
             "laravel/ai PR #912; research/gemini-fold.md R7",
@@ -85,7 +78,7 @@ _REGISTRY: tuple[tuple[Departure, _Detector], ...] = (
         found.trailing_usage,
     ),
     (
-        _observed(
+        observed(
             "GMD-GROUNDING-EARLY",
             "`groundingMetadata` on an early chunk and not on the finish chunk",
             "gemini-3.1-flash-image-preview, vercel/ai PR #13123: research/gemini-fold.md R8",
@@ -93,7 +86,7 @@ _REGISTRY: tuple[tuple[Departure, _Detector], ...] = (
         found.early_grounding,
     ),
     (
-        _observed(
+        observed(
             "GMD-GROUNDING-RESENT",
             "`groundingMetadata` keys sent again on a later chunk",
             'langchainjs PR #11456: "Later chunks win, since Gemini resends the accumulated '
@@ -102,7 +95,7 @@ _REGISTRY: tuple[tuple[Departure, _Detector], ...] = (
         found.grounding_resent,
     ),
     (
-        _observed(
+        observed(
             "GMD-METADATA-EARLY",
             "safety ratings, citations or other candidate keys on chunks before the finish",
             "Gemini 1.x full safetyRatings on every chunk: research/gemini-fold.md R8 "
@@ -111,7 +104,7 @@ _REGISTRY: tuple[tuple[Departure, _Detector], ...] = (
         found.early_metadata,
     ),
     (
-        _observed(
+        observed(
             "GMD-FINISH-EVERY-CHUNK",
             "the finish reason on every chunk of a candidate, its text going on after the first",
             "gemini-pro on the Gemini API, 2024: every chunk of the REST streaming quickstart's "
@@ -122,7 +115,7 @@ _REGISTRY: tuple[tuple[Departure, _Detector], ...] = (
         found.finish_every_chunk,
     ),
     (
-        _observed(
+        observed(
             "GMD-ERROR-CHUNK",
             'an `{"error": …}` chunk mid-stream with HTTP 200',
             "Vertex AI (litellm `_check_streaming_error`): research/gemini-fold.md R1",
@@ -130,36 +123,36 @@ _REGISTRY: tuple[tuple[Departure, _Detector], ...] = (
         found.error_chunk,
     ),
     (
-        _synthetic("GMD-WRONG-TYPE", "a field of the wrong JSON type or a blank value"),
+        synthetic("GMD-WRONG-TYPE", "a field of the wrong JSON type or a blank value"),
         found.wrong_type,
     ),
-    (_synthetic("GMD-NOT-OBJECT", "a chunk that is not a JSON object"), found.not_object),
-    (_synthetic("GMD-NULL-ENTRY", "a null or non-object entry in a list"), found.null_entry),
+    (synthetic("GMD-NOT-OBJECT", "a chunk that is not a JSON object"), found.not_object),
+    (synthetic("GMD-NULL-ENTRY", "a null or non-object entry in a list"), found.null_entry),
     (
-        _synthetic("GMD-UNKNOWN-PART", "a part with a key no page of Google's names"),
+        synthetic("GMD-UNKNOWN-PART", "a part with a key no page of Google's names"),
         found.unknown_part,
     ),
-    (_synthetic("GMD-INDEX-GAP", "candidate indexes with gaps"), found.index_gap),
+    (synthetic("GMD-INDEX-GAP", "candidate indexes with gaps"), found.index_gap),
     (
-        _synthetic("GMD-AFTER-FINISH-CONTENT", "parts for a candidate after its finish chunk"),
+        synthetic("GMD-AFTER-FINISH-CONTENT", "parts for a candidate after its finish chunk"),
         found.content_after_finish,
     ),
-    (_synthetic("GMD-AFTER-ERROR", "chunks after an error chunk"), found.after_error),
-    (_synthetic("GMD-CUT", "the stream ends before every candidate finished"), found.cut),
+    (synthetic("GMD-AFTER-ERROR", "chunks after an error chunk"), found.after_error),
+    (synthetic("GMD-CUT", "the stream ends before every candidate finished"), found.cut),
     (
-        _synthetic("GMD-ARGS-MISMATCH", "streamed pieces with unreadable paths"),
+        synthetic("GMD-ARGS-MISMATCH", "streamed pieces with unreadable paths"),
         found.args_mismatch,
     ),
 )
 
-_CRLF = _observed(
+_CRLF = observed(
     "GMD-WIRE-CRLF",
     "`alt=sse` lines ended by CR LF",
     'Gemini API: RightNow-AI/openfang PR #723 ("Gemini returns \\r\\n\\r\\n"), and '
     "@google/genai's `processStreamResponse` splits frames on `\\r\\n\\r\\n` as well as "
     "`\\n\\n` (@google/genai 2.32.0, `dist/node/index.cjs`)",
 )
-_FRAMING = _synthetic(
+_FRAMING = synthetic(
     "GMD-WIRE-FRAMING",
     "framing the docs never show: SSE comments, event names, other fields, JSON over "
     "several `data:` lines, bare CR or mixed line ends, empty or non-JSON data, a BOM; "

@@ -15,6 +15,7 @@ the grammar allow them. Keys the schema does not list never are: providers add k
 
 from __future__ import annotations
 
+from refold.verdicts.departure_kinds import observed, synthetic
 from refold.verdicts.shapes import Departure
 from refold.verdicts.wire_shapes import FrameKind
 
@@ -30,17 +31,9 @@ _CAPTURE = (
 )
 
 
-def _observed(id: str, summary: str, *provenance: str) -> Departure:
-    return Departure(id, "observed", summary, provenance)
-
-
-def _synthetic(id: str, summary: str) -> Departure:
-    return Departure(id, "synthetic", summary)
-
-
 _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
     (
-        _observed(
+        observed(
             "RQ1",
             "the terminal response's `output` is `[]` although items were streamed",
             "the ChatGPT/Codex backend: https://github.com/BerriAI/litellm/pull/26075, "
@@ -49,7 +42,7 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
         found.empty_terminal_output,
     ),
     (
-        _observed(
+        observed(
             "RQ2",
             "the terminal response's `output` is absent, `null`, or holds fewer "
             "items than were streamed",
@@ -60,7 +53,7 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
         found.missing_terminal_output,
     ),
     (
-        _observed(
+        observed(
             "RQ4",
             "an item never gets `response.output_item.done` before the terminal event",
             "https://github.com/NousResearch/hermes-agent/pull/92767 (citing opencode #37159)",
@@ -68,7 +61,7 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
         found.never_done,
     ),
     (
-        _observed(
+        observed(
             "RQ5",
             "an item's events before its `response.output_item.added`, or an item never added",
             "the gpt-oss harmony path: "
@@ -80,7 +73,7 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
     # the item added at the index a null one left blank is counted RQ6's own: the grammar
     # takes the index as announced by the blank; no sender of it alone is known
     (
-        _observed(
+        observed(
             "RQ6",
             "`response.output_item.added` whose `item` is null (and the item "
             "then added at the index it left blank)",
@@ -91,7 +84,7 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
         found.blank_item,
     ),
     (
-        _observed(
+        observed(
             "RQ7",
             "item ids that rotate between an item's events",
             "GitHub Copilot (gpt-5.3-codex), captured in Vercel AI's fixture "
@@ -100,7 +93,7 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
         found.rotated_ids,
     ),
     (
-        _observed(
+        observed(
             "RQ10",
             "a `function_call` item without `id` (its events without `item_id`)",
             "https://github.com/anomalyco/opencode/pull/45081",
@@ -108,7 +101,7 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
         found.call_without_id,
     ),
     (
-        _observed(
+        observed(
             "RQ12",
             "`sequence_number` absent, repeated or out of order",
             "https://github.com/ENTERPILOT/GoModel/pull/953, "
@@ -119,7 +112,7 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
         found.sequence_departs,
     ),
     (
-        _observed(
+        observed(
             "RQ13",
             "two items at one `output_index`, or an item's events at another item's index",
             "https://github.com/theopenco/llmgateway/pull/2908, "
@@ -129,7 +122,7 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
         found.index_collisions,
     ),
     (
-        _observed(
+        observed(
             "RQ18",
             "an `error` event whose payload is nested under `error`",
             _CAPTURE,
@@ -139,7 +132,7 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
         found.nested_error,
     ),
     (
-        _observed(
+        observed(
             "RQ19",
             "the terminal event delivered twice",
             'research/neutral-events.md §2.6 (openai-core: "a duplicated '
@@ -148,7 +141,7 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
         found.repeated_terminal,
     ),
     (
-        _observed(
+        observed(
             "RQ24",
             "`keepalive` events",
             "openai-node's ResponseAccumulator: \"a transport "
@@ -158,7 +151,7 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
         found.keepalive,
     ),
     (
-        _observed(
+        observed(
             "RS-RESUMED",
             "a stream that does not open with `response.created` (one "
             "resumed after a `sequence_number`)",
@@ -170,7 +163,7 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
         found.headless,
     ),
     (
-        _observed(
+        observed(
             "RS-DOC-NULL-USAGE",
             "a lifecycle response with `usage: null` (the schema types usage as an object)",
             f"{_REF}/response/created (its example)",
@@ -179,7 +172,7 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
         found.null_usage,
     ),
     (
-        _observed(
+        observed(
             "RS-DOC-SPARSE-USAGE",
             "usage without `input_tokens_details` or "
             "`output_tokens_details`, or whose "
@@ -195,7 +188,7 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
         found.sparse_usage,
     ),
     (
-        _observed(
+        observed(
             "RS-DOC-SPARSE-RESPONSE",
             "a response without keys the Response schema "
             "requires (`tools`, `instructions`, `metadata` ...)",
@@ -205,7 +198,7 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
         found.sparse_response,
     ),
     (
-        _observed(
+        observed(
             "RS-DOC-NO-LOGPROBS",
             "output_text events or parts without `logprobs`",
             f"{_REF}/response/output_text/delta, /response/output_text/done and "
@@ -214,7 +207,7 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
         found.no_logprobs,
     ),
     (
-        _observed(
+        observed(
             "RS-DOC-MESSAGE-STATUS",
             "a message item without `status`",
             f"{_REF}/response/completed (its example's output message)",
@@ -222,7 +215,7 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
         found.message_without_status,
     ),
     (
-        _observed(
+        observed(
             "RS-DOC-ARGS-NAME",
             "`response.function_call_arguments.done` without `name`",
             "https://github.com/openai/openai-dotnet/issues/424 (OpenAI's done event "
@@ -231,7 +224,7 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
         found.args_done_without_name,
     ),
     (
-        _observed(
+        observed(
             "RQ14",
             "an output_text part without `annotations`",
             "https://github.com/Wei-Shaw/sub2api/issues/5140",
@@ -239,11 +232,11 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
         found.no_annotations,
     ),
     (
-        _synthetic("RS-SYN-UNKNOWN-EVENT", "an event type OpenAI does not document"),
+        synthetic("RS-SYN-UNKNOWN-EVENT", "an event type OpenAI does not document"),
         found.unknown_event,
     ),
     (
-        _synthetic(
+        synthetic(
             "RS-SYN-WRONG-TYPE",
             "a field of the wrong JSON type (an index that is not "
             "a non-negative integer, a delta that is not a string, "
@@ -253,55 +246,53 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
         ),
         found.wrong_types,
     ),
-    (_synthetic("RS-SYN-NOT-OBJECT", "an event that is not a JSON object"), found.not_object),
-    (_synthetic("RS-SYN-NO-ITEM-ID", "an item's events without `item_id`"), found.no_item_id),
+    (synthetic("RS-SYN-NOT-OBJECT", "an event that is not a JSON object"), found.not_object),
+    (synthetic("RS-SYN-NO-ITEM-ID", "an item's events without `item_id`"), found.no_item_id),
     (
-        _synthetic("RS-SYN-UNKNOWN-ITEM", "an output item of a type OpenAI does not document"),
+        synthetic("RS-SYN-UNKNOWN-ITEM", "an output item of a type OpenAI does not document"),
         found.unknown_item,
     ),
     (
-        _synthetic("RS-SYN-AFTER-DONE", "an item's events after its `response.output_item.done`"),
+        synthetic("RS-SYN-AFTER-DONE", "an item's events after its `response.output_item.done`"),
         found.after_done,
     ),
-    (_synthetic("RS-SYN-AFTER-TERMINAL", "events after the terminal event"), found.after_terminal),
+    (synthetic("RS-SYN-AFTER-TERMINAL", "events after the terminal event"), found.after_terminal),
     (
-        _synthetic("RS-SYN-CUT", "a stream that ends with neither a terminal nor an error event"),
+        synthetic("RS-SYN-CUT", "a stream that ends with neither a terminal nor an error event"),
         found.cut,
     ),
     (
-        _synthetic(
+        synthetic(
             "RS-SYN-KIND-MISMATCH", "an item event routed to an item of a type it does not fit"
         ),
         found.kind_mismatch,
     ),
     (
-        _synthetic("RS-SYN-DONE-AGAIN", "a second `.done` event for a part or item already done"),
+        synthetic("RS-SYN-DONE-AGAIN", "a second `.done` event for a part or item already done"),
         found.done_again,
     ),
     (
-        _synthetic(
-            "RS-SYN-LATE-LIFECYCLE", "a lifecycle event repeated, or after the output items"
-        ),
+        synthetic("RS-SYN-LATE-LIFECYCLE", "a lifecycle event repeated, or after the output items"),
         found.late_lifecycle,
     ),
     (
-        _synthetic("RS-SYN-OBJECT", 'a response whose `object` is not "response"'),
+        synthetic("RS-SYN-OBJECT", 'a response whose `object` is not "response"'),
         found.not_response,
     ),
-    (_synthetic("RS-SYN-ORDER", "items or parts added out of index order"), found.out_of_order),
-    (_synthetic("RS-SYN-BARE-ERROR", "an `error` event without a message"), found.bare_error),
+    (synthetic("RS-SYN-ORDER", "items or parts added out of index order"), found.out_of_order),
+    (synthetic("RS-SYN-BARE-ERROR", "an `error` event without a message"), found.bare_error),
 )
 
 _WIRE_REGISTRY: tuple[tuple[FrameKind, Departure], ...] = (
-    ("unnamed", _synthetic("RS-SYN-SSE-UNNAMED", "SSE frames without an `event:` line")),
-    ("empty", _synthetic("RS-SYN-SSE-EMPTY", "an `event:` line without data, or empty data")),
+    ("unnamed", synthetic("RS-SYN-SSE-UNNAMED", "SSE frames without an `event:` line")),
+    ("empty", synthetic("RS-SYN-SSE-EMPTY", "an `event:` line without data, or empty data")),
     (
         "misnamed",
-        _synthetic("RS-SYN-SSE-NAME", "an SSE frame whose `event:` name is not its data's `type`"),
+        synthetic("RS-SYN-SSE-NAME", "an SSE frame whose `event:` name is not its data's `type`"),
     ),
     (
         "framing",
-        _synthetic(
+        synthetic(
             "RS-SYN-SSE-FRAMING",
             "SSE framing the streaming guide never shows: comments, `id:`/"
             "`retry:` or unknown fields, JSON over several `data:` lines, "
@@ -309,7 +300,7 @@ _WIRE_REGISTRY: tuple[tuple[FrameKind, Departure], ...] = (
             "a row, bytes that are not UTF-8",
         ),
     ),
-    ("not-json", _synthetic("RS-SYN-SSE-NOT-JSON", "an SSE frame whose data is not JSON")),
+    ("not-json", synthetic("RS-SYN-SSE-NOT-JSON", "an SSE frame whose data is not JSON")),
 )
 """Departures of the bytes (`refold.verdicts.wire_shapes`): OpenAI's examples name every frame
 `event: <type>` with one `data: ` line, and no sender of anything else is known."""

@@ -28,7 +28,7 @@ from refold.reference import JSON
 
 from ._requires import require
 
-__all__ = ["built", "completion_stream", "data_lines", "litellm", "sdk_version"]
+__all__ = ["built", "completion_stream", "data_lines", "litellm", "offline_logging", "sdk_version"]
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 litellm = require("litellm", extra="litellm")
@@ -50,6 +50,17 @@ def completion_stream(
 ) -> Any:
     """What `litellm.completion(model=..., stream=True)` returns for a model of `provider`
     whose iterator class is `iterator`, reading `lines`."""
+    return CustomStreamWrapper(
+        completion_stream=iterator(streaming_response=lines, sync_stream=True),
+        model=model,
+        custom_llm_provider=provider,
+        logging_obj=offline_logging(model=model, provider=provider),
+    )
+
+
+def offline_logging(*, model: str, provider: str) -> Logging:
+    """A bare `Logging` for one call of `model` of `provider`, as `litellm.completion`
+    makes it (no callbacks)."""
     logging = Logging(
         model=model,
         messages=[{"role": "user", "content": "refold"}],
@@ -65,12 +76,7 @@ def completion_stream(
         optional_params={},
         litellm_params={"custom_llm_provider": provider},
     )
-    return CustomStreamWrapper(
-        completion_stream=iterator(streaming_response=lines, sync_stream=True),
-        model=model,
-        custom_llm_provider=provider,
-        logging_obj=logging,
-    )
+    return logging
 
 
 def built(chunks: list[Any]) -> Any:

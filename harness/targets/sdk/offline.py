@@ -3,16 +3,16 @@ client answered in memory, and an SDK's own SSE decoding of byte pieces.
 
 The Python SDKs whose streams are SSE frames named by the data's `type` (anthropic-python,
 openai-python's Responses streams) speak `httpx2`, the httpx fork; a dialect's `_wire`
-module gives its SDK's client and `Stream` class, and these pieces do the rest the same
-way for each. Import this module only after `require`-ing the SDK (`_requires`), which
-brings `httpx2` with it.
+module gives its SDK's client and `Stream` class (an `OfflineSdk`), and these pieces do
+the rest the same way for each. Import this module only after `require`-ing the SDK
+(`_requires`), which brings `httpx2` with it.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import httpx2
 
@@ -20,6 +20,7 @@ from refold.reference import JSON
 
 __all__ = [
     "Handler",
+    "OfflineSdk",
     "decoded",
     "event_stream_response",
     "named_frames",
@@ -112,3 +113,38 @@ def decoded(
     request = httpx2.Request("POST", url)
     response = event_stream_response(request, parts)
     return list(stream_class(cast_to=object, client=client, response=response))
+
+
+class OfflineSdk(Generic[_Client]):
+    """One SDK's wire layer, offline: its `client` class answered in memory at `base_url`,
+    and its `Stream` class's decoding of the byte pieces answering a POST to the stream's
+    `path` there.
+
+    `api_key` is never sent anywhere: every client's transport is in memory.
+    """
+
+    def __init__(
+        self,
+        client: Callable[..., _Client],
+        stream_class: StreamClass,
+        *,
+        base_url: str,
+        path: str,
+        api_key: str,
+    ) -> None:
+        self._client = client
+        self._stream_class = stream_class
+        self.base_url = base_url
+        self._stream_url = base_url + path
+        self.api_key = api_key
+        # Decoding sends no request: one client, built once, serves every decode.
+        self._decoding_client = self.client(refusing)
+
+    def client(self, handler: Handler) -> _Client:
+        """The SDK's client whose every request is answered by `handler`, in memory."""
+        return sdk_client(self._client, handler, api_key=self.api_key, base_url=self.base_url)
+
+    def decode(self, parts: Sequence[bytes]) -> list[JSON]:
+        """The events the SDK's `Stream` makes of `parts` (`decoded`); what the SDK
+        raises is raised."""
+        return decoded(self._stream_class, self._decoding_client, self._stream_url, parts)

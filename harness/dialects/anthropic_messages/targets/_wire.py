@@ -1,7 +1,7 @@
 """anthropic-sdk-python's wire layer, offline: its SSE decoder and event filtering, an
-offline client, and the bytes a server sends for a list of events.
+offline client (both `SDK`'s), and the bytes a server sends for a list of events.
 
-`decode_anthropic` is the `sse` decoder of the `anthropic` and `anthropic-stream` targets:
+`SDK.decode` is the `sse` decoder of the `anthropic` and `anthropic-stream` targets:
 the byte pieces go through the SDK's own `Stream.__stream__` (its `SSEDecoder`, then the
 filtering it applies before anything is folded), with `cast_to=object` so that each event
 comes out as the JSON value the SDK parsed instead of a model. What that filtering does,
@@ -18,62 +18,33 @@ in anthropic 2.15.0 (`anthropic/_streaming.py`):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from refold.reference import JSON
 from refold.targets.sdk._requires import require
 
-__all__ = [
-    "API_KEY",
-    "BASE_URL",
-    "decode_anthropic",
-    "event_stream_response",
-    "offline_client",
-    "serving",
-    "sse_frames",
-]
+__all__ = ["SDK", "event_stream_response", "serving", "sse_frames"]
 
 require("anthropic", extra="anthropic")
 import anthropic  # noqa: E402
 from anthropic._streaming import Stream  # noqa: E402
 
 from refold.targets.sdk.offline import (  # noqa: E402  (needs the SDK's httpx2)
-    Handler,
-    decoded,
+    OfflineSdk,
     event_stream_response,
     named_frames,
-    refusing,
-    sdk_client,
     serving,
 )
 
-API_KEY = "refold-offline-dummy-key"
-"""Never sent anywhere: every client's transport is in memory."""
-BASE_URL = "http://refold.invalid"
-_MESSAGES_URL = f"{BASE_URL}/v1/messages"
+SDK = OfflineSdk(
+    anthropic.Anthropic,
+    Stream,
+    base_url="http://refold.invalid",
+    path="/v1/messages",
+    api_key="refold-offline-dummy-key",
+)
+"""anthropic-python's `Anthropic` client and `Stream`, offline. `SDK.decode` raises as the
+SDK does: `anthropic.APIStatusError` for an `event: error` frame, `json.JSONDecodeError` or
+`UnicodeDecodeError` for data it cannot read."""
 
-
-def offline_client(handler: Handler) -> anthropic.Anthropic:
-    """An `Anthropic` client whose every request is answered by `handler`, in memory."""
-    return sdk_client(anthropic.Anthropic, handler, api_key=API_KEY, base_url=BASE_URL)
-
-
-_DECODING_CLIENT = offline_client(refusing)
-
-
-def decode_anthropic(parts: Sequence[bytes]) -> list[JSON]:
-    """The events anthropic-python's `Stream` makes of `parts`: its `SSEDecoder` and the
-    filtering of `Stream.__stream__`, each event the JSON value it parsed.
-
-    Raises:
-        anthropic.APIStatusError: an `event: error` frame, as the SDK raises it.
-        json.JSONDecodeError, UnicodeDecodeError: as the SDK raises them.
-    """
-    return decoded(Stream, _DECODING_CLIENT, _MESSAGES_URL, parts)
-
-
-def sse_frames(events: Sequence[JSON]) -> list[bytes]:
-    """Each event as the frame Anthropic writes for it (`refold.targets.sdk.offline.named_frames`):
-    an event whose `type` cannot be an event name gets no `event:` line: the API never
-    sends one, and the SDK then skips the frame (AM-SSE-TYPE)."""
-    return named_frames(events)
+sse_frames = named_frames
+"""Each event as the frame Anthropic writes for it (`refold.targets.sdk.offline.named_frames`):
+an event whose `type` cannot be an event name gets no `event:` line: the API never
+sends one, and the SDK then skips the frame (AM-SSE-TYPE)."""

@@ -21,7 +21,7 @@ warnings (pydantic serializer warnings on an unknown block) are silenced: a warn
 not a result.
 
 The target's `sse` decoder is the SDK's own `SSEDecoder` with the filtering of its
-`Stream` (`refold.dialects.anthropic_messages.targets._wire.decode_anthropic`).
+`Stream` (`refold.dialects.anthropic_messages.targets._wire.SDK.decode`).
 """
 
 from __future__ import annotations
@@ -29,9 +29,10 @@ from __future__ import annotations
 from typing import Any
 
 from refold.reference import JSON, JSONObject
+from refold.reference.anthropic import FEATURES as _SPEC_FEATURES
 from refold.targets.sdk._requires import quiet, require
 
-from ._wire import decode_anthropic
+from ._wire import SDK
 
 __all__ = ["FEATURES", "REPRODUCER", "fold", "in_spec_shape", "refold_target", "sdk_version"]
 
@@ -40,19 +41,7 @@ from anthropic._models import construct_type  # noqa: E402
 from anthropic.lib.streaming._messages import accumulate_event  # noqa: E402
 from anthropic.types import RawMessageStreamEvent  # noqa: E402
 
-FEATURES = frozenset(
-    {
-        "text",
-        "tool_use",
-        "server_tools",
-        "thinking",
-        "citations",
-        "stop_details",
-        "usage",
-        "robustness",
-        "sse",
-    }
-)
+FEATURES = frozenset(_SPEC_FEATURES) - {"lifecycle"}
 """Everything a `Message` snapshot can hold, and `sse` for the SDK's decoder. Not
 `lifecycle`: `accumulate_event` keeps no finished state and records no error (an `error`
 event matches none of its branches), so the lifecycle interface (finished, error) has
@@ -91,7 +80,7 @@ refold_target = {
     "dialect": "anthropic-messages",
     "fold": fold,
     "features": FEATURES,
-    "sse": decode_anthropic,
+    "sse": SDK.decode,
     "description": f"anthropic-python {sdk_version()}: accumulate_event "
     f"(refold.dialects.anthropic_messages.targets.anthropic)",
 }

@@ -21,7 +21,10 @@ own `assert`; the target raises that AssertionError.
 
 The Message is dumped as the `anthropic` target dumps it (`in_spec_shape`: the fields that
 were set, as JSON). Its `sse` decoder is the same SDK decoder, the one this path reads
-the bytes with.
+the bytes with, and its `FEATURES` are that target's. Not `lifecycle` here either:
+`MessageStream` keeps no finished state (`get_final_message()` returns a truncated
+stream's snapshot as final) and records no error (it raises), so the lifecycle interface
+has nothing of the SDK's to read.
 """
 
 from __future__ import annotations
@@ -31,27 +34,11 @@ from typing import Any
 from refold.reference import JSON, JSONObject
 from refold.targets.sdk._requires import quiet
 
-from ._wire import decode_anthropic, offline_client, serving, sse_frames
-from .anthropic import in_spec_shape, sdk_version
+from ._wire import SDK, serving, sse_frames
+from .anthropic import FEATURES, in_spec_shape, sdk_version
 
 __all__ = ["FEATURES", "REPRODUCER", "fold", "refold_target"]
 
-FEATURES = frozenset(
-    {
-        "text",
-        "tool_use",
-        "server_tools",
-        "thinking",
-        "citations",
-        "stop_details",
-        "usage",
-        "robustness",
-        "sse",
-    }
-)
-"""As the `anthropic` target's. Not `lifecycle`: `MessageStream` keeps no finished state
-(`get_final_message()` returns a truncated stream's snapshot as final) and records no
-error (it raises), so the lifecycle interface has nothing of the SDK's to read."""
 
 _REQUEST: dict[str, Any] = {
     "model": "claude-refold-offline",
@@ -62,7 +49,7 @@ _REQUEST: dict[str, Any] = {
 
 def fold(events: list[JSON]) -> JSONObject:
     """Serve `events` as SSE to `client.messages.stream()`; its final message."""
-    client = offline_client(serving(events, sse_frames))
+    client = SDK.client(serving(events, sse_frames))
     try:
         with quiet(), client.messages.stream(**_REQUEST) as stream:
             message = stream.get_final_message()
@@ -76,7 +63,7 @@ refold_target = {
     "dialect": "anthropic-messages",
     "fold": fold,
     "features": FEATURES,
-    "sse": decode_anthropic,
+    "sse": SDK.decode,
     "description": f"anthropic-python {sdk_version()}: messages.stream().get_final_message() "
     f"over an in-memory transport (refold.dialects.anthropic_messages.targets.anthropic_stream)",
 }

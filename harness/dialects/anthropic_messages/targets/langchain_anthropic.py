@@ -40,6 +40,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from refold.reference import JSON, JSONObject
+from refold.reference.anthropic import FEATURES as _SPEC_FEATURES
 from refold.targets.sdk._requires import quiet, require
 from refold.targets.sdk.summing import Served, summed, versions
 
@@ -54,18 +55,7 @@ from langchain_core.messages import AIMessageChunk, HumanMessage  # noqa: E402
 
 from ._wire import event_stream_response, sse_frames  # noqa: E402
 
-FEATURES = frozenset(
-    {
-        "text",
-        "tool_use",
-        "server_tools",
-        "thinking",
-        "citations",
-        "stop_details",
-        "usage",
-        "robustness",
-    }
-)
+FEATURES = frozenset(_SPEC_FEATURES) - {"lifecycle", "sse"}
 """Everything a Message of the fold holds; not `lifecycle`, `sse` (see the module docstring)."""
 
 _TOOLS = [
@@ -180,15 +170,15 @@ def _usage(metadata: dict[str, Any]) -> JSONObject:
         "input_tokens": metadata["input_tokens"] - (cache_read or 0) - (cache_creation or 0),
         "output_tokens": metadata["output_tokens"],
     }
-    if cache_read is not None:
-        usage["cache_read_input_tokens"] = cache_read
-    if cache_creation is not None:
-        usage["cache_creation_input_tokens"] = cache_creation
-    if ephemeral:
-        usage["cache_creation"] = ephemeral
     reasoning = (metadata.get("output_token_details") or {}).get("reasoning")
-    if reasoning is not None:
-        usage["output_tokens_details"] = {"thinking_tokens": reasoning}
+    # The rest are the keys LangChain's metadata has something for, in the Message's order.
+    optional: JSONObject = {
+        "cache_read_input_tokens": cache_read,
+        "cache_creation_input_tokens": cache_creation,
+        "cache_creation": ephemeral or None,
+        "output_tokens_details": None if reasoning is None else {"thinking_tokens": reasoning},
+    }
+    usage.update({key: value for key, value in optional.items() if value is not None})
     return usage
 
 

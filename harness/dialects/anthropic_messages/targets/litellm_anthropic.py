@@ -36,6 +36,7 @@ import json
 from typing import Any
 
 from refold.reference import JSON, JSONObject
+from refold.reference.anthropic import FEATURES as _SPEC_FEATURES
 from refold.targets.sdk._requires import quiet
 from refold.targets.sdk.litellm_completion import (
     built,
@@ -52,18 +53,7 @@ from litellm.llms.anthropic.messages.adapters.transformation import (
     LiteLLMAnthropicMessagesAdapter,
 )
 
-FEATURES = frozenset(
-    {
-        "text",
-        "tool_use",
-        "server_tools",
-        "thinking",
-        "citations",
-        "stop_details",
-        "usage",
-        "robustness",
-    }
-)
+FEATURES = frozenset(_SPEC_FEATURES) - {"lifecycle", "sse"}
 """Every content feature and usage; not `lifecycle`, `sse` (see the module docstring)."""
 
 _MODEL = "claude-refold-offline"

@@ -36,18 +36,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import datetime
 from typing import Any
 
 from refold.reference import JSON, JSONObject
 from refold.targets.sdk._requires import quiet
-from refold.targets.sdk.litellm_completion import built, data_lines, sdk_version
+from refold.targets.sdk.litellm_completion import built, data_lines, offline_logging, sdk_version
 
 __all__ = ["FEATURES", "MODEL", "PROJECTION", "fold", "refold_target", "sdk_version"]
 
 # After litellm_completion, which imports litellm offline and quiet.
 from litellm.google_genai.adapters.transformation import GoogleGenAIAdapter
-from litellm.litellm_core_utils.litellm_logging import Logging
 from litellm.litellm_core_utils.streaming_handler import CustomStreamWrapper
 from litellm.llms.vertex_ai.gemini.vertex_and_google_ai_studio_gemini import (
     ModelResponseIterator,
@@ -93,7 +91,7 @@ def fold(chunks: list[JSON]) -> JSONObject:
     # The whole call is quiet: litellm's thinking-block types make pydantic warn when first
     # built (wherever in the call that is), which says nothing of a fold.
     with quiet():
-        logging = _offline_logging()
+        logging = offline_logging(model=MODEL, provider=_PROVIDER)
 
         def make_call(client: object) -> ModelResponseIterator:
             lines: Iterator[str] = data_lines(chunks)
@@ -112,26 +110,6 @@ def fold(chunks: list[JSON]) -> JSONObject:
         transformed = GoogleGenAIAdapter().translate_completion_to_generate_content(response)
     dumped: JSONObject = json.loads(json.dumps(transformed, default=str))
     return dumped
-
-
-def _offline_logging() -> Logging:
-    """A bare `Logging` for one call, as `litellm.completion` makes it (no callbacks)."""
-    logging = Logging(
-        model=MODEL,
-        messages=[{"role": "user", "content": "refold"}],
-        stream=True,
-        call_type="completion",
-        start_time=datetime.now(),
-        litellm_call_id="refold-offline",
-        function_id="refold-offline",
-    )
-    logging.update_environment_variables(
-        model=MODEL,
-        user=None,
-        optional_params={},
-        litellm_params={"custom_llm_provider": _PROVIDER},
-    )
-    return logging
 
 
 refold_target = {

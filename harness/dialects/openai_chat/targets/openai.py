@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from refold.reference import JSON, JSONObject
+from refold.reference.chat import FEATURES as _SPEC_FEATURES
 from refold.targets.sdk._requires import quiet, require
 from refold.targets.sdk.decoders import decode_openai
 from refold.targets.sdk.results import without_keys
@@ -30,26 +31,10 @@ from openai._models import construct_type  # noqa: E402
 from openai.lib.streaming.chat import ChatCompletionStreamState  # noqa: E402
 from openai.types.chat import ChatCompletionChunk  # noqa: E402
 
-FEATURES = frozenset(
-    {
-        "text",
-        "choices",
-        "tool_calls",
-        "tool_call_repair",
-        "refusal",
-        "reasoning",
-        "reasoning_details",
-        "annotations",
-        "logprobs",
-        "usage",
-        "provider_fields",
-        "robustness",
-        "sse",
-    }
-)
+FEATURES = frozenset(_SPEC_FEATURES) - {"empty_arguments", "lifecycle", "events"}
 """What the snapshot can represent, and `sse` for the SDK's decoder. Not `empty_arguments`: a
 `chat.completion` from the state has no finished moment at which `""` could become `"{}"`,
-and the SDK never does it."""
+and the SDK never does it; not `lifecycle` or `events`, interfaces the state does not offer."""
 
 _SDK_ADDITIONS = ("parsed", "parsed_arguments")
 

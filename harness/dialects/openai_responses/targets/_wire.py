@@ -1,5 +1,5 @@
-"""openai-python's wire layer for Responses streams, offline: an offline client, the bytes a
-server sends for a list of events, and the SDK's decoder of them.
+"""openai-python's wire layer for Responses streams, offline: an offline client (`SDK`'s), the
+bytes a server sends for a list of events, and the SDK's decoder of them.
 
 `decode_responses` is the `sse` decoder of the `openai-responses` target: the byte pieces go
 through openai-python's own `Stream.__stream__` (its `SSEDecoder`, then the checks it applies
@@ -18,61 +18,37 @@ data's `type` (`event: response.created`), one `data:` line of JSON.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from refold.reference import JSON
 from refold.targets.sdk._requires import require
 
-__all__ = [
-    "API_KEY",
-    "BASE_URL",
-    "decode_responses",
-    "event_stream_response",
-    "offline_client",
-    "serving",
-    "sse_frames",
-]
+__all__ = ["BASE_URL", "SDK", "decode_responses", "event_stream_response", "serving", "sse_frames"]
 
 require("openai", extra="openai")
 import openai  # noqa: E402
 from openai._streaming import Stream  # noqa: E402
 
 from refold.targets.sdk.offline import (  # noqa: E402  (needs the SDK's httpx2)
-    Handler,
-    decoded,
+    OfflineSdk,
     event_stream_response,
     named_frames,
-    refusing,
-    sdk_client,
     serving,
 )
 
-API_KEY = "sk-refold-offline-dummy"
-"""Never sent anywhere: every client's transport is in memory."""
-BASE_URL = "http://refold.invalid/v1"
-_RESPONSES_URL = f"{BASE_URL}/responses"
+SDK = OfflineSdk(
+    openai.OpenAI,
+    Stream,
+    base_url="http://refold.invalid/v1",
+    path="/responses",
+    api_key="sk-refold-offline-dummy",
+)
+"""openai-python's `OpenAI` client and `Stream`, offline."""
+BASE_URL = SDK.base_url
 
+decode_responses = SDK.decode
+"""The events openai-python's `Stream` makes of byte pieces: its `SSEDecoder` and the checks
+of `Stream.__stream__`, each event the JSON value it parsed. It raises as the SDK does:
+`openai.APIError` for a data object with a truthy top-level `error`, `json.JSONDecodeError`
+or `UnicodeDecodeError` for data it cannot read."""
 
-def offline_client(handler: Handler) -> openai.OpenAI:
-    """An `OpenAI` client whose every request is answered by `handler`, in memory."""
-    return sdk_client(openai.OpenAI, handler, api_key=API_KEY, base_url=BASE_URL)
-
-
-_DECODING_CLIENT = offline_client(refusing)
-
-
-def decode_responses(parts: Sequence[bytes]) -> list[JSON]:
-    """The events openai-python's `Stream` makes of `parts`: its `SSEDecoder` and the
-    checks of `Stream.__stream__`, each event the JSON value it parsed.
-
-    Raises:
-        openai.APIError: a data object with a truthy top-level `error`, as the SDK raises it.
-        json.JSONDecodeError, UnicodeDecodeError: as the SDK raises them.
-    """
-    return decoded(Stream, _DECODING_CLIENT, _RESPONSES_URL, parts)
-
-
-def sse_frames(events: Sequence[JSON]) -> list[bytes]:
-    """Each event as the frame OpenAI writes for it (`refold.targets.sdk.offline.named_frames`);
-    openai-python ignores the `event:` name anyway."""
-    return named_frames(events)
+sse_frames = named_frames
+"""Each event as the frame OpenAI writes for it (`refold.targets.sdk.offline.named_frames`);
+openai-python ignores the `event:` name anyway."""

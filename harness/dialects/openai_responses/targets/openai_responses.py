@@ -41,7 +41,7 @@ from refold.reference import JSON, JSONObject
 from refold.targets.sdk._requires import quiet, require
 from refold.targets.sdk.results import without_keys
 
-from ._wire import decode_responses, offline_client, serving
+from ._wire import SDK, decode_responses, serving
 
 __all__ = [
     "FEATURES",
@@ -74,7 +74,7 @@ def sdk_version() -> str:
 
 def fold(events: list[JSON]) -> JSONObject:
     """Serve `events` as SSE to `client.responses.stream()`; its final response."""
-    client = offline_client(serving(events))
+    client = SDK.client(serving(events))
     try:
         with quiet(), client.responses.stream(**REQUEST) as stream:
             response = stream.get_final_response()

@@ -6,7 +6,7 @@ Dialect `provider-events` (events.md), accepting `openai-chat` (langchain-openai
 (langchain-anthropic 1.7.10, `ChatAnthropic.stream()`), langchain-core 1.8.3. What runs is
 the library's own streaming call with only the network replaced: openai-python's client
 (Chat, Responses) or anthropic-python's
-(`offline_client` of the Anthropic wire module, Anthropic) over an in-memory transport whose
+(the Anthropic wire module's offline `SDK.client`, Anthropic) over an in-memory transport whose
 response body is fed one frame at a time (`FedStream`: the call runs on a thread and pulls
 the body; after each frame the target collects every chunk the call yielded before it
 asked for the next frame). No frame is read ahead: each event's `opaque` is the frame
