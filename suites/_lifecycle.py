@@ -26,13 +26,14 @@ from typing import Any, ClassVar, NamedTuple, Protocol
 from hypothesis import Phase, settings, stateful
 from hypothesis import strategies as st
 
-from refold.reference import JSON, JSONObject, json_equal
+from refold.reference import JSON, Difference, JSONObject, json_equal
 from refold.run.checks import Check, CheckedAccumulator
 
 __all__ = [
     "FinishedMachine",
     "Lifecycle",
     "LifecycleMachine",
+    "Mismatch",
     "ReferenceMachine",
     "SnapshotMachine",
     "StreamModel",
@@ -45,7 +46,8 @@ _STEPS = 15
 
 
 class StreamModel(Protocol):
-    """A dialect's lifecycle read from the items alone."""
+    """A dialect's lifecycle read from the items alone, and how a target departing from it
+    is charged (the model knows which clause decides what it reads)."""
 
     @property
     def readable(self) -> bool:
@@ -62,6 +64,25 @@ class StreamModel(Protocol):
     def add(self, item: JSONObject) -> None:
         """Follow one more item."""
 
+    def wrong_finished(self, machine: LifecycleMachine, received: bool) -> AssertionError:
+        """The failure of a `finished` that reads `received` against the model's."""
+
+    def unlike_reference(self, machine: LifecycleMachine, read: Mismatch) -> AssertionError:
+        """The failure of a read unlike the reference's, charged as the dialect charges
+        the last item's difference."""
+
+
+class Mismatch(NamedTuple):
+    """A read unlike the reference's."""
+
+    summary: str
+    expected: JSON
+    """The reference's result."""
+    received: JSON
+    """The target's result."""
+    found: list[Difference]
+    """Their differences."""
+
 
 class Lifecycle(NamedTuple):
     """A dialect's parts of the lifecycle machine (its kit's `LIFECYCLE_MACHINE`)."""
@@ -72,11 +93,6 @@ class Lifecycle(NamedTuple):
     """A new reference accumulator."""
     model: Callable[[], StreamModel]
     """A new model of the lifecycle from the items alone."""
-    wrong_finished: Callable[[LifecycleMachine, bool], AssertionError]
-    """The failure of a `finished` that reads the given value against the model's."""
-    unlike_reference: Callable[[LifecycleMachine, str, JSON, JSON, list[Any]], AssertionError]
-    """The failure of a read unlike the reference's (summary, expected, received, the
-    differences), charged as the dialect charges the last item's difference."""
     start: Callable[[frozenset[str]], JSONObject] | None = None
     """The item a machine may begin with (drawn); None: a machine begins empty."""
     mark_done: bool = False
@@ -172,12 +188,41 @@ class LifecycleMachine(stateful.RuleBasedStateMachine):
 
     def failure(self, summary: str, *, expected: JSON, received: JSON) -> AssertionError:
         """The failure of this concern's rule, with the items given so far."""
+        return self.charged(summary, (self.concern_rule,), expected=expected, received=received)
+
+    def charged(
+        self, summary: str, rules: tuple[str, ...], *, expected: JSON, received: JSON
+    ) -> AssertionError:
+        """The failure of `rules`, with the items given so far."""
         return self.check.fail(
-            summary,
-            rules=(self.concern_rule,),
-            events=self.items(),
+            summary, rules=rules, events=self.items(), expected=expected, received=received
+        )
+
+    def finished_failure(self, received: bool, rule: str, state: str) -> AssertionError:
+        """The failure of a `finished` that reads `received` against the model's, charged to
+        `rule` (`finished` has no JSON pointer: the clause that decides it); `state` says
+        what in the items decides it."""
+        expected = self.stream.finished
+        return self.charged(
+            f"finished is {received}, expected {expected}: {state}",
+            (rule,),
             expected=expected,
             received=received,
+        )
+
+    def read_failure(
+        self, read: Mismatch, *, rules: tuple[str, ...] | None = None
+    ) -> AssertionError:
+        """The failure of a read unlike the reference's: charged to `rules` when given,
+        else as the dialect charges a read mid-stream."""
+        return self.check.fail(
+            read.summary,
+            rules=rules,
+            events=self.items(),
+            found_by="read",
+            differences=read.found,
+            expected=read.expected,
+            received=read.received,
         )
 
     def items(self) -> list[JSON]:
@@ -235,7 +280,7 @@ class FinishedMachine(LifecycleMachine):
 
     def verify(self) -> None:
         if self.target.finished != self.stream.finished:
-            raise self.life.wrong_finished(self, self.target.finished)
+            raise self.stream.wrong_finished(self, self.target.finished)
 
 
 class ReferenceMachine(LifecycleMachine):
@@ -254,7 +299,7 @@ class ReferenceMachine(LifecycleMachine):
                 f"{self.stream.finished}) the {self.check.dialect.result} differs from the "
                 f"reference's at {len(found)} place(s)"
             )
-            raise self.life.unlike_reference(self, summary, expected, received, found)
+            raise self.stream.unlike_reference(self, Mismatch(summary, expected, received, found))
 
 
 @contextmanager

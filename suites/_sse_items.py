@@ -1,8 +1,9 @@
 """What the item-layer SSE suites share (`test_sse_items.py`, a dialect's own wire tests):
-frames inserted into a stream, and the target's decoder compared with the reference's.
+frames inserted into a stream, the target's decoder compared with the reference's, and a
+frame whose data is not JSON refused.
 
 For a dialect whose wire rules are about the items a fold is given (`Dialect.sse_layer`
-"items"); the chat dialect's WHATWG wire rules are checked by its own suite.
+"items"); a dialect whose wire rules are the WHATWG decoder's is checked by its own suite.
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ import copy
 from hypothesis import note
 from hypothesis import strategies as st
 
+from refold.errors import TargetError
 from refold.reference import JSON, JSONObject, json_equal
 from refold.run.checks import Check
 
-__all__ = ["decodes_like_the_reference", "with_inserted"]
+__all__ = ["decodes_like_the_reference", "refuses_data_that_is_not_json", "with_inserted"]
 
 
 def with_inserted(
@@ -45,3 +47,28 @@ def decodes_like_the_reference(check: Check, parts: list[bytes]) -> None:
             expected=expected,
             received=received,
         )
+
+
+def refuses_data_that_is_not_json(check: Check, parts: list[bytes], data: str) -> None:
+    """Fail unless the target refuses the frame of `parts` whose data (`data`) is not JSON:
+    its decoder raises, or hands the data on to a fold that refuses it."""
+    __tracebackhide__ = True
+    decoded = check.decoded_raw(parts)
+    if isinstance(decoded, TargetError):
+        if decoded.kind == "raised":
+            return  # the decoder refused it
+        raise check.fail(
+            f"the target's SSE decoder failed ({decoded.kind}) instead of "
+            f"refusing data that is not JSON",
+            target_error=str(decoded),
+        )
+    handed_on = [item for item in decoded if not isinstance(item, dict)]
+    if not handed_on:
+        raise check.fail(
+            f"the decoder neither refused the frame whose data is not JSON "
+            f"({data!r}) nor handed it to the fold: it gave out only event "
+            f"objects",
+            events=decoded,
+        )
+    for item in handed_on:
+        check.refuses(item)  # the fold refuses what the decoder handed on

@@ -18,16 +18,15 @@ an unknown event or a wrongly typed field.
 
 from __future__ import annotations
 
-from typing import Any
-
 from hypothesis import strategies as st
 
-from refold.reference import JSON, JSONObject
+from refold.reference import JSONObject
 from refold.reference.anthropic import Accumulator
 from refold.run.checks import Check
 from refold.strategies.anthropic import allows, lifecycle_events
 
-from .._lifecycle import Lifecycle, LifecycleMachine
+from .._lifecycle import Lifecycle, LifecycleMachine, Mismatch
+from .._lifecycle_error import TerminalErrorMachine
 
 __all__ = [
     "LIFECYCLE_MACHINE",
@@ -58,21 +57,13 @@ class _StreamModel:
     AM-LIFE-AFTER-STOP ends the message)."""
 
     def __init__(self) -> None:
-        self.started = False
-        self.stopped = False
+        self.readable = False  # a usable message_start arrived
+        self.finished = False  # a message_stop arrived after it
         self.error: JSONObject | None = None
 
     @property
-    def readable(self) -> bool:
-        return self.started
-
-    @property
-    def finished(self) -> bool:
-        return self.stopped
-
-    @property
     def over(self) -> bool:
-        return self.stopped or self.error is not None
+        return self.finished or self.error is not None
 
     def add(self, event: JSONObject) -> None:
         if self.over:
@@ -82,121 +73,64 @@ class _StreamModel:
             found = event.get("error")
             self.error = found if isinstance(found, dict) else {}
         elif kind == "message_start" and isinstance(event.get("message"), dict):
-            self.started = True  # a later one changes nothing (AM-START-ONCE)
-        elif kind == "message_stop" and self.started:
-            self.stopped = True  # before message_start it changes nothing (AM-BEFORE-START)
+            self.readable = True  # a later one changes nothing (AM-START-ONCE)
+        elif kind == "message_stop" and self.readable:
+            self.finished = True  # before message_start it changes nothing (AM-BEFORE-START)
 
-
-def _wrong_finished(machine: LifecycleMachine, received: bool) -> AssertionError:
-    stream: _StreamModel = machine.stream
-    expected = stream.stopped
-    # `finished` has no JSON pointer: charge the clause that decides it
-    cut_short = expected is False and stream.started and stream.error is None
-    rule_id = "AM-LIFE-TRUNCATED" if cut_short else "AM-LIFE-FINISHED"
-    state = (
-        "an error came first"
-        if stream.error is not None
-        else "message_stop arrived after message_start"
-        if expected
-        else "no message_start yet"
-        if not stream.started
-        else "no message_stop yet"
-    )
-    return machine.check.fail(
-        f"finished is {received}, expected {expected}: {state}",
-        rules=(rule_id,),
-        events=machine.items(),
-        expected=expected,
-        received=received,
-    )
-
-
-def _unlike_reference(
-    machine: LifecycleMachine, summary: str, expected: JSON, received: JSON, found: list[Any]
-) -> AssertionError:
-    stream: _StreamModel = machine.stream
-    summary = f"{summary} (error: {stream.error is not None})"
-    # Every earlier step agreed: the latest event made the difference. After the end
-    # of the message, or with an error, that is the lifecycle rule's fault, not the
-    # fault of the rule owning the place that changed.
-    if machine.over_before or stream.error is not None:
-        ended = "AM-LIFE-AFTER-STOP" if stream.stopped else "AM-LIFE-ERROR"
-        return machine.check.fail(
-            f"{summary}: {machine.described(expected, received)}",
-            rules=(ended,),
-            events=machine.items(),
-            expected=expected,
-            received=received,
+    def wrong_finished(self, machine: LifecycleMachine, received: bool) -> AssertionError:
+        cut_short = not self.finished and self.readable and self.error is None
+        rule_id = "AM-LIFE-TRUNCATED" if cut_short else "AM-LIFE-FINISHED"
+        state = (
+            "an error came first"
+            if self.error is not None
+            else "message_stop arrived after message_start"
+            if self.finished
+            else "no message_start yet"
+            if not self.readable
+            else "no message_stop yet"
         )
-    return machine.check.fail(
-        summary, events=machine.items(), differences=found, expected=expected, received=received
-    )
+        return machine.finished_failure(received, rule_id, state)
+
+    def unlike_reference(self, machine: LifecycleMachine, read: Mismatch) -> AssertionError:
+        read = read._replace(summary=f"{read.summary} (error: {self.error is not None})")
+        # Every earlier step agreed: the latest event made the difference. After the end
+        # of the message, or with an error, that is the lifecycle rule's fault, not the
+        # fault of the rule owning the place that changed.
+        if machine.over_before or self.error is not None:
+            ended = "AM-LIFE-AFTER-STOP" if self.finished else "AM-LIFE-ERROR"
+            return machine.charged(
+                f"{read.summary}: {machine.described(read.expected, read.received)}",
+                (ended,),
+                expected=read.expected,
+                received=read.received,
+            )
+        return machine.read_failure(read)
 
 
 LIFECYCLE_MACHINE = Lifecycle(
     items=lambda claimed: lifecycle_events(features=claimed),
     reference=Accumulator,
     model=_StreamModel,
-    wrong_finished=_wrong_finished,
-    unlike_reference=_unlike_reference,
     start=_start,
 )
 """The Anthropic lifecycle: events, a machine maybe begun with a message_start."""
 
 
-class ErrorMachine(LifecycleMachine):
+class ErrorMachine(TerminalErrorMachine):
     """AM-LIFE-ERROR: `error` reads the first error event's object (`{}` without one), the
     fold is not finished, the Message is the one read just before the error, and later
     events change nothing."""
 
     concern_rule = "AM-LIFE-ERROR"
+    error_item = "error event"
+    changed = "the Message changed with the error or after it"
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.last: JSONObject | None = None  # the Message before the latest event
-        self.partial: JSONObject | None = None  # the Message when the error arrived
-
-    def before_add(self, item: JSONObject) -> None:
-        if self.stream.started and not self.stream.over:
-            self.last = self.target.response()
-
-    def after_add(self, item: JSONObject) -> None:
-        if self.stream.error is not None and not self.over_before:
-            self.partial = self.last if self.stream.started else None
-
-    def verify(self) -> None:
-        if self.stream.stopped:
-            return  # the fold ended before any error: AM-LIFE-AFTER-STOP's business
-        expected, received = self.stream.error, self.target.error
-        if (expected is None) != (received is None) or (
-            expected is not None and self.check.differences(expected, received)
-        ):
+    def verify_unreadable(self) -> None:
+        if self.target.response_error() is None:
             raise self.failure(
-                f"error reads {received!r}, expected {expected!r}",
-                expected=expected,
-                received=received,
-            )
-        if expected is None:
-            return
-        if self.target.finished:
-            raise self.failure(
-                "the fold reports finished after an error event", expected=False, received=True
-            )
-        if self.partial is None:
-            if self.target.response_error() is None:
-                raise self.failure(
-                    "after an error before any message_start, a Message can be read",
-                    expected=None,
-                    received=self.target.response(),
-                )
-            return
-        response = self.target.response()
-        if self.check.differences(self.partial, response):
-            raise self.failure(
-                f"the Message changed with the error or after it: "
-                f"{self.described(self.partial, response)}",
-                expected=self.partial,
-                received=response,
+                "after an error before any message_start, a Message can be read",
+                expected=None,
+                received=self.target.response(),
             )
 
 
@@ -212,7 +146,7 @@ class AfterStopMachine(LifecycleMachine):
         self.finished_at_stop = False
 
     def after_add(self, item: JSONObject) -> None:
-        if self.stream.stopped and not self.over_before:
+        if self.stream.finished and not self.over_before:
             self.at_stop = self.target.response()
             self.finished_at_stop = self.target.finished
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import copy
+from functools import partial
 from typing import Any
 
-from refold.reference import JSON, JSONObject
+from refold.reference import JSON
 from refold.run.checks import Check
 from refold.run.marks import rule
 
+from .._examples_lifecycle import expect_kept_after, expect_latest_read, expect_never_mutated
 from ._events import (
     START_USAGE,
     block_stop,
@@ -31,17 +32,8 @@ from ._expect import add_all, expect_finished, expect_message
 _OVERLOADED = {"type": "overloaded_error", "message": "Overloaded"}
 
 
-def _expect_response(
-    check: Check, acc: Any, expected: JSONObject, *, rules: tuple[str, ...] | None = None
-) -> None:
-    expect_message(
-        check,
-        acc.response(),
-        expected,
-        events=list(acc.events),
-        rules=rules,
-        when=f"the Message read after event {len(acc.events) - 1}",
-    )
+_expect_response = partial(expect_latest_read, expect_message, what="the Message")
+"""Fail unless the Message read after the latest event is the expected one."""
 
 
 def _expect_no_message(check: Check, acc: Any, *, rule: str = "AM-LIFE-EMPTY") -> None:
@@ -123,16 +115,12 @@ def test_a_message_handed_out_never_changes_after_later_events(check: Check) -> 
     acc = check.accumulator()
     first, second, third, *rest = text_stream("Hel", "lo")
     add_all(acc, [first, second, third])
-    handed_out = acc.response()
-    kept = copy.deepcopy(handed_out)
-    add_all(acc, [*rest, text_start(1, "More")])
-    found = check.differences(kept, handed_out)
-    if found:
-        raise check.fail(
-            "a Message already handed out changed when later events were folded",
-            events=list(acc.events),
-            differences=found,
-        )
+    expect_kept_after(
+        check,
+        acc,
+        [*rest, text_start(1, "More")],
+        "a Message already handed out changed when later events were folded",
+    )
 
 
 @rule("AM-LIFE-SNAPSHOT")
@@ -147,18 +135,8 @@ def test_changing_a_message_handed_out_never_changes_the_next_one(check: Check) 
     _expect_response(check, acc, message(text("Hi!"), stop_reason="end_turn"))
 
 
-def _never_mutated(check: Check, events: list[JSONObject]) -> None:
-    originals = copy.deepcopy(events)
-    acc = check.accumulator()
-    for event in events:
-        acc.add(event)  # the harness also fails the test if the target mutates its copy
-        acc.response()
-    if events != originals:
-        raise check.fail(
-            "the events changed while they were folded",
-            rules=("AM-LIFE-SNAPSHOT",),
-            events=originals,
-        )
+_never_mutated = partial(expect_never_mutated, rules=("AM-LIFE-SNAPSHOT",))
+"""Fail (AM-LIFE-SNAPSHOT) unless folding and reading the events leaves them as given."""
 
 
 @rule("AM-LIFE-SNAPSHOT")

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from refold.errors import TargetError
 from refold.reference import JSONObject
 from refold.run.checks import Check
 from refold.run.marks import rule
 
 from .._expect import expect_decoded
+from .._sse_items import refuses_data_that_is_not_json
 from ._events import (
     error,
     frame,
@@ -146,22 +146,4 @@ def test_a_frame_whose_data_is_not_json_is_refused(check: Check, data: str) -> N
         )
     events = text_stream("Hi", "!")
     parts = [*_named(events[:3]), frame(data, event="content_block_delta"), *_named(events[3:])]
-    decoded = check.decoded_raw(parts)
-    if isinstance(decoded, TargetError):
-        if decoded.kind == "raised":
-            return  # the decoder refused it
-        raise check.fail(
-            f"the target's SSE decoder failed ({decoded.kind}) instead of "
-            f"refusing data that is not JSON",
-            target_error=str(decoded),
-        )
-    handed_on = [item for item in decoded if not isinstance(item, dict)]
-    if not handed_on:
-        raise check.fail(
-            f"the decoder neither refused the frame whose data is not JSON "
-            f"({data!r}) nor handed it to the fold: it gave out only event "
-            f"objects",
-            events=decoded,
-        )
-    for item in handed_on:
-        check.refuses(item)  # the fold refuses what the decoder handed on
+    refuses_data_that_is_not_json(check, parts, data)

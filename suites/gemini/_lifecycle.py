@@ -18,8 +18,6 @@ suite's, not drawn here.
 
 from __future__ import annotations
 
-from typing import Any
-
 from hypothesis import strategies as st
 
 from refold.reference import JSON, JSONObject
@@ -27,7 +25,8 @@ from refold.reference.gemini import Accumulator
 from refold.run.checks import Check
 from refold.strategies.gemini import chunk_streams, lifecycle_chunks
 
-from .._lifecycle import Lifecycle, LifecycleMachine
+from .._lifecycle import Lifecycle, LifecycleMachine, Mismatch
+from .._lifecycle_error import TerminalErrorMachine
 from ._fragments import no_orphan_fragment
 
 __all__ = ["LIFECYCLE_MACHINE", "ErrorMachine", "cut_streams", "reading_before_any_chunk"]
@@ -89,53 +88,26 @@ class _StreamModel:
                 finished = not _blank(entry.get("finishReason"))
                 self.candidates[index] = self.candidates.get(index, False) or finished
 
+    def wrong_finished(self, machine: LifecycleMachine, received: bool) -> AssertionError:
+        if self.error is not None:
+            rule_id, state = "GM-LIFE-ERROR", "an error chunk came"
+        elif self.finished:
+            rule_id = "GM-LIFE-FINISHED"
+            state = "the prompt was blocked" if self.blocked else "every candidate has a finish"
+        elif self.candidates:
+            rule_id, state = "GM-LIFE-TRUNCATED", "a candidate has no finishReason yet"
+        else:
+            rule_id, state = "GM-LIFE-FINISHED", "no candidate and no blocked prompt yet"
+        return machine.finished_failure(received, rule_id, state)
 
-def _wrong_finished(machine: LifecycleMachine, received: bool) -> AssertionError:
-    stream: _StreamModel = machine.stream
-    expected = stream.finished
-    # `finished` has no JSON pointer: charge the clause that decides it
-    if stream.error is not None:
-        rule_id, state = "GM-LIFE-ERROR", "an error chunk came"
-    elif expected:
-        rule_id = "GM-LIFE-FINISHED"
-        state = "the prompt was blocked" if stream.blocked else "every candidate has a finish"
-    elif stream.candidates:
-        rule_id, state = "GM-LIFE-TRUNCATED", "a candidate has no finishReason yet"
-    else:
-        rule_id, state = "GM-LIFE-FINISHED", "no candidate and no blocked prompt yet"
-    return machine.check.fail(
-        f"finished is {received}, expected {expected}: {state}",
-        rules=(rule_id,),
-        events=machine.items(),
-        expected=expected,
-        received=received,
-    )
-
-
-def _unlike_reference(
-    machine: LifecycleMachine, summary: str, expected: JSON, received: JSON, found: list[Any]
-) -> AssertionError:
-    stream: _StreamModel = machine.stream
-    # Every earlier step agreed: the latest chunk made the difference. With an error
-    # chunk folded that is GM-LIFE-ERROR's (the error is terminal, never in the
-    # response); otherwise the places' rules, as in any fold.
-    if stream.error is not None:
-        return machine.check.fail(
-            f"{summary} (after an error chunk)",
-            rules=("GM-LIFE-ERROR",),
-            events=machine.items(),
-            differences=found,
-            expected=expected,
-            received=received,
-        )
-    return machine.check.fail(
-        summary,
-        found_by="read",
-        events=machine.items(),
-        differences=found,
-        expected=expected,
-        received=received,
-    )
+    def unlike_reference(self, machine: LifecycleMachine, read: Mismatch) -> AssertionError:
+        # Every earlier step agreed: the latest chunk made the difference. With an error
+        # chunk folded that is GM-LIFE-ERROR's (the error is terminal, never in the
+        # response); otherwise the places' rules, as in any fold.
+        if self.error is None:
+            return machine.read_failure(read)
+        read = read._replace(summary=f"{read.summary} (after an error chunk)")
+        return machine.read_failure(read, rules=("GM-LIFE-ERROR",))
 
 
 def _chunks(claimed: frozenset[str]) -> st.SearchStrategy[JSONObject]:
@@ -147,58 +119,18 @@ LIFECYCLE_MACHINE = Lifecycle(
     items=_chunks,
     reference=Accumulator,
     model=_StreamModel,
-    wrong_finished=_wrong_finished,
-    unlike_reference=_unlike_reference,
 )
 """The Gemini lifecycle: chunks one at a time, a machine begun empty."""
 
 
-class ErrorMachine(LifecycleMachine):
+class ErrorMachine(TerminalErrorMachine):
     """GM-LIFE-ERROR: `error` reads the error chunk's `error` object (`{}` when it is not
     an object), the fold is not finished, and the response is the one read just before
     the error chunk, whatever comes after it."""
 
     concern_rule = "GM-LIFE-ERROR"
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.last: JSONObject | None = None  # the response before the latest chunk
-        self.partial: JSONObject | None = None  # the response when the error came
-
-    def before_add(self, item: JSONObject) -> None:
-        if self.stream.readable and not self.stream.over:
-            self.last = self.target.response()
-
-    def after_add(self, item: JSONObject) -> None:
-        if self.stream.error is not None and not self.over_before:
-            self.partial = self.last
-
-    def verify(self) -> None:
-        expected, received = self.stream.error, self.target.error
-        if (expected is None) != (received is None) or (
-            expected is not None and self.check.differences(expected, received)
-        ):
-            raise self.failure(
-                f"error reads {received!r}, expected {expected!r}",
-                expected=expected,
-                received=received,
-            )
-        if expected is None:
-            return
-        if self.target.finished:
-            raise self.failure(
-                "the fold reports finished after an error chunk", expected=False, received=True
-            )
-        if self.partial is None:
-            return  # the error was the first chunk: the response read is the empty one
-        response = self.target.response()
-        if self.check.differences(self.partial, response):
-            raise self.failure(
-                f"the response changed with the error chunk or after it: "
-                f"{self.described(self.partial, response)}",
-                expected=self.partial,
-                received=response,
-            )
+    error_item = "error chunk"
+    changed = "the response changed with the error chunk or after it"
 
 
 def reading_before_any_chunk(check: Check, data: st.DataObject) -> None:

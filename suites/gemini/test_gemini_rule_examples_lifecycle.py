@@ -7,29 +7,22 @@ reason (or the prompt was blocked) and no error chunk came.
 from __future__ import annotations
 
 import copy
+from functools import partial
 from typing import Any
 
-from refold.reference import JSON, JSONObject
+from refold.reference import JSON
 from refold.run.checks import Check
 from refold.run.marks import rule
 
+from .._examples_lifecycle import expect_kept_after, expect_latest_read
 from ._chunks import USAGE, answer, candidate, chunk, response, text, text_stream
 from ._expect import add_all, expect_finished, expect_response
 
 _ERROR = {"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}
 
 
-def _expect_read(
-    check: Check, acc: Any, expected: JSONObject, *, rules: tuple[str, ...] | None = None
-) -> None:
-    expect_response(
-        check,
-        acc.response(),
-        expected,
-        events=list(acc.events),
-        rules=rules,
-        when=f"the response read after chunk {len(acc.events) - 1}",
-    )
+_expect_read = partial(expect_latest_read, expect_response, what="the response")
+"""Fail unless the response read after the latest chunk is the expected one."""
 
 
 def _expect_error(check: Check, acc: Any, expected: JSON) -> None:
@@ -63,16 +56,9 @@ def test_a_response_handed_out_never_changes_after_later_chunks(check: Check) ->
     acc = check.accumulator()
     first, second = text_stream("Hel", "lo")
     acc.add(first)
-    handed_out = acc.response()
-    kept = copy.deepcopy(handed_out)
-    acc.add(second)
-    found = check.differences(kept, handed_out)
-    if found:
-        raise check.fail(
-            "a response already handed out changed when a later chunk was folded",
-            events=list(acc.events),
-            differences=found,
-        )
+    expect_kept_after(
+        check, acc, [second], "a response already handed out changed when a later chunk was folded"
+    )
 
 
 @rule("GM-LIFE-SNAPSHOT")

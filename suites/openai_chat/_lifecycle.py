@@ -15,8 +15,6 @@ value, so a correct lifecycle is never failed for a robustness fault.
 
 from __future__ import annotations
 
-from typing import Any
-
 from hypothesis import strategies as st
 
 from refold.reference import JSON, JSONObject, pointer
@@ -24,7 +22,7 @@ from refold.reference.chat import Accumulator
 from refold.run.checks import Check, CheckedAccumulator, ConformanceFailure
 from refold.strategies.chat import lifecycle_chunks
 
-from .._lifecycle import Lifecycle, LifecycleMachine
+from .._lifecycle import Lifecycle, LifecycleMachine, Mismatch
 
 __all__ = ["LIFECYCLE_MACHINE", "EmptyArgumentsMachine", "reading_before_any_chunk"]
 
@@ -68,42 +66,34 @@ class _FinishedModel:
     def over(self) -> bool:
         return self.finished
 
+    def wrong_finished(self, machine: LifecycleMachine, received: bool) -> AssertionError:
+        reasons = {i: self.finish_reasons[i] for i in sorted(self.finish_reasons)}
+        # `finished` has no JSON pointer: charge the clause that decides it, LIFE-DONE
+        # when only `[DONE]` finishes the fold, LIFE-FINISHED otherwise
+        rule_id = "LIFE-DONE" if self.done and not self.by_finish_reasons else "LIFE-FINISHED"
+        return ConformanceFailure(
+            (rule_id,),
+            f"finished is {received}, expected {self.finished}: finish reasons "
+            f"by choice {reasons}, [DONE] {'recorded' if self.done else 'not recorded'}",
+            chunks=machine.target.chunks,
+            expected=self.finished,
+            received=received,
+        )
 
-def _wrong_finished(machine: LifecycleMachine, received: bool) -> AssertionError:
-    stream: _FinishedModel = machine.stream
-    expected = stream.finished
-    reasons = {i: stream.finish_reasons[i] for i in sorted(stream.finish_reasons)}
-    # `finished` has no JSON pointer: charge the clause that decides it, LIFE-DONE
-    # when only `[DONE]` finishes the fold, LIFE-FINISHED otherwise
-    rule_id = "LIFE-DONE" if stream.done and not stream.by_finish_reasons else "LIFE-FINISHED"
-    return ConformanceFailure(
-        (rule_id,),
-        f"finished is {received}, expected {expected}: finish reasons "
-        f"by choice {reasons}, [DONE] {'recorded' if stream.done else 'not recorded'}",
-        chunks=machine.target.chunks,
-        expected=expected,
-        received=received,
-    )
-
-
-def _unlike_reference(
-    machine: LifecycleMachine, summary: str, expected: JSON, received: JSON, found: list[Any]
-) -> AssertionError:
-    return machine.check.fail(
-        summary,
-        chunks=machine.target.chunks,
-        differences=found,
-        expected=expected,
-        received=received,
-    )
+    def unlike_reference(self, machine: LifecycleMachine, read: Mismatch) -> AssertionError:
+        return machine.check.fail(
+            read.summary,
+            chunks=machine.target.chunks,
+            differences=read.found,
+            expected=read.expected,
+            received=read.received,
+        )
 
 
 LIFECYCLE_MACHINE = Lifecycle(
     items=lambda claimed: lifecycle_chunks(features=claimed),
     reference=Accumulator,
     model=_FinishedModel,
-    wrong_finished=_wrong_finished,
-    unlike_reference=_unlike_reference,
     mark_done=True,
     projected=True,
 )

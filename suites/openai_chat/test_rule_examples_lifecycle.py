@@ -1,11 +1,10 @@
 """Rule examples: the incremental fold's lifecycle (LIFE-*), through `check.accumulator()`."""
 
-import copy
-
 from refold.reference import JSONObject
 from refold.run.checks import Check, CheckedAccumulator, ConformanceFailure
 from refold.run.marks import rule
 
+from .._examples_lifecycle import expect_kept_after, expect_never_mutated, expect_read
 from ._streams import call, choice, completion, delta, fragment, stream, usage
 
 _ERROR = {"code": "server_error", "message": "Provider disconnected unexpectedly"}
@@ -33,16 +32,8 @@ def _expect_finished(check: Check, acc: CheckedAccumulator, *, expected: bool) -
 
 
 def _expect_response(check: Check, acc: CheckedAccumulator, expected: JSONObject) -> None:
-    received = acc.response()
-    found = check.projected_differences(expected, received)
-    if found:
-        raise check.fail(
-            f"the response after chunk {len(acc.chunks) - 1} differs",
-            chunks=list(acc.chunks),
-            differences=found,
-            expected=expected,
-            received=received,
-        )
+    summary = f"the response after chunk {len(acc.chunks) - 1} differs"
+    expect_read(check, acc, expected, summary, compare=check.projected_differences)
 
 
 @rule("LIFE-EMPTY")
@@ -85,16 +76,13 @@ def test_a_response_handed_out_never_changes_after_later_chunks(check: Check) ->
         delta(finish_reason="stop"),
     )
     acc.add(first)
-    snapshot = acc.response()
-    kept = copy.deepcopy(snapshot)
-    _add_all(acc, rest)
-    found = check.projected_differences(kept, snapshot)
-    if found:
-        raise check.fail(
-            "a response already handed out changed when later chunks were folded",
-            chunks=list(acc.chunks),
-            differences=found,
-        )
+    expect_kept_after(
+        check,
+        acc,
+        rest,
+        "a response already handed out changed when later chunks were folded",
+        compare=check.projected_differences,
+    )
 
 
 @rule("LIFE-SNAPSHOT")
@@ -129,19 +117,9 @@ def test_changing_a_response_never_changes_the_tool_calls_of_the_next_one(check:
     )
 
 
-def _never_mutated(check: Check, chunks: list[JSONObject]) -> None:
-    originals = copy.deepcopy(chunks)
-    acc = check.accumulator()
-    for chunk in chunks:
-        acc.add(chunk)  # the harness also fails the test if the target mutates its copy
-        acc.response()
-    if chunks != originals:
-        raise check.fail("the chunks changed while they were folded", chunks=originals)
-
-
 @rule("LIFE-SNAPSHOT")
 def test_folding_and_reading_never_mutate_the_chunks(check: Check) -> None:
-    _never_mutated(
+    expect_never_mutated(
         check,
         stream(
             delta(role="assistant", content="a"),
@@ -153,7 +131,7 @@ def test_folding_and_reading_never_mutate_the_chunks(check: Check) -> None:
 
 @rule("LIFE-SNAPSHOT", "TOOL-5-APPEND")
 def test_folding_and_reading_never_mutate_tool_call_fragments(check: Check) -> None:
-    _never_mutated(
+    expect_never_mutated(
         check,
         stream(
             delta(

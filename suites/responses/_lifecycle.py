@@ -18,16 +18,15 @@ keepalive, an unknown event or a wrongly typed field.
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 from hypothesis import strategies as st
 
-from refold.reference import JSON, JSONObject
+from refold.reference import JSONObject
 from refold.reference.responses import Accumulator
 from refold.run.checks import Check
 from refold.strategies.responses import event_streams, lifecycle_events
 
-from .._lifecycle import Lifecycle, LifecycleMachine
+from .._lifecycle import Lifecycle, LifecycleMachine, Mismatch
 
 __all__ = [
     "LIFECYCLE_MACHINE",
@@ -81,53 +80,25 @@ class _StreamModel:
             output = event["response"].get("output")
             self.whole_output = isinstance(output, list) and bool(output)
 
+    def wrong_finished(self, machine: LifecycleMachine, received: bool) -> AssertionError:
+        state = "a terminal event arrived" if self.finished else "no terminal event yet"
+        return machine.finished_failure(received, "LIFE-RS-FINISHED", state)
 
-def _wrong_finished(machine: LifecycleMachine, received: bool) -> AssertionError:
-    expected = machine.stream.finished
-    state = "a terminal event arrived" if expected else "no terminal event yet"
-    return machine.check.fail(
-        f"finished is {received}, expected {expected}: {state}",
-        rules=("LIFE-RS-FINISHED",),
-        events=machine.items(),
-        expected=expected,
-        received=received,
-    )
-
-
-def _unlike_reference(
-    machine: LifecycleMachine, summary: str, expected: JSON, received: JSON, found: list[Any]
-) -> AssertionError:
-    # Every earlier step agreed: the latest event made the difference. After the
-    # terminal an event other than a terminal is LIFE-RS-AFTER's (the harness clears
-    # it when the same event before the terminal makes the same difference); a
-    # terminal replaces the result (RS-TERMINAL-REPEAT), so the difference is its
-    # places' rules', as before the terminal (the snapshot is folded by the same
-    # rules as the result).
-    if machine.over_before and not _terminal(machine.given[-1][1]):
-        return machine.check.fail(
-            summary,
-            rules=("LIFE-RS-AFTER",),
-            events=machine.items(),
-            differences=found,
-            expected=expected,
-            received=received,
-        )
-    return machine.check.fail(
-        summary,
-        found_by="read",
-        events=machine.items(),
-        differences=found,
-        expected=expected,
-        received=received,
-    )
+    def unlike_reference(self, machine: LifecycleMachine, read: Mismatch) -> AssertionError:
+        # Every earlier step agreed: the latest event made the difference. After the
+        # terminal an event other than a terminal is LIFE-RS-AFTER's (the harness clears
+        # it when the same event before the terminal makes the same difference); a
+        # terminal replaces the result (RS-TERMINAL-REPEAT), so the difference is its
+        # places' rules', as before the terminal (the snapshot is folded by the same
+        # rules as the result).
+        after = machine.over_before and not _terminal(machine.given[-1][1])
+        return machine.read_failure(read, rules=("LIFE-RS-AFTER",) if after else None)
 
 
 LIFECYCLE_MACHINE = Lifecycle(
     items=lambda claimed: lifecycle_events(features=claimed),
     reference=Accumulator,
     model=_StreamModel,
-    wrong_finished=_wrong_finished,
-    unlike_reference=_unlike_reference,
     start=lambda claimed: copy.deepcopy(_CREATED),
     ablate=True,
 )
