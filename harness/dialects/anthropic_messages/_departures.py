@@ -222,6 +222,9 @@ _BY_FINDING = {
 }
 """The departure of each kind of grammar finding ("no message_delta" depends on AQ7)."""
 
+_BEDROCK_METRICS = "amazon-bedrock-invocationMetrics"
+"""The one key of Bedrock's type-less metrics chunk (AQ22); on any other event, or beside
+other keys of a type-less one, it is an unknown key of an event (of an unknown one)."""
 _MISSING = re.compile(r"^'(?P<key>.*)' is a required property$")
 
 
@@ -238,7 +241,7 @@ def _schema_departures(text: str) -> frozenset[str]:
     item = json.loads(text)
     if not isinstance(item, dict):
         return frozenset({"AMD-NOT-OBJECT"})
-    if "type" not in item and "amazon-bedrock-invocationMetrics" in item:
+    if set(item) == {_BEDROCK_METRICS}:  # the chunk as Bedrock sends it: nothing else
         return frozenset({"AQ22"})
     return frozenset(_classified(item, error) for error in _validator().iter_errors(item))
 

@@ -176,6 +176,16 @@ def test_each_departure_alone_is_found_by_its_detector_and_gives_its_class(
     assert shape.shape == _shapes().departures[departure].shape, shape.describe()
 
 
+def test_a_typeless_unknown_event_carrying_bedrocks_metrics_key_is_no_bedrock_chunk() -> None:
+    # Found by Hypothesis: family 8's noise puts an envelope key on any event, the
+    # type-less unknown one too; only the chunk Bedrock sends (that key alone) is AQ22.
+    typeless = {"message": {"id": "msg_typeless"}, "amazon-bedrock-invocationMetrics": "req"}
+    shape = _shapes().of([*BASIC[:-1], typeless, _STOP])
+    assert set(shape.departures) == {"AMD-UNKNOWN-EVENT"}
+    bedrock = {"amazon-bedrock-invocationMetrics": {"inputTokenCount": 3}}
+    assert set(_shapes().of([*BASIC[:-1], bedrock, _STOP]).departures) == {"AQ22"}
+
+
 def test_every_observed_departure_names_who_sends_it_and_a_link() -> None:
     for departure in _shapes().departures.values():
         if departure.shape == "observed":
