@@ -14,7 +14,13 @@ from collections.abc import Collection, Mapping
 
 from hypothesis.errors import InvalidArgument
 
-__all__ = ["Claims"]
+__all__ = ["LIFECYCLE", "ROBUSTNESS", "TEXT", "Claims"]
+
+TEXT = frozenset({"text"})
+"""The claim every target makes (`Claims.check_features` refuses a set without it)."""
+ROBUSTNESS = frozenset({"robustness"})
+LIFECYCLE = frozenset({"lifecycle"})
+"""The two other features of every dialect's vocabulary, as the claims table rows need them."""
 
 _FAMILY = "family "
 
@@ -30,6 +36,11 @@ class Claims:
         self._families = sorted(
             int(name.removeprefix(_FAMILY)) for name in shapes if name.startswith(_FAMILY)
         )
+
+    @property
+    def features(self) -> frozenset[str]:
+        """The whole vocabulary: what a target claims by default."""
+        return frozenset(self._features)
 
     def allows(self, shape: str, features: Collection[str]) -> bool:
         """True when a target claiming `features` is judged on streams with `shape`."""

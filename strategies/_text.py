@@ -2,7 +2,8 @@
 
 Text is drawn where streams break: astral characters, combining marks, newlines, U+2028,
 quotes and backslashes, so a target that trims, normalises or re-escapes shows it.
-Splits are drawn as sets of cut points, which shrink toward "no cut": one fragment.
+Splits are drawn as sets of cut points, which shrink toward "no cut": one fragment;
+what goes between the pieces (`scattered`) toward all of it first.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ __all__ = [
     "identities",
     "json_objects",
     "pieces_of",
+    "scattered",
     "texts",
 ]
 
@@ -177,3 +179,16 @@ def pieces_of(value: Sequence[T], cuts: Sequence[int]) -> list[Sequence[T]]:
     """Split `value` at sorted `cuts` (repeats make empty pieces)."""
     bounds = [0, *cuts, len(value)]
     return [value[a:b] for a, b in itertools.pairwise(bounds)]
+
+
+def scattered(draw: st.DrawFn, items: list[T], extras: list[T]) -> list[T]:
+    """`items` with `extras` put among them in order, each at a drawn place (several may
+    share one; the simplest draw puts them all first)."""
+    slots = sorted(draw(below(len(items) + 1)) for _ in extras)
+    merged: list[T] = []
+    position = 0
+    for extra, slot in zip(extras, slots, strict=True):
+        merged += items[position:slot]
+        position = max(position, slot)
+        merged.append(extra)
+    return merged + items[position:]

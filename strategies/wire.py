@@ -20,13 +20,22 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypedDict
 
 from hypothesis import strategies as st
 
 from refold.reference import JSON
 
-__all__ = ["KEEP_ALIVE_COMMENTS", "LINE_ENDS", "frame_lines", "sse_bytes"]
+__all__ = [
+    "KEEP_ALIVE_COMMENTS",
+    "LINE_ENDS",
+    "Variations",
+    "event_name",
+    "frame_lines",
+    "named_sse_bytes",
+    "sse_bytes",
+]
 
 LINE_ENDS = ("\n", "\r\n", "\r")
 """The three line ends WHATWG accepts, simplest first (shrinking goes toward LF)."""
@@ -35,6 +44,15 @@ KEEP_ALIVE_COMMENTS = (": OPENROUTER PROCESSING", ": ping", ":", ": keep-alive \
 """Comment lines servers send between events to keep a connection open."""
 
 _MAX_CUTS = 24
+
+
+class Variations(TypedDict, total=False):
+    """The lossless WHATWG variations of `sse_bytes`, as a dialect's framing takes them."""
+
+    keep_alives: bool
+    mixed_line_ends: bool
+    multiline_data: bool
+    max_cuts: int
 
 
 @st.composite
@@ -67,6 +85,54 @@ def sse_bytes(
     encoded = _joined(lines, [draw(line_end) for _ in lines]).encode("utf-8")
     if bom:
         encoded = b"\xef\xbb\xbf" + encoded
+    return draw(_cut(encoded, max_cuts=max_cuts))
+
+
+def event_name(item: JSON) -> str | None:
+    """The `event:` name of a frame named by its data's `type`: that type, when it can be
+    one (a non-blank string without a line end)."""
+    kind = item.get("type") if isinstance(item, dict) else None
+    if isinstance(kind, str) and kind.strip() and not any(c in kind for c in "\r\n"):
+        return kind
+    return None
+
+
+@st.composite
+def named_sse_bytes(
+    draw: st.DrawFn,
+    items: Sequence[JSON],
+    *,
+    event_lines: bool | None,
+    keep_alives: bool = True,
+    mixed_line_ends: bool = True,
+    multiline_data: bool = True,
+    max_cuts: int = _MAX_CUTS,
+    flushed: Callable[[st.DrawFn], list[str]] | None = None,
+    wrong_names: st.SearchStrategy[str] | None = None,
+) -> list[bytes]:
+    """The `items` as an event stream of bytes, one frame each, named by its data's `type`
+    (`event_name`) or not, cut into the pieces a client receives; there is no `[DONE]`.
+
+    Every drawn stream decodes, under the WHATWG rules, to one event per item whose data
+    is that item's JSON. `event_lines` True names every frame, False none (the WHATWG
+    default `message`), None draws it per frame. `flushed` draws the lines sent before
+    each frame that dispatch no item (frames without data, or with data the dialect's
+    decoder skips). `wrong_names` is drawn from, or not, for the name of a named frame:
+    one other than its data's `type`, which a conforming decoder ignores.
+    """
+    line_end = draw(_line_ends(mixed=mixed_line_ends))
+    lines: list[str] = []
+    for item in items:
+        if flushed is not None:
+            lines += flushed(draw)
+        named = draw(st.booleans()) if event_lines is None else event_lines
+        name = event_name(item) if named else None
+        if named and wrong_names is not None and draw(st.booleans()):
+            name = draw(wrong_names)
+        lines += draw(
+            frame_lines(item, name=name, keep_alives=keep_alives, multiline=multiline_data)
+        )
+    encoded = _joined(lines, [draw(line_end) for _ in lines]).encode("utf-8")
     return draw(_cut(encoded, max_cuts=max_cuts))
 
 

@@ -1,19 +1,21 @@
 """Hypothesis strategies for Anthropic Messages streams (refold.strategies.anthropic).
 
-Two stages, as the spec's round-trip property reads (`anthropic-fold.md`): draw a known
-final `Message`, then an event stream that folds back to it.
+The spec's round-trip property (`anthropic-fold.md`) in two draws: a final `Message`
+whose blocks are the claimed features' (`messages`), then the `message_start`, block
+and `message_delta` events that fold back to it, split in any of the spec's families
+(`event_splits`; `round_trips` draws both).
 
     >>> from hypothesis import given
-    >>> from refold.strategies.anthropic import event_splits, messages
-    >>> @given(messages(features={"text", "tool_use"}).flatmap(
-    ...     lambda m: event_splits(m).map(lambda events: (m, events))))
-    ... def test_round_trip(case): ...
+    >>> from refold.strategies.anthropic import round_trips
+    >>> @given(round_trips(features={"text", "tool_use"}, families={1, 2, 3}))
+    ... def test_round_trip(case): message, events = case
 
-`event_streams()` draws damaged streams for differential checks against the reference
-fold, `lifecycle_events()` single events for driving an incremental fold step by step, and
-`sse_bytes()` the bytes of a stream as a server sends them. What a target is
-sent follows the features it claims through one table, `SHAPES` (`allows(shape,
-features)`, `families_for(features)`).
+Differential checks draw damaged streams from `event_streams()` (cut short, blocks
+interleaved or reopened, deltas of the wrong type...); the lifecycle machine draws one
+event at a time from `lifecycle_events()`; `sse_bytes()` frames events with or without
+their `event:` names, as Anthropic and its proxies send them. Each draws only what the
+target claims, through the table `SHAPES` (`allows(shape, features)`,
+`families_for(features)`).
 """
 
 from ._claims import FEATURES, SHAPES, allows, families_for

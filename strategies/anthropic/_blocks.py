@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from refold.reference import JSON, JSONObject
 
-from .._text import BOOLEANS, below, cut, escape_positions, pieces_of
+from .._text import BOOLEANS, cut, escape_positions, pieces_of, scattered
 from ._messages import TOOL_TYPES
 
 __all__ = ["block_events", "delta_event", "start_event", "stop_event"]
@@ -68,7 +68,7 @@ def _text(
     deltas: list[JSONObject] = [{"type": "text_delta", "text": p} for p in pieces]
     citations = [{"type": "citations_delta", "citation": c} for c in block.get("citations", [])]
     if 5 in families and bool(citations) and draw(BOOLEANS):
-        deltas = _scattered(draw, deltas, citations)
+        deltas = scattered(draw, deltas, citations)
     else:
         deltas += citations
     return {"type": "text", "text": prefix}, deltas
@@ -80,20 +80,6 @@ def _text_pieces(draw: st.DrawFn, text: str) -> tuple[str, list[str]]:
     pieces = [str(p) for p in pieces_of(text, cut(draw, len(text)))]
     prefix = pieces.pop(0) if bool(pieces) and draw(BOOLEANS) else ""
     return prefix, pieces
-
-
-def _scattered(
-    draw: st.DrawFn, deltas: list[JSONObject], citations: list[JSONObject]
-) -> list[JSONObject]:
-    """Family 5: citations in order, each placed anywhere among the text deltas."""
-    slots = sorted(draw(below(len(deltas) + 1)) for _ in citations)
-    merged: list[JSONObject] = []
-    position = 0
-    for citation, slot in zip(citations, slots, strict=True):
-        merged += deltas[position:slot]
-        position = max(position, slot)
-        merged.append(citation)
-    return merged + deltas[position:]
 
 
 def _thinking(

@@ -13,60 +13,57 @@ from collections.abc import Mapping
 
 from refold.reference.anthropic import FEATURES
 
-from .._claims import Claims
+from .._claims import LIFECYCLE, ROBUSTNESS, TEXT, Claims
 
-__all__ = ["FEATURES", "SHAPES", "allows", "check_features", "families_for"]
+__all__ = ["CLAIMS", "FEATURES", "SHAPES", "allows", "check_features", "families_for"]
 
-_TEXT = frozenset({"text"})
-_ROBUST = frozenset({"robustness"})
-_LIFE = frozenset({"lifecycle"})
 
 SHAPES: Mapping[str, frozenset[str]] = {
     # what a known message may hold (`messages`)
-    "text blocks": _TEXT,  # AM-TEXT-JOIN
-    "unknown message keys": _TEXT,  # AM-START-BASE
+    "text blocks": TEXT,  # AM-TEXT-JOIN
+    "unknown message keys": TEXT,  # AM-START-BASE
     "citations": frozenset({"citations"}),  # AM-CITATIONS-APPEND
     "tool_use blocks": frozenset({"tool_use"}),  # AM-TOOL-*
     "server_tool_use blocks": frozenset({"server_tools"}),  # AM-SERVER-TOOL
     "server tool results": frozenset({"server_tools"}),  # AM-RESULT-AS-SENT
     "thinking blocks": frozenset({"thinking"}),  # AM-THINK-*
     "redacted_thinking blocks": frozenset({"thinking"}),  # AM-REDACTED
-    "unknown blocks": _ROBUST,  # AM-UNKNOWN-BLOCK
+    "unknown blocks": ROBUSTNESS,  # AM-UNKNOWN-BLOCK
     "stop_details": frozenset({"stop_details"}),  # AM-STOP-DETAILS, AM-CONTAINER
     "usage": frozenset({"usage"}),  # AM-USAGE-*
     # lossless split families (the spec's "Lossless split families")
-    "family 1": _TEXT,  # Anthropic's own shape
-    "family 2": _TEXT,  # text split anywhere, a prefix on the start event
+    "family 1": TEXT,  # Anthropic's own shape
+    "family 2": TEXT,  # text split anywhere, a prefix on the start event
     "family 3": frozenset({"tool_use"}),  # tool input as any JSON text, split anywhere
     "family 4": frozenset({"thinking"}),  # thinking split, one signature_delta
     "family 5": frozenset({"citations"}),  # citations among the text deltas
-    "family 6": _TEXT,  # delta-less blocks whole on the start (their own plain shape)
+    "family 6": TEXT,  # delta-less blocks whole on the start (their own plain shape)
     "family 7": frozenset({"usage"}),  # usage re-reported, several message_delta events
-    "family 8": _ROBUST,  # pings, unknown events, unknown envelope keys
-    "family 9": _TEXT,  # finished blocks inside message_start (AM-START-CONTENT)
-    "events after message_stop": _ROBUST | _LIFE,  # AM-LIFE-AFTER-STOP
+    "family 8": ROBUSTNESS,  # pings, unknown events, unknown envelope keys
+    "family 9": TEXT,  # finished blocks inside message_start (AM-START-CONTENT)
+    "events after message_stop": ROBUSTNESS | LIFECYCLE,  # AM-LIFE-AFTER-STOP
     # damage to a stream (differential checks, `event_streams`)
-    "truncated": _LIFE,  # AM-LIFE-TRUNCATED
-    "error event": _LIFE,  # AM-LIFE-ERROR
-    "interleaved blocks": _TEXT,  # AM-DELTA-ROUTE
-    "index gaps": _TEXT,  # AM-BLOCK-ORDER
-    "repeated starts": _TEXT,  # AM-BLOCK-REOPEN, AM-START-ONCE
-    "mismatched deltas": _TEXT,  # AM-DELTA-MATCH
-    "blank stop reasons": _TEXT,  # AM-STOP-REASON
+    "truncated": LIFECYCLE,  # AM-LIFE-TRUNCATED
+    "error event": LIFECYCLE,  # AM-LIFE-ERROR
+    "interleaved blocks": TEXT,  # AM-DELTA-ROUTE
+    "index gaps": TEXT,  # AM-BLOCK-ORDER
+    "repeated starts": TEXT,  # AM-BLOCK-REOPEN, AM-START-ONCE
+    "mismatched deltas": TEXT,  # AM-DELTA-MATCH
+    "blank stop reasons": TEXT,  # AM-STOP-REASON
     "invalid tool input": frozenset({"tool_use"}),  # AM-TOOL-INVALID
-    "reordered events": _ROBUST,  # AM-BEFORE-START, AM-DELTA-ROUTE on missing blocks
-    "unknown deltas": _ROBUST,  # AM-UNKNOWN-DELTA
-    "pings": _ROBUST,  # AM-PING (single events, `lifecycle_events`)
-    "unknown events": _ROBUST,  # AM-UNKNOWN-EVENT (single events, `lifecycle_events`)
-    "wrong types": _ROBUST,  # AM-ROB-WRONG-TYPE
-    "wrong usage types": _ROBUST | {"usage"},  # AM-ROB-WRONG-TYPE on AM-USAGE-REPLACE
+    "reordered events": ROBUSTNESS,  # AM-BEFORE-START, AM-DELTA-ROUTE on missing blocks
+    "unknown deltas": ROBUSTNESS,  # AM-UNKNOWN-DELTA
+    "pings": ROBUSTNESS,  # AM-PING (single events, `lifecycle_events`)
+    "unknown events": ROBUSTNESS,  # AM-UNKNOWN-EVENT (single events, `lifecycle_events`)
+    "wrong types": ROBUSTNESS,  # AM-ROB-WRONG-TYPE
+    "wrong usage types": ROBUSTNESS | {"usage"},  # AM-ROB-WRONG-TYPE on AM-USAGE-REPLACE
 }
 """Each thing a strategy can draw and the features a target must claim (all of them)
 to be sent it."""
 
 
-_CLAIMS = Claims(SHAPES, FEATURES)
+CLAIMS = Claims(SHAPES, FEATURES)
 
-allows = _CLAIMS.allows
-families_for = _CLAIMS.families_for
-check_features = _CLAIMS.check_features
+allows = CLAIMS.allows
+families_for = CLAIMS.families_for
+check_features = CLAIMS.check_features

@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Collection
+from typing import Unpack
 
 from hypothesis import strategies as st
 
 from refold.reference import JSON, JSONObject
 
-from .._damage import Damage, damaged
+from .._damage import Damage
+from .._streams import Claimed, StreamParts, damaged_streams
+from .._streams import round_trips as _round_trips
 from .._text import BOOLEANS, below
 from ._blocks import delta_event, start_event
-from ._claims import FEATURES, allows, check_features, families_for
+from ._claims import CLAIMS, allows
 from ._messages import TOOL_TYPES, messages
 from ._splits import event_splits
 
@@ -255,7 +258,6 @@ def _wrong_types(pool: tuple[JSONObject, ...]) -> Damage:
 
 
 def _damages(features: Collection[str]) -> list[tuple[str, Damage]]:
-    """Every kind of damage, simplest first, each with the SHAPES name that gates it."""
     return [
         ("truncated", _truncated),
         ("error event", _error),
@@ -272,43 +274,34 @@ def _damages(features: Collection[str]) -> list[tuple[str, Damage]]:
     ]
 
 
-@st.composite
-def event_streams(
-    draw: st.DrawFn,
-    *,
-    features: Collection[str] = frozenset(FEATURES),
-    families: Collection[int] | None = None,
-) -> list[JSONObject]:
+_PARTS = StreamParts(
+    CLAIMS,
+    results=lambda features, chosen: messages(features=features, documented=set(chosen) == {1}),
+    splits=lambda message, chosen, features: event_splits(
+        message, families=chosen, late_events=allows("events after message_stop", features)
+    ),
+    damages=_damages,
+)
+
+
+def event_streams(**claimed: Unpack[Claimed]) -> st.SearchStrategy[list[JSONObject]]:
     """Draw an event stream that need not fold to any known message: a lossless split
-    of a drawn message (from `families`, default every family the features are judged
+    of a drawn message (from `families`, default every family the `features` are judged
     on), damaged in the ways the claimed features decide (truncated, an error, blank stop
     reasons, interleaved blocks, index gaps, repeated starts, mismatched, unknown or
     misplaced deltas, invalid tool input, wrong types). Its expectation is the reference
     fold of the same events."""
-    _, events = draw(round_trips(features=features, families=families))
-    return damaged(draw, events, _damages(features), lambda name: allows(name, features))
+    return damaged_streams(_PARTS, **claimed)
 
 
-@st.composite
 def round_trips(
-    draw: st.DrawFn,
-    *,
-    features: Collection[str] = frozenset(FEATURES),
-    families: Collection[int] | None = None,
-) -> tuple[JSONObject, list[JSONObject]]:
-    """Draw `(message, events)`: a message of the claimed features and a lossless split
-    of it from `families` (default: every family the features are judged on).
+    **claimed: Unpack[Claimed],
+) -> st.SearchStrategy[tuple[JSONObject, list[JSONObject]]]:
+    """Draw `(message, events)`: a message of the claimed `features` and a lossless
+    split of it from `families` (default: every family the features are judged on).
 
     The plain family alone (`families={1}`) draws only documented streams: every event
     valid under the SDK's types, in the streaming page's order (so a message with usage
     whenever `usage` is claimed, and no unknown block); the simplest draw of any family
     is one of them."""
-    check_features(features)
-    chosen = families_for(features) if families is None else families
-    message = draw(messages(features=features, documented=set(chosen) == {1}))
-    events = draw(
-        event_splits(
-            message, families=chosen, late_events=allows("events after message_stop", features)
-        )
-    )
-    return message, events
+    return _round_trips(_PARTS, **claimed)

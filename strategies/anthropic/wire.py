@@ -12,17 +12,17 @@ preferring inside a UTF-8 character and between CR and LF; it shrinks toward one
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Unpack
 
 from hypothesis import strategies as st
 
 from refold.reference import JSON
 
-from ..wire import _cut, _joined, _line_ends, frame_lines
+from ..wire import Variations, event_name, named_sse_bytes
 
-__all__ = ["sse_bytes"]
+__all__ = ["event_name", "sse_bytes"]
 
-_MAX_CUTS = 24
 _WRONG_NAMES = st.sampled_from(["message", "ping", "message_stop", "error", "completion"])
 _EMPTY_DATA_FRAMES = st.sampled_from(
     [
@@ -36,28 +36,30 @@ _EMPTY_DATA_FRAMES = st.sampled_from(
 """Frames a proxy flushes with empty data: each fires a WHATWG event with data \"\"."""
 
 
-def event_name(item: JSON) -> str | None:
-    """The `event:` name Anthropic writes for `item`: its `type`, when that can be one."""
-    kind = item.get("type") if isinstance(item, dict) else None
-    if isinstance(kind, str) and kind.strip() and not any(c in kind for c in "\r\n"):
-        return kind
-    return None
+def _flushed(*, empty_frames: bool, empty_data: bool) -> Callable[[st.DrawFn], list[str]]:
+    """What a proxy may send before a frame: an `event:` line flushed without data (which
+    WHATWG never dispatches) and, when `empty_data`, a frame with empty data."""
+
+    def lines(draw: st.DrawFn) -> list[str]:
+        flushed: list[str] = []
+        if empty_frames and draw(st.booleans()):
+            flushed += ["event: ping", ""]
+        if empty_data and draw(st.booleans()):
+            flushed += draw(_EMPTY_DATA_FRAMES)
+        return flushed
+
+    return lines
 
 
-@st.composite
 def sse_bytes(
-    draw: st.DrawFn,
     events: Sequence[JSON],
     *,
     event_lines: bool | None = None,
-    keep_alives: bool = True,
-    mixed_line_ends: bool = True,
-    multiline_data: bool = True,
     empty_frames: bool = True,
     empty_data: bool = False,
     wrong_names: bool = False,
-    max_cuts: int = _MAX_CUTS,
-) -> list[bytes]:
+    **variations: Unpack[Variations],
+) -> st.SearchStrategy[list[bytes]]:
     """The `events` as an event stream of bytes, cut into the pieces a client receives.
 
     Every drawn stream decodes, under the WHATWG rules, to one event per item whose data
@@ -68,20 +70,12 @@ def sse_bytes(
     and the dialect's decoder skips (AM-SSE-EMPTY). `wrong_names` lets a
     named frame carry a name other than its data's `type` (or a name on data without
     one), which a conforming decoder ignores (AM-SSE-TYPE: the data's `type` wins).
+    `variations` are those of `refold.strategies.wire.sse_bytes`, each on by default.
     """
-    line_end = draw(_line_ends(mixed=mixed_line_ends))
-    lines: list[str] = []
-    for item in events:
-        if empty_frames and draw(st.booleans()):
-            lines += ["event: ping", ""]
-        if empty_data and draw(st.booleans()):
-            lines += draw(_EMPTY_DATA_FRAMES)
-        named = draw(st.booleans()) if event_lines is None else event_lines
-        name = event_name(item) if named else None
-        if named and wrong_names and draw(st.booleans()):
-            name = draw(_WRONG_NAMES)
-        lines += draw(
-            frame_lines(item, name=name, keep_alives=keep_alives, multiline=multiline_data)
-        )
-    encoded = _joined(lines, [draw(line_end) for _ in lines]).encode("utf-8")
-    return draw(_cut(encoded, max_cuts=max_cuts))
+    return named_sse_bytes(
+        events,
+        event_lines=event_lines,
+        flushed=_flushed(empty_frames=empty_frames, empty_data=empty_data),
+        wrong_names=_WRONG_NAMES if wrong_names else None,
+        **variations,
+    )

@@ -13,33 +13,32 @@ from collections.abc import Mapping
 
 from refold.reference.chat import FEATURES
 
-from .._claims import Claims
+from .._claims import ROBUSTNESS, TEXT, Claims
 
 __all__ = ["SHAPES", "allows", "families_for"]
 
 _REPAIR = frozenset({"tool_call_repair"})
-_ROBUST = frozenset({"robustness"})
 
 SHAPES: Mapping[str, frozenset[str]] = {
     # lossless split families (the spec's "Lossless split families")
-    "family 1": frozenset({"text"}),  # OpenAI's own shape
-    "family 2": frozenset({"text"}),  # identity repeated (roles, and ids/names of calls)
+    "family 1": TEXT,  # OpenAI's own shape
+    "family 2": TEXT,  # identity repeated (roles, and ids/names of calls)
     "family 3": _REPAIR,  # several calls sharing an index
     "family 4": _REPAIR,  # no index on any tool fragment
-    "family 5": frozenset({"text"}),  # the id arriving late (calls only with tool_calls)
+    "family 5": TEXT,  # the id arriving late (calls only with tool_calls)
     "family 6": _REPAIR,  # re-sent arguments
     "family 7": frozenset({"empty_arguments"}),  # calls without arguments
-    "family 8": _ROBUST,  # noise: null entries, blank values, unknown keys, ...
+    "family 8": ROBUSTNESS,  # noise: null entries, blank values, unknown keys, ...
     # damage to a stream (differential checks)
-    "error chunk": frozenset({"text"}),  # ENV-NO-ERROR, LIFE-ERROR
-    "wrong types": _ROBUST,  # ROB-WRONG-TYPE
-    "index lost": _ROBUST | _REPAIR,  # TOOL-NO-INDEX on any fragment
+    "error chunk": TEXT,  # ENV-NO-ERROR, LIFE-ERROR
+    "wrong types": ROBUSTNESS,  # ROB-WRONG-TYPE
+    "index lost": ROBUSTNESS | _REPAIR,  # TOOL-NO-INDEX on any fragment
     # single values, for strategies that draw chunks one by one (the lifecycle machine)
-    "null entries": _ROBUST,  # ROB-NULL-ENTRIES
-    "blank values": _ROBUST,  # ROB-BLANK: "", whitespace and null ids, types, names, roles
+    "null entries": ROBUSTNESS,  # ROB-NULL-ENTRIES
+    "blank values": ROBUSTNESS,  # ROB-BLANK: "", whitespace and null ids, types, names, roles
     # `arguments: null` (ROB-WRONG-TYPE) on a call's only fragment leaves it without
     # arguments, which is TOOL-EMPTY-ARGS's
-    "null arguments": _ROBUST | {"empty_arguments"},
+    "null arguments": ROBUSTNESS | {"empty_arguments"},
     "index-less fragments": _REPAIR,  # TOOL-NO-INDEX
     "new id on an index": _REPAIR,  # TOOL-2-NEW-ID
     "complete argument fragments": _REPAIR,  # TOOL-3-RESEND, TOOL-4-SPLIT

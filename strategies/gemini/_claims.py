@@ -12,18 +12,15 @@ from collections.abc import Mapping
 
 from refold.reference.gemini import FEATURES
 
-from .._claims import Claims
+from .._claims import LIFECYCLE, ROBUSTNESS, TEXT, Claims
 
-__all__ = ["FEATURES", "SHAPES", "allows", "check_features", "families_for"]
+__all__ = ["CLAIMS", "FEATURES", "SHAPES", "allows", "check_features", "families_for"]
 
-_TEXT = frozenset({"text"})
-_ROBUST = frozenset({"robustness"})
-_LIFE = frozenset({"lifecycle"})
 
 SHAPES: Mapping[str, frozenset[str]] = {
     # what a known response may hold (`responses`)
-    "text parts": _TEXT,  # GM-TEXT-JOIN
-    "known candidate keys": _TEXT,  # GM-CAND-KEYS (finishMessage, avgLogprobs)
+    "text parts": TEXT,  # GM-TEXT-JOIN
+    "known candidate keys": TEXT,  # GM-CAND-KEYS (finishMessage, avgLogprobs)
     "several candidates": frozenset({"candidates"}),  # GM-CAND-ORDER
     "thought parts": frozenset({"thinking"}),  # GM-THOUGHT-APART
     "thought signatures": frozenset({"thinking"}),  # GM-SIGNATURE
@@ -35,34 +32,34 @@ SHAPES: Mapping[str, frozenset[str]] = {
     "citations": frozenset({"citations"}),  # GM-CITATIONS
     "grounding": frozenset({"grounding"}),  # GM-GROUNDING
     "usage": frozenset({"usage"}),  # GM-USAGE-LAST
-    "unknown keys": _ROBUST,  # GM-UNKNOWN-KEYS, GMD-UNKNOWN-PART
+    "unknown keys": ROBUSTNESS,  # GM-UNKNOWN-KEYS, GMD-UNKNOWN-PART
     # lossless split families (`SPLIT_FAMILIES`)
-    "family 1": _TEXT,
-    "family 2": _TEXT,
-    "family 3": _TEXT,
+    "family 1": TEXT,
+    "family 2": TEXT,
+    "family 3": TEXT,
     "family 4": frozenset({"tool_calls", "streamed_arguments"}),
-    "family 5": _TEXT,
-    "family 6": _TEXT,
-    "family 7": _TEXT,
+    "family 5": TEXT,
+    "family 6": TEXT,
+    "family 7": TEXT,
     "family 8": frozenset({"usage"}),
-    "usage after the finish chunk": frozenset({"usage"}) | _LIFE,  # GM-LIFE-AFTER-FINISH
+    "usage after the finish chunk": frozenset({"usage"}) | LIFECYCLE,  # GM-LIFE-AFTER-FINISH
     # damage to a stream (differential checks, `chunk_streams`)
-    "truncated": _LIFE,  # GM-LIFE-TRUNCATED, GMD-CUT
-    "error chunk": _LIFE,  # GM-LIFE-ERROR, GMD-ERROR-CHUNK, GMD-AFTER-ERROR
+    "truncated": LIFECYCLE,  # GM-LIFE-TRUNCATED, GMD-CUT
+    "error chunk": LIFECYCLE,  # GM-LIFE-ERROR, GMD-ERROR-CHUNK, GMD-AFTER-ERROR
     "index gaps": frozenset({"candidates"}),  # GM-CAND-ORDER, GMD-INDEX-GAP
-    "content after finish": _TEXT,  # GM-FINISH, GMD-AFTER-FINISH-CONTENT
+    "content after finish": TEXT,  # GM-FINISH, GMD-AFTER-FINISH-CONTENT
     "second signature": frozenset({"thinking"}),  # GM-SIGNATURE, GMD-SECOND-SIGNATURE
     "mismatched pieces": frozenset({"tool_calls", "streamed_arguments"}),  # GMD-ARGS-MISMATCH
-    "null entries": _ROBUST,  # GM-ROB-NULL-ENTRIES, GMD-NULL-ENTRY
-    "wrong types": _ROBUST,  # GM-ROB-WRONG-TYPE, GMD-WRONG-TYPE
-    "not objects": _ROBUST,  # GM-ROB-NOT-OBJECT (single chunks, `lifecycle_chunks`)
+    "null entries": ROBUSTNESS,  # GM-ROB-NULL-ENTRIES, GMD-NULL-ENTRY
+    "wrong types": ROBUSTNESS,  # GM-ROB-WRONG-TYPE, GMD-WRONG-TYPE
+    "not objects": ROBUSTNESS,  # GM-ROB-NOT-OBJECT (single chunks, `lifecycle_chunks`)
 }
 """Each thing a strategy can draw and the features a target must claim (all of them)
 to be sent it."""
 
 
-_CLAIMS = Claims(SHAPES, FEATURES)
+CLAIMS = Claims(SHAPES, FEATURES)
 
-allows = _CLAIMS.allows
-families_for = _CLAIMS.families_for
-check_features = _CLAIMS.check_features
+allows = CLAIMS.allows
+families_for = CLAIMS.families_for
+check_features = CLAIMS.check_features

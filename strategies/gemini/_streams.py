@@ -12,41 +12,21 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Collection
+from typing import Unpack
 
 from hypothesis import strategies as st
 
 from refold.reference import JSON, JSONObject
 
-from .._damage import Damage, damaged
+from .._damage import Damage
+from .._streams import Claimed, StreamParts, damaged_streams
+from .._streams import round_trips as _round_trips
 from .._text import BOOLEANS, below, texts
-from ._claims import FEATURES, allows, check_features, families_for
+from ._claims import CLAIMS, allows
 from ._responses import responses
 from ._splits import chunk_splits
 
 __all__ = ["chunk_streams", "round_trips"]
-
-
-@st.composite
-def round_trips(
-    draw: st.DrawFn,
-    *,
-    features: Collection[str] = frozenset(FEATURES),
-    families: Collection[int] | None = None,
-) -> tuple[JSONObject, list[JSONObject]]:
-    """Draw `(response, chunks)`: a response of the claimed features and a lossless
-    split of it from `families` (default: every family the features are judged on).
-    The plain family alone (`families={1}`) draws a documented response."""
-    check_features(features)
-    chosen = families_for(features) if families is None else frozenset(families)
-    response = draw(responses(features=features, documented=chosen == {1}))
-    chunks = draw(
-        chunk_splits(
-            response,
-            families=chosen,
-            late_chunks=allows("usage after the finish chunk", features),
-        )
-    )
-    return response, chunks
 
 
 def _entries_of(chunks: list[JSONObject]) -> list[JSONObject]:
@@ -191,17 +171,29 @@ def _damages(features: Collection[str]) -> tuple[tuple[str, Damage], ...]:
     )
 
 
-@st.composite
-def chunk_streams(
-    draw: st.DrawFn,
-    *,
-    features: Collection[str] = frozenset(FEATURES),
-    families: Collection[int] | None = None,
-) -> list[JSONObject]:
+_PARTS = StreamParts(
+    CLAIMS,
+    results=lambda features, chosen: responses(features=features, documented=set(chosen) == {1}),
+    splits=lambda response, chosen, features: chunk_splits(
+        response, families=chosen, late_chunks=allows("usage after the finish chunk", features)
+    ),
+    damages=_damages,
+)
+
+
+def round_trips(
+    **claimed: Unpack[Claimed],
+) -> st.SearchStrategy[tuple[JSONObject, list[JSONObject]]]:
+    """Draw `(response, chunks)`: a response of the claimed `features` and a lossless
+    split of it from `families` (default: every family the features are judged on).
+    The plain family alone (`families={1}`) draws a documented response."""
+    return _round_trips(_PARTS, **claimed)
+
+
+def chunk_streams(**claimed: Unpack[Claimed]) -> st.SearchStrategy[list[JSONObject]]:
     """Draw a chunk stream that need not fold to any known response: a lossless split of
-    a drawn response, damaged in the ways the claimed features decide (truncated, an error
-    chunk, index gaps, content after a finish, a second signature, mismatched pieces, null
-    entries, wrong types). Every chunk is a JSON object; its expectation is the reference
-    fold of the same chunks."""
-    _, chunks = draw(round_trips(features=features, families=families))
-    return damaged(draw, chunks, _damages(features), lambda name: allows(name, features))
+    a drawn response, damaged in the ways the claimed `features` decide (truncated, an
+    error chunk, index gaps, content after a finish, a second signature, mismatched
+    pieces, null entries, wrong types). Every chunk is a JSON object; its expectation is
+    the reference fold of the same chunks."""
+    return damaged_streams(_PARTS, **claimed)

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import Unpack
 
 from hypothesis import strategies as st
 
 from refold.reference import JSON
 
 from .. import wire as _wire
-from ..wire import _cut
+from ..wire import Variations, _cut
 
 __all__ = ["array_bytes", "sse_bytes"]
 
@@ -28,29 +29,16 @@ _EDGES = st.sampled_from(["", "\n", "\r\n", " "])
 
 
 def sse_bytes(
-    chunks: Sequence[JSON],
-    *,
-    keep_alives: bool = True,
-    mixed_line_ends: bool = True,
-    multiline_data: bool = True,
-    bom: bool = False,
-    max_cuts: int = _MAX_CUTS,
+    chunks: Sequence[JSON], *, bom: bool = False, **variations: Unpack[Variations]
 ) -> st.SearchStrategy[list[bytes]]:
     """The `chunks` as an `alt=sse` event stream of bytes, cut into the pieces a client
     receives. Every drawn stream decodes to exactly `chunks`; there is never a `[DONE]`.
     Google's own framing is `data: <json>` and one blank line per chunk, LF line ends (CR LF
     throughout is observed, GMD-WIRE-CRLF); keep-alive comments, bare CR or mixed line
     ends, multi-line data, `data:` without its space and extra blank lines are
-    GMD-WIRE-FRAMING (the docs show none). The first three can be turned off."""
-    return _wire.sse_bytes(
-        chunks,
-        keep_alives=keep_alives,
-        mixed_line_ends=mixed_line_ends,
-        multiline_data=multiline_data,
-        done=False,
-        bom=bom,
-        max_cuts=max_cuts,
-    )
+    GMD-WIRE-FRAMING (the docs show none). The first three can be turned off
+    (`variations`, those of `refold.strategies.wire.sse_bytes`)."""
+    return _wire.sse_bytes(chunks, done=False, bom=bom, **variations)
 
 
 @st.composite

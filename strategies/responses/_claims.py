@@ -12,61 +12,58 @@ from collections.abc import Mapping
 
 from refold.reference.responses import FEATURES
 
-from .._claims import Claims
+from .._claims import LIFECYCLE, ROBUSTNESS, TEXT, Claims
 
-__all__ = ["FEATURES", "SHAPES", "allows", "check_features", "families_for"]
+__all__ = ["CLAIMS", "FEATURES", "SHAPES", "allows", "check_features", "families_for"]
 
-_TEXT = frozenset({"text"})
-_ROBUST = frozenset({"robustness"})
-_LIFE = frozenset({"lifecycle"})
 
 SHAPES: Mapping[str, frozenset[str]] = {
     # what a known response may hold (`responses`)
-    "message items": _TEXT,  # RS-TEXT-JOIN
-    "logprobs": _TEXT,  # parts as sent (RS-DONE-REPLACES, RS-ITEM-DONE-REPLACES)
-    "hosted-tool items": _TEXT,  # RS-HOSTED-ITEMS
-    "incomplete responses": _TEXT,  # RS-INCOMPLETE
-    "failed responses": _TEXT,  # RS-FAILED
-    "extra top-level keys": _TEXT,  # RS-TERMINAL-BASE
+    "message items": TEXT,  # RS-TEXT-JOIN
+    "logprobs": TEXT,  # parts as sent (RS-DONE-REPLACES, RS-ITEM-DONE-REPLACES)
+    "hosted-tool items": TEXT,  # RS-HOSTED-ITEMS
+    "incomplete responses": TEXT,  # RS-INCOMPLETE
+    "failed responses": TEXT,  # RS-FAILED
+    "extra top-level keys": TEXT,  # RS-TERMINAL-BASE
     "refusal parts": frozenset({"refusal"}),  # RS-REFUSAL
     "function_call items": frozenset({"tool_calls"}),  # RS-CALL-IDS, RS-ARGS-*
     "reasoning items": frozenset({"reasoning"}),  # RS-REASONING-*
     "annotations": frozenset({"annotations"}),  # RS-ANNOTATIONS
     "usage": frozenset({"usage"}),  # RS-USAGE-TERMINAL
     # lossless split families (the spec's "Lossless split families")
-    "family 1": _TEXT,  # OpenAI's own shape
-    "family 2": _TEXT,  # terminal output omitted (RS-OUTPUT-RECOVER)
-    "family 3": _TEXT,  # .done-only items
-    "family 4": _TEXT,  # deltas-only items (RS-RECOVER-FROM-DELTAS, RS-RECOVER-STATUS)
-    "family 5": _TEXT,  # rotating or missing item ids (RS-KEY-OUTPUT-INDEX)
-    "family 6": _TEXT,  # orphan content events (RS-ORPHAN, RS-READD)
-    "family 7": _TEXT,  # noise; its robustness kinds are gated below
+    "family 1": TEXT,  # OpenAI's own shape
+    "family 2": TEXT,  # terminal output omitted (RS-OUTPUT-RECOVER)
+    "family 3": TEXT,  # .done-only items
+    "family 4": TEXT,  # deltas-only items (RS-RECOVER-FROM-DELTAS, RS-RECOVER-STATUS)
+    "family 5": TEXT,  # rotating or missing item ids (RS-KEY-OUTPUT-INDEX)
+    "family 6": TEXT,  # orphan content events (RS-ORPHAN, RS-READD)
+    "family 7": TEXT,  # noise; its robustness kinds are gated below
     # family 7's kinds of noise
-    "sequence numbers": _TEXT,  # RS-SEQ-ARRIVAL
-    "queued": _TEXT,  # a lifecycle event
-    "earlier lifecycle values": _TEXT,  # RS-ENV-TERMINAL
-    "repeated terminals": _TEXT,  # RS-TERMINAL-REPEAT
-    "keepalives": _ROBUST,  # RS-KEEPALIVE
-    "unknown events": _ROBUST,  # RS-KEEPALIVE
-    "unknown keys": _ROBUST,  # RS-UNKNOWN-KEYS: obfuscation, vendor keys, delta logprobs
+    "sequence numbers": TEXT,  # RS-SEQ-ARRIVAL
+    "queued": TEXT,  # a lifecycle event
+    "earlier lifecycle values": TEXT,  # RS-ENV-TERMINAL
+    "repeated terminals": TEXT,  # RS-TERMINAL-REPEAT
+    "keepalives": ROBUSTNESS,  # RS-KEEPALIVE
+    "unknown events": ROBUSTNESS,  # RS-KEEPALIVE
+    "unknown keys": ROBUSTNESS,  # RS-UNKNOWN-KEYS: obfuscation, vendor keys, delta logprobs
     # damage to a stream (differential checks, `event_streams`)
-    "partial terminal output": _TEXT,  # RS-OUTPUT-TERMINAL
-    "contradicting done values": _TEXT,  # RS-DONE-REPLACES, RS-ITEM-DONE-REPLACES
-    "index collisions": _TEXT,  # RS-ROUTE
-    "orphan indexes": _TEXT,  # RS-ORPHAN on an index no item has
-    "mismatched kinds": _TEXT,  # RS-KIND-MATCH
-    "error event": _TEXT,  # RS-ERROR-EVENT
-    "truncated": _LIFE,  # LIFE-RS-SNAPSHOT, LIFE-RS-FINISHED
-    "events after the terminal": _LIFE,  # LIFE-RS-AFTER
-    "wrong types": _ROBUST,  # RS-WRONG-TYPE
-    "null items": _ROBUST,  # RS-NULL-ITEM
+    "partial terminal output": TEXT,  # RS-OUTPUT-TERMINAL
+    "contradicting done values": TEXT,  # RS-DONE-REPLACES, RS-ITEM-DONE-REPLACES
+    "index collisions": TEXT,  # RS-ROUTE
+    "orphan indexes": TEXT,  # RS-ORPHAN on an index no item has
+    "mismatched kinds": TEXT,  # RS-KIND-MATCH
+    "error event": TEXT,  # RS-ERROR-EVENT
+    "truncated": LIFECYCLE,  # LIFE-RS-SNAPSHOT, LIFE-RS-FINISHED
+    "events after the terminal": LIFECYCLE,  # LIFE-RS-AFTER
+    "wrong types": ROBUSTNESS,  # RS-WRONG-TYPE
+    "null items": ROBUSTNESS,  # RS-NULL-ITEM
 }
 """Each thing a strategy can draw and the features a target must claim (all of them)
 to be sent it."""
 
 
-_CLAIMS = Claims(SHAPES, FEATURES)
+CLAIMS = Claims(SHAPES, FEATURES)
 
-allows = _CLAIMS.allows
-families_for = _CLAIMS.families_for
-check_features = _CLAIMS.check_features
+allows = CLAIMS.allows
+families_for = CLAIMS.families_for
+check_features = CLAIMS.check_features

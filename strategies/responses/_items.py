@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from refold.reference import JSON, JSONObject
 
-from .._text import BOOLEANS, below, cut, escape_positions, pieces_of
+from .._text import BOOLEANS, cut, escape_positions, pieces_of, scattered
 from ._responses import HOSTED_TYPES
 
 __all__ = ["ItemStyle", "item_events", "new_style", "recovered_status"]
@@ -177,7 +177,7 @@ def _part_events(draw: st.DrawFn, number: int, part: JSONObject, mode: str) -> l
         ]
     notes = [] if refusal else _annotation_events(part, where)
     if notes and (mode != "done-only" or draw(BOOLEANS)):
-        body = _scattered(draw, body, notes)
+        body = scattered(draw, body, notes)
     events += body
     if mode != "deltas-only":
         events += [
@@ -197,20 +197,6 @@ def _annotation_events(part: JSONObject, where: JSONObject) -> list[JSONObject]:
         }
         for number, note in enumerate(part.get("annotations", []))
     ]
-
-
-def _scattered(
-    draw: st.DrawFn, deltas: list[JSONObject], notes: list[JSONObject]
-) -> list[JSONObject]:
-    """Annotations in order, each placed anywhere among the text deltas."""
-    slots = sorted(draw(below(len(deltas) + 1)) for _ in notes)
-    merged: list[JSONObject] = []
-    position = 0
-    for note, slot in zip(notes, slots, strict=True):
-        merged += deltas[position:slot]
-        position = max(position, slot)
-        merged.append(note)
-    return merged + deltas[position:]
 
 
 def _argument_events(draw: st.DrawFn, item: JSONObject, mode: str) -> list[JSONObject]:

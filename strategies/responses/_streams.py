@@ -13,14 +13,17 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Collection
+from typing import Unpack
 
 from hypothesis import strategies as st
 
 from refold.reference import JSONObject
 
-from .._damage import Damage, damaged
+from .._damage import Damage
+from .._streams import Claimed, StreamParts, damaged_streams
+from .._streams import round_trips as _round_trips
 from .._text import BOOLEANS, below, texts
-from ._claims import FEATURES, allows, check_features, families_for
+from ._claims import CLAIMS, allows
 from ._noise import is_terminal
 from ._responses import responses
 from ._splits import event_splits
@@ -234,7 +237,6 @@ def _inserted(pool: tuple[JSONObject, ...]) -> Damage:
 
 
 def _damages(features: Collection[str]) -> list[tuple[str, Damage]]:
-    """Every kind of damage, simplest first, each with the SHAPES name that gates it."""
     return [
         ("truncated", _truncated),
         ("error event", _error),
@@ -249,34 +251,29 @@ def _damages(features: Collection[str]) -> list[tuple[str, Damage]]:
     ]
 
 
-@st.composite
-def event_streams(
-    draw: st.DrawFn,
-    *,
-    features: Collection[str] = frozenset(FEATURES),
-    families: Collection[int] | None = None,
-) -> list[JSONObject]:
+_PARTS = StreamParts(
+    CLAIMS,
+    results=lambda features, chosen: responses(features=features, bare_calls=5 in chosen),
+    splits=lambda response, chosen, features: event_splits(
+        response, families=chosen, features=features
+    ),
+    damages=_damages,
+)
+
+
+def event_streams(**claimed: Unpack[Claimed]) -> st.SearchStrategy[list[JSONObject]]:
     """Draw an event stream that need not fold to any known response: a lossless split
-    of a drawn response (from `families`, default every family the features are judged
+    of a drawn response (from `families`, default every family the `features` are judged
     on), damaged in the ways the claimed features decide (truncated, an `error` event, a
     partial terminal output, contradicting `.done` values, reused output indexes, orphan
     indexes, mismatched kinds, events after the terminal, null items, wrong types). Its
     expectation is the reference fold of the same events. The first event is kept."""
-    _, events = draw(round_trips(features=features, families=families))
-    return damaged(draw, events, _damages(features), lambda name: allows(name, features))
+    return damaged_streams(_PARTS, **claimed)
 
 
-@st.composite
 def round_trips(
-    draw: st.DrawFn,
-    *,
-    features: Collection[str] = frozenset(FEATURES),
-    families: Collection[int] | None = None,
-) -> tuple[JSONObject, list[JSONObject]]:
-    """Draw `(response, events)`: a response of the claimed features and a lossless
+    **claimed: Unpack[Claimed],
+) -> st.SearchStrategy[tuple[JSONObject, list[JSONObject]]]:
+    """Draw `(response, events)`: a response of the claimed `features` and a lossless
     split of it from `families` (default: every family the features are judged on)."""
-    check_features(features)
-    chosen = families_for(features) if families is None else families
-    response = draw(responses(features=features, bare_calls=5 in chosen))
-    events: list[JSONObject] = draw(event_splits(response, families=chosen, features=features))
-    return response, events
+    return _round_trips(_PARTS, **claimed)

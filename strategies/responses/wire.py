@@ -12,55 +12,29 @@ one piece.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Unpack
 
 from hypothesis import strategies as st
 
 from refold.reference import JSON
 
-from ..wire import _cut, _joined, _line_ends, frame_lines
+from ..wire import Variations, event_name, named_sse_bytes
 
 __all__ = ["event_name", "sse_bytes"]
 
-_MAX_CUTS = 24
 
-
-def event_name(item: JSON) -> str | None:
-    """The `event:` name OpenAI writes for `item`: its `type`, when that can be one."""
-    kind = item.get("type") if isinstance(item, dict) else None
-    if isinstance(kind, str) and kind.strip() and not any(c in kind for c in "\r\n"):
-        return kind
-    return None
-
-
-@st.composite
 def sse_bytes(
-    draw: st.DrawFn,
     events: Sequence[JSON],
     *,
     event_lines: bool | None = True,
-    keep_alives: bool = True,
-    mixed_line_ends: bool = True,
-    multiline_data: bool = True,
-    max_cuts: int = _MAX_CUTS,
-) -> list[bytes]:
+    **variations: Unpack[Variations],
+) -> st.SearchStrategy[list[bytes]]:
     """The `events` as an event stream of bytes, cut into the non-empty pieces a client
     receives.
 
     Every drawn stream decodes, under the WHATWG rules, to one event per item whose data
     is that item's JSON. `event_lines` True names every frame by its `type` (OpenAI's
     shape), False names none (the WHATWG default `message`), None draws it per frame.
+    `variations` are those of `refold.strategies.wire.sse_bytes`, each on by default.
     """
-    line_end = draw(_line_ends(mixed=mixed_line_ends))
-    lines: list[str] = []
-    for item in events:
-        named = draw(st.booleans()) if event_lines is None else event_lines
-        lines += draw(
-            frame_lines(
-                item,
-                name=event_name(item) if named else None,
-                keep_alives=keep_alives,
-                multiline=multiline_data,
-            )
-        )
-    encoded = _joined(lines, [draw(line_end) for _ in lines]).encode("utf-8")
-    return draw(_cut(encoded, max_cuts=max_cuts))
+    return named_sse_bytes(events, event_lines=event_lines, **variations)
