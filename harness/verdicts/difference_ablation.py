@@ -43,6 +43,7 @@ from refold.reference import JSON, Difference, RefoldError
 from ..errors import TargetError
 from ..run.projection import projected_differences
 from ..targets import Target
+from .undoing import Probe
 
 __all__ = ["DifferenceAblation", "Verdict", "ablate"]
 
@@ -51,7 +52,6 @@ _MAX_RUNS = 48
 
 _CRASHES = frozenset({"raised", "crashed"})
 """The kinds of target error after which the target is folded again (not a timeout)."""
-_Probe = tuple[str, frozenset[str], list[JSON]]
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ class _Runs:
         self._target = target
         self.dialect = target.dialect
         self._differing: dict[str, frozenset[str] | None] = {}
-        self._probes: dict[str, list[_Probe]] = {}
+        self._probes: dict[str, list[Probe]] = {}
         self.count = 0
         self._stopped = False
 
@@ -144,7 +144,7 @@ class _Runs:
             return False
         return _resolves(folded, pointer.rsplit("/", 1)[0])
 
-    def probes(self, stream: list[JSON], claimed: frozenset[str]) -> list[_Probe]:
+    def probes(self, stream: list[JSON], claimed: frozenset[str]) -> list[Probe]:
         """The dialect's undos of the departures present in `stream`."""
         undos = self.dialect.ablation
         if undos is None or undos.difference_undos is None:

@@ -21,9 +21,29 @@ from dataclasses import dataclass
 
 from refold.reference import JSON, Difference, JSONObject, RefoldError
 
-__all__ = ["Undo", "Undoing", "own_rule"]
+__all__ = ["Probe", "Undo", "Undoing", "folded_or_none", "own_rule"]
 
 Undo = Callable[[list[JSON]], list[JSON]]
+
+Probe = tuple[str, frozenset[str], list[JSON]]
+"""What a difference ablation undoes (`Ablation.difference_undos`): (rule id of the
+departure undone, the rules that decide how it folds, undone stream)."""
+
+
+def folded_or_none(
+    fold: Callable[[list[JSON]], JSONObject], nothing: type[RefoldError]
+) -> Callable[[list[JSON]], JSONObject | None]:
+    """The reference's fold `fold`, giving None where it raises `nothing` (the stream holds
+    nothing to fold yet: a prefix, where a crash is located) and raising `RefoldError`
+    where it refuses the stream: an `Undoing`'s `fold`."""
+
+    def folded(stream: list[JSON]) -> JSONObject | None:
+        try:
+            return fold(stream)
+        except nothing:
+            return None
+
+    return folded
 
 
 def own_rule(rule_id: str, stream: list[JSON]) -> frozenset[str]:

@@ -30,24 +30,15 @@ import copy
 import re
 from typing import Any
 
-from refold.reference import JSON, JSONObject, RefoldError
+from refold.reference import JSON, RefoldError
 from refold.reference.anthropic import NoMessageError, differences, fold
-from refold.verdicts.undoing import Undo, Undoing
+from refold.verdicts.undoing import Probe, Undo, Undoing, folded_or_none
 
+from .._dialect import Ablation
 from ._block_departures import block_order, block_reopen, block_stop, delta_match, delta_route
 from .attribution import rules_at
 
-__all__ = [
-    "DEPARTURES",
-    "Probe",
-    "Undo",
-    "absent_departures",
-    "applicable_undos",
-    "departures_alone",
-    "difference_undos",
-    "known_blocks",
-    "undecided_at",
-]
+__all__ = ["ABLATION", "DEPARTURES", "absent_departures", "known_blocks", "undecided_at"]
 
 _EVENTS = frozenset(
     {
@@ -285,17 +276,9 @@ def _unknown(block: JSON) -> bool:
     )
 
 
-def _message(stream: list[JSON]) -> JSONObject | None:
-    """The reference's fold of `stream`; None when no event started a Message (a prefix
-    that ends before message_start: a crash there is located at such a prefix).
-
-    Raises:
-        RefoldError: the reference refuses the stream (an event not an object).
-    """
-    try:
-        return fold(stream)
-    except NoMessageError:
-        return None
+_message = folded_or_none(fold, NoMessageError)
+"""The reference's fold of a stream; None when no event started a Message (a prefix that
+ends before message_start)."""
 
 
 UNDOING = Undoing(DEPARTURES, _message, differences, rules_at)
@@ -305,9 +288,6 @@ _folds_alike = UNDOING.folds_alike
 applicable_undos = UNDOING.applicable_undos
 departures_alone = UNDOING.departures_alone
 
-
-Probe = tuple[str, frozenset[str], list[JSON]]
-"""(rule id of the departure undone, the rules that decide how it folds, undone stream)."""
 
 _STAND_INS = (("server_tools", "web_search_tool_result"), ("thinking", "redacted_thinking"))
 """Known types of blocks kept exactly as sent, as an unknown block is, and the feature a
@@ -350,6 +330,10 @@ def difference_undos(stream: list[JSON], claimed: frozenset[str]) -> list[Probe]
     if undone != stream and _folds_alike(expected, undone, frozenset({"AM-UNKNOWN-BLOCK"})):
         found.append(("AM-UNKNOWN-BLOCK", _AS_SENT, undone))
     return found
+
+
+ABLATION = Ablation(applicable_undos, departures_alone, difference_undos)
+"""How a crash and a difference are charged to a rule here (`Dialect.ablation`)."""
 
 
 _USAGE_KEY = re.compile(r"/usage/([^/]+)(/.*)?")

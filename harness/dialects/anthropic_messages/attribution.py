@@ -22,9 +22,9 @@ registry and its wire layer, which a green run of the suites reaches whole).
 from __future__ import annotations
 
 from refold.reference.anthropic import RULES
-from refold.verdicts.pointer_table import compiled, rules_in
+from refold.verdicts.pointer_table import PointerTable, compiled
 
-__all__ = ["OUTSIDE_THE_SHAPE", "PLACES", "POINTERLESS", "rules_at"]
+__all__ = ["OUTSIDE_THE_SHAPE", "PLACES", "POINTERLESS", "TABLE", "rules_at"]
 
 _BLOCK = r"/content/\d+"
 _DELTAS = ("AM-DELTA-ROUTE", "AM-DELTA-MATCH", "AM-BLOCK-STOP")
@@ -79,11 +79,6 @@ _TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"/usage/.*", tuple(r for r in _USAGE if r != "AM-USAGE-ABSENT")),
     (r"/error(/.*)?", ("AM-LIFE-ERROR", "AM-UNKNOWN-KEYS")),
 )
-_COMPILED = compiled(_TABLE)
-
-OUTSIDE_THE_SHAPE: frozenset[str] = frozenset({"AM-START-BASE", "AM-UNKNOWN-KEYS"})
-"""The rules of a place the table does not name: a key kept from message_start, or one
-an event's envelope must not have put there."""
 
 POINTERLESS: frozenset[str] = frozenset(
     {
@@ -99,44 +94,46 @@ POINTERLESS: frozenset[str] = frozenset(
 )
 """The rules no difference in a Message implicates by position."""
 
+OUTSIDE_THE_SHAPE: frozenset[str] = frozenset({"AM-START-BASE", "AM-UNKNOWN-KEYS"})
+"""The rules of a place the table does not name: a key kept from message_start, or one
+an event's envelope must not have put there."""
 
-PLACES: tuple[str, ...] = (
-    "/id",
-    "/model",
-    "/type",
-    "/role",
-    "/content",
-    "/content/0",
-    "/content/0/type",
-    "/content/0/text",
-    "/content/0/citations",
-    "/content/0/citations/0",
-    "/content/0/input",
-    "/content/0/input/key",
-    "/content/0/id",
-    "/content/0/name",
-    "/content/0/thinking",
-    "/content/0/signature",
-    "/content/0/data",
-    "/content/0/key",
-    "/content/0/key/0",
-    "/stop_reason",
-    "/stop_sequence",
-    "/stop_details",
-    "/stop_details/key",
-    "/container",
-    "/container/key",
-    "/usage",
-    "/usage/input_tokens",
-    "/error",
-    "/error/type",
-    "/key",
+TABLE = PointerTable(
+    compiled(_TABLE),
+    OUTSIDE_THE_SHAPE,
+    places=(
+        "/id",
+        "/model",
+        "/type",
+        "/role",
+        "/content",
+        "/content/0",
+        "/content/0/type",
+        "/content/0/text",
+        "/content/0/citations",
+        "/content/0/citations/0",
+        "/content/0/input",
+        "/content/0/input/key",
+        "/content/0/id",
+        "/content/0/name",
+        "/content/0/thinking",
+        "/content/0/signature",
+        "/content/0/data",
+        "/content/0/key",
+        "/content/0/key/0",
+        "/stop_reason",
+        "/stop_sequence",
+        "/stop_details",
+        "/stop_details/key",
+        "/container",
+        "/container/key",
+        "/usage",
+        "/usage/input_tokens",
+        "/error",
+        "/error/type",
+        "/key",
+    ),
 )
-"""A place of every row of the table (and of each alternative), and `/key`, one it does
-not name (`Dialect.places`: what a stated projection is judged against)."""
-
-
-def rules_at(pointer: str) -> frozenset[str]:
-    """The rules that decide the value at `pointer` of a Message: the table's, the
-    outside-the-shape rules for a place it does not name, none for the whole Message."""
-    return rules_in(_COMPILED, pointer, OUTSIDE_THE_SHAPE)
+"""Which rules decide the value at each place of a Message: `rules_at`."""
+PLACES = TABLE.places
+rules_at = TABLE.rules_at

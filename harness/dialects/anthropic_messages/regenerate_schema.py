@@ -23,7 +23,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from .._regenerate import write_schema
+from .._regenerate import regenerate
 
 __all__ = ["SCHEMA_FILE", "dispatched", "main", "stream_event_schema"]
 
@@ -205,14 +205,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("source", metavar="SOURCE", help="anthropic or anthropic==VERSION")
     parser.add_argument("--output", type=Path, default=SCHEMA_FILE)
     arguments = parser.parse_args(argv)
-    try:
-        schema = stream_event_schema(arguments.source)
-    except SourceError as exc:
-        print(f"refold: {exc}", file=sys.stderr)
-        return 2
-    write_schema(arguments.output, schema)
-    print(f"refold: wrote {arguments.output} (anthropic {schema['x-refold-source']['version']})")
-    return 0
+    return regenerate(
+        lambda: stream_event_schema(arguments.source),
+        arguments.output,
+        unreadable=(SourceError,),
+        failure=lambda exc: f"refold: {exc}",
+        wrote=lambda schema: (
+            f"refold: wrote {arguments.output} (anthropic {schema['x-refold-source']['version']})"
+        ),
+    )
 
 
 if __name__ == "__main__":

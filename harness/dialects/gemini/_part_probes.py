@@ -31,14 +31,13 @@ from collections.abc import Callable, Iterator
 
 from refold.reference import JSON, JSONObject, RefoldError
 from refold.reference.gemini import NoResponseError, differences, fold
-from refold.verdicts.undoing import Undoing
+from refold.verdicts.undoing import Probe, Undoing, folded_or_none
 
 from ._chunks import entries, index_of, is_plain_text, is_streamed, parts_of
 from .attribution import rules_at
 
 __all__ = ["kind_probes"]
 
-Probe = tuple[str, frozenset[str], list[JSON]]
 
 _MEDIA = frozenset({"inlineData", "fileData"})
 _CODE = frozenset({"executableCode", "codeExecutionResult"})
@@ -189,11 +188,7 @@ def _candidate_zero_only(stream: list[JSON]) -> list[JSON]:
     return undone
 
 
-def _reference_fold(stream: list[JSON]) -> JSONObject | None:
-    try:
-        return fold(stream)
-    except NoResponseError:
-        return None
+_reference_fold = folded_or_none(fold, NoResponseError)
 
 
 _OWNED = Undoing(departures=(), fold=_reference_fold, differences=differences, rules_at=rules_at)

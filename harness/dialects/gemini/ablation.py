@@ -26,12 +26,13 @@ from collections.abc import Callable, Iterator
 
 from refold.reference import JSON, JSONObject
 from refold.reference.gemini import NoResponseError, differences, fold
-from refold.verdicts.undoing import Undoing
+from refold.verdicts.undoing import Probe, Undoing, folded_or_none
 
+from .._dialect import Ablation
 from ._chunks import entries, is_streamed, parts_of
 from ._part_probes import kind_probes
 
-__all__ = ["absent_departures", "applicable_undos", "departures_alone", "difference_undos"]
+__all__ = ["ABLATION", "absent_departures"]
 
 
 def _parts(stream: list[JSON]) -> Iterator[JSONObject]:
@@ -183,11 +184,8 @@ _DEPARTURES: tuple[tuple[str, Callable[[list[JSON]], list[JSON]]], ...] = (
 )
 
 
-def _reference_fold(stream: list[JSON]) -> JSONObject | None:
-    try:
-        return fold(stream)
-    except NoResponseError:
-        return None  # nothing folded yet: alike only another stream of nothing
+# nothing folded yet (None) is alike only another stream of nothing
+_reference_fold = folded_or_none(fold, NoResponseError)
 
 
 _UNDOING = Undoing(
@@ -208,11 +206,13 @@ def departures_alone(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
     return _UNDOING.departures_alone(stream)
 
 
-def difference_undos(
-    stream: list[JSON], claimed: frozenset[str]
-) -> list[tuple[str, frozenset[str], list[JSON]]]:
+def difference_undos(stream: list[JSON], claimed: frozenset[str]) -> list[Probe]:
     """(rule, the rules deciding how its departure folds: its own, undone stream) per
     departure present in `stream` that the reference folds identically, then the probes
     that take one kind of part or candidate out of the way (`_part_probes`)."""
     undos = [(rule, frozenset({rule}), undone) for rule, undone in applicable_undos(stream)]
     return undos + kind_probes(stream, claimed)
+
+
+ABLATION = Ablation(applicable_undos, departures_alone, difference_undos)
+"""How a crash and a difference are charged to a rule here (`Dialect.ablation`)."""

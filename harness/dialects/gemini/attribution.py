@@ -20,9 +20,9 @@ equal at every place of `PLACES`.
 from __future__ import annotations
 
 from refold.reference.gemini import RULES
-from refold.verdicts.pointer_table import compiled, rules_in
+from refold.verdicts.pointer_table import PointerTable, compiled
 
-__all__ = ["OUTSIDE_THE_SHAPE", "PLACES", "POINTERLESS", "rules_at"]
+__all__ = ["OUTSIDE_THE_SHAPE", "PLACES", "POINTERLESS", "TABLE", "rules_at"]
 
 _CANDIDATE = r"/candidates/\d+"
 _PART = rf"{_CANDIDATE}/content/parts/\d+"
@@ -77,11 +77,6 @@ _TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 """Pointer patterns, most specific first (the spec's table, row for row, but its last
 row: a top-level key it does not name is `OUTSIDE_THE_SHAPE`)."""
-_COMPILED = compiled(_TABLE)
-
-OUTSIDE_THE_SHAPE: frozenset[str] = frozenset({"GM-ENV-SNAPSHOT", "GM-UNKNOWN-KEYS"})
-"""The rules of a top-level place the table does not name: a key every chunk's snapshot
-carries, taken last and whole, or an unknown key kept where it arrived."""
 
 POINTERLESS: frozenset[str] = frozenset(
     {"GM-ROB-NOT-OBJECT", "GM-ROB-WRONG-TYPE", "GM-WIRE-SSE", "GM-WIRE-ARRAY"}
@@ -89,54 +84,56 @@ POINTERLESS: frozenset[str] = frozenset(
 )
 """The rules no difference in a response implicates by position."""
 
-PLACES: tuple[str, ...] = (
-    "/candidates",
-    "/candidates/0",
-    "/candidates/0/index",
-    "/candidates/0/finishReason",
-    "/candidates/0/content",
-    "/candidates/0/content/role",
-    "/candidates/0/content/parts",
-    "/candidates/0/content/parts/0",
-    "/candidates/0/content/parts/0/text",
-    "/candidates/0/content/parts/0/thought",
-    "/candidates/0/content/parts/0/thoughtSignature",
-    "/candidates/0/content/parts/0/functionCall/id",
-    "/candidates/0/content/parts/0/functionCall/args",
-    "/candidates/0/content/parts/0/functionCall/args/city",
-    "/candidates/0/content/parts/0/functionCall/willContinue",
-    "/candidates/0/content/parts/0/functionCall/partialArgs/0",
-    "/candidates/0/content/parts/0/functionCall",
-    "/candidates/0/content/parts/0/functionCall/name",
-    "/candidates/0/content/parts/0/executableCode",
-    "/candidates/0/content/parts/0/codeExecutionResult/output",
-    "/candidates/0/content/parts/0/inlineData",
-    "/candidates/0/content/parts/0/fileData/fileUri",
-    "/candidates/0/content/parts/0/key",
-    "/candidates/0/content/key",
-    "/candidates/0/safetyRatings",
-    "/candidates/0/safetyRatings/0",
-    "/candidates/0/citationMetadata",
-    "/candidates/0/citationMetadata/citationSources/0",
-    "/candidates/0/groundingMetadata",
-    "/candidates/0/groundingMetadata/webSearchQueries",
-    "/candidates/0/key",
-    "/usageMetadata",
-    "/usageMetadata/promptTokenCount",
-    "/promptFeedback",
-    "/promptFeedback/blockReason",
-    "/modelVersion",
-    "/responseId",
-    "/error",
-    "/error/code",
-    "/key",
+OUTSIDE_THE_SHAPE: frozenset[str] = frozenset({"GM-ENV-SNAPSHOT", "GM-UNKNOWN-KEYS"})
+"""The rules of a top-level place the table does not name: a key every chunk's snapshot
+carries, taken last and whole, or an unknown key kept where it arrived."""
+
+TABLE = PointerTable(
+    compiled(_TABLE),
+    OUTSIDE_THE_SHAPE,
+    places=(
+        "/candidates",
+        "/candidates/0",
+        "/candidates/0/index",
+        "/candidates/0/finishReason",
+        "/candidates/0/content",
+        "/candidates/0/content/role",
+        "/candidates/0/content/parts",
+        "/candidates/0/content/parts/0",
+        "/candidates/0/content/parts/0/text",
+        "/candidates/0/content/parts/0/thought",
+        "/candidates/0/content/parts/0/thoughtSignature",
+        "/candidates/0/content/parts/0/functionCall/id",
+        "/candidates/0/content/parts/0/functionCall/args",
+        "/candidates/0/content/parts/0/functionCall/args/city",
+        "/candidates/0/content/parts/0/functionCall/willContinue",
+        "/candidates/0/content/parts/0/functionCall/partialArgs/0",
+        "/candidates/0/content/parts/0/functionCall",
+        "/candidates/0/content/parts/0/functionCall/name",
+        "/candidates/0/content/parts/0/executableCode",
+        "/candidates/0/content/parts/0/codeExecutionResult/output",
+        "/candidates/0/content/parts/0/inlineData",
+        "/candidates/0/content/parts/0/fileData/fileUri",
+        "/candidates/0/content/parts/0/key",
+        "/candidates/0/content/key",
+        "/candidates/0/safetyRatings",
+        "/candidates/0/safetyRatings/0",
+        "/candidates/0/citationMetadata",
+        "/candidates/0/citationMetadata/citationSources/0",
+        "/candidates/0/groundingMetadata",
+        "/candidates/0/groundingMetadata/webSearchQueries",
+        "/candidates/0/key",
+        "/usageMetadata",
+        "/usageMetadata/promptTokenCount",
+        "/promptFeedback",
+        "/promptFeedback/blockReason",
+        "/modelVersion",
+        "/responseId",
+        "/error",
+        "/error/code",
+        "/key",
+    ),
 )
-"""A place of every row of the table (and of each alternative), and `/key`, one it does
-not name (`Dialect.places`: what a stated projection is judged against)."""
-
-
-def rules_at(pointer: str) -> frozenset[str]:
-    """The rules that decide the value at `pointer` of a folded response: the table's,
-    the outside-the-shape rules for a place it does not name, none for the whole
-    response."""
-    return rules_in(_COMPILED, pointer, OUTSIDE_THE_SHAPE)
+"""Which rules decide the value at each place of a folded response: `rules_at`."""
+PLACES = TABLE.places
+rules_at = TABLE.rules_at

@@ -35,6 +35,7 @@ from refold.reference import JSON, JSONObject
 from refold.reference.chat import differences, fold
 from refold.verdicts.undoing import Undo, Undoing
 
+from .._dialect import Ablation
 from ._choice_departures import (
     choice_finish,
     choice_key,
@@ -64,7 +65,7 @@ from ._tool_departures import (
     tool_type,
 )
 
-__all__ = ["DEPARTURES", "Undo", "applicable_undos", "departures_alone"]
+__all__ = ["ABLATION", "DEPARTURES"]
 
 _ENTRY_LISTS = ("tool_calls", "reasoning_details", "annotations")
 _CHUNK_KEYS = frozenset(
@@ -304,3 +305,7 @@ pointer here, so an undo is trusted only where the reference folds the undone st
 identically (canonical comparison) on this very stream."""
 applicable_undos = UNDOING.applicable_undos
 departures_alone = UNDOING.departures_alone
+
+ABLATION = Ablation(applicable_undos, departures_alone)
+"""How a crash is charged to a rule here (`Dialect.ablation`); a difference is charged by
+its pointer alone."""

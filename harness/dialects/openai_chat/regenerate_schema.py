@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .._regenerate import write_schema
+from .._regenerate import regenerate
 
 __all__ = ["chunk_schema", "main"]
 
@@ -199,20 +199,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--commit", help="the commit SOURCE was taken from (a file SOURCE)")
     parser.add_argument("--output", type=Path, default=OUTPUT)
     options = parser.parse_args(argv)
-    try:
+
+    def build() -> dict[str, Any]:
         definition, file, commit = _read_definition(options.source, options.commit)
-        schema = chunk_schema(definition, file=file, commit=commit)
-    except (SourceError, KeyError, TypeError, ValueError) as exc:
+        return chunk_schema(definition, file=file, commit=commit)
+
+    def failure(exc: Exception) -> str:
         what = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
-        print(
+        return (
             f"regenerate_schema: could not build the chunk schema from {options.source}: "
-            f"{what}. Expected OpenAI's API definition, with components.schemas.{ROOT}.",
-            file=sys.stderr,
+            f"{what}. Expected OpenAI's API definition, with components.schemas.{ROOT}."
         )
-        return 2
-    write_schema(options.output, schema)
-    print(f"wrote {options.output} ({len(schema['$defs'])} definitions)")
-    return 0
+
+    return regenerate(
+        build,
+        options.output,
+        unreadable=(SourceError, KeyError, TypeError, ValueError),
+        failure=failure,
+        wrote=lambda schema: f"wrote {options.output} ({len(schema['$defs'])} definitions)",
+    )
 
 
 if __name__ == "__main__":

@@ -28,10 +28,11 @@ Plain JSON in, plain JSON out; the input is never mutated.
 
 from __future__ import annotations
 
-from refold.reference import JSON, JSONObject, RefoldError
+from refold.reference import JSON, RefoldError
 from refold.reference.responses import NoResponseError, differences, fold
-from refold.verdicts.undoing import Undo, Undoing
+from refold.verdicts.undoing import Probe, Undo, Undoing, folded_or_none
 
+from .._dialect import Ablation
 from ._item_departures import (
     content_index,
     done_as_deltas,
@@ -57,18 +58,7 @@ from ._stream_departures import (
 )
 from .attribution import rules_at
 
-__all__ = [
-    "DEPARTURES",
-    "Probe",
-    "Undo",
-    "absent_departures",
-    "applicable_undos",
-    "departures_alone",
-    "difference_undos",
-]
-
-Probe = tuple[str, frozenset[str], list[JSON]]
-"""(rule id of the departure undone, the rules that decide how it folds, undone stream)."""
+__all__ = ["ABLATION", "DEPARTURES", "absent_departures"]
 
 DEPARTURES: tuple[tuple[str, Undo], ...] = (
     ("RS-KEEPALIVE", keepalive),
@@ -90,17 +80,9 @@ DEPARTURES: tuple[tuple[str, Undo], ...] = (
 """(rule id, undo) per departure from the plain shape, in the order they are tried."""
 
 
-def _response(stream: list[JSON]) -> JSONObject | None:
-    """The reference's fold of `stream`; None when it holds no event (a prefix that ends
-    before any: a crash there is located at such a prefix).
-
-    Raises:
-        RefoldError: the reference refuses the stream (an event not an object).
-    """
-    try:
-        return fold(stream)
-    except NoResponseError:
-        return None
+_response = folded_or_none(fold, NoResponseError)
+"""The reference's fold of a stream; None when it holds no event (a prefix that ends
+before any)."""
 
 
 _OUTCOMES = {"response.incomplete": "RS-INCOMPLETE", "response.failed": "RS-FAILED"}
@@ -161,6 +143,10 @@ def difference_undos(stream: list[JSON], claimed: frozenset[str]) -> list[Probe]
     if undone != stream and _folds_alike(expected, undone, frozenset({"RS-REFUSAL"})):
         found.append(("RS-REFUSAL", frozenset({"RS-REFUSAL"}), undone))
     return found
+
+
+ABLATION = Ablation(applicable_undos, departures_alone, difference_undos)
+"""How a crash and a difference are charged to a rule here (`Dialect.ablation`)."""
 
 
 _FROM_UNDOS = (

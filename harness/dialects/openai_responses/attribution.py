@@ -16,9 +16,9 @@ unknown key put there (RS-UNKNOWN-KEYS): such a place is charged to those
 from __future__ import annotations
 
 from refold.reference.responses import RULES
-from refold.verdicts.pointer_table import compiled, rules_in
+from refold.verdicts.pointer_table import PointerTable, compiled
 
-__all__ = ["OUTSIDE_THE_SHAPE", "PLACES", "POINTERLESS", "rules_at"]
+__all__ = ["OUTSIDE_THE_SHAPE", "PLACES", "POINTERLESS", "TABLE", "rules_at"]
 
 _ITEM = r"/output/\d+"
 _PART = rf"{_ITEM}/content/\d+"
@@ -79,7 +79,12 @@ _TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     (rf"{_PART}/[^/]+(/.*)?", ("RS-UNKNOWN-KEYS", *_PARTS)),
     (rf"{_ITEM}/[^/]+(/.*)?", ("RS-UNKNOWN-KEYS", *_IDENTITY)),
 )
-_COMPILED = compiled(_TABLE)
+
+POINTERLESS: frozenset[str] = frozenset(
+    {"RS-SEQ-ARRIVAL", "RS-KEEPALIVE", "RS-WRONG-TYPE", "RS-NOT-OBJECT"}
+    | {rule for rule in RULES if rule.startswith("LIFE-RS-")}
+)
+"""The rules no difference in a Response implicates by position."""
 
 OUTSIDE_THE_SHAPE: frozenset[str] = frozenset(
     {"RS-TERMINAL-BASE", "RS-ENV-TERMINAL", "RS-ENV-FILL", "RS-TERMINAL-REPEAT", "RS-UNKNOWN-KEYS"}
@@ -88,50 +93,42 @@ OUTSIDE_THE_SHAPE: frozenset[str] = frozenset(
 lifecycle) response as sent (the last terminal's, RS-TERMINAL-REPEAT: a second one
 replaces every key), or one an event's unknown key must not have put there."""
 
-POINTERLESS: frozenset[str] = frozenset(
-    {"RS-SEQ-ARRIVAL", "RS-KEEPALIVE", "RS-WRONG-TYPE", "RS-NOT-OBJECT"}
-    | {rule for rule in RULES if rule.startswith("LIFE-RS-")}
+TABLE = PointerTable(
+    compiled(_TABLE),
+    OUTSIDE_THE_SHAPE,
+    places=(
+        "/object",
+        "/status",
+        "/incomplete_details",
+        "/incomplete_details/reason",
+        "/error",
+        "/error/code",
+        "/usage",
+        "/usage/input_tokens",
+        "/output",
+        "/output/0",
+        "/output/0/type",
+        "/output/0/id",
+        "/output/0/call_id",
+        "/output/0/name",
+        "/output/0/status",
+        "/output/0/arguments",
+        "/output/0/content",
+        "/output/0/content/0",
+        "/output/0/content/0/type",
+        "/output/0/content/0/text",
+        "/output/0/content/0/refusal",
+        "/output/0/content/0/annotations",
+        "/output/0/content/0/annotations/0",
+        "/output/0/summary",
+        "/output/0/summary/0",
+        "/output/0/content/0/key",
+        "/output/0/content/0/key/0",
+        "/output/0/key",
+        "/output/0/key/0",
+        "/key",
+    ),
 )
-"""The rules no difference in a Response implicates by position."""
-
-
-PLACES: tuple[str, ...] = (
-    "/object",
-    "/status",
-    "/incomplete_details",
-    "/incomplete_details/reason",
-    "/error",
-    "/error/code",
-    "/usage",
-    "/usage/input_tokens",
-    "/output",
-    "/output/0",
-    "/output/0/type",
-    "/output/0/id",
-    "/output/0/call_id",
-    "/output/0/name",
-    "/output/0/status",
-    "/output/0/arguments",
-    "/output/0/content",
-    "/output/0/content/0",
-    "/output/0/content/0/type",
-    "/output/0/content/0/text",
-    "/output/0/content/0/refusal",
-    "/output/0/content/0/annotations",
-    "/output/0/content/0/annotations/0",
-    "/output/0/summary",
-    "/output/0/summary/0",
-    "/output/0/content/0/key",
-    "/output/0/content/0/key/0",
-    "/output/0/key",
-    "/output/0/key/0",
-    "/key",
-)
-"""A place of every row of the table (and of each alternative), and `/key`, one it does
-not name (`Dialect.places`: what a stated projection is judged against)."""
-
-
-def rules_at(pointer: str) -> frozenset[str]:
-    """The rules that decide the value at `pointer` of a Response: the table's, the
-    outside-the-shape rules for a place it does not name, none for the whole Response."""
-    return rules_in(_COMPILED, pointer, OUTSIDE_THE_SHAPE)
+"""Which rules decide the value at each place of a Response: `rules_at`."""
+PLACES = TABLE.places
+rules_at = TABLE.rules_at

@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .._regenerate import write_schema
+from .._regenerate import regenerate
 
 __all__ = ["ROOT", "SCHEMA_FILE", "build_schema", "main"]
 
@@ -235,21 +235,29 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    try:
+
+    def build() -> dict[str, Any]:
         text, commit = _read_source(args.source, args.commit)
         api = yaml.safe_load(text)
-        schema = build_schema(api, {"repository": _REPOSITORY, "path": _PATH, "commit": commit})
-    except (_SourceError, OSError, yaml.YAMLError, KeyError, TypeError) as error:
-        print(
+        return build_schema(api, {"repository": _REPOSITORY, "path": _PATH, "commit": commit})
+
+    def wrote(schema: dict[str, Any]) -> str:
+        commit = schema["x-refold-source"]["commit"]
+        return f"wrote {args.out} ({len(schema['$defs'])} definitions, {_REPOSITORY}@{commit[:12]})"
+
+    return regenerate(
+        build,
+        args.out,
+        unreadable=(_SourceError, OSError, yaml.YAMLError, KeyError, TypeError),
+        failure=lambda error: (
             f"regenerate_schema could not read {_PATH} from {args.source}: {error}. Expected "
             f"a git directory of {_REPOSITORY} or the path of its {_PATH}, whose "
-            f"components/schemas holds {ROOT}.",
-            file=sys.stderr,
-        )
-        return 2
-    write_schema(args.out, schema, ensure_ascii=True, sort_keys=True)
-    print(f"wrote {args.out} ({len(schema['$defs'])} definitions, {_REPOSITORY}@{commit[:12]})")
-    return 0
+            f"components/schemas holds {ROOT}."
+        ),
+        wrote=wrote,
+        ensure_ascii=True,
+        sort_keys=True,
+    )
 
 
 if __name__ == "__main__":
