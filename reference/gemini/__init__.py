@@ -23,7 +23,7 @@ difference at a pointer is evidence against.
 from .._compare import ABSENT, Difference
 from .._rules import Rule
 from ._accumulator import Accumulator, fold
-from ._attribution import POINTERLESS, rules_at
+from ._attribution import OUTSIDE_THE_SHAPE, POINTERLESS, rules_at
 from ._calls import parse_path
 from ._compare import canonical, differences
 from ._errors import ChunkDataError, GeminiChunkTypeError, NoResponseError
@@ -33,6 +33,7 @@ from ._sse import ArrayStreamDecoder, SSEStreamDecoder, decode_array, decode_sse
 __all__ = [
     "ABSENT",
     "FEATURES",
+    "OUTSIDE_THE_SHAPE",
     "POINTERLESS",
     "RULES",
     "Accumulator",

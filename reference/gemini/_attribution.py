@@ -1,14 +1,15 @@
 """Which GM rules a difference is evidence against, from where it is in the response.
 
 Each JSON pointer of a folded `GenerateContentResponse` is mapped to the rules that
-decide the value there, so a failure found by a test of several rules is charged to the
-ones its differences point at. Rules about reading a chunk whatever its fields
-(`POINTERLESS`: wrong types, the lifecycle, the wire) own no pointer. Only the whole
-response (pointer "") belongs to no rule.
+decide the value there (gemini-fold.md, "Pointer → rule attribution"), so a failure found
+by a test of several rules is charged to the ones its differences point at. Rules about
+reading a chunk whatever its fields (`POINTERLESS`: wrong types, the lifecycle, the wire)
+own no pointer. A top-level place the table does not name is a key every chunk's snapshot
+carries (GM-ENV-SNAPSHOT: `createTime`, `modelStatus`) or an unknown key kept where it
+arrived (GM-UNKNOWN-KEYS): such a place is charged to those (`OUTSIDE_THE_SHAPE`). Only
+the whole response (pointer "") belongs to no rule.
 
-The other dialects keep this table in the harness (for example
-`refold.dialects.anthropic_messages.attribution`); it is written here as a plain table
-until the dialect is registered there.
+This is the dialect's one table: the harness's `refold.dialects.gemini` charges with it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import re
 
 from ._rules import RULES
 
-__all__ = ["POINTERLESS", "rules_at"]
+__all__ = ["OUTSIDE_THE_SHAPE", "POINTERLESS", "rules_at"]
 
 POINTERLESS: frozenset[str] = frozenset(
     {
@@ -85,14 +86,19 @@ _TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     (rf"/promptFeedback{_BELOW}", ("GM-PROMPT-FEEDBACK",)),
     (r"/(modelVersion|responseId)", ("GM-ENV-ID",)),
     (rf"/error{_BELOW}", ("GM-ENV-NO-ERROR",)),
-    (r"/.+", ("GM-ENV-SNAPSHOT", "GM-UNKNOWN-KEYS")),
 )
-"""Pointer patterns, most specific first; the first that matches the whole pointer wins."""
+"""Pointer patterns, most specific first (the spec's table, row for row, but its last
+row: a top-level key it does not name is `OUTSIDE_THE_SHAPE`); the first that matches the
+whole pointer wins."""
+
+OUTSIDE_THE_SHAPE: frozenset[str] = frozenset({"GM-ENV-SNAPSHOT", "GM-UNKNOWN-KEYS"})
+"""The rules of a place the table does not name: a key every chunk's snapshot carries,
+taken last and whole, or an unknown key kept where it arrived."""
 
 _COMPILED = tuple((re.compile(pattern), frozenset(rules)) for pattern, rules in _TABLE)
 
 assert all(rule in RULES for _, rules in _COMPILED for rule in rules)
-assert RULES.keys() >= POINTERLESS
+assert RULES.keys() >= POINTERLESS | OUTSIDE_THE_SHAPE
 
 
 def rules_at(pointer: str) -> frozenset[str]:
@@ -100,4 +106,4 @@ def rules_at(pointer: str) -> frozenset[str]:
     for pattern, rules in _COMPILED:
         if pattern.fullmatch(pointer):
             return rules
-    return frozenset()  # "": the whole response
+    return OUTSIDE_THE_SHAPE if pointer else frozenset()  # "": the whole response

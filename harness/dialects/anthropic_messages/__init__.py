@@ -16,16 +16,10 @@ from refold.reference.anthropic import (
     fold,
 )
 
-from .._dialect import Ablation, Dialect
+from .._dialect import Dialect
 from ._charging import ANTHROPIC_CHARGING
 from ._shapes import ANTHROPIC_SHAPES
-from .ablation import (
-    absent_departures,
-    applicable_undos,
-    departures_alone,
-    difference_undos,
-    undecided_at,
-)
+from .ablation import ABLATION, absent_departures, undecided_at
 from .attribution import PLACES, POINTERLESS, rules_at
 from .policies import ANTHROPIC_POLICIES
 from .serving import ENDPOINT
@@ -84,7 +78,7 @@ ANTHROPIC_MESSAGES = Dialect(
     reference_package="refold.reference.anthropic",
     reference_tests="dialects/anthropic_messages/test_reference_anthropic_*.py",
     reference_equivalents="equivalent-mutants-anthropic.toml",
-    ablation=Ablation(applicable_undos, departures_alone, difference_undos),
+    ablation=ABLATION,
     absent_departures=absent_departures,
     charging=ANTHROPIC_CHARGING,
     undecided_at=undecided_at,

@@ -13,9 +13,9 @@ from __future__ import annotations
 from refold.reference import JSONObject
 from refold.reference.gemini import FEATURES, RULES, Accumulator, differences, fold
 
-from .._dialect import Ablation, Dialect
+from .._dialect import Dialect
 from ._shapes import GEMINI_SHAPES
-from .ablation import absent_departures, applicable_undos, departures_alone, difference_undos
+from .ablation import ABLATION, absent_departures
 from .attribution import PLACES, POINTERLESS, rules_at
 from .framing import decode_body
 from .policies import GEMINI_POLICIES
@@ -72,7 +72,7 @@ GEMINI = Dialect(
     reference_equivalents="equivalent-mutants-gemini.toml",
     absent_departures=absent_departures,
     undecided_at=undecided_at,
-    ablation=Ablation(applicable_undos, departures_alone, difference_undos),
+    ablation=ABLATION,
     shapes=GEMINI_SHAPES,
     policies=GEMINI_POLICIES,
 )

@@ -23,9 +23,9 @@ from refold.reference.chat import (
 )
 from refold.reference.sse import decode_chunks
 
-from .._dialect import Ablation, Dialect
+from .._dialect import Dialect
 from ._shapes import CHAT_SHAPES
-from .ablation import applicable_undos, departures_alone
+from .ablation import ABLATION
 from .policies import CHAT_POLICIES
 from .serving import ENDPOINT
 from .targets import SDK_TARGETS
@@ -129,7 +129,7 @@ OPENAI_CHAT = Dialect(
     reference_equivalents="equivalent-mutants.toml",
     not_fold_features=frozenset({"lifecycle", "sse", "events"}),
     extra_rules_note=SSE_RULES_NOTE,
-    ablation=Ablation(applicable_undos, departures_alone),
+    ablation=ABLATION,
     policies=CHAT_POLICIES,
     shapes=CHAT_SHAPES,
 )

@@ -18,10 +18,10 @@ from refold.reference.responses import (
     fold,
 )
 
-from .._dialect import Ablation, Dialect
+from .._dialect import Dialect
 from ._charging import RESPONSES_CHARGING
 from ._shapes import RESPONSES_SHAPES
-from .ablation import absent_departures, applicable_undos, departures_alone, difference_undos
+from .ablation import ABLATION, absent_departures
 from .attribution import PLACES, POINTERLESS, rules_at
 from .policies import RESPONSES_POLICIES
 from .serving import ENDPOINT
@@ -71,7 +71,7 @@ OPENAI_RESPONSES = Dialect(
     reference_equivalents="equivalent-mutants-responses.toml",
     not_fold_features=frozenset({"lifecycle", "sse", "events"}),
     policies=RESPONSES_POLICIES,
-    ablation=Ablation(applicable_undos, departures_alone, difference_undos),
+    ablation=ABLATION,
     absent_departures=absent_departures,
     charging=RESPONSES_CHARGING,
     shapes=RESPONSES_SHAPES,
