@@ -21,7 +21,7 @@ from types import MappingProxyType
 from refold.reference import Rule
 
 from ..errors import UsageError
-from ._dialect import Ablation, Charging, Dialect, NodeTarget
+from ._dialect import Ablation, AdapterKind, Charging, Dialect, NodeTarget
 from .anthropic_messages import ANTHROPIC_MESSAGES
 from .gemini import GEMINI
 from .openai_chat import OPENAI_CHAT
@@ -34,6 +34,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "EVERY_RULE",
     "Ablation",
+    "AdapterKind",
     "Charging",
     "Dialect",
     "NodeTarget",
