@@ -406,9 +406,24 @@ def _strategy(dialect: str) -> Any:
         # (objects only) send it again, as a repeated finish reason needs
         chunks = gemini.lifecycle_chunks().filter(lambda chunk: isinstance(chunk, dict))
         return gemini.chunk_streams() | st.lists(chunks, min_size=1, max_size=6)
-    return (
-        anthropic.event_streams() if dialect == "anthropic-messages" else responses.event_streams()
-    )
+    if dialect == "anthropic-messages":
+        # a thinking block's signature is sent once (the docs' shape): a second
+        # signature_delta (AQ10, AM-THINK-SIGNATURE's [ext] case) is what a fold that
+        # concatenates them needs, and no split or damage draws it often enough
+        thinking = anthropic.round_trips(features=frozenset({"text", "thinking"}))
+        return anthropic.event_streams() | thinking.map(lambda trip: _resigned(trip[1]))
+    return responses.event_streams()
+
+
+def _resigned(events: list[JSON]) -> list[JSON]:
+    """`events` with an earlier signature_delta sent before each one (the last wins)."""
+    out: list[JSON] = []
+    for event in events:
+        delta = event.get("delta") if isinstance(event, dict) else None
+        if isinstance(delta, dict) and delta.get("type") == "signature_delta":
+            out.append({**event, "delta": {"type": "signature_delta", "signature": "sig-early"}})
+        out.append(event)
+    return out
 
 
 _EVERY_POLICY = [(d.name, p.example) for d in DIALECTS.values() for p in d.policies]
