@@ -19,11 +19,12 @@ from refold.reference import JSON, Difference, JSONObject, Rule
 from ..policies import Policy
 from ..serve.endpoint import Endpoint
 from ..verdicts.shapes import Shapes
+from ..verdicts.undoing import Probe
 
 __all__ = ["Ablation", "AdapterKind", "Charging", "Dialect", "NodeTarget", "UndecidedAt"]
 
 Streams = Callable[[list[JSON]], list[tuple[str, list[JSON]]]]
-Probes = Callable[[list[JSON], frozenset[str]], list[tuple[str, frozenset[str], list[JSON]]]]
+Probes = Callable[[list[JSON], frozenset[str]], list[Probe]]
 
 
 class UndecidedAt(Protocol):

@@ -129,12 +129,15 @@ def _load_node_events(spec: str, options: TargetOptions) -> Target:
     from .exec import ExecTransport
     from .sdk.nodejs import require_node
 
-    owner = next(one for one in DIALECTS.values() if spec in one.node_targets)
-    if options.dialect not in (None, owner) or owner.adapter_kind is None:
+    owner, kind = next(
+        (one, kind)
+        for one in DIALECTS.values()
+        if (kind := one.adapter_kind) is not None and spec in one.node_targets
+    )
+    if options.dialect not in (None, owner):
         raise UsageError(
             f"{spec} is an events adapter ({owner.name}), not a fold of "
-            f"{options.dialect.name if options.dialect else owner.name} streams: "
-            "check it without --dialect"
+            f"{options.dialect.name} streams: check it without --dialect"
         )
     require_node(spec)
     command = BUILTIN_EVENTS_TARGETS[spec].removeprefix("exec:")
@@ -145,9 +148,7 @@ def _load_node_events(spec: str, options: TargetOptions) -> Target:
         hello_timeout=max(options.timeout, _NODE_HELLO_SECONDS),
         max_reply=options.max_reply,
     )
-    target: Target = owner.adapter_kind.greeted_target(
-        transport, spec=spec, features=options.features
-    )
+    target: Target = kind.greeted_target(transport, spec=spec, features=options.features)
     return target
 
 

@@ -14,11 +14,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from _pointer_tables import pointer_table_of
 
-from refold.dialects import DIALECTS, EVERY_RULE, Dialect, dialect, dialect_of_rule
+from refold.dialects import DIALECTS, EVERY_RULE, dialect, dialect_of_rule
 from refold.errors import UsageError
 from refold.targets import load_target
-from refold.verdicts.pointer_table import PointerTable
 
 ROOT = Path(__file__).resolve().parents[2]
 ANTHROPIC = DIALECTS["anthropic-messages"]
@@ -51,19 +51,9 @@ def test_every_rule_owns_a_pointer_or_is_declared_pointer_less(name: str) -> Non
     assert one.pointerless <= set(one.rules)
     owning = {r for r in one.rules if r not in one.pointerless}
     # Every rule that is not pointer-less is the owner of some place of the result.
-    owners = _owners(one)
+    owners = pointer_table_of(one).owners
     assert not owners & one.pointerless, sorted(owners & one.pointerless)
     assert owning == owners & set(one.rules), sorted(owning ^ (owners & set(one.rules)))
-
-
-def _owners(one: Dialect) -> frozenset[str]:
-    """Every rule some place of `one`'s result is charged to: its `PointerTable`'s, or
-    the rows and outside-the-shape rules of the module its `rules_at` is written in."""
-    table = getattr(one.rules_at, "__self__", None)
-    if isinstance(table, PointerTable):
-        return table.owners
-    module = sys.modules[one.rules_at.__module__]
-    return frozenset({r for _, rules in module._TABLE for r in rules} | module.OUTSIDE_THE_SHAPE)
 
 
 def test_an_unknown_dialect_is_a_usage_error_that_lists_the_dialects() -> None:

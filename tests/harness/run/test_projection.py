@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _pointer_tables import pointer_table_of
 
-from refold.dialects import DIALECTS, OPENAI_CHAT, OPENAI_RESPONSES, Dialect, dialect
+from refold.dialects import DIALECTS, OPENAI_CHAT, OPENAI_RESPONSES, dialect
 from refold.errors import UsageError
 from refold.reference import JSON
 from refold.run.checks import Check
@@ -27,7 +28,6 @@ from refold.run.projection import (
 )
 from refold.targets import load_target
 from refold.targets.python import from_object
-from refold.verdicts.pointer_table import Compiled, PointerTable
 
 ROOT = Path(__file__).resolve().parents[3]
 SERVER = ROOT / "examples" / "targets" / "protocol_server.py"
@@ -223,20 +223,10 @@ def test_a_projected_place_the_table_leaves_to_its_default_owners_judges_them() 
 @pytest.mark.parametrize("name", [n for n, d in DIALECTS.items() if d.places])
 def test_every_row_of_a_dialects_table_has_a_place(name: str) -> None:
     one = dialect(name)
-    table, outside = _table(one)
-    for pattern, _rules in table:
+    table = pointer_table_of(one)
+    for pattern, _rules in table.rows:
         assert any(pattern.fullmatch(place) for place in one.places), pattern.pattern
-    assert any(one.rules_at(place) == outside for place in one.places)
-
-
-def _table(one: Dialect) -> tuple[Compiled, frozenset[str]]:
-    """The rows and outside-the-shape rules of `one`'s pointer table: its `PointerTable`'s,
-    or those of the module its `rules_at` is written in."""
-    table = getattr(one.rules_at, "__self__", None)
-    if isinstance(table, PointerTable):
-        return table.rows, table.outside
-    module = sys.modules[one.rules_at.__module__]
-    return module._COMPILED, module.OUTSIDE_THE_SHAPE
+    assert any(one.rules_at(place) == table.outside for place in one.places)
 
 
 # the declaration over the protocol
