@@ -184,7 +184,7 @@ def index_gap(items: Sequence[JSON]) -> Iterator[int]:
         return
     for number, entry in entries(items):
         index = index_of(entry)
-        if index is None or index >= len(indexes):
+        if index is None or not 0 <= index < len(indexes):
             yield number
 
 

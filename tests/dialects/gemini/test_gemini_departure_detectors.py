@@ -177,6 +177,20 @@ def test_each_departure_of_the_bytes_is_told_from_a_body_departing_that_way(
     assert shape.shape == DEPARTURES[departure].shape
 
 
+@pytest.mark.parametrize(
+    "stream",
+    [
+        [_chunk(_entry({"text": "Hi"}, index=-1, **_DONE))],
+        [_chunk(_entry({"text": "Hi"}, **_DONE)), _chunk(_entry({"text": "x"}, index=-1, **_DONE))],
+    ],
+    ids=["alone", "beside-0"],
+)
+def test_a_negative_candidate_index_is_an_index_gap(stream: list[JSON]) -> None:
+    # two indexes {0, -1} are as many as {0, 1}: the gap is the negative one, not the count
+    assert list(DETECTORS["GMD-INDEX-GAP"](stream)) == [len(stream) - 1]
+    assert "GMD-INDEX-GAP" in _shapes().of(stream).departures
+
+
 @pytest.mark.parametrize("departure", sorted(EXAMPLES))
 def test_each_departure_is_found_on_the_chunks_that_depart(departure: str) -> None:
     stream, chunks = EXAMPLES[departure]
