@@ -7,7 +7,7 @@ rule the test names for it. Each dialect's `_expect` gives them its names and de
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -19,6 +19,7 @@ __all__ = [
     "add_all",
     "expect_decoded",
     "expect_folded",
+    "expect_refusals_change_nothing",
     "expect_result",
     "finished_is",
     "needs",
@@ -119,6 +120,24 @@ def refuses_as_array(check: Any, acc: Any, item: JSON) -> None:
         raise check.fail(
             f"{article} {name} that is a JSON array was accepted", events=[*acc.events, [item]]
         )
+
+
+def expect_refusals_change_nothing(check: Any, items: Sequence[JSON], expected: JSONObject) -> None:
+    """Fold `items`, each first sent inside a JSON array (`refuses_as_array`), and fail
+    unless the result read at the end is `expected` (`expect_result`): what the fold
+    refused left it as it was."""
+    needs(check, "lifecycle", "read the fold after a refusal")
+    acc = check.accumulator()
+    for item in items:
+        refuses_as_array(check, acc, item)
+        acc.add(item)
+    expect_result(
+        check,
+        acc.response(),
+        expected,
+        events=list(acc.events),
+        when=f"the fold after refused {check.dialect.items}",
+    )
 
 
 def add_all(acc: Any, events: list[JSON]) -> None:

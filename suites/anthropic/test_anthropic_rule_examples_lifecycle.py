@@ -366,18 +366,15 @@ def test_a_stream_cut_inside_a_tool_block_is_not_finished_and_keeps_the_raw_inpu
 @rule("AM-LIFE-AFTER-STOP")
 def test_events_after_message_stop_change_nothing(check: Check) -> None:
     # AQ28 exp E: Python and LangChain fold late text, stop reason and usage in
+    late = [
+        text_delta(0, " late"),
+        text_start(1, "More"),
+        message_delta("max_tokens", "X"),
+        message_start(id="msg_02"),
+        stop(),
+    ]
     acc = check.accumulator()
-    add_all(
-        acc,
-        [
-            *text_stream("Hi"),
-            text_delta(0, " late"),
-            text_start(1, "More"),
-            message_delta("max_tokens", "X"),
-            message_start(id="msg_02"),
-            stop(),
-        ],
-    )
+    add_all(acc, [*text_stream("Hi"), *late])
     expect_finished(check, acc, expected=True, rule="AM-LIFE-AFTER-STOP")
     _expect_response(check, acc, message(text("Hi"), stop_reason="end_turn"))
 

@@ -14,7 +14,7 @@ from refold.reference import JSONObject
 from refold.run.checks import Check
 from refold.run.marks import rule
 
-from .._expect import expect_decoded
+from .._expect import expect_decoded, needs
 from .._sse_items import refuses_data_that_is_not_json
 from ._events import (
     error,
@@ -139,11 +139,7 @@ _NOT_JSON = [
 def test_a_frame_whose_data_is_not_json_is_refused(check: Check, data: str) -> None:
     # AM-SSE-EMPTY skips only empty data: data that is there but not JSON is no event
     # object, and neither skipping it nor turning it into an event is refusing it
-    if "sse" not in check.target.features:
-        pytest.skip(
-            f"target {check.target.name} does not claim feature sse, which this "
-            f"example needs to send the frames to its decoder"
-        )
+    needs(check, "sse", "send the frames to its decoder")
     events = text_stream("Hi", "!")
     parts = [*_named(events[:3]), frame(data, event="content_block_delta"), *_named(events[3:])]
     refuses_data_that_is_not_json(check, parts, data)

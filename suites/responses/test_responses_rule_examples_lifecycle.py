@@ -197,15 +197,9 @@ def test_finished_only_once_a_terminal_event_arrived(check: Check) -> None:
 @rule("LIFE-RS-FINISHED", "RS-ERROR-EVENT")
 def test_an_error_event_does_not_finish_the_fold(check: Check) -> None:
     # RQ18: the stream may go on after it; openai-node throws APIError on it
+    nested: JSONObject = {"type": "error", "error": {"type": "server_error", "message": "x"}}
     acc = check.accumulator()
-    add_all(
-        acc,
-        [
-            created(),
-            error_event(),
-            {"type": "error", "error": {"type": "server_error", "message": "x"}},
-        ],
-    )
+    add_all(acc, [created(), error_event(), nested])
     expect_finished(check, acc, expected=False)
     _expect_read(check, acc, _snapshot(), when="the snapshot after error events")
 

@@ -18,18 +18,14 @@ from refold.reference import JSON, JSONObject
 from refold.run.checks import Check
 from refold.run.marks import rule
 
-from .._expect import expect_decoded
+from .._expect import expect_decoded, needs
 from .._sse_items import refuses_data_that_is_not_json
 from ._events import error_event, frame, keepalive, message, response, text_part, text_stream
 from ._expect import expect_response
 
 
 def _needs_sse(check: Check) -> None:
-    if "sse" not in check.target.features:
-        pytest.skip(
-            f"target {check.target.name} does not claim feature sse, which this "
-            f"example needs to send bytes to its decoder"
-        )
+    needs(check, "sse", "send bytes to its decoder")
 
 
 def _named(events: list[JSONObject]) -> list[bytes]:
