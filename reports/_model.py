@@ -2,7 +2,7 @@
 
 The statuses, their order and the record shapes are `refold.reference`'s (`STATUSES`,
 `FailureRecord`, `RuleRecord`, `DialectRecord`), the ones the harness writes. A results
-file names its dialect (`dialect_record`: `openai-chat` when written before dialects),
+file names its dialect (`dialect_record`: `UNNAMED_DIALECT` when written before dialects),
 and the reports group its rules by that dialect, then by the dialect's features.
 """
 
@@ -42,8 +42,8 @@ Group = list[tuple[str, dict[str, Any]]]
 
 
 def dialect_line(results: Mapping[str, Any]) -> str:
-    """The dialect as the reports name it: `OpenAI Chat Completions (openai-chat,
-    chat-fold.md)`; for an events adapter, with the source dialects it was fed."""
+    """The dialect as the reports name it: `<title> (<name>, <spec>)`; for an events
+    adapter, with the source dialects it was fed."""
     found = dialect_record(results)
     spec = f", {found['spec']}" if found["spec"] else ""
     fed = results.get("target", {}).get("fed")

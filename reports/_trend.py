@@ -1,7 +1,8 @@
 """The history of runs and its trend plot: mutation score and failing rules over time.
 
 A history folder holds one small JSON entry per run (`record_history`), naming the run's
-dialect (an entry without one is an `openai-chat` run's); `trend_svg` draws them as an
+dialect (an entry without one is
+`UNNAMED_DIALECT`'s); `trend_svg` draws them as an
 inline SVG with no dependency, so the HTML page stays self-contained. Failing rules of
 different dialects do not compare: a report draws the runs of its own dialect
 (`of_dialect`) and names it.
@@ -57,7 +58,7 @@ def load_history(folder: Path) -> list[dict[str, Any]]:
 
 
 def of_dialect(entries: Sequence[dict[str, Any]], name: str) -> list[dict[str, Any]]:
-    """The entries of runs of the dialect `name` (an entry naming none: `openai-chat`)."""
+    """The entries of runs of the dialect `name` (an entry naming none: `UNNAMED_DIALECT`'s)."""
     return [e for e in entries if dialect_record(e)["name"] == name]
 
 

@@ -1,6 +1,6 @@
 """`refold serve`: a loopback server answering a dialect's API with drawn cases
-(`--dialect openai-chat`: chat completions, the default; `anthropic-messages`: Messages;
-`openai-responses`: Responses).
+(`--dialect`, the registry's default when absent; each dialect's `Endpoint` says what it
+answers).
 
 Point a client in any language at the printed base URL; the request's `seed` picks the
 completion, `"stream": true` gets it as server-sent events cut into flushed byte pieces.

@@ -37,7 +37,8 @@ fingerprint whose test ran without it is stale, and so is an entry whose rule no
 fails; all of them fail the run. `[settings]` and `[fingerprints]` are optional: a file
 without fingerprints for a rule is judged per rule only, as files written before them.
 Rule ids and features are those of the file's `dialect`; a file without one was written
-before dialects, for `openai-chat`. A run of another dialect refuses it (`check_dialect`).
+before dialects, for `refold.reference.UNNAMED_DIALECT`. A run of another dialect
+refuses it (`check_dialect`).
 
 Files written since verdicts (verdicts.md §5) also hold
 

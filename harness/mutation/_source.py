@@ -54,7 +54,7 @@ class MutationSource:
 
 def locate_source(target: str, dialect: Dialect | None = None) -> MutationSource:
     """The source of `target` in a run of `dialect` (None: the target's own):
-    `reference` (the dialect's reference package, openai-chat's by default), or an
+    `reference` (the dialect's reference package, the default dialect's by default), or an
     importable module/package name (optionally `module:attribute`).
 
     Raises:

@@ -24,8 +24,8 @@ rule's verdict rests on (`refold.verdicts.found_on.rule_verdict`), so two rules 
 failure share its file.
 
 `dialect` names the dialect of the recorded rules (`recorded_dialect`); a file written
-before dialects has none and is an `openai-chat` one. The chunks are the stream's items
-whatever the dialect calls them (`"chunks"` holds an Anthropic run's events too).
+before dialects has none and is `refold.reference.UNNAMED_DIALECT`'s. The chunks are the
+stream's items whatever the dialect calls them (`"chunks"` holds an Anthropic run's events too).
 
 A replay file is data: it travels in bug reports, so on its own it never starts a
 process or imports a file. Its recorded target is used only when it is one of refold's
@@ -372,8 +372,8 @@ def reproducing(function: Callable[..., Any], content: dict[str, Any]) -> Iterat
 
 
 def recorded_dialect(path: str | Path, content: dict[str, Any]) -> Dialect:
-    """The dialect a replay file records (`openai-chat` for a file written before
-    dialects existed).
+    """The dialect a replay file records (`refold.reference.UNNAMED_DIALECT` for a file
+    written before dialects existed).
 
     Raises:
         UsageError: it names no dialect refold checks; the message lists those it does.

@@ -20,7 +20,7 @@ program that folds a stream without refold, `{stream}` where the stream goes
 (`refold.targets.sdk.reproducers`). `dialect` names the dialect
 the run checked and carries what the reports show of it (`refold.reference.DialectRecord`:
 they cannot import the registry); a results file without it was written before dialects,
-for `openai-chat`. Every rule of the dialect is
+for `refold.reference.UNNAMED_DIALECT`. Every rule of the dialect is
 listed (`refold.reference.RuleRecord`), "not run" when no collected test checks it, in
 its report order: the spec's rules first (`"registry": "spec"`), then any registry of
 its own (`"registry": "wire"`: the chat dialect's wire rules of the `sse` suite, from

@@ -264,7 +264,7 @@ def _check_projection(config: pytest.Config, run: RunState, target: Target) -> N
 
 def dialect_of(config: pytest.Config) -> Dialect:
     """The dialect this run checks: the loaded target's; before it is loaded, the one
-    asked for (`--dialect`, the baseline's), else the default (`openai-chat`)."""
+    asked for (`--dialect`, the baseline's), else the registry's default (`DEFAULT_DIALECT`)."""
     loaded = config.stash.get(_TARGET_KEY, None)
     if loaded is not None:
         return loaded.dialect
@@ -275,7 +275,7 @@ def collecting_dialect(config: pytest.Config) -> Dialect:
     """The dialect the generic suites are collected for (`refold.suites._kits`), before
     the collected tests' marks can say: the one asked for (`--dialect`, the baseline's,
     the replay file's, the corpus'), else the named target's (loaded now: a run loads it
-    while it collects anyway), else the default (`openai-chat`)."""
+    while it collects anyway), else the registry's default (`DEFAULT_DIALECT`)."""
     run = run_of(config)
     if run.dialect is not None:
         return run.dialect
@@ -297,7 +297,7 @@ def recorded_dialects(results: RuleResults) -> set[Dialect]:
 
 
 def _agreed(asked: Dialect | None, baseline: Baseline) -> Dialect:
-    """The baseline's dialect (a file without one gates openai-chat), which must be the
+    """The baseline's dialect (a file without one gates `UNNAMED_DIALECT`'s), which must be the
     one asked for."""
     if asked is not None:
         check_dialect(baseline, asked)

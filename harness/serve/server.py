@@ -1,25 +1,18 @@
 """A loopback server that answers a dialect's API with drawn results.
 
-For `openai-chat`, `POST /v1/chat/completions` draws a completion from the request's `seed`
-(OpenAI's own request field; 0 when absent), so the same seed always gives the same
-completion and different seeds different ones. With `"stream": true` the completion is sent
-as server-sent events: split into chunks by the spec's lossless families, framed with real-
-server variations and cut into byte pieces, each written and flushed on its own; otherwise
-it is the JSON body. A client under test is pointed at the base URL, makes both calls with
-one seed, and compares its streamed fold with its non-streaming result. Only the standard
-library's HTTP server: no credentials, nothing persisted, loopback by default (`refold
-serve` binds another address only with `--allow-remote`). A malformed request (a bad or
-huge `Content-Length`, a body that is not a JSON object or nests too deeply) gets a 400 or
-413 answer saying what was expected.
+What a dialect serves is its `Endpoint` (`refold.serve.cases`, `Dialect.endpoint`): the
+path it answers, where a request carries its seed, how a drawn result is streamed. A
+request's seed draws the result (0 when absent), so the same seed always gives the same
+result and different seeds different ones. Streamed, the result is sent as server-sent
+events (or the dialect's own framing): split by the spec's lossless families, framed with
+real-server variations and cut into byte pieces, each written and flushed on its own;
+otherwise it is the JSON body. A client under test is pointed at the base URL, makes both
+calls with one seed, and compares its streamed fold with its non-streaming result.
 
-For `anthropic-messages`, `POST /v1/messages` answers the same way with a drawn `Message`
-(the request's `seed`, an extra body field there) or, streamed, its events, each frame
-named by its event's type. For `openai-responses`, `POST /v1/responses` answers a drawn
-`Response` (the `seed` an extra body field too) or, streamed, its events, each frame named
-by its `type` and no `[DONE]`. For `gemini-generate-content`, the path says what is asked
-(`/v1beta/models/{model}:generateContent` or `:streamGenerateContent`, SSE with `?alt=sse`,
-else one streamed JSON array; the seed is `generationConfig.seed`). What each dialect
-serves is its `Endpoint` (`refold.serve.cases`).
+Only the standard library's HTTP server: no credentials, nothing persisted, loopback by
+default (`refold serve` binds another address only with `--allow-remote`). A malformed
+request (a bad or huge `Content-Length`, a body that is not a JSON object or nests too
+deeply) gets a 400 or 413 answer saying what was expected.
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ def import_python_target(
     spec: str, *, features: frozenset[str] | None = None, dialect: Dialect | None = None
 ) -> Target:
     """Load `module`, `module:attribute` or `path/to/file.py` as a Python target of
-    `dialect` (None: the one it declares, else openai-chat), claiming `features`."""
+    `dialect` (None: the one it declares, else the default), claiming `features`."""
     module_name, _, attribute = spec.partition(":")
     module = _load_module(module_name)
     if not attribute:

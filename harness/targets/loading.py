@@ -58,7 +58,7 @@ def load_target(
 ) -> Target:
     """Resolve `spec` to a target, claiming `features` (None: all its interface supports).
 
-    The target is of `dialect` (None: the one it declares, else openai-chat); one that
+    The target is of `dialect` (None: the one it declares, else the default); one that
     declares another is refused, and `reference` is the reference of `dialect`.
 
     A Python target is loaded into this process, or with `isolated` into a worker

@@ -9,7 +9,7 @@ A Python target may expose, simplest first:
                                              `finished` property and mark_done()
     refold_target                            an object or dict naming its `factory` (or
                                              `fold`), its `name`, its `dialect` (default
-                                             openai-chat), the `features` it claims and
+                                             the registry's), the `features` it claims and
                                              optionally its `sse` decoder and a
                                              `description` for reports, and the
                                              `projection` it is compared on

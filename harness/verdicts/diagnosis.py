@@ -19,8 +19,8 @@ is folded with every policy of the target's dialect (`Dialect.policies`,
 A policy whose outcome on the stream is the reference's explains nothing there and never
 matches. The cost is bounded: one fold per policy and one of the reference, plus, for a
 policy that raises, one fold per prefix until the shortest raising one; no call on the
-target. No match is "no known policy"; a dialect without a catalogue (provider-events,
-whose failures are rule violations, not one folded value) and a failure that compared no
+target. No match is "no known policy"; a dialect without a catalogue (an events
+adapter's, whose failures are rule violations, not one folded value) and a failure that compared no
 fold of the stream (a lifecycle read, a decoder) are not diagnosed (None).
 """
 

@@ -138,8 +138,8 @@ class StreamShapes:
     detectors: Mapping[str, Detector]
     """A detector per departure id (every key is a departure)."""
     items: Callable[[Sequence[JSON]], Sequence[JSON]] = field(default=lambda items: items)
-    """The provider frames of a stream as refold writes it (provider-events streams start
-    with a `begin` item that is the protocol's, not the provider's)."""
+    """The provider frames of a stream as refold writes it (an events adapter's stream
+    starts with a `begin` item that is the protocol's, not the provider's)."""
     wire: Mapping[FrameKind, str] | None = None
     """The departure of each kind of SSE framing departure (`refold.verdicts.wire_shapes`), for a
     dialect whose wire rules are checked on bytes; None: its bytes are not told."""
@@ -149,7 +149,7 @@ class StreamShapes:
     """How the dialect's bytes depart from its documented framing, by kind: named SSE
     frames by default (`framing_departures`)."""
     end_sentinel: JSON = None
-    """The item a protocol that writes the stream's framing as items (provider-events)
+    """The item a protocol that writes the stream's framing as items (an events adapter's)
     puts where the dialect's documented end-of-stream marker arrived; None: the dialect
     has none. It is the framing's, never one of the dialect's items (`source_items`)."""
 
