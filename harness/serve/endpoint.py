@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from refold.reference import JSON, JSONObject
 
-__all__ = ["Asked", "Draw", "Endpoint", "ServedCase", "drawn"]
+__all__ = ["Asked", "Draw", "Endpoint", "ServedCase", "drawn", "error_envelope"]
 
 
 @dataclass(frozen=True)
@@ -125,3 +125,13 @@ def drawn(case_seed: int, case: Callable[[Any], ServedCase]) -> ServedCase:
 
     draw()
     return drawn[-1]
+
+
+def error_envelope(error_type: str) -> Callable[[str], JSONObject]:
+    """An `Endpoint.error` for an API whose error body is one object under the key `error`
+    holding the message, then `type`: `{"error": {"message": ..., "type": error_type}}`."""
+
+    def error(message: str) -> JSONObject:
+        return {"error": {"message": message, "type": error_type}}
+
+    return error

@@ -1,4 +1,9 @@
-"""`refold serve` for Anthropic Messages: the endpoint, and how a case is drawn."""
+"""`refold serve` for Anthropic Messages: the endpoint, and how a case is drawn.
+
+`POST /v1/messages` answers a drawn `Message`, picked by the request's `seed` (an extra body
+field here; 0 when absent), or with `"stream": true` its events, each SSE frame named by its
+event's type.
+"""
 
 from __future__ import annotations
 

@@ -1,13 +1,16 @@
-"""`refold serve` for OpenAI Chat Completions: the endpoint, and how a case is drawn."""
+"""`refold serve` for OpenAI Chat Completions: the endpoint, and how a case is drawn.
+
+`POST /v1/chat/completions` answers a drawn `chat.completion`, picked by the request's
+`seed` (OpenAI's own request field; 0 when absent), or with `"stream": true` its chunks as
+SSE `data:` frames ended by `data: [DONE]`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Collection
 from typing import Any
 
-from refold.reference import JSONObject
-
-from ...serve.endpoint import Endpoint, ServedCase, drawn
+from ...serve.endpoint import Endpoint, ServedCase, drawn, error_envelope
 
 __all__ = ["ENDPOINT"]
 
@@ -25,16 +28,12 @@ def chat_case(case_seed: int, features: Collection[str], families: Collection[in
     return drawn(case_seed, case)
 
 
-def _error(message: str) -> JSONObject:
-    return {"error": {"message": message, "type": "invalid_request_error"}}
-
-
 ENDPOINT = Endpoint(
     path="/v1/chat/completions",
     client_base="/v1",
     features=frozenset({"text", "choices", "tool_calls", "refusal", "logprobs", "usage"}),
     families=frozenset(range(1, 9)),
     draw=chat_case,
-    error=_error,
+    error=error_envelope("invalid_request_error"),
 )
 """Where and how `refold serve --dialect openai-chat` answers."""

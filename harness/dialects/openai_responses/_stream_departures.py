@@ -18,6 +18,7 @@ import copy
 from refold.reference import JSON
 from refold.reference.responses._envelope import LIFECYCLE_EVENTS, TERMINAL_EVENTS
 from refold.reference.responses._routing import ITEM_EVENTS
+from refold.verdicts.dropping import without
 
 __all__ = [
     "after_terminal",
@@ -60,6 +61,10 @@ def _type(event: JSON) -> object:
     return event.get("type") if isinstance(event, dict) else None
 
 
+def _known(event: dict[str, JSON]) -> bool:
+    return isinstance(event.get("type"), str) and event["type"] in _KNOWN
+
+
 def is_terminal(event: JSON) -> bool:
     """A terminal event that finishes the fold (RS-WRONG-TYPE: its response an object)."""
     return (
@@ -72,30 +77,25 @@ def is_terminal(event: JSON) -> bool:
 def keepalive(stream: list[JSON]) -> list[JSON]:
     """RS-KEEPALIVE: drop the objects whose type is not one the spec names (`keepalive`,
     unknown or blank types)."""
-    return [
-        copy.deepcopy(event)
-        for event in stream
-        if not isinstance(event, dict)
-        or (isinstance(event.get("type"), str) and event["type"] in _KNOWN)
-    ]
+    return without(stream, lambda event: isinstance(event, dict) and not _known(event))
 
 
 def error_event(stream: list[JSON]) -> list[JSON]:
     """RS-ERROR-EVENT: drop the top-level `error` events."""
-    return [copy.deepcopy(event) for event in stream if _type(event) != "error"]
+    return without(stream, lambda event: _type(event) == "error")
 
 
 def null_item(stream: list[JSON]) -> list[JSON]:
     """RS-NULL-ITEM: drop the `output_item.added` events whose item is not an object."""
-    return [
-        copy.deepcopy(event)
-        for event in stream
-        if not (
-            _type(event) == "response.output_item.added"
-            and isinstance(event, dict)
-            and not isinstance(event.get("item"), dict)
-        )
-    ]
+    return without(stream, _null_item)
+
+
+def _null_item(event: JSON) -> bool:
+    return (
+        _type(event) == "response.output_item.added"
+        and isinstance(event, dict)
+        and not isinstance(event.get("item"), dict)
+    )
 
 
 _SCHEMA_KEYS: dict[str, dict[str, JSON]] = {

@@ -53,6 +53,9 @@ _IDENTITY = (
     "RS-ROUTE",
     *_WHOLE_OUTPUT,
 )
+"""What decides an item's identity fields (its type, ids, name, status, unknown keys): a
+re-added item taking them over, an orphan's placeholder, the done item replacing it, a
+hosted item kept as sent, which item its events are routed to."""
 
 _TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"/object", ("RS-OBJECT",)),

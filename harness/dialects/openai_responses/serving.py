@@ -1,13 +1,16 @@
-"""`refold serve` for OpenAI Responses: the endpoint, and how a case is drawn."""
+"""`refold serve` for OpenAI Responses: the endpoint, and how a case is drawn.
+
+`POST /v1/responses` answers a drawn `Response`, picked by the request's `seed` (an extra
+body field here; 0 when absent), or with `"stream": true` its events, each SSE frame named by
+its `type`, and no `[DONE]`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Collection
 from typing import Any
 
-from refold.reference import JSONObject
-
-from ...serve.endpoint import Endpoint, ServedCase, drawn
+from ...serve.endpoint import Endpoint, ServedCase, drawn, error_envelope
 
 __all__ = ["ENDPOINT"]
 
@@ -35,16 +38,12 @@ def responses_case(
     return drawn(case_seed, case)
 
 
-def _error(message: str) -> JSONObject:
-    return {"error": {"message": message, "type": "invalid_request_error"}}
-
-
 ENDPOINT = Endpoint(
     path="/v1/responses",
     client_base="/v1",
     features=frozenset({"text", "tool_calls", "refusal", "reasoning", "annotations", "usage"}),
     families=frozenset(range(1, 8)),
     draw=responses_case,
-    error=_error,
+    error=error_envelope("invalid_request_error"),
 )
 """Where and how `refold serve --dialect openai-responses` answers."""

@@ -7,9 +7,10 @@ stream fed to an SDK one item at a time), `decoders` (the SSE decoders of featur
 and the `DecodedStream` the target protocol carries), `reproducers` (the runnable
 reproducer a report gives for a built-in target), `offline` (an SDK's wire layer served
 and decoded in memory: named SSE frames, an httpx2 client answered by a handler, its
-`Stream`'s decoding), `litellm_completion` (litellm's completion path, offline),
-`summing` (a LangChain fold's served events and summed chunks), `results` (an SDK's
-additions dropped) and `nodejs` with `node/`: the Node.js
+`Stream`'s decoding, a client read and closed), `offline_reproducer` (the reproducer of
+a target built on `offline`), `litellm_completion` (litellm's completion path, offline),
+`summing` (a LangChain fold's served events, summed chunks and the message sent back),
+`results` (an SDK's additions dropped) and `nodejs` with `node/`: the Node.js
 targets, JavaScript files that drive a JavaScript SDK the same way and serve it over the
 `exec:` protocol, their npm packages pinned by `node/package-lock.json` (`npm ci --prefix`
 that folder).

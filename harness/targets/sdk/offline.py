@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import httpx2
 
 from refold.reference import JSON
+
+from ._requires import quiet
 
 __all__ = [
     "Handler",
@@ -30,7 +32,13 @@ __all__ = [
     "serving",
 ]
 
-_Client = TypeVar("_Client")
+
+class _Closable(Protocol):
+    def close(self) -> None: ...
+
+
+_Client = TypeVar("_Client", bound=_Closable)
+_Read = TypeVar("_Read")
 
 Handler = Callable[[httpx2.Request], httpx2.Response]
 """What answers an offline client's every request."""
@@ -148,3 +156,13 @@ class OfflineSdk(Generic[_Client]):
         """The events the SDK's `Stream` makes of `parts` (`decoded`); what the SDK
         raises is raised."""
         return decoded(self._stream_class, self._decoding_client, self._stream_url, parts)
+
+    def read(self, handler: Handler, reading: Callable[[_Client], _Read]) -> _Read:
+        """What `reading` reads with the SDK's client answered by `handler`, the SDK's
+        warnings silenced (`quiet`); the client is closed after, whatever happens."""
+        client = self.client(handler)
+        try:
+            with quiet():
+                return reading(client)
+        finally:
+            client.close()

@@ -1,6 +1,6 @@
 """What the LangChain targets share: the events a fold serves to an offline chat model,
-the sum of its chunks with `+` (as `.stream()` users sum them), and the versions a
-target's description names.
+the sum of its chunks with `+` (as `.stream()` users sum them), that sum as the message
+the chat model sends back on the next turn, and the versions a target's description names.
 
 Standard library only: each dialect's target imports LangChain and its SDK itself (after
 `require`-ing them) and gives its chunks here.
@@ -8,13 +8,18 @@ Standard library only: each dialect's target imports LangChain and its SDK itsel
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from refold.reference import JSON
 
-__all__ = ["Served", "summed", "versions"]
+__all__ = ["Served", "sent_back", "summed", "versions"]
+
+_Message = TypeVar("_Message")
+
+_SENT_BACK = ("content", "tool_calls", "invalid_tool_calls", "response_metadata", "id")
+"""The fields of a summed chunk every LangChain target's message keeps."""
 
 
 class Served:
@@ -39,18 +44,28 @@ class Served:
         return self._stack[-1]
 
 
-def summed(chunks: Iterable[Any]) -> Any:
-    """The chunks added with `+`, in order.
+def summed(chunks: Iterable[Any], of: type | None = None) -> Any:
+    """The chunks added with `+`, in order; given `of`, only those of that type (what
+    else a stream yields is not a message chunk).
 
     Raises:
         ValueError: there was no chunk.
     """
     total: Any = None
     for chunk in chunks:
+        if of is not None and not isinstance(chunk, of):
+            continue
         total = chunk if total is None else total + chunk
     if total is None:
         raise ValueError("LangChain produced no message chunk for this stream")
     return total
+
+
+def sent_back(total: Any, message: Callable[..., _Message], *kept: str) -> _Message:
+    """The summed chunk `total` as the `message` class (`AIMessage`) a chat model sends
+    back on the next turn: its content, tool calls (valid and invalid), response metadata
+    and id, and the fields `kept` names."""
+    return message(**{name: getattr(total, name) for name in (*_SENT_BACK, *kept)})
 
 
 def versions(*distributions: str) -> str:

@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 from refold.reference import JSON, JSONObject
-from refold.targets.sdk._requires import quiet
+from refold.targets.sdk.offline_reproducer import offline_reproducer
 
 from ._wire import SDK, serving, sse_frames
 from .anthropic import FEATURES, in_spec_shape, sdk_version
@@ -49,13 +49,12 @@ _REQUEST: dict[str, Any] = {
 
 def fold(events: list[JSON]) -> JSONObject:
     """Serve `events` as SSE to `client.messages.stream()`; its final message."""
-    client = SDK.client(serving(events, sse_frames))
-    try:
-        with quiet(), client.messages.stream(**_REQUEST) as stream:
-            message = stream.get_final_message()
-        return in_spec_shape(message)
-    finally:
-        client.close()
+    return in_spec_shape(SDK.read(serving(events, sse_frames), _final_message))
+
+
+def _final_message(client: Any) -> Any:
+    with client.messages.stream(**_REQUEST) as stream:
+        return stream.get_final_message()
 
 
 refold_target = {
@@ -69,30 +68,15 @@ refold_target = {
 }
 """The declaration `--target anthropic-stream` loads."""
 
-REPRODUCER = '''"""Serves a stream of events as server-sent events to anthropic-sdk-python's
-`client.messages.stream()`, in memory, and prints `get_final_message()`."""
-import json
-
-import anthropic
-import httpx2  # anthropic-sdk-python's HTTP library
-
-EVENTS = [json.loads(item) for item in {stream}]
-
-
-def answer(request: httpx2.Request) -> httpx2.Response:
-    body = "".join(f"event: {event.get('type')}\\ndata: {json.dumps(event)}\\n\\n"
-                   for event in EVENTS)
-    return httpx2.Response(200, headers={"content-type": "text/event-stream"},
-                           content=body.encode(), request=request)
-
-
-client = anthropic.Anthropic(api_key="offline", base_url="http://sdk.invalid", max_retries=0,
-                             http_client=httpx2.Client(transport=httpx2.MockTransport(answer)))
-with client.messages.stream(model="claude-offline", max_tokens=1,
-                            messages=[{"role": "user", "content": "hi"}]) as stream:
-    message = stream.get_final_message()
-print(json.dumps(message.to_dict(mode="json", exclude_unset=True), indent=2))
-'''
+REPRODUCER = offline_reproducer(
+    "client.messages.stream",
+    ('model="claude-offline", max_tokens=1', 'messages=[{"role": "user", "content": "hi"}]'),
+    library="anthropic-sdk-python",
+    client="anthropic.Anthropic",
+    base_url="http://sdk.invalid",
+    frame=r'''f"event: {event.get('type')}\ndata: {json.dumps(event)}\n\n"''',
+    final="get_final_message",
+)
 """The program an upstream report gives the SDK's maintainers (`{stream}`: the stream, a
 list literal of one JSON text per event, `refold.targets.sdk.reproducers`): what `fold`
 does, without refold."""

@@ -50,12 +50,11 @@ chunks LangChain sums to nothing raises `ValueError` ("no message chunk").
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 from refold.reference import JSON, JSONObject
 from refold.targets.sdk._requires import quiet, require
-from refold.targets.sdk.summing import Served, summed, versions
+from refold.targets.sdk.summing import Served, sent_back, summed, versions
 
 from ._wire import offline_client
 
@@ -131,25 +130,13 @@ def fold(chunks: list[JSON]) -> JSONObject:
     """Fold `chunks` the way `ChatGoogleGenerativeAI.stream()` and `+` do, projected onto a
     response."""
     with quiet(), _SERVED.serving(chunks):
-        return _response(summed(_chunks()))
-
-
-def _chunks() -> Iterator[AIMessageChunk]:
-    for chunk in _CHAT_MODEL.stream([HumanMessage("refold")], automatic_continuation=False):
-        if isinstance(chunk, AIMessageChunk):
-            yield chunk
+        stream = _CHAT_MODEL.stream([HumanMessage("refold")], automatic_continuation=False)
+        return _response(summed(stream, of=AIMessageChunk))
 
 
 def _response(total: AIMessageChunk) -> JSONObject:
     metadata = total.response_metadata
-    message = AIMessage(
-        content=total.content,
-        tool_calls=total.tool_calls,
-        invalid_tool_calls=total.invalid_tool_calls,
-        additional_kwargs=total.additional_kwargs,
-        response_metadata=metadata,
-        id=total.id,
-    )
+    message = sent_back(total, AIMessage, "additional_kwargs")
     _, contents = _parse_chat_history([message], model=MODEL)
     candidate: JSONObject = {"content": _dumped(contents[-1])}
     if "finish_reason" in metadata:

@@ -50,12 +50,11 @@ A stream whose chunks LangChain sums to nothing raises `ValueError` ("no message
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 from refold.reference import JSON, JSONObject
 from refold.targets.sdk._requires import quiet, require
-from refold.targets.sdk.summing import Served, summed, versions
+from refold.targets.sdk.summing import Served, sent_back, summed, versions
 
 __all__ = ["FEATURES", "PROJECTION", "fold", "refold_target", "sdk_version"]
 
@@ -158,29 +157,16 @@ def sdk_version() -> str:
 def fold(events: list[JSON]) -> JSONObject:
     """Fold `events` the way `ChatOpenAI.stream()` and `+` do, projected onto a Response."""
     with quiet(), _SERVED.serving(events):
-        return _response(summed(_chunks()))
+        return _response(summed(_MODEL.stream([HumanMessage("refold")]), of=AIMessageChunk))
 
 
-def _chunks() -> Iterator[AIMessageChunk]:
-    for chunk in _MODEL.stream([HumanMessage("refold")]):
-        if isinstance(chunk, AIMessageChunk):
-            yield chunk
-
-
-def _response(summed: AIMessageChunk) -> JSONObject:
-    metadata = summed.response_metadata
-    message = AIMessage(
-        content=summed.content,
-        tool_calls=summed.tool_calls,
-        invalid_tool_calls=summed.invalid_tool_calls,
-        response_metadata=metadata,
-        id=summed.id,
-    )
-    result: JSONObject = {"id": summed.id}
+def _response(total: AIMessageChunk) -> JSONObject:
+    metadata = total.response_metadata
+    result: JSONObject = {"id": total.id}
     result.update({key: metadata[key] for key in _METADATA_KEYS if key in metadata})
-    result["output"] = _construct_responses_api_input([message])
-    if summed.usage_metadata is not None:
-        result["usage"] = _usage(dict(summed.usage_metadata))
+    result["output"] = _construct_responses_api_input([sent_back(total, AIMessage)])
+    if total.usage_metadata is not None:
+        result["usage"] = _usage(dict(total.usage_metadata))
     dumped: JSONObject = json.loads(json.dumps(result, default=str))
     return dumped
 

@@ -39,6 +39,7 @@ from typing import Any
 
 from refold.reference import JSON, JSONObject
 from refold.targets.sdk._requires import quiet, require
+from refold.targets.sdk.offline_reproducer import offline_reproducer
 from refold.targets.sdk.results import without_keys
 
 from ._wire import SDK, decode_responses, serving
@@ -74,13 +75,12 @@ def sdk_version() -> str:
 
 def fold(events: list[JSON]) -> JSONObject:
     """Serve `events` as SSE to `client.responses.stream()`; its final response."""
-    client = SDK.client(serving(events))
-    try:
-        with quiet(), client.responses.stream(**REQUEST) as stream:
-            response = stream.get_final_response()
-        return in_spec_shape(response)
-    finally:
-        client.close()
+    return in_spec_shape(SDK.read(serving(events), _final_response))
+
+
+def _final_response(client: Any) -> Any:
+    with client.responses.stream(**REQUEST) as stream:
+        return stream.get_final_response()
 
 
 def in_spec_shape(response: Any) -> JSONObject:
@@ -103,28 +103,15 @@ refold_target = {
 }
 """The declaration `--target openai-responses` loads."""
 
-REPRODUCER = '''"""Serves a stream of events as server-sent events to openai-python's
-`client.responses.stream()`, in memory, and prints `get_final_response()`."""
-import json
-
-import httpx2  # openai-python's HTTP library
-import openai
-
-EVENTS = [json.loads(item) for item in {stream}]
-
-
-def answer(request: httpx2.Request) -> httpx2.Response:
-    body = "".join(f"data: {json.dumps(event)}\\n\\n" for event in EVENTS)
-    return httpx2.Response(200, headers={"content-type": "text/event-stream"},
-                           content=body.encode(), request=request)
-
-
-client = openai.OpenAI(api_key="offline", base_url="http://sdk.invalid/v1", max_retries=0,
-                       http_client=httpx2.Client(transport=httpx2.MockTransport(answer)))
-with client.responses.stream(model="gpt-offline", input="hi") as stream:
-    response = stream.get_final_response()
-print(json.dumps(response.to_dict(mode="json", exclude_unset=True), indent=2))
-'''
+REPRODUCER = offline_reproducer(
+    "client.responses.stream",
+    ('model="gpt-offline", input="hi"',),
+    library="openai-python",
+    client="openai.OpenAI",
+    base_url="http://sdk.invalid/v1",
+    frame=r'f"data: {json.dumps(event)}\n\n"',
+    final="get_final_response",
+)
 """The program an upstream report gives the SDK's maintainers (`{stream}`: the stream, a
 list literal of one JSON text per event, `refold.targets.sdk.reproducers`): what `fold`
 does, without refold."""
