@@ -57,6 +57,7 @@ SHAPES: Mapping[str, frozenset[str]] = {
     "unknown events": ROBUSTNESS,  # AM-UNKNOWN-EVENT (single events, `lifecycle_events`)
     "wrong types": ROBUSTNESS,  # AM-ROB-WRONG-TYPE
     "wrong usage types": ROBUSTNESS | {"usage"},  # AM-ROB-WRONG-TYPE on AM-USAGE-REPLACE
+    "resent signatures": frozenset({"thinking"}),  # AM-THINK-SIGNATURE (AQ10)
 }
 """Each thing a strategy can draw and the features a target must claim (all of them)
 to be sent it."""

@@ -22,7 +22,7 @@ from refold.reference import JSON, JSONObject
 from .._damage import Damage
 from .._streams import Claimed, StreamParts, damaged_streams
 from .._streams import round_trips as _round_trips
-from .._text import BOOLEANS, below
+from .._text import BOOLEANS, below, identities
 from ._blocks import delta_event, start_event
 from ._claims import CLAIMS, allows
 from ._messages import TOOL_TYPES, messages
@@ -222,6 +222,25 @@ def _unknown_deltas(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObjec
     return events
 
 
+def _resent_signatures(draw: st.DrawFn, events: list[JSONObject]) -> list[JSONObject]:
+    """AM-THINK-SIGNATURE: a thinking block's signature_delta preceded by another one (AQ10:
+    the page sends one; LangChain concatenates two, litellm splits the block); the last
+    one is the block's signature."""
+    signed = [
+        n
+        for n, item in enumerate(events)
+        if item.get("type") == "content_block_delta"
+        and isinstance(item.get("delta"), dict)
+        and item["delta"].get("type") == "signature_delta"
+    ]
+    if signed:
+        at = draw(st.sampled_from(signed))
+        earlier = copy.deepcopy(events[at])
+        earlier["delta"]["signature"] = draw(identities("Sig"))
+        events.insert(at, earlier)
+    return events
+
+
 _WRONG_TYPES: tuple[JSONObject, ...] = (
     {"type": "message_start", "message": None},
     {"type": "content_block_start", "index": "0", "content_block": {"type": "text"}},
@@ -271,6 +290,7 @@ def _damages(features: Collection[str]) -> list[tuple[str, Damage]]:
         ("reordered events", _reordered),
         ("wrong types", _wrong_types(_WRONG_TYPES)),
         ("wrong usage types", _wrong_types(_WRONG_USAGE)),
+        ("resent signatures", _resent_signatures),
     ]
 
 
@@ -289,8 +309,8 @@ def event_streams(**claimed: Unpack[Claimed]) -> st.SearchStrategy[list[JSONObje
     of a drawn message (from `families`, default every family the `features` are judged
     on), damaged in the ways the claimed features decide (truncated, an error, blank stop
     reasons, interleaved blocks, index gaps, repeated starts, mismatched, unknown or
-    misplaced deltas, invalid tool input, wrong types). Its expectation is the reference
-    fold of the same events."""
+    misplaced deltas, invalid tool input, wrong types, a signature sent twice). Its
+    expectation is the reference fold of the same events."""
     return damaged_streams(_PARTS, **claimed)
 
 

@@ -182,6 +182,45 @@ def _block_stop(stream: list[JSON]) -> list[JSON]:
     return result
 
 
+def _signature(event: JSON) -> str | None:
+    """The string signature of a signature_delta event (None: not one, or not a string)."""
+    delta = event.get("delta") if isinstance(event, dict) else None
+    if _kind(event) != "content_block_delta" or not isinstance(delta, dict):
+        return None
+    if delta.get("type") != "signature_delta":
+        return None
+    signature = delta.get("signature")
+    return signature if isinstance(signature, str) else None
+
+
+def _signature_last(stream: list[JSON]) -> list[JSON]:
+    """AM-THINK-SIGNATURE: each thinking block's string signature_deltas reduced to the
+    last one, the one that decides, sent right after the block's last other event."""
+    thinking = {
+        index
+        for event in stream
+        if _kind(event) == "content_block_start"
+        and _block_type(event) == "thinking"
+        and (index := _index(event)) is not None
+    }
+    deciding: dict[int, JSON] = {}
+    for event in stream:
+        if (index := _index(event)) in thinking and _signature(event) is not None:
+            deciding[index] = event
+    kept = [e for e in stream if not (_index(e) in deciding and _signature(e) is not None)]
+    after: dict[int, int] = {}  # block index -> the position its signature follows
+    for n, event in enumerate(kept):
+        if (index := _index(event)) in deciding and _kind(event) != "content_block_stop":
+            after[index] = n
+    following = {n: index for index, n in after.items()}
+    result: list[JSON] = []
+    for n, event in enumerate(kept):
+        result.append(copy.deepcopy(event))
+        if n in following:
+            result.append(copy.deepcopy(deciding[following[n]]))
+    return result
+
+
 def block_reopen(stream: list[JSON]) -> list[JSON]:
     """AM-BLOCK-REOPEN: drop a content_block_start for an index that already holds a
     block (the first one wins)."""
@@ -210,3 +249,10 @@ def block_stop(stream: list[JSON]) -> list[JSON]:
     """AM-BLOCK-STOP: every block's content_block_stop sent once, right after its last
     delta (or its start), none for an index that holds no block."""
     return _in_live(stream, _block_stop)
+
+
+def signature_last(stream: list[JSON]) -> list[JSON]:
+    """AM-THINK-SIGNATURE: each thinking block's string signature_deltas reduced to the
+    last one, sent right after the block's last other delta (the page sends one, "just
+    before the content_block_stop event")."""
+    return _in_live(stream, _signature_last)

@@ -65,6 +65,19 @@ DEPARTURES: Mapping[str, Departure] = {
             ),
         ),
         Departure(
+            "AQ11",
+            "observed",
+            "a thinking block stopped without a signature_delta (the page sends one before "
+            "every thinking block's stop)",
+            (
+                "Anthropic-compatible providers without extended thinking (Alibaba Cloud, "
+                "Fireworks) send thinking with no signature: "
+                "https://github.com/earendil-works/pi/pull/4588",
+                "an Anthropic-compatible /v1/messages streams thinking_delta events and no "
+                "signature_delta: https://github.com/AgnesAI-Labs/AgnesAI-Models/issues/117",
+            ),
+        ),
+        Departure(
             "AQ24",
             "observed",
             "a text block started without `text`",
@@ -189,6 +202,11 @@ DEPARTURES: Mapping[str, Departure] = {
             "AMD-BLOCK-UNSTOPPED",
             "a block not stopped before the next block or message_delta",
         ),
+        synthetic(
+            "AMD-SIGNATURE-NOT-LAST",
+            "a thinking block's signature_delta followed by another of its deltas (a second "
+            "signature, or more thinking): the page sends one, just before the block's stop",
+        ),
         synthetic("AMD-LATE-BLOCK", "a block event after a message_delta"),
         synthetic("AMD-NO-MESSAGE-DELTA", "message_stop with no message_delta"),
         synthetic("AMD-AFTER-STOP", "events after message_stop"),
@@ -215,6 +233,8 @@ _BY_FINDING = {
     "index order": "AMD-BLOCK-INDEX",
     "delta type": "AQ25",
     "late block": "AMD-LATE-BLOCK",
+    "signature not last": "AMD-SIGNATURE-NOT-LAST",
+    "unsigned": "AQ11",
     "after stop": "AMD-AFTER-STOP",
     "cut": "AMD-CUT",
     "ping before start": "AMD-PING-BEFORE-START",

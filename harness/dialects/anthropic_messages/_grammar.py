@@ -193,6 +193,44 @@ def _delta_type_findings(items: Sequence[JSON]) -> Iterator[Finding]:
             )
 
 
+def _signature_findings(items: Sequence[JSON]) -> Iterator[Finding]:
+    """A thinking block's signature_delta is its last delta and it has one: any delta of the
+    block after one (a second signature, more thinking) makes that one not "just before"
+    the stop, and a block stopped without one was sent none."""
+    thinking: dict[str, bool] = {}  # a thinking block's key -> whether a signature came
+    signed: dict[str, int] = {}
+    for n in _live(items):
+        item = items[n]
+        kind, key = event_type(item), _key(_index(item))
+        if kind == "content_block_start":
+            block = item.get("content_block") if isinstance(item, dict) else None
+            if isinstance(block, dict) and block.get("type") == "thinking":
+                thinking[key] = False
+        elif kind == "content_block_stop" and key in thinking:
+            signed.pop(key, None)
+            if not thinking.pop(key):
+                yield Finding(
+                    "signature",
+                    "unsigned",
+                    n,
+                    "",
+                    f"thinking block {_index(item)!r} stopped without a signature_delta",
+                )
+        elif kind == "content_block_delta" and key in thinking:
+            if key in signed:
+                yield Finding(
+                    "signature",
+                    "signature not last",
+                    signed.pop(key),
+                    "/delta",
+                    f"a signature_delta of block {_index(item)!r} followed by another delta "
+                    "before its content_block_stop",
+                )
+            delta = item.get("delta") if isinstance(item, dict) else None
+            if isinstance(delta, dict) and delta.get("type") == "signature_delta":
+                signed[key], thinking[key] = n, True
+
+
 def _key(value: object) -> str:
     """A hashable key of a JSON index: 1 and 1.0 alike (one JSON number), True apart."""
     if isinstance(value, float) and value.is_integer():
@@ -249,6 +287,7 @@ _WALKS: tuple[Callable[[Sequence[JSON]], Iterator[Finding]], ...] = (
     _block_findings,
     _index_findings,
     _delta_type_findings,
+    _signature_findings,
     _delta_findings,
     _stop_findings,
     _ping_findings,
@@ -296,6 +335,12 @@ GRAMMAR: tuple[GrammarLine, ...] = (
         "thinking block, citations_delta a text block.",
         f"{PAGE} (Content block delta types); {_CITATIONS_PAGE} (Streaming support)",
         _line(_delta_type_findings),
+    ),
+    GrammarLine(
+        "For thinking content, a special signature_delta event is sent just before the "
+        "content_block_stop event.",
+        f"{PAGE} (Content block delta types: Thinking delta)",
+        _line(_signature_findings),
     ),
     GrammarLine(
         "One or more message_delta events, indicating top-level changes to the final "

@@ -32,10 +32,18 @@ from typing import Any
 
 from refold.reference import JSON, RefoldError
 from refold.reference.anthropic import NoMessageError, differences, fold
+from refold.verdicts.dropping import without
 from refold.verdicts.undoing import Probe, Undo, Undoing, folded_or_none
 
 from .._dialect import Ablation
-from ._block_departures import block_order, block_reopen, block_stop, delta_match, delta_route
+from ._block_departures import (
+    block_order,
+    block_reopen,
+    block_stop,
+    delta_match,
+    delta_route,
+    signature_last,
+)
 from .attribution import rules_at
 
 __all__ = ["ABLATION", "DEPARTURES", "absent_departures", "known_blocks", "undecided_at"]
@@ -72,7 +80,7 @@ def _starts(event: JSON) -> bool:
 
 def rob_not_object(stream: list[JSON]) -> list[JSON]:
     """AM-ROB-NOT-OBJECT: drop the events that are not JSON objects."""
-    return [copy.deepcopy(event) for event in stream if isinstance(event, dict)]
+    return without(stream, lambda event: not isinstance(event, dict))
 
 
 def before_start(stream: list[JSON]) -> list[JSON]:
@@ -85,16 +93,14 @@ def before_start(stream: list[JSON]) -> list[JSON]:
 
 def ping(stream: list[JSON]) -> list[JSON]:
     """AM-PING: drop the ping events."""
-    return [copy.deepcopy(event) for event in stream if _type(event) != "ping"]
+    return without(stream, lambda event: _type(event) == "ping")
 
 
 def unknown_event(stream: list[JSON]) -> list[JSON]:
     """AM-UNKNOWN-EVENT: drop the objects whose type is not one the spec names."""
-    return [
-        copy.deepcopy(event)
-        for event in stream
-        if not isinstance(event, dict) or event.get("type") in _EVENTS
-    ]
+    return without(
+        stream, lambda event: isinstance(event, dict) and event.get("type") not in _EVENTS
+    )
 
 
 def after_stop(stream: list[JSON]) -> list[JSON]:
@@ -107,15 +113,15 @@ def unknown_delta(stream: list[JSON]) -> list[JSON]:
     """AM-UNKNOWN-DELTA: drop the content_block_delta events of a delta type the spec
     does not name."""
 
-    def known(event: JSON) -> bool:
+    def unknown(event: JSON) -> bool:
         delta = event.get("delta") if isinstance(event, dict) else None
         return (
-            _type(event) != "content_block_delta"
-            or not isinstance(delta, dict)
-            or (delta.get("type") in _DELTAS)
+            _type(event) == "content_block_delta"
+            and isinstance(delta, dict)
+            and delta.get("type") not in _DELTAS
         )
 
-    return [copy.deepcopy(event) for event in stream if known(event)]
+    return without(stream, unknown)
 
 
 def unknown_keys(stream: list[JSON]) -> list[JSON]:
@@ -206,6 +212,7 @@ DEPARTURES: tuple[tuple[str, Undo], ...] = (
     ("AM-DELTA-MATCH", delta_match),
     ("AM-BLOCK-ORDER", block_order),
     ("AM-BLOCK-STOP", block_stop),
+    ("AM-THINK-SIGNATURE", signature_last),
 )
 """(rule id, undo) per departure from the plain shape, in the order they are tried."""
 

@@ -245,3 +245,48 @@ def test_a_stream_that_does_not_depart_gives_no_evidence_against_those_rules() -
         *_END,
     ]
     assert "AM-UNKNOWN-BLOCK" not in absent_departures(unknown)
+
+
+def _thinking_block(index: int, *deltas: JSON) -> list[JSON]:
+    start = {"type": "thinking", "thinking": "", "signature": ""}
+    return [
+        {"type": "content_block_start", "index": index, "content_block": start},
+        *({"type": "content_block_delta", "index": index, "delta": d} for d in deltas),
+        {"type": "content_block_stop", "index": index},
+    ]
+
+
+_SIG_A: JSONObject = {"type": "signature_delta", "signature": "SigA"}
+_SIG_B: JSONObject = {"type": "signature_delta", "signature": "SigB"}
+_HM: JSONObject = {"type": "thinking_delta", "thinking": "Hm"}
+
+
+@pytest.mark.parametrize(
+    "deltas",
+    [(_HM, _SIG_A, _SIG_B), (_SIG_A, _HM), (_SIG_A, _HM, _SIG_B, _HM)],
+    ids=["resigned", "thinking-after", "both"],
+)
+def test_a_signature_not_sent_last_is_undone_to_one_last_signature(
+    deltas: tuple[JSONObject, ...],
+) -> None:
+    # AQ10: the page sends one signature_delta, "just before the content_block_stop event";
+    # the last string one decides (AM-THINK-SIGNATURE), so it alone is kept, moved there
+    stream: list[JSON] = [_START, *_thinking_block(0, *deltas), *_END]
+    undone = dict(applicable_undos(stream))["AM-THINK-SIGNATURE"]
+    last = [d for d in deltas if d["type"] == "signature_delta"][-1]
+    thoughts = [d for d in deltas if d != last and d["type"] == "thinking_delta"]
+    assert undone == [_START, *_thinking_block(0, *thoughts, last), *_END]
+    assert not differences(fold(stream), fold(undone))
+
+
+def test_a_signature_sent_once_and_last_is_no_departure() -> None:
+    stream: list[JSON] = [_START, *_thinking_block(0, _HM, _SIG_A), *_text_block(1, "x"), *_END]
+    assert "AM-THINK-SIGNATURE" not in dict(applicable_undos(stream))
+
+
+def test_a_signature_that_is_not_a_string_is_left_where_it_is() -> None:
+    # it replaces nothing (AM-THINK-SIGNATURE): a wrong type's business, not the order's
+    wrong: JSON = {"type": "signature_delta", "signature": None}
+    stream: list[JSON] = [_START, *_thinking_block(0, _HM, _SIG_A, wrong), *_END]
+    undone = dict(applicable_undos(stream))["AM-THINK-SIGNATURE"]
+    assert undone == [_START, *_thinking_block(0, _HM, wrong, _SIG_A), *_END]

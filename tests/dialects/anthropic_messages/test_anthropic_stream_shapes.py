@@ -126,6 +126,25 @@ DEPARTING: dict[str, list[Any]] = {
     "AMD-BLOCK-INDEX": [BASIC[0], *_block(1, _TEXT), *BASIC[-2:]],
     "AMD-BLOCK-OUTSIDE": [*BASIC[:4], BASIC[2], *BASIC[4:]],
     "AMD-BLOCK-UNSTOPPED": [*BASIC[:3], *BASIC[4:]],
+    "AQ11": [
+        BASIC[0],
+        *_block(
+            0,
+            {"type": "thinking", "thinking": "", "signature": ""},
+            {"type": "thinking_delta", "thinking": "Hm"},
+        ),
+        *BASIC[-2:],
+    ],
+    "AMD-SIGNATURE-NOT-LAST": [
+        BASIC[0],
+        *_block(
+            0,
+            {"type": "thinking", "thinking": "", "signature": ""},
+            {"type": "signature_delta", "signature": "SigA"},
+            {"type": "signature_delta", "signature": "SigB"},
+        ),
+        *BASIC[-2:],
+    ],
     "AMD-LATE-BLOCK": [BASIC[0], _DELTA, *_block(0, _TEXT), _STOP],
     "AMD-NO-MESSAGE-DELTA": [*BASIC[:-2], _STOP],
     "AMD-AFTER-STOP": [*BASIC, _PING],
@@ -184,6 +203,51 @@ def test_a_typeless_unknown_event_carrying_bedrocks_metrics_key_is_no_bedrock_ch
     assert set(shape.departures) == {"AMD-UNKNOWN-EVENT"}
     bedrock = {"amazon-bedrock-invocationMetrics": {"inputTokenCount": 3}}
     assert set(_shapes().of([*BASIC[:-1], bedrock, _STOP]).departures) == {"AQ22"}
+
+
+def _signed(*deltas: dict[str, Any]) -> list[Any]:
+    thinking = {"type": "thinking", "thinking": "", "signature": ""}
+    return [BASIC[0], *_block(0, thinking, *deltas), _PING, *BASIC[-2:]]
+
+
+_SIG_A = {"type": "signature_delta", "signature": "SigA"}
+_SIG_B = {"type": "signature_delta", "signature": "SigB"}
+_THOUGHT = {"type": "thinking_delta", "thinking": "Hmm."}
+
+
+@pytest.mark.parametrize(
+    ("stream", "departing"),
+    [
+        (_signed(_THOUGHT, _SIG_A), []),
+        (_signed(_THOUGHT), []),
+        (_signed(_SIG_A, _THOUGHT), [2]),
+        (_signed(_THOUGHT, _SIG_A, _SIG_B), [3]),
+        (_signed(_SIG_A, _SIG_A, _SIG_B), [2, 3]),
+    ],
+    ids=["one-last", "none", "thinking-after", "two", "three"],
+)
+def test_a_thinking_blocks_signature_departs_unless_it_is_its_last_delta(
+    stream: list[Any], departing: list[int]
+) -> None:
+    # The page: "a special signature_delta event is sent just before the content_block_stop
+    # event"; a ping between them is the page's "anywhere", and a signature with no delta
+    # after it, however many pings follow, is still the block's last.
+    assert _shapes().detectors["AMD-SIGNATURE-NOT-LAST"](stream) == departing
+
+
+def test_a_thinking_block_is_unsigned_only_once_it_stops_without_a_signature() -> None:
+    # a cut stream never stopped the block: AMD-CUT's, the signature may still have come
+    stopped = _signed(_THOUGHT)
+    assert _shapes().detectors["AQ11"](stopped) == [3]
+    assert _shapes().detectors["AQ11"](stopped[:3]) == []
+    assert _shapes().detectors["AQ11"](_signed(_THOUGHT, _SIG_A)) == []
+
+
+def test_a_signature_delta_sent_to_another_blocks_index_is_that_blocks_business() -> None:
+    # a signature_delta at a text block's index is AQ25's (a delta its block does not
+    # take); the text deltas after it are no thinking block's
+    text = [BASIC[0], *_block(0, _TEXT, _SIG_A, {"type": "text_delta", "text": "x"}), *BASIC[-2:]]
+    assert set(_shapes().of(text).departures) == {"AQ25"}
 
 
 def test_every_observed_departure_names_who_sends_it_and_a_link() -> None:
