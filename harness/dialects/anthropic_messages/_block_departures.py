@@ -195,7 +195,8 @@ def _signature(event: JSON) -> str | None:
 
 def _signature_last(stream: list[JSON]) -> list[JSON]:
     """AM-THINK-SIGNATURE: each thinking block's string signature_deltas reduced to the
-    last one, the one that decides, sent right after the block's last other event."""
+    last one, the one that decides, and that one moved right after the block's last other
+    delta when one follows it; a block whose one signature is its last delta is as sent."""
     thinking = {
         index
         for event in stream
@@ -203,21 +204,28 @@ def _signature_last(stream: list[JSON]) -> list[JSON]:
         and _block_type(event) == "thinking"
         and (index := _index(event)) is not None
     }
-    deciding: dict[int, JSON] = {}
-    for event in stream:
-        if (index := _index(event)) in thinking and _signature(event) is not None:
-            deciding[index] = event
-    kept = [e for e in stream if not (_index(e) in deciding and _signature(e) is not None)]
-    after: dict[int, int] = {}  # block index -> the position its signature follows
-    for n, event in enumerate(kept):
-        if (index := _index(event)) in deciding and _kind(event) != "content_block_stop":
-            after[index] = n
-    following = {n: index for index, n in after.items()}
+    signatures: dict[int, list[int]] = {}  # a thinking block's string signatures, by place
+    last_other: dict[int, int] = {}  # where its last other delta is
+    for n, event in enumerate(stream):
+        if (index := _index(event)) in thinking and _kind(event) == "content_block_delta":
+            if _signature(event) is None:
+                last_other[index] = n
+            else:
+                signatures.setdefault(index, []).append(n)
+    dropped: set[int] = set()
+    moved: dict[int, int] = {}  # the place a signature is moved after -> its own place
+    for index, places in signatures.items():
+        *earlier, deciding = places
+        dropped.update(earlier)
+        if last_other.get(index, -1) > deciding:
+            dropped.add(deciding)
+            moved[last_other[index]] = deciding
     result: list[JSON] = []
-    for n, event in enumerate(kept):
-        result.append(copy.deepcopy(event))
-        if n in following:
-            result.append(copy.deepcopy(deciding[following[n]]))
+    for n, event in enumerate(stream):
+        if n not in dropped:
+            result.append(copy.deepcopy(event))
+        if n in moved:
+            result.append(copy.deepcopy(stream[moved[n]]))
     return result
 
 
@@ -253,6 +261,6 @@ def block_stop(stream: list[JSON]) -> list[JSON]:
 
 def signature_last(stream: list[JSON]) -> list[JSON]:
     """AM-THINK-SIGNATURE: each thinking block's string signature_deltas reduced to the
-    last one, sent right after the block's last other delta (the page sends one, "just
-    before the content_block_stop event")."""
+    last one, sent after the block's other deltas (the page sends one, "just before the
+    content_block_stop event")."""
     return _in_live(stream, _signature_last)

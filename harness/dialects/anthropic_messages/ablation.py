@@ -30,7 +30,7 @@ import copy
 import re
 from typing import Any
 
-from refold.reference import JSON, RefoldError
+from refold.reference import JSON, JSONObject, RefoldError
 from refold.reference.anthropic import NoMessageError, differences, fold
 from refold.verdicts.dropping import without
 from refold.verdicts.undoing import Probe, Undo, Undoing, folded_or_none
@@ -176,15 +176,20 @@ def usage_absent(stream: list[JSON]) -> list[JSON]:
 
 def start_content(stream: list[JSON]) -> list[JSON]:
     """AM-START-CONTENT: blocks sent inside the first message_start's `content` are sent
-    as content_block_start/content_block_stop events right after it, at indexes 0..n-1."""
+    as content_block_start/content_block_stop events right after it, at indexes 0..n-1,
+    and a stop reason set there with no message_delta after it is sent in one before
+    message_stop (AQ7's shape undone to family 1's)."""
     stream = copy.deepcopy(stream)
     first = next((n for n, event in enumerate(stream) if _starts(event)), None)
     if first is None:
         return stream
     start = stream[first]
     message = start.get("message") if isinstance(start, dict) else None
-    content = message.get("content") if isinstance(message, dict) else None
-    if not isinstance(message, dict) or not isinstance(content, list) or not content:
+    if not isinstance(message, dict):  # never: `_starts` found it holding one
+        return stream
+    stream = _stop_in_a_delta(stream, first, message)
+    content = message.get("content")
+    if not isinstance(content, list) or not content:
         return stream
     message["content"] = []
     moved: list[JSON] = []
@@ -194,6 +199,27 @@ def start_content(stream: list[JSON]) -> list[JSON]:
             {"type": "content_block_stop", "index": index},
         ]
     return [*stream[: first + 1], *moved, *stream[first + 1 :]]
+
+
+def _stop_in_a_delta(stream: list[JSON], first: int, message: JSONObject) -> list[JSON]:
+    """The start's non-blank stop reason (and stop sequence) moved into a message_delta
+    before the message_stop, when no message_delta follows the start to replace it; the
+    delta carries the start's usage, so every count stays what it was."""
+    reason = message.get("stop_reason")
+    after = stream[first + 1 :]
+    if not (isinstance(reason, str) and reason.strip()) or any(
+        _type(event) == "message_delta" for event in after
+    ):
+        return stream
+    delta: JSONObject = {
+        "type": "message_delta",
+        "delta": {"stop_reason": reason, "stop_sequence": message.get("stop_sequence")},
+    }
+    if isinstance(message.get("usage"), dict):
+        delta["usage"] = copy.deepcopy(message["usage"])
+    message["stop_reason"], message["stop_sequence"] = None, None
+    stop = next((n for n, e in enumerate(after) if _type(e) == "message_stop"), len(after))
+    return [*stream[: first + 1], *after[:stop], delta, *after[stop:]]
 
 
 DEPARTURES: tuple[tuple[str, Undo], ...] = (

@@ -290,3 +290,13 @@ def test_a_signature_that_is_not_a_string_is_left_where_it_is() -> None:
     stream: list[JSON] = [_START, *_thinking_block(0, _HM, _SIG_A, wrong), *_END]
     undone = dict(applicable_undos(stream))["AM-THINK-SIGNATURE"]
     assert undone == [_START, *_thinking_block(0, _HM, wrong, _SIG_A), *_END]
+
+
+def test_interleaved_thinking_blocks_each_signed_last_are_no_signature_departure() -> None:
+    # block 0's signature comes after block 1's events, yet it is its own block's last
+    # delta: the interleaving is AM-BLOCK-ORDER's departure, not AM-THINK-SIGNATURE's
+    first, second = _thinking_block(0, _HM, _SIG_A), _thinking_block(1, _HM, _SIG_B)
+    stream: list[JSON] = [_START, first[0], first[1], *second, first[2], first[3], *_END]
+    undos = dict(applicable_undos(stream))
+    assert "AM-THINK-SIGNATURE" not in undos
+    assert "AM-BLOCK-ORDER" in undos

@@ -46,6 +46,9 @@ GOVERNING: dict[str, frozenset[str]] = {
     "AM-DELTA-MATCH": frozenset({"AM-DELTA-MATCH", *_NO_DELTAS}),
     "AM-UNKNOWN-DELTA": frozenset({"AM-UNKNOWN-DELTA", *_NO_DELTAS}),
     "AM-ROB-WRONG-TYPE": frozenset({"AM-ROB-WRONG-TYPE", "AM-LIFE-ERROR", *_USAGE}),
+    # a stop reason set on message_start with no message_delta after it is AQ7's shape
+    # (AM-START-CONTENT) and the value the stop reason "starts as" (AM-STOP-REASON)
+    "AM-START-CONTENT": frozenset({"AM-START-CONTENT", "AM-STOP-REASON"}),
     "text on content_block_start": frozenset({"AM-TEXT-JOIN"}),
     "thinking on content_block_start": frozenset({"AM-THINK-JOIN"}),
     "input on content_block_start": frozenset(
