@@ -157,20 +157,27 @@ def _has_usage(event: JSON) -> bool:
 
 
 def usage_absent(stream: list[JSON]) -> list[JSON]:
-    """AM-USAGE-ABSENT: a message_start without a usage object gets `usage: {}`, and so
-    does a message_delta (family 1 reports usage on both). Only `/usage` may change: it
-    is built from message_delta alone without a start usage, and is absent without any."""
+    """AM-USAGE-ABSENT: a message_start without a usage object gets zero counts, and a
+    message_delta without one the output count reported last (family 1 reports usage on
+    both, with the counts the SDK's types require). Only `/usage` may change: it is built
+    from message_delta alone without a start usage, and is absent without any."""
     stream = copy.deepcopy(stream)
+    reported = 0
     for event in stream:
-        if (
-            _type(event) == "message_start"
-            and isinstance(event, dict)
-            and isinstance(event.get("message"), dict)
-            and not _has_usage(event)
-        ):
-            event["message"]["usage"] = {}
-        elif _type(event) == "message_delta" and isinstance(event, dict) and not _has_usage(event):
-            event["usage"] = {}
+        if not isinstance(event, dict):
+            continue
+        holder = event.get("message") if _type(event) == "message_start" else event
+        if _type(event) not in ("message_start", "message_delta") or not isinstance(holder, dict):
+            continue
+        if not _has_usage(event):
+            holder["usage"] = (
+                {"input_tokens": 0, "output_tokens": 0}
+                if _type(event) == "message_start"
+                else {"output_tokens": reported}
+            )
+        count = holder["usage"].get("output_tokens")
+        if isinstance(count, int) and not isinstance(count, bool) and count >= 0:
+            reported = count
     return stream
 
 
