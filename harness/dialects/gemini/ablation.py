@@ -10,6 +10,7 @@ away with the departure is charged to the departure's rule, `refold.verdicts.cra
     GM-TEXT-EMPTY         unsigned plain `{"text": ""}` parts removed
     GM-CAND-INDEX         candidate entries without `index` given `"index": 0`
     GM-USAGE-LAST         every `usageMetadata` object but the last removed
+    GM-CALL-WHOLE         a whole call without `args` given `"args": {}` (alike, GM-CALL-WHOLE)
 
 `absent_departures(stream)` names the rules about a shape the stream does not have: a
 difference in its fold is never evidence against them (`Dialect.absent_departures`,
@@ -161,6 +162,22 @@ def _index_zero(chunk: JSONObject) -> None:
         entry.setdefault("index", 0)
 
 
+def _call_args(chunk: JSONObject) -> None:
+    for parts in _part_lists(chunk):
+        for part in parts:
+            call = part.get("functionCall") if isinstance(part, dict) else None
+            if isinstance(call, dict) and _whole_without_args(call):
+                call["args"] = {}
+
+
+def _whole_without_args(call: JSONObject) -> bool:
+    """A named call sent whole (no streamed fragment) and without `args` (GM-CALL-WHOLE: a
+    call without arguments may have none; the canonical comparison reads `{}` alike)."""
+    name = call.get("name")
+    named = isinstance(name, str) and bool(name.strip())
+    return named and not is_streamed(call) and "args" not in call
+
+
 def _last_usage_only(stream: list[JSON]) -> list[JSON]:
     carrying = [
         number
@@ -181,6 +198,7 @@ _DEPARTURES: tuple[tuple[str, Callable[[list[JSON]], list[JSON]]], ...] = (
     ("GM-TEXT-EMPTY", _each_chunk(_drop_empty_texts)),
     ("GM-CAND-INDEX", _each_chunk(_index_zero)),
     ("GM-USAGE-LAST", _last_usage_only),
+    ("GM-CALL-WHOLE", _each_chunk(_call_args)),
 )
 
 

@@ -20,6 +20,7 @@ from refold.strategies.gemini import FEATURES, round_trips
 _NOISY: list[JSON] = [
     {"candidates": [None, {"content": {"role": "model", "parts": [{"text": "Hel"}, None, {}]}}]},
     {"candidates": [{"content": {"parts": [{"text": ""}, {"text": "lo"}]}, "index": 0}]},
+    {"candidates": [{"content": {"parts": [{"functionCall": {"name": "now"}}]}, "index": 0}]},
     {"usageMetadata": {"trafficType": "ON_DEMAND"}},
     {"candidates": [{"finishReason": "STOP"}], "usageMetadata": {"totalTokenCount": 3}},
 ]
@@ -57,6 +58,24 @@ def test_each_departure_alone_keeps_only_that_one() -> None:
 @given(tail=st.lists(st.sampled_from(_NOISY), max_size=3))
 def test_an_undo_that_would_change_the_fold_is_not_applied(tail: list[JSON]) -> None:
     # after an error chunk, later usage is not folded: dropping earlier usage would be
-    stream: list[JSON] = [_NOISY[2], {"error": {"code": 500}}, *tail]
+    stream: list[JSON] = [_NOISY[3], {"error": {"code": 500}}, *tail]
     for rule, undone in applicable_undos(stream):
         assert differences(fold(stream), fold(undone)) == [], rule
+
+
+def test_a_whole_call_without_args_is_undone_to_empty_args_and_a_fragment_is_not() -> None:
+    # GM-CALL-WHOLE: a call without arguments may have no `args` (litellm raises KeyError)
+    whole: list[JSON] = [_NOISY[0], _NOISY[2], _NOISY[4]]
+    undone = dict(applicable_undos(whole))["GM-CALL-WHOLE"]
+    assert undone[1] == {
+        "candidates": [
+            {"content": {"parts": [{"functionCall": {"name": "now", "args": {}}}]}, "index": 0}
+        ]
+    }
+    ending = {"functionCall": {}}  # the nameless last fragment of a streamed call
+    opening = {"functionCall": {"name": "f", "willContinue": True, "partialArgs": []}}
+    streamed: list[JSON] = [
+        {"candidates": [{"content": {"parts": [opening, ending]}, "index": 0}]},
+        {"candidates": [{"finishReason": "STOP", "index": 0}]},
+    ]
+    assert "GM-CALL-WHOLE" not in dict(applicable_undos(streamed))
