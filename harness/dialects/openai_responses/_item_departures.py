@@ -39,6 +39,7 @@ __all__ = [
     "refusals_as_text",
     "route",
     "steady_ids",
+    "terminal_output",
 ]
 
 _ADDED = "response.output_item.added"
@@ -397,6 +398,25 @@ def items_done(stream: list[JSON]) -> list[JSON]:
     ]
     first = next((n for n, event in enumerate(stream) if is_terminal(event)), len(stream))
     return [*copy.deepcopy(stream[:first]), *dones, *copy.deepcopy(stream[first:])]
+
+
+def terminal_output(stream: list[JSON]) -> list[JSON]:
+    """RS-OUTPUT-RECOVER: every terminal event whose `output` is absent or null sends the
+    items the reference recovers from the stream as its `output`, so the output is the
+    terminal's whole (split family 2; an SDK iterating the output raises on null, while
+    `[]` is a list it reads as sent: what it makes of that is a difference)."""
+    recovered = _recovered_output(stream)
+    if recovered is None:
+        return copy.deepcopy(stream)  # the reference refuses it: nothing to hand over
+    result: list[JSON] = []
+    for event in stream:
+        copied = copy.deepcopy(event)
+        if is_terminal(copied) and isinstance(copied, dict):
+            response = copied["response"]
+            if response.get("output") is None:
+                response["output"] = copy.deepcopy(recovered)
+        result.append(copied)
+    return result
 
 
 def _recovered_output(stream: list[JSON]) -> list[JSON] | None:

@@ -176,7 +176,9 @@ def after_terminal(stream: list[JSON]) -> list[JSON]:
 
 def terminal_events(stream: list[JSON]) -> list[JSON]:
     """RS-TERMINAL-EVENTS: every `response.incomplete` and `response.failed` event sent as
-    `response.completed` (its response as sent: the status it carries is the result's)."""
+    `response.completed` (its response as sent: the status it carries is the result's),
+    a failed one's `error` sent as null (RS-FAILED's place: a completed response has
+    none, and an SDK raises the error it reads there)."""
     result: list[JSON] = []
     for event in stream:
         copied = copy.deepcopy(event)
@@ -185,6 +187,8 @@ def terminal_events(stream: list[JSON]) -> list[JSON]:
             and isinstance(copied, dict)
             and (copied["type"] != "response.completed")
         ):
+            if copied["type"] == "response.failed" and "error" in copied["response"]:
+                copied["response"]["error"] = None
             copied["type"] = "response.completed"
         result.append(copied)
     return result

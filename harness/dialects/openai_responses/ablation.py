@@ -13,8 +13,9 @@ undo is trusted on a stream only when the reference folds the undone stream iden
 back changes a done item's `id`, which is RS-KEY-OUTPUT-INDEX's place, and nothing else.
 
 An item that never got `output_item.done` (split family 4) is handed over whole on one,
-as the reference recovers it (RS-RECOVER-FROM-DELTAS): only to charge a crash, since the
-same item's content is where a content defect shows (`_CRASH_ONLY`).
+as the reference recovers it (RS-RECOVER-FROM-DELTAS), and a terminal that sends no
+output (split family 2) sends the recovered items (RS-OUTPUT-RECOVER): only to charge a
+crash, since the same items' content is where a content defect shows (`_CRASH_ONLY`).
 
 The other undos charge a difference too (`difference_undos`), with one more: refusal parts sent
 as output_text parts of the same text (only the refusal parts' places change), to tell a
@@ -44,6 +45,7 @@ from ._item_departures import (
     readd,
     refusals_as_text,
     route,
+    terminal_output,
 )
 from ._stream_departures import (
     after_terminal,
@@ -76,6 +78,7 @@ DEPARTURES: tuple[tuple[str, Undo], ...] = (
     ("RS-OUTPUT-ORDER", output_order),
     ("RS-DONE-REPLACES", done_as_deltas),
     ("RS-RECOVER-FROM-DELTAS", items_done),
+    ("RS-OUTPUT-RECOVER", terminal_output),
 )
 """(rule id, undo) per departure from the plain shape, in the order they are tried."""
 
@@ -115,12 +118,14 @@ applicable_undos = UNDOING.applicable_undos
 departures_alone = UNDOING.departures_alone
 
 
-_CRASH_ONLY = frozenset({"RS-RECOVER-FROM-DELTAS"})
+_CRASH_ONLY = frozenset({"RS-RECOVER-FROM-DELTAS", "RS-OUTPUT-RECOVER"})
 """Departures undone to charge a crash, never a difference: an item recovered from its
 deltas is where a content defect shows (a refusal a target drops from deltas), and the
-item handed over whole on `output_item.done` would charge that defect to recovery. A
-target that raises on an item never done (openai-python: "Cannot complete response with
-unfinished output items") is charged RS-RECOVER-FROM-DELTAS, not every rule of the test."""
+item handed over whole on `output_item.done` or in the terminal's output would charge
+that defect to recovery. A target that raises on an item never done (openai-python:
+"Cannot complete response with unfinished output items") is charged
+RS-RECOVER-FROM-DELTAS, one that iterates a terminal output it was not sent
+("snapshot.output is not iterable") RS-OUTPUT-RECOVER, not every rule of the test."""
 
 
 def difference_undos(stream: list[JSON], claimed: frozenset[str]) -> list[Probe]:

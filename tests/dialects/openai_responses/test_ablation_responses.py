@@ -69,8 +69,11 @@ def test_a_family_one_stream_departs_in_nothing(drawn: tuple[JSONObject, list[JS
 @given(events=event_streams())
 def test_an_undone_stream_folds_alike_except_at_its_rules_pointers(events: list[JSON]) -> None:
     expected = fold(events)
-    for rule_id, undone in applicable_undos(events):
-        assert all(rule_id in rules_at(d.pointer) for d in differences(expected, fold(undone)))
+    undos = applicable_undos(events)
+    for _, undone in undos:
+        # a failed terminal read as completed is charged RS-FAILED too, whose `error` it nulls
+        charged = {rule for rule, same in undos if same == undone}
+        assert all(rules_at(d.pointer) & charged for d in differences(expected, fold(undone)))
     for rule_id, deciding, undone in difference_undos(events, frozenset({"refusal"})):
         assert rule_id in deciding
         assert all(rules_at(d.pointer) & deciding for d in differences(expected, fold(undone)))
@@ -121,6 +124,49 @@ def test_an_incomplete_terminal_read_as_completed_is_charged_with_its_outcome_ru
     probes = {rule: deciding for rule, deciding, _ in difference_undos(events, frozenset())}
     assert probes["RS-TERMINAL-EVENTS"] == {"RS-TERMINAL-EVENTS", "RS-INCOMPLETE"}
     assert [rule for rule, _ in applicable_undos(events)] == ["RS-TERMINAL-EVENTS", "RS-INCOMPLETE"]
+
+
+def test_a_failed_terminal_read_as_completed_has_a_null_error() -> None:
+    # an SDK that raises on any error it reads (langchain-openai) folds the undone stream
+    failed = terminal("failed", output=[HELLO_ITEM], error={"code": "server_error"})
+    events = [created(), *message_events(0, HELLO_ITEM), failed]
+    sent = copy.deepcopy(events)
+    undos = applicable_undos(events)
+    assert [rule for rule, _ in undos] == ["RS-TERMINAL-EVENTS", "RS-FAILED"]
+    undone = dict(undos)["RS-TERMINAL-EVENTS"][-1]
+    assert undone["type"] == "response.completed"  # type: ignore[index]
+    assert undone["response"]["error"] is None  # type: ignore[index]
+    assert undone["response"]["status"] == "failed"  # type: ignore[index]
+    assert events == sent
+
+
+@pytest.mark.parametrize("absent", [False, True])
+def test_a_terminal_with_null_output_is_undone_to_one_sending_the_recovered_items(
+    absent: bool,
+) -> None:
+    ended = terminal(output=None)
+    if absent:
+        del ended["response"]["output"]  # type: ignore[union-attr]
+    for items in (message_events(0, HELLO_ITEM), message_events(0, HELLO_ITEM, dones=False)):
+        events: list[JSON] = [created(), *items, ended]
+        sent = copy.deepcopy(events)
+        undone = dict(applicable_undos(events))["RS-OUTPUT-RECOVER"]
+        assert undone[-1]["response"]["output"] == fold(events)["output"]  # type: ignore[index]
+        assert undone[-1]["response"]["output"][0]["content"] == HELLO_ITEM["content"]  # type: ignore[index]
+        assert not differences(fold(events), fold(undone))
+        assert events == sent
+        assert "RS-OUTPUT-RECOVER" not in {
+            rule for rule, _, _ in difference_undos(events, frozenset())
+        }
+
+
+def test_only_a_terminal_with_null_output_departs_in_what_it_recovers() -> None:
+    assert "RS-OUTPUT-RECOVER" not in dict(applicable_undos(HELLO))
+    emptied = [*HELLO[:-1], terminal(output=[])]  # a list an SDK reads as sent
+    assert "RS-OUTPUT-RECOVER" not in dict(applicable_undos(emptied))
+    streamed_nothing = [created(), terminal(output=None)]
+    undone = dict(applicable_undos(streamed_nothing))["RS-OUTPUT-RECOVER"]
+    assert undone[-1]["response"]["output"] == []  # type: ignore[index]
 
 
 def test_orphan_content_gets_its_announcement_first() -> None:

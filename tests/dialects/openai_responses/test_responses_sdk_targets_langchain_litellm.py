@@ -33,8 +33,10 @@ from refold.dialects.openai_responses.attribution import rules_at
 from refold.reference import JSON, Difference, JSONObject
 from refold.reference.responses import differences
 from refold.reference.responses import fold as reference
+from refold.run.checks import Check, ConformanceFailure
 from refold.run.projection import Projection, projected_differences, projection_of, unjudged_rules
 from refold.targets import BUILTIN_TARGETS, load_target
+from refold.verdicts.crashes import analyse
 
 Fold = Callable[[list[JSON]], JSONObject]
 
@@ -371,3 +373,38 @@ def test_rs_error_event_litellm_ignores_an_error_event() -> None:
         "param": None,
     }
     assert _pointers(_litellm(), [*HELLO[:-1], error, HELLO[-1]]) == set()
+
+
+@_needs_langchain
+@pytest.mark.parametrize(
+    ("events", "charged"),
+    [
+        # RQ18: undone as completed with a null error, the failed response folds
+        (
+            [created(), *message_events(0, HELLO_ITEM), FAILED],
+            ("RS-TERMINAL-EVENTS", "RS-FAILED"),
+        ),
+        # RQ2: given the recovered items as its output, the terminal folds
+        (
+            [created(), *message_events(0, HELLO_ITEM), terminal(output=None)],
+            ("RS-OUTPUT-RECOVER",),
+        ),
+    ],
+)
+def test_a_langchain_raise_is_charged_to_the_departure_it_needs(
+    events: list[JSON], charged: tuple[str, ...]
+) -> None:
+    # the raise is the departure's rule's, so the test's other rules are blocked, not failed
+    target = load_target("langchain-openai-responses")
+    try:
+        check = Check(target)
+        check.rules = ("RS-TEXT-JOIN", *charged)
+        with pytest.raises(ConformanceFailure) as raised:
+            check.folds_to(events, reference(events))
+        failure = raised.value
+        assert failure.crash is not None
+        analyse(failure.crash, failure.chunks or [], target)
+        assert failure.implicated == charged
+        assert failure.blocked == ("RS-TEXT-JOIN",)
+    finally:
+        target.close()
