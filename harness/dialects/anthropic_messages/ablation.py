@@ -351,13 +351,23 @@ def known_blocks(stream: list[JSON], block_type: str) -> list[JSON]:
     return stream
 
 
+_CRASH_ONLY = frozenset({"AM-THINK-SIGNATURE"})
+"""Departures whose rule also decides the plain shape (every signature, not only a resent
+one): a difference their undoing leaves in place may still be that rule's, so they are
+not probed for differences, which would clear the rule (`refold.verdicts.difference_ablation`);
+a crash their undoing makes go away is still charged to them."""
+
+
 def difference_undos(stream: list[JSON], claimed: frozenset[str]) -> list[Probe]:
     """Every departure present in `stream` whose undoing the reference folds identically
-    except at its rule's pointers (`applicable_undos`), and a block of an unknown type
-    made a known one kept as sent, when the target claims a feature that has one (a
-    target that drops a known block too is not failing on the block being unknown)."""
+    except at its rule's pointers (`applicable_undos`) but `_CRASH_ONLY`'s, and a block
+    of an unknown type made a known one kept as sent, when the target claims a feature
+    that has one (a target that drops a known block too is not failing on the block being
+    unknown)."""
     found = [
-        (rule_id, frozenset({rule_id}), undone) for rule_id, undone in applicable_undos(stream)
+        (rule_id, frozenset({rule_id}), undone)
+        for rule_id, undone in applicable_undos(stream)
+        if rule_id not in _CRASH_ONLY
     ]
     stand_in = next((kind for feature, kind in _STAND_INS if feature in claimed), None)
     if stand_in is None:

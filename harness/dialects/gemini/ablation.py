@@ -224,11 +224,24 @@ def departures_alone(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
     return _UNDOING.departures_alone(stream)
 
 
+_CRASH_ONLY = frozenset({"GM-CALL-WHOLE"})
+"""Departures whose rule also decides the plain shape (every whole call, not only one
+without `args`): a difference their undoing leaves in place may still be that rule's, so
+they are not probed for differences, which would clear the rule
+(`refold.verdicts.difference_ablation`); a crash their undoing makes go away is still
+charged to them."""
+
+
 def difference_undos(stream: list[JSON], claimed: frozenset[str]) -> list[Probe]:
     """(rule, the rules deciding how its departure folds: its own, undone stream) per
-    departure present in `stream` that the reference folds identically, then the probes
-    that take one kind of part or candidate out of the way (`_part_probes`)."""
-    undos = [(rule, frozenset({rule}), undone) for rule, undone in applicable_undos(stream)]
+    departure present in `stream` that the reference folds identically but
+    `_CRASH_ONLY`'s, then the probes that take one kind of part or candidate out of the
+    way (`_part_probes`)."""
+    undos = [
+        (rule, frozenset({rule}), undone)
+        for rule, undone in applicable_undos(stream)
+        if rule not in _CRASH_ONLY
+    ]
     return undos + kind_probes(stream, claimed)
 
 

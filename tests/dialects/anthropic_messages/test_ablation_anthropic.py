@@ -15,6 +15,7 @@ from refold.dialects.anthropic_messages.ablation import (
     absent_departures,
     applicable_undos,
     departures_alone,
+    difference_undos,
 )
 from refold.dialects.anthropic_messages.attribution import rules_at
 from refold.reference import JSON, JSONObject
@@ -300,3 +301,13 @@ def test_interleaved_thinking_blocks_each_signed_last_are_no_signature_departure
     undos = dict(applicable_undos(stream))
     assert "AM-THINK-SIGNATURE" not in undos
     assert "AM-BLOCK-ORDER" in undos
+
+
+def test_a_resent_signature_charges_crashes_but_is_never_probed_for_differences() -> None:
+    # AM-THINK-SIGNATURE decides every signature: a difference left after the undo (a
+    # target that drops signatures) may still be its, so no probe may clear it
+    stream: list[JSON] = [_START, *_thinking_block(0, _HM, _SIG_A, _SIG_B), *_END]
+    assert "AM-THINK-SIGNATURE" in dict(applicable_undos(stream))
+    assert "AM-THINK-SIGNATURE" not in {
+        rule for rule, _, _ in difference_undos(stream, frozenset(RULES))
+    }
