@@ -157,12 +157,15 @@ def _has_usage(event: JSON) -> bool:
 
 
 def usage_absent(stream: list[JSON]) -> list[JSON]:
-    """AM-USAGE-ABSENT: a message_start without a usage object gets zero counts, and a
-    message_delta without one the output count reported last (family 1 reports usage on
-    both, with the counts the SDK's types require). Only `/usage` may change: it is built
-    from message_delta alone without a start usage, and is absent without any."""
+    """AM-USAGE-ABSENT: a message_start or message_delta without a usage object gets one
+    (family 1 reports usage on both). Only `/usage` may change, whether there is one
+    (AM-USAGE-ABSENT owns no count): when no event reports usage, each gets the counts the
+    SDK's types require, zeros; otherwise a message_delta gets the output count reported
+    last, and an object with no count where none was reported yet (a count added there
+    would change the folded counts)."""
     stream = copy.deepcopy(stream)
-    reported = 0
+    counted = any(_has_usage(event) for event in stream)
+    reported: int | None = None if counted else 0
     for event in stream:
         if not isinstance(event, dict):
             continue
@@ -171,9 +174,9 @@ def usage_absent(stream: list[JSON]) -> list[JSON]:
             continue
         if not _has_usage(event):
             holder["usage"] = (
-                {"input_tokens": 0, "output_tokens": 0}
+                ({} if counted else {"input_tokens": 0, "output_tokens": 0})
                 if _type(event) == "message_start"
-                else {"output_tokens": reported}
+                else ({} if reported is None else {"output_tokens": reported})
             )
         count = holder["usage"].get("output_tokens")
         if isinstance(count, int) and not isinstance(count, bool) and count >= 0:

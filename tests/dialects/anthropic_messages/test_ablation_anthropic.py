@@ -311,3 +311,16 @@ def test_a_resent_signature_charges_crashes_but_is_never_probed_for_differences(
     assert "AM-THINK-SIGNATURE" not in {
         rule for rule, _, _ in difference_undos(stream, frozenset(RULES))
     }
+
+
+def test_a_start_without_usage_beside_a_delta_with_some_is_given_no_count() -> None:
+    # AM-USAGE-ABSENT owns `/usage`, not its counts: zeros on the start would add an
+    # input count the stream never reported, and the undo would not be trusted
+    start: JSONObject = {"type": "message_start", "message": _MESSAGE}  # no usage
+    delta: JSON = {"type": "message_delta", "delta": {"stop_reason": "end_turn"}}
+    counted: JSON = {**delta, "usage": {"output_tokens": 5}}  # type: ignore[dict-item]
+    stream: list[JSON] = [start, *_TEXT, delta, counted, {"type": "message_stop"}]
+    undone = dict(applicable_undos(stream))["AM-USAGE-ABSENT"]
+    assert undone[0]["message"]["usage"] == {}  # type: ignore[index]
+    assert undone[-3]["usage"] == {}  # type: ignore[index]
+    assert not differences(fold(stream), fold(undone))
