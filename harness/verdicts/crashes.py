@@ -114,9 +114,9 @@ class Crash:
                 )
             elif self.found_by == "probe":
                 lines.append(
-                    f"charged to {', '.join(self.charged)}: taking out of the stream "
-                    f"what {'it' if one else 'they'} alone decide (a change the reference "
-                    f"folds identically elsewhere) makes the crash go away"
+                    f"charged to {', '.join(self.charged)}: taking out of the stream what "
+                    f"{'it alone decides' if one else 'they alone decide'} (a change the "
+                    f"reference folds identically elsewhere) makes the crash go away"
                 )
             else:
                 lines.append(

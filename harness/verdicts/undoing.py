@@ -11,7 +11,8 @@ undo.
 
 `Undoing` is that driver, parameterised by the dialect's data; the crash and difference
 ablations (`refold.verdicts.crashes`, `refold.verdicts.difference_ablation`) call its
-`applicable_undos` and `departures_alone` through the dialect's `Ablation`.
+`applicable_undos`, `departures_alone` and `difference_probes` through the dialect's
+`Ablation`.
 """
 
 from __future__ import annotations
@@ -65,6 +66,10 @@ class Undoing:
     differences: Callable[[JSONObject, JSONObject], Sequence[Difference]]
     rules_at: Callable[[str], frozenset[str]]
     deciding: Callable[[str, list[JSON]], frozenset[str]] = own_rule
+    crash_only: frozenset[str] = frozenset()
+    """Departures undone to charge a crash, never a difference: their rule also decides
+    the plain shape, so a difference their undoing leaves in place may still be that
+    rule's, and a difference probe would clear it (`difference_probes`)."""
 
     def folds_alike(
         self, expected: JSONObject | None, stream: list[JSON], owned: frozenset[str]
@@ -95,6 +100,17 @@ class Undoing:
             if undone != stream and self.folds_alike(expected, undone, deciding):
                 found += [(rule, undone) for rule in sorted(deciding, key=_first(rule_id))]
         return found
+
+    def difference_probes(self, stream: list[JSON]) -> list[Probe]:
+        """(rule id, its deciding rules, undone stream) per departure `applicable_undos`
+        gives for `stream` but `crash_only`'s: what a difference ablation undoes
+        (`refold.verdicts.difference_ablation`)."""
+        departures = {rule_id for rule_id, _ in self.departures} - self.crash_only
+        return [
+            (rule_id, self.deciding(rule_id, stream), undone)
+            for rule_id, undone in self.applicable_undos(stream)
+            if rule_id in departures
+        ]
 
     def departures_alone(self, stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
         """(rule id, stream) per departure present in `stream`: the stream with every other
