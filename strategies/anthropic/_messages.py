@@ -41,8 +41,10 @@ _any_json = json_objects(max_size=2).map(lambda value: value or None)
 
 
 def _citations() -> st.SearchStrategy[JSONObject]:
-    """Citations of each drawn type with every key the SDK's type requires."""
+    """Citations of each drawn type with every key the SDK's type requires, and the title
+    key the API always sends (`null` when there is none: AMD-CITATION-UNTITLED)."""
     extra = {"x_vendor": _any_json}
+    title = texts(max_size=6) | st.none()
     return st.one_of(
         st.fixed_dictionaries(
             {
@@ -51,8 +53,9 @@ def _citations() -> st.SearchStrategy[JSONObject]:
                 "document_index": _counts,
                 "start_char_index": _counts,
                 "end_char_index": _counts,
+                "document_title": title,
             },
-            optional={"document_title": texts(max_size=6) | st.none(), **extra},
+            optional=extra,
         ),
         st.fixed_dictionaries(
             {
@@ -61,6 +64,7 @@ def _citations() -> st.SearchStrategy[JSONObject]:
                 "document_index": _counts,
                 "start_page_number": _counts,
                 "end_page_number": _counts,
+                "document_title": title,
             },
             optional=extra,
         ),
@@ -70,8 +74,9 @@ def _citations() -> st.SearchStrategy[JSONObject]:
                 "cited_text": texts(max_size=6),
                 "url": identities("https://e.com/"),
                 "encrypted_index": identities("ei"),
+                "title": title,
             },
-            optional={"title": texts(max_size=6) | st.none(), **extra},
+            optional=extra,
         ),
     )
 

@@ -178,8 +178,12 @@ def test_a_message_start_without_type_and_role_gives_message_and_assistant(check
 @rule("AM-TYPE-ROLE")
 def test_blank_or_wrong_typed_type_and_role_give_message_and_assistant(check: Check) -> None:
     for type_value, role_value in ((None, "  "), ("", None), (1, ["assistant"])):
-        events = [message_start(type=type_value, role=role_value), stop()]
-        expect_fold(check, events, message(usage=START_USAGE))
+        events = [
+            message_start(type=type_value, role=role_value),
+            message_delta("end_turn", None),
+            stop(),
+        ]
+        expect_fold(check, events, message(stop_reason="end_turn"))
 
 
 @rule("AM-BEFORE-START")

@@ -19,11 +19,12 @@ from refold.reference.anthropic import (
 from .._dialect import Dialect
 from ._charging import ANTHROPIC_CHARGING
 from ._shapes import ANTHROPIC_SHAPES
-from .ablation import ABLATION, absent_departures, undecided_at
+from .ablation import ABLATION, absent_departures
 from .attribution import PLACES, POINTERLESS, rules_at
 from .policies import ANTHROPIC_POLICIES
 from .serving import ENDPOINT
 from .targets import NODE_TARGETS, SDK_TARGETS
+from .undecided import undecided_at
 
 __all__ = ["ANTHROPIC_MESSAGES"]
 

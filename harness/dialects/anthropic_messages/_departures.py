@@ -25,7 +25,7 @@ from ...verdicts.shapes import Departure, load_schema
 from ...verdicts.wire_shapes import FrameKind
 from ._grammar import PAGE, findings
 
-__all__ = ["DEPARTURES", "DETECTORS", "WIRE"]
+__all__ = ["DEPARTURES", "DETECTORS", "WIRE", "citations_of", "untitled"]
 
 _BETA_BLOCKS = frozenset(
     {
@@ -184,6 +184,13 @@ DEPARTURES: Mapping[str, Departure] = {
             "AMD-WRONG-TYPE",
             "a field of the wrong JSON type or an undocumented value (a null delta, an "
             "index as a string, a blank stop reason, a count as a string...)",
+        ),
+        synthetic(
+            "AMD-CITATION-UNTITLED",
+            "a citation without the title key its location type always carries "
+            "(`document_title` on document locations, `title` on search results; `null` "
+            "when there is none: Anthropic's API reference and @anthropic-ai/sdk type it "
+            "`string | null`, not optional, and the citations page shows it)",
         ),
         synthetic("AMD-BEFORE-START", "an event other than ping before message_start"),
         synthetic("AMD-PING-BEFORE-START", "a ping before message_start (no capture shows one)"),
@@ -361,9 +368,10 @@ def _detector(departure: str) -> Callable[[Sequence[JSON]], list[int]]:
 
 
 def detect_aq9(items: Sequence[JSON]) -> list[int]:
-    """The input deltas of every tool block whose joined `partial_json` is not empty and
-    does not parse to an object ("the final `tool_use.input` is always an object", the
-    streaming page; fine-grained tool streaming is what sends anything else)."""
+    """The input deltas of every tool block whose joined `partial_json` is not empty (not
+    JSON whitespace alone) and does not parse to an object ("the final `tool_use.input`
+    is always an object", the streaming page; fine-grained tool streaming is what sends
+    anything else)."""
     deltas: dict[object, list[int]] = {}
     joined: dict[object, list[str]] = {}
     for number, item in enumerate(items):
@@ -379,9 +387,65 @@ def detect_aq9(items: Sequence[JSON]) -> list[int]:
         joined.setdefault(index, []).append(delta["partial_json"])
     found: list[int] = []
     for index, pieces in joined.items():
-        if "".join(pieces) and not _parses_to_object("".join(pieces)):
+        # "empty" input is nothing but JSON whitespace (the spec's "joined input"):
+        # AM-TOOL-NO-DELTA's case, not a cut or malformed one
+        if "".join(pieces).strip(" \t\n\r") and not _parses_to_object("".join(pieces)):
             found += deltas[index]
     return sorted(found)
+
+
+TITLES: Mapping[str, str] = {
+    "char_location": "document_title",
+    "page_location": "document_title",
+    "content_block_location": "document_title",
+    "web_search_result_location": "title",
+    "search_result_location": "title",
+}
+"""The title key each citation location type always carries, `null` when there is none
+(@anthropic-ai/sdk 1.15.0 `CitationCharLocation.document_title: string | null`,
+`CitationsWebSearchResultLocation.title: string | null`, ...). The Python SDK's types,
+the vendored schema's source, default it to None, so the schema does not require it."""
+
+
+def citations_of(event: JSON) -> list[dict[str, Any]]:
+    """The citation objects `event` carries: a citations_delta's, or those of the text
+    blocks it opens (a content_block_start's, message_start's content)."""
+    if not isinstance(event, dict):
+        return []
+    delta = event.get("delta")
+    if event.get("type") == "content_block_delta" and isinstance(delta, dict):
+        citation = delta.get("citation") if delta.get("type") == "citations_delta" else None
+        return [citation] if isinstance(citation, dict) else []
+    message = event.get("message")
+    blocks = (
+        [event.get("content_block")]
+        if event.get("type") == "content_block_start"
+        else message.get("content")
+        if event.get("type") == "message_start" and isinstance(message, dict)
+        else None
+    )
+    return [
+        citation
+        for block in (blocks if isinstance(blocks, list) else [])
+        if isinstance(block, dict) and isinstance(block.get("citations"), list)
+        for citation in block["citations"]
+        if isinstance(citation, dict)
+    ]
+
+
+def untitled(citation: dict[str, Any]) -> str | None:
+    """The title key `citation`'s location type always carries, when it is absent."""
+    key = TITLES.get(str(citation.get("type")))
+    return key if key is not None and key not in citation else None
+
+
+def detect_untitled(items: Sequence[JSON]) -> list[int]:
+    """The events carrying a citation without its title key (AMD-CITATION-UNTITLED)."""
+    return [
+        n
+        for n, item in enumerate(items)
+        if any(untitled(citation) is not None for citation in citations_of(item))
+    ]
 
 
 def _parses_to_object(text: str) -> bool:
@@ -404,8 +468,14 @@ WIRE: Mapping[FrameKind, str] = {
 }
 """The departure of each kind of SSE framing departure."""
 
+_OWN_DETECTORS: Mapping[str, Callable[[Sequence[JSON]], list[int]]] = {
+    "AQ9": detect_aq9,
+    "AMD-CITATION-UNTITLED": detect_untitled,
+}
+"""Departures the schema and the grammar do not tell, each with its own detector."""
+
 DETECTORS: Mapping[str, Callable[[Sequence[JSON]], list[int]]] = {
-    departure: detect_aq9 if departure == "AQ9" else _detector(departure)
+    departure: _OWN_DETECTORS.get(departure) or _detector(departure)
     for departure in DEPARTURES
     if departure not in _WIRE_DEPARTURES
 }

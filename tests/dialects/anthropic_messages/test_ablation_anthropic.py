@@ -324,3 +324,199 @@ def test_a_start_without_usage_beside_a_delta_with_some_is_given_no_count() -> N
     assert undone[0]["message"]["usage"] == {}  # type: ignore[index]
     assert undone[-3]["usage"] == {}  # type: ignore[index]
     assert not differences(fold(stream), fold(undone))
+
+
+def _citation(**changes: JSON) -> JSONObject:
+    return {
+        "type": "char_location",
+        "cited_text": "Hi",
+        "document_index": 0,
+        "start_char_index": 0,
+        "end_char_index": 2,
+        **changes,
+    }
+
+
+def _tool(*fragments: str) -> list[JSON]:
+    block = {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}
+    return [
+        _START,
+        {**_TEXT[0], "content_block": block},
+        *(
+            {**_TEXT[1], "delta": {"type": "input_json_delta", "partial_json": f}}
+            for f in fragments
+        ),
+        _TEXT[2],
+        *_END,
+    ]
+
+
+def test_a_tool_input_of_whitespace_alone_is_no_joining_departure() -> None:
+    # only AM-TOOL-NO-DELTA decides it (the start's input stands)
+    assert "AM-TOOL-JOIN" not in dict(applicable_undos(_tool("", " ", "\n")))
+
+
+def _cited(citation: JSONObject) -> list[JSON]:
+    delta = {"type": "citations_delta", "citation": citation}
+    return [_START, *_TEXT[:2], {**_TEXT[1], "delta": delta}, _TEXT[2], *_END]
+
+
+@pytest.mark.parametrize(
+    ("rule_id", "departing", "plain"),
+    [
+        # a delta whose one field has the wrong type adds nothing: it is dropped whole
+        (
+            "AM-ROB-WRONG-TYPE",
+            [_START, *_TEXT[:2], {**_TEXT[1], "delta": {"type": "text_delta", "text": None}}],
+            [_START, *_TEXT[:2]],
+        ),
+        (
+            "AM-ROB-WRONG-TYPE",
+            [_START, {**_TEXT[1], "delta": {"type": "signature_delta", "signature": 3}}],
+            [_START],
+        ),
+        # a second message_start changes nothing
+        ("AM-START-ONCE", [_START, *_TEXT, _START, *_END], [_START, *_TEXT, *_END]),
+        # the error is terminal and never in the Message: the stream is cut before it
+        (
+            "AM-LIFE-ERROR",
+            [_START, *_TEXT[:2], {"type": "error", "error": {}}, *_TEXT[2:], *_END],
+            [_START, *_TEXT[:2]],
+        ),
+        ("AM-LIFE-ERROR", [{"type": "error", "error": {}}, _START, *_TEXT, *_END], []),
+        # a blank start text or thinking starts from ""
+        (
+            "AM-TEXT-JOIN",
+            [_START, {**_TEXT[0], "content_block": {"type": "text"}}, *_TEXT[1:], *_END],
+            [_START, *_TEXT, *_END],
+        ),
+        (
+            "AM-THINK-JOIN",
+            [_START, {**_TEXT[0], "content_block": {"type": "thinking", "thinking": None}}],
+            [_START, {**_TEXT[0], "content_block": {"type": "thinking", "thinking": ""}}],
+        ),
+        # JSON whitespace before a tool input: parsed once, as a whole, it is nothing
+        (
+            "AM-TOOL-JOIN",
+            _tool("", "\n ", ' {"a": ', "1} "),
+            _tool("", "", '{"a": ', "1} "),
+        ),
+        # the title key a citation always carries, null when there is none
+        (
+            "AM-CITATIONS-APPEND",
+            _cited(_citation()),
+            _cited(_citation(document_title=None)),
+        ),
+    ],
+    ids=[
+        "null-text",
+        "number-signature",
+        "second-start",
+        "error-mid-block",
+        "error-first",
+        "start-without-text",
+        "null-start-thinking",
+        "tool-input-after-whitespace",
+        "untitled-citation",
+    ],
+)
+def test_each_departure_is_undone_to_the_plain_shape_the_reference_folds_alike(
+    rule_id: str, departing: list[JSON], plain: list[JSON]
+) -> None:
+    undone = dict(applicable_undos(departing))
+    assert undone.get(rule_id) == plain, sorted(undone)
+    assert rule_id not in dict(applicable_undos(plain))
+
+
+def test_a_message_start_after_message_stop_or_without_a_message_is_no_second_start() -> None:
+    # the first is AM-LIFE-AFTER-STOP's, the second a wrong type that starts nothing
+    after: list[JSON] = [_START, *_TEXT, *_END, _START]
+    blank: list[JSON] = [_START, *_TEXT, {"type": "message_start", "message": 1}, *_END]
+    assert "AM-START-ONCE" not in dict(applicable_undos(after))
+    assert "AM-START-ONCE" not in dict(applicable_undos(blank))
+
+
+def test_an_error_after_message_stop_is_not_the_errors_departure() -> None:
+    late: list[JSON] = [_START, *_TEXT, *_END, {"type": "error", "error": {}}]
+    assert "AM-LIFE-ERROR" not in dict(applicable_undos(late))
+    assert "AM-LIFE-AFTER-STOP" in dict(applicable_undos(late))
+
+
+def test_the_rules_deciding_every_text_thinking_and_citation_are_never_probed_for_differences() -> (
+    None
+):
+    # their undos add only what the rule reads anyway; a difference left after them may
+    # still be that rule's (every text, thinking and citation is), so nothing clears it
+    untitled = _cited(_citation())
+    blank: list[JSON] = [_START, {**_TEXT[0], "content_block": {"type": "text"}}, *_TEXT[1:]]
+    for stream in (untitled, blank):
+        probed = {rule for rule, _, _ in difference_undos(stream, frozenset())}
+        assert not probed & {"AM-CITATIONS-APPEND", "AM-TEXT-JOIN", "AM-THINK-JOIN"}
+
+
+def test_taking_the_streamed_citations_out_is_a_probe_of_citations_for_a_target_claiming_them() -> (
+    None
+):
+    # a documented citation a target's validator refuses (a null title) is that rule's,
+    # whatever test drew it: without the citations_delta only `/content/N/citations` changes
+    stream = _cited(_citation(document_title=None))
+    probes = {
+        rule: (deciding, s)
+        for rule, deciding, s in difference_undos(stream, frozenset({"citations"}))
+    }
+    deciding, uncited = probes["AM-CITATIONS-APPEND (uncited)"]
+    assert deciding == {"AM-CITATIONS-APPEND"}
+    assert uncited == [_START, *_TEXT, *_END]
+    unclaimed = {rule for rule, _, _ in difference_undos(stream, frozenset())}
+    assert "AM-CITATIONS-APPEND (uncited)" not in unclaimed
+
+
+@pytest.mark.parametrize(
+    ("events", "charged"),
+    [
+        # AQ24: anthropic-python adds text_delta.text to the start's missing text (None)
+        (
+            [_START, {**_TEXT[0], "content_block": {"type": "text"}}, *_TEXT[1:], *_END],
+            "AM-TEXT-JOIN",
+        ),
+        # anthropic-python encodes a null partial_json fragment
+        (
+            [
+                _START,
+                {
+                    **_TEXT[0],
+                    "content_block": {"type": "tool_use", "id": "t", "name": "f", "input": {}},
+                },
+                {**_TEXT[1], "delta": {"type": "input_json_delta", "partial_json": '{"a": '}},
+                {**_TEXT[1], "delta": {"type": "input_json_delta", "partial_json": None}},
+                {**_TEXT[1], "delta": {"type": "input_json_delta", "partial_json": "1}"}},
+                _TEXT[2],
+                *_END,
+            ],
+            "AM-ROB-WRONG-TYPE",
+        ),
+    ],
+    ids=["start-without-text", "null-input-fragment"],
+)
+def test_an_sdk_crash_on_a_departure_is_charged_to_the_rule_that_undoes_it(
+    events: list[JSON], charged: str
+) -> None:
+    pytest.importorskip("anthropic")
+    target = load_target("anthropic")
+    check = Check(target)
+    check.rules = ("AM-PING",)  # a test of another rule drew the stream
+    with pytest.raises(ConformanceFailure) as raised:
+        check.fold(events)
+    failure = raised.value
+    assert failure.crash is not None
+    analyse(failure.crash, failure.chunks or [], target)
+    assert failure.implicated == (charged,)
+
+
+def test_a_citation_that_is_not_an_object_is_left_to_the_wrong_type_undo() -> None:
+    stream = _cited(_citation(document_title=None))
+    wrong: JSON = {**_TEXT[1], "delta": {"type": "citations_delta", "citation": "char_location"}}
+    stream.insert(3, wrong)
+    probes = {rule: s for rule, _, s in difference_undos(stream, frozenset({"citations"}))}
+    assert wrong in probes["AM-CITATIONS-APPEND (uncited)"]
+    assert wrong not in probes["AM-ROB-WRONG-TYPE"]

@@ -49,6 +49,14 @@ GOVERNING: dict[str, frozenset[str]] = {
     # a stop reason set on message_start with no message_delta after it is AQ7's shape
     # (AM-START-CONTENT) and the value the stop reason "starts as" (AM-STOP-REASON)
     "AM-START-CONTENT": frozenset({"AM-START-CONTENT", "AM-STOP-REASON"}),
+    # an error before message_start is AM-BEFORE-START's exception ("terminal wherever it
+    # arrives"), and the documented way a stream has no message_start to read
+    # (AM-LIFE-EMPTY: an overloaded error can be the first event)
+    "AM-LIFE-ERROR": frozenset({"AM-LIFE-ERROR", "AM-BEFORE-START", "AM-LIFE-EMPTY"}),
+    # whitespace around invalid input is kept in the raw string (AM-TOOL-INVALID: untrimmed)
+    "AM-TOOL-JOIN": frozenset({"AM-TOOL-JOIN", "AM-TOOL-INVALID"}),
+    # a citation sent to a block that takes none is ignored whole, whatever it holds
+    "AM-CITATIONS-APPEND": frozenset({"AM-CITATIONS-APPEND", "AM-DELTA-MATCH"}),
     "text on content_block_start": frozenset({"AM-TEXT-JOIN"}),
     "thinking on content_block_start": frozenset({"AM-THINK-JOIN"}),
     "input on content_block_start": frozenset(

@@ -429,8 +429,8 @@ def test_a_wrong_typed_message_content_is_kept(name: str) -> None:
 
 @pytest.mark.parametrize("name", BOTH)
 def test_an_input_fragment_that_is_not_a_string_raises(name: str) -> None:
-    # `bytes(partial_json, "utf-8")` of None; ablation cannot undo a wrong-typed fragment,
-    # so the crash stays the test's rule's
+    # `bytes(partial_json, "utf-8")` of None; the fragment adds nothing (AM-ROB-WRONG-TYPE),
+    # and the SDK folds the stream without it: the crash is that rule's, not the joining's
     events = [
         _start(),
         _tool_start(),
@@ -443,7 +443,7 @@ def test_an_input_fragment_that_is_not_a_string_raises(name: str) -> None:
     ]
     failure = _failure(name, events, ("AM-TOOL-JOIN",))
     assert "TypeError" in (failure.target_error or "")
-    assert failure.implicated == ("AM-TOOL-JOIN",)
+    assert failure.implicated == ("AM-ROB-WRONG-TYPE",)
 
 
 @pytest.mark.parametrize("name", BOTH)

@@ -150,6 +150,24 @@ DEPARTING: dict[str, list[Any]] = {
     "AMD-AFTER-STOP": [*BASIC, _PING],
     "AMD-AFTER-ERROR": [*BASIC[:3], _ERROR, *BASIC[3:]],
     "AMD-CUT": BASIC[:3],
+    "AMD-CITATION-UNTITLED": [
+        BASIC[0],
+        *_block(
+            0,
+            _TEXT,
+            {
+                "type": "citations_delta",
+                "citation": {
+                    "type": "char_location",
+                    "cited_text": "Hi",
+                    "document_index": 0,
+                    "start_char_index": 0,
+                    "end_char_index": 2,
+                },
+            },
+        ),
+        *BASIC[-2:],
+    ],
     "AQ9": [
         BASIC[0],
         *_block(
@@ -305,3 +323,61 @@ def test_regenerating_from_another_source_is_one_paragraph_and_exit_2(
     error = capsys.readouterr().err
     assert error.startswith("refold: ") and "\n" not in error.strip()
     assert "Traceback" not in error
+
+
+_CITATIONS: list[dict[str, Any]] = [
+    {
+        "type": "char_location",
+        "cited_text": "c",
+        "document_index": 0,
+        "start_char_index": 0,
+        "end_char_index": 1,
+        "document_title": None,
+    },
+    {
+        "type": "page_location",
+        "cited_text": "c",
+        "document_index": 0,
+        "start_page_number": 1,
+        "end_page_number": 2,
+        "document_title": "Doc",
+    },
+    {
+        "type": "web_search_result_location",
+        "cited_text": "c",
+        "url": "https://e.com",
+        "encrypted_index": "ei",
+        "title": None,
+    },
+]
+
+
+@pytest.mark.parametrize("citation", _CITATIONS, ids=lambda c: c["type"])
+def test_a_citation_departs_only_without_the_title_key_its_location_always_carries(
+    citation: dict[str, Any],
+) -> None:
+    # the API sends `document_title` / `title` as null when there is none (@anthropic-ai/sdk
+    # types it `string | null`, not optional); the Python SDK's default hides it from the schema
+    delta = {"type": "citations_delta", "citation": citation}
+    titled = [BASIC[0], *_block(0, _TEXT, delta), *BASIC[-2:]]
+    assert _shapes().of(titled).shape == "documented"
+    key = "title" if citation["type"].endswith("result_location") else "document_title"
+    untitled = _with(titled, 2, lambda e: e["delta"]["citation"].pop(key))
+    assert _shapes().of(untitled).departures == ("AMD-CITATION-UNTITLED",)
+    on_start = [BASIC[0], *_block(0, {**_TEXT, "citations": [untitled[2]["delta"]["citation"]]})]
+    assert _shapes().of([*on_start, *BASIC[-2:]]).departures == ("AMD-CITATION-UNTITLED",)
+
+
+def test_tool_input_of_json_whitespace_alone_is_empty_input_not_a_cut_one() -> None:
+    # the spec's "empty" joined input: AM-TOOL-NO-DELTA's case, not AQ9's (which only
+    # fine-grained streaming sends); a form feed is no JSON whitespace
+    tool = {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}
+    fragments = ("", " ", "\n", "\t\r")
+    spaced = [
+        BASIC[0],
+        *_block(0, tool, *({"type": "input_json_delta", "partial_json": f} for f in fragments)),
+        *BASIC[-2:],
+    ]
+    assert "AQ9" not in _shapes().of(spaced).departures
+    fed = _with(spaced, 3, lambda e: e["delta"].update(partial_json="\f"))
+    assert "AQ9" in _shapes().of(fed).departures

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from refold.dialects import dialect
-from refold.dialects.anthropic_messages.ablation import known_blocks, undecided_at
+from refold.dialects.anthropic_messages.ablation import known_blocks
 from refold.dialects.anthropic_messages.attribution import rules_at
+from refold.dialects.anthropic_messages.undecided import undecided_at
 from refold.records.replay import failure_record
 from refold.reference import ABSENT, JSON, JSONObject
 from refold.reference.anthropic import differences, fold
