@@ -7,16 +7,18 @@ from collections.abc import Iterator, Sequence
 
 from refold.reference import JSON, JSONObject
 
+from .. import _reading as reading
+
 __all__ = ["PLAIN_TEXT_KEYS", "entries", "index_of", "is_plain_text", "is_streamed", "parts_of"]
 
 PLAIN_TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature"})
 """The keys of a plain text part (GM-TEXT-JOIN): any other key makes it a part kept as sent."""
 
 
-def index_of(entry: JSONObject) -> int | None:
-    """A candidate entry's index (absent reads 0, as proto3 omits it); None if not an int."""
-    value = entry.get("index", 0)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+def index_of(entry: JSONObject) -> int:
+    """A candidate entry's index as the reference reads it (GM-CAND-INDEX): absent, or not
+    a non-negative integer, reads 0 (proto3 omits a 0; a wrong type is GMD-WRONG-TYPE's)."""
+    return reading.index_of(entry.get("index")) or 0
 
 
 def entries(items: Sequence[JSON]) -> Iterator[tuple[int, JSONObject]]:

@@ -177,13 +177,21 @@ def cut(items: Sequence[JSON]) -> Iterator[int]:
             yield number
 
 
+def _sent_index(entry: JSONObject) -> int | None:
+    """The integer index an entry sends (absent: 0), a negative one too; None for another
+    type (GMD-WRONG-TYPE's)."""
+    value = entry.get("index", 0)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def index_gap(items: Sequence[JSON]) -> Iterator[int]:
-    """GMD-INDEX-GAP: candidate indexes that are not 0..n-1."""
-    indexes = {index_of(entry) for _, entry in entries(items)}
+    """GMD-INDEX-GAP: candidate indexes sent that are not 0..n-1 (a negative one too, which
+    the fold reads as 0)."""
+    indexes = {_sent_index(entry) for _, entry in entries(items)}
     if indexes == set(range(len(indexes))):
         return
     for number, entry in entries(items):
-        index = index_of(entry)
+        index = _sent_index(entry)
         if index is None or not 0 <= index < len(indexes):
             yield number
 
@@ -278,6 +286,7 @@ _TYPES: dict[str, type | tuple[type, ...]] = {
     "responseId": str,
     "usageMetadata": dict,
     "promptFeedback": dict,
+    "error": dict,  # a Status object (GM-LIFE-ERROR reads any other as `{}`)
 }
 _ENTRY_TYPES: dict[str, type | tuple[type, ...]] = {
     "content": dict,

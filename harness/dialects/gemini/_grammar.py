@@ -35,7 +35,7 @@ def _finished_once(items: Sequence[JSON]) -> Iterator[Violation]:
         index = index_of(entry)
         if index in finished and (parts_of(entry) or "finishReason" in entry):
             yield Violation(number, "/candidates", f"candidate {index} after its finishReason")
-        if entry.get("finishReason") is not None and index is not None:
+        if entry.get("finishReason") is not None:
             finished.add(index)
 
 
@@ -44,10 +44,9 @@ def _every_candidate_finishes(items: Sequence[JSON]) -> Iterator[Violation]:
     finished: set[int] = set()
     for number, entry in entries(items):
         index = index_of(entry)
-        if index is not None:
-            seen[index] = number
-            if entry.get("finishReason") is not None:
-                finished.add(index)
+        seen[index] = number
+        if entry.get("finishReason") is not None:
+            finished.add(index)
     for index, number in seen.items():
         if index not in finished:
             yield Violation(number, "/candidates", f"candidate {index} never finishes")
@@ -58,7 +57,7 @@ def _indexes_listed(items: Sequence[JSON]) -> Iterator[Violation]:
     if indexes and indexes != set(range(len(indexes))):
         for number, entry in entries(items):
             index = index_of(entry)
-            if index is None or index >= len(indexes):
+            if index >= len(indexes):
                 yield Violation(number, "/candidates", f"candidate index {index} outside the list")
 
 

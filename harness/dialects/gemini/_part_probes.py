@@ -14,8 +14,9 @@ needs that kind, and is charged to its rule.
         the slot stays where it was and only the kind changes
     GM-SIGNATURE       every `thoughtSignature` removed
     GM-CALL-STREAMED   every streamed call sent whole: `willContinue` and `partialArgs`
-        removed, nameless continuing fragments dropped (its pieces are also
-        GM-CALL-PARTIAL-ARGS's when it has any)
+        removed, the `args` the reference assembles put on its opening, nameless
+        continuing fragments dropped (its pieces are also GM-CALL-PARTIAL-ARGS's when it
+        has any)
     GM-CAND-ORDER      only the entries of candidate 0 kept (with GM-CAND-INDEX: which
         candidate an entry belongs to)
 
@@ -119,7 +120,7 @@ def _signature_decides(stream: list[JSON]) -> frozenset[str]:
     signature yet"): a signed fragment with text, then a plain one of the same kind."""
     runs: dict[int, tuple[bool, bool, bool]] = {}  # candidate → (thought, signed, has text)
     for _, entry in entries(stream):
-        index = index_of(entry) or 0
+        index = index_of(entry)
         for part in parts_of(entry):
             if not isinstance(part, dict) or all(value is None for value in part.values()):
                 continue  # skipped by the fold: ends no run
@@ -146,14 +147,38 @@ def _nameless(call: JSON) -> bool:
     return not (isinstance(name, str) and name.strip())
 
 
+def _folded_args(stream: list[JSON]) -> dict[int, list[JSON]]:
+    """Per candidate index, the `args` of each call the reference folds, in order (none
+    when it refuses the stream)."""
+    try:
+        folded = fold(copy.deepcopy(stream))
+    except RefoldError:
+        return {}
+    found: dict[int, list[JSON]] = {}
+    listed = folded.get("candidates")
+    for candidate in listed if isinstance(listed, list) else []:
+        if isinstance(candidate, dict):
+            found[index_of(candidate)] = [
+                part["functionCall"].get("args", {})
+                for part in parts_of(candidate)
+                if isinstance(part, dict) and isinstance(part.get("functionCall"), dict)
+            ]
+    return found
+
+
 def _sent_whole(stream: list[JSON]) -> list[JSON]:
-    """Every streamed call sent whole: its opening without the streaming keys, and no
-    nameless fragment (a stream without a streamed call is returned as it was)."""
+    """Every streamed call sent whole, as GM-CALL-WHOLE's calls are: its opening without
+    the streaming keys and with the `args` the reference assembles for it (a whole call
+    carries them), and no nameless fragment (a stream without a streamed call is returned
+    as it was)."""
     calls = [part.get("functionCall") for _, _, part in _every_part(stream)]
     if not any(is_streamed(call) for call in calls):
         return stream
+    assembled = _folded_args(stream)
+    named: dict[int, int] = {}  # candidate index -> calls opened so far
     undone = copy.deepcopy(stream)
     for _, entry in entries(undone):
+        candidate = index_of(entry)
         parts = parts_of(entry)
         parts[:] = [
             part
@@ -164,6 +189,10 @@ def _sent_whole(stream: list[JSON]) -> list[JSON]:
         for part in parts:
             call = part.get("functionCall") if isinstance(part, dict) else None
             if isinstance(call, dict):
+                nth = named[candidate] = named.get(candidate, -1) + 1
+                args = assembled.get(candidate, [])
+                if is_streamed(call) and "args" not in call:
+                    call["args"] = copy.deepcopy(args[nth]) if nth < len(args) else {}
                 call.pop("willContinue", None)
                 call.pop("partialArgs", None)
     return undone
@@ -184,7 +213,7 @@ def _candidate_zero_only(stream: list[JSON]) -> list[JSON]:
     for chunk in undone:
         listed = chunk.get("candidates") if isinstance(chunk, dict) else None
         if isinstance(listed, list):
-            listed[:] = [e for e in listed if not isinstance(e, dict) or index_of(e) in (0, None)]
+            listed[:] = [e for e in listed if not isinstance(e, dict) or index_of(e) == 0]
     return undone
 
 

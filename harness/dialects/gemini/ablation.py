@@ -11,6 +11,8 @@ away with the departure is charged to the departure's rule, `refold.verdicts.cra
     GM-CAND-INDEX         candidate entries without `index` given `"index": 0`
     GM-USAGE-LAST         every `usageMetadata` object but the last removed
     GM-CALL-WHOLE         a whole call without `args` given `"args": {}` (alike, GM-CALL-WHOLE)
+    GM-LIFE-ERROR         an `error` that is not an object sent as a Status object (the
+                          response never holds it, GM-ENV-NO-ERROR)
 
 `absent_departures(stream)` names the rules about a shape the stream does not have: a
 difference in its fold is never evidence against them (`Dialect.absent_departures`,
@@ -178,6 +180,15 @@ def _whole_without_args(call: JSONObject) -> bool:
     return named and not is_streamed(call) and "args" not in call
 
 
+def _error_object(chunk: JSONObject) -> None:
+    """An error chunk's `error` that is not an object sent as the Status object Google
+    documents (`{code, message, status}`, its message the string sent, if any)."""
+    error = chunk.get("error")
+    if "error" in chunk and error is not None and not isinstance(error, dict):
+        message = error if isinstance(error, str) else ""
+        chunk["error"] = {"code": 500, "message": message, "status": "INTERNAL"}
+
+
 def _last_usage_only(stream: list[JSON]) -> list[JSON]:
     carrying = [
         number
@@ -199,6 +210,7 @@ _DEPARTURES: tuple[tuple[str, Callable[[list[JSON]], list[JSON]]], ...] = (
     ("GM-CAND-INDEX", _each_chunk(_index_zero)),
     ("GM-USAGE-LAST", _last_usage_only),
     ("GM-CALL-WHOLE", _each_chunk(_call_args)),
+    ("GM-LIFE-ERROR", _each_chunk(_error_object)),
 )
 
 
@@ -206,11 +218,20 @@ _DEPARTURES: tuple[tuple[str, Callable[[list[JSON]], list[JSON]]], ...] = (
 _reference_fold = folded_or_none(fold, NoResponseError)
 
 
+_CRASH_ONLY = frozenset({"GM-CALL-WHOLE"})
+"""Departures whose rule also decides the plain shape (every whole call, not only one
+without `args`): a difference their undoing leaves in place may still be that rule's, so
+they are not probed for differences, which would clear the rule
+(`refold.verdicts.difference_ablation`); a crash their undoing makes go away is still
+charged to them."""
+
+
 _UNDOING = Undoing(
     departures=_DEPARTURES,
     fold=_reference_fold,
     differences=differences,
     rules_at=lambda pointer: frozenset(),  # an undo must leave the fold unchanged everywhere
+    crash_only=_CRASH_ONLY,
 )
 
 
@@ -224,25 +245,12 @@ def departures_alone(stream: list[JSON]) -> list[tuple[str, list[JSON]]]:
     return _UNDOING.departures_alone(stream)
 
 
-_CRASH_ONLY = frozenset({"GM-CALL-WHOLE"})
-"""Departures whose rule also decides the plain shape (every whole call, not only one
-without `args`): a difference their undoing leaves in place may still be that rule's, so
-they are not probed for differences, which would clear the rule
-(`refold.verdicts.difference_ablation`); a crash their undoing makes go away is still
-charged to them."""
-
-
 def difference_undos(stream: list[JSON], claimed: frozenset[str]) -> list[Probe]:
     """(rule, the rules deciding how its departure folds: its own, undone stream) per
     departure present in `stream` that the reference folds identically but
     `_CRASH_ONLY`'s, then the probes that take one kind of part or candidate out of the
     way (`_part_probes`)."""
-    undos = [
-        (rule, frozenset({rule}), undone)
-        for rule, undone in applicable_undos(stream)
-        if rule not in _CRASH_ONLY
-    ]
-    return undos + kind_probes(stream, claimed)
+    return _UNDOING.difference_probes(stream) + kind_probes(stream, claimed)
 
 
 ABLATION = Ablation(applicable_undos, departures_alone, difference_undos)

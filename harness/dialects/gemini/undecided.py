@@ -88,10 +88,7 @@ def _sent_to(stream: list[JSON], index: int) -> list[JSON]:
     """Every part of every entry of the candidate `index` names (GM-CAND-INDEX: an
     unreadable index is 0)."""
     return [
-        part
-        for _, entry in entries(stream)
-        if (index_of(entry) or 0) == index
-        for part in parts_of(entry)
+        part for _, entry in entries(stream) if index_of(entry) == index for part in parts_of(entry)
     ]
 
 

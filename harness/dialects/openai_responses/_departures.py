@@ -279,7 +279,25 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
         synthetic("RS-SYN-OBJECT", 'a response whose `object` is not "response"'),
         found.not_response,
     ),
-    (synthetic("RS-SYN-ORDER", "items or parts added out of index order"), found.out_of_order),
+    (
+        synthetic("RS-SYN-ORDER", "items, parts or annotations added out of index order"),
+        found.out_of_order,
+    ),
+    (
+        synthetic(
+            "RS-SYN-RESPONSE-ID",
+            "lifecycle and terminal responses of different `id`s (RQ8: unconfirmed, the "
+            "Copilot fixture that shows it has sanitized ids)",
+        ),
+        found.response_ids,
+    ),
+    (
+        synthetic(
+            "RS-SYN-LIFECYCLE-OUTPUT",
+            "a lifecycle response whose `output` holds items (OpenAI's is `[]`)",
+        ),
+        found.lifecycle_output,
+    ),
     (synthetic("RS-SYN-BARE-ERROR", "an `error` event without a message"), found.bare_error),
 )
 

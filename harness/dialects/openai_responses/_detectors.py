@@ -28,6 +28,7 @@ __all__ = [
     "keepalive",
     "kind_mismatch",
     "late_lifecycle",
+    "lifecycle_output",
     "message_without_status",
     "missing_terminal_output",
     "nested_error",
@@ -40,6 +41,7 @@ __all__ = [
     "null_usage",
     "out_of_order",
     "repeated_terminal",
+    "response_ids",
     "rotated_ids",
     "sequence_departs",
     "sparse_response",
@@ -380,7 +382,7 @@ def _wrong_type(item: JSONObject) -> bool:
         return True
     if any(key in item and not isinstance(item[key], str) for key in _TEXTS):
         return True
-    body = item.get("response", {})
+    body = item.get("response")  # absent is no object either
     if kind(item) in (*LIFECYCLE, *TERMINALS) and (
         not isinstance(body, dict) or _wrong_response_type(body)
     ):
@@ -528,9 +530,19 @@ def not_response(items: Sequence[JSON]) -> list[int]:
     return [n for n, body in _responses(items) if "object" in body and body["object"] != "response"]
 
 
+def _scope(key: str, item: JSONObject) -> object:
+    """Where an index counts from: the response's items, an item's parts, a part's
+    annotations."""
+    if key == "output_index":
+        return key
+    if key == "annotation_index":
+        return (key, _index(item), item.get("content_index"))
+    return (key, _index(item))
+
+
 def out_of_order(items: Sequence[JSON]) -> list[int]:
-    """Items or parts added at an index past the next one no event has named yet (one an
-    orphan event or a done item named first is RQ5's)."""
+    """Items, parts or annotations added at an index past the next one no event has named
+    yet (one an orphan event or a done item named first is RQ5's)."""
     found: list[int] = []
     added: dict[object, set[int]] = {}
     for number, item in _objects(items):
@@ -538,11 +550,12 @@ def out_of_order(items: Sequence[JSON]) -> list[int]:
             ("output_index", _ADDED),
             ("content_index", "response.content_part.added"),
             ("summary_index", "response.reasoning_summary_part.added"),
+            ("annotation_index", "response.output_text.annotation.added"),
         ):
             value = item.get(key)
             if not is_int(value):
                 continue
-            scope = key if key == "output_index" else (key, _index(item))
+            scope = _scope(key, item)
             seen = added.setdefault(scope, set())  # every index an event named so far
             at = int(value)  # type: ignore[arg-type]
             if kind(item) == opens and at != len(seen) and at not in seen:
@@ -564,6 +577,22 @@ def late_lifecycle(items: Sequence[JSON]) -> list[int]:
         elif _index(item) is not None or kind(item) in TERMINALS:
             started = True
     return found
+
+
+def lifecycle_output(items: Sequence[JSON]) -> list[int]:
+    """A lifecycle response whose `output` holds items (OpenAI's is `[]`: nothing is
+    streamed yet)."""
+    return [
+        n
+        for n, body in _responses(items)
+        if kind(items[n]) in LIFECYCLE and isinstance(body.get("output"), list) and body["output"]
+    ]
+
+
+def response_ids(items: Sequence[JSON]) -> list[int]:
+    """A lifecycle or terminal response whose string `id` is not the first one's."""
+    ids = [(n, body["id"]) for n, body in _responses(items) if isinstance(body.get("id"), str)]
+    return [n for n, named in ids if named != ids[0][1]]
 
 
 def headless(items: Sequence[JSON]) -> list[int]:

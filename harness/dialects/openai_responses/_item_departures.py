@@ -30,6 +30,7 @@ __all__ = [
     "content_index",
     "dense_indexes",
     "done_as_deltas",
+    "fitting",
     "items_done",
     "key_output_index",
     "kind_match",
@@ -40,6 +41,7 @@ __all__ = [
     "route",
     "steady_ids",
     "terminal_output",
+    "walk",
 ]
 
 _ADDED = "response.output_item.added"
@@ -72,7 +74,7 @@ def _is_item_event(event: JSON) -> bool:
     return event.get("type") in ITEM_EVENTS
 
 
-def _walk(
+def walk(
     stream: list[JSON],
 ) -> Iterator[tuple[int, JSONObject, int | None, dict[str, int], dict[int, JSONObject]]]:
     """(position, item event, the index the reference routes it to, the announced ids by
@@ -112,7 +114,7 @@ def orphan(stream: list[JSON]) -> list[JSON]:
     inserts: dict[int, JSONObject] = {}
     moved: set[int] = set()
     opened: set[int] = set()
-    walked = list(_walk(stream))
+    walked = list(walk(stream))
     for position, event, index, _, _ in walked:
         if index is None or index in opened:
             continue
@@ -147,7 +149,7 @@ def steady_ids(stream: list[JSON]) -> list[JSON]:
     item there was announced with (`item_id`; a done item's `id`), or none when it was
     announced without one."""
     result = [copy.deepcopy(event) for event in stream]  # no object shared by two
-    for position, event, index, announced, items in _walk(stream):
+    for position, event, index, announced, items in walk(stream):
         if event["type"] == _ADDED or index is None or _named_id(event) in announced:
             continue
         if index not in items:
@@ -189,7 +191,7 @@ def route(stream: list[JSON]) -> list[JSON]:
     """RS-ROUTE: an item event whose id names an item announced at another index carries
     that index as its output_index."""
     result = [copy.deepcopy(event) for event in stream]  # no object shared by two
-    for position, event, index, announced, _ in _walk(stream):
+    for position, event, index, announced, _ in walk(stream):
         named = _named_id(event)
         if event["type"] != _ADDED and named in announced and event.get("output_index") != index:
             changed = result[position]
@@ -204,7 +206,7 @@ def readd(stream: list[JSON]) -> list[JSON]:
     dropped."""
     firsts: dict[int, int] = {}
     latest: dict[int, JSONObject] = {}
-    for position, event, index, _, _ in _walk(stream):
+    for position, event, index, _, _ in walk(stream):
         if event["type"] == _ADDED and index is not None:
             firsts.setdefault(index, position)
             latest[index] = event
@@ -228,7 +230,7 @@ def output_order(stream: list[JSON]) -> list[JSON]:
     """RS-OUTPUT-ORDER: the item events moved so that items arrive one after the other in
     ascending output_index order (each item's own events in their order); every other
     event stays where it was."""
-    routed = [(position, index) for position, _, index, _, _ in _walk(stream) if index is not None]
+    routed = [(position, index) for position, _, index, _, _ in walk(stream) if index is not None]
     ordered = sorted(routed, key=lambda pair: pair[1])  # stable: each item's own order
     result = [copy.deepcopy(event) for event in stream]  # no object shared by two
     for (position, _), (source, _) in zip(routed, ordered, strict=True):
@@ -236,11 +238,12 @@ def output_order(stream: list[JSON]) -> list[JSON]:
     return result
 
 
-def kind_match(stream: list[JSON]) -> bool:
-    """RS-KIND-MATCH: whether an item event is routed to an item whose type it does not
-    fit (hosted-tool status events fit nothing and change nothing: never a departure)."""
+def _mismatched(stream: list[JSON]) -> set[int]:
+    """The positions of the item events routed to an item whose type they do not fit
+    (hosted-tool status events fit nothing and change nothing: never a departure)."""
     types: dict[int, Any] = {}
-    for _, event, index, _, _ in _walk(stream):
+    found: set[int] = set()
+    for position, event, index, _, _ in walk(stream):
         if index is None:
             continue
         kind = event["type"]
@@ -253,15 +256,29 @@ def kind_match(stream: list[JSON]) -> bool:
         fits = ITEM_EVENTS[kind].kinds
         held = types.setdefault(index, _implied(event))
         if fits and held not in fits:
-            return True
-    return False
+            found.add(position)
+    return found
+
+
+def kind_match(stream: list[JSON]) -> bool:
+    """RS-KIND-MATCH: whether an item event is routed to an item whose type it does not
+    fit."""
+    return bool(_mismatched(stream))
+
+
+def fitting(stream: list[JSON]) -> list[JSON]:
+    """RS-KIND-MATCH: the item events routed to an item whose type they do not fit left
+    out (a text delta at a function call, content parts at a hosted-tool item): the
+    reference applies none of them."""
+    dropped = _mismatched(stream)
+    return [copy.deepcopy(e) for position, e in enumerate(stream) if position not in dropped]
 
 
 def content_index(stream: list[JSON]) -> bool:
     """RS-CONTENT-INDEX: whether an item's parts arrive at indexes other than 0, 1, 2 ...
     in that order (events of a part before an earlier one's, or gaps)."""
     seen: dict[tuple[int, str], list[int]] = {}
-    for _, event, index, _, _ in _walk(stream):
+    for _, event, index, _, _ in walk(stream):
         for key, name in _LISTS.items():
             part = index_of(event.get(key))
             if index is None or part is None:
@@ -344,7 +361,7 @@ def done_as_deltas(stream: list[JSON]) -> list[JSON]:
     joined: dict[tuple[object, ...], str] = {}
     inserts: dict[int, JSONObject] = {}
     deltas = {delta: done for done, (delta, _, _) in _DONE_VALUES.items()}
-    for position, event, index, _, _ in _walk(stream):
+    for position, event, index, _, _ in walk(stream):
         kind = str(event["type"])
         if kind == _ADDED and isinstance(event["item"].get("arguments"), str):
             joined[(index, "response.function_call_arguments.done", None)] = event["item"][
@@ -378,20 +395,21 @@ def done_as_deltas(stream: list[JSON]) -> list[JSON]:
 
 
 def items_done(stream: list[JSON]) -> list[JSON]:
-    """RS-RECOVER-FROM-DELTAS: every announced item that never got `output_item.done` gets
-    one before the first terminal event (at the end without one), carrying the item as the
-    reference recovers it from its deltas, with RS-RECOVER-STATUS's status (split family 4
-    sends no `.done` event at all)."""
-    announced: set[int] = set()
+    """RS-RECOVER-FROM-DELTAS: every streamed item that never got `output_item.done` (one
+    announced, or opened by an orphan event, RS-ORPHAN) gets one before the first terminal
+    event (at the end without one), carrying the item as the reference recovers it from
+    its deltas, with RS-RECOVER-STATUS's status (split family 4 sends no `.done` event at
+    all)."""
+    opened: set[int] = set()
     done: set[int] = set()
-    for _, event, index, _, _ in _walk(stream):
-        if index is not None and event.get("type") in (_ADDED, _DONE):
-            (announced if event["type"] == _ADDED else done).add(index)
-    open_ = sorted(announced - done)
+    for _, event, index, _, _ in walk(stream):
+        if index is not None:
+            (done if event["type"] == _DONE else opened).add(index)
+    open_ = sorted(opened - done)
     recovered = _recovered_output(stream) if open_ else None
-    if recovered is None or len(recovered) != len(announced):
-        return copy.deepcopy(stream)  # none open, or not one item per announced index
-    order = sorted(announced)
+    order = sorted(opened | done)
+    if recovered is None or len(recovered) != len(order):
+        return copy.deepcopy(stream)  # none open, or not one item per streamed index
     dones: list[JSON] = [
         {"type": _DONE, "output_index": index, "item": copy.deepcopy(recovered[order.index(index)])}
         for index in open_

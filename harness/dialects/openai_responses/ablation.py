@@ -34,9 +34,11 @@ from refold.reference.responses import NoResponseError, differences, fold
 from refold.verdicts.undoing import Probe, Undo, Undoing, folded_or_none
 
 from .._dialect import Ablation
+from ._envelope_departures import env_filled, lifecycle_ids, opened, wrong_types
 from ._item_departures import (
     content_index,
     done_as_deltas,
+    fitting,
     items_done,
     key_output_index,
     kind_match,
@@ -46,6 +48,12 @@ from ._item_departures import (
     refusals_as_text,
     route,
     terminal_output,
+)
+from ._part_departures import (
+    distinct_call_ids,
+    empty_args_deltas,
+    empty_text_deltas,
+    parts_in_order,
 )
 from ._stream_departures import (
     after_terminal,
@@ -70,17 +78,25 @@ DEPARTURES: tuple[tuple[str, Undo], ...] = (
     ("RS-SEQ-ARRIVAL", seq_arrival),
     ("RS-TERMINAL-REPEAT", terminal_repeat),
     ("LIFE-RS-AFTER", after_terminal),
-    ("RS-TERMINAL-EVENTS", terminal_events),
+    ("RS-WRONG-TYPE", wrong_types),
+    ("RS-TERMINAL-BASE", opened),
+    ("RS-ENV-TERMINAL", lifecycle_ids),
+    ("RS-ENV-FILL", env_filled),
     ("RS-ORPHAN", orphan),
     ("RS-ROUTE", route),
     ("RS-KEY-OUTPUT-INDEX", key_output_index),
     ("RS-READD", readd),
+    ("RS-KIND-MATCH", fitting),
     ("RS-OUTPUT-ORDER", output_order),
+    ("RS-CONTENT-INDEX", parts_in_order),
     ("RS-DONE-REPLACES", done_as_deltas),
     ("RS-RECOVER-FROM-DELTAS", items_done),
     ("RS-OUTPUT-RECOVER", terminal_output),
+    ("RS-TERMINAL-EVENTS", terminal_events),
 )
-"""(rule id, undo) per departure from the plain shape, in the order they are tried."""
+"""(rule id, undo) per departure from the plain shape, in the order they are tried (and
+undone together: an item is recovered as the stream's own terminal leaves it, RS-RECOVER-STATUS,
+before every terminal is read as `response.completed`)."""
 
 
 _response = folded_or_none(fold, NoResponseError)
@@ -109,7 +125,35 @@ def _deciding(rule_id: str, stream: list[JSON]) -> frozenset[str]:
     )
 
 
-UNDOING = Undoing(DEPARTURES, _response, differences, rules_at, _deciding)
+_CRASH_ONLY = frozenset(
+    {
+        "RS-RECOVER-FROM-DELTAS",
+        "RS-OUTPUT-RECOVER",
+        "RS-WRONG-TYPE",
+        "RS-TERMINAL-BASE",
+        "RS-ENV-TERMINAL",
+        "RS-ENV-FILL",
+        "RS-KIND-MATCH",
+        "RS-CONTENT-INDEX",
+    }
+)
+"""Departures undone to charge a crash, never a difference: an item recovered from its
+deltas is where a content defect shows (a refusal a target drops from deltas), and the
+item handed over whole on `output_item.done` or in the terminal's output would charge
+that defect to recovery. A target that raises on an item never done (openai-python:
+"Cannot complete response with unfinished output items") is charged
+RS-RECOVER-FROM-DELTAS, one that iterates a terminal output it was not sent
+("snapshot.output is not iterable") RS-OUTPUT-RECOVER, not every rule of the test. The
+envelope and part undos (`_envelope_departures`, `fitting`, `parts_in_order`) charge
+crashes only too: one that raises on a stream without `response.created` ("expected
+'response.created' event") is RS-TERMINAL-BASE's, on a lifecycle event without a response
+RS-WRONG-TYPE's, on a changed response id ("Lifecycle response identity changed")
+RS-ENV-TERMINAL's, on lifecycle output items it waits to see finished RS-ENV-FILL's, on a
+text delta at a function call RS-KIND-MATCH's, on parts out of order RS-CONTENT-INDEX's;
+a difference on such a stream stays charged by its pointer, as before they were undone."""
+
+
+UNDOING = Undoing(DEPARTURES, _response, differences, rules_at, _deciding, _CRASH_ONLY)
 """The shared driver over these departures (`refold.verdicts.undoing`): an undo is trusted
 where the fold changes only at pointers its deciding rules own, and each is charged with
 it (a crash after response.incomplete is RS-TERMINAL-EVENTS's and RS-INCOMPLETE's)."""
@@ -118,35 +162,36 @@ applicable_undos = UNDOING.applicable_undos
 departures_alone = UNDOING.departures_alone
 
 
-_CRASH_ONLY = frozenset({"RS-RECOVER-FROM-DELTAS", "RS-OUTPUT-RECOVER"})
-"""Departures undone to charge a crash, never a difference: an item recovered from its
-deltas is where a content defect shows (a refusal a target drops from deltas), and the
-item handed over whole on `output_item.done` or in the terminal's output would charge
-that defect to recovery. A target that raises on an item never done (openai-python:
-"Cannot complete response with unfinished output items") is charged
-RS-RECOVER-FROM-DELTAS, one that iterates a terminal output it was not sent
-("snapshot.output is not iterable") RS-OUTPUT-RECOVER, not every rule of the test."""
+_PROBES: tuple[tuple[str, Undo], ...] = (
+    ("RS-TEXT-JOIN", empty_text_deltas),
+    ("RS-ARGS-JOIN", empty_args_deltas),
+    ("RS-CALL-IDS", distinct_call_ids),
+)
+"""Variations of OpenAI's own shape that are no departure to undo (split family 1 sends
+them: empty deltas, RQ23; calls drawn with one `call_id`, which the schema allows), by
+the rule deciding them: a target that trips on one (litellm: "Invalid function argument
+delta"; openai-python: "Response snapshot has conflicting output identities") fails that
+rule, not every rule of the test."""
 
 
 def difference_undos(stream: list[JSON], claimed: frozenset[str]) -> list[Probe]:
     """Every departure present in `stream` whose undoing the reference folds identically
-    except at its rule's pointers (`applicable_undos`), and refusal parts sent as
-    output_text parts, when the stream has any and the target claims `refusal` (a target
-    that drops an output_text part too is not failing on the part being a refusal)."""
-    found = [
-        (rule_id, _deciding(rule_id, stream), undone)
-        for rule_id, undone in applicable_undos(stream)
-        if rule_id in dict(DEPARTURES) and rule_id not in _CRASH_ONLY
-    ]
-    if "refusal" not in claimed:
-        return found
-    undone = refusals_as_text(stream)
+    except at its rule's pointers (`applicable_undos`); its empty deltas left out
+    (`_EMPTY_DELTAS`); and refusal parts sent as output_text parts, when the stream has
+    any and the target claims `refusal` (a target that drops an output_text part too is
+    not failing on the part being a refusal)."""
+    found = UNDOING.difference_probes(stream)
     try:
         expected = _response(stream)
     except RefoldError:
         return found
-    if undone != stream and _folds_alike(expected, undone, frozenset({"RS-REFUSAL"})):
-        found.append(("RS-REFUSAL", frozenset({"RS-REFUSAL"}), undone))
+    probes = list(_PROBES)
+    if "refusal" in claimed:
+        probes.append(("RS-REFUSAL", refusals_as_text))
+    for rule_id, probe in probes:
+        undone = probe(stream)
+        if undone != stream and _folds_alike(expected, undone, frozenset({rule_id})):
+            found.append((rule_id, frozenset({rule_id}), undone))
     return found
 
 
@@ -193,12 +238,18 @@ def _types(stream: list[JSON]) -> set[object]:
     return {event.get("type") for event in stream if isinstance(event, dict)}
 
 
+def _parts_depart(stream: list[JSON]) -> bool:
+    """RS-CONTENT-INDEX: parts out of index order or with gaps, or an annotation index
+    past the end of its part's annotations."""
+    return content_index(stream) or parts_in_order(stream) != stream
+
+
 def absent_departures(stream: list[JSON]) -> frozenset[str]:
     """The rules `stream` gives nothing to decide: those about a departure it does not
     have, and those of a terminal output it does not send (see the module docstring)."""
     undos = dict(DEPARTURES)
     absent = {rule for rule in _FROM_UNDOS if undos[rule](stream) == stream}
-    for rule, departs in (("RS-KIND-MATCH", kind_match), ("RS-CONTENT-INDEX", content_index)):
+    for rule, departs in (("RS-KIND-MATCH", kind_match), ("RS-CONTENT-INDEX", _parts_depart)):
         if not departs(stream):
             absent.add(rule)
     types = _types(stream)

@@ -23,6 +23,7 @@ _NOISY: list[JSON] = [
     {"candidates": [{"content": {"parts": [{"functionCall": {"name": "now"}}]}, "index": 0}]},
     {"usageMetadata": {"trafficType": "ON_DEMAND"}},
     {"candidates": [{"finishReason": "STOP"}], "usageMetadata": {"totalTokenCount": 3}},
+    {"error": "overloaded"},  # GM-LIFE-ERROR: an error that is no Status object
 ]
 
 
@@ -81,3 +82,14 @@ def test_a_whole_call_without_args_is_undone_to_empty_args_and_a_fragment_is_not
         {"candidates": [{"finishReason": "STOP", "index": 0}]},
     ]
     assert "GM-CALL-WHOLE" not in dict(applicable_undos(streamed))
+
+
+def test_an_error_that_is_no_status_object_is_undone_to_the_status_object_google_documents() -> (
+    None
+):
+    # GM-LIFE-ERROR reads it as `{}`; ai-sdk-google refuses the chunk ("Type validation failed")
+    stream: list[JSON] = [_NOISY[0], {"error": "overloaded"}]
+    undone = dict(applicable_undos(stream))["GM-LIFE-ERROR"]
+    assert undone[1] == {"error": {"code": 500, "message": "overloaded", "status": "INTERNAL"}}
+    documented: list[JSON] = [_NOISY[0], {"error": {"code": 503, "message": "m"}}]
+    assert "GM-LIFE-ERROR" not in dict(applicable_undos(documented))

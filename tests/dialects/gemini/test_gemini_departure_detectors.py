@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from refold.dialects.gemini import GEMINI
+from refold.dialects.gemini._chunks import index_of
 from refold.dialects.gemini._departures import DEPARTURES, DETECTORS
 from refold.reference import JSON
 from refold.verdicts.shapes import StreamShapes
@@ -199,3 +200,17 @@ def test_each_departure_is_found_on_the_chunks_that_depart(departure: str) -> No
     assert departure in shape.departures, shape.describe()
     rank = {"documented": 0, "observed": 1, "synthetic": 2}
     assert rank[shape.shape] >= rank[DEPARTURES[departure].shape], shape.describe()
+
+
+@pytest.mark.parametrize(
+    ("sent", "read"), [(None, 0), (0, 0), (2, 2), (2.0, 2), ("1", 0), (-1, 0), (True, 0)]
+)
+def test_a_candidate_index_is_read_as_the_reference_reads_it(sent: JSON, read: int) -> None:
+    # GM-CAND-INDEX: absent, or not a non-negative integer, is candidate 0
+    entry = _entry({"text": "Hi"}, index=None) if sent is None else {"index": sent}
+    assert index_of(entry) == read
+
+
+def test_an_error_that_is_no_status_object_is_the_synthetic_gmd_wrong_type() -> None:
+    shape = _shapes().of([_chunk(_entry({"text": "Hi"}, **_DONE)), {"error": "overloaded"}])
+    assert shape.departures == ("GMD-WRONG-TYPE",) and shape.unregistered == ()

@@ -190,3 +190,18 @@ def test_below_a_slot_the_kinds_the_candidate_was_sent_are_decided() -> None:
     # with no received value, a slot is read as below it: the candidate's kinds
     assert "GM-THOUGHT-APART" not in undecided_at(stream, "/candidates/0/content/parts/0")
     assert undecided_at(stream, "/candidates/0/finishReason") == frozenset()
+
+
+def test_a_streamed_call_sent_whole_carries_the_args_the_reference_assembles() -> None:
+    # litellm raises KeyError 'args' on a call without them: a whole call carries its args
+    opening = {"functionCall": {"name": "f", "willContinue": True}}
+    piece = {"jsonPath": "$.n", "numberValue": 1}
+    stream: list[JSON] = [
+        _chunk(opening),
+        _chunk({"functionCall": {"partialArgs": [piece], "willContinue": True}}),
+        _chunk({"functionCall": {}}, finishReason="STOP"),
+    ]
+    probes = {rule: undone for rule, _, undone in kind_probes(stream, _EVERY_FEATURE)}
+    whole = probes["GM-CALL-STREAMED"]
+    assert whole[0] == _chunk({"functionCall": {"name": "f", "args": {"n": 1}}})
+    assert differences(fold(stream), fold(whole)) == []

@@ -14,6 +14,8 @@ from _responses_streams import (
     HELLO,
     HELLO_ITEM,
     added,
+    call,
+    call_events,
     created,
     done,
     message,
@@ -24,6 +26,7 @@ from _responses_streams import (
 from hypothesis import HealthCheck, given, settings
 
 from refold.dialects import dialect
+from refold.dialects.openai_responses._item_departures import kind_match
 from refold.dialects.openai_responses.ablation import (
     DEPARTURES,
     absent_departures,
@@ -340,3 +343,121 @@ def test_a_dropped_refusal_found_by_a_test_of_recovery_is_charged_to_refusal() -
     )
     failure.ablation = ablate(events, found, target, target.features)
     assert failure.implicated == ("RS-REFUSAL",)
+
+
+def _undone_by(rule_id: str, stream: list[JSON]) -> list[JSON]:
+    """The stream `rule_id`'s undo gives, trusted (the reference folds it alike)."""
+    found = [undone for rule, undone in applicable_undos(stream) if rule == rule_id]
+    assert found, f"no trusted {rule_id} undo of {_types(stream)}"
+    return found[0]
+
+
+def test_rs_terminal_base_opens_a_headless_stream_with_the_terminals_created_response() -> None:
+    headless = [terminal(output=[HELLO_ITEM])]
+    opened = _undone_by("RS-TERMINAL-BASE", headless)
+    assert _types(opened) == ["response.created", "response.completed"]
+    assert opened[0]["response"]["id"] == "resp_1"  # type: ignore[index,call-overload]
+    assert "RS-TERMINAL-BASE" not in [rule for rule, _ in applicable_undos(HELLO)]
+    assert "RS-TERMINAL-BASE" not in [rule for rule, _ in applicable_undos(HELLO[:-1][1:])]
+
+
+def test_rs_wrong_type_leaves_out_the_events_a_mistyped_field_leaves_changing_nothing() -> None:
+    bare: list[JSON] = [{"type": "response.in_progress"}, {"type": "response.completed"}]
+    stray = {"type": "response.output_text.delta", "item_id": "msg_1", "output_index": 0}
+    mistyped = [HELLO[0], bare[0], *HELLO[1:3], {**stray, "delta": 7}, *HELLO[3:], bare[1]]
+    assert _undone_by("RS-WRONG-TYPE", mistyped) == HELLO
+
+
+def test_rs_env_terminal_gives_every_lifecycle_response_the_terminals_id() -> None:
+    renamed = copy.deepcopy(HELLO)
+    renamed[0]["response"]["id"] = "resp_created"  # type: ignore[index,call-overload]
+    assert _undone_by("RS-ENV-TERMINAL", renamed) == HELLO
+
+
+def test_rs_env_fill_empties_the_output_a_lifecycle_response_holds() -> None:
+    stale = copy.deepcopy(HELLO)
+    stale[0]["response"]["output"] = [message("msg_stale", output_text("stale"))]  # type: ignore[index,call-overload]
+    assert _undone_by("RS-ENV-FILL", stale) == HELLO
+
+
+def test_rs_kind_match_leaves_out_exactly_the_events_that_do_not_fit_their_item() -> None:
+    stray = {"type": "response.output_text.delta", "item_id": "fc_1", "output_index": 0}
+    calls = [created(), *call_events(0, call()), terminal(output=[call()])]
+    mismatched = [*calls[:2], {**stray, "content_index": 0, "delta": "x"}, *calls[2:]]
+    assert kind_match(mismatched)
+    assert _undone_by("RS-KIND-MATCH", mismatched) == calls
+
+
+def test_rs_content_index_sends_parts_in_index_order_and_annotations_at_the_end() -> None:
+    citation = {"type": "url_citation", "url": "https://x.y", "start_index": 0, "end_index": 1}
+    item = message("msg_1", output_text("A", [citation, citation]), output_text("B"))
+    plain = [created(), *message_events(0, item), terminal(output=[item])]
+    parts = [e for e in plain if isinstance(e, dict) and "content_index" in e]
+    first, second = parts[: len(parts) // 2 + 1], parts[len(parts) // 2 + 1 :]
+    assert {e["content_index"] for e in first} == {0}  # type: ignore[index]
+    swapped = [*plain[:2], *second, *first, *plain[2 + len(parts) :]]
+    gapped = copy.deepcopy(plain)
+    last = max(n for n, e in enumerate(gapped) if "annotation_index" in e)  # type: ignore[operator]
+    gapped[last]["annotation_index"] = 7  # type: ignore[index,call-overload]
+    for departing in (swapped, gapped):
+        assert "RS-CONTENT-INDEX" not in absent_departures(departing)
+        assert _undone_by("RS-CONTENT-INDEX", departing) == plain
+
+
+def test_an_orphan_item_never_done_is_announced_and_done_on_the_plain_stream() -> None:
+    orphaned = [created(), *call_events(0, call())[1:3], terminal(output=[])]
+    plain = departures_alone(orphaned)[0]
+    assert plain[0] == ""
+    assert _types(plain[1])[1:2] == ["response.output_item.added"]
+    assert "response.output_item.done" in _types(plain[1])
+
+
+def test_an_item_cut_by_response_incomplete_is_done_as_recovered_before_completed() -> None:
+    cut = [created(), *call_events(0, call())[:2], terminal("incomplete", output=[])]
+    kept = dict(departures_alone(cut))
+    plain = kept[""]
+    done_item = next(e for e in plain if isinstance(e, dict) and e["type"].endswith("item.done"))
+    assert done_item["item"]["status"] == "incomplete"  # type: ignore[index,call-overload]
+    assert _types(plain)[-1] == "response.completed"
+    assert "RS-TERMINAL-EVENTS" in kept  # the incomplete terminal alone, the item done
+
+
+def test_an_empty_delta_is_no_departure_but_a_probe_of_the_rule_joining_it() -> None:
+    calls = [created(), *call_events(0, call()), terminal(output=[call()])]
+    empty = {"type": "response.function_call_arguments.delta", "item_id": "fc_1"}
+    with_empty = [*calls[:2], {**empty, "output_index": 0, "delta": ""}, *calls[2:]]
+    assert all(undo(with_empty) == with_empty for rule, undo in DEPARTURES if "JOIN" in rule)
+    probes = {rule: undone for rule, _, undone in difference_undos(with_empty, frozenset())}
+    assert probes["RS-ARGS-JOIN"] == calls
+
+
+def test_calls_sharing_a_call_id_are_a_probe_of_rs_call_ids_changing_only_call_ids() -> None:
+    first, second = call(item_id=None), call('{"n": 2}', item_id=None)
+    shared = [
+        created(),
+        *call_events(0, first)[:1],
+        done(0, first),
+        *call_events(1, second)[:1],
+        done(1, second),
+        terminal(output=[first, second]),
+    ]
+    probes = {rule: undone for rule, _, undone in difference_undos(shared, frozenset())}
+    found = differences(fold(shared), fold(probes["RS-CALL-IDS"]))
+    assert [(d.pointer, d.received) for d in found] == [("/output/1/call_id", "call_abc_1")]
+    assert all(undo(shared) == shared for rule, undo in DEPARTURES if rule == "RS-CALL-IDS")
+
+
+def test_rs_env_fill_sends_a_sparse_terminal_the_keys_the_fold_fills_it_with() -> None:
+    sparse = copy.deepcopy(HELLO)
+    body = sparse[-1]["response"]  # type: ignore[index,call-overload]
+    for key in ("id", "model", "created_at"):
+        del body[key]
+    filled = _undone_by("RS-ENV-FILL", sparse)
+    assert filled[-1]["response"]["id"] == "resp_1"  # type: ignore[index,call-overload]
+    assert differences(fold(sparse), fold(filled)) == []
+
+
+def test_rs_wrong_type_leaves_out_an_item_event_whose_output_index_names_no_item() -> None:
+    stray = {"type": "response.output_text.delta", "output_index": "0", "content_index": 0}
+    mistyped = [*HELLO[:3], {**stray, "delta": "X"}, *HELLO[3:]]
+    assert _undone_by("RS-WRONG-TYPE", mistyped) == HELLO

@@ -162,6 +162,10 @@ _CHANGES: dict[str, _Change] = {
     "RS-SYN-LATE-LIFECYCLE": _inserted(_DELTA, in_progress()),
     "RS-SYN-OBJECT": _set(_TERMINAL, ("response", "object"), "chat.completion"),
     "RS-SYN-ORDER": lambda e: [{**x, "output_index": 1} if "output_index" in x else x for x in e],
+    "RS-SYN-RESPONSE-ID": _set(_TERMINAL, ("response", "id"), "resp_other"),
+    "RS-SYN-LIFECYCLE-OUTPUT": _set(
+        _at("response.in_progress"), ("response", "output"), [message(text_part("stale"))]
+    ),
 }
 """One change to OpenAI's own stream per departure (RS-DOC-ARGS-NAME's is written below:
 it needs a function call)."""

@@ -22,6 +22,7 @@ from refold.dialects.openai_responses.regenerate_schema import build_schema, mai
 from refold.reference import JSONObject
 from refold.strategies.responses import round_trips
 from refold.suites.responses._events import (
+    annotation_added,
     args_delta,
     item_added,
     item_done,
@@ -336,3 +337,29 @@ def test_the_item_added_at_the_index_a_null_item_left_blank_is_the_observed_rq6(
     )
     blank = [n for n, e in enumerate(following) if "item" in e and e["item"] is None]
     assert len(blank) == 1 and list(DETECTORS["RQ6"](following)) == blank
+
+
+def test_a_lifecycle_event_without_a_response_is_the_synthetic_rs_syn_wrong_type() -> None:
+    def change(stream: list[Any]) -> list[Any]:
+        return [stream[0], {"type": "response.in_progress"}, *stream[2:]]
+
+    assert _changed(change) == ("synthetic", ("RS-SYN-WRONG-TYPE",), ())
+
+
+_CITATION = {"type": "url_citation", "start_index": 0, "end_index": 2, "url": "https://x.y"}
+
+
+def _annotated(*indexes: int) -> Callable[[list[Any]], list[Any]]:
+    """Annotations at `indexes` on part 0, after its first delta."""
+
+    def change(stream: list[Any]) -> list[Any]:
+        at = 1 + next(n for n, e in enumerate(stream) if e["type"].endswith("text.delta"))
+        added = [annotation_added(0, dict(_CITATION), index) for index in indexes]
+        return [*stream[:at], *added, *stream[at:]]
+
+    return change
+
+
+def test_an_annotation_index_past_the_end_of_its_parts_is_the_synthetic_rs_syn_order() -> None:
+    assert "RS-SYN-ORDER" not in _changed(_annotated(0, 1))[1]
+    assert "RS-SYN-ORDER" in _changed(_annotated(0, 7))[1]
