@@ -180,7 +180,10 @@ SDKS: dict[str, Sdk] = {
             "AM-ROB-WRONG-TYPE",
             "AM-ROB-NOT-OBJECT",
             "AM-LIFE-ERROR",
-            "AM-LIFE-TRUNCATED",
+            # not AM-LIFE-TRUNCATED: the lifecycle target reads an unfinished stream's
+            # partial snapshot and passes the rule's examples; `finalMessage()` rejecting
+            # (AQ19) is pinned on the fold by test_node_anthropic_targets.py, and the
+            # report's one failure of it was a second message_start's crash, AM-START-ONCE's
             "AM-SSE-TYPE",
             "AM-SSE-EMPTY",
         ),
