@@ -54,9 +54,16 @@ _EVENTS = frozenset(
         "error",
     }
 )
-_DELTAS = frozenset(
-    {"text_delta", "input_json_delta", "thinking_delta", "signature_delta", "citations_delta"}
-)
+_PAYLOADS: dict[str, tuple[str, type]] = {
+    "text_delta": ("text", str),
+    "input_json_delta": ("partial_json", str),
+    "thinking_delta": ("thinking", str),
+    "signature_delta": ("signature", str),
+    "citations_delta": ("citation", dict),
+}
+"""The one field each known delta type carries, and the JSON type it must have."""
+_DELTAS = frozenset(_PAYLOADS)
+"""The delta types the spec names."""
 _ENVELOPE_KEYS = frozenset({"type", "message", "index", "content_block", "delta", "usage", "error"})
 _OBJECT_FIELDS = ("message", "content_block", "delta", "usage")
 
@@ -127,16 +134,6 @@ def unknown_keys(stream: list[JSON]) -> list[JSON]:
         else copy.deepcopy(event)
         for event in stream
     ]
-
-
-_PAYLOADS: dict[str, tuple[str, type]] = {
-    "text_delta": ("text", str),
-    "input_json_delta": ("partial_json", str),
-    "thinking_delta": ("thinking", str),
-    "signature_delta": ("signature", str),
-    "citations_delta": ("citation", dict),
-}
-"""The one field each known delta type carries, and the JSON type it must have."""
 
 
 def _wrong_payload(event: JSON) -> bool:

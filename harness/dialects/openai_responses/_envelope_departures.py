@@ -18,7 +18,7 @@ import copy
 from refold.reference import JSON, JSONObject
 from refold.reference.responses._envelope import LIFECYCLE_EVENTS, TERMINAL_EVENTS
 
-from ._item_departures import walk
+from ._item_departures import DELTA_EVENTS, walk
 from ._stream_departures import is_terminal
 
 __all__ = [
@@ -31,16 +31,6 @@ __all__ = [
 
 _CREATED = "response.created"
 _ENVELOPE = frozenset({*LIFECYCLE_EVENTS, *TERMINAL_EVENTS})
-_DELTAS = frozenset(
-    {
-        "response.output_text.delta",
-        "response.refusal.delta",
-        "response.function_call_arguments.delta",
-        "response.reasoning_text.delta",
-        "response.reasoning_summary_text.delta",
-    }
-)
-"""The events that join a `delta` string (RS-WRONG-TYPE: another type adds nothing)."""
 
 
 def _type(event: JSON) -> object:
@@ -69,7 +59,7 @@ def _mistyped(event: JSON) -> bool:
     kind = _type(event)
     if kind in _ENVELOPE:
         return not isinstance(event.get("response"), dict)
-    return kind in _DELTAS and not isinstance(event.get("delta"), str)
+    return kind in DELTA_EVENTS and not isinstance(event.get("delta"), str)
 
 
 def wrong_types(stream: list[JSON]) -> list[JSON]:

@@ -27,6 +27,7 @@ from .._reading import index_of
 from ._stream_departures import is_terminal
 
 __all__ = [
+    "DELTA_EVENTS",
     "content_index",
     "dense_indexes",
     "done_as_deltas",
@@ -350,6 +351,8 @@ _DONE_VALUES: dict[str, tuple[str, str, str | None]] = {
         None,
     ),
 }
+DELTA_EVENTS = frozenset(delta for delta, _, _ in _DONE_VALUES.values())
+"""The events that join a `delta` string into a value a `.done` event may replace."""
 """A `.done` event that sets a value (RS-DONE-REPLACES), the delta event joining into that
 value, the done event's value key and the index key of the part (None: the call's)."""
 

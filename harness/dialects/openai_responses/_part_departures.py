@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 
 from refold.reference import JSON
+from refold.verdicts.dropping import without
 
 from .._reading import index_of
 from ._stream_departures import is_terminal
@@ -80,11 +81,9 @@ def parts_in_order(stream: list[JSON]) -> list[JSON]:
 
 
 def _without_empty(stream: list[JSON], kind: str) -> list[JSON]:
-    return [
-        copy.deepcopy(event)
-        for event in stream
-        if not (isinstance(event, dict) and event.get("type") == kind and event.get("delta") == "")
-    ]
+    return without(
+        stream, lambda e: isinstance(e, dict) and e.get("type") == kind and e.get("delta") == ""
+    )
 
 
 def empty_text_deltas(stream: list[JSON]) -> list[JSON]:
