@@ -35,7 +35,7 @@ SHAPES: Mapping[str, frozenset[str]] = {
     "family 2": TEXT,  # terminal output omitted (RS-OUTPUT-RECOVER)
     "family 3": TEXT,  # .done-only items
     "family 4": TEXT,  # deltas-only items (RS-RECOVER-FROM-DELTAS, RS-RECOVER-STATUS)
-    "family 5": TEXT,  # rotating or missing item ids (RS-KEY-OUTPUT-INDEX)
+    "family 5": TEXT,  # rotating or missing item ids, shared call ids (RS-KEY-OUTPUT-INDEX)
     "family 6": TEXT,  # orphan content events (RS-ORPHAN, RS-READD)
     "family 7": TEXT,  # noise; its robustness kinds are gated below
     # family 7's kinds of noise

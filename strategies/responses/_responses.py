@@ -288,14 +288,20 @@ def _outcome(draw: st.DrawFn, status: str) -> JSONObject:
     return outcome
 
 
-def _unique_ids(items: list[JSONObject]) -> list[JSONObject]:
-    """Item ids made unique (suffixing the position): routing by id needs it."""
+def _unique(items: list[JSONObject], key: str) -> list[JSONObject]:
+    """`items` with each value of `key` made unique by suffixing its item's position."""
     seen: set[JSON] = set()
     for position, item in enumerate(items):
-        while "id" in item and item["id"] in seen:
-            item["id"] = f"{item['id']}{position}"
-        seen.add(item.get("id"))
+        while key in item and item[key] in seen:
+            item[key] = f"{item[key]}{position}"
+        seen.add(item.get(key))
     return items
+
+
+def _unique_ids(items: list[JSONObject], *, shared_call_ids: bool) -> list[JSONObject]:
+    """Item ids made unique (routing by id needs it), and call ids unless `shared_call_ids`
+    (the API reference calls `call_id` "the unique ID of the function tool call")."""
+    return _unique(items, "id") if shared_call_ids else _unique(_unique(items, "id"), "call_id")
 
 
 @st.composite
@@ -305,6 +311,7 @@ def responses(
     features: Collection[str] = frozenset(FEATURES),
     max_items: int = 4,
     bare_calls: bool = False,
+    shared_call_ids: bool = False,
 ) -> JSONObject:
     """Draw a final OpenAI `Response` holding only what `features` claim.
 
@@ -318,7 +325,8 @@ def responses(
     (`tools`, `instructions`, `metadata`, `temperature`, `top_p`, ...) and extra
     top-level keys (`service_tier`, ...). Every part holds `logprobs`, every usage its
     details, and every function call an `id` unless `bare_calls` (RQ10, split family 5):
-    a response of the plain family validates against the vendored schema.
+    a response of the plain family validates against the vendored schema. Calls share a
+    `call_id` only with `shared_call_ids` (split family 5, `RS-SYN-SHARED-CALL-ID`).
     """
     check_features(features)
     status = draw(st.sampled_from(STATUSES))
@@ -331,7 +339,7 @@ def responses(
         "created_at": draw(st.integers(1_700_000_000, 1_800_000_000)),
         "status": status,
         "model": draw(st.sampled_from(["gpt-5", "gpt-4.1-mini", "o4-mini"])),
-        "output": _unique_ids(items),
+        "output": _unique_ids(items, shared_call_ids=shared_call_ids),
         **_outcome(draw, status),
         **draw(st.fixed_dictionaries(_REQUIRED_KEYS)),
     }

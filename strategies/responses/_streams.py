@@ -253,7 +253,9 @@ def _damages(features: Collection[str]) -> list[tuple[str, Damage]]:
 
 _PARTS = StreamParts(
     CLAIMS,
-    results=lambda features, chosen: responses(features=features, bare_calls=5 in chosen),
+    results=lambda features, chosen: responses(
+        features=features, bare_calls=5 in chosen, shared_call_ids=5 in chosen
+    ),
     splits=lambda response, chosen, features: event_splits(
         response, families=chosen, features=features
     ),

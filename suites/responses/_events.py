@@ -377,15 +377,17 @@ def text_stream(*texts: str, terminal_output: bool = True) -> list[JSONObject]:
     ]
 
 
-def call_stream(*fragments: str, index: int = 0) -> list[JSONObject]:
-    """The item events of one function call at `index`, its arguments streamed as
-    `fragments`, with its `.done` events (no lifecycle events)."""
+def call_stream(
+    *fragments: str, index: int = 0, id: str = FC, call_id: str = "call_01"
+) -> list[JSONObject]:
+    """The item events of one function call at `index` (item `id`, `call_id`), its
+    arguments streamed as `fragments`, with its `.done` events (no lifecycle events)."""
     whole = "".join(fragments)
     return [
-        item_added(index, function_call(status="in_progress")),
-        *(args_delta(index, part) for part in fragments),
-        args_done(index, whole),
-        item_done(index, function_call(whole)),
+        item_added(index, function_call(id=id, call_id=call_id, status="in_progress")),
+        *(args_delta(index, part, item_id=id) for part in fragments),
+        args_done(index, whole, item_id=id),
+        item_done(index, function_call(whole, id=id, call_id=call_id)),
     ]
 
 

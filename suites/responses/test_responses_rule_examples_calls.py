@@ -43,8 +43,17 @@ def _recovered(*events: JSONObject) -> list[JSONObject]:
 def test_call_id_and_item_id_are_two_fields_in_the_terminal_output(check: Check) -> None:
     # RQ9: pydantic-ai #2210 used the fc_ item id as the tool call id
     call = function_call('{"city": "Paris"}', id="fc_68a1", call_id="call_Xy12")
-    events = [created(), *call_stream('{"city": ', '"Paris"}'), completed(call)]
-    expect_fold(check, events, response(call))
+    streamed = call_stream('{"city": ', '"Paris"}', id="fc_68a1", call_id="call_Xy12")
+    expect_fold(check, [created(), *streamed, completed(call)], response(call))
+
+
+@rule("RS-CALL-IDS", "RS-TERMINAL-BASE")
+def test_a_call_id_of_the_form_call_and_digits_is_the_call_id(check: Check) -> None:
+    # RQ11: Bedrock Mantle numbers its call_ids `call_0`, `call_1`, ... in each response;
+    # litellm reads such a call_id as a placeholder and hands over the item id instead
+    call = function_call('{"city": "Paris"}', id="fc_01", call_id="call_1")
+    streamed = call_stream('{"city": ', '"Paris"}', id="fc_01", call_id="call_1")
+    expect_fold(check, [created(), *streamed, completed(call)], response(call))
 
 
 @rule("RS-CALL-IDS", "RS-ARGS-JOIN", "RS-OUTPUT-RECOVER")

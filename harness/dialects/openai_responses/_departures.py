@@ -94,6 +94,18 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
     ),
     (
         observed(
+            "RQ9",
+            "an item named by another `id` or `call_id` in its `response.output_item.done` "
+            "or in the terminal's `output` than it was added with",
+            "OpenRouter (`fc_tmp_*` while streaming, `call_*` at completion): "
+            "https://github.com/rbb-dev/Open-WebUI-OpenRouter-pipe/pull/54; vLLM (`call_id` "
+            "differs between `output_item.done` and `response.completed`): "
+            "https://github.com/vllm-project/vllm/pull/47916",
+        ),
+        found.changed_identities,
+    ),
+    (
+        observed(
             "RQ10",
             "a `function_call` item without `id` (its events without `item_id`)",
             "https://github.com/anomalyco/opencode/pull/45081",
@@ -282,6 +294,15 @@ _REGISTRY: tuple[tuple[Departure, Detector], ...] = (
     (
         synthetic("RS-SYN-ORDER", "items, parts or annotations added out of index order"),
         found.out_of_order,
+    ),
+    (
+        synthetic(
+            "RS-SYN-SHARED-CALL-ID",
+            'function calls sharing one `call_id` (the API reference: "The unique ID of '
+            "the function tool call\"; RQ11's Bedrock Mantle `call_0` ids repeat across "
+            "responses, not within one)",
+        ),
+        found.shared_call_ids,
     ),
     (
         synthetic(

@@ -20,6 +20,7 @@ __all__ = [
     "before_announced",
     "blank_item",
     "call_without_id",
+    "changed_identities",
     "cut",
     "done_again",
     "empty_terminal_output",
@@ -44,6 +45,7 @@ __all__ = [
     "response_ids",
     "rotated_ids",
     "sequence_departs",
+    "shared_call_ids",
     "sparse_response",
     "sparse_usage",
     "unknown_event",
@@ -181,11 +183,118 @@ def _ids(items: Sequence[JSON]) -> set[str]:
 
 
 def rotated_ids(items: Sequence[JSON]) -> list[int]:
+    """An item's events naming it by another `item_id`, or its done item by another
+    `id`, than it was added with."""
     announced, known = _announced(items), _ids(items)
     found: list[int] = []
     for number, event, index in _item_events(items):
         named, own = event.get("item_id"), announced.get(index, {}).get("id")
         if isinstance(named, str) and isinstance(own, str) and named != own and named not in known:
+            found.append(number)
+    return sorted(found + _done_renaming(items, ("id",)))
+
+
+def _renamed(before: object, after: object, keys: tuple[str, ...]) -> bool:
+    """Whether `after` is `before`'s item under another string value of one of `keys`."""
+    if not (isinstance(before, dict) and isinstance(after, dict)):
+        return False
+    return before.get("type") == after.get("type") and any(
+        isinstance(before.get(key), str)
+        and isinstance(after.get(key), str)
+        and before[key] != after[key]
+        for key in keys
+    )
+
+
+def _done_renaming(items: Sequence[JSON], keys: tuple[str, ...]) -> list[int]:
+    """The `output_item.done` events naming their item by another value of `keys` than
+    it was added with."""
+    announced = _announced(items)
+    found: list[int] = []
+    for number, item in _objects(items):
+        index = _index(item)
+        if index is None or kind(item) != _DONE:
+            continue
+        if _renamed(announced.get(index), item.get("item"), keys):
+            found.append(number)
+    return found
+
+
+def _streamed_forms(items: Sequence[JSON]) -> dict[int, list[JSONObject]]:
+    """The item at each output_index as it was streamed: its added item, then its done."""
+    found: dict[int, list[JSONObject]] = {}
+    for _, item in _objects(items):
+        index = _index(item)
+        if (
+            kind(item) in (_ADDED, _DONE)
+            and index is not None
+            and isinstance(item.get("item"), dict)
+        ):
+            found.setdefault(index, []).append(item["item"])
+    return found
+
+
+def _named_anew(forms: list[JSONObject], later: object) -> bool:
+    """Whether `later` names the item of `forms` by an `id` or `call_id` none of them has."""
+    if not isinstance(later, dict):
+        return False
+    for key in ("id", "call_id"):
+        names = {form[key] for form in forms if isinstance(form.get(key), str)}
+        if names and isinstance(later.get(key), str) and later[key] not in names:
+            return True
+    return False
+
+
+def changed_identities(items: Sequence[JSON]) -> list[int]:
+    """A `function_call` given another `call_id` by its `output_item.done` than it was
+    added with, or a terminal `output` naming an item by an `id` or `call_id` it was not
+    streamed with (a done item under another `id` is RQ7's rotation). The terminal's items
+    are read by position, only where it lists one per streamed index from 0, so no item
+    is compared with another's."""
+    streamed = _streamed_forms(items)
+    in_order = sorted(streamed) == list(range(len(streamed)))
+    found = _done_renaming(items, ("call_id",))
+    for number, item in _objects(items):
+        body = item.get("response")
+        if kind(item) in TERMINALS and isinstance(body, dict) and in_order:
+            output = body.get("output")
+            if (
+                isinstance(output, list)
+                and len(output) == len(streamed)
+                and any(_named_anew(streamed[k], later) for k, later in enumerate(output))
+            ):
+                found.append(number)
+    return found
+
+
+def _call_ids(output: object) -> list[str]:
+    calls = output if isinstance(output, list) else []
+    return [
+        call["call_id"]
+        for call in calls
+        if isinstance(call, dict)
+        and call.get("type") == "function_call"
+        and isinstance(call.get("call_id"), str)
+    ]
+
+
+def shared_call_ids(items: Sequence[JSON]) -> list[int]:
+    """Function calls at several output indexes, or in one response's `output`, sharing
+    one `call_id`: the events that send them."""
+    at: dict[str, set[int]] = {}
+    for _, item in _objects(items):
+        index = _index(item)
+        if kind(item) in (_ADDED, _DONE) and index is not None:
+            for call_id in _call_ids([item.get("item")]):
+                at.setdefault(call_id, set()).add(index)
+    shared = {call_id for call_id, indexes in at.items() if len(indexes) > 1}
+    found: list[int] = []
+    for number, item in _objects(items):
+        if kind(item) in (_ADDED, _DONE) and set(_call_ids([item.get("item")])) & shared:
+            found.append(number)
+        body = item.get("response")
+        ids = _call_ids(body.get("output")) if isinstance(body, dict) else []
+        if len(set(ids)) < len(ids):
             found.append(number)
     return found
 

@@ -84,6 +84,7 @@ DEPARTURES: tuple[tuple[str, Undo], ...] = (
     ("RS-ENV-FILL", env_filled),
     ("RS-ORPHAN", orphan),
     ("RS-ROUTE", route),
+    ("RS-CALL-IDS", distinct_call_ids),
     ("RS-KEY-OUTPUT-INDEX", key_output_index),
     ("RS-READD", readd),
     ("RS-KIND-MATCH", fitting),
@@ -165,13 +166,11 @@ departures_alone = UNDOING.departures_alone
 _PROBES: tuple[tuple[str, Undo], ...] = (
     ("RS-TEXT-JOIN", empty_text_deltas),
     ("RS-ARGS-JOIN", empty_args_deltas),
-    ("RS-CALL-IDS", distinct_call_ids),
 )
 """Variations of OpenAI's own shape that are no departure to undo (split family 1 sends
-them: empty deltas, RQ23; calls drawn with one `call_id`, which the schema allows), by
-the rule deciding them: a target that trips on one (litellm: "Invalid function argument
-delta"; openai-python: "Response snapshot has conflicting output identities") fails that
-rule, not every rule of the test."""
+them: empty deltas, RQ23), by the rule deciding them: a target that trips on one
+(litellm: "Invalid function argument delta") fails that rule, not every rule of the
+test."""
 
 
 def difference_undos(stream: list[JSON], claimed: frozenset[str]) -> list[Probe]:

@@ -14,10 +14,12 @@ from hypothesis import strategies as st
 
 from refold.dialects.openai_responses import OPENAI_RESPONSES
 from refold.dialects.openai_responses._departures import DEPARTURES, WIRE
+from refold.dialects.openai_responses._detectors import changed_identities
 from refold.strategies.responses import lifecycle_events
 from refold.suites.responses._events import (
     args_delta,
     args_done,
+    completed,
     created,
     error_event,
     function_call,
@@ -90,6 +92,23 @@ def _call_without_id(events: list[Any]) -> list[Any]:
     return [*events[:end], *call, terminal]
 
 
+def _with_calls(events: list[Any], *call_ids: str) -> list[Any]:
+    """`events` with a function call per call id after the message, each with its own
+    item id, in the terminal's output too."""
+    end = _TERMINAL(events)
+    terminal = copy.deepcopy(events[end])
+    added: list[Any] = []
+    for index, call_id in enumerate(call_ids, start=1):
+        call = function_call("{}", id=f"fc_{index}", call_id=call_id)
+        added += [item_added(index, {**call, "status": "in_progress"}), item_done(index, call)]
+        terminal["response"]["output"].append(call)
+    return [*events[:end], *added, terminal]
+
+
+def test_calls_with_call_ids_of_their_own_depart_in_nothing() -> None:
+    assert _shape(_numbered(_with_calls(_base(), "call_1", "call_2"))).shape == "documented"
+
+
 def _rotated(events: list[Any]) -> list[Any]:
     events[_DELTA(events)]["item_id"] = "msg_rotated"
     return events
@@ -119,6 +138,7 @@ _CHANGES: dict[str, _Change] = {
     "RQ5": lambda e: [e[0], e[1], *e[3:5], e[2], *e[5:]],
     "RQ6": _inserted(_TERMINAL, item_added(1, None)),
     "RQ7": _rotated,
+    "RQ9": lambda e: _renamed_in_terminal(e, id="msg_renamed"),
     "RQ10": _call_without_id,
     "RQ12": _sequence_repeated,
     "RQ13": _collision,
@@ -162,6 +182,7 @@ _CHANGES: dict[str, _Change] = {
     "RS-SYN-LATE-LIFECYCLE": _inserted(_DELTA, in_progress()),
     "RS-SYN-OBJECT": _set(_TERMINAL, ("response", "object"), "chat.completion"),
     "RS-SYN-ORDER": lambda e: [{**x, "output_index": 1} if "output_index" in x else x for x in e],
+    "RS-SYN-SHARED-CALL-ID": lambda e: _with_calls(e, "call_1", "call_1"),
     "RS-SYN-RESPONSE-ID": _set(_TERMINAL, ("response", "id"), "resp_other"),
     "RS-SYN-LIFECYCLE-OUTPUT": _set(
         _at("response.in_progress"), ("response", "output"), [message(text_part("stale"))]
@@ -198,6 +219,44 @@ def test_openais_own_stream_departs_in_nothing() -> None:
     shape = _shape(_numbered(_base()))
     assert shape.shape == "documented", shape.describe()
     assert _shape(_numbered([created(), in_progress(), error_event()])).shape == "documented"
+
+
+def _renamed_in_terminal(events: list[Any], **names: str) -> list[Any]:
+    end = _TERMINAL(events)
+    terminal = copy.deepcopy(events[end])
+    terminal["response"]["output"][0].update(names)
+    return [*events[:end], terminal, *events[end + 1 :]]
+
+
+def test_a_done_item_under_another_id_is_a_rotation_and_not_a_renaming() -> None:
+    events = _numbered(_base())
+    done = _at("response.output_item.done")(events)
+    events[done] = {**events[done], "item": {**events[done]["item"], "id": "msg_renamed"}}
+    assert _shape(events).departures == ("RQ7",)
+    assert changed_identities(events) == []
+
+
+def test_a_call_given_another_call_id_when_done_or_at_the_end_departs_as_rq9_there() -> None:
+    call = function_call('{"a":1}', id="fc_1", call_id="call_1")
+    events = _numbered(
+        [
+            created(),
+            item_added(0, {**call, "status": "in_progress"}),
+            item_done(0, {**call, "call_id": "call_2"}),
+            completed({**call, "call_id": "call_3"}),
+        ]
+    )
+    assert _shape(events).departures == ("RQ9",)
+    assert changed_identities(events) == [2, 3]
+
+
+def test_a_terminal_listing_fewer_items_than_were_streamed_is_not_read_as_renaming() -> None:
+    events = _numbered(_base())
+    end = _TERMINAL(events)
+    other = message(text_part(""), id="msg_other")
+    events[end:end] = [item_added(1, {**other, "status": "in_progress"}), item_done(1, other)]
+    events[-1]["response"]["output"] = [{**other, "id": "msg_elsewhere"}]
+    assert changed_identities(_numbered(events)) == []
 
 
 def test_every_departure_has_a_stream_that_shows_it() -> None:
