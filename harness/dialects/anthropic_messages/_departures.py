@@ -215,6 +215,16 @@ DEPARTURES: Mapping[str, Departure] = {
             "signature, or more thinking): the page sends one, just before the block's stop",
         ),
         synthetic("AMD-LATE-BLOCK", "a block event after a message_delta"),
+        synthetic(
+            "AMD-STOP-REASON-NULL",
+            "a message_delta without a stop_reason after the last one that set it (the "
+            "Message's stop_reason is non-null after message_start; AQ26's run 29, no "
+            "capture shows a provider sending one)",
+        ),
+        synthetic(
+            "AMD-STOP-SEQUENCE-ALONE",
+            "a message_delta with a stop_sequence whose stop_reason is not `stop_sequence`",
+        ),
         synthetic("AMD-NO-MESSAGE-DELTA", "message_stop with no message_delta"),
         synthetic("AMD-AFTER-STOP", "events after message_stop"),
         synthetic("AMD-AFTER-ERROR", "events after an error"),
@@ -246,6 +256,8 @@ _BY_FINDING = {
     "cut": "AMD-CUT",
     "ping before start": "AMD-PING-BEFORE-START",
     "after error": "AMD-AFTER-ERROR",
+    "stop reason unset": "AMD-STOP-REASON-NULL",
+    "stop sequence alone": "AMD-STOP-SEQUENCE-ALONE",
 }
 """The departure of each kind of grammar finding ("no message_delta" depends on AQ7)."""
 

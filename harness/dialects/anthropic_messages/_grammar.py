@@ -25,6 +25,7 @@ __all__ = ["DEFINED_DELTAS", "GRAMMAR", "Finding", "event_type", "findings"]
 
 PAGE = "https://docs.anthropic.com/en/docs/build-with-claude/streaming"
 _CITATIONS_PAGE = "https://docs.anthropic.com/en/docs/build-with-claude/citations"
+_MESSAGES_PAGE = "https://docs.anthropic.com/en/api/messages"
 
 _KNOWN = frozenset(
     {
@@ -258,6 +259,42 @@ def _delta_findings(items: Sequence[JSON]) -> Iterator[Finding]:
         )
 
 
+def _blank(value: object) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def _stop_values(item: JSON) -> tuple[object, object]:
+    """A message_delta's (`stop_reason`, `stop_sequence`); None where absent."""
+    delta = item.get("delta") if isinstance(item, dict) else None
+    if not isinstance(delta, dict):
+        return None, None
+    return delta.get("stop_reason"), delta.get("stop_sequence")
+
+
+def _stop_reason_findings(items: Sequence[JSON]) -> Iterator[Finding]:
+    deltas = [n for n in _live(items) if event_type(items[n]) == "message_delta"]
+    set_at = [n for n in deltas if not _blank(_stop_values(items[n])[0])]
+    for n in deltas:
+        reason, sequence = _stop_values(items[n])
+        # one before the delta that sets it is the schema's (its stop_reason is nullable)
+        if _blank(reason) and not (set_at and n < set_at[-1]):
+            yield Finding(
+                "stop_reason",
+                "stop reason unset",
+                n,
+                "/delta/stop_reason",
+                "a message_delta without a stop_reason after the last one that set it",
+            )
+        if isinstance(sequence, str) and reason != "stop_sequence":
+            yield Finding(
+                "stop_reason",
+                "stop sequence alone",
+                n,
+                "/delta/stop_sequence",
+                "a message_delta with a stop_sequence whose stop_reason is not stop_sequence",
+            )
+
+
 def _stop_findings(items: Sequence[JSON]) -> Iterator[Finding]:
     end = _ended(items)
     stop = _first(items, "message_stop", end)
@@ -289,6 +326,7 @@ _WALKS: tuple[Callable[[Sequence[JSON]], Iterator[Finding]], ...] = (
     _delta_type_findings,
     _signature_findings,
     _delta_findings,
+    _stop_reason_findings,
     _stop_findings,
     _ping_findings,
     _error_findings,
@@ -347,6 +385,14 @@ GRAMMAR: tuple[GrammarLine, ...] = (
         "Message object.",
         f"{PAGE} (Event types: the event flow, 3)",
         _line(_delta_findings),
+    ),
+    GrammarLine(
+        "stop_reason: in streaming mode, this is null in the message_start event and "
+        "non-null otherwise. stop_sequence: this value will be a non-null string if one "
+        "of your custom stop sequences was generated.",
+        f"{_MESSAGES_PAGE} (Returns: stop_reason, stop_sequence); "
+        f"{PAGE} (Event types: the event flow, 3)",
+        _line(_stop_reason_findings),
     ),
     GrammarLine(
         "A final message_stop event.",

@@ -147,6 +147,12 @@ DEPARTING: dict[str, list[Any]] = {
     ],
     "AMD-LATE-BLOCK": [BASIC[0], _DELTA, *_block(0, _TEXT), _STOP],
     "AMD-NO-MESSAGE-DELTA": [*BASIC[:-2], _STOP],
+    "AMD-STOP-REASON-NULL": [*BASIC[:-1], {**_DELTA, "delta": {"stop_reason": None}}, _STOP],
+    "AMD-STOP-SEQUENCE-ALONE": [
+        *BASIC[:-2],
+        {**_DELTA, "delta": {"stop_reason": "end_turn", "stop_sequence": "END"}},
+        _STOP,
+    ],
     "AMD-AFTER-STOP": [*BASIC, _PING],
     "AMD-AFTER-ERROR": [*BASIC[:3], _ERROR, *BASIC[3:]],
     "AMD-CUT": BASIC[:3],
