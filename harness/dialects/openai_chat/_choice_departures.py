@@ -42,10 +42,12 @@ def choice_role(stream: list[JSON]) -> list[JSON]:
 
 
 def choice_key(stream: list[JSON]) -> list[JSON]:
-    """CHOICE-KEY: a chunk with several entries of one choice becomes one chunk per
-    entry (OpenAI sends at most one entry per choice in a chunk)."""
+    """CHOICE-KEY: an entry without `index` gets index 0, the choice it is; sparse or
+    non-zero-based choice indexes are renumbered densely in their order (OpenAI numbers
+    the n choices 0 to n - 1); a chunk with several entries of one choice becomes one
+    chunk per entry (OpenAI sends at most one entry per choice in a chunk)."""
     result: list[JSON] = []
-    for chunk in copy.deepcopy(stream):
+    for chunk in _dense_choice_indexes(stream):
         found = list(entries(chunk))
         keys = [choice_key_of(e) for e in found]
         if len(set(keys)) == len(keys) or len(found) != len(chunk["choices"]):
@@ -61,13 +63,34 @@ def choice_key(stream: list[JSON]) -> list[JSON]:
     return result
 
 
+def _dense_choice_indexes(stream: list[JSON]) -> list[JSON]:
+    """The stream with index-less entries at index 0 and the choice indexes dense from 0,
+    renumbered only when every entry carries one (an entry without one is choice 0) and
+    every choice has finished: a stream cut before (the prefix a crash is located in)
+    may still send the lower choices, and a choice first arriving before them is
+    CHOICE-ORDER's departure."""
+    stream = copy.deepcopy(stream)
+    found = [e for chunk in stream for e in entries(chunk)]
+    for entry in found:
+        entry.setdefault("index", 0)
+    indexes = [i for i in (index_of(e["index"]) for e in found) if i is not None]
+    finished = {choice_key_of(e) for e in found if not blank(e.get("finish_reason"))}
+    if len(indexes) == len(found) and finished >= set(indexes):
+        dense = {old: new for new, old in enumerate(sorted(set(indexes)))}
+        for entry, old in zip(found, indexes, strict=True):
+            entry["index"] = dense[old]
+    return stream
+
+
 def choice_order(stream: list[JSON]) -> list[JSON]:
     """CHOICE-ORDER: when a choice first arrives before one of a lower index, the choices
     one after the other in index order, each entry in a chunk of its own with its chunk's
     envelope; the other chunk fields follow on `choices: []` chunks, in their order.
     (Choices that first arrive in index order and then interleave are OpenAI's shape.)"""
     chunks = [c for c in stream if isinstance(c, dict)]
-    if len(chunks) != len(stream):
+    if len(chunks) != len(stream) or any(_non_object_entries(c) for c in chunks):
+        # rebuilt from its object entries, it would drop the others too: ROB-NULL-ENTRIES's
+        # departure, undone by its own undo (and by both, one after the other)
         return copy.deepcopy(stream)
     keys = [choice_key_of(e) for c in chunks for e in entries(c)]
     first = list(dict.fromkeys(keys))
@@ -84,6 +107,11 @@ def choice_order(stream: list[JSON]) -> list[JSON]:
         if rest:
             ordered.append({**{k: chunk[k] for k in envelope if k in chunk}, "choices": [], **rest})
     return copy.deepcopy(ordered)
+
+
+def _non_object_entries(chunk: JSONObject) -> bool:
+    choices = chunk.get("choices")
+    return isinstance(choices, list) and any(not isinstance(e, dict) for e in choices)
 
 
 def _first_wins(stream: list[JSON], key: str, valid: Callable[[Any], bool]) -> list[JSON]:

@@ -135,6 +135,12 @@ DEPARTURES: tuple[Departure, ...] = (
     synthetic("CHAT-BLANK", "a whitespace-only or empty role, or whitespace ids"),
     synthetic("CHAT-NOT-OBJECT", "a chunk that is not a JSON object"),
     synthetic("CHAT-EMPTY-CHOICES", "choices: [] or [null] before the last chunk"),
+    # Azure's prompt-filter chunk sends `choices: []` (Q15); no provider is known to leave
+    # the key out, or a choice entry's `index`, both of which OpenAI's schema requires.
+    synthetic(
+        "CHAT-MISSING-KEY",
+        "a chunk without `choices`, or a choice entry without `index` (no provider known)",
+    ),
     synthetic("CHAT-LATER-IDENTITY", "a later id, model or created differing"),
     synthetic(
         "CHAT-EARLIER-LAST-WINS",

@@ -9,7 +9,15 @@ from typing import Any
 
 from refold.reference import JSON, parse_complete
 
-from ._chunk_walk import blank, delta_of, entries, fragments_of, function_of, index_of
+from ._chunk_walk import (
+    blank,
+    choice_key_of,
+    delta_of,
+    entries,
+    fragments_of,
+    function_of,
+    index_of,
+)
 
 __all__ = ["DETECTORS"]
 
@@ -227,11 +235,17 @@ def _choices_out_of_order(chunks: Sequence[JSON]) -> Iterator[int]:
     seen: list[int] = []
     for number, chunk in enumerate(chunks):
         for entry in entries(chunk):
-            choice = index_of(entry.get("index"))
+            # an entry without an index is choice 0 (CHOICE-KEY), not one out of order:
+            # its missing key is CHAT-MISSING-KEY's, a wrong-typed one CHAT-WRONG-TYPE's
+            choice = choice_key_of(entry)
             if choice not in seen:
                 if choice != len(seen):
                     yield number
-                seen.append(choice if choice is not None else -1)
+                seen.append(choice)
+
+
+def _missing_key(chunk: dict[str, Any]) -> bool:
+    return "choices" not in chunk or any("index" not in entry for entry in entries(chunk))
 
 
 _REASONING_KEYS = ("reasoning", "reasoning_content", "reasoning_details")
@@ -515,6 +529,7 @@ DETECTORS: dict[str, Callable[[Sequence[JSON]], Iterator[int]]] = {
     "CHAT-BLANK": _chunks_where(_blank),
     "CHAT-NOT-OBJECT": lambda chunks: (n for n, c in enumerate(chunks) if not isinstance(c, dict)),
     "CHAT-EMPTY-CHOICES": _empty_choices,
+    "CHAT-MISSING-KEY": _chunks_where(_missing_key),
     "CHAT-LATER-IDENTITY": _later_identity,
     "CHAT-EARLIER-LAST-WINS": _earlier_last_wins,
     "CHAT-AFTER-FINISH": _continued,

@@ -1,6 +1,7 @@
 """The tool-call departures from the plain shape (see `refold.dialects.openai_chat.ablation`):
 sparse indexes,
-index-less fragments, calls sharing an index, identity repeated on later fragments."""
+index-less fragments, calls sharing an index, identity repeated on later fragments,
+fragments without a function."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from ._chunk_walk import (
 
 __all__ = [
     "tool_2_new_id",
+    "tool_5_append",
     "tool_adopt_id",
     "tool_index",
     "tool_name",
@@ -139,10 +141,29 @@ def tool_name(stream: list[JSON]) -> list[JSON]:
 
 
 def tool_type(stream: list[JSON]) -> list[JSON]:
-    """TOOL-TYPE: a type repeated on later fragments of a call is dropped."""
-    return _repeated(stream, "type")
+    """TOOL-TYPE: a type repeated on later fragments of a call is dropped, and a call's
+    type other than "function" is "function", the only one OpenAI's schema names for a
+    chunk's tool call (the fold then differs at that call's type alone)."""
+    stream = _repeated(stream, "type")
+    for fragments in _calls_by_choice(stream).values():
+        for fragment in fragments:
+            if not blank(fragment.get("type")) and fragment["type"] != "function":
+                fragment["type"] = "function"
+    return stream
 
 
 def tool_adopt_id(stream: list[JSON]) -> list[JSON]:
     """TOOL-ADOPT-ID: an id repeated on later fragments of a call is dropped."""
     return _repeated(stream, "id")
+
+
+def tool_5_append(stream: list[JSON]) -> list[JSON]:
+    """TOOL-5-APPEND: a fragment without a `function` object (absent or null: OpenAI's
+    schema makes it optional) gets `"function": {"arguments": ""}`, as OpenAI sends a
+    fragment that adds nothing to its call's arguments."""
+    stream = copy.deepcopy(stream)
+    for fragments in _calls_by_choice(stream).values():
+        for fragment in fragments:
+            if fragment.get("function") is None:
+                fragment["function"] = {"arguments": ""}
+    return stream

@@ -11,14 +11,21 @@ how the departure folds; the departure is present in a stream when undoing it ch
 the stream, so detection and undoing cannot disagree. `applicable_undos` keeps only the
 undos that change the stream and that the reference folds identically by the canonical
 comparison (checked on the stream at hand, so an undo that is only usually lossless is
-never trusted on a stream where it is not).
+never trusted on a stream where it is not), but for what the undo's own rule gives
+(`_UNDONE_PLACES`): a choice's index, once the choice indexes are dense, a call's type,
+once it is "function", and a reasoning segment's index, when it arrived without one.
 
 The plain shape is family 1 as OpenAI itself streams it, a little narrower than the
 family the spec allows: tool indexes dense from 0 and calls first arriving in index
-order, choices first arriving in index order, at most one entry per choice in a chunk,
-an index-less reasoning segment in one fragment. Those narrowings are departures here
-(TOOL-INDEX, CHOICE-ORDER, CHOICE-KEY, RD-INDEXLESS) because SDKs that index a list by
-position crash on them, and the rule they then break is that one.
+order, every tool fragment with a `function` object, every call of type "function",
+choice indexes dense from 0 on every entry and first arriving in index order, at most one
+entry per choice in a chunk, `choices` on every chunk, every reasoning segment in one
+fragment with an index. Those narrowings are departures here (TOOL-INDEX, TOOL-5-APPEND,
+TOOL-TYPE, CHOICE-KEY, CHOICE-ORDER, ROB-WRONG-TYPE, RD-INDEXLESS, RD-AS-SENT) because
+SDKs that index a list by position, or read a key OpenAI's schema requires or always
+sends, crash on them (openai-python: "Expected list delta entry to have an `index` key",
+`choices[index]`; litellm and langchain-openai: a tool fragment's `function`; litellm: a
+`custom` call's `custom`), and the rule they then break is that one.
 
 Plain JSON in, plain JSON out; the input is never mutated. The robustness and reasoning
 departures are here; the tool-call ones are in `_tool_departures`, the choice and envelope
@@ -28,7 +35,8 @@ ones in `_choice_departures`.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from refold.reference import JSON, JSONObject
@@ -58,6 +66,7 @@ from ._chunk_walk import (
 )
 from ._tool_departures import (
     tool_2_new_id,
+    tool_5_append,
     tool_adopt_id,
     tool_index,
     tool_name,
@@ -162,13 +171,15 @@ def rob_blank(stream: list[JSON]) -> list[JSON]:
 
 def rob_wrong_type(stream: list[JSON]) -> list[JSON]:
     """ROB-WRONG-TYPE: drop fields of the wrong JSON type (a string field holding a
-    number, an index that is not a non-negative integer, a list that is not a list)."""
+    number, an index that is not a non-negative integer, a list that is not a list); a
+    chunk's `choices` that is not a list, or absent, becomes `[]`, as OpenAI sends a
+    chunk without choices."""
     stream = copy.deepcopy(stream)
     for chunk in stream:
         if not isinstance(chunk, dict):
             continue
-        if "choices" in chunk and not isinstance(chunk["choices"], list):
-            del chunk["choices"]
+        if not isinstance(chunk.get("choices"), list):
+            chunk["choices"] = []  # absent too: the fold never raises on a chunk object
         for level, value in _levels(chunk):
             for key in _STRING_FIELDS.get(level, ()):
                 if key in value and value[key] is not None and not isinstance(value[key], str):
@@ -224,7 +235,36 @@ _JOINED = {"reasoning.text": "text", "reasoning.summary": "summary"}
 
 def rd_indexless(stream: list[JSON]) -> list[JSON]:
     """RD-INDEXLESS: an index-less text or summary segment split across fragments becomes
-    one fragment where it first arrived (its text joined, its other fields the last)."""
+    one fragment where it first arrived (its text joined, its other fields the last),
+    with an index of its own (`_indexed`)."""
+    return _indexed(_joined(stream), lambda kind: kind in _JOINED)
+
+
+def rd_as_sent(stream: list[JSON]) -> list[JSON]:
+    """RD-AS-SENT: an index-less encrypted segment, or one of another type, gets an index
+    of its own (`_indexed`)."""
+    return _indexed(stream, lambda kind: kind not in _JOINED)
+
+
+def _indexed(stream: list[JSON], of_kind: Callable[[Any], bool]) -> list[JSON]:
+    """Every index-less segment of a kind `of_kind` takes, per choice, an index above every
+    index its choice's segments carry: RD-MERGE merges by (type, index), so a fresh index
+    merges it with nothing, and RD-ORDER keeps it where it first arrived. OpenRouter's
+    docs make the index optional (Q17); openai-python merges list entries by index and
+    raises on an entry without one. The fold differs only at the index the segment now
+    carries (`_undone_place`)."""
+    stream = copy.deepcopy(stream)
+    for slots in _detail_slots(stream).values():
+        carried = [index_of(d.get("index")) for _, d in slots]
+        fresh = max((i for i in carried if i is not None), default=-1) + 1
+        for _, detail in slots:
+            if "index" not in detail and of_kind(detail.get("type")):
+                detail["index"] = fresh
+                fresh += 1
+    return stream
+
+
+def _joined(stream: list[JSON]) -> list[JSON]:
     stream = copy.deepcopy(stream)
     for slots in _detail_slots(stream).values():
         open_: dict[str, JSONObject] = {}
@@ -281,7 +321,9 @@ DEPARTURES: tuple[tuple[str, Undo], ...] = (
     ("TOOL-NAME", tool_name),
     ("TOOL-TYPE", tool_type),
     ("TOOL-ADOPT-ID", tool_adopt_id),
+    ("TOOL-5-APPEND", tool_5_append),
     ("RD-INDEXLESS", rd_indexless),
+    ("RD-AS-SENT", rd_as_sent),
     ("CHOICE-ROLE", choice_role),
     ("CHOICE-KEY", choice_key),
     ("CHOICE-ORDER", choice_order),
@@ -295,14 +337,30 @@ DEPARTURES: tuple[tuple[str, Undo], ...] = (
 """(rule id, undo) per departure from the plain shape, in the order they are tried."""
 
 
-def _owns_none(pointer: str) -> frozenset[str]:
-    return frozenset()
+_UNDONE_PLACES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
+    (re.compile(r"/choices/\d+/index"), frozenset({"CHOICE-KEY"})),
+    (re.compile(r"/choices/\d+/message/tool_calls/\d+/type"), frozenset({"TOOL-TYPE"})),
+    (
+        re.compile(r"/choices/\d+/message/reasoning_details/\d+/index"),
+        frozenset({"RD-INDEXLESS", "RD-AS-SENT"}),
+    ),
+)
+"""The only pointers an undo may change the fold at, by the rules whose undo gives them:
+a choice's index once the indexes are dense (CHOICE-KEY keys a choice by its index), a
+call's type once it is "function" (TOOL-TYPE keeps the first one that arrived), and the
+index of a reasoning segment that arrived without one (RD-INDEXLESS and RD-AS-SENT
+decide how such a segment folds: without one)."""
 
 
-UNDOING = Undoing(DEPARTURES, fold, differences, _owns_none)
-"""The shared driver over these departures (`refold.verdicts.undoing`): no rule owns a
-pointer here, so an undo is trusted only where the reference folds the undone stream
-identically (canonical comparison) on this very stream."""
+def _undone_place(pointer: str) -> frozenset[str]:
+    """The rules whose undo may change the fold at `pointer` (`_UNDONE_PLACES`)."""
+    return next((rules for at, rules in _UNDONE_PLACES if at.fullmatch(pointer)), frozenset())
+
+
+UNDOING = Undoing(DEPARTURES, fold, differences, _undone_place)
+"""The shared driver over these departures (`refold.verdicts.undoing`): an undo is trusted
+only where the reference folds the undone stream identically (canonical comparison) on
+this very stream, but for the places its own rule gives (`_UNDONE_PLACES`)."""
 applicable_undos = UNDOING.applicable_undos
 departures_alone = UNDOING.departures_alone
 

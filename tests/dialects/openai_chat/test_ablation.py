@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from refold.dialects.openai_chat.ablation import DEPARTURES, applicable_undos
+from refold.dialects.openai_chat.ablation import DEPARTURES, UNDOING, applicable_undos
 from refold.reference import JSON
 from refold.reference.chat import RULES, differences, fold
 from refold.strategies.chat import round_trips
@@ -114,6 +114,10 @@ _EXAMPLES: dict[str, list[JSON]] = {
         _chunk(_entry(tool_calls=[_call(0, "call_a", "f", "{")])),
         _chunk(_entry(tool_calls=[_call(0, "call_a", None, "}")])),
     ],
+    "TOOL-5-APPEND": [
+        _chunk(_entry(tool_calls=[_call(0, "call_a", "f", "{}")])),
+        _chunk(_entry(0, "tool_calls", tool_calls=[{"index": 0}])),
+    ],
     "RD-INDEXLESS": [
         _chunk(_entry(reasoning_details=[{"type": "reasoning.text", "text": "a"}])),
         _chunk(
@@ -121,6 +125,18 @@ _EXAMPLES: dict[str, list[JSON]] = {
                 0,
                 "stop",
                 reasoning_details=[{"type": "reasoning.text", "text": "b", "signature": "s"}],
+            )
+        ),
+    ],
+    "RD-AS-SENT": [
+        _chunk(
+            _entry(
+                0,
+                "stop",
+                reasoning_details=[
+                    {"type": "reasoning.text", "text": "a", "index": 0},
+                    {"type": "reasoning.encrypted", "data": "e"},
+                ],
             )
         ),
     ],
@@ -150,6 +166,13 @@ _EXAMPLES: dict[str, list[JSON]] = {
 }
 """One stream per departure, holding that departure and no other."""
 
+_GIVEN_INDEXES: dict[str, list[str]] = {
+    "RD-INDEXLESS": ["/choices/0/message/reasoning_details/0/index"],
+    "RD-AS-SENT": ["/choices/0/message/reasoning_details/1/index"],
+}
+"""Where undoing an example's departure changes the fold: the index it gives a reasoning
+segment that arrived without one (every other undo folds identically)."""
+
 
 def test_every_departure_is_named_after_a_rule_of_the_spec_and_has_an_example() -> None:
     names = [rule_id for rule_id, _ in DEPARTURES]
@@ -169,7 +192,8 @@ def test_a_departure_is_found_alone_and_undone_into_a_stream_the_reference_folds
     found = dict(applicable_undos(stream))
     assert list(found) == [rule_id]
     undone = found[rule_id]
-    assert not differences(fold(stream), fold(undone))
+    changed = [d.pointer for d in differences(fold(stream), fold(undone))]
+    assert changed == _GIVEN_INDEXES.get(rule_id, [])
     assert rule_id not in dict(applicable_undos(undone))
 
 
@@ -203,7 +227,8 @@ def test_every_trusted_undo_of_a_drawn_stream_folds_as_the_stream_does(
     _, chunks = case
     expected = fold(chunks)
     for rule_id, undone in applicable_undos(chunks):
-        assert not differences(expected, fold(undone)), rule_id
+        changed = [d.pointer for d in differences(expected, fold(undone))]
+        assert all(rule_id in UNDOING.rules_at(p) for p in changed), (rule_id, changed)
         assert undone != chunks
 
 
@@ -225,4 +250,94 @@ def test_tool_index_is_undone_into_dense_indexes_arriving_in_index_order() -> No
     assert [c["id"] for c in fold(undone)["choices"][0]["message"]["tool_calls"]] == [
         "call_b",
         "call_a",
+    ]
+
+
+def test_a_choice_entry_without_an_index_is_undone_into_choice_0() -> None:
+    stream: list[JSON] = [
+        _chunk({"delta": {"content": "a"}}),
+        _chunk({"index": 0, "delta": {}, "finish_reason": "stop"}),
+    ]
+    undone = dict(applicable_undos(stream))["CHOICE-KEY"]
+    assert [e["index"] for chunk in undone for e in chunk["choices"]] == [0, 0]
+    assert not differences(fold(stream), fold(undone))
+
+
+def test_sparse_choice_indexes_are_undone_dense_changing_only_the_choice_indexes() -> None:
+    stream = [
+        _chunk(_entry(2, content="x")),
+        _chunk(_entry(5, "stop", content="y"), _entry(2, "stop")),
+    ]
+    undone = dict(applicable_undos(stream))["CHOICE-KEY"]
+    assert [e["index"] for chunk in undone for e in chunk["choices"]] == [0, 1, 0]
+    assert [d.pointer for d in differences(fold(stream), fold(undone))] == [
+        "/choices/0/index",
+        "/choices/1/index",
+    ]
+
+
+def test_choice_indexes_are_not_renumbered_before_every_choice_finished() -> None:
+    # the prefix a crash on choice 1 arriving first is located in: choice 0 may follow,
+    # and a choice arriving before a lower one is CHOICE-ORDER's departure
+    prefix = [_chunk(_entry(1, content="B")), _chunk(_entry(1, "stop"))]
+    assert "CHOICE-KEY" in dict(applicable_undos(prefix))
+    assert "CHOICE-KEY" not in dict(applicable_undos(prefix[:1]))
+
+
+def test_a_chunk_without_choices_is_undone_into_one_with_empty_choices() -> None:
+    stream: list[JSON] = [_chunk(_entry(content="a")), {"created": 0}, _chunk(_entry(0, "stop"))]
+    undone = dict(applicable_undos(stream))["ROB-WRONG-TYPE"]
+    assert undone[1] == {"created": 0, "choices": []}
+
+
+def test_an_index_less_reasoning_segment_gets_an_index_above_every_one_of_its_choice() -> None:
+    stream = [
+        _chunk(_entry(reasoning_details=[{"type": "reasoning.text", "text": "a", "index": 3}])),
+        _chunk(_entry(reasoning_details=[{"type": "reasoning.text", "text": "b"}])),
+        _chunk(_entry(reasoning_details=[{"type": "reasoning.text", "text": "c"}])),
+        _chunk(_entry(reasoning_details=[{"type": "reasoning.encrypted", "data": "e"}])),
+        _chunk(_entry(0, "stop")),
+    ]
+    found = dict(applicable_undos(stream))
+    joined = found["RD-INDEXLESS"][1]["choices"][0]["delta"]["reasoning_details"]
+    assert joined == [{"type": "reasoning.text", "text": "bc", "index": 4}]
+    encrypted = found["RD-AS-SENT"][3]["choices"][0]["delta"]["reasoning_details"]
+    assert encrypted == [{"type": "reasoning.encrypted", "data": "e", "index": 4}]
+
+
+@pytest.mark.parametrize(
+    ("pointer", "rules"),
+    [
+        ("/choices/1/index", {"CHOICE-KEY"}),
+        ("/choices/0/message/tool_calls/1/type", {"TOOL-TYPE"}),
+        ("/choices/0/message/reasoning_details/2/index", {"RD-INDEXLESS", "RD-AS-SENT"}),
+        ("/choices/0/message/reasoning_details/2/text", set()),
+        ("/choices/0/message/tool_calls/0/index", set()),
+        ("/choices/0/message/content", set()),
+        ("/id", set()),
+    ],
+)
+def test_an_undo_may_change_the_fold_only_at_the_index_its_rule_gives(
+    pointer: str, rules: set[str]
+) -> None:
+    assert UNDOING.rules_at(pointer) == rules
+
+
+def test_putting_choices_in_order_never_drops_a_null_entry_too() -> None:
+    # it rebuilt the chunks from their object entries, so a crash on a null entry went
+    # away when the choices were put in order, and CHOICE-ORDER was charged with it
+    stream = [_chunk(_entry(1, content="B")), _chunk(None, _entry(0, content="A"))]
+    assert "CHOICE-ORDER" not in dict(applicable_undos(stream))
+    assert "CHOICE-ORDER" in dict(applicable_undos(dict(DEPARTURES)["ROB-NULL-ENTRIES"](stream)))
+
+
+def test_a_call_of_another_type_is_undone_into_a_function_call_changing_only_its_type() -> None:
+    stream = [
+        _chunk(_entry(tool_calls=[_call(0, "call_a", "f", "{", type="custom")])),
+        _chunk(_entry(0, "tool_calls", tool_calls=[_call(0, arguments="}")])),
+    ]
+    undone = dict(applicable_undos(stream))["TOOL-TYPE"]
+    assert undone[0]["choices"][0]["delta"]["tool_calls"][0]["type"] == "function"
+    assert [d.pointer for d in differences(fold(stream), fold(undone))] == [
+        "/choices/0/message/tool_calls/0/type"
     ]

@@ -246,3 +246,25 @@ def test_fields_only_other_providers_send_make_an_observed_stream(
     }
     shape = SHAPES.of([chunk])
     assert (shape.shape, shape.departures) == ("observed", (departure,)), shape.describe()
+
+
+def test_a_chunk_without_choices_is_the_synthetic_departure_chat_missing_key() -> None:
+    # Azure's prompt-filter chunk (Q15) sends `choices: []`; none is known to leave it out
+    shape = SHAPES.of([{"created": 0}, _chunk("a")])
+    assert (shape.shape, shape.departures, shape.unregistered) == (
+        "synthetic",
+        ("Q15", "CHAT-MISSING-KEY"),
+        (),
+    ), shape.describe()
+
+
+def test_a_choice_entry_without_an_index_is_choice_0_missing_its_key_not_out_of_order() -> None:
+    # it read Q16 (choices first arriving out of index order), which made it `observed`
+    chunk = _chunk("a")
+    chunk["choices"] = [{"delta": {"content": "a"}, "finish_reason": "stop"}]
+    shape = SHAPES.of([chunk])
+    assert (shape.shape, shape.departures, shape.unregistered) == (
+        "synthetic",
+        ("CHAT-MISSING-KEY",),
+        (),
+    ), shape.describe()
