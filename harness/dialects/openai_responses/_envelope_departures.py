@@ -65,13 +65,24 @@ def _mistyped(event: JSON) -> bool:
 def wrong_types(stream: list[JSON]) -> list[JSON]:
     """RS-WRONG-TYPE: drop the events a field of the wrong type leaves changing nothing (a
     lifecycle or terminal event without a response object, a delta that is not a string,
-    an item event whose `output_index` is no index and that names no announced item)."""
+    an item event whose `output_index` is no index and that names no announced item), and
+    leave out a response's `output` that is neither a list nor null (read as absent: what
+    the terminal then lacks is RS-OUTPUT-RECOVER's)."""
     unrouted = {position for position, _, index, _, _ in walk(stream) if index is None}
     return [
-        copy.deepcopy(event)
+        _without_mistyped_output(event)
         for position, event in enumerate(stream)
         if position not in unrouted and not _mistyped(event)
     ]
+
+
+def _without_mistyped_output(event: JSON) -> JSON:
+    changed = copy.deepcopy(event)
+    response = changed.get("response") if isinstance(changed, dict) else None
+    output = response.get("output") if isinstance(response, dict) else None
+    if isinstance(response, dict) and not isinstance(output, list | None):
+        del response["output"]
+    return changed
 
 
 def opened(stream: list[JSON]) -> list[JSON]:

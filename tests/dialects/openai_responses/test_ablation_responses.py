@@ -462,3 +462,11 @@ def test_rs_wrong_type_leaves_out_an_item_event_whose_output_index_names_no_item
     stray = {"type": "response.output_text.delta", "output_index": "0", "content_index": 0}
     mistyped = [*HELLO[:3], {**stray, "delta": "X"}, *HELLO[3:]]
     assert _undone_by("RS-WRONG-TYPE", mistyped) == HELLO
+
+
+def test_rs_wrong_type_leaves_out_a_terminal_output_that_is_not_a_list() -> None:
+    mistyped = copy.deepcopy(HELLO)
+    mistyped[-1]["response"]["output"] = {"0": "x"}  # type: ignore[index,call-overload]
+    undone = _undone_by("RS-WRONG-TYPE", mistyped)
+    assert "output" not in undone[-1]["response"]  # type: ignore[index,call-overload]
+    assert undone[:-1] == HELLO[:-1]
