@@ -150,7 +150,8 @@ def wrong_type(stream: list[JSON]) -> list[JSON]:
     """AM-ROB-WRONG-TYPE: drop the envelope fields of the wrong JSON type (a `message`,
     `content_block`, `delta` or `usage` that is not an object; an `error` that is not
     one), and the deltas whose one field is of the wrong type (it adds nothing): the spec
-    treats them as absent."""
+    treats them as absent. A message_delta left without its `delta` gets the one that
+    sets nothing (`stop_reason` and `stop_sequence` null), as the SDK's types require."""
     stream = without(stream, _wrong_payload)
     for event in stream:
         if not isinstance(event, dict):
@@ -158,6 +159,8 @@ def wrong_type(stream: list[JSON]) -> list[JSON]:
         for key in (*_OBJECT_FIELDS, "error"):
             if key in event and not isinstance(event[key], dict):
                 del event[key]
+        if _type(event) == "message_delta" and "delta" not in event:
+            event["delta"] = {"stop_reason": None, "stop_sequence": None}
     return stream
 
 

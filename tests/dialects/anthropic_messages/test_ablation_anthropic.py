@@ -375,6 +375,20 @@ def _cited(citation: JSONObject) -> list[JSON]:
             [_START, {**_TEXT[1], "delta": {"type": "signature_delta", "signature": 3}}],
             [_START],
         ),
+        # a message_delta without its delta gets the one that sets nothing
+        (
+            "AM-ROB-WRONG-TYPE",
+            [_START, *_TEXT, {"type": "message_delta", "usage": {"output_tokens": 3}}],
+            [
+                _START,
+                *_TEXT,
+                {
+                    "type": "message_delta",
+                    "usage": {"output_tokens": 3},
+                    "delta": {"stop_reason": None, "stop_sequence": None},
+                },
+            ],
+        ),
         # a second message_start changes nothing
         ("AM-START-ONCE", [_START, *_TEXT, _START, *_END], [_START, *_TEXT, *_END]),
         # the error is terminal and never in the Message: the stream is cut before it
@@ -411,6 +425,7 @@ def _cited(citation: JSONObject) -> list[JSON]:
     ids=[
         "null-text",
         "number-signature",
+        "message-delta-without-delta",
         "second-start",
         "error-mid-block",
         "error-first",
