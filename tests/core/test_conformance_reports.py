@@ -229,8 +229,6 @@ SDKS: dict[str, Sdk] = {
             "PERSIST-RESPONSE-ID",
             "EV-CHAT-COMPLETE-AT-FINISH",
             "EV-ARGS-CONSERVE",
-            "EV-CALL-STARTED",
-            "EV-STARTED-COMPLETED",
             "EV-TRUNCATED",
             "EV-ARGS-INVALID",
             "EV-USAGE-UNREPORTED",
@@ -238,9 +236,15 @@ SDKS: dict[str, Sdk] = {
             "EV-STOP-TOOL",
             "EV-FRAME-COVER",
         ),
+        # EV-CALL-STARTED and EV-STARTED-COMPLETED (a call named before its id starts under
+        # a made-up id) are pinned on their own stream by
+        # tests/dialects/provider_events/test_pydantic_ai_events_target.py; the 2026-12-07
+        # run met the usage crash first in every test of theirs
         blocked=tuple(
             (rule, "EV-USAGE-UNREPORTED")
             for rule in (
+                "EV-CALL-STARTED",
+                "EV-STARTED-COMPLETED",
                 "PERSIST-CANARY",
                 "EV-NO-DELTA-AFTER-COMPLETED",
                 "EV-CALL-IDENTITY",
