@@ -35,7 +35,8 @@ GOVERNING: dict[str, frozenset[str]] = {
     # too; a stream cut short or ended by an error has unstopped blocks; a wrong-typed
     # index or field leaves a delta with no block; "deltas sent to a block without
     # deltas change nothing" is that block's rule; the usage rules and AM-LIFE-ERROR
-    # state what a null or wrong-typed usage or error is
+    # state what a null or wrong-typed usage or error is, AM-STOP-REASON what a
+    # message_delta without its delta is (a blank stop reason: it changes nothing)
     "AM-BEFORE-START": frozenset(
         {"AM-BEFORE-START", "AM-LIFE-EMPTY", "AM-ROB-NOT-OBJECT", *_NOISE}
     ),
@@ -45,7 +46,9 @@ GOVERNING: dict[str, frozenset[str]] = {
     "AM-BLOCK-ORDER": frozenset({"AM-BLOCK-ORDER", "AM-ROB-WRONG-TYPE"}),
     "AM-DELTA-MATCH": frozenset({"AM-DELTA-MATCH", *_NO_DELTAS}),
     "AM-UNKNOWN-DELTA": frozenset({"AM-UNKNOWN-DELTA", *_NO_DELTAS}),
-    "AM-ROB-WRONG-TYPE": frozenset({"AM-ROB-WRONG-TYPE", "AM-LIFE-ERROR", *_USAGE}),
+    "AM-ROB-WRONG-TYPE": frozenset(
+        {"AM-ROB-WRONG-TYPE", "AM-LIFE-ERROR", "AM-STOP-REASON", *_USAGE}
+    ),
     # a stop reason set on message_start with no message_delta after it is AQ7's shape
     # (AM-START-CONTENT) and the value the stop reason "starts as" (AM-STOP-REASON)
     "AM-START-CONTENT": frozenset({"AM-START-CONTENT", "AM-STOP-REASON"}),
