@@ -10,6 +10,7 @@ from refold.reference import JSON, JSONObject
 
 from ._grammar import LIFECYCLE, TERMINALS, is_int, kind
 from ._known import DOCUMENTED_ITEM_TYPES, DOCUMENTED_TYPES, RESPONSE_REQUIRED
+from ._part_departures import call_id_of
 
 __all__ = [
     "Detector",
@@ -268,14 +269,8 @@ def changed_identities(items: Sequence[JSON]) -> list[int]:
 
 
 def _call_ids(output: object) -> list[str]:
-    calls = output if isinstance(output, list) else []
-    return [
-        call["call_id"]
-        for call in calls
-        if isinstance(call, dict)
-        and call.get("type") == "function_call"
-        and isinstance(call.get("call_id"), str)
-    ]
+    found = map(call_id_of, output if isinstance(output, list) else [])
+    return [call_id for call_id in found if call_id is not None]
 
 
 def shared_call_ids(items: Sequence[JSON]) -> list[int]:

@@ -22,7 +22,13 @@ from refold.verdicts.dropping import without
 from .._reading import index_of
 from ._stream_departures import is_terminal
 
-__all__ = ["distinct_call_ids", "empty_args_deltas", "empty_text_deltas", "parts_in_order"]
+__all__ = [
+    "call_id_of",
+    "distinct_call_ids",
+    "empty_args_deltas",
+    "empty_text_deltas",
+    "parts_in_order",
+]
 
 _PART_KEYS = ("content_index", "summary_index")
 
@@ -98,7 +104,8 @@ def empty_args_deltas(stream: list[JSON]) -> list[JSON]:
     return _without_empty(stream, "response.function_call_arguments.delta")
 
 
-def _call_id(item: JSON) -> str | None:
+def call_id_of(item: JSON) -> str | None:
+    """The `call_id` of a `function_call` item (None: no item of that type, or no string)."""
     if isinstance(item, dict) and item.get("type") == "function_call":
         found = item.get("call_id")
         return found if isinstance(found, str) else None
@@ -110,7 +117,7 @@ def _renamed(stream: list[JSON]) -> dict[str, list[tuple[int, str]]]:
     in index order: the first keeps it, each later one has its index appended."""
     indexes: dict[str, set[int]] = {}
     for event in stream:
-        if isinstance(event, dict) and (call_id := _call_id(event.get("item"))) is not None:
+        if isinstance(event, dict) and (call_id := call_id_of(event.get("item"))) is not None:
             index = index_of(event.get("output_index"))
             if index is not None:
                 indexes.setdefault(call_id, set()).add(index)
@@ -135,13 +142,13 @@ def distinct_call_ids(stream: list[JSON]) -> list[JSON]:
         if not isinstance(event, dict):
             continue
         item, response = event.get("item"), event.get("response")
-        names = renamed.get(_call_id(item) or "")
+        names = renamed.get(call_id_of(item) or "")
         if names and isinstance(item, dict):
             item["call_id"] = dict(names).get(index_of(event.get("output_index")) or 0, "")
         outputs = response.get("output") if isinstance(response, dict) else None
         seen: dict[str, int] = {}
         for output in outputs if isinstance(outputs, list) else []:
-            names = renamed.get(_call_id(output) or "")
+            names = renamed.get(call_id_of(output) or "")
             if names and isinstance(output, dict):
                 nth = seen[output["call_id"]] = seen.get(output["call_id"], -1) + 1
                 output["call_id"] = names[min(nth, len(names) - 1)][1]
