@@ -10,7 +10,6 @@ from refold.reference import JSON, JSONObject
 
 from ._grammar import LIFECYCLE, TERMINALS, is_int, kind
 from ._known import DOCUMENTED_ITEM_TYPES, DOCUMENTED_TYPES, RESPONSE_REQUIRED
-from ._part_departures import call_id_of
 
 __all__ = [
     "Detector",
@@ -20,6 +19,7 @@ __all__ = [
     "bare_error",
     "before_announced",
     "blank_item",
+    "call_id_of",
     "call_without_id",
     "changed_identities",
     "cut",
@@ -266,6 +266,14 @@ def changed_identities(items: Sequence[JSON]) -> list[int]:
             ):
                 found.append(number)
     return found
+
+
+def call_id_of(item: JSON) -> str | None:
+    """The `call_id` of a `function_call` item (None: no item of that type, or no string)."""
+    if isinstance(item, dict) and item.get("type") == "function_call":
+        found = item.get("call_id")
+        return found if isinstance(found, str) else None
+    return None
 
 
 def _call_ids(output: object) -> list[str]:

@@ -20,15 +20,10 @@ from refold.reference import JSON
 from refold.verdicts.dropping import without
 
 from .._reading import index_of
+from ._detectors import call_id_of
 from ._stream_departures import is_terminal
 
-__all__ = [
-    "call_id_of",
-    "distinct_call_ids",
-    "empty_args_deltas",
-    "empty_text_deltas",
-    "parts_in_order",
-]
+__all__ = ["distinct_call_ids", "empty_args_deltas", "empty_text_deltas", "parts_in_order"]
 
 _PART_KEYS = ("content_index", "summary_index")
 
@@ -102,14 +97,6 @@ def empty_args_deltas(stream: list[JSON]) -> list[JSON]:
     """RS-ARGS-JOIN: the empty `response.function_call_arguments.delta` events left out
     (joining adds nothing for them)."""
     return _without_empty(stream, "response.function_call_arguments.delta")
-
-
-def call_id_of(item: JSON) -> str | None:
-    """The `call_id` of a `function_call` item (None: no item of that type, or no string)."""
-    if isinstance(item, dict) and item.get("type") == "function_call":
-        found = item.get("call_id")
-        return found if isinstance(found, str) else None
-    return None
 
 
 def _renamed(stream: list[JSON]) -> dict[str, list[tuple[int, str]]]:
