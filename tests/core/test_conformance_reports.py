@@ -67,7 +67,8 @@ SDKS: dict[str, Sdk] = {
     # anthropic-python never adds usage up: AM-USAGE-NEVER-SUM was charged before only
     # as a co-owner of an unknown usage key's pointer (AM-USAGE-REPLACE's defect); a null
     # stop_reason on a second message_delta erases the first (AM-STOP-REASON, on a
-    # documented stream: the docs allow one or more message_delta events).
+    # synthetic stream: the docs allow one or more message_delta events, but the Messages
+    # reference says the stop reason is non-null after message_start).
     "anthropic": Sdk(
         "anthropic-python",
         "anthropic-messages",
