@@ -11,7 +11,7 @@ from typing import Any
 
 from refold.reference import JSON, JSONObject
 
-from ._chunk_walk import blank, choice_key_of, delta_of, entries, index_of
+from ._chunk_walk import blank, choice_key_of, delta_of, entries, index_of, renumber_densely
 
 __all__ = [
     "choice_finish",
@@ -73,12 +73,9 @@ def _dense_choice_indexes(stream: list[JSON]) -> list[JSON]:
     found = [e for chunk in stream for e in entries(chunk)]
     for entry in found:
         entry.setdefault("index", 0)
-    indexes = [i for i in (index_of(e["index"]) for e in found) if i is not None]
     finished = {choice_key_of(e) for e in found if not blank(e.get("finish_reason"))}
-    if len(indexes) == len(found) and finished >= set(indexes):
-        dense = {old: new for new, old in enumerate(sorted(set(indexes)))}
-        for entry, old in zip(found, indexes, strict=True):
-            entry["index"] = dense[old]
+    if finished >= {index_of(e["index"]) for e in found} - {None}:
+        renumber_densely(found)
     return stream
 
 

@@ -2,7 +2,8 @@
 `refold.dialects.openai_chat.ablation`).
 
 Every function accepts any JSON: a part that is missing or of the wrong type reads as
-absent, never raises.
+absent, never raises. `renumber_densely` alone changes what it is given: the choice and
+tool-call undos renumber indexes the same way.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ __all__ = [
     "function_of",
     "index_of",
     "objects_only",
+    "renumber_densely",
 ]
 
 
@@ -61,3 +63,16 @@ def choice_key_of(entry: JSONObject) -> int:
 
 def objects_only(values: list[Any]) -> list[Any]:
     return [value for value in values if isinstance(value, dict)]
+
+
+def renumber_densely(objects: list[JSONObject]) -> bool:
+    """Give `objects` indexes dense from 0 in the order of the ones they carry, when every
+    one carries a non-negative integer index; whether it did."""
+    present = [index_of(o.get("index")) for o in objects]
+    indexes = [i for i in present if i is not None]
+    if len(indexes) != len(present):
+        return False
+    dense = {old: new for new, old in enumerate(sorted(set(indexes)))}
+    for found, old in zip(objects, indexes, strict=True):
+        found["index"] = dense[old]
+    return True

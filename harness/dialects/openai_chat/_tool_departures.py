@@ -18,6 +18,7 @@ from ._chunk_walk import (
     fragments_of,
     function_of,
     index_of,
+    renumber_densely,
 )
 
 __all__ = [
@@ -59,13 +60,8 @@ def tool_index(stream: list[JSON]) -> list[JSON]:
     stream = copy.deepcopy(stream)
     for slots in _fragment_slots(stream).values():
         fragments = [calls[i] for calls, i in slots]
-        present = [index_of(f.get("index")) for f in fragments]
-        indexes = [i for i in present if i is not None]
-        if len(indexes) != len(present):
+        if not renumber_densely(fragments):
             continue
-        dense = {old: new for new, old in enumerate(sorted(set(indexes)))}
-        for fragment, old in zip(fragments, indexes, strict=True):
-            fragment["index"] = dense[old]
         ordered = sorted(fragments, key=lambda f: int(f["index"]))  # stable: arrival kept
         for (calls, i), fragment in zip(slots, ordered, strict=True):
             calls[i] = fragment

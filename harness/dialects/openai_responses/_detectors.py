@@ -195,28 +195,17 @@ def rotated_ids(items: Sequence[JSON]) -> list[int]:
     return sorted(found + _done_renaming(items, ("id",)))
 
 
-def _renamed(before: object, after: object, keys: tuple[str, ...]) -> bool:
-    """Whether `after` is `before`'s item under another string value of one of `keys`."""
-    if not (isinstance(before, dict) and isinstance(after, dict)):
-        return False
-    return before.get("type") == after.get("type") and any(
-        isinstance(before.get(key), str)
-        and isinstance(after.get(key), str)
-        and before[key] != after[key]
-        for key in keys
-    )
-
-
 def _done_renaming(items: Sequence[JSON], keys: tuple[str, ...]) -> list[int]:
-    """The `output_item.done` events naming their item by another value of `keys` than
-    it was added with."""
+    """The `output_item.done` events naming their item, of the type it was added with, by
+    another value of `keys` than it was added with."""
     announced = _announced(items)
     found: list[int] = []
     for number, item in _objects(items):
-        index = _index(item)
-        if index is None or kind(item) != _DONE:
+        index, done = _index(item), item.get("item")
+        if index is None or kind(item) != _DONE or not isinstance(done, dict):
             continue
-        if _renamed(announced.get(index), item.get("item"), keys):
+        added = announced.get(index, {})
+        if added.get("type") == done.get("type") and _named_anew([added], done, keys):
             found.append(number)
     return found
 
@@ -235,11 +224,14 @@ def _streamed_forms(items: Sequence[JSON]) -> dict[int, list[JSONObject]]:
     return found
 
 
-def _named_anew(forms: list[JSONObject], later: object) -> bool:
-    """Whether `later` names the item of `forms` by an `id` or `call_id` none of them has."""
+def _named_anew(
+    forms: list[JSONObject], later: object, keys: tuple[str, ...] = ("id", "call_id")
+) -> bool:
+    """Whether `later` names the item of `forms` by a string value of one of `keys` that
+    none of them has (where one of them has one)."""
     if not isinstance(later, dict):
         return False
-    for key in ("id", "call_id"):
+    for key in keys:
         names = {form[key] for form in forms if isinstance(form.get(key), str)}
         if names and isinstance(later.get(key), str) and later[key] not in names:
             return True
@@ -286,14 +278,13 @@ def shared_call_ids(items: Sequence[JSON]) -> list[int]:
     one `call_id`: the events that send them."""
     at: dict[str, set[int]] = {}
     for _, item in _objects(items):
-        index = _index(item)
-        if kind(item) in (_ADDED, _DONE) and index is not None:
-            for call_id in _call_ids([item.get("item")]):
-                at.setdefault(call_id, set()).add(index)
+        index, call_id = _index(item), call_id_of(item.get("item"))
+        if kind(item) in (_ADDED, _DONE) and index is not None and call_id is not None:
+            at.setdefault(call_id, set()).add(index)
     shared = {call_id for call_id, indexes in at.items() if len(indexes) > 1}
     found: list[int] = []
     for number, item in _objects(items):
-        if kind(item) in (_ADDED, _DONE) and set(_call_ids([item.get("item")])) & shared:
+        if kind(item) in (_ADDED, _DONE) and call_id_of(item.get("item")) in shared:
             found.append(number)
         body = item.get("response")
         ids = _call_ids(body.get("output")) if isinstance(body, dict) else []
