@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from refold.reference import JSON, Difference, JSONObject, Rule
@@ -116,11 +117,12 @@ class AdapterKind(Protocol):
 @dataclass(frozen=True)
 class NodeTarget:
     """One built-in Node.js target of a dialect (`Dialect.node_targets`): its JavaScript
-    file in the shared folder of the npm packages it runs on
-    (`refold.targets.sdk.nodejs.NODE_DIR`), those packages, and the template of a program
-    reproducing a failure with the SDK (`refold report --upstream`; None: none)."""
+    file, in the dialect's own package; the npm packages it runs on, installed once for
+    every dialect's targets in the shared folder (`refold.targets.sdk.nodejs.NODE_DIR`); and
+    the template of a program reproducing a failure with the SDK (`refold report
+    --upstream`; None: none)."""
 
-    file: str
+    file: Path
     packages: tuple[str, ...]
     reproducer: str | None = None
 

@@ -10,8 +10,9 @@ and decoded in memory: named SSE frames, an httpx2 client answered by a handler,
 `Stream`'s decoding, a client read and closed), `offline_reproducer` (the reproducer of
 a target built on `offline`), `litellm_completion` (litellm's completion path, offline),
 `summing` (a LangChain fold's served events, summed chunks and the message sent back),
-`results` (an SDK's additions dropped) and `nodejs` with `node/`: the Node.js
-targets, JavaScript files that drive a JavaScript SDK the same way and serve it over the
-`exec:` protocol, their npm packages pinned by `node/package-lock.json` (`npm ci --prefix`
-that folder).
+`results` (an SDK's additions dropped) and `nodejs` with `node/`: how the Node.js
+targets run (each a JavaScript file in its dialect's package that drives a JavaScript SDK
+the same way), the helpers they share to serve it over the `exec:` protocol (`node/`'s
+`index.js`), and their npm packages, pinned by `node/package-lock.json` and installed
+once in that folder (`npm ci --prefix` it).
 """

@@ -1,11 +1,13 @@
 """How the built-in Node.js targets run: each dialect registers its own
 (`Dialect.node_targets`, a `NodeTarget` each), and this module runs them.
 
-Each is a JavaScript file of `node/` that drives a JavaScript SDK the way its users do and
-serves it over the `exec:` protocol (docs/protocol.md). The SDKs are npm packages pinned
-by `node/package-lock.json` and installed next to the files by the project's install step
-(`npm ci --prefix <that folder>`), never at test time; without `node` or the packages the
-target is a usage error naming the command that installs them.
+Each is a JavaScript file in its dialect's package (`targets/node/`) that drives a
+JavaScript SDK the way its users do and serves it over the `exec:` protocol
+(docs/protocol.md) with the helpers of `node/` here. The SDKs of every dialect's targets
+are npm packages pinned by `node/package-lock.json` and installed once in `node/` by the
+project's install step (`npm ci --prefix <that folder>`), never at test time; a target
+requires them from there (`node/pinned.js`). Without `node` or the packages the target is
+a usage error naming the command that installs them.
 
 A target of a dialect of events adapters (`Dialect.adapters`) speaks events.md §5's
 refold-events/1 protocol instead of the exec: fold protocol: the same `exec:node <file>`
@@ -34,8 +36,8 @@ __all__ = [
 ]
 
 NODE_DIR = Path(__file__).resolve().parent / "node"
-"""Where the JavaScript targets, their package.json and package-lock.json (and, once
-installed, their node_modules) are."""
+"""Where the helpers every JavaScript target shares, the package.json and package-lock.json
+of their npm packages (and, once installed, their node_modules) are."""
 
 
 NODE_TARGETS: Mapping[str, NodeTarget] = MappingProxyType(
@@ -55,7 +57,7 @@ def install_command() -> str:
 
 def node_command(name: str) -> str:
     """The `exec:` command of target `name`: `node <its file>`."""
-    return f"node {shlex.quote(str(NODE_DIR / _target(name).file))}"
+    return f"node {shlex.quote(str(_target(name).file))}"
 
 
 def require_node(name: str) -> None:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from refold.dialects.anthropic_messages import targets
 from refold.errors import UsageError
 from refold.reference import JSON, JSONObject
 from refold.run.checks import Check, ConformanceFailure
@@ -130,8 +131,9 @@ def test_the_node_targets_are_built_in_names_for_node_and_their_file() -> None:
         ("anthropic-ts", "anthropic-ts.js"),
         ("ai-sdk-anthropic", "ai-sdk-anthropic.js"),
     ):
-        assert BUILTIN_TARGETS[name] == f"exec:node {nodejs.NODE_DIR / file}"
-        assert (nodejs.NODE_DIR / file).is_file()
+        path = Path(targets.__file__).resolve().parent / "node" / file
+        assert BUILTIN_TARGETS[name] == f"exec:node {path}"
+        assert path.is_file()
 
 
 def test_the_lock_file_pins_the_versions_the_targets_report(ts: Target, ai: Target) -> None:

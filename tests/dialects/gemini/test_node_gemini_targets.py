@@ -18,6 +18,7 @@ import importlib
 import json
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from _gemini_node import (
@@ -35,6 +36,7 @@ from _gemini_node import (
 )
 from hypothesis import given
 
+from refold.dialects.gemini import targets
 from refold.reference import JSON, JSONObject
 from refold.reference.gemini import RULES, fold
 from refold.strategies.gemini import round_trips
@@ -122,8 +124,9 @@ def test_the_gemini_node_targets_are_built_in_names_for_node_and_their_file() ->
         ("google-genai-node", "google-genai-node.js"),
         ("ai-sdk-google", "ai-sdk-google.js"),
     ):
-        assert BUILTIN_TARGETS[name] == f"exec:node {nodejs.NODE_DIR / file}"
-        assert (nodejs.NODE_DIR / file).is_file()
+        path = Path(targets.__file__).resolve().parent / "node" / file
+        assert BUILTIN_TARGETS[name] == f"exec:node {path}"
+        assert path.is_file()
 
 
 def test_the_lock_file_pins_the_versions_the_targets_report(

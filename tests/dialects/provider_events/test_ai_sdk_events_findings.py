@@ -39,7 +39,7 @@ from _events_frames import (
 from refold.reference.events import normalize
 from refold.targets.sdk import nodejs
 
-FILE = nodejs.NODE_DIR / "events_ai_sdk.js"
+FILE = nodejs.NODE_TARGETS["ai-sdk-events"].file
 
 
 @pytest.fixture(scope="module")

@@ -35,7 +35,7 @@ from refold.suites.events._responses_frames import (
 )
 from refold.targets.sdk import nodejs
 
-FILE = nodejs.NODE_DIR / "events_ai_sdk.js"
+FILE = nodejs.NODE_TARGETS["ai-sdk-events"].file
 
 
 @pytest.fixture(scope="module")

@@ -40,12 +40,12 @@ from refold.targets.sdk import nodejs
 
 OPENAI = "3.0.141"  # @ai-sdk/openai: the newest on @ai-sdk/provider 3 (4.x: provider 4, Node 22)
 ANTHROPIC = "3.0.140"  # @ai-sdk/anthropic (4.x needs Node 22)
-COMMAND = f"node {nodejs.NODE_DIR / 'events_ai_sdk.js'}"
+COMMAND = f"node {nodejs.NODE_TARGETS['ai-sdk-events'].file}"
 
 
 @pytest.fixture(scope="module")
 def adapter() -> Iterator[EventsProcess]:
-    process = EventsProcess(["node", str(nodejs.NODE_DIR / "events_ai_sdk.js")])
+    process = EventsProcess(["node", str(nodejs.NODE_TARGETS["ai-sdk-events"].file)])
     yield process
     process.close()
     assert process.stderr == ""  # no unhandled rejection, no failure of the module's streams

@@ -8,6 +8,8 @@ litellm's Anthropic route (`refold[litellm]`); `_wire` serves them the events of
 Importing an adapter without its SDK raises a `UsageError` that names the extra to install.
 """
 
+from pathlib import Path
+
 from ..._dialect import NodeTarget
 from ._node_reproducer import REPRODUCER
 
@@ -23,10 +25,13 @@ SDK_TARGETS: dict[str, str] = {
 }
 """Built-in target names and the Python object each stands for."""
 
+_NODE = Path(__file__).resolve().parent / "node"
+"""The JavaScript files of the Node.js targets (their npm packages: `refold.targets.sdk.nodejs`)."""
+
 NODE_TARGETS: dict[str, NodeTarget] = {
-    "anthropic-ts": NodeTarget("anthropic-ts.js", ("@anthropic-ai/sdk",), REPRODUCER),
+    "anthropic-ts": NodeTarget(_NODE / "anthropic-ts.js", ("@anthropic-ai/sdk",), REPRODUCER),
     "ai-sdk-anthropic": NodeTarget(
-        "ai-sdk-anthropic.js", ("@ai-sdk/anthropic", "@ai-sdk/provider-utils")
+        _NODE / "ai-sdk-anthropic.js", ("@ai-sdk/anthropic", "@ai-sdk/provider-utils")
     ),
 }
 """Built-in Node.js target names: @anthropic-ai/sdk's `messages.stream()` and Vercel's

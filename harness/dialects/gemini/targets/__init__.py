@@ -11,6 +11,8 @@ builds a whole response, so each is checked on the stated projection its module 
 `UsageError` that names the extra to install.
 """
 
+from pathlib import Path
+
 from ..._dialect import NodeTarget
 
 SDK_TARGETS: dict[str, str] = {
@@ -20,8 +22,13 @@ SDK_TARGETS: dict[str, str] = {
 }
 """Built-in target names and the Python object each stands for."""
 
+_NODE = Path(__file__).resolve().parent / "node"
+"""The JavaScript files of the Node.js targets (their npm packages: `refold.targets.sdk.nodejs`)."""
+
 NODE_TARGETS: dict[str, NodeTarget] = {
-    "google-genai-node": NodeTarget("google-genai-node.js", ("@google/genai",)),
-    "ai-sdk-google": NodeTarget("ai-sdk-google.js", ("@ai-sdk/google", "@ai-sdk/provider-utils")),
+    "google-genai-node": NodeTarget(_NODE / "google-genai-node.js", ("@google/genai",)),
+    "ai-sdk-google": NodeTarget(
+        _NODE / "ai-sdk-google.js", ("@ai-sdk/google", "@ai-sdk/provider-utils")
+    ),
 }
 """Built-in Node.js target names: @google/genai's chat history and Vercel's @ai-sdk/google."""

@@ -9,6 +9,8 @@ module documents; `_wire` serves them the events offline. Importing an adapter w
 SDK raises a `UsageError` that names the extra to install.
 """
 
+from pathlib import Path
+
 from ..._dialect import NodeTarget
 from ._node_reproducer import REPRODUCER
 
@@ -21,7 +23,12 @@ SDK_TARGETS: dict[str, str] = {
 }
 """Built-in target names and the Python object each stands for."""
 
+_NODE = Path(__file__).resolve().parent / "node"
+"""The JavaScript files of the Node.js targets (their npm packages: `refold.targets.sdk.nodejs`)."""
+
 NODE_TARGETS: dict[str, NodeTarget] = {
-    "openai-node-responses": NodeTarget("openai-node-responses.js", ("openai",), REPRODUCER),
+    "openai-node-responses": NodeTarget(
+        _NODE / "openai-node-responses.js", ("openai",), REPRODUCER
+    ),
 }
 """Built-in Node.js target names: openai-node's `responses.stream()`."""

@@ -9,6 +9,8 @@ for Gemini streams), as events adapters. Importing an adapter without its SDK
 raises a `UsageError` that names the extra to install.
 """
 
+from pathlib import Path
+
 from ..._dialect import NodeTarget
 
 SDK_TARGETS: dict[str, str] = {
@@ -20,7 +22,12 @@ SDK_TARGETS: dict[str, str] = {
 }
 """Built-in target names and the Python object each stands for."""
 
+_NODE = Path(__file__).resolve().parent / "node"
+"""The JavaScript files of the Node.js targets (their npm packages: `refold.targets.sdk.nodejs`)."""
+
 NODE_TARGETS: dict[str, NodeTarget] = {
-    "ai-sdk-events": NodeTarget("events_ai_sdk.js", ("@ai-sdk/openai", "@ai-sdk/anthropic")),
+    "ai-sdk-events": NodeTarget(
+        _NODE / "events_ai_sdk.js", ("@ai-sdk/openai", "@ai-sdk/anthropic")
+    ),
 }
 """Built-in Node.js events adapters (refold-events/1): the AI SDK's stream parts."""

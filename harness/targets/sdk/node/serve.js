@@ -1,6 +1,6 @@
 // The exec: protocol (docs/protocol.md) of refold's built-in Node.js targets, of the dialect
-// the adapter names (`adapter.dialect`, anthropic-messages when it names none): one JSON
-// request per stdin line, one reply per stdout line, in order.
+// the adapter names (`adapter.dialect`): one JSON request per stdin line, one reply per
+// stdout line, in order.
 // stdout carries protocol lines only; nothing else may write to it.
 //
 // An adapter folds with its SDK, the way a user of the SDK does:
@@ -22,10 +22,13 @@ const INCREMENTAL = ["new", "add", "response", "finished", "error"];
 
 function serve(adapter) {
   // What a request calls the dialect's stream items (docs/protocol.md): `fold` carries
-  // `<item>s`, `add` carries `<item>` ("event" for Anthropic and Responses, "chunk" for
-  // chunk streams); the adapter names it, "event" when it names none. `adapter.empty` is
-  // the message of reading a response before there is one (Anthropic's when none).
-  const item = adapter.item || "event";
+  // `<item>s`, `add` carries `<item>` ("event" or "chunk"); the adapter names it, and its
+  // dialect. `adapter.empty` is the message of reading a response before there is one (the
+  // rule's), which an adapter with `replay` names too.
+  for (const key of ["name", "dialect", "item", ...(adapter.replay ? ["empty"] : [])]) {
+    if (typeof adapter[key] !== "string") throw new TypeError(`serve: the adapter names no ${key}`);
+  }
+  const item = adapter.item;
   const items = `${item}s`;
   const accumulators = new Map();
   let nextId = 1;
@@ -45,7 +48,7 @@ function serve(adapter) {
 
   const handlers = {
     hello: () => ({ protocol: 2, name: adapter.name, version: adapter.version,
-                    dialect: adapter.dialect || "anthropic-messages", features: adapter.features,
+                    dialect: adapter.dialect, features: adapter.features,
                     operations: ["fold", ...(adapter.replay ? INCREMENTAL : []),
                                  ...(adapter.sse ? ["sse"] : [])],
                     ...(adapter.projection ? { projection: adapter.projection } : {}) }),
@@ -71,7 +74,7 @@ function serve(adapter) {
       const found = await outcome(accumulator(m.id));
       if (found.failure !== null) throw dead(found.failure);
       if (found.message === undefined) {
-        throw new RangeError(adapter.empty || "AM-LIFE-EMPTY: no message_start has been folded yet");
+        throw new RangeError(adapter.empty);
       }
       return { response: found.message };
     },

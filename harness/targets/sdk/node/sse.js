@@ -1,6 +1,6 @@
-// Events as the bytes of a text/event-stream response, framed as Anthropic frames them:
-// `event: <type>` then `data: <the event as one line of JSON>` then a blank line (and Chat
-// Completions chunks as OpenAI frames them, `chatFrame`).
+// Events as the bytes of a text/event-stream response in named frames: `event: <type>` then
+// `data: <the event as one line of JSON>` then a blank line (as Anthropic and OpenAI's
+// Responses API frame them); a dialect framed otherwise frames its items in its own package.
 "use strict";
 
 // The frame's name is the data's `type` when that is a one-line string; otherwise (a wrong
@@ -13,12 +13,6 @@ function eventName(event) {
 
 function frame(event) {
   return `event: ${eventName(event)}\ndata: ${JSON.stringify(event)}\n\n`;
-}
-
-// A Chat Completions frame: `data: <the chunk as one line of JSON>` with no `event:` line
-// (OpenAI sends none), and the sentinel `"[DONE]"` as `data: [DONE]`.
-function chatFrame(chunk) {
-  return `data: ${chunk === "[DONE]" ? "[DONE]" : JSON.stringify(chunk)}\n\n`;
 }
 
 function sseBytes(events) {
@@ -52,4 +46,28 @@ function body(bytes, { open }) {
   return { stream, drained };
 }
 
-module.exports = { body, chatFrame, eventName, frame, sseBytes };
+// The items the SSE decoder of a Stainless-generated SDK (`Stream.fromSSEResponse`, as
+// @anthropic-ai/sdk and openai-node have it) yields for the byte `parts` of a response body.
+async function decodedBy(Stream, parts) {
+  const controller = new AbortController();
+  const readable = new ReadableStream({
+    start(c) {
+      for (const part of parts) c.enqueue(new Uint8Array(part));
+      c.close();
+    },
+  });
+  const answer = new Response(readable, { headers: { "content-type": "text/event-stream" } });
+  const items = [];
+  for await (const item of Stream.fromSSEResponse(answer, controller)) items.push(item);
+  return items;
+}
+
+// An offline `fetch` for an SDK client: every request is answered with `stream` as the body
+// of a 200 text/event-stream response carrying `headers` too (a request id, say).
+function answeringWith(stream, headers) {
+  return async () => new Response(stream, {
+    status: 200, headers: { "content-type": "text/event-stream", ...headers },
+  });
+}
+
+module.exports = { answeringWith, body, decodedBy, eventName, frame, sseBytes };

@@ -33,28 +33,18 @@
 //   schema refused, JSON that does not parse) is the provider failing: the target raises.
 "use strict";
 
-const { serve } = require("./serve.js");
-const { body } = require("./sse.js");
+// What every built-in Node.js target shares (refold/targets/sdk/node/index.js).
+const { feed, foldedBy, parsed, providerVersion, serve } =
+  require("../../../../targets/sdk/node");
 const { geminiSseBytes } = require("./gemini-sse.js");
-const { PROMPT, languageModel, providerVersion } = require("./ai-sdk-models.js");
 
 const DIALECT = "gemini-generate-content";
 
-async function streamParts(chunks) {
-  const { stream } = body(geminiSseBytes(chunks), { open: false });
-  const result = await languageModel(DIALECT, stream).doStream({ prompt: PROMPT });
-  const found = [];
-  for await (const part of result.stream) found.push(part);
-  return found;
-}
-
-function parsed(input) {
-  try {
-    return JSON.parse(input);
-  } catch {
-    return input;
-  }
-}
+// The Gemini API provider (`@ai-sdk/google`), `streamGenerateContent?alt=sse`.
+const GOOGLE = {
+  pkg: "@ai-sdk/google",
+  create: (mod, options) => mod.createGoogleGenerativeAI(options)("gemini-2.5-flash"),
+};
 
 function google(part) {
   return (part.providerMetadata || {}).google || {};
@@ -156,27 +146,17 @@ class Folded {
 }
 
 async function replay(chunks) {
-  const folded = new Folded();
-  try {
-    for (const part of await streamParts(chunks)) folded.add(part);
-  } catch (error) {
-    folded.failure ??= error;
-  }
+  const folded = await feed(new Folded(), GOOGLE, geminiSseBytes(chunks));
   const finished = folded.finished && folded.failure === null
     && folded.finish.finishReason.raw != null;
   return { message: chunks.length === 0 ? undefined : folded.response(), finished,
            error: folded.error, failure: folded.failure };
 }
 
-async function fold(chunks) {
-  const found = await replay(chunks);
-  if (found.failure !== null) throw found.failure;
-  if (found.message === undefined) throw new RangeError("no chunk: no response");
-  return found.message;
-}
+const fold = foldedBy(replay, "no chunk: no response");
 
 serve({
-  name: "ai-sdk-google", version: providerVersion(DIALECT), dialect: DIALECT, item: "chunk",
+  name: "ai-sdk-google", version: providerVersion(GOOGLE), dialect: DIALECT, item: "chunk",
   features: ["text", "candidates", "thinking", "tool_calls", "streamed_arguments",
              "code_execution", "media", "safety", "grounding", "usage", "robustness",
              "lifecycle"],

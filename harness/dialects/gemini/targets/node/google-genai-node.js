@@ -31,17 +31,15 @@
 "use strict";
 
 const { readFileSync } = require("node:fs");
-const { createRequire } = require("node:module");
 const { dirname, join } = require("node:path");
-const { serve } = require("./serve.js");
-const { body } = require("./sse.js");
+// What every built-in Node.js target shares (refold/targets/sdk/node/index.js).
+const { body, requirePinned, serve } = require("../../../../targets/sdk/node");
 const { geminiSseBytes } = require("./gemini-sse.js");
 
-const requireHere = createRequire(__filename);
-const { GoogleGenAI } = requireHere("@google/genai");
+const { GoogleGenAI } = requirePinned("@google/genai");
 // The package exports no version and not its package.json: read the installed one's.
 const VERSION = JSON.parse(readFileSync(
-  join(dirname(requireHere.resolve("@google/genai")), "..", "..", "package.json"), "utf8")).version;
+  join(dirname(requirePinned.resolve("@google/genai")), "..", "..", "package.json"), "utf8")).version;
 
 const MODEL = "gemini-2.5-flash";
 const MESSAGE = "Hello";

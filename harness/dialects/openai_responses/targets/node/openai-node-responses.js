@@ -20,22 +20,20 @@
 //   with): the items it yields; a raise is a raise.
 "use strict";
 
-const { createRequire } = require("node:module");
-const { serve } = require("./serve.js");
-const { body, sseBytes } = require("./sse.js");
+// What every built-in Node.js target shares (refold/targets/sdk/node/index.js).
+const {
+  answeringWith, body, decodedBy, requirePinned, serve, sseBytes,
+} = require("../../../../targets/sdk/node");
 
-const requireHere = createRequire(__filename);
-const OpenAI = requireHere("openai").default;
-const { Stream } = requireHere("openai/streaming");
-const { VERSION } = requireHere("openai/version");
+const OpenAI = requirePinned("openai").default;
+const { Stream } = requirePinned("openai/streaming");
+const { VERSION } = requirePinned("openai/version");
 
 const PARAMS = { model: "gpt-refold-offline", input: "refold" };
 const SDK_ADDITIONS = new Set(["parsed", "output_parsed"]);
 
 function client(stream) {
-  const fetch = async () => new Response(stream, {
-    status: 200, headers: { "content-type": "text/event-stream", "x-request-id": "req_refold" },
-  });
+  const fetch = answeringWith(stream, { "x-request-id": "req_refold" });
   return new OpenAI({ apiKey: "sk-refold-offline", baseURL: "http://refold.invalid/v1",
                       fetch, maxRetries: 0 });
 }
@@ -59,22 +57,11 @@ async function fold(events) {
   return response(await client(stream).responses.stream(PARAMS).finalResponse());
 }
 
-async function sse(parts) {
-  const controller = new AbortController();
-  const readable = new ReadableStream({
-    start(c) {
-      for (const part of parts) c.enqueue(new Uint8Array(part));
-      c.close();
-    },
-  });
-  const answer = new Response(readable, { headers: { "content-type": "text/event-stream" } });
-  const items = [];
-  for await (const item of Stream.fromSSEResponse(answer, controller)) items.push(item);
-  return items;
-}
+const sse = (parts) => decodedBy(Stream, parts);
 
 serve({
   name: "openai-node-responses", version: `openai ${VERSION}`, dialect: "openai-responses",
+  item: "event",
   features: ["text", "tool_calls", "refusal", "reasoning", "annotations", "usage",
              "robustness", "sse"],
   fold, sse,

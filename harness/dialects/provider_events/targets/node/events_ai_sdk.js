@@ -68,15 +68,38 @@
 "use strict";
 
 const readline = require("node:readline");
-const { chatFrame, frame } = require("./sse.js");
-const { PROMPT, languageModel, providerVersion } = require("./ai-sdk-models.js");
+// What every built-in Node.js target shares (refold/targets/sdk/node/index.js).
+const { frame, languageModel, PROMPT, providerVersion } = require("../../../../targets/sdk/node");
 const { Normaliser, PROVIDER, foldEvents } = require("./ai-sdk-events.js");
 
-const DIALECTS = ["openai-chat", "openai-responses", "anthropic-messages"];
+// The AI SDK language model of each source dialect it adapts: the chat-completions model
+// (`createOpenAI(...).chat(model)`), the Responses model (`.responses(model)`, the AI SDK's
+// default OpenAI model) and the Anthropic model (`createAnthropic(...)(model)`).
+const PROVIDERS = {
+  "openai-chat": {
+    pkg: "@ai-sdk/openai",
+    create: (mod, options) => mod.createOpenAI(options).chat("gpt-4o-mini"),
+  },
+  "openai-responses": {
+    pkg: "@ai-sdk/openai",
+    create: (mod, options) => mod.createOpenAI(options).responses("gpt-5"),
+  },
+  "anthropic-messages": {
+    pkg: "@ai-sdk/anthropic",
+    create: (mod, options) => mod.createAnthropic(options)("claude-sonnet-4-5"),
+  },
+};
+const DIALECTS = Object.keys(PROVIDERS);
+
+// A Chat Completions frame: `data: <the chunk as one line of JSON>` with no `event:` line
+// (OpenAI sends none), and the sentinel `"[DONE]"` as `data: [DONE]`.
+function chatFrame(chunk) {
+  return `data: ${chunk === "[DONE]" ? "[DONE]" : JSON.stringify(chunk)}\n\n`;
+}
 // `operations: ["fold"]` offers §5.5's optional fold op (the harness's client reads it there).
 const HELLO = { protocol: "refold-events/1", provider: PROVIDER, dialects: DIALECTS,
                 features: ["events"], operations: ["fold"],
-                description: `ai-sdk: ${DIALECTS.map((d) => `${providerVersion(d)} (${d})`)
+                description: `ai-sdk: ${DIALECTS.map((d) => `${providerVersion(PROVIDERS[d])} (${d})`)
                   .join(", ")}: doStream stream parts as neutral events` };
 
 const turnOfLoop = () => new Promise((resolve) => setImmediate(resolve));
@@ -111,7 +134,7 @@ class Session {
 
   async read() {
     try {
-      const model = languageModel(this.dialect, this.body.stream);
+      const model = languageModel(PROVIDERS[this.dialect], this.body.stream);
       const { stream } = await model.doStream({ prompt: PROMPT, includeRawChunks: true });
       for await (const part of stream) this.parts.push(part);
     } catch (error) {

@@ -23,23 +23,21 @@
 //   with): the items it yields; the APIError it raises on an `error` frame is a raise.
 "use strict";
 
-const { createRequire } = require("node:module");
-const { serve } = require("./serve.js");
-const { body, sseBytes } = require("./sse.js");
+// What every built-in Node.js target shares (refold/targets/sdk/node/index.js).
+const {
+  answeringWith, body, decodedBy, requirePinned, serve, sseBytes,
+} = require("../../../../targets/sdk/node");
 
-const requireHere = createRequire(__filename);
-const Anthropic = requireHere("@anthropic-ai/sdk").default;
-const { APIError } = requireHere("@anthropic-ai/sdk");
-const { Stream } = requireHere("@anthropic-ai/sdk/core/streaming");
-const { VERSION } = requireHere("@anthropic-ai/sdk/version");
+const Anthropic = requirePinned("@anthropic-ai/sdk").default;
+const { APIError } = requirePinned("@anthropic-ai/sdk");
+const { Stream } = requirePinned("@anthropic-ai/sdk/core/streaming");
+const { VERSION } = requirePinned("@anthropic-ai/sdk/version");
 
 const PARAMS = { model: "claude-sonnet-4-5", max_tokens: 1024,
                  messages: [{ role: "user", content: "Hello" }] };
 
 function client(stream) {
-  const fetch = async () => new Response(stream, {
-    status: 200, headers: { "content-type": "text/event-stream", "request-id": "req_refold" },
-  });
+  const fetch = answeringWith(stream, { "request-id": "req_refold" });
   return new Anthropic({ apiKey: "refold-offline", baseURL: "http://refold.invalid",
                          fetch, maxRetries: 0 });
 }
@@ -99,22 +97,11 @@ async function replay(events) {
   return outcome;
 }
 
-async function sse(parts) {
-  const controller = new AbortController();
-  const readable = new ReadableStream({
-    start(c) {
-      for (const part of parts) c.enqueue(new Uint8Array(part));
-      c.close();
-    },
-  });
-  const response = new Response(readable, { headers: { "content-type": "text/event-stream" } });
-  const items = [];
-  for await (const item of Stream.fromSSEResponse(response, controller)) items.push(item);
-  return items;
-}
+const sse = (parts) => decodedBy(Stream, parts);
 
 serve({
-  name: "anthropic-ts", version: `@anthropic-ai/sdk ${VERSION}`,
+  name: "anthropic-ts", version: `@anthropic-ai/sdk ${VERSION}`, dialect: "anthropic-messages",
+  item: "event", empty: "AM-LIFE-EMPTY: no message_start has been folded yet",
   features: ["text", "tool_use", "server_tools", "thinking", "citations", "stop_details",
              "usage", "robustness", "lifecycle", "sse"],
   fold, replay, sse,

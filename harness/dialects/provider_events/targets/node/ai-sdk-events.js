@@ -3,7 +3,8 @@
 // header of events_ai_sdk.js, which drives the provider and feeds the parts here.
 "use strict";
 
-const { eventName } = require("./sse.js");
+// What every built-in Node.js target shares (refold/targets/sdk/node/index.js).
+const { eventName } = require("../../../../targets/sdk/node");
 
 const PROVIDER = "ai-sdk";
 

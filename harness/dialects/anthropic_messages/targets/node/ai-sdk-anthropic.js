@@ -32,25 +32,15 @@
 //   target raises.
 "use strict";
 
-const { serve } = require("./serve.js");
-const { body, sseBytes } = require("./sse.js");
-const { PROMPT, languageModel, providerVersion } = require("./ai-sdk-models.js");
+// What every built-in Node.js target shares (refold/targets/sdk/node/index.js).
+const { feed, foldedBy, parsed, providerVersion, serve, sseBytes } =
+  require("../../../../targets/sdk/node");
 
-async function parts(events) {
-  const { stream } = body(sseBytes(events), { open: false });
-  const result = await languageModel("anthropic-messages", stream).doStream({ prompt: PROMPT });
-  const found = [];
-  for await (const part of result.stream) found.push(part);
-  return found;
-}
-
-function parsed(input) {
-  try {
-    return JSON.parse(input);
-  } catch {
-    return input;
-  }
-}
+// The Anthropic provider (`@ai-sdk/anthropic`): `createAnthropic(...)(model)`.
+const ANTHROPIC = {
+  pkg: "@ai-sdk/anthropic",
+  create: (mod, options) => mod.createAnthropic(options)("claude-sonnet-4-5"),
+};
 
 class Folded {
   constructor() {
@@ -135,25 +125,16 @@ class Folded {
 }
 
 async function replay(events) {
-  const folded = new Folded();
-  try {
-    for (const part of await parts(events)) folded.add(part);
-  } catch (error) {
-    folded.failure ||= error;
-  }
+  const folded = await feed(new Folded(), ANTHROPIC, sseBytes(events));
   return { message: folded.message(), finished: folded.finished && folded.failure === null,
            error: folded.error, failure: folded.failure };
 }
 
-async function fold(events) {
-  const found = await replay(events);
-  if (found.failure !== null) throw found.failure;
-  if (found.message === undefined) throw new RangeError("no response-metadata part: no message");
-  return found.message;
-}
+const fold = foldedBy(replay, "no response-metadata part: no message");
 
 serve({
-  name: "ai-sdk-anthropic", version: providerVersion("anthropic-messages"),
+  name: "ai-sdk-anthropic", version: providerVersion(ANTHROPIC), dialect: "anthropic-messages",
+  item: "event", empty: "AM-LIFE-EMPTY: no message_start has been folded yet",
   features: ["text", "tool_use", "thinking", "citations", "usage", "robustness", "lifecycle"],
   fold, replay, sse: null,
 });
