@@ -227,7 +227,7 @@ class DialectRecord(TypedDict):
     """The dialect a record was written for, with what a reader needs to show it."""
 
     name: str
-    """The stable name (`openai-chat`)."""
+    """The stable name, the registry's key for it."""
     title: str
     """What readers call it (`OpenAI Chat Completions`)."""
     spec: str
@@ -275,7 +275,7 @@ UNNAMED_DIALECT: DialectRecord = {
     "docs": "https://platform.openai.com/docs/api-reference/chat/streaming",
 }
 """The dialect of a record that names none: every record written before dialects existed
-(the harness checks that it equals the registered `openai-chat` dialect's)."""
+(the harness checks that it equals the registered chat dialect's)."""
 
 
 def dialect_record(document: Mapping[str, Any]) -> DialectRecord:

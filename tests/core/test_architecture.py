@@ -88,3 +88,80 @@ def test_the_import_linter_contracts_hold(tmp_path: Path) -> None:
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert " 0 broken" in run.stdout
+
+
+# A dialect is a place: its packages, one per layer. Outside them and the registry, no module
+# names a dialect, so adding one touches nothing else. The places are read from the registry
+# (a dialect's reference and suites packages) and from the import contracts of pyproject.toml,
+# which list every dialect's packages.
+def _dialect_folders() -> list[Path]:
+    import tomllib
+
+    from refold.dialects import DIALECTS
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["importlinter"]
+    listed = {
+        module
+        for contract in contracts["contracts"]
+        for key in ("modules", "forbidden_modules")
+        for module in contract.get(key, ())
+    }
+    listed |= {d.reference_package for d in DIALECTS.values()}
+    prefixes = {
+        "refold.reference.": "reference/",
+        "refold.strategies.": "strategies/",
+        "refold.dialects.": "harness/dialects/",
+    }
+    folders = [
+        ROOT / (folder + module.removeprefix(prefix).replace(".", "/"))
+        for module in listed
+        for prefix, folder in prefixes.items()
+        if module.startswith(prefix)
+    ]
+    return folders + [ROOT / "suites" / d.suites for d in DIALECTS.values()]
+
+
+def _literals(path: Path) -> list[tuple[int, str]]:
+    if path.suffix == ".js":
+        return [(n, line) for n, line in enumerate(path.read_text("utf-8").splitlines(), 1)]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    # the record format's version 1 named no dialect: a record without one is the chat
+    # dialect's, a fact of the format the kernel keeps (refold.reference.UNNAMED_DIALECT)
+    legacy = {
+        id(constant)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.AnnAssign | ast.Assign)
+        and "UNNAMED_DIALECT" in ast.unparse(node).split("=")[0]
+        for constant in ast.walk(node)
+    }
+    # a string standing alone is documentation (a docstring's examples), not a value
+    prose = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in legacy | prose
+    ]
+
+
+def test_no_module_outside_a_dialects_packages_names_a_dialect() -> None:
+    from refold.dialects import DIALECTS
+
+    folders = _dialect_folders()
+    assert all(folder.is_dir() for folder in folders), [f for f in folders if not f.is_dir()]
+    registry = ROOT / "harness" / "dialects" / "__init__.py"
+    found = []
+    for top in ("harness", "reference", "strategies", "suites", "reports"):
+        for path in sorted((ROOT / top).rglob("*")):
+            if path.suffix not in {".py", ".js"} or "node_modules" in path.parts:
+                continue
+            if path == registry or any(path.is_relative_to(f) for f in folders):
+                continue
+            found += [
+                f"{path.relative_to(ROOT)}:{line}: {name}"
+                for line, text in _literals(path)
+                for name in DIALECTS
+                if name in text
+            ]
+    assert found == []
