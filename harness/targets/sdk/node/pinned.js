@@ -4,7 +4,16 @@
 // which resolves from this folder.
 "use strict";
 
+const { readFileSync } = require("node:fs");
 const { createRequire } = require("node:module");
 const { join } = require("node:path");
 
-module.exports = { requirePinned: createRequire(join(__dirname, "package.json")) };
+const requirePinned = createRequire(join(__dirname, "package.json"));
+
+// The installed version of package `pkg`, read from its package.json (which a package's
+// `exports` may keep `require` from).
+function pinnedVersion(pkg) {
+  return JSON.parse(readFileSync(join(__dirname, "node_modules", pkg, "package.json"), "utf8")).version;
+}
+
+module.exports = { pinnedVersion, requirePinned };

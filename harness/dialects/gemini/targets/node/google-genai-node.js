@@ -30,16 +30,12 @@
 //   the stream ended, so `lifecycle` is not claimed; the decoder is internal, so no `sse`.
 "use strict";
 
-const { readFileSync } = require("node:fs");
-const { dirname, join } = require("node:path");
 // What every built-in Node.js target shares (refold/targets/sdk/node/index.js).
-const { body, requirePinned, serve } = require("../../../../targets/sdk/node");
+const { body, pinnedVersion, requirePinned, serve } = require("../../../../targets/sdk/node");
 const { geminiSseBytes } = require("./gemini-sse.js");
 
 const { GoogleGenAI } = requirePinned("@google/genai");
-// The package exports no version and not its package.json: read the installed one's.
-const VERSION = JSON.parse(readFileSync(
-  join(dirname(requirePinned.resolve("@google/genai")), "..", "..", "package.json"), "utf8")).version;
+const VERSION = pinnedVersion("@google/genai"); // the package exports none
 
 const MODEL = "gemini-2.5-flash";
 const MESSAGE = "Hello";
