@@ -17,7 +17,7 @@ from ._arguments import parse_complete
 from ._compare import ABSENT, Difference, pointer
 from ._errors import ChunkTypeError, EmptyFoldError, RefoldError
 from ._impact import impact_of, is_empty
-from ._json import JSON, JSONObject, json_equal
+from ._json import JSON, JSONObject, json_equal, non_blank
 from ._outcomes import (
     IMPACTS,
     SHAPES,
@@ -79,6 +79,7 @@ __all__ = [
     "is_empty",
     "json_equal",
     "json_text",
+    "non_blank",
     "parse_complete",
     "persistable",
     "pointer",

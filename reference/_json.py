@@ -36,7 +36,7 @@ UNICODE_WHITESPACE = (
 """The code points with Unicode's White_Space property."""
 
 
-def non_blank(value: JSON) -> str | None:
+def non_blank(value: object) -> str | None:
     """Return `value` if it is a string with a non-whitespace character, else None."""
     if isinstance(value, str) and value.strip(UNICODE_WHITESPACE):
         return value

@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from refold.reference import JSON, JSONObject
+from refold.reference import JSON, JSONObject, non_blank
 from refold.verdicts.dropping import without
 from refold.verdicts.undoing import Undo
 
@@ -355,9 +355,7 @@ def _stop_in_a_delta(stream: list[JSON], first: int, message: JSONObject) -> lis
     delta carries the start's usage, so every count stays what it was."""
     reason = message.get("stop_reason")
     after = stream[first + 1 :]
-    if not (isinstance(reason, str) and reason.strip()) or any(
-        _type(event) == "message_delta" for event in after
-    ):
+    if non_blank(reason) is None or any(_type(event) == "message_delta" for event in after):
         return stream
     delta: JSONObject = {
         "type": "message_delta",

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
-from refold.reference import JSON
+from refold.reference import JSON, non_blank
 
 from ...verdicts.shapes import GrammarLine, Violation
 
@@ -260,7 +260,7 @@ def _delta_findings(items: Sequence[JSON]) -> Iterator[Finding]:
 
 
 def _blank(value: object) -> bool:
-    return value is None or (isinstance(value, str) and not value.strip())
+    return value is None or (isinstance(value, str) and non_blank(value) is None)
 
 
 def _stop_values(item: JSON) -> tuple[object, object]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from refold.reference import JSON, JSONObject
+from refold.reference import JSON, JSONObject, non_blank
 
 from ._chunks import entries, index_of, parts_of
 from ._known import SCHEMA
@@ -302,7 +302,7 @@ def _wrong(holder: dict[str, JSON], types: dict[str, type | tuple[type, ...]]) -
         value = holder.get(key)
         if key in holder and (not isinstance(value, kind) or isinstance(value, bool)):
             return True
-        if isinstance(value, str) and not value.strip() and key != "content":
+        if isinstance(value, str) and non_blank(value) is None and key != "content":
             return True  # a blank identity or enum value
     return False
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterator
 
-from refold.reference import JSON, JSONObject, RefoldError
+from refold.reference import JSON, JSONObject, RefoldError, non_blank
 from refold.reference.gemini import NoResponseError, differences, fold
 from refold.verdicts.undoing import Probe, Undoing, folded_or_none
 
@@ -144,7 +144,7 @@ def _signature_decides(stream: list[JSON]) -> frozenset[str]:
 
 def _nameless(call: JSON) -> bool:
     name = call.get("name") if isinstance(call, dict) else None
-    return not (isinstance(name, str) and name.strip())
+    return non_blank(name) is None
 
 
 def _folded_args(stream: list[JSON]) -> dict[int, list[JSON]]:

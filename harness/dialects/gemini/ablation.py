@@ -27,7 +27,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterator
 
-from refold.reference import JSON, JSONObject
+from refold.reference import JSON, JSONObject, non_blank
 from refold.reference.gemini import NoResponseError, differences, fold
 from refold.verdicts.undoing import Probe, Undoing, folded_or_none
 
@@ -176,7 +176,7 @@ def _whole_without_args(call: JSONObject) -> bool:
     """A named call sent whole (no streamed fragment) and without `args` (GM-CALL-WHOLE: a
     call without arguments may have none; the canonical comparison reads `{}` alike)."""
     name = call.get("name")
-    named = isinstance(name, str) and bool(name.strip())
+    named = non_blank(name) is not None
     return named and not is_streamed(call) and "args" not in call
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from refold.reference import JSON, JSONObject
-from refold.reference._json import copy_json, non_blank
+from refold.reference import JSON, JSONObject, non_blank
+from refold.reference._json import copy_json
 from refold.reference.gemini import fold
 
 from ...policies import Policy

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from refold.reference import ABSENT, JSON, JSONObject, RefoldError
+from refold.reference import ABSENT, JSON, JSONObject, RefoldError, non_blank
 from refold.reference.gemini import fold
 
 from ._chunks import entries, index_of, is_plain_text, is_streamed, parts_of
@@ -76,7 +76,7 @@ def kind_rules(part: JSON) -> frozenset[str]:
 
 def _streamed(call: JSONObject) -> bool:
     name = call.get("name")
-    nameless = not (isinstance(name, str) and name.strip())
+    nameless = non_blank(name) is None
     return nameless or is_streamed(call)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from refold.reference import JSON
+from refold.reference import JSON, non_blank
 from refold.verdicts.shapes import GrammarLine, Violation
 
 from ._chunk_walk import entries, index_of
@@ -50,7 +50,7 @@ def _real(key: str, value: JSON) -> bool:
     """A value the key can hold: a non-blank string for an id, a positive integer for
     `created` (the schema's types)."""
     if key != "created":
-        return isinstance(value, str) and bool(value.strip())
+        return non_blank(value) is not None
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 

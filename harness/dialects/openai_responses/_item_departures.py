@@ -18,7 +18,7 @@ import copy
 from collections.abc import Iterator
 from typing import Any
 
-from refold.reference import JSON, JSONObject, RefoldError
+from refold.reference import JSON, JSONObject, RefoldError, non_blank
 from refold.reference.responses import fold
 from refold.reference.responses._items import placeholder
 from refold.reference.responses._routing import ITEM_EVENTS
@@ -55,7 +55,7 @@ def _type(event: JSON) -> object:
 
 
 def _id(value: object) -> str | None:
-    return value if isinstance(value, str) and value.strip() else None
+    return non_blank(value)
 
 
 def _named_id(event: JSONObject) -> str | None:
