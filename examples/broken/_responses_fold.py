@@ -236,13 +236,17 @@ class Part:
         return nonblank(self.fields.get("type"))
 
     def reopen(self, fields):
-        """A second part.added: its fields take over, what was streamed is kept."""
+        """A second part.added: its fields take over, what was streamed for a part of its
+        type is kept; text streamed as another type never crosses (RS-REFUSAL)."""
+        same = self.type == nonblank(fields.get("type"))
         self.fields = fields
         key = TEXT_KEYS.get(self.type or "")
-        if self.text is None or (not any(self.text) and key is not None):
+        if not same or self.text is None or (not any(self.text) and key is not None):
             self.text = None if key is None else self.first_text(fields.get(key))
         annotations = fields.get("annotations")
-        if not self.annotations and isinstance(annotations, list):
+        if not same:
+            self.annotations = list(annotations) if isinstance(annotations, list) else None
+        elif not self.annotations and isinstance(annotations, list):
             self.annotations = list(annotations)
 
     def join(self, fragment):

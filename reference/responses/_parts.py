@@ -50,15 +50,18 @@ class _Part:
 
     def reopen(self, fields: JSONObject) -> None:
         """A second part.added at this index (or one after a placeholder): its fields take
-        over, what was streamed is kept, and what is still empty is filled (as RS-READD);
-        a part of a type no delta is defined for is kept as sent."""
-        kept = self._text
+        over, what was streamed for a part of its type is kept, and what is still empty is
+        filled (as RS-READD); a part of a type no delta is defined for is kept as sent, and
+        text streamed as another type is not carried over (RS-KIND-MATCH, RS-REFUSAL:
+        refusal text never enters an output_text part, nor output text a refusal)."""
+        kept, same = self._text, self.type == non_blank(fields.get("type"))
         self._fields = fields
         self._text = _text(fields)
-        if kept is not None and self._text is not None and (not kept[1].empty or self._text_closed):
+        streamed = kept is not None and (not kept[1].empty or self._text_closed)
+        if same and streamed and kept is not None and self._text is not None:
             self._text = (self._text[0], kept[1])  # the text streamed (or done) is kept
-        if not self._annotations:
-            self._annotations = _annotations(fields) or self._annotations
+        if not same or not self._annotations:
+            self._annotations = _annotations(fields) or (self._annotations if same else None)
 
     def append(self, fragment: JSON) -> None:
         """Join one delta (RS-TEXT-JOIN), unless a .done already set the text."""

@@ -26,6 +26,7 @@ from .attribution import PLACES, POINTERLESS, rules_at
 from .policies import RESPONSES_POLICIES
 from .serving import ENDPOINT
 from .targets import NODE_TARGETS, SDK_TARGETS
+from .undecided import undecided_at
 
 __all__ = ["OPENAI_RESPONSES"]
 
@@ -73,6 +74,7 @@ OPENAI_RESPONSES = Dialect(
     policies=RESPONSES_POLICIES,
     ablation=ABLATION,
     absent_departures=absent_departures,
+    undecided_at=undecided_at,
     charging=RESPONSES_CHARGING,
     shapes=RESPONSES_SHAPES,
 )

@@ -24,6 +24,10 @@ RULES_CHECKED: dict[str, tuple[str, ...]] = {
     "test_parts_are_keyed_by_content_index_gaps_closed": ("RS-CONTENT-INDEX",),
     "test_a_second_part_added_takes_over_and_keeps_the_streamed_text": ("RS-CONTENT-INDEX",),
     "test_a_re_added_part_takes_deltas_as_its_new_type_defines_them": ("RS-CONTENT-INDEX",),
+    "test_text_streamed_as_one_part_type_never_crosses_into_another": (
+        "RS-REFUSAL",
+        "RS-KIND-MATCH",
+    ),
     "test_a_part_of_a_type_no_delta_is_defined_for_is_kept_exactly": (
         "RS-CONTENT-INDEX",
         "RS-UNKNOWN-KEYS",
@@ -263,6 +267,25 @@ def test_a_re_added_part_takes_deltas_as_its_new_type_defines_them() -> None:
         part_added({"type": "output_text", "text": "late"}),
     )
     assert done == [{"type": "output_text", "text": "", "annotations": []}]  # done "" stands
+
+
+def test_text_streamed_as_one_part_type_never_crosses_into_another() -> None:
+    # a delta before any part.added opens a placeholder of its type; a part.added of
+    # another type at that index takes over as sent: refusal text never enters an
+    # output_text part (RS-REFUSAL), nor output text a refusal or reasoning part
+    refusal = event("refusal.delta", content_index=0, delta="no")
+    assert content(refusal, part_added({"type": "output_text", "text": ""})) == [
+        {"type": "output_text", "text": ""}
+    ]
+    assert content(text("hi"), part_added({"type": "refusal", "refusal": ""})) == [
+        {"type": "refusal", "refusal": ""}
+    ]
+    assert content(text("hi"), part_added({"type": "reasoning_text", "text": "r"})) == [
+        {"type": "reasoning_text", "text": "r"}
+    ]
+    assert content(refusal, part_added({"type": "refusal", "refusal": ""})) == [
+        {"type": "refusal", "refusal": "no"}
+    ]
 
 
 def test_a_part_of_a_type_no_delta_is_defined_for_is_kept_exactly() -> None:

@@ -50,6 +50,11 @@ RULES_CHECKED: dict[str, tuple[str, ...]] = {
     "test_a_re_add_takes_over_identity_and_keeps_what_was_streamed": ("RS-READD",),
     "test_a_re_add_keeps_a_done_item_and_fills_only_what_is_empty": ("RS-READD",),
     "test_a_re_add_without_id_leaves_no_id": ("RS-READD", "RS-CALL-IDS"),
+    "test_a_re_add_as_another_type_keeps_only_what_that_type_holds": (
+        "RS-READD",
+        "RS-HOSTED-ITEMS",
+        "RS-KIND-MATCH",
+    ),
     "test_an_event_that_does_not_fit_its_items_type_changes_nothing": ("RS-KIND-MATCH",),
     "test_hosted_items_are_kept_as_sent_and_their_status_events_change_nothing": (
         "RS-HOSTED-ITEMS",
@@ -446,6 +451,18 @@ def test_a_re_add_keeps_a_done_item_and_fills_only_what_is_empty() -> None:
         event("output_item.added", 0, item=call(arguments='{"x":1}')),
     )
     assert closed[0]["arguments"] == ""  # the done event is the final word
+
+
+def test_a_re_add_as_another_type_keeps_only_what_that_type_holds() -> None:
+    # RS-READD keeps what was streamed "for it": read as what the re-added item's type
+    # holds. A hosted item is kept as sent (RS-HOSTED-ITEMS), so an orphan's text does
+    # not become its `content`; a message re-added keeps it. The spec does not say which
+    # type "for it" means: this pins the reference's reading
+    hosted = {"type": "file_search_call", "id": "fs_1", "status": "in_progress", "queries": []}
+    completed = {**hosted, "status": "completed"}  # RS-RECOVER-STATUS
+    assert output(text("x", None), event("output_item.added", item=hosted)) == [completed]
+    kept = output(text("x", None), event("output_item.added", item=message()))
+    assert texts(kept) == ["x"]
 
 
 def test_a_re_add_without_id_leaves_no_id() -> None:
