@@ -17,11 +17,9 @@ Two costs are kept linear in the stream size:
 
 from __future__ import annotations
 
-import json
 import re
-from typing import NoReturn
 
-from ._json import JSONObject
+from ._json import JSONObject, parse_json
 
 __all__ = ["Arguments", "parse_complete"]
 
@@ -44,14 +42,10 @@ def parse_complete(text: str) -> JSONObject | None:
     if not (stripped.startswith("{") and stripped.endswith("}")):
         return None
     try:
-        value = json.loads(stripped, parse_constant=_reject_constant)
+        value = parse_json(stripped)
     except (ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
-
-
-def _reject_constant(name: str) -> NoReturn:
-    raise ValueError(f"{name} is not JSON")
 
 
 class Arguments:

@@ -10,7 +10,8 @@ Integers follow JSON, not Python: `true` is not an integer, and `1.0` is the int
 
 from __future__ import annotations
 
-from typing import Any, TypeAlias
+import json
+from typing import Any, NoReturn, TypeAlias
 
 __all__ = [
     "JSON",
@@ -20,6 +21,7 @@ __all__ = [
     "non_blank",
     "non_negative_int",
     "object_or_none",
+    "parse_json",
     "positive_int",
 ]
 
@@ -27,6 +29,17 @@ JSON: TypeAlias = Any
 """A value as `json.loads` returns it: dict, list, str, int, float, bool or None."""
 
 JSONObject: TypeAlias = dict[str, Any]
+
+
+def parse_json(text: str) -> JSON:
+    """The JSON value `text` holds (RFC 8259), or ValueError: Python's `json.loads` also reads
+    `NaN`, `Infinity` and `-Infinity`, which are not JSON, so data holding them is data
+    that is not JSON in every dialect, as it is for every other language's parser."""
+    return json.loads(text, parse_constant=_reject_constant)
+
+
+def _reject_constant(name: str) -> NoReturn:
+    raise ValueError(f"{name} is not JSON")
 
 
 UNICODE_WHITESPACE = (

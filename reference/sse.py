@@ -32,7 +32,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ._errors import EventDataError, RefoldError
-from ._json import JSON
+from ._json import JSON, parse_json
 
 __all__ = [
     "DONE",
@@ -256,7 +256,7 @@ def _item(event: Event) -> StreamItem:
     if event.type == "message" and event.data == DONE:
         return Done(line=event.line)
     try:
-        value = json.loads(event.data)
+        value = parse_json(event.data)
     except ValueError as exc:
         if event.type == "error":
             return ErrorEvent(error=event.data, line=event.line)
@@ -325,7 +325,7 @@ class JSONEventDecoder:
         if not data or data in self.skipped:
             return []  # no event: an `event:` line flushed without data, or a skipped one
         try:
-            return [json.loads(event.data)]  # the data's `type` decides, not `event.type`
+            return [parse_json(event.data)]  # the data's `type` decides, not `event.type`
         except ValueError as exc:
             raise self.data_error(event.data, line=event.line, reason=str(exc)) from None
 

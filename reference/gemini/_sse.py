@@ -9,11 +9,10 @@ JSON object, handed out as one chunk so that the fold's GM-LIFE-ERROR decides.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from encodings import utf_8
 
-from .._json import JSON
+from .._json import JSON, parse_json
 from ..sse import Event, EventStreamDecoder
 from ._errors import ChunkDataError
 
@@ -30,7 +29,7 @@ _STRING_STEP = {"\\": _AFTER_BACKSLASH, '"': _OUTSIDE_STRING}
 
 def _parse(text: str, *, chunk_number: int, pointer: str) -> JSON:
     try:
-        return json.loads(text)
+        return parse_json(text)
     except ValueError as exc:
         raise ChunkDataError(
             text, chunk_number=chunk_number, pointer=pointer, reason=str(exc)

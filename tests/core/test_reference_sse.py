@@ -9,6 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from refold.reference import RefoldError
+from refold.reference.anthropic import decode_stream
+from refold.reference.gemini import decode_array, decode_sse
 from refold.reference.sse import (
     Chunk,
     ChunkStreamDecoder,
@@ -96,6 +99,20 @@ def test_decode_chunks_names_the_line_of_data_that_is_not_json() -> None:
     expected = r"line 3: event data is not JSON .* received '\{\"id\"'"
     with pytest.raises(SSEDataError, match=expected):
         decode_chunks([b'data: {"id": "a"}\n\ndata: {"id"\n\n'])
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_data_holding_a_constant_python_reads_but_json_lacks_is_not_json(constant: str) -> None:
+    # RFC 8259 has no NaN or Infinity; Python's json.loads reads them, no other parser does
+    data = f'{{"id": "a", "v": {constant}}}'
+    with pytest.raises(SSEDataError, match=f"{constant} is not JSON"):
+        decode_chunks([f"data: {data}\n\n".encode()])
+    with pytest.raises(RefoldError, match=f"{constant} is not JSON"):
+        decode_stream([f"event: message_start\ndata: {data}\n\n".encode()])
+    with pytest.raises(RefoldError, match=f"{constant} is not JSON"):
+        decode_sse([f"data: {data}\n\n".encode()])
+    with pytest.raises(RefoldError, match=f"{constant} is not JSON"):
+        decode_array([f"[{data}]".encode()])
 
 
 def test_decode_chunks_stops_at_done_and_reports_an_error_event() -> None:
