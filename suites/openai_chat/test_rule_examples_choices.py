@@ -30,7 +30,9 @@ def test_an_entry_without_a_non_negative_integer_index_is_choice_zero(check: Che
 
 @rule("CHOICE-KEY")
 def test_an_integral_float_index_is_that_integer(check: Check) -> None:
-    # JSON has one number type: 0.0 is the integer 0 (the canonical comparison agrees).
+    # JSON has one number type, so 0.0 may be read as the integer 0; read as no integer
+    # index, it is choice 0 too: either reading folds both entries into choice 0 (the spec
+    # does not say whether 1.0 names choice 1, so no example sends one)
     chunks = stream(
         entry(index=0, delta={"content": "a"}),
         entry(index=0.0, delta={"content": "b"}, finish_reason="stop"),
