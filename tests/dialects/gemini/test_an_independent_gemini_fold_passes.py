@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from _suite_runs import run_suites
 
 from refold.reference.gemini import RULES
@@ -26,6 +27,8 @@ RULES_CHECKED: dict[str, tuple[str, ...]] = {
 }
 
 
+# A whole suite run (about a minute): the nightly workflow's, with the suite-strength runs.
+@pytest.mark.nightly
 def test_an_independent_fold_passes_every_rule_it_claims(tmp_path: Path) -> None:
     run = run_suites(str(_FOLD), "gemini-generate-content", tmp_path / "run")
     assert run.exit_code == 0, run.tail()

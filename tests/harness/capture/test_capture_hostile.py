@@ -256,7 +256,7 @@ def test_no_canary_of_the_persistence_tests_survives_a_capture(tmp_path: Path, c
         (
             "nan.sse",
             'data: {"object": "chat.completion.chunk", "x": NaN}\n\n',
-            "chunk 1 holds nan, which JSON cannot hold",
+            "line 1: event data is not JSON (NaN is not JSON)",
         ),
         (
             "long-int.har",
