@@ -229,6 +229,11 @@ class Dialect:
     node_targets: Mapping[str, NodeTarget] = field(default_factory=dict)
     """The built-in targets of real JavaScript SDKs of this dialect, by name (`--target
     NAME`, run as `exec:node <file>` by `refold.targets.sdk.nodejs`)."""
+    reference_parts: tuple[str, ...] = ()
+    """Globs, relative to the reference layer's folder, of the modules outside its package
+    that `refold mutate --target reference` mutates with it (provider-events: the neutral
+    event model in `_neutral/` and every source dialect's mapping, `*/neutral/_mapping.py`,
+    which lives in that dialect's package); () for none."""
     mutates_kernel: bool = False
     """Whether `refold mutate --target reference` also mutates the kernel its reference
     shares with every dialect (`refold.reference`'s own modules): exactly one dialect's

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from dataclasses import dataclass
+from fnmatch import fnmatch
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
@@ -37,6 +38,21 @@ class MutationSource:
     path: Path
     dialect: Dialect | None = None
     excluded: tuple[str, ...] = ()
+    only: tuple[str, ...] = ()
+    """Globs relative to `path`: when any, only the modules they match are mutated (the
+    rest is copied unmutated); () mutates every module not `excluded`."""
+
+    def omitted(self) -> list[str]:
+        """Absolute globs of the files under `path` that are not part of the source (what
+        coverage omits): the `excluded` packages and, with `only`, every module it misses."""
+        globs = [f"{self.path / name}/*" for name in self.excluded]
+        if self.only and self.path.is_dir():
+            globs += [
+                str(module)
+                for module in sorted(self.path.rglob("*.py"))
+                if not any(fnmatch(module.relative_to(self.path).as_posix(), g) for g in self.only)
+            ]
+        return globs
 
     @property
     def is_reference(self) -> bool:
@@ -78,16 +94,27 @@ def locate_source(target: str, dialect: Dialect | None = None) -> MutationSource
 
 
 def reference_source(dialect: Dialect) -> MutationSource:
-    """The reference fold of `dialect`: its package's modules, and the kernel's when the
-    dialect `mutates_kernel` (the layer root's own modules, without any other dialect's
-    package)."""
+    """The reference fold of `dialect`: its package's modules (not its sub-packages: a
+    `neutral` one is its mapping to neutral events, the provider-events run's), the
+    kernel's when the dialect `mutates_kernel` (the layer root's own modules, without any
+    other dialect's package), and its `reference_parts` elsewhere in the layer."""
     package = dialect.reference_package
     path = Path(importlib.import_module(package).__file__ or "").parent
+    own = tuple(f"{path.name}/{name}" for name in reference_subpackages(path))
     if dialect.mutates_kernel:
         kernel = path.parent
         others = tuple(name for name in reference_subpackages(kernel) if name != path.name)
         return MutationSource(
-            "reference", package.rpartition(".")[0], kernel, dialect=dialect, excluded=others
+            "reference", package.rpartition(".")[0], kernel, dialect=dialect, excluded=others + own
+        )
+    if dialect.reference_parts:
+        return MutationSource(
+            "reference",
+            package.rpartition(".")[0],
+            path.parent,
+            dialect=dialect,
+            excluded=own,
+            only=(f"{path.name}/*", *dialect.reference_parts),
         )
     return MutationSource(
         "reference", package, path, dialect=dialect, excluded=reference_subpackages(path)

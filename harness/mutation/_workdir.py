@@ -102,6 +102,8 @@ def write_config(source: MutationSource, directory: Path, *, deselect: Sequence[
         "source_paths": [mutated],
         # Copied into mutants/ unmutated: another dialect's reference inside this one.
         "do_not_mutate": [f"{mutated}/{name}/*" for name in source.excluded],
+        # Mutated alone, when given: modules of other packages a run's dialect owns.
+        "only_mutate": [f"{mutated}/{glob}" for glob in source.only],
         "also_copy": _also_copy(source, directory),
         "pytest_add_cli_args": pytest_args,
         "pytest_add_cli_args_test_selection": tests,

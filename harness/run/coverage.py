@@ -73,7 +73,7 @@ def run_coverage(
     with tempfile.TemporaryDirectory(prefix="refold-coverage-") as scratch:
         folder = Path(scratch)
         rcfile = folder / "coveragerc"
-        omit = "".join(f"\n    {source.path / name}/*" for name in source.excluded)
+        omit = "".join(f"\n    {glob}" for glob in source.omitted())
         rcfile.write_text(
             f"[run]\nbranch = True\nsource_pkgs = {source.module}\n"
             f"data_file = {folder / '.coverage'}\nomit ={omit}\n",

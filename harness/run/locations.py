@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..dialects import DIALECTS, Dialect
 
-__all__ = ["is_generic_suite", "package_dir", "suites_dialect", "suites_dir"]
+__all__ = ["hosts_suites_of", "is_generic_suite", "package_dir", "suites_dialect", "suites_dir"]
 
 
 def package_dir(name: str) -> Path:
@@ -31,17 +31,32 @@ def suites_dir() -> Path:
 def suites_dialect(path: Path) -> Dialect | None:
     """The dialect whose suites `path` is (a file or folder of the installed suites), or
     None for anything else: a dialect's suites are a sub-package of `refold.suites`
-    (`Dialect.suites`); the top-level modules and helpers are no dialect's."""
+    (`Dialect.suites`); the top-level modules and helpers are no dialect's. A folder in
+    a dialect's suites named as another dialect's suites holds that other dialect's
+    suites written in this one's streams (`gemini/events/`: the provider-neutral events
+    suites over Gemini streams), and is that other dialect's."""
     try:
         relative = path.resolve().relative_to(suites_dir())
     except (LookupError, ValueError):
         return None
     if not relative.parts or relative.name == "__init__.py":
         return None
-    top = relative.parts[0] if (len(relative.parts) > 1 or path.is_dir()) else ""
-    if top.startswith(("_", ".")):
+    folders = relative.parts if path.is_dir() else relative.parts[:-1]
+    if not folders or folders[0].startswith(("_", ".")):
         return None  # private helpers and caches belong to no dialect
-    return next((d for d in DIALECTS.values() if d.suites == top), None)
+    owner = _with_suites(folders[0])
+    guest = _with_suites(folders[1]) if owner is not None and len(folders) > 1 else None
+    return guest or owner
+
+
+def hosts_suites_of(path: Path, dialect: Dialect) -> bool:
+    """Whether the folder `path`, another dialect's suites, holds suites of `dialect`
+    written in that dialect's streams (its sub-folder named as `dialect.suites`)."""
+    return path.is_dir() and (path / dialect.suites).is_dir()
+
+
+def _with_suites(folder: str) -> Dialect | None:
+    return next((d for d in DIALECTS.values() if d.suites == folder), None)
 
 
 def is_generic_suite(path: Path) -> bool:

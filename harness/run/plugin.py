@@ -52,7 +52,7 @@ from .console_summary import (
     use_compact_console,
     write_failed_rules,
 )
-from .locations import is_generic_suite, suites_dialect, suites_dir
+from .locations import hosts_suites_of, is_generic_suite, suites_dialect, suites_dir
 from .marks import rules_of_item
 from .preflight import check_pytest_options
 from .profiles import (
@@ -367,6 +367,8 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     owner, checked = suites_dialect(collection_path), run.dialect or target_of(config).dialect
     if owner is None:  # a generic suite is collected for a dialect with a suite kit
         return True if checked.kit is None and is_generic_suite(collection_path) else None
+    if owner is not checked and hosts_suites_of(collection_path, checked):
+        return None  # another dialect's suites, holding some of this one's
     return True if owner is not checked else None
 
 

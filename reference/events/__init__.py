@@ -20,11 +20,11 @@ output.
     []
 """
 
+from .._neutral.turn import NoTurnError, fold_turn
 from ._adapters import DIALECTS, Adapter, UnknownDialectError, normalize
 from ._compare import differences
 from ._rules import FEATURES, RULES, SECTIONS
 from ._strip import strip
-from ._turn import NoTurnError, fold_turn
 from .checker import (
     CHECKED_RULES,
     CHECKS,

@@ -1,34 +1,23 @@
-"""The reference adapter: one table from dialect name to mapping, and the stream lifecycle.
+"""The reference adapter: the stream lifecycle over one source dialect's mapping.
 
-Adding a dialect is adding its mapping module and one row of `_MAPPINGS`; `Adapter` and
-`normalize` never name a dialect. The lifecycle is the subprocess protocol's (events.md
+The mappings are found in the source dialects' reference packages (`_sources`), so
+`Adapter` and `normalize` never name a dialect: adding one is adding its `neutral`
+subpackage. The lifecycle is the subprocess protocol's (events.md
 §5): `frame` per frame, `end` at the end of the body, then `persisted`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from .._json import JSON, JSONObject
-from ._anthropic import AnthropicMapping
-from ._base import Mapping
-from ._chat import ChatMapping
-from ._events import Event, Outcome
-from ._gemini import GeminiMapping
-from ._responses import ResponsesMapping
+from .._neutral.events import Event, Outcome
+from ._sources import SOURCE_DIALECTS
 from ._strip import strip
 
 __all__ = ["DIALECTS", "Adapter", "UnknownDialectError", "normalize"]
 
-_MAPPINGS: dict[str, Callable[[], Mapping]] = {
-    "openai-chat": ChatMapping,
-    "openai-responses": ResponsesMapping,
-    "anthropic-messages": AnthropicMapping,
-    "gemini-generate-content": GeminiMapping,
-}
-"""Dialect name → the mapping of its §4 table."""
-
-DIALECTS: tuple[str, ...] = tuple(_MAPPINGS)
+DIALECTS: tuple[str, ...] = tuple(SOURCE_DIALECTS)
 """The dialects the reference adapter normalises."""
 
 
@@ -53,10 +42,10 @@ class Adapter:
     __slots__ = ("_mapping", "_persisted")
 
     def __init__(self, dialect: str) -> None:
-        factory = _MAPPINGS.get(dialect) if isinstance(dialect, str) else None
-        if factory is None:
+        source = SOURCE_DIALECTS.get(dialect) if isinstance(dialect, str) else None
+        if source is None:
             raise UnknownDialectError(dialect)
-        self._mapping = factory()
+        self._mapping = source.mapping()
         self._persisted: list[JSON] = []
 
     def frame(self, frame: JSON) -> list[Event]:

@@ -45,11 +45,12 @@ def planted(
 
 @st.composite
 def with_canaries(
-    draw: st.DrawFn, frames: Sequence[JSON], *, source: str
+    draw: st.DrawFn, frames: Sequence[JSON], *, fingerprint: bool = False
 ) -> tuple[list[JSON], list[str]]:
     """Draw where to plant canaries in `frames` (none shrinks first): (frames, canaries).
-    Chat frames also get one in `system_fingerprint`, a field no neutral event carries."""
+    With `fingerprint` (Chat frames), also one in `system_fingerprint`, a field no neutral
+    event carries."""
     if not frames:
         return list(frames), []
     at = draw(st.lists(st.integers(0, len(frames) - 1), max_size=3))
-    return planted(frames, at, fingerprint=source == "openai-chat")
+    return planted(frames, at, fingerprint=fingerprint)

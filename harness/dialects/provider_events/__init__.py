@@ -184,6 +184,15 @@ PROVIDER_EVENTS = Dialect(
     node_targets=NODE_TARGETS,
     kit=None,
     reference_package="refold.reference.events",
+    # the adapters: the neutral event model and each source dialect's mapping, in its own
+    # package (not the checker's reading of the frames, `_neutral/source.py`, `ends.py`)
+    reference_parts=(
+        "_neutral/events.py",
+        "_neutral/mapping.py",
+        "_neutral/turn.py",
+        "_neutral/calls.py",
+        "*/neutral/_mapping.py",
+    ),
     reference_tests="dialects/provider_events/test_reference_events_*.py",
     reference_equivalents="equivalent-mutants-events.toml",
     not_fold_features=frozenset(),

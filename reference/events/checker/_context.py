@@ -24,9 +24,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ..._json import JSON, JSONObject
+from ..._neutral.source import arrived
 from ._dialects import Analysis, View, analyse, view_of
 from ._grammar import Outcome, read_outcome
-from ._source import arrived
 
 __all__ = ["Ops", "Stream", "check_emitted", "frame_key", "make_stream"]
 

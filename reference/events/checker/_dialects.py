@@ -1,9 +1,9 @@
 """The source dialects the checker reads, one row each (`SOURCES`), and how it reads them.
 
-Each source is one module of this package exporting its `Source` (`_source`): how its
-frames are folded and end, the neutral view of its fold, its comparison, the output
-tokens a frame reports and whether frames name their event type. Adding a source dialect
-is adding its module and one row here.
+Each source dialect's reference package offers its `Source` (`refold.reference._neutral.
+source`): how its frames are folded and end, the neutral view of its fold, its comparison,
+the output tokens a frame reports and whether frames name their event type. They are
+found there (`.._sources`), so adding a source dialect changes nothing here.
 """
 
 from __future__ import annotations
@@ -12,10 +12,9 @@ from collections.abc import Mapping, Sequence
 
 from ..._compare import Difference
 from ..._json import JSON, non_blank
-from . import _anthropic, _chat, _gemini, _responses
-from ._chat import DONE
-from ._ends import StreamEnd, arguments_value
-from ._source import Analysis, Source, View
+from ..._neutral.ends import StreamEnd, arguments_value
+from ..._neutral.source import Analysis, Source, View
+from .._sources import SOURCE_DIALECTS
 
 __all__ = [
     "DIALECTS",
@@ -32,12 +31,10 @@ __all__ = [
     "view_of",
 ]
 
-SOURCES: Mapping[str, Source] = {
-    "openai-chat": _chat.SOURCE,
-    "openai-responses": _responses.SOURCE,
-    "anthropic-messages": _anthropic.SOURCE,
-    "gemini-generate-content": _gemini.SOURCE,
-}
+DONE = "[DONE]"
+"""The Chat sentinel frame (events.md §4.1): the end of a stream, no event's opaque."""
+
+SOURCES: Mapping[str, Source] = {name: d.reading for name, d in SOURCE_DIALECTS.items()}
 """Every source dialect the checker reads, by name: those refold has a reference fold for."""
 
 DIALECTS: tuple[str, ...] = tuple(SOURCES)

@@ -29,7 +29,7 @@ from ..._compare import Difference
 from ..._impact import impact_of
 from ..._json import JSON
 from ..._outcomes import Impact
-from ...chat._compare import differences
+from .._compare import differences
 from ._violation import Violation
 
 __all__ = [

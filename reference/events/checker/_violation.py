@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from ..._impact import impact_of
 from ..._json import JSON
 from ..._outcomes import Impact
-from ...chat._compare import differences
+from .._compare import differences
 
 __all__ = ["RULE_IMPACTS", "Violation", "impact_between"]
 

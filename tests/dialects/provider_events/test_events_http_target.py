@@ -254,7 +254,7 @@ def _suite_run(url: str, tmp_path: Path, *selection: str) -> tuple[int, dict[str
             "-p",
             "no:cacheprovider",
             "-q",
-            str(ROOT / "suites" / "events"),
+            str(ROOT / "suites"),  # the events suites, and the mapping examples of each source
             "--dialect",
             "provider-events",
             f"--target={url}",

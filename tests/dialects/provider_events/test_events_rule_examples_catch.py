@@ -22,7 +22,9 @@ from pathlib import Path
 
 import pytest
 
-_SUITES = Path(__file__).resolve().parents[3] / "suites" / "events"
+_SUITES = Path(__file__).resolve().parents[3] / "suites"
+"""The suites: the events examples, and each source dialect's mapping examples in its own
+suites (`openai_chat/events/`)."""
 
 _WRAPPER = """
 from refold.reference.events import Adapter
@@ -192,7 +194,12 @@ def _run(name: str, workdir: Path) -> Run:
     target = workdir / f"broken_{name}.py"
     target.write_text(_WRAPPER + _DEFECTS[name] + _DECLARATION)
     report = workdir / "results.json"
-    modules = [str(_SUITES / f"test_events_rule_examples_{m}.py") for m in CATCHES[name].modules]
+    modules = [
+        str(path)
+        for m in CATCHES[name].modules
+        for path in _SUITES.glob(f"**/events/test_events_rule_examples_{m}.py")
+    ]
+    assert len(modules) == len(CATCHES[name].modules), modules
     environment = {key: value for key, value in os.environ.items() if key != "CI"}
     command = [
         sys.executable,

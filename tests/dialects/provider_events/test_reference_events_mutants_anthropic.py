@@ -1,6 +1,6 @@
 """Boundaries of the Anthropic events mapping (events.md §4.3) that the rule tests did not
 pin down, found by `refold mutate --dialect provider-events` (each test kills surviving
-mutants of `refold.reference.events._anthropic`): plain frames in, the exact events and
+mutants of `refold.reference.anthropic.neutral._mapping`): plain frames in, the exact events and
 outcome out.
 """
 

@@ -169,7 +169,7 @@ def test_an_unknown_dialect_is_refused_naming_the_known_ones() -> None:
             Adapter(dialect)  # type: ignore[arg-type]
         assert str(raised.value) == (
             f"no reference adapter for dialect {dialect!r}; expected one of "
-            "openai-chat, openai-responses, anthropic-messages, gemini-generate-content "
+            "anthropic-messages, gemini-generate-content, openai-chat, openai-responses "
             "(events.md §4)"
         )
 

@@ -216,15 +216,15 @@ def test_the_outcome_is_known_only_once_decided() -> None:
 
 
 def test_the_registered_dialects_and_an_unknown_one() -> None:
-    # the three dialects of §4, in its order, then Gemini (gemini-fold.md, "Provider-neutral
-    # events"); any other is refused, naming what exists
+    # the three dialects of §4 and Gemini (gemini-fold.md, "Provider-neutral events"), each
+    # found in its own reference package, by name; any other is refused, naming what exists
     assert DIALECTS == (
-        "openai-chat",
-        "openai-responses",
         "anthropic-messages",
         "gemini-generate-content",
+        "openai-chat",
+        "openai-responses",
     )
-    with pytest.raises(UnknownDialectError, match=r"'gemini'.*openai-chat.*gemini-generate"):
+    with pytest.raises(UnknownDialectError, match=r"'gemini'.*gemini-generate.*openai-chat"):
         Adapter("gemini")
     assert turn(run("openai-chat", FRAMES))["provider"] == "openai-chat"
 

@@ -1,5 +1,5 @@
 """The reference Responses adapter (events.md §4.2) against the event checker, and its
-decisions where the §4.2 table is silent (see `refold.reference.events._responses`).
+decisions where the §4.2 table is silent (see `refold.reference.responses.neutral._mapping`).
 
 As tests/dialects/provider_events/test_reference_events_pass_the_checker.py does for Chat and
 Anthropic: the adapter was written from §4.2, the checker's Responses reading from §2, both on the

@@ -35,7 +35,8 @@ def test_every_dialect_names_an_importable_reference_package() -> None:
     for one in DIALECTS.values():
         source = locate_source("reference", one)
         kernel = one.reference_package.rpartition(".")[0]
-        assert source.module == (kernel if one.mutates_kernel else one.reference_package)
+        from_kernel = one.mutates_kernel or one.reference_parts
+        assert source.module == (kernel if from_kernel else one.reference_package)
         assert (source.path / "__init__.py").is_file()
         assert source.is_reference
 
@@ -45,13 +46,17 @@ def test_the_chat_reference_leaves_the_references_inside_it_unmutated(tmp_path: 
     build_workdir(locate_source("reference", CHAT), tmp_path, extra_tests=())
     settings = _mutmut_settings(tmp_path)
     assert settings["source_paths"] == ["refold/reference"]
-    # the Anthropic, Gemini, Responses and neutral events' references are other contracts'
+    # the Anthropic, Gemini, Responses and neutral events' references are other contracts',
+    # and so are the neutral event model and chat's own mapping to it (events.md's)
     assert settings["do_not_mutate"] == [
+        "refold/reference/_neutral/*",
         "refold/reference/anthropic/*",
         "refold/reference/events/*",
         "refold/reference/gemini/*",
         "refold/reference/responses/*",
+        "refold/reference/chat/neutral/*",
     ]
+    assert settings["only_mutate"] == []
     options = settings["pytest_add_cli_args"]
     assert isinstance(options, list) and "--dialect=openai-chat" in options
 
@@ -60,7 +65,8 @@ def test_the_anthropic_reference_is_mutated_with_the_anthropic_suites(tmp_path: 
     build_workdir(locate_source("reference", ANTHROPIC), tmp_path, extra_tests=())
     settings = _mutmut_settings(tmp_path)
     assert settings["source_paths"] == ["refold/reference/anthropic"]
-    assert settings["do_not_mutate"] == []
+    # its mapping to neutral events is events.md's, mutated with the events suites
+    assert settings["do_not_mutate"] == ["refold/reference/anthropic/neutral/*"]
     assert settings["pytest_add_cli_args_test_selection"] == ["suites"]
     options = settings["pytest_add_cli_args"]
     assert isinstance(options, list) and "--dialect=anthropic-messages" in options
@@ -237,3 +243,20 @@ def test_the_work_dir_leaves_out_the_corpus_suite_a_mutation_run_never_replays(
     build_workdir(locate_source("reference", CHAT), tmp_path, extra_tests=())
     assert (tmp_path / "suites" / "test_round_trip.py").is_file()
     assert not (tmp_path / "suites" / "corpus").exists()
+
+
+def test_the_events_adapters_are_mutated_in_every_source_dialects_package(tmp_path: Path) -> None:
+    build_workdir(locate_source("reference", DIALECTS["provider-events"]), tmp_path, extra_tests=())
+    settings = _mutmut_settings(tmp_path)
+    assert settings["source_paths"] == ["refold/reference"]
+    # the adapter's lifecycle, the neutral event model and each source dialect's mapping,
+    # never the checker (the judge) nor a source's reading of its frames (the checker's)
+    assert settings["only_mutate"] == [
+        "refold/reference/events/*",
+        "refold/reference/_neutral/events.py",
+        "refold/reference/_neutral/mapping.py",
+        "refold/reference/_neutral/turn.py",
+        "refold/reference/_neutral/calls.py",
+        "refold/reference/*/neutral/_mapping.py",
+    ]
+    assert settings["do_not_mutate"] == ["refold/reference/events/checker/*"]

@@ -33,7 +33,14 @@ def test_the_reference_is_mutated_under_its_import_name() -> None:
     assert source.relative_path == Path("refold/reference")
     assert (source.path / "chat" / "_accumulator.py").is_file()
     assert (source.path / "_json.py").is_file()
-    assert source.excluded == ("anthropic", "events", "gemini", "responses")
+    assert source.excluded == (
+        "_neutral",
+        "anthropic",
+        "events",
+        "gemini",
+        "responses",
+        "chat/neutral",
+    )
 
 
 def test_an_installed_package_and_a_single_module_are_located(installed: Path) -> None:

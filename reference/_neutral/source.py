@@ -3,20 +3,25 @@
 Each source dialect's frames are folded once by that dialect's reference and read for
 the three things the event rules are checked against: how the stream ended (`StreamEnd`:
 which outcome the frames call for, at which frame), the dialect object (EV-TURN-OPAQUE)
-and its neutral view (`View`: EV-FOLD-AGREES, EV-TURN-FIELDS, EV-STOP-MAP). A source is
-one module of this package exporting its `Source`, and one row of `_dialects.SOURCES`.
+and its neutral view (`View`: EV-FOLD-AGREES, EV-TURN-FIELDS, EV-STOP-MAP). A source
+dialect offers its `Source` with its mapping, as one `SourceDialect` in the `neutral`
+subpackage of its reference package, where `source_dialects` finds it.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import pkgutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from ..._compare import Difference
-from ..._json import JSON, JSONObject
-from ._ends import StreamEnd
+from .._compare import Difference
+from .._json import JSON, JSONObject
+from .ends import StreamEnd
+from .mapping import Mapping
 
-__all__ = ["Analysis", "Source", "View", "arrived"]
+__all__ = ["Analysis", "Source", "SourceDialect", "View", "arrived", "source_dialects"]
 
 
 @dataclass(frozen=True)
@@ -71,3 +76,43 @@ def arrived(view: View | None, order: Sequence[JSON], text: str | None) -> View 
     rank: dict[JSON, int] = {call_id: number for number, call_id in enumerate(order)}
     calls = sorted(view.tool_calls, key=lambda call: rank.get(call.get("id"), len(rank)))
     return replace(view, tool_calls=calls, output_text=view.output_text if text is None else text)
+
+
+@dataclass(frozen=True)
+class SourceDialect:
+    """One source dialect of the provider-neutral events: how the reference adapter maps
+    its frames (events.md §4) and how the checker reads them."""
+
+    mapping: type[Mapping]
+    """The mapping of its §4 table; a new one normalises one stream."""
+    reading: Source
+    """How the checker reads its frames."""
+
+    @property
+    def name(self) -> str:
+        """The dialect's name (`Mapping.provider`, the `provider` of its Opaque events)."""
+        return self.mapping.provider
+
+
+_SUBPACKAGE = "neutral"
+"""Where a dialect's reference package keeps its `SourceDialect` (as `SOURCE_DIALECT`)."""
+
+
+def source_dialects(reference: str) -> dict[str, SourceDialect]:
+    """Every source dialect the reference package named `reference` holds, by name: the
+    `SOURCE_DIALECT` of each of its subpackages' `neutral` subpackage, sorted by name.
+
+    Found, not listed, so that no module outside a dialect's packages names one: a
+    dialect's reference package is a subpackage of the reference, and the `neutral`
+    subpackage in it is its mapping to neutral events."""
+    found: dict[str, SourceDialect] = {}
+    layer = importlib.import_module(reference)
+    for module in pkgutil.iter_modules(layer.__path__):
+        if not module.ispkg or module.name.startswith("_"):
+            continue
+        name = f"{reference}.{module.name}.{_SUBPACKAGE}"
+        if importlib.util.find_spec(name) is None:
+            continue
+        dialect = importlib.import_module(name).SOURCE_DIALECT
+        found[dialect.name] = dialect
+    return dict(sorted(found.items()))

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from .._errors import RefoldError
 from .._json import JSON, JSONObject, copy_json
-from ._events import unreported_usage
+from .events import unreported_usage
 
 __all__ = ["NoTurnError", "TurnFold", "fold_turn", "reconciled_stop"]
 

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .._json import JSON, JSONObject, non_blank, non_negative_int, object_or_none
-from ..anthropic import Accumulator
-from ._base import Mapping, boundary_arguments
-from ._calls import PendingCall
-from ._events import Event, text_delta, usage
+from ..._json import JSON, JSONObject, non_blank, non_negative_int, object_or_none
+from ..._neutral.calls import PendingCall
+from ..._neutral.events import Event, text_delta, usage
+from ..._neutral.mapping import Mapping, boundary_arguments
+from .. import Accumulator
 
 __all__ = ["AnthropicMapping"]
 

@@ -27,12 +27,18 @@ from __future__ import annotations
 
 import json
 
-from .._json import JSON, JSONObject, non_blank, non_negative_int, object_or_none
-from ..gemini import Accumulator, GeminiChunkTypeError
-from ._base import Mapping
-from ._events import Event, arguments_delta, text_delta, tool_call_completed, tool_call_started
-from ._events import opaque as opaque_event
-from ._events import usage as usage_event
+from ..._json import JSON, JSONObject, non_blank, non_negative_int, object_or_none
+from ..._neutral.events import (
+    Event,
+    arguments_delta,
+    text_delta,
+    tool_call_completed,
+    tool_call_started,
+)
+from ..._neutral.events import opaque as opaque_event
+from ..._neutral.events import usage as usage_event
+from ..._neutral.mapping import Mapping
+from .. import Accumulator, GeminiChunkTypeError
 
 __all__ = ["GeminiMapping", "candidate_zero", "gemini_stop", "gemini_usage", "synthetic_id"]
 

@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..._json import JSON, JSONObject, non_blank, non_negative_int, object_or_none
-from ...gemini import Accumulator, GeminiChunkTypeError, NoResponseError, differences
-from ._ends import StreamEnd
-from ._source import Analysis, Source, View, arrived
+from ..._neutral.ends import StreamEnd
+from ..._neutral.source import Analysis, Source, View, arrived
+from .. import Accumulator, GeminiChunkTypeError, NoResponseError, differences
 
 __all__ = ["SOURCE", "GeminiRead", "read_gemini"]
 

@@ -12,9 +12,10 @@ from collections.abc import Sequence
 
 from ..._errors import RefoldError
 from ..._json import JSON, JSONObject, non_negative_int
-from ...anthropic import Accumulator, differences
-from ._ends import MessageCalls, StreamEnd, TextArrival
-from ._source import Analysis, Source, View, arrived
+from ..._neutral.ends import StreamEnd
+from ..._neutral.source import Analysis, Source, View, arrived
+from .. import Accumulator, differences
+from ._calls import MessageCalls, TextArrival
 
 __all__ = ["SOURCE"]
 

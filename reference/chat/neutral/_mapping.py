@@ -33,13 +33,13 @@ emitted frames later, which is look-ahead; EV-FRAME-ORDER excepts only the relea
 
 from __future__ import annotations
 
-from .._arguments import parse_complete
-from .._json import JSON, JSONObject, non_blank, non_negative_int, object_or_none
-from ..chat._accumulator import Accumulator
-from ..chat._tools import ToolCalls, _Call
-from ._base import Mapping
-from ._calls import PendingCall
-from ._events import Event, opaque, text_delta, usage
+from ..._arguments import parse_complete
+from ..._json import JSON, JSONObject, non_blank, non_negative_int, object_or_none
+from ..._neutral.calls import PendingCall
+from ..._neutral.events import Event, opaque, text_delta, usage
+from ..._neutral.mapping import Mapping
+from .._accumulator import Accumulator
+from .._tools import ToolCalls, _Call
 
 __all__ = ["ChatMapping"]
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from refold.dialects.provider_events.adapters.checks import EventsCheck
 from refold.run.marks import rule
-
-from ._expect import turn_of
-from ._frames import (
+from refold.suites.events._expect import turn_of
+from refold.suites.events._frames import (
     args_event,
     block_delta,
     block_start,

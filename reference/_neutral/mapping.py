@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 from .._json import JSON, JSONObject, non_blank
-from ._events import Event, Outcome, completed, completed_outcome, error_outcome, opaque
-from ._turn import TurnFold
+from .events import Event, Outcome, completed, completed_outcome, error_outcome, opaque
+from .turn import TurnFold
 
 __all__ = ["Mapping", "boundary_arguments"]
 

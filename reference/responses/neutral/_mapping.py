@@ -41,13 +41,13 @@ the fold does not append is no delta (EV-ARGS-CONSERVE).
 
 from __future__ import annotations
 
-from .._arguments import parse_complete
-from .._json import JSON, JSONObject, non_blank, non_negative_int, object_or_none
-from ..responses import Accumulator
-from ..responses._items import Item
-from ._base import Mapping
-from ._calls import PendingCall
-from ._events import Event, text_delta, usage
+from ..._arguments import parse_complete
+from ..._json import JSON, JSONObject, non_blank, non_negative_int, object_or_none
+from ..._neutral.calls import PendingCall
+from ..._neutral.events import Event, text_delta, usage
+from ..._neutral.mapping import Mapping
+from .. import Accumulator
+from .._items import Item
 
 __all__ = ["ResponsesMapping", "responses_usage"]
 

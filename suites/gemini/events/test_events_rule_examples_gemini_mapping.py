@@ -17,9 +17,14 @@ import pytest
 from refold.dialects.provider_events.adapters.checks import EventsCheck
 from refold.reference import JSONObject
 from refold.run.marks import rule
-
-from ._expect import produced_by, turn_of
-from ._frames import completed_event, opaque_event, started_event, text_event, usage_event
+from refold.suites.events._expect import produced_by, turn_of
+from refold.suites.events._frames import (
+    completed_event,
+    opaque_event,
+    started_event,
+    text_event,
+    usage_event,
+)
 
 _GM = "gemini-generate-content"
 _USAGE = {"promptTokenCount": 3, "candidatesTokenCount": 2, "totalTokenCount": 5}

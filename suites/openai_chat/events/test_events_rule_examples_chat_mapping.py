@@ -8,9 +8,8 @@ import pytest
 from refold.dialects.provider_events.adapters.checks import EventsCheck
 from refold.reference import JSON, JSONObject
 from refold.run.marks import rule
-
-from ._expect import emitted_at
-from ._frames import DONE, chat, content, finish, role, tool, usage_chunk
+from refold.suites.events._expect import emitted_at
+from refold.suites.events._frames import DONE, chat, content, finish, role, tool, usage_chunk
 
 _CHAT = "openai-chat"
 

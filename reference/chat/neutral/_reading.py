@@ -13,10 +13,11 @@ from collections.abc import Sequence
 
 from ..._errors import RefoldError
 from ..._json import JSON, JSONObject, non_blank, non_negative_int
-from ...chat import Accumulator
-from ...chat._compare import differences
-from ._ends import ChatCalls, StreamEnd, arguments_value
-from ._source import Analysis, Source, View, arrived
+from ..._neutral.ends import StreamEnd, arguments_value
+from ..._neutral.source import Analysis, Source, View, arrived
+from .. import Accumulator
+from .._compare import differences
+from ._calls import ChatCalls
 
 __all__ = ["DONE", "SOURCE"]
 

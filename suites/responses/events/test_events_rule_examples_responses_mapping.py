@@ -11,9 +11,8 @@ import pytest
 from refold.dialects.provider_events.adapters.checks import EventsCheck
 from refold.reference import JSONObject
 from refold.run.marks import rule
-
-from ._expect import produced_by, turn_of
-from ._frames import (
+from refold.suites.events._expect import produced_by, turn_of
+from refold.suites.events._frames import (
     CALL_KINDS,
     args_event,
     completed_event,
@@ -22,7 +21,7 @@ from ._frames import (
     text_event,
     usage_event,
 )
-from ._responses_frames import (
+from refold.suites.events._responses_frames import (
     RESPONSE_ID,
     RESPONSE_MODEL,
     added,

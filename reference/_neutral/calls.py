@@ -9,7 +9,7 @@ turn (EV-IDS-SINGLE-USE), and no fragment after the completion (EV-NO-DELTA-AFTE
 from __future__ import annotations
 
 from .._json import JSON, JSONObject
-from ._events import Event, arguments_delta, tool_call_completed, tool_call_started
+from .events import Event, arguments_delta, tool_call_completed, tool_call_started
 
 __all__ = ["PendingCall"]
 

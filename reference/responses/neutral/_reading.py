@@ -18,9 +18,9 @@ from dataclasses import dataclass, field, replace
 
 from ..._errors import RefoldError
 from ..._json import JSON, JSONObject, non_blank, non_negative_int, object_or_none
-from ...responses import Accumulator, differences
-from ._ends import StreamEnd, arguments_value
-from ._source import Analysis, Source, View, arrived
+from ..._neutral.ends import StreamEnd, arguments_value
+from ..._neutral.source import Analysis, Source, View, arrived
+from .. import Accumulator, differences
 
 __all__ = ["SOURCE", "ResponsesRead", "read_responses"]
 
