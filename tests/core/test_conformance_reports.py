@@ -255,7 +255,7 @@ SDKS: dict[str, Sdk] = {
         ),
     ),
     # pydantic-ai's GoogleModel on Gemini chunks (docs/sdk-conformance.md, "pydantic-ai on
-    # Gemini"; tests/dialects/provider_events/test_pydantic_ai_gemini_events_target.py):
+    # Gemini"; tests/dialects/gemini/test_pydantic_ai_gemini_events_target.py):
     # the crashes (a codeExecutionResult without its code, a `candidates` object) block
     # most drawn-stream rules
     "pydantic-ai-gemini-events": Sdk(

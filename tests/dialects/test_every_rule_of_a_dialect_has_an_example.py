@@ -37,14 +37,19 @@ _CONTRACTS = {
 
 
 def _examples(contract: _Contract) -> dict[str, list[str]]:
-    modules = sorted(
-        path.stem
-        for path in (_SUITES / contract.suite).glob(f"test_{contract.suite}_rule_examples_*.py")
-    )
+    # its own folder, and its folder inside another dialect's suites (the events examples
+    # written in a source dialect's streams: suites/gemini/events/)
+    pattern = f"test_{contract.suite}_rule_examples_*.py"
+    paths = [
+        *(_SUITES / contract.suite).glob(pattern),
+        *_SUITES.glob(f"*/{contract.suite}/{pattern}"),
+    ]
+    modules = sorted(".".join(path.relative_to(_SUITES).with_suffix("").parts) for path in paths)
     assert len(modules) >= 10, f"example modules found: {modules}"
     examples: dict[str, list[str]] = {}
-    for module_name in modules:
-        module = importlib.import_module(f"refold.suites.{contract.suite}.{module_name}")
+    for dotted in modules:
+        module_name = dotted.rpartition(".")[2]
+        module = importlib.import_module(f"refold.suites.{dotted}")
         for name, function in inspect.getmembers(module, inspect.isfunction):
             if not name.startswith("test_") or function.__module__ != module.__name__:
                 continue

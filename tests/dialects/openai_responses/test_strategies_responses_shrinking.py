@@ -18,7 +18,11 @@ _FIND = settings(
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
-_EXISTS = settings(_FIND, phases=[Phase.generate])  # found is enough: no shrinking
+_EXISTS = settings(_FIND, max_examples=10_000, phases=[Phase.generate])
+"""Found is enough: no shrinking. The rarest damage (`_contradicting`) took from 64 to 1,599
+draws over eight random seeds, and a clean-clone CI run under load once drew 2,000 without
+it (derandomized runs are not one sequence everywhere), so the bound has room; a search
+stops at its first find."""
 _Case = tuple[dict[str, Any], list[dict[str, Any]]]
 _TERMINALS = ("response.completed", "response.incomplete", "response.failed")
 

@@ -28,8 +28,8 @@ from _responses_event_streams import (
 )
 
 from refold.dialects.provider_events.targets import pydantic_ai as events_pydantic_ai
-from refold.dialects.provider_events.targets._pydantic_ai_driver import library_version
 from refold.reference.events import check_events, strip
+from refold.targets.sdk.pydantic_ai_events import Driver, library_version
 
 VERSION = "2.68.0"
 
@@ -57,7 +57,7 @@ def test_the_target_accepts_responses_through_the_responses_model() -> None:
     target = events_pydantic_ai.refold_target
     assert "openai-responses" in target["accepts"]
     assert "OpenAIResponsesModel" in str(target["description"])
-    driver = events_pydantic_ai.Driver(RESPONSES)
+    driver = Driver(events_pydantic_ai.PydanticAIEvents.sources[RESPONSES].model)
     try:
         assert type(driver._model).__name__ == "OpenAIResponsesModel"
     finally:

@@ -19,9 +19,9 @@ import pytest
 pytest.importorskip("pydantic_ai", reason="install refold[pydantic-ai]")
 
 from refold.dialects.provider_events.targets import pydantic_ai as events_pydantic_ai
-from refold.dialects.provider_events.targets._pydantic_ai_driver import library_version
 from refold.reference.events import check_events
 from refold.targets import BUILTIN_TARGETS
+from refold.targets.sdk.pydantic_ai_events import library_version
 
 VERSION = "2.68.0"
 CHAT, ANTHROPIC = "openai-chat", "anthropic-messages"

@@ -4,7 +4,6 @@ every dialect's reviewed list of its reference is valid."""
 from __future__ import annotations
 
 import fnmatch
-
 from pathlib import Path
 from typing import Any
 

@@ -7,6 +7,8 @@ whose history is the only place that SDK keeps a streamed answer (`refold[gemini
 langchain-google-genai's chunks summed with `+` (`refold[langchain-google-genai]`) and
 litellm's Gemini provider folded by `stream_chunk_builder` (`refold[litellm]`). None of them
 builds a whole response, so each is checked on the stated projection its module documents.
+pydantic-ai's `GoogleModel` (`refold[pydantic-ai]`) is here as an events adapter of Gemini
+streams: a provider-events target, whose source dialect this is.
 `_wire` serves them the chunks offline. Importing an adapter without its SDK raises a
 `UsageError` that names the extra to install.
 """
@@ -19,6 +21,10 @@ SDK_TARGETS: dict[str, str] = {
     "google-genai": "refold.dialects.gemini.targets.google_genai:refold_target",
     "langchain-google-genai": "refold.dialects.gemini.targets.langchain_google_genai:refold_target",
     "litellm-gemini": "refold.dialects.gemini.targets.litellm_gemini:refold_target",
+    # an events adapter (dialect provider-events) whose source is Gemini
+    "pydantic-ai-gemini-events": (
+        "refold.dialects.gemini.targets.pydantic_ai_events:refold_target"
+    ),
 }
 """Built-in target names and the Python object each stands for."""
 

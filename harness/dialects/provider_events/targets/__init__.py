@@ -4,9 +4,9 @@ Each adapter feeds the stream to the SDK's own accumulation, built with the SDK'
 and maps the SDK's result to the spec's shape without repairing anything: an SDK defect
 shows as a failure of the rule it breaks. Here: LangChain's `AIMessageChunk` stream
 (`refold[langchain]`, `refold[langchain-anthropic]`) and pydantic-ai's streamed-response
-events (`refold[pydantic-ai]`: its OpenAI and Anthropic models, and its Google model
-for Gemini streams), as events adapters. Importing an adapter without its SDK
-raises a `UsageError` that names the extra to install.
+events (`refold[pydantic-ai]`: its OpenAI and Anthropic models), as events adapters;
+its Google model, for Gemini streams, is among the Gemini dialect's targets. Importing an
+adapter without its SDK raises a `UsageError` that names the extra to install.
 """
 
 from pathlib import Path
@@ -16,9 +16,6 @@ from ..._dialect import NodeTarget
 SDK_TARGETS: dict[str, str] = {
     "langchain-events": "refold.dialects.provider_events.targets.langchain:refold_target",
     "pydantic-ai-events": "refold.dialects.provider_events.targets.pydantic_ai:refold_target",
-    "pydantic-ai-gemini-events": (
-        "refold.dialects.provider_events.targets.pydantic_ai_gemini:refold_target"
-    ),
 }
 """Built-in target names and the Python object each stands for."""
 

@@ -21,12 +21,10 @@ pytest.importorskip("google.genai", reason="install refold[pydantic-ai]")
 
 from pydantic import ValidationError
 
-from refold.dialects.provider_events.targets import pydantic_ai_gemini
-from refold.dialects.provider_events.targets._pydantic_ai_driver import (
-    library_version,
-)
+from refold.dialects.gemini.targets import pydantic_ai_events as pydantic_ai_gemini
 from refold.reference.events import check_events, normalize
 from refold.targets import BUILTIN_TARGETS
+from refold.targets.sdk.pydantic_ai_events import library_version
 
 VERSION = "2.68.0"
 GEMINI = "gemini-generate-content"
@@ -120,7 +118,7 @@ def test_the_target_is_a_built_in_events_target_naming_its_version() -> None:
     target = pydantic_ai_gemini.refold_target
     assert (
         BUILTIN_TARGETS["pydantic-ai-gemini-events"]
-        == "refold.dialects.provider_events.targets.pydantic_ai_gemini:refold_target"
+        == "refold.dialects.gemini.targets.pydantic_ai_events:refold_target"
     )
     assert target["dialect"] == "provider-events"
     assert target["accepts"] == [GEMINI]
