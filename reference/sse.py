@@ -49,6 +49,7 @@ __all__ = [
     "decode_chunks",
     "decode_events",
     "decode_json_events",
+    "event_name",
 ]
 
 DONE = "[DONE]"
@@ -334,3 +335,12 @@ def decode_json_events(decoder: JSONEventDecoder, parts: Iterable[bytes]) -> lis
     """Decode a whole stream given as byte pieces into its event objects with `decoder`."""
     values = [value for part in parts for value in decoder.feed(part)]
     return values + decoder.close()
+
+
+def event_name(item: JSON) -> str | None:
+    """The `event:` name of a frame named by its data's `type`: that type, when it can be
+    one (a non-blank string without a line end), else None (the frame goes unnamed)."""
+    kind = item.get("type") if isinstance(item, dict) else None
+    if isinstance(kind, str) and kind.strip() and not any(c in kind for c in "\r\n"):
+        return kind
+    return None

@@ -26,6 +26,7 @@ from typing import TypedDict
 from hypothesis import strategies as st
 
 from refold.reference import JSON
+from refold.reference.sse import event_name
 
 __all__ = [
     "KEEP_ALIVE_COMMENTS",
@@ -86,15 +87,6 @@ def sse_bytes(
     if bom:
         encoded = b"\xef\xbb\xbf" + encoded
     return draw(_cut(encoded, max_cuts=max_cuts))
-
-
-def event_name(item: JSON) -> str | None:
-    """The `event:` name of a frame named by its data's `type`: that type, when it can be
-    one (a non-blank string without a line end)."""
-    kind = item.get("type") if isinstance(item, dict) else None
-    if isinstance(kind, str) and kind.strip() and not any(c in kind for c in "\r\n"):
-        return kind
-    return None
 
 
 @st.composite

@@ -23,6 +23,7 @@ from refold.reference.sse import (
     SSEDataError,
     decode_chunks,
     decode_events,
+    event_name,
 )
 from refold.strategies.wire import sse_bytes
 
@@ -214,3 +215,24 @@ def test_only_cr_and_lf_end_a_line_whatever_other_characters_the_data_holds() ->
     assert decode_events([b"data: " + printable + b"\n\n"]) == [
         Event("message", printable.decode("ascii"), line=1)
     ]
+
+
+@pytest.mark.parametrize(
+    ("item", "name"),
+    [
+        ({"type": "message_start"}, "message_start"),
+        ({"type": " padded "}, " padded "),
+        ({"type": ""}, None),
+        ({"type": " \t"}, None),
+        ({"type": "a\nb"}, None),
+        ({"type": "a\rb"}, None),
+        ({"type": 7}, None),
+        ({}, None),
+        ("[DONE]", None),
+        (None, None),
+    ],
+)
+def test_a_frame_is_named_by_its_type_only_when_the_type_can_be_an_event_name(
+    item: object, name: str | None
+) -> None:
+    assert event_name(item) == name  # type: ignore[arg-type]

@@ -17,6 +17,7 @@ from typing import Any, Generic, Protocol, TypeVar
 import httpx2
 
 from refold.reference import JSON
+from refold.reference.sse import event_name
 
 from ._requires import quiet
 
@@ -52,9 +53,8 @@ def named_frames(events: Sequence[JSON]) -> list[bytes]:
 
 
 def _frame(event: JSON) -> bytes:
-    kind = event.get("type") if isinstance(event, dict) else None
-    named = isinstance(kind, str) and kind.strip() and not any(c in kind for c in "\r\n")
-    head = f"event: {kind}\n" if named else ""
+    kind = event_name(event)
+    head = f"event: {kind}\n" if kind is not None else ""
     try:
         return f"{head}data: {json.dumps(event, ensure_ascii=False)}\n\n".encode()
     except UnicodeEncodeError:

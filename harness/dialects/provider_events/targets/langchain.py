@@ -80,6 +80,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from refold.reference import JSON, JSONObject
+from refold.reference.sse import event_name
 from refold.targets.sdk._requires import require
 
 __all__ = ["LangChainEvents", "refold_target"]
@@ -184,9 +185,8 @@ def _anthropic_frame(frame: JSON) -> bytes:
 
 def _responses_frame(frame: JSON) -> bytes:
     """`event: <type>` (when usable) and one `data:` line, as OpenAI sends them."""
-    kind = frame.get("type") if isinstance(frame, dict) else None
-    named = isinstance(kind, str) and kind.strip() and not any(c in kind for c in "\r\n")
-    head = f"event: {kind}\n" if named else ""
+    kind = event_name(frame)
+    head = f"event: {kind}\n" if kind is not None else ""
     return head.encode() + _chat_frame(frame)
 
 

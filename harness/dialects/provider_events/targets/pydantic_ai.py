@@ -75,6 +75,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from refold.reference import JSON
+from refold.reference.sse import event_name
 from refold.targets.sdk._requires import require
 from refold.targets.sdk.pydantic_ai_events import (
     OFFLINE_API_KEY,
@@ -139,9 +140,7 @@ def _anthropic_model(transport: httpx2.MockTransport) -> Model:
 def _type_name(frame: JSON) -> str:
     """The SSE event name an Anthropic or Responses frame is sent with (`named_frames` and
     `_responses_sse` name it by a usable `type`), else "message" (EV-OPAQUE-TYPE)."""
-    kind = frame.get("type") if isinstance(frame, dict) else None
-    usable = isinstance(kind, str) and kind.strip() and not any(c in kind for c in "\r\n")
-    return kind if usable and isinstance(kind, str) else "message"
+    return event_name(frame) or "message"
 
 
 def _chat_sse(frame: JSON) -> bytes:
